@@ -1,0 +1,1 @@
+"""neuromem — long-term memory for LLM agents."""

