@@ -1,0 +1,101 @@
+"""The connection pool and transactions: the store's single door to PostgreSQL."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+from psycopg.rows import dict_row
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from ..config import Settings
+from ..errors import DatabaseUnavailableError
+from . import migrate
+from .server import ServerInfo, resolve_server
+
+log = logging.getLogger(__name__)
+
+Conn = psycopg.Connection
+
+
+class Database:
+    """A pool of connections to one neuromem database, migrated on open.
+
+    >>> db = Database.open(Settings())          # doctest: +SKIP
+    >>> with db.transaction() as conn: ...      # doctest: +SKIP
+    """
+
+    def __init__(self, settings: Settings, server: ServerInfo, pool: ConnectionPool) -> None:
+        self.settings = settings
+        self.server = server
+        self.pool = pool
+        self.dim = settings.store.embedding_dim
+
+    @classmethod
+    def open(cls, settings: Settings, *, run_migrations: bool = True) -> Database:
+        server = resolve_server(settings.store)
+        _check_reachable(server.url, settings)
+        if run_migrations:
+            with psycopg.connect(server.url, autocommit=True) as conn:
+                migrate.migrate(conn, settings)
+        ef_search = settings.store.hnsw_ef_search
+
+        def configure(conn: psycopg.Connection) -> None:
+            # iterative scans: per-user filters never silently return fewer rows (pgvector 0.8)
+            conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
+            conn.execute("SET hnsw.iterative_scan = relaxed_order")
+            conn.commit()
+
+        pool = ConnectionPool(
+            server.url,
+            min_size=settings.store.pool_min_size,
+            max_size=settings.store.pool_max_size,
+            kwargs={"row_factory": dict_row},
+            configure=configure,
+            open=False,
+            timeout=settings.store.connect_timeout_s,
+            name="neuromem",
+        )
+        try:
+            pool.open(wait=True, timeout=settings.store.connect_timeout_s)
+        except PoolTimeout as exc:
+            raise DatabaseUnavailableError(f"no connection to {_redact(server.url)}: {exc}") from exc
+        return cls(settings, server, pool)
+
+    @contextmanager
+    def transaction(self) -> Iterator[Conn]:
+        """A connection inside one transaction: commit on success, roll back on error."""
+        with self.pool.connection() as conn, conn.transaction():
+            yield conn
+
+    @contextmanager
+    def connection(self) -> Iterator[Conn]:
+        """A connection in autocommit-like use (each statement its own transaction)."""
+        with self.pool.connection() as conn:
+            yield conn
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _check_reachable(url: str, settings: Settings) -> None:
+    try:
+        with psycopg.connect(url, connect_timeout=int(settings.store.connect_timeout_s)):
+            pass
+    except psycopg.OperationalError as exc:
+        raise DatabaseUnavailableError(
+            f"cannot reach PostgreSQL at {_redact(url)}: {str(exc).strip()}"
+        ) from exc
+
+
+def _redact(url: str) -> str:
+    """Hide a password in a URL before it goes into a message."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    if parts.password:
+        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return url

@@ -1,0 +1,166 @@
+"""Mem0-style filters compiled to a parameterised SQL clause.
+
+A filter is a mapping of field → value (equality) or field → ``{operator: value}``,
+combined with AND; ``{"AND": [...]}``, ``{"OR": [...]}`` and ``{"NOT": {...}}`` nest::
+
+    {"category": "preference", "importance": {"gte": 0.7}}
+    {"OR": [{"memory_type": "fact"}, {"metadata.topic": {"in": ["work", "travel"]}}]}
+
+Fields are the columns in ``FIELDS`` or ``metadata.<key>`` (compared as text, or as
+numbers when the value is numeric). Anything else raises ``InvalidFilterError``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg import sql
+
+from ..errors import InvalidFilterError
+from ..types import MemoryType
+
+FIELDS: dict[str, type | tuple[type, ...]] = {
+    "memory_type": str,
+    "category": str,
+    "language": str,
+    "importance": (int, float),
+    "access_count": int,
+    "created_at": dt.datetime,
+    "updated_at": dt.datetime,
+    "valid_at": dt.datetime,
+    "invalid_at": dt.datetime,
+    "trait_subtype": str,
+    "trait_stage": str,
+    "trait_context": str,
+    "trait_confidence": (int, float),
+    "file_id": uuid.UUID,
+}
+OPERATORS = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+_SET_OPERATORS = {"in", "nin"}
+_METADATA_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+MAX_DEPTH = 8
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledFilter:
+    clause: sql.Composable
+    params: list[Any]
+
+
+def compile_filter(filters: Mapping[str, Any] | None) -> CompiledFilter | None:
+    """Validate and compile a filter; None or {} means no filter."""
+    if filters is None:
+        return None
+    if not isinstance(filters, Mapping):
+        raise InvalidFilterError(f"filters must be a mapping, not {type(filters).__name__}")
+    if not filters:
+        return None
+    params: list[Any] = []
+    clause = _compile_mapping(filters, params, depth=0)
+    return CompiledFilter(clause, params)
+
+
+def _compile_mapping(filters: Mapping[str, Any], params: list[Any], depth: int) -> sql.Composable:
+    if depth > MAX_DEPTH:
+        raise InvalidFilterError(f"filters nest deeper than {MAX_DEPTH} levels")
+    parts: list[sql.Composable] = []
+    for key, value in filters.items():
+        if not isinstance(key, str):
+            raise InvalidFilterError(f"filter keys must be strings, got {key!r}")
+        upper = key.upper()
+        if upper in ("AND", "OR"):
+            if not isinstance(value, list) or not value or not all(isinstance(v, Mapping) for v in value):
+                raise InvalidFilterError(f"{upper} takes a non-empty list of filter mappings")
+            inner = [_compile_mapping(v, params, depth + 1) for v in value]
+            parts.append(sql.SQL("(") + sql.SQL(f" {upper} ").join(inner) + sql.SQL(")"))
+        elif upper == "NOT":
+            if not isinstance(value, Mapping) or not value:
+                raise InvalidFilterError("NOT takes a non-empty filter mapping")
+            parts.append(sql.SQL("NOT (") + _compile_mapping(value, params, depth + 1) + sql.SQL(")"))
+        else:
+            parts.append(_compile_field(key, value, params))
+    return sql.SQL("(") + sql.SQL(" AND ").join(parts) + sql.SQL(")")
+
+
+def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
+    if key.startswith("metadata."):
+        name = key[len("metadata.") :]
+        if not _METADATA_KEY.match(name):
+            raise InvalidFilterError(f"invalid metadata key {name!r}: use letters, digits, '_' or '-'")
+        column: sql.Composable = sql.SQL("(metadata->>{})").format(sql.Literal(name))
+        expected: type | tuple[type, ...] = (str, int, float, bool)
+    elif key in FIELDS:
+        column = sql.Identifier(key)
+        expected = FIELDS[key]
+    else:
+        allowed = ", ".join(sorted(FIELDS))
+        raise InvalidFilterError(f"unknown filter field {key!r}; use one of {allowed} or metadata.<key>")
+    ops = value if isinstance(value, Mapping) else {"eq": value}
+    if not ops:
+        raise InvalidFilterError(f"empty operator mapping for {key!r}")
+    parts: list[sql.Composable] = []
+    for op, operand in ops.items():
+        if op in OPERATORS:
+            operand = _check_value(key, operand, expected)
+            target = _metadata_cast(key[len("metadata.") :], operand) if key.startswith("metadata.") else column
+            parts.append(sql.SQL("{} {} %s").format(target, sql.SQL(OPERATORS[op])))
+            params.append(_metadata_param(operand) if key.startswith("metadata.") else operand)
+        elif op in _SET_OPERATORS:
+            if not isinstance(operand, list | tuple) or not operand:
+                raise InvalidFilterError(f"{key!r} {op!r} takes a non-empty list")
+            checked = [_check_value(key, v, expected) for v in operand]
+            if key.startswith("metadata."):
+                checked = [_metadata_param(v) if isinstance(v, bool) else str(v) for v in checked]
+            negate = sql.SQL("NOT ") if op == "nin" else sql.SQL("")
+            parts.append(sql.SQL("{}{} = ANY(%s)").format(negate, column))
+            params.append(checked)
+        elif op == "contains" and key.startswith("metadata."):
+            parts.append(sql.SQL("metadata @> %s::jsonb"))
+            import json
+
+            params.append(json.dumps({key[len("metadata.") :]: operand}))
+        else:
+            raise InvalidFilterError(f"unknown operator {op!r} for {key!r}; use eq, ne, gt, gte, lt, lte, in, nin")
+    return sql.SQL(" AND ").join(parts)
+
+
+def _check_value(key: str, value: Any, expected: type | tuple[type, ...]) -> Any:
+    if expected is dt.datetime and isinstance(value, str):
+        try:
+            value = dt.datetime.fromisoformat(value)
+        except ValueError:
+            raise InvalidFilterError(f"{key!r} needs an ISO-8601 datetime, got {value!r}") from None
+    if expected is uuid.UUID and isinstance(value, str):
+        try:
+            value = uuid.UUID(value)
+        except ValueError:
+            raise InvalidFilterError(f"{key!r} needs a UUID, got {value!r}") from None
+    if isinstance(value, bool) and expected in ((int, float), int):
+        raise InvalidFilterError(f"{key!r} needs a number, got a boolean")
+    if not isinstance(value, expected):
+        raise InvalidFilterError(f"{key!r} cannot be compared with {type(value).__name__} value {value!r}")
+    if key == "memory_type" and value not in {t.value for t in MemoryType}:
+        raise InvalidFilterError(f"unknown memory_type {value!r} in filter")
+    return value
+
+
+def _metadata_cast(name: str, operand: Any) -> sql.Composable:
+    """Numbers compare numerically (rows whose value is not a JSON number never match)."""
+    if isinstance(operand, int | float) and not isinstance(operand, bool):
+        return sql.SQL("(CASE WHEN jsonb_typeof(metadata->{k}) = 'number' THEN (metadata->>{k})::float8 END)").format(
+            k=sql.Literal(name)
+        )
+    return sql.SQL("(metadata->>{})").format(sql.Literal(name))
+
+
+def _metadata_param(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return float(value)
+    return str(value)

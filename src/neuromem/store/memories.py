@@ -1,0 +1,419 @@
+"""SQL over the ``memories`` table (seed 000 §2.3, §5.3–§5.5, §6.3).
+
+Every function takes an open connection (the caller owns the transaction) and a
+``user_id``; nothing here decides *what* to write — that is the operations layer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from ..ids import uuid7
+from ..types import MemoryRecord, MemoryType
+from .db import Conn
+from .filters import CompiledFilter
+from .vectors import to_halfvec
+
+# Every column but the embedding and the generated tsvector.
+_COLUMNS = """
+    id, user_id, memory_type, content, valid_at, invalid_at, created_at, updated_at, expired_at,
+    version, superseded_by, importance, access_count, last_accessed_at, content_hash, category,
+    language, metadata, trait_subtype, trait_stage, trait_confidence, trait_context, trait_parent_id,
+    trait_reinforcement_count, trait_contradiction_count, trait_last_reinforced, trait_first_observed,
+    trait_window_start, trait_window_end, trait_derived_from, subject_entity_id, object_entity_id,
+    source_episode_ids, raw_refs, file_id, chunk_index, (embedding IS NOT NULL) AS has_embedding
+"""
+SELECT_COLUMNS = _COLUMNS
+
+
+@dataclass(frozen=True, slots=True)
+class NewMemory:
+    """Everything needed to insert one row; ``id`` and timestamps default sensibly."""
+
+    user_id: str
+    memory_type: MemoryType
+    content: str
+    content_hash: str
+    search_tokens: str = ""
+    token_count: int = 0
+    embedding: np.ndarray | None = None
+    importance: float = 0.5
+    metadata: dict[str, Any] = field(default_factory=dict)
+    category: str | None = None
+    language: str | None = None
+    valid_at: dt.datetime | None = None
+    invalid_at: dt.datetime | None = None
+    created_at: dt.datetime | None = None
+    version: int = 1
+    id: uuid.UUID | None = None
+    trait_subtype: str | None = None
+    trait_stage: str | None = None
+    trait_confidence: float | None = None
+    trait_context: str | None = None
+    trait_parent_id: uuid.UUID | None = None
+    trait_reinforcement_count: int = 0
+    trait_contradiction_count: int = 0
+    trait_last_reinforced: dt.datetime | None = None
+    trait_first_observed: dt.datetime | None = None
+    trait_window_start: dt.datetime | None = None
+    trait_window_end: dt.datetime | None = None
+    trait_derived_from: str | None = None
+    subject_entity_id: uuid.UUID | None = None
+    object_entity_id: uuid.UUID | None = None
+    source_episode_ids: tuple[uuid.UUID, ...] = ()
+    raw_refs: tuple[dict[str, Any], ...] = ()
+    file_id: uuid.UUID | None = None
+    chunk_index: int | None = None
+
+
+def row_to_memory(row: dict[str, Any]) -> MemoryRecord:
+    """Map a row selected with ``SELECT_COLUMNS`` to the domain value."""
+    return MemoryRecord(
+        id=row["id"],
+        user_id=row["user_id"],
+        memory_type=MemoryType(row["memory_type"]),
+        content=row["content"],
+        created_at=row["created_at"],
+        version=row["version"],
+        importance=float(row["importance"]),
+        metadata=dict(row["metadata"] or {}),
+        valid_at=row["valid_at"],
+        invalid_at=row["invalid_at"],
+        updated_at=row["updated_at"],
+        expired_at=row["expired_at"],
+        superseded_by=row["superseded_by"],
+        content_hash=row["content_hash"],
+        access_count=row["access_count"],
+        last_accessed_at=row["last_accessed_at"],
+        has_embedding=bool(row["has_embedding"]),
+        category=row["category"],
+        language=row["language"],
+        trait_subtype=row["trait_subtype"],
+        trait_stage=row["trait_stage"],
+        trait_confidence=None if row["trait_confidence"] is None else float(row["trait_confidence"]),
+        trait_context=row["trait_context"],
+        trait_parent_id=row["trait_parent_id"],
+        trait_reinforcement_count=row["trait_reinforcement_count"],
+        trait_contradiction_count=row["trait_contradiction_count"],
+        trait_last_reinforced=row["trait_last_reinforced"],
+        trait_first_observed=row["trait_first_observed"],
+        trait_window_start=row["trait_window_start"],
+        trait_window_end=row["trait_window_end"],
+        trait_derived_from=row["trait_derived_from"],
+        subject_entity_id=row["subject_entity_id"],
+        object_entity_id=row["object_entity_id"],
+        source_episode_ids=tuple(row["source_episode_ids"] or ()),
+        raw_refs=tuple(row["raw_refs"] or ()),
+    )
+
+
+_INSERT_FIELDS = (
+    "id", "user_id", "memory_type", "content", "content_hash", "search_tokens", "token_count",
+    "importance", "metadata", "category", "language", "valid_at", "invalid_at", "version",
+    "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
+    "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced",
+    "trait_first_observed", "trait_window_start", "trait_window_end", "trait_derived_from",
+    "subject_entity_id", "object_entity_id", "source_episode_ids", "raw_refs", "file_id", "chunk_index",
+)  # fmt: skip
+
+
+def _insert_values(new: NewMemory, dim: int) -> list[Any]:
+    values: list[Any] = []
+    for name in _INSERT_FIELDS:
+        value = getattr(new, name)
+        if name == "id":
+            value = value or uuid7()
+        elif name == "memory_type":
+            value = str(value)
+        elif name in ("metadata", "raw_refs"):
+            value = Jsonb(list(value) if name == "raw_refs" else value)
+        elif name == "source_episode_ids":
+            value = list(value)
+        values.append(value)
+    values.append(None if new.embedding is None else to_halfvec(new.embedding, dim))
+    values.append(new.created_at)
+    return values
+
+
+_INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}, embedding, created_at) "
+    f"VALUES ({', '.join(['%s'] * len(_INSERT_FIELDS))}, %s::halfvec, coalesce(%s, now())) "
+    f"RETURNING {_COLUMNS}"
+)
+
+
+def insert(conn: Conn, new: NewMemory, dim: int) -> MemoryRecord:
+    row = conn.execute(_INSERT_SQL, _insert_values(new, dim)).fetchone()
+    assert row is not None
+    return row_to_memory(row)
+
+
+def insert_many(conn: Conn, rows: Sequence[NewMemory], dim: int) -> list[MemoryRecord]:
+    """Insert a batch in one round trip per row, inside the caller's transaction."""
+    out = []
+    with conn.cursor() as cur:
+        for new in rows:
+            cur.execute(_INSERT_SQL, _insert_values(new, dim))
+            row = cur.fetchone()
+            assert row is not None
+            out.append(row_to_memory(row))
+    return out
+
+
+def get(conn: Conn, user_id: str, memory_id: uuid.UUID, *, for_update: bool = False) -> MemoryRecord | None:
+    lock = " FOR UPDATE" if for_update else ""
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM memories WHERE user_id = %s AND id = %s{lock}", (user_id, memory_id)
+    ).fetchone()
+    return None if row is None else row_to_memory(row)
+
+
+def get_many(conn: Conn, user_id: str, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, MemoryRecord]:
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM memories WHERE user_id = %s AND id = ANY(%s)", (user_id, list(ids))
+    ).fetchall()
+    return {r["id"]: row_to_memory(r) for r in rows}
+
+
+def find_current_by_hash(
+    conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str
+) -> MemoryRecord | None:
+    row = conn.execute(
+        f"""SELECT {_COLUMNS} FROM memories
+            WHERE user_id = %s AND memory_type = %s AND content_hash = %s
+              AND expired_at IS NULL AND invalid_at IS NULL
+            ORDER BY created_at DESC LIMIT 1""",
+        (user_id, str(memory_type), content_hash),
+    ).fetchone()
+    return None if row is None else row_to_memory(row)
+
+
+def nearest_current(
+    conn: Conn, user_id: str, memory_type: MemoryType, vector: np.ndarray, dim: int, limit: int = 5
+) -> list[tuple[MemoryRecord, float]]:
+    """Current memories of one type closest to ``vector``, with cosine similarity."""
+    rows = conn.execute(
+        f"""WITH q AS (SELECT %s::halfvec AS v)
+            SELECT {_COLUMNS}, 1 - (embedding <=> q.v) AS similarity
+            FROM memories, q
+            WHERE user_id = %s AND memory_type = %s AND embedding IS NOT NULL
+              AND expired_at IS NULL AND invalid_at IS NULL
+            ORDER BY embedding <=> q.v LIMIT %s""",
+        (to_halfvec(vector, dim), user_id, str(memory_type), limit),
+    ).fetchall()
+    return [(row_to_memory(r), float(r["similarity"])) for r in rows]
+
+
+def list_memories(
+    conn: Conn,
+    user_id: str,
+    *,
+    where: CompiledFilter | None = None,
+    as_of: dt.datetime | None = None,
+    include_inactive: bool = False,
+    limit: int = 100,
+    offset: int = 0,
+) -> list[MemoryRecord]:
+    """Memories of a user, newest first.
+
+    Default: only current ones (not expired, not invalidated). ``as_of``: what was known
+    *and* valid at that moment (seed 000 §6.3). ``include_inactive``: every version.
+    """
+    clauses = [sql.SQL("user_id = %s")]
+    params: list[Any] = [user_id]
+    if as_of is not None:
+        clauses.append(sql.SQL(_AS_OF))
+        params += [as_of] * 4
+    elif not include_inactive:
+        clauses.append(sql.SQL("expired_at IS NULL AND (invalid_at IS NULL OR invalid_at > now())"))
+    if where is not None:
+        clauses.append(where.clause)
+        params += where.params
+    query = sql.SQL("SELECT {cols} FROM memories WHERE {where} ORDER BY created_at DESC, id LIMIT %s OFFSET %s")
+    query = query.format(cols=sql.SQL(_COLUMNS), where=sql.SQL(" AND ").join(clauses))
+    rows = conn.execute(query, [*params, limit, offset]).fetchall()
+    return [row_to_memory(r) for r in rows]
+
+
+_AS_OF = (
+    "created_at <= %s AND (expired_at IS NULL OR expired_at > %s)"
+    " AND (valid_at IS NULL OR valid_at <= %s) AND (invalid_at IS NULL OR invalid_at > %s)"
+)
+
+
+def expire(
+    conn: Conn,
+    user_id: str,
+    memory_id: uuid.UUID,
+    *,
+    expected_version: int,
+    superseded_by: uuid.UUID | None = None,
+    invalid_at: dt.datetime | None = None,
+) -> MemoryRecord | None:
+    """End the current version of a memory (optimistic lock on ``version``, seed 000 §5.5).
+
+    Returns the expired row, or None when the version no longer matches or it was already
+    expired — the caller turns that into a conflict.
+    """
+    row = conn.execute(
+        f"""UPDATE memories
+            SET expired_at = now(), updated_at = now(), superseded_by = %s,
+                invalid_at = coalesce(%s, invalid_at)
+            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL
+            RETURNING {_COLUMNS}""",
+        (superseded_by, invalid_at, user_id, memory_id, expected_version),
+    ).fetchone()
+    return None if row is None else row_to_memory(row)
+
+
+def invalidate(
+    conn: Conn, user_id: str, memory_id: uuid.UUID, *, expected_version: int, invalid_at: dt.datetime
+) -> MemoryRecord | None:
+    """Mark a fact as no longer holding from ``invalid_at`` (event time) without expiring it."""
+    row = conn.execute(
+        f"""UPDATE memories SET invalid_at = %s, updated_at = now(), version = version + 1
+            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL
+            RETURNING {_COLUMNS}""",
+        (invalid_at, user_id, memory_id, expected_version),
+    ).fetchone()
+    return None if row is None else row_to_memory(row)
+
+
+def update_fields(
+    conn: Conn, user_id: str, memory_id: uuid.UUID, *, expected_version: int, fields: dict[str, Any]
+) -> MemoryRecord | None:
+    """In-place update of scalar columns with the optimistic lock (used for metadata-only edits)."""
+    allowed = {"importance", "metadata", "category", "valid_at", "invalid_at", "trait_stage",
+               "trait_confidence", "trait_context", "trait_parent_id", "trait_reinforcement_count",
+               "trait_contradiction_count", "trait_last_reinforced", "trait_window_start",
+               "trait_window_end", "trait_derived_from", "content", "content_hash", "search_tokens",
+               "token_count", "trait_subtype", "language"}  # fmt: skip
+    unknown = set(fields) - allowed
+    if unknown:
+        raise ValueError(f"cannot update columns {sorted(unknown)}")
+    assignments = [sql.SQL("{} = %s").format(sql.Identifier(k)) for k in fields]
+    values = [Jsonb(v) if k == "metadata" else v for k, v in fields.items()]
+    query = sql.SQL(
+        "UPDATE memories SET {sets}, version = version + 1, updated_at = now() "
+        "WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {cols}"
+    ).format(sets=sql.SQL(", ").join(assignments), cols=sql.SQL(_COLUMNS))
+    row = conn.execute(query, [*values, user_id, memory_id, expected_version]).fetchone()
+    return None if row is None else row_to_memory(row)
+
+
+def chain_ids(conn: Conn, user_id: str, memory_id: uuid.UUID) -> list[uuid.UUID]:
+    """Every version in the supersede chain that contains ``memory_id``, oldest first."""
+    rows = conn.execute(
+        """WITH RECURSIVE back AS (
+               SELECT id, created_at FROM memories WHERE user_id = %(u)s AND id = %(id)s
+               UNION
+               SELECT m.id, m.created_at FROM memories m JOIN back b ON m.superseded_by = b.id
+               WHERE m.user_id = %(u)s
+           ), fwd AS (
+               SELECT id, superseded_by, created_at FROM memories WHERE user_id = %(u)s AND id = %(id)s
+               UNION
+               SELECT m.id, m.superseded_by, m.created_at FROM memories m JOIN fwd f ON m.id = f.superseded_by
+               WHERE m.user_id = %(u)s
+           )
+           SELECT id, created_at FROM back UNION SELECT id, created_at FROM fwd ORDER BY created_at, id""",
+        {"u": user_id, "id": memory_id},
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
+def set_embeddings(conn: Conn, pairs: Sequence[tuple[uuid.UUID, str, np.ndarray]], dim: int) -> int:
+    """Backfill embeddings: (id, memory_type, vector) triples. Returns rows written."""
+    written = 0
+    with conn.cursor() as cur:
+        for memory_id, memory_type, vector in pairs:
+            cur.execute(
+                "UPDATE memories SET embedding = %s::halfvec, embed_error = NULL "
+                "WHERE id = %s AND memory_type = %s",
+                (to_halfvec(vector, dim), memory_id, memory_type),
+            )
+            written += cur.rowcount
+    return written
+
+
+def claim_pending_embeddings(conn: Conn, limit: int) -> list[dict[str, Any]]:
+    """Rows still waiting for an embedding, locked so that concurrent workers skip them."""
+    return conn.execute(
+        """SELECT id, memory_type, user_id, content, embed_attempts FROM memories
+           WHERE embedding IS NULL AND expired_at IS NULL
+           ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED""",
+        (limit,),
+    ).fetchall()
+
+
+def record_embed_failure(conn: Conn, ids: Sequence[tuple[uuid.UUID, str]], error: str) -> None:
+    with conn.cursor() as cur:
+        for memory_id, memory_type in ids:
+            cur.execute(
+                "UPDATE memories SET embed_attempts = embed_attempts + 1, embed_error = %s "
+                "WHERE id = %s AND memory_type = %s",
+                (error[:500], memory_id, memory_type),
+            )
+
+
+def count_pending_embeddings(conn: Conn, user_id: str | None = None) -> int:
+    if user_id is None:
+        row = conn.execute("SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL")
+    else:
+        row = conn.execute(
+            "SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL AND user_id = %s",
+            (user_id,),
+        )
+    return int(row.fetchone()["n"])  # type: ignore[index]
+
+
+def counts_by_type(conn: Conn, user_id: str | None = None) -> dict[str, int]:
+    where = "" if user_id is None else "AND user_id = %s"
+    rows = conn.execute(
+        f"SELECT memory_type, count(*) AS n FROM memories WHERE expired_at IS NULL {where} GROUP BY 1",
+        () if user_id is None else (user_id,),
+    ).fetchall()
+    return {r["memory_type"]: int(r["n"]) for r in rows}
+
+
+def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, dt.datetime]]) -> int:
+    """Apply accumulated access counts in one statement (seed 000 §5.2 task 4)."""
+    if not increments:
+        return 0
+    users, ids, deltas, stamps = [], [], [], []
+    for (user_id, memory_id), (delta, last) in increments.items():
+        users.append(user_id)
+        ids.append(memory_id)
+        deltas.append(delta)
+        stamps.append(last)
+    cur = conn.execute(
+        """UPDATE memories m SET access_count = m.access_count + d.delta,
+                  last_accessed_at = greatest(coalesce(m.last_accessed_at, d.stamp), d.stamp)
+           FROM unnest(%s::text[], %s::uuid[], %s::int[], %s::timestamptz[]) AS d(user_id, id, delta, stamp)
+           WHERE m.user_id = d.user_id AND m.id = d.id""",
+        (users, ids, deltas, stamps),
+    )
+    return cur.rowcount
+
+
+USER_TABLES = (
+    "memories", "trait_evidence", "memory_history", "reflection_cycles", "memory_sources",
+    "conversation_messages", "conversation_sessions", "raw_chunks", "graph_edges", "graph_nodes",
+    "key_values", "emotion_profiles", "document_files", "model_usage", "pipeline_events",
+)  # fmt: skip
+
+
+def delete_user(conn: Conn, user_id: str) -> dict[str, int]:
+    """Hard-delete every row of one user in every table (``reset``). Returns rows removed per table."""
+    removed = {}
+    for table in USER_TABLES:
+        cur = conn.execute(sql.SQL("DELETE FROM {} WHERE user_id = %s").format(sql.Identifier(table)), (user_id,))
+        removed[table] = cur.rowcount
+    return removed

@@ -1,0 +1,172 @@
+"""Versioned, idempotent migrations (STYLE.md habit 8).
+
+Migrations are the ordered ``migrations/NNNN_name.sql`` files; ``schema.sql`` is the
+same schema written from scratch, and a test proves both give the same catalog.
+Placeholders (``@EMBEDDING_DIM@``, the decay rates of seed 000 §5.1) are filled from
+settings when a file runs. Applied versions are recorded in ``neuromem_migrations``;
+``neuromem_meta`` keeps the embedding dimension the data was written with.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from importlib import resources
+
+import psycopg
+
+from ..config import Settings
+from ..errors import EmbeddingDimensionError, ExtensionError, SchemaVersionError, StoreError
+
+MIN_SERVER_VERSION = 160000
+MIN_PGVECTOR = (0, 7, 0)
+_FILE = re.compile(r"^(\d{4})_(\w+)\.sql$")
+_LOCK_KEY = 0x6E65_7572  # pg_advisory_xact_lock key: "neur"
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+
+def migrations() -> list[Migration]:
+    """Every migration shipped with this version, in order."""
+    found = []
+    for entry in resources.files("neuromem.store.migrations").iterdir():
+        match = _FILE.match(entry.name)
+        if match:
+            found.append(Migration(int(match.group(1)), match.group(2), entry.read_text("utf-8")))
+    return sorted(found, key=lambda m: m.version)
+
+
+def latest_version() -> int:
+    return migrations()[-1].version
+
+
+def render(sql: str, settings: Settings) -> str:
+    """Fill the placeholders of a migration file from settings."""
+    t = settings.traits
+    values = {
+        "EMBEDDING_DIM": str(settings.store.embedding_dim),
+        "LAMBDA_BEHAVIOR": repr(t.lambda_behavior),
+        "LAMBDA_PREFERENCE": repr(t.lambda_preference),
+        "LAMBDA_CORE": repr(t.lambda_core),
+        "LAMBDA_DEFAULT": repr(t.lambda_default),
+        "SPACING": repr(t.spacing_factor),
+    }
+    return re.sub(r"@([A-Z_]+)@", lambda m: values[m.group(1)], sql)
+
+
+def schema_from_scratch_sql(settings: Settings) -> str:
+    text = resources.files("neuromem.store").joinpath("schema.sql").read_text("utf-8")
+    return render(text, settings)
+
+
+def check_server(conn: psycopg.Connection) -> None:
+    """Refuse servers that are too old or lack pgvector, with a message that says what to do."""
+    version = conn.info.server_version
+    if version < MIN_SERVER_VERSION:
+        raise StoreError(f"PostgreSQL {version // 10000} is too old: neuromem needs PostgreSQL >= 16")
+    row = conn.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+    if row is None:
+        raise ExtensionError(
+            "the pgvector extension is not available on this server: install pgvector >= 0.7 "
+            "(https://github.com/pgvector/pgvector) or use the embedded default (unset NEUROMEM_DATABASE_URL)"
+        )
+    installed = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    have = installed[0] if installed else row[0]
+    if _version_tuple(have) < MIN_PGVECTOR:
+        raise ExtensionError(f"pgvector {have} is too old: neuromem needs pgvector >= 0.7 (halfvec)")
+
+
+def _version_tuple(text: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", text)[:3])
+
+
+def migrate(conn: psycopg.Connection, settings: Settings, *, target: int | None = None) -> list[int]:
+    """Apply every pending migration, each in its own transaction. Returns the versions applied.
+
+    Safe to call from several processes at once: an advisory lock serialises them.
+    """
+    check_server(conn)
+    applied: list[int] = []
+    goal = latest_version() if target is None else target
+    for migration in migrations():
+        if migration.version > goal:
+            break
+        with conn.transaction():
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+            _bootstrap(conn)
+            current = current_version(conn)
+            if migration.version <= current:
+                continue
+            conn.execute(render(migration.sql, settings))
+            conn.execute(
+                "INSERT INTO neuromem_migrations (version, name) VALUES (%s, %s)",
+                (migration.version, migration.name),
+            )
+            applied.append(migration.version)
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        check_schema(conn, settings)
+    return applied
+
+
+def create_from_scratch(conn: psycopg.Connection, settings: Settings) -> None:
+    """Create the whole schema from ``schema.sql`` (used by tests and fresh installs alike)."""
+    check_server(conn)
+    with conn.transaction():
+        _bootstrap(conn)
+        conn.execute(schema_from_scratch_sql(settings))
+        for migration in migrations():
+            conn.execute(
+                "INSERT INTO neuromem_migrations (version, name) VALUES (%s, %s)",
+                (migration.version, migration.name),
+            )
+        check_schema(conn, settings)
+
+
+def _bootstrap(conn: psycopg.Connection) -> None:
+    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+    conn.execute(
+        """
+        CREATE TABLE IF NOT EXISTS neuromem_migrations (
+            version    INTEGER PRIMARY KEY,
+            name       TEXT NOT NULL,
+            applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+        );
+        CREATE TABLE IF NOT EXISTS neuromem_meta (
+            key   TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+        """
+    )
+
+
+def current_version(conn: psycopg.Connection) -> int:
+    row = conn.execute("SELECT coalesce(max(version), 0) FROM neuromem_migrations").fetchone()
+    return int(row[0]) if row else 0
+
+
+def check_schema(conn: psycopg.Connection, settings: Settings) -> None:
+    """Refuse a database written by a newer neuromem, or with another embedding dimension."""
+    version = current_version(conn)
+    if version > latest_version():
+        raise SchemaVersionError(
+            f"the database schema is version {version}, newer than this neuromem understands "
+            f"({latest_version()}): upgrade neuromem (pip install -U neuromem)"
+        )
+    row = conn.execute("SELECT value FROM neuromem_meta WHERE key = 'embedding_dim'").fetchone()
+    wanted = settings.store.embedding_dim
+    if row is None:
+        conn.execute("INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s)", (str(wanted),))
+        return
+    stored = int(row[0])
+    if stored != wanted:
+        raise EmbeddingDimensionError(
+            f"the database holds {stored}-d embeddings but the configured dimension is {wanted}. "
+            f"Either configure NEUROMEM_EMBEDDING_DIM={stored}, or re-embed every memory with "
+            f"`memctl reembed --dim {wanted}`"
+        )

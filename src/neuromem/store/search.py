@@ -1,0 +1,194 @@
+"""The first recall, fused in one SQL statement (seed 000 §6.1; STYLE.md habit 7).
+
+Per-type vector top-k (HNSW with iterative scans, rows without embeddings skipped),
+plus full-text rank over the jieba-segmented tokens, fused by RRF and scored::
+
+    final = rrf · (1 + recency + importance + stage_boost)
+    recency    = w_r · exp(−age_s / (scale_s · (1 + arousal · arousal_factor)))
+    importance = w_i · importance
+    stage      = core 0.25 | established 0.15 | emerging 0.05 (traits only)
+
+Traits come from ``mv_trait_decayed`` (emerging/established/core, decayed confidence
+above the floor). Only currently valid memories are returned, or with ``as_of`` those
+known and valid at that moment (seed 000 §6.3).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from ..config import RecallSettings
+from ..types import MemoryType, ScoreBreakdown, SearchHit
+from .db import Conn
+from .filters import CompiledFilter
+from .memories import SELECT_COLUMNS, row_to_memory
+from .vectors import to_halfvec
+
+ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
+_CURRENT = "m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())"
+_AS_OF = (
+    "m.created_at <= %(as_of)s AND (m.expired_at IS NULL OR m.expired_at > %(as_of)s)"
+    " AND (m.valid_at IS NULL OR m.valid_at <= %(as_of)s) AND (m.invalid_at IS NULL OR m.invalid_at > %(as_of)s)"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    user_id: str
+    vector: np.ndarray | None
+    terms: Sequence[str]
+    types: Sequence[MemoryType]
+    limit: int
+    as_of: dt.datetime | None = None
+    where: CompiledFilter | None = None
+
+
+def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
+    if memory_type is MemoryType.TRAIT:
+        # decayed confidence from the materialized view (seed 000 §5.1, §6.1)
+        return f"""
+        vec_trait AS (
+            SELECT t.id, 'trait'::text AS memory_type,
+                   row_number() OVER (ORDER BY t.embedding <=> q.v) AS rank
+            FROM (SELECT mv.id, mv.embedding FROM mv_trait_decayed mv, q
+                  WHERE mv.user_id = %(user_id)s AND mv.embedding IS NOT NULL
+                    AND mv.trait_stage = ANY(%(stages)s) AND mv.decayed_confidence > %(floor)s
+                    AND EXISTS (SELECT 1 FROM memories m WHERE m.id = mv.id AND m.memory_type = 'trait'
+                                AND {validity} {extra})
+                  ORDER BY mv.embedding <=> q.v LIMIT %(k)s) t, q
+        )"""
+    name = memory_type.value
+    return f"""
+        vec_{name} AS (
+            SELECT s.id, '{name}'::text AS memory_type, row_number() OVER (ORDER BY s.d) AS rank
+            FROM (SELECT m.id, m.embedding <=> q.v AS d FROM memories m, q
+                  WHERE m.memory_type = '{name}' AND m.user_id = %(user_id)s AND m.embedding IS NOT NULL
+                    AND {validity} {extra}
+                  ORDER BY m.embedding <=> q.v LIMIT %(k)s) s
+        )"""
+
+
+def search(conn: Conn, request: SearchRequest, settings: RecallSettings, dim: int) -> list[SearchHit]:
+    """Run the fused recall and return hits with every score component."""
+    validity = _AS_OF if request.as_of is not None else _CURRENT
+    params: dict[str, Any] = {
+        "user_id": request.user_id,
+        "k": settings.per_type_k,
+        "limit": request.limit,
+        "rrf_k": settings.rrf_k,
+        "stages": list(ACTIVE_TRAIT_STAGES),
+        "floor": settings.trait_confidence_floor,
+        "types": [t.value for t in request.types],
+        "as_of": request.as_of,
+        "w_rec": settings.recency_weight,
+        "scale": settings.recency_scale_s,
+        "arousal": settings.arousal_factor,
+        "w_imp": settings.importance_weight,
+        "b_core": settings.stage_boost_core,
+        "b_est": settings.stage_boost_established,
+        "b_emg": settings.stage_boost_emerging,
+        "v": None if request.vector is None else to_halfvec(request.vector, dim),
+        "tsq": " | ".join(_quote_term(t) for t in request.terms) or None,
+    }
+    extra = ""
+    if request.where is not None:
+        # the filter's positional params are rendered into named ones
+        extra_sql, extra_params = _named(request.where)
+        extra = "AND " + extra_sql
+        params.update(extra_params)
+
+    ctes = ["q AS (SELECT %(v)s::halfvec AS v, to_tsquery('simple', coalesce(%(tsq)s, '')) AS tsq)"]
+    lists = []
+    if request.vector is not None:
+        for memory_type in request.types:
+            ctes.append(_vector_cte(memory_type, validity, extra))
+            lists.append(f"SELECT id, memory_type, rank, 'vector' AS source FROM vec_{memory_type.value}")
+    if params["tsq"]:
+        ctes.append(f"""
+        lexical AS (
+            SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.r DESC, s.id) AS rank
+            FROM (SELECT m.id, m.memory_type, ts_rank_cd(m.fts, q.tsq) AS r FROM memories m, q
+                  WHERE m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s) AND m.fts @@ q.tsq
+                    AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
+                    AND {validity} {extra}
+                  ORDER BY r DESC LIMIT %(k)s * 2) s
+        )""")
+        lists.append("SELECT id, memory_type, rank, 'lexical' AS source FROM lexical")
+    if not lists:
+        return []
+    union = " UNION ALL ".join(lists)
+    ctes.append(f"""
+        ranked AS ({union}),
+        rrf AS (
+            SELECT id, memory_type, sum(1.0 / (%(rrf_k)s + rank)) AS rrf,
+                   jsonb_object_agg(source, rank) AS ranks
+            FROM ranked GROUP BY id, memory_type
+        )""")
+    query = f"""
+        WITH {", ".join(ctes)}
+        SELECT {_prefixed_columns()}, r.rrf, r.ranks,
+               %(w_rec)s * exp(-extract(epoch FROM (now() - coalesce(m.valid_at, m.created_at)))
+                   / (%(scale)s * (1 + coalesce((m.metadata->'emotion'->>'arousal')::float, 0) * %(arousal)s)))
+                   AS recency,
+               %(w_imp)s * coalesce(m.importance, 0.5) AS importance_bonus,
+               CASE WHEN m.memory_type = 'trait' THEN
+                   CASE m.trait_stage WHEN 'core' THEN %(b_core)s WHEN 'established' THEN %(b_est)s
+                                      WHEN 'emerging' THEN %(b_emg)s ELSE 0 END
+               ELSE 0 END AS stage_boost
+        FROM rrf r JOIN memories m ON m.id = r.id AND m.memory_type = r.memory_type
+        WHERE m.user_id = %(user_id)s
+    """
+    outer = f"SELECT *, rrf * (1 + recency + importance_bonus + stage_boost) AS final FROM ({query}) x " \
+            "ORDER BY final DESC, id LIMIT %(limit)s"  # fmt: skip
+    rows = conn.execute(sql.SQL(outer), params).fetchall()  # type: ignore[arg-type]
+    return [
+        SearchHit(
+            memory=row_to_memory(r),
+            score=ScoreBreakdown(
+                rrf=float(r["rrf"]),
+                recency=float(r["recency"]),
+                importance=float(r["importance_bonus"]),
+                stage_boost=float(r["stage_boost"]),
+                final=float(r["final"]),
+                ranks={k: int(v) for k, v in (r["ranks"] or {}).items()},
+            ),
+        )
+        for r in rows
+    ]
+
+
+def _prefixed_columns() -> str:
+    cols = [c.strip() for c in SELECT_COLUMNS.replace("\n", " ").split(",")]
+    out = []
+    for col in cols:
+        if col.startswith("(embedding"):
+            out.append("(m.embedding IS NOT NULL) AS has_embedding")
+        elif col:
+            out.append(f"m.{col}")
+    return ", ".join(out)
+
+
+def _quote_term(term: str) -> str:
+    """One tsquery lexeme, quoted so that no user text is read as tsquery syntax."""
+    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
+
+
+def _named(where: CompiledFilter) -> tuple[str, dict[str, Any]]:
+    """Turn a filter's positional %s placeholders into named ones (and prefix columns with m.)."""
+    from psycopg import ClientCursor  # noqa: F401 - as_string needs no connection for literals
+
+    text = where.clause.as_string(None)
+    params: dict[str, Any] = {}
+    pieces = text.split("%s")
+    out = pieces[0]
+    for i, piece in enumerate(pieces[1:]):
+        name = f"f{i}"
+        params[name] = where.params[i]
+        out += f"%({name})s" + piece
+    return out, params
