@@ -1,1 +1,78 @@
-"""neuromem — long-term memory for LLM agents."""
+"""neuromem — long-term memory for LLM agents on PostgreSQL + pgvector, offline by default.
+
+The public surface is what ``__all__`` lists; everything else is private.
+"""
+
+from .config import Settings
+from .errors import (
+    ConflictError,
+    ContentTooLongError,
+    DatabaseUnavailableError,
+    EmbedderError,
+    EmbeddingDimensionError,
+    EmptyContentError,
+    ExtensionError,
+    InvalidFilterError,
+    InvalidInputError,
+    InvalidUserIdError,
+    LLMError,
+    LLMResponseError,
+    MemoryNotFoundError,
+    NeuromemError,
+    NotFoundError,
+    PIIRejectedError,
+    SchemaVersionError,
+    StoreError,
+    UnknownMemoryTypeError,
+    VectorDimensionError,
+    VersionConflictError,
+)
+from .memory import AsyncMemory, Memory
+from .types import (
+    HistoryEntry,
+    MemoryRecord,
+    MemoryType,
+    Operation,
+    ScoreBreakdown,
+    SearchHit,
+    SearchResults,
+    WriteResult,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "AsyncMemory",
+    "ConflictError",
+    "ContentTooLongError",
+    "DatabaseUnavailableError",
+    "EmbedderError",
+    "EmbeddingDimensionError",
+    "EmptyContentError",
+    "ExtensionError",
+    "HistoryEntry",
+    "InvalidFilterError",
+    "InvalidInputError",
+    "InvalidUserIdError",
+    "LLMError",
+    "LLMResponseError",
+    "Memory",
+    "MemoryNotFoundError",
+    "MemoryRecord",
+    "MemoryType",
+    "NeuromemError",
+    "NotFoundError",
+    "Operation",
+    "PIIRejectedError",
+    "SchemaVersionError",
+    "ScoreBreakdown",
+    "SearchHit",
+    "SearchResults",
+    "Settings",
+    "StoreError",
+    "UnknownMemoryTypeError",
+    "VectorDimensionError",
+    "VersionConflictError",
+    "WriteResult",
+    "__version__",
+]

@@ -185,3 +185,24 @@ class SearchHit:
     @property
     def retrievers(self) -> tuple[str, ...]:
         return tuple(sorted(self.score.ranks))
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResults:
+    """Ranked hits plus a trace of how recall produced them; iterates like a list of hits."""
+
+    hits: tuple[SearchHit, ...]
+    trace: dict[str, Any] = field(default_factory=dict)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __getitem__(self, index: int) -> SearchHit:
+        return self.hits[index]
+
+    @property
+    def memories(self) -> list[MemoryRecord]:
+        return [h.memory for h in self.hits]

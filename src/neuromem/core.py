@@ -1,0 +1,423 @@
+"""The memory core: every operation written once, synchronously; ``Memory`` and
+``AsyncMemory`` are thin facades over it (STYLE.md habit 3).
+
+Write rules (seed 000 §5.4): an identical content hash is a NOOP; a near-duplicate
+(cosine ≥ ``write.near_duplicate_threshold``) with other content is an UPDATE done as
+a supersede; otherwise ADD. Every change writes its ``memory_history`` row in the
+same transaction (seed 000 §2.6.2) and uses optimistic locking on ``version``
+(seed 000 §5.5). Deletes are soft (``expired_at``).
+
+Embedding (seed 000 "SQL 同步 + 向量异步"): in ``sync`` mode the vector is computed
+before the row is written; if the embedder fails the row is still written with a
+NULL embedding and the backfill picks it up later — nothing accepted is lost. In
+``async`` mode rows are always written first and embedded by ``backfill_embeddings``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from . import validation as check
+from .config import Settings
+from .embed.base import Embedder
+from .errors import ConfigError, EmbedderError, InvalidInputError, MemoryNotFoundError, VersionConflictError
+from .store import history, memories
+from .store.db import Conn, Database
+from .store.filters import compile_filter
+from .store.memories import NewMemory
+from .store.search import SearchRequest
+from .store.search import search as fused_search
+from .text.language import detect_language
+from .text.token_count import count_tokens
+from .text.tokenize import query_terms, search_text
+from .types import HistoryEntry, HistoryEvent, MemoryRecord, MemoryType, Operation, SearchHit, WriteResult
+
+log = logging.getLogger(__name__)
+
+SEARCHABLE_TYPES = (MemoryType.FACT, MemoryType.EPISODIC, MemoryType.TRAIT, MemoryType.DOCUMENT)
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A validated memory about to be written."""
+
+    user_id: str
+    memory_type: MemoryType
+    content: str
+    importance: float
+    metadata: dict[str, Any]
+    category: str | None = None
+    valid_at: dt.datetime | None = None
+    invalid_at: dt.datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # further NewMemory fields (trait columns, provenance)
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOutcome:
+    hits: list[SearchHit]
+    trace: dict[str, Any]
+
+
+class MemoryCore:
+    """Owns the database pool, the embedder and the settings; all operations live here."""
+
+    def __init__(self, settings: Settings, db: Database, embedder: Embedder) -> None:
+        if embedder.dim != settings.store.embedding_dim:
+            raise ConfigError(
+                f"the embedder {embedder.name!r} makes {embedder.dim}-d vectors but store.embedding_dim is "
+                f"{settings.store.embedding_dim}: set NEUROMEM_EMBEDDING_DIM={embedder.dim}"
+            )
+        self.settings = settings
+        self.db = db
+        self.embedder = embedder
+        self.dim = settings.store.embedding_dim
+
+    # ------------------------------------------------------------------ drafts
+    def draft(
+        self,
+        content: Any,
+        user_id: Any,
+        *,
+        memory_type: Any = MemoryType.FACT,
+        metadata: Any = None,
+        importance: Any = None,
+        category: str | None = None,
+        valid_at: Any = None,
+        invalid_at: Any = None,
+    ) -> Draft:
+        """Validate raw input into a ``Draft`` (raises a typed ``InvalidInputError``; writes nothing)."""
+        w = self.settings.write
+        valid = check.timestamp(valid_at, "valid_at")
+        invalid = check.timestamp(invalid_at, "invalid_at")
+        if valid and invalid and invalid <= valid:
+            raise InvalidInputError("invalid_at must be later than valid_at")
+        if category is not None and (not isinstance(category, str) or not category.strip() or len(category) > 20):
+            raise InvalidInputError("category must be a non-empty string of at most 20 characters")
+        return Draft(
+            user_id=check.user_id(user_id, w),
+            memory_type=check.memory_type(memory_type),
+            content=check.content(content, w),
+            importance=check.importance(importance, w.default_importance),
+            metadata=check.metadata(metadata),
+            category=category,
+            valid_at=valid,
+            invalid_at=invalid,
+        )
+
+    # ------------------------------------------------------------------ embedding
+    def embed_passages(self, texts: Sequence[str]) -> np.ndarray | None:
+        """Vectors for ``texts`` in sync mode, or None (async mode, or the embedder failed)."""
+        if self.settings.embedder.mode == "async" or not texts:
+            return None
+        try:
+            return self.embedder.embed_passages(list(texts), batch_size=self.settings.embedder.batch_size)
+        except EmbedderError as exc:
+            log.warning("embedding failed, rows will be backfilled: %s", exc)
+            return None
+
+    def embed_query(self, text: str) -> np.ndarray | None:
+        try:
+            return self.embedder.embed_query(text)
+        except EmbedderError as exc:
+            log.warning("query embedding failed, recall runs without vectors: %s", exc)
+            return None
+
+    # ------------------------------------------------------------------ writes
+    def add(self, draft: Draft, *, actor: str = "user", vector: np.ndarray | None = None) -> WriteResult:
+        """Write one memory by the rules of seed 000 §5.4."""
+        if vector is None:
+            vectors = self.embed_passages([draft.content])
+            vector = None if vectors is None else vectors[0]
+        with self.db.transaction() as conn:
+            return self.write(conn, draft, vector=vector, actor=actor)
+
+    def add_many(self, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
+        """Write many memories: one embedding batch, one transaction."""
+        vectors = self.embed_passages([d.content for d in drafts])
+        with self.db.transaction() as conn:
+            return [
+                self.write(conn, d, vector=None if vectors is None else vectors[i], actor=actor)
+                for i, d in enumerate(drafts)
+            ]
+
+    def write(self, conn: Conn, draft: Draft, *, vector: np.ndarray | None, actor: str) -> WriteResult:
+        """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
+        digest = check.content_hash(draft.content)
+        # serialise concurrent writers of the same content for this user
+        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{draft.user_id}:{digest}",))
+        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, digest)
+        if same is not None:
+            return WriteResult(Operation.NOOP, same, reason="identical content hash")
+        if vector is not None and draft.memory_type is not MemoryType.DOCUMENT:
+            near = memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.dim, limit=1)
+            if near and near[0][1] >= self.settings.write.near_duplicate_threshold:
+                old, similarity = near[0]
+                new = self._supersede(conn, old, draft, vector=vector, digest=digest, actor=actor)
+                return WriteResult(
+                    Operation.UPDATE, new, previous_id=old.id, reason=f"near-duplicate (cosine {similarity:.3f})"
+                )
+        record = memories.insert(conn, self._new_row(draft, digest, vector), self.dim)
+        history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
+        return WriteResult(Operation.ADD, record, reason="new memory")
+
+    def _new_row(
+        self, draft: Draft, digest: str, vector: np.ndarray | None, *, version: int = 1
+    ) -> NewMemory:
+        language = draft.metadata.get("language") or detect_language(draft.content)
+        return NewMemory(
+            user_id=draft.user_id,
+            memory_type=draft.memory_type,
+            content=draft.content,
+            content_hash=digest,
+            search_tokens=search_text(draft.content),
+            token_count=count_tokens(draft.content),
+            embedding=vector,
+            importance=draft.importance,
+            metadata=draft.metadata,
+            category=draft.category,
+            language=str(language)[:8],
+            valid_at=draft.valid_at,
+            invalid_at=draft.invalid_at,
+            version=version,
+            **draft.extra,
+        )
+
+    def _supersede(
+        self,
+        conn: Conn,
+        old: MemoryRecord,
+        draft: Draft,
+        *,
+        vector: np.ndarray | None,
+        digest: str,
+        actor: str,
+        ends_previous: bool = False,
+    ) -> MemoryRecord:
+        """Replace ``old`` by a new version: old gets expired_at + superseded_by (+ invalid_at)."""
+        new = memories.insert(conn, self._new_row(draft, digest, vector, version=old.version + 1), self.dim)
+        invalid_at = (draft.valid_at or new.created_at) if ends_previous else None
+        expired = memories.expire(
+            conn, old.user_id, old.id, expected_version=old.version, superseded_by=new.id, invalid_at=invalid_at
+        )
+        if expired is None:
+            raise VersionConflictError(
+                f"memory {old.id} was changed by another writer (expected version {old.version}); re-read and retry"
+            )
+        history.record(conn, HistoryEvent.SUPERSEDE, old=old, new=new, actor=actor, memory_id=old.id)
+        history.record(conn, HistoryEvent.UPDATE, old=old, new=new, actor=actor)
+        return new
+
+    def update(
+        self,
+        memory_id: Any,
+        user_id: Any,
+        *,
+        content: Any = None,
+        metadata: Any = None,
+        importance: Any = None,
+        valid_at: Any = None,
+        ends_previous: bool = False,
+        expected_version: int | None = None,
+        actor: str = "user",
+    ) -> MemoryRecord:
+        """Change a memory. New content supersedes (new row, version + 1); metadata or
+        importance alone change the row in place (version + 1). ``ends_previous`` marks
+        the old content as no longer holding from ``valid_at`` (event time).
+        Raises ``VersionConflictError`` when another writer got there first.
+        """
+        uid = check.user_id(user_id, self.settings.write)
+        mid = check.memory_id(memory_id)
+        if content is None and metadata is None and importance is None:
+            raise InvalidInputError("update needs content, metadata or importance")
+        new_meta = None if metadata is None else check.metadata(metadata)
+        new_importance = None if importance is None else check.importance(importance, 0.5)
+        valid = check.timestamp(valid_at, "valid_at")
+        text = None if content is None else check.content(content, self.settings.write)
+        vector = None
+        if text is not None:
+            vectors = self.embed_passages([text])
+            vector = None if vectors is None else vectors[0]
+        with self.db.transaction() as conn:
+            current = memories.get(conn, uid, mid)
+            if current is None:
+                raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
+            if current.expired_at is not None:
+                raise VersionConflictError(
+                    f"memory {mid} is no longer current (superseded by {current.superseded_by}); update that one"
+                )
+            version = current.version if expected_version is None else expected_version
+            if version != current.version:
+                raise VersionConflictError(
+                    f"memory {mid} is at version {current.version}, not {version}; re-read and retry"
+                )
+            if text is not None and text != current.content:
+                draft = Draft(
+                    user_id=uid,
+                    memory_type=current.memory_type,
+                    content=text,
+                    importance=current.importance if new_importance is None else new_importance,
+                    metadata={**current.metadata, **(new_meta or {})},
+                    category=current.category,
+                    valid_at=valid or current.valid_at,
+                    extra=_carried_fields(current),
+                )
+                current = replace(current, version=version)
+                return self._supersede(
+                    conn,
+                    current,
+                    draft,
+                    vector=vector,
+                    digest=check.content_hash(text),
+                    actor=actor,
+                    ends_previous=ends_previous,
+                )
+            fields: dict[str, Any] = {}
+            if new_meta is not None:
+                fields["metadata"] = {**current.metadata, **new_meta}
+            if new_importance is not None:
+                fields["importance"] = new_importance
+            if valid is not None:
+                fields["valid_at"] = valid
+            if not fields:
+                return current
+            updated = memories.update_fields(conn, uid, mid, expected_version=version, fields=fields)
+            if updated is None:
+                raise VersionConflictError(f"memory {mid} was changed by another writer; re-read and retry")
+            history.record(conn, HistoryEvent.UPDATE, old=current, new=updated, actor=actor)
+            return updated
+
+    def delete(self, memory_id: Any, user_id: Any, *, actor: str = "user") -> MemoryRecord:
+        """Soft delete: the memory gets ``expired_at`` and a DELETE history row."""
+        uid = check.user_id(user_id, self.settings.write)
+        mid = check.memory_id(memory_id)
+        with self.db.transaction() as conn:
+            current = memories.get(conn, uid, mid)
+            if current is None or current.expired_at is not None:
+                raise MemoryNotFoundError(f"no current memory {mid} for user {uid!r}")
+            expired = memories.expire(conn, uid, mid, expected_version=current.version)
+            if expired is None:
+                raise VersionConflictError(f"memory {mid} was changed while deleting; retry")
+            history.record(conn, HistoryEvent.DELETE, old=current, actor=actor)
+            return expired
+
+    def reset(self, user_id: Any) -> dict[str, int]:
+        """Hard-delete everything stored for one user. Returns the rows removed per table."""
+        uid = check.user_id(user_id, self.settings.write)
+        with self.db.transaction() as conn:
+            return memories.delete_user(conn, uid)
+
+    # ------------------------------------------------------------------ reads
+    def get(self, memory_id: Any, user_id: Any) -> MemoryRecord:
+        uid = check.user_id(user_id, self.settings.write)
+        mid = check.memory_id(memory_id)
+        with self.db.connection() as conn:
+            record = memories.get(conn, uid, mid)
+        if record is None:
+            raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
+        return record
+
+    def get_all(
+        self,
+        user_id: Any,
+        *,
+        filters: Mapping[str, Any] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        as_of: Any = None,
+        include_inactive: bool = False,
+    ) -> list[MemoryRecord]:
+        uid = check.user_id(user_id, self.settings.write)
+        where = compile_filter(filters)
+        when = check.timestamp(as_of, "as_of")
+        n = check.limit(limit, maximum=10_000)
+        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
+            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        with self.db.connection() as conn:
+            return memories.list_memories(
+                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset
+            )
+
+    def history(self, memory_id: Any, user_id: Any) -> list[HistoryEntry]:
+        """Every change of the memory's whole supersede chain, oldest first."""
+        uid = check.user_id(user_id, self.settings.write)
+        mid = check.memory_id(memory_id)
+        with self.db.connection() as conn:
+            ids = memories.chain_ids(conn, uid, mid)
+            if not ids:
+                raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
+            return history.for_memories(conn, uid, ids)
+
+    def search(
+        self,
+        query: Any,
+        user_id: Any,
+        *,
+        limit: int | None = None,
+        filters: Mapping[str, Any] | None = None,
+        memory_types: Sequence[Any] | None = None,
+        as_of: Any = None,
+    ) -> SearchOutcome:
+        """The first recall (seed 000 §6.1): vector per type + full text, RRF, four-factor score."""
+        uid = check.user_id(user_id, self.settings.write)
+        text = check.content(query, self.settings.write, field="query")
+        n = check.limit(limit or self.settings.recall.default_limit)
+        types = check.memory_types(memory_types, SEARCHABLE_TYPES)
+        where = compile_filter(filters)
+        when = check.timestamp(as_of, "as_of")
+        vector = self.embed_query(text)
+        terms = query_terms(text)
+        request = SearchRequest(uid, vector, terms, types, n, as_of=when, where=where)
+        with self.db.connection() as conn:
+            hits = fused_search(conn, request, self.settings.recall, self.dim)
+        trace = {"vector": vector is not None, "lexical_terms": terms, "types": [t.value for t in types]}
+        return SearchOutcome(hits, trace)
+
+    # ------------------------------------------------------------------ backfill
+    def backfill_embeddings(self, *, batch_size: int | None = None, max_batches: int | None = None) -> int:
+        """Embed rows written without a vector, batch by batch. Returns how many were embedded.
+
+        A failing batch is recorded (``embed_attempts``, ``embed_error``) and left for the
+        next run; the rows stay searchable by full text meanwhile.
+        """
+        size = batch_size or self.settings.embedder.batch_size
+        done = 0
+        batches = 0
+        while max_batches is None or batches < max_batches:
+            batches += 1
+            with self.db.transaction() as conn:
+                rows = memories.claim_pending_embeddings(conn, size)
+                if not rows:
+                    break
+                try:
+                    vectors = self.embedder.embed_passages([r["content"] for r in rows], batch_size=size)
+                except EmbedderError as exc:
+                    memories.record_embed_failure(conn, [(r["id"], r["memory_type"]) for r in rows], str(exc))
+                    log.warning("backfill batch of %d failed: %s", len(rows), exc)
+                    break
+                triples = [(r["id"], r["memory_type"], vectors[i]) for i, r in enumerate(rows)]
+                done += memories.set_embeddings(conn, triples, self.dim)
+        return done
+
+    def pending_embeddings(self, user_id: str | None = None) -> int:
+        with self.db.connection() as conn:
+            return memories.count_pending_embeddings(conn, user_id)
+
+    def close(self) -> None:
+        self.db.close()
+        self.embedder.close()
+
+
+def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
+    """Columns a new version inherits from the one it supersedes."""
+    return {
+        "source_episode_ids": current.source_episode_ids,
+        "raw_refs": current.raw_refs,
+        "subject_entity_id": current.subject_entity_id,
+        "object_entity_id": current.object_entity_id,
+    }

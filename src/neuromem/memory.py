@@ -1,0 +1,235 @@
+"""``Memory`` and ``AsyncMemory``: the public facade, in the style Mem0 users know.
+
+Both delegate to one ``MemoryCore``; ``AsyncMemory`` runs each call in a worker
+thread, so there is a single implementation of every operation (STYLE.md habit 3).
+
+>>> from neuromem import Memory, Settings
+>>> m = Memory(Settings())                                          # doctest: +SKIP
+>>> m.add("I moved to Berlin in May", user_id="alice")              # doctest: +SKIP
+>>> for hit in m.search("where does alice live?", user_id="alice"):  # doctest: +SKIP
+...     print(hit.memory.content, round(hit.score.final, 4))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Mapping, Sequence
+from typing import Any, Self
+
+from .config import Settings
+from .core import MemoryCore
+from .embed.base import Embedder
+from .embed.factory import create_embedder
+from .store.db import Database
+from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+
+
+class Memory:
+    """Long-term memory for one application; every call is scoped to a ``user_id``.
+
+    ``Memory()`` uses the embedded PostgreSQL under ``~/.neuromem`` and the bundled
+    multilingual embedder: no server, no API key. Pass ``Settings(...)`` (or use
+    ``Memory.from_env()``) to point at another database or model.
+    """
+
+    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
+        self.settings = settings or Settings()
+        embedder = embedder or create_embedder(self.settings.embedder)
+        db = Database.open(self.settings)
+        try:
+            self._core = MemoryCore(self.settings, db, embedder)
+        except Exception:
+            db.close()
+            raise
+        self._backfill = None
+        if self.settings.embedder.mode == "async":
+            from .lifecycle.backfill import BackfillWorker
+
+            self._backfill = BackfillWorker(self._core).start()
+
+    @classmethod
+    def from_env(cls, **sections: Mapping[str, Any]) -> Memory:
+        """Settings from ``NEUROMEM_*`` environment variables (see ``neuromem.config``)."""
+        return cls(Settings.from_env(**sections))
+
+    # -- writes -------------------------------------------------------------
+    def add(
+        self,
+        content: str,
+        *,
+        user_id: str,
+        memory_type: str | MemoryType = MemoryType.FACT,
+        metadata: Mapping[str, Any] | None = None,
+        importance: float | None = None,
+        category: str | None = None,
+        valid_at: Any = None,
+        invalid_at: Any = None,
+    ) -> list[WriteResult]:
+        """Store one memory (ADD), or recognise it as known (NOOP) or as a new version (UPDATE).
+
+        >>> m.add("我喜欢喝咖啡", user_id="alice", category="preference")  # doctest: +SKIP
+        [WriteResult(operation=<Operation.ADD: 'add'>, ...)]
+        """
+        draft = self._core.draft(
+            content,
+            user_id,
+            memory_type=memory_type,
+            metadata=metadata,
+            importance=importance,
+            category=category,
+            valid_at=valid_at,
+            invalid_at=invalid_at,
+        )
+        result = self._core.add(draft)
+        self._poke()
+        return [result]
+
+    def update(
+        self,
+        memory_id: Any,
+        *,
+        user_id: str,
+        content: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        importance: float | None = None,
+        valid_at: Any = None,
+        ends_previous: bool = False,
+        expected_version: int | None = None,
+    ) -> MemoryRecord:
+        """Change a memory; new content creates a new version that supersedes the old one.
+
+        >>> m.update(mem_id, user_id="alice", content="I live in Munich", ends_previous=True)  # doctest: +SKIP
+        """
+        record = self._core.update(
+            memory_id,
+            user_id,
+            content=content,
+            metadata=metadata,
+            importance=importance,
+            valid_at=valid_at,
+            ends_previous=ends_previous,
+            expected_version=expected_version,
+        )
+        self._poke()
+        return record
+
+    def delete(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        """Soft-delete a memory (it stays visible to ``history`` and ``as_of`` queries)."""
+        return self._core.delete(memory_id, user_id)
+
+    def reset(self, *, user_id: str) -> dict[str, int]:
+        """Erase everything stored for ``user_id`` (irreversible)."""
+        return self._core.reset(user_id)
+
+    # -- reads --------------------------------------------------------------
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        limit: int | None = None,
+        filters: Mapping[str, Any] | None = None,
+        memory_types: Sequence[str | MemoryType] | None = None,
+        as_of: Any = None,
+    ) -> SearchResults:
+        """Recall the memories that matter for ``query``, best first, each with its score parts.
+
+        >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
+        >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
+        """
+        outcome = self._core.search(
+            query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of
+        )
+        return SearchResults(tuple(outcome.hits), outcome.trace)
+
+    def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        """One memory by id (any version)."""
+        return self._core.get(memory_id, user_id)
+
+    def get_all(
+        self,
+        *,
+        user_id: str,
+        filters: Mapping[str, Any] | None = None,
+        limit: int = 100,
+        offset: int = 0,
+        as_of: Any = None,
+        include_inactive: bool = False,
+    ) -> list[MemoryRecord]:
+        """Current memories of a user, newest first; ``as_of`` travels back in time.
+
+        >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
+        """
+        return self._core.get_all(
+            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive
+        )
+
+    def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
+        """Every change to the memory and the versions it superseded or was superseded by."""
+        return self._core.history(memory_id, user_id)
+
+    # -- maintenance --------------------------------------------------------
+    def flush(self) -> int:
+        """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
+        return self._core.backfill_embeddings()
+
+    def pending_embeddings(self, *, user_id: str | None = None) -> int:
+        return self._core.pending_embeddings(user_id)
+
+    def close(self) -> None:
+        if self._backfill is not None:
+            self._backfill.stop()
+        self._core.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _poke(self) -> None:
+        if self._backfill is not None:
+            self._backfill.poke()
+
+
+_ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
+                  "pending_embeddings")  # fmt: skip
+
+
+class AsyncMemory:
+    """The asyncio face of ``Memory``: same methods, awaited; one implementation underneath.
+
+    >>> m = await AsyncMemory.create(Settings())                  # doctest: +SKIP
+    >>> await m.add("I like green tea", user_id="bob")             # doctest: +SKIP
+    """
+
+    def __init__(self, memory: Memory) -> None:
+        self.sync = memory
+
+    @classmethod
+    async def create(cls, settings: Settings | None = None, *, embedder: Embedder | None = None) -> AsyncMemory:
+        return cls(await asyncio.to_thread(Memory, settings, embedder=embedder))
+
+    async def close(self) -> None:
+        await asyncio.to_thread(self.sync.close)
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+def _async_method(name: str):  # type: ignore[no-untyped-def]
+    sync_method = getattr(Memory, name)
+
+    @functools.wraps(sync_method)
+    async def method(self: AsyncMemory, *args: Any, **kwargs: Any) -> Any:
+        return await asyncio.to_thread(getattr(self.sync, name), *args, **kwargs)
+
+    return method
+
+
+for _name in _ASYNC_METHODS:
+    setattr(AsyncMemory, _name, _async_method(_name))
