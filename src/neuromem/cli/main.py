@@ -1,0 +1,27 @@
+"""``memctl``: the command line over the library (STYLE.md habit 15).
+
+Commands live in small modules that register themselves on the ``cli`` group; each
+validates, calls the library, formats, and turns typed errors into messages.
+"""
+
+from __future__ import annotations
+
+import click
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="neuromem")
+def cli() -> None:
+    """neuromem: long-term memory for LLM agents (PostgreSQL + pgvector, offline by default).
+
+    Settings come from NEUROMEM_* environment variables, e.g. NEUROMEM_DATABASE_URL,
+    NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL.
+    """
+
+
+# command modules register themselves on import (keep this list sorted)
+from . import memory_commands, server_commands  # noqa: E402,F401
+
+
+def main() -> None:
+    cli()
