@@ -271,7 +271,10 @@ class _Handler(BaseHTTPRequestHandler):
         for name, value in headers:
             self.send_header(name, value)
         self.end_headers()
-        self.wfile.write(data)
+        try:
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
+            self.close_connection = True
 
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass

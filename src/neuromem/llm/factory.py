@@ -1,0 +1,26 @@
+"""Settings → a ``ChatModel`` or ``None``: the one place the LLM is chosen (STYLE habit 6)."""
+
+from __future__ import annotations
+
+from ..config import LLMSettings
+from .base import ChatModel
+from .openai_compat import OpenAICompatibleChat
+
+
+def create_chat_model(settings: LLMSettings) -> ChatModel | None:
+    """The configured chat model, or ``None`` (no ``base_url``) for the offline, rule-based paths.
+
+    >>> from neuromem.config import LLMSettings
+    >>> create_chat_model(LLMSettings()) is None
+    True
+    """
+    if not settings.base_url:
+        return None
+    return OpenAICompatibleChat(
+        base_url=settings.base_url,
+        api_key=settings.api_key,
+        model=settings.model,
+        timeout_s=settings.timeout_s,
+        max_retries=settings.max_retries,
+        temperature=settings.temperature,
+    )
