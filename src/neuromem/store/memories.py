@@ -231,7 +231,7 @@ def list_memories(
     params: list[Any] = [user_id]
     if as_of is not None:
         clauses.append(sql.SQL(_AS_OF))
-        params += [as_of] * 4
+        params += [as_of] * 5
     elif not include_inactive:
         clauses.append(sql.SQL("expired_at IS NULL AND (invalid_at IS NULL OR invalid_at > now())"))
     if where is not None:
@@ -243,9 +243,12 @@ def list_memories(
     return [row_to_memory(r) for r in rows]
 
 
+# Known at system time t (created, not yet expired) and valid at event time t. A superseded
+# row's invalid_at is written when it expires, so before that moment it was not yet known.
 _AS_OF = (
     "created_at <= %s AND (expired_at IS NULL OR expired_at > %s)"
-    " AND (valid_at IS NULL OR valid_at <= %s) AND (invalid_at IS NULL OR invalid_at > %s)"
+    " AND (valid_at IS NULL OR valid_at <= %s)"
+    " AND (invalid_at IS NULL OR invalid_at > %s OR expired_at > %s)"
 )
 
 

@@ -66,19 +66,30 @@ def schema_from_scratch_sql(settings: Settings) -> str:
 
 def check_server(conn: psycopg.Connection) -> None:
     """Refuse servers that are too old or lack pgvector, with a message that says what to do."""
-    version = conn.info.server_version
-    if version < MIN_SERVER_VERSION:
-        raise StoreError(f"PostgreSQL {version // 10000} is too old: neuromem needs PostgreSQL >= 16")
-    row = conn.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'").fetchone()
-    if row is None:
+    available = conn.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'").fetchone()
+    installed = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    require_capable_server(
+        conn.info.server_version,
+        available=None if available is None else available[0],
+        installed=None if installed is None else installed[0],
+    )
+
+
+def require_capable_server(server_version: int, *, available: str | None, installed: str | None) -> None:
+    """The rule behind ``check_server``: PostgreSQL >= 16 and pgvector >= 0.7 (halfvec)."""
+    if server_version < MIN_SERVER_VERSION:
+        raise StoreError(f"PostgreSQL {server_version // 10000} is too old: neuromem needs PostgreSQL >= 16")
+    if available is None and installed is None:
         raise ExtensionError(
             "the pgvector extension is not available on this server: install pgvector >= 0.7 "
             "(https://github.com/pgvector/pgvector) or use the embedded default (unset NEUROMEM_DATABASE_URL)"
         )
-    installed = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
-    have = installed[0] if installed else row[0]
+    have = installed or available or "0"
     if _version_tuple(have) < MIN_PGVECTOR:
-        raise ExtensionError(f"pgvector {have} is too old: neuromem needs pgvector >= 0.7 (halfvec)")
+        raise ExtensionError(
+            f"pgvector {have} is too old: neuromem needs pgvector >= 0.7 (halfvec); "
+            "run ALTER EXTENSION vector UPDATE after upgrading the package"
+        )
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:

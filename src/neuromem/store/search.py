@@ -34,7 +34,8 @@ ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
 _CURRENT = "m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())"
 _AS_OF = (
     "m.created_at <= %(as_of)s AND (m.expired_at IS NULL OR m.expired_at > %(as_of)s)"
-    " AND (m.valid_at IS NULL OR m.valid_at <= %(as_of)s) AND (m.invalid_at IS NULL OR m.invalid_at > %(as_of)s)"
+    " AND (m.valid_at IS NULL OR m.valid_at <= %(as_of)s)"
+    " AND (m.invalid_at IS NULL OR m.invalid_at > %(as_of)s OR m.expired_at > %(as_of)s)"
 )
 
 
