@@ -188,6 +188,16 @@ class MemoryCore:
             **draft.extra,
         )
 
+    def supersede(
+        self, conn: Conn, old: MemoryRecord, draft: Draft, *, vector: np.ndarray | None, actor: str,
+        ends_previous: bool = False,
+    ) -> MemoryRecord:
+        """Public form of the supersede step for pipelines that decided an UPDATE themselves (ingest)."""
+        digest = check.content_hash(draft.content)
+        return self._supersede(
+            conn, old, draft, vector=vector, digest=digest, actor=actor, ends_previous=ends_previous
+        )
+
     def _supersede(
         self,
         conn: Conn,
@@ -366,7 +376,7 @@ class MemoryCore:
         """The first recall (seed 000 §6.1): vector per type + full text, RRF, four-factor score."""
         uid = check.user_id(user_id, self.settings.write)
         text = check.content(query, self.settings.write, field="query")
-        n = check.limit(limit or self.settings.recall.default_limit)
+        n = check.limit(self.settings.recall.default_limit if limit is None else limit)
         types = check.memory_types(memory_types, SEARCHABLE_TYPES)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
