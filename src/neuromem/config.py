@@ -98,6 +98,11 @@ class RecallSettings(_Section):
     trait_confidence_floor: float = Field(default=0.3, ge=0, le=1)  # seed 000 §6.2
     trait_reinforce_on_recall: float = Field(default=0.02, ge=0, le=1)  # seed 001 §8.2
     access_flush_interval_s: float = Field(default=300.0, gt=0)  # seed 000 §5.2 task 4
+    access_flush_max_pending: int = Field(default=1000, ge=1)  # flush early once this many rows wait
+    recipe: str = "hybrid"  # a name of neuromem.recall.recipes.RECIPES (STYLE.md habit 9)
+    bm25_k1: float = Field(default=1.2, gt=0)  # Robertson/Sparck Jones defaults
+    bm25_b: float = Field(default=0.75, ge=0, le=1)
+    token_budget: int = Field(default=1500, ge=16)  # packing budget of recall_prompt (seed 003 §5.3)
 
 
 class TraitSettings(_Section):

@@ -27,16 +27,17 @@ from . import validation as check
 from .config import Settings
 from .embed.base import Embedder
 from .errors import ConfigError, EmbedderError, InvalidInputError, MemoryNotFoundError, VersionConflictError
+from .recall.access import AccessTracker
+from .recall.pipeline import RecallPipeline
+from .recall.recipes import get_recipe
 from .store import history, memories
 from .store.db import Conn, Database
 from .store.filters import compile_filter
 from .store.memories import NewMemory
-from .store.search import SearchRequest
-from .store.search import search as fused_search
 from .text.language import detect_language
 from .text.token_count import count_tokens
-from .text.tokenize import query_terms, search_text
-from .types import HistoryEntry, HistoryEvent, MemoryRecord, MemoryType, Operation, SearchHit, WriteResult
+from .text.tokenize import search_text
+from .types import HistoryEntry, HistoryEvent, MemoryRecord, MemoryType, Operation, SearchResults, WriteResult
 
 log = logging.getLogger(__name__)
 
@@ -58,12 +59,6 @@ class Draft:
     extra: dict[str, Any] = field(default_factory=dict)  # further NewMemory fields (trait columns, provenance)
 
 
-@dataclass(frozen=True, slots=True)
-class SearchOutcome:
-    hits: list[SearchHit]
-    trace: dict[str, Any]
-
-
 class MemoryCore:
     """Owns the database pool, the embedder and the settings; all operations live here."""
 
@@ -77,6 +72,8 @@ class MemoryCore:
         self.db = db
         self.embedder = embedder
         self.dim = settings.store.embedding_dim
+        self.access = AccessTracker(db, settings.recall)
+        self.recall = RecallPipeline(settings, db, self.embed_query, self.access)
 
     # ------------------------------------------------------------------ drafts
     def draft(
@@ -372,21 +369,26 @@ class MemoryCore:
         filters: Mapping[str, Any] | None = None,
         memory_types: Sequence[Any] | None = None,
         as_of: Any = None,
-    ) -> SearchOutcome:
-        """The first recall (seed 000 §6.1): vector per type + full text, RRF, four-factor score."""
+        recipe: Any = None,
+        trace: bool = False,
+        reference_time: Any = None,
+    ) -> SearchResults:
+        """Hybrid recall (``neuromem.recall``): BM25 × vector × graph × traits × raw fallback,
+        RRF and the seed 000 §6.1 score, MMR, time filter; ``trace`` records every stage."""
         uid = check.user_id(user_id, self.settings.write)
         text = check.content(query, self.settings.write, field="query")
         n = check.limit(self.settings.recall.default_limit if limit is None else limit)
         types = check.memory_types(memory_types, SEARCHABLE_TYPES)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
-        vector = self.embed_query(text)
-        terms = query_terms(text)
-        request = SearchRequest(uid, vector, terms, types, n, as_of=when, where=where)
-        with self.db.connection() as conn:
-            hits = fused_search(conn, request, self.settings.recall, self.dim)
-        trace = {"vector": vector is not None, "lexical_terms": terms, "types": [t.value for t in types]}
-        return SearchOutcome(hits, trace)
+        reference = check.timestamp(reference_time, "reference_time")
+        chosen = get_recipe(recipe, self.settings.recall.recipe)
+        if not isinstance(trace, bool):
+            raise InvalidInputError(f"trace must be a boolean, got {trace!r}")
+        return self.recall.search(
+            text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
+            reference=reference, trace=trace,
+        )  # fmt: skip
 
     # ------------------------------------------------------------------ backfill
     def backfill_embeddings(self, *, batch_size: int | None = None, max_batches: int | None = None) -> int:
@@ -419,6 +421,10 @@ class MemoryCore:
             return memories.count_pending_embeddings(conn, user_id)
 
     def close(self) -> None:
+        try:
+            self.access.close()
+        except Exception as exc:
+            log.warning("final access-count flush failed: %s", exc)
         self.db.close()
         self.embedder.close()
 

@@ -21,6 +21,10 @@ from .config import Settings
 from .core import MemoryCore
 from .embed.base import Embedder
 from .embed.factory import create_embedder
+from .llm.base import ChatModel
+from .llm.factory import create_chat_model
+from .recall.prompt import PromptBlock, build_recall_prompt
+from .recall.recipes import RecallRecipe
 from .store.db import Database
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
 
@@ -132,16 +136,44 @@ class Memory:
         filters: Mapping[str, Any] | None = None,
         memory_types: Sequence[str | MemoryType] | None = None,
         as_of: Any = None,
+        trace: bool = False,
+        recipe: str | RecallRecipe | None = None,
+        reference_time: Any = None,
     ) -> SearchResults:
-        """Recall the memories that matter for ``query``, best first, each with its score parts.
+        """Recall the memories that matter for ``query``, best first, each with its score parts
+        and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
+        (default ``settings.recall.recipe``); ``trace=True`` records every stage;
+        ``reference_time`` is "now" for relative dates in the query.
 
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
-        outcome = self._core.search(
-            query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of
-        )
-        return SearchResults(tuple(outcome.hits), outcome.trace)
+        return self._core.search(
+            query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
+            recipe=recipe, trace=trace, reference_time=reference_time,
+        )  # fmt: skip
+
+    def recall_prompt(
+        self,
+        query: str,
+        *,
+        user_id: str,
+        token_budget: int | None = None,
+        style: str = "sections",
+        limit: int | None = None,
+        recipe: str | RecallRecipe | None = None,
+        reference_time: Any = None,
+    ) -> PromptBlock:
+        """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
+        ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
+
+        >>> block = m.recall_prompt("周末去哪玩？", user_id="alice", token_budget=400)  # doctest: +SKIP
+        >>> system_prompt = base_prompt + "\n" + block.text                            # doctest: +SKIP
+        """
+        return build_recall_prompt(
+            self._core, query, user_id, token_budget=token_budget, style=style, limit=limit, recipe=recipe,
+            reference_time=reference_time, chat=self._chat,
+        )  # fmt: skip
 
     def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         """One memory by id (any version)."""
@@ -188,13 +220,18 @@ class Memory:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
+    @functools.cached_property
+    def _chat(self) -> ChatModel | None:
+        """The configured LLM for recall's evidence compression, or None offline (rule-based)."""
+        return create_chat_model(self.settings.llm)
+
     def _poke(self) -> None:
         if self._backfill is not None:
             self._backfill.poke()
 
 
 _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
-                  "pending_embeddings")  # fmt: skip
+                  "pending_embeddings", "recall_prompt")  # fmt: skip
 
 
 class AsyncMemory:

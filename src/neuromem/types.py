@@ -188,11 +188,23 @@ class SearchHit:
 
 
 @dataclass(frozen=True, slots=True)
+class RawPassage:
+    """Original words found by recall's raw-text fallback (seed 003 W5), with where they live."""
+
+    sha256: str
+    offset: int  # characters into the decoded chunk, like ``raw_refs`` items
+    length: int
+    text: str
+    memory_ids: tuple[uuid.UUID, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class SearchResults:
     """Ranked hits plus a trace of how recall produced them; iterates like a list of hits."""
 
     hits: tuple[SearchHit, ...]
     trace: dict[str, Any] = field(default_factory=dict)
+    passages: tuple[RawPassage, ...] = ()
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.hits)

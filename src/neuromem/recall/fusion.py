@@ -1,0 +1,153 @@
+"""Fusion and scoring, pure functions (seed 000 §6.1, seed 001 §6.1, seed 003 §5.3, §18).
+
+Each retriever hands over a ranked list of ``(id, score)``. Fusion turns the lists
+into one score per memory:
+
+- RRF: ``Σ_r w_r / (rrf_k + rank_r)`` with 1-based ranks (seed 000 §6.1).
+- λ-sum: ``λ1·BM25 + λ2·Vec + λ3·Graph`` over min-max normalised retriever scores
+  (seed 003 §5.3); λ of retrievers that did not run are dropped and the rest
+  renormalised, which is exactly the formula variants of the degradation matrix
+  (seed 003 §18). The raw fallback counts as lexical, traits as vector.
+- Four-factor: ``base · (1 + recency + importance + stage_boost)`` with
+  ``recency = w_r · exp(−age / (scale · (1 + arousal · arousal_factor)))``,
+  ``importance = w_i · importance`` and the trait stage boost of seed 001 §6.1.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..config import RecallSettings
+from ..types import MemoryRecord
+from .recipes import RecallRecipe
+
+#: Which λ of seed 003 §5.3 each retriever's normalised score contributes to.
+LAMBDA_OF = {"bm25": "lambda_bm25", "raw": "lambda_bm25", "vector": "lambda_vector", "traits": "lambda_vector",
+             "graph": "lambda_graph"}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One retriever's hit: id, rank (1-based) and the retriever's own score."""
+
+    id: uuid.UUID
+    rank: int
+    score: float
+
+
+@dataclass(slots=True)
+class Fused:
+    """The fused evidence for one memory, before the memory-level factors."""
+
+    id: uuid.UUID
+    rrf: float = 0.0
+    lam: float = 0.0
+    ranks: dict[str, int] = field(default_factory=dict)
+    scores: dict[str, float] = field(default_factory=dict)
+    normalized: dict[str, float] = field(default_factory=dict)
+
+
+def ranked(pairs: Sequence[tuple[uuid.UUID, float]]) -> list[Ranked]:
+    """Best-first ``(id, score)`` pairs → ranks 1..n (first occurrence of an id wins)."""
+    out: list[Ranked] = []
+    seen: set[uuid.UUID] = set()
+    for id_, score in pairs:
+        if id_ in seen:
+            continue
+        seen.add(id_)
+        out.append(Ranked(id_, len(out) + 1, float(score)))
+    return out
+
+
+def min_max(values: Sequence[float]) -> list[float]:
+    """Scale to [0, 1]; a constant list (one item, or ties) maps to 1.0 each."""
+    if not values:
+        return []
+    lo, hi = min(values), max(values)
+    if hi - lo <= 1e-12:
+        return [1.0 for _ in values]
+    return [(v - lo) / (hi - lo) for v in values]
+
+
+def rrf_score(rank: int, k: int, weight: float = 1.0) -> float:
+    return weight / (k + rank)
+
+
+def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uuid.UUID, Fused]:
+    """RRF and the renormalised λ-sum over the retrievers that ran (non-empty or not)."""
+    active_lambdas = {LAMBDA_OF[name] for name in lists if name in LAMBDA_OF}
+    total = sum(getattr(recipe, lam) for lam in active_lambdas) or 1.0
+    out: dict[uuid.UUID, Fused] = {}
+    for name, hits in lists.items():
+        weight = recipe.retriever_weights.get(name, 1.0)
+        lam = getattr(recipe, LAMBDA_OF[name]) / total if name in LAMBDA_OF else 0.0
+        for hit, norm in zip(hits, min_max([h.score for h in hits]), strict=True):
+            f = out.setdefault(hit.id, Fused(hit.id))
+            f.rrf += rrf_score(hit.rank, recipe.rrf_k, weight)
+            f.ranks[name] = hit.rank
+            f.scores[name] = hit.score
+            # two λ-sharing retrievers (bm25 and raw) count the better of the two
+            previous = max((f.normalized[n] for n in f.normalized if LAMBDA_OF.get(n) == LAMBDA_OF.get(name)),
+                           default=0.0)  # fmt: skip
+            f.normalized[name] = norm
+            if norm > previous:
+                f.lam += lam * (norm - previous)
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFactors:
+    recency: float
+    importance: float
+    stage_boost: float
+
+    @property
+    def total(self) -> float:
+        return self.recency + self.importance + self.stage_boost
+
+
+def stage_boost(record: MemoryRecord, settings: RecallSettings) -> float:
+    """Seed 001 §6.1: core 0.25, established 0.15, emerging 0.05; nothing else."""
+    if record.memory_type != "trait":
+        return 0.0
+    return {
+        "core": settings.stage_boost_core,
+        "established": settings.stage_boost_established,
+        "emerging": settings.stage_boost_emerging,
+    }.get(record.trait_stage or "", 0.0)
+
+
+def memory_factors(record: MemoryRecord, now: dt.datetime, settings: RecallSettings) -> MemoryFactors:
+    """Recency (slowed by arousal), importance and stage boost of seed 000 §6.1."""
+    when = record.valid_at or record.created_at
+    age_s = max(0.0, (now - when).total_seconds())
+    emotion = record.metadata.get("emotion") if isinstance(record.metadata, dict) else None
+    arousal = 0.0
+    if isinstance(emotion, dict):
+        try:
+            arousal = float(emotion.get("arousal", 0.0) or 0.0)
+        except (TypeError, ValueError):
+            arousal = 0.0
+    scale = settings.recency_scale_s * (1 + arousal * settings.arousal_factor)
+    recency = settings.recency_weight * math.exp(-age_s / scale)
+    return MemoryFactors(
+        recency, settings.importance_weight * record.importance, stage_boost(record, settings)
+    )
+
+
+def final_score(fused: Fused, factors: MemoryFactors, recipe: RecallRecipe) -> tuple[float, float]:
+    """``(base, final)`` for the recipe's fusion mode (see ``recipes``)."""
+    if recipe.fusion == "rrf":
+        base = fused.rrf
+    elif recipe.fusion == "weighted":
+        # seed 003 §5.3: λ4·Weight joins the sum instead of multiplying it
+        base = (1 - recipe.lambda_weight) * fused.lam + recipe.lambda_weight * factors.total
+        return base, base
+    else:
+        base = fused.rrf + recipe.hybrid_mix * fused.lam
+    final = base * (1 + factors.total) if recipe.four_factor else base
+    return base, final

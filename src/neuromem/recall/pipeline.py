@@ -1,0 +1,251 @@
+"""The recall pipeline (MISSION capability 3; seed 003 §5, §18; seed 000 §6).
+
+    analyze → embed query → bm25 ∥ vector ∥ traits → graph (PPR) → raw fallback
+            → fuse (RRF / λ-sum) → four-factor score → time filter → MMR → top-k
+
+Every retriever runs in its own (sub)transaction: if one fails — the graph under
+maintenance, full text broken — or is switched off by the recipe, or the embedder is
+down, recall answers with what is left and the trace says which path ran and why
+(seed 003 §18 degradation matrix).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+import uuid
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import numpy as np
+
+from ..config import Settings
+from ..store import memories
+from ..store import recall_queries as rq
+from ..store.db import Conn, Database
+from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
+from . import retrievers as rt
+from .access import AccessTracker
+from .fusion import Fused, Ranked, final_score, fuse, memory_factors
+from .mmr import mmr_order
+from .query import QueryAnalysis, analyze_query
+from .recipes import RecallRecipe
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+class Trace:
+    """Stage timings, candidates and notes; cheap when not requested (only timings kept)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self.timings_ms: dict[str, float] = {}
+        self.paths: dict[str, str] = {}  # retriever → "ran" | "off" | "skipped: …" | "failed: …"
+        self.stages: dict[str, Any] = {}
+
+    def timed(self, name: str, fn: Callable[[], T]) -> T:
+        start = time.perf_counter()
+        try:
+            return fn()
+        finally:
+            self.timings_ms[name] = round((time.perf_counter() - start) * 1000, 3)
+
+    def candidates(self, name: str, hits: list[Ranked]) -> None:
+        if self.enabled:
+            self.stages[name] = [{"id": str(h.id), "rank": h.rank, "score": round(h.score, 6)} for h in hits]
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"paths": dict(self.paths), "timings_ms": dict(self.timings_ms)}
+        out["degraded"] = sorted(k for k, v in self.paths.items() if v != "ran")
+        if self.enabled:
+            out["stages"] = self.stages
+        return out
+
+
+class RecallPipeline:
+    """Runs recipes against one database; shared by the sync and async facades."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        db: Database,
+        embed_query: Callable[[str], np.ndarray | None],
+        tracker: AccessTracker | None = None,
+    ) -> None:
+        self.settings = settings
+        self.db = db
+        self.embed_query = embed_query
+        self.tracker = tracker
+        self.dim = settings.store.embedding_dim
+
+    def search(
+        self,
+        query: str,
+        user_id: str,
+        *,
+        recipe: RecallRecipe,
+        types: tuple[Any, ...],
+        limit: int,
+        as_of: dt.datetime | None = None,
+        where: Any = None,
+        reference: dt.datetime | None = None,
+        trace: bool = False,
+        track_access: bool = True,
+    ) -> SearchResults:
+        tr = Trace(trace)
+        started = time.perf_counter()
+        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or as_of))
+        if trace:
+            tr.stages["query"] = analysis.as_trace()
+        vector: np.ndarray | None = None
+        if recipe.use_vector or recipe.use_traits:
+            vector = tr.timed("embed_query", lambda: self.embed_query(query))
+        req = rt.RecallRequest(user_id, analysis, vector, types, limit, recipe, as_of, where)
+        with self.db.connection() as conn:
+            lists, passages = self._retrieve(conn, req, tr)
+            results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
+        hits = [h for h, _ in results][:limit]
+        tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
+        if trace:
+            tr.stages["final"] = [
+                {"id": str(h.memory.id), "final": round(h.score.final, 6), "ranks": h.score.ranks}
+                for h in hits
+            ]
+        if track_access and self.tracker is not None and hits:
+            self.tracker.record(
+                user_id,
+                [h.memory.id for h in hits],
+                [h.memory.id for h in hits if h.memory.memory_type == "trait"],
+            )
+        return SearchResults(tuple(hits), tr.as_dict(), tuple(passages))
+
+    # ------------------------------------------------------------------ retrieval
+    def _attempt(
+        self, conn: Conn, tr: Trace, name: str, enabled: bool, why_off: str, fn: Callable[[], T]
+    ) -> T | None:
+        if not enabled:
+            tr.paths[name] = why_off
+            return None
+        try:
+            with conn.transaction():
+                out = tr.timed(name, fn)
+        except Exception as exc:
+            log.warning("recall retriever %s failed, continuing without it: %s", name, exc)
+            tr.paths[name] = f"failed: {type(exc).__name__}: {exc}".splitlines()[0][:300]
+            return None
+        tr.paths[name] = "ran"
+        return out
+
+    def _retrieve(
+        self, conn: Conn, req: rt.RecallRequest, tr: Trace
+    ) -> tuple[dict[str, list[Ranked]], list[Any]]:
+        recipe, rs = req.recipe, self.settings.recall
+        lists: dict[str, list[Ranked]] = {}
+        no_vector = "skipped: no query vector (embedder unavailable)"
+        found = self._attempt(conn, tr, "bm25", recipe.use_bm25 and bool(req.analysis.terms),
+                              "off" if not recipe.use_bm25 else "skipped: no query terms",
+                              lambda: rt.bm25(conn, req, rs))  # fmt: skip
+        if found is not None:
+            lists["bm25"] = found
+        found = self._attempt(conn, tr, "vector", recipe.use_vector and req.vector is not None,
+                              "off" if not recipe.use_vector else no_vector,
+                              lambda: rt.vector(conn, req, self.dim))  # fmt: skip
+        if found is not None:
+            lists["vector"] = found
+        found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
+                              lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
+        if found is not None:
+            lists["traits"] = found
+        seed_lists = [lists[n] for n in ("bm25", "vector") if n in lists]
+        graph = self._attempt(
+            conn, tr, "graph", recipe.use_graph, "off", lambda: rt.graph(conn, req, seed_lists)
+        )
+        if graph is not None:
+            lists["graph"] = graph.hits
+            if tr.enabled:
+                tr.stages["graph_subgraph"] = {"seeds": graph.seeds, "entity_nodes": graph.entity_nodes,
+                                               "edges": graph.edges, "nodes": graph.nodes}  # fmt: skip
+        distinct = len({h.id for hits in lists.values() for h in hits})
+        trigger = rt.raw_trigger(req.analysis, distinct, recipe)
+        raw = self._attempt(conn, tr, "raw", recipe.use_raw and bool(trigger),
+                            "off" if not recipe.use_raw else "skipped: not triggered",
+                            lambda: rt.raw(conn, req, trigger))  # fmt: skip
+        passages: list[Any] = []
+        if raw is not None:
+            lists["raw"] = raw.hits
+            passages = raw.passages
+            if tr.enabled:
+                tr.stages["raw_trigger"] = trigger
+                tr.stages["raw_passages"] = [{"sha256": p.sha256, "offset": p.offset, "text": p.text}
+                                             for p in passages]  # fmt: skip
+        for name, hits in lists.items():
+            tr.candidates(name, hits)
+        return lists, passages
+
+    # ------------------------------------------------------------------ scoring
+    def _score(
+        self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace
+    ) -> list[tuple[SearchHit, Fused]]:
+        recipe, rs = req.recipe, self.settings.recall
+        fused = fuse(lists, recipe)
+        if not fused:
+            return []
+        records = memories.get_many(conn, req.user_id, list(fused))
+        now = req.as_of or req.analysis.reference
+        scored: list[tuple[SearchHit, Fused]] = []
+        for id_, f in fused.items():
+            record = records.get(id_)
+            if record is None:
+                continue
+            factors = memory_factors(record, now, rs)
+            base, final = final_score(f, factors, recipe)
+            extra = {f"score_{k}": v for k, v in f.scores.items()}
+            extra.update({f"norm_{k}": v for k, v in f.normalized.items()})
+            extra.update({"base": base, "lambda_sum": f.lam})
+            breakdown = ScoreBreakdown(f.rrf, factors.recency, factors.importance, factors.stage_boost, final,
+                                       dict(f.ranks), extra)  # fmt: skip
+            scored.append((SearchHit(record, breakdown), f))
+        scored.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
+        scored = self._time_filter(req, scored, tr)
+        if recipe.mmr and len(scored) > 1:
+            scored = self._mmr(conn, req, scored, tr)
+        return scored
+
+    def _time_filter(
+        self, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], tr: Trace
+    ) -> list[tuple[SearchHit, Fused]]:
+        window = req.analysis.time
+        if window is None or not req.recipe.time_filter:
+            return scored
+        kept = [p for p in scored if in_window(p[0].memory, window.start, window.end)]
+        if tr.enabled:
+            tr.stages["time_filter"] = {"kept": len(kept), "of": len(scored), "applied": bool(kept)}
+        # a constraint that matches nothing is more likely mis-read than meant: keep the ranking
+        return kept or scored
+
+    def _mmr(
+        self, conn: Conn, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], tr: Trace
+    ) -> list[tuple[SearchHit, Fused]]:
+        pool = scored[: req.recipe.mmr_pool]
+        vectors = tr.timed(
+            "mmr_vectors", lambda: rq.embeddings_of(conn, req.user_id, [h.memory.id for h, _ in pool])
+        )
+        order = mmr_order([h.memory.id for h, _ in pool], [h.score.final for h, _ in pool], vectors,
+                          lam=req.recipe.mmr_lambda)  # fmt: skip
+        by_id = {h.memory.id: (h, f) for h, f in pool}
+        return [by_id[i] for i in order] + scored[len(pool) :]
+
+
+def in_window(record: MemoryRecord, start: dt.datetime, end: dt.datetime) -> bool:
+    """Event time (``valid_at``, else ``created_at``) inside ``[start, end)``; naive bounds are UTC."""
+    when = record.valid_at or record.created_at
+    if start.tzinfo is None:
+        start = start.replace(tzinfo=dt.UTC)
+    if end.tzinfo is None:
+        end = end.replace(tzinfo=dt.UTC)
+    return start <= when < end
+
+
+__all__ = ["QueryAnalysis", "RecallPipeline", "Trace", "in_window", "uuid"]

@@ -1,0 +1,208 @@
+"""The memory block for a system prompt (seed 001 §6.2, seed 002 "3–6 条要点", seed 004 §4.2).
+
+Two layouts, in the language of the query:
+
+- ``"sections"`` — core traits, preferences (always included), behaviour patterns by
+  relevance, then recalled facts and episodes by relevance;
+- ``"bullets"`` — seed 002's ``[记忆要点]`` block of 3–6 points, compressed by the
+  configured LLM (``llm/prompts/summarize.py``) or by rules offline.
+
+Explicit preference facts ("以后用中文回答") and core/preference traits are pinned:
+they appear whatever the query. Every line carries a ``[n]`` marker resolving to a
+:class:`~neuromem.recall.packing.Citation` (memory id, sessions, exact original words).
+The rendered text never exceeds ``token_budget`` tokens (offline token counter).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..errors import InvalidInputError, LLMError
+from ..llm.base import ChatModel
+from ..llm.prompts.summarize import summarize_memories
+from ..store import memories, raw_chunks
+from ..store import recall_queries as rq
+from ..text.language import detect_language
+from ..text.token_count import count_tokens
+from ..types import ScoreBreakdown, SearchHit, SearchResults
+from .packing import Citation, PackItem, group, make_items, pack
+
+if TYPE_CHECKING:
+    from ..core import MemoryCore
+
+log = logging.getLogger(__name__)
+
+HEADINGS = {
+    "zh": {"title": "[用户记忆]", "core": "用户核心特质：", "preference": "用户偏好：", "behavior": "用户行为模式：",
+           "recalled": "相关事实与经历：", "bullets": "[记忆要点]"},
+    "en": {"title": "[User memory]", "core": "Core traits:", "preference": "Preferences:",
+           "behavior": "Behaviour patterns:", "recalled": "Relevant facts and episodes:", "bullets": "[Memory notes]"},
+}  # fmt: skip
+MAX_ITEM_TOKENS = 80  # longer supporting episodes are compressed (seed 003 §5.3 摘要器)
+MAX_BULLETS = 6
+STYLES = ("sections", "bullets")
+
+
+@dataclass(frozen=True, slots=True)
+class PromptLine:
+    marker: int
+    section: str
+    text: str
+    memory_id: uuid.UUID
+    compressed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PromptBlock:
+    """The packed memory block: ``text`` for the system prompt, plus what it rests on."""
+
+    text: str
+    style: str
+    language: str
+    tokens: int
+    budget: int
+    lines: tuple[PromptLine, ...]
+    citations: tuple[Citation, ...]  # citations[n - 1] explains marker [n]
+    results: SearchResults
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _pins(core: MemoryCore, user_id: str) -> list[SearchHit]:
+    """Explicit preference facts and core/preference traits: always in the prompt."""
+    records = core.get_all(user_id, filters={"category": "preference"}, limit=10)
+    with core.db.connection() as conn:
+        traits = rq.trait_candidates(conn, user_id, None, core.dim, floor=core.settings.recall.trait_confidence_floor,
+                                     limit=20)  # fmt: skip
+        wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
+        found = memories.get_many(conn, user_id, wanted)
+        trait_records = [found[i] for i in wanted if i in found]
+    zero = ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)
+    return [SearchHit(r, zero) for r in [*trait_records, *[r for r in records if r.memory_type == "fact"]]]
+
+
+def _citations(core: MemoryCore, user_id: str, hits: list[SearchHit]) -> list[Citation]:
+    ids = [h.memory.id for h in hits]
+    with core.db.connection() as conn:
+        sessions = rq.sessions_of(conn, user_id, ids)
+        out = []
+        for h in hits:
+            m = h.memory
+            session_ids = list(sessions.get(m.id, []))
+            meta_session = m.metadata.get("session_id") if isinstance(m.metadata, dict) else None
+            if meta_session and str(meta_session) not in session_ids:
+                session_ids.append(str(meta_session))
+            ref = m.raw_refs[0] if m.raw_refs else None
+            quote = raw_chunks.quote(conn, user_id, ref) if ref else None
+            out.append(Citation(
+                m.id, tuple(session_ids), quote,
+                None if ref is None else str(ref.get("sha256")),
+                None if ref is None else int(ref.get("offset", 0)),
+                None if ref is None or ref.get("length") is None else int(ref["length"]),
+            ))  # fmt: skip
+    return out
+
+
+def _render_sections(grouped: dict[str, list[PackItem]], lang: str) -> tuple[str, list[PackItem]]:
+    heads = HEADINGS[lang]
+    lines = [heads["title"]]
+    ordered: list[PackItem] = []
+    for section, items in grouped.items():
+        lines.append(heads[section])
+        for item in items:
+            ordered.append(item)
+            lines.append(f"- {item.text} [{len(ordered)}]")
+    return "\n".join(lines), ordered
+
+
+def _render_bullets(items: list[PackItem], lang: str) -> tuple[str, list[PackItem]]:
+    ordered = sorted(items, key=lambda i: (not i.pinned, -i.value))[:MAX_BULLETS]
+    lines = [HEADINGS[lang]["bullets"]] + [f"- {item.text} [{n}]" for n, item in enumerate(ordered, start=1)]
+    return "\n".join(lines), ordered
+
+
+def _fit(items: list[PackItem], budget: int, render: Any) -> tuple[str, list[PackItem]]:
+    """Render, then drop the least valuable item while the text is over budget."""
+    chosen = list(items)
+    while True:
+        text, ordered = render(chosen)
+        if count_tokens(text) <= budget or not chosen:
+            return (text if chosen else ""), (ordered if chosen else [])
+        victim = min(chosen, key=lambda i: (i.pinned, i.value))
+        chosen.remove(victim)
+
+
+def _llm_bullets(chat: ChatModel, items: list[PackItem], query: str, lang: str, budget: int,
+                 today: str) -> tuple[str, list[PackItem]] | None:  # fmt: skip
+    try:
+        bullets = summarize_memories(chat, [i.hit.memory.content for i in items], query, today=today)
+    except LLMError as exc:
+        log.warning("LLM compression failed, using the rule-based bullets: %s", exc)
+        return None
+    lines = [HEADINGS[lang]["bullets"]]
+    used: list[PackItem] = []
+    for bullet in bullets[:MAX_BULLETS]:
+        markers = []
+        for s in bullet.sources:
+            item = items[s - 1]
+            if item not in used:
+                used.append(item)
+            markers.append(str(used.index(item) + 1))
+        line = f"- {bullet.text.strip()}" + (f" [{','.join(markers)}]" if markers else "")
+        if count_tokens("\n".join([*lines, line])) > budget:
+            break
+        lines.append(line)
+    return ("\n".join(lines), used) if len(lines) > 1 else None
+
+
+def build_recall_prompt(
+    core: MemoryCore,
+    query: str,
+    user_id: str,
+    *,
+    token_budget: int | None = None,
+    style: str = "sections",
+    limit: int | None = None,
+    recipe: Any = None,
+    reference_time: Any = None,
+    chat: ChatModel | None = None,
+) -> PromptBlock:
+    """Recall for ``query``, pack within ``token_budget`` and lay out the memory block."""
+    budget = core.settings.recall.token_budget if token_budget is None else token_budget
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
+        raise InvalidInputError(f"token_budget must be an integer of at least 16, got {token_budget!r}")
+    if style not in STYLES:
+        raise InvalidInputError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
+    results = core.search(query, user_id, limit=limit or 20, recipe=recipe, reference_time=reference_time)
+    uid = results.hits[0].memory.user_id if results.hits else user_id
+    lang = "zh" if detect_language(query) == "zh" else "en"
+    pins = _pins(core, uid)
+    pinned_ids = frozenset(p.memory.id for p in pins)
+    hits = list(results.hits) + [p for p in pins if p.memory.id not in {h.memory.id for h in results.hits}]
+    line_cost = count_tokens("- [99]\n")
+    items = make_items(hits, pinned=pinned_ids, max_item_tokens=MAX_ITEM_TOKENS, line_cost=line_cost)
+    heads = HEADINGS[lang]
+    reserve = count_tokens("\n".join(heads.values()))
+    chosen = pack(items, max(0, budget - reserve))
+    text = ""
+    ordered: list[PackItem] = []
+    if style == "bullets" and chat is not None and chosen:
+        today = (results.trace.get("stages", {}).get("query", {}) or {}).get("reference", "") or "today"
+        llm = _llm_bullets(
+            chat, sorted(chosen, key=lambda i: -i.value)[:12], query, lang, budget, str(today)[:10]
+        )
+        if llm is not None:
+            text, ordered = llm
+    if not ordered:
+        if style == "bullets":
+            text, ordered = _fit(chosen, budget, lambda c: _render_bullets(c, lang))
+        else:
+            text, ordered = _fit(chosen, budget, lambda c: _render_sections(group(c), lang))
+    citations = _citations(core, uid, [i.hit for i in ordered])
+    lines = tuple(PromptLine(n, i.section, i.text, i.hit.memory.id, i.compressed)
+                  for n, i in enumerate(ordered, start=1))  # fmt: skip
+    return PromptBlock(text, style, lang, count_tokens(text), budget, lines, tuple(citations), results)

@@ -1,0 +1,131 @@
+"""Named, frozen retrieval recipes (STYLE.md habit 9; seed 003 §5, §15, §18).
+
+A recipe says which retrievers run, how deep each looks, how their lists are
+fused and scored, and whether MMR and time filtering apply. Recipes are never
+mutated: derive a variant with ``recipe.model_copy(update={...})`` or
+:func:`derive`.
+
+Fusion modes:
+
+- ``"rrf"`` — reciprocal rank fusion, ``Σ_r w_r / (rrf_k + rank_r)`` (seed 000 §6.1),
+  then the four-factor score ``rrf · (1 + recency + importance + stage_boost)``.
+- ``"weighted"`` — seed 003 §5.3, ``λ1·BM25 + λ2·cos + λ3·GraphRank + λ4·Weight``
+  with each retriever score min-max normalised over its own list; a retriever that
+  did not run drops out and the λ of the others are renormalised (seed 003 §18).
+- ``"hybrid"`` (the default recipe) — RRF as the base, multiplied by the four-factor
+  score, plus ``λ`` times the normalised retriever scores as a tie-breaker.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..errors import InvalidInputError
+
+Fusion = Literal["rrf", "weighted", "hybrid"]
+RETRIEVERS = ("bm25", "vector", "graph", "traits", "raw")
+
+#: Edge weights for graph expansion (seed 003 §15: ABOUT 1.0, SUPPORTS 0.8, SIMILAR_TO 0.5,
+#: TEMPORAL_NEXT 0.3); the other edge types of the ingestion graph get conservative weights.
+DEFAULT_EDGE_WEIGHTS: dict[str, float] = {
+    "ABOUT": 1.0,
+    "MENTIONS": 0.6,
+    "SUPPORTS": 0.8,
+    "SAME_AS": 1.0,
+    "DERIVED_FROM": 0.8,
+    "SIMILAR_TO": 0.5,
+    "CONTRADICTS": 0.4,
+    "TEMPORAL_NEXT": 0.3,
+    "RELATED_TO": 0.5,
+}
+
+
+class RecallRecipe(BaseModel):
+    """Everything that shapes one recall; frozen so that presets can be shared safely."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str = "custom"
+    # which retrievers run (seed 003 §18 degradation switches them off too)
+    use_bm25: bool = True
+    use_vector: bool = True
+    use_graph: bool = True
+    use_traits: bool = True
+    use_raw: bool = True
+    # candidate depths (seed 003 §15: ANN TopK 100–300; ours are per user, so smaller)
+    bm25_k: int = Field(default=50, ge=1)
+    vector_k: int = Field(default=50, ge=1)  # per memory type
+    trait_k: int = Field(default=10, ge=1)
+    graph_seeds: int = Field(default=10, ge=1)
+    graph_hops: int = Field(default=2, ge=1, le=2)
+    graph_k: int = Field(default=30, ge=1)
+    graph_max_edges: int = Field(default=2000, ge=10)
+    edge_weights: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_EDGE_WEIGHTS))
+    ppr_damping: float = Field(default=0.85, gt=0, lt=1)
+    ppr_iterations: int = Field(default=30, ge=1)
+    raw_k: int = Field(default=10, ge=1)
+    raw_min_results: int = Field(default=3, ge=0)  # "results are sparse" trigger of seed 003 W5
+    # fusion and scoring
+    fusion: Fusion = "hybrid"
+    rrf_k: int = Field(default=60, ge=1)
+    retriever_weights: dict[str, float] = Field(
+        default_factory=lambda: {"bm25": 1.0, "vector": 1.0, "graph": 0.5, "traits": 1.0, "raw": 1.0}
+    )
+    lambda_bm25: float = 0.2  # seed 003 §15
+    lambda_vector: float = 0.4
+    lambda_graph: float = 0.3
+    lambda_weight: float = 0.1
+    hybrid_mix: float = Field(default=0.01, ge=0)  # weight of the normalised λ-sum added to RRF in "hybrid"
+    four_factor: bool = True  # seed 000 §6.1 multiplier (recency, importance, stage boost)
+    # diversity and time
+    mmr: bool = True
+    mmr_lambda: float = Field(default=0.7, ge=0, le=1)  # seed 003 §15 "MMR 多样性阈值 0.7"
+    mmr_pool: int = Field(default=40, ge=1)
+    time_filter: bool = True
+
+    def enabled(self) -> tuple[str, ...]:
+        flags = (self.use_bm25, self.use_vector, self.use_graph, self.use_traits, self.use_raw)
+        return tuple(name for name, on in zip(RETRIEVERS, flags, strict=True) if on)
+
+
+def derive(recipe: RecallRecipe, name: str | None = None, **changes: Any) -> RecallRecipe:
+    """A validated copy with ``changes`` applied (``model_copy`` skips validation)."""
+    data = recipe.model_dump()
+    data.update(changes)
+    if name is not None:
+        data["name"] = name
+    return RecallRecipe.model_validate(data)
+
+
+HYBRID = RecallRecipe(name="hybrid")
+WEIGHTED = derive(HYBRID, "weighted", fusion="weighted")
+RRF_ONLY = derive(HYBRID, "rrf", fusion="rrf")
+BM25_ONLY = derive(
+    HYBRID, "bm25", use_vector=False, use_graph=False, use_traits=False, use_raw=False,
+    fusion="rrf", four_factor=False, mmr=False, time_filter=False,
+)  # fmt: skip
+DENSE_ONLY = derive(
+    HYBRID, "dense", use_bm25=False, use_graph=False, use_traits=False, use_raw=False,
+    fusion="rrf", four_factor=False, mmr=False, time_filter=False,
+)  # fmt: skip
+BM25_DENSE_RRF = derive(
+    HYBRID, "bm25+dense", use_graph=False, use_traits=False, use_raw=False,
+    fusion="rrf", four_factor=False, mmr=False, time_filter=False,
+)  # fmt: skip
+FAST = derive(HYBRID, "fast", use_graph=False, mmr=False, bm25_k=30, vector_k=30)
+
+RECIPES: dict[str, RecallRecipe] = {
+    r.name: r for r in (HYBRID, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY, BM25_DENSE_RRF, FAST)
+}
+
+
+def get_recipe(recipe: str | RecallRecipe | None, default: str = "hybrid") -> RecallRecipe:
+    """Resolve a recipe name (or pass a recipe through); unknown names are bad input."""
+    if isinstance(recipe, RecallRecipe):
+        return recipe
+    name = default if recipe is None else recipe
+    if not isinstance(name, str) or name not in RECIPES:
+        raise InvalidInputError(f"unknown recall recipe {name!r}; known: {', '.join(sorted(RECIPES))}")
+    return RECIPES[name]

@@ -1,0 +1,280 @@
+"""Read queries of the recall pipeline (seed 000 §6, seed 003 §5.2, W5) and its two
+small side effects: trait reinforcement on recall (seed 001 §8.2). Access counts go
+through ``memories.bump_access`` (seed 000 §5.2 task 4).
+
+Every query is scoped to one ``user_id`` (MISSION "Trust"); recall never writes
+anything else.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from psycopg import sql
+
+from ..types import MemoryType
+from .bm25 import ACTIVE_TRAIT_STAGES, ScoredId
+from .db import Conn
+from .filters import CompiledFilter
+from .search import _AS_OF, _CURRENT, _named, _quote_term
+from .vectors import to_halfvec
+
+
+def _scope(as_of: dt.datetime | None, where: CompiledFilter | None, params: dict[str, Any]) -> str:
+    validity = _AS_OF if as_of is not None else _CURRENT
+    params["as_of"] = as_of
+    if where is None:
+        return validity
+    clause, extra = _named(where)
+    params.update(extra)
+    return f"{validity} AND {clause}"
+
+
+def vector_search(
+    conn: Conn,
+    user_id: str,
+    vector: np.ndarray,
+    dim: int,
+    memory_type: MemoryType,
+    *,
+    limit: int,
+    as_of: dt.datetime | None = None,
+    where: CompiledFilter | None = None,
+) -> list[ScoredId]:
+    """HNSW nearest rows of one partition (iterative scan set on the pool), score = cosine similarity."""
+    params: dict[str, Any] = {"user_id": user_id, "v": to_halfvec(vector, dim), "type": str(memory_type),
+                              "limit": limit}  # fmt: skip
+    scope = _scope(as_of, where, params)
+    query = f"""
+        WITH q AS (SELECT %(v)s::halfvec AS v)
+        SELECT m.id, m.memory_type, 1 - (m.embedding <=> q.v) AS score
+        FROM memories m, q
+        WHERE m.memory_type = %(type)s AND m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}
+        ORDER BY m.embedding <=> q.v LIMIT %(limit)s
+    """
+    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
+    return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class TraitRow:
+    id: uuid.UUID
+    stage: str
+    subtype: str | None
+    decayed_confidence: float
+    similarity: float | None
+
+
+def trait_candidates(
+    conn: Conn,
+    user_id: str,
+    vector: np.ndarray | None,
+    dim: int,
+    *,
+    floor: float,
+    limit: int,
+    as_of: dt.datetime | None = None,
+) -> list[TraitRow]:
+    """Traits from ``mv_trait_decayed`` (seed 000 §6.2): emerging/established/core with decayed
+    confidence above ``floor``; nearest to ``vector`` first, or by confidence without one."""
+    params: dict[str, Any] = {"user_id": user_id, "floor": floor, "limit": limit,
+                              "stages": list(ACTIVE_TRAIT_STAGES)}  # fmt: skip
+    scope = _scope(as_of, None, params)
+    if vector is not None:
+        params["v"] = to_halfvec(vector, dim)
+        similarity, order = "1 - (mv.embedding <=> %(v)s::halfvec)", "mv.embedding <=> %(v)s::halfvec"
+        has_vec = "AND mv.embedding IS NOT NULL"
+    else:
+        similarity, order, has_vec = "NULL::float8", "mv.decayed_confidence DESC", ""
+    query = f"""
+        SELECT mv.id, mv.trait_stage, mv.trait_subtype, mv.decayed_confidence, {similarity} AS similarity
+        FROM mv_trait_decayed mv
+        WHERE mv.user_id = %(user_id)s AND mv.trait_stage = ANY(%(stages)s)
+          AND mv.decayed_confidence > %(floor)s {has_vec}
+          AND EXISTS (SELECT 1 FROM memories m WHERE m.id = mv.id AND m.memory_type = 'trait'
+                      AND m.user_id = %(user_id)s AND {scope})
+        ORDER BY {order}, mv.id LIMIT %(limit)s
+    """
+    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
+    return [
+        TraitRow(r["id"], r["trait_stage"], r["trait_subtype"], float(r["decayed_confidence"]),
+                 None if r["similarity"] is None else float(r["similarity"]))
+        for r in rows
+    ]  # fmt: skip
+
+
+def match_entity_nodes(conn: Conn, user_id: str, names: Sequence[str]) -> list[uuid.UUID]:
+    """Current entity nodes whose normalised name or an alias equals one of ``names``."""
+    if not names:
+        return []
+    rows = conn.execute(
+        """SELECT id FROM graph_nodes
+           WHERE user_id = %s AND expired_at IS NULL AND (normalized_name = ANY(%s) OR aliases && %s)""",
+        (user_id, list(names), list(names)),
+    ).fetchall()
+    return [r["id"] for r in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    source: uuid.UUID
+    source_kind: str
+    target: uuid.UUID
+    target_kind: str
+    edge_type: str
+    weight: float
+
+
+def edges_touching(
+    conn: Conn,
+    user_id: str,
+    ids: Sequence[uuid.UUID],
+    edge_types: Sequence[str],
+    *,
+    limit: int,
+    as_of: dt.datetime | None = None,
+) -> list[Edge]:
+    """Current (or, with ``as_of``, then valid) edges with either end in ``ids`` — one hop."""
+    if not ids:
+        return []
+    when = "now()" if as_of is None else "%(as_of)s"
+    query = f"""
+        SELECT source_id, source_kind, target_id, target_kind, edge_type, weight * confidence AS w
+        FROM graph_edges e
+        WHERE e.user_id = %(user_id)s AND e.edge_type = ANY(%(types)s)
+          AND (e.source_id = ANY(%(ids)s) OR e.target_id = ANY(%(ids)s))
+          AND e.created_at <= {when} AND (e.expired_at IS NULL OR e.expired_at > {when})
+          AND (e.invalid_at IS NULL OR e.invalid_at > {when})
+        ORDER BY w DESC LIMIT %(limit)s
+    """
+    params = {"user_id": user_id, "types": list(edge_types), "ids": list(ids), "limit": limit, "as_of": as_of}
+    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
+    return [
+        Edge(
+            r["source_id"], r["source_kind"], r["target_id"], r["target_kind"], r["edge_type"], float(r["w"])
+        )
+        for r in rows
+    ]
+
+
+def visible_memory_types(
+    conn: Conn,
+    user_id: str,
+    ids: Sequence[uuid.UUID],
+    types: Sequence[MemoryType],
+    *,
+    as_of: dt.datetime | None = None,
+    where: CompiledFilter | None = None,
+) -> dict[uuid.UUID, str]:
+    """Which of ``ids`` are memories this recall may return (type, validity, filter, embedding-free ok)."""
+    if not ids:
+        return {}
+    params: dict[str, Any] = {"user_id": user_id, "ids": list(ids), "types": [str(t) for t in types],
+                              "stages": list(ACTIVE_TRAIT_STAGES)}  # fmt: skip
+    scope = _scope(as_of, where, params)
+    query = f"""
+        SELECT m.id, m.memory_type FROM memories m
+        WHERE m.user_id = %(user_id)s AND m.id = ANY(%(ids)s) AND m.memory_type = ANY(%(types)s)
+          AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s)) AND {scope}
+    """
+    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
+    return {r["id"]: r["memory_type"] for r in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class RawChunkHit:
+    sha256: str
+    score: float
+
+
+def raw_chunk_search(conn: Conn, user_id: str, terms: Sequence[str], *, limit: int) -> list[RawChunkHit]:
+    """Raw chunks whose tokens match any of ``terms`` (seed 003 W5), most matching first."""
+    distinct = list(dict.fromkeys(t for t in terms if t))
+    if not distinct:
+        return []
+    rows = conn.execute(
+        """WITH q AS (SELECT to_tsquery('simple', %s) AS tsq)
+           SELECT r.sha256, ts_rank_cd(r.fts, q.tsq) AS score FROM raw_chunks r, q
+           WHERE r.user_id = %s AND r.fts @@ q.tsq ORDER BY score DESC, r.sha256 LIMIT %s""",
+        (" | ".join(_quote_term(t) for t in distinct), user_id, limit),
+    ).fetchall()
+    return [RawChunkHit(r["sha256"].strip(), float(r["score"])) for r in rows]
+
+
+def memories_citing(conn: Conn, user_id: str, shas: Sequence[str]) -> dict[str, list[uuid.UUID]]:
+    """Current memories whose ``raw_refs`` point into each chunk."""
+    if not shas:
+        return {}
+    rows = conn.execute(
+        """SELECT m.id, ref->>'sha256' AS sha FROM memories m, jsonb_array_elements(m.raw_refs) ref
+           WHERE m.user_id = %s AND m.expired_at IS NULL AND ref->>'sha256' = ANY(%s)""",
+        (user_id, list(shas)),
+    ).fetchall()
+    out: dict[str, list[uuid.UUID]] = {}
+    for r in rows:
+        out.setdefault(r["sha"], []).append(r["id"])
+    return out
+
+
+def embeddings_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, np.ndarray]:
+    """Stored vectors of ``ids`` (rows without one are absent), for MMR."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        "SELECT id, embedding::text AS e FROM memories WHERE user_id = %s AND id = ANY(%s) AND embedding IS NOT NULL",
+        (user_id, list(ids)),
+    ).fetchall()
+    return {r["id"]: np.array(r["e"].strip("[]").split(","), dtype=np.float32) for r in rows}
+
+
+def sessions_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
+    """Conversation sessions each memory came from (``memory_sources``), for citations."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        "SELECT memory_id, session_id FROM memory_sources WHERE user_id = %s AND memory_id = ANY(%s) "
+        "ORDER BY created_at",
+        (user_id, list(ids)),
+    ).fetchall()
+    out: dict[uuid.UUID, list[str]] = {}
+    for r in rows:
+        out.setdefault(r["memory_id"], []).append(str(r["session_id"]))
+    return out
+
+
+def reinforce_traits(conn: Conn, user_id: str, ids: Sequence[uuid.UUID], delta: float) -> int:
+    """Recall reinforces traits slightly (seed 001 §8.2 "召回即强化", +0.02): confidence capped at 1,
+    ``trait_last_reinforced`` = now. The stage is left to reflection."""
+    if not ids or delta <= 0:
+        return 0
+    cur = conn.execute(
+        """UPDATE memories SET trait_confidence = least(1.0, coalesce(trait_confidence, 0) + %s),
+                  trait_last_reinforced = now(),
+                  metadata = jsonb_set(metadata, '{recall_reinforcements}',
+                      to_jsonb(coalesce((metadata->>'recall_reinforcements')::int, 0) + 1))
+           WHERE user_id = %s AND memory_type = 'trait' AND id = ANY(%s) AND expired_at IS NULL""",
+        (delta, user_id, list(ids)),
+    )
+    return cur.rowcount
+
+
+__all__ = [
+    "Edge",
+    "RawChunkHit",
+    "TraitRow",
+    "edges_touching",
+    "embeddings_of",
+    "match_entity_nodes",
+    "memories_citing",
+    "raw_chunk_search",
+    "reinforce_traits",
+    "sessions_of",
+    "trait_candidates",
+    "vector_search",
+    "visible_memory_types",
+]

@@ -1,0 +1,65 @@
+"""The full recall pipeline through the public facade, on a real PostgreSQL."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from neuromem import Memory
+from neuromem.errors import InvalidInputError
+
+
+def test_search_fuses_bm25_and_vector_and_names_the_retrievers(memory: Memory) -> None:
+    memory.add("Alice works at Google as a data scientist", user_id="alice")
+    memory.add("Bob likes hiking in the Alps", user_id="alice")
+    results = memory.search("where does alice work", user_id="alice", trace=True)
+    top = results[0]
+    assert "Google" in top.memory.content
+    assert {"bm25", "vector"} <= set(top.retrievers)
+    assert top.score.final > 0 and top.score.rrf > 0
+    assert results.trace["paths"]["bm25"] == "ran"
+    assert results.trace["paths"]["vector"] == "ran"
+    assert "bm25" in results.trace["stages"] and results.trace["timings_ms"]["total"] > 0
+
+
+def test_search_is_scoped_to_the_user(memory: Memory) -> None:
+    memory.add("Alice works at Google", user_id="alice")
+    memory.add("Mallory works at Google too", user_id="mallory")
+    results = memory.search("works at Google", user_id="alice")
+    assert [h.memory.user_id for h in results] == ["alice"]
+
+
+def test_chinese_query_finds_chinese_memory(memory: Memory) -> None:
+    memory.add("我在北京大学读计算机专业", user_id="u")
+    memory.add("周末喜欢去爬山", user_id="u")
+    results = memory.search("北京大学", user_id="u", trace=True)
+    assert "北京大学" in results[0].memory.content
+    assert "bm25" in results[0].retrievers
+
+
+def test_unknown_recipe_and_bad_trace_are_rejected(memory: Memory) -> None:
+    with pytest.raises(InvalidInputError):
+        memory.search("x", user_id="u", recipe="nope")
+    with pytest.raises(InvalidInputError):
+        memory.search("x", user_id="u", trace="yes")  # type: ignore[arg-type]
+
+
+def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
+    ref = dt.datetime(2024, 6, 15, 12, tzinfo=dt.UTC)
+    old = memory.add("went to a concert with Sam", user_id="u", valid_at=dt.datetime(2024, 3, 2, tzinfo=dt.UTC))
+    new = memory.add("went to a concert with Kim", user_id="u", valid_at=dt.datetime(2024, 6, 5, tzinfo=dt.UTC))
+    results = memory.search("which concert last week", user_id="u", reference_time=ref, trace=True)
+    ids = [h.memory.id for h in results]
+    assert new[0].memory.id in ids and old[0].memory.id not in ids
+    assert results.trace["stages"]["time_filter"]["applied"] is True
+
+
+def test_as_of_sees_the_past_version(memory: Memory) -> None:
+    first = memory.add("Alice lives in Berlin", user_id="alice")[0].memory
+    before = dt.datetime.now(dt.UTC)
+    memory.update(first.id, user_id="alice", content="Alice lives in Munich", ends_previous=True)
+    now = memory.search("where does Alice live", user_id="alice")
+    assert "Munich" in now[0].memory.content
+    past = memory.search("where does Alice live", user_id="alice", as_of=before)
+    assert [h.memory.id for h in past] == [first.id]
