@@ -128,6 +128,25 @@ class TraitSettings(_Section):
     dissolve_below: float = 0.05
     importance_trigger: float = 30.0
     scheduled_trigger_hours: float = 24.0
+    # upgrade rules (seed 001 §3.3, §4.1)
+    trend_promote_reinforcements: int = Field(default=2, ge=1)  # trend → candidate
+    trend_promoted_confidence: float = Field(default=0.3, ge=0, le=1)
+    behavior_min_support: int = Field(default=3, ge=1)  # fact/episodic → behavior
+    behavior_initial_confidence: float = Field(default=0.4, ge=0, le=1)
+    preference_min_children: int = Field(default=2, ge=1)  # behavior → preference
+    preference_child_min_confidence: float = Field(default=0.5, ge=0, le=1)
+    core_min_children: int = Field(default=2, ge=1)  # preference → core
+    core_child_min_confidence: float = Field(default=0.6, ge=0, le=1)
+    # the reflection engine (neuromem.reflect; choices where the seed is silent)
+    trend_min_support: int = Field(default=2, ge=1)  # memories of one theme that open a trend
+    pattern_lookback_days: float = Field(default=90.0, gt=0)  # unexplained memories kept in the pool
+    keyword_max_df_ratio: float = Field(default=0.3, gt=0, le=1)  # too-common words make no theme
+    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait
+    upgrade_min_similarity: float = Field(default=0.5, ge=-1, le=1)  # related traits without shared keywords
+    contradiction_dissolve_below: float = Field(default=0.3, ge=0, le=1)  # offline rule: weak → dissolve
+    reflection_retries: int = Field(default=3, ge=0)  # optimistic-lock conflicts before giving up
+    reflection_lock_timeout_s: float = Field(default=60.0, gt=0)
+    refresh_view_after_reflect: bool = True
 
 
 class Settings(_Section):

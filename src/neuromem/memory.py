@@ -201,6 +201,35 @@ class Memory:
         """Every change to the memory and the versions it superseded or was superseded by."""
         return self._core.history(memory_id, user_id)
 
+    # -- reflection (seed 001 §3–§5, neuromem.reflect) -----------------------
+    def reflect(self, *, user_id: str, now: Any = None) -> Any:
+        """Run one reflection cycle for ``user_id`` now (``now`` injectable for replays); returns its report."""
+        return self._reflection.reflect(user_id, now)
+
+    def maybe_reflect(self, *, user_id: str, now: Any = None, session_ended: bool = False) -> Any:
+        """Check the seed 001 §4.5 triggers; when one fires, queue a background cycle. Returns the trigger."""
+        return self._reflection.maybe_reflect(user_id, now, session_ended=session_ended)
+
+    def traits(self, *, user_id: str, now: Any = None) -> Any:
+        """The user's traits grouped core / preference / behaviour (+ forming), seed 000 §6.2."""
+        return self._reflection.traits(user_id, now)
+
+    def trait(self, trait_id: Any, *, user_id: str, now: Any = None) -> Any:
+        """One trait with its evidence chain, parents, children and history."""
+        return self._reflection.trait(trait_id, user_id, now)
+
+    def run_job(self, name: str, *, now: Any = None) -> Any:
+        """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``)."""
+        from .lifecycle.jobs import run_job
+
+        return run_job(name, self._reflection, now=now)
+
+    @functools.cached_property
+    def _reflection(self) -> Any:
+        from .reflect.service import ReflectionService
+
+        return ReflectionService(self._core)
+
     # -- maintenance --------------------------------------------------------
     def flush(self) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
@@ -212,6 +241,9 @@ class Memory:
     def close(self) -> None:
         if self._backfill is not None:
             self._backfill.stop()
+        reflection = self.__dict__.get("_reflection")
+        if reflection is not None:
+            reflection.close()
         self._core.close()
 
     def __enter__(self) -> Self:
@@ -231,7 +263,8 @@ class Memory:
 
 
 _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
-                  "pending_embeddings", "recall_prompt")  # fmt: skip
+                  "pending_embeddings", "recall_prompt",
+                  "reflect", "maybe_reflect", "traits", "trait", "run_job")  # fmt: skip
 
 
 class AsyncMemory:

@@ -74,6 +74,7 @@ class TriggerType(StrEnum):
     IMPORTANCE_ACCUMULATED = "importance_accumulated"
     SCHEDULED = "scheduled"
     SESSION_END = "session_end"
+    MANUAL = "manual"  # an explicit ``Memory.reflect`` / ``memctl job`` call, not a seed trigger
 
 
 def _check_confidence(c: float) -> float:

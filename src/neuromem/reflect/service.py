@@ -1,0 +1,171 @@
+"""Reflection as the facade uses it: run a cycle, show traits (seed 000 §6.2), explain one trait.
+
+``ReflectionService`` composes the engine with the detector chosen from the
+settings (an LLM when ``llm.base_url`` is set, the offline rules otherwise) and
+offers the read views of seed 001 §8.2 "Trait Transparency".
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import validation as check
+from ..core import MemoryCore
+from ..errors import MemoryNotFoundError
+from ..lifecycle.queue import ReflectionQueue
+from ..store import history
+from ..store import traits as store
+from ..store.traits import Evidence
+from ..types import HistoryEntry, MemoryRecord
+from . import math as tm
+from .detector import PatternDetector
+from .engine import ReflectionEngine, ReflectionReport
+from .offline import OfflineDetector
+
+
+@dataclass(frozen=True, slots=True)
+class TraitGroups:
+    """A user's traits grouped as seed 000 §6.2 / seed 001 §6.2: core, preference, behaviour.
+
+    ``core``/``preferences``/``behaviors`` hold recallable traits (emerging and above,
+    decayed confidence above the recall floor); ``forming`` holds trends and
+    candidates, which are not recalled yet.
+    """
+
+    core: tuple[MemoryRecord, ...] = ()
+    preferences: tuple[MemoryRecord, ...] = ()
+    behaviors: tuple[MemoryRecord, ...] = ()
+    forming: tuple[MemoryRecord, ...] = ()
+
+    def all(self) -> tuple[MemoryRecord, ...]:
+        return self.core + self.preferences + self.behaviors + self.forming
+
+
+@dataclass(frozen=True, slots=True)
+class TraitDetail:
+    """One trait with its evidence chain, lineage and history (seed 000 §4.2)."""
+
+    trait: MemoryRecord
+    decayed_confidence: float | None
+    supporting: tuple[Evidence, ...]
+    contradicting: tuple[Evidence, ...]
+    parents: tuple[MemoryRecord, ...]
+    children: tuple[MemoryRecord, ...]
+    history: tuple[HistoryEntry, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def create_detector(core: MemoryCore) -> PatternDetector:
+    """The LLM detector when a chat endpoint is configured, else the offline rules (MISSION decision 4)."""
+    from ..llm.factory import create_chat_model
+
+    chat = create_chat_model(core.settings.llm)
+    if chat is None:
+        return OfflineDetector(core.settings.traits)
+    from .llm_detector import LLMDetector
+
+    return LLMDetector(chat, core.settings.traits)
+
+
+class ReflectionService:
+    def __init__(self, core: MemoryCore, detector: PatternDetector | None = None) -> None:
+        self.core = core
+        self.detector = detector or create_detector(core)
+        self.engine = ReflectionEngine(core.settings, core.db, self.detector, embed=core.embed_passages)
+        self.queue = ReflectionQueue(self._run_queued)
+
+    def _run_queued(
+        self, user_id: str, now: dt.datetime, trigger: str, value: float | None
+    ) -> ReflectionReport:
+        return self.reflect(user_id, now, trigger=trigger, trigger_value=value)
+
+    def maybe_reflect(
+        self, user_id: Any, now: Any = None, *, session_ended: bool = False
+    ) -> tm.TriggerType | None:
+        """Seed 001 §4.5 triggers → a queued background cycle (see ``reflect.triggers``)."""
+        from .triggers import check_and_schedule
+
+        return check_and_schedule(self, user_id, now, session_ended=session_ended)
+
+    def close(self) -> None:
+        self.queue.stop()
+        close = getattr(self.detector, "close", None)
+        if close is not None:
+            close()
+
+    def reflect(
+        self,
+        user_id: Any,
+        now: dt.datetime | None = None,
+        *,
+        trigger: tm.TriggerType | str = tm.TriggerType.MANUAL,
+        trigger_value: float | None = None,
+    ) -> ReflectionReport:
+        """Run one cycle now (``now`` defaults to the wall clock, read here at the edge)."""
+        when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
+        assert when is not None
+        report = self.engine.run(user_id, when, trigger=trigger, trigger_value=trigger_value)
+        if self.core.settings.traits.refresh_view_after_reflect:
+            from ..store.maintenance import refresh_trait_view
+
+            refresh_trait_view(self.core.db)
+        return report
+
+    def traits(self, user_id: Any, now: dt.datetime | None = None) -> TraitGroups:
+        uid = check.user_id(user_id, self.core.settings.write)
+        when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
+        assert when is not None
+        floor = self.core.settings.recall.trait_confidence_floor
+        groups: dict[str, list[MemoryRecord]] = {"core": [], "preference": [], "behavior": [], "forming": []}
+        with self.core.db.connection() as conn:
+            records = store.list_traits(conn, uid)
+        for t in records:
+            if t.trait_stage in ("trend", "candidate") or _decayed(t, when, self.core) <= floor:
+                groups["forming"].append(t)
+            else:
+                groups.get(t.trait_subtype or "behavior", groups["behavior"]).append(t)
+        return TraitGroups(
+            tuple(groups["core"]),
+            tuple(groups["preference"]),
+            tuple(groups["behavior"]),
+            tuple(groups["forming"]),
+        )
+
+    def trait(self, trait_id: Any, user_id: Any, now: dt.datetime | None = None) -> TraitDetail:
+        uid = check.user_id(user_id, self.core.settings.write)
+        tid = check.memory_id(trait_id)
+        when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
+        assert when is not None
+        with self.core.db.connection() as conn:
+            trait = store.get_trait(conn, uid, tid)
+            if trait is None:
+                raise MemoryNotFoundError(f"no trait {tid} for user {uid!r}")
+            evidence = store.evidence_for(conn, uid, [tid])
+            up = [r["id"] for r in store.ancestors(conn, uid, tid)]
+            down = [r["id"] for r in store.descendants(conn, uid, tid) if r["depth"] > 0]
+            related = store.get_many_traits(conn, uid, up + down)
+            entries = history.for_memories(conn, uid, [tid])
+        return TraitDetail(
+            trait=trait,
+            decayed_confidence=None if trait.trait_confidence is None else _decayed(trait, when, self.core),
+            supporting=tuple(e for e in evidence if e.evidence_type == "supporting"),
+            contradicting=tuple(e for e in evidence if e.evidence_type == "contradicting"),
+            parents=tuple(related[i] for i in up if i in related),
+            children=tuple(related[i] for i in down if i in related),
+            history=tuple(entries),
+        )
+
+
+def _decayed(t: MemoryRecord, now: dt.datetime, core: MemoryCore) -> float:
+    if t.trait_confidence is None:
+        return 0.0
+    since = t.trait_last_reinforced or t.trait_first_observed or t.created_at
+    days = (now - since).total_seconds() / 86400.0
+    return tm.decay(
+        t.trait_confidence, t.trait_subtype, t.trait_reinforcement_count, days, core.settings.traits
+    )
+
+
+__all__ = ["ReflectionService", "TraitDetail", "TraitGroups", "create_detector"]

@@ -1,0 +1,91 @@
+"""Reflection triggers (seed 001 §4.5 "混合触发策略"), checked after each ingest.
+
+:func:`due` reads the state of one user and says which trigger fires, if any:
+
+- **importance accumulated** — the 0–1 importances of fact/episodic memories
+  written since the watermark, mapped ×10 onto the seed's 1–10 scale
+  (:func:`~neuromem.reflect.math.importance_to_trigger_scale`), sum ≥ 30;
+- **scheduled** — ≥ 24 h since the last cycle's clock (with no cycle yet: since
+  the oldest unreflected memory);
+- **session end** — the caller says a session just ended, or a session ended
+  or went idle (``ingest.session_idle_timeout_s``) after its last reflection.
+
+The hook point for ingestion: call :func:`check_and_schedule` (or
+``Memory.maybe_reflect``) after writing a batch, and on session end; the cycle
+runs on the background :class:`~neuromem.lifecycle.queue.ReflectionQueue`,
+never on the request path and never twice at once for one user.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from .. import validation as check
+from ..store import traits as store
+from ..store.db import Database
+from . import math as tm
+
+if TYPE_CHECKING:
+    from .service import ReflectionService
+
+
+@dataclass(frozen=True, slots=True)
+class TriggerDecision:
+    trigger: tm.TriggerType | None
+    value: float | None
+    accumulated: float
+    hours_since_last: float
+
+
+def due(db: Database, user_id: str, now: dt.datetime, *, session_ended: bool = False) -> TriggerDecision:
+    """Which seed 001 §4.5 trigger fires for ``user_id`` at ``now``."""
+    settings = db.settings
+    with db.connection() as conn:
+        last = store.last_completed_cycle(conn, user_id)
+        details = (last or {}).get("details") or {}
+        mark = details.get("watermark")
+        importances, oldest = store.unreflected_importance(
+            conn,
+            user_id,
+            after_created=dt.datetime.fromisoformat(mark[0]) if mark else None,
+            after_id=uuid.UUID(mark[1]) if mark else None,
+        )
+        ended = bool(
+            store.sessions_awaiting_reflection(conn, user_id, now, settings.ingest.session_idle_timeout_s)
+        )
+        conn.rollback()
+    accumulated = tm.accumulated_importance(importances)
+    last_at = dt.datetime.fromisoformat(details["now"]) if "now" in details else oldest
+    hours = 0.0 if last_at is None else max(0.0, (now - last_at).total_seconds() / 3600.0)
+    if not importances:
+        # nothing new: neither the schedule nor a session end gives reflection anything to scan
+        hours = hours if last is None else 0.0
+    trigger = tm.reflection_due(
+        accumulated, hours, (session_ended or ended) and bool(importances), settings.traits
+    )
+    value = (
+        {
+            tm.TriggerType.IMPORTANCE_ACCUMULATED: accumulated,
+            tm.TriggerType.SCHEDULED: hours,
+            tm.TriggerType.SESSION_END: 1.0,
+        }.get(trigger)
+        if trigger
+        else None
+    )  # type: ignore[call-overload]
+    return TriggerDecision(trigger, value, accumulated, hours)
+
+
+def check_and_schedule(
+    service: ReflectionService, user_id: Any, now: Any = None, *, session_ended: bool = False
+) -> tm.TriggerType | None:
+    """The ingest hook: when a trigger fires, queue a cycle on the service's background queue."""
+    uid = check.user_id(user_id, service.core.settings.write)
+    when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
+    assert when is not None
+    decision = due(service.core.db, uid, when, session_ended=session_ended)
+    if decision.trigger is not None:
+        service.queue.submit(uid, when, decision.trigger, decision.value)
+    return decision.trigger
