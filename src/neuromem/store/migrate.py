@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 import psycopg
+from psycopg.rows import tuple_row
 
 from ..config import Settings
 from ..errors import EmbeddingDimensionError, ExtensionError, SchemaVersionError, StoreError
@@ -66,12 +67,12 @@ def schema_from_scratch_sql(settings: Settings) -> str:
 
 def check_server(conn: psycopg.Connection) -> None:
     """Refuse servers that are too old or lack pgvector, with a message that says what to do."""
-    available = conn.execute("SELECT default_version FROM pg_available_extensions WHERE name = 'vector'").fetchone()
-    installed = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+    available = _scalar(conn, "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
+    installed = _scalar(conn, "SELECT extversion FROM pg_extension WHERE extname = 'vector'")
     require_capable_server(
         conn.info.server_version,
-        available=None if available is None else available[0],
-        installed=None if installed is None else installed[0],
+        available=None if available is None else str(available),
+        installed=None if installed is None else str(installed),
     )
 
 
@@ -156,9 +157,15 @@ def _bootstrap(conn: psycopg.Connection) -> None:
     )
 
 
+def _scalar(conn: psycopg.Connection, query: str, params: tuple = ()) -> object:
+    """First column of the first row (or None), whatever row factory the connection uses."""
+    with conn.cursor(row_factory=tuple_row) as cur:
+        row = cur.execute(query, params).fetchone()  # type: ignore[arg-type]
+    return None if row is None else row[0]
+
+
 def current_version(conn: psycopg.Connection) -> int:
-    row = conn.execute("SELECT coalesce(max(version), 0) FROM neuromem_migrations").fetchone()
-    return int(row[0]) if row else 0
+    return int(_scalar(conn, "SELECT coalesce(max(version), 0) FROM neuromem_migrations") or 0)  # type: ignore[arg-type]
 
 
 def check_schema(conn: psycopg.Connection, settings: Settings) -> None:
@@ -169,12 +176,12 @@ def check_schema(conn: psycopg.Connection, settings: Settings) -> None:
             f"the database schema is version {version}, newer than this neuromem understands "
             f"({latest_version()}): upgrade neuromem (pip install -U neuromem)"
         )
-    row = conn.execute("SELECT value FROM neuromem_meta WHERE key = 'embedding_dim'").fetchone()
+    stored_text = _scalar(conn, "SELECT value FROM neuromem_meta WHERE key = 'embedding_dim'")
     wanted = settings.store.embedding_dim
-    if row is None:
+    if stored_text is None:
         conn.execute("INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s)", (str(wanted),))
         return
-    stored = int(row[0])
+    stored = int(stored_text)  # type: ignore[call-overload]
     if stored != wanted:
         raise EmbeddingDimensionError(
             f"the database holds {stored}-d embeddings but the configured dimension is {wanted}. "
