@@ -12,9 +12,12 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── UnknownMemoryTypeError
     │   ├── VectorDimensionError            a vector whose length is not the store's dimension
     │   ├── InvalidFilterError
-    │   └── PIIRejectedError                privacy mode "reject" and the content holds PII
+    │   ├── PIIRejectedError                privacy mode "reject" and the content holds PII
+    │   └── InvalidTurnError                a malformed conversation message or session id
     ├── NotFoundError              (404)
-    │   └── MemoryNotFoundError
+    │   ├── MemoryNotFoundError
+    │   ├── SessionNotFoundError
+    │   └── DocumentNotFoundError
     ├── ConflictError              (409)
     │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
     ├── StoreError                 (503)
@@ -77,12 +80,24 @@ class PIIRejectedError(InvalidInputError):
     """Privacy mode is 'reject' and the content contains personal data."""
 
 
+class InvalidTurnError(InvalidInputError):
+    """A conversation message (role, content, timestamp, name) or session id is malformed."""
+
+
 class NotFoundError(NeuromemError, LookupError):
     http_status = 404
 
 
 class MemoryNotFoundError(NotFoundError):
     """No memory with that id for that user."""
+
+
+class SessionNotFoundError(NotFoundError):
+    """No open conversation session with that id for that user."""
+
+
+class DocumentNotFoundError(NotFoundError):
+    """No document with that id for that user."""
 
 
 class ConflictError(NeuromemError):

@@ -11,11 +11,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from .base import CALL_TIME_VARIABLES, Prompt
+from .decide_operation import DECIDE_OPERATION
+from .extract_memories import EXTRACT_MEMORIES
 from .summarize import SUMMARIZE
 
 __all__ = ["CALL_TIME_VARIABLES", "PROMPTS", "Prompt", "get_prompt"]
 
-PROMPTS: Mapping[str, Prompt] = MappingProxyType({p.name: p for p in (SUMMARIZE,)})
+PROMPTS: Mapping[str, Prompt] = MappingProxyType({p.name: p for p in (SUMMARIZE, EXTRACT_MEMORIES, DECIDE_OPERATION)})
 
 
 def get_prompt(name: str) -> Prompt:

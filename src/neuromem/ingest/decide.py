@@ -1,0 +1,147 @@
+"""Write decisions for extracted candidates (seed 000 §5.4, seed 004 §4.1).
+
+Order of the rules, per candidate, inside the batch's transaction:
+
+1. importance below ``ingest.importance_threshold`` → dropped (reason counted, before this module);
+2. a current fact with the same ``slot`` and another value (a new employer, a flipped
+   preference) → the old fact gets ``invalid_at`` = the new fact's ``valid_at`` (it stays
+   visible to time travel), a CONTRADICTS edge is drawn, then the new fact is written;
+   the same slot with the same value → the new fact SUPPORTS the old one;
+3. ``MemoryCore.write``: identical hash → NOOP, near-duplicate → UPDATE (supersede), else ADD.
+
+With an LLM configured (``ingest.llm_decisions``) and similar memories present, the LLM
+chooses ADD / UPDATE / DELETE / NOOP instead of step 3; its answer is checked (the target
+must be one of the memories shown, an UPDATE needs content in the user's language) and a
+bad answer falls back to the rules. Every change writes ``memory_history`` with its actor.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..core import Draft, MemoryCore
+from ..errors import LLMError, VersionConflictError
+from ..llm.base import ChatModel, UsageRecord
+from ..llm.prompts.decide_operation import decide_operation
+from ..store import history, memories
+from ..store.db import Conn
+from ..store.filters import compile_filter
+from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation, WriteResult
+from .candidates import Candidate
+
+log = logging.getLogger(__name__)
+
+ACTOR_RULES = "ingest:rules"
+ACTOR_LLM = "ingest:llm"
+_SIMILAR_FLOOR = 0.5  # below this cosine a memory is not shown to the deciding LLM
+
+
+@dataclass
+class Decision:
+    result: WriteResult
+    contradicted: list[MemoryRecord] = field(default_factory=list)
+    supported: list[MemoryRecord] = field(default_factory=list)
+
+
+@dataclass
+class Decider:
+    core: MemoryCore
+    chat: ChatModel | None = None
+    usage: list[UsageRecord] = field(default_factory=list)
+    events: list[tuple[str, dict]] = field(default_factory=list)  # type: ignore[type-arg]
+
+    def decide(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None) -> Decision:
+        contradicted, supported = self._slot_conflicts(conn, candidate, draft)
+        for old in contradicted:
+            self._invalidate(conn, old, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_RULES)
+        if self.chat is not None and self.core.settings.ingest.llm_decisions and vector is not None:
+            decided = self._llm_decide(conn, candidate, draft, vector)
+            if decided is not None:
+                return Decision(decided, contradicted, supported)
+        actor = ACTOR_LLM if candidate.extractor == "llm" else ACTOR_RULES
+        result = self.core.write(conn, draft, vector=vector, actor=actor)
+        return Decision(result, contradicted, supported)
+
+    # ---------------------------------------------------------------- slots
+    def _slot_conflicts(
+        self, conn: Conn, candidate: Candidate, draft: Draft
+    ) -> tuple[list[MemoryRecord], list[MemoryRecord]]:
+        if candidate.slot is None or candidate.memory_type is not MemoryType.FACT:
+            return [], []
+        where = compile_filter({"memory_type": "fact", "metadata.slot": candidate.slot})
+        current = memories.list_memories(conn, draft.user_id, where=where, limit=20)
+        contradicted = [m for m in current if m.metadata.get("slot_value") != candidate.value]
+        supported = [m for m in current if m.metadata.get("slot_value") == candidate.value]
+        return contradicted, supported
+
+    def _invalidate(self, conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str) -> MemoryRecord:
+        if old.valid_at is not None and at <= old.valid_at:
+            at = old.valid_at + dt.timedelta(microseconds=1)  # invalid_at must follow valid_at
+        ended = memories.invalidate(conn, old.user_id, old.id, expected_version=old.version, invalid_at=at)
+        if ended is None:
+            raise VersionConflictError(f"memory {old.id} changed while being invalidated; retry the ingest")
+        history.record(conn, HistoryEvent.UPDATE, old=old, new=ended, actor=actor,
+                       extra={"reason": "contradicted", "invalid_at": at.isoformat()})  # fmt: skip
+        return ended
+
+    # ---------------------------------------------------------------- LLM
+    def _llm_decide(
+        self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray
+    ) -> WriteResult | None:
+        digest_same = self.core.write  # hash NOOP stays a rule: no call needed for identical content
+        from .. import validation as check
+
+        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content))
+        if same is not None:
+            return digest_same(conn, draft, vector=vector, actor=ACTOR_RULES)
+        k = self.core.settings.ingest.decision_candidates
+        near = [
+            (m, s)
+            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.core.dim, k)
+            if s >= _SIMILAR_FLOOR
+        ]
+        if not near:
+            return None
+        assert self.chat is not None
+        try:
+            answer = decide_operation(self.chat, draft.content, [m.content for m, _ in near],
+                                      usage_sink=self.usage.append)  # fmt: skip
+        except LLMError as exc:
+            self.events.append(("decision_fallback", {"error": str(exc)[:500], "content": draft.content[:200]}))
+            return None
+        op = answer.operation
+        target = near[answer.target - 1][0] if answer.target is not None and 1 <= answer.target <= len(near) else None
+        if op != "ADD" and target is None:
+            self.events.append(("decision_rejected", {"reason": "target out of range", "operation": op}))
+            return None
+        if op == "NOOP":
+            assert target is not None
+            return WriteResult(Operation.NOOP, target, reason="LLM: already known")
+        if op == "UPDATE":
+            assert target is not None
+            content = (answer.content or draft.content).strip()
+            from ..text.language import detect_language
+
+            if detect_language(content) != detect_language(draft.content):
+                content = draft.content  # a memory stays in the language the user spoke
+            merged = Draft(**{**_fields(draft), "content": content})
+            vectors = self.core.embed_passages([content]) if content != draft.content else None
+            new = self.core.supersede(conn, target, merged, vector=vector if vectors is None else vectors[0],
+                                      actor=ACTOR_LLM)  # fmt: skip
+            return WriteResult(Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}")
+        if op == "DELETE":
+            assert target is not None
+            self._invalidate(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM)
+            result = self.core.write(conn, draft, vector=vector, actor=ACTOR_LLM)
+            return WriteResult(result.operation, result.memory, previous_id=target.id,
+                               reason=f"LLM: replaces {target.id}")  # fmt: skip
+        result = self.core.write(conn, draft, vector=vector, actor=ACTOR_LLM)
+        return result
+
+
+def _fields(draft: Draft) -> dict:  # type: ignore[type-arg]
+    return {name: getattr(draft, name) for name in Draft.__slots__}  # type: ignore[attr-defined]

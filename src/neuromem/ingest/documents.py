@@ -1,0 +1,125 @@
+"""Documents (seed 000 §7.3): a file row in ``document_files`` and its chunks as ``document``
+memories with ``file_id`` / ``chunk_index``, embedded in one batch and written in one
+transaction. Chunks are cut at paragraph, then sentence ends, to about
+``ingest.document_chunk_tokens`` tokens; each chunk's text is also a RawChunk that its
+memory cites. Uploading the same bytes again returns the existing file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from typing import Any
+
+from .. import validation as check
+from ..core import MemoryCore
+from ..errors import DocumentNotFoundError, InvalidInputError
+from ..ids import uuid7
+from ..store import documents, graph, memories, raw_chunks
+from ..store.documents import DocumentFile
+from ..store.memories import NewMemory
+from ..text.language import detect_language
+from ..text.pii import apply_pii_policy
+from ..text.token_count import count_tokens
+from ..text.tokenize import search_text
+from ..types import MemoryType
+from .raw import chunk_turn
+from .rules import split_sentences
+
+MIME_TYPES = frozenset({"text/plain", "text/markdown"})
+
+
+def chunk_document(text: str, max_tokens: int) -> list[str]:
+    """Paragraphs packed into chunks of at most ``max_tokens`` tokens (long paragraphs split at sentences)."""
+    units: list[str] = []
+    for paragraph in (p.strip() for p in text.replace("\r\n", "\n").split("\n\n")):
+        if not paragraph:
+            continue
+        if count_tokens(paragraph) <= max_tokens:
+            units.append(paragraph)
+        else:
+            units.extend(paragraph[a:b] for a, b in split_sentences(paragraph))
+    chunks: list[str] = []
+    current: list[str] = []
+    size = 0
+    for unit in units:
+        n = count_tokens(unit)
+        if current and size + n > max_tokens:
+            chunks.append("\n\n".join(current))
+            current, size = [], 0
+        current.append(unit)
+        size += n
+    if current:
+        chunks.append("\n\n".join(current))
+    return chunks
+
+
+def add_document(
+    core: MemoryCore, text: Any, *, user_id: Any, file_name: Any, mime_type: str = "text/plain",
+    metadata: Mapping[str, Any] | None = None,
+) -> DocumentFile:
+    s = core.settings
+    uid = check.user_id(user_id, s.write)
+    if not isinstance(text, str) or not text.strip():
+        raise InvalidInputError("a document needs non-empty text")
+    if len(text) > s.ingest.document_max_chars:
+        raise InvalidInputError(f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})")
+    if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
+        raise InvalidInputError("file_name must be a non-empty string of at most 255 characters")
+    if mime_type not in MIME_TYPES:
+        raise InvalidInputError(f"mime_type must be one of {sorted(MIME_TYPES)}, got {mime_type!r}")
+    meta = check.metadata(metadata) if metadata is not None else {}
+    private = apply_pii_policy(text, s.ingest.pii_mode)
+    body = private.text
+    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    pieces = chunk_document(body, s.ingest.document_chunk_tokens)
+    vectors = core.embed_passages(pieces)
+    file_id = uuid7()
+    with core.db.transaction() as conn:
+        existing = documents.find_current_by_sha(conn, uid, digest)
+        if existing is not None:
+            return existing
+        chunked = [chunk_turn(p, s.ingest.raw_chunk_max_chars) for p in pieces]
+        raw_chunks.put_many(conn, uid, [c for tc in chunked for _, c in tc.pieces], s.ingest.raw_chunk_dir)
+        file = documents.insert_file(
+            conn, file_id=file_id, user_id=uid, file_name=file_name.strip(), mime_type=mime_type,
+            size_bytes=len(body.encode("utf-8")), sha256=digest, chunk_count=len(pieces),
+            metadata={**meta, **({"pii": sorted(private.kinds)} if private.matches else {})},
+        )  # fmt: skip
+        rows = [
+            NewMemory(
+                user_id=uid, memory_type=MemoryType.DOCUMENT, content=piece, content_hash=check.content_hash(piece),
+                search_tokens=search_text(piece), token_count=count_tokens(piece),
+                embedding=None if vectors is None else vectors[i], importance=s.write.default_importance,
+                metadata={"file_name": file.file_name, "language": detect_language(piece)},
+                language=detect_language(piece), file_id=file_id, chunk_index=i,
+                raw_refs=(chunked[i].ref((0, len(piece))),),
+            )
+            for i, piece in enumerate(pieces)
+        ]  # fmt: skip
+        written = memories.insert_many(conn, rows, core.dim)
+        node = graph.upsert_nodes(conn, uid, [graph.NodeInput("document", file.file_name, str(file_id))])
+        node_id = node[("document", str(file_id))]
+        graph.add_edges(
+            conn, uid,
+            [graph.EdgeInput(m.id, "memory", node_id, "node", "DERIVED_FROM", properties={"chunk_index": i})
+             for i, m in enumerate(written)],
+        )  # fmt: skip
+    return file
+
+
+def list_documents(core: MemoryCore, user_id: Any, *, limit: int = 100) -> list[DocumentFile]:
+    uid = check.user_id(user_id, core.settings.write)
+    with core.db.connection() as conn:
+        return documents.list_files(conn, uid, limit=check.limit(limit, maximum=10_000))
+
+
+def delete_document(core: MemoryCore, file_id: Any, user_id: Any) -> DocumentFile:
+    uid = check.user_id(user_id, core.settings.write)
+    fid = check.memory_id(file_id)
+    with core.db.transaction() as conn:
+        file, chunk_ids = documents.delete_file(conn, uid, fid)
+        if file is None:
+            raise DocumentNotFoundError(f"no document {fid} for user {uid!r}")
+        graph.expire_edges_of(conn, uid, chunk_ids)
+    return file

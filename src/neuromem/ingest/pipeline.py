@@ -1,0 +1,243 @@
+"""The ingest pipeline: turns → raw chunks → extraction → decisions → writes → links.
+
+MISSION capability 2, seeds 002, 003 §3.0/§4, 000 §5.4, 004 §4.1. One call handles a
+batch of turns of one session: extraction and embedding happen first (no transaction
+open), then the messages, raw chunks, memories, history, sources, graph edges, usage
+and events are written in **one** transaction — a batch is stored completely or not at
+all, which is what makes a long import resumable without duplicates.
+
+Session end (the hook for reflection): a session ends explicitly (``end_session``) or
+when idle longer than ``ingest.session_idle_timeout_s`` (checked when the user's next
+turns arrive, or by ``end_idle_sessions``). Either way ``conversation_sessions.ended_at``
+/ ``end_reason`` are set and every listener in ``IngestPipeline.session_end_listeners``
+is called after the commit with a ``SessionEnd`` carrying the accumulated importance.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import logging
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .. import validation as check
+from ..core import Draft, MemoryCore
+from ..errors import SessionNotFoundError
+from ..llm.base import ChatModel, UsageRecord
+from ..store import conversations, raw_chunks, usage
+from ..store.conversations import NewMessage, SessionRow
+from ..text.pii import apply_pii_policy
+from ..types import MemoryType, Operation, WriteResult
+from .candidates import Candidate, Extraction
+from .decide import Decider
+from .links import Linker
+from .llm_extractor import extract_with_llm
+from .raw import TurnChunks, chunk_turn
+from .rules import extract_with_rules
+from .turns import Turn, parse_turns, session_id
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionEnd:
+    """The session-end signal (seed 004 §4.1 "extract on session end"; reflection trigger input)."""
+
+    user_id: str
+    session_id: str
+    id: Any
+    ended_at: dt.datetime | None
+    reason: str
+    message_count: int
+    importance_sum: float
+    memories_written: int
+
+    @classmethod
+    def of(cls, row: SessionRow) -> SessionEnd:
+        return cls(
+            user_id=row.user_id,
+            session_id=row.external_id,
+            id=row.id,
+            ended_at=row.ended_at,
+            reason=row.end_reason or "",
+            message_count=row.message_count,
+            importance_sum=float(row.metadata.get("importance_sum", 0.0)),
+            memories_written=int(row.metadata.get("memories_written", 0)),
+        )
+
+
+@dataclass
+class IngestReport:
+    results: list[WriteResult] = field(default_factory=list)
+    turns: int = 0
+    units: int = 0  # extracted candidates + dropped units
+    dropped: Counter[str] = field(default_factory=Counter)
+    session_ends: list[SessionEnd] = field(default_factory=list)
+    fallbacks: int = 0
+
+    def counts(self) -> dict[str, int]:
+        return dict(Counter(str(r.operation) for r in self.results))
+
+
+SessionEndListener = Callable[[SessionEnd], None]
+DEFAULT_SESSION = "default"  # session id of messages added without one
+
+
+class IngestPipeline:
+    def __init__(self, core: MemoryCore, chat: ChatModel | None = None) -> None:
+        self.core = core
+        self.chat = chat
+        self.settings = core.settings
+        self.session_end_listeners: list[SessionEndListener] = []
+
+    # ------------------------------------------------------------------ ingest
+    def ingest(self, messages: Any, user_id: Any, session: Any, *, now: dt.datetime | None = None) -> IngestReport:
+        """Store a batch of turns of one session and the memories extracted from them."""
+        uid = check.user_id(user_id, self.settings.write)
+        sid = session_id(session)
+        turns = [self._private(t) for t in parse_turns(messages, self.settings, now=now)]
+        chunks = [chunk_turn(t.content, self.settings.ingest.raw_chunk_max_chars) for t in turns]
+        usage_records: list[UsageRecord] = []
+        extraction = self._extract(turns, usage_records)
+        kept, report = self._filter(extraction, len(turns))
+        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid) for c in kept]
+        vectors = self.core.embed_passages([d.content for d in drafts])
+        decider = Decider(self.core, self.chat)
+        with self.core.db.transaction() as conn:
+            row, ended = self._open_session(conn, uid, sid, turns[0].sent_at)
+            raw_chunks.put_many(
+                conn, uid, [c for tc in chunks for _, c in tc.pieces], self.settings.ingest.raw_chunk_dir
+            )
+            message_ids = conversations.insert_messages(
+                conn,
+                uid,
+                [
+                    NewMessage(row.id, row.message_count + i, t.role, t.speaker, t.content, t.sent_at,
+                               check.content_hash(t.content), chunks[i].first_sha, t.metadata)
+                    for i, t in enumerate(turns)
+                ],
+            )
+            linker = Linker(uid, previous_episode=conversations.last_episode_id(conn, uid, row.id))
+            episodes_by_turn: dict[int, list[Any]] = {}
+            importance = 0.0
+            written = 0
+            for i, (candidate, draft) in enumerate(zip(kept, drafts, strict=True)):
+                episodes = tuple(episodes_by_turn.get(candidate.turn_index, ()))
+                if episodes and candidate.memory_type is MemoryType.FACT:
+                    draft = dataclasses.replace(draft, extra={**draft.extra, "source_episode_ids": episodes})
+                decision = decider.decide(conn, candidate, draft, None if vectors is None else vectors[i])
+                result = decision.result
+                report.results.append(result)
+                if result.operation is Operation.NOOP:
+                    continue
+                written += 1
+                importance += result.memory.importance
+                memory = result.memory
+                if memory.memory_type is MemoryType.EPISODIC:
+                    episodes_by_turn.setdefault(candidate.turn_index, []).append(memory.id)
+                conversations.add_sources(conn, uid, [(memory.id, row.id, message_ids[candidate.turn_index])])
+                linker.link(conn, memory, candidate, draft.extra["raw_refs"][0],
+                            contradicted=decision.contradicted, supported=decision.supported)  # fmt: skip
+            events = [*extraction.events, *decider.events]
+            if report.dropped:
+                events.append(("candidates_dropped", {"session": sid, "counts": dict(report.dropped)}))
+            usage.record_usage(conn, uid, [*usage_records, *decider.usage])
+            usage.record_events(conn, uid, events)
+            conversations.record_activity(
+                conn, row.id, added=len(turns), last_message_at=max(t.sent_at for t in turns),
+                importance=importance, memories_written=written,
+            )  # fmt: skip
+        report.turns = len(turns)
+        report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
+        report.session_ends = [SessionEnd.of(r) for r in ended]
+        self._notify(report.session_ends)
+        return report
+
+    def _private(self, turn: Turn) -> Turn:
+        """Apply the privacy mode (``ingest.pii_mode``) before anything is stored (raises on reject)."""
+        result = apply_pii_policy(turn.content, self.settings.ingest.pii_mode)
+        if not result.matches:
+            return turn
+        meta = {**turn.metadata, "pii": sorted(result.kinds)}
+        return dataclasses.replace(turn, content=result.text, metadata=meta)
+
+    def _extract(self, turns: Sequence[Turn], usage_records: list[UsageRecord]) -> Extraction:
+        roles = self.settings.ingest.extract_roles
+        if self.chat is None:
+            return extract_with_rules(turns, roles)
+        return extract_with_llm(self.chat, turns, roles, usage_records)
+
+    def _filter(self, extraction: Extraction, n_turns: int) -> tuple[list[Candidate], IngestReport]:
+        report = IngestReport(dropped=Counter(extraction.dropped))
+        threshold = self.settings.ingest.importance_threshold
+        kept = []
+        for c in extraction.candidates:
+            if c.importance < threshold:
+                report.dropped["below_threshold"] += 1
+            else:
+                kept.append(c)
+        report.units = len(extraction.candidates) + sum(extraction.dropped.values())
+        # episodes first within a turn, so that facts can cite them (source_episode_ids)
+        kept.sort(key=lambda c: (c.turn_index, c.memory_type is not MemoryType.EPISODIC, c.span))
+        return kept, report
+
+    def _draft(self, c: Candidate, turn: Turn, chunks: TurnChunks, uid: str, sid: str) -> Draft:
+        meta = {**c.metadata(), "session_id": sid, "role": turn.role}
+        if turn.speaker:
+            meta["speaker"] = turn.speaker
+        draft = self.core.draft(
+            c.content,
+            uid,
+            memory_type=c.memory_type,
+            metadata=meta,
+            importance=c.importance,
+            category=None if c.category is None else str(c.category),
+            valid_at=c.time.start if c.time is not None else turn.sent_at,
+        )
+        return dataclasses.replace(draft, extra={"raw_refs": (chunks.ref(c.span),)})
+
+    # ------------------------------------------------------------------ sessions
+    def _open_session(
+        self, conn: Any, uid: str, sid: str, first_turn_at: dt.datetime
+    ) -> tuple[SessionRow, list[SessionRow]]:
+        idle = dt.timedelta(seconds=self.settings.ingest.session_idle_timeout_s)
+        row, _created = conversations.lock_session(conn, uid, sid, first_turn_at)
+        ended = conversations.end_idle_sessions(conn, first_turn_at - idle, user_id=uid, exclude=row.id)
+        last = row.last_message_at
+        if row.ended_at is None and last is not None and last < first_turn_at - idle:
+            closed = conversations.end_session(conn, uid, sid, reason="idle", at=last)
+            if closed is not None:
+                ended.append(closed)  # the same id continues as a new stretch; reopened below
+        return row, ended
+
+    def end_session(self, user_id: Any, session: Any, *, reason: str = "explicit") -> SessionEnd:
+        uid = check.user_id(user_id, self.settings.write)
+        sid = session_id(session)
+        with self.core.db.transaction() as conn:
+            row = conversations.end_session(conn, uid, sid, reason=reason[:20])
+        if row is None:
+            raise SessionNotFoundError(f"no open session {sid!r} for user {uid!r}")
+        end = SessionEnd.of(row)
+        self._notify([end])
+        return end
+
+    def end_idle_sessions(self, *, now: dt.datetime | None = None, user_id: Any = None) -> list[SessionEnd]:
+        uid = None if user_id is None else check.user_id(user_id, self.settings.write)
+        moment = now or dt.datetime.now(dt.UTC)
+        idle_before = moment - dt.timedelta(seconds=self.settings.ingest.session_idle_timeout_s)
+        with self.core.db.transaction() as conn:
+            rows = conversations.end_idle_sessions(conn, idle_before, user_id=uid)
+        ends = [SessionEnd.of(r) for r in rows]
+        self._notify(ends)
+        return ends
+
+    def _notify(self, ends: Sequence[SessionEnd]) -> None:
+        for end in ends:
+            for listener in self.session_end_listeners:
+                try:
+                    listener(end)
+                except Exception:  # a listener must not undo a committed ingest
+                    log.exception("session-end listener failed for session %s", end.session_id)

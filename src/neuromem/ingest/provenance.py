@@ -1,0 +1,37 @@
+"""Provenance of a memory (seed 000 §2.6.4, seed 003 §3.0): its sessions and messages
+(``memory_sources``) and the exact original words its ``raw_refs`` point to.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .. import validation as check
+from ..core import MemoryCore
+from ..errors import MemoryNotFoundError
+from ..store import conversations, memories, raw_chunks
+
+
+@dataclass(frozen=True, slots=True)
+class Provenance:
+    memory_id: Any
+    messages: tuple[dict[str, Any], ...]  # session_id (external), seq, role, sent_at, content
+    quotes: tuple[str, ...]  # the words each raw_refs item points to, in order
+
+
+def provenance(core: MemoryCore, memory_id: Any, user_id: Any) -> Provenance:
+    uid = check.user_id(user_id, core.settings.write)
+    mid = check.memory_id(memory_id)
+    with core.db.connection() as conn:
+        record = memories.get(conn, uid, mid)
+        if record is None:
+            raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
+        rows = conversations.sources_of(conn, uid, mid)
+        quotes = tuple(q for q in (raw_chunks.quote(conn, uid, ref) for ref in record.raw_refs) if q is not None)
+    messages = tuple(
+        {"session_id": r["external_id"], "seq": r["seq"], "role": r["role"], "sent_at": r["sent_at"],
+         "content": r["content"]}
+        for r in rows
+    )  # fmt: skip
+    return Provenance(mid, messages, quotes)

@@ -1,0 +1,290 @@
+"""The rule-based extractor: the offline default (seed 003 R2G-6, seed 002 per-turn extraction).
+
+Each user sentence is one unit. A unit is small talk (greetings, thanks,
+acknowledgements), a question, or a statement; statements are matched against
+Chinese and English patterns for identity, employer and residence, preferences and
+dislikes, relationships, plans and tasks, habits (procedures) and dated events. The
+memory keeps the user's own words, in the user's language. Importance is the
+pattern's base value plus small boosts (emotion, explicit time, named entities).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from ..text.entities import extract_entities
+from ..text.language import detect_language
+from ..text.sensitive import sensitive_categories
+from ..text.timeparse import resolve_time_expressions
+from ..text.tokenize import tokenize
+from ..types import Emotion, FactCategory, MemoryType
+from .candidates import Candidate, EntityRef, Extraction, Relation, TimeInfo
+from .turns import Turn
+
+MAX_KEYWORDS = 8
+MIN_STATEMENT_CHARS = 4
+
+_SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;]+|\n|$)|[^.\n]+(?:\.(?=\s|$))")
+_SPLIT = re.compile(r"(?<=[。！？!?；;])|\n+|(?<=[.])\s+")
+
+_SMALL_TALK = re.compile(
+    r"^(?:(?:hi|hello|hey|yo|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: so much| a lot)?|thx|"
+    r"ok(?:ay)?|sure|yes|yeah|yep|no|nope|cool|great|nice|awesome|got it|i see|lol|haha+|bye|see you|"
+    r"you'?re welcome|no problem|sounds good|perfect|alright|hmm+|"
+    r"你好|您好|嗨|哈+|嗯+|哦+|好的?|行|可以|谢谢(?:你|您)?|多谢|感谢|再见|拜拜|晚安|早上好|早安|没问题|明白了?|知道了|收到|对|是的|不客气)"
+    r"[\s!！.。,，~～?？]*)+$",
+    re.IGNORECASE,
+)
+_QUESTION_EN = re.compile(r"^(?:what|how|why|when|where|who|which|can|could|would|should|is|are|do|does|did|will)\b",
+                          re.IGNORECASE)  # fmt: skip
+_QUESTION_ZH = re.compile(r"(?:吗|呢|么|什么|怎么|为什么|如何|哪|谁|几|多少)[？?]?$")
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|our)\b|我", re.IGNORECASE)
+
+_OBJ_EN = r"(?P<obj>[A-Za-z0-9][\w&.'\- ]{0,40}?)(?=[,.;!?]|\s+(?:and|but|since|because|for|as|now|with|in|on|from)\b|$)"
+_OBJ_ZH = r"(?P<obj>[^，。！？,.!?\s的]{1,15}?)"  # lazy: followed by a verb (在X工作)
+_OBJ_ZH_TAIL = r"(?P<obj>[^，。！？,.!?\s]{1,15})"  # greedy: up to the punctuation (喜欢喝咖啡)
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    pattern: re.Pattern[str]
+    memory_type: MemoryType
+    category: FactCategory | None
+    importance: float
+    slot: str | None = None  # slot name; "{obj}" is replaced by the captured object
+    relation: str | None = None  # predicate of a relation edge to the captured object
+    object_type: str = "other"
+    polarity: str | None = None
+
+
+def _r(pattern: str, category: FactCategory | None, importance: float, **kw: object) -> Rule:
+    memory_type = MemoryType.EPISODIC if category is None else MemoryType.FACT
+    return Rule(re.compile(pattern, re.IGNORECASE), memory_type, category, importance, **kw)  # type: ignore[arg-type]
+
+
+_I = FactCategory.IDENTITY
+_P = FactCategory.PREFERENCE
+_R = FactCategory.RELATIONSHIP
+_T = FactCategory.TASK
+_PR = FactCategory.PROCEDURE
+_G = FactCategory.GENERAL
+
+# First match wins: specific before general.
+RULES: tuple[Rule, ...] = (
+    # identity and name
+    _r(r"\bmy name is\b|\bcall me\b|我叫|我的名字(?:是|叫)", _I, 0.9, slot="name"),
+    # employer (relation works_at)
+    _r(r"\bi (?:now |currently |still )?work (?:at|for) " + _OBJ_EN, _I, 0.85, slot="employer",
+       relation="works_at", object_type="organization"),
+    _r(r"\bi (?:just |recently )?(?:joined|started (?:a new job |working )?at) " + _OBJ_EN, _I, 0.85,
+       slot="employer", relation="works_at", object_type="organization"),
+    _r(r"我(?:现在|目前|还)?在" + _OBJ_ZH + r"(?:工作|上班|任职|实习)", _I, 0.85, slot="employer",
+       relation="works_at", object_type="organization"),
+    _r(r"我(?:刚|最近)?(?:入职|加入)了?" + _OBJ_ZH + r"(?=[，。！,.!]|$)", _I, 0.85, slot="employer",
+       relation="works_at", object_type="organization"),
+    # residence (relation lives_in)
+    _r(r"\bi (?:now |currently |still )?live in " + _OBJ_EN, _I, 0.8, slot="residence", relation="lives_in",
+       object_type="place"),
+    _r(r"\bi (?:just |recently )?moved to " + _OBJ_EN, _I, 0.8, slot="residence", relation="lives_in",
+       object_type="place"),
+    _r(r"我(?:现在|目前|还)?住在" + _OBJ_ZH + r"(?=[，。！,.!]|$|了)", _I, 0.8, slot="residence", relation="lives_in",
+       object_type="place"),
+    _r(r"我(?:刚|最近)?搬(?:到|去)了?" + _OBJ_ZH + r"(?=[，。！,.!]|$|了)", _I, 0.8, slot="residence",
+       relation="lives_in", object_type="place"),
+    # dislikes before likes ("don't like" contains "like")
+    _r(r"\bi (?:really )?(?:don'?t|do not|never) (?:like|enjoy|eat|drink)\s+" + _OBJ_EN, _P, 0.7,
+       slot="likes:{obj}", polarity="negative"),
+    _r(r"\bi (?:really )?(?:hate|dislike|can'?t stand|am allergic to|'m allergic to)\s+" + _OBJ_EN, _P, 0.7,
+       slot="likes:{obj}", polarity="negative"),
+    _r(r"我(?:真的|很|非常|特别)?(?:不喜欢|讨厌|不爱|受不了|不吃|不喝)" + _OBJ_ZH_TAIL, _P, 0.7,
+       slot="likes:{obj}", polarity="negative"),
+    _r(r"\bi (?:really |also |absolutely )?(?:like|love|enjoy|prefer|adore)\s+" + _OBJ_EN, _P, 0.7,
+       slot="likes:{obj}", polarity="positive"),
+    _r(r"\bmy fav(?:ou)?rite\b|\bi'?m (?:a (?:big |huge )?)?fan of\b", _P, 0.7, polarity="positive"),
+    _r(r"我(?:也|真的|很|非常|特别|超|最)?(?:喜欢|爱|喜爱|偏爱|热爱|爱吃|爱喝)" + _OBJ_ZH_TAIL, _P, 0.7,
+       slot="likes:{obj}", polarity="positive"),
+    _r(r"我最(?:喜欢|爱)的|以后(?:请|都)?(?:用|优先)", _P, 0.7, polarity="positive"),
+    # relationships
+    _r(r"\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|mom|mother|dad|father|parents|son|"
+       r"daughter|kids?|children|brother|sister|sibling|friend|best friend|boss|manager|colleague|coworker|"
+       r"roommate|dog|cat|pet|grand(?:ma|pa|mother|father))\b", _R, 0.7),
+    _r(r"我(?:的)?(?:老婆|妻子|太太|丈夫|老公|先生|女朋友|男朋友|对象|妈妈|妈|爸爸|爸|母亲|父亲|父母|儿子|女儿|孩子|"
+       r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|同事|老板|领导|室友|猫|狗|宠物|爷爷|奶奶|外公|外婆)", _R, 0.7),
+    # plans and tasks
+    _r(r"\bremind me\b|\bi (?:need|have|want|plan|hope) to\b|\bi'?m (?:going|planning|about|trying) to\b|"
+       r"\bi will\b|\bi'll\b|\bmy (?:goal|plan|deadline)\b|\bdeadline\b", _T, 0.6),
+    _r(r"提醒我|记得|我(?:要|得|需要|打算|计划|准备|想要|想|必须|将)|截止|目标是", _T, 0.6),
+    # habits and procedures
+    _r(r"\bi (?:usually|always|often|normally|typically|never)\b|\bevery (?:day|morning|night|week|weekend)\b|"
+       r"\bmy routine\b", _PR, 0.5),
+    _r(r"我(?:通常|一般|平时|经常|总是|每天|每周|每晚|习惯)", _PR, 0.5),
+    # identity, generic
+    _r(r"\bi(?:'m| am) (?:a|an) \w+|\bi(?:'m| am) from\b|\bi(?:'m| am) \d{1,3}\b|\bi studied\b|\bmy (?:job|major)\b",
+       _I, 0.6),
+    _r(r"我是(?:一名|一个|个)?\S{1,10}|我来自|我今年\S{1,4}岁|我毕业于|我的(?:工作|专业)", _I, 0.6),
+)
+# Dated events become episodic memories; statements about oneself become general facts.
+_EVENT_EN = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+)?(?:went|visited|bought|met|got|had|finished|attended|started|"
+                       r"saw|watched|took|made|moved|joined|traveled|travelled|flew|ran|won|lost|graduated|"
+                       r"adopted|received|completed|tried|spent|cooked|read|wrote|played|celebrated)\b",
+                       re.IGNORECASE)  # fmt: skip
+_EVENT_ZH = re.compile(r"我.{0,12}?(?:了|过)")
+_GENERAL_IMPORTANCE = 0.35
+_EVENT_IMPORTANCE = 0.55
+_FILLER_IMPORTANCE = 0.1
+
+_EMOTIONS: tuple[tuple[re.Pattern[str], Emotion], ...] = tuple(
+    (re.compile(p, re.IGNORECASE), e)
+    for p, e in (
+        (r"\b(?:thrilled|ecstatic|so excited|excited)\b|兴奋|激动", Emotion(0.8, 0.8, "excited")),
+        (r"\b(?:happy|glad|delighted|love it|great day)\b|开心|高兴|快乐|幸福|太好了", Emotion(0.7, 0.5, "happy")),
+        (r"\b(?:grateful|thankful)\b|感激|感恩", Emotion(0.6, 0.3, "grateful")),
+        (r"\b(?:angry|furious|pissed|mad at)\b|生气|愤怒|气死", Emotion(-0.7, 0.8, "angry")),
+        (r"\b(?:anxious|nervous|worried|stressed|overwhelmed)\b|焦虑|紧张|担心|压力", Emotion(-0.5, 0.7, "anxious")),
+        (r"\b(?:sad|upset|depressed|heartbroken|lonely)\b|难过|伤心|失落|孤独|郁闷", Emotion(-0.6, 0.4, "sad")),
+        (r"\b(?:tired|exhausted|burned out|burnt out)\b|累|疲惫", Emotion(-0.3, 0.2, "tired")),
+        (r"\b(?:frustrated|annoyed)\b|烦|郁闷", Emotion(-0.5, 0.6, "frustrated")),
+    )
+)
+
+
+def split_sentences(text: str) -> list[tuple[int, int]]:
+    """Spans of the sentences of ``text`` (Chinese and English punctuation, newlines), trimmed."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _SPLIT.finditer(text):
+        if m.start() > start or m.end() > start:
+            spans.append((start, m.start() if m.start() > start else m.end()))
+        start = max(start, m.end())
+    spans.append((start, len(text)))
+    out = []
+    for a, b in spans:
+        piece = text[a:b]
+        stripped = piece.strip()
+        if not stripped:
+            continue
+        a += len(piece) - len(piece.lstrip())
+        out.append((a, a + len(stripped)))
+    return out
+
+
+def classify(sentence: str) -> tuple[str, Rule | None, re.Match[str] | None]:
+    """``("small_talk" | "question" | "statement", matched rule, match)``."""
+    if _SMALL_TALK.match(sentence):
+        return "small_talk", None, None
+    for rule in RULES:
+        m = rule.pattern.search(sentence)
+        if m:
+            return "statement", rule, m
+    stripped = sentence.rstrip()
+    if stripped.endswith(("?", "？")) or _QUESTION_EN.match(sentence) or _QUESTION_ZH.search(stripped):
+        return "question", None, None
+    return "statement", None, None
+
+
+def emotion_of(sentence: str) -> Emotion | None:
+    for pattern, emotion in _EMOTIONS:
+        if pattern.search(sentence):
+            return emotion
+    return None
+
+
+def keywords_of(sentence: str) -> tuple[str, ...]:
+    words = [t for t in tokenize(sentence) if len(t) > 1 and not t.isdigit()]
+    return tuple(dict.fromkeys(words))[:MAX_KEYWORDS]
+
+
+def _object(m: re.Match[str] | None) -> str | None:
+    if m is None or "obj" not in m.groupdict() or not m.group("obj"):
+        return None
+    value = m.group("obj").strip(" .,'\"“”‘’。，")
+    value = re.sub(r"^(?:the|a|an)\s+", "", value, flags=re.IGNORECASE)
+    return value or None
+
+
+def extract_sentence(turn: Turn, turn_index: int, span: tuple[int, int], out: Extraction) -> None:
+    """Classify one sentence of a user turn and append a candidate or a drop reason to ``out``."""
+    sentence = turn.content[span[0] : span[1]]
+    kind, rule, match = classify(sentence)
+    if kind != "statement":
+        out.dropped[kind] += 1
+        return
+    language = detect_language(sentence)
+    times = resolve_time_expressions(sentence, turn.sent_at)
+    time = None
+    if times:
+        t = times[0]
+        time = TimeInfo(t.text, t.start, t.end, str(t.granularity))
+    first_person = bool(_FIRST_PERSON.search(sentence))
+    if rule is not None:
+        memory_type, category, importance = rule.memory_type, rule.category, rule.importance
+    elif first_person and time is not None and (_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence)):
+        memory_type, category, importance = MemoryType.EPISODIC, None, _EVENT_IMPORTANCE
+    elif first_person and len(sentence) >= MIN_STATEMENT_CHARS and len(tokenize(sentence)) >= 3:
+        memory_type, category, importance = MemoryType.FACT, FactCategory.GENERAL, _GENERAL_IMPORTANCE
+    else:
+        memory_type, category, importance = MemoryType.FACT, FactCategory.GENERAL, _FILLER_IMPORTANCE
+    is_event = bool(_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence))
+    if time is not None and first_person and memory_type is MemoryType.FACT and (
+        rule is None or (is_event and category in (FactCategory.RELATIONSHIP, FactCategory.GENERAL))
+    ):
+        memory_type, category = MemoryType.EPISODIC, None  # a dated happening is an episode
+    emotion = emotion_of(sentence)
+    entities = tuple(EntityRef(e.name, e.type) for e in extract_entities(sentence))
+    obj = _object(match)
+    relation = slot = value = topic = None
+    if rule is not None and obj is not None:
+        obj_ref = next((e for e in entities if e.normalized == EntityRef(obj, "other").normalized), None)
+        obj_ref = EntityRef(obj_ref.name if obj_ref else obj, rule.object_type)
+        value = obj_ref.normalized
+        if rule.relation:
+            relation = Relation(rule.relation, obj_ref)
+            entities = (*(e for e in entities if e.normalized != value), obj_ref)
+        if rule.category is FactCategory.PREFERENCE:
+            topic = (keywords_of(obj) or (obj,))[0]
+            value = rule.polarity
+    if rule is not None and rule.slot is not None:
+        slot = rule.slot.replace("{obj}", topic or "") if "{obj}" in rule.slot else rule.slot
+        if "{obj}" in rule.slot and not topic:
+            slot = None
+    if emotion is not None:
+        importance += 0.1 * emotion.arousal
+    if time is not None:
+        importance += 0.05
+    if entities:
+        importance += 0.05
+    out.candidates.append(
+        Candidate(
+            content=sentence,
+            memory_type=memory_type,
+            category=category,
+            importance=round(min(1.0, importance), 3),
+            turn_index=turn_index,
+            span=span,
+            language=language,
+            extractor="rules",
+            entities=entities,
+            keywords=keywords_of(sentence),
+            time=time,
+            emotion=emotion,
+            slot=slot,
+            value=value if slot else None,
+            relation=relation,
+            topic=topic,
+            sensitive=sensitive_categories(sentence),
+            polarity=rule.polarity if rule is not None else None,
+        )
+    )
+
+
+def extract_with_rules(turns: Sequence[Turn], roles: Sequence[str], indices: Sequence[int] | None = None) -> Extraction:
+    """Candidates from the turns whose role is in ``roles`` (others are only kept raw)."""
+    out = Extraction()
+    for i, turn in enumerate(turns):
+        if turn.role not in roles or (indices is not None and i not in indices):
+            continue
+        for span in split_sentences(turn.content):
+            extract_sentence(turn, i, span, out)
+    return out

@@ -1,0 +1,88 @@
+"""SQL over ``document_files`` (seed 000 §7.3); the chunks themselves are ``memories`` rows of
+type ``document`` carrying ``file_id`` and ``chunk_index``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from .db import Conn
+
+_COLUMNS = "id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata, created_at, deleted_at"
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentFile:
+    id: uuid.UUID
+    user_id: str
+    file_name: str
+    mime_type: str
+    size_bytes: int
+    sha256: str
+    chunk_count: int
+    metadata: dict[str, Any]
+    created_at: Any
+    deleted_at: Any
+
+
+def _file(row: dict[str, Any]) -> DocumentFile:
+    return DocumentFile(**{**row, "sha256": row["sha256"].strip(), "metadata": dict(row["metadata"] or {})})
+
+
+def insert_file(
+    conn: Conn, *, file_id: uuid.UUID, user_id: str, file_name: str, mime_type: str, size_bytes: int,
+    sha256: str, chunk_count: int, metadata: dict[str, Any],
+) -> DocumentFile:
+    row = conn.execute(
+        f"""INSERT INTO document_files (id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}""",
+        (file_id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, Jsonb(metadata)),
+    ).fetchone()
+    assert row is not None
+    return _file(row)
+
+
+def find_current_by_sha(conn: Conn, user_id: str, sha256: str) -> DocumentFile | None:
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s AND sha256 = %s AND deleted_at IS NULL",
+        (user_id, sha256),
+    ).fetchone()
+    return None if row is None else _file(row)
+
+
+def get_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentFile | None:
+    row = conn.execute(
+        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s AND id = %s", (user_id, file_id)
+    ).fetchone()
+    return None if row is None else _file(row)
+
+
+def list_files(conn: Conn, user_id: str, *, include_deleted: bool = False, limit: int = 100) -> list[DocumentFile]:
+    where = "" if include_deleted else " AND deleted_at IS NULL"
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s{where} ORDER BY created_at DESC, id LIMIT %s",
+        (user_id, limit),
+    ).fetchall()
+    return [_file(r) for r in rows]
+
+
+def delete_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> tuple[DocumentFile | None, list[uuid.UUID]]:
+    """Soft-delete a file and expire its chunk memories; returns the file and the expired chunk ids."""
+    row = conn.execute(
+        f"""UPDATE document_files SET deleted_at = now() WHERE user_id = %s AND id = %s AND deleted_at IS NULL
+            RETURNING {_COLUMNS}""",
+        (user_id, file_id),
+    ).fetchone()
+    if row is None:
+        return None, []
+    chunks = conn.execute(
+        """UPDATE memories SET expired_at = now(), updated_at = now()
+           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL
+           RETURNING id""",
+        (user_id, file_id),
+    ).fetchall()
+    return _file(row), [c["id"] for c in chunks]
