@@ -80,6 +80,13 @@ class IngestSettings(_Section):
     raw_chunk_dir: Path | None = None  # None → chunks stored zstd-compressed in the database
     pii_mode: Literal["redact", "keep", "reject"] = "redact"
     batch_size: int = Field(default=64, ge=1)
+    extract_roles: tuple[str, ...] = ("user",)  # whose turns are mined for memories (all turns are kept raw)
+    max_messages_per_call: int = Field(default=10_000, ge=1)
+    raw_chunk_max_chars: int = Field(default=8_000, ge=200)  # seed 003 §3.0: ≈1k–2k tokens per RawChunk
+    document_chunk_tokens: int = Field(default=300, ge=20)  # document chunk size (seed 000 §7.3)
+    document_max_chars: int = Field(default=5_000_000, ge=1)
+    llm_decisions: bool = True  # with an LLM configured, let it decide ADD/UPDATE/DELETE/NOOP (seed 004 §4.1)
+    decision_candidates: int = Field(default=5, ge=1, le=20)  # similar memories shown to the deciding LLM
 
 
 class RecallSettings(_Section):

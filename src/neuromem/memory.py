@@ -14,18 +14,24 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Self
 
 from .config import Settings
 from .core import MemoryCore
 from .embed.base import Embedder
 from .embed.factory import create_embedder
+from .ingest.chat_export import ImportSummary, import_export
+from .ingest.documents import add_document, delete_document, list_documents
+from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
+from .ingest.provenance import Provenance, provenance
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe
 from .store.db import Database
+from .store.documents import DocumentFile
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
 
 
@@ -60,9 +66,10 @@ class Memory:
     # -- writes -------------------------------------------------------------
     def add(
         self,
-        content: str,
+        content: str | Mapping[str, Any] | Sequence[Mapping[str, Any]],
         *,
         user_id: str,
+        session_id: str | None = None,
         memory_type: str | MemoryType = MemoryType.FACT,
         metadata: Mapping[str, Any] | None = None,
         importance: float | None = None,
@@ -74,7 +81,14 @@ class Memory:
 
         >>> m.add("我喜欢喝咖啡", user_id="alice", category="preference")  # doctest: +SKIP
         [WriteResult(operation=<Operation.ADD: 'add'>, ...)]
+
+        A message or a list of messages in the Mem0 style runs the ingest pipeline
+        (extraction, decisions, provenance, graph links) for ``session_id``:
+
+        >>> m.add([{"role": "user", "content": "I work at Google"}], user_id="alice", session_id="s1")  # doctest: +SKIP
         """
+        if not isinstance(content, str):
+            return self.ingest(content, user_id=user_id, session_id=session_id).results
         draft = self._core.draft(
             content,
             user_id,
@@ -125,6 +139,59 @@ class Memory:
     def reset(self, *, user_id: str) -> dict[str, int]:
         """Erase everything stored for ``user_id`` (irreversible)."""
         return self._core.reset(user_id)
+
+    # -- conversations and documents (neuromem.ingest) -----------------------
+    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None) -> IngestReport:
+        """Ingest conversation turns and return the full report (writes, drops by reason, session ends)."""
+        report = self._ingest.ingest(messages, user_id, DEFAULT_SESSION if session_id is None else session_id)
+        self._poke()
+        return report
+
+    def import_chat_export(
+        self, path: str | Path, *, user_id: str, batch_size: int | None = None,
+        progress: Callable[[int], None] | None = None,
+    ) -> ImportSummary:
+        """Ingest a JSON / JSONL chat export; resumable after an interruption without duplicates."""
+        summary = import_export(self._ingest, Path(path), user_id, batch_size=batch_size, progress=progress)
+        self._poke()
+        return summary
+
+    def end_session(self, *, user_id: str, session_id: str) -> SessionEnd:
+        """Mark a conversation session ended (the session-end signal reflection listens to)."""
+        return self._ingest.end_session(user_id, session_id)
+
+    def end_idle_sessions(self, *, user_id: str | None = None, now: Any = None) -> list[SessionEnd]:
+        """End every open session idle longer than ``ingest.session_idle_timeout_s``."""
+        return self._ingest.end_idle_sessions(user_id=user_id, now=now)
+
+    def on_session_end(self, listener: SessionEndListener) -> None:
+        """Call ``listener(SessionEnd)`` after every session end (explicit or idle)."""
+        self._ingest.session_end_listeners.append(listener)
+
+    def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
+        """Where a memory came from: sessions, messages and the exact original words."""
+        return provenance(self._core, memory_id, user_id)
+
+    def add_document(
+        self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
+        metadata: Mapping[str, Any] | None = None,
+    ) -> DocumentFile:
+        """Store a text or markdown document as chunks in the document partition."""
+        document = add_document(self._core, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
+                                metadata=metadata)  # fmt: skip
+        self._poke()
+        return document
+
+    def list_documents(self, *, user_id: str, limit: int = 100) -> list[DocumentFile]:
+        return list_documents(self._core, user_id, limit=limit)
+
+    def delete_document(self, file_id: Any, *, user_id: str) -> DocumentFile:
+        """Soft-delete a document and all of its chunks."""
+        return delete_document(self._core, file_id, user_id)
+
+    @functools.cached_property
+    def _ingest(self) -> IngestPipeline:
+        return IngestPipeline(self._core, create_chat_model(self.settings.llm))
 
     # -- reads --------------------------------------------------------------
     def search(
@@ -244,6 +311,9 @@ class Memory:
         reflection = self.__dict__.get("_reflection")
         if reflection is not None:
             reflection.close()
+        ingest = self.__dict__.get("_ingest")
+        if ingest is not None and ingest.chat is not None:
+            ingest.chat.close()
         self._core.close()
 
     def __enter__(self) -> Self:
@@ -263,7 +333,8 @@ class Memory:
 
 
 _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
-                  "pending_embeddings", "recall_prompt",
+                  "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
+                  "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job")  # fmt: skip
 
 

@@ -241,3 +241,10 @@ class IngestPipeline:
                     listener(end)
                 except Exception:  # a listener must not undo a committed ingest
                     log.exception("session-end listener failed for session %s", end.session_id)
+
+    def stored_messages(self, user_id: Any, session: Any) -> int:
+        """How many turns of this session are already stored (resuming an import skips them)."""
+        uid = check.user_id(user_id, self.settings.write)
+        with self.core.db.connection() as conn:
+            row = conversations.get_session(conn, uid, session_id(session))
+        return 0 if row is None else row.message_count

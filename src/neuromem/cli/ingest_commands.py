@@ -1,0 +1,90 @@
+"""``memctl ingest FILE``, ``memctl documents upload/list/delete``, ``memctl session end``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from tqdm import tqdm
+
+from ..ingest.chat_export import read_export
+from .context import friendly_errors, open_memory
+from .main import cli
+
+_user = click.option("--user-id", "-u", required=True, help="Whose memory.")
+
+
+@cli.command()
+@_user
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--batch-size", type=click.IntRange(1, 10_000), default=None, help="Turns per transaction.")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+@friendly_errors
+def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool) -> None:
+    """Ingest a JSON / JSONL chat export; run it again to resume after an interruption."""
+    total = sum(len(m) for m in read_export(file).values())
+    with open_memory() as m, tqdm(total=total, unit="turn", disable=no_progress, desc="ingest") as bar:
+        summary = m.import_chat_export(file, user_id=user_id, batch_size=batch_size, progress=bar.update)
+    dropped = ", ".join(f"{k} {v}" for k, v in sorted(summary.dropped.items())) or "none"
+    click.echo(
+        f"{summary.turns_ingested} turns ingested ({summary.turns_skipped} already stored) in "
+        f"{summary.sessions} sessions; {summary.memories_written} memories written; dropped: {dropped}"
+    )
+
+
+@cli.group()
+def documents() -> None:
+    """Upload, list and delete documents (text or markdown)."""
+
+
+@documents.command("upload")
+@_user
+@click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@friendly_errors
+def documents_upload(user_id: str, file: Path) -> None:
+    """Store FILE as document chunks."""
+    mime = "text/markdown" if file.suffix.lower() in (".md", ".markdown") else "text/plain"
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise click.ClickException(f"{file} is not UTF-8 text") from None
+    with open_memory() as m:
+        doc = m.add_document(text, user_id=user_id, file_name=file.name, mime_type=mime)
+    click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks")
+
+
+@documents.command("list")
+@_user
+@friendly_errors
+def documents_list(user_id: str) -> None:
+    """List a user's documents."""
+    with open_memory() as m:
+        for doc in m.list_documents(user_id=user_id):
+            click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks  {doc.size_bytes} bytes  {doc.created_at:%Y-%m-%d}")
+
+
+@documents.command("delete")
+@_user
+@click.argument("file_id")
+@friendly_errors
+def documents_delete(user_id: str, file_id: str) -> None:
+    """Delete a document and its chunks."""
+    with open_memory() as m:
+        doc = m.delete_document(file_id, user_id=user_id)
+    click.echo(f"deleted {doc.id}  {doc.file_name}")
+
+
+@cli.group()
+def session() -> None:
+    """Conversation sessions."""
+
+
+@session.command("end")
+@_user
+@click.argument("session_id")
+@friendly_errors
+def session_end(user_id: str, session_id: str) -> None:
+    """Mark a session ended (the signal reflection reacts to)."""
+    with open_memory() as m:
+        end = m.end_session(user_id=user_id, session_id=session_id)
+    click.echo(f"session {end.session_id} ended: {end.message_count} messages, {end.memories_written} memories")

@@ -1,0 +1,152 @@
+"""LLM extractor and decisions through the fake OpenAI-compatible server; PII modes; documents; resume."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import psycopg
+import pytest
+from click.testing import CliRunner
+from psycopg.rows import dict_row
+
+from neuromem import Memory
+from neuromem.cli.main import cli
+from neuromem.errors import DocumentNotFoundError, PIIRejectedError
+from neuromem.types import MemoryType, Operation
+from tests.fakes.openai_server import FakeError
+
+T0 = dt.datetime(2024, 3, 13, 10, 0, tzinfo=dt.UTC)
+TURN = {"role": "user", "content": "我上周三去了上海出差，见了老同学。", "timestamp": T0}
+GOOD = json.dumps({"memories": [{
+    "turn": 1, "quote": "我上周三去了上海出差", "content": "用户上周三去上海出差", "type": "episodic",
+    "importance": 0.6, "entities": [{"name": "上海", "type": "place"}], "keywords": ["出差"],
+    "time_expression": "上周三", "topic": "出差"}], "small_talk_turns": []}, ensure_ascii=False)  # fmt: skip
+
+
+def rows(memory: Memory, query: str, *params: object) -> list[dict]:
+    with psycopg.connect(memory.settings.store.database_url, row_factory=dict_row) as conn:
+        return conn.execute(query, params).fetchall()
+
+
+@pytest.fixture
+def llm_memory(settings, fake_openai):  # type: ignore[no-untyped-def]
+    m = Memory(settings.with_updates(llm={"base_url": fake_openai.base_url, "max_retries": 0}))
+    yield m
+    m.close()
+
+
+def test_llm_extraction_good_answer(llm_memory: Memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
+    fake_openai.chat_responses.append(GOOD)
+    [r] = llm_memory.add(TURN, user_id="u1", session_id="s1")
+    assert r.memory.memory_type is MemoryType.EPISODIC and r.memory.content == "用户上周三去上海出差"
+    assert r.memory.metadata["extractor"] == "llm"
+    assert r.memory.valid_at == dt.datetime(2024, 3, 6, tzinfo=dt.UTC)  # 上周三 from the turn's date
+    assert "2024-03-13" in json.dumps(fake_openai.requests[-1][1], ensure_ascii=False)  # the turn's own date
+    usage = rows(llm_memory, "SELECT operation, ok FROM model_usage")
+    assert usage == [{"operation": "extract_memories", "ok": True}]
+
+
+def test_llm_malformed_then_repaired_and_english_content_is_replaced_by_quote(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
+    english = GOOD.replace("用户上周三去上海出差", "The user went to Shanghai")
+    fake_openai.chat_responses.extend(["not json at all", english])
+    [r] = llm_memory.add(TURN, user_id="u1", session_id="s1")
+    assert r.memory.content == "我上周三去了上海出差"  # a memory is written in the language the user spoke
+    assert [u["ok"] for u in rows(llm_memory, "SELECT ok FROM model_usage ORDER BY created_at")] == [False, True]
+
+
+def test_llm_failure_falls_back_to_rules_and_is_recorded(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
+    fake_openai.chat_responses.extend([FakeError(500, "down")] * 3)
+    results = llm_memory.add(TURN, user_id="u1", session_id="s1")
+    assert results and all(r.memory.metadata["extractor"] == "rules" for r in results)
+    events = rows(llm_memory, "SELECT kind FROM pipeline_events WHERE kind = 'extraction_fallback'")
+    assert len(events) == 1
+    assert rows(llm_memory, "SELECT count(*) AS n FROM conversation_messages")[0]["n"] == 1
+
+
+def test_llm_decides_noop_and_bad_target_falls_back(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
+    fake_openai.chat_responses.append(GOOD)
+    [first] = llm_memory.add(TURN, user_id="u1", session_id="s1")
+    again = GOOD.replace("用户上周三去上海出差", "用户上周三到上海出差了")
+    fake_openai.chat_responses.extend([again, json.dumps({"operation": "NOOP", "target": 1})])
+    [second] = llm_memory.add({**TURN, "content": TURN["content"] + "很累"}, user_id="u1", session_id="s1")
+    assert second.operation is Operation.NOOP and second.memory.id == first.memory.id
+    fake_openai.chat_responses.extend([again.replace("了", "啦"), json.dumps({"operation": "DELETE", "target": 9})])
+    [third] = llm_memory.add({**TURN, "content": TURN["content"] + "好累"}, user_id="u1", session_id="s1")
+    assert third.operation is Operation.ADD  # out-of-range target → the rules decide
+    assert rows(llm_memory, "SELECT count(*) AS n FROM pipeline_events WHERE kind = 'decision_rejected'")[0]["n"] == 1
+
+
+@pytest.mark.parametrize("mode", ["redact", "keep", "reject"])
+def test_pii_modes(settings, mode: str) -> None:  # type: ignore[no-untyped-def]
+    text = "My email is lin.wei@example.com and I work at Tencent."
+    with Memory(settings.with_updates(ingest={"pii_mode": mode})) as m:
+        if mode == "reject":
+            with pytest.raises(PIIRejectedError):
+                m.add({"role": "user", "content": text, "timestamp": T0}, user_id="u1", session_id="s1")
+            assert rows(m, "SELECT count(*) AS n FROM conversation_messages")[0]["n"] == 0
+            return
+        [r] = m.add({"role": "user", "content": text, "timestamp": T0}, user_id="u1", session_id="s1")
+        stored = rows(m, "SELECT content FROM conversation_messages")[0]["content"]
+        if mode == "redact":
+            assert "@" not in r.memory.content and "@" not in stored and "[EMAIL]" in stored
+        else:
+            assert "lin.wei@example.com" in r.memory.content
+
+
+def test_documents_upload_list_delete(memory: Memory) -> None:
+    text = "# Guide\n\n" + "\n\n".join(f"Paragraph {i}: " + "word " * 120 for i in range(5))
+    doc = memory.add_document(text, user_id="u1", file_name="guide.md", mime_type="text/markdown")
+    assert doc.chunk_count >= 2
+    assert memory.add_document(text, user_id="u1", file_name="again.md").id == doc.id  # same bytes
+    chunks = memory.get_all(user_id="u1", filters={"memory_type": "document", "file_id": doc.id})
+    assert sorted(c.content.split(":")[0][-11:] for c in chunks)  # rows exist in the document partition
+    assert len(chunks) == doc.chunk_count
+    assert [d.id for d in memory.list_documents(user_id="u1")] == [doc.id]
+    memory.delete_document(doc.id, user_id="u1")
+    assert memory.list_documents(user_id="u1") == []
+    assert memory.get_all(user_id="u1", filters={"memory_type": "document"}) == []
+    with pytest.raises(DocumentNotFoundError):
+        memory.delete_document(doc.id, user_id="u1")
+
+
+def test_import_resumes_without_duplicates(memory: Memory, tmp_path: Path) -> None:
+    lines = [{"session_id": f"s{s}", "role": "user", "content": f"I like dish number {s}-{i}.",
+              "timestamp": (T0 + dt.timedelta(minutes=i)).isoformat()} for s in range(2) for i in range(5)]  # fmt: skip
+    path = tmp_path / "chat.jsonl"
+    path.write_text("\n".join(json.dumps(x) for x in lines), encoding="utf-8")
+    partial = tmp_path / "partial.jsonl"  # an interrupted run: the first 3 turns of s0 only
+    partial.write_text("\n".join(json.dumps(x) for x in lines[:3]), encoding="utf-8")
+    memory.import_chat_export(partial, user_id="u1", batch_size=2)
+    summary = memory.import_chat_export(path, user_id="u1", batch_size=2)
+    assert (summary.turns_skipped, summary.turns_ingested) == (3, 7)
+    assert rows(memory, "SELECT count(*) AS n FROM conversation_messages")[0]["n"] == 10
+    seqs = rows(memory, "SELECT array_agg(seq ORDER BY seq) AS s FROM conversation_messages GROUP BY session_id")
+    assert all(r["s"] == [0, 1, 2, 3, 4] for r in seqs)
+    assert memory.import_chat_export(path, user_id="u1").turns_ingested == 0
+
+
+def test_cli_ingest_documents_and_session_end(settings, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url)
+    monkeypatch.setenv("NEUROMEM_EMBEDDER", "hashing")
+    monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", "64")
+    monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", "64")
+    export = tmp_path / "chat.json"
+    export.write_text(json.dumps({"sessions": [{"session_id": "a", "messages": [
+        {"role": "user", "content": "我住在北京。", "timestamp": T0.isoformat()},
+        {"role": "assistant", "content": "好的。", "timestamp": T0.isoformat()}]}]}, ensure_ascii=False))  # fmt: skip
+    runner = CliRunner()
+    out = runner.invoke(cli, ["ingest", "-u", "u1", str(export), "--no-progress"])
+    assert out.exit_code == 0, out.output
+    assert "2 turns ingested" in out.output and "1 memories written" in out.output
+    doc = tmp_path / "notes.md"
+    doc.write_text("# Notes\n\nSome text.", encoding="utf-8")
+    out = runner.invoke(cli, ["documents", "upload", "-u", "u1", str(doc)])
+    assert out.exit_code == 0 and "notes.md" in out.output
+    file_id = out.output.split()[0]
+    assert file_id in runner.invoke(cli, ["documents", "list", "-u", "u1"]).output
+    assert runner.invoke(cli, ["documents", "delete", "-u", "u1", file_id]).exit_code == 0
+    out = runner.invoke(cli, ["session", "end", "-u", "u1", "a"])
+    assert out.exit_code == 0 and "session a ended" in out.output
+    assert runner.invoke(cli, ["session", "end", "-u", "u1", "a"]).exit_code != 0
