@@ -366,4 +366,4 @@ def test_reflection_due_uses_settings_and_rejects_nan() -> None:
 
 
 def test_trigger_type_values_match_reflection_cycles_column() -> None:
-    assert {t.value for t in TriggerType} == {"importance_accumulated", "scheduled", "session_end"}
+    assert {t.value for t in TriggerType} == {"importance_accumulated", "scheduled", "session_end", "manual"}

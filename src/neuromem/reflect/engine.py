@@ -479,18 +479,15 @@ class _Cycle:
         parents = [t for t in self.traits.values()
                    if t.trait_subtype == parent_subtype and t.trait_stage != TraitStage.DISSOLVED]  # fmt: skip
         parent_views = self.views(parents)
-        sim = self.t.upgrade_min_similarity
+        link = _upgrade_relation(parent_subtype)
         loose: list[TraitView] = []
         for child in eligible:  # join an existing parent of the same tendency
-            home = next(
-                (p for p in parent_views if related(child.keywords, child.vector, p.keywords, p.vector, sim)),
-                None,
-            )
+            home = next((p for p in parent_views if link(child, p)), None)
             if home is None:
                 loose.append(child)
             else:
                 self.adopt(home.id, [child])
-        groups = _components(loose, lambda a, b: related(a.keywords, a.vector, b.keywords, b.vector, sim))
+        groups = _components(loose, link)
         for group in groups:
             if len(group) < min_children:
                 continue
@@ -593,6 +590,25 @@ class _Cycle:
             stage = tm.stage_for_confidence(d, self.t).value
             if stage != trait.trait_stage:
                 self.write(trait, {"trait_stage": stage})
+
+
+def _upgrade_relation(parent_subtype: str) -> Any:
+    """When two traits point at the same tendency (offline proxy, both detectors).
+
+    Behaviours → preference: a shared theme keyword. Preferences → core (the
+    same "personality dimension", seed 001 §3.3): a shared keyword, or the same
+    specific context — the seed's own example induces a [work] core trait from
+    [work] preferences. Trait embeddings are not used: generated trait texts
+    share their template words, which would make every trait look alike.
+    """
+
+    def link(a: TraitView, b: TraitView) -> bool:
+        if related(a.keywords, None, b.keywords, None, 1.0):
+            return True
+        specific = a.context not in (None, "general", "contextual")
+        return parent_subtype == "core" and specific and a.context == b.context
+
+    return link
 
 
 def _components(items: Sequence[TraitView], linked: Any) -> list[list[TraitView]]:

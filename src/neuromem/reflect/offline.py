@@ -16,7 +16,7 @@ one join the theme whose centroid embedding is closest when the cosine reaches
 - otherwise a **trend** (seed 001 §4.1) when it has ``trend_min_support``.
 
 **Links.** An observation concerns a trend or behaviour when it carries the
-trait's main theme word, or two of its keywords, or its embedding is within
+trait's theme keywords, or its embedding is within
 ``link_min_similarity``. It *contradicts* the trait when its polarity (negation
 cue) differs from the trait's, strongly so when it is an explicit
 self-statement; otherwise it supports it.
@@ -76,7 +76,7 @@ class OfflineDetector(PatternDetector):
         if not trait.keywords:
             return False
         shared = set(obs.keywords) & set(trait.keywords)
-        if trait.keywords[0] in shared or len(shared) >= 2:
+        if shared:
             return True
         return (
             obs.vector is not None
