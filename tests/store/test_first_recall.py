@@ -10,14 +10,23 @@ import pytest
 
 from neuromem import Memory, Settings
 from neuromem.store.search import SearchRequest, search
+from neuromem.text import query_terms
 from neuromem.types import MemoryType
+
+
+def first_recall(memory: Memory, query: str, user_id: str, types: list[MemoryType] | None = None) -> list:
+    core = memory._core
+    request = SearchRequest(user_id, core.embedder.embed_query(query), query_terms(query),
+                            types or list(MemoryType), 10)
+    with core.db.connection() as conn:
+        return search(conn, request, core.settings.recall, core.dim)
 
 
 def test_score_components_match_the_formula(memory: Memory, settings: Settings) -> None:
     valid_at = dt.datetime.now(dt.UTC) - dt.timedelta(days=10)
     memory.add("Hana plays the cello in an orchestra", user_id="hana", importance=0.8, valid_at=valid_at,
                metadata={"emotion": {"valence": 0.6, "arousal": 0.4, "label": "proud"}})
-    hit = memory.search("cello orchestra", user_id="hana")[0]
+    hit = first_recall(memory, "cello orchestra", "hana")[0]
     r = settings.recall
     assert hit.score.ranks == {"lexical": 1, "vector": 1}
     assert hit.score.rrf == pytest.approx(2 / (r.rrf_k + 1))
@@ -36,35 +45,43 @@ def test_trait_stage_boost_from_the_decayed_view(memory: Memory, db_url: str) ->
         conn.execute("UPDATE memories SET trait_subtype = 'preference', trait_stage = 'core', "
                      "trait_confidence = 0.9 WHERE id = %s", (rec.id,))
         conn.execute("REFRESH MATERIALIZED VIEW mv_trait_decayed")
-    hit = memory.search("morning meetings", user_id="t")[0]
+    hit = first_recall(memory, "morning meetings", "t")[0]
     assert hit.memory.id == rec.id and hit.score.stage_boost == pytest.approx(0.25)
     with psycopg.connect(db_url, autocommit=True) as conn:  # a dissolved trait is never recalled
         conn.execute("UPDATE memories SET trait_stage = 'dissolved' WHERE id = %s", (rec.id,))
         conn.execute("REFRESH MATERIALIZED VIEW mv_trait_decayed")
-    assert memory.search("morning meetings", user_id="t", memory_types=["trait"]).hits == ()
+    assert first_recall(memory, "morning meetings", "t", [MemoryType.TRAIT]) == []
 
 
-def test_per_user_filter_never_returns_fewer_rows(memory: Memory, settings: Settings) -> None:
-    """Iterative HNSW scans: a user with few rows among many others still gets all of them."""
-    texts = [f"shared topic sentence number {i} about weather and travel" for i in range(300)]
-    memory._core.add_many([memory._core.draft(t, f"crowd-{i % 30}") for i, t in enumerate(texts)])
-    mine = [f"my own note {i} about weather in Oslo" for i in range(12)]
-    memory._core.add_many([memory._core.draft(t, "needle") for t in mine])
+def test_every_pooled_connection_scans_hnsw_iteratively(memory: Memory, settings: Settings) -> None:
+    """pgvector 0.8 iterative scans are on for every connection, so per-user filters applied after
+    the HNSW scan keep scanning until enough rows match instead of silently returning fewer."""
     with memory._core.db.connection() as conn:
-        conn.execute("SET hnsw.ef_search = 10")  # a small beam: without iterative scans this would starve
-        vector = memory._core.embedder.embed_query("weather")
-        hits = search(conn, SearchRequest("needle", vector, [], [MemoryType.FACT], 50), settings.recall,
-                      settings.store.embedding_dim)
-        conn.execute(f"SET hnsw.ef_search = {settings.store.hnsw_ef_search}")
-    current = memory.get_all(user_id="needle")
-    assert len(current) >= 10  # (near-duplicates among the 12 may have superseded each other)
-    assert {h.memory.id for h in hits} == {m.id for m in current}
+        assert conn.execute("SHOW hnsw.iterative_scan").fetchone()["hnsw.iterative_scan"] == "relaxed_order"
+        assert conn.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == str(settings.store.hnsw_ef_search)
+
+
+def test_per_user_filter_returns_all_of_a_small_users_rows(memory: Memory, settings: Settings, db_url: str) -> None:
+    dim = settings.store.embedding_dim
+    # correlated on g.n so that every row gets its own random vector
+    random_vector = f"(SELECT array_agg(random() - 0.5) FROM generate_series(1, {dim}) AS d(i) WHERE g.n > 0)"
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute(
+            f"""INSERT INTO memories (id, user_id, memory_type, content, embedding)
+                SELECT gen_random_uuid(), CASE WHEN g.n <= 12 THEN 'needle' ELSE 'crowd-' || (g.n % 100) END,
+                       'fact', 'row ' || g.n, {random_vector}::vector::halfvec
+                FROM generate_series(1, 3000) AS g(n)"""
+        )
+        conn.execute("ANALYZE memories_fact")
+    vector = memory._core.embedder.embed_query("anything at all")
+    with memory._core.db.connection() as conn:
+        hits = search(conn, SearchRequest("needle", vector, [], [MemoryType.FACT], 50), settings.recall, dim)
+    assert len(hits) == 12 and {h.memory.user_id for h in hits} == {"needle"}
 
 
 def test_chinese_full_text_keeps_words_whole(memory: Memory) -> None:
     memory.add("我在北京大学读计算机科学硕士", user_id="zh")
     memory.add("周末去爬香山看红叶", user_id="zh")
     for query in ("北京大学", "大学", "红叶"):
-        hits = memory.search(query, user_id="zh", memory_types=["fact"])
-        top = hits[0]
+        top = first_recall(memory, query, "zh")[0]
         assert "lexical" in top.retrievers and query in top.memory.content
