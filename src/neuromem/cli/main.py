@@ -20,7 +20,7 @@ def cli() -> None:
 
 
 # command modules register themselves on import (keep this list sorted)
-from . import demo_command, ingest_commands, memory_commands, server_commands  # noqa: E402,F401
+from . import demo_command, ingest_commands, memory_commands, reflect_commands, server_commands  # noqa: E402,F401
 
 
 def main() -> None:
