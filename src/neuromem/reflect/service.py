@@ -58,15 +58,17 @@ class TraitDetail:
 
 
 def create_detector(core: MemoryCore) -> PatternDetector:
-    """The LLM detector when a chat endpoint is configured, else the offline rules (MISSION decision 4)."""
-    from ..llm.factory import create_chat_model
+    """The pattern detector for these settings.
 
-    chat = create_chat_model(core.settings.llm)
-    if chat is None:
-        return OfflineDetector(core.settings.traits)
-    from .llm_detector import LLMDetector
+    Only the offline detector exists so far: the LLM detector (prompts
+    ``reflect_*``) is not built yet, so a configured LLM is not used by
+    reflection — it falls back to the offline rules, and says so in the log.
+    """
+    if core.settings.llm.base_url:
+        import logging
 
-    return LLMDetector(chat, core.settings.traits)
+        logging.getLogger(__name__).warning("LLM reflection detector not implemented yet; using offline rules")
+    return OfflineDetector(core.settings.traits)
 
 
 class ReflectionService:
