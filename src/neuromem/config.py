@@ -87,6 +87,8 @@ class IngestSettings(_Section):
     document_max_chars: int = Field(default=5_000_000, ge=1)
     llm_decisions: bool = True  # with an LLM configured, let it decide ADD/UPDATE/DELETE/NOOP (seed 004 §4.1)
     decision_candidates: int = Field(default=5, ge=1, le=20)  # similar memories shown to the deciding LLM
+    same_as_threshold: float = Field(default=0.85, gt=0, le=1)  # seed 003 R2G-5: episodes this similar…
+    same_as_window_s: float = Field(default=86_400.0, ge=0)  # …and this close in event time are SAME_AS
 
 
 class RecallSettings(_Section):

@@ -161,3 +161,13 @@ def test_sensitive_memories_are_tagged_never_traits(memory: Memory) -> None:
     [r] = memory.add({"role": "user", "content": "I have diabetes and I need to take insulin daily.",
                       "timestamp": T0}, user_id="u1", session_id="s1")  # fmt: skip
     assert r.memory.metadata["sensitive"] == ["health"] and r.memory.metadata["trait_eligible"] is False
+
+
+def test_same_event_told_twice_is_linked_same_as(memory: Memory) -> None:
+    memory.add({"role": "user", "content": "Yesterday I went to the Louvre museum with my wife and kids.",
+                "timestamp": T0}, user_id="u1", session_id="s1")  # fmt: skip
+    [again] = memory.add({"role": "user", "content": "Yesterday I went to the Louvre museum with my wife.",
+                          "timestamp": T0 + dt.timedelta(hours=3)}, user_id="u1", session_id="s2")  # fmt: skip
+    assert again.operation is Operation.ADD
+    same = rows(memory, "SELECT source_id, weight FROM graph_edges WHERE edge_type = 'SAME_AS'")
+    assert [r["source_id"] for r in same] == [again.memory.id] and same[0]["weight"] >= 0.85

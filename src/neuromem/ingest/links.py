@@ -93,6 +93,16 @@ class Linker:
                                        properties={"slot": candidate.slot}))  # fmt: skip
         self.edges_written += graph.add_edges(conn, self.user_id, edges)
 
+    def same_as(self, conn: Conn, memory: MemoryRecord, others: Sequence[tuple[MemoryRecord, float]]) -> None:
+        """SAME_AS between an episode and earlier episodes of the same event (seed 003 R2G-5)."""
+        edges = [
+            EdgeInput(memory.id, "memory", other.id, "memory", "SAME_AS", weight=similarity,
+                      confidence=similarity, valid_at=memory.valid_at)
+            for other, similarity in others
+            if other.id != memory.id
+        ]
+        self.edges_written += graph.add_edges(conn, self.user_id, edges)
+
     def _user(self, conn: Conn) -> uuid.UUID:
         if self._user_node is None:
             key = normalize_entity_name(self.user_id)

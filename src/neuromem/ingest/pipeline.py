@@ -27,7 +27,7 @@ from .. import validation as check
 from ..core import Draft, MemoryCore
 from ..errors import SessionNotFoundError
 from ..llm.base import ChatModel, UsageRecord
-from ..store import conversations, raw_chunks, usage
+from ..store import conversations, memories, raw_chunks, usage
 from ..store.conversations import NewMessage, SessionRow
 from ..text.pii import apply_pii_policy
 from ..types import MemoryType, Operation, WriteResult
@@ -141,6 +141,8 @@ class IngestPipeline:
                 conversations.add_sources(conn, uid, [(memory.id, row.id, message_ids[candidate.turn_index])])
                 linker.link(conn, memory, candidate, draft.extra["raw_refs"][0],
                             contradicted=decision.contradicted, supported=decision.supported)  # fmt: skip
+                if memory.memory_type is MemoryType.EPISODIC and vectors is not None:
+                    linker.same_as(conn, memory, self._same_event(conn, memory, vectors[i]))
             events = [*extraction.events, *decider.events]
             if report.dropped:
                 events.append(("candidates_dropped", {"session": sid, "counts": dict(report.dropped)}))
@@ -155,6 +157,18 @@ class IngestPipeline:
         report.session_ends = [SessionEnd.of(r) for r in ended]
         self._notify(report.session_ends)
         return report
+
+    def _same_event(self, conn: Any, memory: Any, vector: Any) -> list[tuple[Any, float]]:
+        """Current episodes similar enough and close enough in event time to be the same event."""
+        cfg = self.settings.ingest
+        window = dt.timedelta(seconds=cfg.same_as_window_s)
+        near = memories.nearest_current(conn, memory.user_id, MemoryType.EPISODIC, vector, self.core.dim, limit=3)
+        return [
+            (m, s)
+            for m, s in near
+            if m.id != memory.id and s >= cfg.same_as_threshold
+            and m.valid_at is not None and memory.valid_at is not None and abs(m.valid_at - memory.valid_at) <= window
+        ]
 
     def _private(self, turn: Turn) -> Turn:
         """Apply the privacy mode (``ingest.pii_mode``) before anything is stored (raises on reject)."""

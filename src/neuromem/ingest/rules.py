@@ -27,7 +27,12 @@ MAX_KEYWORDS = 8
 MIN_STATEMENT_CHARS = 4
 
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;]+|\n|$)|[^.\n]+(?:\.(?=\s|$))")
-_SPLIT = re.compile(r"(?<=[。！？!?；;])|\n+|(?<=[.])\s+")
+_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Sr", "Prof", "vs", "etc", "e.g", "i.e", "approx", "No")
+_SPLIT = re.compile(
+    r"(?<=[。！？!?；;])|\n+|"
+    + "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)
+    + r"(?<=[.])\s+"
+)
 
 _SMALL_TALK = re.compile(
     r"^(?:(?:hi|hello|hey|yo|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: so much| a lot)?|thx|"
@@ -113,8 +118,10 @@ RULES: tuple[Rule, ...] = (
     _r(r"我(?:的)?(?:老婆|妻子|太太|丈夫|老公|先生|女朋友|男朋友|对象|妈妈|妈|爸爸|爸|母亲|父亲|父母|儿子|女儿|孩子|"
        r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|同事|老板|领导|室友|猫|狗|宠物|爷爷|奶奶|外公|外婆)", _R, 0.7),
     # plans and tasks
-    _r(r"\bremind me\b|\bi (?:need|have|want|plan|hope) to\b|\bi'?m (?:going|planning|about|trying) to\b|"
-       r"\bi will\b|\bi'll\b|\bmy (?:goal|plan|deadline)\b|\bdeadline\b", _T, 0.6),
+    _r(r"\bremind me\b|\bi (?:\w+ly |also |still |just |really )?(?:need|have|want|plan|hope|intend) to\b|"
+       r"\bi'?m (?:\w+ly |also |still |just |really )?(?:going|planning|about|trying|hoping) to\b|"
+       r"\bi will\b|\bi'll\b|\bmy (?:goal|plan|deadline)\b|\bdeadline\b|"
+       r"\bi(?:'m| am| was) (?:\w+ly )?(?:thinking|considering) (?:of|about)\b", _T, 0.6),
     _r(r"提醒我|记得|我(?:要|得|需要|打算|计划|准备|想要|想|必须|将)|截止|目标是", _T, 0.6),
     # habits and procedures
     _r(r"\bi (?:usually|always|often|normally|typically|never)\b|\bevery (?:day|morning|night|week|weekend)\b|"
@@ -131,7 +138,17 @@ _EVENT_EN = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+)?(?:went|visited|bought|met|go
                        r"adopted|received|completed|tried|spent|cooked|read|wrote|played|celebrated)\b",
                        re.IGNORECASE)  # fmt: skip
 _EVENT_ZH = re.compile(r"我.{0,12}?(?:了|过)")
-_GENERAL_IMPORTANCE = 0.35
+_GENERAL_IMPORTANCE = 0.3  # a bare first-person statement: kept at the default threshold, boosted by specifics
+_HEDGE_IMPORTANCE = 0.15  # remarks about the conversation itself ("I'm curious…", "I wonder…"): dropped
+_HEDGE = re.compile(
+    r"^(?:\w+,\s*)?(?:i'?m (?:just |really |also )?(?:curious|wondering|interested in (?:learning|knowing))|"
+    r"i (?:was )?wonder|i think|i guess|i'?m not sure|i'?d (?:like|love) to (?:know|learn|hear)|"
+    r"let me know|i see\b|i understand|i (?:really |truly )?appreciate|i agree|i (?:didn'?t|did not|never) know|"
+    r"i had no idea|i'?ve never heard|"
+    r"我想知道|我很好奇|我觉得|我不确定|我明白|我理解|我同意)",
+    re.IGNORECASE,
+)
+_SPECIFIC = re.compile(r"\bmy\b|\d|我的", re.IGNORECASE)
 _EVENT_IMPORTANCE = 0.55
 _FILLER_IMPORTANCE = 0.1
 
@@ -184,6 +201,13 @@ def classify(sentence: str) -> tuple[str, Rule | None, re.Match[str] | None]:
     return "statement", None, None
 
 
+def general_importance(sentence: str) -> float:
+    """Importance of a first-person statement no pattern matched: hedges drop, specifics rise."""
+    if _HEDGE.search(sentence):
+        return _HEDGE_IMPORTANCE
+    return _GENERAL_IMPORTANCE + (0.05 if _SPECIFIC.search(sentence) else 0.0)
+
+
 def emotion_of(sentence: str) -> Emotion | None:
     for pattern, emotion in _EMOTIONS:
         if pattern.search(sentence):
@@ -223,7 +247,7 @@ def extract_sentence(turn: Turn, turn_index: int, span: tuple[int, int], out: Ex
     elif first_person and time is not None and (_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence)):
         memory_type, category, importance = MemoryType.EPISODIC, None, _EVENT_IMPORTANCE
     elif first_person and len(sentence) >= MIN_STATEMENT_CHARS and len(tokenize(sentence)) >= 3:
-        memory_type, category, importance = MemoryType.FACT, FactCategory.GENERAL, _GENERAL_IMPORTANCE
+        memory_type, category, importance = MemoryType.FACT, FactCategory.GENERAL, general_importance(sentence)
     else:
         memory_type, category, importance = MemoryType.FACT, FactCategory.GENERAL, _FILLER_IMPORTANCE
     is_event = bool(_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence))

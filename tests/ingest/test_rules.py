@@ -1,0 +1,93 @@
+"""The rule-based extractor and raw chunking on their own (no database)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from neuromem.ingest.raw import chunk_turn
+from neuromem.ingest.rules import classify, extract_with_rules, split_sentences
+from neuromem.ingest.turns import Turn
+from neuromem.types import FactCategory, MemoryType
+
+T0 = dt.datetime(2024, 3, 13, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))  # a Wednesday, UTC+8
+
+
+def one(text: str, role: str = "user"):  # type: ignore[no-untyped-def]
+    out = extract_with_rules([Turn(role, text, T0)], ("user",))
+    assert len(out.candidates) == 1, (out.candidates, out.dropped)
+    return out.candidates[0]
+
+
+def test_sentences_split_on_both_punctuations_and_keep_abbreviations() -> None:
+    text = "我喜欢茶。你呢？I saw Dr. Smith today! Fine"
+    assert [text[a:b] for a, b in split_sentences(text)] == ["我喜欢茶。", "你呢？", "I saw Dr. Smith today!", "Fine"]
+
+
+@pytest.mark.parametrize("text", ["hi", "Thanks a lot!", "ok, thanks", "好的，谢谢！", "哈哈哈", "嗯嗯"])
+def test_small_talk(text: str) -> None:
+    assert classify(text)[0] == "small_talk"
+
+
+@pytest.mark.parametrize("text", ["What should I cook tonight?", "你觉得怎么样？", "Can you recommend a book"])
+def test_questions_are_not_memories(text: str) -> None:
+    assert classify(text)[0] == "question"
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "expression"),
+    [
+        ("Yesterday I ran a half marathon.", dt.datetime(2024, 3, 12, tzinfo=T0.tzinfo), "Yesterday"),
+        ("我上周三去了上海。", dt.datetime(2024, 3, 6, tzinfo=T0.tzinfo), "上周三"),
+        ("Next month I will start a new job at Apple.", dt.datetime(2024, 4, 1, tzinfo=T0.tzinfo), "Next month"),
+        ("我明年要去日本留学。", dt.datetime(2025, 1, 1, tzinfo=T0.tzinfo), "明年"),
+    ],
+)
+def test_times_resolve_against_the_turn_not_now(text: str, start: dt.datetime, expression: str) -> None:
+    c = one(text)
+    assert c.time is not None and c.time.start == start and c.time.text == expression
+    assert c.time.granularity in ("day", "month", "year")
+
+
+def test_categories_slots_and_languages() -> None:
+    job = one("我在字节跳动上班")
+    assert (job.category, job.slot, job.value, job.language) == (FactCategory.IDENTITY, "employer", "字节跳动", "zh")
+    assert job.relation is not None and job.relation.predicate == "works_at"
+    home = one("I live in San Francisco.")
+    assert home.relation is not None and home.relation.object.type == "place" and home.value == "san francisco"
+    dislike = one("I don't like spicy food.")
+    assert (dislike.category, dislike.polarity, dislike.slot) == (FactCategory.PREFERENCE, "negative", "likes:spicy")
+    like = one("我特别喜欢吃火锅")
+    assert like.polarity == "positive" and like.slot is not None and like.slot.startswith("likes:")
+    assert one("My sister Anna is a nurse.").category is FactCategory.RELATIONSHIP
+    assert one("提醒我周五交报告").category is FactCategory.TASK
+    assert one("I usually go swimming every morning.").category is FactCategory.PROCEDURE
+    trip = one("Last weekend we visited my parents in Boston.")
+    assert trip.memory_type is MemoryType.EPISODIC and {e.name for e in trip.entities} >= {"Boston"}
+
+
+def test_assistant_turns_and_hedges_give_no_memory() -> None:
+    out = extract_with_rules(
+        [Turn("assistant", "I love helping you with that.", T0), Turn("user", "I'm curious about black holes.", T0)],
+        ("user",),
+    )
+    assert out.candidates[0].importance < 0.3 and len(out.candidates) == 1
+
+
+def test_emotion_and_sensitive_tags() -> None:
+    c = one("I'm so anxious about my surgery next week.")
+    assert c.emotion is not None and c.emotion.label == "anxious" and c.emotion.valence < 0
+    assert "health" in c.sensitive and c.metadata()["trait_eligible"] is False
+
+
+def test_long_turns_are_cut_into_chunks_and_refs_point_inside_them() -> None:
+    text = " ".join(f"Sentence number {i} is here." for i in range(100))
+    chunks = chunk_turn(text, 300)
+    assert len(chunks.pieces) > 1 and all(len(c.text) <= 300 for _, c in chunks.pieces)
+    assert "".join(c.text for _, c in chunks.pieces).replace(" ", "") == text.replace(" ", "")
+    start = text.index("Sentence number 57")
+    span = (start, start + len("Sentence number 57 is here."))
+    ref = chunks.ref(span)
+    piece = next(c for _, c in chunks.pieces if c.sha256 == ref["sha256"])
+    assert piece.text[ref["offset"] : ref["offset"] + ref["length"]] == "Sentence number 57 is here."
