@@ -31,7 +31,7 @@ def _row_counts(url: str) -> tuple[int, int]:
         ({"content": ""}, EmptyContentError, "empty"),
         ({"content": "   \n"}, EmptyContentError, "empty"),
         ({"content": "x" * 20_001}, ContentTooLongError, "20000"),
-        ({"content": 42}, InvalidInputError, "must be a string"),
+        ({"content": 42}, InvalidInputError, "must be"),
         ({"user_id": ""}, InvalidUserIdError, "empty"),
         ({"user_id": "bad user!"}, InvalidUserIdError, "forbidden"),
         ({"user_id": "u" * 256}, InvalidUserIdError, "255"),

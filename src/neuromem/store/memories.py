@@ -143,9 +143,11 @@ def _insert_values(new: NewMemory, dim: int) -> list[Any]:
     return values
 
 
+# valid_at (event time) defaults to the moment the memory is written, like created_at
+_PLACEHOLDERS = ["coalesce(%s, now())" if name == "valid_at" else "%s" for name in _INSERT_FIELDS]
 _INSERT_SQL = (
     f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}, embedding, created_at) "
-    f"VALUES ({', '.join(['%s'] * len(_INSERT_FIELDS))}, %s::halfvec, coalesce(%s, now())) "
+    f"VALUES ({', '.join(_PLACEHOLDERS)}, %s::halfvec, coalesce(%s, now())) "
     f"RETURNING {_COLUMNS}"
 )
 
