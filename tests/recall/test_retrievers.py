@@ -1,0 +1,120 @@
+"""Each retriever on a real PostgreSQL: BM25 against the formula, graph PPR, traits, raw fallback."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+
+import pytest
+
+from neuromem import Memory
+from neuromem.recall.recipes import BM25_ONLY, HYBRID, derive
+from neuromem.store.bm25 import bm25_search
+from neuromem.text.token_count import count_tokens
+from neuromem.text.tokenize import query_terms, tokenize
+from neuromem.types import MemoryType
+from tests.recall.helpers import entity, insert_memory, insert_trait, link, refresh_traits, store_raw
+
+
+def test_bm25_matches_the_hand_computed_formula(memory: Memory) -> None:
+    docs = ["coffee coffee tea", "coffee with milk and sugar every morning", "green tea in the garden"]
+    recs = [insert_memory(memory, "u", d) for d in docs]
+    insert_memory(memory, "other", "coffee coffee coffee")  # another user's rows never count
+    terms = query_terms("coffee tea")
+    with memory._core.db.connection() as conn:
+        got = bm25_search(conn, "u", terms, [MemoryType.FACT], limit=10, k1=1.2, b=0.75)
+    lengths = [max(count_tokens(d), 1) for d in docs]
+    avgdl = sum(lengths) / 3
+    tokens = [tokenize(d) for d in docs]
+
+    def expected(i: int) -> float:
+        score = 0.0
+        for t in terms:
+            df = sum(1 for toks in tokens if t in toks)
+            tf = tokens[i].count(t)
+            if tf:
+                idf = math.log(1 + (3 - df + 0.5) / (df + 0.5))
+                score += idf * tf * 2.2 / (tf + 1.2 * (1 - 0.75 + 0.75 * lengths[i] / avgdl))
+        return score
+
+    want = sorted(((recs[i].id, expected(i)) for i in range(3) if expected(i) > 0), key=lambda p: -p[1])
+    assert [g.id for g in got] == [w[0] for w in want]
+    for g, (_, score) in zip(got, want, strict=True):
+        assert g.score == pytest.approx(score, rel=1e-6)
+
+
+def test_bm25_in_chinese(memory: Memory) -> None:
+    a = insert_memory(memory, "u", "我下周要去上海出差")
+    insert_memory(memory, "u", "我喜欢吃火锅")
+    results = memory.search("上海出差", user_id="u", recipe=BM25_ONLY)
+    assert [h.memory.id for h in results] == [a.id]
+
+
+def test_vector_skips_rows_without_embeddings(memory: Memory) -> None:
+    insert_memory(memory, "u", "alpha beta gamma", embed=False)
+    results = memory.search("alpha beta gamma", user_id="u", recipe="dense")
+    assert len(results) == 0
+    assert len(memory.search("alpha beta gamma", user_id="u", recipe="bm25")) == 1
+
+
+def test_graph_expansion_finds_a_linked_memory_no_other_retriever_finds(memory: Memory) -> None:
+    seed = insert_memory(memory, "u", "Planning the trip to Kyoto with Maria", memory_type=MemoryType.EPISODIC)
+    hop1 = insert_memory(memory, "u", "booked the ryokan near the station", memory_type=MemoryType.EPISODIC)
+    hop2 = insert_memory(memory, "u", "paid the deposit by card", memory_type=MemoryType.EPISODIC)
+    link(memory, "u", seed.id, hop1.id, "TEMPORAL_NEXT")
+    link(memory, "u", hop1.id, hop2.id, "TEMPORAL_NEXT")
+    lexical_graph = derive(HYBRID, use_vector=False, use_raw=False)  # the vector list would hold every row
+    results = memory.search("Kyoto trip", user_id="u", trace=True, recipe=lexical_graph)
+    by_id = {h.memory.id: h for h in results}
+    assert hop1.id in by_id and by_id[hop1.id].retrievers == ("graph",)
+    assert hop2.id in by_id
+    assert results.trace["stages"]["graph_subgraph"]["edges"] == 2
+    one_hop = memory.search("Kyoto trip", user_id="u", recipe=derive(lexical_graph, graph_hops=1))
+    assert hop2.id not in {h.memory.id for h in one_hop if "graph" in h.retrievers}
+
+
+def test_graph_seeds_from_query_entities(memory: Memory) -> None:
+    about = insert_memory(memory, "u", "she recommended a great dentist", memory_type=MemoryType.EPISODIC)
+    node = entity(memory, "u", "Maria", "maria")
+    link(memory, "u", about.id, node, "MENTIONS", b_kind="node")
+    results = memory.search("What did Maria say?", user_id="u", trace=True, recipe=derive(HYBRID, use_raw=False))
+    hit = next(h for h in results if h.memory.id == about.id)
+    assert "graph" in hit.retrievers
+    assert results.trace["stages"]["graph_subgraph"]["entity_nodes"] == 1
+
+
+def test_traits_come_from_the_view_with_stage_and_floor(memory: Memory) -> None:
+    core = insert_trait(memory, "u", "prefers concise answers", stage="core", subtype="core", confidence=0.9)
+    insert_trait(memory, "u", "prefers concise emails", stage="candidate", subtype="preference", confidence=0.9)
+    insert_trait(memory, "u", "prefers concise notes", stage="established", subtype="preference", confidence=0.2)
+    old = dt.datetime.now(dt.UTC) - dt.timedelta(days=2000)
+    insert_trait(memory, "u", "prefers concise talks", stage="emerging", subtype="behavior", confidence=0.9,
+                 last_reinforced=old)  # decays below the floor  # fmt: skip
+    refresh_traits(memory)
+    results = memory.search("concise", user_id="u", recipe=derive(HYBRID, use_bm25=False, use_vector=False,
+                                                                   use_graph=False, use_raw=False))  # fmt: skip
+    assert [h.memory.id for h in results] == [core.id]
+    assert results[0].retrievers == ("traits",) and results[0].score.stage_boost == 0.25
+
+
+def test_raw_fallback_on_pattern_tokens_returns_the_original_passage(memory: Memory) -> None:
+    text = "The deploy failed.\nThe log said ERR_CONN_RESET at /var/log/app.log line 3.\nWe retried later."
+    sha = store_raw(memory, "u", text)
+    start = text.index("The log")
+    mem = insert_memory(memory, "u", "deploy failed with a connection error", memory_type=MemoryType.EPISODIC,
+                        raw_refs=({"sha256": sha, "offset": 0, "length": len(text)},))  # fmt: skip
+    results = memory.search("what was ERR_CONN_RESET about?", user_id="u", trace=True)
+    assert results.trace["paths"]["raw"] == "ran"
+    assert results.trace["stages"]["raw_trigger"] == "pattern tokens"
+    assert any(h.memory.id == mem.id and "raw" in h.retrievers for h in results)
+    passage = results.passages[0]
+    assert passage.text == text[start : start + len(passage.text)] and "ERR_CONN_RESET" in passage.text
+    assert text[passage.offset : passage.offset + passage.length] == passage.text
+    assert passage.memory_ids == (mem.id,)
+
+
+def test_raw_fallback_stays_off_for_plain_well_served_queries(memory: Memory) -> None:
+    for i in range(4):
+        insert_memory(memory, "u", f"note number {i} about gardening")
+    results = memory.search("gardening notes", user_id="u", trace=True)
+    assert results.trace["paths"]["raw"].startswith("skipped")
