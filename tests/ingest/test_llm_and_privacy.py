@@ -150,3 +150,38 @@ def test_cli_ingest_documents_and_session_end(settings, tmp_path: Path, monkeypa
     out = runner.invoke(cli, ["session", "end", "-u", "u1", "a"])
     assert out.exit_code == 0 and "session a ended" in out.output
     assert runner.invoke(cli, ["session", "end", "-u", "u1", "a"]).exit_code != 0
+
+
+def test_llm_windows_each_turn_batch_and_links_topics(settings, fake_openai) -> None:  # type: ignore[no-untyped-def]
+    job = json.dumps({"memories": [{"turn": 1, "quote": "I joined Stripe", "content": "I joined Stripe as an engineer",
+                                    "type": "fact", "category": "identity", "importance": 0.9, "slot": "employer",
+                                    "slot_value": "Stripe", "topic": "career",
+                                    "relation": {"predicate": "works_at", "object": "Stripe",
+                                                 "object_type": "organization"}}]})  # fmt: skip
+    s = settings.with_updates(llm={"base_url": fake_openai.base_url, "max_retries": 0},
+                              ingest={"llm_turns_per_call": 1})  # fmt: skip
+    fake_openai.chat_responses.extend([job, json.dumps({"memories": [], "small_talk_turns": [1]})])
+    with Memory(s) as m:
+        report = m.ingest([{"role": "user", "content": "I joined Stripe last month.", "timestamp": T0},
+                           {"role": "user", "content": "thanks!", "timestamp": T0}], user_id="u1", session_id="s1")
+        assert [r.memory.content for r in report.results] == ["I joined Stripe as an engineer"]
+        assert report.dropped["small_talk"] == 1
+        edges = {r["edge_type"] for r in rows(m, "SELECT edge_type FROM graph_edges")}
+        assert {"works_at", "ABOUT", "DERIVED_FROM"} <= edges
+        assert len(rows(m, "SELECT 1 FROM model_usage WHERE operation = 'extract_memories'")) == 2
+
+
+def test_async_memory_ingests_messages(settings) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from neuromem import AsyncMemory
+
+    async def go() -> list:
+        async with await AsyncMemory.create(settings) as m:
+            results = await m.add([{"role": "user", "content": "我住在成都。", "timestamp": T0}], user_id="u1",
+                                  session_id="s1")  # fmt: skip
+            await m.end_session(user_id="u1", session_id="s1")
+            return results
+
+    [r] = asyncio.run(go())
+    assert r.memory.content == "我住在成都。" and r.memory.metadata["slot"] == "residence"

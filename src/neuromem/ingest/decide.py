@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .. import validation as check
 from ..core import Draft, MemoryCore
 from ..errors import LLMError, VersionConflictError
 from ..llm.base import ChatModel, UsageRecord
@@ -30,6 +31,7 @@ from ..llm.prompts.decide_operation import decide_operation
 from ..store import history, memories
 from ..store.db import Conn
 from ..store.filters import compile_filter
+from ..text.language import detect_language
 from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation, WriteResult
 from .candidates import Candidate
 
@@ -92,12 +94,9 @@ class Decider:
     def _llm_decide(
         self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray
     ) -> WriteResult | None:
-        digest_same = self.core.write  # hash NOOP stays a rule: no call needed for identical content
-        from .. import validation as check
-
         same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content))
-        if same is not None:
-            return digest_same(conn, draft, vector=vector, actor=ACTOR_RULES)
+        if same is not None:  # identical content stays a rule: NOOP without asking
+            return self.core.write(conn, draft, vector=vector, actor=ACTOR_RULES)
         k = self.core.settings.ingest.decision_candidates
         near = [
             (m, s)
@@ -124,8 +123,6 @@ class Decider:
         if op == "UPDATE":
             assert target is not None
             content = (answer.content or draft.content).strip()
-            from ..text.language import detect_language
-
             if detect_language(content) != detect_language(draft.content):
                 content = draft.content  # a memory stays in the language the user spoke
             merged = Draft(**{**_fields(draft), "content": content})

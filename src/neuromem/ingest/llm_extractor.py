@@ -11,6 +11,7 @@ extractor and a ``extraction_fallback`` pipeline event is recorded — no turn i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..errors import LLMError
 from ..llm.base import ChatModel, UsageRecord
@@ -25,10 +26,21 @@ from .turns import Turn
 
 
 def extract_with_llm(
-    chat: ChatModel, turns: Sequence[Turn], roles: Sequence[str], usage: list[UsageRecord]
+    chat: ChatModel, turns: Sequence[Turn], roles: Sequence[str], usage: list[UsageRecord], *, window: int = 16
 ) -> Extraction:
+    """One call per ``window`` turns (prompts stay small); a failed window falls back to the rules alone."""
+    out = Extraction()
+    for start in range(0, len(turns), window):
+        part = _extract_window(chat, turns[start : start + window], roles, usage)
+        out.candidates.extend(replace(c, turn_index=c.turn_index + start) for c in part.candidates)
+        out.dropped.update(part.dropped)
+        out.events.extend(part.events)
+    return out
+
+
+def _extract_window(chat: ChatModel, turns: Sequence[Turn], roles: Sequence[str], usage: list[UsageRecord]) -> Extraction:
     listing = [(t.role, t.sent_at.isoformat(timespec="minutes"), t.content) for t in turns]
-    date = turns[-1].sent_at.date().isoformat() if turns else ""
+    date = turns[-1].sent_at.date().isoformat()
     try:
         answer = extract_memories(chat, listing, conversation_date=date, usage_sink=usage.append)
     except LLMError as exc:

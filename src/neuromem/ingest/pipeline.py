@@ -182,7 +182,7 @@ class IngestPipeline:
         roles = self.settings.ingest.extract_roles
         if self.chat is None:
             return extract_with_rules(turns, roles)
-        return extract_with_llm(self.chat, turns, roles, usage_records)
+        return extract_with_llm(self.chat, turns, roles, usage_records, window=self.settings.ingest.llm_turns_per_call)
 
     def _filter(self, extraction: Extraction, n_turns: int) -> tuple[list[Candidate], IngestReport]:
         report = IngestReport(dropped=Counter(extraction.dropped))
