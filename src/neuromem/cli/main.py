@@ -20,7 +20,14 @@ def cli() -> None:
 
 
 # command modules register themselves on import (keep this list sorted)
-from . import demo_command, ingest_commands, memory_commands, reflect_commands, server_commands  # noqa: E402,F401
+from . import (  # noqa: E402, F401
+    demo_command,
+    ingest_commands,
+    memory_commands,
+    recall_commands,
+    reflect_commands,
+    server_commands,
+)
 
 
 def main() -> None:
