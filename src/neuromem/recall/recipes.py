@@ -62,16 +62,28 @@ class RecallRecipe(BaseModel):
     graph_hops: int = Field(default=2, ge=1, le=2)
     graph_k: int = Field(default=30, ge=1)
     graph_max_edges: int = Field(default=2000, ge=10)
+    graph_max_degree: int = Field(default=50, ge=1)  # entity hubs above this are not expanded (seed 003 §17)
     edge_weights: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_EDGE_WEIGHTS))
     ppr_damping: float = Field(default=0.85, gt=0, lt=1)
     ppr_iterations: int = Field(default=30, ge=1)
+    # a conversation-shaped query (several lines: context C then the current message Q, seed 003 §5.1)
+    # is also searched by its last ``focus_lines`` lines, as extra BM25 and vector lists
+    focus_lines: int = Field(default=2, ge=0)
     raw_k: int = Field(default=10, ge=1)
     raw_min_results: int = Field(default=3, ge=0)  # "results are sparse" trigger of seed 003 W5
     # fusion and scoring
     fusion: Fusion = "hybrid"
     rrf_k: int = Field(default=60, ge=1)
     retriever_weights: dict[str, float] = Field(
-        default_factory=lambda: {"bm25": 1.0, "vector": 1.0, "graph": 0.5, "traits": 1.0, "raw": 1.0}
+        default_factory=lambda: {
+            "bm25": 1.0,
+            "vector": 1.0,
+            "graph": 0.5,
+            "traits": 1.0,
+            "raw": 1.0,
+            "bm25_focus": 1.0,
+            "vector_focus": 1.0,
+        }
     )
     lambda_bm25: float = 0.2  # seed 003 §15
     lambda_vector: float = 0.4
@@ -104,15 +116,15 @@ WEIGHTED = derive(HYBRID, "weighted", fusion="weighted")
 RRF_ONLY = derive(HYBRID, "rrf", fusion="rrf")
 BM25_ONLY = derive(
     HYBRID, "bm25", use_vector=False, use_graph=False, use_traits=False, use_raw=False,
-    fusion="rrf", four_factor=False, mmr=False, time_filter=False,
+    fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
 )  # fmt: skip
 DENSE_ONLY = derive(
     HYBRID, "dense", use_bm25=False, use_graph=False, use_traits=False, use_raw=False,
-    fusion="rrf", four_factor=False, mmr=False, time_filter=False,
+    fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
 )  # fmt: skip
 BM25_DENSE_RRF = derive(
     HYBRID, "bm25+dense", use_graph=False, use_traits=False, use_raw=False,
-    fusion="rrf", four_factor=False, mmr=False, time_filter=False,
+    fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
 )  # fmt: skip
 FAST = derive(HYBRID, "fast", use_graph=False, mmr=False, bm25_k=30, vector_k=30)
 

@@ -113,10 +113,14 @@ def graph(conn: Conn, req: RecallRequest, seed_lists: Sequence[Sequence[Ranked]]
     top = sorted(seed_score.items(), key=lambda kv: (-kv[1], kv[0]))[: recipe.graph_seeds]
     seeds: dict[tuple[str, uuid.UUID], float] = {("memory", id_): s for id_, s in top}
     entity_ids = rq.match_entity_nodes(conn, req.user_id, req.analysis.entities)
+    degrees = rq.node_degrees(conn, req.user_id, entity_ids)
+    hubs = {n for n, d in degrees.items() if d > recipe.graph_max_degree}
+    entity_ids = [n for n in entity_ids if n not in hubs]
     if entity_ids:
+        # node specificity (an entity named by few memories says more), as HippoRAG weighs seeds
         entity_weight = max((s for _, s in top), default=1.0 / (recipe.rrf_k + 1))
         for node_id in entity_ids:
-            seeds[("node", node_id)] = entity_weight
+            seeds[("node", node_id)] = entity_weight / max(1, degrees.get(node_id, 1)) ** 0.5
     if not seeds:
         return GraphOutcome([], 0, 0)
     edge_types = [t for t, w in recipe.edge_weights.items() if w > 0]
@@ -124,14 +128,14 @@ def graph(conn: Conn, req: RecallRequest, seed_lists: Sequence[Sequence[Ranked]]
     visited = set(frontier)
     edges: list[tuple[tuple[str, uuid.UUID], tuple[str, uuid.UUID], float]] = []
     seen_edges: set[tuple[uuid.UUID, uuid.UUID, str]] = set()
-    for _ in range(recipe.graph_hops):
+    for hop in range(recipe.graph_hops):
         budget = recipe.graph_max_edges - len(edges)
         if not frontier or budget <= 0:
             break
         found = rq.edges_touching(
             conn, req.user_id, sorted(frontier), edge_types, limit=budget, as_of=req.as_of
         )
-        nxt: set[uuid.UUID] = set()
+        nxt: dict[uuid.UUID, str] = {}
         for e in found:
             key = (e.source, e.target, e.edge_type)
             if key in seen_edges:
@@ -139,11 +143,18 @@ def graph(conn: Conn, req: RecallRequest, seed_lists: Sequence[Sequence[Ranked]]
             seen_edges.add(key)
             w = e.weight * recipe.edge_weights.get(e.edge_type, 0.0)
             edges.append(((e.source_kind, e.source), (e.target_kind, e.target), w))
-            for node in (e.source, e.target):
+            for node, kind in ((e.source, e.source_kind), (e.target, e.target_kind)):
                 if node not in visited:
-                    nxt.add(node)
-        visited |= nxt
-        frontier = nxt
+                    nxt[node] = kind
+        visited |= set(nxt)
+        if hop == recipe.graph_hops - 1:
+            break
+        # hubs (an entity every memory mentions) are not walked through (seed 003 §17 "度数限制")
+        node_ids = [n for n, kind in nxt.items() if kind == "node"]
+        hubs |= {
+            n for n, d in rq.node_degrees(conn, req.user_id, node_ids).items() if d > recipe.graph_max_degree
+        }
+        frontier = {n for n in nxt if n not in hubs}
     if not edges:
         return GraphOutcome([], len(top), len(entity_ids))
     scores = personalized_pagerank(edges, seeds, damping=recipe.ppr_damping, iterations=recipe.ppr_iterations)

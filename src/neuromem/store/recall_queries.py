@@ -162,6 +162,19 @@ def edges_touching(
     ]
 
 
+def node_degrees(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, int]:
+    """Current edge count of each graph node (entity hubs are pruned from expansion, seed 003 §17)."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        """SELECT n.id, (SELECT count(*) FROM graph_edges e WHERE e.user_id = %s AND e.expired_at IS NULL
+                          AND (e.source_id = n.id OR e.target_id = n.id)) AS degree
+           FROM unnest(%s::uuid[]) AS n(id)""",
+        (user_id, list(ids)),
+    ).fetchall()
+    return {r["id"]: int(r["degree"]) for r in rows}
+
+
 def visible_memory_types(
     conn: Conn,
     user_id: str,
@@ -271,6 +284,7 @@ __all__ = [
     "embeddings_of",
     "match_entity_nodes",
     "memories_citing",
+    "node_degrees",
     "raw_chunk_search",
     "reinforce_traits",
     "sessions_of",

