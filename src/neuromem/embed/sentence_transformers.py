@@ -104,7 +104,7 @@ class SentenceTransformersEmbedder(Embedder):
 
 
 def _model_dim(model: Any) -> int | None:
-    for method in ("get_sentence_embedding_dimension", "get_embedding_dimension"):
+    for method in ("get_embedding_dimension", "get_sentence_embedding_dimension"):  # new name first
         getter = getattr(model, method, None)
         if callable(getter):
             value = getter()
