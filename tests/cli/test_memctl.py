@@ -59,3 +59,15 @@ def test_unreachable_database_is_reported(monkeypatch: pytest.MonkeyPatch) -> No
     result = CliRunner().invoke(cli, ["status"])
     assert result.exit_code == 1
     assert "DatabaseUnavailableError" in result.output and "127.0.0.1" in result.output
+
+
+def test_configuration_doc_is_generated_from_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from neuromem.config_docs import reference_markdown
+
+    doc = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
+    assert doc.read_text("utf-8") == reference_markdown(), "run: memctl config --reference > docs/configuration.md"
+    monkeypatch.setenv("NEUROMEM_LLM_API_KEY", "sk-secret")
+    shown = CliRunner().invoke(cli, ["config"])
+    assert shown.exit_code == 0 and "sk-secret" not in shown.output and '"api_key": "***"' in shown.output

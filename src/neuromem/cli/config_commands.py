@@ -1,0 +1,27 @@
+"""``memctl config``: the effective settings, or the generated reference."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from ..config_docs import reference_markdown
+from .context import friendly_errors, load_settings
+from .main import cli
+
+
+@cli.command("config")
+@click.option("--reference", is_flag=True, help="Print the markdown reference of every setting.")
+@friendly_errors
+def config_command(reference: bool) -> None:
+    """Show the settings in effect (from NEUROMEM_* variables), secrets hidden."""
+    if reference:
+        click.echo(reference_markdown(), nl=False)
+        return
+    data = load_settings().model_dump(mode="json")
+    for section in data.values():
+        for key in section:
+            if key.endswith("api_key") and section[key]:
+                section[key] = "***"
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
