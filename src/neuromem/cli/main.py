@@ -21,6 +21,7 @@ def cli() -> None:
 
 # command modules register themselves on import (keep this list sorted)
 from . import (  # noqa: E402, F401
+    config_commands,
     demo_command,
     ingest_commands,
     memory_commands,
