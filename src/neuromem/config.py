@@ -157,6 +157,9 @@ class TraitSettings(_Section):
     reflection_retries: int = Field(default=3, ge=0)  # optimistic-lock conflicts before giving up
     reflection_lock_timeout_s: float = Field(default=60.0, gt=0)
     refresh_view_after_reflect: bool = True
+    # the LLM pattern detector (neuromem.reflect.llm_detector)
+    llm_batch_size: int = Field(default=60, ge=1)  # memories listed per reflection prompt
+    llm_max_attempts: int = Field(default=3, ge=1)  # JSON repair / corrective retries per call
 
 
 class Settings(_Section):

@@ -16,8 +16,9 @@ def day(n: float) -> dt.datetime:
 
 def say(memory: Memory, user: str, when: dt.datetime, texts: Iterable[str], *, session: str | None = None,
         memory_type: str = "episodic", **extra) -> None:  # fmt: skip
+    given = extra.pop("metadata", {})
     for text in texts:
-        metadata = {"session_id": session or when.date().isoformat(), **extra.pop("metadata", {})}
+        metadata = {"session_id": session or when.date().isoformat(), **given}
         memory.add(text, user_id=user, memory_type=memory_type, metadata=metadata, valid_at=when, **extra)
 
 

@@ -12,6 +12,10 @@ are interchangeable:
   whose contradiction ratio passed the threshold (step 7, seed 001 §4.4);
 - :meth:`PatternDetector.abstract` — the wording of a preference or core trait
   induced from its children (steps 5–6).
+
+A stateful detector (the LLM one) returns a fresh per-cycle instance from
+:meth:`PatternDetector.for_cycle` and reports what it did beyond its answers —
+model usage, rejected output, a fallback — in :meth:`PatternDetector.cycle_log`.
 """
 
 from __future__ import annotations
@@ -21,10 +25,11 @@ import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
+from ..llm.base import UsageRecord
 from ..store.traits import Evidence
 from ..types import EvidenceQuality
 from .observations import Observation
@@ -94,10 +99,31 @@ class Judgement:
     reason: str = ""
 
 
+@dataclass(slots=True)
+class CycleLog:
+    """What a detector did in one cycle besides answering: model calls, rejections, fallbacks.
+
+    The engine stores ``usage`` in ``model_usage``, ``events`` (kind, detail) in
+    ``pipeline_events`` and ``details`` under ``reflection_cycles.details["detector_log"]``.
+    """
+
+    usage: list[UsageRecord] = field(default_factory=list)
+    events: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    details: dict[str, Any] = field(default_factory=dict)
+
+
 class PatternDetector(ABC):
     """Interchangeable pattern detection: ``OfflineDetector`` (rules) or ``LLMDetector``."""
 
     name: str = "detector"
+
+    def for_cycle(self, user_id: str, now: dt.datetime) -> PatternDetector:
+        """The detector one cycle of ``user_id`` at ``now`` uses (stateless detectors: ``self``)."""
+        return self
+
+    def cycle_log(self) -> CycleLog:
+        """What this cycle's detector did besides answering (empty for rule detectors)."""
+        return CycleLog()
 
     @abstractmethod
     def link(self, new: Sequence[Observation], traits: Sequence[TraitView]) -> list[EvidenceLink]: ...

@@ -48,7 +48,7 @@ import numpy as np
 from .. import validation as check
 from ..config import Settings
 from ..errors import InvalidInputError
-from ..store import history, memories
+from ..store import history, memories, usage
 from ..store import traits as store
 from ..store.db import Conn, Database
 from ..store.memories import NewMemory
@@ -81,6 +81,7 @@ class ReflectionReport:
     detector: str = ""
     error: str | None = None
     created_ids: list[uuid.UUID] = field(default_factory=list)
+    detector_log: dict[str, Any] = field(default_factory=dict)  # LLM calls, rejections, fallback
 
 
 def _aware(now: dt.datetime) -> dt.datetime:
@@ -123,6 +124,7 @@ class ReflectionEngine:
         attempts = self.t.reflection_retries + 1
         for attempt in range(1, attempts + 1):
             report.attempts = attempt
+            cycle: _Cycle | None = None
             try:
                 with self.db.transaction() as conn:
                     conn.execute(
@@ -132,7 +134,8 @@ class ReflectionEngine:
                         "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
                         (store.ADVISORY_NAMESPACE + uid,),
                     )
-                    _Cycle(self, conn, uid, now, report).run()
+                    cycle = _Cycle(self, conn, uid, now, report)
+                    cycle.run()
                 return report
             except store.TraitConflict as exc:
                 log.info("reflection for %s lost an optimistic lock (attempt %d): %s", uid, attempt, exc)
@@ -145,7 +148,23 @@ class ReflectionEngine:
             except Exception as exc:
                 self._fail(cycle_id, report, exc)
                 raise
+            finally:
+                if cycle is not None:
+                    self._account(uid, cycle_id, cycle.detector, report)
         return report  # pragma: no cover - loop always returns or raises
+
+    def _account(
+        self, user_id: str, cycle_id: uuid.UUID, detector: PatternDetector, report: ReflectionReport
+    ) -> None:
+        """Model usage and the detector's events of one attempt, committed even when the attempt failed."""
+        record = detector.cycle_log()
+        report.detector_log = record.details
+        if not record.usage and not record.events:
+            return
+        events = [(kind, {**detail, "cycle_id": str(cycle_id)}) for kind, detail in record.events]
+        with self.db.transaction() as conn:
+            usage.record_usage(conn, user_id, record.usage)
+            usage.record_events(conn, user_id, events)
 
     def _fail(self, cycle_id: uuid.UUID, report: ReflectionReport, exc: Exception) -> None:
         report.status, report.error = "failed", f"{type(exc).__name__}: {exc}"
@@ -165,6 +184,7 @@ class _Cycle:
         self.user_id = user_id
         self.now = now
         self.report = report
+        self.detector = engine.detector.for_cycle(user_id, now)
         self.touched: set[uuid.UUID] = set()
         self.traits: dict[uuid.UUID, MemoryRecord] = {}
         self.contradicted: dict[uuid.UUID, list[EvidenceLink]] = defaultdict(list)
@@ -251,7 +271,7 @@ class _Cycle:
         self.traits = {t.id: t for t in store.active_traits(self.conn, self.user_id)}
         # steps 2 and 4 (existing traits): link the new observations
         patterns = [t for t in self.traits.values() if t.trait_subtype == "behavior"]
-        links = self.e.detector.link(new_obs, self.views(patterns)) if new_obs and patterns else []
+        links = self.detector.link(new_obs, self.views(patterns)) if new_obs and patterns else []
         linked = self.apply_links(links)
         # step 3: trends whose window ended
         self.expire_trends()
@@ -259,7 +279,7 @@ class _Cycle:
         unexplained = [o for o in pool_obs + new_obs if o.id not in linked]
         new_ids = frozenset(o.id for o in new_obs)
         if any(o.id in new_ids for o in unexplained):
-            for proposal in self.e.detector.propose(unexplained, new_ids):
+            for proposal in self.detector.propose(unexplained, new_ids):
                 self.create_pattern(proposal, {o.id: o for o in unexplained})
         # steps 5 and 6: upgrades
         self.upgrade(
@@ -284,7 +304,8 @@ class _Cycle:
             details={
                 "watermark": watermark,
                 "now": self.now.isoformat(),
-                "detector": self.e.detector.name,
+                "detector": self.detector.name,
+                "detector_log": self.detector.cycle_log().details,
                 "promoted": self.report.promoted,
                 "linked": len(linked),
                 "sensitive_skipped": len(new_rows) - len(new_obs),
@@ -419,7 +440,7 @@ class _Cycle:
             "emotional": proposal.emotional,
             "contexts_seen": sorted({o.context for o in members if o.context}),
             "sessions_seen": sorted({o.session for o in members})[-_CAP:],
-            "detector": self.e.detector.name,
+            "detector": self.detector.name,
         }
         fields: dict[str, Any] = {"trait_subtype": "behavior", "trait_context": proposal.context,
                                   "trait_first_observed": first, "trait_last_reinforced": self.now,
@@ -491,7 +512,7 @@ class _Cycle:
         for group in groups:
             if len(group) < min_children:
                 continue
-            content = self.e.detector.abstract(group, parent_subtype)
+            content = self.detector.abstract(group, parent_subtype)
             contexts = sorted({c.context for c in group if c.context})
             keywords: list[str] = []
             for child in group:
@@ -505,7 +526,7 @@ class _Cycle:
                 "child_contexts": contexts,
                 "contexts_seen": contexts,
                 "child_traits": [str(c.id) for c in group],
-                "detector": self.e.detector.name,
+                "detector": self.detector.name,
             }
             ctx = contexts[0] if len(contexts) == 1 else "general"
             record = self.insert(content, language, meta, {
@@ -553,7 +574,7 @@ class _Cycle:
             against = [e for e in evidence if e.evidence_type == "contradicting"]
             if not tm.needs_contradiction_reflection(len(against), len(support), self.t):
                 continue
-            judgement = self.e.detector.judge(self.view(trait), support, against)
+            judgement = self.detector.judge(self.view(trait), support, against)
             record = {"action": judgement.action, "reason": judgement.reason, "at": self.now.isoformat()}
             meta = {**trait.metadata, "last_judgement": record}
             if judgement.action == "dissolve":

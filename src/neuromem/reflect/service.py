@@ -15,6 +15,7 @@ from .. import validation as check
 from ..core import MemoryCore
 from ..errors import MemoryNotFoundError
 from ..lifecycle.queue import ReflectionQueue
+from ..llm.factory import create_chat_model
 from ..store import history
 from ..store import traits as store
 from ..store.traits import Evidence
@@ -22,6 +23,7 @@ from ..types import HistoryEntry, MemoryRecord
 from . import math as tm
 from .detector import PatternDetector
 from .engine import ReflectionEngine, ReflectionReport
+from .llm_detector import LLMDetector
 from .offline import OfflineDetector
 
 
@@ -58,17 +60,17 @@ class TraitDetail:
 
 
 def create_detector(core: MemoryCore) -> PatternDetector:
-    """The pattern detector for these settings.
+    """The pattern detector for these settings — the one place it is chosen (STYLE habit 6).
 
-    Only the offline detector exists so far: the LLM detector (prompts
-    ``reflect_*``) is not built yet, so a configured LLM is not used by
-    reflection — it falls back to the offline rules, and says so in the log.
+    ``llm.base_url`` set → :class:`~neuromem.reflect.llm_detector.LLMDetector`
+    (prompts ``reflect_*``, falling back to the offline rules for a cycle whose
+    LLM calls fail); otherwise :class:`~neuromem.reflect.offline.OfflineDetector`.
     """
-    if core.settings.llm.base_url:
-        import logging
-
-        logging.getLogger(__name__).warning("LLM reflection detector not implemented yet; using offline rules")
-    return OfflineDetector(core.settings.traits)
+    offline = OfflineDetector(core.settings.traits)
+    chat = create_chat_model(core.settings.llm)
+    if chat is None:
+        return offline
+    return LLMDetector(chat, core.settings.traits, offline)
 
 
 class ReflectionService:

@@ -13,11 +13,21 @@ from types import MappingProxyType
 from .base import CALL_TIME_VARIABLES, Prompt
 from .decide_operation import DECIDE_OPERATION
 from .extract_memories import EXTRACT_MEMORIES
+from .reflect_abstract_trait import ABSTRACT_TRAIT
+from .reflect_judge_contradiction import JUDGE_CONTRADICTION
+from .reflect_link_evidence import LINK_EVIDENCE
+from .reflect_propose_traits import PROPOSE_TRAITS
 from .summarize import SUMMARIZE
 
 __all__ = ["CALL_TIME_VARIABLES", "PROMPTS", "Prompt", "get_prompt"]
 
-PROMPTS: Mapping[str, Prompt] = MappingProxyType({p.name: p for p in (SUMMARIZE, EXTRACT_MEMORIES, DECIDE_OPERATION)})
+PROMPTS: Mapping[str, Prompt] = MappingProxyType(
+    {
+        p.name: p
+        for p in (SUMMARIZE, EXTRACT_MEMORIES, DECIDE_OPERATION, PROPOSE_TRAITS, LINK_EVIDENCE,
+                  JUDGE_CONTRADICTION, ABSTRACT_TRAIT)
+    }
+)  # fmt: skip
 
 
 def get_prompt(name: str) -> Prompt:
