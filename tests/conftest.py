@@ -122,4 +122,4 @@ def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("PYTHONHASHSEED", "0")
 
 
-__all__ = ["TEST_DIM", "base_settings", "fresh_database", "Path"]
+__all__ = ["TEST_DIM", "Path", "base_settings", "fresh_database"]

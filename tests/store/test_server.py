@@ -41,5 +41,5 @@ def test_embedded_server_persists_across_processes(tmp_path: Path) -> None:
 def test_unreachable_url_is_a_clear_error() -> None:
     settings = Settings(store={"database_url": "postgresql://nobody@127.0.0.1:1/none", "connect_timeout_s": 2},
                         embedder={"provider": "hashing", "dim": 384})
-    with pytest.raises(DatabaseUnavailableError, match="cannot reach PostgreSQL at postgresql://nobody@127.0.0.1:1"):
+    with pytest.raises(DatabaseUnavailableError, match=r"cannot reach PostgreSQL at postgresql://nobody@127\.0\.0\.1:1"):
         Memory(settings)
