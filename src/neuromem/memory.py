@@ -22,6 +22,7 @@ from .config import Settings
 from .core import MemoryCore
 from .embed.base import Embedder
 from .embed.factory import create_embedder
+from .errors import InvalidInputError
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
@@ -88,7 +89,12 @@ class Memory:
         >>> m.add([{"role": "user", "content": "I work at Google"}], user_id="alice", session_id="s1")  # doctest: +SKIP
         """
         if not isinstance(content, str):
-            return self.ingest(content, user_id=user_id, session_id=session_id).results
+            if (memory_type, importance, category, valid_at, invalid_at) != (MemoryType.FACT, None, None, None, None):
+                raise InvalidInputError(
+                    "memory_type, importance, category, valid_at and invalid_at apply to a single memory; "
+                    "for messages they are decided by extraction (metadata is applied to every memory)"
+                )
+            return self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata).results
         draft = self._core.draft(
             content,
             user_id,
@@ -141,9 +147,13 @@ class Memory:
         return self._core.reset(user_id)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
-    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None) -> IngestReport:
+    def ingest(
+        self, messages: Any, *, user_id: str, session_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> IngestReport:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends)."""
-        report = self._ingest.ingest(messages, user_id, DEFAULT_SESSION if session_id is None else session_id)
+        sid = DEFAULT_SESSION if session_id is None else session_id
+        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata)
         self._poke()
         return report
 

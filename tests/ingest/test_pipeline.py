@@ -171,3 +171,22 @@ def test_same_event_told_twice_is_linked_same_as(memory: Memory) -> None:
     assert again.operation is Operation.ADD
     same = rows(memory, "SELECT source_id, weight FROM graph_edges WHERE edge_type = 'SAME_AS'")
     assert [r["source_id"] for r in same] == [again.memory.id] and same[0]["weight"] >= 0.85
+
+
+def test_caller_metadata_reaches_every_memory_and_single_memory_options_are_refused(memory: Memory) -> None:
+    results = memory.add([{"role": "user", "content": "I like tea. I live in Oslo.", "timestamp": T0}],
+                         user_id="u1", session_id="s1", metadata={"app": "demo"})  # fmt: skip
+    assert len(results) == 2 and all(r.memory.metadata["app"] == "demo" for r in results)
+    with pytest.raises(InvalidInputError):
+        memory.add([{"role": "user", "content": "I like jazz."}], user_id="u1", importance=0.9)
+
+
+def test_the_same_session_idle_too_long_ends_and_continues(memory: Memory) -> None:
+    seen = []
+    memory.on_session_end(seen.append)
+    memory.add({"role": "user", "content": "I like tea.", "timestamp": T0}, user_id="u1", session_id="a")
+    memory.add({"role": "user", "content": "I like jazz.", "timestamp": T0 + dt.timedelta(hours=1)},
+               user_id="u1", session_id="a")  # fmt: skip
+    assert [(e.session_id, e.reason, e.ended_at) for e in seen] == [("a", "idle", T0)]
+    session = rows(memory, "SELECT message_count, ended_at FROM conversation_sessions")[0]
+    assert session == {"message_count": 2, "ended_at": None}

@@ -94,16 +94,22 @@ class IngestPipeline:
         self.session_end_listeners: list[SessionEndListener] = []
 
     # ------------------------------------------------------------------ ingest
-    def ingest(self, messages: Any, user_id: Any, session: Any, *, now: dt.datetime | None = None) -> IngestReport:
-        """Store a batch of turns of one session and the memories extracted from them."""
+    def ingest(
+        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None
+    ) -> IngestReport:
+        """Store a batch of turns of one session and the memories extracted from them.
+
+        ``metadata`` (the caller's) is added to every memory written; neuromem's own keys win.
+        """
         uid = check.user_id(user_id, self.settings.write)
         sid = session_id(session)
+        extra_meta = {} if metadata is None else check.metadata(metadata)
         turns = [self._private(t) for t in parse_turns(messages, self.settings, now=now)]
         chunks = [chunk_turn(t.content, self.settings.ingest.raw_chunk_max_chars) for t in turns]
         usage_records: list[UsageRecord] = []
         extraction = self._extract(turns, usage_records)
         kept, report = self._filter(extraction, len(turns))
-        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid) for c in kept]
+        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta) for c in kept]
         vectors = self.core.embed_passages([d.content for d in drafts])
         decider = Decider(self.core, self.chat)
         with self.core.db.transaction() as conn:
@@ -198,8 +204,10 @@ class IngestPipeline:
         kept.sort(key=lambda c: (c.turn_index, c.memory_type is not MemoryType.EPISODIC, c.span))
         return kept, report
 
-    def _draft(self, c: Candidate, turn: Turn, chunks: TurnChunks, uid: str, sid: str) -> Draft:
-        meta = {**c.metadata(), "session_id": sid, "role": turn.role}
+    def _draft(
+        self, c: Candidate, turn: Turn, chunks: TurnChunks, uid: str, sid: str, caller_meta: dict[str, Any]
+    ) -> Draft:
+        meta = {**caller_meta, **c.metadata(), "session_id": sid, "role": turn.role}
         if turn.speaker:
             meta["speaker"] = turn.speaker
         draft = self.core.draft(
