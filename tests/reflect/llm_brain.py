@@ -12,9 +12,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
+
+import pytest
+
+import neuromem
+from neuromem import Settings
 
 MEMORY_LINE = re.compile(r"^(m\d+) \| (\S+) \| (.*?) \| (\S+) \| (new|old) \| (.*)$", re.M)
 TRAIT_LINE = re.compile(r"^(t\d+) \| (\S+) \| (\S+) \| (\S+) \| ([\d.]+) \| (.*)$", re.M)
@@ -124,3 +129,11 @@ class Brain:
             return {"action": "split", "content": " / ".join(v["tendency"] for v in theme.split.values()),
                     "confidence": 0.6, "contexts": theme.split, "reason": "depends on the context"}  # fmt: skip
         return {"action": "dissolve", "reason": "no longer true"}
+
+
+@pytest.fixture
+def llm_memory(settings: Settings, fake_openai) -> Iterator[neuromem.Memory]:  # type: ignore[no-untyped-def]
+    """A ``Memory`` whose LLM is the fake server (no client retries: failures are immediate)."""
+    m = neuromem.Memory(settings.with_updates(llm={"base_url": fake_openai.base_url, "max_retries": 0}))
+    yield m
+    m.close()

@@ -7,24 +7,13 @@ which reads the labelled memories from the rendered prompt.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
-import pytest
-
-from neuromem import Memory, Settings
+from neuromem import Memory
 from neuromem.store import traits as trait_store
 from neuromem.store import usage
 
 from .helpers import by_content, day, say
 from .llm_brain import Brain, Theme
-
-
-@pytest.fixture
-def llm_memory(settings: Settings, fake_openai) -> Iterator[Memory]:  # type: ignore[no-untyped-def]
-    m = Memory(settings.with_updates(llm={"base_url": fake_openai.base_url, "max_retries": 0}))
-    yield m
-    m.close()
-
 
 RUN = Theme("Goes running regularly", match=("run",), keywords=("running", "exercise"))
 SWIM = Theme("Swims laps regularly", match=("swim", "Swam"), keywords=("swimming", "exercise"))
@@ -91,7 +80,9 @@ ZH_PLAN = Theme(
 )  # fmt: skip
 
 
-def test_chinese_weeks_behaviour_rises_and_a_contradiction_splits_by_context(llm_memory: Memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
+def test_chinese_weeks_behaviour_rises_and_a_contradiction_splits_by_context(
+    llm_memory: Memory, fake_openai
+) -> None:  # type: ignore[no-untyped-def]
     brain = Brain([ZH_COFFEE, ZH_PLAN])
     fake_openai.default_chat = brain
     m, u = llm_memory, "小王"
@@ -114,7 +105,9 @@ def test_chinese_weeks_behaviour_rises_and_a_contradiction_splits_by_context(llm
     m.reflect(user_id=u, now=day(16.5))
     assert m.get(coffee.id, user_id=u).trait_stage == "established"
     # weeks 3–4: at home the opposite → contradiction ratio > 0.3 → the LLM splits the trait by context
-    for i, text in enumerate(["周末出门旅行，说走就走", "假期临时起意，说走就走去了海边", "和家人出去玩也是说走就走"]):
+    for i, text in enumerate(
+        ["周末出门旅行，说走就走", "假期临时起意，说走就走去了海边", "和家人出去玩也是说走就走"]
+    ):
         say(m, u, day(17 + i), [text], session=f"h{i}", metadata={"context": "personal"})
     m.reflect(user_id=u, now=day(20))
     plan = m.get(plan.id, user_id=u)

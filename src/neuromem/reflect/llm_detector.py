@@ -156,6 +156,7 @@ class LLMDetector(PatternDetector):
             result = ask()
         except LLMError as exc:
             self._failure = f"{operation}: {type(exc).__name__}: {exc}"[:2000]
+            self.name = f"{LLMDetector.name}+{self.fallback.name}"  # what this cycle really used
             self._log.events.append(
                 (
                     "reflect_llm_fallback",
