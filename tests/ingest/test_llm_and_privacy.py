@@ -185,3 +185,20 @@ def test_async_memory_ingests_messages(settings) -> None:  # type: ignore[no-unt
 
     [r] = asyncio.run(go())
     assert r.memory.content == "我住在成都。" and r.memory.metadata["slot"] == "residence"
+
+
+def test_llm_delete_ends_the_old_memory_and_adds_the_new(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
+    fake_openai.chat_responses.append(GOOD)
+    [first] = llm_memory.add(TURN, user_id="u1", session_id="s1")
+    moved = GOOD.replace("用户上周三去上海出差", "用户上周三没有去上海出差")
+    later = {**TURN, "content": TURN["content"] + "其实取消了", "timestamp": T0 + dt.timedelta(days=1)}
+    fake_openai.chat_responses.extend([moved, json.dumps({"operation": "DELETE", "target": 1})])
+    [second] = llm_memory.add(later, user_id="u1", session_id="s1")
+    assert second.operation is Operation.ADD and second.previous_id == first.memory.id
+    old = llm_memory.get(first.memory.id, user_id="u1")
+    assert old.invalid_at is not None and old.expired_at is None
+    actors = [h.actor for h in llm_memory.history(first.memory.id, user_id="u1")]
+    assert "ingest:llm" in actors
+    assert [u["operation"] for u in rows(llm_memory, "SELECT operation FROM model_usage ORDER BY created_at")][-1] == (
+        "decide_operation"
+    )

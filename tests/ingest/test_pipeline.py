@@ -190,3 +190,13 @@ def test_the_same_session_idle_too_long_ends_and_continues(memory: Memory) -> No
     assert [(e.session_id, e.reason, e.ended_at) for e in seen] == [("a", "idle", T0)]
     session = rows(memory, "SELECT message_count, ended_at FROM conversation_sessions")[0]
     assert session == {"message_count": 2, "ended_at": None}
+
+
+def test_near_duplicate_is_an_update_that_supersedes(memory: Memory) -> None:
+    [first] = memory.add({"role": "user", "content": "My sister Anna is a nurse.", "timestamp": T0},
+                         user_id="u1", session_id="s1")  # fmt: skip
+    [second] = memory.add({"role": "user", "content": "My sister Anna is a nurse!", "timestamp": T0},
+                          user_id="u1", session_id="s1")  # fmt: skip
+    assert second.operation is Operation.UPDATE and second.previous_id == first.memory.id
+    assert memory.get(first.memory.id, user_id="u1").superseded_by == second.memory.id
+    assert second.memory.raw_refs and second.memory.raw_refs != first.memory.raw_refs
