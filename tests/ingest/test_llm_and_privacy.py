@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from pathlib import Path
+from typing import ClassVar
 
 import psycopg
 import pytest
@@ -25,9 +26,41 @@ GOOD = json.dumps({"memories": [{
     "time_expression": "上周三", "topic": "出差"}], "small_talk_turns": []}, ensure_ascii=False)  # fmt: skip
 
 
+class Router:
+    """Scripted replies per task, chosen by the prompt (other callers, e.g. background reflection,
+    get the fake's default reply and cannot consume ours)."""
+
+    MARKERS: ClassVar[dict[str, str]] = {"extract": "You extract long-term memories", "decide": "You maintain an assistant's long-term memory"}
+
+    def __init__(self, fake) -> None:  # type: ignore[no-untyped-def]
+        self.extract: list = []
+        self.decide: list = []
+        self.seen: list[dict] = []
+        fake.default_chat = self
+
+    def __call__(self, request: dict):  # type: ignore[no-untyped-def]
+        system = request["messages"][0]["content"]
+        for name, marker in self.MARKERS.items():
+            if marker in system:
+                self.seen.append(request)
+                queue = getattr(self, name)
+                return queue.pop(0) if queue else "{}"
+        return "{}"
+
+
+def ours(memory: Memory) -> list[dict]:
+    return rows(memory, "SELECT operation, ok FROM model_usage WHERE operation IN ('extract_memories', "
+                "'decide_operation') ORDER BY created_at, id")  # fmt: skip
+
+
 def rows(memory: Memory, query: str, *params: object) -> list[dict]:
     with psycopg.connect(memory.settings.store.database_url, row_factory=dict_row) as conn:
         return conn.execute(query, params).fetchall()
+
+
+@pytest.fixture
+def router(fake_openai) -> Router:  # type: ignore[no-untyped-def]
+    return Router(fake_openai)
 
 
 @pytest.fixture
@@ -37,27 +70,26 @@ def llm_memory(settings, fake_openai):  # type: ignore[no-untyped-def]
     m.close()
 
 
-def test_llm_extraction_good_answer(llm_memory: Memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
-    fake_openai.chat_responses.append(GOOD)
+def test_llm_extraction_good_answer(llm_memory: Memory, router: Router) -> None:
+    router.extract.append(GOOD)
     [r] = llm_memory.add(TURN, user_id="u1", session_id="s1")
     assert r.memory.memory_type is MemoryType.EPISODIC and r.memory.content == "用户上周三去上海出差"
     assert r.memory.metadata["extractor"] == "llm"
     assert r.memory.valid_at == dt.datetime(2024, 3, 6, tzinfo=dt.UTC)  # 上周三 from the turn's date
-    assert "2024-03-13" in json.dumps(fake_openai.requests[-1][1], ensure_ascii=False)  # the turn's own date
-    usage = rows(llm_memory, "SELECT operation, ok FROM model_usage")
-    assert usage == [{"operation": "extract_memories", "ok": True}]
+    assert "2024-03-13" in json.dumps(router.seen[0], ensure_ascii=False)  # the turn's own date
+    assert ours(llm_memory) == [{"operation": "extract_memories", "ok": True}]
 
 
-def test_llm_malformed_then_repaired_and_english_content_is_replaced_by_quote(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
+def test_llm_malformed_then_repaired_and_english_content_is_replaced_by_quote(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
     english = GOOD.replace("用户上周三去上海出差", "The user went to Shanghai")
-    fake_openai.chat_responses.extend(["not json at all", english])
+    router.extract.extend(["not json at all", english])
     [r] = llm_memory.add(TURN, user_id="u1", session_id="s1")
     assert r.memory.content == "我上周三去了上海出差"  # a memory is written in the language the user spoke
-    assert [u["ok"] for u in rows(llm_memory, "SELECT ok FROM model_usage ORDER BY created_at")] == [False, True]
+    assert [u["ok"] for u in ours(llm_memory)] == [False, True]
 
 
-def test_llm_failure_falls_back_to_rules_and_is_recorded(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
-    fake_openai.chat_responses.extend([FakeError(500, "down")] * 3)
+def test_llm_failure_falls_back_to_rules_and_is_recorded(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
+    router.extract.extend([FakeError(500, "down")] * 3)
     results = llm_memory.add(TURN, user_id="u1", session_id="s1")
     assert results and all(r.memory.metadata["extractor"] == "rules" for r in results)
     events = rows(llm_memory, "SELECT kind FROM pipeline_events WHERE kind = 'extraction_fallback'")
@@ -65,14 +97,16 @@ def test_llm_failure_falls_back_to_rules_and_is_recorded(llm_memory, fake_openai
     assert rows(llm_memory, "SELECT count(*) AS n FROM conversation_messages")[0]["n"] == 1
 
 
-def test_llm_decides_noop_and_bad_target_falls_back(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
-    fake_openai.chat_responses.append(GOOD)
+def test_llm_decides_noop_and_bad_target_falls_back(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
+    router.extract.append(GOOD)
     [first] = llm_memory.add(TURN, user_id="u1", session_id="s1")
     again = GOOD.replace("用户上周三去上海出差", "用户上周三到上海出差了")
-    fake_openai.chat_responses.extend([again, json.dumps({"operation": "NOOP", "target": 1})])
+    router.extract.append(again)
+    router.decide.append(json.dumps({"operation": "NOOP", "target": 1}))
     [second] = llm_memory.add({**TURN, "content": TURN["content"] + "很累"}, user_id="u1", session_id="s1")
     assert second.operation is Operation.NOOP and second.memory.id == first.memory.id
-    fake_openai.chat_responses.extend([again.replace("了", "啦"), json.dumps({"operation": "DELETE", "target": 9})])
+    router.extract.append(again.replace("了", "啦"))
+    router.decide.append(json.dumps({"operation": "DELETE", "target": 9}))
     [third] = llm_memory.add({**TURN, "content": TURN["content"] + "好累"}, user_id="u1", session_id="s1")
     assert third.operation is Operation.ADD  # out-of-range target → the rules decide
     assert rows(llm_memory, "SELECT count(*) AS n FROM pipeline_events WHERE kind = 'decision_rejected'")[0]["n"] == 1
@@ -152,7 +186,7 @@ def test_cli_ingest_documents_and_session_end(settings, tmp_path: Path, monkeypa
     assert runner.invoke(cli, ["session", "end", "-u", "u1", "a"]).exit_code != 0
 
 
-def test_llm_windows_each_turn_batch_and_links_topics(settings, fake_openai) -> None:  # type: ignore[no-untyped-def]
+def test_llm_windows_each_turn_batch_and_links_topics(settings, fake_openai, router) -> None:  # type: ignore[no-untyped-def]
     job = json.dumps({"memories": [{"turn": 1, "quote": "I joined Stripe", "content": "I joined Stripe as an engineer",
                                     "type": "fact", "category": "identity", "importance": 0.9, "slot": "employer",
                                     "slot_value": "Stripe", "topic": "career",
@@ -160,7 +194,7 @@ def test_llm_windows_each_turn_batch_and_links_topics(settings, fake_openai) -> 
                                                  "object_type": "organization"}}]})  # fmt: skip
     s = settings.with_updates(llm={"base_url": fake_openai.base_url, "max_retries": 0},
                               ingest={"llm_turns_per_call": 1})  # fmt: skip
-    fake_openai.chat_responses.extend([job, json.dumps({"memories": [], "small_talk_turns": [1]})])
+    router.extract.extend([job, json.dumps({"memories": [], "small_talk_turns": [1]})])
     with Memory(s) as m:
         report = m.ingest([{"role": "user", "content": "I joined Stripe last month.", "timestamp": T0},
                            {"role": "user", "content": "thanks!", "timestamp": T0}], user_id="u1", session_id="s1")
@@ -168,7 +202,7 @@ def test_llm_windows_each_turn_batch_and_links_topics(settings, fake_openai) -> 
         assert report.dropped["small_talk"] == 1
         edges = {r["edge_type"] for r in rows(m, "SELECT edge_type FROM graph_edges")}
         assert {"works_at", "ABOUT", "DERIVED_FROM"} <= edges
-        assert len(rows(m, "SELECT 1 FROM model_usage WHERE operation = 'extract_memories'")) == 2
+        assert [u["operation"] for u in ours(m)] == ["extract_memories"] * 2
 
 
 def test_async_memory_ingests_messages(settings) -> None:  # type: ignore[no-untyped-def]
@@ -187,18 +221,17 @@ def test_async_memory_ingests_messages(settings) -> None:  # type: ignore[no-unt
     assert r.memory.content == "我住在成都。" and r.memory.metadata["slot"] == "residence"
 
 
-def test_llm_delete_ends_the_old_memory_and_adds_the_new(llm_memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
-    fake_openai.chat_responses.append(GOOD)
+def test_llm_delete_ends_the_old_memory_and_adds_the_new(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
+    router.extract.append(GOOD)
     [first] = llm_memory.add(TURN, user_id="u1", session_id="s1")
     moved = GOOD.replace("用户上周三去上海出差", "用户上周三没有去上海出差")
     later = {**TURN, "content": TURN["content"] + "其实取消了", "timestamp": T0 + dt.timedelta(days=1)}
-    fake_openai.chat_responses.extend([moved, json.dumps({"operation": "DELETE", "target": 1})])
+    router.extract.append(moved)
+    router.decide.append(json.dumps({"operation": "DELETE", "target": 1}))
     [second] = llm_memory.add(later, user_id="u1", session_id="s1")
     assert second.operation is Operation.ADD and second.previous_id == first.memory.id
     old = llm_memory.get(first.memory.id, user_id="u1")
     assert old.invalid_at is not None and old.expired_at is None
     actors = [h.actor for h in llm_memory.history(first.memory.id, user_id="u1")]
     assert "ingest:llm" in actors
-    assert [u["operation"] for u in rows(llm_memory, "SELECT operation FROM model_usage ORDER BY created_at")][-1] == (
-        "decide_operation"
-    )
+    assert [u["operation"] for u in ours(llm_memory)][-1] == "decide_operation"

@@ -84,18 +84,19 @@ def import_export(
     size = batch_size or pipeline.settings.ingest.batch_size
     summary = ImportSummary(sessions=len(sessions), turns_total=sum(len(m) for m in sessions.values()))
     dropped: dict[str, int] = {}
+    batches = []
     for sid, messages in sessions.items():
         done = min(pipeline.stored_messages(user_id, sid), len(messages))
         summary.turns_skipped += done
-        if progress is not None and done:
-            progress(done)
-        for start in range(done, len(messages), size):
-            report = pipeline.ingest(messages[start : start + size], user_id, sid)
-            summary.turns_ingested += report.turns
-            summary.memories_written += sum(1 for r in report.results if str(r.operation) != "noop")
-            for reason, n in report.dropped.items():
-                dropped[reason] = dropped.get(reason, 0) + n
-            if progress is not None:
-                progress(report.turns)
+        batches += [(messages[start : start + size], user_id, sid) for start in range(done, len(messages), size)]
+    if progress is not None and summary.turns_skipped:
+        progress(summary.turns_skipped)
+    for report in pipeline.ingest_many(batches):
+        summary.turns_ingested += report.turns
+        summary.memories_written += sum(1 for r in report.results if str(r.operation) != "noop")
+        for reason, n in report.dropped.items():
+            dropped[reason] = dropped.get(reason, 0) + n
+        if progress is not None:
+            progress(report.turns)
     summary.dropped = dropped
     return summary

@@ -19,7 +19,8 @@ import dataclasses
 import datetime as dt
 import logging
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -82,6 +83,22 @@ class IngestReport:
         return dict(Counter(str(r.operation) for r in self.results))
 
 
+@dataclass
+class Prepared:
+    """A batch of turns ready to be written (the database has not been touched yet)."""
+
+    user_id: str
+    session_id: str
+    turns: list[Turn]
+    chunks: list[TurnChunks]
+    extraction: Extraction
+    kept: list[Candidate]
+    drafts: list[Draft]
+    vectors: Any
+    report: IngestReport
+    usage: list[UsageRecord]
+
+
 SessionEndListener = Callable[[SessionEnd], None]
 DEFAULT_SESSION = "default"  # session id of messages added without one
 
@@ -101,6 +118,25 @@ class IngestPipeline:
 
         ``metadata`` (the caller's) is added to every memory written; neuromem's own keys win.
         """
+        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now))
+
+    def ingest_many(self, batches: Iterable[tuple[Any, Any, Any]]) -> Iterator[IngestReport]:
+        """Ingest ``(messages, user_id, session)`` batches in order, preparing (extraction and
+        embedding) the next batch in a worker thread while the current one is written."""
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="neuromem-ingest") as pool:
+            pending: Future[Prepared] | None = None
+            for messages, user_id, session in batches:
+                upcoming = pool.submit(self.prepare, messages, user_id, session)
+                if pending is not None:
+                    yield self.commit(pending.result())
+                pending = upcoming
+            if pending is not None:
+                yield self.commit(pending.result())
+
+    def prepare(
+        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None
+    ) -> Prepared:
+        """Everything that needs no database: validation, privacy, chunks, extraction, embeddings."""
         uid = check.user_id(user_id, self.settings.write)
         sid = session_id(session)
         extra_meta = {} if metadata is None else check.metadata(metadata)
@@ -111,6 +147,14 @@ class IngestPipeline:
         kept, report = self._filter(extraction, len(turns))
         drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta) for c in kept]
         vectors = self.core.embed_passages([d.content for d in drafts])
+        return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records)
+
+    def commit(self, prepared: Prepared) -> IngestReport:
+        """Write a prepared batch in one transaction: decisions are taken against the current state."""
+        p = prepared
+        uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records = (
+            p.user_id, p.session_id, p.turns, p.chunks, p.extraction, p.kept, p.drafts, p.vectors, p.report, p.usage
+        )  # fmt: skip
         decider = Decider(self.core, self.chat)
         with self.core.db.transaction() as conn:
             row, ended = self._open_session(conn, uid, sid, turns[0].sent_at)
