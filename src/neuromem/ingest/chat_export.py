@@ -31,6 +31,7 @@ class ImportSummary:
     turns_ingested: int = 0
     turns_skipped: int = 0  # already stored by an earlier (interrupted) run
     memories_written: int = 0
+    units: int = 0  # mined sentences (or LLM items): candidates + dropped
     dropped: dict[str, int] = field(default_factory=dict)
 
 
@@ -93,6 +94,7 @@ def import_export(
         progress(summary.turns_skipped)
     for report in pipeline.ingest_many(batches):
         summary.turns_ingested += report.turns
+        summary.units += report.units
         summary.memories_written += sum(1 for r in report.results if str(r.operation) != "noop")
         for reason, n in report.dropped.items():
             dropped[reason] = dropped.get(reason, 0) + n
