@@ -25,25 +25,26 @@ def mmr_order(
 ) -> list[uuid.UUID]:
     """Re-order ``ids`` (best-first by ``relevance``) for diversity; returns ``limit`` ids (default all)."""
     n = len(ids) if limit is None else min(limit, len(ids))
-    rel = dict(zip(ids, min_max(list(relevance)), strict=True))
-    unit: dict[uuid.UUID, np.ndarray] = {}
-    for id_ in ids:
+    if n == 0:
+        return []
+    rel = np.asarray(min_max(list(relevance)), dtype=np.float64)
+    dim = next((len(v) for v in vectors.values()), 0)
+    unit = np.zeros((len(ids), dim), dtype=np.float32)
+    for row, id_ in enumerate(ids):
         v = vectors.get(id_)
         if v is not None:
             norm = float(np.linalg.norm(v))
             if norm > 0:
-                unit[id_] = np.asarray(v, dtype=np.float32) / norm
-    remaining = list(ids)
-    chosen: list[uuid.UUID] = []
-    max_sim = dict.fromkeys(ids, 0.0)
-    while remaining and len(chosen) < n:
-        best = max(remaining, key=lambda d: lam * rel[d] - (1 - lam) * max_sim[d])
+                unit[row] = np.asarray(v, dtype=np.float32) / norm
+    sim = unit @ unit.T if dim else np.zeros((len(ids), len(ids)), dtype=np.float32)
+    max_sim = np.zeros(len(ids), dtype=np.float64)
+    taken = np.zeros(len(ids), dtype=bool)
+    chosen: list[int] = []
+    for _ in range(n):
+        gain = lam * rel - (1 - lam) * max_sim
+        gain[taken] = -np.inf
+        best = int(np.argmax(gain))  # first index wins ties: the input order
         chosen.append(best)
-        remaining.remove(best)
-        vb = unit.get(best)
-        if vb is not None:
-            for d in remaining:
-                vd = unit.get(d)
-                if vd is not None:
-                    max_sim[d] = max(max_sim[d], float(vd @ vb))
-    return chosen
+        taken[best] = True
+        max_sim = np.maximum(max_sim, sim[best])
+    return [ids[i] for i in chosen]

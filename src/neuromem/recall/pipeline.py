@@ -218,7 +218,11 @@ class RecallPipeline:
         fused = fuse(lists, recipe)
         if not fused:
             return []
-        records = memories.get_many(conn, req.user_id, list(fused))
+        candidates = prune(fused, recipe, rs, keep=max(req.limit, recipe.mmr_pool if recipe.mmr else 0),
+                           filtering=req.analysis.time is not None and recipe.time_filter)  # fmt: skip
+        if tr.enabled:
+            tr.stages["scored_candidates"] = {"fused": len(fused), "scored": len(candidates)}
+        records = memories.get_many(conn, req.user_id, candidates)
         now = req.as_of or req.analysis.reference
         scored: list[tuple[SearchHit, Fused]] = []
         for id_, f in fused.items():
@@ -262,6 +266,28 @@ class RecallPipeline:
                           lam=req.recipe.mmr_lambda)  # fmt: skip
         by_id = {h.memory.id: (h, f) for h, f in pool}
         return [by_id[i] for i in order] + scored[len(pool) :]
+
+
+def prune(
+    fused: dict[uuid.UUID, Fused], recipe: RecallRecipe, rs: Any, *, keep: int, filtering: bool
+) -> list[uuid.UUID]:
+    """Ids that can still reach the top ``keep`` after the memory-level factors — an exact cut:
+    ``base ≤ final ≤ base · (1 + w_recency + w_importance + max stage boost)`` (seed 000 §6.1),
+    so a candidate whose best case is below the ``keep``-th base cannot enter. Nothing is cut
+    for the λ-sum fusion or when a time filter may remove ranked items."""
+    ids = sorted(fused, key=lambda i: (-base_of(fused[i], recipe), i))
+    if filtering or recipe.fusion == "weighted" or len(ids) <= keep:
+        return ids
+    ceiling = 1.0
+    if recipe.four_factor:
+        ceiling += rs.recency_weight + rs.importance_weight + max(rs.stage_boost_core, rs.stage_boost_established,
+                                                                  rs.stage_boost_emerging, 0.0)  # fmt: skip
+    threshold = base_of(fused[ids[keep - 1]], recipe)
+    return [i for i in ids if base_of(fused[i], recipe) * ceiling >= threshold]
+
+
+def base_of(f: Fused, recipe: RecallRecipe) -> float:
+    return f.rrf if recipe.fusion == "rrf" else f.rrf + recipe.hybrid_mix * f.lam
 
 
 def focus_text(query: str, lines: int) -> str | None:
