@@ -111,3 +111,24 @@ def test_recipes_are_frozen_and_validated() -> None:
     with pytest.raises(ValueError):
         derive(HYBRID, graph_hops=5)
     assert get_recipe(None).name == "hybrid" and get_recipe("bm25").enabled() == ("bm25",)
+
+
+def test_pruning_never_changes_the_top_k() -> None:
+    import random
+
+    from neuromem.recall.fusion import MemoryFactors
+    from neuromem.recall.pipeline import prune
+
+    s = RecallSettings()
+    rng = random.Random(3)
+    for _ in range(50):
+        ids = [uuid.UUID(int=i + 1) for i in range(40)]
+        lists = {"bm25": ranked([(i, rng.random()) for i in rng.sample(ids, 25)]),
+                 "vector": ranked([(i, rng.random()) for i in rng.sample(ids, 25)])}  # fmt: skip
+        fused = fuse(lists, HYBRID)
+        factors = {i: MemoryFactors(rng.uniform(0, s.recency_weight), rng.uniform(0, s.importance_weight),
+                                    rng.choice([0.0, 0.05, 0.25])) for i in fused}  # fmt: skip
+        finals = {i: final_score(fused[i], factors[i], HYBRID)[1] for i in fused}
+        kept = prune(fused, HYBRID, s, keep=5, filtering=False)
+        assert len(kept) <= len(fused)
+        assert sorted(kept, key=lambda i: (-finals[i], i))[:5] == sorted(fused, key=lambda i: (-finals[i], i))[:5]
