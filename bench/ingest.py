@@ -61,6 +61,10 @@ def run(embedder: str, questions: int, batch: int, path: str | None, mode: str =
             started = time.perf_counter()
             summary = m.import_chat_export(export, user_id="lme", batch_size=batch)
             elapsed = time.perf_counter() - started
+            while m.pending_embeddings(user_id="lme"):  # async mode: until every row has its vector
+                m.flush()
+                time.sleep(0.05)
+            until_embedded = time.perf_counter() - started
     finally:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -74,6 +78,8 @@ def run(embedder: str, questions: int, batch: int, path: str | None, mode: str =
         "turns": turns,
         "seconds": round(elapsed, 2),
         "turns_per_s": round(turns / elapsed, 1),
+        "seconds_until_all_embedded": round(until_embedded, 2),
+        "turns_per_s_until_all_embedded": round(turns / until_embedded, 1),
         "memories_written": written,
         "memories_per_100_turns": round(100 * written / max(turns, 1), 1),
         "mined_units": units,
