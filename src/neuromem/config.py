@@ -160,6 +160,7 @@ class TraitSettings(_Section):
     # the LLM pattern detector (neuromem.reflect.llm_detector)
     llm_batch_size: int = Field(default=60, ge=1)  # memories listed per reflection prompt
     llm_max_attempts: int = Field(default=3, ge=1)  # JSON repair / corrective retries per call
+    reflect_on_ingest: bool = True  # ingest batches and session ends queue a background trigger check
 
 
 class Settings(_Section):

@@ -155,6 +155,7 @@ class Memory:
         sid = DEFAULT_SESSION if session_id is None else session_id
         report = self._ingest.ingest(messages, user_id, sid, metadata=metadata)
         self._poke()
+        self._reflect_soon(user_id)
         return report
 
     def import_chat_export(
@@ -164,6 +165,7 @@ class Memory:
         """Ingest a JSON / JSONL chat export; resumable after an interruption without duplicates."""
         summary = import_export(self._ingest, Path(path), user_id, batch_size=batch_size, progress=progress)
         self._poke()
+        self._reflect_soon(user_id)
         return summary
 
     def end_session(self, *, user_id: str, session_id: str) -> SessionEnd:
@@ -201,7 +203,9 @@ class Memory:
 
     @functools.cached_property
     def _ingest(self) -> IngestPipeline:
-        return IngestPipeline(self._core, create_chat_model(self.settings.llm))
+        pipeline = IngestPipeline(self._core, create_chat_model(self.settings.llm))
+        pipeline.session_end_listeners.append(self._reflect_on_session_end)
+        return pipeline
 
     # -- reads --------------------------------------------------------------
     def search(
@@ -306,6 +310,16 @@ class Memory:
         from .reflect.service import ReflectionService
 
         return ReflectionService(self._core)
+
+    def _reflect_soon(self, user_id: str) -> None:
+        """After an ingest batch: queue a seed 001 §4.5 trigger check, evaluated off the request path."""
+        if self.settings.traits.reflect_on_ingest:
+            self._reflection.schedule_check(user_id)
+
+    def _reflect_on_session_end(self, end: SessionEnd) -> None:
+        """Session end (explicit or idle) is a reflection trigger: queue the check on the worker."""
+        if self.settings.traits.reflect_on_ingest:
+            self._reflection.schedule_check(end.user_id, session_ended=True)
 
     # -- maintenance --------------------------------------------------------
     def flush(self) -> int:

@@ -35,8 +35,9 @@ class Job:
 
 
 def _flush_access(service: ReflectionService, now: dt.datetime) -> int:
-    flush = getattr(service.core, "flush_access_counts", None)
-    return int(flush()) if callable(flush) else 0
+    """Seed 000 §5.2 task 4: write the recall access counts buffered by ``recall.access.AccessTracker``
+    (and the +0.02 reinforcement of recalled traits); returns the memory rows updated."""
+    return service.core.access.flush()
 
 
 JOBS: dict[str, Job] = {

@@ -14,7 +14,7 @@ from typing import Any
 from .. import validation as check
 from ..core import MemoryCore
 from ..errors import MemoryNotFoundError
-from ..lifecycle.queue import ReflectionQueue
+from ..lifecycle.queue import CHECK, ReflectionQueue, Request
 from ..llm.factory import create_chat_model
 from ..store import history
 from ..store import traits as store
@@ -80,10 +80,16 @@ class ReflectionService:
         self.engine = ReflectionEngine(core.settings, core.db, self.detector, embed=core.embed_passages)
         self.queue = ReflectionQueue(self._run_queued)
 
-    def _run_queued(
-        self, user_id: str, now: dt.datetime, trigger: str, value: float | None
-    ) -> ReflectionReport:
-        return self.reflect(user_id, now, trigger=trigger, trigger_value=value)
+    def _run_queued(self, user_id: str, request: Request) -> ReflectionReport | None:
+        """The queue's worker: a check evaluates the triggers first; a cycle request just runs."""
+        if request.trigger == CHECK:
+            from .triggers import due
+
+            decision = due(self.core.db, user_id, request.now, session_ended=request.session_ended)
+            if decision.trigger is None:
+                return None
+            return self.reflect(user_id, request.now, trigger=decision.trigger, trigger_value=decision.value)
+        return self.reflect(user_id, request.now, trigger=request.trigger, trigger_value=request.value)
 
     def maybe_reflect(
         self, user_id: Any, now: Any = None, *, session_ended: bool = False
@@ -92,6 +98,12 @@ class ReflectionService:
         from .triggers import check_and_schedule
 
         return check_and_schedule(self, user_id, now, session_ended=session_ended)
+
+    def schedule_check(self, user_id: Any, now: Any = None, *, session_ended: bool = False) -> None:
+        """The ingest hook: evaluate the triggers on the background worker, off the request path."""
+        from .triggers import schedule_check
+
+        schedule_check(self, user_id, now, session_ended=session_ended)
 
     def close(self) -> None:
         self.queue.stop()

@@ -5,15 +5,21 @@
 - **importance accumulated** — the 0–1 importances of fact/episodic memories
   written since the watermark, mapped ×10 onto the seed's 1–10 scale
   (:func:`~neuromem.reflect.math.importance_to_trigger_scale`), sum ≥ 30;
-- **scheduled** — ≥ 24 h since the last cycle's clock (with no cycle yet: since
-  the oldest unreflected memory);
+- **scheduled** — ≥ 24 h since the last cycle's clock, with new memories to scan;
+  a user never reflected has no schedule yet: the first cycle comes from the
+  importance or session-end trigger (or an explicit ``reflect``) — so importing
+  an old history does not start a cycle per batch;
 - **session end** — the caller says a session just ended, or a session ended
   or went idle (``ingest.session_idle_timeout_s``) after its last reflection.
 
-The hook point for ingestion: call :func:`check_and_schedule` (or
-``Memory.maybe_reflect``) after writing a batch, and on session end; the cycle
-runs on the background :class:`~neuromem.lifecycle.queue.ReflectionQueue`,
-never on the request path and never twice at once for one user.
+The hook point for ingestion: ``Memory.ingest`` (after each batch) and every
+session end (``IngestPipeline.session_end_listeners``, explicit or idle) call
+:func:`schedule_check`, which only queues a check: the triggers are evaluated,
+and the cycle runs, on the background
+:class:`~neuromem.lifecycle.queue.ReflectionQueue` — never on the request path
+and never twice at once for one user. :func:`check_and_schedule` (or
+``Memory.maybe_reflect``) evaluates the triggers in the caller's thread and
+queues only the cycle.
 """
 
 from __future__ import annotations
@@ -47,7 +53,7 @@ def due(db: Database, user_id: str, now: dt.datetime, *, session_ended: bool = F
         last = store.last_completed_cycle(conn, user_id)
         details = (last or {}).get("details") or {}
         mark = details.get("watermark")
-        importances, oldest = store.unreflected_importance(
+        importances, _oldest = store.unreflected_importance(
             conn,
             user_id,
             after_created=dt.datetime.fromisoformat(mark[0]) if mark else None,
@@ -58,11 +64,10 @@ def due(db: Database, user_id: str, now: dt.datetime, *, session_ended: bool = F
         )
         conn.rollback()
     accumulated = tm.accumulated_importance(importances)
-    last_at = dt.datetime.fromisoformat(details["now"]) if "now" in details else oldest
+    last_at = dt.datetime.fromisoformat(details["now"]) if "now" in details else None
     hours = 0.0 if last_at is None else max(0.0, (now - last_at).total_seconds() / 3600.0)
     if not importances:
-        # nothing new: neither the schedule nor a session end gives reflection anything to scan
-        hours = hours if last is None else 0.0
+        hours = 0.0  # nothing new: neither the schedule nor a session end gives reflection anything to scan
     trigger = tm.reflection_due(
         accumulated, hours, (session_ended or ended) and bool(importances), settings.traits
     )
@@ -89,3 +94,26 @@ def check_and_schedule(
     if decision.trigger is not None:
         service.queue.submit(uid, when, decision.trigger, decision.value)
     return decision.trigger
+
+
+def schedule_check(
+    service: ReflectionService, user_id: Any, now: Any = None, *, session_ended: bool = False
+) -> None:
+    """Queue a trigger check for ``user_id`` at ``now``; the worker evaluates :func:`due` and reflects if due.
+
+    ``now`` defaults to the conversation's clock — the time of the user's latest
+    stored message (the wall clock when there is none) — so a replayed or
+    imported conversation is reflected on in its own time, and a live one at the
+    present.
+    """
+    from ..lifecycle.queue import CHECK
+
+    uid = check.user_id(user_id, service.core.settings.write)
+    when = check.timestamp(now, "now") if now is not None else None
+    if when is None:
+        with service.core.db.connection() as conn:
+            when = store.latest_message_at(conn, uid)
+            conn.rollback()
+    if when is None:
+        when = dt.datetime.now(dt.UTC)
+    service.queue.submit(uid, when, CHECK, session_ended=session_ended)

@@ -395,6 +395,14 @@ def sessions_awaiting_reflection(
     return [r["id"] for r in rows]
 
 
+def latest_message_at(conn: Conn, user_id: str) -> dt.datetime | None:
+    """When the user's newest stored message was sent: the conversation's clock for trigger checks."""
+    row = conn.execute(
+        "SELECT max(last_message_at) AS at FROM conversation_sessions WHERE user_id = %s", (user_id,)
+    ).fetchone()
+    return None if row is None else row["at"]
+
+
 def advance_session_watermark(conn: Conn, user_id: str, now: dt.datetime) -> int:
     """Step 9 of seed 001 §4.5: every session of the user was reflected up to ``now``."""
     cur = conn.execute(
