@@ -200,3 +200,15 @@ def test_near_duplicate_is_an_update_that_supersedes(memory: Memory) -> None:
     assert second.operation is Operation.UPDATE and second.previous_id == first.memory.id
     assert memory.get(first.memory.id, user_id="u1").superseded_by == second.memory.id
     assert second.memory.raw_refs and second.memory.raw_refs != first.memory.raw_refs
+
+
+def test_raw_chunks_can_live_in_a_directory(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    with Memory(settings.with_updates(ingest={"raw_chunk_dir": str(tmp_path / "raw")})) as m:
+        [r] = m.add({"role": "user", "content": "我的手机号是13812345678，我住在深圳。", "timestamp": T0},
+                    user_id="u1", session_id="s1")  # fmt: skip
+        assert "13812345678" not in r.memory.content  # redacted by default
+        files = list((tmp_path / "raw").rglob("*.zst"))
+        assert len(files) == 1 and files[0].name == f"{r.memory.raw_refs[0]['sha256']}.zst"
+        assert m.sources(r.memory.id, user_id="u1").quotes == (r.memory.content,)
+        stored = rows(m, "SELECT data, path FROM raw_chunks")[0]
+        assert stored["data"] is None and stored["path"] == str(files[0])
