@@ -91,3 +91,16 @@ def test_long_turns_are_cut_into_chunks_and_refs_point_inside_them() -> None:
     ref = chunks.ref(span)
     piece = next(c for _, c in chunks.pieces if c.sha256 == ref["sha256"])
     assert piece.text[ref["offset"] : ref["offset"] + ref["length"]] == "Sentence number 57 is here."
+
+
+def test_chinese_clauses_without_subject_become_their_own_memories() -> None:
+    text = "我在阿里巴巴工作，住在杭州，不喜欢香菜。"
+    out = extract_with_rules([Turn("user", text, T0)], ("user",))
+    got = [(c.content, c.slot, text[c.span[0] : c.span[1]]) for c in out.candidates]
+    assert got == [
+        ("我在阿里巴巴工作", "employer", "我在阿里巴巴工作"),
+        ("我住在杭州", "residence", "住在杭州"),  # the implied subject is written, the span is the spoken words
+        ("我不喜欢香菜。", "likes:香菜", "不喜欢香菜。"),
+    ]
+    other = extract_with_rules([Turn("user", "我今天很忙，他住在上海。", T0)], ("user",))
+    assert len(other.candidates) == 1  # someone else's residence is not the user's

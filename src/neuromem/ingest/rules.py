@@ -228,9 +228,45 @@ def _object(m: re.Match[str] | None) -> str | None:
     return value or None
 
 
-def extract_sentence(turn: Turn, turn_index: int, span: tuple[int, int], out: Extraction) -> None:
+_CLAUSE_END = re.compile(r"[，,]")
+_ZH_SUBJECT = re.compile(r"^\s*(?:我|你|他|她|它|咱|您|大家|我们|他们|她们)")
+
+
+def units(text: str, span: tuple[int, int]) -> list[tuple[tuple[int, int], str]]:
+    """Units of one sentence: ``(span, implied subject)``.
+
+    A Chinese clause that drops its subject ("我在阿里巴巴工作，住在杭州。") and would match a
+    slot rule with "我" in front becomes its own unit, with "我" as the implied subject; the
+    span still points at the words as spoken.
+    """
+    a, b = span
+    sentence = text[a:b]
+    if "我" not in sentence or not _CLAUSE_END.search(sentence):
+        return [(span, "")]
+    starts = [a]
+    for m in _CLAUSE_END.finditer(sentence):
+        clause_start = a + m.end()
+        clause = text[clause_start:b]
+        if _ZH_SUBJECT.match(clause):
+            continue
+        if any(r.slot is not None and r.pattern.match("我" + clause.lstrip()) for r in RULES):
+            starts.append(clause_start)
+    bounds = [*starts, b]
+    out = []
+    for i in range(len(starts)):
+        start, end = bounds[i], bounds[i + 1]
+        piece = text[start:end]
+        trimmed = piece.rstrip(" ，,")
+        lead = len(piece) - len(piece.lstrip())
+        out.append(((start + lead, start + len(trimmed)), "我" if i else ""))
+    return out
+
+
+def extract_sentence(
+    turn: Turn, turn_index: int, span: tuple[int, int], out: Extraction, subject: str = ""
+) -> None:
     """Classify one sentence of a user turn and append a candidate or a drop reason to ``out``."""
-    sentence = turn.content[span[0] : span[1]]
+    sentence = subject + turn.content[span[0] : span[1]]
     kind, rule, match = classify(sentence)
     if kind != "statement":
         out.dropped[kind] += 1
@@ -309,6 +345,7 @@ def extract_with_rules(turns: Sequence[Turn], roles: Sequence[str], indices: Seq
     for i, turn in enumerate(turns):
         if turn.role not in roles or (indices is not None and i not in indices):
             continue
-        for span in split_sentences(turn.content):
-            extract_sentence(turn, i, span, out)
+        for sentence in split_sentences(turn.content):
+            for span, subject in units(turn.content, sentence):
+                extract_sentence(turn, i, span, out, subject)
     return out
