@@ -52,7 +52,16 @@ from tqdm import tqdm
 from neuromem import Memory, Settings
 from neuromem.embed.base import Embedder
 from neuromem.embed.factory import create_embedder
-from neuromem.recall.recipes import BM25_DENSE_RRF, BM25_ONLY, DENSE_ONLY, HYBRID, RecallRecipe, derive
+from neuromem.recall.recipes import (
+    BM25_DENSE_RRF,
+    BM25_ONLY,
+    DENSE_ONLY,
+    HYBRID,
+    SEED_WEIGHTED_RRF,
+    WEIGHTED,
+    RecallRecipe,
+    derive,
+)
 from neuromem.store import graph, memories
 from neuromem.store.memories import NewMemory
 from neuromem.text.entities import extract_entities, normalize_entity_name
@@ -71,6 +80,8 @@ def systems(only: str | None = None) -> dict[str, RecallRecipe]:
         "dense": DENSE_ONLY,
         "bm25+dense (RRF)": BM25_DENSE_RRF,
         "full (hybrid)": HYBRID,
+        "full, λ-weighted RRF": SEED_WEIGHTED_RRF,
+        "full, λ-sum fusion": WEIGHTED,
         "full −bm25": derive(HYBRID, "no-bm25", use_bm25=False),
         "full −vector": derive(HYBRID, "no-vector", use_vector=False),
         "full −graph": derive(HYBRID, "no-graph", use_graph=False),

@@ -126,10 +126,16 @@ BM25_DENSE_RRF = derive(
     HYBRID, "bm25+dense", use_graph=False, use_traits=False, use_raw=False,
     fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
 )  # fmt: skip
+#: RRF with each retriever weighted by its seed 003 §15 λ relative to the vector's (0.2 : 0.4 : 0.3)
+SEED_WEIGHTED_RRF = derive(
+    HYBRID, "hybrid-lambda",
+    retriever_weights={"bm25": 0.5, "vector": 1.0, "graph": 0.75, "traits": 1.0, "raw": 0.5, "bm25_focus": 0.5,
+                       "vector_focus": 1.0},
+)  # fmt: skip
 FAST = derive(HYBRID, "fast", use_graph=False, mmr=False, bm25_k=30, vector_k=30)
 
 RECIPES: dict[str, RecallRecipe] = {
-    r.name: r for r in (HYBRID, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY, BM25_DENSE_RRF, FAST)
+    r.name: r for r in (HYBRID, SEED_WEIGHTED_RRF, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY, BM25_DENSE_RRF, FAST)
 }
 
 
