@@ -61,7 +61,7 @@ class RecallRecipe(BaseModel):
     graph_seeds: int = Field(default=10, ge=1)
     graph_hops: int = Field(default=2, ge=1, le=2)
     graph_k: int = Field(default=30, ge=1)
-    graph_max_edges: int = Field(default=2000, ge=10)
+    graph_max_edges: int = Field(default=600, ge=10)
     graph_max_degree: int = Field(default=50, ge=1)  # entity hubs above this are not expanded (seed 003 §17)
     edge_weights: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_EDGE_WEIGHTS))
     ppr_damping: float = Field(default=0.85, gt=0, lt=1)

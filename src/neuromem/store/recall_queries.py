@@ -142,14 +142,17 @@ def edges_touching(
     """Current (or, with ``as_of``, then valid) edges with either end in ``ids`` — one hop."""
     if not ids:
         return []
-    when = "now()" if as_of is None else "%(as_of)s"
+    if as_of is None:  # exactly the partial indexes' predicate, so both can be used
+        validity = "e.expired_at IS NULL AND (e.invalid_at IS NULL OR e.invalid_at > now())"
+    else:
+        validity = ("e.created_at <= %(as_of)s AND (e.expired_at IS NULL OR e.expired_at > %(as_of)s)"
+                    " AND (e.invalid_at IS NULL OR e.invalid_at > %(as_of)s)")  # fmt: skip
     query = f"""
         SELECT source_id, source_kind, target_id, target_kind, edge_type, weight * confidence AS w
         FROM graph_edges e
         WHERE e.user_id = %(user_id)s AND e.edge_type = ANY(%(types)s)
           AND (e.source_id = ANY(%(ids)s) OR e.target_id = ANY(%(ids)s))
-          AND e.created_at <= {when} AND (e.expired_at IS NULL OR e.expired_at > {when})
-          AND (e.invalid_at IS NULL OR e.invalid_at > {when})
+          AND {validity}
         ORDER BY w DESC LIMIT %(limit)s
     """
     params = {"user_id": user_id, "types": list(edge_types), "ids": list(ids), "limit": limit, "as_of": as_of}
@@ -167,10 +170,13 @@ def node_degrees(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uui
     if not ids:
         return {}
     rows = conn.execute(
-        """SELECT n.id, (SELECT count(*) FROM graph_edges e WHERE e.user_id = %s AND e.expired_at IS NULL
-                          AND (e.source_id = n.id OR e.target_id = n.id)) AS degree
-           FROM unnest(%s::uuid[]) AS n(id)""",
-        (user_id, list(ids)),
+        """SELECT n.id,
+                  (SELECT count(*) FROM graph_edges e WHERE e.user_id = %(u)s AND e.expired_at IS NULL
+                     AND e.source_id = n.id)
+                + (SELECT count(*) FROM graph_edges e WHERE e.user_id = %(u)s AND e.expired_at IS NULL
+                     AND e.target_id = n.id) AS degree
+           FROM unnest(%(ids)s::uuid[]) AS n(id)""",
+        {"u": user_id, "ids": list(ids)},
     ).fetchall()
     return {r["id"]: int(r["degree"]) for r in rows}
 
