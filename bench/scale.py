@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 }
                 print(json.dumps(report["sizes"][str(size)], indent=1), file=sys.stderr)
     args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "scale.json").write_text(json.dumps(report, indent=1))
+    (args.out / f"scale_{args.sizes.replace(',', '_')}.json").write_text(json.dumps(report, indent=1))
     print(json.dumps(report, indent=1))
     return 0
 
