@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Mapping
 from typing import TypeVar
 
+import numpy as np
+
 N = TypeVar("N", bound=Hashable)
 
 
@@ -25,35 +27,35 @@ def personalized_pagerank(
     total_seed = sum(w for w in seeds.values() if w > 0)
     if total_seed <= 0:
         return {}
-    s = {n: w / total_seed for n, w in seeds.items() if w > 0}
-    out: dict[N, dict[N, float]] = {}
+    index: dict[N, int] = {}
+    for n, w in seeds.items():
+        if w > 0:
+            index.setdefault(n, len(index))
+    src: list[int] = []
+    dst: list[int] = []
+    wts: list[float] = []
     for a, b, w in edges:
         if w <= 0 or a == b:
             continue
-        out.setdefault(a, {})[b] = out.get(a, {}).get(b, 0.0) + w
-        out.setdefault(b, {})[a] = out.get(b, {}).get(a, 0.0) + w
-    nodes = set(out) | set(s)
-    strength = {n: sum(nbrs.values()) for n, nbrs in out.items()}
-    p = dict.fromkeys(nodes, 0.0)
-    p.update(s)
+        i, j = index.setdefault(a, len(index)), index.setdefault(b, len(index))
+        src += [i, j]  # walked both ways
+        dst += [j, i]
+        wts += [w, w]
+    n = len(index)
+    s = np.zeros(n)
+    for node, w in seeds.items():
+        if w > 0:
+            s[index[node]] = w / total_seed
+    src_a, dst_a, w_a = np.asarray(src, dtype=np.int64), np.asarray(dst, dtype=np.int64), np.asarray(wts)
+    strength = np.bincount(src_a, weights=w_a, minlength=n)
+    dangling = strength == 0
+    share = np.divide(w_a, strength[src_a], out=np.zeros_like(w_a), where=strength[src_a] > 0)
+    p = s.copy()
     for _ in range(iterations):
-        nxt = {n: (1 - damping) * s.get(n, 0.0) for n in nodes}
-        dangling = 0.0
-        for n, mass in p.items():
-            if mass == 0.0:
-                continue
-            nbrs = out.get(n)
-            if not nbrs:
-                dangling += mass
-                continue
-            share = damping * mass / strength[n]
-            for m, w in nbrs.items():
-                nxt[m] += share * w
-        if dangling:
-            for n, w in s.items():
-                nxt[n] += damping * dangling * w
-        delta = sum(abs(nxt[n] - p[n]) for n in nodes)
+        nxt = (1 - damping) * s + damping * np.bincount(dst_a, weights=p[src_a] * share, minlength=n)
+        nxt += damping * p[dangling].sum() * s  # dangling mass returns to the seeds
+        delta = float(np.abs(nxt - p).sum())
         p = nxt
         if delta < tolerance:
             break
-    return p
+    return {node: float(p[i]) for node, i in index.items()}
