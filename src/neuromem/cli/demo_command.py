@@ -1,4 +1,5 @@
-"""``memctl demo``: the main job on the embedded defaults — store a small bilingual history, recall from it."""
+"""``memctl demo``: the main job on the embedded defaults — ingest a small bilingual
+conversation, recall from it with scores, and build the memory block of a system prompt."""
 
 from __future__ import annotations
 
@@ -20,23 +21,25 @@ def load_demo() -> dict:
 @cli.command()
 @friendly_errors
 def demo() -> None:
-    """Store a bundled Chinese/English history for 'demo-user' and run a few recalls."""
+    """Ingest a bundled Chinese/English conversation for 'demo-user' and run a few recalls."""
     data = load_demo()
     user = data["user_id"]
     started = time.perf_counter()
-    click.echo("Starting neuromem (embedded PostgreSQL + bundled multilingual-e5-small)…")
+    click.echo("Starting neuromem (embedded PostgreSQL + bundled multilingual-e5-small, no LLM)…")
     with open_memory() as m:
         server = m._core.db.server
         click.echo(f"  database: {'embedded in ' + str(server.data_dir) if server.embedded else 'external server'}"
                    f"  ({time.perf_counter() - started:.1f} s)")
         m.reset(user_id=user)
-        click.echo(f"\nStoring {len(data['memories'])} memories for {user!r}:")
-        for item in data["memories"]:
-            fields = {k: v for k, v in item.items() if k != "content"}
-            result = m.add(item["content"], user_id=user, **fields)[0]
-            click.echo(f"  {result.operation.value.upper():<6} {item['content']}")
-        again = m.add(data["memories"][0]["content"], user_id=user)[0]
-        click.echo(f"  {again.operation.value.upper():<6} (the first one again: {again.reason})")
+        for session in data["sessions"]:
+            report = m.ingest(session["messages"], user_id=user, session_id=session["session_id"])
+            m.end_session(user_id=user, session_id=session["session_id"])
+            click.echo(f"\nSession {session['session_id']}: {report.turns} turns → "
+                       f"{len(report.results)} memories (dropped: {dict(report.dropped) or 'none'})")
+            for result in report.results:
+                record = result.memory
+                label = record.category or record.memory_type.value
+                click.echo(f"  {result.operation.value.upper():<6} [{label}] {record.content}")
         for query in data["queries"]:
             t0 = time.perf_counter()
             hits = m.search(query, user_id=user, limit=3)
@@ -44,4 +47,8 @@ def demo() -> None:
             click.echo(f"\n? {query}   ({ms:.0f} ms)")
             for i, hit in enumerate(hits, 1):
                 click.echo(describe_hit(i, hit))
-    click.echo("\nDone. Try: memctl search -u demo-user '花生'   or   memctl status")
+        block = m.recall_prompt(data["prompt_query"], user_id=user, token_budget=300)
+        click.echo(f"\nMemory block for a system prompt ({block.tokens}/{block.budget} tokens) "
+                   f"for: {data['prompt_query']}\n")
+        click.echo(block.text)
+    click.echo("\nDone. Try: memctl recall -u demo-user '花生' --trace   or   memctl status")
