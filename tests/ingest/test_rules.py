@@ -104,3 +104,17 @@ def test_chinese_clauses_without_subject_become_their_own_memories() -> None:
     ]
     other = extract_with_rules([Turn("user", "我今天很忙，他住在上海。", T0)], ("user",))
     assert len(other.candidates) == 1  # someone else's residence is not the user's
+
+
+@pytest.mark.parametrize(
+    ("text", "category", "min_importance"),
+    [
+        ("我对花生过敏，吃了会起疹子。", "identity", 0.9),
+        ("I'm allergic to shellfish.", "identity", 0.9),
+        ("I'm training for the Hangzhou half marathon and I run three times a week.", "procedure", 0.5),
+        ("我最近在学习日语，每天早上用 Anki 背 30 个单词。", "procedure", 0.5),
+    ],
+)
+def test_allergies_and_habits_are_recognised(text: str, category: str, min_importance: float) -> None:
+    found = extract_with_rules([Turn("user", text, T0)], ("user",)).candidates[0]
+    assert found.category == category and found.importance >= min_importance

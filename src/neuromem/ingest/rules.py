@@ -98,10 +98,13 @@ RULES: tuple[Rule, ...] = (
        object_type="place"),
     _r(r"我(?:刚|最近)?搬(?:到|去)了?" + _OBJ_ZH + r"(?=[，。！,.!]|$|了)", _I, 0.8, slot="residence",
        relation="lives_in", object_type="place"),
+    # allergies and conditions the assistant must never forget (identity, health-tagged by sensitivity)
+    _r(r"\bi(?:'m| am) (?:severely |very |deathly )?allergic to\s+" + _OBJ_EN, _I, 0.95, slot="allergy:{obj}"),
+    _r(r"我对" + _OBJ_ZH + r"(?:严重)?过敏", _I, 0.95, slot="allergy:{obj}"),
     # dislikes before likes ("don't like" contains "like")
     _r(r"\bi (?:really )?(?:don'?t|do not|never) (?:like|enjoy|eat|drink)\s+" + _OBJ_EN, _P, 0.7,
        slot="likes:{obj}", polarity="negative"),
-    _r(r"\bi (?:really )?(?:hate|dislike|can'?t stand|am allergic to|'m allergic to)\s+" + _OBJ_EN, _P, 0.7,
+    _r(r"\bi (?:really )?(?:hate|dislike|can'?t stand)\s+" + _OBJ_EN, _P, 0.7,
        slot="likes:{obj}", polarity="negative"),
     _r(r"我(?:真的|很|非常|特别)?(?:不喜欢|讨厌|不爱|受不了|不吃|不喝)" + _OBJ_ZH_TAIL, _P, 0.7,
        slot="likes:{obj}", polarity="negative"),
@@ -127,6 +130,9 @@ RULES: tuple[Rule, ...] = (
     _r(r"\bi (?:usually|always|often|normally|typically|never)\b|\bevery (?:day|morning|night|week|weekend)\b|"
        r"\bmy routine\b", _PR, 0.5),
     _r(r"我(?:通常|一般|平时|经常|总是|每天|每周|每晚|习惯)", _PR, 0.5),
+    _r(r"\b(?:once|twice|\w+ times) (?:a|per|every) (?:day|week|month)\b|\bi'?m (?:currently )?(?:training|studying|"
+       r"learning|preparing) for\b", _PR, 0.55),
+    _r(r"每(?:天|周|晚|个星期|个月)(?:早上|晚上|都)?|我(?:最近|正在|在)学", _PR, 0.55),
     # identity, generic
     _r(r"\bi(?:'m| am) (?:a|an) \w+|\bi(?:'m| am) from\b|\bi(?:'m| am) \d{1,3}\b|\bi studied\b|\bmy (?:job|major)\b",
        _I, 0.6),
