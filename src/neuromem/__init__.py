@@ -28,6 +28,9 @@ from .errors import (
     VersionConflictError,
 )
 from .memory import AsyncMemory, Memory
+from .recall.packing import Citation
+from .recall.prompt import PromptBlock, PromptLine
+from .recall.recipes import RecallRecipe
 from .types import (
     HistoryEntry,
     MemoryRecord,
@@ -43,6 +46,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "AsyncMemory",
+    "Citation",
     "ConflictError",
     "ContentTooLongError",
     "DatabaseUnavailableError",
@@ -64,6 +68,9 @@ __all__ = [
     "NotFoundError",
     "Operation",
     "PIIRejectedError",
+    "PromptBlock",
+    "PromptLine",
+    "RecallRecipe",
     "SchemaVersionError",
     "ScoreBreakdown",
     "SearchHit",

@@ -45,7 +45,9 @@ def test_recall_reinforces_traits_by_the_configured_step(memory: Memory) -> None
     results = memory.search("jazz music", user_id="u")
     assert any(h.memory.id == t.id for h in results)
     memory._core.access.flush()
-    assert memory.get(t.id, user_id="u").trait_confidence == pytest.approx(0.72, abs=1e-6)
+    after = memory.get(t.id, user_id="u")
+    assert after.trait_confidence == pytest.approx(0.72, abs=1e-6)
+    assert after.version == t.version + 1  # written through the optimistic lock (store.traits)
 
 
 def test_failed_flush_keeps_the_counts(memory: Memory) -> None:

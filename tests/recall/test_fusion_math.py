@@ -132,3 +132,36 @@ def test_pruning_never_changes_the_top_k() -> None:
         kept = prune(fused, HYBRID, s, keep=5, filtering=False)
         assert len(kept) <= len(fused)
         assert sorted(kept, key=lambda i: (-finals[i], i))[:5] == sorted(fused, key=lambda i: (-finals[i], i))[:5]
+
+
+def test_linear_fusion_weighs_min_max_scores_and_adds_the_best_neighbour() -> None:
+    from neuromem.recall.fusion import linear_base, neighbour_context
+
+    recipe = derive(HYBRID, fusion="linear", four_factor=False, neighbour_weight=0.5,
+                    linear_weights={"vector": 1.0, "bm25": 0.3})  # fmt: skip
+    # vector 0.9, 0.7, 0.5 → 1, 0.5, 0; bm25 6, 2 → 1, 0
+    lists = {"vector": ranked([(A, 0.9), (B, 0.7), (C, 0.5)]), "bm25": ranked([(C, 6.0), (A, 2.0)])}
+    fused = fuse(lists, recipe)
+    assert fused[A].lin == pytest.approx(1.0 + 0.3 * 0.0)
+    assert fused[B].lin == pytest.approx(0.5)
+    assert fused[C].lin == pytest.approx(0.0 + 0.3 * 1.0)
+    # A — B — C consecutive turns: context is the best neighbour's pre-boost lin
+    neighbour_context(fused, {A: [B], B: [A, C], C: [B]})
+    assert (fused[A].context, fused[B].context, fused[C].context) == pytest.approx((0.5, 1.0, 0.5))
+    assert linear_base(fused[B], recipe) == pytest.approx(0.5 + 0.5 * 1.0)
+    assert linear_base(fused[C], recipe) == pytest.approx(0.3 + 0.5 * 0.5)
+    factors = memory_factors(_record(), NOW, RecallSettings())
+    assert final_score(fused[B], factors, recipe) == pytest.approx((1.0, 1.0))
+
+
+def test_linear_fusion_ignores_unweighted_retrievers_and_outside_neighbours() -> None:
+    from neuromem.recall.fusion import neighbour_context
+
+    recipe = derive(HYBRID, fusion="linear", linear_weights={"vector": 1.0})
+    fused = fuse({"vector": ranked([(A, 0.8), (B, 0.4)]), "graph": ranked([(B, 5.0)])}, recipe)
+    assert fused[B].lin == pytest.approx(0.0)  # graph weighs 0 unless listed
+    neighbour_context(fused, {A: [C], B: [B]})  # C is no candidate; a self-loop does not count
+    assert fused[A].context == 0.0 and fused[B].context == 0.0
+    four = memory_factors(_record(importance=0.5), NOW, RecallSettings())
+    base, final = final_score(fused[A], four, recipe)
+    assert base == pytest.approx(1.0) and final == pytest.approx(1.0 * (1 + four.total))

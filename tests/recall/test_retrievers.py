@@ -142,3 +142,34 @@ def test_conversation_query_is_also_searched_by_its_last_lines(memory: Memory) -
     assert {"bm25_focus", "vector_focus"} <= set(hit.retrievers)
     one_line = memory.search("the violin lesson", user_id="u", trace=True)
     assert "focus" not in one_line.trace["stages"]
+
+
+def test_memory_neighbours_reads_temporal_next_edges_among_the_ids(memory: Memory) -> None:
+    from neuromem.store import recall_queries as rq
+
+    a, b, c, other = (insert_memory(memory, "u", f"turn {i}") for i in range(4))
+    link(memory, "u", a.id, b.id, "TEMPORAL_NEXT")
+    link(memory, "u", b.id, c.id, "TEMPORAL_NEXT")
+    link(memory, "u", c.id, other.id, "TEMPORAL_NEXT")  # `other` is not asked for
+    link(memory, "u", a.id, c.id, "SUPPORTS")  # another edge type
+    with memory._core.db.connection() as conn:
+        pairs = rq.memory_neighbours(conn, "u", [a.id, b.id, c.id])
+        assert rq.memory_neighbours(conn, "someone-else", [a.id, b.id, c.id]) == []
+    assert sorted(pairs) == sorted([(a.id, b.id), (b.id, c.id)])
+
+
+def test_neighbour_context_lifts_the_turn_next_to_a_strong_match(memory: Memory) -> None:
+    from neuromem.recall.recipes import HYBRID, derive
+
+    first = insert_memory(memory, "u", "We adopted a cat last spring", memory_type=MemoryType.EPISODIC)
+    follow = insert_memory(memory, "u", "She sleeps all day on the sofa", memory_type=MemoryType.EPISODIC)
+    link(memory, "u", first.id, follow.id, "TEMPORAL_NEXT")
+    recipe = derive(HYBRID, fusion="linear", use_graph=False, mmr=False, four_factor=False, neighbour_weight=0.5,
+                    linear_weights={"vector": 1.0, "bm25": 0.3})  # fmt: skip
+    results = memory.search("adopted a cat", user_id="u", recipe=recipe, trace=True)
+    by_id = {h.memory.id: h.score.extra for h in results}
+    assert results.trace["paths"]["neighbours"] == "ran"
+    # vector min-max: first 1, follow 0; bm25 only finds first (1): lin = 1.3 and 0
+    assert by_id[first.id]["norm_vector"] == 1.0 and by_id[follow.id]["norm_vector"] == 0.0
+    assert by_id[first.id]["base"] == pytest.approx(1.3)  # its neighbour's lin is 0
+    assert by_id[follow.id]["base"] == pytest.approx(0.5 * 1.3)  # half of its neighbour's lin

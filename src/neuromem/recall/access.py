@@ -19,7 +19,7 @@ from collections.abc import Iterable
 
 from ..config import RecallSettings
 from ..store import memories
-from ..store import recall_queries as rq
+from ..store import traits as trait_store
 from ..store.db import Database
 
 log = logging.getLogger(__name__)
@@ -91,9 +91,15 @@ class AccessTracker:
                 with self._db.transaction() as conn:
                     updated = memories.bump_access(conn, counts)
                     delta = self._settings.trait_reinforce_on_recall
+                    now = dt.datetime.now(dt.UTC)
                     for user_id, per_trait in traits.items():
-                        # one reinforcement per flush and trait: recall is weak evidence (seed 001 §8.2)
-                        rq.reinforce_traits(conn, user_id, sorted(per_trait), delta)
+                        # one reinforcement per flush and trait: recall is weak evidence (seed 001 §8.2);
+                        # through the optimistic lock, so a concurrent reflection is never overwritten
+                        for trait_id in sorted(per_trait) if delta > 0 else ():
+                            try:
+                                trait_store.reinforce_on_recall(conn, user_id, trait_id, delta, now)
+                            except trait_store.TraitConflict as exc:
+                                log.info("recall reinforcement of a busy trait skipped: %s", exc)
                 return updated
             except Exception:
                 with self._lock:

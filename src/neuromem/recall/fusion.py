@@ -8,6 +8,10 @@ into one score per memory:
   (seed 003 §5.3); λ of retrievers that did not run are dropped and the rest
   renormalised, which is exactly the formula variants of the degradation matrix
   (seed 003 §18). The raw fallback counts as lexical, traits as vector.
+- linear (score-level fusion): ``Σ_r w_r · minmax_r(score)`` with per-retriever weights
+  (dense dominates, BM25 an additive boost), plus ``neighbour_weight`` times the best
+  linear score among the memory's ``TEMPORAL_NEXT`` neighbours (a turn's conversational
+  context, seed 003 §15 edge) — see :func:`neighbour_context`.
 - Four-factor: ``base · (1 + recency + importance + stage_boost)`` with
   ``recency = w_r · exp(−age / (scale · (1 + arousal · arousal_factor)))``,
   ``importance = w_i · importance`` and the trait stage boost of seed 001 §6.1.
@@ -18,7 +22,7 @@ from __future__ import annotations
 import datetime as dt
 import math
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..config import RecallSettings
@@ -46,6 +50,8 @@ class Fused:
     id: uuid.UUID
     rrf: float = 0.0
     lam: float = 0.0
+    lin: float = 0.0  # Σ_r w_r · normalised score (fusion "linear")
+    context: float = 0.0  # best ``lin`` among the TEMPORAL_NEXT neighbours
     ranks: dict[str, int] = field(default_factory=dict)
     scores: dict[str, float] = field(default_factory=dict)
     normalized: dict[str, float] = field(default_factory=dict)
@@ -85,6 +91,7 @@ def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uu
     for name, hits in lists.items():
         weight = recipe.retriever_weights.get(name, 1.0)
         lam = getattr(recipe, LAMBDA_OF[name]) / total if name in LAMBDA_OF else 0.0
+        lin_weight = recipe.linear_weights.get(name, 0.0)
         for hit, norm in zip(hits, min_max([h.score for h in hits]), strict=True):
             f = out.setdefault(hit.id, Fused(hit.id))
             f.rrf += rrf_score(hit.rank, recipe.rrf_k, weight)
@@ -94,9 +101,25 @@ def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uu
             previous = max((f.normalized[n] for n in f.normalized if LAMBDA_OF.get(n) == LAMBDA_OF.get(name)),
                            default=0.0)  # fmt: skip
             f.normalized[name] = norm
+            f.lin += lin_weight * norm
             if norm > previous:
                 f.lam += lam * (norm - previous)
     return out
+
+
+def neighbour_context(
+    fused: Mapping[uuid.UUID, Fused], neighbours: Mapping[uuid.UUID, Iterable[uuid.UUID]]
+) -> None:
+    """Set each candidate's ``context`` to the best ``lin`` among its neighbours that are candidates too
+    (0 when none is); computed from the pre-boost scores, so the order of updates does not matter."""
+    for id_, f in fused.items():
+        f.context = max(
+            (fused[n].lin for n in neighbours.get(id_, ()) if n in fused and n != id_), default=0.0
+        )
+
+
+def linear_base(fused: Fused, recipe: RecallRecipe) -> float:
+    return fused.lin + recipe.neighbour_weight * fused.context
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +170,8 @@ def final_score(fused: Fused, factors: MemoryFactors, recipe: RecallRecipe) -> t
         # seed 003 §5.3: λ4·Weight joins the sum instead of multiplying it
         base = (1 - recipe.lambda_weight) * fused.lam + recipe.lambda_weight * factors.total
         return base, base
+    elif recipe.fusion == "linear":
+        base = linear_base(fused, recipe)
     else:
         base = fused.rrf + recipe.hybrid_mix * fused.lam
     final = base * (1 + factors.total) if recipe.four_factor else base

@@ -28,7 +28,7 @@ from ..store.db import Conn, Database
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
 from . import retrievers as rt
 from .access import AccessTracker
-from .fusion import Fused, Ranked, final_score, fuse, memory_factors
+from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
 from .mmr import mmr_order
 from .query import QueryAnalysis, analyze_query
 from .recipes import RecallRecipe
@@ -218,6 +218,8 @@ class RecallPipeline:
         fused = fuse(lists, recipe)
         if not fused:
             return []
+        if recipe.fusion == "linear" and recipe.neighbour_weight > 0:
+            self._neighbours(conn, req, fused, tr)
         candidates = prune(fused, recipe, rs, keep=max(req.limit, recipe.mmr_pool if recipe.mmr else 0),
                            filtering=req.analysis.time is not None and recipe.time_filter)  # fmt: skip
         if tr.enabled:
@@ -242,6 +244,27 @@ class RecallPipeline:
         if recipe.mmr and len(scored) > 1:
             scored = self._mmr(conn, req, scored, tr)
         return scored
+
+    def _neighbours(
+        self, conn: Conn, req: rt.RecallRequest, fused: dict[uuid.UUID, Fused], tr: Trace
+    ) -> None:
+        """Conversational context: each candidate's best TEMPORAL_NEXT neighbour among the candidates."""
+        pool = sorted(fused, key=lambda i: (-fused[i].lin, i))[: req.recipe.neighbour_pool]
+        try:
+            with conn.transaction():
+                pairs = tr.timed(
+                    "neighbours", lambda: rq.memory_neighbours(conn, req.user_id, pool, as_of=req.as_of)
+                )
+        except Exception as exc:  # the graph is an optional boost (seed 003 §18)
+            log.warning("recall neighbour context failed, continuing without it: %s", exc)
+            tr.paths["neighbours"] = f"failed: {type(exc).__name__}"
+            return
+        tr.paths["neighbours"] = "ran"
+        adjacency: dict[uuid.UUID, list[uuid.UUID]] = {}
+        for a, b in pairs:
+            adjacency.setdefault(a, []).append(b)
+            adjacency.setdefault(b, []).append(a)
+        neighbour_context(fused, adjacency)
 
     def _time_filter(
         self, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], tr: Trace
@@ -287,7 +310,11 @@ def prune(
 
 
 def base_of(f: Fused, recipe: RecallRecipe) -> float:
-    return f.rrf if recipe.fusion == "rrf" else f.rrf + recipe.hybrid_mix * f.lam
+    if recipe.fusion == "rrf":
+        return f.rrf
+    if recipe.fusion == "linear":
+        return linear_base(f, recipe)
+    return f.rrf + recipe.hybrid_mix * f.lam
 
 
 def focus_text(query: str, lines: int) -> str | None:

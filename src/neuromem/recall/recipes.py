@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import InvalidInputError
 
-Fusion = Literal["rrf", "weighted", "hybrid"]
+Fusion = Literal["rrf", "weighted", "hybrid", "linear"]
 RETRIEVERS = ("bm25", "vector", "graph", "traits", "raw")
 
 #: Edge weights for graph expansion (seed 003 §15: ABOUT 1.0, SUPPORTS 0.8, SIMILAR_TO 0.5,
@@ -89,6 +89,21 @@ class RecallRecipe(BaseModel):
     lambda_vector: float = 0.4
     lambda_graph: float = 0.3
     lambda_weight: float = 0.1
+    # fusion "linear": weight of each retriever's min-max normalised score, and of the best
+    # neighbour's (TEMPORAL_NEXT) linear score; retrievers not listed weigh 0
+    linear_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "vector": 1.0,
+            "vector_focus": 0.5,
+            "bm25": 0.3,
+            "bm25_focus": 0.15,
+            "traits": 1.0,
+            "raw": 0.3,
+            "graph": 0.0,
+        }
+    )
+    neighbour_weight: float = Field(default=0.0, ge=0)
+    neighbour_pool: int = Field(default=100, ge=1)  # best-``lin`` candidates whose edges are read
     hybrid_mix: float = Field(default=0.01, ge=0)  # weight of the normalised λ-sum added to RRF in "hybrid"
     four_factor: bool = True  # seed 000 §6.1 multiplier (recency, importance, stage boost)
     # diversity and time
@@ -135,7 +150,8 @@ SEED_WEIGHTED_RRF = derive(
 FAST = derive(HYBRID, "fast", use_graph=False, mmr=False, bm25_k=30, vector_k=30)
 
 RECIPES: dict[str, RecallRecipe] = {
-    r.name: r for r in (HYBRID, SEED_WEIGHTED_RRF, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY, BM25_DENSE_RRF, FAST)
+    r.name: r
+    for r in (HYBRID, SEED_WEIGHTED_RRF, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY, BM25_DENSE_RRF, FAST)
 }
 
 

@@ -27,9 +27,7 @@ from psycopg import sql
 from ..types import MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .search import _AS_OF, _CURRENT, _named, _quote_term
-
-ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
+from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +53,12 @@ def bm25_search(
     distinct = list(dict.fromkeys(t for t in terms if t))
     if not distinct or not types:
         return []
-    validity = _AS_OF if as_of is not None else _CURRENT
+    validity = AS_OF if as_of is not None else CURRENT
     params: dict[str, Any] = {
         "user_id": user_id,
         "types": [str(t) for t in types],
         "terms": distinct,
-        "tsq": " | ".join(_quote_term(t) for t in distinct),
+        "tsq": " | ".join(quote_term(t) for t in distinct),
         "k1": k1,
         "b": b,
         "limit": limit,
@@ -69,7 +67,7 @@ def bm25_search(
     }
     extra = ""
     if where is not None:
-        clause, extra_params = _named(where)
+        clause, extra_params = named_filter(where)
         extra = "AND " + clause
         params.update(extra_params)
     visible = f"""m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s)

@@ -1,6 +1,6 @@
-"""Read queries of the recall pipeline (seed 000 §6, seed 003 §5.2, W5) and its two
-small side effects: trait reinforcement on recall (seed 001 §8.2). Access counts go
-through ``memories.bump_access`` (seed 000 §5.2 task 4).
+"""Read queries of the recall pipeline (seed 000 §6, seed 003 §5.2, W5). Its side effects
+go elsewhere: access counts through ``memories.bump_access`` (seed 000 §5.2 task 4), trait
+reinforcement through ``traits.reinforce_on_recall`` (optimistic lock, seed 001 §8.2).
 
 Every query is scoped to one ``user_id`` (MISSION "Trust"); recall never writes
 anything else.
@@ -18,19 +18,19 @@ import numpy as np
 from psycopg import sql
 
 from ..types import MemoryType
-from .bm25 import ACTIVE_TRAIT_STAGES, ScoredId
+from .bm25 import ScoredId
 from .db import Conn
 from .filters import CompiledFilter
-from .search import _AS_OF, _CURRENT, _named, _quote_term
+from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
 from .vectors import to_halfvec
 
 
 def _scope(as_of: dt.datetime | None, where: CompiledFilter | None, params: dict[str, Any]) -> str:
-    validity = _AS_OF if as_of is not None else _CURRENT
+    validity = AS_OF if as_of is not None else CURRENT
     params["as_of"] = as_of
     if where is None:
         return validity
-    clause, extra = _named(where)
+    clause, extra = named_filter(where)
     params.update(extra)
     return f"{validity} AND {clause}"
 
@@ -165,6 +165,27 @@ def edges_touching(
     ]
 
 
+def memory_neighbours(
+    conn: Conn, user_id: str, ids: Sequence[uuid.UUID], *, as_of: dt.datetime | None = None
+) -> list[tuple[uuid.UUID, uuid.UUID]]:
+    """``TEMPORAL_NEXT`` memory→memory edges with both ends in ``ids`` (consecutive turns, seed 003 §15)."""
+    if len(ids) < 2:
+        return []
+    validity = "e.expired_at IS NULL AND (e.invalid_at IS NULL OR e.invalid_at > now())"
+    if as_of is not None:
+        validity = ("e.created_at <= %(as_of)s AND (e.expired_at IS NULL OR e.expired_at > %(as_of)s)"
+                    " AND (e.invalid_at IS NULL OR e.invalid_at > %(as_of)s)")  # fmt: skip
+    query = f"""
+        SELECT source_id, target_id FROM graph_edges e
+        WHERE e.user_id = %(user_id)s AND e.edge_type = 'TEMPORAL_NEXT' AND e.source_kind = 'memory'
+          AND e.target_kind = 'memory' AND e.source_id = ANY(%(ids)s) AND e.target_id = ANY(%(ids)s)
+          AND {validity}
+    """
+    params = {"user_id": user_id, "ids": list(ids), "as_of": as_of}
+    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
+    return [(r["source_id"], r["target_id"]) for r in rows]
+
+
 def node_degrees(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, int]:
     """Current edge count of each graph node (entity hubs are pruned from expansion, seed 003 §17)."""
     if not ids:
@@ -220,7 +241,7 @@ def raw_chunk_search(conn: Conn, user_id: str, terms: Sequence[str], *, limit: i
         """WITH q AS (SELECT to_tsquery('simple', %s) AS tsq)
            SELECT r.sha256, ts_rank_cd(r.fts, q.tsq) AS score FROM raw_chunks r, q
            WHERE r.user_id = %s AND r.fts @@ q.tsq ORDER BY score DESC, r.sha256 LIMIT %s""",
-        (" | ".join(_quote_term(t) for t in distinct), user_id, limit),
+        (" | ".join(quote_term(t) for t in distinct), user_id, limit),
     ).fetchall()
     return [RawChunkHit(r["sha256"].strip(), float(r["score"])) for r in rows]
 
@@ -266,22 +287,6 @@ def sessions_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid
     return out
 
 
-def reinforce_traits(conn: Conn, user_id: str, ids: Sequence[uuid.UUID], delta: float) -> int:
-    """Recall reinforces traits slightly (seed 001 §8.2 "召回即强化", +0.02): confidence capped at 1,
-    ``trait_last_reinforced`` = now. The stage is left to reflection."""
-    if not ids or delta <= 0:
-        return 0
-    cur = conn.execute(
-        """UPDATE memories SET trait_confidence = least(1.0, coalesce(trait_confidence, 0) + %s),
-                  trait_last_reinforced = now(),
-                  metadata = jsonb_set(metadata, '{recall_reinforcements}',
-                      to_jsonb(coalesce((metadata->>'recall_reinforcements')::int, 0) + 1))
-           WHERE user_id = %s AND memory_type = 'trait' AND id = ANY(%s) AND expired_at IS NULL""",
-        (delta, user_id, list(ids)),
-    )
-    return cur.rowcount
-
-
 __all__ = [
     "Edge",
     "RawChunkHit",
@@ -290,9 +295,9 @@ __all__ = [
     "embeddings_of",
     "match_entity_nodes",
     "memories_citing",
+    "memory_neighbours",
     "node_degrees",
     "raw_chunk_search",
-    "reinforce_traits",
     "sessions_of",
     "trait_candidates",
     "vector_search",

@@ -28,15 +28,14 @@ from ..types import MemoryType, ScoreBreakdown, SearchHit
 from .db import Conn
 from .filters import CompiledFilter
 from .memories import SELECT_COLUMNS, row_to_memory
+from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
 from .vectors import to_halfvec
 
-ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
-_CURRENT = "m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())"
-_AS_OF = (
-    "m.created_at <= %(as_of)s AND (m.expired_at IS NULL OR m.expired_at > %(as_of)s)"
-    " AND (m.valid_at IS NULL OR m.valid_at <= %(as_of)s)"
-    " AND (m.invalid_at IS NULL OR m.invalid_at > %(as_of)s OR m.expired_at > %(as_of)s)"
-)
+# shared with the recall queries (store.sql_parts); the private names stay for this module's SQL
+_CURRENT = CURRENT
+_AS_OF = AS_OF
+_quote_term = quote_term
+_named = named_filter
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,23 +172,3 @@ def _prefixed_columns() -> str:
         elif col:
             out.append(f"m.{col}")
     return ", ".join(out)
-
-
-def _quote_term(term: str) -> str:
-    """One tsquery lexeme, quoted so that no user text is read as tsquery syntax."""
-    return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
-
-
-def _named(where: CompiledFilter) -> tuple[str, dict[str, Any]]:
-    """Turn a filter's positional %s placeholders into named ones (and prefix columns with m.)."""
-    from psycopg import ClientCursor  # noqa: F401 - as_string needs no connection for literals
-
-    text = where.clause.as_string(None)
-    params: dict[str, Any] = {}
-    pieces = text.split("%s")
-    out = pieces[0]
-    for i, piece in enumerate(pieces[1:]):
-        name = f"f{i}"
-        params[name] = where.params[i]
-        out += f"%({name})s" + piece
-    return out, params
