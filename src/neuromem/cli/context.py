@@ -14,6 +14,9 @@ from ..errors import NeuromemError
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+user_option = click.option("--user-id", "-u", required=True, help="Whose memory.")
+"""The one ``--user-id / -u`` option every per-user command takes."""
+
 
 def load_settings() -> Settings:
     """Settings are read once, here, at the edge (STYLE.md habit 14)."""

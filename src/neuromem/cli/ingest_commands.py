@@ -8,14 +8,12 @@ import click
 from tqdm import tqdm
 
 from ..ingest.chat_export import read_export
-from .context import friendly_errors, open_memory
+from .context import friendly_errors, open_memory, user_option
 from .main import cli
-
-_user = click.option("--user-id", "-u", required=True, help="Whose memory.")
 
 
 @cli.command()
-@_user
+@user_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--batch-size", type=click.IntRange(1, 10_000), default=None, help="Turns per transaction.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
@@ -38,7 +36,7 @@ def documents() -> None:
 
 
 @documents.command("upload")
-@_user
+@user_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @friendly_errors
 def documents_upload(user_id: str, file: Path) -> None:
@@ -54,7 +52,7 @@ def documents_upload(user_id: str, file: Path) -> None:
 
 
 @documents.command("list")
-@_user
+@user_option
 @friendly_errors
 def documents_list(user_id: str) -> None:
     """List a user's documents."""
@@ -64,7 +62,7 @@ def documents_list(user_id: str) -> None:
 
 
 @documents.command("delete")
-@_user
+@user_option
 @click.argument("file_id")
 @friendly_errors
 def documents_delete(user_id: str, file_id: str) -> None:
@@ -80,7 +78,7 @@ def session() -> None:
 
 
 @session.command("end")
-@_user
+@user_option
 @click.argument("session_id")
 @friendly_errors
 def session_end(user_id: str, session_id: str) -> None:

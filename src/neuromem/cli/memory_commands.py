@@ -7,10 +7,8 @@ import json
 import click
 
 from ..types import MemoryRecord, SearchHit
-from .context import friendly_errors, open_memory
+from .context import friendly_errors, open_memory, user_option
 from .main import cli
-
-_user = click.option("--user-id", "-u", required=True, help="Whose memory.")
 
 
 def describe(record: MemoryRecord) -> str:
@@ -27,7 +25,7 @@ def describe_hit(rank: int, hit: SearchHit) -> str:
 
 
 @cli.command()
-@_user
+@user_option
 @click.argument("content")
 @click.option("--type", "memory_type", default="fact", show_default=True,
               type=click.Choice(["fact", "episodic", "trait", "document"]))
@@ -46,7 +44,7 @@ def add(user_id: str, content: str, memory_type: str, category: str | None, impo
 
 
 @cli.command()
-@_user
+@user_option
 @click.argument("query")
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=10, show_default=True)
 @friendly_errors
@@ -61,7 +59,7 @@ def search(user_id: str, query: str, limit: int) -> None:
 
 
 @cli.command()
-@_user
+@user_option
 @click.argument("memory_id")
 @friendly_errors
 def history(user_id: str, memory_id: str) -> None:
@@ -74,7 +72,7 @@ def history(user_id: str, memory_id: str) -> None:
 
 
 @cli.command("list")
-@_user
+@user_option
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
 @click.option("--as-of", default=None, help="ISO-8601 time: what was known and valid then.")
 @friendly_errors
@@ -86,7 +84,7 @@ def list_memories(user_id: str, limit: int, as_of: str | None) -> None:
 
 
 @cli.command()
-@_user
+@user_option
 @click.argument("memory_id")
 @friendly_errors
 def delete(user_id: str, memory_id: str) -> None:

@@ -6,7 +6,7 @@ import time
 
 import click
 
-from .context import friendly_errors, open_memory
+from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
 
@@ -16,7 +16,7 @@ def _line(t) -> str:  # type: ignore[no-untyped-def]
 
 
 @cli.command()
-@click.option("--user-id", required=True)
+@user_option
 @friendly_errors
 def traits(user_id: str) -> None:
     """A user's traits grouped as seed 000 §6.2: core, preferences, behaviours, then forming ones."""
@@ -33,7 +33,7 @@ def traits(user_id: str) -> None:
 
 @cli.command()
 @click.argument("trait_id")
-@click.option("--user-id", required=True)
+@user_option
 @friendly_errors
 def trait(trait_id: str, user_id: str) -> None:
     """One trait: evidence chain, parents, children and history."""
@@ -55,7 +55,7 @@ def trait(trait_id: str, user_id: str) -> None:
 
 
 @cli.command()
-@click.option("--user-id", required=True)
+@user_option
 @friendly_errors
 def reflect(user_id: str) -> None:
     """Run one reflection cycle for a user now."""
