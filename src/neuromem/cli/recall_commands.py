@@ -8,13 +8,13 @@ import json
 import click
 
 from ..recall.recipes import RECIPES
-from .context import friendly_errors, open_memory
+from .context import friendly_errors, open_memory, user_option
 from .main import cli
 from .memory_commands import describe_hit
 
 
 @cli.command()
-@click.option("--user-id", "-u", required=True, help="Whose memory.")
+@user_option
 @click.argument("query")
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=10, show_default=True)
 @click.option("--recipe", type=click.Choice(sorted(RECIPES)), default=None, help="Retrieval recipe (default: settings).")
