@@ -113,6 +113,7 @@ class RecallSettings(_Section):
     bm25_k1: float = Field(default=1.2, gt=0)  # Robertson/Sparck Jones defaults
     bm25_b: float = Field(default=0.75, ge=0, le=1)
     token_budget: int = Field(default=1500, ge=16)  # packing budget of recall_prompt (seed 003 §5.3)
+    query_embedding_cache: int = Field(default=256, ge=0)  # LRU of query vectors in recall (0 = off)
 
 
 class TraitSettings(_Section):

@@ -421,6 +421,7 @@ class MemoryCore:
             return memories.count_pending_embeddings(conn, user_id)
 
     def close(self) -> None:
+        self.recall.close()
         try:
             self.access.close()
         except Exception as exc:

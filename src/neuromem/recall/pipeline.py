@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
+import threading
 import time
 import uuid
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
@@ -31,6 +33,7 @@ from .access import AccessTracker
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
 from .mmr import mmr_order
 from .query import QueryAnalysis, analyze_query
+from .query_cache import QueryEmbeddingCache
 from .recipes import RecallRecipe
 
 log = logging.getLogger(__name__)
@@ -80,6 +83,9 @@ class RecallPipeline:
         self.embed_query = embed_query
         self.tracker = tracker
         self.dim = settings.store.embedding_dim
+        self.query_cache = QueryEmbeddingCache(settings.recall.query_embedding_cache)
+        self._pool: ThreadPoolExecutor | None = None
+        self._executor_lock = threading.Lock()
 
     def search(
         self,
@@ -100,12 +106,10 @@ class RecallPipeline:
         analysis = tr.timed("analyze", lambda: analyze_query(query, reference or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
-        vector: np.ndarray | None = None
-        if recipe.use_vector or recipe.use_traits:
-            vector = tr.timed("embed_query", lambda: self.embed_query(query))
-        req = rt.RecallRequest(user_id, analysis, vector, types, limit, recipe, as_of, where)
+        pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
+        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where)
         with self.db.connection() as conn:
-            lists, passages = self._retrieve(conn, req, tr)
+            lists, passages = self._retrieve(conn, req, tr, pending)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
         hits = [h for h, _ in results][:limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
@@ -139,8 +143,49 @@ class RecallPipeline:
         tr.paths[name] = "ran"
         return out
 
+    def _start_embedding(self, query: str, tr: Trace) -> Callable[[], np.ndarray | None]:
+        """The query vector from the LRU, or embedded in a worker thread while BM25 runs on the
+        database (the embedder releases the GIL); the returned callable waits for it."""
+        cached = self.query_cache.get(query)
+        if cached is not None:
+            tr.timings_ms["embed_query"] = 0.0
+            if tr.enabled:
+                tr.stages["query_embedding"] = "cached"
+            return lambda: cached
+
+        def work() -> np.ndarray | None:
+            start = time.perf_counter()
+            vector = self.embed_query(query)
+            tr.timings_ms["embed_query"] = round((time.perf_counter() - start) * 1000, 3)
+            if vector is not None:
+                self.query_cache.put(query, vector)
+            return vector
+
+        future = self._executor().submit(work)
+        return lambda: tr.timed("embed_wait", future.result)
+
+    def _embed_cached(self, text: str) -> np.ndarray | None:
+        vector = self.query_cache.get(text)
+        if vector is None:
+            vector = self.embed_query(text)
+            if vector is not None:
+                self.query_cache.put(text, vector)
+        return vector
+
+    def _executor(self) -> ThreadPoolExecutor:
+        with self._executor_lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="neuromem-query-embed")
+            return self._pool
+
+    def close(self) -> None:
+        with self._executor_lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+                self._pool = None
+
     def _retrieve(
-        self, conn: Conn, req: rt.RecallRequest, tr: Trace
+        self, conn: Conn, req: rt.RecallRequest, tr: Trace, pending: Callable[[], np.ndarray | None] | None
     ) -> tuple[dict[str, list[Ranked]], list[Any]]:
         recipe, rs = req.recipe, self.settings.recall
         lists: dict[str, list[Ranked]] = {}
@@ -150,6 +195,8 @@ class RecallPipeline:
                               lambda: rt.bm25(conn, req, rs))  # fmt: skip
         if found is not None:
             lists["bm25"] = found
+        if pending is not None:
+            req = replace(req, vector=pending())
         found = self._attempt(conn, tr, "vector", recipe.use_vector and req.vector is not None,
                               "off" if not recipe.use_vector else no_vector,
                               lambda: rt.vector(conn, req, self.dim))  # fmt: skip
@@ -196,7 +243,7 @@ class RecallPipeline:
         analysis = analyze_query(focus, req.analysis.reference)
         vector = None
         if recipe.use_vector and req.vector is not None:
-            vector = tr.timed("embed_focus", lambda: self.embed_query(focus))
+            vector = tr.timed("embed_focus", lambda: self._embed_cached(focus))
         sub = replace(req, analysis=analysis, vector=vector)
         if tr.enabled:
             tr.stages["focus"] = {"text": focus, "terms": list(analysis.terms)}
