@@ -301,9 +301,9 @@ class Memory:
 
     def run_job(self, name: str, *, now: Any = None) -> Any:
         """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``)."""
-        from .lifecycle.jobs import run_job
+        from .lifecycle.jobs import JobContext, run_job
 
-        return run_job(name, self._reflection, now=now)
+        return run_job(name, JobContext(self._reflection, self._ingest), now=now)
 
     @functools.cached_property
     def _reflection(self) -> Any:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 from click.testing import CliRunner
 
@@ -45,3 +47,16 @@ def test_jobs_expire_trends_and_dissolve_weak_traits(memory: Memory) -> None:
     memory.run_job("refresh_mv_trait")
     with pytest.raises(InvalidInputError):
         memory.run_job("no_such_job")
+
+
+def test_end_idle_sessions_job_ends_them_and_backfill_job_embeds(memory: Memory) -> None:
+    t0 = dt.datetime(2024, 5, 1, 9, 0, tzinfo=dt.UTC)
+    memory.ingest([{"role": "user", "content": "I moved to Lisbon last month.", "timestamp": t0.isoformat()}],
+                  user_id="idle", session_id="s1")  # fmt: skip
+    ended = []
+    memory.on_session_end(ended.append)
+    assert memory.run_job("end_idle_sessions", now=t0 + dt.timedelta(minutes=5)) == 0  # still active
+    assert memory.run_job("end_idle_sessions", now=t0 + dt.timedelta(hours=1)) == 1
+    assert [e.user_id for e in ended] == ["idle"]
+    assert memory.run_job("end_idle_sessions", now=t0 + dt.timedelta(hours=2)) == 0  # already ended
+    assert memory.run_job("backfill_embeddings") == 0  # everything was embedded on write

@@ -8,6 +8,9 @@ expire_trends          1 day           trends past their window, under-reinforce
 dissolve_weak_traits   1 week          decayed confidence < 0.05 → dissolved
 flush_access_counts    5 min           buffered recall access counts → ``memories``
 consistency_check      1 day           counts orphaned evidence / history / sources
+end_idle_sessions      1 min           sessions idle past ``ingest.session_idle_timeout_s`` → ended
+                                       (the session-end signal of reflection, issue 3 §1)
+backfill_embeddings    1 min           rows written without a vector → embedded
 =====================  ==============  ===============================================
 """
 
@@ -23,7 +26,16 @@ from ..errors import InvalidInputError
 from ..store import maintenance
 
 if TYPE_CHECKING:
+    from ..ingest.pipeline import IngestPipeline
     from ..reflect.service import ReflectionService
+
+
+@dataclass(frozen=True, slots=True)
+class JobContext:
+    """What jobs run against: the reflection service (which holds the core) and the ingest pipeline."""
+
+    service: ReflectionService
+    ingest: IngestPipeline
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,12 +44,18 @@ class Job:
     period_s: float
     run: Callable[[ReflectionService, dt.datetime], Any]
     description: str
+    needs_ingest: bool = False
 
 
 def _flush_access(service: ReflectionService, now: dt.datetime) -> int:
     """Seed 000 §5.2 task 4: write the recall access counts buffered by ``recall.access.AccessTracker``
     (and the +0.02 reinforcement of recalled traits); returns the memory rows updated."""
     return service.core.access.flush()
+
+
+def _end_idle_sessions(context: JobContext, now: dt.datetime) -> int:
+    """End sessions idle past the timeout; each end notifies the listeners (reflection's trigger)."""
+    return len(context.ingest.end_idle_sessions(now=now))
 
 
 JOBS: dict[str, Job] = {
@@ -53,15 +71,18 @@ JOBS: dict[str, Job] = {
         Job("flush_access_counts", 300, _flush_access, "write buffered recall access counts"),
         Job("consistency_check", 86400, lambda s, now: maintenance.consistency_check(s.core.db),
             "count orphaned evidence, history, sources and lineage"),
+        Job("end_idle_sessions", 60, _end_idle_sessions, "end sessions idle past the timeout", needs_ingest=True),
+        Job("backfill_embeddings", 60, lambda s, now: s.core.backfill_embeddings(),
+            "embed rows written without a vector"),
     )
 }  # fmt: skip
 
 
-def run_job(name: str, service: ReflectionService, *, now: Any = None) -> Any:
+def run_job(name: str, context: JobContext, *, now: Any = None) -> Any:
     """Run the job called ``name`` once; ``now`` (default: the wall clock) is its clock."""
     job = JOBS.get(name)
     if job is None:
         raise InvalidInputError(f"no job named {name!r}; known: {', '.join(JOBS)}")
     when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
     assert when is not None
-    return job.run(service, when)
+    return job.run(context if job.needs_ingest else context.service, when)  # type: ignore[arg-type]
