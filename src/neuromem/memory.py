@@ -16,7 +16,7 @@ import asyncio
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import TYPE_CHECKING, Any, Self
 
 from .config import Settings
 from .core import MemoryCore
@@ -34,6 +34,11 @@ from .recall.recipes import RecallRecipe
 from .store.db import Database
 from .store.documents import DocumentFile
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+
+if TYPE_CHECKING:
+    from .reflect.engine import ReflectionReport
+    from .reflect.math import TriggerType
+    from .reflect.service import ReflectionService, TraitDetail, TraitGroups
 
 
 class Memory:
@@ -283,19 +288,19 @@ class Memory:
         return self._core.history(memory_id, user_id)
 
     # -- reflection (seed 001 §3–§5, neuromem.reflect) -----------------------
-    def reflect(self, *, user_id: str, now: Any = None) -> Any:
+    def reflect(self, *, user_id: str, now: Any = None) -> ReflectionReport:
         """Run one reflection cycle for ``user_id`` now (``now`` injectable for replays); returns its report."""
         return self._reflection.reflect(user_id, now)
 
-    def maybe_reflect(self, *, user_id: str, now: Any = None, session_ended: bool = False) -> Any:
+    def maybe_reflect(self, *, user_id: str, now: Any = None, session_ended: bool = False) -> TriggerType | None:
         """Check the seed 001 §4.5 triggers; when one fires, queue a background cycle. Returns the trigger."""
         return self._reflection.maybe_reflect(user_id, now, session_ended=session_ended)
 
-    def traits(self, *, user_id: str, now: Any = None) -> Any:
+    def traits(self, *, user_id: str, now: Any = None) -> TraitGroups:
         """The user's traits grouped core / preference / behaviour (+ forming), seed 000 §6.2."""
         return self._reflection.traits(user_id, now)
 
-    def trait(self, trait_id: Any, *, user_id: str, now: Any = None) -> Any:
+    def trait(self, trait_id: Any, *, user_id: str, now: Any = None) -> TraitDetail:
         """One trait with its evidence chain, parents, children and history."""
         return self._reflection.trait(trait_id, user_id, now)
 
@@ -306,7 +311,7 @@ class Memory:
         return run_job(name, JobContext(self._reflection, self._ingest), now=now)
 
     @functools.cached_property
-    def _reflection(self) -> Any:
+    def _reflection(self) -> ReflectionService:
         from .reflect.service import ReflectionService
 
         return ReflectionService(self._core)
