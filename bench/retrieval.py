@@ -63,6 +63,8 @@ from neuromem.recall.recipes import (
     BM25_ONLY,
     DENSE_ONLY,
     HYBRID,
+    HYBRID_CONTEXT,
+    HYBRID_RRF,
     SEED_WEIGHTED_RRF,
     WEIGHTED,
     RecallRecipe,
@@ -82,7 +84,7 @@ DEPTH = 50  # ranking depth fetched per query (session collapse needs more than 
 def tuning_systems() -> dict[str, RecallRecipe]:
     """Variants of the linear fusion scored on the DEV split to choose the default recipe's weights."""
     out: dict[str, RecallRecipe] = {}
-    base = derive(HYBRID, "tune", fusion="linear", use_graph=False)
+    base = derive(HYBRID, "tune")
     for bm in (0.1, 0.2, 0.3, 0.5):
         for nb in (0.0, 0.1, 0.2, 0.3):
             for vf in (0.0, 0.5):
@@ -92,6 +94,27 @@ def tuning_systems() -> dict[str, RecallRecipe]:
     out["lin bm0.3 nb0.2 vf0.5 −4f"] = derive(out["lin bm0.3 nb0.2 vf0.5"], "t-no4f", four_factor=False)
     out["lin bm0.3 nb0.2 vf0.5 −mmr"] = derive(out["lin bm0.3 nb0.2 vf0.5"], "t-nommr", mmr=False)
     return out
+
+
+#: The candidate pool dumped for ``bench.tune_fusion``: every retriever list the linear
+#: fusion may weigh, deep enough for the session collapse, without the stages that
+#: need the database after fusion (MMR, four-factor) — the tuner recomputes fusion offline.
+DUMP_POOL = derive(HYBRID, "dump-pool", fusion="linear", use_graph=True, mmr=False, four_factor=False,
+                   bm25_k=100, vector_k=100, time_filter=False)  # fmt: skip
+
+
+def dump_lists(memory: Memory, query: str, user_id: str, doc_of: dict[str, str], when: dt.datetime | None,
+               ) -> dict[str, list[tuple[str, float]]]:  # fmt: skip
+    """Each retriever's ranked ``(doc_id, score)`` list for ``query`` (from the trace)."""
+    results = memory._core.search(
+        query, user_id, limit=DEPTH, recipe=DUMP_POOL, reference_time=when, trace=True
+    )
+    lists: dict[str, list[tuple[str, float]]] = {}
+    for name in ("bm25", "vector", "bm25_focus", "vector_focus", "graph", "traits", "raw"):
+        hits = results.trace["stages"].get(name)
+        if hits:
+            lists[name] = [(doc_of[h["id"]], float(h["score"])) for h in hits if h["id"] in doc_of]
+    return lists
 
 
 def in_split(index: int, split: str) -> bool:
@@ -106,18 +129,21 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "dense": DENSE_ONLY,
         "bm25+dense (RRF)": BM25_DENSE_RRF,
         "full (hybrid)": HYBRID,
+        "full, RRF fusion (hybrid-rrf)": HYBRID_RRF,
         "full, λ-weighted RRF": SEED_WEIGHTED_RRF,
         "full, λ-sum fusion": WEIGHTED,
+        "full +neighbour context": HYBRID_CONTEXT,
+        "full +graph PPR": derive(HYBRID, "plus-graph", use_graph=True,
+                                  linear_weights=dict(HYBRID.linear_weights, graph=0.1)),
         "full −bm25": derive(HYBRID, "no-bm25", use_bm25=False),
         "full −vector": derive(HYBRID, "no-vector", use_vector=False),
-        "full −graph": derive(HYBRID, "no-graph", use_graph=False),
         "full −traits": derive(HYBRID, "no-traits", use_traits=False),
         "full −raw": derive(HYBRID, "no-raw", use_raw=False),
         "full −mmr": derive(HYBRID, "no-mmr", mmr=False),
         "full −time filter": derive(HYBRID, "no-time", time_filter=False),
         "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
         "full −focus": derive(HYBRID, "no-focus", focus_lines=0),
-    }
+    }  # fmt: skip
     if grid:
         every.update(tuning_systems())
     if not only:
@@ -191,8 +217,9 @@ def ingest(
     user_id: str,
     docs: Sequence[tuple[str, str, str, dt.datetime]],
     vectors: np.ndarray,
-) -> None:
-    """Insert ``(doc_id, session_id, text, date)`` as episodic memories, then the turn graph."""
+) -> list[Any]:
+    """Insert ``(doc_id, session_id, text, date)`` as episodic memories, then the turn graph;
+    returns the memory records in the order of ``docs``."""
     core = memory._core
     rows = [
         NewMemory(
@@ -226,6 +253,7 @@ def ingest(
         for i, t, _, n in mentions:
             edges.append(graph.EdgeInput(records[i].id, "memory", ids[(t, n)], "node", "MENTIONS"))
         graph.add_edges(conn, user_id, edges)
+    return records
 
 
 def rank(
@@ -237,6 +265,7 @@ def rank(
 
 def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) -> dict[str, Any]:
     user_only = args.corpus == "user"
+    dump: list[dict[str, Any]] | None = [] if args.dump else None
     recipes = systems(args.systems, args.grid)
     per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
     skipped = 0
@@ -251,17 +280,28 @@ def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespac
         docs = [(d.doc_id, d.session_id, d.text, d.date) for d in corpus]
         vectors = emb.passages([d[2] for d in docs])
         user = f"lme-{q.question_id}"
-        ingest(memory, user, docs, vectors)
+        records = ingest(memory, user, docs, vectors)
         gold_turns = evidence_turn_ids(q, user_only=True)
         gold_sessions = evidence_session_ids(q, user_only=True)
+        if dump is not None:
+            doc_of = {str(r.id): d[0] for r, d in zip(records, docs, strict=True)}
+            dump.append({"id": q.question_id, "type": q.question_type, "split": splits[q.question_id],
+                         "lists": dump_lists(memory, q.question, user, doc_of, q.question_date),
+                         "next": [[docs[i - 1][0], docs[i][0]] for i in range(1, len(docs))
+                                  if docs[i - 1][1] == docs[i][1]],
+                         "sessions": {d[0]: d[1] for d in docs},
+                         "gold_turns": sorted(gold_turns), "gold_sessions": sorted(gold_sessions)})  # fmt: skip
         for name, recipe in recipes.items():
             ranking = rank(memory, q.question, user, recipe, q.question_date)
             turn = {f"turn_{k}": v for k, v in lme_scores(ranking, gold_turns, KS).items()}
             sess_rank = collapse_ranking(ranking, session_of_turn)
             sess = {f"session_{k}": v for k, v in lme_scores(sess_rank, gold_sessions, KS).items()}
             per_system[name].append(QuestionScores(q.question_id, q.question_type, {**sess, **turn}))
+        memory._core.access.flush()  # no background access flush may race the reset's DELETE (deadlock)
         memory.reset(user_id=user)
     emb.save()
+    if dump is not None:
+        args.dump.write_text(json.dumps(dump))
     return {"skipped_ineligible": skipped, "systems": per_system, "splits": splits}
 
 
@@ -270,6 +310,8 @@ def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) ->
     recipes = systems(args.systems, args.grid)
     per_system: dict[str, list[QuestionScores]] = {name: [] for name in recipes}
     users = sorted({m.user_id for m in bench.memories})
+    doc_of: dict[str, str] = {}
+    dump: list[dict[str, Any]] | None = [] if args.dump else None
     for uid in tqdm(users, desc=f"madial-{args.lang} ingest", file=sys.stderr):
         mems = bench.memories_for_user(uid)
         # each archive memory is its own event: no session, so no TEMPORAL_NEXT between them
@@ -277,17 +319,24 @@ def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) ->
             (m.memory_id, m.memory_id, m.event, dt.datetime.combine(m.date, dt.time(12), dt.UTC))
             for m in mems
         ]
-        ingest(memory, f"madial-{uid}", docs, emb.passages([d[2] for d in docs]))
+        records = ingest(memory, f"madial-{uid}", docs, emb.passages([d[2] for d in docs]))
+        doc_of.update({str(r.id): d[0] for r, d in zip(records, docs, strict=True)})
     emb.save()
     dialogues = bench.dialogues[: args.limit] if args.limit else bench.dialogues
     splits = {str(d.dialogue_id): "dev" if i % 2 == 0 else "test" for i, d in enumerate(dialogues)}
     dialogues = [d for i, d in enumerate(dialogues) if in_split(i, args.split)]
     for d in tqdm(dialogues, desc=f"madial-{args.lang}", file=sys.stderr):
         query = d.query_text()
+        if dump is not None:
+            dump.append({"id": str(d.dialogue_id), "type": "dialogue", "split": splits[str(d.dialogue_id)],
+                         "lists": dump_lists(memory, query, f"madial-{d.user_id}", doc_of, None), "next": [],
+                         "gold": sorted(str(x) for x in d.relevant_ids)})  # fmt: skip
         for name, recipe in recipes.items():
             ranking = rank(memory, query, f"madial-{d.user_id}", recipe, None)
             per_system[name].append(QuestionScores(str(d.dialogue_id), "dialogue",
                                                    madial_scores(ranking, set(d.relevant_ids), KS)))  # fmt: skip
+    if dump is not None:
+        args.dump.write_text(json.dumps(dump))
     return {"systems": per_system, "splits": splits}
 
 
@@ -320,6 +369,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--grid", action="store_true", help="also score the tuning variants of the linear fusion"
     )
+    parser.add_argument("--dump", type=Path, default=None,
+                        help="write every retriever's candidate lists per query (input of bench.tune_fusion)")  # fmt: skip
     parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
     args = parser.parse_args(argv)
 

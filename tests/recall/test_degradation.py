@@ -11,7 +11,7 @@ import pytest
 from neuromem import Memory, Settings
 from neuromem.embed import HashingEmbedder
 from neuromem.errors import EmbedderError
-from neuromem.recall.recipes import HYBRID, derive
+from neuromem.recall.recipes import HYBRID_CONTEXT, HYBRID_RRF, derive
 from neuromem.types import MemoryType
 from tests.conftest import TEST_DIM
 from tests.recall.helpers import insert_memory, link
@@ -46,17 +46,21 @@ def _corpus(memory: Memory) -> dict[str, object]:
 def test_all_available_runs_every_stage(switchable: tuple[Memory, SwitchableEmbedder]) -> None:
     memory, _ = switchable
     rows = _corpus(memory)
-    results = memory.search("espresso machine", user_id="u", trace=True)
+    results = memory.search("espresso machine", user_id="u", trace=True, recipe=HYBRID_RRF)
     paths = results.trace["paths"]
     assert paths["bm25"] == paths["vector"] == paths["graph"] == paths["traits"] == "ran"
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
+    default = memory.search("espresso machine", user_id="u", trace=True)  # linear fusion, graph walk off
+    assert default.trace["paths"]["graph"] == "off"
+    assert default.trace["paths"]["bm25"] == default.trace["paths"]["vector"] == "ran"
+    assert default[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
 
 
 def test_embedder_down_falls_back_to_bm25_and_graph(switchable: tuple[Memory, SwitchableEmbedder]) -> None:
     memory, embedder = switchable
     rows = _corpus(memory)
     embedder.down = True
-    results = memory.search("espresso machine", user_id="u", trace=True)
+    results = memory.search("espresso machine", user_id="u", trace=True, recipe=HYBRID_RRF)
     paths = results.trace["paths"]
     assert paths["vector"].startswith("skipped") and "vector" in results.trace["degraded"]
     assert paths["bm25"] == "ran" and paths["graph"] == "ran"
@@ -68,7 +72,9 @@ def test_embedder_down_falls_back_to_bm25_and_graph(switchable: tuple[Memory, Sw
 
 def test_vector_index_off_by_recipe(memory: Memory) -> None:
     rows = _corpus(memory)
-    results = memory.search("espresso machine", user_id="u", trace=True, recipe=derive(HYBRID, use_vector=False))
+    results = memory.search(
+        "espresso machine", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_vector=False)
+    )
     assert results.trace["paths"]["vector"] == "off"
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
 
@@ -77,17 +83,23 @@ def test_graph_under_maintenance_keeps_bm25_and_vector(memory: Memory) -> None:
     rows = _corpus(memory)
     with memory._core.db.transaction() as conn:
         conn.execute("ALTER TABLE graph_edges RENAME TO graph_edges_maintenance")
-    results = memory.search("espresso machine", user_id="u", trace=True)
+    context = memory.search("espresso machine", user_id="u", trace=True, recipe=HYBRID_CONTEXT)
+    assert context.trace["paths"]["neighbours"].startswith("failed") and context[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
+    results = memory.search("espresso machine", user_id="u", trace=True, recipe=HYBRID_RRF)
     paths = results.trace["paths"]
     assert paths["graph"].startswith("failed") and paths["bm25"] == paths["vector"] == "ran"
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
-    graph_off = memory.search("espresso machine", user_id="u", trace=True, recipe=derive(HYBRID, use_graph=False))
+    graph_off = memory.search(
+        "espresso machine", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_graph=False)
+    )
     assert graph_off.trace["paths"]["graph"] == "off"
 
 
 def test_full_text_off_still_answers_by_vector(memory: Memory) -> None:
     rows = _corpus(memory)
-    results = memory.search("espresso machine", user_id="u", trace=True, recipe=derive(HYBRID, use_bm25=False))
+    results = memory.search(
+        "espresso machine", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_bm25=False)
+    )
     assert results.trace["paths"]["bm25"] == "off" and results.trace["paths"]["vector"] == "ran"
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
 
@@ -96,7 +108,9 @@ def test_full_text_broken_is_reported_and_survived(memory: Memory) -> None:
     rows = _corpus(memory)
     with memory._core.db.transaction() as conn:  # BM25 reads token_count: take it away
         conn.execute("ALTER TABLE memories RENAME COLUMN token_count TO token_count_x")
-    results = memory.search("espresso machine", user_id="u", trace=True, recipe=derive(HYBRID, use_graph=False))
+    results = memory.search(
+        "espresso machine", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_graph=False)
+    )
     assert results.trace["paths"]["bm25"].startswith("failed")
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
 
@@ -105,7 +119,9 @@ def test_keywords_only_extreme_case(switchable: tuple[Memory, SwitchableEmbedder
     memory, embedder = switchable
     rows = _corpus(memory)
     embedder.down = True
-    results = memory.search("espresso machine", user_id="u", trace=True, recipe=derive(HYBRID, use_graph=False))
+    results = memory.search(
+        "espresso machine", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_graph=False)
+    )
     assert results.trace["paths"]["bm25"] == "ran"
     assert set(results.trace["degraded"]) >= {"vector", "graph"}
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]

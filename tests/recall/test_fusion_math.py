@@ -13,7 +13,7 @@ from neuromem.config import RecallSettings
 from neuromem.recall.fusion import Ranked, final_score, fuse, memory_factors, min_max, ranked
 from neuromem.recall.mmr import mmr_order
 from neuromem.recall.ppr import personalized_pagerank
-from neuromem.recall.recipes import HYBRID, RRF_ONLY, WEIGHTED, derive, get_recipe
+from neuromem.recall.recipes import HYBRID, HYBRID_RRF, RRF_ONLY, WEIGHTED, RecallRecipe, derive, get_recipe
 from neuromem.types import MemoryRecord, MemoryType
 
 A, B, C = (uuid.UUID(int=i) for i in (1, 2, 3))
@@ -72,8 +72,8 @@ def test_four_factor_score_by_hand() -> None:
     base, final = final_score(fused, f, RRF_ONLY)
     assert base == pytest.approx(1 / 61)
     assert final == pytest.approx(1 / 61 * (1 + f.recency + f.importance))
-    hybrid_base, _ = final_score(fused, f, HYBRID)
-    assert hybrid_base == pytest.approx(1 / 61 + HYBRID.hybrid_mix * fused.lam)
+    hybrid_base, _ = final_score(fused, f, HYBRID_RRF)
+    assert hybrid_base == pytest.approx(1 / 61 + HYBRID_RRF.hybrid_mix * fused.lam)
     w_base, w_final = final_score(fused, f, WEIGHTED)
     assert w_final == w_base == pytest.approx(0.9 * fused.lam + 0.1 * f.total)
 
@@ -113,7 +113,8 @@ def test_recipes_are_frozen_and_validated() -> None:
     assert get_recipe(None).name == "hybrid" and get_recipe("bm25").enabled() == ("bm25",)
 
 
-def test_pruning_never_changes_the_top_k() -> None:
+@pytest.mark.parametrize("recipe", [HYBRID_RRF, HYBRID], ids=["rrf-hybrid", "linear-default"])
+def test_pruning_never_changes_the_top_k(recipe: RecallRecipe) -> None:
     import random
 
     from neuromem.recall.fusion import MemoryFactors
@@ -125,11 +126,11 @@ def test_pruning_never_changes_the_top_k() -> None:
         ids = [uuid.UUID(int=i + 1) for i in range(40)]
         lists = {"bm25": ranked([(i, rng.random()) for i in rng.sample(ids, 25)]),
                  "vector": ranked([(i, rng.random()) for i in rng.sample(ids, 25)])}  # fmt: skip
-        fused = fuse(lists, HYBRID)
+        fused = fuse(lists, recipe)
         factors = {i: MemoryFactors(rng.uniform(0, s.recency_weight), rng.uniform(0, s.importance_weight),
                                     rng.choice([0.0, 0.05, 0.25])) for i in fused}  # fmt: skip
-        finals = {i: final_score(fused[i], factors[i], HYBRID)[1] for i in fused}
-        kept = prune(fused, HYBRID, s, keep=5, filtering=False)
+        finals = {i: final_score(fused[i], factors[i], recipe)[1] for i in fused}
+        kept = prune(fused, recipe, s, keep=5, filtering=False)
         assert len(kept) <= len(fused)
         assert sorted(kept, key=lambda i: (-finals[i], i))[:5] == sorted(fused, key=lambda i: (-finals[i], i))[:5]
 

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from neuromem import Memory
-from neuromem.recall.recipes import BM25_ONLY, HYBRID, derive
+from neuromem.recall.recipes import BM25_ONLY, HYBRID_RRF, derive
 from neuromem.store.bm25 import bm25_search
 from neuromem.text.token_count import count_tokens
 from neuromem.text.tokenize import query_terms, tokenize
@@ -63,7 +63,7 @@ def test_graph_expansion_finds_a_linked_memory_no_other_retriever_finds(memory: 
     hop2 = insert_memory(memory, "u", "paid the deposit by card", memory_type=MemoryType.EPISODIC)
     link(memory, "u", seed.id, hop1.id, "TEMPORAL_NEXT")
     link(memory, "u", hop1.id, hop2.id, "TEMPORAL_NEXT")
-    lexical_graph = derive(HYBRID, use_vector=False, use_raw=False)  # the vector list would hold every row
+    lexical_graph = derive(HYBRID_RRF, use_vector=False, use_raw=False)  # the vector list would hold every row
     results = memory.search("Kyoto trip", user_id="u", trace=True, recipe=lexical_graph)
     by_id = {h.memory.id: h for h in results}
     assert hop1.id in by_id and by_id[hop1.id].retrievers == ("graph",)
@@ -77,7 +77,7 @@ def test_graph_seeds_from_query_entities(memory: Memory) -> None:
     about = insert_memory(memory, "u", "she recommended a great dentist", memory_type=MemoryType.EPISODIC)
     node = entity(memory, "u", "Maria", "maria")
     link(memory, "u", about.id, node, "MENTIONS", b_kind="node")
-    results = memory.search("What did Maria say?", user_id="u", trace=True, recipe=derive(HYBRID, use_raw=False))
+    results = memory.search("What did Maria say?", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_raw=False))
     hit = next(h for h in results if h.memory.id == about.id)
     assert "graph" in hit.retrievers
     assert results.trace["stages"]["graph_subgraph"]["entity_nodes"] == 1
@@ -91,7 +91,7 @@ def test_traits_come_from_the_view_with_stage_and_floor(memory: Memory) -> None:
     insert_trait(memory, "u", "prefers concise talks", stage="emerging", subtype="behavior", confidence=0.9,
                  last_reinforced=old)  # decays below the floor  # fmt: skip
     refresh_traits(memory)
-    results = memory.search("concise", user_id="u", recipe=derive(HYBRID, use_bm25=False, use_vector=False,
+    results = memory.search("concise", user_id="u", recipe=derive(HYBRID_RRF, use_bm25=False, use_vector=False,
                                                                    use_graph=False, use_raw=False))  # fmt: skip
     assert [h.memory.id for h in results] == [core.id]
     assert results[0].retrievers == ("traits",) and results[0].score.stage_boost == 0.25
@@ -126,7 +126,7 @@ def test_entity_hubs_are_not_walked_through(memory: Memory) -> None:
     others = [insert_memory(memory, "u", f"unrelated day {i}", memory_type=MemoryType.EPISODIC) for i in range(4)]
     for rec in [first, *others]:
         link(memory, "u", rec.id, hub, "MENTIONS", b_kind="node")
-    lexical_graph = derive(HYBRID, use_vector=False, use_raw=False)
+    lexical_graph = derive(HYBRID_RRF, use_vector=False, use_raw=False)
     walked = memory.search("pizza place", user_id="u", recipe=derive(lexical_graph, graph_max_degree=10))
     assert {o.id for o in others} <= {h.memory.id for h in walked}
     pruned = memory.search("pizza place", user_id="u", recipe=derive(lexical_graph, graph_max_degree=3))
@@ -159,12 +159,12 @@ def test_memory_neighbours_reads_temporal_next_edges_among_the_ids(memory: Memor
 
 
 def test_neighbour_context_lifts_the_turn_next_to_a_strong_match(memory: Memory) -> None:
-    from neuromem.recall.recipes import HYBRID, derive
+    from neuromem.recall.recipes import HYBRID_RRF, derive
 
     first = insert_memory(memory, "u", "We adopted a cat last spring", memory_type=MemoryType.EPISODIC)
     follow = insert_memory(memory, "u", "She sleeps all day on the sofa", memory_type=MemoryType.EPISODIC)
     link(memory, "u", first.id, follow.id, "TEMPORAL_NEXT")
-    recipe = derive(HYBRID, fusion="linear", use_graph=False, mmr=False, four_factor=False, neighbour_weight=0.5,
+    recipe = derive(HYBRID_RRF, fusion="linear", use_graph=False, mmr=False, four_factor=False, neighbour_weight=0.5,
                     linear_weights={"vector": 1.0, "bm25": 0.3})  # fmt: skip
     results = memory.search("adopted a cat", user_id="u", recipe=recipe, trace=True)
     by_id = {h.memory.id: h.score.extra for h in results}
