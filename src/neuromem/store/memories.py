@@ -203,13 +203,12 @@ def nearest_current(
 ) -> list[tuple[MemoryRecord, float]]:
     """Current memories of one type closest to ``vector``, with cosine similarity."""
     rows = conn.execute(
-        f"""WITH q AS (SELECT %s::halfvec AS v)
-            SELECT {_COLUMNS}, 1 - (embedding <=> q.v) AS similarity
-            FROM memories, q
-            WHERE user_id = %s AND memory_type = %s AND embedding IS NOT NULL
+        f"""SELECT {_COLUMNS}, 1 - (embedding <=> %(v)s::halfvec) AS similarity
+            FROM memories
+            WHERE user_id = %(u)s AND memory_type = %(t)s AND embedding IS NOT NULL
               AND expired_at IS NULL AND invalid_at IS NULL
-            ORDER BY embedding <=> q.v LIMIT %s""",
-        (to_halfvec(vector, dim), user_id, str(memory_type), limit),
+            ORDER BY embedding <=> %(v)s::halfvec LIMIT %(n)s""",  # a parameter, not a CTE: HNSW needs it
+        {"v": to_halfvec(vector, dim), "u": user_id, "t": str(memory_type), "n": limit},
     ).fetchall()
     return [(row_to_memory(r), float(r["similarity"])) for r in rows]
 

@@ -46,16 +46,18 @@ def vector_search(
     as_of: dt.datetime | None = None,
     where: CompiledFilter | None = None,
 ) -> list[ScoredId]:
-    """HNSW nearest rows of one partition (iterative scan set on the pool), score = cosine similarity."""
+    """HNSW nearest rows of one partition (iterative scan set on the pool), score = cosine similarity.
+
+    The query vector must stay a bound parameter in ORDER BY: pgvector uses the HNSW index only
+    for ``column <=> constant-or-parameter``, never for a vector joined in from a CTE."""
     params: dict[str, Any] = {"user_id": user_id, "v": to_halfvec(vector, dim), "type": str(memory_type),
                               "limit": limit}  # fmt: skip
     scope = _scope(as_of, where, params)
     query = f"""
-        WITH q AS (SELECT %(v)s::halfvec AS v)
-        SELECT m.id, m.memory_type, 1 - (m.embedding <=> q.v) AS score
-        FROM memories m, q
+        SELECT m.id, m.memory_type, 1 - (m.embedding <=> %(v)s::halfvec) AS score
+        FROM memories m
         WHERE m.memory_type = %(type)s AND m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}
-        ORDER BY m.embedding <=> q.v LIMIT %(limit)s
+        ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(limit)s
     """
     rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
     return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]

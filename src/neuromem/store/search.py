@@ -55,22 +55,22 @@ def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
         return f"""
         vec_trait AS (
             SELECT t.id, 'trait'::text AS memory_type,
-                   row_number() OVER (ORDER BY t.embedding <=> q.v) AS rank
-            FROM (SELECT mv.id, mv.embedding FROM mv_trait_decayed mv, q
+                   row_number() OVER (ORDER BY t.embedding <=> %(v)s::halfvec) AS rank
+            FROM (SELECT mv.id, mv.embedding FROM mv_trait_decayed mv
                   WHERE mv.user_id = %(user_id)s AND mv.embedding IS NOT NULL
                     AND mv.trait_stage = ANY(%(stages)s) AND mv.decayed_confidence > %(floor)s
                     AND EXISTS (SELECT 1 FROM memories m WHERE m.id = mv.id AND m.memory_type = 'trait'
                                 AND {validity} {extra})
-                  ORDER BY mv.embedding <=> q.v LIMIT %(k)s) t, q
+                  ORDER BY mv.embedding <=> %(v)s::halfvec LIMIT %(k)s) t
         )"""
     name = memory_type.value
     return f"""
         vec_{name} AS (
             SELECT s.id, '{name}'::text AS memory_type, row_number() OVER (ORDER BY s.d) AS rank
-            FROM (SELECT m.id, m.embedding <=> q.v AS d FROM memories m, q
+            FROM (SELECT m.id, m.embedding <=> %(v)s::halfvec AS d FROM memories m
                   WHERE m.memory_type = '{name}' AND m.user_id = %(user_id)s AND m.embedding IS NOT NULL
                     AND {validity} {extra}
-                  ORDER BY m.embedding <=> q.v LIMIT %(k)s) s
+                  ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(k)s) s
         )"""
 
 
