@@ -85,3 +85,42 @@ def test_chinese_full_text_keeps_words_whole(memory: Memory) -> None:
     for query in ("北京大学", "大学", "红叶"):
         top = first_recall(memory, query, "zh")[0]
         assert "lexical" in top.retrievers and query in top.memory.content
+
+
+def _hnsw_scans(conn) -> int:  # type: ignore[no-untyped-def]
+    conn.execute("SELECT pg_stat_force_next_flush()")
+    conn.commit()
+    row = conn.execute("SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes "
+                       "WHERE indexrelname IN ('idx_fact_embedding', 'idx_episodic_embedding')").fetchone()
+    return int(row["n"])
+
+
+def test_vector_queries_use_the_hnsw_index(memory: Memory, settings: Settings) -> None:
+    """pgvector uses HNSW only when the query vector is a bound parameter in ORDER BY; a vector
+    joined in from a CTE silently turns every search into a sequential scan."""
+    from neuromem.store import memories as store_memories
+    from neuromem.store import recall_queries
+
+    memory.add("Lena grows tomatoes on her balcony", user_id="lena")
+    core = memory._core
+    vector = core.embedder.embed_query("balcony tomatoes")
+    searches = {
+        "nearest_current": lambda c: store_memories.nearest_current(c, "lena", MemoryType.FACT, vector, core.dim),
+        "vector_search": lambda c: recall_queries.vector_search(c, "lena", vector, core.dim, MemoryType.FACT,
+                                                                 limit=5),
+        "first_recall": lambda c: search(c, SearchRequest("lena", vector, ["tomatoes"], list(MemoryType), 5),
+                                         settings.recall, core.dim),
+    }
+    for name, run in searches.items():
+        with core.db.connection() as conn:
+            # on a tiny table the planner would rather scan and sort; forbid both so that it takes
+            # the HNSW index whenever the query allows it at all
+            conn.execute("SET enable_seqscan = off")
+            conn.execute("SET enable_sort = off")
+            before = _hnsw_scans(conn)
+            assert run(conn), name
+            after = _hnsw_scans(conn)
+            conn.execute("RESET enable_seqscan")
+            conn.execute("RESET enable_sort")
+            conn.commit()
+        assert after > before, f"{name} did not use the HNSW index"
