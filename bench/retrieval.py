@@ -99,8 +99,8 @@ def tuning_systems() -> dict[str, RecallRecipe]:
 #: The candidate pool dumped for ``bench.tune_fusion``: every retriever list the linear
 #: fusion may weigh, deep enough for the session collapse, without the stages that
 #: need the database after fusion (MMR, four-factor) — the tuner recomputes fusion offline.
-DUMP_POOL = derive(HYBRID, "dump-pool", fusion="linear", use_graph=True, mmr=False, four_factor=False,
-                   bm25_k=100, vector_k=100, time_filter=False)  # fmt: skip
+DUMP_POOL = derive(HYBRID, "dump-pool", use_graph=True, mmr=False, four_factor=False, time_filter=False)
+# same list depths as the default recipe: min-max normalisation depends on how deep a list goes
 
 
 def dump_lists(memory: Memory, query: str, user_id: str, doc_of: dict[str, str], when: dt.datetime | None,
