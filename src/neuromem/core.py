@@ -316,7 +316,7 @@ class MemoryCore:
     def reset(self, user_id: Any) -> dict[str, int]:
         """Hard-delete everything stored for one user. Returns the rows removed per table."""
         uid = check.user_id(user_id, self.settings.write)
-        with self.db.transaction() as conn:
+        with self.access.without_user(uid), self.db.transaction() as conn:
             return memories.delete_user(conn, uid)
 
     # ------------------------------------------------------------------ reads

@@ -137,3 +137,15 @@ def test_bullets_compressed_by_the_llm_when_configured(settings: Settings, fake_
         block = memory.recall_prompt("骑车", user_id="u", style="bullets", token_budget=100)
     assert block.text == "[记忆要点]\n- 用户周末喜欢骑车 [1]"
     assert block.citations[0].memory_id == block.lines[0].memory_id
+
+
+def test_reset_drops_the_users_buffered_accesses_and_keeps_flushes_out(memory: Memory) -> None:
+    kept = memory.add("Noor keeps a sourdough starter", user_id="noor")[0].memory
+    gone = memory.add("Omar keeps a sourdough starter", user_id="omar")[0].memory
+    tracker = memory._core.access
+    tracker.record("noor", [kept.id])
+    tracker.record("omar", [gone.id])
+    memory.reset(user_id="omar")
+    assert tracker.pending == 1  # only noor's access is still buffered
+    assert tracker.flush() == 1
+    assert memory.get(kept.id, user_id="noor").access_count == 1

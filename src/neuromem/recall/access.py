@@ -15,7 +15,8 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from ..config import RecallSettings
 from ..store import memories
@@ -111,6 +112,16 @@ class AccessTracker:
                         for tid, n in per_trait.items():
                             mine[tid] = mine.get(tid, 0) + n
                 raise
+
+    @contextmanager
+    def without_user(self, user_id: str) -> Iterator[None]:
+        """Drop what is buffered for ``user_id`` and keep flushes out while the block runs
+        (``reset``: a flush updating rows that a concurrent delete removes can deadlock)."""
+        with self._flush_lock:
+            with self._lock:
+                self._counts = {k: v for k, v in self._counts.items() if k[0] != user_id}
+                self._traits.pop(user_id, None)
+            yield
 
     def close(self) -> None:
         if self._thread is not None:
