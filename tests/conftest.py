@@ -108,6 +108,22 @@ def memory(settings: Settings) -> Iterator[Memory]:
 
 
 @pytest.fixture
+def memctl(settings: Settings, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
+    """Run ``memctl`` commands (click's runner) against this test's database and embedder."""
+    from click.testing import CliRunner
+
+    from neuromem.cli.main import cli
+
+    assert settings.store.database_url
+    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url)
+    monkeypatch.setenv("NEUROMEM_EMBEDDER", "hashing")
+    monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", str(settings.store.embedding_dim))
+    monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", str(settings.store.embedding_dim))
+    runner = CliRunner()
+    return lambda *args: runner.invoke(cli, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
 def embedder() -> HashingEmbedder:
     return HashingEmbedder(dim=TEST_DIM)
 

@@ -7,23 +7,12 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from neuromem import Settings
 from neuromem.cli.main import cli
 
 
 @pytest.fixture
-def run(settings: Settings, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    assert settings.store.database_url
-    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url)
-    monkeypatch.setenv("NEUROMEM_EMBEDDER", "hashing")
-    monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", str(settings.store.embedding_dim))
-    monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", str(settings.store.embedding_dim))
-    runner = CliRunner()
-
-    def invoke(*args: str):  # type: ignore[no-untyped-def]
-        return runner.invoke(cli, list(args), catch_exceptions=False)
-
-    return invoke
+def run(memctl):  # type: ignore[no-untyped-def]
+    return memctl
 
 
 def test_add_search_list_history_status(run) -> None:  # type: ignore[no-untyped-def]

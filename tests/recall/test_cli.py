@@ -7,19 +7,12 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from neuromem import Settings
 from neuromem.cli.main import cli
 
 
 @pytest.fixture
-def run(settings: Settings, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def]
-    assert settings.store.database_url
-    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url)
-    monkeypatch.setenv("NEUROMEM_EMBEDDER", "hashing")
-    monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", str(settings.store.embedding_dim))
-    monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", str(settings.store.embedding_dim))
-    runner = CliRunner()
-    return lambda *args: runner.invoke(cli, list(args), catch_exceptions=False)
+def run(memctl):  # type: ignore[no-untyped-def]
+    return memctl
 
 
 def test_recall_trace_shows_paths_timings_and_stages(run) -> None:  # type: ignore[no-untyped-def]
