@@ -19,8 +19,9 @@ def describe(record: MemoryRecord) -> str:
 def describe_hit(rank: int, hit: SearchHit) -> str:
     s = hit.score
     found = ",".join(f"{k}#{v}" for k, v in sorted(s.ranks.items()))
+    base = s.extra.get("base", s.rrf)  # the fused score the four factors multiply (RRF or linear fusion)
     return (f"{rank:>2}. {s.final:.4f}  {hit.memory.content}\n"
-            f"    [{hit.memory.memory_type.value}; rrf {s.rrf:.4f} × (1 + recency {s.recency:.3f} + importance "
+            f"    [{hit.memory.memory_type.value}; fused {base:.4f} × (1 + recency {s.recency:.3f} + importance "
             f"{s.importance:.3f} + stage {s.stage_boost:.2f}); found by {found}]")
 
 
