@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from ..text.entities import extract_entities
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
+from ..text.spans import trim_span
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
 from ..types import Emotion, FactCategory, MemoryType
@@ -182,15 +183,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             spans.append((start, m.start() if m.start() > start else m.end()))
         start = max(start, m.end())
     spans.append((start, len(text)))
-    out = []
-    for a, b in spans:
-        piece = text[a:b]
-        stripped = piece.strip()
-        if not stripped:
-            continue
-        a += len(piece) - len(piece.lstrip())
-        out.append((a, a + len(stripped)))
-    return out
+    return [span for a, b in spans if (span := trim_span(text, a, b)) is not None]
 
 
 def classify(sentence: str) -> tuple[str, Rule | None, re.Match[str] | None]:

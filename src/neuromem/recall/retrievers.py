@@ -27,6 +27,7 @@ from ..store import raw_chunks
 from ..store import recall_queries as rq
 from ..store.db import Conn
 from ..store.filters import CompiledFilter
+from ..text.spans import trim_span
 from ..types import MemoryType, RawPassage
 from .fusion import Ranked, ranked, rrf_score
 from .ppr import personalized_pagerank
@@ -195,11 +196,11 @@ def passages_of(
     lowered_needles = [n.lower() for n in needles if n]
     out: list[tuple[int, int, float]] = []
     for a, b in spans:
-        piece = text[a:b]
-        stripped = piece.strip()
-        if not stripped:
+        trimmed = trim_span(text, a, b)
+        if trimmed is None:
             continue
-        a += len(piece) - len(piece.lstrip())
+        a, end = trimmed
+        stripped = text[a:end]
         length = min(len(stripped), max_chars)
         low = stripped.lower()
         score = 2.0 * sum(1 for n in lowered_needles if n in low) + sum(1 for t in terms if t and t in low)
