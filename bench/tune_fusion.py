@@ -79,18 +79,20 @@ def mean_scores(items: Sequence[dict[str, Any]], rank_of: Any) -> dict[str, floa
 
 
 def grid() -> list[RecallRecipe]:
-    """BM25 weight, weight of the focus (current message) vector list, neighbour weight.
+    """Score normalisation (min-max or clipped z-score), BM25 weight, weight of the focus (current
+    message) vector list, BM25 over the focus lines (as a share of the BM25 weight), neighbour weight.
 
-    Left out on purpose: BM25 over the focus lines (it moved MADial dev and test in
-    opposite directions in a first wider grid: a noise-fitting knob) and the PPR graph
-    list (its walk costs ~7 ms per recall; the neighbour context is the cheap use of the graph)."""
+    Left out on purpose: the PPR graph list (its walk costs ~7 ms per recall; the neighbour context
+    is the cheap use of the graph)."""
     out = []
-    for bm, vf, nb in itertools.product(
-        (0.1, 0.2, 0.3, 0.4, 0.5, 0.7), (0.0, 0.25, 0.5, 1.0), (0.0, 0.1, 0.2, 0.3)
-    ):
-        weights = {"vector": 1.0, "bm25": bm, "vector_focus": vf, "traits": 1.0, "raw": bm}
-        name = f"bm25={bm} vfocus={vf} neighbour={nb}"
-        out.append(derive(HYBRID, name, fusion="linear", linear_weights=weights, neighbour_weight=nb))
+    for norm, bm, vf, bf, nb in itertools.product(
+        ("minmax", "zscore"), (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0), (0.0, 0.25, 0.5, 1.0), (0.0, 0.25, 0.5),
+        (0.0, 0.1, 0.2),
+    ):  # fmt: skip
+        weights = {"vector": 1.0, "bm25": bm, "vector_focus": vf, "bm25_focus": bf * bm, "traits": 1.0, "raw": bm}
+        name = f"{norm} bm25={bm} vfocus={vf} bfocus={bf}·bm25 neighbour={nb}"
+        out.append(derive(HYBRID, name, fusion="linear", normalization=norm, linear_weights=weights,
+                          neighbour_weight=nb))  # fmt: skip
     return out
 
 

@@ -8,8 +8,12 @@ into one score per memory:
   (seed 003 §5.3); λ of retrievers that did not run are dropped and the rest
   renormalised, which is exactly the formula variants of the degradation matrix
   (seed 003 §18). The raw fallback counts as lexical, traits as vector.
-- linear (score-level fusion): ``Σ_r w_r · minmax_r(score)`` with per-retriever weights
-  (dense dominates, BM25 an additive boost), plus ``neighbour_weight`` times the best
+- linear (score-level fusion): ``Σ_r w_r · norm_r(score)`` with per-retriever weights
+  (dense dominates, BM25 an additive boost) and ``norm`` the recipe's ``normalization``:
+  min-max over the list, or the clipped z-score ``max(0, (s − mean_r) / std_r)`` — a
+  retriever votes for a memory in proportion to how far it stands above that retriever's
+  average for this query, so a flat list (every candidate about as good) weighs little
+  and a list with a clear winner weighs much; plus ``neighbour_weight`` times the best
   linear score among the memory's ``TEMPORAL_NEXT`` neighbours (a turn's conversational
   context, seed 003 §15 edge) — see :func:`neighbour_context`.
 - Four-factor: ``base · (1 + recency + importance + stage_boost)`` with
@@ -79,12 +83,25 @@ def min_max(values: Sequence[float]) -> list[float]:
     return [(v - lo) / (hi - lo) for v in values]
 
 
+def z_scores(values: Sequence[float]) -> list[float]:
+    """``max(0, (v − mean) / std)`` (population std); a constant list (one item, or ties) maps to 1.0 each,
+    as in :func:`min_max`. Non-negative, so the four-factor product and ``prune``'s bound stay valid."""
+    if not values:
+        return []
+    mean = math.fsum(values) / len(values)
+    std = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+    if std <= 1e-12:
+        return [1.0 for _ in values]
+    return [max(0.0, (v - mean) / std) for v in values]
+
+
 def rrf_score(rank: int, k: int, weight: float = 1.0) -> float:
     return weight / (k + rank)
 
 
 def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uuid.UUID, Fused]:
-    """RRF and the renormalised λ-sum over the retrievers that ran (non-empty or not)."""
+    """RRF, the renormalised λ-sum (min-max) and the linear sum (the recipe's ``normalization``) over the
+    retrievers that ran (non-empty or not)."""
     active_lambdas = {LAMBDA_OF[name] for name in lists if name in LAMBDA_OF}
     total = sum(getattr(recipe, lam) for lam in active_lambdas) or 1.0
     out: dict[uuid.UUID, Fused] = {}
@@ -92,7 +109,9 @@ def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uu
         weight = recipe.retriever_weights.get(name, 1.0)
         lam = getattr(recipe, LAMBDA_OF[name]) / total if name in LAMBDA_OF else 0.0
         lin_weight = recipe.linear_weights.get(name, 0.0)
-        for hit, norm in zip(hits, min_max([h.score for h in hits]), strict=True):
+        raw_scores = [h.score for h in hits]
+        lin_norms = z_scores(raw_scores) if recipe.normalization == "zscore" else min_max(raw_scores)
+        for hit, norm, lin_norm in zip(hits, min_max(raw_scores), lin_norms, strict=True):
             f = out.setdefault(hit.id, Fused(hit.id))
             f.rrf += rrf_score(hit.rank, recipe.rrf_k, weight)
             f.ranks[name] = hit.rank
@@ -101,7 +120,7 @@ def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uu
             previous = max((f.normalized[n] for n in f.normalized if LAMBDA_OF.get(n) == LAMBDA_OF.get(name)),
                            default=0.0)  # fmt: skip
             f.normalized[name] = norm
-            f.lin += lin_weight * norm
+            f.lin += lin_weight * lin_norm
             if norm > previous:
                 f.lam += lam * (norm - previous)
     return out

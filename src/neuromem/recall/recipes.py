@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..errors import InvalidInputError
 
 Fusion = Literal["rrf", "weighted", "hybrid", "linear"]
+Normalization = Literal["minmax", "zscore"]
 RETRIEVERS = ("bm25", "vector", "graph", "traits", "raw")
 
 #: Edge weights for graph expansion (seed 003 §15: ABOUT 1.0, SUPPORTS 0.8, SIMILAR_TO 0.5,
@@ -107,6 +108,9 @@ class RecallRecipe(BaseModel):
             "graph": 0.0,
         }
     )
+    # how fusion "linear" puts each retriever's scores on one scale (see ``fusion``): "minmax" maps every
+    # list onto [0, 1]; "zscore" counts standard deviations above the list's mean (clipped at 0)
+    normalization: Normalization = "minmax"
     neighbour_weight: float = Field(default=0.0, ge=0)
     neighbour_pool: int = Field(default=100, ge=1)  # best-``lin`` candidates whose edges are read
     hybrid_mix: float = Field(default=0.01, ge=0)  # weight of the normalised λ-sum added to RRF in "hybrid"
