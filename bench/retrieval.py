@@ -82,17 +82,21 @@ DEPTH = 50  # ranking depth fetched per query (session collapse needs more than 
 
 
 def tuning_systems() -> dict[str, RecallRecipe]:
-    """Variants of the linear fusion scored on the DEV split to choose the default recipe's weights."""
+    """The best linear-fusion settings of ``bench.tune_fusion`` on the DEV split (which replays fusion
+    offline, without MMR and the four-factor score), each with and without MMR, scored in the real
+    pipeline on the DEV split to choose the default recipe."""
     out: dict[str, RecallRecipe] = {}
-    base = derive(HYBRID, "tune")
-    for bm in (0.1, 0.2, 0.3, 0.5):
-        for nb in (0.0, 0.1, 0.2, 0.3):
-            for vf in (0.0, 0.5):
-                weights = dict(base.linear_weights, bm25=bm, bm25_focus=bm / 2, vector_focus=vf)
-                name = f"lin bm{bm} nb{nb} vf{vf}"
-                out[name] = derive(base, name, linear_weights=weights, neighbour_weight=nb)
-    out["lin bm0.3 nb0.2 vf0.5 −4f"] = derive(out["lin bm0.3 nb0.2 vf0.5"], "t-no4f", four_factor=False)
-    out["lin bm0.3 nb0.2 vf0.5 −mmr"] = derive(out["lin bm0.3 nb0.2 vf0.5"], "t-nommr", mmr=False)
+    for bm, vf, bf in (
+        (0.5, 0.5, 0.25),
+        (0.5, 1.0, 0.5),
+        (0.3, 0.25, 0.5),
+        (0.4, 0.5, 0.25),
+        (0.5, 0.5, 0.0),
+    ):
+        weights = dict(HYBRID.linear_weights, bm25=bm, raw=bm, vector_focus=vf, bm25_focus=bf * bm)
+        name = f"z bm{bm} vf{vf} bf{bf}"
+        out[name] = derive(HYBRID, name, normalization="zscore", linear_weights=weights)
+        out[name + " −mmr"] = derive(out[name], name + "-nommr", mmr=False)
     return out
 
 

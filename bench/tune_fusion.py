@@ -89,7 +89,14 @@ def grid() -> list[RecallRecipe]:
         ("minmax", "zscore"), (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0), (0.0, 0.25, 0.5, 1.0), (0.0, 0.25, 0.5),
         (0.0, 0.1, 0.2),
     ):  # fmt: skip
-        weights = {"vector": 1.0, "bm25": bm, "vector_focus": vf, "bm25_focus": bf * bm, "traits": 1.0, "raw": bm}
+        weights = {
+            "vector": 1.0,
+            "bm25": bm,
+            "vector_focus": vf,
+            "bm25_focus": bf * bm,
+            "traits": 1.0,
+            "raw": bm,
+        }
         name = f"{norm} bm25={bm} vfocus={vf} bfocus={bf}·bm25 neighbour={nb}"
         out.append(derive(HYBRID, name, fusion="linear", normalization=norm, linear_weights=weights,
                           neighbour_weight=nb))  # fmt: skip

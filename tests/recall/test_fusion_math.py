@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from neuromem.config import RecallSettings
-from neuromem.recall.fusion import Ranked, final_score, fuse, memory_factors, min_max, ranked
+from neuromem.recall.fusion import Ranked, final_score, fuse, memory_factors, min_max, ranked, z_scores
 from neuromem.recall.mmr import mmr_order
 from neuromem.recall.ppr import personalized_pagerank
 from neuromem.recall.recipes import HYBRID, HYBRID_RRF, RRF_ONLY, WEIGHTED, RecallRecipe, derive, get_recipe
@@ -60,14 +60,19 @@ def test_min_max() -> None:
 
 def test_four_factor_score_by_hand() -> None:
     s = RecallSettings()
-    rec = _record(created_at=NOW - dt.timedelta(days=30), importance=0.8, metadata={"emotion": {"arousal": 1.0}})
+    rec = _record(
+        created_at=NOW - dt.timedelta(days=30), importance=0.8, metadata={"emotion": {"arousal": 1.0}}
+    )
     f = memory_factors(rec, NOW, s)
     assert f.recency == pytest.approx(0.15 * math.exp(-2_592_000 / (2_592_000 * 1.5)))
     assert f.importance == pytest.approx(0.15 * 0.8)
     assert f.stage_boost == 0.0
     trait = _record(memory_type=MemoryType.TRAIT, trait_stage="core", created_at=NOW)
     assert memory_factors(trait, NOW, s).stage_boost == 0.25
-    assert memory_factors(_record(memory_type=MemoryType.TRAIT, trait_stage="established"), NOW, s).stage_boost == 0.15
+    assert (
+        memory_factors(_record(memory_type=MemoryType.TRAIT, trait_stage="established"), NOW, s).stage_boost
+        == 0.15
+    )
     fused = fuse({"bm25": ranked([(A, 1.0)])}, RRF_ONLY)[A]
     base, final = final_score(fused, f, RRF_ONLY)
     assert base == pytest.approx(1 / 61)
@@ -113,7 +118,11 @@ def test_recipes_are_frozen_and_validated() -> None:
     assert get_recipe(None).name == "hybrid" and get_recipe("bm25").enabled() == ("bm25",)
 
 
-@pytest.mark.parametrize("recipe", [HYBRID_RRF, HYBRID], ids=["rrf-hybrid", "linear-default"])
+@pytest.mark.parametrize(
+    "recipe",
+    [HYBRID_RRF, HYBRID, derive(HYBRID, normalization="minmax"), derive(HYBRID, normalization="zscore")],
+    ids=["rrf-hybrid", "linear-default", "linear-minmax", "linear-zscore"],
+)
 def test_pruning_never_changes_the_top_k(recipe: RecallRecipe) -> None:
     import random
 
@@ -132,13 +141,16 @@ def test_pruning_never_changes_the_top_k(recipe: RecallRecipe) -> None:
         finals = {i: final_score(fused[i], factors[i], recipe)[1] for i in fused}
         kept = prune(fused, recipe, s, keep=5, filtering=False)
         assert len(kept) <= len(fused)
-        assert sorted(kept, key=lambda i: (-finals[i], i))[:5] == sorted(fused, key=lambda i: (-finals[i], i))[:5]
+        assert (
+            sorted(kept, key=lambda i: (-finals[i], i))[:5]
+            == sorted(fused, key=lambda i: (-finals[i], i))[:5]
+        )
 
 
 def test_linear_fusion_weighs_min_max_scores_and_adds_the_best_neighbour() -> None:
     from neuromem.recall.fusion import linear_base, neighbour_context
 
-    recipe = derive(HYBRID, fusion="linear", four_factor=False, neighbour_weight=0.5,
+    recipe = derive(HYBRID, fusion="linear", four_factor=False, neighbour_weight=0.5, normalization="minmax",
                     linear_weights={"vector": 1.0, "bm25": 0.3})  # fmt: skip
     # vector 0.9, 0.7, 0.5 → 1, 0.5, 0; bm25 6, 2 → 1, 0
     lists = {"vector": ranked([(A, 0.9), (B, 0.7), (C, 0.5)]), "bm25": ranked([(C, 6.0), (A, 2.0)])}
@@ -155,10 +167,36 @@ def test_linear_fusion_weighs_min_max_scores_and_adds_the_best_neighbour() -> No
     assert final_score(fused[B], factors, recipe) == pytest.approx((1.0, 1.0))
 
 
+def test_z_scores() -> None:
+    # mean 2, population std sqrt(2/3); below-mean values clip to 0
+    assert z_scores([3.0, 1.0, 2.0]) == pytest.approx([1 / math.sqrt(2 / 3), 0.0, 0.0])
+    assert z_scores([5.0]) == [1.0] and z_scores([2.0, 2.0]) == [1.0, 1.0]
+    assert z_scores([]) == []
+
+
+def test_zscore_fusion_trusts_the_list_whose_top_stands_out() -> None:
+    # bm25: A far above the rest; vector: B barely above two near-ties. Min-max gives both tops 1.0 (a tie
+    # broken by nothing); the z-score weighs A's clear lead (√3 standard deviations) above B's (≈0.60).
+    xs = [uuid.UUID(int=10 + i) for i in range(6)]
+    lists = {"bm25": ranked([(A, 10.0), (xs[0], 1.0), (xs[1], 1.0), (xs[2], 1.0)]),
+             "vector": ranked([(B, 10.0), (xs[3], 9.9), (xs[4], 9.8), (xs[5], 1.0)])}  # fmt: skip
+    weights = {"vector": 1.0, "bm25": 1.0}
+    by_minmax = fuse(lists, derive(HYBRID, normalization="minmax", linear_weights=weights))
+    assert by_minmax[A].lin == pytest.approx(by_minmax[B].lin) == pytest.approx(1.0)
+    by_z = fuse(lists, derive(HYBRID, normalization="zscore", linear_weights=weights))
+    assert by_z[A].lin == pytest.approx(math.sqrt(3))
+    mean = (10 + 9.9 + 9.8 + 1) / 4
+    std = math.sqrt(sum((v - mean) ** 2 for v in (10, 9.9, 9.8, 1)) / 4)
+    assert by_z[B].lin == pytest.approx((10 - mean) / std)
+    assert by_z[A].lin > by_z[B].lin
+    # the λ-sum keeps the seed's min-max whatever the linear normalisation
+    assert by_z[A].normalized == by_minmax[A].normalized == {"bm25": 1.0}
+
+
 def test_linear_fusion_ignores_unweighted_retrievers_and_outside_neighbours() -> None:
     from neuromem.recall.fusion import neighbour_context
 
-    recipe = derive(HYBRID, fusion="linear", linear_weights={"vector": 1.0})
+    recipe = derive(HYBRID, fusion="linear", normalization="minmax", linear_weights={"vector": 1.0})
     fused = fuse({"vector": ranked([(A, 0.8), (B, 0.4)]), "graph": ranked([(B, 5.0)])}, recipe)
     assert fused[B].lin == pytest.approx(0.0)  # graph weighs 0 unless listed
     neighbour_context(fused, {A: [C], B: [B]})  # C is no candidate; a self-loop does not count
