@@ -14,9 +14,10 @@ Fusion modes:
   did not run drops out and the λ of the others are renormalised (seed 003 §18).
 - ``"hybrid"`` — RRF as the base, multiplied by the four-factor score, plus ``λ`` times
   the normalised retriever scores as a tie-breaker (recipe ``hybrid-rrf``).
-- ``"linear"`` (the default recipe ``hybrid``) — ``Σ_r w_r · minmax_r(score)`` with
-  ``linear_weights`` (dense 1, BM25 0.2 …), plus the TEMPORAL_NEXT neighbour context,
-  multiplied by the four-factor score (see ``fusion``).
+- ``"linear"`` (the default recipe ``hybrid``) — ``Σ_r w_r · norm_r(score)`` with
+  ``linear_weights`` (dense 1, BM25 0.4 …) and ``norm`` the clipped z-score (``hybrid``)
+  or min-max (``hybrid-minmax``, the previous default), plus the TEMPORAL_NEXT neighbour
+  context, multiplied by the four-factor score (see ``fusion``).
 """
 
 from __future__ import annotations
@@ -95,8 +96,7 @@ class RecallRecipe(BaseModel):
     lambda_weight: float = 0.1
     # fusion "linear": weight of each retriever's min-max normalised score, and of the best
     # neighbour's (TEMPORAL_NEXT) linear score; retrievers not listed weigh 0
-    # Weights chosen by ``bench.tune_fusion`` on the DEV split (even indices) of LongMemEval_S
-    # and MADial zh: dense dominates, BM25 (and the raw fallback) an additive boost
+    # (the class defaults; the default recipe HYBRID sets its own, tuned on the DEV split)
     linear_weights: dict[str, float] = Field(
         default_factory=lambda: {
             "vector": 1.0,
@@ -137,11 +137,24 @@ def derive(recipe: RecallRecipe, name: str | None = None, **changes: Any) -> Rec
 
 #: RRF of every retriever (graph PPR included) × four-factor + a λ-sum tie-breaker: the first default
 HYBRID_RRF = RecallRecipe(name="hybrid-rrf")
-#: The default (issue 4 tuning, see ``bench.tune_fusion``): linear score fusion of dense, BM25, traits
-#: and raw with the weights above, × four-factor, time filter, MMR. The graph walk is off: as an
-#: RRF voter it cost recall on both benchmarks and ~7 ms per query; ``neighbour_weight`` turns on the
-#: cheap TEMPORAL_NEXT context instead (it did not gain on the DEV split, so it is 0 here).
-HYBRID = derive(HYBRID_RRF, "hybrid", fusion="linear", use_graph=False, neighbour_weight=0.0)
+#: The default (issue 4 tuning, see ``bench.tune_fusion`` and ``bench.retrieval --grid``): linear score
+#: fusion of dense, BM25 (whole query and its current message), traits and raw, each list normalised by
+#: clipped z-score, × four-factor, time filter, MMR. The z-score lets BM25 weigh more (0.4 instead of 0.2
+#: under min-max) without drowning dense when the lexical list is flat: on the DEV split it kept
+#: LongMemEval level and gained on MADial zh. The graph walk is off: as an RRF voter it cost recall on
+#: both benchmarks and ~7 ms per query; ``neighbour_weight`` turns on the cheap TEMPORAL_NEXT context
+#: instead (it did not gain on the DEV split, so it is 0 here).
+HYBRID = derive(
+    HYBRID_RRF, "hybrid", fusion="linear", use_graph=False, neighbour_weight=0.0, normalization="zscore",
+    linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.4, "bm25_focus": 0.1, "traits": 1.0,
+                    "raw": 0.4, "graph": 0.0},
+)  # fmt: skip
+#: The previous default (min-max normalisation, BM25 0.2), kept for comparison
+HYBRID_MINMAX = derive(
+    HYBRID, "hybrid-minmax", normalization="minmax",
+    linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.2, "bm25_focus": 0.0, "traits": 1.0,
+                    "raw": 0.2, "graph": 0.0},
+)  # fmt: skip
 WEIGHTED = derive(HYBRID_RRF, "weighted", fusion="weighted")
 RRF_ONLY = derive(HYBRID_RRF, "rrf", fusion="rrf")
 BM25_ONLY = derive(
@@ -168,7 +181,7 @@ FAST = derive(HYBRID, "fast", mmr=False, bm25_k=30, vector_k=30)
 
 RECIPES: dict[str, RecallRecipe] = {
     r.name: r
-    for r in (HYBRID, HYBRID_RRF, HYBRID_CONTEXT, SEED_WEIGHTED_RRF, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY,
+    for r in (HYBRID, HYBRID_MINMAX, HYBRID_RRF, HYBRID_CONTEXT, SEED_WEIGHTED_RRF, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY,
               BM25_DENSE_RRF, FAST)
 }  # fmt: skip
 
