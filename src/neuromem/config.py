@@ -50,6 +50,7 @@ class EmbedderSettings(_Section):
     batch_size: int = Field(default=64, ge=1, le=2048)
     timeout_s: float = Field(default=30.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
+    threads: int | None = Field(default=None, ge=1)  # local models' CPU workers; None → every core
 
 
 class LLMSettings(_Section):
