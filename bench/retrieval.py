@@ -134,7 +134,7 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "dense": DENSE_ONLY,
         "bm25+dense (RRF)": BM25_DENSE_RRF,
         "full (hybrid)": HYBRID,
-        "full, min-max fusion (previous default)": HYBRID_MINMAX,
+        "full min-max (previous default)": HYBRID_MINMAX,
         "full, RRF fusion (hybrid-rrf)": HYBRID_RRF,
         "full, λ-weighted RRF": SEED_WEIGHTED_RRF,
         "full, λ-sum fusion": WEIGHTED,
@@ -149,7 +149,7 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "full −time filter": derive(HYBRID, "no-time", time_filter=False),
         "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
         "full −focus": derive(HYBRID, "no-focus", focus_lines=0),
-        "full, min-max normalisation": derive(HYBRID, "minmax", normalization="minmax"),
+        "full −z-score (min-max)": derive(HYBRID, "minmax", normalization="minmax"),
     }  # fmt: skip
     if grid:
         every.update(tuning_systems())
