@@ -80,6 +80,8 @@ def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
 
 
 def _lexical_cte(validity: str, extra: str) -> str:
+    # ties (rows matching the same terms as often) are broken by id inside the LIMIT too, so the
+    # candidates do not depend on the heap order the bitmap scan happens to visit
     return f"""
         lexical AS (
             SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.r DESC, s.id) AS rank
@@ -88,7 +90,7 @@ def _lexical_cte(validity: str, extra: str) -> str:
                   WHERE m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s) AND m.fts @@ q.tsq
                     AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
                     AND {validity} {extra}
-                  ORDER BY r DESC LIMIT %(k)s * 2) s
+                  ORDER BY r DESC, m.id LIMIT %(k)s * 2) s
         )"""
 
 
