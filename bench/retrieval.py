@@ -84,20 +84,22 @@ DEPTH = 50  # ranking depth fetched per query (session collapse needs more than 
 
 def tuning_systems() -> dict[str, RecallRecipe]:
     """The best linear-fusion settings of ``bench.tune_fusion`` on the DEV split (which replays fusion
-    offline, without MMR and the four-factor score), each with and without MMR, scored in the real
-    pipeline on the DEV split to choose the default recipe."""
+    offline, without MMR and the four-factor score), scored in the real pipeline on the DEV split to
+    choose the default recipe, plus the focus depth (last lines of a conversation-shaped query)."""
     out: dict[str, RecallRecipe] = {}
     for bm, vf, bf in (
         (0.5, 0.5, 0.25),
-        (0.5, 1.0, 0.5),
-        (0.3, 0.25, 0.5),
+        (0.5, 0.5, 0.5),
+        (0.4, 0.5, 0.5),
+        (0.4, 0.25, 0.5),
         (0.4, 0.5, 0.25),
-        (0.5, 0.5, 0.0),
     ):
         weights = dict(HYBRID.linear_weights, bm25=bm, raw=bm, vector_focus=vf, bm25_focus=bf * bm)
         name = f"z bm{bm} vf{vf} bf{bf}"
         out[name] = derive(HYBRID, name, normalization="zscore", linear_weights=weights)
         out[name + " −mmr"] = derive(out[name], name + "-nommr", mmr=False)
+    for lines in (1, 2, 3):
+        out[f"full focus {lines} lines"] = derive(HYBRID, f"focus-{lines}", focus_lines=lines)
     return out
 
 

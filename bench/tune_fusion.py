@@ -8,9 +8,11 @@ scores each on the DEV split (even indices) against the simple baselines compute
 from the same lists (BM25 alone, dense alone, their RRF), and prints the best
 settings with their held-out TEST figures. The objective is the smallest gain over
 the best baseline across the targets of issue 4 (LongMemEval session and turn
-recall_all@5, MADial zh recall@5), ties broken by the summed gain::
+recall_all@5, MADial zh recall@5, and MADial en recall@5 when its dump is given), ties
+broken by the summed gain::
 
-    .venv/bin/python -m bench.tune_fusion --lme /tmp/lme.json --madial /tmp/madial_zh.json
+    .venv/bin/python -m bench.tune_fusion --lme /tmp/lme.json --madial /tmp/madial_zh.json \
+        --madial-en /tmp/madial_en.json
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from neuromem.recall.fusion import Ranked, fuse, linear_base, neighbour_context,
 from neuromem.recall.recipes import HYBRID, RecallRecipe, derive
 
 DEPTH = 50
-TARGETS = ("lme session_recall_all@5", "lme turn_recall_all@5", "madial recall@5")
+TARGETS = ("lme session_recall_all@5", "lme turn_recall_all@5", "madial recall@5", "madial-en recall@5")
 
 
 def lists_of(item: dict[str, Any]) -> dict[str, list[Ranked]]:
@@ -61,7 +63,7 @@ def baseline_ranking(lists: dict[str, list[Ranked]], name: str) -> list[str]:
 
 def scores(item: dict[str, Any], ranking: list[str]) -> dict[str, float]:
     if "gold" in item:
-        return {"madial recall@5": madial_scores(ranking, set(item["gold"]), (5,))["recall@5"]}
+        return {f"{item['_target']} recall@5": madial_scores(ranking, set(item["gold"]), (5,))["recall@5"]}
     sessions = item["sessions"]
     turn = lme_scores(ranking, set(item["gold_turns"]), (5,))["recall_all@5"]
     sess = lme_scores(collapse_ranking(ranking, sessions.__getitem__), set(item["gold_sessions"]), (5,))
@@ -73,9 +75,10 @@ def mean_scores(items: Sequence[dict[str, Any]], rank_of: Any) -> dict[str, floa
     for item in items:
         for k, v in scores(item, rank_of(item)).items():
             sums[k] = sums.get(k, 0.0) + v
-    n_lme = sum(1 for i in items if "gold" not in i) or 1
-    n_mad = sum(1 for i in items if "gold" in i) or 1
-    return {k: v / (n_mad if k.startswith("madial") else n_lme) for k, v in sums.items()}
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item["_target"]] = counts.get(item["_target"], 0) + 1
+    return {k: v / counts[k.split()[0]] for k, v in sums.items()}
 
 
 def grid() -> list[RecallRecipe]:
@@ -108,28 +111,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--lme", type=Path, action="append", default=[])
-    parser.add_argument("--madial", type=Path, action="append", default=[])
+    parser.add_argument("--madial", type=Path, action="append", default=[], help="MADial zh dump")
+    parser.add_argument(
+        "--madial-en", type=Path, action="append", default=[], help="MADial en dump (optional)"
+    )
     parser.add_argument("--top", type=int, default=15)
     args = parser.parse_args(argv)
-    items = [i for p in args.lme + args.madial for i in json.loads(p.read_text())]
+    sources = [(p, "lme") for p in args.lme] + [(p, "madial") for p in args.madial]
+    sources += [(p, "madial-en") for p in args.madial_en]
+    items = [{**i, "_target": target} for p, target in sources for i in json.loads(p.read_text())]
     for item in items:
         item["_lists"] = lists_of(item)
     parts = {s: [i for i in items if i["split"] == s] for s in ("dev", "test")}
     print({s: len(v) for s, v in parts.items()})
     base = {s: {b: mean_scores(v, lambda i, b=b: baseline_ranking(i["_lists"], b)) for b in ("bm25", "dense", "rrf")}
             for s, v in parts.items()}  # fmt: skip
-    best_base = {s: {t: max(base[s][b].get(t, 0.0) for b in base[s]) for t in TARGETS} for s in parts}
+    targets = [t for t in TARGETS if t.split()[0] in {i["_target"] for i in items}]
+    best_base = {s: {t: max(base[s][b].get(t, 0.0) for b in base[s]) for t in targets} for s in parts}
     for s in parts:
         print(s, "baselines", json.dumps(base[s]))
     rows = []
     for recipe in grid():
         dev = mean_scores(parts["dev"], lambda i, r=recipe: linear_ranking(i, i["_lists"], r))
-        gains = [dev.get(t, 0.0) - best_base["dev"][t] for t in TARGETS if t in dev]
+        gains = [dev.get(t, 0.0) - best_base["dev"][t] for t in targets]
         rows.append((min(gains), sum(gains), recipe, dev))
     rows.sort(key=lambda r: (-r[0], -r[1], r[2].name))
     for worst, total, recipe, dev in rows[: args.top]:
         test = mean_scores(parts["test"], lambda i, r=recipe: linear_ranking(i, i["_lists"], r))
-        fmt = lambda d: " ".join(f"{t.split()[-1]}={d.get(t, float('nan')):.3f}" for t in TARGETS)  # noqa: E731
+        fmt = lambda d: " ".join(f"{t.split()[-1]}={d.get(t, float('nan')):.3f}" for t in targets)  # noqa: E731
         print(
             f"{recipe.name} | dev min gain {worst:+.3f} sum {total:+.3f} | dev {fmt(dev)} | test {fmt(test)}"
         )

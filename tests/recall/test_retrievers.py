@@ -8,7 +8,7 @@ import math
 import pytest
 
 from neuromem import Memory
-from neuromem.recall.recipes import BM25_ONLY, HYBRID_RRF, derive
+from neuromem.recall.recipes import BM25_ONLY, HYBRID, HYBRID_RRF, derive
 from neuromem.store.bm25 import bm25_search
 from neuromem.text.token_count import count_tokens
 from neuromem.text.tokenize import query_terms, tokenize
@@ -133,13 +133,16 @@ def test_entity_hubs_are_not_walked_through(memory: Memory) -> None:
     assert [h.memory.id for h in pruned] == [first.id]
 
 
-def test_conversation_query_is_also_searched_by_its_last_lines(memory: Memory) -> None:
+def test_conversation_query_is_also_searched_by_its_current_message(memory: Memory) -> None:
     target = insert_memory(memory, "u", "the violin lesson was cancelled", memory_type=MemoryType.EPISODIC)
     query = "\n".join(["A: hello there", "B: hi, how was school", "A: fine", "B: and music?", "A: the violin lesson"])
     results = memory.search(query, user_id="u", trace=True)
-    assert results.trace["stages"]["focus"]["text"] == "B: and music?\nA: the violin lesson"
+    # the default recipe's focus is the last line (the current message); recipes may take more lines
+    assert results.trace["stages"]["focus"]["text"] == "A: the violin lesson"
     hit = next(h for h in results if h.memory.id == target.id)
     assert {"bm25_focus", "vector_focus"} <= set(hit.retrievers)
+    two = memory.search(query, user_id="u", trace=True, recipe=derive(HYBRID, focus_lines=2))
+    assert two.trace["stages"]["focus"]["text"] == "B: and music?\nA: the violin lesson"
     one_line = memory.search("the violin lesson", user_id="u", trace=True)
     assert "focus" not in one_line.trace["stages"]
 

@@ -140,18 +140,20 @@ HYBRID_RRF = RecallRecipe(name="hybrid-rrf")
 #: The default (issue 4 tuning, see ``bench.tune_fusion`` and ``bench.retrieval --grid``): linear score
 #: fusion of dense, BM25 (whole query and its current message), traits and raw, each list normalised by
 #: clipped z-score, × four-factor, time filter, MMR. The z-score lets BM25 weigh more (0.4 instead of 0.2
-#: under min-max) without drowning dense when the lexical list is flat: on the DEV split it kept
-#: LongMemEval level and gained on MADial zh. The graph walk is off: as an RRF voter it cost recall on
-#: both benchmarks and ~7 ms per query; ``neighbour_weight`` turns on the cheap TEMPORAL_NEXT context
-#: instead (it did not gain on the DEV split, so it is 0 here).
+#: under min-max) without drowning dense when the lexical list is flat; the focus of a conversation-shaped
+#: query is its last line (the current message; two lines also took the previous reply). Chosen on the
+#: DEV split in the real pipeline: LongMemEval level, MADial zh and en up. The graph walk is off: as an
+#: RRF voter it cost recall on both benchmarks and ~7 ms per query; ``neighbour_weight`` turns on the
+#: cheap TEMPORAL_NEXT context instead (it did not gain on the DEV split, so it is 0 here).
 HYBRID = derive(
     HYBRID_RRF, "hybrid", fusion="linear", use_graph=False, neighbour_weight=0.0, normalization="zscore",
-    linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.4, "bm25_focus": 0.1, "traits": 1.0,
+    focus_lines=1,
+    linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.4, "bm25_focus": 0.2, "traits": 1.0,
                     "raw": 0.4, "graph": 0.0},
 )  # fmt: skip
-#: The previous default (min-max normalisation, BM25 0.2), kept for comparison
+#: The previous default (min-max normalisation, BM25 0.2, two focus lines), kept for comparison
 HYBRID_MINMAX = derive(
-    HYBRID, "hybrid-minmax", normalization="minmax",
+    HYBRID, "hybrid-minmax", normalization="minmax", focus_lines=2,
     linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.2, "bm25_focus": 0.0, "traits": 1.0,
                     "raw": 0.2, "graph": 0.0},
 )  # fmt: skip
