@@ -154,3 +154,21 @@ def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(memory: Memory, settings
     assert after["idx_fact_embedding"] > before["idx_fact_embedding"]
     assert after["idx_episodic_embedding"] == before["idx_episodic_embedding"]
     assert [h.memory.content for h in ana] == ["Yesterday Ana harvested honey from the hives"]
+
+
+def test_rows_holding_several_common_terms_survive_the_candidate_cap(memory: Memory, settings: Settings) -> None:
+    """The full-text match fetches a bounded number of candidates (per_type_k × 25, here 25); a
+    row holding two of the terms is still found when the common words fill that bound first."""
+    for i in range(15):
+        memory.add(f"walnut harvest number {i}", user_id="w")
+        memory.add(f"quince jelly batch {i}", user_id="w")
+    both = memory.add("walnut and quince tart for the fair", user_id="w")[0].memory  # the newest row
+    recall = settings.recall.model_copy(update={"per_type_k": 1})
+    core = memory._core
+    with core.db.connection() as conn:
+        hits = search(conn, SearchRequest("w", None, ["walnut", "quince"], list(MemoryType), 4), recall, core.dim)
+        single = search(conn, SearchRequest("w", None, ["walnut"], list(MemoryType), 4), recall, core.dim)
+    assert hits[0].memory.id == both.id and hits[0].score.ranks == {"lexical": 1}
+    # a one-term query over more rows than the cap still fills its list, oldest first among ties
+    assert [h.score.ranks["lexical"] for h in single] == [1, 2]
+    assert all("walnut" in h.memory.content for h in single)

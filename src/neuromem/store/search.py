@@ -38,6 +38,11 @@ _AS_OF = AS_OF
 _quote_term = quote_term
 _named = named_filter
 
+# full text: the OR match brings at most per_type_k × this many candidate rows
+_MATCH_CANDIDATES = 25
+# rows holding two of the terms are looked for among the first this many terms (28 pairs)
+_PAIR_TERMS = 8
+
 
 @dataclass(frozen=True, slots=True)
 class SearchRequest:
@@ -79,19 +84,44 @@ def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
         )"""
 
 
-def _lexical_cte(validity: str, extra: str) -> str:
-    # ties (rows matching the same terms as often) are broken by id inside the LIMIT too, so the
-    # candidates do not depend on the heap order the bitmap scan happens to visit
-    return f"""
+def _lexical_cte(n_terms: int, validity: str, extra: str) -> list[str]:
+    """Full text: ``ts_rank`` of the OR of the query terms over a bounded candidate set.
+
+    Ranking every match costs a heap fetch and a ``ts_rank`` per row: thousands for a common
+    word (45 ms at 100k rows for one user), nearly all of them tied and out of the top ``2k``.
+    So the OR match fetches at most ``cap`` rows (the GIN match is cheap, the LIMIT stops the
+    heap fetches; the bitmap visits rows in physical order, oldest first for an append-mostly
+    table, which is also how the rank breaks ties). Only when the cap is reached, one GIN
+    intersection adds every row holding two or more of the terms wherever it lies. The ranking
+    is exact whenever the terms match fewer than ``cap`` rows; past that, only rows holding a
+    single term (several times) beyond the first ``cap`` matches can be missed.
+    """
+    where = f"""m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s)
+                    AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
+                    AND {validity} {extra}"""
+    ctes = [f"""
+        lex_any AS MATERIALIZED (
+            SELECT m.id, m.memory_type, m.fts FROM memories m
+            WHERE m.fts @@ to_tsquery('simple', %(tsq)s) AND {where} LIMIT %(cap)s
+        )"""]
+    candidates = "SELECT id, memory_type, fts FROM lex_any"
+    if n_terms > 1:
+        ctes.append(f"""
+        lex_pairs AS (
+            SELECT m.id, m.memory_type, m.fts FROM memories m
+            WHERE (SELECT count(*) FROM lex_any) >= %(cap)s
+              AND m.fts @@ to_tsquery('simple', %(pairs)s) AND {where} LIMIT %(cap)s
+        )""")
+        candidates = f"""SELECT DISTINCT ON (id, memory_type) id, memory_type, fts
+                         FROM ({candidates} UNION ALL SELECT id, memory_type, fts FROM lex_pairs) u"""
+    ctes.append(f"""
         lexical AS (
             SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.r DESC, s.id) AS rank
-            FROM (SELECT m.id, m.memory_type, ts_rank(m.fts, q.tsq) AS r
-                  FROM memories m, (SELECT to_tsquery('simple', %(tsq)s) AS tsq) q
-                  WHERE m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s) AND m.fts @@ q.tsq
-                    AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
-                    AND {validity} {extra}
-                  ORDER BY r DESC, m.id LIMIT %(k)s * 2) s
-        )"""
+            FROM (SELECT c.id, c.memory_type, ts_rank(c.fts, to_tsquery('simple', %(tsq)s)) AS r
+                  FROM ({candidates}) c
+                  ORDER BY r DESC, c.id LIMIT %(k)s * 2) s
+        )""")
+    return ctes
 
 
 def fused_query(
@@ -120,6 +150,9 @@ def fused_query(
         "b_emg": settings.stage_boost_emerging,
         "v": None if request.vector is None else to_halfvec(request.vector, dim),
         "tsq": " | ".join(lexemes),
+        "cap": settings.per_type_k * _MATCH_CANDIDATES,
+        "pairs": " | ".join(f"{a} & {b}" for i, a in enumerate(lexemes[:_PAIR_TERMS])
+                            for b in lexemes[i + 1 : _PAIR_TERMS]),
     }  # fmt: skip
     extra = ""
     if request.where is not None:
@@ -135,7 +168,7 @@ def fused_query(
             ctes.append(_vector_cte(memory_type, validity, extra))
             lists.append(f"SELECT id, memory_type, rank, 'vector' AS source FROM vec_{memory_type.value}")
     if lexemes and request.types:
-        ctes.append(_lexical_cte(validity, extra))
+        ctes.extend(_lexical_cte(len(lexemes), validity, extra))
         lists.append("SELECT id, memory_type, rank, 'lexical' AS source FROM lexical")
     if not lists:
         return None, params
