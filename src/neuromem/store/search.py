@@ -1,8 +1,9 @@
 """The first recall, fused in one SQL statement (seed 000 §6.1; STYLE.md habit 7).
 
-Per-type vector top-k (HNSW with iterative scans, rows without embeddings skipped),
-plus full-text rank (ts_rank: half the cost of ts_rank_cd at 100k rows per user, and
-short memories gain little from cover density) over the jieba-segmented tokens, fused by RRF and scored::
+Per-type vector top-k (HNSW with iterative scans, rows without embeddings skipped, types the
+user has no rows of skipped), plus full-text rank (ts_rank: half the cost of ts_rank_cd at 100k
+rows per user, and short memories gain little from cover density) over the jieba-segmented
+tokens of a bounded candidate set (see ``_lexical_cte``), fused by RRF and scored::
 
     final = rrf · (1 + recency + importance + stage_boost)
     recency    = w_r · exp(−age_s / (scale_s · (1 + arousal · arousal_factor)))
