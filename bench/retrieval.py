@@ -100,6 +100,8 @@ def tuning_systems() -> dict[str, RecallRecipe]:
         out[name + " −mmr"] = derive(out[name], name + "-nommr", mmr=False)
     for lines in (1, 2, 3):
         out[f"full focus {lines} lines"] = derive(HYBRID, f"focus-{lines}", focus_lines=lines)
+    for boost in (0.1, 0.25, 0.5, 1.0):
+        out[f"full time boost {boost}"] = derive(HYBRID, f"time-boost-{boost}", time_boost=boost)
     return out
 
 

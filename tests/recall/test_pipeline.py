@@ -55,6 +55,22 @@ def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
     assert results.trace["stages"]["time_filter"]["applied"] is True
 
 
+def test_soft_time_boost_reorders_without_removing(memory: Memory) -> None:
+    from neuromem.recall.recipes import HYBRID, derive
+
+    ref = dt.datetime(2024, 6, 15, 12, tzinfo=dt.UTC)
+    old = memory.add("went to a concert with Sam", user_id="u", valid_at=dt.datetime(2024, 3, 2, tzinfo=dt.UTC))
+    new = memory.add("went to a concert with Kim", user_id="u", valid_at=dt.datetime(2024, 6, 5, tzinfo=dt.UTC))
+    soft = derive(HYBRID, "soft-time", time_boost=1.5)
+    results = memory.search("which concert last week", user_id="u", reference_time=ref, recipe=soft, trace=True)
+    ids = [h.memory.id for h in results]
+    assert ids.index(new[0].memory.id) < ids.index(old[0].memory.id)  # boosted first, the other kept
+    boosted = results[ids.index(new[0].memory.id)]
+    assert boosted.score.extra["time_boost"] > 0
+    assert "time_boost" not in results[ids.index(old[0].memory.id)].score.extra
+    assert results.trace["stages"]["time_filter"] == {"boosted": 1, "of": 2, "boost": 1.5}
+
+
 def test_as_of_sees_the_past_version(memory: Memory) -> None:
     first = memory.add("Alice lives in Berlin", user_id="alice")[0].memory
     before = dt.datetime.now(dt.UTC)

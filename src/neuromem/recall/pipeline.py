@@ -319,6 +319,16 @@ class RecallPipeline:
         window = req.analysis.time
         if window is None or not req.recipe.time_filter:
             return scored
+        boost = req.recipe.time_boost
+        if boost > 0:
+            inside = [in_window(hit.memory, window.start, window.end) for hit, _ in scored]
+            bonus = boost * scored[0][0].score.final  # relative to this query's best score
+            boosted = [(_plus(hit, bonus), f) if hit_in else (hit, f)
+                       for (hit, f), hit_in in zip(scored, inside, strict=True)]  # fmt: skip
+            boosted.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
+            if tr.enabled:
+                tr.stages["time_filter"] = {"boosted": sum(inside), "of": len(scored), "boost": boost}
+            return boosted
         kept = [p for p in scored if in_window(p[0].memory, window.start, window.end)]
         if tr.enabled:
             tr.stages["time_filter"] = {"kept": len(kept), "of": len(scored), "applied": bool(kept)}
@@ -372,6 +382,12 @@ def focus_text(query: str, lines: int) -> str | None:
     if len(parts) <= lines:
         return None
     return "\n".join(parts[-lines:])
+
+
+def _plus(hit: SearchHit, bonus: float) -> SearchHit:
+    """``hit`` with ``bonus`` added to its final score (and kept in ``extra`` as ``time_boost``)."""
+    score = replace(hit.score, final=hit.score.final + bonus, extra={**hit.score.extra, "time_boost": bonus})
+    return replace(hit, score=score)
 
 
 def in_window(record: MemoryRecord, start: dt.datetime, end: dt.datetime) -> bool:

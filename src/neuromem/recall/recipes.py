@@ -120,6 +120,10 @@ class RecallRecipe(BaseModel):
     mmr_lambda: float = Field(default=0.7, ge=0, le=1)  # seed 003 §15 "MMR 多样性阈值 0.7"
     mmr_pool: int = Field(default=40, ge=1)
     time_filter: bool = True
+    # 0 → a time constraint in the query ("last week", "上个月") filters hits to its window (seed 003);
+    # > 0 → soft: in-window hits gain time_boost × the query's best final score and move up; the
+    # others stay, so a misread window no longer removes the evidence
+    time_boost: float = Field(default=0.0, ge=0)
 
     def enabled(self) -> tuple[str, ...]:
         flags = (self.use_bm25, self.use_vector, self.use_graph, self.use_traits, self.use_raw)
