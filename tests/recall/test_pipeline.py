@@ -49,7 +49,10 @@ def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
     ref = dt.datetime(2024, 6, 15, 12, tzinfo=dt.UTC)
     old = memory.add("went to a concert with Sam", user_id="u", valid_at=dt.datetime(2024, 3, 2, tzinfo=dt.UTC))
     new = memory.add("went to a concert with Kim", user_id="u", valid_at=dt.datetime(2024, 6, 5, tzinfo=dt.UTC))
-    results = memory.search("which concert last week", user_id="u", reference_time=ref, trace=True)
+    from neuromem.recall.recipes import HYBRID, derive
+
+    hard = derive(HYBRID, "hard-time", time_boost=0.0)
+    results = memory.search("which concert last week", user_id="u", reference_time=ref, recipe=hard, trace=True)
     ids = [h.memory.id for h in results]
     assert new[0].memory.id in ids and old[0].memory.id not in ids
     assert results.trace["stages"]["time_filter"]["applied"] is True
