@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 
@@ -45,10 +46,16 @@ def test_unknown_recipe_and_bad_trace_are_rejected(memory: Memory) -> None:
         memory.search("x", user_id="u", trace="yes")  # type: ignore[arg-type]
 
 
-def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
+def _two_concerts(memory: Memory) -> tuple[dt.datetime, Any, Any]:
+    """A reference time, a concert three months before it and one ten days before it."""
     ref = dt.datetime(2024, 6, 15, 12, tzinfo=dt.UTC)
     old = memory.add("went to a concert with Sam", user_id="u", valid_at=dt.datetime(2024, 3, 2, tzinfo=dt.UTC))
     new = memory.add("went to a concert with Kim", user_id="u", valid_at=dt.datetime(2024, 6, 5, tzinfo=dt.UTC))
+    return ref, old, new
+
+
+def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
+    ref, old, new = _two_concerts(memory)
     from neuromem.recall.recipes import HYBRID, derive
 
     hard = derive(HYBRID, "hard-time", time_boost=0.0)
@@ -61,9 +68,7 @@ def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
 def test_soft_time_boost_reorders_without_removing(memory: Memory) -> None:
     from neuromem.recall.recipes import HYBRID, derive
 
-    ref = dt.datetime(2024, 6, 15, 12, tzinfo=dt.UTC)
-    old = memory.add("went to a concert with Sam", user_id="u", valid_at=dt.datetime(2024, 3, 2, tzinfo=dt.UTC))
-    new = memory.add("went to a concert with Kim", user_id="u", valid_at=dt.datetime(2024, 6, 5, tzinfo=dt.UTC))
+    ref, old, new = _two_concerts(memory)
     soft = derive(HYBRID, "soft-time", time_boost=1.5)
     results = memory.search("which concert last week", user_id="u", reference_time=ref, recipe=soft, trace=True)
     ids = [h.memory.id for h in results]

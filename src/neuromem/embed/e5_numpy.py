@@ -283,20 +283,10 @@ class E5Model:
         x = _layer_norm(x, self.emb_ln, self.eps)
         attention = _Attention(lengths, self.heads, self.dim)
         for layer in self.layers:
-            qkv = x @ layer.qkv_w
-            qkv += layer.qkv_b
-            ctx = attention(qkv)
-            attn = ctx @ layer.out_w
-            attn += layer.out_b
-            attn += x
-            x = _layer_norm(attn, layer.attn_ln, self.eps)
-            mid = x @ layer.ffn_in_w
-            mid += layer.ffn_in_b
-            mid = _gelu(mid)
-            ffn = mid @ layer.ffn_out_w
-            ffn += layer.ffn_out_b
-            ffn += x
-            x = _layer_norm(ffn, layer.out_ln, self.eps)
+            ctx = attention(_linear(x, layer.qkv_w, layer.qkv_b))
+            x = _layer_norm(_linear(ctx, layer.out_w, layer.out_b, residual=x), layer.attn_ln, self.eps)
+            mid = _gelu(_linear(x, layer.ffn_in_w, layer.ffn_in_b))
+            x = _layer_norm(_linear(mid, layer.ffn_out_w, layer.ffn_out_b, residual=x), layer.out_ln, self.eps)
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         return np.add.reduceat(x, starts, axis=0) / lengths[:, None]
 
@@ -361,6 +351,15 @@ def _chunks(windows: list[tuple[int, list[int]]], workers: int) -> list[list[tup
         chunks[-1].append(window)
         tokens += len(window[1])
     return chunks
+
+
+def _linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, residual: np.ndarray | None = None) -> np.ndarray:
+    """``x @ w + b`` (+ ``residual``), accumulated in place in the product's buffer."""
+    y = x @ w
+    y += b
+    if residual is not None:
+        y += residual
+    return y
 
 
 def _layer_norm(x: np.ndarray, params: tuple[np.ndarray, np.ndarray], eps: float) -> np.ndarray:
