@@ -110,8 +110,9 @@ def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uu
         lam = getattr(recipe, LAMBDA_OF[name]) / total if name in LAMBDA_OF else 0.0
         lin_weight = recipe.linear_weights.get(name, 0.0)
         raw_scores = [h.score for h in hits]
-        lin_norms = z_scores(raw_scores) if recipe.normalization == "zscore" else min_max(raw_scores)
-        for hit, norm, lin_norm in zip(hits, min_max(raw_scores), lin_norms, strict=True):
+        norms = min_max(raw_scores)
+        lin_norms = z_scores(raw_scores) if recipe.normalization == "zscore" else norms
+        for hit, norm, lin_norm in zip(hits, norms, lin_norms, strict=True):
             f = out.setdefault(hit.id, Fused(hit.id))
             f.rrf += rrf_score(hit.rank, recipe.rrf_k, weight)
             f.ranks[name] = hit.rank

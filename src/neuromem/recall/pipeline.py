@@ -317,7 +317,7 @@ class RecallPipeline:
         self, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], tr: Trace
     ) -> list[tuple[SearchHit, Fused]]:
         window = req.analysis.time
-        if window is None or not req.recipe.time_filter:
+        if window is None or not req.recipe.time_filter or not scored:
             return scored
         boost = req.recipe.time_boost
         if boost > 0:
