@@ -32,6 +32,7 @@ _QK = 32  # weights per Q4_0 block
 _META = "\u2581"  # SentencePiece metaspace
 _BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])  # fp16 scale + 32 nibbles
 _CHUNK_TOKENS = 4096  # tokens per forward pass: bounds activation memory (~30 MB)
+_FEW_ROWS = 256  # up to this many tokens a pass, Linear uses the form fast for few rows
 
 
 class ModelFileError(ValueError):
@@ -66,17 +67,36 @@ class _Reader:
         return out
 
 
+class Linear:
+    """One projection ``x @ W.T + b``, its weights kept in both layouts.
+
+    OpenBLAS is fastest with ``W @ x.T`` for the few rows of a query (the 48 products of a
+    12-token query: 18 against 34 ms) and with ``x @ W.T`` stored contiguous for a batch
+    (about 10% more passages/s than either other form at 1,200 tokens a pass). The second
+    copy of the 21 M encoder weights costs 85 MB.
+    """
+
+    def __init__(self, w: np.ndarray, b: np.ndarray) -> None:
+        self.w = np.ascontiguousarray(w)  # [out, in], as stored in the file
+        self.w_t = np.ascontiguousarray(w.T)  # [in, out]
+        self.b = b
+
+    def __call__(self, x: np.ndarray, residual: np.ndarray | None = None) -> np.ndarray:
+        """``x @ W.T + b`` (+ ``residual``), accumulated in place in the product's buffer."""
+        y = np.ascontiguousarray((self.w @ x.T).T) if x.shape[0] <= _FEW_ROWS else x @ self.w_t
+        y += self.b
+        if residual is not None:
+            y += residual
+        return y
+
+
 @dataclass(frozen=True)
 class Layer:
-    qkv_w: np.ndarray  # [H, 3H] (transposed for X @ W)
-    qkv_b: np.ndarray
-    out_w: np.ndarray  # [H, H]
-    out_b: np.ndarray
+    qkv: Linear  # hidden → 3 × hidden (q, k, v concatenated)
+    out: Linear
     attn_ln: tuple[np.ndarray, np.ndarray]
-    ffn_in_w: np.ndarray  # [H, FF]
-    ffn_in_b: np.ndarray
-    ffn_out_w: np.ndarray  # [FF, H]
-    ffn_out_b: np.ndarray
+    ffn_in: Linear
+    ffn_out: Linear
     out_ln: tuple[np.ndarray, np.ndarray]
 
 
@@ -218,19 +238,19 @@ class E5Model:
             return np.frombuffer(data, dtype=_BLOCK, count=rows * cols // _QK, offset=offset).reshape(
                 rows, cols // _QK)
 
-        def matrix(name: str, n_out: int, n_in: int) -> np.ndarray:  # stored [out, in]
-            return np.ascontiguousarray(dequantize(blocks(name, n_out, n_in)).T)
+        def matrix(name: str, n_out: int, n_in: int) -> np.ndarray:  # [out, in]
+            return dequantize(blocks(name, n_out, n_in))
 
         layers = []
         for i in range(n_layers):
             p = f"l{i}."
             layers.append(Layer(
-                qkv_w=np.concatenate([matrix(p + x + ".w", hidden, hidden) for x in "qkv"], axis=1),
-                qkv_b=np.concatenate([floats(p + x + ".b", hidden) for x in "qkv"]),
-                out_w=matrix(p + "ao.w", hidden, hidden), out_b=floats(p + "ao.b", hidden),
+                qkv=Linear(np.concatenate([matrix(p + x + ".w", hidden, hidden) for x in "qkv"]),
+                           np.concatenate([floats(p + x + ".b", hidden) for x in "qkv"])),
+                out=Linear(matrix(p + "ao.w", hidden, hidden), floats(p + "ao.b", hidden)),
                 attn_ln=(floats(p + "aln.w", hidden), floats(p + "aln.b", hidden)),
-                ffn_in_w=matrix(p + "fi.w", ff, hidden), ffn_in_b=floats(p + "fi.b", ff),
-                ffn_out_w=matrix(p + "fo.w", hidden, ff), ffn_out_b=floats(p + "fo.b", hidden),
+                ffn_in=Linear(matrix(p + "fi.w", ff, hidden), floats(p + "fi.b", ff)),
+                ffn_out=Linear(matrix(p + "fo.w", hidden, ff), floats(p + "fo.b", hidden)),
                 out_ln=(floats(p + "oln.w", hidden), floats(p + "oln.b", hidden)),
             ))
         return cls(
@@ -283,10 +303,10 @@ class E5Model:
         x = _layer_norm(x, self.emb_ln, self.eps)
         attention = _Attention(lengths, self.heads, self.dim)
         for layer in self.layers:
-            ctx = attention(_linear(x, layer.qkv_w, layer.qkv_b))
-            x = _layer_norm(_linear(ctx, layer.out_w, layer.out_b, residual=x), layer.attn_ln, self.eps)
-            mid = _gelu(_linear(x, layer.ffn_in_w, layer.ffn_in_b))
-            x = _layer_norm(_linear(mid, layer.ffn_out_w, layer.ffn_out_b, residual=x), layer.out_ln, self.eps)
+            ctx = attention(layer.qkv(x))
+            x = _layer_norm(layer.out(ctx, residual=x), layer.attn_ln, self.eps)
+            mid = _gelu(layer.ffn_in(x))
+            x = _layer_norm(layer.ffn_out(mid, residual=x), layer.out_ln, self.eps)
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         return np.add.reduceat(x, starts, axis=0) / lengths[:, None]
 
@@ -351,15 +371,6 @@ def _chunks(windows: list[tuple[int, list[int]]], workers: int) -> list[list[tup
         chunks[-1].append(window)
         tokens += len(window[1])
     return chunks
-
-
-def _linear(x: np.ndarray, w: np.ndarray, b: np.ndarray, residual: np.ndarray | None = None) -> np.ndarray:
-    """``x @ w + b`` (+ ``residual``), accumulated in place in the product's buffer."""
-    y = x @ w
-    y += b
-    if residual is not None:
-        y += residual
-    return y
 
 
 def _layer_norm(x: np.ndarray, params: tuple[np.ndarray, np.ndarray], eps: float) -> np.ndarray:
