@@ -59,6 +59,7 @@ def test_every_pooled_connection_scans_hnsw_iteratively(memory: Memory, settings
     with memory._core.db.connection() as conn:
         assert conn.execute("SHOW hnsw.iterative_scan").fetchone()["hnsw.iterative_scan"] == "relaxed_order"
         assert conn.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == str(settings.store.hnsw_ef_search)
+        assert conn.execute("SHOW jit").fetchone()["jit"] == "off"  # no compile pauses on large scans
 
 
 def test_per_user_filter_returns_all_of_a_small_users_rows(memory: Memory, settings: Settings, db_url: str) -> None:

@@ -46,6 +46,10 @@ class Database:
             # iterative scans: per-user filters never silently return fewer rows (pgvector 0.8)
             conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
             conn.execute("SET hnsw.iterative_scan = relaxed_order")
+            # JIT compiles a query whose estimated cost passes jit_above_cost: for the short
+            # statements of recall that is pure overhead (BM25 over 100k rows of one user:
+            # 140 → 122 ms p50, 219 → 183 ms p95 with it off)
+            conn.execute("SET jit = off")
             conn.commit()
 
         pool = ConnectionPool(
