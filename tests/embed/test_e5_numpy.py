@@ -66,6 +66,15 @@ def test_workers_split_a_batch_without_changing_it(model: E5Model) -> None:
     np.testing.assert_allclose(one, single, atol=1e-5)
 
 
+def test_workers_split_one_query_without_changing_it(model: E5Model) -> None:
+    """One short text runs as one pass whose matrix products are split by output rows across
+    the workers; a 300-token text (over the few-rows limit) takes the batch path."""
+    for text in ["我上周去哪里吃的饭？", "where did I park the car yesterday " * 30]:
+        one = model.encode([text], is_query=True, workers=1)
+        for workers in (2, 3):
+            np.testing.assert_allclose(model.encode([text], is_query=True, workers=workers), one, atol=1e-5)
+
+
 def test_not_a_model_file_is_a_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "model.bin"
     bad.write_bytes(b"GGUF" + bytes(64))

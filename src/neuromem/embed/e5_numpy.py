@@ -18,6 +18,7 @@ token count before L2 normalisation.
 
 from __future__ import annotations
 
+import itertools
 import math
 import struct
 from collections.abc import Sequence
@@ -67,6 +68,16 @@ class _Reader:
         return out
 
 
+@dataclass(frozen=True)
+class _Split:
+    """Each matrix product of one short pass (a query) computed in ``parts`` slices of output
+    rows, all but the first on ``pool``: a query's 48 products are too small for BLAS's own
+    threads to pay, and those spin while idle (seconds lost on a busy 2-core machine)."""
+
+    pool: ThreadPoolExecutor
+    parts: int
+
+
 class Linear:
     """One projection ``x @ W.T + b``, its weights kept in both layouts.
 
@@ -81,13 +92,31 @@ class Linear:
         self.w_t = np.ascontiguousarray(w.T)  # [in, out]
         self.b = b
 
-    def __call__(self, x: np.ndarray, residual: np.ndarray | None = None) -> np.ndarray:
+    def __call__(
+        self, x: np.ndarray, residual: np.ndarray | None = None, *, split: _Split | None = None
+    ) -> np.ndarray:
         """``x @ W.T + b`` (+ ``residual``), accumulated in place in the product's buffer."""
-        y = np.ascontiguousarray((self.w @ x.T).T) if x.shape[0] <= _FEW_ROWS else x @ self.w_t
+        if x.shape[0] > _FEW_ROWS:
+            y = x @ self.w_t
+        elif split is None:
+            y = np.ascontiguousarray((self.w @ x.T).T)
+        else:
+            y = np.ascontiguousarray(self._split_product(x.T, split).T)
         y += self.b
         if residual is not None:
             y += residual
         return y
+
+
+    def _split_product(self, xt: np.ndarray, split: _Split) -> np.ndarray:
+        out = np.empty((self.w.shape[0], xt.shape[1]), dtype=np.float32)
+        bounds = np.linspace(0, self.w.shape[0], split.parts + 1).astype(int)
+        slices = [slice(a, b) for a, b in itertools.pairwise(bounds)]
+        futures = [split.pool.submit(np.matmul, self.w[s], xt, out=out[s]) for s in slices[1:]]
+        np.matmul(self.w[slices[0]], xt, out=out[slices[0]])
+        for future in futures:
+            future.result()
+        return out
 
 
 @dataclass(frozen=True)
@@ -271,7 +300,8 @@ class E5Model:
         """L2-normalised embeddings ``[len(texts), dim]`` with the e5 query/passage prefix.
 
         ``workers`` > 1 runs the forward passes of a large batch on that many threads (NumPy
-        releases the GIL in its matrix products); call it with BLAS itself single-threaded.
+        releases the GIL in its matrix products), or splits each matrix product of a single
+        short pass (one query) across them; call it with BLAS itself single-threaded.
         """
         prefix = _prefix(is_query)
         width = self.max_positions - 2  # content tokens per window
@@ -284,6 +314,9 @@ class E5Model:
         if len(chunks) > 1 and workers > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
                 pooled = list(pool.map(lambda c: self._forward([ids for _, ids in c]), chunks))
+        elif workers > 1 and sum(len(ids) for _, ids in windows) <= _FEW_ROWS:
+            with ThreadPoolExecutor(max_workers=workers - 1) as pool:
+                pooled = [self._forward([ids for _, ids in chunks[0]], _Split(pool, workers))]
         else:
             pooled = [self._forward([ids for _, ids in c]) for c in chunks]
         sums = np.zeros((len(texts), self.dim), dtype=np.float64)
@@ -294,7 +327,7 @@ class E5Model:
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
         return out
 
-    def _forward(self, segments: list[list[int]]) -> np.ndarray:
+    def _forward(self, segments: list[list[int]], split: _Split | None = None) -> np.ndarray:
         """Mean-pooled last hidden states, one row per token segment (tokens packed together)."""
         lengths = np.array([len(s) for s in segments])
         ids = np.fromiter((i for s in segments for i in s), dtype=np.int64, count=int(lengths.sum()))
@@ -303,10 +336,10 @@ class E5Model:
         x = _layer_norm(x, self.emb_ln, self.eps)
         attention = _Attention(lengths, self.heads, self.dim)
         for layer in self.layers:
-            ctx = attention(layer.qkv(x))
-            x = _layer_norm(layer.out(ctx, residual=x), layer.attn_ln, self.eps)
-            mid = _gelu(layer.ffn_in(x))
-            x = _layer_norm(layer.ffn_out(mid, residual=x), layer.out_ln, self.eps)
+            ctx = attention(layer.qkv(x, split=split))
+            x = _layer_norm(layer.out(ctx, residual=x, split=split), layer.attn_ln, self.eps)
+            mid = _gelu(layer.ffn_in(x, split=split))
+            x = _layer_norm(layer.ffn_out(mid, residual=x, split=split), layer.out_ln, self.eps)
         starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
         return np.add.reduceat(x, starts, axis=0) / lengths[:, None]
 

