@@ -43,6 +43,43 @@ def test_bm25_matches_the_hand_computed_formula(memory: Memory) -> None:
         assert g.score == pytest.approx(score, rel=1e-6)
 
 
+def test_bm25_caches_the_statistics_of_a_large_corpus_for_a_while(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """N and avgdl of a corpus at or over the size threshold are reused until the TTL runs out
+    (counting 100k rows costs ~150 ms); below it, and for ``as_of``, they are always counted."""
+    from neuromem.store import bm25 as bm25_module
+
+    monkeypatch.setattr(bm25_module, "CACHED_STATS_MIN_ROWS", 3)
+    monkeypatch.setattr(bm25_module, "corpus_stats", bm25_module._CorpusStats())  # nothing leaks out
+    for text in ["kiwi tart", "lemon pie", "plum jam"]:
+        insert_memory(memory, "big", text)
+    insert_memory(memory, "small", "kiwi tart")
+    insert_memory(memory, "small", "lemon pie")
+
+    def kiwi(user: str, **kw: object) -> float:
+        with memory._core.db.connection() as conn:
+            hits = bm25_search(conn, user, ["kiwi"], [MemoryType.FACT], limit=5, k1=1.2, b=0.75, **kw)  # type: ignore[arg-type]
+        return hits[0].score
+
+    def expected(corpus: list[str]) -> float:  # "kiwi" once, in "kiwi tart", df = 1
+        lengths = [max(count_tokens(t), 1) for t in corpus]
+        idf = math.log(1 + (len(corpus) - 1 + 0.5) / 1.5)
+        return idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * lengths[0] / (sum(lengths) / len(corpus))))
+
+    big, small = ["kiwi tart", "lemon pie", "plum jam"], ["kiwi tart", "lemon pie"]
+    assert kiwi("big") == pytest.approx(expected(big), rel=1e-6)  # counted, and cached (N = 3)
+    assert kiwi("small") == pytest.approx(expected(small), rel=1e-6)  # N = 2: not cached
+    insert_memory(memory, "big", "fig roll")
+    insert_memory(memory, "small", "fig roll")
+    assert kiwi("big") == pytest.approx(expected(big), rel=1e-6)  # the cached statistics
+    assert kiwi("small") == pytest.approx(expected([*small, "fig roll"]), rel=1e-6)  # counted again
+    now = dt.datetime.now(dt.UTC)
+    assert kiwi("big", as_of=now) == pytest.approx(expected([*big, "fig roll"]), rel=1e-6)  # as_of counts
+    monkeypatch.setattr(bm25_module, "STATS_TTL_S", 0.0)
+    assert kiwi("big") == pytest.approx(expected([*big, "fig roll"]), rel=1e-6)  # expired: counted
+
+
 def test_bm25_in_chinese(memory: Memory) -> None:
     a = insert_memory(memory, "u", "我下周要去上海出差")
     insert_memory(memory, "u", "我喜欢吃火锅")
