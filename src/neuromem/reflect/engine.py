@@ -242,7 +242,7 @@ class _Cycle:
 
     def trait_vectors(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, np.ndarray | None]:
         rows = self.conn.execute(
-            "SELECT id, embedding::text AS e FROM memories_trait WHERE user_id = %s AND id = ANY(%s)",
+            "SELECT id, halfvec_send(embedding) AS e FROM memories_trait WHERE user_id = %s AND id = ANY(%s)",
             (self.user_id, list(ids)),
         ).fetchall()
         return {r["id"]: parse_vector(r["e"]) for r in rows}

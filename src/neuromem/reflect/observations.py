@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from ..store.vectors import from_halfvec_send
 from ..text.keywords import keywords
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
@@ -124,11 +125,12 @@ def _emotional(metadata: Mapping[str, Any]) -> bool:
         return False
 
 
-def parse_vector(text: str | None) -> np.ndarray | None:
-    """A pgvector text literal ``[0.1,0.2]`` → unit-length float32 array (None when absent or zero)."""
-    if not text:
+def parse_vector(data: bytes | None) -> np.ndarray | None:
+    """A stored vector (``halfvec_send(embedding)``) → unit-length float32 array (None when absent
+    or zero)."""
+    v = from_halfvec_send(data)
+    if v is None:
         return None
-    v = np.array(text[1:-1].split(","), dtype=np.float32)
     norm = float(np.linalg.norm(v))
     return v / norm if norm > 0 else None
 

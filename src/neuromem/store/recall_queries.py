@@ -22,7 +22,7 @@ from .bm25 import ScoredId
 from .db import Conn
 from .filters import CompiledFilter
 from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
-from .vectors import to_halfvec
+from .vectors import from_halfvec_send, to_halfvec
 
 
 def _scope(as_of: dt.datetime | None, where: CompiledFilter | None, params: dict[str, Any]) -> str:
@@ -268,10 +268,11 @@ def embeddings_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uu
     if not ids:
         return {}
     rows = conn.execute(
-        "SELECT id, embedding::text AS e FROM memories WHERE user_id = %s AND id = ANY(%s) AND embedding IS NOT NULL",
+        "SELECT id, halfvec_send(embedding) AS e FROM memories "
+        "WHERE user_id = %s AND id = ANY(%s) AND embedding IS NOT NULL",
         (user_id, list(ids)),
     ).fetchall()
-    return {r["id"]: np.array(r["e"].strip("[]").split(","), dtype=np.float32) for r in rows}
+    return {r["id"]: v for r in rows if (v := from_halfvec_send(r["e"])) is not None}
 
 
 def sessions_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[str]]:

@@ -349,7 +349,7 @@ def _memory_rows(conn: Conn, where: str, params: list[Any]) -> list[dict[str, An
     return conn.execute(
         f"""SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
                    m.created_at, coalesce(m.valid_at, m.created_at) AS observed_at,
-                   m.embedding::text AS embedding,
+                   halfvec_send(m.embedding) AS embedding,
                    (SELECT s.session_id FROM memory_sources s WHERE s.memory_id = m.id LIMIT 1) AS session_id
             FROM memories m
             WHERE {where} AND m.memory_type IN ('fact', 'episodic')
