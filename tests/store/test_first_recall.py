@@ -107,7 +107,7 @@ def test_vector_queries_use_the_hnsw_index(memory: Memory, settings: Settings) -
     vector = core.embedder.embed_query("balcony tomatoes")
     searches = {
         "nearest_current": lambda c: store_memories.nearest_current(c, "lena", MemoryType.FACT, vector, core.dim),
-        "vector_search": lambda c: recall_queries.vector_search(c, "lena", vector, core.dim, MemoryType.FACT,
+        "vector_search": lambda c: recall_queries.vector_search(c, "lena", vector, core.dim, [MemoryType.FACT],
                                                                  limit=5),
         "first_recall": lambda c: search(c, SearchRequest("lena", vector, ["tomatoes"], list(MemoryType), 5),
                                          settings.recall, core.dim),
@@ -142,19 +142,27 @@ def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(memory: Memory, settings
                            "WHERE indexrelname = %s", (index,)).fetchone()
         return int(row["n"])
 
+    from neuromem.store import recall_queries
+
     types = [MemoryType.FACT, MemoryType.EPISODIC]
-    with core.db.connection() as conn:
-        conn.execute("SET enable_seqscan = off")  # the index whenever the query allows it
-        conn.execute("SET enable_sort = off")
-        before = {i: scans(conn, i) for i in ("idx_fact_embedding", "idx_episodic_embedding")}
-        hits = search(conn, SearchRequest("mo", vector, [], types, 5), settings.recall, core.dim)
-        after = {i: scans(conn, i) for i in before}
-        ana = search(conn, SearchRequest("ana", vector, [], types, 5), settings.recall, core.dim)
-        conn.rollback()
-    assert [h.memory.user_id for h in hits] == ["mo"]
-    assert after["idx_fact_embedding"] > before["idx_fact_embedding"]
-    assert after["idx_episodic_embedding"] == before["idx_episodic_embedding"]
-    assert [h.memory.content for h in ana] == ["Yesterday Ana harvested honey from the hives"]
+    searches = {  # the first recall, and the pipeline's vector retriever
+        "first recall": lambda c, user: [h.memory.id for h in search(
+            c, SearchRequest(user, vector, [], types, 5), settings.recall, core.dim)],
+        "vector_search": lambda c, user: [r.id for r in recall_queries.vector_search(
+            c, user, vector, core.dim, types, limit=5)],
+    }  # fmt: skip
+    for name, run in searches.items():
+        with core.db.connection() as conn:
+            conn.execute("SET enable_seqscan = off")  # the index whenever the query allows it
+            conn.execute("SET enable_sort = off")
+            before = {i: scans(conn, i) for i in ("idx_fact_embedding", "idx_episodic_embedding")}
+            hits = run(conn, "mo")
+            after = {i: scans(conn, i) for i in before}
+            ana = run(conn, "ana")
+            conn.rollback()
+        assert len(hits) == 1 and len(ana) == 1, name
+        assert after["idx_fact_embedding"] > before["idx_fact_embedding"], name
+        assert after["idx_episodic_embedding"] == before["idx_episodic_embedding"], name
 
 
 def test_rows_holding_several_common_terms_survive_the_candidate_cap(memory: Memory, settings: Settings) -> None:

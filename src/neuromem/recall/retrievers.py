@@ -74,15 +74,10 @@ def bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[Ranke
 def vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
     if req.vector is None:
         return []
-    pairs: list[tuple[uuid.UUID, float]] = []
-    for memory_type in req.types:
-        if memory_type is MemoryType.TRAIT:
-            continue
-        rows = rq.vector_search(
-            conn, req.user_id, req.vector, dim, memory_type, limit=req.recipe.vector_k, as_of=req.as_of,
-            where=req.where,
-        )  # fmt: skip
-        pairs.extend((r.id, r.score) for r in rows)
+    types = [t for t in req.types if t is not MemoryType.TRAIT]  # traits: their own retriever
+    rows = rq.vector_search(conn, req.user_id, req.vector, dim, types, limit=req.recipe.vector_k,
+                            as_of=req.as_of, where=req.where)  # fmt: skip
+    pairs = [(r.id, r.score) for r in rows]
     pairs.sort(key=lambda p: (-p[1], p[0]))
     return ranked(pairs)
 

@@ -40,26 +40,33 @@ def vector_search(
     user_id: str,
     vector: np.ndarray,
     dim: int,
-    memory_type: MemoryType,
+    types: Sequence[MemoryType],
     *,
     limit: int,
     as_of: dt.datetime | None = None,
     where: CompiledFilter | None = None,
 ) -> list[ScoredId]:
-    """HNSW nearest rows of one partition (iterative scan set on the pool), score = cosine similarity.
+    """HNSW nearest rows, ``limit`` per partition of ``types`` in one statement (iterative scan
+    set on the pool), score = cosine similarity.
 
-    The query vector must stay a bound parameter in ORDER BY: pgvector uses the HNSW index only
-    for ``column <=> constant-or-parameter``, never for a vector joined in from a CTE."""
-    params: dict[str, Any] = {"user_id": user_id, "v": to_halfvec(vector, dim), "type": str(memory_type),
-                              "limit": limit}  # fmt: skip
+    Each branch reads its partition and is gated by a one-time probe for any row of the user
+    there: without it, a user with no rows of a type would walk that type's whole HNSW graph
+    looking for some (iterative scans). The query vector must stay a bound parameter in ORDER
+    BY: pgvector uses the HNSW index only for ``column <=> constant-or-parameter``, never for a
+    vector joined in from a CTE."""
+    if not types:
+        return []
+    params: dict[str, Any] = {"user_id": user_id, "v": to_halfvec(vector, dim), "limit": limit}
     scope = _scope(as_of, where, params)
-    query = f"""
-        SELECT m.id, m.memory_type, 1 - (m.embedding <=> %(v)s::halfvec) AS score
-        FROM memories m
-        WHERE m.memory_type = %(type)s AND m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}
-        ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(limit)s
-    """
-    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
+    branches = [
+        f"""(SELECT m.id, m.memory_type, 1 - (m.embedding <=> %(v)s::halfvec) AS score
+            FROM memories_{t.value} m
+            WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}
+              AND EXISTS (SELECT 1 FROM memories_{t.value} e WHERE e.user_id = %(user_id)s)
+            ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(limit)s)"""
+        for t in dict.fromkeys(MemoryType(t) for t in types)
+    ]
+    rows = conn.execute(sql.SQL(" UNION ALL ".join(branches)), params).fetchall()  # type: ignore[arg-type]
     return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
 
 
