@@ -24,7 +24,6 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..config import Settings
-from ..store import memories
 from ..store import recall_queries as rq
 from ..store.db import Conn, Database
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
@@ -103,10 +102,11 @@ class RecallPipeline:
     ) -> SearchResults:
         tr = Trace(trace)
         started = time.perf_counter()
+        # the query embedding (the longest step) starts first and overlaps analysis and BM25
+        pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
         analysis = tr.timed("analyze", lambda: analyze_query(query, reference or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
-        pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
         req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where)
         with self.db.connection() as conn:
             lists, passages = self._retrieve(conn, req, tr, pending)
@@ -271,7 +271,7 @@ class RecallPipeline:
                            filtering=req.analysis.time is not None and recipe.time_filter)  # fmt: skip
         if tr.enabled:
             tr.stages["scored_candidates"] = {"fused": len(fused), "scored": len(candidates)}
-        records = memories.get_many(conn, req.user_id, candidates)
+        records, vectors = tr.timed("records", lambda: rq.records_with_vectors(conn, req.user_id, candidates))
         now = req.as_of or req.analysis.reference
         scored: list[tuple[SearchHit, Fused]] = []
         for id_, f in fused.items():
@@ -289,7 +289,7 @@ class RecallPipeline:
         scored.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
         scored = self._time_filter(req, scored, tr)
         if recipe.mmr and len(scored) > 1:
-            scored = self._mmr(conn, req, scored, tr)
+            scored = self._mmr(req, scored, vectors)
         return scored
 
     def _neighbours(
@@ -336,12 +336,9 @@ class RecallPipeline:
         return kept or scored
 
     def _mmr(
-        self, conn: Conn, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], tr: Trace
+        self, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], vectors: dict[uuid.UUID, np.ndarray]
     ) -> list[tuple[SearchHit, Fused]]:
         pool = scored[: req.recipe.mmr_pool]
-        vectors = tr.timed(
-            "mmr_vectors", lambda: rq.embeddings_of(conn, req.user_id, [h.memory.id for h, _ in pool])
-        )
         order = mmr_order([h.memory.id for h, _ in pool], [h.score.final for h, _ in pool], vectors,
                           lam=req.recipe.mmr_lambda)  # fmt: skip
         by_id = {h.memory.id: (h, f) for h, f in pool}

@@ -17,10 +17,11 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from ..types import MemoryType
+from ..types import MemoryRecord, MemoryType
 from .bm25 import ScoredId
 from .db import Conn
 from .filters import CompiledFilter
+from .memories import SELECT_COLUMNS, row_to_memory
 from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
 from .vectors import from_halfvec_send, to_halfvec
 
@@ -270,16 +271,21 @@ def memories_citing(conn: Conn, user_id: str, shas: Sequence[str]) -> dict[str, 
     return out
 
 
-def embeddings_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, np.ndarray]:
-    """Stored vectors of ``ids`` (rows without one are absent), for MMR."""
+def records_with_vectors(
+    conn: Conn, user_id: str, ids: Sequence[uuid.UUID]
+) -> tuple[dict[uuid.UUID, MemoryRecord], dict[uuid.UUID, np.ndarray]]:
+    """The rows of ``ids`` and, in the same round trip, their stored vectors (for MMR; rows
+    without one have none)."""
     if not ids:
-        return {}
+        return {}, {}
     rows = conn.execute(
-        "SELECT id, halfvec_send(embedding) AS e FROM memories "
-        "WHERE user_id = %s AND id = ANY(%s) AND embedding IS NOT NULL",
+        f"SELECT {SELECT_COLUMNS}, halfvec_send(embedding) AS vector_bytes FROM memories "
+        "WHERE user_id = %s AND id = ANY(%s)",
         (user_id, list(ids)),
     ).fetchall()
-    return {r["id"]: v for r in rows if (v := from_halfvec_send(r["e"])) is not None}
+    records = {r["id"]: row_to_memory(r) for r in rows}
+    vectors = {r["id"]: v for r in rows if (v := from_halfvec_send(r["vector_bytes"])) is not None}
+    return records, vectors
 
 
 def sessions_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
@@ -302,12 +308,12 @@ __all__ = [
     "RawChunkHit",
     "TraitRow",
     "edges_touching",
-    "embeddings_of",
     "match_entity_nodes",
     "memories_citing",
     "memory_neighbours",
     "node_degrees",
     "raw_chunk_search",
+    "records_with_vectors",
     "sessions_of",
     "trait_candidates",
     "vector_search",
