@@ -100,6 +100,9 @@ def tuning_systems() -> dict[str, RecallRecipe]:
         out[name + " −mmr"] = derive(out[name], name + "-nommr", mmr=False)
     for lines in (1, 2, 3):
         out[f"full focus {lines} lines"] = derive(HYBRID, f"focus-{lines}", focus_lines=lines)
+    for vu, bu in ((0.0, 0.0), (0.0, 0.2), (0.25, 0.2), (0.5, 0.2), (0.5, 0.4), (0.75, 0.2)):
+        weights = dict(HYBRID.linear_weights, vector_user=vu, bm25_user=bu)
+        out[f"full user view v{vu} b{bu}"] = derive(HYBRID, f"user-v{vu}-b{bu}", linear_weights=weights)
     for boost in (0.1, 0.25, 0.5, 1.0):
         out[f"full time boost {boost}"] = derive(HYBRID, f"time-boost-{boost}", time_boost=boost)
     return out
@@ -119,7 +122,7 @@ def dump_lists(memory: Memory, query: str, user_id: str, doc_of: dict[str, str],
         query, user_id, limit=DEPTH, recipe=DUMP_POOL, reference_time=when, trace=True
     )
     lists: dict[str, list[tuple[str, float]]] = {}
-    for name in ("bm25", "vector", "bm25_focus", "vector_focus", "graph", "traits", "raw"):
+    for name in ("bm25", "vector", "bm25_focus", "vector_focus", "bm25_user", "vector_user", "graph", "traits", "raw"):
         hits = results.trace["stages"].get(name)
         if hits:
             lists[name] = [(doc_of[h["id"]], float(h["score"])) for h in hits if h["id"] in doc_of]
@@ -153,6 +156,7 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "full −time filter": derive(HYBRID, "no-time", time_filter=False),
         "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
         "full −focus": derive(HYBRID, "no-focus", focus_lines=0),
+        "full −user view": derive(HYBRID, "no-user-view", user_view=False),
         "full −z-score (min-max)": derive(HYBRID, "minmax", normalization="minmax"),
     }  # fmt: skip
     if grid:

@@ -126,3 +126,20 @@ def test_keywords_only_extreme_case(switchable: tuple[Memory, SwitchableEmbedder
     assert set(results.trace["degraded"]) >= {"vector", "graph"}
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
     assert results[0].retrievers == ("bm25",)
+
+
+def test_users_own_lines_degrade_with_their_retrievers(switchable: tuple[Memory, SwitchableEmbedder]) -> None:
+    memory, embedder = switchable
+    rows = _corpus(memory)
+    query = "Ann: the espresso machine\nAssistant: oh no\nAnn: it broke again"
+    embedder.down = True
+    results = memory.search(query, user_id="u", trace=True)
+    paths = results.trace["paths"]
+    assert paths["vector_user"].startswith("skipped") and paths["bm25_user"] == "ran"
+    assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
+    embedder.down = False
+    with memory._core.db.transaction() as conn:  # every BM25 list fails: the user view's too
+        conn.execute("ALTER TABLE memories RENAME COLUMN token_count TO token_count_x")
+    broken = memory.search(query, user_id="u", trace=True)
+    assert broken.trace["paths"]["bm25_user"].startswith("failed") and broken.trace["paths"]["vector_user"] == "ran"
+    assert broken[0].memory.id == rows["a"].id  # type: ignore[attr-defined]

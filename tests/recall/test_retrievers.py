@@ -213,3 +213,30 @@ def test_neighbour_context_lifts_the_turn_next_to_a_strong_match(memory: Memory)
     assert by_id[first.id]["norm_vector"] == 1.0 and by_id[follow.id]["norm_vector"] == 0.0
     assert by_id[first.id]["base"] == pytest.approx(1.3)  # its neighbour's lin is 0
     assert by_id[follow.id]["base"] == pytest.approx(0.5 * 1.3)  # half of its neighbour's lin
+
+
+def test_conversation_query_is_also_searched_by_the_users_own_lines(memory: Memory) -> None:
+    cake = insert_memory(memory, "u", "Bart baked a chocolate cake for the school fair", memory_type=MemoryType.EPISODIC)
+    calm = insert_memory(memory, "u", "a calming breathing exercise before exams", memory_type=MemoryType.EPISODIC)
+    query = "Bart: I baked something today\nAssistant: try a calming breathing exercise\nBart: the chocolate cake was a hit"
+    results = memory.search(query, user_id="u", trace=True)
+    own = "Bart: I baked something today\nBart: the chocolate cake was a hit"
+    assert results.trace["stages"]["user"]["text"] == own
+    assert results.trace["paths"]["bm25_user"] == results.trace["paths"]["vector_user"] == "ran"
+    by_id = {h.memory.id: h for h in results}
+    assert {"bm25_user", "vector_user"} <= set(by_id[cake.id].retrievers)
+    assert "bm25_user" not in by_id[calm.id].retrievers  # it matches only what the assistant said
+    # the list is BM25 of the user's lines, as the store computes it for that text alone
+    with memory._core.db.connection() as conn:
+        alone = bm25_search(conn, "u", query_terms(own), [MemoryType.EPISODIC], limit=10, k1=1.2, b=0.75)
+    assert [r.id for r in alone] == [cake.id]
+    assert by_id[cake.id].score.extra["score_bm25_user"] == pytest.approx(alone[0].score, rel=1e-6)
+    # off by recipe, or not searched when the recipe gives the list no weight (no extra query embedding)
+    off = memory.search(query, user_id="u", trace=True, recipe=derive(HYBRID, user_view=False))
+    assert "user" not in off.trace["stages"] and "bm25_user" not in off.trace["paths"]
+    unweighted = derive(HYBRID, linear_weights=dict(HYBRID.linear_weights, vector_user=0.0))
+    lexical_only = memory.search(query, user_id="u", trace=True, recipe=unweighted)
+    assert lexical_only.trace["paths"]["vector_user"] == "off" and lexical_only.trace["paths"]["bm25_user"] == "ran"
+    assert "embed_user" not in lexical_only.trace["timings_ms"]
+    single = memory.search("the chocolate cake", user_id="u", trace=True)
+    assert "user" not in single.trace["stages"]

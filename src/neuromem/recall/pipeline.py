@@ -31,7 +31,7 @@ from . import retrievers as rt
 from .access import AccessTracker
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
 from .mmr import mmr_order
-from .query import QueryAnalysis, analyze_query
+from .query import QueryAnalysis, analyze_query, user_lines
 from .query_cache import QueryEmbeddingCache
 from .recipes import RecallRecipe
 
@@ -204,7 +204,10 @@ class RecallPipeline:
             lists["vector"] = found
         focus = focus_text(req.analysis.text, recipe.focus_lines)
         if focus is not None:
-            self._focus(conn, req, focus, lists, tr)
+            self._view(conn, req, "focus", focus, lists, tr)
+        own = user_lines(req.analysis.text) if recipe.user_view else None
+        if own is not None:
+            self._view(conn, req, "user", own, lists, tr)
         found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
                               lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
         if found is not None:
@@ -235,27 +238,33 @@ class RecallPipeline:
             tr.candidates(name, hits)
         return lists, passages
 
-    def _focus(
-        self, conn: Conn, req: rt.RecallRequest, focus: str, lists: dict[str, list[Ranked]], tr: Trace
+    def _view(
+        self, conn: Conn, req: rt.RecallRequest, view: str, text: str, lists: dict[str, list[Ranked]], tr: Trace
     ) -> None:
-        """Search the current message of a conversation-shaped query on its own (seed 003 §5.1 Q + C)."""
+        """Search one view of a conversation-shaped query on its own (seed 003 §5.1 Q + C): ``"focus"``,
+        the current message, or ``"user"``, the lines the assistant did not speak; the lists are
+        ``bm25_<view>`` and ``vector_<view>``, each searched only when the recipe weighs it."""
         recipe = req.recipe
-        analysis = analyze_query(focus, req.analysis.reference)
+        bm25_name, vector_name = f"bm25_{view}", f"vector_{view}"
+        analysis = analyze_query(text, req.analysis.reference)
         vector = None
-        if recipe.use_vector and req.vector is not None:
-            vector = tr.timed("embed_focus", lambda: self._embed_cached(focus))
+        wanted = recipe.use_vector and recipe.weighs(vector_name)
+        if wanted and req.vector is not None:
+            vector = tr.timed(f"embed_{view}", lambda: self._embed_cached(text))
         sub = replace(req, analysis=analysis, vector=vector)
         if tr.enabled:
-            tr.stages["focus"] = {"text": focus, "terms": list(analysis.terms)}
-        found = self._attempt(conn, tr, "bm25_focus", recipe.use_bm25 and bool(analysis.terms), "off",
+            tr.stages[view] = {"text": text, "terms": list(analysis.terms)}
+        lexical = recipe.use_bm25 and recipe.weighs(bm25_name)
+        found = self._attempt(conn, tr, bm25_name, lexical and bool(analysis.terms),
+                              "skipped: no query terms" if lexical else "off",
                               lambda: rt.bm25(conn, sub, self.settings.recall))  # fmt: skip
         if found is not None:
-            lists["bm25_focus"] = found
-        found = self._attempt(
-            conn, tr, "vector_focus", vector is not None, "off", lambda: rt.vector(conn, sub, self.dim)
-        )
+            lists[bm25_name] = found
+        found = self._attempt(conn, tr, vector_name, vector is not None,
+                              "skipped: no query vector (embedder unavailable)" if wanted else "off",
+                              lambda: rt.vector(conn, sub, self.dim))  # fmt: skip
         if found is not None:
-            lists["vector_focus"] = found
+            lists[vector_name] = found
 
     # ------------------------------------------------------------------ scoring
     def _score(

@@ -26,6 +26,14 @@ _WANTS_ORIGINAL = re.compile(
     re.IGNORECASE,
 )
 
+#: Speaker labels of the assistant's side of a conversation-shaped query ("Assistant: …", "助手：…").
+ASSISTANT_SPEAKERS = frozenset(
+    {"assistant", "ai", "bot", "chatbot", "system", "model", "gpt", "chatgpt", "agent", "助手", "助理", "ai助手",
+     "机器人", "系统", "小助手"}
+)  # fmt: skip
+# "Name: text" — a label of at most three words and 40 characters ("http://…" is no label)
+_SPEAKER_LINE = re.compile(r"^\s*((?:[^\s:：]+ ?){1,3}?)\s*[:：](?!//)\s*(\S.*)$")
+
 
 @dataclass(frozen=True, slots=True)
 class QueryAnalysis:
@@ -87,3 +95,35 @@ def analyze_query(text: str, reference: dt.datetime | None = None) -> QueryAnaly
         time=time_constraint(text, ref),
         wants_original=bool(_WANTS_ORIGINAL.search(text)),
     )
+
+
+def user_lines(text: str) -> str | None:
+    """The lines of a conversation-shaped query that the assistant did not speak, or None.
+
+    A query is conversation-shaped when at least two of its lines start with a speaker label
+    (``"Bart: …"``, ``"助手：…"``); a line without a label continues the previous speaker's turn.
+    Memories are about the user, and the assistant's replies mostly echo or reassure, so recall
+    also searches the user's own lines (seed 003 §5.1 Q + C). None when the query is not
+    conversation-shaped or has no assistant line to leave out (the view would be the query itself),
+    or when only assistant lines remain."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    speakers: list[str | None] = []
+    current: str | None = None
+    labelled = 0
+    for line in lines:
+        m = _SPEAKER_LINE.match(line)
+        if m:
+            current = m.group(1).strip().lower()
+            labelled += 1
+        speakers.append(current)
+    if labelled < 2:
+        return None
+    kept = [ln.strip() for ln, who in zip(lines, speakers, strict=True) if not _is_assistant(who)]
+    if not kept or len(kept) == len(lines):
+        return None
+    return "\n".join(kept)
+
+
+def _is_assistant(speaker: str | None) -> bool:
+    """``"Assistant"``, ``"AI assistant"``, ``"助手"`` (the label or its last word)."""
+    return speaker is not None and (speaker in ASSISTANT_SPEAKERS or speaker.split()[-1] in ASSISTANT_SPEAKERS)
