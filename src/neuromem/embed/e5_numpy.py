@@ -107,7 +107,6 @@ class Linear:
             y += residual
         return y
 
-
     def _split_product(self, xt: np.ndarray, split: _Split) -> np.ndarray:
         out = np.empty((self.w.shape[0], xt.shape[1]), dtype=np.float32)
         bounds = np.linspace(0, self.w.shape[0], split.parts + 1).astype(int)

@@ -66,10 +66,6 @@ class _CorpusStats:
             while len(self._entries) > _STATS_ENTRIES:
                 self._entries.popitem(last=False)
 
-    def clear(self) -> None:
-        with self._lock:
-            self._entries.clear()
-
 
 corpus_stats = _CorpusStats()
 

@@ -22,7 +22,7 @@ from .bm25 import ScoredId
 from .db import Conn
 from .filters import CompiledFilter
 from .memories import SELECT_COLUMNS, row_to_memory
-from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
+from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, nearest_in_partition, quote_term
 from .vectors import from_halfvec_send, to_halfvec
 
 
@@ -48,27 +48,14 @@ def vector_search(
     where: CompiledFilter | None = None,
 ) -> list[ScoredId]:
     """HNSW nearest rows, ``limit`` per partition of ``types`` in one statement (iterative scan
-    set on the pool), score = cosine similarity.
-
-    Each branch reads its partition and is gated by a one-time probe for any row of the user
-    there: without it, a user with no rows of a type would walk that type's whole HNSW graph
-    looking for some (iterative scans). The query vector must stay a bound parameter in ORDER
-    BY: pgvector uses the HNSW index only for ``column <=> constant-or-parameter``, never for a
-    vector joined in from a CTE."""
+    set on the pool; see :func:`sql_parts.nearest_in_partition`), score = cosine similarity."""
     if not types:
         return []
     params: dict[str, Any] = {"user_id": user_id, "v": to_halfvec(vector, dim), "limit": limit}
     scope = _scope(as_of, where, params)
-    branches = [
-        f"""(SELECT m.id, m.memory_type, 1 - (m.embedding <=> %(v)s::halfvec) AS score
-            FROM memories_{t.value} m
-            WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}
-              AND EXISTS (SELECT 1 FROM memories_{t.value} e WHERE e.user_id = %(user_id)s)
-            ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(limit)s)"""
-        for t in dict.fromkeys(MemoryType(t) for t in types)
-    ]
+    branches = [f"({nearest_in_partition(MemoryType(t).value, scope, '%(limit)s')})" for t in dict.fromkeys(types)]
     rows = conn.execute(sql.SQL(" UNION ALL ".join(branches)), params).fetchall()  # type: ignore[arg-type]
-    return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
+    return [ScoredId(r["id"], r["memory_type"], 1.0 - float(r["distance"])) for r in rows]
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from ..types import MemoryType, ScoreBreakdown, SearchHit
 from .db import Conn
 from .filters import CompiledFilter
 from .memories import SELECT_COLUMNS, row_to_memory
-from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
+from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, nearest_in_partition, quote_term
 from .vectors import to_halfvec
 
 # shared with the recall queries (store.sql_parts); the private names stay for this module's SQL
@@ -71,17 +71,10 @@ def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
                   ORDER BY mv.embedding <=> %(v)s::halfvec LIMIT %(k)s) t
         )"""
     name = memory_type.value
-    # The partition itself, not the parent: nothing to prune at plan time. The EXISTS is a one-time
-    # gate (an index probe): a user without rows of this type never starts an HNSW scan, which
-    # with iterative scans would walk the whole graph looking for rows of this user.
     return f"""
         vec_{name} AS (
-            SELECT s.id, '{name}'::text AS memory_type, row_number() OVER (ORDER BY s.d) AS rank
-            FROM (SELECT m.id, m.embedding <=> %(v)s::halfvec AS d FROM memories_{name} m
-                  WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL
-                    AND {validity} {extra}
-                    AND EXISTS (SELECT 1 FROM memories_{name} e WHERE e.user_id = %(user_id)s)
-                  ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(k)s) s
+            SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.distance) AS rank
+            FROM ({nearest_in_partition(name, f"{validity} {extra}", "%(k)s")}) s
         )"""
 
 
