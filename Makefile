@@ -3,13 +3,16 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# CPU build of torch: the bundled embedder's fast engine (optional; `make demo TORCH=` skips it
+# and the NumPy engine runs instead)
+TORCH  ?= torch==2.13.0
 
 .PHONY: demo test lint bench-scale bench-ingest bench-recall bench-reflect clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev]' $(TORCH)
 	touch $(STAMP)
 
 demo: $(STAMP)

