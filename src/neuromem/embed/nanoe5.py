@@ -18,8 +18,7 @@ across ``threads`` Python workers instead (default: every core), and with NumPy 
 short text (a query) has each of its matrix products split by output rows across them.
 Multi-threaded OpenBLAS and OpenMP spin their idle threads; on a busy 2-core machine
 (PostgreSQL in the same box) that made one query embedding take over a second, while our
-workers block when idle. With the torch engine this sets torch's intra-op threads to one for
-the process (``torch.set_num_threads(1)``).
+workers block when idle.
 """
 
 from __future__ import annotations
@@ -120,9 +119,6 @@ def _torch_engine(variant: str, model: E5Model) -> Forward:
     with _LOCK:
         engine = _TORCH_ENGINES.get(variant)
         if engine is None:
-            import torch
-
-            torch.set_num_threads(1)  # parallelism comes from our workers (see the module docstring)
             engine = _TORCH_ENGINES[variant] = e5_torch.TorchForward(model)
         return engine
 
