@@ -105,6 +105,8 @@ def tuning_systems() -> dict[str, RecallRecipe]:
         out[f"full user view v{vu} b{bu}"] = derive(HYBRID, f"user-v{vu}-b{bu}", linear_weights=weights)
     for boost in (0.1, 0.25, 0.5, 1.0):
         out[f"full time boost {boost}"] = derive(HYBRID, f"time-boost-{boost}", time_boost=boost)
+    for decay in (0.6, 0.7, 0.8, 1.0):  # session spread (session 4)
+        out[f"full session decay {decay}"] = derive(HYBRID, f"session-decay-{decay}", session_decay=decay)
     return out
 
 
@@ -157,6 +159,9 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
         "full −focus": derive(HYBRID, "no-focus", focus_lines=0),
         "full −user view": derive(HYBRID, "no-user-view", user_view=False),
+        "full −inflections": derive(HYBRID, "no-inflections", inflections=False),
+        "full −session spread": derive(HYBRID, "no-session-spread", session_decay=1.0),
+        "full −inflections −session spread": derive(HYBRID, "session-3", inflections=False, session_decay=1.0),
         "full −z-score (min-max)": derive(HYBRID, "minmax", normalization="minmax"),
     }  # fmt: skip
     if grid:
@@ -424,7 +429,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     stem = args.out / f"{name}_{args.limit or 'all'}_{args.split}{'_' + args.tag if args.tag else ''}"
     payload = {"meta": meta, **{k: v for k, v in raw.items() if k not in ("systems", "splits")},
                "systems": {n: r.to_dict() for n, r in reports.items()},
-               "by_split": {p: {n: r.to_dict() for n, r in rs.items()} for p, rs in by_split.items()}}  # fmt: skip
+               "by_split": {p: {n: r.to_dict() for n, r in rs.items()} for p, rs in by_split.items()},
+               "per_question": {n: {q.question_id: {m: q.scores[m] for m in metrics if m in q.scores} for q in s}
+                                for n, s in raw["systems"].items()}}  # fmt: skip
     stem.with_suffix(".json").write_text(json.dumps(payload, indent=1, ensure_ascii=False))
     md = ""
     for part, rs in by_split.items():

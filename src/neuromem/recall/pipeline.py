@@ -30,7 +30,7 @@ from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
 from . import retrievers as rt
 from .access import AccessTracker
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
-from .mmr import mmr_order
+from .mmr import mmr_order, session_spread
 from .query import QueryAnalysis, analyze_query, user_lines
 from .query_cache import QueryEmbeddingCache
 from .recipes import RecallRecipe
@@ -297,6 +297,8 @@ class RecallPipeline:
             scored.append((SearchHit(record, breakdown), f))
         scored.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
         scored = self._time_filter(req, scored, tr)
+        if recipe.session_decay < 1 and len(scored) > 1:
+            scored = spread_sessions(scored, recipe)
         if recipe.mmr and len(scored) > 1:
             scored = self._mmr(req, scored, vectors)
         return scored
@@ -378,6 +380,26 @@ def base_of(f: Fused, recipe: RecallRecipe) -> float:
     if recipe.fusion == "linear":
         return linear_base(f, recipe)
     return f.rrf + recipe.hybrid_mix * f.lam
+
+
+def spread_sessions(scored: list[tuple[SearchHit, Fused]], recipe: RecallRecipe) -> list[tuple[SearchHit, Fused]]:
+    """The best ``mmr_pool`` hits re-ordered by :func:`mmr.session_spread` (``recipe.session_decay``),
+    each hit's final score discounted as it was picked (kept in ``extra`` as ``session_spread``);
+    the session of a memory is its ``metadata["session_id"]`` (written by ingestion for every
+    memory from a conversation), a memory without one is never discounted."""
+    pool = scored[: recipe.mmr_pool]
+    sessions = {h.memory.id: str(sid) for h, _ in pool
+                if isinstance(h.memory.metadata, dict) and (sid := h.memory.metadata.get("session_id")) is not None}  # fmt: skip
+    order = session_spread([h.memory.id for h, _ in pool], [h.score.final for h, _ in pool], sessions,
+                           decay=recipe.session_decay)  # fmt: skip
+    by_id = {h.memory.id: (h, f) for h, f in pool}
+    out: list[tuple[SearchHit, Fused]] = []
+    for id_, value in order:
+        hit, f = by_id[id_]
+        factor = value / hit.score.final if hit.score.final > 0 else 1.0
+        score = replace(hit.score, final=value, extra={**hit.score.extra, "session_spread": factor})
+        out.append((replace(hit, score=score), f))
+    return out + scored[len(pool) :]
 
 
 def focus_text(query: str, lines: int) -> str | None:

@@ -48,6 +48,7 @@ class QueryAnalysis:
     patterns: tuple[str, ...]  # exact-match tokens: error codes, hex, UUIDs, URLs, paths, code
     time: TimeExpression | None
     wants_original: bool
+    variants: tuple[str, ...] = ()  # English inflections of ``terms`` not in ``terms`` (see ``inflections``)
 
     @property
     def has_patterns(self) -> bool:
@@ -64,6 +65,7 @@ class QueryAnalysis:
                 "text": self.time.text, "start": self.time.start.isoformat(), "end": self.time.end.isoformat(),
             },
             "wants_original": self.wants_original,
+            "variants": list(self.variants),
             "reference": self.reference.isoformat(),
         }  # fmt: skip
 
@@ -84,17 +86,58 @@ def analyze_query(text: str, reference: dt.datetime | None = None) -> QueryAnaly
         if normalized:
             names.setdefault(normalized, None)
     patterns = tuple(dict.fromkeys(t.value for t in pattern_tokens(text)))
+    terms = tuple(query_terms(text))
     return QueryAnalysis(
         text=text,
         reference=ref,
         language=str(detect_language(text)),
-        terms=tuple(query_terms(text)),
+        terms=terms,
         keywords=kws,
         entities=tuple(names),
         patterns=patterns,
         time=time_constraint(text, ref),
         wants_original=bool(_WANTS_ORIGINAL.search(text)),
+        variants=inflections(terms),
     )
+
+
+_LATIN_WORD = re.compile(r"[a-z]{4,}")
+_SIBILANT_END = ("s", "x", "z", "ch", "sh")
+_VOWELS = frozenset("aeiou")
+
+
+def inflections(terms: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The singular of each English plural search term, where it differs from every term.
+
+    The full-text index keeps words as written (no stemmer: ``text.tokenize`` serves Chinese and
+    English alike), so "how many fitness classes…" would not find "a BodyPump class" and "magazine
+    subscriptions" would not find "my subscription to Architectural Digest". Questions that count or
+    list things ask in the plural; each thing was mentioned in the singular. Recall adds the
+    singular to the lexical query instead of re-indexing, by the regular-noun rule: ``-ies`` → ``-y``
+    after a consonant, ``-es`` → nothing after s/x/z/ch/sh (and the ``-s``-only form too: "horses" →
+    "horse"), ``-s`` → nothing otherwise; lower-case Latin words of at least four letters whose
+    ending is not ``-ss``, ``-us`` or ``-is`` (not plurals). A rule may coin a non-word ("lens" →
+    "len"); it matches nothing and costs nothing. Only this direction: adding plurals to singular
+    terms, tried on the LongMemEval DEV split, brought in more noise than evidence. Chinese has no
+    inflection. Pure; the BM25 lists of a recipe with ``inflections`` on search ``terms + variants``."""
+    known = set(terms)
+    out: dict[str, None] = {}
+    for term in terms:
+        if not _LATIN_WORD.fullmatch(term) or not term.endswith("s") or term.endswith(("ss", "us", "is")):
+            continue
+        for form in _singulars(term):
+            if form not in known and len(form) >= 3:
+                out.setdefault(form, None)
+    return tuple(out)
+
+
+def _singulars(word: str) -> tuple[str, ...]:
+    """Singular candidates of a word ending in ``s`` ("babies" → "baby"; "boxes" → "box", "boxe")."""
+    if word.endswith("ies") and word[-4] not in _VOWELS:
+        return (word[:-3] + "y",)
+    if word.endswith("es") and word[:-2].endswith(_SIBILANT_END):
+        return (word[:-2], word[:-1])
+    return (word[:-1],)
 
 
 def user_lines(text: str) -> str | None:

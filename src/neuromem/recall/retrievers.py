@@ -64,8 +64,9 @@ class RawOutcome:
 
 
 def bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[Ranked]:
+    terms = req.analysis.terms + req.analysis.variants if req.recipe.inflections else req.analysis.terms
     rows = bm25_store.bm25_search(
-        conn, req.user_id, req.analysis.terms, req.types, limit=req.recipe.bm25_k,
+        conn, req.user_id, terms, req.types, limit=req.recipe.bm25_k,
         k1=settings.bm25_k1, b=settings.bm25_b, as_of=req.as_of, where=req.where,
     )  # fmt: skip
     return ranked([(r.id, r.score) for r in rows])
