@@ -159,9 +159,8 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
         "full −focus": derive(HYBRID, "no-focus", focus_lines=0),
         "full −user view": derive(HYBRID, "no-user-view", user_view=False),
-        "full −inflections": derive(HYBRID, "no-inflections", inflections=False),
         "full −session spread": derive(HYBRID, "no-session-spread", session_decay=1.0),
-        "full −inflections −session spread": derive(HYBRID, "session-3", inflections=False, session_decay=1.0),
+        "full +inflections": derive(HYBRID, "plus-inflections", inflections=True),
         "full −z-score (min-max)": derive(HYBRID, "minmax", normalization="minmax"),
     }  # fmt: skip
     if grid:
