@@ -96,11 +96,16 @@ def _hnsw_scans(conn) -> int:  # type: ignore[no-untyped-def]
     return int(row["n"])
 
 
-def test_vector_queries_use_the_hnsw_index(memory: Memory, settings: Settings) -> None:
+def test_vector_queries_use_the_hnsw_index(
+    memory: Memory, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """pgvector uses HNSW only when the query vector is a bound parameter in ORDER BY; a vector
-    joined in from a CTE silently turns every search into a sequential scan."""
+    joined in from a CTE silently turns every search into a sequential scan. (Users over the
+    exact-search size only: the threshold is 0 here.)"""
     from neuromem.store import memories as store_memories
-    from neuromem.store import recall_queries
+    from neuromem.store import recall_queries, sql_parts
+
+    monkeypatch.setattr(sql_parts, "EXACT_SEARCH_MAX_ROWS", 0)
 
     memory.add("Lena grows tomatoes on her balcony", user_id="lena")
     core = memory._core
@@ -127,9 +132,15 @@ def test_vector_queries_use_the_hnsw_index(memory: Memory, settings: Settings) -
         assert after > before, f"{name} did not use the HNSW index"
 
 
-def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(memory: Memory, settings: Settings) -> None:
+def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(
+    memory: Memory, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Another user's episodes do not make a facts-only user walk the episodic HNSW graph: with
-    iterative scans that walk would visit the whole index looking for this user's rows."""
+    iterative scans that walk would visit the whole index looking for this user's rows. (The
+    exact-search threshold is 0 here, so the user's one fact goes through its HNSW graph.)"""
+    from neuromem.store import sql_parts
+
+    monkeypatch.setattr(sql_parts, "EXACT_SEARCH_MAX_ROWS", 0)
     memory.add("Mo keeps bees behind the garage", user_id="mo")
     memory.add("Yesterday Ana harvested honey from the hives", user_id="ana", memory_type="episodic")
     core = memory._core
@@ -181,3 +192,38 @@ def test_rows_holding_several_common_terms_survive_the_candidate_cap(memory: Mem
     # a one-term query over more rows than the cap still fills its list, oldest first among ties
     assert [h.score.ranks["lexical"] for h in single] == [1, 2]
     assert all("walnut" in h.memory.content for h in single)
+
+
+@pytest.mark.parametrize("threshold", [None, 2])
+def test_a_user_with_few_rows_is_searched_exactly(
+    memory: Memory, settings: Settings, monkeypatch: pytest.MonkeyPatch, threshold: int | None
+) -> None:
+    """Up to ``EXACT_SEARCH_MAX_ROWS`` rows of a user in a partition, the nearest rows are every
+    row's true distance order (brute force in NumPy here) and no HNSW graph is walked; over it
+    (threshold 2 with 3 rows) the HNSW branch runs instead, with the same answer on this data."""
+    import numpy as np
+
+    from neuromem.store import recall_queries, sql_parts
+    from neuromem.store.vectors import from_halfvec_send
+
+    if threshold is not None:
+        monkeypatch.setattr(sql_parts, "EXACT_SEARCH_MAX_ROWS", threshold)
+    texts = ["Ira repairs old bicycles", "Ira swims in the lake at dawn", "Ira reads Japanese poetry"]
+    for text in texts:
+        memory.add(text, user_id="ira")
+    for i in range(20):  # other users' rows share the partition and its graph
+        memory.add(f"User {i} repairs bicycles and swims", user_id=f"other-{i}")
+    core = memory._core
+    query = core.embedder.embed_query("fixing a bike")
+    with core.db.connection() as conn:
+        stored = conn.execute("SELECT id, halfvec_send(embedding) AS v FROM memories WHERE user_id = 'ira'").fetchall()
+        truth = sorted(stored, key=lambda r: -float(np.dot(from_halfvec_send(r["v"]), query)))
+        conn.execute("SET enable_seqscan = off")  # as above: the HNSW index whenever a branch allows it
+        conn.execute("SET enable_sort = off")
+        before = _hnsw_scans(conn)
+        pipeline = recall_queries.vector_search(conn, "ira", query, core.dim, [MemoryType.FACT], limit=3)
+        first = search(conn, SearchRequest("ira", query, [], [MemoryType.FACT], 3), settings.recall, core.dim)
+        after = _hnsw_scans(conn)
+    assert [r.id for r in pipeline] == [r["id"] for r in truth]
+    assert [h.memory.id for h in first] == [r["id"] for r in truth]
+    assert (after > before) == (threshold == 2)
