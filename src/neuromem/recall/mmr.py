@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
+from .. import blas
 from .fusion import min_max
 
 
@@ -34,20 +35,21 @@ def mmr_order(
     for row, id_ in enumerate(ids):
         v = vectors.get(id_)
         if v is not None:
-            norm = float(np.linalg.norm(v))
-            if norm > 0:
-                unit[row] = np.asarray(v, dtype=np.float32) / norm
-    sim = unit @ unit.T if dim else np.zeros((len(ids), len(ids)), dtype=np.float32)
+            unit[row] = v
+    norms = np.linalg.norm(unit, axis=1)
+    unit /= np.where(norms > 0, norms, 1.0)[:, None]
     max_sim = np.zeros(len(ids), dtype=np.float64)
     taken = np.zeros(len(ids), dtype=bool)
     chosen: list[int] = []
-    for _ in range(n):
-        gain = lam * rel - (1 - lam) * max_sim
-        gain[taken] = -np.inf
-        best = int(np.argmax(gain))  # first index wins ties: the input order
-        chosen.append(best)
-        taken[best] = True
-        max_sim = np.maximum(max_sim, sim[best])
+    with blas.single_threaded():  # tiny products: BLAS threads would cost ~50× the product itself
+        for _ in range(n):
+            gain = lam * rel - (1 - lam) * max_sim
+            gain[taken] = -np.inf
+            best = int(np.argmax(gain))  # first index wins ties: the input order
+            chosen.append(best)
+            taken[best] = True
+            if dim:
+                max_sim = np.maximum(max_sim, unit @ unit[best])
     return [ids[i] for i in chosen]
 
 

@@ -349,11 +349,15 @@ class RecallPipeline:
     def _mmr(
         self, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], vectors: dict[uuid.UUID, np.ndarray]
     ) -> list[tuple[SearchHit, Fused]]:
+        """The first ``req.limit`` hits chosen by MMR from the best ``mmr_pool``; the rest of the pool
+        follows in score order (only the first ``limit`` are returned)."""
         pool = scored[: req.recipe.mmr_pool]
         order = mmr_order([h.memory.id for h, _ in pool], [h.score.final for h, _ in pool], vectors,
-                          lam=req.recipe.mmr_lambda)  # fmt: skip
+                          lam=req.recipe.mmr_lambda, limit=req.limit)  # fmt: skip
+        chosen = set(order)
         by_id = {h.memory.id: (h, f) for h, f in pool}
-        return [by_id[i] for i in order] + scored[len(pool) :]
+        rest = [p for p in pool if p[0].memory.id not in chosen]
+        return [by_id[i] for i in order] + rest + scored[len(pool) :]
 
 
 def prune(
