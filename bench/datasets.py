@@ -262,6 +262,7 @@ def lme_corpus(
     upstream indexes it twice under the same ids. By default only its first
     occurrence is kept so doc ids are unique (no gold is affected: repeated
     sessions are never answer sessions); ``keep_duplicates=True`` mirrors upstream.
+    Empty turns (a few haystacks past the first 270 questions have one) are left out.
     """
     if granularity not in ("turn", "session"):
         raise ValueError(f"granularity must be 'turn' or 'session', got {granularity!r}")
@@ -274,7 +275,8 @@ def lme_corpus(
             seen.add(s.session_id)
         turns = s.user_turns if user_only else s.turns
         if granularity == "turn":
-            docs.extend(LMECorpusDoc(t.turn_id, s.session_id, s.date, t.content, t.role) for t in turns)
+            docs.extend(LMECorpusDoc(t.turn_id, s.session_id, s.date, t.content, t.role)
+                        for t in turns if t.content.strip())  # a few turns are empty: nothing to find
         else:
             text = (
                 " ".join(t.content for t in turns)

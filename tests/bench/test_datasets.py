@@ -168,6 +168,18 @@ def test_corpora(lme_file: Path) -> None:
     assert evidence_turn_ids(q, user_only=False) <= {d.doc_id for d in all_turns}
 
 
+def test_empty_turns_are_not_documents(tmp_path: Path) -> None:
+    """A few real haystacks hold an empty turn; it is no document (an embedder refuses empty text)."""
+    blank = {**Q_ASSISTANT_ONLY, "haystack_sessions": [[_turn("user", "  ", False), _turn("user", "Bread?", False),
+                                                         _turn("assistant", "Rye bread.", True)]]}  # fmt: skip
+    path = tmp_path / "blank.jsonl.gz"
+    with gzip.open(path, "wt", encoding="utf-8") as f:
+        f.write(json.dumps(blank) + "\n")
+    q = next(load_longmemeval(path))
+    assert [d.text for d in lme_corpus(q)] == ["Bread?"]
+    assert [d.text for d in lme_corpus(q, user_only=False)] == ["Bread?", "Rye bread."]
+
+
 def test_data_root_override(tmp_path: Path) -> None:
     assert data_root({ENV_VAR: str(tmp_path)}) == tmp_path
     default = data_root({})
