@@ -46,7 +46,7 @@ __all__ = ["ACTIVE_TRAIT_STAGES", "AS_OF", "CURRENT", "named_filter", "quote_ter
 
 #: A user with at most this many rows in a partition is searched exactly (every row's distance)
 #: instead of through the HNSW graph; see :func:`nearest_in_partition`.
-EXACT_SEARCH_MAX_ROWS = 2_000
+EXACT_SEARCH_MAX_ROWS = 500
 
 
 def nearest_in_partition(partition: str, scope: str, limit: str) -> str:
@@ -59,9 +59,11 @@ def nearest_in_partition(partition: str, scope: str, limit: str) -> str:
     - **exact** for a user with few rows (the many users of a shared database): every row's
       distance, read through the user's index. The HNSW graph holds every user's rows, and a
       walk filtered down to a small share of them is approximate twice over — it missed 5 and 8
-      of the true top 20 of some LongMemEval users (~500 rows among 35k) — and reading every row
-      costs little: at ~500 rows 3.3 against 2.7 ms p50 for the pipeline's vector stage, at ~1,900
-      rows 8.7 against 6.5 ms (k = 50). A user without rows of the type costs one index probe.
+      of the true top 20 of some LongMemEval users (~500 rows among 35k) — and up to ~500 rows
+      reading every row costs about what a graph walk does (the pipeline's vector stage 3.3
+      against 2.7 ms p50 at 500 rows). Beyond that it reads more heap pages than the walk: with
+      a 2,000-row threshold the first recall at 1M rows / 1,000 users (cold cache) took 67 / 102
+      ms p50 / p95 against 20 / 27 ms. A user without rows of the type costs one index probe.
     - **HNSW** (iterative scan) beyond that, where the graph pays.
 
     The query vector stays a bound parameter in ORDER BY: pgvector uses the HNSW index only for
