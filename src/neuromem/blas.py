@@ -2,8 +2,8 @@
 
 Multi-threaded OpenBLAS wakes (and then spins) its threads for any product above a small size:
 on a 2-core machine that also runs PostgreSQL, one 40 × 384 similarity matrix for MMR took
-~5 ms that way against 0.1 ms on one thread, and one query embedding over a second. neuromem
-parallelises with its own workers instead, and runs every product it makes under
+~5 ms that way against 0.1 ms on one thread, and one query embedding over a second. The
+bundled embedder (which parallelises with its own workers) and MMR run their products under
 ``single_threaded()``. The limit is process-wide while it lasts (it is BLAS's own setting).
 """
 

