@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-scale bench-ingest bench-recall bench-reflect clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,27 @@ test: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 
+# Benchmarks (commands and figures: docs/benchmarks.md); options go in ARGS, e.g.
+# `make bench-recall ARGS="--limit 50"` or `make bench-madial ARGS="--lang en"`
+BENCH := PYTHONPATH=. $(BIN)/python -m bench
+
+bench-recall: $(STAMP)
+	$(BENCH).retrieval longmemeval $(ARGS)
+
+bench-madial: $(STAMP)
+	$(BENCH).retrieval madial $(ARGS)
+
+bench-latency: $(STAMP)
+	$(BENCH).latency $(ARGS)
+
 bench-scale: $(STAMP)
-	$(BIN)/python bench/scale.py
+	$(BENCH).scale $(ARGS)
+
+bench-ingest: $(STAMP)
+	$(BENCH).ingest $(ARGS)
+
+bench-reflect: $(STAMP)
+	$(BENCH).reflect $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -12,10 +12,11 @@ not what is measured) with the 64-d hashing embedder. Target: ≤ 5 s for 1,000.
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import random
-import sys
 import time
+from collections.abc import Sequence
 
 from bench.harness import bench_settings, temporary_server
 
@@ -76,12 +77,18 @@ def run(n: int, pg_url: str) -> float:
     return elapsed
 
 
-def main(argv: list[str]) -> None:
-    sizes = [int(a) for a in argv] or [1000, 10000]
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000],
+                        help="new memories per cycle (default: 1000 10000)")  # fmt: skip
+    args = parser.parse_args(argv)
+    if any(n < 1 for n in args.sizes):
+        parser.error("sizes must be positive")
     with temporary_server() as url:
-        for n in sizes:
+        for n in args.sizes:
             run(n, url)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    raise SystemExit(main())
