@@ -31,3 +31,12 @@ def test_benchmark_answers_help(module: str) -> None:
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.startswith("usage:"), done.stdout[:200]
+
+
+@pytest.mark.parametrize(("sizes", "message"), [("0", "sizes must be positive"), ("abc", "invalid int value")])
+def test_reflect_benchmark_rejects_bad_sizes_before_starting_a_server(sizes: str, message: str) -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bench.reflect", sizes], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2
+    assert message in done.stderr
