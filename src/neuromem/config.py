@@ -37,6 +37,9 @@ class StoreSettings(_Section):
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)  # seed 000 §6.1
     shared_buffers_mb: int | None = Field(default=None, ge=16)  # embedded server; None → RAM / 8, 128–1024
     connect_timeout_s: float = Field(default=10.0, gt=0)
+    # embedded server: stop it after this many seconds with no client connected (a detached
+    # watchdog does it), so consecutive commands reuse it; 0 → stop when the last process exits
+    idle_shutdown_s: float = Field(default=300.0, ge=0)
 
 
 class EmbedderSettings(_Section):

@@ -338,16 +338,19 @@ class MemoryCore:
         offset: int = 0,
         as_of: Any = None,
         include_inactive: bool = False,
+        valid_at: Any = None,
     ) -> list[MemoryRecord]:
         uid = check.user_id(user_id, self.settings.write)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         n = check.limit(limit, maximum=10_000)
         if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
             raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
         with self.db.connection() as conn:
             return memories.list_memories(
-                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset
+                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset,
+                valid_at=event_time,
             )
 
     def history(self, memory_id: Any, user_id: Any) -> list[HistoryEntry]:
@@ -372,6 +375,7 @@ class MemoryCore:
         recipe: Any = None,
         trace: bool = False,
         reference_time: Any = None,
+        valid_at: Any = None,
     ) -> SearchResults:
         """Hybrid recall (``neuromem.recall``): BM25 × vector × graph × traits × raw fallback,
         RRF and the seed 000 §6.1 score, MMR, time filter; ``trace`` records every stage."""
@@ -381,13 +385,14 @@ class MemoryCore:
         types = check.memory_types(memory_types, SEARCHABLE_TYPES)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         reference = check.timestamp(reference_time, "reference_time")
         chosen = get_recipe(recipe, self.settings.recall.recipe)
         if not isinstance(trace, bool):
             raise InvalidInputError(f"trace must be a boolean, got {trace!r}")
         return self.recall.search(
             text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-            reference=reference, trace=trace,
+            reference=reference, trace=trace, valid_at=event_time,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ backfill

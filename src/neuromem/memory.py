@@ -34,11 +34,13 @@ from .recall.recipes import RecallRecipe
 from .store.db import Database
 from .store.documents import DocumentFile
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+from .validation import user_id as check_user_id
 
 if TYPE_CHECKING:
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
+    from .store.status import StoreStatus
 
 
 class Memory:
@@ -225,18 +227,21 @@ class Memory:
         trace: bool = False,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        valid_at: Any = None,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
         (default ``settings.recall.recipe``); ``trace=True`` records every stage;
-        ``reference_time`` is "now" for relative dates in the query.
+        ``reference_time`` is "now" for relative dates in the query. Time travel: ``as_of``
+        (record time) recalls what the system knew then; ``valid_at`` (event time) what was true
+        then, as known now (both: as known at ``as_of``); see ``docs/time-travel.md``.
 
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
         return self._core.search(
             query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
-            recipe=recipe, trace=trace, reference_time=reference_time,
+            recipe=recipe, trace=trace, reference_time=reference_time, valid_at=valid_at,
         )  # fmt: skip
 
     def recall_prompt(
@@ -274,13 +279,18 @@ class Memory:
         offset: int = 0,
         as_of: Any = None,
         include_inactive: bool = False,
+        valid_at: Any = None,
     ) -> list[MemoryRecord]:
-        """Current memories of a user, newest first; ``as_of`` travels back in time.
+        """Current memories of a user, newest first. Time travel (``docs/time-travel.md``):
+        ``as_of`` (record time) lists what the system knew at that moment; ``valid_at`` (event
+        time) what was true at that moment, as known now — e.g. a chat dated April 2024 that was
+        imported today is found by ``valid_at="2024-05-01"``, not by ``as_of``.
 
         >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
         """
         return self._core.get_all(
-            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive
+            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive,
+            valid_at=valid_at,
         )
 
     def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
@@ -327,9 +337,17 @@ class Memory:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
     # -- maintenance --------------------------------------------------------
-    def flush(self) -> int:
+    def flush(self, *, batch_size: int | None = None) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
-        return self._core.backfill_embeddings()
+        return self._core.backfill_embeddings(batch_size=batch_size)
+
+    def status(self, *, user_id: str | None = None) -> StoreStatus:
+        """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
+        from .store.status import store_status
+
+        uid = None if user_id is None else check_user_id(user_id, self.settings.write)
+        return store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
+                            embed_mode=self.settings.embedder.mode)  # fmt: skip
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
         return self._core.pending_embeddings(user_id)

@@ -136,8 +136,8 @@ class MemoryRecord:
 
     @property
     def is_current(self) -> bool:
-        """Known now (not expired) and still holding (not invalidated)."""
-        return self.expired_at is None and self.invalid_at is None
+        """Known now (not expired), still holding (not invalidated) and, for a trait, not dissolved."""
+        return self.expired_at is None and self.invalid_at is None and self.trait_stage != "dissolved"
 
 
 @dataclass(frozen=True, slots=True)

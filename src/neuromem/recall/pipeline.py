@@ -99,15 +99,16 @@ class RecallPipeline:
         reference: dt.datetime | None = None,
         trace: bool = False,
         track_access: bool = True,
+        valid_at: dt.datetime | None = None,
     ) -> SearchResults:
         tr = Trace(trace)
         started = time.perf_counter()
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
         pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
-        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or as_of))
+        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or valid_at or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
-        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where)
+        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where, valid_at)
         with self.db.connection() as conn:
             lists, passages = self._retrieve(conn, req, tr, pending)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
@@ -289,6 +290,8 @@ class RecallPipeline:
                 continue
             factors = memory_factors(record, now, rs)
             base, final = final_score(f, factors, recipe)
+            if final <= 0:  # nothing in this memory matched: never pad the results with it (issue 12)
+                continue
             extra = {f"score_{k}": v for k, v in f.scores.items()}
             extra.update({f"norm_{k}": v for k, v in f.normalized.items()})
             extra.update({"base": base, "lambda_sum": f.lam})

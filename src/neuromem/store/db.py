@@ -58,6 +58,8 @@ class Database:
             max_size=settings.store.pool_max_size,
             kwargs={"row_factory": dict_row},
             configure=configure,
+            connection_class=server.connection_class(),  # the embedded server is revived if it died
+            check=ConnectionPool.check_connection if server.embedded else None,
             open=False,
             timeout=settings.store.connect_timeout_s,
             name="neuromem",
