@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from neuromem import Memory, Settings, stop_embedded_server
 from neuromem.cli.main import cli
 from neuromem.store.server import prune_dead_handles, running_pid
-from neuromem.store.watchdog import poll_interval, watchdog_pid
+from neuromem.store.watchdog import ensure_watchdog, poll_interval, stop_watchdog, watchdog_pid
 
 SCRIPT = """
 import sys
@@ -58,13 +58,19 @@ def wait_for(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
 
 
 def test_server_stays_up_after_the_command_then_stops_when_idle(data_dir: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), "8"], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), "600"], capture_output=True, text=True,
                           timeout=120)  # fmt: skip
     assert done.returncode == 0, done.stderr
-    postmaster = running_pid(data_dir)
-    assert postmaster is not None, "the server stopped with the process that used it"
-    assert watchdog_pid(data_dir) is not None
-    assert wait_for(lambda: running_pid(data_dir) is None, 8 + 3 * poll_interval(8) + 10)
+    assert running_pid(data_dir) is not None, "the server stopped with the process that used it"
+    first = watchdog_pid(data_dir)
+    assert first is not None
+    # a second command reuses both the server and the watchdog
+    assert ensure_watchdog(data_dir, 600) == first
+    # a short idle time (a new watchdog) stops the server once nobody is connected
+    assert stop_watchdog(data_dir) == first
+    assert wait_for(lambda: watchdog_pid(data_dir) is None, 5)
+    ensure_watchdog(data_dir, 1)
+    assert wait_for(lambda: running_pid(data_dir) is None, 1 + 3 * poll_interval(1) + 10)
     assert wait_for(lambda: watchdog_pid(data_dir) is None, 5)
     # nothing runs now, and `memctl server stop` says so instead of claiming a stop
     result = CliRunner().invoke(cli, ["server", "stop"], env={"NEUROMEM_DATA_DIR": str(data_dir)})
