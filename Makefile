@@ -10,10 +10,12 @@ TORCH  ?= torch==2.13.0
 .PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect clean
 
 $(STAMP): pyproject.toml
+	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]' $(TORCH)
+	$(BIN)/pip install --progress-bar on -e '.[dev]' $(TORCH)
 	touch $(STAMP)
+	@echo "==> installed"
 
 demo: $(STAMP)
 	$(BIN)/memctl demo
