@@ -225,18 +225,24 @@ class Memory:
         trace: bool = False,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        strict: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
         (default ``settings.recall.recipe``); ``trace=True`` records every stage;
         ``reference_time`` is "now" for relative dates in the query.
 
+        A database outage raises ``DatabaseUnavailableError``; when every retrieval path failed
+        recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
+        failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
+        and ``strict=True`` turns that into ``RecallDegradedError`` too.
+
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
         return self._core.search(
             query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
-            recipe=recipe, trace=trace, reference_time=reference_time,
+            recipe=recipe, trace=trace, reference_time=reference_time, strict=strict,
         )  # fmt: skip
 
     def recall_prompt(

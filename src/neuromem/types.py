@@ -205,6 +205,9 @@ class SearchResults:
     hits: tuple[SearchHit, ...]
     trace: dict[str, Any] = field(default_factory=dict)
     passages: tuple[RawPassage, ...] = ()
+    # retrieval paths that were wanted but failed or had no input, as "path: why"; empty when
+    # recall ran in full. Non-empty means the hits may miss memories (issue #12 item 4).
+    degraded: tuple[str, ...] = ()
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.hits)

@@ -56,6 +56,8 @@ def parse_turns(messages: Any, settings: Settings, *, now: dt.datetime | None = 
         speaker = message.get("name")
         if speaker is not None and (not isinstance(speaker, str) or len(speaker) > 255):
             raise InvalidTurnError(f"message {i}: name must be a string of at most 255 characters")
+        if speaker:
+            check.storable(speaker, f"message {i} name")
         extra = message.get("metadata")
         turns.append(
             Turn(
@@ -87,4 +89,4 @@ def session_id(value: Any) -> str:
     text = str(value).strip()
     if not text or len(text) > MAX_SESSION_ID_CHARS:
         raise InvalidTurnError(f"session_id must be 1–{MAX_SESSION_ID_CHARS} characters")
-    return text
+    return check.storable(text, "session_id")
