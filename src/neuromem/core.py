@@ -73,6 +73,7 @@ class MemoryCore:
         self.embedder = embedder
         self.dim = settings.store.embedding_dim
         self.access = AccessTracker(db, settings.recall)
+        self.embed_failure: str | None = None  # the last sync-mode embedding failure, until one succeeds
         self.recall = RecallPipeline(settings, db, self.embed_query, self.access)
 
     # ------------------------------------------------------------------ drafts
@@ -112,10 +113,13 @@ class MemoryCore:
         if self.settings.embedder.mode == "async" or not texts:
             return None
         try:
-            return self.embedder.embed_passages(list(texts), batch_size=self.settings.embedder.batch_size)
+            vectors = self.embedder.embed_passages(list(texts), batch_size=self.settings.embedder.batch_size)
         except EmbedderError as exc:
             log.warning("embedding failed, rows will be backfilled: %s", exc)
+            self.embed_failure = str(exc)  # read by the facade: a warning, and the backfill starts
             return None
+        self.embed_failure = None
+        return vectors
 
     def embed_query(self, text: str) -> np.ndarray | None:
         try:

@@ -23,6 +23,7 @@ from .core import MemoryCore
 from .embed.base import Embedder
 from .embed.factory import create_embedder
 from .errors import InvalidInputError
+from .fallbacks import with_embedding_warning
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
@@ -112,7 +113,7 @@ class Memory:
         )
         result = self._core.add(draft)
         self._poke()
-        return [result]
+        return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
 
     def update(
         self,
@@ -363,6 +364,11 @@ class Memory:
         return create_chat_model(self.settings.llm)
 
     def _poke(self) -> None:
+        if self._backfill is None and self._core.embed_failure is not None:
+            # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
+            from .lifecycle.backfill import BackfillWorker
+
+            self._backfill = BackfillWorker(self._core).start()
         if self._backfill is not None:
             self._backfill.poke()
 

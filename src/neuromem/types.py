@@ -162,6 +162,7 @@ class WriteResult:
     memory: MemoryRecord
     previous_id: uuid.UUID | None = None
     reason: str = ""
+    warnings: tuple[str, ...] = ()  # e.g. the embedder failed: stored without a vector, backfilled later
 
 
 @dataclass(frozen=True, slots=True)

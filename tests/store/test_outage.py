@@ -4,6 +4,7 @@ test and killed with SIGKILL under a live ``Memory``; every call then raises the
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -93,10 +94,8 @@ def test_killed_server_under_a_live_memory_raises_typed_errors(doomed_server: tu
                 call()
             assert time.monotonic() - started < 15, f"{name} took too long to fail"
     finally:
-        try:
+        with contextlib.suppress(NeuromemError):
             m.close()
-        except NeuromemError:
-            pass
     with pytest.raises(DatabaseUnavailableError):
         Memory(_settings(url))  # a new Memory in the same process: typed too
 
