@@ -107,7 +107,7 @@ def importance(value: Any, default: float) -> float:
         return default
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInputError(f"importance must be a number in [0, 1], not {value!r}")
-    if not 0.0 <= float(value) <= 1.0:
+    if not 0 <= value <= 1:  # no float() first: 10**400 overflows it; NaN fails the comparison
         raise InvalidInputError(f"importance must be in [0, 1], got {value}")
     return float(value)
 
