@@ -66,7 +66,7 @@ metadata = st.one_of(
     st.none(),
     st.sampled_from([_deep(10_000), _deep(40), {"\x00": 1}, {"k": "\x00"}, {"k": "\ud800"}, {1: "a"}, []]),
     st.recursive(scalars, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(texts, kids, max_size=3),
-                 max_leaves=8),  # fmt: skip
+                 max_leaves=8),
 )
 filter_fields = st.sampled_from(["category", "importance", "access_count", "created_at", "memory_type",
                                  "metadata.topic", "metadata.bad key", "file_id", "bogus", "AND", "OR", "NOT"])  # fmt: skip
@@ -118,21 +118,21 @@ def _calls(m: Memory, ids: list[Any]) -> st.SearchStrategy[tuple[str, Callable[[
         st.builds(lambda c, u, md, imp, cat: ("add", lambda: m.add(c, user_id=u, metadata=md, importance=imp,
                                                                    category=cat)),
                   texts, user_ids, mostly(st.none(), metadata), mostly(st.none(), numbers),
-                  mostly(st.none(), texts)),  # fmt: skip
+                  mostly(st.none(), texts)),
         st.builds(lambda q, u, f, n: ("search", lambda: m.search(q, user_id=u, filters=f, limit=n)),
-                  texts, user_ids, mostly(st.none(), filters), mostly(st.none(), limits)),  # fmt: skip
+                  texts, user_ids, mostly(st.none(), filters), mostly(st.none(), limits)),
         st.builds(lambda u, f, n, o: ("get_all", lambda: m.get_all(user_id=u, filters=f, limit=n, offset=o)),
                   user_ids, mostly(st.none(), filters), mostly(st.just(100), limits),
-                  mostly(st.just(0), limits)),  # fmt: skip
+                  mostly(st.just(0), limits)),
         st.builds(lambda ms, u, s, md: ("ingest", lambda: m.ingest(ms, user_id=u, session_id=s, metadata=md)),
-                  messages, user_ids, mostly(st.none(), texts), mostly(st.none(), metadata)),  # fmt: skip
+                  messages, user_ids, mostly(st.none(), texts), mostly(st.none(), metadata)),
         st.builds(lambda t, u, fn, md: ("add_document", lambda: m.add_document(t, user_id=u, file_name=fn,
                                                                                  metadata=md)),
-                  texts, user_ids, mostly(st.just("notes.md"), texts), mostly(st.none(), metadata)),  # fmt: skip
+                  texts, user_ids, mostly(st.just("notes.md"), texts), mostly(st.none(), metadata)),
         st.builds(lambda i, u, c, md, imp: ("update", lambda: m.update(_id(i), user_id=u, content=c,
                                                                        metadata=md, importance=imp)),
                   memory_ids, user_ids, st.one_of(st.none(), texts), mostly(st.none(), metadata),
-                  mostly(st.none(), numbers)),  # fmt: skip
+                  mostly(st.none(), numbers)),
         st.builds(lambda i, u: ("delete", lambda: m.delete(_id(i), user_id=u)), memory_ids, user_ids),
     )
 
