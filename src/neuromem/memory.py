@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -23,18 +24,23 @@ from .core import MemoryCore
 from .embed.base import Embedder
 from .embed.factory import create_embedder
 from .errors import InvalidInputError
+from .fallbacks import with_embedding_warning
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
+from .ingest.turns import session_id as parse_session_id
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe
 from .store.db import Database
 from .store.documents import DocumentFile
+from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
 from .validation import user_id as check_user_id
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .reflect.engine import ReflectionReport
@@ -94,6 +100,9 @@ class Memory:
         (extraction, decisions, provenance, graph links) for ``session_id``:
 
         >>> m.add([{"role": "user", "content": "I work at Google"}], user_id="alice", session_id="s1")  # doctest: +SKIP
+
+        A text with a ``session_id`` gets that session as its source (``sources``). A bad
+        message in a list is skipped and logged; ``ingest`` returns it in ``rejected``.
         """
         if not isinstance(content, str):
             if (memory_type, importance, category, valid_at, invalid_at) != (MemoryType.FACT, None, None, None, None):
@@ -101,7 +110,13 @@ class Memory:
                     "memory_type, importance, category, valid_at and invalid_at apply to a single memory; "
                     "for messages they are decided by extraction (metadata is applied to every memory)"
                 )
-            return self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata).results
+            report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata)
+            for bad in report.rejected:
+                log.warning("message %d was not stored: %s", bad.index, bad.reason)
+            return report.results
+        session = None if session_id is None else parse_session_id(session_id)
+        if session is not None:
+            metadata = {"session_id": session, **(metadata or {})}
         draft = self._core.draft(
             content,
             user_id,
@@ -112,9 +127,9 @@ class Memory:
             valid_at=valid_at,
             invalid_at=invalid_at,
         )
-        result = self._core.add(draft)
+        result = self._core.add(draft, session=session, judge=self._judge)
         self._poke()
-        return [result]
+        return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
 
     def update(
         self,
@@ -156,11 +171,12 @@ class Memory:
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
         self, messages: Any, *, user_id: str, session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None, strict: bool = False,
     ) -> IngestReport:
-        """Ingest conversation turns and return the full report (writes, drops by reason, session ends)."""
+        """Ingest conversation turns and return the full report (writes, drops by reason, session ends,
+        turns already stored, rejected messages). ``strict=True``: one bad message refuses the batch."""
         sid = DEFAULT_SESSION if session_id is None else session_id
-        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata)
+        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
         self._poke()
         self._reflect_soon(user_id)
         return report
@@ -227,6 +243,7 @@ class Memory:
         trace: bool = False,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        strict: bool = False,
         valid_at: Any = None,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
@@ -236,12 +253,17 @@ class Memory:
         (record time) recalls what the system knew then; ``valid_at`` (event time) what was true
         then, as known now (both: as known at ``as_of``); see ``docs/time-travel.md``.
 
+        A database outage raises ``DatabaseUnavailableError``; when every retrieval path failed
+        recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
+        failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
+        and ``strict=True`` turns that into ``RecallDegradedError`` too.
+
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
         return self._core.search(
             query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
-            recipe=recipe, trace=trace, reference_time=reference_time, valid_at=valid_at,
+            recipe=recipe, trace=trace, reference_time=reference_time, strict=strict, valid_at=valid_at,
         )  # fmt: skip
 
     def recall_prompt(
@@ -370,11 +392,22 @@ class Memory:
         self.close()
 
     @functools.cached_property
+    def _judge(self) -> RestatementJudge | None:
+        """The LLM's restatement judgement for ``add`` when a chat model is configured (``neuromem.supersede``)."""
+        chat = self._chat
+        return None if chat is None else LLMRestatementJudge(chat)
+
+    @functools.cached_property
     def _chat(self) -> ChatModel | None:
         """The configured LLM for recall's evidence compression, or None offline (rule-based)."""
         return create_chat_model(self.settings.llm)
 
     def _poke(self) -> None:
+        if self._backfill is None and self._core.embed_failure is not None:
+            # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
+            from .lifecycle.backfill import BackfillWorker
+
+            self._backfill = BackfillWorker(self._core).start()
         if self._backfill is not None:
             self._backfill.poke()
 
