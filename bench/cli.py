@@ -73,27 +73,31 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_service(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, str, str]:
-    """``memctl serve`` if this neuromem has it, else the minimal service of this module."""
-    port, token = free_port(), secrets.token_hex(8)
-    has_serve = subprocess.run(memctl("serve", "--help"), env=env, capture_output=True).returncode == 0
-    if has_serve:
-        proc = subprocess.Popen(memctl("serve", "--port", str(port)), env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-        kind = "memctl serve"
-    else:
-        proc = subprocess.Popen([sys.executable, "-m", "bench.cli", "--serve", str(port), token], env=env,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-        kind = "bench.cli minimal service"
-    url = f"http://127.0.0.1:{port}"
-    from neuromem.cli.remote import Remote
+def start_service(env: dict[str, str], data_dir: Path) -> tuple[subprocess.Popen[bytes], dict[str, str], str]:
+    """A running service and the environment that makes ``memctl`` use it: ``memctl serve`` (found
+    by the CLI through the ``serve.json`` it writes) when this neuromem has it and it comes up,
+    else the minimal service of this module (named by ``NEUROMEM_SERVE_URL``)."""
+    from neuromem.cli.remote import Remote, find_remote
 
+    if subprocess.run(memctl("serve", "--help"), env=env, capture_output=True).returncode == 0:
+        proc = subprocess.Popen(memctl("serve"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while proc.poll() is None and time.monotonic() < deadline:
+            if find_remote(data_dir, external_database=False, environ={}) is not None:
+                return proc, env, "memctl serve"
+            time.sleep(0.5)
+        proc.terminate()
+        proc.wait(30)
+    port, token = free_port(), secrets.token_hex(8)
+    proc = subprocess.Popen([sys.executable, "-m", "bench.cli", "--serve", str(port), token], env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while not Remote(url).healthy():
         if proc.poll() is not None or time.monotonic() > deadline:
-            raise SystemExit(f"the service ({kind}) did not start")
+            raise SystemExit("the minimal service did not start")
         time.sleep(0.2)
-    return proc, url, token, kind
+    return proc, {**env, "NEUROMEM_SERVE_URL": url, "NEUROMEM_API_KEY": token}, "bench.cli minimal service"
 
 
 def serve(port: int, token: str) -> None:
@@ -172,9 +176,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         "help": memctl("--help")}  # fmt: skip
             for name, cmd in commands.items():
                 samples["cold"][name] = [timed(cmd, env, f"cold {name}") for _ in range(args.runs)]
-            proc, url, token, kind = start_service(env)
+            proc, remote_env, kind = start_service(env, data_dir)
             try:
-                remote_env = {**env, "NEUROMEM_SERVE_URL": url, "NEUROMEM_API_KEY": token}
                 samples["warm"]["search"] = [timed(search, remote_env, "warm search") for _ in range(args.runs)]
                 samples["warm"]["recall --prompt"] = [
                     timed(memctl("recall", "-u", USER, QUERY, "--prompt", "200"), remote_env, "warm recall --prompt")

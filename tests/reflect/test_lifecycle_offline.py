@@ -49,8 +49,10 @@ def test_trend_dissolves_without_reinforcement_and_one_is_promoted(memory: Memor
     memory.reflect(user_id=U, now=day(15.5))
     memory.reflect(user_id=U, now=day(32))
     all_traits = memory.traits(user_id=U)
-    photo = [
-        t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}) if "photography" in t.content
+    assert not [t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}) if "photography" in t.content]
+    photo = [  # a dissolved trait is no current belief: only the inactive view lists it
+        t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}, include_inactive=True)
+        if "photography" in t.content and t.expired_at is None
     ]
     assert photo and photo[0].trait_stage == "dissolved"
     [job] = [t for t in all_traits.all() if "跳槽" in t.content]
