@@ -79,7 +79,7 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
 
 def running_pid(data_dir: Path) -> int | None:
     """The postmaster pid of the embedded server in ``data_dir``, or None when none runs."""
-    import psutil
+    import psutil  # type: ignore[import-untyped]
 
     try:
         pid = int((Path(data_dir) / "postmaster.pid").read_text().split("\n", 1)[0])
@@ -171,7 +171,7 @@ def prune_dead_handles(data_dir: Path) -> list[int]:
     Returns the pruned pids."""
     import json
 
-    import psutil
+    import psutil  # type: ignore[import-untyped]
 
     path = Path(data_dir) / ".handle_pids.json"
     try:

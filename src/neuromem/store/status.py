@@ -36,7 +36,7 @@ def store_status(db: Database, *, user_id: str | None, embedder: str, embed_mode
         pending = memories.count_pending_embeddings(conn, user_id)
     return StoreStatus(
         server_version=f"{server_version // 10000}.{server_version % 10000}",
-        pgvector_version=row["extversion"] if row else None,
+        pgvector_version=row["extversion"] if row else None,  # type: ignore[call-overload]
         embedded=db.server.embedded,
         data_dir=db.server.data_dir,
         schema_version=version,

@@ -36,7 +36,7 @@ def poll_interval(idle_s: float) -> float:
 
 def watchdog_pid(data_dir: Path) -> int | None:
     """The pid of the live watchdog of ``data_dir``, or None."""
-    import psutil
+    import psutil  # type: ignore[import-untyped]
 
     try:
         pid = int((Path(data_dir) / PID_FILE).read_text().strip())
