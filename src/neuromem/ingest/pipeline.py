@@ -84,6 +84,8 @@ class IngestReport:
     skipped: int = 0  # turns already stored (same turn key): a retried batch, a resumed import
     rejected: list[RejectedMessage] = field(default_factory=list)  # bad messages, not stored (strict=False)
     documents: list[DocumentFile] = field(default_factory=list)  # over-long turns, stored as documents
+    # what the caller should know: a model that failed or was skipped, and what was done instead
+    warnings: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(str(r.operation) for r in self.results))
@@ -113,6 +115,19 @@ class LongTurn:
 
     pieces: list[str]
     vectors: Any
+
+
+def fallback_warnings(events: list[tuple[str, Any]], *, deferred: bool, mode: str) -> list[str]:
+    """User-visible warnings for a batch (issue #12 item 5), also logged: rule-based fallbacks
+    taken because the LLM failed, and embeddings left to the backfill because the embedder did."""
+    out = [f"{kind.replace('_', ' ')} (the LLM failed: {str(data.get('error', ''))[:200]})"
+           for kind, data in events if kind.endswith("fallback") and isinstance(data, dict)]  # fmt: skip
+    if deferred and mode == "sync":
+        out.append("embedding deferred: the embedder failed; the memories are searchable by full text "
+                   "and will be embedded by the backfill")  # fmt: skip
+    for warning in out:
+        log.warning("ingest: %s", warning)
+    return out
 
 
 SessionEndListener = Callable[[SessionEnd], None]
@@ -273,6 +288,8 @@ class IngestPipeline:
                 )  # fmt: skip
         report.turns = len(new)
         report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
+        report.warnings = fallback_warnings(events, deferred=bool(drafts) and vectors is None,
+                                            mode=self.settings.embedder.mode)  # fmt: skip
         report.session_ends = [SessionEnd.of(r) for r in ended]
         return report
 

@@ -132,6 +132,8 @@ def _turn(message: Any, i: int, settings: Settings, received: dt.datetime, undat
     speaker = message.get("name")
     if speaker is not None and (not isinstance(speaker, str) or len(speaker) > 255):
         raise InvalidTurnError(f"message {i}: name must be a string of at most 255 characters")
+    if speaker:
+        check.storable(speaker, f"message {i} name")
     extra = message.get("metadata")
     meta = check.metadata(extra) if extra is not None else {}
     own_id = message.get("id")
@@ -186,4 +188,4 @@ def session_id(value: Any) -> str:
     text = str(value).strip()
     if not text or len(text) > MAX_SESSION_ID_CHARS:
         raise InvalidTurnError(f"session_id must be 1–{MAX_SESSION_ID_CHARS} characters")
-    return text
+    return check.storable(text, "session_id")
