@@ -100,3 +100,13 @@ def test_the_speaker_is_searchable_and_others_do_not_become_the_users_traits(mem
            "observed_at": T0, "metadata": {"speaker": "Caroline", "speaker_is_user": False}}  # fmt: skip
     assert from_row(row) is None
     assert from_row({**row, "metadata": {"speaker": "Melanie", "speaker_is_user": True}}) is not None
+
+
+def test_memctl_ingest_says_which_messages_were_rejected(memctl, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "chat.jsonl"
+    path.write_text('{"role": "user", "content": "I live in Porto."}\n{"role": "user", "content": ""}\n',
+                    encoding="utf-8")  # fmt: skip
+    result = memctl("ingest", "-u", "u", "--no-progress", str(path))
+    assert result.exit_code == 0, result.output
+    assert "1 turns ingested" in result.output
+    assert "rejected: session default, message 1: message 1 content is empty" in result.output
