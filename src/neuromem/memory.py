@@ -54,7 +54,9 @@ class Memory:
 
     ``Memory()`` uses the embedded PostgreSQL under ``~/.neuromem`` and the bundled
     multilingual embedder: no server, no API key. Pass ``Settings(...)`` (or use
-    ``Memory.from_env()``) to point at another database or model.
+    ``Memory.from_env()``) to point at another database or model. The library reads no
+    environment variable itself (STYLE.md habit 14): ``NEUROMEM_DATA_DIR`` and the other
+    ``NEUROMEM_*`` variables apply through ``Memory.from_env()`` and ``memctl`` only.
     """
 
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
