@@ -142,3 +142,40 @@ class LLMError(ModelError):
 
 class LLMResponseError(LLMError):
     """The LLM answered, but its answer did not validate against the expected schema."""
+
+
+# -- the service's access errors (issue #15): authentication and authorisation -------------
+
+
+class AccessError(NeuromemError):
+    """A service request that may not proceed as sent (the SDK in process never raises these)."""
+
+    http_status = 401
+
+
+class AuthenticationError(AccessError):
+    """No API key, a malformed one, an unknown one or a revoked one (HTTP 401)."""
+
+    http_status = 401
+
+
+class PermissionDeniedError(AccessError):
+    """A valid key whose scope or bound user does not allow the request (HTTP 403)."""
+
+    http_status = 403
+
+
+class InvalidTenantError(InvalidInputError):
+    """A tenant name outside ``[a-z0-9][a-z0-9_-]{0,63}``."""
+
+
+class PayloadTooLargeError(InvalidInputError):
+    """A request body over ``service.max_body_bytes`` (HTTP 413). Nothing was read further or written."""
+
+    http_status = 413
+
+
+class RequestTimeoutError(NeuromemError):
+    """The request did not finish within ``service.request_timeout_s`` (HTTP 504)."""
+
+    http_status = 504

@@ -12,7 +12,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..config import Settings
 from ..errors import DatabaseUnavailableError
-from . import migrate
+from . import migrate, scope
 from .server import ServerInfo, resolve_server
 
 log = logging.getLogger(__name__)
@@ -72,12 +72,18 @@ class Database:
     def transaction(self) -> Iterator[Conn]:
         """A connection inside one transaction: commit on success, roll back on error."""
         with self.pool.connection() as conn, conn.transaction():
+            scope.apply(conn)  # a service request: its role and user, for this transaction only
             yield conn
 
     @contextmanager
     def connection(self) -> Iterator[Conn]:
-        """A connection in autocommit-like use (each statement its own transaction)."""
+        """A connection in autocommit-like use (each statement its own transaction).
+
+        Under a service request's scope the block is one transaction instead, so that its
+        ``SET LOCAL`` role and user hold for every statement (``neuromem.store.scope``).
+        """
         with self.pool.connection() as conn:
+            scope.apply(conn)
             yield conn
 
     def close(self) -> None:
