@@ -35,7 +35,7 @@ class ServiceMetrics:
     """The figures a running service observes; one registry per app (tests build several apps)."""
 
     def __init__(self, memory: Memory) -> None:
-        self.registry = CollectorRegistry(auto_describe=True)
+        self.registry = CollectorRegistry(auto_describe=False)
         r = self.registry
         self.requests = Histogram("neuromem_http_request_duration_seconds", "HTTP request latency by route",
                                   ["method", "route", "status"], buckets=_LATENCY_BUCKETS, registry=r)  # fmt: skip
