@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from typing import Annotated, Any, Literal
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
@@ -27,6 +29,8 @@ from ..api.problems import from_error
 from ..api.tenancy import DEFAULT_TENANT
 from ..errors import AuthenticationError, InvalidInputError, NeuromemError, PermissionDeniedError
 from ..types import MemoryType
+
+T = TypeVar("T")
 
 LOCAL_OPERATOR = Principal(uuid.UUID(int=0), DEFAULT_TENANT, KeyScope.ADMIN, None)
 """The caller of the stdio server: the person who started ``memctl mcp`` on their machine."""
@@ -97,6 +101,13 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
             raise PermissionDeniedError(f"this API key has scope {principal.scope.label}; {level.label} is needed")
         return principal
 
+    async def invoke(ctx: Context, level: KeyScope, user_id: str, fn: Callable[[str], T]) -> T:
+        """Authorise, then run ``fn(user_key)`` like a REST route; typed errors reach the agent as tool errors."""
+        try:
+            return await service.call(await caller(ctx, level), user_id, fn)
+        except NeuromemError as exc:
+            raise ToolError(f"{type(exc).__name__}: {exc}") from exc
+
     @server.tool(description=(
         "Store something about the user. Give `content` for one fact stated directly (e.g. 'prefers "
         "window seats'), or `messages` for conversation turns, from which neuromem extracts facts, "
@@ -111,11 +122,9 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         category: Annotated[str | None, Field(description="For `content`: preference, identity, task, "
                                               "procedure, relationship or general", max_length=20)] = None,
     ) -> Remembered:
-        if (content is None) == (messages is None):
-            raise InvalidInputError("give exactly one of `content` or `messages`")
-        principal = await caller(ctx, KeyScope.WRITE)
-
         def run(uid: str) -> Remembered:
+            if (content is None) == (messages is None):
+                raise InvalidInputError("give exactly one of `content` or `messages`")
             if content is not None:
                 results, dropped = m.add(content, user_id=uid, category=category), {}
             else:
@@ -127,7 +136,7 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
             written = [_out(r.memory) for r in results if str(r.operation) != "noop"]
             return Remembered(written=written, operations=ops, dropped=dropped)
 
-        return await service.call(principal, user_id, run)
+        return await invoke(ctx, KeyScope.WRITE, user_id, run)
 
     @server.tool(description=(
         "Recall what matters about the user for `query` (usually their latest message). Mode 'prompt' "
@@ -141,8 +150,6 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         token_budget: Annotated[int, Field(ge=50, le=8000, description="Token budget of the prompt block")] = 600,
         limit: Annotated[int, Field(ge=1, le=50, description="At most this many memories")] = 10,
     ) -> Recalled:
-        principal = await caller(ctx, KeyScope.READ)
-
         def run(uid: str) -> Recalled:
             if mode == "hits":
                 found = m.search(query, user_id=uid, limit=limit)
@@ -151,7 +158,7 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
             return Recalled(text=block.text, tokens=block.tokens,
                             hits=[_out(h.memory, h.score.final) for h in block.results])  # fmt: skip
 
-        return await service.call(principal, user_id, run)
+        return await invoke(ctx, KeyScope.READ, user_id, run)
 
     @server.tool(description=(
         "Forget one memory by id (from `recall` or `list_memories`): it is no longer recalled or "
@@ -161,9 +168,7 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         memory_id: Annotated[str, Field(description="The id of the memory to forget")],
         ctx: Context,
     ) -> MemoryOut:
-        principal = await caller(ctx, KeyScope.WRITE)
-        mid = _uuid(memory_id)
-        return await service.call(principal, user_id, lambda uid: _out(m.delete(mid, user_id=uid)))
+        return await invoke(ctx, KeyScope.WRITE, user_id, lambda uid: _out(m.delete(_uuid(memory_id), user_id=uid)))
 
     @server.tool(description="List the user's current memories, newest first, optionally of one type or category.")
     async def list_memories(
@@ -174,20 +179,17 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         limit: Annotated[int, Field(ge=1, le=200)] = 20,
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> list[MemoryOut]:
-        principal = await caller(ctx, KeyScope.READ)
         filters = {k: str(v) for k, v in (("memory_type", memory_type), ("category", category)) if v is not None}
 
         def run(uid: str) -> list[MemoryOut]:
             return [_out(r) for r in m.get_all(user_id=uid, filters=filters or None, limit=limit, offset=offset)]
 
-        return await service.call(principal, user_id, run)
+        return await invoke(ctx, KeyScope.READ, user_id, run)
 
     @server.tool(description=(
         "What neuromem has come to believe about the user from many conversations — core traits, "
         "preferences, behaviours, and ones still forming — with stage and confidence."))  # fmt: skip
     async def traits(user_id: UserId, ctx: Context) -> list[TraitOut]:
-        principal = await caller(ctx, KeyScope.READ)
-
         def run(uid: str) -> list[TraitOut]:
             groups = m.traits(user_id=uid)
             return [TraitOut(id=str(t.id), content=t.content, group=group, stage=t.trait_stage,
@@ -196,7 +198,7 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
                                          ("behavior", groups.behaviors), ("forming", groups.forming))
                     for t in items]
 
-        return await service.call(principal, user_id, run)
+        return await invoke(ctx, KeyScope.READ, user_id, run)
 
     return server
 
