@@ -97,6 +97,8 @@ def metadata(value: Any) -> dict[str, Any]:
         raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
     if len(text) > 64_000:
         raise InvalidInputError("metadata is larger than 64 kB")
+    if "\\u0000" in text:  # PostgreSQL's jsonb cannot hold NUL
+        raise InvalidInputError("metadata contains a NUL character")
     return json.loads(text)  # type: ignore[no-any-return]
 
 

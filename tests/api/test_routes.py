@@ -72,6 +72,17 @@ def test_bad_input_is_a_typed_4xx_and_writes_nothing(service: Service) -> None:
         assert c.get("/v1/memories", params={"user_id": "bad"}).json() == []
         r = c.post("/v1/memories", json={"user_id": "t=acme/alice", "content": "impersonation"})
         assert r.status_code == 400
+        # NUL characters anywhere: a typed 400, never a 500 (found by fuzzing)
+        for path, body in (
+            ("/v1/memories", {"user_id": "bad", "content": "x", "metadata": {"k": "a\u0000b"}}),
+            ("/v1/documents", {"user_id": "bad", "text": "x", "file_name": "a\u0000.md"}),
+            ("/v1/search", {"user_id": "bad", "query": "x\u0000"}),
+        ):
+            assert c.post(path, json=body).status_code == 400, path
+        r = c.get("/v1/memories", params={"user_id": "bad", "filters": '{"metadata.k": "\\u0000"}'})
+        assert r.status_code == 400 and "NUL" in r.json()["detail"]
+        r = c.post("/v1/memories", json={"user_id": "a\u0000", "content": "x"})
+        assert r.status_code == 400 and "t=" not in r.json()["detail"]
 
 
 def test_ingest_sessions_sources_and_import(service: Service) -> None:

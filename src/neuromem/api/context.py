@@ -12,12 +12,14 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+import psycopg
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic_core import to_jsonable_python
 
+from .. import validation as check
 from ..config import Settings
-from ..errors import AuthenticationError, PermissionDeniedError, RequestTimeoutError
+from ..errors import AuthenticationError, InvalidInputError, PermissionDeniedError, RequestTimeoutError
 from ..ingest.chat_export import ImportSummary
 from ..ingest.pipeline import IngestReport
 from ..memory import Memory
@@ -65,6 +67,7 @@ class ServiceContext:
 
     def user_key(self, principal: Principal, user_id: str) -> str:
         """The stored id of the tenant's ``user_id`` after the key's binding is checked."""
+        check.user_id(user_id, self.settings.write)  # errors name the caller's id, not the stored key
         if principal.bound_user is not None and user_id != principal.bound_user:
             raise PermissionDeniedError("this API key is bound to another user_id")
         return scope_for(principal.tenant, user_id).user_key
@@ -84,6 +87,8 @@ class ServiceContext:
 
         try:
             result = await asyncio.wait_for(asyncio.to_thread(work), self.settings.service.request_timeout_s)
+        except psycopg.errors.DataError as exc:  # SQLSTATE class 22: a value the database cannot hold
+            raise InvalidInputError(f"the database refused a value: {exc.diag.message_primary or exc}") from None
         except TimeoutError:
             raise RequestTimeoutError(
                 f"the request took longer than {self.settings.service.request_timeout_s:g} s"

@@ -18,7 +18,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from ..errors import PayloadTooLargeError
 from . import logs
 from .metrics import ServiceMetrics
-from .problems import PROBLEM_JSON
+from .problems import PROBLEM_JSON, problem_response
 
 log = logging.getLogger("neuromem.api.access")
 
@@ -73,9 +73,23 @@ class ServiceMiddleware:
 
         span = (_tracer.start_as_current_span(f"{scope['method']} {scope['path']}")
                 if _tracer is not None else contextlib.nullcontext())  # fmt: skip
+        started_response = False
+
+        async def tracked_send(message: Message) -> None:
+            nonlocal started_response
+            started_response = started_response or message["type"] == "http.response.start"
+            await tagged_send(message)
+
         try:
             with span as current:
-                await self.app(scope, limited_receive, tagged_send)
+                try:
+                    await self.app(scope, limited_receive, tracked_send)
+                except Exception:  # a bug, not a typed error: answer 500 problem+json, keep serving
+                    log.exception("unexpected error on %s %s", scope["method"], scope["path"])
+                    if started_response:
+                        raise
+                    await problem_response(500, "Internal error", "the server failed unexpectedly; see its log",
+                                           instance=scope["path"])(scope, receive, tracked_send)  # fmt: skip
                 if current is not None:
                     current.set_attribute("http.response.status_code", status)
                     current.set_attribute("neuromem.request_id", request_id)

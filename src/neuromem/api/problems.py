@@ -2,7 +2,8 @@
 
 The status comes from the typed error's class (``NeuromemError.http_status``, the one
 mapping in ``neuromem.errors``), never from its message text (STYLE.md habit 11).
-Unexpected exceptions become a 500 problem whose detail reveals nothing internal.
+Unexpected exceptions become a 500 problem whose detail reveals nothing internal
+(``neuromem.api.middleware``, which keeps the server answering).
 """
 
 from __future__ import annotations
@@ -73,12 +74,6 @@ def install(app: FastAPI) -> None:
         for name, value in (exc.headers or {}).items():
             response.headers[name] = value
         return response
-
-    @app.exception_handler(Exception)
-    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
-        log.exception("unexpected error on %s", request.url.path)
-        return problem_response(500, "Internal error", "the server failed unexpectedly; see its log",
-                                instance=request.url.path)  # fmt: skip
 
 
 ERROR_RESPONSES: dict[int | str, dict] = {

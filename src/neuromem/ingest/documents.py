@@ -62,6 +62,8 @@ def add_document(
     uid = check.user_id(user_id, s.write)
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError("a document needs non-empty text")
+    if "\x00" in text or (isinstance(file_name, str) and "\x00" in file_name):
+        raise InvalidInputError("a document's text and file_name must not contain NUL characters")
     if len(text) > s.ingest.document_max_chars:
         raise InvalidInputError(f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})")
     if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
