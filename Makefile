@@ -12,7 +12,7 @@ TORCH  ?= torch==2.13.0
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]' $(TORCH)
+	$(BIN)/pip install --quiet -e '.[dev,service]' $(TORCH)
 	touch $(STAMP)
 
 demo: $(STAMP)
