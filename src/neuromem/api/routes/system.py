@@ -52,5 +52,11 @@ async def run_job(name: str, request: Request, principal: Principal = ADMIN) -> 
     if principal.tenant != DEFAULT_TENANT:
         raise PermissionDeniedError("scheduled jobs span every tenant: use an admin key of the 'default' tenant")
     ctx = context(request)
-    result: Any = await ctx.unscoped(lambda: ctx.memory.run_job(name))
+    try:
+        result: Any = await ctx.unscoped(lambda: ctx.memory.run_job(name))
+    except Exception:
+        if name in JOBS:
+            ctx.metrics.jobs.labels(name, "failed").inc()
+        raise
+    ctx.metrics.jobs.labels(name, "ok").inc()
     return JobRun(name=name, result=to_jsonable_python(result, fallback=str))
