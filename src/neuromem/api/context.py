@@ -53,6 +53,10 @@ class ServiceContext:
             result = result.results
         if isinstance(result, SearchResults):
             self.metrics.observe_recall(result.trace)
+            span = current_span()
+            if span is not None:  # recall stage timings on the request's span (OpenTelemetry)
+                for stage, ms in (result.trace.get("timings_ms") or {}).items():
+                    span.set_attribute(f"neuromem.recall.{stage}_ms", float(ms))
         elif isinstance(result, IngestReport):
             self.metrics.observe_ingest(result.turns, result.results, dict(result.dropped))
         elif isinstance(result, ImportSummary):
@@ -114,6 +118,15 @@ def _rename(data: Any, tenant: str) -> Any:
     if isinstance(data, list):
         return [_rename(v, tenant) for v in data]
     return data
+
+
+def current_span() -> Any:
+    """The current OpenTelemetry span, or None without the API installed."""
+    try:
+        from opentelemetry import trace
+    except ImportError:  # pragma: no cover - depends on the environment
+        return None
+    return trace.get_current_span()
 
 
 def context(request: Request) -> ServiceContext:

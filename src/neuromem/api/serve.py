@@ -26,6 +26,19 @@ from .keys import KeyScope, KeyStore
 from .tenancy import DEFAULT_TENANT
 
 
+class GracefulServer(uvicorn.Server):
+    """uvicorn that returns after a graceful shutdown on SIGINT/SIGTERM instead of re-raising the
+    signal, so that ``serve`` can remove serve.json, revoke its key and close the pool."""
+
+    @contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        with super().capture_signals():
+            try:
+                yield
+            finally:
+                self._captured_signals.clear()
+
+
 def serve_file(settings: Settings) -> Path:
     return Path(settings.store.data_dir).expanduser().parent / "serve.json"
 
@@ -64,9 +77,11 @@ class ServiceServer:
 
 
 @contextmanager
-def handshake(memory: Memory, settings: Settings, url: str) -> Iterator[Path | None]:
-    """Write ``serve.json`` with a fresh local admin key for the run; revoke and remove it afterwards."""
-    if not memory._core.db.server.embedded:
+def handshake(memory: Memory, settings: Settings, url: str, *, enabled: bool | None = None) -> Iterator[Path | None]:
+    """Write ``serve.json`` with a fresh local admin key for the run; revoke and remove it afterwards.
+
+    ``enabled`` defaults to "the database is the embedded one"."""
+    if not (memory._core.db.server.embedded if enabled is None else enabled):
         yield None
         return
     keys = KeyStore(memory._core.db)
@@ -90,7 +105,7 @@ def serve(settings: Settings) -> None:
     logs.configure(settings.service.log_json)
     with Memory(settings) as memory:
         app = create_app(memory, settings)
-        server = uvicorn.Server(uvicorn_config(app, settings))
+        server = GracefulServer(uvicorn_config(app, settings))
         config = server.config
         if not config.loaded:
             config.load()
