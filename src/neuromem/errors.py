@@ -13,7 +13,9 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── VectorDimensionError            a vector whose length is not the store's dimension
     │   ├── InvalidFilterError
     │   ├── PIIRejectedError                privacy mode "reject" and the content holds PII
-    │   └── InvalidTurnError                a malformed conversation message or session id
+    │   ├── InvalidTurnError                a malformed conversation message or session id
+    │   ├── InvalidTenantError              a tenant name the service cannot use
+    │   └── PayloadTooLargeError   (413)    a service request body over service.max_body_bytes
     ├── NotFoundError              (404)
     │   ├── MemoryNotFoundError
     │   ├── SessionNotFoundError
@@ -25,6 +27,10 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── ExtensionError                  pgvector missing or too old
     │   ├── SchemaVersionError              the database was written by a newer neuromem
     │   └── EmbeddingDimensionError         configured dimension differs from the stored one
+    ├── AccessError                (401)    the service only (the in-process SDK has no keys)
+    │   ├── AuthenticationError    (401)    no, malformed, unknown or revoked API key
+    │   └── PermissionDeniedError  (403)    the key's scope or bound user does not allow it
+    ├── RequestTimeoutError        (504)    a service request over service.request_timeout_s
     └── ModelError                 (502)
         ├── EmbedderError                   embedding provider failed or is unreachable
         └── LLMError                        chat provider failed, or answered unusably

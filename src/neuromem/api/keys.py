@@ -112,7 +112,8 @@ class KeyStore:
 
     def revoke(self, key_id: str | uuid.UUID) -> ApiKey:
         try:
-            kid = key_id if isinstance(key_id, uuid.UUID) else uuid.UUID(str(key_id).removeprefix("nmk_")[:32])
+            text = str(key_id)
+            kid = key_id if isinstance(key_id, uuid.UUID) else uuid.UUID(text[4:36] if text.startswith("nmk_") else text)
         except ValueError:
             raise InvalidInputError(f"{key_id!r} is not a key id") from None
         with self.db.transaction() as conn:
