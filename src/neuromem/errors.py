@@ -14,6 +14,9 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── InvalidFilterError
     │   ├── PIIRejectedError                privacy mode "reject" and the content holds PII
     │   ├── InvalidTurnError                a malformed conversation message or session id
+    │   ├── InvalidTextError                NUL or a lone surrogate: text PostgreSQL cannot store
+    │   ├── InvalidMetadataError            metadata not JSON, too large or nested too deep
+    │   ├── OutOfRangeError                 a number (offset, limit, filter value) out of range
     │   ├── InvalidTenantError              a tenant name the service cannot use
     │   └── PayloadTooLargeError   (413)    a service request body over service.max_body_bytes
     ├── NotFoundError              (404)
@@ -26,7 +29,8 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── DatabaseUnavailableError        server unreachable or failed to start
     │   ├── ExtensionError                  pgvector missing or too old
     │   ├── SchemaVersionError              the database was written by a newer neuromem
-    │   └── EmbeddingDimensionError         configured dimension differs from the stored one
+    │   ├── EmbeddingDimensionError         configured dimension differs from the stored one
+    │   └── RecallDegradedError             every retrieval path failed, or one did under ``strict``
     ├── AccessError                (401)    the service only (the in-process SDK has no keys)
     │   ├── AuthenticationError    (401)    no, malformed, unknown or revoked API key
     │   └── PermissionDeniedError  (403)    the key's scope or bound user does not allow it
@@ -44,6 +48,32 @@ class NeuromemError(Exception):
     """Base class of every error neuromem raises on purpose."""
 
     http_status = 500
+
+    def as_problem(self) -> dict[str, object]:
+        """The error as data (``{"type", "detail", "status"}``): how it travels inside a result,
+        e.g. ``IngestReport.rejected`` over the REST API."""
+        return {"type": type(self).__name__, "detail": str(self), "status": self.http_status}
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: object, handler: object) -> object:
+        """Errors inside public result types (pydantic / FastAPI) serialise as ``as_problem()``."""
+        from pydantic_core import core_schema as cs
+
+        shape = cs.typed_dict_schema({"type": cs.typed_dict_field(cs.str_schema()),
+                                      "detail": cs.typed_dict_field(cs.str_schema()),
+                                      "status": cs.typed_dict_field(cs.int_schema())})  # fmt: skip
+
+        def validate(value: object) -> NeuromemError:
+            if isinstance(value, cls):
+                return value
+            if isinstance(value, dict) and isinstance(value.get("detail"), str):
+                return cls(value["detail"])
+            raise ValueError(f"expected a {cls.__name__} or its problem dict")
+
+        return cs.no_info_plain_validator_function(
+            validate, json_schema_input_schema=shape,
+            serialization=cs.plain_serializer_function_ser_schema(lambda e: e.as_problem(), return_schema=shape),
+        )  # fmt: skip
 
 
 class ConfigError(NeuromemError):
@@ -148,6 +178,27 @@ class LLMError(ModelError):
 
 class LLMResponseError(LLMError):
     """The LLM answered, but its answer did not validate against the expected schema."""
+
+
+class RecallDegradedError(StoreError):
+    """Recall could not run: every retrieval path failed, or (``strict=True``) at least one did.
+    ``degraded`` lists the paths and why (see ``SearchResults.degraded``)."""
+
+    def __init__(self, message: str, degraded: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.degraded = degraded
+
+
+class InvalidTextError(InvalidInputError):
+    """Text holding a NUL character or a lone surrogate (not valid UTF-8), which cannot be stored."""
+
+
+class InvalidMetadataError(InvalidInputError):
+    """Metadata that is not a JSON object of bounded size and depth, or whose keys/values hold NUL."""
+
+
+class OutOfRangeError(InvalidInputError):
+    """A number outside what neuromem or PostgreSQL can represent (offset, limit, a filter value)."""
 
 
 # -- the service's access errors (issue #15): authentication and authorisation -------------

@@ -12,14 +12,13 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import psycopg
 from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic_core import to_jsonable_python
 
 from .. import validation as check
 from ..config import Settings
-from ..errors import AuthenticationError, InvalidInputError, PermissionDeniedError, RequestTimeoutError
+from ..errors import AuthenticationError, NeuromemError, PermissionDeniedError, RequestTimeoutError
 from ..ingest.chat_export import ImportSummary
 from ..ingest.pipeline import IngestReport
 from ..memory import Memory
@@ -91,8 +90,6 @@ class ServiceContext:
 
         try:
             result = await asyncio.wait_for(asyncio.to_thread(work), self.settings.service.request_timeout_s)
-        except psycopg.errors.DataError as exc:  # SQLSTATE class 22: a value the database cannot hold
-            raise InvalidInputError(f"the database refused a value: {exc.diag.message_primary or exc}") from None
         except TimeoutError:
             raise RequestTimeoutError(
                 f"the request took longer than {self.settings.service.request_timeout_s:g} s"
@@ -108,7 +105,13 @@ def externalize(value: Any, tenant: str) -> Any:
     """Public types as JSON-ready data, with stored user keys shown as the tenant's user ids."""
     if tenant == DEFAULT_TENANT:
         return value
-    return _rename(to_jsonable_python(value), tenant)
+    return _rename(to_jsonable_python(value, fallback=_jsonable), tenant)
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, NeuromemError):
+        return value.as_problem()
+    raise TypeError(f"{type(value).__name__} is not JSON-serialisable")
 
 
 def _rename(data: Any, tenant: str) -> Any:
