@@ -82,3 +82,18 @@ def test_key_store_rules(service: Service) -> None:
     keys.revoke(key.id)
     assert key.id not in {k.id for k in keys.list("acme")}
     assert key.id in {k.id for k in keys.list("acme", include_revoked=True)}
+
+
+def test_request_timeout_is_a_504_problem(service: Service) -> None:
+    import asyncio
+    import time
+
+    from neuromem.api.context import ServiceContext
+    from neuromem.api.keys import KeyScope, Principal
+    from neuromem.errors import RequestTimeoutError
+
+    slow = ServiceContext(service.memory, service.settings.with_updates(service={"request_timeout_s": 0.05}))
+    who = Principal(service.keys.list("default")[0].id, "default", KeyScope.READ, None)
+    with pytest.raises(RequestTimeoutError) as caught:
+        asyncio.run(slow.call(who, "slow", lambda uid: time.sleep(0.5)))
+    assert caught.value.http_status == 504

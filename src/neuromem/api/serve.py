@@ -111,5 +111,6 @@ def serve(settings: Settings) -> None:
             config.load()
         sockets = [config.bind_socket()]
         port = sockets[0].getsockname()[1]
-        with handshake(memory, settings, f"http://{settings.service.host}:{port}"):
+        host = "127.0.0.1" if settings.service.host in ("0.0.0.0", "::", "") else settings.service.host
+        with handshake(memory, settings, f"http://{host}:{port}"):
             server.run(sockets=sockets)
