@@ -182,6 +182,18 @@ class TraitSettings(_Section):
     reflect_on_ingest: bool = True  # ingest batches and session ends queue a background trigger check
 
 
+class ServiceSettings(_Section):
+    """The HTTP service (`memctl serve`, issue #15): address, limits, shutdown."""
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8765, ge=0, le=65535)  # 0: any free port (written to serve.json)
+    max_body_bytes: int = Field(default=8 * 1024 * 1024, ge=1024)  # larger request bodies get 413
+    request_timeout_s: float = Field(default=60.0, gt=0)  # a request still running after this gets 504
+    graceful_shutdown_s: float = Field(default=10.0, ge=0)  # in-flight requests may finish this long
+    mcp_http: bool = True  # serve MCP over streamable HTTP at /mcp
+    log_json: bool = True  # structured JSON logs (tenant, user, request id; never content at INFO)
+
+
 class Settings(_Section):
     store: StoreSettings = StoreSettings()
     embedder: EmbedderSettings = EmbedderSettings()
@@ -190,6 +202,7 @@ class Settings(_Section):
     ingest: IngestSettings = IngestSettings()
     recall: RecallSettings = RecallSettings()
     traits: TraitSettings = TraitSettings()
+    service: ServiceSettings = ServiceSettings()
 
     @model_validator(mode="after")
     def _pool_bounds(self) -> Settings:

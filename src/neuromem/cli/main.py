@@ -29,6 +29,7 @@ from . import (  # noqa: E402, F401
     recall_commands,
     reflect_commands,
     server_commands,
+    service_commands,
 )
 
 
