@@ -13,11 +13,13 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── VectorDimensionError            a vector whose length is not the store's dimension
     │   ├── InvalidFilterError
     │   ├── PIIRejectedError                privacy mode "reject" and the content holds PII
-    │   └── InvalidTurnError                a malformed conversation message or session id
+    │   ├── InvalidTurnError                a malformed conversation message or session id
+    │   └── ForgetTargetError               forget got zero or several targets, or a malformed one
     ├── NotFoundError              (404)
     │   ├── MemoryNotFoundError
     │   ├── SessionNotFoundError
-    │   └── DocumentNotFoundError
+    │   ├── DocumentNotFoundError
+    │   └── ReceiptNotFoundError
     ├── ConflictError              (409)
     │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
     ├── StoreError                 (503)
@@ -142,3 +144,11 @@ class LLMError(ModelError):
 
 class LLMResponseError(LLMError):
     """The LLM answered, but its answer did not validate against the expected schema."""
+
+
+class ForgetTargetError(InvalidInputError):
+    """``forget`` needs exactly one well-formed target (memory, session, document, window, topic, everything)."""
+
+
+class ReceiptNotFoundError(NotFoundError):
+    """No forget receipt with that id for that user."""

@@ -27,6 +27,10 @@ from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
+from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
+from .lifecycle.forget import receipt as forget_receipt
+from .lifecycle.forget import receipts as forget_receipts
+from .lifecycle.forget import target_of as forget_target
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
@@ -150,6 +154,28 @@ class Memory:
     def reset(self, *, user_id: str) -> dict[str, int]:
         """Erase everything stored for ``user_id`` (irreversible)."""
         return self._core.reset(user_id)
+
+    # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
+    def forget(
+        self, *, user_id: str, memory_id: Any = None, session_id: str | None = None, document_id: Any = None,
+        since: Any = None, until: Any = None, query: str | None = None, entity: str | None = None,
+        concept: str | None = None, everything: bool = False, dry_run: bool = False, actor: str = "user",
+    ) -> ForgetReceipt | ForgetPreview:
+        """Hard-delete every trace of exactly one target and return the receipt proving it
+        (``dry_run=True``: a preview of what would go, nothing deleted).
+
+        >>> receipt = m.forget(user_id="alice", memory_id=mem_id)        # doctest: +SKIP
+        >>> m.forget(user_id="alice", query="peanut allergy", dry_run=True)  # doctest: +SKIP
+        """
+        target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
+                               until=until, query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+        return forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
+
+    def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
+        return forget_receipt(self._core, user_id, receipt_id)
+
+    def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
+        return forget_receipts(self._core, user_id, limit=limit)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
@@ -364,7 +390,8 @@ class Memory:
 _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
                   "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
-                  "reflect", "maybe_reflect", "traits", "trait", "run_job")  # fmt: skip
+                  "reflect", "maybe_reflect", "traits", "trait", "run_job",
+                  "forget", "forget_receipt", "forget_receipts")  # fmt: skip
 
 
 class AsyncMemory:

@@ -361,3 +361,25 @@ CREATE INDEX idx_mv_trait_user ON mv_trait_decayed (user_id, decayed_confidence 
 CREATE INDEX idx_mv_trait_stage ON mv_trait_decayed (user_id, trait_stage);
 CREATE INDEX idx_mv_trait_embedding ON mv_trait_decayed
     USING hnsw (embedding halfvec_cosine_ops) WITH (m = 24, ef_construction = 128);
+
+-- 0010: forgetting with a receipt (seed 003 §24): forget_receipts, FORGET tombstones in memory_history.
+CREATE TABLE forget_receipts (
+    id             UUID PRIMARY KEY,
+    user_id        VARCHAR(255) NOT NULL,
+    target_kind    VARCHAR(20) NOT NULL,
+    target_sha256  CHAR(64) NOT NULL,
+    actor          VARCHAR(50) NOT NULL,
+    counts         JSONB NOT NULL DEFAULT '{}',
+    content_sha256 TEXT[] NOT NULL DEFAULT '{}',
+    id_sha256      TEXT[] NOT NULL DEFAULT '{}',
+    digest         CHAR(64) NOT NULL,
+    created_at     TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    CONSTRAINT chk_forget_target CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query',
+                                                        'entity', 'concept', 'everything', 'purge'))
+);
+CREATE INDEX idx_forget_receipts_user ON forget_receipts (user_id, created_at DESC);
+
+-- a forgotten memory leaves one content-free FORGET tombstone in its history
+ALTER TABLE memory_history DROP CONSTRAINT chk_history_event;
+ALTER TABLE memory_history ADD CONSTRAINT chk_history_event
+    CHECK (event IN ('ADD', 'UPDATE', 'DELETE', 'SUPERSEDE', 'STAGE_CHANGE', 'FORGET'));

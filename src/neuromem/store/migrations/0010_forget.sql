@@ -1,0 +1,23 @@
+-- 0010: forgetting with a receipt (seed 003 §24 "选择性遗忘", deletion proof).
+-- A receipt proves what a forget removed without holding any of it: counts per table,
+-- sha256 of every deleted content and of every deleted id, one digest over them all.
+CREATE TABLE forget_receipts (
+    id             UUID PRIMARY KEY,
+    user_id        VARCHAR(255) NOT NULL,
+    target_kind    VARCHAR(20) NOT NULL,
+    target_sha256  CHAR(64) NOT NULL,
+    actor          VARCHAR(50) NOT NULL,
+    counts         JSONB NOT NULL DEFAULT '{}',
+    content_sha256 TEXT[] NOT NULL DEFAULT '{}',
+    id_sha256      TEXT[] NOT NULL DEFAULT '{}',
+    digest         CHAR(64) NOT NULL,
+    created_at     TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    CONSTRAINT chk_forget_target CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query',
+                                                        'entity', 'concept', 'everything', 'purge'))
+);
+CREATE INDEX idx_forget_receipts_user ON forget_receipts (user_id, created_at DESC);
+
+-- a forgotten memory leaves one content-free FORGET tombstone in its history
+ALTER TABLE memory_history DROP CONSTRAINT chk_history_event;
+ALTER TABLE memory_history ADD CONSTRAINT chk_history_event
+    CHECK (event IN ('ADD', 'UPDATE', 'DELETE', 'SUPERSEDE', 'STAGE_CHANGE', 'FORGET'));
