@@ -167,6 +167,13 @@ class TraitSettings(_Section):
     reflect_on_ingest: bool = True  # ingest batches and session ends queue a background trigger check
 
 
+class LifecycleSettings(_Section):
+    """Forgetting and retention (seed 003 §24, issue 16)."""
+
+    soft_delete_retention_days: float = Field(default=30.0, ge=0)  # soft-deleted rows are purged after this
+    purge_batch_users: int = Field(default=100, ge=1)  # users purged per run of the purge job
+
+
 class Settings(_Section):
     store: StoreSettings = StoreSettings()
     embedder: EmbedderSettings = EmbedderSettings()
@@ -175,6 +182,7 @@ class Settings(_Section):
     ingest: IngestSettings = IngestSettings()
     recall: RecallSettings = RecallSettings()
     traits: TraitSettings = TraitSettings()
+    lifecycle: LifecycleSettings = LifecycleSettings()
 
     @model_validator(mode="after")
     def _pool_bounds(self) -> Settings:

@@ -249,3 +249,16 @@ def test_absence_a_question_about_a_forgotten_fact_is_answered_from_nothing(mem:
     assert all("quintessor" not in h.memory.content for h in hits)
     assert not [p for p in hits.passages if "quintessor" in p.text]
     assert "quintessor" not in mem.recall_prompt("what is the word for my passport? quintessor", user_id=U).text
+
+
+def test_memctl_forget_dry_run_then_receipt(memory: Memory, memctl, db_url: str) -> None:  # type: ignore[no-untyped-def]
+    [written] = memory.add("I am allergic to zanzibarnuts", user_id=U)
+    out = memctl("forget", "-u", U, "--query", "zanzibarnuts", "--dry-run")
+    assert out.exit_code == 0 and "nothing deleted" in out.output and str(written.memory.id) in out.output
+    bad = memctl("forget", "-u", U, "--query", "x", "--everything", "--yes")
+    assert bad.exit_code == 2 and "ForgetTargetError" in bad.output
+    out = memctl("forget", "-u", U, "--memory", str(written.memory.id), "--yes")
+    assert out.exit_code == 0 and "memories 1" in out.output and "by memctl" in out.output
+    assert find_traces(db_url, ["zanzibarnuts", written.memory.id]) == []
+    listed = memctl("receipts", "-u", U)
+    assert listed.exit_code == 0 and listed.output.startswith("receipt ")

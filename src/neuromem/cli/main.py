@@ -23,6 +23,7 @@ def cli() -> None:
 from . import (  # noqa: E402, F401
     config_commands,
     demo_command,
+    forget_commands,
     ingest_commands,
     memory_commands,
     recall_commands,

@@ -46,6 +46,8 @@ from ..types import HistoryEvent, TraitStage
 log = logging.getLogger(__name__)
 
 TARGET_KINDS = ("memory", "session", "document", "window", "query", "entity", "concept", "everything")
+#: the purge job's own kind: rows soft-deleted before ``until`` (``lifecycle.purge``)
+PURGE = "purge"
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,7 +233,11 @@ def _erase(conn: Any, uid: str, target: ForgetTarget, settings: Any, *, dry_run:
             raise _DryRun(ForgetPreview(uid, target.kind, tuple(rows), _set_counts(counts)))
         return store.erase_user(conn, uid), 0, 0
     _seed(conn, uid, target)
-    _close(conn, uid, settings.ingest.raw_chunk_max_chars)
+    if target.kind == "purge":
+        store.close_over(conn, uid, derived=False)
+        store.spare_shared(conn, uid)
+    else:
+        _close(conn, uid, settings.ingest.raw_chunk_max_chars)
     if dry_run:
         rows, counts = store.preview(conn, uid, preview_limit)
         raise _DryRun(ForgetPreview(uid, target.kind, tuple(rows), _set_counts(counts)))
@@ -275,6 +281,9 @@ def _seed(conn: Any, uid: str, target: ForgetTarget) -> None:
             raise DocumentNotFoundError(f"no document {target.document_id} for user {uid!r}")
     elif target.kind == "window":
         store.seed_window(conn, uid, target.since, target.until)
+    elif target.kind == "purge":
+        assert target.until is not None
+        store.seed_soft_deleted(conn, uid, target.until)
     elif target.kind == "query":
         assert target.text is not None
         terms = [t for t in dict.fromkeys(search_text(target.text).split()) if t]

@@ -218,8 +218,10 @@ def _insert(conn: Conn, query: str, user_id: str) -> int:
     return conn.execute(sql.SQL(query), {"u": user_id}).rowcount  # type: ignore[arg-type]
 
 
-def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8) -> None:
-    """Grow the work sets to a fixpoint of the derivation rules (module docstring)."""
+def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool = True) -> None:
+    """Grow the work sets to a fixpoint of the derivation rules (module docstring). With
+    ``derived=False`` (the purge of soft-deleted rows) no other memory is drawn in: only the
+    rows' chains, sources and cited chunks (see :func:`spare_shared`)."""
     for _ in range(max_rounds):
         grew = 0
         # every version of each chain, both directions
@@ -253,6 +255,10 @@ def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8) -> None:
             INSERT INTO _forget_chunk SELECT DISTINCT c.raw_chunk_sha256 FROM conversation_messages c
             JOIN _forget_msg f ON f.id = c.id
             WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 IS NOT NULL ON CONFLICT DO NOTHING""", user_id)
+        if not derived:
+            if grew == 0:
+                return
+            continue
         # messages holding a forgotten chunk's words
         grew += _insert(conn, """
             INSERT INTO _forget_msg SELECT c.id FROM conversation_messages c JOIN _forget_chunk k
@@ -277,6 +283,29 @@ def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8) -> None:
                                            WHERE memory_type = 'episodic')
             ON CONFLICT DO NOTHING""", user_id)
         if grew == 0:
+            return
+
+
+def spare_shared(conn: Conn, user_id: str) -> None:
+    """Keep the messages and chunks that a memory outside ``_forget_mem`` still stands on (the purge
+    removes deleted rows, not what live memories were extracted from)."""
+    u = {"u": user_id}
+    for _ in range(4):
+        n = conn.execute("""DELETE FROM _forget_msg f USING memory_sources s
+            WHERE s.user_id = %(u)s AND s.message_id = f.id
+              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = s.memory_id)""", u).rowcount  # fmt: skip
+        n += conn.execute("""DELETE FROM _forget_chunk k WHERE EXISTS (
+            SELECT 1 FROM memories m, jsonb_array_elements(m.raw_refs) ref
+            WHERE m.user_id = %(u)s AND ref->>'sha256' = k.sha256
+              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = m.id AND x.memory_type = m.memory_type))""",
+            u).rowcount  # fmt: skip
+        n += conn.execute("""DELETE FROM _forget_chunk k WHERE EXISTS (
+            SELECT 1 FROM conversation_messages c WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 = k.sha256
+              AND NOT EXISTS (SELECT 1 FROM _forget_msg f WHERE f.id = c.id))""", u).rowcount  # fmt: skip
+        n += conn.execute("""DELETE FROM _forget_msg f USING conversation_messages c
+            WHERE c.user_id = %(u)s AND c.id = f.id AND c.raw_chunk_sha256 IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM _forget_chunk k WHERE k.sha256 = c.raw_chunk_sha256)""", u).rowcount  # fmt: skip
+        if n == 0:
             return
 
 

@@ -1,7 +1,8 @@
 """SQL fragments shared by the read queries of ``store`` (seed 000 §6.3 validity; STYLE habit 7).
 
 - :data:`CURRENT` — a memory row ``m`` that is valid now (not expired, not invalidated);
-- :data:`AS_OF` — a row known and valid at ``%(as_of)s`` (bitemporal time travel);
+- :data:`AS_OF` — a row known and valid at ``%(as_of)s`` (bitemporal time travel); a row
+  soft-deleted since (``expired_at`` without a successor) never comes back through recall;
 - :data:`ACTIVE_TRAIT_STAGES` — the trait stages recall may return (emerging/established/core);
 - :func:`quote_term` — one tsquery lexeme, quoted so no user text is read as tsquery syntax;
 - :func:`named_filter` — a compiled filter with named placeholders, to join a named-parameter query;
@@ -17,7 +18,7 @@ from .filters import CompiledFilter
 ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
 CURRENT = "m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())"
 AS_OF = (
-    "m.created_at <= %(as_of)s AND (m.expired_at IS NULL OR m.expired_at > %(as_of)s)"
+    "m.created_at <= %(as_of)s AND (m.expired_at IS NULL OR (m.expired_at > %(as_of)s AND m.superseded_by IS NOT NULL))"
     " AND (m.valid_at IS NULL OR m.valid_at <= %(as_of)s)"
     " AND (m.invalid_at IS NULL OR m.invalid_at > %(as_of)s OR m.expired_at > %(as_of)s)"
 )
