@@ -174,6 +174,21 @@ class LifecycleSettings(_Section):
     purge_batch_users: int = Field(default=100, ge=1)  # users purged per run of the purge job
 
 
+class ConflictSettings(_Section):
+    """Conflict priority of seed 003 §7.2 and its review queue (``neuromem.lifecycle.conflict_priority``)."""
+
+    weight_trust: float = Field(default=0.5, ge=0)
+    weight_recency: float = Field(default=0.3, ge=0)
+    weight_support: float = Field(default=0.15, ge=0)
+    weight_consistency: float = Field(default=0.05, ge=0)
+    review_margin: float = Field(default=0.05, ge=0)  # sides closer than this go to the review queue
+    source_trust: dict[str, float] = Field(default_factory=lambda: {
+        "user": 0.8, "document": 0.7, "import": 0.6, "assistant": 0.4, "inferred": 0.3})  # fmt: skip
+    default_trust: float = Field(default=0.5, ge=0, le=1)
+    detect_neighbours: int = Field(default=5, ge=0)  # nearest current facts checked by the offline detector
+    detect_min_similarity: float = Field(default=0.6, ge=0, le=1)
+
+
 class Settings(_Section):
     store: StoreSettings = StoreSettings()
     embedder: EmbedderSettings = EmbedderSettings()
@@ -183,6 +198,7 @@ class Settings(_Section):
     recall: RecallSettings = RecallSettings()
     traits: TraitSettings = TraitSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
+    conflicts: ConflictSettings = ConflictSettings()
 
     @model_validator(mode="after")
     def _pool_bounds(self) -> Settings:

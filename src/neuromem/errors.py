@@ -19,7 +19,8 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── MemoryNotFoundError
     │   ├── SessionNotFoundError
     │   ├── DocumentNotFoundError
-    │   └── ReceiptNotFoundError
+    │   ├── ReceiptNotFoundError
+    │   └── ConflictNotFoundError
     ├── ConflictError              (409)
     │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
     ├── StoreError                 (503)
@@ -152,3 +153,7 @@ class ForgetTargetError(InvalidInputError):
 
 class ReceiptNotFoundError(NotFoundError):
     """No forget receipt with that id for that user."""
+
+
+class ConflictNotFoundError(NotFoundError):
+    """No conflict of the review queue with that id for that user."""

@@ -27,6 +27,7 @@ from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
+from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
@@ -176,6 +177,15 @@ class Memory:
 
     def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
         return forget_receipts(self._core, user_id, limit=limit)
+
+    # -- conflicts (seed 003 §7.2, neuromem.lifecycle.conflicts) ---------------
+    def conflicts(self, *, user_id: str, status: str = "open", limit: int = 100) -> list[Conflict]:
+        """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
+        return list_conflicts(self._core, user_id, status=status, limit=limit)
+
+    def resolve_conflict(self, conflict_id: Any, *, user_id: str, keep: Any, actor: str = "user") -> Conflict:
+        """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``."""
+        return resolve_conflict(self._core, user_id, conflict_id, keep=keep, actor=actor)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
@@ -391,7 +401,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job",
-                  "forget", "forget_receipt", "forget_receipts")  # fmt: skip
+                  "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict")  # fmt: skip
 
 
 class AsyncMemory:

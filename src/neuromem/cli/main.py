@@ -22,6 +22,7 @@ def cli() -> None:
 # command modules register themselves on import (keep this list sorted)
 from . import (  # noqa: E402, F401
     config_commands,
+    conflict_commands,
     demo_command,
     forget_commands,
     ingest_commands,

@@ -419,6 +419,12 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.add("trait_evidence", len(lost))
     gone = {r["id"] for r in conn.execute("SELECT id FROM _forget_mem WHERE memory_type = 'trait'").fetchall()}
     out.lost_evidence = [dict(r) for r in lost if r["trait_id"] not in gone]
+    # conflicts of the review queue naming a forgotten fact (their attribute may quote it)
+    conflicts = conn.execute(
+        """DELETE FROM memory_conflicts WHERE user_id = %(u)s AND (old_id IN (SELECT id FROM _forget_mem)
+           OR new_id IN (SELECT id FROM _forget_mem)) RETURNING id::text AS id""", u).fetchall()  # fmt: skip
+    out.add("memory_conflicts", len(conflicts))
+    out.log_needles.extend(r["id"] for r in conflicts)
     # provenance rows
     out.add("memory_sources", conn.execute(
         """DELETE FROM memory_sources WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)

@@ -21,3 +21,23 @@ CREATE INDEX idx_forget_receipts_user ON forget_receipts (user_id, created_at DE
 ALTER TABLE memory_history DROP CONSTRAINT chk_history_event;
 ALTER TABLE memory_history ADD CONSTRAINT chk_history_event
     CHECK (event IN ('ADD', 'UPDATE', 'DELETE', 'SUPERSEDE', 'STAGE_CHANGE', 'FORGET'));
+
+-- conflicts between facts (seed 003 §7.2): every detected conflict with both sides' priority;
+-- status 'auto' (decided by the formula), 'open' (too close: the review queue) or 'resolved'.
+CREATE TABLE memory_conflicts (
+    id          UUID PRIMARY KEY,
+    user_id     VARCHAR(255) NOT NULL,
+    attribute   TEXT NOT NULL,
+    old_id      UUID NOT NULL,
+    new_id      UUID NOT NULL,
+    old_score   REAL NOT NULL,
+    new_score   REAL NOT NULL,
+    status      VARCHAR(10) NOT NULL,
+    winner_id   UUID,
+    detector    VARCHAR(20) NOT NULL,
+    created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+    resolved_at TIMESTAMPTZ,
+    resolved_by VARCHAR(50),
+    CONSTRAINT chk_conflict_status CHECK (status IN ('auto', 'open', 'resolved'))
+);
+CREATE INDEX idx_conflicts_user ON memory_conflicts (user_id, status, created_at DESC);
