@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-forget clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,9 @@ bench-ingest: $(STAMP)
 
 bench-reflect: $(STAMP)
 	$(BENCH).reflect $(ARGS)
+
+bench-forget: $(STAMP)
+	$(BENCH).forget $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

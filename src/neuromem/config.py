@@ -172,6 +172,7 @@ class LifecycleSettings(_Section):
 
     soft_delete_retention_days: float = Field(default=30.0, ge=0)  # soft-deleted rows are purged after this
     purge_batch_users: int = Field(default=100, ge=1)  # users purged per run of the purge job
+    feedback_step: float = Field(default=0.15, ge=0, le=1)  # importance moved by one upvote / downvote
 
 
 class ConflictSettings(_Section):

@@ -28,6 +28,7 @@ from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
+from .lifecycle.feedback import give_feedback
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
@@ -186,6 +187,24 @@ class Memory:
     def resolve_conflict(self, conflict_id: Any, *, user_id: str, keep: Any, actor: str = "user") -> Conflict:
         """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``."""
         return resolve_conflict(self._core, user_id, conflict_id, keep=keep, actor=actor)
+
+    # -- feedback (seed 003 §9.1, neuromem.lifecycle.feedback) -----------------
+    def feedback(self, memory_id: Any, *, user_id: str, kind: str) -> MemoryRecord:
+        """``pin`` / ``unpin`` (a pinned memory is always in the prompt block) or ``upvote`` /
+        ``downvote`` (moves its importance, hence its weight in recall)."""
+        return give_feedback(self._core, user_id, memory_id, kind)
+
+    def pin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="pin")
+
+    def unpin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="unpin")
+
+    def upvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="upvote")
+
+    def downvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="downvote")
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
@@ -401,7 +420,8 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job",
-                  "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict")  # fmt: skip
+                  "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
+                  "feedback", "pin", "unpin", "upvote", "downvote")  # fmt: skip
 
 
 class AsyncMemory:
