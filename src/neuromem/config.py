@@ -173,6 +173,11 @@ class LifecycleSettings(_Section):
     soft_delete_retention_days: float = Field(default=30.0, ge=0)  # soft-deleted rows are purged after this
     purge_batch_users: int = Field(default=100, ge=1)  # users purged per run of the purge job
     feedback_step: float = Field(default=0.15, ge=0, le=1)  # importance moved by one upvote / downvote
+    # compression of old, rarely used episodes (seed 004 §2.2 / §4.1)
+    compress_after_days: float = Field(default=90.0, ge=0)
+    compress_max_access: int = Field(default=5, ge=0)  # episodes recalled this often or more are kept whole
+    compress_group_max: int = Field(default=20, ge=2)  # episodes per summary
+    compress_item_chars: int = Field(default=160, ge=20)  # characters kept of each episode by the rules
 
 
 class ConflictSettings(_Section):

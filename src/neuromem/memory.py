@@ -13,6 +13,7 @@ thread, so there is a single implementation of every operation (STYLE.md habit 3
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -27,6 +28,7 @@ from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
+from .lifecycle.compress import CompressionReport, compress_user
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
 from .lifecycle.feedback import give_feedback
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
@@ -40,6 +42,7 @@ from .recall.recipes import RecallRecipe
 from .store.db import Database
 from .store.documents import DocumentFile
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+from .validation import timestamp as check_timestamp
 
 if TYPE_CHECKING:
     from .reflect.engine import ReflectionReport
@@ -205,6 +208,13 @@ class Memory:
 
     def downvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         return self.feedback(memory_id, user_id=user_id, kind="downvote")
+
+    # -- consolidation (seed 004 §2.2, neuromem.lifecycle.compress) ----------
+    def compress(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> CompressionReport:
+        """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
+        originals are archived behind the summary, their citations kept."""
+        when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        return compress_user(self._core, user_id, when, chat=self._chat, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
@@ -421,7 +431,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job",
                   "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
-                  "feedback", "pin", "unpin", "upvote", "downvote")  # fmt: skip
+                  "feedback", "pin", "unpin", "upvote", "downvote", "compress")  # fmt: skip
 
 
 class AsyncMemory:

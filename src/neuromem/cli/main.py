@@ -23,6 +23,7 @@ def cli() -> None:
 from . import (  # noqa: E402, F401
     config_commands,
     conflict_commands,
+    consolidate_commands,
     demo_command,
     forget_commands,
     ingest_commands,

@@ -210,7 +210,7 @@ def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = Fal
     except _DryRun as done:  # raised inside the transaction, so it rolled back
         return done.preview
     removed = remove_files(erased.files)
-    if erased.counts.get("memories") and core.settings.traits.refresh_view_after_reflect:
+    if (recomputed or deleted or target.kind == "everything") and core.settings.traits.refresh_view_after_reflect:
         _refresh_view(core)
     return ForgetReceipt.of(row, traits_recomputed=recomputed, traits_deleted=deleted, files_removed=removed)
 

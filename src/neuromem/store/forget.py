@@ -13,7 +13,8 @@ joined in the database, never shipped to Python and back:
 its whole supersede chain, the messages it was extracted from (``memory_sources``) and
 the raw chunks it cites; a message takes its chunks; a chunk takes the messages and
 memories that hold or cite its words; an episode takes the memories extracted from it
-(``source_episode_ids``). Traits are derived by reflection and are never seeds here:
+(``source_episode_ids``) — a compression summary goes with any of its originals, but its
+own provenance (the originals' words) draws nothing further in. Traits are derived by reflection and are never seeds here:
 :mod:`neuromem.lifecycle.forget` recomputes or dissolves them from the evidence left.
 
 :func:`erase` deletes and returns, per table, the row counts and the sha256 of every
@@ -224,17 +225,19 @@ def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool =
     rows' chains, sources and cited chunks (see :func:`spare_shared`)."""
     for _ in range(max_rounds):
         grew = 0
-        # every version of each chain, both directions
+        # every version of each chain, both directions (a compression summary is not a version:
+        # the chain stops there, see lifecycle.compress); one step per round, each on an index
         grew += _insert(conn, """
-            INSERT INTO _forget_mem
-            WITH RECURSIVE chain(id, memory_type, superseded_by) AS (
-                SELECT m.id, m.memory_type, m.superseded_by FROM memories m
-                JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type WHERE m.user_id = %(u)s
-                UNION
-                SELECT m.id, m.memory_type, m.superseded_by FROM memories m JOIN chain c
-                  ON m.superseded_by = c.id OR m.id = c.superseded_by
-                WHERE m.user_id = %(u)s)
-            SELECT id, memory_type FROM chain ON CONFLICT DO NOTHING""", user_id)
+            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
+            JOIN _forget_mem f ON m.superseded_by = f.id
+            WHERE m.user_id = %(u)s AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.id = f.id
+                                                    AND s.memory_type = f.memory_type AND s.metadata ? 'summary_of')
+            ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, """
+            INSERT INTO _forget_mem SELECT n.id, n.memory_type FROM memories m
+            JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type
+            JOIN memories n ON n.id = m.superseded_by AND n.user_id = m.user_id
+            WHERE m.user_id = %(u)s AND NOT n.metadata ? 'summary_of' ON CONFLICT DO NOTHING""", user_id)
         # documents whose chunks go take their file row along only when targeted; chunks of a
         # targeted document go
         grew += _insert(conn, """
@@ -244,13 +247,15 @@ def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool =
         grew += _insert(conn, """
             INSERT INTO _forget_msg SELECT DISTINCT s.message_id FROM memory_sources s
             JOIN _forget_mem f ON f.id = s.memory_id
+            JOIN memories m ON m.id = f.id AND m.memory_type = f.memory_type AND NOT m.metadata ? 'summary_of'
             WHERE s.user_id = %(u)s AND s.message_id IS NOT NULL ON CONFLICT DO NOTHING""", user_id)
         # chunks the memories cite and the messages hold
         grew += _insert(conn, """
             INSERT INTO _forget_chunk SELECT DISTINCT ref->>'sha256' FROM memories m
             JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type,
             jsonb_array_elements(m.raw_refs) ref
-            WHERE m.user_id = %(u)s AND ref ? 'sha256' ON CONFLICT DO NOTHING""", user_id)
+            WHERE m.user_id = %(u)s AND ref ? 'sha256' AND NOT m.metadata ? 'summary_of'
+            ON CONFLICT DO NOTHING""", user_id)
         grew += _insert(conn, """
             INSERT INTO _forget_chunk SELECT DISTINCT c.raw_chunk_sha256 FROM conversation_messages c
             JOIN _forget_msg f ON f.id = c.id
@@ -265,11 +270,10 @@ def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool =
             ON k.sha256 = c.raw_chunk_sha256 WHERE c.user_id = %(u)s ON CONFLICT DO NOTHING""", user_id)
         # memories citing a forgotten chunk, extracted from a forgotten message or episode
         grew += _insert(conn, """
-            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memories m,
-            jsonb_array_elements(m.raw_refs) ref
-            WHERE m.user_id = %(u)s AND m.memory_type <> 'trait'
-              AND EXISTS (SELECT 1 FROM _forget_chunk k WHERE k.sha256 = ref->>'sha256')
-              AND EXISTS (SELECT 1 FROM _forget_chunk)
+            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM _forget_chunk k
+            JOIN LATERAL (SELECT id, memory_type FROM memories
+                          WHERE user_id = %(u)s AND memory_type <> 'trait'
+                            AND raw_refs @> jsonb_build_array(jsonb_build_object('sha256', k.sha256::text))) m ON true
             ON CONFLICT DO NOTHING""", user_id)
         grew += _insert(conn, """
             INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources s
@@ -446,6 +450,7 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.content_sha256.extend(r["content_sha"] for r in mems)
     out.log_needles.extend(r["id"] for r in mems)
     out.log_needles.extend(r["quote"] for r in mems)
+    restore_archived(conn, user_id, [r["id"] for r in mems])
     msgs = conn.execute(
         f"""DELETE FROM conversation_messages c USING _forget_msg f WHERE c.user_id = %(u)s AND c.id = f.id
             RETURNING c.id::text AS id, c.session_id, {_sha('c.id::text')} AS id_sha,
@@ -510,6 +515,32 @@ def _mark_orphan_nodes(conn: Conn, user_id: str, node_ids: Sequence[uuid.UUID]) 
            ON CONFLICT DO NOTHING""",
         {"u": user_id, "ids": list(node_ids), "kept": list(_KEPT_NODE_TYPES)},
     )
+
+
+def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> int:
+    """Rows archived into a summary that was just deleted become current again (the summary is
+    derived; what it summarised was not forgotten), each with an ``UPDATE`` history row."""
+    if not deleted_ids:
+        return 0
+    conn.execute(  # the archiving rows quoted the summary: keep the event, drop the words
+        """UPDATE memory_history SET new_content = NULL, new_metadata = '{"summary_forgotten": true}'
+           WHERE user_id = %s AND new_metadata->>'summary_id' = ANY(%s)""",
+        (user_id, list(deleted_ids)),
+    )
+    rows = conn.execute(
+        """UPDATE memories SET expired_at = NULL, superseded_by = NULL, updated_at = now(), version = version + 1
+           WHERE user_id = %s AND superseded_by = ANY(%s::uuid[]) RETURNING id, memory_type""",
+        (user_id, list(deleted_ids)),
+    ).fetchall()
+    if rows:
+        with conn.cursor() as cur:
+            cur.executemany(
+                """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+                   VALUES (%s, %s, %s, %s, 'UPDATE', %s, 'forget:restore')""",
+                [(uuid7(), user_id, r["id"], r["memory_type"], Jsonb({"reason": "its summary was forgotten"}))
+                 for r in rows],
+            )  # fmt: skip
+    return len(rows)
 
 
 def _detach_survivors(conn: Conn, user_id: str) -> None:

@@ -403,3 +403,10 @@ CREATE TABLE memory_conflicts (
     CONSTRAINT chk_conflict_status CHECK (status IN ('auto', 'open', 'resolved'))
 );
 CREATE INDEX idx_conflicts_user ON memory_conflicts (user_id, status, created_at DESC);
+
+-- lookups of forgetting (the closure of store/forget.py) on an index instead of a scan of the user's rows
+CREATE INDEX idx_memories_raw_refs ON memories USING gin (raw_refs jsonb_path_ops);
+CREATE INDEX idx_memories_source_episodes ON memories USING gin (source_episode_ids)
+    WHERE cardinality(source_episode_ids) > 0;
+CREATE INDEX idx_messages_chunk ON conversation_messages (user_id, raw_chunk_sha256);
+CREATE INDEX idx_sources_message ON memory_sources (message_id) WHERE message_id IS NOT NULL;
