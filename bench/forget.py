@@ -66,7 +66,7 @@ def load(memory: Memory, user: str, n: int, seed: int) -> list:  # type: ignore[
                 if key not in sessions:
                     sessions[key] = conversations.lock_session(conn, user, key, T0)[0].id
                 messages.append(NewMessage(sessions[key], i % 50, "user", None, t, T0 + dt.timedelta(minutes=i),
-                                           sha256_of(t), chunks[k].sha256, {}))  # fmt: skip
+                                           sha256_of(t), chunks[k].sha256, {}, turn_key=sha256_of(f"{key}:{i}")))  # fmt: skip
             message_ids = conversations.insert_messages(conn, user, messages)
             rows = insert_many(conn, [
                 NewMemory(user_id=user, memory_type=MemoryType.FACT, content=t, content_hash=content_hash(t),

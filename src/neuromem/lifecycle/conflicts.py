@@ -32,7 +32,7 @@ from ..store.graph import EdgeInput
 from ..types import HistoryEvent, MemoryRecord, MemoryType
 from .conflict_priority import Side, Verdict, attribute_and_value, judge, source_trust
 
-Invalidate = Callable[[Conn, MemoryRecord, dt.datetime, str], MemoryRecord]
+Invalidate = Callable[[Conn, MemoryRecord, dt.datetime, str], MemoryRecord | None]
 
 ACTOR = "conflicts"
 
@@ -106,7 +106,7 @@ class ConflictResolver:
             if verdict.winner == "old":
                 current = memories.get(conn, new.user_id, new.id)
                 if current is not None and current.invalid_at is None and current.expired_at is None:
-                    new = invalidate(conn, current, current.valid_at or current.created_at, actor)
+                    new = invalidate(conn, current, current.valid_at or current.created_at, actor) or new
             winner = {"old": o.old.id, "new": new.id}.get(verdict.winner or "")
             row = store.insert(conn, new.user_id, attribute=o.attribute, old_id=o.old.id, new_id=new.id,
                                old_score=verdict.old_score, new_score=verdict.new_score,
