@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli bench-load clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli bench-load bench-forget clean
 
 $(STAMP): pyproject.toml
 	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
@@ -53,6 +53,8 @@ bench-cli: $(STAMP)
 
 bench-load: $(STAMP)
 	$(BENCH).load $(ARGS)
+bench-forget: $(STAMP)
+	$(BENCH).forget $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

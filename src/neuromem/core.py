@@ -382,9 +382,15 @@ class MemoryCore:
 
     def reset(self, user_id: Any) -> dict[str, int]:
         """Hard-delete everything stored for one user. Returns the rows removed per table."""
+        from .lifecycle.forget import remove_files
+        from .store.forget import chunk_paths
+
         uid = check.user_id(user_id, self.settings.write)
         with self.access.without_user(uid), self.db.transaction() as conn:
-            return memories.delete_user(conn, uid)
+            files = chunk_paths(conn, uid)
+            removed = memories.delete_user(conn, uid)
+        remove_files(files)  # the chunk directory's files of this user (after the commit)
+        return removed
 
     # ------------------------------------------------------------------ reads
     def get(self, memory_id: Any, user_id: Any) -> MemoryRecord:

@@ -18,11 +18,14 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── InvalidMetadataError            metadata not JSON, too large or nested too deep
     │   ├── OutOfRangeError                 a number (offset, limit, filter value) out of range
     │   ├── InvalidTenantError              a tenant name the service cannot use
-    │   └── PayloadTooLargeError   (413)    a service request body over service.max_body_bytes
+    │   ├── PayloadTooLargeError   (413)    a service request body over service.max_body_bytes
+    │   └── ForgetTargetError               forget got zero or several targets, or a malformed one
     ├── NotFoundError              (404)
     │   ├── MemoryNotFoundError
     │   ├── SessionNotFoundError
-    │   └── DocumentNotFoundError
+    │   ├── DocumentNotFoundError
+    │   ├── ReceiptNotFoundError
+    │   └── ConflictNotFoundError
     ├── ConflictError              (409)
     │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
     ├── StoreError                 (503)
@@ -236,3 +239,13 @@ class RequestTimeoutError(NeuromemError):
     """The request did not finish within ``service.request_timeout_s`` (HTTP 504)."""
 
     http_status = 504
+class ForgetTargetError(InvalidInputError):
+    """``forget`` needs exactly one well-formed target (memory, session, document, window, topic, everything)."""
+
+
+class ReceiptNotFoundError(NotFoundError):
+    """No forget receipt with that id for that user."""
+
+
+class ConflictNotFoundError(NotFoundError):
+    """No conflict of the review queue with that id for that user."""

@@ -23,7 +23,10 @@ def cli() -> None:
 # command modules register themselves on import (keep this list sorted)
 from . import (  # noqa: E402, F401
     config_commands,
+    conflict_commands,
+    consolidate_commands,
     demo_command,
+    forget_commands,
     ingest_commands,
     memory_commands,
     recall_commands,
