@@ -5,12 +5,10 @@ first use (PEP 562), so ``import neuromem`` and the command line stay fast: a ``
 that talks to a running service never loads the store, the recall pipeline or a model.
 """
 
-from __future__ import annotations
-
 import importlib
-from typing import TYPE_CHECKING, Any
+import typing
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
     from .admin import (
         ScheduledJob,
         ServerStop,
@@ -48,6 +46,8 @@ if TYPE_CHECKING:
         VectorDimensionError,
         VersionConflictError,
     )
+    from .lifecycle.conflicts import Conflict
+    from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .memory import AsyncMemory, Memory
     from .recall.packing import Citation
     from .recall.prompt import PromptBlock, PromptLine
@@ -99,6 +99,9 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "UnknownMemoryTypeError": ".errors",
     "VectorDimensionError": ".errors",
     "VersionConflictError": ".errors",
+    "Conflict": ".lifecycle.conflicts",
+    "ForgetPreview": ".lifecycle.forget",
+    "ForgetReceipt": ".lifecycle.forget",
     "AsyncMemory": ".memory",
     "Memory": ".memory",
     "Citation": ".recall.packing",
@@ -120,6 +123,7 @@ __version__ = "0.1.0"
 __all__ = [
     "AsyncMemory",
     "Citation",
+    "Conflict",
     "ConflictError",
     "ContentTooLongError",
     "DatabaseUnavailableError",
@@ -127,6 +131,8 @@ __all__ = [
     "EmbeddingDimensionError",
     "EmptyContentError",
     "ExtensionError",
+    "ForgetPreview",
+    "ForgetReceipt",
     "HistoryEntry",
     "InvalidFilterError",
     "InvalidInputError",
@@ -170,7 +176,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> typing.Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'neuromem' has no attribute {name!r}")

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from ..lifecycle.conflicts import Conflict
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
+
+if TYPE_CHECKING:
+    from neuromem import Conflict
 
 
 def describe_conflict(c: Conflict) -> str:

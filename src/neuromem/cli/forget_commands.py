@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
-from ..lifecycle.forget import ForgetPreview, ForgetReceipt
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
+
+if TYPE_CHECKING:
+    from neuromem import ForgetReceipt
 
 
 def describe_receipt(receipt: ForgetReceipt) -> str:
@@ -37,6 +41,8 @@ def forget(user_id: str, memory_id: str | None, session_id: str | None, document
     """Hard-delete every trace of ONE target and print the receipt that proves it."""
     target = dict(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since, until=until,
                   query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+    from neuromem import ForgetPreview  # loaded on use: `memctl --help` loads no engine
+
     with open_memory() as m:
         if not dry_run and not yes:
             preview = m.forget(user_id=user_id, dry_run=True, **target)  # validates the target first
