@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-fact-pairs clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,9 @@ bench-ingest: $(STAMP)
 
 bench-reflect: $(STAMP)
 	$(BENCH).reflect $(ARGS)
+
+bench-fact-pairs: $(STAMP)
+	$(BENCH).fact_pairs $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
