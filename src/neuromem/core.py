@@ -382,9 +382,15 @@ class MemoryCore:
 
     def reset(self, user_id: Any) -> dict[str, int]:
         """Hard-delete everything stored for one user. Returns the rows removed per table."""
+        from .lifecycle.forget import remove_files
+        from .store.forget import chunk_paths
+
         uid = check.user_id(user_id, self.settings.write)
         with self.access.without_user(uid), self.db.transaction() as conn:
-            return memories.delete_user(conn, uid)
+            files = chunk_paths(conn, uid)
+            removed = memories.delete_user(conn, uid)
+        remove_files(files)  # the chunk directory's files of this user (after the commit)
+        return removed
 
     # ------------------------------------------------------------------ reads
     def get(self, memory_id: Any, user_id: Any) -> MemoryRecord:
@@ -405,15 +411,18 @@ class MemoryCore:
         offset: int = 0,
         as_of: Any = None,
         include_inactive: bool = False,
+        valid_at: Any = None,
     ) -> list[MemoryRecord]:
         uid = check.user_id(user_id, self.settings.write)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         n = check.limit(limit, maximum=10_000)
         offset = check.offset(offset)
         with self.db.connection() as conn:
             return memories.list_memories(
-                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset
+                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset,
+                valid_at=event_time,
             )
 
     def history(self, memory_id: Any, user_id: Any) -> list[HistoryEntry]:
@@ -439,6 +448,7 @@ class MemoryCore:
         trace: bool = False,
         reference_time: Any = None,
         strict: bool = False,
+        valid_at: Any = None,
     ) -> SearchResults:
         """Hybrid recall (``neuromem.recall``): BM25 × vector × graph × traits × raw fallback,
         RRF and the seed 000 §6.1 score, MMR, time filter; ``trace`` records every stage."""
@@ -448,13 +458,14 @@ class MemoryCore:
         types = check.memory_types(memory_types, SEARCHABLE_TYPES)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         reference = check.timestamp(reference_time, "reference_time")
         chosen = get_recipe(recipe, self.settings.recall.recipe)
         if not isinstance(trace, bool) or not isinstance(strict, bool):
             raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
         return self.recall.search(
             text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-            reference=reference, trace=trace, strict=strict,
+            reference=reference, trace=trace, strict=strict, valid_at=event_time,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ backfill
