@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli bench-load bench-forget clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli bench-load bench-forget bench-fact-pairs clean
 
 $(STAMP): pyproject.toml
 	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
@@ -55,6 +55,9 @@ bench-load: $(STAMP)
 	$(BENCH).load $(ARGS)
 bench-forget: $(STAMP)
 	$(BENCH).forget $(ARGS)
+
+bench-fact-pairs: $(STAMP)
+	$(BENCH).fact_pairs $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -39,7 +39,7 @@ from .store.db import Conn, Database
 from .store.filters import compile_filter
 from .store.memories import NewMemory
 from .store.retry import run_with_retries
-from .supersede import RestatementJudge, restates
+from .supersede import RestatementJudge, restates, speaker_of
 from .text.language import detect_language
 from .text.restatement import restatement_keys
 from .text.token_count import count_tokens
@@ -183,7 +183,9 @@ class MemoryCore:
                           else [])]  # fmt: skip
         for key in sorted(keys):
             conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{draft.user_id}:{key}",))
-        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, digest)
+        same = memories.find_current_by_hash(
+            conn, draft.user_id, draft.memory_type, digest, speaker=speaker_of(draft.metadata)
+        )
         if same is not None:
             return WriteResult(Operation.NOOP, same, reason="identical content hash")
         w = self.settings.write

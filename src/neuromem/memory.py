@@ -450,6 +450,9 @@ class Memory:
         ingest = self.__dict__.get("_ingest")
         if ingest is not None and ingest.chat is not None:
             ingest.chat.close()
+        chat = self.__dict__.get("_chat")  # the model of recall_prompt and of add's restatement judgement
+        if chat is not None:
+            chat.close()
         self._core.close()
 
     def __enter__(self) -> Self:

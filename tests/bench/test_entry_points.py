@@ -13,7 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {"bench-recall": "retrieval", "bench-madial": "retrieval", "bench-latency": "latency",
            "bench-scale": "scale", "bench-ingest": "ingest", "bench-reflect": "reflect",
-           "bench-load": "load", "bench-forget": "forget"}  # fmt: skip
+           "bench-load": "load", "bench-forget": "forget", "bench-fact-pairs": "fact_pairs"}  # fmt: skip
 
 
 def test_the_makefile_runs_each_benchmark_as_a_module() -> None:
