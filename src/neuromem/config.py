@@ -118,6 +118,11 @@ class RecallSettings(_Section):
     stage_boost_emerging: float = 0.05
     trait_confidence_floor: float = Field(default=0.3, ge=0, le=1)  # seed 000 §6.2
     trait_reinforce_on_recall: float = Field(default=0.02, ge=0, le=1)  # seed 001 §8.2
+    # …bounded (issue #12 item 3a, see neuromem.recall.reinforcement): at most this much from recall
+    # per trait, ever; the k-th reinforcement in a window adds step · damping^k; a query counts once
+    trait_recall_cap: float = Field(default=0.1, ge=0, le=1)
+    trait_recall_damping: float = Field(default=0.5, ge=0, le=1)
+    trait_recall_window_s: float = Field(default=86_400.0, gt=0)
     access_flush_interval_s: float = Field(default=300.0, gt=0)  # seed 000 §5.2 task 4
     access_flush_max_pending: int = Field(default=1000, ge=1)  # flush early once this many rows wait
     recipe: str = "hybrid"  # a name of neuromem.recall.recipes.RECIPES (STYLE.md habit 9)
