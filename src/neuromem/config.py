@@ -77,7 +77,11 @@ class LLMSettings(_Section):
 class WriteSettings(_Section):
     """Write path limits and the dedupe rule of seed 000 §5.4."""
 
-    near_duplicate_threshold: float = Field(default=0.95, gt=0, le=1)
+    # cosine from which a stored memory counts as similar: a SIMILAR_TO edge when the new memory is
+    # not a restatement of it, and the LLM is asked when one is configured (neuromem.supersede)
+    near_duplicate_threshold: float = Field(default=0.9, gt=0, le=1)
+    restatement_candidates: int = Field(default=5, ge=1, le=50)  # nearest facts checked for a restatement
+    conflict_retries: int = Field(default=5, ge=0, le=50)  # internal re-decisions when a concurrent writer won
     max_content_chars: int = Field(default=20_000, ge=1)
     max_user_id_chars: int = Field(default=255, ge=1)  # seed 000 user_id VARCHAR(255)
     default_importance: float = Field(default=0.5, ge=0, le=1)

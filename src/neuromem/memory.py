@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -28,13 +29,17 @@ from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
+from .ingest.turns import session_id as parse_session_id
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe
 from .store.db import Database
 from .store.documents import DocumentFile
+from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from .reflect.engine import ReflectionReport
@@ -93,6 +98,9 @@ class Memory:
         (extraction, decisions, provenance, graph links) for ``session_id``:
 
         >>> m.add([{"role": "user", "content": "I work at Google"}], user_id="alice", session_id="s1")  # doctest: +SKIP
+
+        A text with a ``session_id`` gets that session as its source (``sources``). A bad
+        message in a list is skipped and logged; ``ingest`` returns it in ``rejected``.
         """
         if not isinstance(content, str):
             if (memory_type, importance, category, valid_at, invalid_at) != (MemoryType.FACT, None, None, None, None):
@@ -100,7 +108,13 @@ class Memory:
                     "memory_type, importance, category, valid_at and invalid_at apply to a single memory; "
                     "for messages they are decided by extraction (metadata is applied to every memory)"
                 )
-            return self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata).results
+            report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata)
+            for bad in report.rejected:
+                log.warning("message %d was not stored: %s", bad.index, bad.reason)
+            return report.results
+        session = None if session_id is None else parse_session_id(session_id)
+        if session is not None:
+            metadata = {"session_id": session, **(metadata or {})}
         draft = self._core.draft(
             content,
             user_id,
@@ -111,7 +125,7 @@ class Memory:
             valid_at=valid_at,
             invalid_at=invalid_at,
         )
-        result = self._core.add(draft)
+        result = self._core.add(draft, session=session, judge=self._judge)
         self._poke()
         return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
 
@@ -155,11 +169,12 @@ class Memory:
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
         self, messages: Any, *, user_id: str, session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None, strict: bool = False,
     ) -> IngestReport:
-        """Ingest conversation turns and return the full report (writes, drops by reason, session ends)."""
+        """Ingest conversation turns and return the full report (writes, drops by reason, session ends,
+        turns already stored, rejected messages). ``strict=True``: one bad message refuses the batch."""
         sid = DEFAULT_SESSION if session_id is None else session_id
-        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata)
+        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
         self._poke()
         self._reflect_soon(user_id)
         return report
@@ -357,6 +372,12 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    @functools.cached_property
+    def _judge(self) -> RestatementJudge | None:
+        """The LLM's restatement judgement for ``add`` when a chat model is configured (``neuromem.supersede``)."""
+        chat = self._chat
+        return None if chat is None else LLMRestatementJudge(chat)
 
     @functools.cached_property
     def _chat(self) -> ChatModel | None:

@@ -45,16 +45,18 @@ def user_id(value: Any, settings: WriteSettings) -> str:
     return value
 
 
-def content(value: Any, settings: WriteSettings, *, field: str = "content") -> str:
+def content(value: Any, settings: WriteSettings, *, field: str = "content", max_chars: int | None = None) -> str:
+    """Stripped, non-empty text of at most ``max_chars`` (default ``write.max_content_chars``) characters."""
+    limit = settings.max_content_chars if max_chars is None else max_chars
     if not isinstance(value, str):
         raise InvalidInputError(f"{field} must be a string, not {type(value).__name__}")
     text = value.strip()
     if not text:
         raise EmptyContentError(f"{field} is empty")
     storable(text, field)
-    if len(text) > settings.max_content_chars:
+    if len(text) > limit:
         raise ContentTooLongError(
-            f"{field} has {len(text)} characters; the maximum is {settings.max_content_chars} "
+            f"{field} has {len(text)} characters; the maximum is {limit} "
             "(upload long text as a document instead)"
         )
     return text
