@@ -35,6 +35,7 @@ from .memory import AsyncMemory, Memory
 from .recall.packing import Citation
 from .recall.prompt import PromptBlock, PromptLine
 from .recall.recipes import RecallRecipe
+from .store.documents import DocumentStatus
 from .types import (
     HistoryEntry,
     MemoryRecord,
@@ -54,6 +55,7 @@ __all__ = [
     "ConflictError",
     "ContentTooLongError",
     "DatabaseUnavailableError",
+    "DocumentStatus",
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",

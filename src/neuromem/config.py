@@ -100,6 +100,7 @@ class IngestSettings(_Section):
     raw_chunk_max_chars: int = Field(default=8_000, ge=200)  # seed 003 §3.0: ≈1k–2k tokens per RawChunk
     document_chunk_tokens: int = Field(default=300, ge=20)  # document chunk size (seed 000 §7.3)
     document_max_chars: int = Field(default=5_000_000, ge=1)
+    document_background_chars: int = Field(default=20_000, ge=0)  # longer documents are embedded in the background
     llm_decisions: bool = True  # with an LLM configured, let it decide ADD/UPDATE/DELETE/NOOP (seed 004 §4.1)
     decision_candidates: int = Field(default=5, ge=1, le=20)  # similar memories shown to the deciding LLM
     same_as_threshold: float = Field(default=0.85, gt=0, le=1)  # seed 003 R2G-5: episodes this similar…
