@@ -6,9 +6,9 @@ import json
 
 import psycopg
 import pytest
+from bench.fact_pairs import load_pairs, merged_distinct, new_rule_merges, score
 from psycopg.rows import dict_row
 
-from bench.fact_pairs import load_pairs, merged_distinct, new_rule_merges, score
 from neuromem import Memory, Operation
 from neuromem.text.restatement import core_tokens, lexical_restatement
 
