@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-faults clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,10 @@ bench-ingest: $(STAMP)
 
 bench-reflect: $(STAMP)
 	$(BENCH).reflect $(ARGS)
+
+# the trust suite's fault runs (issue 12): `make bench-faults ARGS="all --quick"`
+bench-faults: $(STAMP)
+	$(BENCH).faults $(or $(ARGS),all --quick)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
