@@ -7,13 +7,15 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-faults clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli bench-load bench-forget bench-faults clean
 
 $(STAMP): pyproject.toml
+	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]' $(TORCH)
+	$(BIN)/pip install --progress-bar on -e '.[dev,service]' $(TORCH)
 	touch $(STAMP)
+	@echo "==> installed"
 
 demo: $(STAMP)
 	$(BIN)/memctl demo
@@ -45,6 +47,14 @@ bench-ingest: $(STAMP)
 
 bench-reflect: $(STAMP)
 	$(BENCH).reflect $(ARGS)
+
+bench-cli: $(STAMP)
+	$(BENCH).cli $(ARGS)
+
+bench-load: $(STAMP)
+	$(BENCH).load $(ARGS)
+bench-forget: $(STAMP)
+	$(BENCH).forget $(ARGS)
 
 # the trust suite's fault runs (issue 12): `make bench-faults ARGS="all --quick"`
 bench-faults: $(STAMP)

@@ -29,6 +29,7 @@ Prints one JSON object per run (and a summary line); the exit status is 1 when a
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -240,7 +241,7 @@ def kill_run(kind: str, trials: int, turns: int, seed: int) -> dict[str, Any]:
             after_kill = _stored(url, texts)
             lost += max(0, acked - after_kill["present"])  # acknowledged but not stored
             resumed = _spawn("_writer", url, str(export), str(acks))
-            out, err = resumed.communicate(timeout=300)
+            out, _ = resumed.communicate(timeout=300)
             raw_errors += "raw-error" in out
             incomplete += "finished" not in out
             final = _stored(url, texts)
@@ -329,10 +330,11 @@ def writers_run(writers: int, seconds: float, seed: int) -> dict[str, Any]:
 
 # ----------------------------------------------------------------------------- (c) hung / refused providers
 def hangs_run(calls: int, deadline_s: float) -> dict[str, Any]:
+    from tests.fakes.hung_server import HungServer, refused_url
+
     from neuromem import Memory
     from neuromem.embed.openai import OpenAIEmbedder
     from neuromem.llm.openai_compat import OpenAICompatibleChat
-    from tests.fakes.hung_server import HungServer, refused_url
 
     overshoot: dict[str, float] = {}
 
@@ -341,7 +343,7 @@ def hangs_run(calls: int, deadline_s: float) -> dict[str, Any]:
             started = time.monotonic()
             try:
                 call()
-            except Exception:  # noqa: S110 - the failure is expected; its duration is what is measured
+            except Exception:
                 pass
             over = time.monotonic() - started - deadline_s
             overshoot[name] = round(max(overshoot.get(name, -deadline_s), over), 3)
@@ -385,7 +387,7 @@ def fuzz_run(examples: int) -> dict[str, Any]:
                            "tests/store/test_fuzz_public_api.py"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=3600)  # fmt: skip
     outcomes = next((ln for ln in done.stdout.splitlines() if ln.startswith("[('")), "[]")
-    tally = dict(eval(outcomes, {"__builtins__": {}}))  # noqa: S307 - our own printed list of (str, int)
+    tally = dict(eval(outcomes, {"__builtins__": {}}))
     raw = 0 if done.returncode == 0 else 1
     return {"run": "fuzz", "examples": examples, "calls": sum(tally.values()),
             "rejected": sum(v for k, v in tally.items() if k.endswith("rejected")),

@@ -41,6 +41,7 @@ from .store.memories import NewMemory
 from .store.retry import run_with_retries
 from .supersede import RestatementJudge, restates
 from .text.language import detect_language
+from .text.restatement import restatement_keys
 from .text.token_count import count_tokens
 from .text.tokenize import search_text
 from .types import HistoryEntry, HistoryEvent, MemoryRecord, MemoryType, Operation, SearchResults, WriteResult
@@ -178,8 +179,11 @@ class MemoryCore:
     ) -> WriteResult:
         """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
         digest = check.content_hash(draft.content)
-        # serialise concurrent writers of the same content for this user
-        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{draft.user_id}:{digest}",))
+        # serialise concurrent writers of the same content, or of restatements of one fact, for this user
+        keys = [digest, *(restatement_keys(draft.content, draft.metadata) if draft.memory_type is MemoryType.FACT
+                          else [])]  # fmt: skip
+        for key in sorted(keys):
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{draft.user_id}:{key}",))
         same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, digest)
         if same is not None:
             return WriteResult(Operation.NOOP, same, reason="identical content hash")
@@ -379,9 +383,15 @@ class MemoryCore:
 
     def reset(self, user_id: Any) -> dict[str, int]:
         """Hard-delete everything stored for one user. Returns the rows removed per table."""
+        from .lifecycle.forget import remove_files
+        from .store.forget import chunk_paths
+
         uid = check.user_id(user_id, self.settings.write)
         with self.access.without_user(uid), self.db.transaction() as conn:
-            return memories.delete_user(conn, uid)
+            files = chunk_paths(conn, uid)
+            removed = memories.delete_user(conn, uid)
+        remove_files(files)  # the chunk directory's files of this user (after the commit)
+        return removed
 
     # ------------------------------------------------------------------ reads
     def get(self, memory_id: Any, user_id: Any) -> MemoryRecord:
@@ -402,15 +412,18 @@ class MemoryCore:
         offset: int = 0,
         as_of: Any = None,
         include_inactive: bool = False,
+        valid_at: Any = None,
     ) -> list[MemoryRecord]:
         uid = check.user_id(user_id, self.settings.write)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         n = check.limit(limit, maximum=10_000)
         offset = check.offset(offset)
         with self.db.connection() as conn:
             return memories.list_memories(
-                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset
+                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset,
+                valid_at=event_time,
             )
 
     def history(self, memory_id: Any, user_id: Any) -> list[HistoryEntry]:
@@ -436,6 +449,7 @@ class MemoryCore:
         trace: bool = False,
         reference_time: Any = None,
         strict: bool = False,
+        valid_at: Any = None,
     ) -> SearchResults:
         """Hybrid recall (``neuromem.recall``): BM25 × vector × graph × traits × raw fallback,
         RRF and the seed 000 §6.1 score, MMR, time filter; ``trace`` records every stage."""
@@ -445,13 +459,14 @@ class MemoryCore:
         types = check.memory_types(memory_types, SEARCHABLE_TYPES)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         reference = check.timestamp(reference_time, "reference_time")
         chosen = get_recipe(recipe, self.settings.recall.recipe)
         if not isinstance(trace, bool) or not isinstance(strict, bool):
             raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
         return self.recall.search(
             text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-            reference=reference, trace=trace, strict=strict,
+            reference=reference, trace=trace, strict=strict, valid_at=event_time,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ backfill

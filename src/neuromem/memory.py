@@ -13,6 +13,7 @@ thread, so there is a single implementation of every operation (STYLE.md habit 3
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +31,13 @@ from .ingest.documents import add_document, delete_document, document_status, li
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
+from .lifecycle.compress import CompressionReport, compress_user
+from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
+from .lifecycle.feedback import give_feedback
+from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
+from .lifecycle.forget import receipt as forget_receipt
+from .lifecycle.forget import receipts as forget_receipts
+from .lifecycle.forget import target_of as forget_target
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
@@ -38,6 +46,8 @@ from .store.db import Database
 from .store.documents import DocumentFile, DocumentStatus
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+from .validation import timestamp as check_timestamp
+from .validation import user_id as check_user_id
 
 log = logging.getLogger(__name__)
 
@@ -45,6 +55,7 @@ if TYPE_CHECKING:
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
+    from .store.status import StoreStatus
 
 
 class Memory:
@@ -52,7 +63,9 @@ class Memory:
 
     ``Memory()`` uses the embedded PostgreSQL under ``~/.neuromem`` and the bundled
     multilingual embedder: no server, no API key. Pass ``Settings(...)`` (or use
-    ``Memory.from_env()``) to point at another database or model.
+    ``Memory.from_env()``) to point at another database or model. The library reads no
+    environment variable itself (STYLE.md habit 14): ``NEUROMEM_DATA_DIR`` and the other
+    ``NEUROMEM_*`` variables apply through ``Memory.from_env()`` and ``memctl`` only.
     """
 
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
@@ -166,6 +179,62 @@ class Memory:
         """Erase everything stored for ``user_id`` (irreversible)."""
         return self._core.reset(user_id)
 
+    # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
+    def forget(
+        self, *, user_id: str, memory_id: Any = None, session_id: str | None = None, document_id: Any = None,
+        since: Any = None, until: Any = None, query: str | None = None, entity: str | None = None,
+        concept: str | None = None, everything: bool = False, dry_run: bool = False, actor: str = "user",
+    ) -> ForgetReceipt | ForgetPreview:
+        """Hard-delete every trace of exactly one target and return the receipt proving it
+        (``dry_run=True``: a preview of what would go, nothing deleted).
+
+        >>> receipt = m.forget(user_id="alice", memory_id=mem_id)        # doctest: +SKIP
+        >>> m.forget(user_id="alice", query="peanut allergy", dry_run=True)  # doctest: +SKIP
+        """
+        target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
+                               until=until, query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+        return forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
+
+    def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
+        return forget_receipt(self._core, user_id, receipt_id)
+
+    def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
+        return forget_receipts(self._core, user_id, limit=limit)
+
+    # -- conflicts (seed 003 §7.2, neuromem.lifecycle.conflicts) ---------------
+    def conflicts(self, *, user_id: str, status: str = "open", limit: int = 100) -> list[Conflict]:
+        """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
+        return list_conflicts(self._core, user_id, status=status, limit=limit)
+
+    def resolve_conflict(self, conflict_id: Any, *, user_id: str, keep: Any, actor: str = "user") -> Conflict:
+        """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``."""
+        return resolve_conflict(self._core, user_id, conflict_id, keep=keep, actor=actor)
+
+    # -- feedback (seed 003 §9.1, neuromem.lifecycle.feedback) -----------------
+    def feedback(self, memory_id: Any, *, user_id: str, kind: str) -> MemoryRecord:
+        """``pin`` / ``unpin`` (a pinned memory is always in the prompt block) or ``upvote`` /
+        ``downvote`` (moves its importance, hence its weight in recall)."""
+        return give_feedback(self._core, user_id, memory_id, kind)
+
+    def pin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="pin")
+
+    def unpin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="unpin")
+
+    def upvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="upvote")
+
+    def downvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="downvote")
+
+    # -- consolidation (seed 004 §2.2, neuromem.lifecycle.compress) ----------
+    def compress(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> CompressionReport:
+        """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
+        originals are archived behind the summary, their citations kept."""
+        when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        return compress_user(self._core, user_id, when, chat=self._chat, dry_run=dry_run)
+
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
         self, messages: Any, *, user_id: str, session_id: str | None = None,
@@ -252,11 +321,14 @@ class Memory:
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
         strict: bool = False,
+        valid_at: Any = None,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
         (default ``settings.recall.recipe``); ``trace=True`` records every stage;
-        ``reference_time`` is "now" for relative dates in the query.
+        ``reference_time`` is "now" for relative dates in the query. Time travel: ``as_of``
+        (record time) recalls what the system knew then; ``valid_at`` (event time) what was true
+        then, as known now (both: as known at ``as_of``); see ``docs/time-travel.md``.
 
         A database outage raises ``DatabaseUnavailableError``; when every retrieval path failed
         recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
@@ -268,7 +340,7 @@ class Memory:
         """
         return self._core.search(
             query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
-            recipe=recipe, trace=trace, reference_time=reference_time, strict=strict,
+            recipe=recipe, trace=trace, reference_time=reference_time, strict=strict, valid_at=valid_at,
         )  # fmt: skip
 
     def recall_prompt(
@@ -306,13 +378,18 @@ class Memory:
         offset: int = 0,
         as_of: Any = None,
         include_inactive: bool = False,
+        valid_at: Any = None,
     ) -> list[MemoryRecord]:
-        """Current memories of a user, newest first; ``as_of`` travels back in time.
+        """Current memories of a user, newest first. Time travel (``docs/time-travel.md``):
+        ``as_of`` (record time) lists what the system knew at that moment; ``valid_at`` (event
+        time) what was true at that moment, as known now — e.g. a chat dated April 2024 that was
+        imported today is found by ``valid_at="2024-05-01"``, not by ``as_of``.
 
         >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
         """
         return self._core.get_all(
-            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive
+            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive,
+            valid_at=valid_at,
         )
 
     def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
@@ -359,9 +436,17 @@ class Memory:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
     # -- maintenance --------------------------------------------------------
-    def flush(self) -> int:
+    def flush(self, *, batch_size: int | None = None) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
-        return self._core.backfill_embeddings()
+        return self._core.backfill_embeddings(batch_size=batch_size)
+
+    def status(self, *, user_id: str | None = None) -> StoreStatus:
+        """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
+        from .store.status import store_status
+
+        uid = None if user_id is None else check_user_id(user_id, self.settings.write)
+        return store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
+                            embed_mode=self.settings.embedder.mode)  # fmt: skip
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
         return self._core.pending_embeddings(user_id)
@@ -407,7 +492,9 @@ class Memory:
 _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
                   "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
-                  "reflect", "maybe_reflect", "traits", "trait", "run_job", "document_status")  # fmt: skip
+                  "reflect", "maybe_reflect", "traits", "trait", "run_job",
+                  "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
+                  "feedback", "pin", "unpin", "upvote", "downvote", "compress", "document_status")  # fmt: skip
 
 
 class AsyncMemory:

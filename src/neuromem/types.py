@@ -76,6 +76,7 @@ class HistoryEvent(StrEnum):
     DELETE = "DELETE"
     SUPERSEDE = "SUPERSEDE"
     STAGE_CHANGE = "STAGE_CHANGE"
+    FORGET = "FORGET"  # content-free tombstone of a hard-deleted memory (seed 003 §24)
 
 
 class Operation(StrEnum):
@@ -136,8 +137,8 @@ class MemoryRecord:
 
     @property
     def is_current(self) -> bool:
-        """Known now (not expired) and still holding (not invalidated)."""
-        return self.expired_at is None and self.invalid_at is None
+        """Known now (not expired), still holding (not invalidated) and, for a trait, not dissolved."""
+        return self.expired_at is None and self.invalid_at is None and self.trait_stage != "dissolved"
 
 
 @dataclass(frozen=True, slots=True)

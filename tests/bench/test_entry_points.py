@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {"bench-recall": "retrieval", "bench-madial": "retrieval", "bench-latency": "latency",
            "bench-scale": "scale", "bench-ingest": "ingest", "bench-reflect": "reflect",
+           "bench-load": "load", "bench-forget": "forget",
            "bench-faults": "faults"}  # fmt: skip
 
 

@@ -15,21 +15,32 @@ def cli() -> None:
     """neuromem: long-term memory for LLM agents (PostgreSQL + pgvector, offline by default).
 
     Settings come from NEUROMEM_* environment variables, e.g. NEUROMEM_DATABASE_URL,
-    NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL.
+    NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL. search and recall use a
+    running `memctl serve` when there is one (NEUROMEM_SERVE_URL overrides where).
     """
 
 
 # command modules register themselves on import (keep this list sorted)
 from . import (  # noqa: E402, F401
     config_commands,
+    conflict_commands,
+    consolidate_commands,
     demo_command,
+    forget_commands,
     ingest_commands,
     memory_commands,
     recall_commands,
     reflect_commands,
     server_commands,
+    service_commands,
 )
 
 
 def main() -> None:
     cli()
+
+
+if __name__ == "__main__":  # python -m neuromem.cli.main: register on the importable module's group
+    from neuromem.cli.main import main as _main
+
+    _main()

@@ -107,15 +107,16 @@ class RecallPipeline:
         trace: bool = False,
         track_access: bool = True,
         strict: bool = False,
+        valid_at: dt.datetime | None = None,
     ) -> SearchResults:
         tr = Trace(trace)
         started = time.perf_counter()
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
         pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
-        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or as_of))
+        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or valid_at or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
-        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where)
+        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where, valid_at)
         with self.db.connection() as conn:
             lists, passages = self._retrieve(conn, req, tr, pending)
             degraded = check_degraded(tr, strict=strict)
