@@ -38,9 +38,9 @@ def _deep(depth: int) -> dict:
 CASES = {
     "surrogate content": (lambda m: m.add("I like \ud800 tea", user_id="u"), InvalidTextError),
     "surrogate message": (lambda m: m.ingest([{"role": "user", "content": "tea \udfff"}], user_id="u",
-                                              session_id="s"), InvalidInputError),  # fmt: skip
+                                              session_id="s"), InvalidInputError),
     "surrogate document": (lambda m: m.add_document("notes \ud83d", user_id="u", file_name="a.txt"),
-                           InvalidTextError),  # fmt: skip
+                           InvalidTextError),
     "NUL metadata key": (lambda m: m.add("tea", user_id="u", metadata={"a\x00": 1}), InvalidMetadataError),
     "NUL metadata value": (lambda m: m.add("tea", user_id="u", metadata={"a": ["x\x00"]}), InvalidMetadataError),
     "NUL category": (lambda m: m.add("tea", user_id="u", category="pref\x00"), InvalidTextError),
@@ -48,12 +48,12 @@ CASES = {
     "NUL file_name": (lambda m: m.add_document("text", user_id="u", file_name="a\x00.txt"), InvalidTextError),
     "metadata 10,000 deep": (lambda m: m.add("tea", user_id="u", metadata=_deep(10_000)), InvalidMetadataError),
     "filter 10**400": (lambda m: m.search("tea", user_id="u", filters={"importance": {"gt": 10**400}}),
-                       InvalidFilterError),  # fmt: skip
+                       InvalidFilterError),
     "metadata filter 10**400": (lambda m: m.get_all(user_id="u", filters={"metadata.n": 10**400}),
-                                InvalidFilterError),  # fmt: skip
+                                InvalidFilterError),
     "offset 10**30": (lambda m: m.get_all(user_id="u", offset=10**30), OutOfRangeError),
     "NUL in filter value": (lambda m: m.search("tea", user_id="u", filters={"category": "a\x00"}),
-                            InvalidFilterError),  # fmt: skip
+                            InvalidFilterError),
     "importance 10**400": (lambda m: m.add("tea", user_id="u", importance=10**400), InvalidInputError),
 }
 
