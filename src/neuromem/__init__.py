@@ -52,6 +52,7 @@ if typing.TYPE_CHECKING:
     from .recall.packing import Citation
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
+    from .store.documents import DocumentStatus
     from .store.status import StoreStatus
     from .types import (
         HistoryEntry,
@@ -73,6 +74,7 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "settings_reference": ".admin",
     "stop_embedded_server": ".admin",
     "StoreStatus": ".store.status",
+    "DocumentStatus": ".store.documents",
     "Settings": ".config",
     "ConflictError": ".errors",
     "RecallDegradedError": ".errors",
@@ -127,6 +129,7 @@ __all__ = [
     "ConflictError",
     "ContentTooLongError",
     "DatabaseUnavailableError",
+    "DocumentStatus",
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",

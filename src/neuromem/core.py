@@ -83,6 +83,7 @@ class MemoryCore:
         self.dim = settings.store.embedding_dim
         self.access = AccessTracker(db, settings.recall)
         self.embed_failure: str | None = None  # the last sync-mode embedding failure, until one succeeds
+        self.embeddings_deferred = False  # rows were written for the backfill on purpose (large documents)
         self.recall = RecallPipeline(settings, db, self.embed_query, self.access)
 
     # ------------------------------------------------------------------ drafts

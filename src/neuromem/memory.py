@@ -27,7 +27,7 @@ from .embed.factory import create_embedder
 from .errors import InvalidInputError
 from .fallbacks import with_embedding_warning
 from .ingest.chat_export import ImportSummary, import_export
-from .ingest.documents import add_document, delete_document, list_documents
+from .ingest.documents import add_document, delete_document, document_status, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
@@ -43,7 +43,7 @@ from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe
 from .store.db import Database
-from .store.documents import DocumentFile
+from .store.documents import DocumentFile, DocumentStatus
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
 from .validation import timestamp as check_timestamp
@@ -276,13 +276,23 @@ class Memory:
 
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None, background: bool | None = None,
     ) -> DocumentFile:
-        """Store a text or markdown document as chunks in the document partition."""
+        """Store a text or markdown document as chunks in the document partition.
+
+        Long documents (over ``ingest.document_background_chars``, or ``background=True``) return
+        at once: searchable by full text now, embedded by a background thread; poll
+        ``document_status``. Chunks still pending when the process exits are embedded by the next
+        backfill (``flush()``, ``memctl worker``) — nothing is lost.
+        """
         document = add_document(self._core, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
-                                metadata=metadata)  # fmt: skip
+                                metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
+
+    def document_status(self, file_id: Any, *, user_id: str) -> DocumentStatus:
+        """How many of a document's chunks are embedded (``.state``: ready / embedding / retrying)."""
+        return document_status(self._core, file_id, user_id)
 
     def list_documents(self, *, user_id: str, limit: int = 100) -> list[DocumentFile]:
         return list_documents(self._core, user_id, limit=limit)
@@ -473,7 +483,7 @@ class Memory:
         return create_chat_model(self.settings.llm)
 
     def _poke(self) -> None:
-        if self._backfill is None and self._core.embed_failure is not None:
+        if self._backfill is None and (self._core.embeddings_deferred or self._core.embed_failure is not None):
             # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
             from .lifecycle.backfill import BackfillWorker
 
@@ -487,7 +497,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job",
                   "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
-                  "feedback", "pin", "unpin", "upvote", "downvote", "compress")  # fmt: skip
+                  "feedback", "pin", "unpin", "upvote", "downvote", "compress", "document_status")  # fmt: skip
 
 
 class AsyncMemory:
