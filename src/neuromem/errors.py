@@ -13,7 +13,10 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── VectorDimensionError            a vector whose length is not the store's dimension
     │   ├── InvalidFilterError
     │   ├── PIIRejectedError                privacy mode "reject" and the content holds PII
-    │   └── InvalidTurnError                a malformed conversation message or session id
+    │   ├── InvalidTurnError                a malformed conversation message or session id
+    │   ├── ExportFormatError               an export file that is not neuromem's or is damaged
+    │   │   └── ExportVersionError          an export written by a newer format version
+    │   └── MarkdownSyncError               a memory.md / learnings.md that cannot be read back
     ├── NotFoundError              (404)
     │   ├── MemoryNotFoundError
     │   ├── SessionNotFoundError
@@ -142,3 +145,15 @@ class LLMError(ModelError):
 
 class LLMResponseError(LLMError):
     """The LLM answered, but its answer did not validate against the expected schema."""
+
+
+class ExportFormatError(InvalidInputError):
+    """An export file that is not a neuromem export, or is damaged (nothing was imported)."""
+
+
+class ExportVersionError(ExportFormatError):
+    """The export was written in a newer format version than this neuromem reads."""
+
+
+class MarkdownSyncError(InvalidInputError):
+    """A synced memory.md / learnings.md (or its kept base) cannot be read back."""

@@ -36,6 +36,10 @@ from .store.documents import DocumentFile
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
 
 if TYPE_CHECKING:
+    from typing import IO
+
+    from .portability.export import ExportReport
+    from .portability.importer import ImportReport
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
@@ -326,6 +330,27 @@ class Memory:
         if self.settings.traits.reflect_on_ingest:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
+    # -- export and import (neuromem.portability) ---------------------------
+    def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+        """Write everything stored for ``user_id`` to a file or text stream, from one snapshot:
+        ``jsonl`` (full fidelity, importable; the default), ``json`` (readable, without vectors)
+        or ``markdown`` (for people); the format follows the file suffix when not given.
+
+        >>> m.export("alice.jsonl", user_id="alice")  # doctest: +SKIP
+        """
+        from .portability.export import export_user
+
+        return export_user(self._core, target, user_id, fmt=format)
+
+    def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+        """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
+        nothing, re-embedding when the file's vectors come from another dimension or embedder."""
+        from .portability.importer import import_file
+
+        report = import_file(self._core, source)
+        self._poke()
+        return report
+
     # -- maintenance --------------------------------------------------------
     def flush(self) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
@@ -365,6 +390,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job")  # fmt: skip
+_ASYNC_METHODS += ("export", "import_file")
 
 
 class AsyncMemory:

@@ -25,6 +25,7 @@ from . import (  # noqa: E402, F401
     demo_command,
     ingest_commands,
     memory_commands,
+    portability_commands,
     recall_commands,
     reflect_commands,
     server_commands,
