@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
     from .portability.export import ExportReport
     from .portability.importer import ImportReport
+    from .portability.markdown_sync import SyncReport
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
@@ -351,6 +352,37 @@ class Memory:
         self._poke()
         return report
 
+    def sync_markdown(self, directory: str | Path, *, user_id: str, language: str = "en") -> SyncReport:
+        """Two-way sync with ``directory/memory.md`` and ``learnings.md`` (seed 004 §2.1): the
+        person's added, edited and removed lines become adds, updates and deletes (history actor
+        ``file``), then both files are written again; a conflict stays in the file, marked.
+
+        >>> m.sync_markdown("~/notes/alice", user_id="alice", language="zh")  # doctest: +SKIP
+        """
+        from .portability.markdown_sync import sync_markdown
+
+        report = sync_markdown(self._core, directory, user_id, language=language)
+        self._poke()
+        return report
+
+    # -- procedural memory (seed 004 §2.1 Layer 3, neuromem.procedural) -----
+    def record_procedure(
+        self, name: str, steps: Sequence[str], *, user_id: str, preconditions: Sequence[str] = (),
+        outcome: str | None = None, tools: Sequence[str] = (), metadata: Mapping[str, Any] | None = None,
+    ) -> WriteResult:
+        """After a task succeeded: store how it was done, or count one more success of a known
+        procedure (same name). Alike tasks get it in the prompt block's "Proven skills".
+
+        >>> m.record_procedure("Deploy the API", ["run tests", "build image", "push"], user_id="alice",
+        ...                    preconditions=["tests green"], outcome="new version live")  # doctest: +SKIP
+        """
+        from .procedural.service import record_procedure
+
+        result = record_procedure(self._core, user_id, name, steps, preconditions=preconditions, outcome=outcome,
+                                  tools=tools, metadata=metadata)  # fmt: skip
+        self._poke()
+        return result
+
     # -- maintenance --------------------------------------------------------
     def flush(self) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
@@ -390,7 +422,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job")  # fmt: skip
-_ASYNC_METHODS += ("export", "import_file")
+_ASYNC_METHODS += ("export", "import_file", "sync_markdown", "record_procedure")
 
 
 class AsyncMemory:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -34,3 +35,32 @@ def import_command(file: Path) -> None:
     skipped = sum(report.skipped.values())
     click.echo(f"imported {report.total_inserted} rows of {report.user_id!r} ({skipped} already present"
                f"{f', {report.reembedded} re-embedded' if report.reembedded else ''})")
+
+
+@cli.command("sync")
+@user_option
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--language", type=click.Choice(["en", "zh"]), default="en", show_default=True,
+              help="Language of the headings written.")
+@click.option("--watch", is_flag=True, help="Keep syncing every --interval seconds until interrupted.")
+@click.option("--interval", type=click.FloatRange(0.2, 3600), default=2.0, show_default=True)
+@friendly_errors
+def sync_command(user_id: str, directory: Path, language: str, watch: bool, interval: float) -> None:
+    """Two-way sync of a user's memory with DIRECTORY/memory.md and learnings.md."""
+    from ..portability.markdown_sync import SyncReport
+
+    def show(report: SyncReport) -> None:
+        if report.changes or report.conflicts or not watch:
+            click.echo(f"synced {directory}: {report.added} added, {report.updated} updated, "
+                       f"{report.deleted} deleted from the files; {report.conflicts} conflicts marked")
+
+    with open_memory() as m:
+        if not watch:
+            show(m.sync_markdown(directory, user_id=user_id, language=language))
+            return
+        try:
+            while True:
+                show(m.sync_markdown(directory, user_id=user_id, language=language))
+                time.sleep(interval)
+        except KeyboardInterrupt:
+            click.echo("stopped")
