@@ -143,6 +143,16 @@ class MemoryCore:
                 for i, d in enumerate(drafts)
             ]
 
+    def insert(self, draft: Draft, *, actor: str = "user") -> MemoryRecord:
+        """Write ``draft`` as a new memory without the NOOP / near-duplicate decision: for callers
+        that own the identity of what they store (the LangGraph store's namespace and key)."""
+        vectors = self.embed_passages([draft.content])
+        row = self._new_row(draft, check.content_hash(draft.content), None if vectors is None else vectors[0])
+        with self.db.transaction() as conn:
+            record = memories.insert(conn, row, self.dim)
+            history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
+        return record
+
     def write(self, conn: Conn, draft: Draft, *, vector: np.ndarray | None, actor: str) -> WriteResult:
         """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
         digest = check.content_hash(draft.content)
