@@ -440,11 +440,22 @@ class MemoryCore:
         self.embedder.close()
 
 
+_TRAIT_FIELDS = (
+    "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
+    "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced", "trait_first_observed",
+    "trait_window_start", "trait_window_end", "trait_derived_from",
+)  # fmt: skip
+
+
 def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
-    """Columns a new version inherits from the one it supersedes."""
-    return {
+    """Columns a new version inherits from the one it supersedes: provenance, entities and, for a
+    trait, its whole state (subtype, stage, confidence…) — a corrected wording is the same trait."""
+    carried = {
         "source_episode_ids": current.source_episode_ids,
         "raw_refs": current.raw_refs,
         "subject_entity_id": current.subject_entity_id,
         "object_entity_id": current.object_entity_id,
     }
+    if current.memory_type is MemoryType.TRAIT:
+        carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})
+    return carried
