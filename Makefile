@@ -7,13 +7,15 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli clean
 
 $(STAMP): pyproject.toml
+	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]' $(TORCH)
+	$(BIN)/pip install --progress-bar on -e '.[dev]' $(TORCH)
 	touch $(STAMP)
+	@echo "==> installed"
 
 demo: $(STAMP)
 	$(BIN)/memctl demo
@@ -45,6 +47,9 @@ bench-ingest: $(STAMP)
 
 bench-reflect: $(STAMP)
 	$(BENCH).reflect $(ARGS)
+
+bench-cli: $(STAMP)
+	$(BENCH).cli $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

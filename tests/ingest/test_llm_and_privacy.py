@@ -97,10 +97,13 @@ def test_llm_failure_falls_back_to_rules_and_is_recorded(llm_memory, router) -> 
     assert rows(llm_memory, "SELECT count(*) AS n FROM conversation_messages")[0]["n"] == 1
 
 
+GOOD_FACT = GOOD.replace('"type": "episodic"', '"type": "fact"')  # the LLM decides only about facts
+
+
 def test_llm_decides_noop_and_bad_target_falls_back(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
-    router.extract.append(GOOD)
+    router.extract.append(GOOD_FACT)
     [first] = llm_memory.add(TURN, user_id="u1", session_id="s1")
-    again = GOOD.replace("用户上周三去上海出差", "用户上周三到上海出差了")
+    again = GOOD_FACT.replace("用户上周三去上海出差", "用户上周三到上海出差了")
     router.extract.append(again)
     router.decide.append(json.dumps({"operation": "NOOP", "target": 1}))
     [second] = llm_memory.add({**TURN, "content": TURN["content"] + "很累"}, user_id="u1", session_id="s1")
@@ -222,9 +225,9 @@ def test_async_memory_ingests_messages(settings) -> None:  # type: ignore[no-unt
 
 
 def test_llm_delete_ends_the_old_memory_and_adds_the_new(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
-    router.extract.append(GOOD)
+    router.extract.append(GOOD_FACT)
     [first] = llm_memory.add(TURN, user_id="u1", session_id="s1")
-    moved = GOOD.replace("用户上周三去上海出差", "用户上周三没有去上海出差")
+    moved = GOOD_FACT.replace("用户上周三去上海出差", "用户上周三没有去上海出差")
     later = {**TURN, "content": TURN["content"] + "其实取消了", "timestamp": T0 + dt.timedelta(days=1)}
     router.extract.append(moved)
     router.decide.append(json.dumps({"operation": "DELETE", "target": 1}))
@@ -235,3 +238,17 @@ def test_llm_delete_ends_the_old_memory_and_adds_the_new(llm_memory, router) -> 
     actors = [h.actor for h in llm_memory.history(first.memory.id, user_id="u1")]
     assert "ingest:llm" in actors
     assert [u["operation"] for u in ours(llm_memory)][-1] == "decide_operation"
+
+
+def test_episodes_are_append_only_the_llm_is_not_asked(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
+    """Seed 001 §2.3: an episode is never superseded nor ended, whatever an LLM would answer."""
+    router.extract.append(GOOD)
+    [first] = llm_memory.add(TURN, user_id="u1", session_id="s1")
+    router.extract.append(GOOD.replace("用户上周三去上海出差", "用户上周三没有去上海出差"))
+    router.decide.append(json.dumps({"operation": "DELETE", "target": 1}))
+    later = {**TURN, "content": TURN["content"] + "其实取消了", "timestamp": T0 + dt.timedelta(days=1)}
+    [second] = llm_memory.add(later, user_id="u1", session_id="s1")
+    assert second.operation is Operation.ADD and second.previous_id is None
+    old = llm_memory.get(first.memory.id, user_id="u1")
+    assert old.invalid_at is None and old.expired_at is None
+    assert router.decide == [json.dumps({"operation": "DELETE", "target": 1})]  # never consumed

@@ -106,7 +106,9 @@ def test_contradiction_invalidates_the_older_fact(memory: Memory) -> None:
 def test_same_fact_twice_is_noop_and_restated_value_supports(memory: Memory) -> None:
     msg = {"role": "user", "content": "I live in Berlin.", "timestamp": T0}
     [first] = memory.add(msg, user_id="u1", session_id="s1")
-    [again] = memory.add(msg, user_id="u1", session_id="s1")
+    assert memory.add(msg, user_id="u1", session_id="s1") == []  # the same turn again: already stored
+    later = {**msg, "timestamp": T0 + dt.timedelta(minutes=5)}  # the same words said again later
+    [again] = memory.add(later, user_id="u1", session_id="s1")
     assert again.operation is Operation.NOOP and again.memory.id == first.memory.id
     [other] = memory.add({"role": "user", "content": "I still live in Berlin, Germany.", "timestamp": T0},
                          user_id="u1", session_id="s1")  # fmt: skip

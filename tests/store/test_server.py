@@ -15,7 +15,8 @@ SCRIPT = """
 import sys
 from pathlib import Path
 from neuromem import Memory, Settings
-s = Settings(store={"data_dir": Path(sys.argv[1]), "embedding_dim": 64, "shared_buffers_mb": int(sys.argv[3])},
+s = Settings(store={"data_dir": Path(sys.argv[1]), "embedding_dim": 64, "shared_buffers_mb": int(sys.argv[3]),
+                    "idle_shutdown_s": float(sys.argv[4])},
              embedder={"provider": "hashing", "dim": 64})
 with Memory(s) as m:
     if sys.argv[2] == "write":
@@ -31,8 +32,8 @@ def test_embedded_server_persists_across_processes(tmp_path: Path) -> None:
     an existing one gets a changed value at its next start, not by a restart under its users."""
     data_dir = tmp_path / "pgdata"
 
-    def run(mode: str, buffers_mb: int) -> str:
-        done = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), mode, str(buffers_mb)],
+    def run(mode: str, buffers_mb: int) -> str:  # idle_shutdown_s 0: the last process stops the server
+        done = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), mode, str(buffers_mb), "0"],
                               capture_output=True, text=True, timeout=120)  # fmt: skip
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
@@ -42,7 +43,7 @@ def test_embedded_server_persists_across_processes(tmp_path: Path) -> None:
     assert run("read", 160) == "1 144MB"  # stored for the next start
     assert not (data_dir / "postmaster.pid").exists()  # the last process stopped it cleanly
     assert run("read", 160) == "1 160MB"
-    assert stop_embedded(data_dir) is False
+    assert stop_embedded(data_dir) is None
 
 
 def test_unreachable_url_is_a_clear_error() -> None:

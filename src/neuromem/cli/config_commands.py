@@ -6,7 +6,6 @@ import json
 
 import click
 
-from ..config_docs import reference_markdown
 from .context import friendly_errors, load_settings
 from .main import cli
 
@@ -17,7 +16,9 @@ from .main import cli
 def config_command(reference: bool) -> None:
     """Show the settings in effect (from NEUROMEM_* variables), secrets hidden."""
     if reference:
-        click.echo(reference_markdown(), nl=False)
+        from neuromem import settings_reference
+
+        click.echo(settings_reference(), nl=False)
         return
     data = load_settings().model_dump(mode="json")
     for section in data.values():

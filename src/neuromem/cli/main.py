@@ -15,7 +15,8 @@ def cli() -> None:
     """neuromem: long-term memory for LLM agents (PostgreSQL + pgvector, offline by default).
 
     Settings come from NEUROMEM_* environment variables, e.g. NEUROMEM_DATABASE_URL,
-    NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL.
+    NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL. search and recall use a
+    running `memctl serve` when there is one (NEUROMEM_SERVE_URL overrides where).
     """
 
 
@@ -34,3 +35,9 @@ from . import (  # noqa: E402, F401
 
 def main() -> None:
     cli()
+
+
+if __name__ == "__main__":  # python -m neuromem.cli.main: register on the importable module's group
+    from neuromem.cli.main import main as _main
+
+    _main()

@@ -1,18 +1,26 @@
-"""``memctl add``, ``search``, ``get``, ``list``, ``delete``, ``history``."""
+"""``memctl add``, ``search``, ``list``, ``delete``, ``history``."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..types import MemoryRecord, SearchHit
-from .context import friendly_errors, open_memory, user_option
+from .context import friendly_errors, load_settings, open_memory, query_settings, remote_or_none, user_option
 from .main import cli
+
+if TYPE_CHECKING:
+    from neuromem import MemoryRecord, SearchHit
+
+TIME_HELP = ("Record time, ISO-8601: what the system knew at that moment.",
+             "Event time, ISO-8601: what was true at that moment (as known now, or at --as-of).")  # fmt: skip
 
 
 def describe(record: MemoryRecord) -> str:
-    state = "" if record.is_current else " [expired]" if record.expired_at else " [no longer valid]"
+    state = ("" if record.is_current else " [expired]" if record.expired_at
+             else " [no longer valid]" if record.invalid_at else " [dissolved]")  # fmt: skip
     return f"{record.id}  {record.memory_type.value:<8} v{record.version}  {record.content}{state}"
 
 
@@ -25,19 +33,47 @@ def describe_hit(rank: int, hit: SearchHit) -> str:
             f"{s.importance:.3f} + stage {s.stage_boost:.2f}); found by {found}]")
 
 
+def describe_remote_hit(rank: int, hit: Mapping[str, Any]) -> str:
+    """The same two lines as ``describe_hit``, from the service's JSON (parts it omits are left out)."""
+    memory, score = hit.get("memory", {}), hit.get("score", {})
+    line = f"{rank:>2}. {float(score.get('final', 0.0)):.4f}  {memory.get('content', '')}"
+    parts = [str(memory.get("memory_type", "memory"))]
+    if {"recency", "importance", "stage_boost"} <= score.keys():
+        base = score.get("extra", {}).get("base", score.get("rrf", 0.0))
+        parts.append(f"fused {base:.4f} × (1 + recency {score['recency']:.3f} + importance "
+                     f"{score['importance']:.3f} + stage {score['stage_boost']:.2f})")  # fmt: skip
+    if score.get("ranks"):
+        parts.append("found by " + ",".join(f"{k}#{v}" for k, v in sorted(score["ranks"].items())))
+    return f"{line}\n    [{'; '.join(parts)}]"
+
+
+def parse_metadata(text: str | None) -> dict[str, Any] | None:
+    """``--metadata``: a JSON object, or a usage error (exit 2) that says what is wrong."""
+    if text is None:
+        return None
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise click.BadParameter(f"not valid JSON ({exc.msg} at character {exc.pos}): {text!r}",
+                                 param_hint="--metadata") from None  # fmt: skip
+    if not isinstance(value, dict):
+        raise click.BadParameter(f"must be a JSON object like '{{\"k\": \"v\"}}', got {text!r}", param_hint="--metadata")
+    return value
+
+
 @cli.command()
 @user_option
 @click.argument("content")
 @click.option("--type", "memory_type", default="fact", show_default=True,
               type=click.Choice(["fact", "episodic", "trait", "document"]))
-@click.option("--category", default=None)
-@click.option("--importance", type=click.FloatRange(0, 1), default=None)
-@click.option("--metadata", default=None, help="JSON object.")
+@click.option("--category", default=None, help="e.g. identity, preference, relationship, task, procedure.")
+@click.option("--importance", type=click.FloatRange(0, 1), default=None, help="0–1 (default from settings).")
+@click.option("--metadata", default=None, help='A JSON object, e.g. \'{"source": "crm"}\'.')
 @friendly_errors
 def add(user_id: str, content: str, memory_type: str, category: str | None, importance: float | None,
         metadata: str | None) -> None:
-    """Store one memory."""
-    meta = json.loads(metadata) if metadata else None
+    """Store one memory: ADD, or NOOP when already known, or UPDATE of a near-duplicate."""
+    meta = parse_metadata(metadata)
     with open_memory() as m:
         for result in m.add(content, user_id=user_id, memory_type=memory_type, category=category,
                             importance=importance, metadata=meta):
@@ -50,13 +86,24 @@ def add(user_id: str, content: str, memory_type: str, category: str | None, impo
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=10, show_default=True)
 @friendly_errors
 def search(user_id: str, query: str, limit: int) -> None:
-    """Recall the memories that matter for QUERY, with their scores."""
-    with open_memory() as m:
-        hits = m.search(query, user_id=user_id, limit=limit)
+    """Recall the memories that matter for QUERY, with their scores.
+
+    Uses a running `memctl serve` when there is one (NEUROMEM_SERVE_URL, or the serve.json it
+    writes next to the data directory); otherwise runs in this process.
+    """
+    hits = remote_or_none(load_settings(), lambda r: r.search(user_id, query, limit))
+    if hits is not None:
         if not hits:
             click.echo("no memories found")
         for i, hit in enumerate(hits, 1):
-            click.echo(describe_hit(i, hit))
+            click.echo(describe_remote_hit(i, hit))
+        return
+    with open_memory(query_settings()) as m:
+        found = m.search(query, user_id=user_id, limit=limit)
+        if not found:
+            click.echo("no memories found")
+        for i, h in enumerate(found, 1):
+            click.echo(describe_hit(i, h))
 
 
 @cli.command()
@@ -64,7 +111,7 @@ def search(user_id: str, query: str, limit: int) -> None:
 @click.argument("memory_id")
 @friendly_errors
 def history(user_id: str, memory_id: str) -> None:
-    """Every change of a memory and of the versions around it."""
+    """Every change of a memory and of the versions around it, oldest first."""
     with open_memory() as m:
         for entry in m.history(memory_id, user_id=user_id):
             change = entry.new_content if entry.old_content is None else f"{entry.old_content!r} → {entry.new_content!r}"
@@ -75,13 +122,22 @@ def history(user_id: str, memory_id: str) -> None:
 @cli.command("list")
 @user_option
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
-@click.option("--as-of", default=None, help="ISO-8601 time: what was known and valid then.")
+@click.option("--as-of", default=None, help=TIME_HELP[0])
+@click.option("--valid-at", default=None, help=TIME_HELP[1])
 @friendly_errors
-def list_memories(user_id: str, limit: int, as_of: str | None) -> None:
-    """List a user's current memories (or those of a past moment)."""
+def list_memories(user_id: str, limit: int, as_of: str | None, valid_at: str | None) -> None:
+    """List a user's current memories, newest first.
+
+    Time travel: --as-of lists what the system knew at a past moment; --valid-at lists what was
+    true at a moment (a chat dated 2024 and imported today is found by --valid-at 2024-05-01,
+    not by --as-of).
+    """
     with open_memory() as m:
-        for record in m.get_all(user_id=user_id, limit=limit, as_of=as_of):
+        records = m.get_all(user_id=user_id, limit=limit, as_of=as_of, valid_at=valid_at)
+        for record in records:
             click.echo(describe(record))
+        if not records:
+            click.echo("(none)")
 
 
 @cli.command()
@@ -89,7 +145,12 @@ def list_memories(user_id: str, limit: int, as_of: str | None) -> None:
 @click.argument("memory_id")
 @friendly_errors
 def delete(user_id: str, memory_id: str) -> None:
-    """Soft-delete a memory."""
+    """Soft-delete the memory MEMORY_ID (as printed by add, list or search).
+
+    It leaves search and list at once; its history and the --as-of views of the past keep it.
+    To erase a user entirely, use the SDK's Memory.reset.
+    """
     with open_memory() as m:
         record = m.delete(memory_id, user_id=user_id)
         click.echo(f"deleted {record.id}")
+

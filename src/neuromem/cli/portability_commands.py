@@ -1,21 +1,25 @@
-"""``memctl export`` and ``memctl import``: a user's whole memory to a file and back."""
+"""``memctl export``, ``memctl import`` and ``memctl sync``: a user's whole memory to a file and
+back, and the two-way ``memory.md`` / ``learnings.md`` sync."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from ..portability.format import FORMATS
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
+
+if TYPE_CHECKING:
+    from neuromem import SyncReport
 
 
 @cli.command("export")
 @user_option
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default=None,
+@click.option("--format", "fmt", default=None, metavar="jsonl|json|markdown",
               help="jsonl (full fidelity, importable), json (readable) or markdown; default from the suffix.")
 @friendly_errors
 def export_command(user_id: str, file: Path, fmt: str | None) -> None:
@@ -47,7 +51,6 @@ def import_command(file: Path) -> None:
 @friendly_errors
 def sync_command(user_id: str, directory: Path, language: str, watch: bool, interval: float) -> None:
     """Two-way sync of a user's memory with DIRECTORY/memory.md and learnings.md."""
-    from ..portability.markdown_sync import SyncReport
 
     def show(report: SyncReport) -> None:
         if report.changes or report.conflicts or not watch:

@@ -1,34 +1,43 @@
-"""``memctl recall QUERY [--trace] [--prompt]`` (seed 003 §4.y, §25.5): the full recall pipeline
-from the command line, with each stage's candidates, timings and scores on request."""
+"""``memctl recall QUERY [--trace] [--prompt N]``: the full recall pipeline from the command line,
+with each stage's candidates, timings and scores on request (seed 003 §4.y, §25.5)."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import click
 
-from ..recall.recipes import RECIPES
-from .context import friendly_errors, open_memory, user_option
+from .context import friendly_errors, load_settings, open_memory, query_settings, remote_or_none, user_option
 from .main import cli
-from .memory_commands import describe_hit
+from .memory_commands import TIME_HELP, describe_hit, describe_remote_hit
 
 
 @cli.command()
 @user_option
 @click.argument("query")
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=10, show_default=True)
-@click.option("--recipe", type=click.Choice(sorted(RECIPES)), default=None, help="Retrieval recipe (default: settings).")
-@click.option("--as-of", default=None, help="ISO-8601 time: recall what was known and valid then.")
+@click.option("--recipe", default=None, help="Retrieval recipe: hybrid (default), hybrid-rrf, dense, bm25, fast, … (an unknown name lists them).")
+@click.option("--as-of", default=None, help=TIME_HELP[0])
+@click.option("--valid-at", default=None, help=TIME_HELP[1])
 @click.option("--trace", is_flag=True, help="Show each stage's candidates, timings and scores.")
 @click.option("--prompt", "budget", type=click.IntRange(16, 100_000), default=None,
               help="Also print the packed memory block for a system prompt within this many tokens.")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def recall(user_id: str, query: str, limit: int, recipe: str | None, as_of: str | None, trace: bool,
-           budget: int | None, as_json: bool) -> None:  # fmt: skip
-    """Recall the memories that matter for QUERY (BM25 × vector × graph × traits × raw)."""
-    with open_memory() as m:
-        results = m.search(query, user_id=user_id, limit=limit, recipe=recipe, as_of=as_of, trace=trace)
+def recall(user_id: str, query: str, limit: int, recipe: str | None, as_of: str | None, valid_at: str | None,
+           trace: bool, budget: int | None, as_json: bool) -> None:  # fmt: skip
+    """Recall the memories that matter for QUERY: full-text, vector, graph and trait retrieval,
+    fused and scored; with --prompt, also the memory block for a system prompt.
+
+    Uses a running `memctl serve` when there is one and no option it does not offer
+    (--recipe, --as-of, --valid-at, --trace, --json) is given.
+    """
+    if not (recipe or as_of or valid_at or trace or as_json) and recall_remote(user_id, query, limit, budget):
+        return
+    with open_memory(query_settings()) as m:
+        results = m.search(query, user_id=user_id, limit=limit, recipe=recipe, as_of=as_of, valid_at=valid_at,
+                           trace=trace)  # fmt: skip
         block = m.recall_prompt(query, user_id=user_id, token_budget=budget, recipe=recipe) if budget else None
         if as_json:
             payload = {
@@ -60,3 +69,27 @@ def recall(user_id: str, query: str, limit: int, recipe: str | None, as_of: str 
             for n, c in enumerate(block.citations, 1):
                 quote = f' "{c.quote}"' if c.quote else ""
                 click.echo(f"[{n}] memory {c.memory_id} sessions {','.join(c.session_ids) or '-'}{quote}")
+
+
+def recall_remote(user_id: str, query: str, limit: int, budget: int | None) -> bool:
+    """Run ``recall`` on the service; False when there is none (the caller runs it in-process)."""
+
+    def call(remote: Any) -> tuple[list[Any], dict[str, Any] | None]:
+        hits = remote.search(user_id, query, limit)
+        return hits, (remote.recall(user_id, query, budget) if budget else None)
+
+    answer = remote_or_none(load_settings(), call)
+    if answer is None:
+        return False
+    hits, block = answer
+    if not hits:
+        click.echo("no memories found")
+    for i, hit in enumerate(hits, 1):
+        click.echo(describe_remote_hit(i, hit))
+    if block is not None:
+        click.echo(f"\n{block.get('text', '')}")
+        for n, c in enumerate(block.get("citations", []), 1):
+            quote = f' "{c["quote"]}"' if c.get("quote") else ""
+            sessions = ",".join(c.get("session_ids") or []) or "-"
+            click.echo(f"[{n}] memory {c.get('memory_id')} sessions {sessions}{quote}")
+    return True

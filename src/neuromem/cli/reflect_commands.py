@@ -1,8 +1,9 @@
-"""``memctl traits``, ``memctl trait``, ``memctl reflect``, ``memctl job`` and ``memctl worker`` (issue 5)."""
+"""``memctl traits``, ``memctl trait``, ``memctl reflect``, ``memctl job`` and ``memctl worker``."""
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import click
 
@@ -10,7 +11,7 @@ from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
 
-def _line(t) -> str:  # type: ignore[no-untyped-def]
+def _line(t: Any) -> str:
     conf = "   —" if t.trait_confidence is None else f"{t.trait_confidence:.2f}"
     return f"  {conf}  [{t.trait_stage}/{t.trait_context or '-'}]  {t.content}  ({t.id})"
 
@@ -19,7 +20,8 @@ def _line(t) -> str:  # type: ignore[no-untyped-def]
 @user_option
 @friendly_errors
 def traits(user_id: str) -> None:
-    """A user's traits grouped as seed 000 §6.2: core, preferences, behaviours, then forming ones."""
+    """What reflection believes about a user: core traits, preferences, behaviour patterns,
+    then the ones still forming (not used in recall yet). Dissolved traits are not listed."""
     with open_memory() as m:
         groups = m.traits(user_id=user_id)
         for title, items in (("Core traits", groups.core), ("Preferences", groups.preferences),
@@ -58,7 +60,8 @@ def trait(trait_id: str, user_id: str) -> None:
 @user_option
 @friendly_errors
 def reflect(user_id: str) -> None:
-    """Run one reflection cycle for a user now."""
+    """Run one reflection cycle for a user now: find patterns across their memories and
+    create, reinforce, promote or dissolve traits."""
     with open_memory() as m:
         r = m.reflect(user_id=user_id)
         click.echo(f"cycle {r.cycle_id}: scanned {r.scanned}, created {r.created}, updated {r.updated}, "
@@ -69,7 +72,8 @@ def reflect(user_id: str) -> None:
 @click.option("--run", "name", required=True, help="refresh_mv_trait, expire_trends, dissolve_weak_traits, …")
 @friendly_errors
 def job(name: str) -> None:
-    """Run one scheduled job of seed 000 §5.2 now."""
+    """Run one maintenance job now (e.g. refresh the trait view, expire old trends, flush
+    access counts, embed pending rows); an unknown name lists them."""
     with open_memory() as m:
         click.echo(f"{name}: {m.run_job(name)}")
 
@@ -79,14 +83,16 @@ def job(name: str) -> None:
 @click.option("--once", is_flag=True, help="run every job once and exit")
 @friendly_errors
 def worker(tick: float, once: bool) -> None:
-    """The in-process scheduler: runs each job of seed 000 §5.2 at its period until interrupted."""
-    from ..lifecycle.jobs import JOBS
+    """Run the maintenance jobs at their periods until interrupted (trait view refresh, trend
+    expiry, trait decay, access-count flushes, idle session ends, embedding backfill)."""
+    from neuromem import scheduled_jobs
 
+    jobs = scheduled_jobs()
     last: dict[str, float] = {}
     with open_memory() as m:
         while True:
             now = time.monotonic()
-            for job_ in JOBS.values():
+            for job_ in jobs:
                 if once or now - last.get(job_.name, -1e18) >= job_.period_s:
                     click.echo(f"{job_.name}: {m.run_job(job_.name)}")
                     last[job_.name] = now

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import click
 
-from ..store import memories, migrate
 from .context import friendly_errors, load_settings, open_memory
 from .main import cli
+
+
+def where(status) -> str:  # type: ignore[no-untyped-def]
+    return f"embedded in {status.data_dir}" if status.embedded else "external server"
 
 
 @cli.command()
@@ -14,32 +17,24 @@ from .main import cli
 def init() -> None:
     """Start (or reach) the database and bring its schema up to date."""
     with open_memory() as m:
-        server = m._core.db.server
-        where = f"embedded in {server.data_dir}" if server.embedded else "external server"
-        click.echo(f"neuromem ready: {where}, schema version {migrate.latest_version()}")
+        s = m.status()
+        click.echo(f"neuromem ready: {where(s)}, schema version {s.schema_version}")
 
 
 @cli.command()
-@click.option("--user-id", default=None, help="Counts for one user only.")
+@click.option("--user-id", "-u", default=None, help="Counts for one user only.")
 @friendly_errors
 def status(user_id: str | None) -> None:
-    """Server, schema version, memory counts and embedder."""
+    """Server, schema version, embedder and memory counts (of every user, or of one with -u)."""
     with open_memory() as m:
-        core = m._core
-        with core.db.connection() as conn:
-            version = migrate.current_version(conn)
-            server_version = conn.info.server_version
-            pgvector = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
-            counts = memories.counts_by_type(conn, user_id)
-            pending = memories.count_pending_embeddings(conn, user_id)
-        server = core.db.server
-        click.echo(f"server:     PostgreSQL {server_version // 10000}.{server_version % 10000} "
-                   f"({'embedded, ' + str(server.data_dir) if server.embedded else 'external'})")
-        click.echo(f"pgvector:   {pgvector['extversion'] if pgvector else 'missing'}")
-        click.echo(f"schema:     version {version} (this neuromem: {migrate.latest_version()})")
-        click.echo(f"embedder:   {core.embedder.name} ({core.embedder.dim}-d, {core.settings.embedder.mode})")
-        click.echo("memories:   " + (", ".join(f"{k} {v}" for k, v in sorted(counts.items())) or "none"))
-        click.echo(f"pending:    {pending} rows waiting for an embedding")
+        s = m.status(user_id=user_id)
+    click.echo(f"server:     PostgreSQL {s.server_version} ({where(s)})")
+    click.echo(f"pgvector:   {s.pgvector_version or 'missing'}")
+    click.echo(f"schema:     version {s.schema_version} (this neuromem: {s.latest_schema_version})")
+    click.echo(f"embedder:   {s.embedder} ({s.embedding_dim}-d, {s.embed_mode})")
+    scope = f" of {user_id}" if user_id else ""
+    click.echo(f"memories{scope}: ".ljust(12) + (", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())) or "none"))
+    click.echo(f"pending:    {s.pending_embeddings} rows waiting for an embedding")
 
 
 @cli.command()
@@ -48,7 +43,7 @@ def status(user_id: str | None) -> None:
 def backfill(batch_size: int | None) -> None:
     """Embed every memory still waiting for a vector."""
     with open_memory() as m:
-        done = m._core.backfill_embeddings(batch_size=batch_size)
+        done = m.flush(batch_size=batch_size)
         click.echo(f"embedded {done} memories; {m.pending_embeddings()} still pending")
 
 
@@ -58,32 +53,32 @@ def backfill(batch_size: int | None) -> None:
 @friendly_errors
 def reembed(dim: int, yes: bool) -> None:
     """Change the embedding dimension and re-embed every memory with the configured embedder."""
-    from ..store.reembed import reembed as run_reembed
+    from neuromem import reembed as run_reembed
 
     settings = load_settings()
     if not yes:
         click.confirm(f"Drop every stored vector and re-embed at {dim} dimensions?", abort=True)
-    run_reembed(settings, dim)
-    click.echo(f"vectors reset to {dim}-d; embedding all memories now")
-    settings = settings.with_updates(store={"embedding_dim": dim})
-    from ..memory import Memory
-
-    with Memory(settings) as m:
-        total = m._core.backfill_embeddings()
-    click.echo(f"re-embedded {total} memories")
+    total = run_reembed(settings, dim)
+    click.echo(f"vectors reset to {dim}-d; re-embedded {total} memories")
 
 
 @cli.group()
 def server() -> None:
-    """The embedded PostgreSQL server."""
+    """The embedded PostgreSQL server: it starts on first use and stops by itself after
+    NEUROMEM_STORE__IDLE_SHUTDOWN_S seconds without a client (default 300)."""
 
 
 @server.command("stop")
 @friendly_errors
 def server_stop() -> None:
-    """Stop the embedded server of the configured data directory."""
-    from ..store.server import stop_embedded
+    """Stop the embedded server of the configured data directory now (and its idle watchdog)."""
+    from neuromem import stop_embedded_server
 
-    settings = load_settings()
-    stopped = stop_embedded(settings.store.data_dir)
-    click.echo("stopped" if stopped else "not running")
+    done = stop_embedded_server(load_settings())
+    if done.external:
+        click.echo("nothing stopped: NEUROMEM_DATABASE_URL points at an external server, which neuromem does not run")
+    elif done.postmaster_pid is not None:
+        click.echo(f"stopped the embedded PostgreSQL in {done.data_dir} (pid {done.postmaster_pid})")
+    else:
+        watchdog = f" (stopped its idle watchdog, pid {done.watchdog_pid})" if done.watchdog_pid else ""
+        click.echo(f"no embedded PostgreSQL was running in {done.data_dir}{watchdog}")

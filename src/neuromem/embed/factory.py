@@ -39,6 +39,8 @@ def create_embedder(settings: EmbedderSettings) -> Embedder:
             raise ConfigError(
                 "embedder provider 'openai' needs embedder.model (NEUROMEM_EMBED_MODEL, e.g. text-embedding-3-small)"
             )
+        from ..llm.circuit import shared_breaker
+
         return OpenAIEmbedder(
             base_url=settings.base_url,
             api_key=settings.api_key,
@@ -47,6 +49,9 @@ def create_embedder(settings: EmbedderSettings) -> Embedder:
             timeout_s=settings.timeout_s,
             max_retries=settings.max_retries,
             batch_size=settings.batch_size,
+            deadline_s=settings.deadline_s,
+            breaker=shared_breaker("embedder", settings.base_url, settings.model,
+                                   failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s),
         )
     if provider == "sentence-transformers":
         if not settings.model:

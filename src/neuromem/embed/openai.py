@@ -15,6 +15,7 @@ import numpy as np
 
 from ..errors import ConfigError, EmbedderError
 from ..llm._http import RetryPolicy, make_client, post_json
+from ..llm.circuit import CircuitBreaker
 from .base import Embedder, EmbedKind, finish_vectors, validate_texts
 
 # Native dimensions of well-known models, so ``dim`` is known without a request.
@@ -56,6 +57,8 @@ class OpenAIEmbedder(Embedder):
         batch_size: int = 64,
         *,
         backoff_s: float = 0.5,
+        deadline_s: float | None = None,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         if not base_url:
             raise ConfigError("OpenAIEmbedder needs a base_url such as http://localhost:8000/v1")
@@ -70,6 +73,8 @@ class OpenAIEmbedder(Embedder):
         self._requested_dim = dim
         self._dim: int | None = dim or _NATIVE_DIMS.get(model)
         self._policy = RetryPolicy(max_retries=max_retries, backoff_s=backoff_s)
+        self.deadline_s = deadline_s  # total per call, retries included
+        self.breaker = breaker
         self._client = make_client(self.base_url, api_key, timeout_s)
         self._dim_lock = threading.Lock()
 
@@ -100,7 +105,7 @@ class OpenAIEmbedder(Embedder):
         if self._requested_dim:
             payload["dimensions"] = self._requested_dim
         answer = post_json(
-            self._client, "embeddings", payload, policy=self._policy, error=EmbedderError, provider="embedder"
+            self._client, "embeddings", payload, policy=self._policy, error=EmbedderError, deadline_s=self.deadline_s, breaker=self.breaker, provider="embedder"
         )
         return _parse(answer.body, len(items), self._source)
 

@@ -7,9 +7,16 @@ Accepted shapes (one user per file):
 - JSON Lines, one session per line: ``{"session_id": ..., "messages": [...]}``;
 - JSON: a list of either, or ``{"sessions": [...]}``.
 
-Each batch of turns is one transaction, so after an interruption a session has exactly
-its first N turns stored; running the import again skips those N turns of each session
-(the file's order is the session's order) and continues — no duplicates.
+A message may carry its own id (``id``, or ``metadata.message_id``): it is kept in the
+message's metadata (``Memory.sources`` returns it) and is the turn's identity.
+
+Each batch of turns is one transaction. Running an import again — after an
+interruption, or with another file — skips exactly the turns already stored, recognised
+by their turn key (``ingest.turns``: the message id, or role, speaker, timestamp, content
+and occurrence; an undated turn by its content and occurrence), never by a count per
+session: a second export without session ids, or reusing one, loses nothing, and the
+same file twice stores nothing twice. A bad message (empty, unknown role…) is reported in
+``ImportSummary.rejected`` and the rest is imported.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from typing import Any
 
 from ..errors import InvalidInputError
 from .pipeline import DEFAULT_SESSION, IngestPipeline
+from .turns import RejectedMessage, parse_turns
 
 
 @dataclass
@@ -29,10 +37,11 @@ class ImportSummary:
     sessions: int = 0
     turns_total: int = 0
     turns_ingested: int = 0
-    turns_skipped: int = 0  # already stored by an earlier (interrupted) run
+    turns_skipped: int = 0  # already stored (same turn key): an earlier run, or another import
     memories_written: int = 0
     units: int = 0  # mined sentences (or LLM items): candidates + dropped
     dropped: dict[str, int] = field(default_factory=dict)
+    rejected: list[tuple[str, RejectedMessage]] = field(default_factory=list)  # (session id, bad message)
 
 
 def read_export(path: Path) -> dict[str, list[dict[str, Any]]]:
@@ -48,7 +57,7 @@ def read_export(path: Path) -> dict[str, list[dict[str, Any]]]:
         else:
             data = json.loads(text)
             items = data.get("sessions", []) if isinstance(data, dict) else data
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:  # RecursionError: nested absurdly deep
         raise InvalidInputError(f"{path} is not valid JSON / JSON Lines: {exc}") from None
     if not isinstance(items, list):
         raise InvalidInputError(f"{path}: expected a list of messages or sessions")
@@ -57,7 +66,7 @@ def read_export(path: Path) -> dict[str, list[dict[str, Any]]]:
         if not isinstance(item, dict):
             raise InvalidInputError(f"{path}: item {n} is not an object")
         sid = str(item.get("session_id") or item.get("conversation_id") or DEFAULT_SESSION)
-        message = {k: item[k] for k in ("role", "content", "timestamp", "name", "metadata") if k in item}
+        message = {k: item[k] for k in ("role", "content", "timestamp", "name", "metadata", "id") if k in item}
         sessions.setdefault(sid, []).append(message)
     return sessions
 
@@ -87,18 +96,23 @@ def import_export(
     dropped: dict[str, int] = {}
     batches = []
     for sid, messages in sessions.items():
-        done = min(pipeline.stored_messages(user_id, sid), len(messages))
-        summary.turns_skipped += done
-        batches += [(messages[start : start + size], user_id, sid) for start in range(done, len(messages), size)]
+        parsed = parse_turns(messages, pipeline.settings, strict=False, undated_by_content=True)
+        summary.rejected += [(sid, r) for r in parsed.rejected]
+        stored = pipeline.stored_turn_keys(user_id, sid, [t.key for t in parsed.turns])
+        todo = [t for t in parsed.turns if t.key not in stored]
+        summary.turns_skipped += len(parsed.turns) - len(todo)
+        batches += [(todo[start : start + size], user_id, sid) for start in range(0, len(todo), size)]
     if progress is not None and summary.turns_skipped:
         progress(summary.turns_skipped)
-    for report in pipeline.ingest_many(batches):
+    for (_turns, _user, sid), report in zip(batches, pipeline.ingest_many(batches), strict=True):
         summary.turns_ingested += report.turns
+        summary.turns_skipped += report.skipped
         summary.units += report.units
         summary.memories_written += sum(1 for r in report.results if str(r.operation) != "noop")
+        summary.rejected += [(sid, r) for r in report.rejected]  # refused by the privacy mode
         for reason, n in report.dropped.items():
             dropped[reason] = dropped.get(reason, 0) + n
         if progress is not None:
-            progress(report.turns)
+            progress(report.turns + report.skipped)
     summary.dropped = dropped
     return summary

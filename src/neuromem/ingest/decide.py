@@ -7,12 +7,16 @@ Order of the rules, per candidate, inside the batch's transaction:
    preference) → the old fact gets ``invalid_at`` = the new fact's ``valid_at`` (it stays
    visible to time travel), a CONTRADICTS edge is drawn, then the new fact is written;
    the same slot with the same value → the new fact SUPPORTS the old one;
-3. ``MemoryCore.write``: identical hash → NOOP, near-duplicate → UPDATE (supersede), else ADD.
+3. ``MemoryCore.write``: identical hash → NOOP, a restatement of a current fact → UPDATE
+   (supersede; ``neuromem.supersede``), else ADD with ``SIMILAR_TO`` links.
 
 With an LLM configured (``ingest.llm_decisions``) and similar memories present, the LLM
 chooses ADD / UPDATE / DELETE / NOOP instead of step 3; its answer is checked (the target
 must be one of the memories shown, an UPDATE needs content in the user's language) and a
-bad answer falls back to the rules. Every change writes ``memory_history`` with its actor.
+bad answer falls back to the rules. Episodes are append-only (seed 001 §2.3): the LLM is
+not asked about them and they are never superseded. A memory a concurrent writer already
+ended or replaced is left alone (no ``VersionConflictError`` from ingest). Every change
+writes ``memory_history`` with its actor.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ import numpy as np
 
 from .. import validation as check
 from ..core import Draft, MemoryCore
-from ..errors import LLMError, VersionConflictError
+from ..errors import LLMError
 from ..llm.base import ChatModel, UsageRecord
 from ..llm.prompts.decide_operation import decide_operation
 from ..store import history, memories
@@ -80,12 +84,16 @@ class Decider:
         supported = [m for m in current if m.metadata.get("slot_value") == candidate.value]
         return contradicted, supported
 
-    def _invalidate(self, conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str) -> MemoryRecord:
-        if old.valid_at is not None and at <= old.valid_at:
-            at = old.valid_at + dt.timedelta(microseconds=1)  # invalid_at must follow valid_at
-        ended = memories.invalidate(conn, old.user_id, old.id, expected_version=old.version, invalid_at=at)
-        if ended is None:
-            raise VersionConflictError(f"memory {old.id} changed while being invalidated; retry the ingest")
+    def _invalidate(self, conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str) -> MemoryRecord | None:
+        """End ``old`` at ``at``; None when a concurrent writer already ended or replaced it (nothing to do)."""
+        current = memories.get(conn, old.user_id, old.id, for_update=True)
+        if current is None or current.expired_at is not None:
+            return None
+        if current.valid_at is not None and at <= current.valid_at:
+            at = current.valid_at + dt.timedelta(microseconds=1)  # invalid_at must follow valid_at
+        ended = memories.invalidate(conn, old.user_id, old.id, expected_version=current.version, invalid_at=at)
+        assert ended is not None  # the row is locked and current
+        old = current
         history.record(conn, HistoryEvent.UPDATE, old=old, new=ended, actor=actor,
                        extra={"reason": "contradicted", "invalid_at": at.isoformat()})  # fmt: skip
         return ended
@@ -94,6 +102,8 @@ class Decider:
     def _llm_decide(
         self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray
     ) -> WriteResult | None:
+        if draft.memory_type is not MemoryType.FACT:
+            return None  # episodes are append-only (seed 001 §2.3): the rules add them
         same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content))
         if same is not None:  # identical content stays a rule: NOOP without asking
             return self.core.write(conn, draft, vector=vector, actor=ACTOR_RULES)
@@ -126,8 +136,12 @@ class Decider:
             if detect_language(content) != detect_language(draft.content):
                 content = draft.content  # a memory stays in the language the user spoke
             merged = Draft(**{**_fields(draft), "content": content})
+            current = memories.get(conn, target.user_id, target.id, for_update=True)
+            if current is None or current.expired_at is not None:  # a concurrent writer replaced it
+                self.events.append(("decision_rejected", {"reason": "target no longer current", "operation": op}))
+                return None
             vectors = self.core.embed_passages([content]) if content != draft.content else None
-            new = self.core.supersede(conn, target, merged, vector=vector if vectors is None else vectors[0],
+            new = self.core.supersede(conn, current, merged, vector=vector if vectors is None else vectors[0],
                                       actor=ACTOR_LLM)  # fmt: skip
             return WriteResult(Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}")
         if op == "DELETE":

@@ -8,7 +8,7 @@ memory cites. Uploading the same bytes again returns the existing file.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import validation as check
@@ -16,13 +16,15 @@ from ..core import MemoryCore
 from ..errors import DocumentNotFoundError, InvalidInputError
 from ..ids import uuid7
 from ..store import documents, graph, memories, raw_chunks
+from ..store.db import Conn
 from ..store.documents import DocumentFile
+from ..store.filters import compile_filter
 from ..store.memories import NewMemory
 from ..text.language import detect_language
 from ..text.pii import apply_pii_policy
 from ..text.token_count import count_tokens
 from ..text.tokenize import search_text
-from ..types import MemoryType
+from ..types import MemoryRecord, MemoryType
 from .raw import chunk_turn
 from .rules import split_sentences
 
@@ -66,46 +68,62 @@ def add_document(
         raise InvalidInputError(f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})")
     if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
         raise InvalidInputError("file_name must be a non-empty string of at most 255 characters")
-    if mime_type not in MIME_TYPES:
+    check.storable(text, "document text")
+    check.storable(file_name, "file_name")
+    if not isinstance(mime_type, str) or mime_type not in MIME_TYPES:
         raise InvalidInputError(f"mime_type must be one of {sorted(MIME_TYPES)}, got {mime_type!r}")
     meta = check.metadata(metadata) if metadata is not None else {}
     private = apply_pii_policy(text, s.ingest.pii_mode)
     body = private.text
-    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
     pieces = chunk_document(body, s.ingest.document_chunk_tokens)
     vectors = core.embed_passages(pieces)
-    file_id = uuid7()
+    meta = {**meta, **({"pii": sorted(private.kinds)} if private.matches else {})}
     with core.db.transaction() as conn:
-        existing = documents.find_current_by_sha(conn, uid, digest)
-        if existing is not None:
-            return existing
-        chunked = [chunk_turn(p, s.ingest.raw_chunk_max_chars) for p in pieces]
-        raw_chunks.put_many(conn, uid, [c for tc in chunked for _, c in tc.pieces], s.ingest.raw_chunk_dir)
-        file = documents.insert_file(
-            conn, file_id=file_id, user_id=uid, file_name=file_name.strip(), mime_type=mime_type,
-            size_bytes=len(body.encode("utf-8")), sha256=digest, chunk_count=len(pieces),
-            metadata={**meta, **({"pii": sorted(private.kinds)} if private.matches else {})},
-        )  # fmt: skip
-        rows = [
-            NewMemory(
-                user_id=uid, memory_type=MemoryType.DOCUMENT, content=piece, content_hash=check.content_hash(piece),
-                search_tokens=search_text(piece), token_count=count_tokens(piece),
-                embedding=None if vectors is None else vectors[i], importance=s.write.default_importance,
-                metadata={"file_name": file.file_name, "language": detect_language(piece)},
-                language=detect_language(piece), file_id=file_id, chunk_index=i,
-                raw_refs=(chunked[i].ref((0, len(piece))),),
-            )
-            for i, piece in enumerate(pieces)
-        ]  # fmt: skip
-        written = memories.insert_many(conn, rows, core.dim)
-        node = graph.upsert_nodes(conn, uid, [graph.NodeInput("document", file.file_name, str(file_id))])
-        node_id = node[("document", str(file_id))]
-        graph.add_edges(
-            conn, uid,
-            [graph.EdgeInput(m.id, "memory", node_id, "node", "DERIVED_FROM", properties={"chunk_index": i})
-             for i, m in enumerate(written)],
-        )  # fmt: skip
+        file, _chunks = write_document(core, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
+                                       mime_type=mime_type, metadata=meta)  # fmt: skip
     return file
+
+
+def write_document(
+    core: MemoryCore, conn: Conn, uid: str, body: str, pieces: Sequence[str], vectors: Any, *, file_name: str,
+    mime_type: str, metadata: dict[str, Any],
+) -> tuple[DocumentFile, list[MemoryRecord]]:
+    """Inside ``conn``'s transaction: the file row, its chunk memories (``pieces``, embedded as
+    ``vectors`` or backfilled later), their raw chunks and DERIVED_FROM edges. The same bytes
+    already stored return the existing file and its current chunks."""
+    s = core.settings
+    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    existing = documents.find_current_by_sha(conn, uid, digest)
+    if existing is not None:
+        where = compile_filter({"memory_type": "document", "file_id": str(existing.id)})
+        return existing, memories.list_memories(conn, uid, where=where, limit=max(1, existing.chunk_count))
+    file_id = uuid7()
+    chunked = [chunk_turn(p, s.ingest.raw_chunk_max_chars) for p in pieces]
+    raw_chunks.put_many(conn, uid, [c for tc in chunked for _, c in tc.pieces], s.ingest.raw_chunk_dir)
+    file = documents.insert_file(
+        conn, file_id=file_id, user_id=uid, file_name=file_name, mime_type=mime_type,
+        size_bytes=len(body.encode("utf-8")), sha256=digest, chunk_count=len(pieces), metadata=metadata,
+    )  # fmt: skip
+    rows = [
+        NewMemory(
+            user_id=uid, memory_type=MemoryType.DOCUMENT, content=piece, content_hash=check.content_hash(piece),
+            search_tokens=search_text(piece), token_count=count_tokens(piece),
+            embedding=None if vectors is None else vectors[i], importance=s.write.default_importance,
+            metadata={"file_name": file.file_name, "language": detect_language(piece)},
+            language=detect_language(piece), file_id=file_id, chunk_index=i,
+            raw_refs=(chunked[i].ref((0, len(piece))),),
+        )
+        for i, piece in enumerate(pieces)
+    ]  # fmt: skip
+    written = memories.insert_many(conn, rows, core.dim)
+    node = graph.upsert_nodes(conn, uid, [graph.NodeInput("document", file.file_name, str(file_id))])
+    node_id = node[("document", str(file_id))]
+    graph.add_edges(
+        conn, uid,
+        [graph.EdgeInput(m.id, "memory", node_id, "node", "DERIVED_FROM", properties={"chunk_index": i})
+         for i, m in enumerate(written)],
+    )  # fmt: skip
+    return file, written
 
 
 def list_documents(core: MemoryCore, user_id: Any, *, limit: int = 100) -> list[DocumentFile]:

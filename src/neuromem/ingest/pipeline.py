@@ -26,19 +26,22 @@ from typing import Any
 
 from .. import validation as check
 from ..core import Draft, MemoryCore
-from ..errors import SessionNotFoundError
+from ..errors import InvalidInputError, SessionNotFoundError
 from ..llm.base import ChatModel, UsageRecord
 from ..store import conversations, memories, raw_chunks, usage
 from ..store.conversations import NewMessage, SessionRow
+from ..store.documents import DocumentFile
+from ..store.retry import run_with_retries
 from ..text.pii import apply_pii_policy
 from ..types import MemoryType, Operation, WriteResult
 from .candidates import Candidate, Extraction
 from .decide import Decider
+from .documents import chunk_document, write_document
 from .links import Linker
 from .llm_extractor import extract_with_llm
 from .raw import TurnChunks, chunk_turn
 from .rules import extract_with_rules
-from .turns import Turn, parse_turns, session_id
+from .turns import RejectedMessage, Turn, parse_turns, session_id
 
 log = logging.getLogger(__name__)
 
@@ -73,11 +76,16 @@ class SessionEnd:
 @dataclass
 class IngestReport:
     results: list[WriteResult] = field(default_factory=list)
-    turns: int = 0
+    turns: int = 0  # turns stored by this call
     units: int = 0  # extracted candidates + dropped units
     dropped: Counter[str] = field(default_factory=Counter)
     session_ends: list[SessionEnd] = field(default_factory=list)
     fallbacks: int = 0
+    skipped: int = 0  # turns already stored (same turn key): a retried batch, a resumed import
+    rejected: list[RejectedMessage] = field(default_factory=list)  # bad messages, not stored (strict=False)
+    documents: list[DocumentFile] = field(default_factory=list)  # over-long turns, stored as documents
+    # what the caller should know: a model that failed or was skipped, and what was done instead
+    warnings: list[str] = field(default_factory=list)
 
     def counts(self) -> dict[str, int]:
         return dict(Counter(str(r.operation) for r in self.results))
@@ -97,6 +105,29 @@ class Prepared:
     vectors: Any
     report: IngestReport
     usage: list[UsageRecord]
+    long_turns: dict[int, LongTurn] = field(default_factory=dict)  # by turn index
+
+
+@dataclass(frozen=True, slots=True)
+class LongTurn:
+    """A turn longer than ``write.max_content_chars``: stored whole as a message and raw chunks, and
+    its text as a document (``pieces``, embedded as ``vectors``) whose chunks cite the message."""
+
+    pieces: list[str]
+    vectors: Any
+
+
+def fallback_warnings(events: list[tuple[str, Any]], *, deferred: bool, mode: str) -> list[str]:
+    """User-visible warnings for a batch (issue #12 item 5), also logged: rule-based fallbacks
+    taken because the LLM failed, and embeddings left to the backfill because the embedder did."""
+    out = [f"{kind.replace('_', ' ')} (the LLM failed: {str(data.get('error', ''))[:200]})"
+           for kind, data in events if kind.endswith("fallback") and isinstance(data, dict)]  # fmt: skip
+    if deferred and mode == "sync":
+        out.append("embedding deferred: the embedder failed; the memories are searchable by full text "
+                   "and will be embedded by the backfill")  # fmt: skip
+    for warning in out:
+        log.warning("ingest: %s", warning)
+    return out
 
 
 SessionEndListener = Callable[[SessionEnd], None]
@@ -112,13 +143,17 @@ class IngestPipeline:
 
     # ------------------------------------------------------------------ ingest
     def ingest(
-        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None
+        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
+        strict: bool = False,
     ) -> IngestReport:
         """Store a batch of turns of one session and the memories extracted from them.
 
         ``metadata`` (the caller's) is added to every memory written; neuromem's own keys win.
+        A bad message is reported in ``IngestReport.rejected`` and the others are stored; with
+        ``strict=True`` it raises its typed error and nothing is stored. Turns already stored
+        (same turn key, ``ingest.turns``) are skipped and counted in ``IngestReport.skipped``.
         """
-        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now))
+        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now, strict=strict))
 
     def ingest_many(self, batches: Iterable[tuple[Any, Any, Any]]) -> Iterator[IngestReport]:
         """Ingest ``(messages, user_id, session)`` batches in order, preparing (extraction and
@@ -134,47 +169,91 @@ class IngestPipeline:
                 yield self.commit(pending.result())
 
     def prepare(
-        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None
+        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
+        strict: bool = False,
     ) -> Prepared:
         """Everything that needs no database: validation, privacy, chunks, extraction, embeddings."""
         uid = check.user_id(user_id, self.settings.write)
         sid = session_id(session)
         extra_meta = {} if metadata is None else check.metadata(metadata)
-        turns = [self._private(t) for t in parse_turns(messages, self.settings, now=now)]
+        parsed = parse_turns(messages, self.settings, now=now, strict=strict)
+        turns, rejected = self._private_turns(parsed.turns, parsed.rejected, strict)
+        if not turns:  # nothing acceptable: the batch is refused with the first message's error
+            raise rejected[0].error
         chunks = [chunk_turn(t.content, self.settings.ingest.raw_chunk_max_chars) for t in turns]
         usage_records: list[UsageRecord] = []
         extraction = self._extract(turns, usage_records)
         kept, report = self._filter(extraction, len(turns))
+        report.rejected = rejected
         drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta) for c in kept]
-        vectors = self.core.embed_passages([d.content for d in drafts])
-        return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records)
+        limit = self.settings.write.max_content_chars
+        long_pieces = {
+            i: chunk_document(t.content, self.settings.ingest.document_chunk_tokens)
+            for i, t in enumerate(turns) if len(t.content) > limit
+        }  # fmt: skip
+        texts = [d.content for d in drafts] + [p for pieces in long_pieces.values() for p in pieces]
+        all_vectors = self.core.embed_passages(texts)
+        vectors = None if all_vectors is None else all_vectors[: len(drafts)]
+        long_turns: dict[int, LongTurn] = {}
+        offset = len(drafts)
+        for i, pieces in long_pieces.items():
+            long_turns[i] = LongTurn(pieces, None if all_vectors is None else all_vectors[offset : offset + len(pieces)])
+            offset += len(pieces)
+        return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns)
 
     def commit(self, prepared: Prepared) -> IngestReport:
-        """Write a prepared batch in one transaction: decisions are taken against the current state."""
+        """Write a prepared batch in one transaction: decisions are taken against the current state.
+
+        A transaction that lost a race with a concurrent writer runs again (``store.retry``)."""
+        report = run_with_retries(
+            lambda: self._commit_once(prepared), self.settings.write.conflict_retries, what="ingest"
+        )
+        self._notify(report.session_ends)
+        return report
+
+    def _commit_once(self, prepared: Prepared) -> IngestReport:
         p = prepared
-        uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records = (
-            p.user_id, p.session_id, p.turns, p.chunks, p.extraction, p.kept, p.drafts, p.vectors, p.report, p.usage
+        uid, sid, turns, chunks, extraction, kept, drafts, vectors, usage_records = (
+            p.user_id, p.session_id, p.turns, p.chunks, p.extraction, p.kept, p.drafts, p.vectors, p.usage
         )  # fmt: skip
+        report = dataclasses.replace(p.report, results=[], dropped=Counter(p.report.dropped), documents=[])
         decider = Decider(self.core, self.chat)
         with self.core.db.transaction() as conn:
             row, ended = self._open_session(conn, uid, sid, turns[0].sent_at)
+            stored = conversations.stored_turn_keys(conn, uid, row.id, [t.key for t in turns])
+            new = [i for i, t in enumerate(turns) if t.key not in stored]
+            report.skipped = len(turns) - len(new)
             raw_chunks.put_many(
-                conn, uid, [c for tc in chunks for _, c in tc.pieces], self.settings.ingest.raw_chunk_dir
+                conn, uid, [c for i in new for _, c in chunks[i].pieces], self.settings.ingest.raw_chunk_dir
             )
-            message_ids = conversations.insert_messages(
+            ids = conversations.insert_messages(
                 conn,
                 uid,
                 [
-                    NewMessage(row.id, row.message_count + i, t.role, t.speaker, t.content, t.sent_at,
-                               check.content_hash(t.content), chunks[i].first_sha, t.metadata)
-                    for i, t in enumerate(turns)
+                    NewMessage(row.id, row.message_count + n, turns[i].role, turns[i].speaker, turns[i].content,
+                               turns[i].sent_at, check.content_hash(turns[i].content), chunks[i].first_sha,
+                               turns[i].metadata, turns[i].key)
+                    for n, i in enumerate(new)
                 ],
-            )
+            )  # fmt: skip
+            message_ids = dict(zip(new, ids, strict=True))
+            others = self._other_speakers(conn, uid, row.id, [turns[i] for i in new])
+            for i in new:
+                if i in p.long_turns:
+                    report.documents.append(self._store_long_turn(conn, uid, sid, row.id, turns[i],
+                                                                  message_ids[i], p.long_turns[i]))  # fmt: skip
             linker = Linker(uid, previous_episode=conversations.last_episode_id(conn, uid, row.id))
             episodes_by_turn: dict[int, list[Any]] = {}
             importance = 0.0
             written = 0
             for i, (candidate, draft) in enumerate(zip(kept, drafts, strict=True)):
+                if candidate.turn_index not in message_ids:
+                    continue  # its turn was already stored, with its memories
+                speaker = turns[candidate.turn_index].speaker
+                if speaker is not None:
+                    draft = dataclasses.replace(
+                        draft, metadata={**draft.metadata, "speaker_is_user": speaker not in others}
+                    )
                 episodes = tuple(episodes_by_turn.get(candidate.turn_index, ()))
                 if episodes and candidate.memory_type is MemoryType.FACT:
                     draft = dataclasses.replace(draft, extra={**draft.extra, "source_episode_ids": episodes})
@@ -196,17 +275,54 @@ class IngestPipeline:
             events = [*extraction.events, *decider.events]
             if report.dropped:
                 events.append(("candidates_dropped", {"session": sid, "counts": dict(report.dropped)}))
+            if report.rejected:
+                events.append(("messages_rejected", {"session": sid, "rejected": [
+                    {"index": r.index, "error": type(r.error).__name__, "reason": r.reason[:200]}
+                    for r in report.rejected]}))  # fmt: skip
             usage.record_usage(conn, uid, [*usage_records, *decider.usage])
             usage.record_events(conn, uid, events)
-            conversations.record_activity(
-                conn, row.id, added=len(turns), last_message_at=max(t.sent_at for t in turns),
-                importance=importance, memories_written=written,
-            )  # fmt: skip
-        report.turns = len(turns)
+            if new:
+                conversations.record_activity(
+                    conn, row.id, added=len(new), last_message_at=max(turns[i].sent_at for i in new),
+                    importance=importance, memories_written=written,
+                )  # fmt: skip
+        report.turns = len(new)
         report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
+        report.warnings = fallback_warnings(events, deferred=bool(drafts) and vectors is None,
+                                            mode=self.settings.embedder.mode)  # fmt: skip
         report.session_ends = [SessionEnd.of(r) for r in ended]
-        self._notify(report.session_ends)
         return report
+
+    def _other_speakers(self, conn: Any, uid: str, session_row: Any, turns: Sequence[Turn]) -> set[str]:
+        """Names in this session that are not the user's own (issue 12 item 3b).
+
+        The rule: a named turn speaks for the user when its ``name`` equals the ``user_id``
+        (ignoring case), or when the session's mined turns (``ingest.extract_roles``, stored
+        and new) carry a single name. In a group chat — several names — every name other than
+        the ``user_id`` is another person: their memories are kept and searchable by that name,
+        with ``metadata.speaker_is_user = false``, and reflection builds no trait from them.
+        """
+        roles = self.settings.ingest.extract_roles
+        names = {t.speaker for t in turns if t.speaker and t.role in roles}
+        if not names:
+            return set()
+        names |= conversations.session_speakers(conn, uid, session_row, roles)
+        if len(names) == 1:
+            return set()
+        return {n for n in names if n.casefold() != uid.casefold()}
+
+    def _store_long_turn(
+        self, conn: Any, uid: str, sid: str, session_row: Any, turn: Turn, message_id: Any, long: LongTurn
+    ) -> DocumentFile:
+        """An over-long turn's text as a document whose chunks cite the turn (``memory_sources``)."""
+        file, chunks = write_document(
+            self.core, conn, uid, turn.content, long.pieces, long.vectors,
+            file_name=f"turn {turn.key[:12]} of session {sid}"[:255], mime_type="text/plain",
+            metadata={"source": "conversation_turn", "session_id": sid, "turn_key": turn.key,
+                      **({"speaker": turn.speaker} if turn.speaker else {})},
+        )  # fmt: skip
+        conversations.add_sources(conn, uid, [(m.id, session_row, message_id) for m in chunks])
+        return file
 
     def _same_event(self, conn: Any, memory: Any, vector: Any) -> list[tuple[Any, float]]:
         """Current episodes similar enough and close enough in event time to be the same event."""
@@ -219,6 +335,21 @@ class IngestPipeline:
             if m.id != memory.id and s >= cfg.same_as_threshold
             and m.valid_at is not None and memory.valid_at is not None and abs(m.valid_at - memory.valid_at) <= window
         ]
+
+    def _private_turns(
+        self, turns: Sequence[Turn], rejected: Sequence[RejectedMessage], strict: bool
+    ) -> tuple[list[Turn], list[RejectedMessage]]:
+        """The privacy mode applied turn by turn: a turn it refuses is rejected alone (or, strict, raises)."""
+        kept: list[Turn] = []
+        refused = list(rejected)
+        for turn in turns:
+            try:
+                kept.append(self._private(turn))
+            except InvalidInputError as exc:
+                if strict:
+                    raise
+                refused.append(RejectedMessage(turn.index, exc))
+        return kept, sorted(refused, key=lambda r: r.index)
 
     def _private(self, turn: Turn) -> Turn:
         """Apply the privacy mode (``ingest.pii_mode``) before anything is stored (raises on reject)."""
@@ -238,9 +369,12 @@ class IngestPipeline:
         report = IngestReport(dropped=Counter(extraction.dropped))
         threshold = self.settings.ingest.importance_threshold
         kept = []
+        longest = self.settings.write.max_content_chars
         for c in extraction.candidates:
             if c.importance < threshold:
                 report.dropped["below_threshold"] += 1
+            elif len(c.content.strip()) > longest:
+                report.dropped["too_long"] += 1  # its turn is stored whole, and as a document
             else:
                 kept.append(c)
         report.units = len(extraction.candidates) + sum(extraction.dropped.values())
@@ -308,9 +442,9 @@ class IngestPipeline:
                 except Exception:  # a listener must not undo a committed ingest
                     log.exception("session-end listener failed for session %s", end.session_id)
 
-    def stored_messages(self, user_id: Any, session: Any) -> int:
-        """How many turns of this session are already stored (resuming an import skips them)."""
+    def stored_turn_keys(self, user_id: Any, session: Any, keys: Sequence[str]) -> set[str]:
+        """Which of the turn ``keys`` this session already holds (a resumed import skips those turns)."""
         uid = check.user_id(user_id, self.settings.write)
         with self.core.db.connection() as conn:
             row = conversations.get_session(conn, uid, session_id(session))
-        return 0 if row is None else row.message_count
+            return set() if row is None else conversations.stored_turn_keys(conn, uid, row.id, keys)

@@ -16,7 +16,10 @@ from ..store import conversations, memories, raw_chunks
 @dataclass(frozen=True, slots=True)
 class Provenance:
     memory_id: Any
-    messages: tuple[dict[str, Any], ...]  # session_id (external), seq, role, sent_at, content
+    # session_id (external), message_id (neuromem's), seq, role, speaker, sent_at, content, metadata (the
+    # caller's, e.g. its own "message_id"); a memory added as text with a session_id has a source with
+    # message_id None and no message fields
+    messages: tuple[dict[str, Any], ...]
     quotes: tuple[str, ...]  # the words each raw_refs item points to, in order
 
 
@@ -30,8 +33,9 @@ def provenance(core: MemoryCore, memory_id: Any, user_id: Any) -> Provenance:
         rows = conversations.sources_of(conn, uid, mid)
         quotes = tuple(q for q in (raw_chunks.quote(conn, uid, ref) for ref in record.raw_refs) if q is not None)
     messages = tuple(
-        {"session_id": r["external_id"], "seq": r["seq"], "role": r["role"], "sent_at": r["sent_at"],
-         "content": r["content"]}
+        {"session_id": r["external_id"], "message_id": r["message_id"], "seq": r["seq"], "role": r["role"],
+         "speaker": r["speaker"], "sent_at": r["sent_at"], "content": r["content"],
+         "metadata": dict(r["metadata"] or {})}
         for r in rows
     )  # fmt: skip
     return Provenance(mid, messages, quotes)

@@ -5,6 +5,11 @@ errors, timeouts, HTTP 429 and 5xx) with a small exponential backoff, and turns
 every failure into the caller's error class (``EmbedderError`` or ``LLMError``)
 with the provider, the URL and the cause in the message — never a raw httpx
 exception. The API key never appears in a message.
+
+``deadline_s`` bounds the whole call, retries and back-off included: every attempt's
+connect/read/write timeout is cut to the time left, and no retry starts after it (issue #12
+item 5). A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open
+the call raises at once, so callers fall back without waiting.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from typing import Any
 import httpx
 
 from ..errors import ModelError
+from .circuit import CircuitBreaker
 
 _RETRY_STATUS = frozenset({408, 429})
 _MAX_RETRY_AFTER_S = 10.0
@@ -72,20 +78,54 @@ def post_json(
     policy: RetryPolicy,
     error: type[ModelError],
     provider: str,
+    deadline_s: float | None = None,
+    breaker: CircuitBreaker | None = None,
 ) -> JSONResponse:
     """POST ``payload`` to ``path`` (relative to the client's base URL) and decode the JSON answer.
 
     Raises ``error`` when every attempt failed, the server refused the request
-    (4xx other than 408 and 429), or the answer is not a JSON object.
+    (4xx other than 408 and 429), the answer is not a JSON object, the deadline passed,
+    or the breaker is open.
     """
     url = str(client.base_url.join(path))
+    if breaker is not None and not breaker.allow():
+        raise error(
+            f"{provider} at {url} is skipped for {breaker.open_for():.0f} s more: it failed "
+            f"{breaker.failures} times in a row (circuit breaker open)"
+        )
+    try:
+        answer = _attempts(client, path, url, payload, policy, error, provider, deadline_s)
+    except error as exc:
+        if breaker is not None:
+            if getattr(exc, "unavailable", False):
+                breaker.record_failure()
+            else:
+                breaker.record_success()  # it answered: the provider is up, the request was bad
+        raise
+    if breaker is not None:
+        breaker.record_success()
+    return answer
+
+
+def _attempts(
+    client: httpx.Client, path: str, url: str, payload: dict[str, Any], policy: RetryPolicy,
+    error: type[ModelError], provider: str, deadline_s: float | None,
+) -> JSONResponse:
     cause = "no attempt made"
     attempts = policy.max_retries + 1
+    start = time.monotonic()
+    end = None if deadline_s is None else start + deadline_s
     for attempt in range(attempts):
         retry_after: str | None = None
         started = time.perf_counter()
+        left = None if end is None else end - time.monotonic()
+        if left is not None and left <= 0:
+            break
         try:
-            response = client.post(path, json=payload)
+            if left is None:
+                response = client.post(path, json=payload)
+            else:
+                response = client.post(path, json=payload, timeout=_cut(client.timeout, left))
         except httpx.TimeoutException as exc:
             cause = f"timed out ({type(exc).__name__})"
         except httpx.TransportError as exc:
@@ -100,8 +140,24 @@ def post_json(
                 raise error(f"{provider} request to {url} was refused: {cause}")
             retry_after = response.headers.get("retry-after")
         if attempt + 1 < attempts:
-            time.sleep(policy.delay(attempt, retry_after))
-    raise error(f"{provider} request to {url} failed after {attempts} attempt(s): {cause}")
+            pause = policy.delay(attempt, retry_after)
+            if end is not None and time.monotonic() + pause >= end:
+                break
+            time.sleep(pause)
+    took = time.monotonic() - start
+    within = "" if deadline_s is None else f" within its {deadline_s:g} s deadline"
+    failure = error(f"{provider} request to {url} failed{within} ({took:.1f} s, after {attempt + 1} attempt(s)): {cause}")
+    failure.unavailable = True  # type: ignore[attr-defined]  # counted by the circuit breaker
+    raise failure
+
+
+def _cut(timeout: httpx.Timeout, left: float) -> httpx.Timeout:
+    """``timeout`` with each phase cut to the ``left`` seconds of the call's deadline."""
+    def cut(value: float | None) -> float:
+        return left if value is None else min(value, left)
+
+    return httpx.Timeout(connect=cut(timeout.connect), read=cut(timeout.read), write=cut(timeout.write),
+                         pool=cut(timeout.pool))  # fmt: skip
 
 
 def _decode(response: httpx.Response, url: str, error: type[ModelError], provider: str) -> dict[str, Any]:

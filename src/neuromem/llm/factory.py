@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..config import LLMSettings
 from .base import ChatModel
+from .circuit import shared_breaker
 from .openai_compat import OpenAICompatibleChat
 
 
@@ -23,4 +24,7 @@ def create_chat_model(settings: LLMSettings) -> ChatModel | None:
         timeout_s=settings.timeout_s,
         max_retries=settings.max_retries,
         temperature=settings.temperature,
+        deadline_s=settings.deadline_s,
+        breaker=shared_breaker("llm", settings.base_url, settings.model,
+                               failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s),
     )

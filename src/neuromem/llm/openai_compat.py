@@ -20,6 +20,7 @@ from typing import Any
 from ..errors import ConfigError, LLMError
 from ._http import RetryPolicy, make_client, post_json
 from .base import ChatModel, ChatResult, Message
+from .circuit import CircuitBreaker
 
 
 class OpenAICompatibleChat(ChatModel):
@@ -49,6 +50,8 @@ class OpenAICompatibleChat(ChatModel):
         backoff_s: float = 0.5,
         max_tokens: int | None = None,
         json_mode_supported: bool = True,
+        deadline_s: float | None = None,
+        breaker: CircuitBreaker | None = None,
     ) -> None:
         if not base_url:
             raise ConfigError("OpenAICompatibleChat needs a base_url such as https://api.openai.com/v1")
@@ -60,6 +63,8 @@ class OpenAICompatibleChat(ChatModel):
         self.max_tokens = max_tokens
         self.json_mode_supported = json_mode_supported
         self._policy = RetryPolicy(max_retries=max_retries, backoff_s=backoff_s)
+        self.deadline_s = deadline_s  # total per call, retries included
+        self.breaker = breaker
         self._client = make_client(self.base_url, api_key, timeout_s)
 
     def complete(self, messages: Sequence[Message], *, json_mode: bool = False, operation: str) -> ChatResult:
@@ -80,7 +85,7 @@ class OpenAICompatibleChat(ChatModel):
             "chat/completions",
             payload,
             policy=self._policy,
-            error=LLMError,
+            error=LLMError, deadline_s=self.deadline_s, breaker=self.breaker,
             provider=f"chat model {self.model!r} ({operation})",
         )
         latency_ms = (time.perf_counter() - started) * 1000.0

@@ -1,6 +1,6 @@
 """Export one user's whole memory: every row of every user table, from one snapshot.
 
-Formats (``FORMATS``): ``jsonl`` — the full-fidelity, importable form (vectors included);
+Formats (``EXPORT_FORMATS``): ``jsonl`` — the full-fidelity, importable form (vectors included);
 ``json`` — the same rows as one indented document without vectors (readable, and importable
 with re-embedding); ``markdown`` — a page for people (``readable.render_markdown``).
 """
@@ -18,7 +18,7 @@ from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import portable
 from ..store.migrate import current_version
-from .format import FORMATS, ExportHeader
+from .format import EXPORT_FORMATS, ExportHeader
 from .readable import render_markdown
 
 if TYPE_CHECKING:
@@ -46,8 +46,8 @@ def choose_format(target: str | Path | IO[str], fmt: str | None) -> str:
     if fmt is None:
         suffix = Path(target).suffix.lower() if isinstance(target, str | Path) else ""
         return _SUFFIXES.get(suffix, "jsonl")
-    if fmt not in FORMATS:
-        raise InvalidInputError(f"unknown export format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    if fmt not in EXPORT_FORMATS:
+        raise InvalidInputError(f"unknown export format {fmt!r}; choose one of {', '.join(EXPORT_FORMATS)}")
     return fmt
 
 

@@ -26,7 +26,7 @@ from ..errors import ExportFormatError, ExportVersionError
 
 FORMAT_NAME = "neuromem.export"
 FORMAT_VERSION = 1
-FORMATS = ("jsonl", "json", "markdown")
+EXPORT_FORMATS = ("jsonl", "json", "markdown")
 
 
 @dataclass(frozen=True, slots=True)

@@ -116,7 +116,7 @@ def pack(items: Sequence[PackItem], budget: int) -> list[PackItem]:
         if item.pinned and used + item.tokens <= budget:
             chosen.append(item)
             used += item.tokens
-    rest = [i for i in items if not i.pinned]
+    rest = [i for i in items if not i.pinned and i.value > 0]  # a zero-score hit is no evidence
     picked = knapsack([i.value for i in rest], [i.tokens for i in rest], budget - used)
     chosen.extend(rest[i] for i in picked)
     return chosen

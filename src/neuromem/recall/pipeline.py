@@ -24,8 +24,10 @@ from typing import Any, TypeVar
 import numpy as np
 
 from ..config import Settings
+from ..errors import DatabaseUnavailableError, InvalidInputError, RecallDegradedError
 from ..store import recall_queries as rq
 from ..store.db import Conn, Database
+from ..store.db_errors import map_db_error
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
 from . import retrievers as rt
 from .access import AccessTracker
@@ -37,6 +39,7 @@ from .recipes import RecallRecipe
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+NO_VECTOR = "skipped: no query vector (embedder unavailable)"
 
 
 class Trace:
@@ -58,6 +61,10 @@ class Trace:
     def candidates(self, name: str, hits: list[Ranked]) -> None:
         if self.enabled:
             self.stages[name] = [{"id": str(h.id), "rank": h.rank, "score": round(h.score, 6)} for h in hits]
+
+    def degraded(self) -> tuple[str, ...]:
+        """Paths that were wanted but failed, or had no query vector because the embedder failed."""
+        return tuple(f"{k}: {v}" for k, v in sorted(self.paths.items()) if v.startswith("failed") or v == NO_VECTOR)
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"paths": dict(self.paths), "timings_ms": dict(self.timings_ms)}
@@ -99,17 +106,20 @@ class RecallPipeline:
         reference: dt.datetime | None = None,
         trace: bool = False,
         track_access: bool = True,
+        strict: bool = False,
+        valid_at: dt.datetime | None = None,
     ) -> SearchResults:
         tr = Trace(trace)
         started = time.perf_counter()
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
         pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
-        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or as_of))
+        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or valid_at or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
-        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where)
+        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where, valid_at)
         with self.db.connection() as conn:
             lists, passages = self._retrieve(conn, req, tr, pending)
+            degraded = check_degraded(tr, strict=strict)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
         hits = [h for h, _ in results][:limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
@@ -124,7 +134,7 @@ class RecallPipeline:
                 [h.memory.id for h in hits],
                 [h.memory.id for h in hits if h.memory.memory_type == "trait"],
             )
-        return SearchResults(tuple(hits), tr.as_dict(), tuple(passages))
+        return SearchResults(tuple(hits), tr.as_dict(), tuple(passages), degraded)
 
     # ------------------------------------------------------------------ retrieval
     def _attempt(
@@ -137,6 +147,7 @@ class RecallPipeline:
             with conn.transaction():
                 out = tr.timed(name, fn)
         except Exception as exc:
+            raise_if_fatal(exc)
             log.warning("recall retriever %s failed, continuing without it: %s", name, exc)
             tr.paths[name] = f"failed: {type(exc).__name__}: {exc}".splitlines()[0][:300]
             return None
@@ -189,7 +200,7 @@ class RecallPipeline:
     ) -> tuple[dict[str, list[Ranked]], list[Any]]:
         recipe, rs = req.recipe, self.settings.recall
         lists: dict[str, list[Ranked]] = {}
-        no_vector = "skipped: no query vector (embedder unavailable)"
+        no_vector = NO_VECTOR
         found = self._attempt(conn, tr, "bm25", recipe.use_bm25 and bool(req.analysis.terms),
                               "off" if not recipe.use_bm25 else "skipped: no query terms",
                               lambda: rt.bm25(conn, req, rs))  # fmt: skip
@@ -261,7 +272,7 @@ class RecallPipeline:
         if found is not None:
             lists[bm25_name] = found
         found = self._attempt(conn, tr, vector_name, vector is not None,
-                              "skipped: no query vector (embedder unavailable)" if wanted else "off",
+                              NO_VECTOR if wanted else "off",
                               lambda: rt.vector(conn, sub, self.dim))  # fmt: skip
         if found is not None:
             lists[vector_name] = found
@@ -289,6 +300,8 @@ class RecallPipeline:
                 continue
             factors = memory_factors(record, now, rs)
             base, final = final_score(f, factors, recipe)
+            if final <= 0:  # nothing in this memory matched: never pad the results with it (issue 12)
+                continue
             extra = {f"score_{k}": v for k, v in f.scores.items()}
             extra.update({f"norm_{k}": v for k, v in f.normalized.items()})
             extra.update({"base": base, "lambda_sum": f.lam})
@@ -314,6 +327,7 @@ class RecallPipeline:
                     "neighbours", lambda: rq.memory_neighbours(conn, req.user_id, pool, as_of=req.as_of)
                 )
         except Exception as exc:  # the graph is an optional boost (seed 003 §18)
+            raise_if_fatal(exc)
             log.warning("recall neighbour context failed, continuing without it: %s", exc)
             tr.paths["neighbours"] = f"failed: {type(exc).__name__}"
             return
@@ -358,6 +372,30 @@ class RecallPipeline:
         by_id = {h.memory.id: (h, f) for h, f in pool}
         rest = [p for p in pool if p[0].memory.id not in chosen]
         return [by_id[i] for i in order] + rest + scored[len(pool) :]
+
+
+def raise_if_fatal(exc: Exception) -> None:
+    """A database that is down, or a value the database refused, is not a retriever's problem:
+    every other path would fail the same way, so recall stops with the typed error."""
+    mapped = map_db_error(exc)
+    if isinstance(mapped, DatabaseUnavailableError | InvalidInputError):
+        raise mapped from exc
+
+
+def check_degraded(tr: Trace, *, strict: bool) -> tuple[str, ...]:
+    """The degraded paths of this recall (issue #12 item 4). Raises ``RecallDegradedError`` when no
+    retrieval path ran although some failed — an outage never looks like an empty memory — or,
+    with ``strict``, when any path is degraded."""
+    degraded = tr.degraded()
+    if not degraded:
+        return ()
+    if not any(v == "ran" for v in tr.paths.values()):
+        raise RecallDegradedError("recall failed: every retrieval path failed (" + "; ".join(degraded) + ")",
+                                  degraded)  # fmt: skip
+    if strict:
+        raise RecallDegradedError("recall is degraded (strict): " + "; ".join(degraded), degraded)
+    log.warning("recall answered degraded: %s", "; ".join(degraded))
+    return degraded
 
 
 def prune(

@@ -45,6 +45,7 @@ class RecallRequest:
     recipe: RecallRecipe
     as_of: dt.datetime | None = None
     where: CompiledFilter | None = None
+    valid_at: dt.datetime | None = None  # event time (seed 000 §6.3 bitemporal): what was true then
 
 
 @dataclass(slots=True)
@@ -67,7 +68,7 @@ def bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[Ranke
     terms = req.analysis.terms + req.analysis.variants if req.recipe.inflections else req.analysis.terms
     rows = bm25_store.bm25_search(
         conn, req.user_id, terms, req.types, limit=req.recipe.bm25_k,
-        k1=settings.bm25_k1, b=settings.bm25_b, as_of=req.as_of, where=req.where,
+        k1=settings.bm25_k1, b=settings.bm25_b, as_of=req.as_of, where=req.where, valid_at=req.valid_at,
     )  # fmt: skip
     return ranked([(r.id, r.score) for r in rows])
 
@@ -77,7 +78,7 @@ def vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
         return []
     types = [t for t in req.types if t is not MemoryType.TRAIT]  # traits: their own retriever
     rows = rq.vector_search(conn, req.user_id, req.vector, dim, types, limit=req.recipe.vector_k,
-                            as_of=req.as_of, where=req.where)  # fmt: skip
+                            as_of=req.as_of, where=req.where, valid_at=req.valid_at)  # fmt: skip
     pairs = [(r.id, r.score) for r in rows]
     pairs.sort(key=lambda p: (-p[1], p[0]))
     return ranked(pairs)
@@ -88,11 +89,11 @@ def traits(conn: Conn, req: RecallRequest, settings: RecallSettings, dim: int) -
         return []
     rows = rq.trait_candidates(
         conn, req.user_id, req.vector, dim, floor=settings.trait_confidence_floor, limit=req.recipe.trait_k,
-        as_of=req.as_of,
+        as_of=req.as_of, valid_at=req.valid_at,
     )  # fmt: skip
     if req.where is not None and rows:
         allowed = rq.visible_memory_types(conn, req.user_id, [r.id for r in rows], req.types, as_of=req.as_of,
-                                          where=req.where)  # fmt: skip
+                                          where=req.where, valid_at=req.valid_at)  # fmt: skip
         rows = [r for r in rows if r.id in allowed]
     pairs = [(r.id, (r.similarity if r.similarity is not None else 1.0) * r.decayed_confidence) for r in rows]
     pairs.sort(key=lambda p: (-p[1], p[0]))
@@ -157,7 +158,7 @@ def graph(conn: Conn, req: RecallRequest, seed_lists: Sequence[Sequence[Ranked]]
     scores = personalized_pagerank(edges, seeds, damping=recipe.ppr_damping, iterations=recipe.ppr_iterations)
     memory_scores = {id_: s for (kind, id_), s in scores.items() if kind == "memory" and s > 0}
     allowed = rq.visible_memory_types(conn, req.user_id, list(memory_scores), req.types, as_of=req.as_of,
-                                      where=req.where)  # fmt: skip
+                                      where=req.where, valid_at=req.valid_at)  # fmt: skip
     pairs = sorted(((i, s) for i, s in memory_scores.items() if i in allowed), key=lambda p: (-p[1], p[0]))
     return GraphOutcome(ranked(pairs[: recipe.graph_k]), len(top), len(entity_ids), len(edges), len(scores))
 
@@ -224,6 +225,7 @@ def raw(conn: Conn, req: RecallRequest, trigger: str) -> RawOutcome:
         req.types,
         as_of=req.as_of,
         where=req.where,
+        valid_at=req.valid_at,
     )
     passages: list[RawPassage] = []
     pairs: list[tuple[uuid.UUID, float]] = []

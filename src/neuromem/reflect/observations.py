@@ -5,7 +5,8 @@ theme keywords, the context (work / personal / social / learning), whether it is
 an explicit self-statement (B-grade evidence), its polarity (a negated statement
 can contradict a trait), its session, and whether it is emotional (14-day trend
 window). Sensitive memories (health, politics, religion) never become
-observations at all: :func:`is_sensitive`.
+observations at all: :func:`is_sensitive`; nor do the words of another person in
+a group chat (``metadata.speaker_is_user`` false: ``ingest.pipeline`` documents the rule).
 
 Rules, in the order they are applied (explicit, so they can be audited):
 
@@ -136,10 +137,11 @@ def parse_vector(data: bytes | None) -> np.ndarray | None:
 
 
 def from_row(row: Mapping[str, Any]) -> Observation | None:
-    """Build an observation from a ``store.traits`` scan row; None for sensitive memories."""
+    """Build an observation from a ``store.traits`` scan row; None for sensitive memories and for
+    another person's words in a group chat (``metadata.speaker_is_user`` false, set by ingest)."""
     metadata = row.get("metadata") or {}
     content = row["content"]
-    if is_sensitive(content, metadata):
+    if is_sensitive(content, metadata) or metadata.get("speaker_is_user") is False:
         return None
     observed = row["observed_at"]
     session = row.get("session_id") or metadata.get("session_id") or observed.date().isoformat()

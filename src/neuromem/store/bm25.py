@@ -35,7 +35,7 @@ from psycopg import sql
 from ..types import MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, quote_term
+from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, quote_term, time_scope
 
 CACHED_STATS_MIN_ROWS = 5_000
 STATS_TTL_S = 60.0
@@ -88,12 +88,12 @@ def bm25_search(
     b: float,
     as_of: dt.datetime | None = None,
     where: CompiledFilter | None = None,
+    valid_at: dt.datetime | None = None,
 ) -> list[ScoredId]:
     """The ``limit`` best rows by BM25 for the distinct ``terms``; empty terms → no rows."""
     distinct = list(dict.fromkeys(t for t in terms if t))
     if not distinct or not types:
         return []
-    validity = AS_OF if as_of is not None else CURRENT
     params: dict[str, Any] = {
         "user_id": user_id,
         "types": [str(t) for t in types],
@@ -102,9 +102,9 @@ def bm25_search(
         "k1": k1,
         "b": b,
         "limit": limit,
-        "as_of": as_of,
         "stages": list(ACTIVE_TRAIT_STAGES),
     }
+    validity = time_scope(as_of, valid_at, params)
     extra = ""
     if where is not None:
         clause, extra_params = named_filter(where)
@@ -114,7 +114,7 @@ def bm25_search(
                   AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
                   AND {validity} {extra}"""
     cache_key = None
-    if as_of is None and where is None:
+    if as_of is None and valid_at is None and where is None:
         cache_key = (conn.info.dsn, user_id, tuple(params["types"]))
     cached = corpus_stats.get(cache_key) if cache_key is not None else None
     if cached is not None:

@@ -49,6 +49,7 @@ class NewMessage:
     content_hash: str
     raw_chunk_sha256: str | None
     metadata: dict[str, Any]
+    turn_key: str
     id: uuid.UUID | None = None
 
 
@@ -97,15 +98,37 @@ def insert_messages(conn: Conn, user_id: str, messages: Sequence[NewMessage]) ->
     with conn.cursor() as cur:
         cur.executemany(
             """INSERT INTO conversation_messages (id, user_id, session_id, seq, role, speaker, content, sent_at,
-                                                   content_hash, raw_chunk_sha256, metadata)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+                                                   content_hash, raw_chunk_sha256, metadata, turn_key)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
             [
                 (i, user_id, m.session_id, m.seq, m.role, m.speaker, m.content, m.sent_at, m.content_hash,
-                 m.raw_chunk_sha256, Jsonb(m.metadata))
+                 m.raw_chunk_sha256, Jsonb(m.metadata), m.turn_key)
                 for i, m in zip(ids, messages, strict=True)
             ],
         )
     return ids
+
+
+def stored_turn_keys(conn: Conn, user_id: str, session_id: uuid.UUID, keys: Sequence[str]) -> set[str]:
+    """Which of ``keys`` are already stored in the session (turn identity, migration 0004)."""
+    if not keys:
+        return set()
+    rows = conn.execute(
+        """SELECT turn_key FROM conversation_messages
+           WHERE user_id = %s AND session_id = %s AND turn_key = ANY(%s)""",
+        (user_id, session_id, list(keys)),
+    ).fetchall()
+    return {r["turn_key"] for r in rows}
+
+
+def session_speakers(conn: Conn, user_id: str, session_id: uuid.UUID, roles: Sequence[str]) -> set[str]:
+    """The distinct speaker names of the session's stored turns with one of ``roles``."""
+    rows = conn.execute(
+        """SELECT DISTINCT speaker FROM conversation_messages
+           WHERE user_id = %s AND session_id = %s AND speaker IS NOT NULL AND role = ANY(%s)""",
+        (user_id, session_id, list(roles)),
+    ).fetchall()
+    return {r["speaker"] for r in rows}
 
 
 def record_activity(
@@ -190,7 +213,8 @@ def add_sources(conn: Conn, user_id: str, links: Sequence[tuple[uuid.UUID, uuid.
 
 def sources_of(conn: Conn, user_id: str, memory_id: uuid.UUID) -> list[dict[str, Any]]:
     return conn.execute(
-        """SELECT s.memory_id, s.session_id, s.message_id, c.external_id, m.seq, m.role, m.content, m.sent_at
+        """SELECT s.memory_id, s.session_id, s.message_id, c.external_id, m.seq, m.role, m.speaker, m.content,
+                  m.sent_at, m.metadata
            FROM memory_sources s JOIN conversation_sessions c ON c.id = s.session_id
            LEFT JOIN conversation_messages m ON m.id = s.message_id
            WHERE s.user_id = %s AND s.memory_id = %s ORDER BY m.seq""",

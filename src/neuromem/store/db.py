@@ -13,6 +13,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 from ..config import Settings
 from ..errors import DatabaseUnavailableError
 from . import migrate
+from .db_errors import map_db_error
 from .server import ServerInfo, resolve_server
 
 log = logging.getLogger(__name__)
@@ -38,7 +39,7 @@ class Database:
         server = resolve_server(settings.store)
         _check_reachable(server.url, settings)
         if run_migrations:
-            with psycopg.connect(server.url, autocommit=True) as conn:
+            with translated_errors(), psycopg.connect(server.url, autocommit=True) as conn:
                 migrate.migrate(conn, settings)
         ef_search = settings.store.hnsw_ef_search
 
@@ -58,6 +59,8 @@ class Database:
             max_size=settings.store.pool_max_size,
             kwargs={"row_factory": dict_row},
             configure=configure,
+            connection_class=server.connection_class(),  # the embedded server is revived if it died
+            check=ConnectionPool.check_connection if server.embedded else None,
             open=False,
             timeout=settings.store.connect_timeout_s,
             name="neuromem",
@@ -70,18 +73,31 @@ class Database:
 
     @contextmanager
     def transaction(self) -> Iterator[Conn]:
-        """A connection inside one transaction: commit on success, roll back on error."""
-        with self.pool.connection() as conn, conn.transaction():
+        """A connection inside one transaction: commit on success, roll back on error.
+        Database failures leave as typed neuromem errors (``db_errors.map_db_error``)."""
+        with translated_errors(), self.pool.connection() as conn, conn.transaction():
             yield conn
 
     @contextmanager
     def connection(self) -> Iterator[Conn]:
         """A connection in autocommit-like use (each statement its own transaction)."""
-        with self.pool.connection() as conn:
+        with translated_errors(), self.pool.connection() as conn:
             yield conn
 
     def close(self) -> None:
         self.pool.close()
+
+
+@contextmanager
+def translated_errors() -> Iterator[None]:
+    """Re-raise psycopg and pool errors of the block as neuromem's typed errors."""
+    try:
+        yield
+    except Exception as exc:
+        mapped = map_db_error(exc)
+        if mapped is None or mapped is exc:
+            raise
+        raise mapped from exc
 
 
 def _check_reachable(url: str, settings: Settings) -> None:

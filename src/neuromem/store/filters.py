@@ -13,6 +13,7 @@ numbers when the value is numeric). Anything else raises ``InvalidFilterError``.
 from __future__ import annotations
 
 import datetime as dt
+import math
 import re
 import uuid
 from collections.abc import Mapping
@@ -21,7 +22,8 @@ from typing import Any
 
 from psycopg import sql
 
-from ..errors import InvalidFilterError
+from .. import validation as check
+from ..errors import InvalidFilterError, InvalidInputError
 from ..types import MemoryType
 
 FIELDS: dict[str, type | tuple[type, ...]] = {
@@ -122,10 +124,14 @@ def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
             parts.append(sql.SQL("{}coalesce({} = ANY(%s), false)").format(negate, column))
             params.append(checked)
         elif op == "contains" and key.startswith("metadata."):
+            try:
+                wanted = check.metadata({key[len("metadata.") :]: operand})
+            except InvalidInputError as exc:
+                raise InvalidFilterError(f"{key!r} contains: {exc}") from None
             parts.append(sql.SQL("metadata @> %s::jsonb"))
             import json
 
-            params.append(json.dumps({key[len("metadata.") :]: operand}))
+            params.append(json.dumps(wanted))
         else:
             raise InvalidFilterError(f"unknown operator {op!r} for {key!r}; use eq, ne, gt, gte, lt, lte, in, nin")
     return sql.SQL(" AND ").join(parts)
@@ -145,10 +151,25 @@ def _check_value(key: str, value: Any, expected: type | tuple[type, ...]) -> Any
     if isinstance(value, bool) and expected in ((int, float), int):
         raise InvalidFilterError(f"{key!r} needs a number, got a boolean")
     if not isinstance(value, expected):
-        raise InvalidFilterError(f"{key!r} cannot be compared with {type(value).__name__} value {value!r}")
+        raise InvalidFilterError(f"{key!r} cannot be compared with {type(value).__name__} value {value!r:.80}")
+    _check_representable(key, value)
     if key == "memory_type" and value not in {t.value for t in MemoryType}:
         raise InvalidFilterError(f"unknown memory_type {value!r} in filter")
     return value
+
+
+def _check_representable(key: str, value: Any) -> None:
+    """Values PostgreSQL can take as parameters: no NUL or lone surrogate in text (which would fail
+    every retriever), integers within bigint, finite floats (``10**400`` overflows float8)."""
+    if isinstance(value, str):
+        try:
+            check.storable(value, f"filter value for {key!r}")
+        except InvalidInputError as exc:
+            raise InvalidFilterError(str(exc)) from None
+    elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > check.MAX_BIGINT:
+        raise InvalidFilterError(f"filter value for {key!r} is out of range (at most ±{check.MAX_BIGINT})")
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise InvalidFilterError(f"filter value for {key!r} must be a finite number, got {value}")
 
 
 def _metadata_cast(name: str, operand: Any) -> sql.Composable:

