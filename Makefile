@@ -7,13 +7,13 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli clean
+.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli bench-load bench-forget clean
 
 $(STAMP): pyproject.toml
 	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --progress-bar on -e '.[dev]' $(TORCH)
+	$(BIN)/pip install --progress-bar on -e '.[dev,service]' $(TORCH)
 	touch $(STAMP)
 	@echo "==> installed"
 
@@ -50,6 +50,11 @@ bench-reflect: $(STAMP)
 
 bench-cli: $(STAMP)
 	$(BENCH).cli $(ARGS)
+
+bench-load: $(STAMP)
+	$(BENCH).load $(ARGS)
+bench-forget: $(STAMP)
+	$(BENCH).forget $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

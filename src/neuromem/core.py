@@ -41,6 +41,7 @@ from .store.memories import NewMemory
 from .store.retry import run_with_retries
 from .supersede import RestatementJudge, restates
 from .text.language import detect_language
+from .text.restatement import restatement_keys
 from .text.token_count import count_tokens
 from .text.tokenize import search_text
 from .types import HistoryEntry, HistoryEvent, MemoryRecord, MemoryType, Operation, SearchResults, WriteResult
@@ -187,8 +188,11 @@ class MemoryCore:
     ) -> WriteResult:
         """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
         digest = check.content_hash(draft.content)
-        # serialise concurrent writers of the same content for this user
-        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{draft.user_id}:{digest}",))
+        # serialise concurrent writers of the same content, or of restatements of one fact, for this user
+        keys = [digest, *(restatement_keys(draft.content, draft.metadata) if draft.memory_type is MemoryType.FACT
+                          else [])]  # fmt: skip
+        for key in sorted(keys):
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{draft.user_id}:{key}",))
         same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, digest)
         if same is not None:
             return WriteResult(Operation.NOOP, same, reason="identical content hash")
@@ -388,9 +392,15 @@ class MemoryCore:
 
     def reset(self, user_id: Any) -> dict[str, int]:
         """Hard-delete everything stored for one user. Returns the rows removed per table."""
+        from .lifecycle.forget import remove_files
+        from .store.forget import chunk_paths
+
         uid = check.user_id(user_id, self.settings.write)
         with self.access.without_user(uid), self.db.transaction() as conn:
-            return memories.delete_user(conn, uid)
+            files = chunk_paths(conn, uid)
+            removed = memories.delete_user(conn, uid)
+        remove_files(files)  # the chunk directory's files of this user (after the commit)
+        return removed
 
     # ------------------------------------------------------------------ reads
     def get(self, memory_id: Any, user_id: Any) -> MemoryRecord:

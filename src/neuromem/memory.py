@@ -13,6 +13,7 @@ thread, so there is a single implementation of every operation (STYLE.md habit 3
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
@@ -30,6 +31,13 @@ from .ingest.documents import add_document, delete_document, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
+from .lifecycle.compress import CompressionReport, compress_user
+from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
+from .lifecycle.feedback import give_feedback
+from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
+from .lifecycle.forget import receipt as forget_receipt
+from .lifecycle.forget import receipts as forget_receipts
+from .lifecycle.forget import target_of as forget_target
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
@@ -38,6 +46,7 @@ from .store.db import Database
 from .store.documents import DocumentFile
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+from .validation import timestamp as check_timestamp
 from .validation import user_id as check_user_id
 
 log = logging.getLogger(__name__)
@@ -59,7 +68,9 @@ class Memory:
 
     ``Memory()`` uses the embedded PostgreSQL under ``~/.neuromem`` and the bundled
     multilingual embedder: no server, no API key. Pass ``Settings(...)`` (or use
-    ``Memory.from_env()``) to point at another database or model.
+    ``Memory.from_env()``) to point at another database or model. The library reads no
+    environment variable itself (STYLE.md habit 14): ``NEUROMEM_DATA_DIR`` and the other
+    ``NEUROMEM_*`` variables apply through ``Memory.from_env()`` and ``memctl`` only.
     """
 
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
@@ -172,6 +183,62 @@ class Memory:
     def reset(self, *, user_id: str) -> dict[str, int]:
         """Erase everything stored for ``user_id`` (irreversible)."""
         return self._core.reset(user_id)
+
+    # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
+    def forget(
+        self, *, user_id: str, memory_id: Any = None, session_id: str | None = None, document_id: Any = None,
+        since: Any = None, until: Any = None, query: str | None = None, entity: str | None = None,
+        concept: str | None = None, everything: bool = False, dry_run: bool = False, actor: str = "user",
+    ) -> ForgetReceipt | ForgetPreview:
+        """Hard-delete every trace of exactly one target and return the receipt proving it
+        (``dry_run=True``: a preview of what would go, nothing deleted).
+
+        >>> receipt = m.forget(user_id="alice", memory_id=mem_id)        # doctest: +SKIP
+        >>> m.forget(user_id="alice", query="peanut allergy", dry_run=True)  # doctest: +SKIP
+        """
+        target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
+                               until=until, query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+        return forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
+
+    def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
+        return forget_receipt(self._core, user_id, receipt_id)
+
+    def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
+        return forget_receipts(self._core, user_id, limit=limit)
+
+    # -- conflicts (seed 003 §7.2, neuromem.lifecycle.conflicts) ---------------
+    def conflicts(self, *, user_id: str, status: str = "open", limit: int = 100) -> list[Conflict]:
+        """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
+        return list_conflicts(self._core, user_id, status=status, limit=limit)
+
+    def resolve_conflict(self, conflict_id: Any, *, user_id: str, keep: Any, actor: str = "user") -> Conflict:
+        """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``."""
+        return resolve_conflict(self._core, user_id, conflict_id, keep=keep, actor=actor)
+
+    # -- feedback (seed 003 §9.1, neuromem.lifecycle.feedback) -----------------
+    def feedback(self, memory_id: Any, *, user_id: str, kind: str) -> MemoryRecord:
+        """``pin`` / ``unpin`` (a pinned memory is always in the prompt block) or ``upvote`` /
+        ``downvote`` (moves its importance, hence its weight in recall)."""
+        return give_feedback(self._core, user_id, memory_id, kind)
+
+    def pin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="pin")
+
+    def unpin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="unpin")
+
+    def upvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="upvote")
+
+    def downvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+        return self.feedback(memory_id, user_id=user_id, kind="downvote")
+
+    # -- consolidation (seed 004 §2.2, neuromem.lifecycle.compress) ----------
+    def compress(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> CompressionReport:
+        """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
+        originals are archived behind the summary, their citations kept."""
+        when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        return compress_user(self._core, user_id, when, chat=self._chat, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
@@ -472,7 +539,9 @@ class Memory:
 _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
                   "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
-                  "reflect", "maybe_reflect", "traits", "trait", "run_job")  # fmt: skip
+                  "reflect", "maybe_reflect", "traits", "trait", "run_job",
+                  "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
+                  "feedback", "pin", "unpin", "upvote", "downvote", "compress")  # fmt: skip
 _ASYNC_METHODS += ("export", "import_file", "sync_markdown", "record_procedure")
 
 

@@ -12,7 +12,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {"bench-recall": "retrieval", "bench-madial": "retrieval", "bench-latency": "latency",
-           "bench-scale": "scale", "bench-ingest": "ingest", "bench-reflect": "reflect"}  # fmt: skip
+           "bench-scale": "scale", "bench-ingest": "ingest", "bench-reflect": "reflect",
+           "bench-load": "load", "bench-forget": "forget"}  # fmt: skip
 
 
 def test_the_makefile_runs_each_benchmark_as_a_module() -> None:

@@ -31,6 +31,8 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool) 
         f"{summary.turns_ingested} turns ingested ({summary.turns_skipped} already stored) in "
         f"{summary.sessions} sessions; {summary.memories_written} memories written; dropped: {dropped}"
     )
+    for session, bad in summary.rejected:  # not stored: say which and why
+        click.echo(f"rejected: session {session}, message {bad.index}: {bad.reason}", err=True)
 
 
 @cli.group()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -93,17 +93,23 @@ def search(user_id: str, query: str, limit: int) -> None:
     """
     hits = remote_or_none(load_settings(), lambda r: r.search(user_id, query, limit))
     if hits is not None:
-        if not hits:
-            click.echo("no memories found")
-        for i, hit in enumerate(hits, 1):
-            click.echo(describe_remote_hit(i, hit))
+        show_hits([h for h in hits if float(h.get("score", {}).get("final", 0)) > 0], describe_remote_hit)
         return
     with open_memory(query_settings()) as m:
-        found = m.search(query, user_id=user_id, limit=limit)
-        if not found:
-            click.echo("no memories found")
-        for i, h in enumerate(found, 1):
-            click.echo(describe_hit(i, h))
+        show_hits(scored(m.search(query, user_id=user_id, limit=limit)), describe_hit)
+
+
+def scored(hits: Any) -> list[SearchHit]:
+    """The hits worth showing: a final score of 0 means no retriever gave the memory any weight
+    (it only filled the candidate list), so it is evidence of nothing."""
+    return [h for h in hits if h.score.final > 0]
+
+
+def show_hits(hits: Sequence[Any], describe_one: Callable[[int, Any], str]) -> None:
+    if not hits:
+        click.echo("no memories found")
+    for i, hit in enumerate(hits, 1):
+        click.echo(describe_one(i, hit))
 
 
 @cli.command()

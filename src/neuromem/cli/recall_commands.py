@@ -10,7 +10,7 @@ import click
 
 from .context import friendly_errors, load_settings, open_memory, query_settings, remote_or_none, user_option
 from .main import cli
-from .memory_commands import TIME_HELP, describe_hit, describe_remote_hit
+from .memory_commands import TIME_HELP, describe_hit, describe_remote_hit, scored, show_hits
 
 
 @cli.command()
@@ -52,10 +52,7 @@ def recall(user_id: str, query: str, limit: int, recipe: str | None, as_of: str 
             }  # fmt: skip
             click.echo(json.dumps(payload, ensure_ascii=False, indent=1, default=str))
             return
-        if not results.hits:
-            click.echo("no memories found")
-        for i, hit in enumerate(results, 1):
-            click.echo(describe_hit(i, hit))
+        show_hits(scored(results), describe_hit)
         for p in results.passages:
             click.echo(f"raw  {p.sha256[:12]}@{p.offset}: {p.text}")
         if trace:
@@ -82,10 +79,7 @@ def recall_remote(user_id: str, query: str, limit: int, budget: int | None) -> b
     if answer is None:
         return False
     hits, block = answer
-    if not hits:
-        click.echo("no memories found")
-    for i, hit in enumerate(hits, 1):
-        click.echo(describe_remote_hit(i, hit))
+    show_hits([h for h in hits if float(h.get("score", {}).get("final", 0)) > 0], describe_remote_hit)
     if block is not None:
         click.echo(f"\n{block.get('text', '')}")
         for n, c in enumerate(block.get("citations", []), 1):

@@ -300,8 +300,6 @@ class RecallPipeline:
                 continue
             factors = memory_factors(record, now, rs)
             base, final = final_score(f, factors, recipe)
-            if final <= 0:  # nothing in this memory matched: never pad the results with it (issue 12)
-                continue
             extra = {f"score_{k}": v for k, v in f.scores.items()}
             extra.update({f"norm_{k}": v for k, v in f.normalized.items()})
             extra.update({"base": base, "lambda_sum": f.lam})

@@ -76,7 +76,9 @@ class PromptBlock:
 
 
 def _pins(core: MemoryCore, user_id: str) -> list[SearchHit]:
-    """Explicit preference facts and core/preference traits: always in the prompt."""
+    """Explicit preference facts, core/preference traits and pinned memories (``Memory.pin``,
+    seed 003 §9.1): always in the prompt."""
+    pinned = core.get_all(user_id, filters={"metadata.pinned": True}, limit=20)
     records = core.get_all(user_id, filters={"category": "preference"}, limit=10)
     with core.db.connection() as conn:
         traits = rq.trait_candidates(conn, user_id, None, core.dim, floor=core.settings.recall.trait_confidence_floor,
@@ -85,7 +87,8 @@ def _pins(core: MemoryCore, user_id: str) -> list[SearchHit]:
         found = memories.get_many(conn, user_id, wanted)
         trait_records = [found[i] for i in wanted if i in found]
     zero = ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)
-    return [SearchHit(r, zero) for r in [*trait_records, *[r for r in records if r.memory_type == "fact"]]]
+    chosen = {r.id: r for r in [*pinned, *trait_records, *[r for r in records if r.memory_type == "fact"]]}
+    return [SearchHit(r, zero) for r in chosen.values()]
 
 
 def _citations(core: MemoryCore, user_id: str, hits: list[SearchHit]) -> list[Citation]:

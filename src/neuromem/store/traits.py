@@ -183,6 +183,7 @@ def evidence_for(conn: Conn, user_id: str, trait_ids: Iterable[uuid.UUID]) -> li
            FROM trait_evidence e
            LEFT JOIN memories m ON m.id = e.memory_id AND m.user_id = e.user_id
            WHERE e.user_id = %s AND e.trait_id = ANY(%s)
+             AND (m.id IS NULL OR m.expired_at IS NULL OR m.superseded_by IS NOT NULL)  -- never a deleted memory
            ORDER BY e.created_at, e.id""",
         (user_id, list(trait_ids)),
     ).fetchall()
