@@ -1,7 +1,7 @@
-"""The memory page in a real headless Chromium: a trait's evidence down to the original words,
-correcting it, forgetting (or deleting) a memory and seeing it gone, keyboard access, both
-languages, the prompt preview, and a screenshot. The router runs in a minimal FastAPI app of
-the test's own (the service mounts the same router at /ui)."""
+"""The memory page in a real headless Chromium, served by the service (``memctl serve``'s app) at
+/ui with an API key: a trait's evidence down to the original words, correcting it, forgetting a
+memory and seeing it gone, keyboard access, both languages, the prompt preview, and a
+screenshot. The page's API is also checked without the service (a router over a bare Memory)."""
 
 from __future__ import annotations
 
@@ -64,6 +64,18 @@ def populate(memory: Memory) -> None:
 
 
 @pytest.fixture
+def service_url(memory: Memory) -> Iterator[tuple[str, str]]:
+    """The real service app (which mounts ``neuromem.web`` at /ui) and a write key for it."""
+    from neuromem.api.keys import KeyStore
+    from neuromem.api.serve import ServiceServer
+
+    token = KeyStore(memory._core.db).create("default", "write", name="page test")[1]
+    settings = memory.settings.with_updates(service={"graceful_shutdown_s": 0, "mcp_http": False})
+    with ServiceServer(memory, settings) as url:
+        yield url + "/ui/", token
+
+
+@pytest.fixture
 def page_url(memory: Memory) -> Iterator[str]:
     app = FastAPI()
     app.include_router(build_router(LocalService(memory)), prefix="/ui")
@@ -71,7 +83,7 @@ def page_url(memory: Memory) -> Iterator[str]:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none",
-                                           lifespan="off"))  # fmt: skip
+                                           lifespan="off", timeout_graceful_shutdown=0))  # fmt: skip
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -109,11 +121,24 @@ def memory_item(driver: WebDriver, needle: str) -> WebElement | None:
     return next((li for li in driver.find_elements(By.CSS_SELECTOR, "#memories li.memory") if needle in li.text), None)
 
 
-def test_flows_keyboard_languages_and_screenshot(memory: Memory, page_url: str, browser: WebDriver,
+def open_page(browser: WebDriver, url: str, token: str) -> None:
+    browser.get(url)
+    wait(browser).until(lambda d: d.find_element(By.ID, "key").is_displayed())
+    browser.find_element(By.ID, "user").send_keys(U)
+    browser.find_element(By.ID, "key").send_keys(token, Keys.ENTER)
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "status"), "Showing the memory of alice"))
+
+
+def test_flows_keyboard_languages_and_screenshot(memory: Memory, service_url: tuple[str, str], browser: WebDriver,
                                                  tmp_path: Path) -> None:  # fmt: skip
     populate(memory)
-    browser.get(page_url + "?user=" + U)
-    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "status"), "Showing the memory of alice"))
+    page_url, token = service_url
+    browser.get(page_url)
+    wait(browser).until(lambda d: d.find_element(By.ID, "key").is_displayed())
+    browser.find_element(By.ID, "user").send_keys(U, Keys.ENTER)  # no key: the service refuses
+    wait(browser).until(ec.text_to_be_present_in_element((By.ID, "status"), "API key"))
+    assert "error" in browser.find_element(By.ID, "status").get_attribute("class")
+    open_page(browser, page_url, token)
 
     # a trait, its stage and confidence, and its evidence down to the original words
     jogging = trait_item(browser, "jogging")
@@ -138,17 +163,17 @@ def test_flows_keyboard_languages_and_screenshot(memory: Memory, page_url: str, 
 
     # forget (or, without forgetting in this neuromem, delete) a memory and see it gone
     dentist = wait(browser).until(lambda d: memory_item(d, "dentist"))
-    action = "button.forget" if hasattr(memory, "forget") else "button.delete"
-    dentist.find_element(By.CSS_SELECTOR, action).click()
+    dentist.find_element(By.CSS_SELECTOR, "button.forget").click()
     confirm = browser.switch_to.active_element  # the confirm step takes the focus
     assert confirm.text.startswith("Yes,")
     confirm.click()
     wait(browser).until(lambda d: memory_item(d, "dentist") is None and "dentist" not in d.find_element(
         By.ID, "memories").text)
-    assert all("dentist" not in m.content for m in memory.get_all(user_id=U))
+    assert all("dentist" not in m.content for m in memory.get_all(user_id=U, include_inactive=True))
+    assert memory.forget_receipts(user_id=U)  # forgotten for good, with a receipt
 
     # keyboard only: Tab to a trait's evidence button, Enter opens it and moves the focus into it
-    browser.get(page_url + "?user=" + U)
+    browser.get(page_url + "?user=" + U)  # the key stays in the tab's session storage
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "status"), "Showing the memory of alice"))
     body = browser.find_element(By.TAG_NAME, "body")
     body.send_keys(Keys.TAB)
@@ -177,9 +202,15 @@ def test_flows_keyboard_languages_and_screenshot(memory: Memory, page_url: str, 
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
 
 
-def test_the_api_refuses_bad_input_with_typed_errors(memory: Memory, page_url: str) -> None:
+def test_the_api_refuses_bad_input_with_typed_errors(memory: Memory, page_url: str,
+                                                     service_url: tuple[str, str]) -> None:  # fmt: skip
     import httpx
 
+    served, token = service_url
+    with httpx.Client(base_url=served) as client:
+        assert client.get("").status_code == 200 and client.get("api/config").json()["key_required"] is True
+        assert client.get("api/users/alice/traits").status_code == 401
+        assert client.get("api/users/alice/traits", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     with httpx.Client(base_url=page_url) as client:
         assert client.get("api/config").json()["key_required"] is False
         assert client.get("static/app.js").headers["content-type"].startswith("text/javascript")
