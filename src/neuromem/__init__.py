@@ -26,6 +26,8 @@ if typing.TYPE_CHECKING:
         EmbedderError,
         EmbeddingDimensionError,
         EmptyContentError,
+        ExportFormatError,
+        ExportVersionError,
         ExtensionError,
         InvalidFilterError,
         InvalidInputError,
@@ -34,6 +36,7 @@ if typing.TYPE_CHECKING:
         InvalidUserIdError,
         LLMError,
         LLMResponseError,
+        MarkdownSyncError,
         MemoryNotFoundError,
         NeuromemError,
         NotFoundError,
@@ -49,6 +52,10 @@ if typing.TYPE_CHECKING:
     from .lifecycle.conflicts import Conflict
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .memory import AsyncMemory, Memory
+    from .portability.export import ExportReport
+    from .portability.format import EXPORT_FORMATS
+    from .portability.importer import ImportReport
+    from .portability.markdown_sync import SyncReport
     from .recall.packing import Citation
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
@@ -118,11 +125,19 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "SearchHit": ".types",
     "SearchResults": ".types",
     "WriteResult": ".types",
+    "ExportReport": ".portability.export",
+    "EXPORT_FORMATS": ".portability.format",
+    "ImportReport": ".portability.importer",
+    "SyncReport": ".portability.markdown_sync",
+    "ExportFormatError": ".errors",
+    "ExportVersionError": ".errors",
+    "MarkdownSyncError": ".errors",
 }
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "EXPORT_FORMATS",
     "AsyncMemory",
     "Citation",
     "Conflict",
@@ -133,10 +148,14 @@ __all__ = [
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",
+    "ExportFormatError",
+    "ExportReport",
+    "ExportVersionError",
     "ExtensionError",
     "ForgetPreview",
     "ForgetReceipt",
     "HistoryEntry",
+    "ImportReport",
     "InvalidFilterError",
     "InvalidInputError",
     "InvalidMetadataError",
@@ -144,6 +163,7 @@ __all__ = [
     "InvalidUserIdError",
     "LLMError",
     "LLMResponseError",
+    "MarkdownSyncError",
     "Memory",
     "MemoryNotFoundError",
     "MemoryRecord",
@@ -166,6 +186,7 @@ __all__ = [
     "Settings",
     "StoreError",
     "StoreStatus",
+    "SyncReport",
     "UnknownMemoryTypeError",
     "VectorDimensionError",
     "VersionConflictError",

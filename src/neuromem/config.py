@@ -226,6 +226,16 @@ class ConflictSettings(_Section):
     detect_min_similarity: float = Field(default=0.6, ge=0, le=1)
 
 
+class ProcedureSettings(_Section):
+    """Procedural memory (seed 004 §2.1 Layer 3, §4.2 "Proven Skills", §5.3)."""
+
+    importance: float = Field(default=0.7, ge=0, le=1)  # seed 004 §5.3 importance_score
+    reinforce_importance: float = Field(default=0.05, ge=0, le=1)  # added per recorded success, up to 1
+    similarity_threshold: float = Field(default=0.85, ge=0, le=1)  # cosine of query and procedure
+    name_overlap: float = Field(default=0.5, gt=0, le=1)  # or this share of the name's words in the query
+    max_in_prompt: int = Field(default=2, ge=0, le=20)  # skills in a prompt block
+
+
 class Settings(_Section):
     store: StoreSettings = StoreSettings()
     embedder: EmbedderSettings = EmbedderSettings()
@@ -237,6 +247,7 @@ class Settings(_Section):
     service: ServiceSettings = ServiceSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
     conflicts: ConflictSettings = ConflictSettings()
+    procedures: ProcedureSettings = ProcedureSettings()
 
     @model_validator(mode="after")
     def _pool_bounds(self) -> Settings:

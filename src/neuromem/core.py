@@ -174,6 +174,16 @@ class MemoryCore:
 
         return run_with_retries(attempt, self.settings.write.conflict_retries, what="add_many")
 
+    def insert(self, draft: Draft, *, actor: str = "user") -> MemoryRecord:
+        """Write ``draft`` as a new memory without the NOOP / near-duplicate decision: for callers
+        that own the identity of what they store (the LangGraph store's namespace and key)."""
+        vectors = self.embed_passages([draft.content])
+        row = self._new_row(draft, check.content_hash(draft.content), None if vectors is None else vectors[0])
+        with self.db.transaction() as conn:
+            record = memories.insert(conn, row, self.dim)
+            history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
+        return record
+
     def write(
         self, conn: Conn, draft: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None
     ) -> WriteResult:
@@ -511,6 +521,13 @@ class MemoryCore:
         self.embedder.close()
 
 
+_TRAIT_FIELDS = (
+    "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
+    "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced", "trait_first_observed",
+    "trait_window_start", "trait_window_end", "trait_derived_from",
+)  # fmt: skip
+
+
 def _searchable(draft: Draft) -> str:
     """The text whose tokens make a memory findable: its content, and who said it (``metadata.speaker``),
     so "what did Caroline say about…" matches Caroline's words (issue 12 item 3b)."""
@@ -519,10 +536,14 @@ def _searchable(draft: Draft) -> str:
 
 
 def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
-    """Columns a new version inherits from the one it supersedes."""
-    return {
+    """Columns a new version inherits from the one it supersedes: provenance, entities and, for a
+    trait, its whole state (subtype, stage, confidence…) — a corrected wording is the same trait."""
+    carried = {
         "source_episode_ids": current.source_episode_ids,
         "raw_refs": current.raw_refs,
         "subject_entity_id": current.subject_entity_id,
         "object_entity_id": current.object_entity_id,
     }
+    if current.memory_type is MemoryType.TRAIT:
+        carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})
+    return carried

@@ -52,6 +52,11 @@ from .validation import user_id as check_user_id
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
+    from typing import IO
+
+    from .portability.export import ExportReport
+    from .portability.importer import ImportReport
+    from .portability.markdown_sync import SyncReport
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
@@ -435,6 +440,58 @@ class Memory:
         if self.settings.traits.reflect_on_ingest:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
+    # -- export and import (neuromem.portability) ---------------------------
+    def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+        """Write everything stored for ``user_id`` to a file or text stream, from one snapshot:
+        ``jsonl`` (full fidelity, importable; the default), ``json`` (readable, without vectors)
+        or ``markdown`` (for people); the format follows the file suffix when not given.
+
+        >>> m.export("alice.jsonl", user_id="alice")  # doctest: +SKIP
+        """
+        from .portability.export import export_user
+
+        return export_user(self._core, target, user_id, fmt=format)
+
+    def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+        """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
+        nothing, re-embedding when the file's vectors come from another dimension or embedder."""
+        from .portability.importer import import_file
+
+        report = import_file(self._core, source)
+        self._poke()
+        return report
+
+    def sync_markdown(self, directory: str | Path, *, user_id: str, language: str = "en") -> SyncReport:
+        """Two-way sync with ``directory/memory.md`` and ``learnings.md`` (seed 004 §2.1): the
+        person's added, edited and removed lines become adds, updates and deletes (history actor
+        ``file``), then both files are written again; a conflict stays in the file, marked.
+
+        >>> m.sync_markdown("~/notes/alice", user_id="alice", language="zh")  # doctest: +SKIP
+        """
+        from .portability.markdown_sync import sync_markdown
+
+        report = sync_markdown(self._core, directory, user_id, language=language)
+        self._poke()
+        return report
+
+    # -- procedural memory (seed 004 §2.1 Layer 3, neuromem.procedural) -----
+    def record_procedure(
+        self, name: str, steps: Sequence[str], *, user_id: str, preconditions: Sequence[str] = (),
+        outcome: str | None = None, tools: Sequence[str] = (), metadata: Mapping[str, Any] | None = None,
+    ) -> WriteResult:
+        """After a task succeeded: store how it was done, or count one more success of a known
+        procedure (same name). Alike tasks get it in the prompt block's "Proven skills".
+
+        >>> m.record_procedure("Deploy the API", ["run tests", "build image", "push"], user_id="alice",
+        ...                    preconditions=["tests green"], outcome="new version live")  # doctest: +SKIP
+        """
+        from .procedural.service import record_procedure
+
+        result = record_procedure(self._core, user_id, name, steps, preconditions=preconditions, outcome=outcome,
+                                  tools=tools, metadata=metadata)  # fmt: skip
+        self._poke()
+        return result
+
     # -- maintenance --------------------------------------------------------
     def flush(self, *, batch_size: int | None = None) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
@@ -498,6 +555,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "reflect", "maybe_reflect", "traits", "trait", "run_job",
                   "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
                   "feedback", "pin", "unpin", "upvote", "downvote", "compress", "document_status")  # fmt: skip
+_ASYNC_METHODS += ("export", "import_file", "sync_markdown", "record_procedure")
 
 
 class AsyncMemory:
