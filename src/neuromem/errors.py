@@ -16,11 +16,19 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── InvalidTurnError                a malformed conversation message or session id
     │   ├── InvalidTextError                NUL or a lone surrogate: text PostgreSQL cannot store
     │   ├── InvalidMetadataError            metadata not JSON, too large or nested too deep
-    │   └── OutOfRangeError                 a number (offset, limit, filter value) out of range
+    │   ├── OutOfRangeError                 a number (offset, limit, filter value) out of range
+    │   ├── InvalidTenantError              a tenant name the service cannot use
+    │   ├── PayloadTooLargeError   (413)    a service request body over service.max_body_bytes
+    │   ├── ForgetTargetError               forget got zero or several targets, or a malformed one
+    │   ├── ExportFormatError               an export file that is not neuromem's or is damaged
+    │   │   └── ExportVersionError          an export written by a newer format version
+    │   └── MarkdownSyncError               a memory.md / learnings.md that cannot be read back
     ├── NotFoundError              (404)
     │   ├── MemoryNotFoundError
     │   ├── SessionNotFoundError
-    │   └── DocumentNotFoundError
+    │   ├── DocumentNotFoundError
+    │   ├── ReceiptNotFoundError
+    │   └── ConflictNotFoundError
     ├── ConflictError              (409)
     │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
     ├── StoreError                 (503)
@@ -29,6 +37,10 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── SchemaVersionError              the database was written by a newer neuromem
     │   ├── EmbeddingDimensionError         configured dimension differs from the stored one
     │   └── RecallDegradedError             every retrieval path failed, or one did under ``strict``
+    ├── AccessError                (401)    the service only (the in-process SDK has no keys)
+    │   ├── AuthenticationError    (401)    no, malformed, unknown or revoked API key
+    │   └── PermissionDeniedError  (403)    the key's scope or bound user does not allow it
+    ├── RequestTimeoutError        (504)    a service request over service.request_timeout_s
     └── ModelError                 (502)
         ├── EmbedderError                   embedding provider failed or is unreachable
         └── LLMError                        chat provider failed, or answered unusably
@@ -42,6 +54,32 @@ class NeuromemError(Exception):
     """Base class of every error neuromem raises on purpose."""
 
     http_status = 500
+
+    def as_problem(self) -> dict[str, object]:
+        """The error as data (``{"type", "detail", "status"}``): how it travels inside a result,
+        e.g. ``IngestReport.rejected`` over the REST API."""
+        return {"type": type(self).__name__, "detail": str(self), "status": self.http_status}
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: object, handler: object) -> object:
+        """Errors inside public result types (pydantic / FastAPI) serialise as ``as_problem()``."""
+        from pydantic_core import core_schema as cs
+
+        shape = cs.typed_dict_schema({"type": cs.typed_dict_field(cs.str_schema()),
+                                      "detail": cs.typed_dict_field(cs.str_schema()),
+                                      "status": cs.typed_dict_field(cs.int_schema())})  # fmt: skip
+
+        def validate(value: object) -> NeuromemError:
+            if isinstance(value, cls):
+                return value
+            if isinstance(value, dict) and isinstance(value.get("detail"), str):
+                return cls(value["detail"])
+            raise ValueError(f"expected a {cls.__name__} or its problem dict")
+
+        return cs.no_info_plain_validator_function(
+            validate, json_schema_input_schema=shape,
+            serialization=cs.plain_serializer_function_ser_schema(lambda e: e.as_problem(), return_schema=shape),
+        )  # fmt: skip
 
 
 class ConfigError(NeuromemError):
@@ -167,3 +205,62 @@ class InvalidMetadataError(InvalidInputError):
 
 class OutOfRangeError(InvalidInputError):
     """A number outside what neuromem or PostgreSQL can represent (offset, limit, a filter value)."""
+
+
+# -- the service's access errors (issue #15): authentication and authorisation -------------
+
+
+class AccessError(NeuromemError):
+    """A service request that may not proceed as sent (the SDK in process never raises these)."""
+
+    http_status = 401
+
+
+class AuthenticationError(AccessError):
+    """No API key, a malformed one, an unknown one or a revoked one (HTTP 401)."""
+
+    http_status = 401
+
+
+class PermissionDeniedError(AccessError):
+    """A valid key whose scope or bound user does not allow the request (HTTP 403)."""
+
+    http_status = 403
+
+
+class InvalidTenantError(InvalidInputError):
+    """A tenant name outside ``[a-z0-9][a-z0-9_-]{0,63}``."""
+
+
+class PayloadTooLargeError(InvalidInputError):
+    """A request body over ``service.max_body_bytes`` (HTTP 413). Nothing was read further or written."""
+
+    http_status = 413
+
+
+class RequestTimeoutError(NeuromemError):
+    """The request did not finish within ``service.request_timeout_s`` (HTTP 504)."""
+
+    http_status = 504
+class ForgetTargetError(InvalidInputError):
+    """``forget`` needs exactly one well-formed target (memory, session, document, window, topic, everything)."""
+
+
+class ReceiptNotFoundError(NotFoundError):
+    """No forget receipt with that id for that user."""
+
+
+class ConflictNotFoundError(NotFoundError):
+    """No conflict of the review queue with that id for that user."""
+
+
+class ExportFormatError(InvalidInputError):
+    """An export file that is not a neuromem export, or is damaged (nothing was imported)."""
+
+
+class ExportVersionError(ExportFormatError):
+    """The export was written in a newer format version than this neuromem reads."""
+
+
+class MarkdownSyncError(InvalidInputError):
+    """A synced memory.md / learnings.md (or its kept base) cannot be read back."""

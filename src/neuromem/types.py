@@ -76,6 +76,7 @@ class HistoryEvent(StrEnum):
     DELETE = "DELETE"
     SUPERSEDE = "SUPERSEDE"
     STAGE_CHANGE = "STAGE_CHANGE"
+    FORGET = "FORGET"  # content-free tombstone of a hard-deleted memory (seed 003 §24)
 
 
 class Operation(StrEnum):

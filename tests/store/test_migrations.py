@@ -23,6 +23,10 @@ CATALOG_QUERIES = {
     "partitions": """SELECT inhrelid::regclass::text, pg_get_expr(c.relpartbound, c.oid) FROM pg_inherits
                      JOIN pg_class c ON c.oid = inhrelid WHERE c.relkind = 'r' ORDER BY 1""",
     "versions": "SELECT version, name FROM neuromem_migrations ORDER BY 1",
+    "policies": """SELECT tablename, policyname, roles::text, cmd, qual, with_check FROM pg_policies
+                   WHERE schemaname = 'public' ORDER BY 1, 2""",
+    "row_security": """SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class
+                       WHERE relnamespace = 'public'::regnamespace AND relkind IN ('r', 'p') ORDER BY 1""",
 }
 
 
@@ -35,7 +39,7 @@ def test_step_by_step_equals_from_scratch(pg_server: str) -> None:
     settings = base_settings()
     stepwise = fresh_database(pg_server, template=False)
     with psycopg.connect(stepwise, autocommit=True) as conn:
-        for version in range(1, migrate.latest_version() + 1):
+        for version in [m.version for m in migrate.migrations()]:  # numbers may have gaps between branches
             assert migrate.migrate(conn, settings, target=version) == [version]
         assert migrate.migrate(conn, settings) == []  # idempotent
     scratch = fresh_database(pg_server, template=False)

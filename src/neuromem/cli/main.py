@@ -23,12 +23,17 @@ def cli() -> None:
 # command modules register themselves on import (keep this list sorted)
 from . import (  # noqa: E402, F401
     config_commands,
+    conflict_commands,
+    consolidate_commands,
     demo_command,
+    forget_commands,
     ingest_commands,
     memory_commands,
+    portability_commands,
     recall_commands,
     reflect_commands,
     server_commands,
+    service_commands,
 )
 
 

@@ -21,6 +21,7 @@ writes ``memory_history`` with its actor.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ import numpy as np
 from .. import validation as check
 from ..core import Draft, MemoryCore
 from ..errors import LLMError
+from ..lifecycle.conflicts import ConflictResolver, opposed_by_slot
 from ..llm.base import ChatModel, UsageRecord
 from ..llm.prompts.decide_operation import decide_operation
 from ..store import history, memories
@@ -60,10 +62,26 @@ class Decider:
     usage: list[UsageRecord] = field(default_factory=list)
     events: list[tuple[str, dict]] = field(default_factory=list)  # type: ignore[type-arg]
 
+    def __post_init__(self) -> None:
+        self.conflicts = ConflictResolver(self.core.settings, self.core.dim, self.events)
+
     def decide(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None) -> Decision:
+        """Conflicts are scored first (seed 003 §7.2, ``lifecycle.conflicts``): an old fact that loses is
+        invalidated before the write, a new one that loses after it, a close call goes to review."""
         contradicted, supported = self._slot_conflicts(conn, candidate, draft)
-        for old in contradicted:
-            self._invalidate(conn, old, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_RULES)
+        opposed = opposed_by_slot(contradicted, candidate.slot or "", candidate.value)
+        if candidate.memory_type is MemoryType.FACT and not contradicted:
+            opposed += self.conflicts.detect(conn, draft.user_id, draft.content, vector,
+                                             exclude=[m.id for m in supported])  # fmt: skip
+        plan = self.conflicts.before_write(conn, draft, opposed, self._invalidate, ACTOR_RULES)
+        decision = self._write(conn, candidate, draft, vector, [o.old for o in opposed], supported)
+        stands = self.conflicts.after_write(conn, decision.result.memory, plan, self._invalidate, ACTOR_RULES)
+        if stands is not decision.result.memory:  # the new fact lost: it is kept with invalid_at
+            decision.result = dataclasses.replace(decision.result, memory=stands, reason="lost a conflict")
+        return decision
+
+    def _write(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None,
+               contradicted: list[MemoryRecord], supported: list[MemoryRecord]) -> Decision:  # fmt: skip
         if self.chat is not None and self.core.settings.ingest.llm_decisions and vector is not None:
             decided = self._llm_decide(conn, candidate, draft, vector)
             if decided is not None:

@@ -30,6 +30,8 @@ def provenance(core: MemoryCore, memory_id: Any, user_id: Any) -> Provenance:
         record = memories.get(conn, uid, mid)
         if record is None:
             raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
+        if record.expired_at is not None and record.superseded_by is None:
+            raise MemoryNotFoundError(f"memory {mid} of user {uid!r} was deleted; its sources are withdrawn")
         rows = conversations.sources_of(conn, uid, mid)
         quotes = tuple(q for q in (raw_chunks.quote(conn, uid, ref) for ref in record.raw_refs) if q is not None)
     messages = tuple(

@@ -11,6 +11,10 @@ consistency_check      1 day           counts orphaned evidence / history / sour
 end_idle_sessions      1 min           sessions idle past ``ingest.session_idle_timeout_s`` → ended
                                        (the session-end signal of reflection, issue 3 §1)
 backfill_embeddings    1 min           rows written without a vector → embedded
+compress_episodes      1 day           episodes older than 90 days, recalled < 5 times → summaries, originals
+                                       archived (``lifecycle.compress``, seed 004 §2.2)
+purge_soft_deleted     1 day           rows soft-deleted longer than ``lifecycle.soft_delete_retention_days``
+                                       → hard-deleted with a receipt (``lifecycle.purge``, issue 16)
 =====================  ==============  ===============================================
 """
 
@@ -24,6 +28,8 @@ from typing import TYPE_CHECKING, Any
 from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import maintenance
+from .compress import compress_job
+from .purge import purge_soft_deleted
 
 if TYPE_CHECKING:
     from ..ingest.pipeline import IngestPipeline
@@ -74,6 +80,10 @@ JOBS: dict[str, Job] = {
         Job("end_idle_sessions", 60, _end_idle_sessions, "end sessions idle past the timeout", needs_ingest=True),
         Job("backfill_embeddings", 60, lambda s, now: s.core.backfill_embeddings(),
             "embed rows written without a vector"),
+        Job("compress_episodes", 86400, lambda s, now: compress_job(s.core, now),
+            "summarise old, rarely recalled episodes; originals archived"),
+        Job("purge_soft_deleted", 86400, lambda s, now: purge_soft_deleted(s.core, now),
+            "hard-delete rows soft-deleted past the retention, with a receipt"),
     )
 }  # fmt: skip
 

@@ -214,6 +214,8 @@ def raw(conn: Conn, req: RecallRequest, trigger: str) -> RawOutcome:
     for pattern in analysis.patterns:
         terms.extend(t for t in re.split(r"\W+", pattern.lower()) if t)
     hits = rq.raw_chunk_search(conn, req.user_id, terms, limit=req.recipe.raw_k)
+    withdrawn = rq.withdrawn_chunks(conn, req.user_id, [h.sha256 for h in hits])
+    hits = [h for h in hits if h.sha256 not in withdrawn]
     if not hits:
         return RawOutcome([], trigger=trigger)
     texts = raw_chunks.get_texts(conn, req.user_id, [h.sha256 for h in hits])

@@ -156,7 +156,7 @@ class ReflectionService:
         assert when is not None
         with self.core.db.connection() as conn:
             trait = store.get_trait(conn, uid, tid)
-            if trait is None:
+            if trait is None or (trait.expired_at is not None and trait.superseded_by is None):  # deleted
                 raise MemoryNotFoundError(f"no trait {tid} for user {uid!r}")
             evidence = store.evidence_for(conn, uid, [tid])
             up = [r["id"] for r in store.ancestors(conn, uid, tid)]

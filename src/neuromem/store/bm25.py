@@ -35,7 +35,7 @@ from psycopg import sql
 from ..types import MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, quote_term, time_scope
+from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, quote_term, recall_scope
 
 CACHED_STATS_MIN_ROWS = 5_000
 STATS_TTL_S = 60.0
@@ -104,7 +104,7 @@ def bm25_search(
         "limit": limit,
         "stages": list(ACTIVE_TRAIT_STAGES),
     }
-    validity = time_scope(as_of, valid_at, params)
+    validity = recall_scope(as_of, valid_at, params)
     extra = ""
     if where is not None:
         clause, extra_params = named_filter(where)

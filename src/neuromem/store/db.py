@@ -12,7 +12,7 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from ..config import Settings
 from ..errors import DatabaseUnavailableError
-from . import migrate
+from . import migrate, scope
 from .db_errors import map_db_error
 from .server import ServerInfo, resolve_server
 
@@ -76,12 +76,18 @@ class Database:
         """A connection inside one transaction: commit on success, roll back on error.
         Database failures leave as typed neuromem errors (``db_errors.map_db_error``)."""
         with translated_errors(), self.pool.connection() as conn, conn.transaction():
+            scope.apply(conn)  # a service request: its role and user, for this transaction only
             yield conn
 
     @contextmanager
     def connection(self) -> Iterator[Conn]:
-        """A connection in autocommit-like use (each statement its own transaction)."""
+        """A connection in autocommit-like use (each statement its own transaction).
+
+        Under a service request's scope the block is one transaction instead, so that its
+        ``SET LOCAL`` role and user hold for every statement (``neuromem.store.scope``).
+        """
         with translated_errors(), self.pool.connection() as conn:
+            scope.apply(conn)
             yield conn
 
     def close(self) -> None:

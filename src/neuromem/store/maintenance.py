@@ -14,12 +14,13 @@ import datetime as dt
 from typing import Any
 
 from ..config import TraitSettings
+from . import scope
 from .db import Database
 
 
 def refresh_trait_view(db: Database) -> None:
     """``REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed`` (readers are never blocked)."""
-    with db.connection() as conn:
+    with scope.suspended(), db.connection() as conn:  # cross-user: runs as owner even in a request
         conn.autocommit = True
         try:
             conn.execute("REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed")

@@ -22,13 +22,13 @@ from .bm25 import ScoredId
 from .db import Conn
 from .filters import CompiledFilter
 from .memories import SELECT_COLUMNS, row_to_memory
-from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, nearest_in_partition, quote_term, time_scope
+from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, nearest_in_partition, quote_term, recall_scope
 from .vectors import from_halfvec_send, to_halfvec
 
 
 def _scope(as_of: dt.datetime | None, where: CompiledFilter | None, params: dict[str, Any],
            valid_at: dt.datetime | None = None) -> str:  # fmt: skip
-    validity = time_scope(as_of, valid_at, params)
+    validity = recall_scope(as_of, valid_at, params)
     if where is None:
         return validity
     clause, extra = named_filter(where)
@@ -246,6 +246,22 @@ def raw_chunk_search(conn: Conn, user_id: str, terms: Sequence[str], *, limit: i
     return [RawChunkHit(r["sha256"].strip(), float(r["score"])) for r in rows]
 
 
+def withdrawn_chunks(conn: Conn, user_id: str, shas: Sequence[str]) -> set[str]:
+    """Chunks whose words belong to soft-deleted memories or deleted documents only: cited by a
+    deleted row (``expired_at`` without a successor) and by no current one. Recall's raw fallback
+    never returns them (issue 16: a deleted memory never comes back)."""
+    if not shas:
+        return set()
+    rows = conn.execute(
+        """SELECT ref->>'sha256' AS sha FROM memories m, jsonb_array_elements(m.raw_refs) ref
+           WHERE m.user_id = %s AND ref->>'sha256' = ANY(%s)
+           GROUP BY 1
+           HAVING bool_or(m.expired_at IS NOT NULL AND m.superseded_by IS NULL) AND NOT bool_or(m.expired_at IS NULL)""",
+        (user_id, list(shas)),
+    ).fetchall()
+    return {r["sha"] for r in rows}
+
+
 def memories_citing(conn: Conn, user_id: str, shas: Sequence[str]) -> dict[str, list[uuid.UUID]]:
     """Current memories whose ``raw_refs`` point into each chunk."""
     if not shas:
@@ -308,4 +324,5 @@ __all__ = [
     "trait_candidates",
     "vector_search",
     "visible_memory_types",
+    "withdrawn_chunks",
 ]

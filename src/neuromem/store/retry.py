@@ -17,14 +17,14 @@ from typing import TypeVar
 
 from psycopg import errors as pg_errors
 
-from ..errors import VersionConflictError
+from ..errors import ConflictError
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
 RETRYABLE: tuple[type[BaseException], ...] = (
-    VersionConflictError,
+    ConflictError,  # VersionConflictError, and the three below as ``store.db_errors`` translates them
     pg_errors.DeadlockDetected,
     pg_errors.SerializationFailure,
     pg_errors.UniqueViolation,

@@ -4,6 +4,7 @@
 - :data:`AS_OF` — a row current at record time ``%(as_of)s``: what the system knew then;
 - :data:`VALID_AT` — a row true at event time ``%(valid_at)s``, as known at ``%(as_of)s`` (or now);
 - :func:`time_scope` — the one of those three a query asks for, with its parameters;
+- :func:`recall_scope` — the same for recall, which never returns a soft-deleted row (issue 16);
 - :data:`ACTIVE_TRAIT_STAGES` — the trait stages recall may return (emerging/established/core);
 - :func:`quote_term` — one tsquery lexeme, quoted so no user text is read as tsquery syntax;
 - :func:`named_filter` — a compiled filter with named placeholders, to join a named-parameter query;
@@ -49,6 +50,17 @@ def time_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
     return AS_OF if as_of is not None else CURRENT
 
 
+#: A row that was not soft-deleted: never expired, or expired only because a newer version replaced it.
+NOT_DELETED = "(m.expired_at IS NULL OR m.superseded_by IS NOT NULL)"
+
+
+def recall_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
+    """:func:`time_scope` for recall paths: a deleted memory never comes back, time travel included
+    (``get_all(as_of=…)`` and ``history`` still show it until the purge)."""
+    validity = time_scope(as_of, valid_at, params)
+    return validity if validity is CURRENT else f"{validity} AND {NOT_DELETED}"
+
+
 def quote_term(term: str) -> str:
     """One tsquery lexeme, quoted so that no user text is read as tsquery syntax."""
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
@@ -67,7 +79,7 @@ def named_filter(where: CompiledFilter) -> tuple[str, dict[str, Any]]:
     return out, params
 
 
-__all__ = ["ACTIVE_TRAIT_STAGES", "AS_OF", "CURRENT", "VALID_AT", "named_filter", "quote_term", "time_scope"]
+__all__ = ["ACTIVE_TRAIT_STAGES", "AS_OF", "CURRENT", "NOT_DELETED", "VALID_AT", "named_filter", "quote_term", "recall_scope", "time_scope"]
 
 
 #: A user with at most this many rows in a partition is searched exactly (every row's distance)

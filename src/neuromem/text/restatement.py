@@ -136,3 +136,17 @@ def restatement_reason(
     if new_meta is not None and old_meta is not None and slot_restatement(new_meta, old_meta, new, old):
         return "same slot value"
     return None
+
+
+def restatement_keys(text: str, metadata: Mapping[str, Any]) -> list[str]:
+    """Keys shared by statements the rules could call restatements of each other: the core
+    tokens, and the slot with its value. Writers lock them so that two concurrent
+    restatements are decided one after the other (``MemoryCore.write``)."""
+    keys = []
+    tokens = core_tokens(text)
+    if tokens:
+        keys.append("lex:" + "\x1f".join(tokens))
+    slot, value = metadata.get("slot"), metadata.get("slot_value")
+    if slot and value not in (None, "") and str(slot).split(":", 1)[0] in SLOT_PARAPHRASES:
+        keys.append(f"slot:{slot}={value}")
+    return keys

@@ -1,0 +1,98 @@
+"""``create_app``: the FastAPI application of ``memctl serve`` (issue #15).
+
+>>> from neuromem import Memory
+>>> from neuromem.api.app import create_app
+>>> app = create_app(Memory())            # doctest: +SKIP  (then: uvicorn.run(app))
+
+The caller owns ``memory`` (and closes it). Optional routers — the transparency web
+page of ``neuromem.web``, or your own — are included through ``extra_routers``: each item
+is an ``APIRouter`` or a ``(prefix, APIRouter)`` pair. When ``neuromem.web`` is importable
+and defines ``build_router(service: ServiceContext) -> APIRouter``, it is mounted at
+``/ui`` automatically (``include_web=False`` turns that off).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+from collections.abc import AsyncIterator, Sequence
+
+from fastapi import APIRouter, FastAPI, Response
+from starlette.routing import Route
+
+from .. import __version__
+from ..config import Settings
+from ..memory import Memory
+from . import problems
+from .context import ServiceContext
+from .metrics import CONTENT_TYPE
+from .middleware import ServiceMiddleware
+from .routes import ingest, memories, recall, system, traits
+
+DESCRIPTION = """Long-term memory for LLM agents: memories, conversations, recall with citations, traits.
+
+Authenticate with `Authorization: Bearer <key>` (`memctl keys create`). Every route acts for one
+`user_id` of the key's tenant; PostgreSQL row-level security enforces it. Errors are RFC 9457
+`application/problem+json`."""
+
+ExtraRouter = APIRouter | tuple[str, APIRouter]
+
+
+def create_app(
+    memory: Memory,
+    settings: Settings | None = None,
+    *,
+    extra_routers: Sequence[ExtraRouter] = (),
+    include_web: bool = True,
+    mcp_http: bool | None = None,
+) -> FastAPI:
+    settings = settings or memory.settings
+    service = ServiceContext(memory, settings)
+    metrics = service.metrics
+    mcp_server = None
+    if settings.service.mcp_http if mcp_http is None else mcp_http:
+        from ..mcp.server import BearerGuard, build_server
+
+        mcp_server = build_server(service)
+        mcp_app = mcp_server.streamable_http_app(
+            streamable_http_path="/mcp", stateless_http=True, json_response=True, host=settings.service.host,
+            max_request_body_size=settings.service.max_body_bytes)  # fmt: skip
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        async with contextlib.AsyncExitStack() as stack:
+            if mcp_server is not None:
+                await stack.enter_async_context(mcp_server.session_manager.run())
+            yield
+
+    app = FastAPI(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    app.state.neuromem = service
+    app.state.metrics = metrics
+    problems.install(app)
+    for router in (system.router, memories.router, ingest.router, recall.router, traits.router, system.jobs_router):
+        app.include_router(router)
+
+    @app.get("/metrics", tags=["system"], response_class=Response, summary="Prometheus metrics",
+             responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}}})  # fmt: skip
+    def prometheus_metrics() -> Response:
+        return Response(metrics.exposition(), media_type=CONTENT_TYPE)
+
+    for extra in [*_web_router(service, include_web), *extra_routers]:
+        prefix, router = extra if isinstance(extra, tuple) else ("", extra)
+        app.include_router(router, prefix=prefix)
+    if mcp_server is not None:
+        app.router.routes.append(Route("/mcp", endpoint=BearerGuard(mcp_app.routes[0].endpoint, service),
+                                       methods=["GET", "POST", "DELETE"], include_in_schema=False))  # fmt: skip
+    app.add_middleware(ServiceMiddleware, metrics=metrics, max_body_bytes=settings.service.max_body_bytes)
+    return app
+
+
+def _web_router(service: ServiceContext, enabled: bool) -> list[ExtraRouter]:
+    if not enabled:
+        return []
+    try:
+        web = importlib.import_module("neuromem.web")
+    except ImportError:
+        return []
+    build = getattr(web, "build_router", None)
+    return [] if build is None else [("/ui", build(service))]

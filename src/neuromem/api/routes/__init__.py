@@ -1,0 +1,1 @@
+"""The ``/v1`` routers, one module per part of the SDK."""

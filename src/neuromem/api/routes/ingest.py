@@ -1,0 +1,85 @@
+"""``/v1/ingest``, ``/v1/sessions/{id}/end``, ``/v1/imports``: conversations in; ``/v1/documents``."""
+
+from __future__ import annotations
+
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Annotated
+
+from fastapi import APIRouter, Query, Request
+
+from ...errors import InvalidInputError
+from ...ingest.chat_export import ImportSummary
+from ...ingest.pipeline import IngestReport, SessionEnd
+from ...store.documents import DocumentFile
+from ..context import READ, WRITE, context
+from ..keys import Principal
+from ..problems import ERROR_RESPONSES
+from ..schemas import AddDocument, IngestTurns, UserBody
+from .memories import UserQuery
+
+router = APIRouter(prefix="/v1", tags=["ingest"], responses=ERROR_RESPONSES)
+
+_EXPORT_TYPES = {"application/json": ".json", "application/x-ndjson": ".jsonl", "application/jsonl": ".jsonl"}
+
+
+@router.post("/ingest", response_model=IngestReport, summary="Ingest conversation turns")
+async def ingest(body: IngestTurns, request: Request, principal: Principal = WRITE):
+    """Turns → raw chunks → extraction → ADD/UPDATE/NOOP decisions, with drops counted by reason."""
+    messages = [t.model_dump(exclude_none=True) for t in body.messages]
+    m = context(request).memory
+    return await context(request).call(principal, body.user_id, lambda uid: m.ingest(
+        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata))  # fmt: skip
+
+
+@router.post("/sessions/{session_id}/end", response_model=SessionEnd, summary="End a conversation session")
+async def end_session(session_id: str,
+                      body: UserBody, request: Request, principal: Principal = WRITE):  # fmt: skip
+    m = context(request).memory
+    return await context(request).call(principal, body.user_id,
+                                       lambda uid: m.end_session(user_id=uid, session_id=session_id))  # fmt: skip
+
+
+@router.post(
+    "/imports", response_model=ImportSummary, summary="Upload a chat export (JSON or JSON Lines)",
+    openapi_extra={"requestBody": {"required": True, "content": {
+        t: {"schema": {"type": "string", "format": "binary"}} for t in _EXPORT_TYPES}}},
+)  # fmt: skip
+async def import_chat_export(request: Request, user_id: UserQuery, principal: Principal = WRITE):
+    """The body is the export file itself; a repeated upload resumes without duplicates."""
+    media = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
+    if media not in _EXPORT_TYPES:
+        raise InvalidInputError(f"content-type must be one of {', '.join(_EXPORT_TYPES)}")
+    data = await request.body()
+    m = context(request).memory
+
+    def run(uid: str) -> ImportSummary:
+        with tempfile.TemporaryDirectory(prefix="neuromem-import-") as tmp:
+            path = Path(tmp) / f"upload{_EXPORT_TYPES[media]}"
+            path.write_bytes(data)
+            return m.import_chat_export(path, user_id=uid)
+
+    return await context(request).call(principal, user_id, run)
+
+
+@router.post("/documents", status_code=201, response_model=DocumentFile, tags=["documents"],
+             summary="Add a text or markdown document")  # fmt: skip
+async def add_document(body: AddDocument, request: Request, principal: Principal = WRITE):
+    m = context(request).memory
+    return await context(request).call(principal, body.user_id, lambda uid: m.add_document(
+        body.text, user_id=uid, file_name=body.file_name, mime_type=body.mime_type, metadata=body.metadata))  # fmt: skip
+
+
+@router.get("/documents", response_model=list[DocumentFile], tags=["documents"], summary="List documents")
+async def list_documents(request: Request, user_id: UserQuery, principal: Principal = READ,
+                         limit: Annotated[int, Query(ge=1, le=1000)] = 100):  # fmt: skip
+    m = context(request).memory
+    return await context(request).call(principal, user_id, lambda uid: m.list_documents(user_id=uid, limit=limit))
+
+
+@router.delete("/documents/{file_id}", response_model=DocumentFile, tags=["documents"],
+               summary="Delete a document and its chunks")  # fmt: skip
+async def delete_document(file_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = WRITE):
+    m = context(request).memory
+    return await context(request).call(principal, user_id, lambda uid: m.delete_document(file_id, user_id=uid))

@@ -1,0 +1,115 @@
+"""Request bodies of the REST API. Responses are the library's public types themselves.
+
+Field limits here only keep absurd requests out early; the library's own validation
+(``neuromem.validation``) stays the authority and answers with its typed errors.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from ..types import MemoryType
+
+UserId = Field(min_length=1, max_length=255, description="The tenant's own user id")
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class UserBody(_Body):
+    user_id: str = UserId
+
+
+class AddMemory(_Body):
+    user_id: str = UserId
+    content: str = Field(min_length=1, description="One memory, stored as given (ADD / NOOP / UPDATE)")
+    memory_type: MemoryType = MemoryType.FACT
+    metadata: dict[str, Any] | None = None
+    importance: float | None = Field(default=None, ge=0, le=1)
+    category: str | None = Field(default=None, max_length=20)
+    valid_at: dt.datetime | None = None
+    invalid_at: dt.datetime | None = None
+
+
+class UpdateMemory(_Body):
+    user_id: str = UserId
+    content: str | None = Field(default=None, min_length=1)
+    metadata: dict[str, Any] | None = None
+    importance: float | None = Field(default=None, ge=0, le=1)
+    valid_at: dt.datetime | None = None
+    ends_previous: bool = False
+    expected_version: int | None = Field(default=None, ge=1, description="Optimistic lock; or send If-Match")
+
+
+class Turn(_Body):
+    role: Literal["user", "assistant", "system", "tool"]
+    content: str = Field(min_length=1)
+    timestamp: dt.datetime | None = None
+    name: str | None = Field(default=None, max_length=255)
+
+
+class IngestTurns(_Body):
+    user_id: str = UserId
+    session_id: str | None = Field(default=None, min_length=1, max_length=255)
+    messages: list[Turn] = Field(min_length=1, max_length=1000)
+    metadata: dict[str, Any] | None = None
+
+
+class Search(_Body):
+    user_id: str = UserId
+    query: str = Field(min_length=1)
+    limit: int | None = Field(default=None, ge=1, le=200)
+    filters: dict[str, Any] | None = None
+    memory_types: list[MemoryType] | None = Field(default=None, min_length=1)
+    as_of: dt.datetime | None = None
+    trace: bool = False
+    recipe: str | None = Field(default=None, max_length=64)
+    reference_time: dt.datetime | None = None
+    strict: bool = False  # any degraded recall path → 503 instead of hits marked ``degraded``
+
+
+class Recall(_Body):
+    user_id: str = UserId
+    query: str = Field(min_length=1)
+    token_budget: int | None = Field(default=None, ge=1, le=100_000)
+    style: Literal["sections", "bullets"] = "sections"
+    limit: int | None = Field(default=None, ge=1, le=200)
+    recipe: str | None = Field(default=None, max_length=64)
+    reference_time: dt.datetime | None = None
+
+
+class AddDocument(_Body):
+    user_id: str = UserId
+    text: str = Field(min_length=1)
+    file_name: str = Field(min_length=1, max_length=255)
+    mime_type: str = Field(default="text/plain", max_length=100)
+    metadata: dict[str, Any] | None = None
+
+
+class CorrectTrait(_Body):
+    user_id: str = UserId
+    content: str = Field(min_length=1, description="The corrected statement; becomes the trait's new version")
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str
+
+
+class Ready(BaseModel):
+    status: Literal["ready"]
+    schema_version: int
+    database: Literal["embedded", "external"]
+
+
+class JobRun(BaseModel):
+    name: str
+    result: Any = None
+
+
+class Jobs(BaseModel):
+    jobs: list[str]

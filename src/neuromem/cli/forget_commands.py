@@ -1,0 +1,75 @@
+"""``memctl forget`` (seed 003 §24: selective forgetting with a receipt) and ``memctl receipts``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+from .context import friendly_errors, open_memory, user_option
+from .main import cli
+
+if TYPE_CHECKING:
+    from neuromem import ForgetReceipt
+
+
+def describe_receipt(receipt: ForgetReceipt) -> str:
+    counts = ", ".join(f"{table} {n}" for table, n in receipt.counts.items()) or "nothing"
+    return (f"receipt {receipt.id}  {receipt.created_at:%Y-%m-%d %H:%M:%S}  {receipt.target_kind} by {receipt.actor}\n"
+            f"  deleted: {counts}\n"
+            f"  {len(receipt.content_sha256)} content hashes, {len(receipt.id_sha256)} id hashes, "
+            f"digest {receipt.digest}")  # fmt: skip
+
+
+@cli.command()
+@user_option
+@click.option("--memory", "memory_id", default=None, help="One memory id (all its versions).")
+@click.option("--session", "session_id", default=None, help="One conversation session id.")
+@click.option("--document", "document_id", default=None, help="One document id.")
+@click.option("--since", default=None, help="Start of a time window (ISO-8601).")
+@click.option("--until", default=None, help="End of a time window (ISO-8601, exclusive).")
+@click.option("--query", default=None, help="A topic: every memory and message holding all these words.")
+@click.option("--entity", default=None, help="An entity of the graph and the memories that mention it.")
+@click.option("--concept", default=None, help="A concept node and the memories ABOUT it.")
+@click.option("--everything", is_flag=True, help="Everything stored for the user.")
+@click.option("--dry-run", is_flag=True, help="Show what would be forgotten; delete nothing.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@friendly_errors
+def forget(user_id: str, memory_id: str | None, session_id: str | None, document_id: str | None,
+           since: str | None, until: str | None, query: str | None, entity: str | None, concept: str | None,
+           everything: bool, dry_run: bool, yes: bool) -> None:  # fmt: skip
+    """Hard-delete every trace of ONE target and print the receipt that proves it."""
+    target = dict(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since, until=until,
+                  query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+    from neuromem import ForgetPreview  # loaded on use: `memctl --help` loads no engine
+
+    with open_memory() as m:
+        if not dry_run and not yes:
+            preview = m.forget(user_id=user_id, dry_run=True, **target)  # validates the target first
+            assert isinstance(preview, ForgetPreview)
+            click.confirm(f"forget {preview.counts.get('memories', 0)} memories and "
+                          f"{preview.counts.get('messages', 0)} messages of {user_id!r} for good?", abort=True)  # fmt: skip
+        result = m.forget(user_id=user_id, dry_run=dry_run, actor="memctl", **target)
+        if isinstance(result, ForgetPreview):
+            sizes = ", ".join(f"{k} {v}" for k, v in result.counts.items())
+            click.echo(f"dry run, nothing deleted; would forget: {sizes}")
+            for row in result.memories:
+                click.echo(f"  {row.id}  {row.memory_type:<8} {row.content}")
+        else:
+            click.echo(describe_receipt(result))
+
+
+@cli.command()
+@user_option
+@click.argument("receipt_id", required=False)
+@click.option("--limit", type=click.IntRange(1, 10000), default=20, show_default=True)
+@friendly_errors
+def receipts(user_id: str, receipt_id: str | None, limit: int) -> None:
+    """List a user's forget receipts, or show one."""
+    with open_memory() as m:
+        found = [m.forget_receipt(receipt_id, user_id=user_id)] if receipt_id else m.forget_receipts(
+            user_id=user_id, limit=limit)  # fmt: skip
+        if not found:
+            click.echo("no receipts")
+        for r in found:
+            click.echo(describe_receipt(r))

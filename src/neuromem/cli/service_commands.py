@@ -1,0 +1,127 @@
+"""``memctl serve``, ``mcp``, ``keys create|list|revoke``, ``metrics``, ``openapi`` (issue #15)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+
+from .context import friendly_errors, load_settings, open_memory
+from .main import cli
+
+_EXTRA = "the service needs its extra: pip install 'neuromem[service]'"
+
+
+def _require_extra() -> None:
+    try:
+        import fastapi  # noqa: F401
+        import mcp  # noqa: F401
+        import prometheus_client  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError as exc:
+        raise click.ClickException(f"{_EXTRA} ({exc.name} is missing)") from None
+
+
+@cli.command()
+@click.option("--host", default=None, help="Address to listen on (default: service.host, 127.0.0.1).")
+@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: service.port, 8765).")
+@friendly_errors
+def serve(host: str | None, port: int | None) -> None:
+    """Serve the REST API (/v1, /docs), MCP over HTTP (/mcp) and /metrics until Ctrl-C."""
+    _require_extra()
+    from ..api.serve import serve as run
+
+    settings = load_settings()
+    updates = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
+    run(settings.with_updates(service=updates) if updates else settings)
+
+
+@cli.command("mcp")
+@friendly_errors
+def mcp_command() -> None:
+    """Serve the MCP tools over stdio (for Claude Desktop, Cursor…), as the local operator."""
+    _require_extra()
+    from ..api import logs
+    from ..api.context import ServiceContext
+    from ..mcp.server import LOCAL_OPERATOR, build_server
+
+    settings = load_settings()
+    logs.configure(settings.service.log_json)  # stderr: stdout carries the protocol
+    with open_memory() as memory:
+        build_server(ServiceContext(memory, settings), local=LOCAL_OPERATOR).run("stdio")
+
+
+@cli.command()
+@friendly_errors
+def metrics() -> None:
+    """Print the database-side metrics (model calls and tokens, pending embeddings…) in Prometheus format."""
+    _require_extra()
+    from ..api.metrics import store_exposition
+
+    with open_memory() as memory:
+        click.echo(store_exposition(memory).decode(), nl=False)
+
+
+@cli.command()
+@friendly_errors
+def openapi() -> None:
+    """Print the OpenAPI 3.1 document of the REST API (committed as docs/openapi.json)."""
+    _require_extra()
+    from ..api.app import create_app
+
+    with open_memory() as memory:
+        click.echo(json.dumps(create_app(memory, include_web=True).openapi(), indent=2, ensure_ascii=False))
+
+
+@cli.group()
+def keys() -> None:
+    """API keys of the service: create (shown once), list, revoke."""
+
+
+@keys.command("create")
+@click.option("--tenant", default="default", show_default=True, help="The application the key belongs to.")
+@click.option("--scope", type=click.Choice(["read", "write", "admin"]), default="write", show_default=True)
+@click.option("--user-id", default=None, help="Bind the key to this one user of the tenant.")
+@click.option("--name", default="", help="A note to recognise the key by.")
+@friendly_errors
+def keys_create(tenant: str, scope: str, user_id: str | None, name: str) -> None:
+    """Create a key; its token is printed once and never stored."""
+    from ..api.keys import KeyStore
+
+    with open_memory() as memory:
+        key, token = KeyStore(memory._core.db).create(tenant, scope, name=name, user_id=user_id)
+    click.echo(f"id:     {key.id}\ntenant: {key.tenant}\nscope:  {key.scope.label}"
+               + (f"\nuser:   {key.bound_user}" if key.bound_user else ""))  # fmt: skip
+    click.echo(f"token:  {token}")
+    click.secho("Store the token now: it is shown only once.", err=True, fg="yellow")
+
+
+@keys.command("list")
+@click.option("--tenant", default=None, help="Only this tenant's keys.")
+@click.option("--all", "include_revoked", is_flag=True, help="Include revoked keys.")
+@friendly_errors
+def keys_list(tenant: str | None, include_revoked: bool) -> None:
+    """The keys (never their tokens)."""
+    from ..api.keys import KeyStore
+
+    with open_memory() as memory:
+        found = KeyStore(memory._core.db).list(tenant, include_revoked=include_revoked)
+    for k in found:
+        state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "active"
+        used = f"{k.last_used_at:%Y-%m-%d %H:%M}" if k.last_used_at else "never"
+        click.echo(f"{k.id}  {k.tenant:<16} {k.scope.label:<5} {k.bound_user or '*':<16} {state:<18} "
+                   f"used {used}  {k.name}")  # fmt: skip
+    if not found:
+        click.echo("no keys")
+
+
+@keys.command("revoke")
+@click.argument("key_id")
+@friendly_errors
+def keys_revoke(key_id: str) -> None:
+    """Revoke a key by id (or by its token); requests with it get 401 from then on."""
+    from ..api.keys import KeyStore
+
+    with open_memory() as memory:
+        key = KeyStore(memory._core.db).revoke(key_id)
+    click.echo(f"revoked {key.id} ({key.tenant}, {key.scope.label})")

@@ -1,0 +1,44 @@
+"""The purge job (issue 16): rows soft-deleted (``Memory.delete``, ``delete_document``) longer than
+``lifecycle.soft_delete_retention_days`` ago are hard-deleted with the machinery of
+``lifecycle.forget`` — their versions, history content (a ``FORGET`` tombstone stays), evidence,
+edges, provenance rows, and the messages and raw chunks that no live memory stands on —
+each user in one transaction with a receipt (kind ``purge``, actor ``job:purge``).
+
+A plain function of the core and a clock, so any scheduler can run it
+(``lifecycle.jobs.JOBS["purge_soft_deleted"]``, ``memctl job --run purge_soft_deleted``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..store import forget as store
+from .forget import PURGE, ForgetReceipt, ForgetTarget, forget
+
+ACTOR = "job:purge"
+
+
+@dataclass(frozen=True, slots=True)
+class PurgeReport:
+    cutoff: dt.datetime
+    receipts: tuple[ForgetReceipt, ...] = field(default_factory=tuple)
+
+    @property
+    def memories(self) -> int:
+        return sum(r.counts.get("memories", 0) for r in self.receipts)
+
+
+def purge_soft_deleted(core: Any, now: dt.datetime) -> PurgeReport:
+    """Purge, for up to ``lifecycle.purge_batch_users`` users, what was soft-deleted before the cutoff."""
+    settings = core.settings.lifecycle
+    cutoff = now - dt.timedelta(days=settings.soft_delete_retention_days)
+    with core.db.connection() as conn:
+        users = store.users_with_soft_deleted(conn, cutoff, settings.purge_batch_users)
+    receipts = []
+    for user in users:
+        result = forget(core, user, ForgetTarget(PURGE, until=cutoff), actor=ACTOR)
+        assert isinstance(result, ForgetReceipt)
+        receipts.append(result)
+    return PurgeReport(cutoff, tuple(receipts))

@@ -1,0 +1,693 @@
+"""SQL of selective forgetting (seed 003 §24): find every trace of a target, then hard-delete it.
+
+The caller (``neuromem.lifecycle.forget``) owns the transaction. Work sets live in
+temporary tables dropped at commit (``_forget_*``), so a target of 100k memories is
+joined in the database, never shipped to Python and back:
+
+- ``_forget_mem (id, memory_type)`` — memory rows (every version of each chain);
+- ``_forget_msg (id)``, ``_forget_session (id)``, ``_forget_chunk (sha256)``,
+  ``_forget_doc (id)``, ``_forget_node (id)`` — messages, sessions, raw chunks,
+  document files and graph nodes.
+
+:func:`close_over` grows the sets to a fixpoint by the derivation rules: a memory takes
+its whole supersede chain, the messages it was extracted from (``memory_sources``) and
+the raw chunks it cites; a message takes its chunks; a chunk takes the messages and
+memories that hold or cite its words; an episode takes the memories extracted from it
+(``source_episode_ids``) — a compression summary goes with any of its originals, but its
+own provenance (the originals' words) draws nothing further in. Traits are derived by reflection and are never seeds here:
+:mod:`neuromem.lifecycle.forget` recomputes or dissolves them from the evidence left.
+
+:func:`erase` deletes and returns, per table, the row counts and the sha256 of every
+deleted content and id (the receipt's proof). Nothing here keeps deleted text.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from ..ids import uuid7
+from .db import Conn
+
+_SETS = {
+    "_forget_mem": "id uuid NOT NULL, memory_type varchar(50) NOT NULL, PRIMARY KEY (id, memory_type)",
+    "_forget_msg": "id uuid PRIMARY KEY",
+    "_forget_session": "id uuid PRIMARY KEY",
+    "_forget_chunk": "sha256 char(64) PRIMARY KEY",
+    "_forget_doc": "id uuid PRIMARY KEY",
+    "_forget_node": "id uuid PRIMARY KEY",
+}
+
+#: Tables whose rows carry a user's data but are not reached through the work sets: a whole-user
+#: forget clears every table with a ``user_id`` column found in the catalog (so tables added
+#: later are covered); receipts stay, they are the proof.
+KEEP_ON_FORGET = ("forget_receipts",)
+
+#: JSONB logs that may quote deleted words or ids (``decision_fallback`` keeps 200 characters).
+_LOG_COLUMNS = (("pipeline_events", "detail"), ("reflection_cycles", "details"))
+_LOG_QUOTE_CHARS = 200
+
+#: Node types that are never removed as orphans (the user's own node anchors relations).
+_KEPT_NODE_TYPES = ("user",)
+
+
+def _sha(expr: str) -> str:
+    return f"encode(sha256(convert_to({expr}, 'UTF8')), 'hex')"
+
+
+def open_sets(conn: Conn) -> None:
+    """Create the empty work sets for this transaction."""
+    for name, columns in _SETS.items():
+        conn.execute(sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {} ({}) ON COMMIT DROP").format(
+            sql.Identifier(name), sql.SQL(columns)))  # fmt: skip
+        conn.execute(sql.SQL("TRUNCATE {}").format(sql.Identifier(name)))
+
+
+# --------------------------------------------------------------------------- seeds
+
+
+def seed_memory(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
+    """One memory of any type (a trait named on purpose goes with its evidence links)."""
+    cur = conn.execute(
+        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND id = %s ON CONFLICT DO NOTHING""",
+        (user_id, memory_id),
+    )
+    return cur.rowcount
+
+
+def seed_session(conn: Conn, user_id: str, external_id: str) -> int:
+    cur = conn.execute(
+        "INSERT INTO _forget_session SELECT id FROM conversation_sessions WHERE user_id = %s AND external_id = %s",
+        (user_id, external_id),
+    )
+    conn.execute(
+        """INSERT INTO _forget_msg SELECT m.id FROM conversation_messages m JOIN _forget_session s
+           ON s.id = m.session_id WHERE m.user_id = %s ON CONFLICT DO NOTHING""",
+        (user_id,),
+    )
+    conn.execute(
+        """INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources ms
+           JOIN _forget_session s ON s.id = ms.session_id
+           JOIN memories m ON m.id = ms.memory_id AND m.user_id = ms.user_id
+           WHERE ms.user_id = %s AND m.memory_type <> 'trait' ON CONFLICT DO NOTHING""",
+        (user_id,),
+    )
+    return cur.rowcount
+
+
+def seed_document(conn: Conn, user_id: str, file_id: uuid.UUID) -> int:
+    cur = conn.execute("INSERT INTO _forget_doc SELECT id FROM document_files WHERE user_id = %s AND id = %s",
+                       (user_id, file_id))  # fmt: skip
+    conn.execute(
+        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s ON CONFLICT DO NOTHING""",
+        (user_id, file_id),
+    )
+    return cur.rowcount
+
+
+def seed_window(conn: Conn, user_id: str, since: dt.datetime | None, until: dt.datetime | None) -> int:
+    """Everything recorded in ``[since, until)``: messages by ``sent_at``, memories and documents by
+    ``created_at`` (traits excluded: they are recomputed from what is left)."""
+    lo = since or dt.datetime.min.replace(tzinfo=dt.UTC)
+    hi = until or dt.datetime.max.replace(tzinfo=dt.UTC)
+    n = conn.execute(
+        """INSERT INTO _forget_msg SELECT id FROM conversation_messages
+           WHERE user_id = %s AND sent_at >= %s AND sent_at < %s ON CONFLICT DO NOTHING""",
+        (user_id, lo, hi),
+    ).rowcount
+    n += conn.execute(
+        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND memory_type <> 'trait' AND created_at >= %s AND created_at < %s
+           ON CONFLICT DO NOTHING""",
+        (user_id, lo, hi),
+    ).rowcount
+    n += conn.execute(
+        """INSERT INTO _forget_doc SELECT id FROM document_files
+           WHERE user_id = %s AND created_at >= %s AND created_at < %s ON CONFLICT DO NOTHING""",
+        (user_id, lo, hi),
+    ).rowcount
+    conn.execute(
+        """INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
+           WHERE m.user_id = %s AND m.memory_type = 'document' ON CONFLICT DO NOTHING""",
+        (user_id,),
+    )
+    return n
+
+
+def seed_text(conn: Conn, user_id: str, tsquery: str) -> int:
+    """Every memory version (not traits) and raw chunk whose full text matches ``tsquery``."""
+    n = conn.execute(
+        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND memory_type <> 'trait' AND fts @@ to_tsquery('simple', %s)
+           ON CONFLICT DO NOTHING""",
+        (user_id, tsquery),
+    ).rowcount
+    n += conn.execute(
+        """INSERT INTO _forget_chunk SELECT sha256 FROM raw_chunks
+           WHERE user_id = %s AND fts @@ to_tsquery('simple', %s) ON CONFLICT DO NOTHING""",
+        (user_id, tsquery),
+    ).rowcount
+    return n
+
+
+def seed_nodes(conn: Conn, user_id: str, names: Sequence[str], node_types: Sequence[str] | None,
+               edge_types: Sequence[str] | None) -> int:  # fmt: skip
+    """Graph nodes named ``names`` (or with such an alias), of ``node_types`` (None: any but the
+    user and raw-chunk nodes), and the memories linked to them by ``edge_types`` (None: any)."""
+    types_clause = "node_type = ANY(%(types)s)" if node_types else "node_type NOT IN ('user', 'raw_chunk')"
+    n = conn.execute(
+        sql.SQL(f"""INSERT INTO _forget_node SELECT id FROM graph_nodes
+            WHERE user_id = %(u)s AND {types_clause}
+              AND (normalized_name = ANY(%(names)s) OR aliases && %(names)s) ON CONFLICT DO NOTHING"""),
+        {"u": user_id, "types": list(node_types or ()), "names": list(names)},
+    ).rowcount
+    edge_clause = "AND e.edge_type = ANY(%(edges)s)" if edge_types else ""
+    conn.execute(
+        sql.SQL(f"""INSERT INTO _forget_mem
+            SELECT DISTINCT m.id, m.memory_type FROM graph_edges e
+            JOIN _forget_node n ON n.id = e.target_id OR n.id = e.source_id
+            JOIN memories m ON m.user_id = e.user_id
+             AND ((e.source_kind = 'memory' AND m.id = e.source_id)
+               OR (e.target_kind = 'memory' AND m.id = e.target_id)
+               OR m.id::text = e.properties->>'memory_id')
+            WHERE e.user_id = %(u)s AND m.memory_type <> 'trait' {edge_clause}
+            ON CONFLICT DO NOTHING"""),
+        {"u": user_id, "edges": list(edge_types or ())},
+    )
+    return n
+
+
+def seed_soft_deleted(conn: Conn, user_id: str, before: dt.datetime) -> int:
+    """Rows soft-deleted (``expired_at`` without a successor) before ``before``, and deleted documents."""
+    n = conn.execute(
+        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND expired_at < %s AND superseded_by IS NULL ON CONFLICT DO NOTHING""",
+        (user_id, before),
+    ).rowcount
+    n += conn.execute(
+        """INSERT INTO _forget_doc SELECT id FROM document_files
+           WHERE user_id = %s AND deleted_at < %s ON CONFLICT DO NOTHING""",
+        (user_id, before),
+    ).rowcount
+    return n
+
+
+def users_with_soft_deleted(conn: Conn, before: dt.datetime, limit: int) -> list[str]:
+    rows = conn.execute(
+        """SELECT user_id FROM (
+               SELECT user_id FROM memories WHERE expired_at < %(b)s AND superseded_by IS NULL
+               UNION SELECT user_id FROM document_files WHERE deleted_at < %(b)s) u
+           ORDER BY user_id LIMIT %(n)s""",
+        {"b": before, "n": limit},
+    ).fetchall()
+    return [r["user_id"] for r in rows]
+
+
+# --------------------------------------------------------------------------- closure
+
+
+def _insert(conn: Conn, query: str, user_id: str) -> int:
+    return conn.execute(sql.SQL(query), {"u": user_id}).rowcount  # type: ignore[arg-type]
+
+
+def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool = True) -> None:
+    """Grow the work sets to a fixpoint of the derivation rules (module docstring). With
+    ``derived=False`` (the purge of soft-deleted rows) no other memory is drawn in: only the
+    rows' chains, sources and cited chunks (see :func:`spare_shared`)."""
+    for _ in range(max_rounds):
+        grew = 0
+        # every version of each chain, both directions (a compression summary is not a version:
+        # the chain stops there, see lifecycle.compress); one step per round, each on an index
+        grew += _insert(conn, """
+            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
+            JOIN _forget_mem f ON m.superseded_by = f.id
+            WHERE m.user_id = %(u)s AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.id = f.id
+                                                    AND s.memory_type = f.memory_type AND s.metadata ? 'summary_of')
+            ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, """
+            INSERT INTO _forget_mem SELECT n.id, n.memory_type FROM memories m
+            JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type
+            JOIN memories n ON n.id = m.superseded_by AND n.user_id = m.user_id
+            WHERE m.user_id = %(u)s AND NOT n.metadata ? 'summary_of' ON CONFLICT DO NOTHING""", user_id)
+        # documents whose chunks go take their file row along only when targeted; chunks of a
+        # targeted document go
+        grew += _insert(conn, """
+            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
+            WHERE m.user_id = %(u)s AND m.memory_type = 'document' ON CONFLICT DO NOTHING""", user_id)
+        # messages the memories were extracted from
+        grew += _insert(conn, """
+            INSERT INTO _forget_msg SELECT DISTINCT s.message_id FROM memory_sources s
+            JOIN _forget_mem f ON f.id = s.memory_id
+            JOIN memories m ON m.id = f.id AND m.memory_type = f.memory_type AND NOT m.metadata ? 'summary_of'
+            WHERE s.user_id = %(u)s AND s.message_id IS NOT NULL ON CONFLICT DO NOTHING""", user_id)
+        # chunks the memories cite and the messages hold
+        grew += _insert(conn, """
+            INSERT INTO _forget_chunk SELECT DISTINCT ref->>'sha256' FROM memories m
+            JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type,
+            jsonb_array_elements(m.raw_refs) ref
+            WHERE m.user_id = %(u)s AND ref ? 'sha256' AND NOT m.metadata ? 'summary_of'
+            ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, """
+            INSERT INTO _forget_chunk SELECT DISTINCT c.raw_chunk_sha256 FROM conversation_messages c
+            JOIN _forget_msg f ON f.id = c.id
+            WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 IS NOT NULL ON CONFLICT DO NOTHING""", user_id)
+        if not derived:
+            if grew == 0:
+                return
+            continue
+        # messages holding a forgotten chunk's words
+        grew += _insert(conn, """
+            INSERT INTO _forget_msg SELECT c.id FROM conversation_messages c JOIN _forget_chunk k
+            ON k.sha256 = c.raw_chunk_sha256 WHERE c.user_id = %(u)s ON CONFLICT DO NOTHING""", user_id)
+        # memories citing a forgotten chunk, extracted from a forgotten message or episode
+        grew += _insert(conn, """
+            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM _forget_chunk k
+            JOIN LATERAL (SELECT id, memory_type FROM memories
+                          WHERE user_id = %(u)s AND memory_type <> 'trait'
+                            AND raw_refs @> jsonb_build_array(jsonb_build_object('sha256', k.sha256::text))) m ON true
+            ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, """
+            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources s
+            JOIN _forget_msg f ON f.id = s.message_id
+            JOIN memories m ON m.id = s.memory_id AND m.user_id = s.user_id
+            WHERE s.user_id = %(u)s AND m.memory_type <> 'trait' ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, """
+            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
+            WHERE m.user_id = %(u)s AND m.memory_type <> 'trait' AND cardinality(m.source_episode_ids) > 0
+              AND m.source_episode_ids && (SELECT coalesce(array_agg(id), '{}') FROM _forget_mem
+                                           WHERE memory_type = 'episodic')
+            ON CONFLICT DO NOTHING""", user_id)
+        if grew == 0:
+            return
+
+
+def spare_shared(conn: Conn, user_id: str) -> None:
+    """Keep the messages and chunks that a memory outside ``_forget_mem`` still stands on (the purge
+    removes deleted rows, not what live memories were extracted from)."""
+    u = {"u": user_id}
+    for _ in range(4):
+        n = conn.execute("""DELETE FROM _forget_msg f USING memory_sources s
+            WHERE s.user_id = %(u)s AND s.message_id = f.id
+              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = s.memory_id)""", u).rowcount  # fmt: skip
+        n += conn.execute("""DELETE FROM _forget_chunk k WHERE EXISTS (
+            SELECT 1 FROM memories m, jsonb_array_elements(m.raw_refs) ref
+            WHERE m.user_id = %(u)s AND ref->>'sha256' = k.sha256
+              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = m.id AND x.memory_type = m.memory_type))""",
+            u).rowcount  # fmt: skip
+        n += conn.execute("""DELETE FROM _forget_chunk k WHERE EXISTS (
+            SELECT 1 FROM conversation_messages c WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 = k.sha256
+              AND NOT EXISTS (SELECT 1 FROM _forget_msg f WHERE f.id = c.id))""", u).rowcount  # fmt: skip
+        n += conn.execute("""DELETE FROM _forget_msg f USING conversation_messages c
+            WHERE c.user_id = %(u)s AND c.id = f.id AND c.raw_chunk_sha256 IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM _forget_chunk k WHERE k.sha256 = c.raw_chunk_sha256)""", u).rowcount  # fmt: skip
+        if n == 0:
+            return
+
+
+def extra_chunk_shas(conn: Conn, user_id: str) -> list[tuple[str, str]]:
+    """(message text, first chunk sha) of forgotten messages, to recompute the further chunks of
+    long turns (a turn longer than one chunk is cut in several)."""
+    rows = conn.execute(
+        """SELECT c.content, c.raw_chunk_sha256 FROM conversation_messages c JOIN _forget_msg f ON f.id = c.id
+           WHERE c.user_id = %s""",
+        (user_id,),
+    ).fetchall()
+    return [(r["content"], (r["raw_chunk_sha256"] or "").strip()) for r in rows]
+
+
+def add_chunks(conn: Conn, shas: Sequence[str]) -> int:
+    if not shas:
+        return 0
+    return conn.execute(
+        "INSERT INTO _forget_chunk SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING", (list(shas),)
+    ).rowcount
+
+
+# --------------------------------------------------------------------------- preview
+
+
+@dataclass(frozen=True, slots=True)
+class PreviewRow:
+    """One memory a forget would remove (a dry run shows the words, nothing is deleted)."""
+
+    id: uuid.UUID
+    memory_type: str
+    content: str
+    created_at: dt.datetime
+    current: bool
+
+
+def preview(conn: Conn, user_id: str, limit: int) -> tuple[list[PreviewRow], dict[str, int]]:
+    rows = conn.execute(
+        """SELECT m.id, m.memory_type, m.content, m.created_at, m.expired_at IS NULL AS current
+           FROM memories m JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type
+           WHERE m.user_id = %s ORDER BY m.created_at, m.id LIMIT %s""",
+        (user_id, limit),
+    ).fetchall()
+    counts = {name: int(conn.execute(sql.SQL("SELECT count(*) AS n FROM {}").format(sql.Identifier(name)))
+                        .fetchone()["n"])  # type: ignore[index]
+              for name in _SETS}  # fmt: skip
+    return [PreviewRow(**r) for r in rows], counts
+
+
+# --------------------------------------------------------------------------- erase
+
+
+@dataclass
+class Erased:
+    """What :func:`erase` removed: rows per table, sha256 of contents and ids, chunk files."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    content_sha256: list[str] = field(default_factory=list)
+    id_sha256: list[str] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    tombstones: list[tuple[str, str, str]] = field(default_factory=list)  # (memory_type, id sha, content sha)
+    lost_evidence: list[dict[str, Any]] = field(default_factory=list)  # trait_id, evidence_type, quality
+    log_needles: list[str] = field(default_factory=list)
+
+    def add(self, table: str, n: int) -> None:
+        if n:
+            self.counts[table] = self.counts.get(table, 0) + n
+
+
+def erase(conn: Conn, user_id: str) -> Erased:
+    """Hard-delete every row the work sets name, with what depends on it. Returns the proof material."""
+    out = Erased()
+    u = {"u": user_id}
+    # graph: raw-chunk and document nodes of what goes, then every edge touching a forgotten
+    # memory or node (relation edges name their memory in properties.memory_id)
+    conn.execute("""INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_chunk k
+                    ON n.node_type = 'raw_chunk' AND n.normalized_name = k.sha256
+                    WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING""", u)  # fmt: skip
+    conn.execute("""INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_doc d
+                    ON n.node_type = 'document' AND n.normalized_name = d.id::text
+                    WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING""", u)  # fmt: skip
+    touched = conn.execute(
+        """WITH gone AS (
+               DELETE FROM graph_edges e WHERE e.user_id = %(u)s AND (
+                   e.source_id IN (SELECT id FROM _forget_mem UNION ALL SELECT id FROM _forget_node)
+                OR e.target_id IN (SELECT id FROM _forget_mem UNION ALL SELECT id FROM _forget_node)
+                OR (e.properties ? 'memory_id' AND e.properties->>'memory_id' IN (SELECT id::text FROM _forget_mem)))
+               RETURNING e.source_id, e.source_kind, e.target_id, e.target_kind)
+           SELECT array_agg(DISTINCT x) AS ids, (SELECT count(*) FROM gone) AS n FROM (
+               SELECT source_id AS x FROM gone WHERE source_kind = 'node'
+               UNION ALL SELECT target_id FROM gone WHERE target_kind = 'node') t""",
+        u,
+    ).fetchone()
+    assert touched is not None
+    out.add("graph_edges", int(touched["n"] or 0))
+    _mark_orphan_nodes(conn, user_id, touched["ids"] or [])
+    nodes = conn.execute(
+        f"""DELETE FROM graph_nodes WHERE user_id = %(u)s AND id IN (SELECT id FROM _forget_node)
+            RETURNING {_sha('id::text')} AS id_sha, {_sha('name')} AS content_sha""",
+        u,
+    ).fetchall()
+    out.add("graph_nodes", len(nodes))
+    out.id_sha256.extend(r["id_sha"] for r in nodes)
+    # trait evidence of forgotten memories (the caller recomputes those traits)
+    lost = conn.execute(
+        """DELETE FROM trait_evidence WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
+               OR trait_id IN (SELECT id FROM _forget_mem WHERE memory_type = 'trait'))
+           RETURNING trait_id, evidence_type, quality""",
+        u,
+    ).fetchall()
+    out.add("trait_evidence", len(lost))
+    gone = {r["id"] for r in conn.execute("SELECT id FROM _forget_mem WHERE memory_type = 'trait'").fetchall()}
+    out.lost_evidence = [dict(r) for r in lost if r["trait_id"] not in gone]
+    # conflicts of the review queue naming a forgotten fact (their attribute may quote it)
+    conflicts = conn.execute(
+        """DELETE FROM memory_conflicts WHERE user_id = %(u)s AND (old_id IN (SELECT id FROM _forget_mem)
+           OR new_id IN (SELECT id FROM _forget_mem)) RETURNING id::text AS id""", u).fetchall()  # fmt: skip
+    out.add("memory_conflicts", len(conflicts))
+    out.log_needles.extend(r["id"] for r in conflicts)
+    # provenance rows
+    out.add("memory_sources", conn.execute(
+        """DELETE FROM memory_sources WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
+           OR message_id IN (SELECT id FROM _forget_msg) OR session_id IN (SELECT id FROM _forget_session))""",
+        u).rowcount)  # fmt: skip
+    out.add("memory_history", conn.execute(
+        "DELETE FROM memory_history WHERE user_id = %(u)s AND memory_id IN (SELECT id FROM _forget_mem)", u
+    ).rowcount)  # fmt: skip
+    mems = conn.execute(
+        f"""DELETE FROM memories m USING _forget_mem f
+            WHERE m.user_id = %(u)s AND m.id = f.id AND m.memory_type = f.memory_type
+            RETURNING m.memory_type, m.file_id, m.id::text AS id, {_sha('m.id::text')} AS id_sha,
+                      {_sha('m.content')} AS content_sha, left(m.content, {_LOG_QUOTE_CHARS}) AS quote""",
+        u,
+    ).fetchall()
+    out.add("memories", len(mems))
+    out.tombstones = [(r["memory_type"], r["id_sha"], r["content_sha"]) for r in mems]
+    out.id_sha256.extend(r["id_sha"] for r in mems)
+    out.content_sha256.extend(r["content_sha"] for r in mems)
+    out.log_needles.extend(r["id"] for r in mems)
+    out.log_needles.extend(r["quote"] for r in mems)
+    restore_archived(conn, user_id, [r["id"] for r in mems])
+    msgs = conn.execute(
+        f"""DELETE FROM conversation_messages c USING _forget_msg f WHERE c.user_id = %(u)s AND c.id = f.id
+            RETURNING c.id::text AS id, c.session_id, {_sha('c.id::text')} AS id_sha,
+                      {_sha('c.content')} AS content_sha, left(c.content, {_LOG_QUOTE_CHARS}) AS quote""",
+        u,
+    ).fetchall()
+    out.add("conversation_messages", len(msgs))
+    out.id_sha256.extend(r["id_sha"] for r in msgs)
+    out.content_sha256.extend(r["content_sha"] for r in msgs)
+    out.log_needles.extend(r["id"] for r in msgs)
+    out.log_needles.extend(r["quote"] for r in msgs)
+    # sessions targeted, and sessions left without any message
+    emptied = list({r["session_id"] for r in msgs})
+    sessions = conn.execute(
+        f"""DELETE FROM conversation_sessions s WHERE s.user_id = %(u)s AND (
+                s.id IN (SELECT id FROM _forget_session)
+             OR (s.id = ANY(%(emptied)s) AND NOT EXISTS (
+                   SELECT 1 FROM conversation_messages c WHERE c.session_id = s.id)))
+            RETURNING s.id::text AS id, s.external_id, {_sha('s.id::text')} AS id_sha""",
+        {**u, "emptied": emptied},
+    ).fetchall()
+    out.add("conversation_sessions", len(sessions))
+    out.id_sha256.extend(r["id_sha"] for r in sessions)
+    out.log_needles.extend(r["id"] for r in sessions)
+    out.log_needles.extend(r["external_id"] for r in sessions)
+    chunks = conn.execute(
+        """DELETE FROM raw_chunks r USING _forget_chunk k WHERE r.user_id = %(u)s AND r.sha256 = k.sha256
+           RETURNING r.sha256, r.path""",
+        u,
+    ).fetchall()
+    out.add("raw_chunks", len(chunks))
+    out.content_sha256.extend(r["sha256"].strip() for r in chunks)
+    out.files.extend(Path(r["path"]) for r in chunks if r["path"])
+    docs = conn.execute(
+        f"""DELETE FROM document_files d WHERE d.user_id = %(u)s AND (d.id IN (SELECT id FROM _forget_doc)
+                OR (d.id = ANY(%(files)s) AND NOT EXISTS (
+                      SELECT 1 FROM memories m WHERE m.user_id = d.user_id AND m.memory_type = 'document'
+                      AND m.file_id = d.id)))
+            RETURNING d.id::text AS id, d.sha256, {_sha('d.id::text')} AS id_sha""",
+        {**u, "files": list({r["file_id"] for r in mems if r["file_id"] is not None})},
+    ).fetchall()
+    out.add("document_files", len(docs))
+    out.id_sha256.extend(r["id_sha"] for r in docs)
+    out.content_sha256.extend(r["sha256"].strip() for r in docs)
+    out.log_needles.extend(r["id"] for r in docs)
+    _detach_survivors(conn, user_id)
+    for table, column in _LOG_COLUMNS:
+        out.add(table, scrub_log(conn, user_id, table, column, out.log_needles))
+    return out
+
+
+def _mark_orphan_nodes(conn: Conn, user_id: str, node_ids: Sequence[uuid.UUID]) -> None:
+    """Nodes left without any edge after a forget (not the user's own node) go too: they are
+    added to ``_forget_node``."""
+    if not node_ids:
+        return
+    conn.execute(
+        """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n
+           WHERE n.user_id = %(u)s AND n.id = ANY(%(ids)s) AND n.node_type <> ALL(%(kept)s)
+             AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.user_id = n.user_id
+                             AND (e.source_id = n.id OR e.target_id = n.id))
+           ON CONFLICT DO NOTHING""",
+        {"u": user_id, "ids": list(node_ids), "kept": list(_KEPT_NODE_TYPES)},
+    )
+
+
+def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> int:
+    """Rows archived into a summary that was just deleted become current again (the summary is
+    derived; what it summarised was not forgotten), each with an ``UPDATE`` history row."""
+    if not deleted_ids:
+        return 0
+    conn.execute(  # the archiving rows quoted the summary: keep the event, drop the words
+        """UPDATE memory_history SET new_content = NULL, new_metadata = '{"summary_forgotten": true}'
+           WHERE user_id = %s AND new_metadata->>'summary_id' = ANY(%s)""",
+        (user_id, list(deleted_ids)),
+    )
+    rows = conn.execute(
+        """UPDATE memories SET expired_at = NULL, superseded_by = NULL, updated_at = now(), version = version + 1
+           WHERE user_id = %s AND superseded_by = ANY(%s::uuid[]) RETURNING id, memory_type""",
+        (user_id, list(deleted_ids)),
+    ).fetchall()
+    if rows:
+        with conn.cursor() as cur:
+            cur.executemany(
+                """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+                   VALUES (%s, %s, %s, %s, 'UPDATE', %s, 'forget:restore')""",
+                [(uuid7(), user_id, r["id"], r["memory_type"], Jsonb({"reason": "its summary was forgotten"}))
+                 for r in rows],
+            )  # fmt: skip
+    return len(rows)
+
+
+def _detach_survivors(conn: Conn, user_id: str) -> None:
+    """Surviving rows keep no pointer to what went: lineage (``trait_parent_id``) is cleared."""
+    conn.execute(
+        """UPDATE memories SET trait_parent_id = NULL WHERE user_id = %(u)s AND memory_type = 'trait'
+           AND trait_parent_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = memories.trait_parent_id AND p.user_id = %(u)s)""",
+        {"u": user_id},
+    )
+
+
+def scrub_log(conn: Conn, user_id: str, table: str, column: str, needles: Sequence[str]) -> int:
+    """Delete log rows (``pipeline_events``, ``reflection_cycles``) whose JSON holds a deleted id or
+    quotes deleted words: diagnostics never outlive what they describe."""
+    words = [n for n in dict.fromkeys(needles) if n and len(n) >= 4]
+    if not words:
+        return 0
+    query = sql.SQL(
+        """DELETE FROM {table} t WHERE t.user_id = %(u)s AND EXISTS (
+               SELECT 1 FROM jsonb_path_query(t.{column}, 'strict $.**') v, unnest(%(n)s::text[]) w
+               WHERE jsonb_typeof(v) = 'string' AND strpos(v #>> '{{}}', w) > 0)"""
+    ).format(table=sql.Identifier(table), column=sql.Identifier(column))
+    return conn.execute(query, {"u": user_id, "n": words}).rowcount
+
+
+def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str,
+                     tombstones: Sequence[tuple[str, str, str]]) -> int:  # fmt: skip
+    """One content-free ``FORGET`` history row per forgotten memory: ``memory_id`` is the receipt's
+    id (the memory's id is gone too), the metadata holds only hashes."""
+    if not tombstones:
+        return 0
+    with conn.cursor() as cur:
+        cur.executemany(
+            """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+               VALUES (%s, %s, %s, %s, 'FORGET', %s, %s)""",
+            [(uuid7(), user_id, receipt_id, kind,
+              Jsonb({"receipt_id": str(receipt_id), "id_sha256": id_sha, "content_sha256": content_sha}), actor)
+             for kind, id_sha, content_sha in tombstones],
+        )  # fmt: skip
+    return len(tombstones)
+
+
+# --------------------------------------------------------------------------- whole user
+
+
+def user_tables(conn: Conn) -> list[str]:
+    """Every ordinary or partitioned table of this schema with a ``user_id`` column (from the catalog)."""
+    rows = conn.execute(
+        """SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+           JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'user_id' AND NOT a.attisdropped
+           WHERE s.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+           ORDER BY c.relname"""
+    ).fetchall()
+    return [r["relname"] for r in rows if r["relname"] not in KEEP_ON_FORGET]
+
+
+def erase_user(conn: Conn, user_id: str) -> Erased:
+    """Delete every row of ``user_id`` from every user table; hashes of memories, messages, chunks
+    and documents are taken on the way out."""
+    out = Erased()
+    u = {"u": user_id}
+    rows = conn.execute(
+        f"DELETE FROM memories WHERE user_id = %(u)s RETURNING {_sha('id::text')} AS i, {_sha('content')} AS c", u
+    ).fetchall()
+    out.add("memories", len(rows))
+    out.id_sha256.extend(r["i"] for r in rows)
+    out.content_sha256.extend(r["c"] for r in rows)
+    rows = conn.execute(
+        f"""DELETE FROM conversation_messages WHERE user_id = %(u)s
+            RETURNING {_sha('id::text')} AS i, {_sha('content')} AS c""", u
+    ).fetchall()  # fmt: skip
+    out.add("conversation_messages", len(rows))
+    out.id_sha256.extend(r["i"] for r in rows)
+    out.content_sha256.extend(r["c"] for r in rows)
+    rows = conn.execute("DELETE FROM raw_chunks WHERE user_id = %(u)s RETURNING sha256, path", u).fetchall()
+    out.add("raw_chunks", len(rows))
+    out.content_sha256.extend(r["sha256"].strip() for r in rows)
+    out.files.extend(Path(r["path"]) for r in rows if r["path"])
+    rows = conn.execute(
+        f"DELETE FROM document_files WHERE user_id = %(u)s RETURNING {_sha('id::text')} AS i, sha256", u
+    ).fetchall()
+    out.add("document_files", len(rows))
+    out.id_sha256.extend(r["i"] for r in rows)
+    out.content_sha256.extend(r["sha256"].strip() for r in rows)
+    for table in user_tables(conn):
+        n = conn.execute(sql.SQL("DELETE FROM {} WHERE user_id = %(u)s").format(sql.Identifier(table)), u).rowcount
+        out.add(table, n)
+    return out
+
+
+def chunk_paths(conn: Conn, user_id: str) -> list[Path]:
+    """Files of a user's raw chunks kept in a chunk directory."""
+    rows = conn.execute("SELECT path FROM raw_chunks WHERE user_id = %s AND path IS NOT NULL", (user_id,)).fetchall()
+    return [Path(r["path"]) for r in rows]
+
+
+# --------------------------------------------------------------------------- receipts
+
+
+@dataclass(frozen=True, slots=True)
+class ReceiptRow:
+    id: uuid.UUID
+    user_id: str
+    target_kind: str
+    target_sha256: str
+    actor: str
+    counts: dict[str, int]
+    content_sha256: tuple[str, ...]
+    id_sha256: tuple[str, ...]
+    digest: str
+    created_at: dt.datetime
+
+
+_RECEIPT_COLUMNS = "id, user_id, target_kind, target_sha256, actor, counts, content_sha256, id_sha256, digest, created_at"
+
+
+def _receipt(row: dict[str, Any]) -> ReceiptRow:
+    return ReceiptRow(**{**row, "target_sha256": row["target_sha256"].strip(), "digest": row["digest"].strip(),
+                         "counts": dict(row["counts"]), "content_sha256": tuple(row["content_sha256"]),
+                         "id_sha256": tuple(row["id_sha256"])})  # fmt: skip
+
+
+def insert_receipt(conn: Conn, receipt_id: uuid.UUID, user_id: str, *, target_kind: str, target_sha256: str,
+                   actor: str, counts: dict[str, int], content_sha256: Sequence[str], id_sha256: Sequence[str],
+                   digest: str) -> ReceiptRow:  # fmt: skip
+    row = conn.execute(
+        f"""INSERT INTO forget_receipts (id, user_id, target_kind, target_sha256, actor, counts, content_sha256,
+                                         id_sha256, digest)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_RECEIPT_COLUMNS}""",
+        (receipt_id, user_id, target_kind, target_sha256, actor, Jsonb(counts), list(content_sha256),
+         list(id_sha256), digest),
+    ).fetchone()  # fmt: skip
+    assert row is not None
+    return _receipt(row)
+
+
+def get_receipt(conn: Conn, user_id: str, receipt_id: uuid.UUID) -> ReceiptRow | None:
+    row = conn.execute(
+        f"SELECT {_RECEIPT_COLUMNS} FROM forget_receipts WHERE user_id = %s AND id = %s", (user_id, receipt_id)
+    ).fetchone()
+    return None if row is None else _receipt(row)
+
+
+def list_receipts(conn: Conn, user_id: str, limit: int) -> list[ReceiptRow]:
+    rows = conn.execute(
+        f"SELECT {_RECEIPT_COLUMNS} FROM forget_receipts WHERE user_id = %s ORDER BY created_at DESC, id DESC LIMIT %s",
+        (user_id, limit),
+    ).fetchall()
+    return [_receipt(r) for r in rows]

@@ -1,0 +1,32 @@
+"""Schemathesis against the committed OpenAPI document and the running service (bounded examples):
+no 5xx, and every response conforms to the documented schema, status codes and content types."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+)
+
+from tests.api.conftest import Service
+
+DOC = json.loads((Path(__file__).resolve().parents[2] / "docs" / "openapi.json").read_text("utf-8"))
+schemathesis.serializer.alias(["application/x-ndjson", "application/jsonl"], "application/octet-stream")
+schema = schemathesis.openapi.from_dict(DOC)
+CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance, content_type_conformance]
+
+
+@schema.exclude(path="/v1/jobs/{name}/run").parametrize()
+@settings(max_examples=6, deadline=None, derandomize=True,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
+                                 HealthCheck.filter_too_much])  # fmt: skip
+def test_api_conforms_to_its_openapi_document(case, service: Service) -> None:  # type: ignore[no-untyped-def]
+    response = case.call(base_url=service.url, headers={"Authorization": f"Bearer {service.tokens['acme:admin']}"})
+    case.validate_response(response, checks=CHECKS)

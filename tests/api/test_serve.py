@@ -1,0 +1,104 @@
+"""``memctl serve`` as a real process (graceful shutdown on SIGTERM), the serve.json handshake,
+structured logs and OpenTelemetry spans."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from neuromem import Settings
+from neuromem.api import logs
+from neuromem.api.serve import handshake
+from neuromem.errors import AuthenticationError
+from tests.api.conftest import Service
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service, tmp_path: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+           "NEUROMEM_DATABASE_URL": service.settings.store.database_url or "", "NEUROMEM_EMBEDDER": "hashing",
+           "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64", "NEUROMEM_SERVICE__PORT": "0"}  # fmt: skip
+    log = tmp_path / "serve.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen([sys.executable, "-c", "from neuromem.cli.main import main; main()", "serve"],
+                                env=env, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+    try:
+        url = None
+        deadline = time.monotonic() + 60
+        while url is None and time.monotonic() < deadline and proc.poll() is None:
+            for line in log.read_text().splitlines():
+                if "running on http://" in line.lower():
+                    url = line.split("running on ", 1)[1].split()[0]
+            time.sleep(0.1)
+        assert url, log.read_text()[-2000:]
+        with httpx.Client(base_url=url, timeout=30) as c:
+            assert c.get("/readyz").json()["status"] == "ready"
+            r = c.post("/v1/memories", json={"user_id": "p", "content": "secret plans for the weekend"},
+                       headers={"Authorization": f"Bearer {service.tokens['default:write']}", "X-Request-ID": "req-42"})  # fmt: skip
+            assert r.status_code == 201 and r.headers["x-request-id"] == "req-42"
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(30)
+    assert code == 0
+    lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
+    access = [e for e in lines if e.get("request_id") == "req-42" and e["logger"] == "neuromem.api.access"]
+    assert access and access[0]["tenant"] == "default" and access[0]["user_id"] == "p" and access[0]["status"] == 201
+    assert "secret plans" not in log.read_text()  # memory content never reaches the INFO log
+
+
+def test_serve_json_handshake(service: Service, tmp_path: Path) -> None:
+    settings = Settings.model_validate({**service.settings.model_dump(), "store": {
+        **service.settings.store.model_dump(), "data_dir": tmp_path / "pgdata"}})  # fmt: skip
+    with handshake(service.memory, settings, "http://127.0.0.1:9999", enabled=True) as path:
+        assert path == tmp_path / "serve.json"
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        data = json.loads(path.read_text())
+        assert data["url"] == "http://127.0.0.1:9999" and data["pid"] == os.getpid()
+        principal = service.keys.authenticate(data["token"])
+        assert principal.tenant == "default" and principal.scope.label == "admin"
+    assert not path.exists()
+    with pytest.raises(AuthenticationError):
+        service.keys.authenticate(data["token"])  # revoked when the service stops
+
+
+def test_json_log_lines_carry_request_fields() -> None:
+    record = logging.LogRecord("neuromem.api.access", logging.INFO, __file__, 1, "POST %s %s", ("/v1/x", 201), None)
+    token = logs.request_fields.set({"request_id": "r1"})
+    try:
+        logs.annotate(tenant="acme", user_id="alice", ignored=None)
+        line = json.loads(logs.JsonFormatter().format(record))
+    finally:
+        logs.request_fields.reset(token)
+    assert line["msg"] == "POST /v1/x 201" and line["level"] == "info"
+    assert (line["request_id"], line["tenant"], line["user_id"]) == ("r1", "acme", "alice")
+    assert "ignored" not in line
+
+
+def test_opentelemetry_spans_per_request(service: Service) -> None:
+    trace = pytest.importorskip("opentelemetry.sdk.trace")
+    from opentelemetry import trace as api
+    from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+    from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+    exporter = InMemorySpanExporter()
+    provider = trace.TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    api.set_tracer_provider(provider)
+    with service.client("default:read") as c:
+        c.post("/v1/search", json={"user_id": "otel", "query": "anything"}, headers={"X-Request-ID": "span-1"})
+    spans = [s for s in exporter.get_finished_spans() if s.attributes.get("neuromem.request_id") == "span-1"]
+    assert spans and spans[0].name == "POST /v1/search"
+    assert spans[0].attributes["http.response.status_code"] == 200
+    same_trace = [s for s in exporter.get_finished_spans() if s.context.trace_id == spans[0].context.trace_id]
+    assert any("neuromem.recall.total_ms" in s.attributes for s in same_trace)  # on the endpoint's child span
