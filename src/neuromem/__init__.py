@@ -204,7 +204,7 @@ def __getattr__(name: str) -> typing.Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'neuromem' has no attribute {name!r}")
-    value = getattr(_importlib.import_module(module, __name__), name)
+    value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
     return value
 
