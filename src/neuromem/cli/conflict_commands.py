@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from ..lifecycle.conflicts import Conflict
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
 
-def describe_conflict(c: Conflict) -> str:
+def describe_conflict(c: Any) -> str:
+    """One ``Conflict`` (``Memory.conflicts``): its row and both sides."""
     r = c.row
     old = c.old.content if c.old else "(gone)"
     new = c.new.content if c.new else "(gone)"

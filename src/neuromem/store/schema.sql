@@ -444,7 +444,7 @@ ALTER DEFAULT PRIVILEGES IN SCHEMA public GRANT SELECT, INSERT, UPDATE, DELETE O
 REVOKE ALL ON api_keys, neuromem_migrations, neuromem_meta FROM neuromem_service;
 -- 0010: forgetting with a receipt (seed 003 §24): forget_receipts, FORGET tombstones in memory_history.
 CREATE TABLE forget_receipts (
-    id             UUID PRIMARY KEY,
+    id             UUID NOT NULL,
     user_id        VARCHAR(255) NOT NULL,
     target_kind    VARCHAR(20) NOT NULL,
     target_sha256  CHAR(64) NOT NULL,
@@ -454,6 +454,7 @@ CREATE TABLE forget_receipts (
     id_sha256      TEXT[] NOT NULL DEFAULT '{}',
     digest         CHAR(64) NOT NULL,
     created_at     TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (user_id, id),  -- distributable by user_id (Citus)
     CONSTRAINT chk_forget_target CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query',
                                                         'entity', 'concept', 'everything', 'purge'))
 );
@@ -467,7 +468,7 @@ ALTER TABLE memory_history ADD CONSTRAINT chk_history_event
 -- conflicts between facts (seed 003 §7.2): every detected conflict with both sides' priority;
 -- status 'auto' (decided by the formula), 'open' (too close: the review queue) or 'resolved'.
 CREATE TABLE memory_conflicts (
-    id          UUID PRIMARY KEY,
+    id          UUID NOT NULL,
     user_id     VARCHAR(255) NOT NULL,
     attribute   TEXT NOT NULL,
     old_id      UUID NOT NULL,
@@ -480,6 +481,7 @@ CREATE TABLE memory_conflicts (
     created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
     resolved_at TIMESTAMPTZ,
     resolved_by VARCHAR(50),
+    PRIMARY KEY (user_id, id),  -- distributable by user_id (Citus)
     CONSTRAINT chk_conflict_status CHECK (status IN ('auto', 'open', 'resolved'))
 );
 CREATE INDEX idx_conflicts_user ON memory_conflicts (user_id, status, created_at DESC);

@@ -2,7 +2,7 @@
 -- A receipt proves what a forget removed without holding any of it: counts per table,
 -- sha256 of every deleted content and of every deleted id, one digest over them all.
 CREATE TABLE forget_receipts (
-    id             UUID PRIMARY KEY,
+    id             UUID NOT NULL,
     user_id        VARCHAR(255) NOT NULL,
     target_kind    VARCHAR(20) NOT NULL,
     target_sha256  CHAR(64) NOT NULL,
@@ -12,6 +12,7 @@ CREATE TABLE forget_receipts (
     id_sha256      TEXT[] NOT NULL DEFAULT '{}',
     digest         CHAR(64) NOT NULL,
     created_at     TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
+    PRIMARY KEY (user_id, id),  -- distributable by user_id (Citus)
     CONSTRAINT chk_forget_target CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query',
                                                         'entity', 'concept', 'everything', 'purge'))
 );
@@ -25,7 +26,7 @@ ALTER TABLE memory_history ADD CONSTRAINT chk_history_event
 -- conflicts between facts (seed 003 §7.2): every detected conflict with both sides' priority;
 -- status 'auto' (decided by the formula), 'open' (too close: the review queue) or 'resolved'.
 CREATE TABLE memory_conflicts (
-    id          UUID PRIMARY KEY,
+    id          UUID NOT NULL,
     user_id     VARCHAR(255) NOT NULL,
     attribute   TEXT NOT NULL,
     old_id      UUID NOT NULL,
@@ -38,6 +39,7 @@ CREATE TABLE memory_conflicts (
     created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
     resolved_at TIMESTAMPTZ,
     resolved_by VARCHAR(50),
+    PRIMARY KEY (user_id, id),  -- distributable by user_id (Citus)
     CONSTRAINT chk_conflict_status CHECK (status IN ('auto', 'open', 'resolved'))
 );
 CREATE INDEX idx_conflicts_user ON memory_conflicts (user_id, status, created_at DESC);
