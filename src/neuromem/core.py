@@ -39,7 +39,7 @@ from .store.db import Conn, Database
 from .store.filters import compile_filter
 from .store.memories import NewMemory
 from .store.retry import run_with_retries
-from .supersede import RestatementJudge, restates
+from .supersede import RestatementJudge, restates, speaker_of
 from .text.language import detect_language
 from .text.restatement import restatement_keys
 from .text.token_count import count_tokens
@@ -83,6 +83,7 @@ class MemoryCore:
         self.dim = settings.store.embedding_dim
         self.access = AccessTracker(db, settings.recall)
         self.embed_failure: str | None = None  # the last sync-mode embedding failure, until one succeeds
+        self.embeddings_deferred = False  # rows were written for the backfill on purpose (large documents)
         self.recall = RecallPipeline(settings, db, self.embed_query, self.access)
 
     # ------------------------------------------------------------------ drafts
@@ -173,6 +174,16 @@ class MemoryCore:
 
         return run_with_retries(attempt, self.settings.write.conflict_retries, what="add_many")
 
+    def insert(self, draft: Draft, *, actor: str = "user") -> MemoryRecord:
+        """Write ``draft`` as a new memory without the NOOP / near-duplicate decision: for callers
+        that own the identity of what they store (the LangGraph store's namespace and key)."""
+        vectors = self.embed_passages([draft.content])
+        row = self._new_row(draft, check.content_hash(draft.content), None if vectors is None else vectors[0])
+        with self.db.transaction() as conn:
+            record = memories.insert(conn, row, self.dim)
+            history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
+        return record
+
     def write(
         self, conn: Conn, draft: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None
     ) -> WriteResult:
@@ -183,7 +194,9 @@ class MemoryCore:
                           else [])]  # fmt: skip
         for key in sorted(keys):
             conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{draft.user_id}:{key}",))
-        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, digest)
+        same = memories.find_current_by_hash(
+            conn, draft.user_id, draft.memory_type, digest, speaker=speaker_of(draft.metadata)
+        )
         if same is not None:
             return WriteResult(Operation.NOOP, same, reason="identical content hash")
         w = self.settings.write
@@ -508,6 +521,13 @@ class MemoryCore:
         self.embedder.close()
 
 
+_TRAIT_FIELDS = (
+    "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
+    "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced", "trait_first_observed",
+    "trait_window_start", "trait_window_end", "trait_derived_from",
+)  # fmt: skip
+
+
 def _searchable(draft: Draft) -> str:
     """The text whose tokens make a memory findable: its content, and who said it (``metadata.speaker``),
     so "what did Caroline say about…" matches Caroline's words (issue 12 item 3b)."""
@@ -516,10 +536,14 @@ def _searchable(draft: Draft) -> str:
 
 
 def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
-    """Columns a new version inherits from the one it supersedes."""
-    return {
+    """Columns a new version inherits from the one it supersedes: provenance, entities and, for a
+    trait, its whole state (subtype, stage, confidence…) — a corrected wording is the same trait."""
+    carried = {
         "source_episode_ids": current.source_episode_ids,
         "raw_refs": current.raw_refs,
         "subject_entity_id": current.subject_entity_id,
         "object_entity_id": current.object_entity_id,
     }
+    if current.memory_type is MemoryType.TRAIT:
+        carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})
+    return carried

@@ -19,7 +19,10 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── OutOfRangeError                 a number (offset, limit, filter value) out of range
     │   ├── InvalidTenantError              a tenant name the service cannot use
     │   ├── PayloadTooLargeError   (413)    a service request body over service.max_body_bytes
-    │   └── ForgetTargetError               forget got zero or several targets, or a malformed one
+    │   ├── ForgetTargetError               forget got zero or several targets, or a malformed one
+    │   ├── ExportFormatError               an export file that is not neuromem's or is damaged
+    │   │   └── ExportVersionError          an export written by a newer format version
+    │   └── MarkdownSyncError               a memory.md / learnings.md that cannot be read back
     ├── NotFoundError              (404)
     │   ├── MemoryNotFoundError
     │   ├── SessionNotFoundError
@@ -249,3 +252,15 @@ class ReceiptNotFoundError(NotFoundError):
 
 class ConflictNotFoundError(NotFoundError):
     """No conflict of the review queue with that id for that user."""
+
+
+class ExportFormatError(InvalidInputError):
+    """An export file that is not a neuromem export, or is damaged (nothing was imported)."""
+
+
+class ExportVersionError(ExportFormatError):
+    """The export was written in a newer format version than this neuromem reads."""
+
+
+class MarkdownSyncError(InvalidInputError):
+    """A synced memory.md / learnings.md (or its kept base) cannot be read back."""

@@ -27,7 +27,7 @@ from .embed.factory import create_embedder
 from .errors import InvalidInputError
 from .fallbacks import with_embedding_warning
 from .ingest.chat_export import ImportSummary, import_export
-from .ingest.documents import add_document, delete_document, list_documents
+from .ingest.documents import add_document, delete_document, document_status, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
@@ -44,7 +44,7 @@ from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe
 from .store.db import Database
-from .store.documents import DocumentFile
+from .store.documents import DocumentFile, DocumentStatus
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
 from .validation import timestamp as check_timestamp
@@ -53,6 +53,11 @@ from .validation import user_id as check_user_id
 log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
+    from typing import IO
+
+    from .portability.export import ExportReport
+    from .portability.importer import ImportReport
+    from .portability.markdown_sync import SyncReport
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
@@ -282,13 +287,23 @@ class Memory:
 
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
-        metadata: Mapping[str, Any] | None = None,
+        metadata: Mapping[str, Any] | None = None, background: bool | None = None,
     ) -> DocumentFile:
-        """Store a text or markdown document as chunks in the document partition."""
+        """Store a text or markdown document as chunks in the document partition.
+
+        Long documents (over ``ingest.document_background_chars``, or ``background=True``) return
+        at once: searchable by full text now, embedded by a background thread; poll
+        ``document_status``. Chunks still pending when the process exits are embedded by the next
+        backfill (``flush()``, ``memctl worker``) — nothing is lost.
+        """
         document = add_document(self._core, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
-                                metadata=metadata)  # fmt: skip
+                                metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
+
+    def document_status(self, file_id: Any, *, user_id: str) -> DocumentStatus:
+        """How many of a document's chunks are embedded (``.state``: ready / embedding / retrying)."""
+        return document_status(self._core, file_id, user_id)
 
     def list_documents(self, *, user_id: str, limit: int = 100) -> list[DocumentFile]:
         return list_documents(self._core, user_id, limit=limit)
@@ -431,6 +446,58 @@ class Memory:
         if self.settings.traits.reflect_on_ingest:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
+    # -- export and import (neuromem.portability) ---------------------------
+    def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+        """Write everything stored for ``user_id`` to a file or text stream, from one snapshot:
+        ``jsonl`` (full fidelity, importable; the default), ``json`` (readable, without vectors)
+        or ``markdown`` (for people); the format follows the file suffix when not given.
+
+        >>> m.export("alice.jsonl", user_id="alice")  # doctest: +SKIP
+        """
+        from .portability.export import export_user
+
+        return export_user(self._core, target, user_id, fmt=format)
+
+    def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+        """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
+        nothing, re-embedding when the file's vectors come from another dimension or embedder."""
+        from .portability.importer import import_file
+
+        report = import_file(self._core, source)
+        self._poke()
+        return report
+
+    def sync_markdown(self, directory: str | Path, *, user_id: str, language: str = "en") -> SyncReport:
+        """Two-way sync with ``directory/memory.md`` and ``learnings.md`` (seed 004 §2.1): the
+        person's added, edited and removed lines become adds, updates and deletes (history actor
+        ``file``), then both files are written again; a conflict stays in the file, marked.
+
+        >>> m.sync_markdown("~/notes/alice", user_id="alice", language="zh")  # doctest: +SKIP
+        """
+        from .portability.markdown_sync import sync_markdown
+
+        report = sync_markdown(self._core, directory, user_id, language=language)
+        self._poke()
+        return report
+
+    # -- procedural memory (seed 004 §2.1 Layer 3, neuromem.procedural) -----
+    def record_procedure(
+        self, name: str, steps: Sequence[str], *, user_id: str, preconditions: Sequence[str] = (),
+        outcome: str | None = None, tools: Sequence[str] = (), metadata: Mapping[str, Any] | None = None,
+    ) -> WriteResult:
+        """After a task succeeded: store how it was done, or count one more success of a known
+        procedure (same name). Alike tasks get it in the prompt block's "Proven skills".
+
+        >>> m.record_procedure("Deploy the API", ["run tests", "build image", "push"], user_id="alice",
+        ...                    preconditions=["tests green"], outcome="new version live")  # doctest: +SKIP
+        """
+        from .procedural.service import record_procedure
+
+        result = record_procedure(self._core, user_id, name, steps, preconditions=preconditions, outcome=outcome,
+                                  tools=tools, metadata=metadata)  # fmt: skip
+        self._poke()
+        return result
+
     # -- maintenance --------------------------------------------------------
     def flush(self, *, batch_size: int | None = None) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
@@ -456,6 +523,9 @@ class Memory:
         ingest = self.__dict__.get("_ingest")
         if ingest is not None and ingest.chat is not None:
             ingest.chat.close()
+        chat = self.__dict__.get("_chat")  # the model of recall_prompt and of add's restatement judgement
+        if chat is not None:
+            chat.close()
         self._core.close()
 
     def __enter__(self) -> Self:
@@ -476,7 +546,7 @@ class Memory:
         return create_chat_model(self.settings.llm)
 
     def _poke(self) -> None:
-        if self._backfill is None and self._core.embed_failure is not None:
+        if self._backfill is None and (self._core.embeddings_deferred or self._core.embed_failure is not None):
             # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
             from .lifecycle.backfill import BackfillWorker
 
@@ -490,7 +560,8 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job",
                   "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
-                  "feedback", "pin", "unpin", "upvote", "downvote", "compress", "promote")  # fmt: skip
+                  "feedback", "pin", "unpin", "upvote", "downvote", "compress", "promote", "document_status")  # fmt: skip
+_ASYNC_METHODS += ("export", "import_file", "sync_markdown", "record_procedure")
 
 
 class AsyncMemory:

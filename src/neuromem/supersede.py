@@ -10,7 +10,8 @@ are checked in order and the first one the new fact *restates* is superseded:
    candidates at cosine ≥ ``write.near_duplicate_threshold``; an LLM failure counts as
    "not a restatement" (the new fact is added — nothing is lost).
 
-Anything else is an ADD; stored facts and episodes at cosine ≥
+The same words said by two people (a group chat: ``speaker_of``) are two facts: neither a
+NOOP nor a restatement. Anything else is an ADD; stored facts and episodes at cosine ≥
 ``write.near_duplicate_threshold`` get a ``SIMILAR_TO`` edge from the new memory (weight
 = cosine). Episodes are append-only (seed 001 §2.3): never superseded, only linked.
 Documents and traits are never superseded here.
@@ -51,6 +52,16 @@ class LLMRestatementJudge:
             return False
 
 
+def speaker_of(metadata: Mapping[str, Any]) -> str:
+    """Who said a memory: ``""`` for the user (no name, or a name ingest took for the user's), else the
+    other person's name in lower case (``metadata.speaker_is_user`` false: a group chat). The same words
+    from two people are two facts: never a NOOP or a restatement of each other."""
+    speaker = metadata.get("speaker")
+    if metadata.get("speaker_is_user") is False and isinstance(speaker, str):
+        return speaker.lower()
+    return ""
+
+
 def restates(
     new: str,
     old: str,
@@ -61,7 +72,10 @@ def restates(
     judge: RestatementJudge | None,
     judge_floor: float,
 ) -> str | None:
-    """Why ``new`` restates ``old`` (a short reason), or None: the rules first, then the judge."""
+    """Why ``new`` restates ``old`` (a short reason), or None: the rules first, then the judge.
+    Statements of two different people never restate each other."""
+    if speaker_of(new_meta) != speaker_of(old_meta):
+        return None
     reason = restatement_reason(new, old, new_meta, old_meta)
     if reason is not None:
         return reason

@@ -13,7 +13,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {"bench-recall": "retrieval", "bench-madial": "retrieval", "bench-latency": "latency",
            "bench-scale": "scale", "bench-ingest": "ingest", "bench-reflect": "reflect",
-           "bench-load": "load", "bench-forget": "forget"}  # fmt: skip
+           "bench-load": "load", "bench-forget": "forget", "bench-fact-pairs": "fact_pairs",
+           "bench-faults": "faults", "bench-cli": "cli"}  # fmt: skip
 
 
 def test_the_makefile_runs_each_benchmark_as_a_module() -> None:
@@ -41,3 +42,10 @@ def test_reflect_benchmark_rejects_bad_sizes_before_starting_a_server(sizes: str
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2
     assert message in done.stderr
+
+
+def test_fault_runs_reject_bad_sizes_before_starting_a_server() -> None:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-m", "bench.faults", "writers", "--writers", "0"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and "--writers must be positive" in done.stderr

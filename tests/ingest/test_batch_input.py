@@ -9,7 +9,7 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
-from neuromem import EmptyContentError, Memory
+from neuromem import EmptyContentError, Memory, Operation
 from neuromem.errors import InvalidTurnError
 from neuromem.reflect.observations import from_row
 
@@ -110,3 +110,25 @@ def test_memctl_ingest_says_which_messages_were_rejected(memctl, tmp_path) -> No
     assert result.exit_code == 0, result.output
     assert "1 turns ingested" in result.output
     assert "rejected: session default, message 1: message 1 content is empty" in result.output
+
+
+def test_reflection_builds_traits_from_the_users_turns_only(memory: Memory) -> None:
+    start = dt.datetime(2025, 3, 3, 9, 0, tzinfo=dt.UTC)
+    lines = ["I went jogging in the park this morning", "I went jogging along the river this morning",
+             "I went jogging before breakfast this morning, felt great"]  # fmt: skip
+    for n, text in enumerate(lines):
+        when = start + dt.timedelta(days=n)
+        [theirs] = memory.ingest([{"role": "user", "name": "Caroline", "content": text, "timestamp": when},
+                                  {"role": "user", "name": "Melanie", "content": "Nice!", "timestamp": when}],
+                                 user_id="melanie", session_id=f"group-{n}").results  # fmt: skip
+        assert theirs.memory.metadata["speaker_is_user"] is False  # kept, searchable, but Caroline's
+    memory.reflect(user_id="melanie", now=start + dt.timedelta(days=2.5))
+    assert [t for t in memory.traits(user_id="melanie").all() if "jogging" in t.content] == []
+    for n, text in enumerate(lines):  # the same words from the user herself: her own memories, and a trait
+        [own] = memory.ingest([{"role": "user", "name": "Melanie", "content": text,
+                                "timestamp": start + dt.timedelta(days=n)}], user_id="melanie",
+                              session_id=f"dm-{n}").results  # fmt: skip
+        assert own.operation is Operation.ADD  # not a NOOP of Caroline's identical words
+        assert own.memory.metadata["speaker_is_user"] is True
+    memory.reflect(user_id="melanie", now=start + dt.timedelta(days=2.6))
+    assert [t for t in memory.traits(user_id="melanie").all() if "jogging" in t.content]

@@ -122,3 +122,13 @@ def test_migration_0004_keys_old_turns_as_python_does(pg_server: str) -> None:
         migrate.migrate(conn, settings)
         stored = [r[0] for r in conn.execute("SELECT turn_key FROM conversation_messages ORDER BY seq")]
     assert stored == [t.key for t in parse_turns(messages, settings).turns]
+
+
+def test_an_edited_message_under_the_same_id_is_stored_not_skipped(memory: Memory) -> None:
+    first = {"role": "user", "content": "I'm allergic to peanuts.", "timestamp": T0, "id": "m-1"}
+    edited = {**first, "content": "I'm allergic to peanuts and penicillin."}
+    assert memory.ingest([first], user_id="u", session_id="s").turns == 1
+    assert memory.ingest([first], user_id="u", session_id="s").skipped == 1  # a retry
+    assert memory.ingest([edited], user_id="u", session_id="s").turns == 1  # the edit: new words, kept
+    assert memory.ingest([edited], user_id="u", session_id="s").skipped == 1  # and stored once
+    assert count(memory, "SELECT count(*) AS n FROM conversation_messages") == 2

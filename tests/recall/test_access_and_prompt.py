@@ -40,14 +40,21 @@ def test_flush_triggers_in_background_when_enough_rows_wait(settings: Settings) 
 
 
 def test_recall_reinforces_traits_by_the_configured_step(memory: Memory) -> None:
-    t = insert_trait(memory, "u", "likes jazz music", stage="established", subtype="preference", confidence=0.7)
+    t = insert_memory(memory, "u", "likes jazz music", memory_type="trait", trait_stage="established",
+                      trait_subtype="preference", trait_confidence=0.7, trait_reinforcement_count=1)  # fmt: skip
+    bare = insert_trait(memory, "u", "likes jazz radio", stage="established", subtype="preference", confidence=0.7)
     refresh_traits(memory)
     results = memory.search("jazz music", user_id="u")
-    assert any(h.memory.id == t.id for h in results)
+    assert {t.id, bare.id} <= {h.memory.id for h in results}
     memory._core.access.flush()
     after = memory.get(t.id, user_id="u")
     assert after.trait_confidence == pytest.approx(0.72, abs=1e-6)
     assert after.version == t.version + 1  # written through the optimistic lock (store.traits)
+    assert after.trait_last_reinforced == t.trait_last_reinforced  # the decay clock belongs to evidence
+    assert memory.get(bare.id, user_id="u").trait_confidence == pytest.approx(0.7)  # no evidence: no boost
+    memory.search("jazz music", user_id="u")  # the same query again: counted once per window
+    memory._core.access.flush()
+    assert memory.get(t.id, user_id="u").trait_confidence == pytest.approx(0.72, abs=1e-6)
 
 
 def test_failed_flush_keeps_the_counts(memory: Memory) -> None:

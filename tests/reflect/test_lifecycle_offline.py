@@ -50,7 +50,8 @@ def test_trend_dissolves_without_reinforcement_and_one_is_promoted(memory: Memor
     memory.reflect(user_id=U, now=day(32))
     all_traits = memory.traits(user_id=U)
     photo = [
-        t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}) if "photography" in t.content
+        t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}, include_inactive=True)
+        if "photography" in t.content
     ]
     assert photo and photo[0].trait_stage == "dissolved"
     [job] = [t for t in all_traits.all() if "跳槽" in t.content]

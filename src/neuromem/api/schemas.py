@@ -69,6 +69,7 @@ class Search(_Body):
     trace: bool = False
     recipe: str | None = Field(default=None, max_length=64)
     reference_time: dt.datetime | None = None
+    strict: bool = False  # any degraded recall path → 503 instead of hits marked ``degraded``
 
 
 class Recall(_Body):

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
+if TYPE_CHECKING:
+    from neuromem import Conflict
 
-def describe_conflict(c: Any) -> str:
-    """One ``Conflict`` (``Memory.conflicts``): its row and both sides."""
+
+def describe_conflict(c: Conflict) -> str:
     r = c.row
     old = c.old.content if c.old else "(gone)"
     new = c.new.content if c.new else "(gone)"

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
+if TYPE_CHECKING:
+    from neuromem import ForgetReceipt
 
-def describe_receipt(receipt: Any) -> str:
-    """One ``ForgetReceipt`` (``Memory.forget``) in three lines."""
+
+def describe_receipt(receipt: ForgetReceipt) -> str:
     counts = ", ".join(f"{table} {n}" for table, n in receipt.counts.items()) or "nothing"
     return (f"receipt {receipt.id}  {receipt.created_at:%Y-%m-%d %H:%M:%S}  {receipt.target_kind} by {receipt.actor}\n"
             f"  deleted: {counts}\n"
@@ -39,13 +41,16 @@ def forget(user_id: str, memory_id: str | None, session_id: str | None, document
     """Hard-delete every trace of ONE target and print the receipt that proves it."""
     target = dict(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since, until=until,
                   query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+    from neuromem import ForgetPreview  # loaded on use: `memctl --help` loads no engine
+
     with open_memory() as m:
         if not dry_run and not yes:
             preview = m.forget(user_id=user_id, dry_run=True, **target)  # validates the target first
+            assert isinstance(preview, ForgetPreview)
             click.confirm(f"forget {preview.counts.get('memories', 0)} memories and "
                           f"{preview.counts.get('messages', 0)} messages of {user_id!r} for good?", abort=True)  # fmt: skip
         result = m.forget(user_id=user_id, dry_run=dry_run, actor="memctl", **target)
-        if not hasattr(result, "digest"):  # a ForgetPreview
+        if isinstance(result, ForgetPreview):
             sizes = ", ".join(f"{k} {v}" for k, v in result.counts.items())
             click.echo(f"dry run, nothing deleted; would forget: {sizes}")
             for row in result.memories:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -43,9 +44,14 @@ def documents() -> None:
 @documents.command("upload")
 @user_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--no-wait", is_flag=True,
+              help="Return once the text is stored (searchable by full text); a later `memctl worker` "
+                   "or backfill embeds the rest.")  # fmt: skip
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @friendly_errors
-def documents_upload(user_id: str, file: Path) -> None:
-    """Store FILE (UTF-8 text or markdown) as document chunks."""
+def documents_upload(user_id: str, file: Path, no_wait: bool, no_progress: bool) -> None:
+    """Store FILE (UTF-8 text or markdown) as document chunks: searchable by full text at once,
+    then embedded with a progress bar."""
     mime = "text/markdown" if file.suffix.lower() in (".md", ".markdown") else "text/plain"
     try:
         text = file.read_text(encoding="utf-8")
@@ -53,7 +59,25 @@ def documents_upload(user_id: str, file: Path) -> None:
         raise click.ClickException(f"{file} is not UTF-8 text") from None
     with open_memory() as m:
         doc = m.add_document(text, user_id=user_id, file_name=file.name, mime_type=mime)
-    click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks")
+        click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks")
+        status = m.document_status(doc.id, user_id=user_id)
+        if status.pending and not no_wait:
+            status = _wait_for_embedding(m, doc.id, user_id, status, no_progress)
+    if status.pending:
+        click.echo(f"{status.pending} of {status.chunks} chunks still to embed ({status.state}); they are "
+                   "searchable by full text and embedded by the next backfill (`memctl worker`)")  # fmt: skip
+
+
+def _wait_for_embedding(m, file_id, user_id, status, no_progress):  # type: ignore[no-untyped-def]
+    """Poll the background embedding until every chunk has a vector or attempts start failing."""
+    from tqdm import tqdm
+
+    with tqdm(total=status.chunks, initial=status.embedded, unit="chunk", desc="embed", disable=no_progress) as bar:
+        while status.state == "embedding":
+            time.sleep(0.5)
+            status = m.document_status(file_id, user_id=user_id)
+            bar.update(status.embedded - bar.n)
+    return status
 
 
 @documents.command("list")

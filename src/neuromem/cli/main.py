@@ -29,6 +29,7 @@ from . import (  # noqa: E402, F401
     forget_commands,
     ingest_commands,
     memory_commands,
+    portability_commands,
     recall_commands,
     reflect_commands,
     server_commands,

@@ -98,8 +98,7 @@ def import_export(
     for sid, messages in sessions.items():
         parsed = parse_turns(messages, pipeline.settings, strict=False, undated_by_content=True)
         summary.rejected += [(sid, r) for r in parsed.rejected]
-        stored = pipeline.stored_turn_keys(user_id, sid, [t.key for t in parsed.turns])
-        todo = [t for t in parsed.turns if t.key not in stored]
+        todo = pipeline.new_turns(user_id, sid, parsed.turns)
         summary.turns_skipped += len(parsed.turns) - len(todo)
         batches += [(todo[start : start + size], user_id, sid) for start in range(0, len(todo), size)]
     if progress is not None and summary.turns_skipped:

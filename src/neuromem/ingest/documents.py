@@ -17,7 +17,7 @@ from ..errors import DocumentNotFoundError, InvalidInputError
 from ..ids import uuid7
 from ..store import documents, graph, memories, raw_chunks
 from ..store.db import Conn
-from ..store.documents import DocumentFile
+from ..store.documents import DocumentFile, DocumentStatus
 from ..store.filters import compile_filter
 from ..store.memories import NewMemory
 from ..text.language import detect_language
@@ -58,9 +58,15 @@ def chunk_document(text: str, max_tokens: int) -> list[str]:
 
 def add_document(
     core: MemoryCore, text: Any, *, user_id: Any, file_name: Any, mime_type: str = "text/plain",
-    metadata: Mapping[str, Any] | None = None,
+    metadata: Mapping[str, Any] | None = None, background: bool | None = None,
 ) -> DocumentFile:
+    """Validate, chunk and write a document in one transaction. Its chunks are embedded now, or —
+    ``background=True``, or by default when the text is longer than
+    ``ingest.document_background_chars`` — left without a vector for the backfill (issue #12
+    item 7): searchable by full text at once, by vector as ``document_status`` shows."""
     s = core.settings
+    if background is not None and not isinstance(background, bool):
+        raise InvalidInputError(f"background must be a boolean or None, got {background!r}")
     uid = check.user_id(user_id, s.write)
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError("a document needs non-empty text")
@@ -76,7 +82,9 @@ def add_document(
     private = apply_pii_policy(text, s.ingest.pii_mode)
     body = private.text
     pieces = chunk_document(body, s.ingest.document_chunk_tokens)
-    vectors = core.embed_passages(pieces)
+    defer = len(body) > s.ingest.document_background_chars if background is None else background
+    vectors = None if defer else core.embed_passages(pieces)
+    core.embeddings_deferred |= defer
     meta = {**meta, **({"pii": sorted(private.kinds)} if private.matches else {})}
     with core.db.transaction() as conn:
         file, _chunks = write_document(core, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
@@ -124,6 +132,15 @@ def write_document(
          for i, m in enumerate(written)],
     )  # fmt: skip
     return file, written
+
+
+def document_status(core: MemoryCore, file_id: Any, user_id: Any) -> DocumentStatus:
+    uid = check.user_id(user_id, core.settings.write)
+    fid = check.memory_id(file_id)
+    with core.db.connection() as conn:
+        if documents.get_file(conn, uid, fid) is None:
+            raise DocumentNotFoundError(f"no document {fid} for user {uid!r}")
+        return documents.embedding_status(conn, uid, fid)
 
 
 def list_documents(core: MemoryCore, user_id: Any, *, limit: int = 100) -> list[DocumentFile]:

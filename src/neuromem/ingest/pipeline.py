@@ -41,7 +41,7 @@ from .links import Linker
 from .llm_extractor import extract_with_llm
 from .raw import TurnChunks, chunk_turn
 from .rules import extract_with_rules
-from .turns import RejectedMessage, Turn, parse_turns, session_id
+from .turns import RejectedMessage, Turn, lookup_keys, new_turns, parse_turns, session_id
 
 log = logging.getLogger(__name__)
 
@@ -220,8 +220,12 @@ class IngestPipeline:
         decider = Decider(self.core, self.chat)
         with self.core.db.transaction() as conn:
             row, ended = self._open_session(conn, uid, sid, turns[0].sent_at)
-            stored = conversations.stored_turn_keys(conn, uid, row.id, [t.key for t in turns])
-            new = [i for i, t in enumerate(turns) if t.key not in stored]
+            stored = conversations.stored_turn_keys(conn, uid, row.id, lookup_keys(turns))
+            fresh = new_turns(turns, stored)
+            turns = [*turns]  # an edited message carries its own key (ingest.turns.new_turns)
+            for i, turn in fresh:
+                turns[i] = turn
+            new = [i for i, _ in fresh]
             report.skipped = len(turns) - len(new)
             raw_chunks.put_many(
                 conn, uid, [c for i in new for _, c in chunks[i].pieces], self.settings.ingest.raw_chunk_dir
@@ -444,9 +448,10 @@ class IngestPipeline:
                 except Exception:  # a listener must not undo a committed ingest
                     log.exception("session-end listener failed for session %s", end.session_id)
 
-    def stored_turn_keys(self, user_id: Any, session: Any, keys: Sequence[str]) -> set[str]:
-        """Which of the turn ``keys`` this session already holds (a resumed import skips those turns)."""
+    def new_turns(self, user_id: Any, session: Any, turns: Sequence[Turn]) -> list[Turn]:
+        """The ``turns`` this session does not hold yet (a resumed import skips the others)."""
         uid = check.user_id(user_id, self.settings.write)
         with self.core.db.connection() as conn:
             row = conversations.get_session(conn, uid, session_id(session))
-            return set() if row is None else conversations.stored_turn_keys(conn, uid, row.id, keys)
+            stored = {} if row is None else conversations.stored_turn_keys(conn, uid, row.id, lookup_keys(turns))
+        return [turns[i] for i, _ in new_turns(turns, stored)]  # re-keyed, if edited, by commit

@@ -17,7 +17,8 @@ conversation may say "ok" twice). A turn without a timestamp is keyed by the tim
 received (a live turn is a new event), except when the caller asks for content keys
 (``undated_by_content=True``, used by chat-export imports, whose re-runs must be
 idempotent): then the time part is empty. ``store/migrations/0004_turn_keys.sql`` computes
-the same keys for turns stored before keys existed.
+the same keys for turns stored before keys existed. A message whose id is stored with other
+words (an edit) is not skipped: it is stored under ``edited_key`` — nothing said is dropped.
 
 Bad messages: ``parse_turns`` collects a typed error per bad message
 (``RejectedMessage``) and keeps the good ones; with ``strict=True`` the first bad message
@@ -149,6 +150,35 @@ def _turn(message: Any, i: int, settings: Settings, received: dt.datetime, undat
         basis = _SEP.join((str(role), speaker or "", when, content))
     return Turn(role=str(role), content=content, sent_at=sent_at, speaker=speaker or None, metadata=meta,
                 key=basis, index=i)  # fmt: skip
+
+
+def edited_key(turn: Turn) -> str:
+    """The key of a turn whose identity is already stored with other words (a message edited under
+    the same id): its own key and content, so the new words are stored too, once."""
+    digest = check.content_hash(turn.content)
+    return hashlib.sha256(_SEP.join((turn.key, "edited", digest)).encode("utf-8")).hexdigest()
+
+
+def lookup_keys(turns: Sequence[Turn]) -> list[str]:
+    """Every key ``new_turns`` needs to know about."""
+    return [k for t in turns for k in (t.key, edited_key(t))]
+
+
+def new_turns(turns: Sequence[Turn], stored: Mapping[str, str]) -> list[tuple[int, Turn]]:
+    """The turns (with their index) a session does not hold yet, given its stored ``key → content
+    hash``: a key not stored is new; a stored key with the same words is the same turn (skipped);
+    a stored key with other words (an edited message) is stored again under ``edited_key``."""
+    out = []
+    for i, turn in enumerate(turns):
+        held = stored.get(turn.key)
+        if held is None:
+            out.append((i, turn))
+        elif held != check.content_hash(turn.content):
+            key = edited_key(turn)
+            if key not in stored:
+                out.append((i, Turn(turn.role, turn.content, turn.sent_at, turn.speaker, turn.metadata, key,
+                                    turn.index)))  # fmt: skip
+    return out
 
 
 def external_id(metadata: Mapping[str, Any]) -> str | None:

@@ -95,12 +95,13 @@ def post_json(
         )
     try:
         answer = _attempts(client, path, url, payload, policy, error, provider, deadline_s)
-    except error as exc:
+    except _Unavailable as exc:
         if breaker is not None:
-            if getattr(exc, "unavailable", False):
-                breaker.record_failure()
-            else:
-                breaker.record_success()  # it answered: the provider is up, the request was bad
+            breaker.record_failure()
+        raise error(str(exc)) from None
+    except error:
+        if breaker is not None:
+            breaker.record_success()  # it answered: the provider is up, the request was bad
         raise
     if breaker is not None:
         breaker.record_success()
@@ -146,9 +147,12 @@ def _attempts(
             time.sleep(pause)
     took = time.monotonic() - start
     within = "" if deadline_s is None else f" within its {deadline_s:g} s deadline"
-    failure = error(f"{provider} request to {url} failed{within} ({took:.1f} s, after {attempt + 1} attempt(s)): {cause}")
-    failure.unavailable = True  # type: ignore[attr-defined]  # counted by the circuit breaker
-    raise failure
+    raise _Unavailable(f"{provider} request to {url} failed{within} ({took:.1f} s, after {attempt + 1} "
+                       f"attempt(s)): {cause}")
+
+
+class _Unavailable(Exception):
+    """Every attempt failed for unavailability (timeout, connection, 5xx, 429): what the breaker counts."""
 
 
 def _cut(timeout: httpx.Timeout, left: float) -> httpx.Timeout:

@@ -3,7 +3,8 @@
 ``record`` only appends to an in-memory buffer under a lock. Access counts and
 ``last_accessed_at`` are written by one ``UPDATE … FROM unnest(…)`` per flush, and
 recalled traits are reinforced (+``trait_reinforce_on_recall``, default 0.02) in the
-same transaction. A flush runs when ``access_flush_interval_s`` has passed or
+same transaction — bounded, damped per query and only for traits with evidence
+(``recall.reinforcement``, issue #12 item 3a). A flush runs when ``access_flush_interval_s`` has passed or
 ``access_flush_max_pending`` rows wait — in a background thread, never inside the
 recall that triggered it — and on ``close``.
 """
@@ -22,6 +23,8 @@ from ..config import RecallSettings
 from ..store import memories
 from ..store import traits as trait_store
 from ..store.db import Database
+from ..types import MemoryRecord
+from .reinforcement import STATE_KEY, ReinforcementPolicy, query_key, step
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +39,9 @@ class AccessTracker:
         self._lock = threading.Lock()
         self._flush_lock = threading.Lock()
         self._counts: dict[tuple[str, uuid.UUID], tuple[int, dt.datetime]] = {}
-        self._traits: dict[str, dict[uuid.UUID, int]] = {}
+        self._traits: dict[str, dict[uuid.UUID, list[str]]] = {}  # user → trait → query keys, in order
+        self._policy = ReinforcementPolicy(settings.trait_reinforce_on_recall, settings.trait_recall_cap,
+                                           settings.trait_recall_damping, settings.trait_recall_window_s)  # fmt: skip
         self._last_flush = time.monotonic()
         self._thread: threading.Thread | None = None
 
@@ -46,7 +51,8 @@ class AccessTracker:
             return len(self._counts)
 
     def record(
-        self, user_id: str, memory_ids: Iterable[uuid.UUID], trait_ids: Iterable[uuid.UUID] = ()
+        self, user_id: str, memory_ids: Iterable[uuid.UUID], trait_ids: Iterable[uuid.UUID] = (),
+        query: str = "",
     ) -> None:
         now = dt.datetime.now(dt.UTC)
         with self._lock:
@@ -54,8 +60,9 @@ class AccessTracker:
                 count, _ = self._counts.get((user_id, mid), (0, now))
                 self._counts[(user_id, mid)] = (count + 1, now)
             per_user = self._traits.setdefault(user_id, {})
+            key = query_key(query)
             for tid in trait_ids:
-                per_user[tid] = per_user.get(tid, 0) + 1
+                per_user.setdefault(tid, []).append(key)
             due = (
                 len(self._counts) >= self._settings.access_flush_max_pending
                 or time.monotonic() - self._last_flush >= self._settings.access_flush_interval_s
@@ -91,14 +98,14 @@ class AccessTracker:
             try:
                 with self._db.transaction() as conn:
                     updated = memories.bump_access(conn, counts)
-                    delta = self._settings.trait_reinforce_on_recall
                     now = dt.datetime.now(dt.UTC)
                     for user_id, per_trait in traits.items():
-                        # one reinforcement per flush and trait: recall is weak evidence (seed 001 §8.2);
+                        # recall is weak evidence (seed 001 §8.2): bounded and damped per query; written
                         # through the optimistic lock, so a concurrent reflection is never overwritten
-                        for trait_id in sorted(per_trait) if delta > 0 else ():
+                        for trait_id in sorted(per_trait) if self._policy.amount > 0 else ():
+                            decide = self._decider(dict.fromkeys(per_trait[trait_id]), now)
                             try:
-                                trait_store.reinforce_on_recall(conn, user_id, trait_id, delta, now)
+                                trait_store.reinforce_on_recall(conn, user_id, trait_id, decide)
                             except trait_store.TraitConflict as exc:
                                 log.info("recall reinforcement of a busy trait skipped: %s", exc)
                 return updated
@@ -109,9 +116,26 @@ class AccessTracker:
                         self._counts[key] = (old_n + n, max(old_at, at))
                     for user_id, per_trait in traits.items():
                         mine = self._traits.setdefault(user_id, {})
-                        for tid, n in per_trait.items():
-                            mine[tid] = mine.get(tid, 0) + n
+                        for tid, keys in per_trait.items():
+                            mine[tid] = [*keys, *mine.get(tid, [])]
                 raise
+
+    def _decider(self, keys: dict[str, None], now: dt.datetime):  # type: ignore[no-untyped-def]
+        """``decide(trait, has_evidence)`` for ``store.traits.reinforce_on_recall``: the queries
+        that recalled the trait since the last flush, applied one by one (each damped)."""
+
+        def decide(trait: MemoryRecord, has_evidence: bool) -> tuple[float, dict[str, object]] | None:
+            state = trait.metadata.get(STATE_KEY) if isinstance(trait.metadata, dict) else None
+            total = 0.0
+            for key in keys:
+                delta, new_state = step(state, key, now, self._policy, has_evidence=has_evidence)
+                if new_state is not None:
+                    total, state = total + delta, new_state
+            if total <= 0:
+                return None
+            return total, {**trait.metadata, STATE_KEY: state}
+
+        return decide
 
     @contextmanager
     def without_user(self, user_id: str) -> Iterator[None]:

@@ -17,7 +17,7 @@ from ..text.token_count import count_tokens, truncate_to_tokens
 from ..types import SearchHit
 
 #: Sections of the prompt, in seed 001 §6.2 order.
-SECTIONS = ("core", "preference", "behavior", "recalled")
+SECTIONS = ("core", "preference", "behavior", "recalled", "skills")  # + seed 004 §4.2 "Proven Skills"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +52,8 @@ def section_of(hit: SearchHit) -> str:
         )
     if m.category == "preference":
         return "preference"
+    if m.category == "procedure":
+        return "skills"
     return "recalled"
 
 

@@ -133,6 +133,7 @@ class RecallPipeline:
                 user_id,
                 [h.memory.id for h in hits],
                 [h.memory.id for h in hits if h.memory.memory_type == "trait"],
+                query,
             )
         return SearchResults(tuple(hits), tr.as_dict(), tuple(passages), degraded)
 

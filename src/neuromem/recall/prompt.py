@@ -23,6 +23,8 @@ from typing import TYPE_CHECKING, Any
 from ..errors import InvalidInputError, LLMError
 from ..llm.base import ChatModel
 from ..llm.prompts.summarize import summarize_memories
+from ..procedural.record import CATEGORY as PROCEDURE
+from ..procedural.service import alike_procedures
 from ..store import memories, raw_chunks
 from ..store import recall_queries as rq
 from ..text.language import detect_language
@@ -37,9 +39,10 @@ log = logging.getLogger(__name__)
 
 HEADINGS = {
     "zh": {"title": "[用户记忆]", "core": "用户核心特质：", "preference": "用户偏好：", "behavior": "用户行为模式：",
-           "recalled": "相关事实与经历：", "bullets": "[记忆要点]"},
+           "recalled": "相关事实与经历：", "bullets": "[记忆要点]", "skills": "验证过的技能："},
     "en": {"title": "[User memory]", "core": "Core traits:", "preference": "Preferences:",
-           "behavior": "Behaviour patterns:", "recalled": "Relevant facts and episodes:", "bullets": "[Memory notes]"},
+           "behavior": "Behaviour patterns:", "recalled": "Relevant facts and episodes:", "bullets": "[Memory notes]",
+           "skills": "Proven skills:"},
 }  # fmt: skip
 MAX_ITEM_TOKENS = 80  # longer supporting episodes are compressed (seed 003 §5.3 摘要器)
 MAX_BULLETS = 6
@@ -184,12 +187,15 @@ def build_recall_prompt(
     uid = results.hits[0].memory.user_id if results.hits else user_id
     lang = "zh" if detect_language(query) == "zh" else "en"
     pins = _pins(core, uid)
+    pins += alike_procedures(core, query, uid)  # seed 004 §4.2 "Proven Skills": only for a task that looks alike
     pinned_ids = frozenset(p.memory.id for p in pins)
-    hits = list(results.hits) + [p for p in pins if p.memory.id not in {h.memory.id for h in results.hits}]
+    hits = [h for h in results.hits if h.memory.category != PROCEDURE or h.memory.id in pinned_ids]
+    hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
     line_cost = count_tokens("- [99]\n")
     items = make_items(hits, pinned=pinned_ids, max_item_tokens=MAX_ITEM_TOKENS, line_cost=line_cost)
     heads = HEADINGS[lang]
-    reserve = count_tokens("\n".join(heads.values()))
+    skills = any(p.memory.category == PROCEDURE for p in pins)
+    reserve = count_tokens("\n".join(v for k, v in heads.items() if k != "skills" or skills))
     chosen = pack(items, max(0, budget - reserve))
     text = ""
     ordered: list[PackItem] = []

@@ -109,16 +109,17 @@ def insert_messages(conn: Conn, user_id: str, messages: Sequence[NewMessage]) ->
     return ids
 
 
-def stored_turn_keys(conn: Conn, user_id: str, session_id: uuid.UUID, keys: Sequence[str]) -> set[str]:
-    """Which of ``keys`` are already stored in the session (turn identity, migration 0004)."""
+def stored_turn_keys(conn: Conn, user_id: str, session_id: uuid.UUID, keys: Sequence[str]) -> dict[str, str]:
+    """Which of ``keys`` are already stored in the session, with the stored turn's content hash
+    (turn identity, migration 0004)."""
     if not keys:
-        return set()
+        return {}
     rows = conn.execute(
-        """SELECT turn_key FROM conversation_messages
+        """SELECT turn_key, content_hash FROM conversation_messages
            WHERE user_id = %s AND session_id = %s AND turn_key = ANY(%s)""",
         (user_id, session_id, list(keys)),
     ).fetchall()
-    return {r["turn_key"] for r in rows}
+    return {r["turn_key"]: r["content_hash"] for r in rows}
 
 
 def session_speakers(conn: Conn, user_id: str, session_id: uuid.UUID, roles: Sequence[str]) -> set[str]:

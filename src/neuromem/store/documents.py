@@ -29,6 +29,43 @@ class DocumentFile:
     deleted_at: Any
 
 
+@dataclass(frozen=True, slots=True)
+class DocumentStatus:
+    """How far a document's embedding has come (issue #12 item 7). Its chunks are searchable by
+    full text from the moment ``add_document`` returns; by vector once ``embedded``."""
+
+    file_id: uuid.UUID
+    chunks: int
+    embedded: int
+    failed: int  # chunks whose last embedding attempt failed (retried by the backfill)
+
+    @property
+    def pending(self) -> int:
+        return self.chunks - self.embedded
+
+    @property
+    def state(self) -> str:
+        """``"ready"`` (every chunk embedded), ``"embedding"``, or ``"retrying"`` (attempts failed)."""
+        if self.pending == 0:
+            return "ready"
+        return "retrying" if self.failed else "embedding"
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if self.chunks == 0 else self.embedded / self.chunks
+
+
+def embedding_status(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentStatus:
+    row = conn.execute(
+        """SELECT count(*) AS chunks, count(embedding) AS embedded,
+                  count(*) FILTER (WHERE embedding IS NULL AND embed_error IS NOT NULL) AS failed
+           FROM memories WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL""",
+        (user_id, file_id),
+    ).fetchone()
+    assert row is not None
+    return DocumentStatus(file_id, int(row["chunks"]), int(row["embedded"]), int(row["failed"]))
+
+
 def _file(row: dict[str, Any]) -> DocumentFile:
     return DocumentFile(**{**row, "sha256": row["sha256"].strip(), "metadata": dict(row["metadata"] or {})})
 

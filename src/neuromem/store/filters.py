@@ -83,7 +83,8 @@ def _compile_mapping(filters: Mapping[str, Any], params: list[Any], depth: int) 
         elif upper == "NOT":
             if not isinstance(value, Mapping) or not value:
                 raise InvalidFilterError("NOT takes a non-empty filter mapping")
-            parts.append(sql.SQL("NOT (") + _compile_mapping(value, params, depth + 1) + sql.SQL(")"))
+            # a row the inner filter cannot judge (a metadata key it lacks: NULL) is "not" it
+            parts.append(sql.SQL("NOT coalesce(") + _compile_mapping(value, params, depth + 1) + sql.SQL(", false)"))
         else:
             parts.append(_compile_field(key, value, params))
     return sql.SQL("(") + sql.SQL(" AND ").join(parts) + sql.SQL(")")
@@ -110,7 +111,8 @@ def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
         if op in OPERATORS:
             operand = _check_value(key, operand, expected)
             target = _metadata_cast(key[len("metadata.") :], operand) if key.startswith("metadata.") else column
-            parts.append(sql.SQL("{} {} %s").format(target, sql.SQL(OPERATORS[op])))
+            compare = "IS DISTINCT FROM" if op == "ne" else OPERATORS[op]  # ne: a missing key differs too
+            parts.append(sql.SQL("{} {} %s").format(target, sql.SQL(compare)))
             params.append(_metadata_param(operand) if key.startswith("metadata.") else operand)
         elif op in _SET_OPERATORS:
             if not isinstance(operand, list | tuple) or not operand:
@@ -119,7 +121,7 @@ def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
             if key.startswith("metadata."):
                 checked = [_metadata_param(v) if isinstance(v, bool) else str(v) for v in checked]
             negate = sql.SQL("NOT ") if op == "nin" else sql.SQL("")
-            parts.append(sql.SQL("{}{} = ANY(%s)").format(negate, column))
+            parts.append(sql.SQL("{}coalesce({} = ANY(%s), false)").format(negate, column))
             params.append(checked)
         elif op == "contains" and key.startswith("metadata."):
             try:

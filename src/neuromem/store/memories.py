@@ -186,15 +186,21 @@ def get_many(conn: Conn, user_id: str, ids: Iterable[uuid.UUID]) -> dict[uuid.UU
     return {r["id"]: row_to_memory(r) for r in rows}
 
 
+# who said a memory: '' for the user, else another person's name in lower case (``supersede.speaker_of``)
+SPEAKER_SQL = "(CASE WHEN metadata->>'speaker_is_user' = 'false' THEN lower(metadata->>'speaker') ELSE '' END)"
+
+
 def find_current_by_hash(
-    conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str
+    conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str, *, speaker: str | None = None
 ) -> MemoryRecord | None:
+    """The newest current memory with this content hash (said by ``speaker``, when given)."""
+    by_speaker = "" if speaker is None else f" AND {SPEAKER_SQL} = %s"
     row = conn.execute(
         f"""SELECT {_COLUMNS} FROM memories
             WHERE user_id = %s AND memory_type = %s AND content_hash = %s
-              AND expired_at IS NULL AND invalid_at IS NULL
+              AND expired_at IS NULL AND invalid_at IS NULL{by_speaker}
             ORDER BY created_at DESC LIMIT 1""",
-        (user_id, str(memory_type), content_hash),
+        (user_id, str(memory_type), content_hash, *(() if speaker is None else (speaker,))),
     ).fetchone()
     return None if row is None else row_to_memory(row)
 

@@ -454,7 +454,7 @@ CREATE TABLE forget_receipts (
     id_sha256      TEXT[] NOT NULL DEFAULT '{}',
     digest         CHAR(64) NOT NULL,
     created_at     TIMESTAMPTZ NOT NULL DEFAULT clock_timestamp(),
-    PRIMARY KEY (user_id, id),  -- distributable by user_id (Citus)
+    PRIMARY KEY (user_id, id),  -- keys hold the distribution column (Citus by user_id)
     CONSTRAINT chk_forget_target CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query',
                                                         'entity', 'concept', 'everything', 'purge'))
 );
@@ -481,7 +481,7 @@ CREATE TABLE memory_conflicts (
     created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
     resolved_at TIMESTAMPTZ,
     resolved_by VARCHAR(50),
-    PRIMARY KEY (user_id, id),  -- distributable by user_id (Citus)
+    PRIMARY KEY (user_id, id),  -- keys hold the distribution column (Citus by user_id)
     CONSTRAINT chk_conflict_status CHECK (status IN ('auto', 'open', 'resolved'))
 );
 CREATE INDEX idx_conflicts_user ON memory_conflicts (user_id, status, created_at DESC);

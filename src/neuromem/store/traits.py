@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,30 +115,52 @@ def update_trait(
 
 
 def reinforce_on_recall(
-    conn: Conn, user_id: str, trait_id: uuid.UUID, amount: float, now: dt.datetime, *, retries: int = 3
+    conn: Conn,
+    user_id: str,
+    trait_id: uuid.UUID,
+    decide: Callable[[MemoryRecord, bool], tuple[float, dict[str, Any]] | None],
+    *,
+    retries: int = 3,
 ) -> MemoryRecord | None:
-    """Recall reinforcement (seed 001 §8.2: +``amount`` confidence when a trait is used).
+    """Recall reinforcement (seed 001 §8.2), as ``decide(trait, has_evidence)`` rules it
+    (``recall.reinforcement``): it returns ``(delta, metadata)`` or None for no change.
 
-    Adds ``amount`` to the raw confidence (capped at 1) and moves
-    ``trait_last_reinforced`` to ``now``, under the optimistic lock, re-reading
-    and retrying on a conflict. Trends, dissolved and missing traits are left
-    alone (returns None). Does not count as a reflection reinforcement.
+    Adds ``delta`` to the raw confidence (capped at 1) and stores ``metadata``, under the
+    optimistic lock, re-reading and retrying on a conflict. Never moves
+    ``trait_last_reinforced`` (the decay clock belongs to evidence). Trends, dissolved and
+    missing traits are left alone (returns None). Not a reflection reinforcement.
     """
     for _ in range(retries + 1):
         current = get_trait(conn, user_id, trait_id)
         if current is None or current.expired_at is not None or current.trait_stage in ("trend", "dissolved"):
             return None
-        confidence = min(1.0, (current.trait_confidence or 0.0) + amount)
+        change = decide(current, has_supporting_evidence(conn, user_id, current))
+        if change is None:
+            return None
+        delta, metadata = change
+        confidence = min(1.0, (current.trait_confidence or 0.0) + delta)
         updated = memories.update_fields(
             conn,
             user_id,
             trait_id,
             expected_version=current.version,
-            fields={"trait_confidence": confidence, "trait_last_reinforced": now},
+            fields={"trait_confidence": confidence, "metadata": metadata},
         )
         if updated is not None:
             return updated
     raise TraitConflict(f"trait {trait_id} kept changing during recall reinforcement")
+
+
+def has_supporting_evidence(conn: Conn, user_id: str, trait: MemoryRecord) -> bool:
+    """Whether reflection ever reinforced the trait or recorded a supporting memory for it."""
+    if (trait.trait_reinforcement_count or 0) > 0:
+        return True
+    row = conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM trait_evidence WHERE user_id = %s AND trait_id = %s "
+        "AND evidence_type = 'supporting') AS e",
+        (user_id, trait.id),
+    ).fetchone()
+    return bool(row and row["e"])
 
 
 # --------------------------------------------------------------------------- evidence

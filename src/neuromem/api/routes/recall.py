@@ -21,7 +21,8 @@ async def search(body: Search, request: Request, principal: Principal = READ):
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: m.search(
         body.query, user_id=uid, limit=body.limit, filters=body.filters, memory_types=body.memory_types,
-        as_of=body.as_of, trace=body.trace, recipe=body.recipe, reference_time=body.reference_time))  # fmt: skip
+        as_of=body.as_of, trace=body.trace, recipe=body.recipe, reference_time=body.reference_time,
+        strict=body.strict))  # fmt: skip
 
 
 @router.post("/recall", response_model=PromptBlock, summary="The memory block for a system prompt")
