@@ -38,6 +38,7 @@ from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
 from .lifecycle.forget import target_of as forget_target
+from .lifecycle.tiers import Promotion, promote
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
 from .recall.prompt import PromptBlock, build_recall_prompt
@@ -239,6 +240,11 @@ class Memory:
         originals are archived behind the summary, their citations kept."""
         when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
         return compress_user(self._core, user_id, when, chat=self._chat, dry_run=dry_run)
+
+    def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
+        """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
+        when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        return promote(self._core, user_id, when, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
@@ -554,7 +560,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
                   "reflect", "maybe_reflect", "traits", "trait", "run_job",
                   "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
-                  "feedback", "pin", "unpin", "upvote", "downvote", "compress", "document_status")  # fmt: skip
+                  "feedback", "pin", "unpin", "upvote", "downvote", "compress", "promote", "document_status")  # fmt: skip
 _ASYNC_METHODS += ("export", "import_file", "sync_markdown", "record_procedure")
 
 

@@ -77,3 +77,24 @@ def test_forgetting_an_original_updates_the_summary(memory: Memory, db_url: str)
             "SELECT actor FROM memory_history WHERE user_id = %s AND memory_id = %s ORDER BY created_at",
             (U, originals[0].id))]  # fmt: skip
     assert actors == ["ingest:rules", "consolidate:compress", "forget:restore", "consolidate:compress"]
+
+
+def test_llm_summary_when_configured_rules_when_it_fails(settings: Settings, fake_openai) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    from tests.fakes.openai_server import FakeError
+
+    s = settings.with_updates(llm={"base_url": fake_openai.base_url, "api_key": "k", "max_retries": 0})
+    with Memory(s) as m:
+        old = dt.datetime(2025, 1, 5, tzinfo=dt.UTC)
+        for session in ("a", "b"):
+            for text in OLD[:2]:
+                m.add(f"{text} ({session})", user_id=U, memory_type="episodic", valid_at=old,
+                      metadata={"session_id": session})  # fmt: skip
+        fake_openai.chat_responses.append(json.dumps({"bullets": [{"text": "Hiked with Tom; museum in Boston",
+                                                                    "sources": [1, 2]}]}))  # fmt: skip
+        fake_openai.chat_responses.append(FakeError(500))
+        summaries = sorted(g.summary for g in m.compress(user_id=U, now=NOW).groups)
+    assert summaries[0].startswith("Hiked with Tom")  # the LLM's bullets for one session…
+    assert summaries[1].startswith("Yesterday I went")  # …the rules for the other, after the LLM failed
+    assert len(fake_openai.requests_to("/v1/chat/completions")) == 2

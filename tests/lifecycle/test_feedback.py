@@ -25,7 +25,7 @@ def test_pin_puts_a_memory_in_every_prompt_block(memory: Memory) -> None:
 
 def test_votes_move_the_weight_in_recall(memory: Memory) -> None:
     [a] = memory.add("I play chess on Sundays", user_id=U)
-    [b] = memory.add("I play chess with my brother", user_id=U)
+    [b] = memory.add("The chess club meets at the library downtown", user_id=U)
     def score(mid):  # type: ignore[no-untyped-def]
         return next(h.score for h in memory.search("chess", user_id=U) if h.memory.id == mid)
     before_a, before_b = score(a.memory.id), score(b.memory.id)

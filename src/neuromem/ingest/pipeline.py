@@ -264,7 +264,9 @@ class IngestPipeline:
                 decision = decider.decide(conn, candidate, draft, None if vectors is None else vectors[i])
                 result = decision.result
                 report.results.append(result)
-                if result.operation is Operation.NOOP:
+                if result.operation is Operation.NOOP:  # a repetition: its provenance counts (seed 003 §6.2)
+                    conversations.add_sources(conn, uid, [(result.memory.id, row.id,
+                                                           message_ids[candidate.turn_index])])  # fmt: skip
                     continue
                 written += 1
                 importance += result.memory.importance

@@ -3,8 +3,8 @@
 
 Episodes older than ``lifecycle.compress_after_days`` (90) and recalled fewer than
 ``lifecycle.compress_max_access`` (5) times are grouped by session (else by day), at most
-``compress_group_max`` per group, and each group of two or more becomes one ``episodic``
-summary: offline, the first sentence of each episode cut to ``compress_item_chars``; with an
+``compress_group_max`` per group, and each group becomes one ``episodic`` summary (a lone
+episode only when the summary is shorter): offline, the first sentence of each episode cut to ``compress_item_chars``; with an
 LLM configured, its bullets (``llm/prompts/summarize.py``), falling back to the rules.
 
 Originals are archived, not lost: each is superseded by the summary (``expired_at`` +
@@ -109,12 +109,14 @@ def compress_user(core: Any, user_id: Any, now: dt.datetime, *, chat: ChatModel 
     for members in groups.values():
         for i in range(0, len(members), s.compress_group_max):
             chunk = members[i : i + s.compress_group_max]
-            if len(chunk) < 2:
-                continue
             texts = [m.content for m in chunk]
+            if len(chunk) == 1 and len(texts[0]) <= s.compress_item_chars:
+                continue  # a lone short episode has nothing to shed
             summary = (_llm_summary(chat, texts) if chat is not None else None) or rule_summary(
                 texts, s.compress_item_chars)  # fmt: skip
-            plans.append(CompressedGroup(summary, tuple(chunk)))
+            plan = CompressedGroup(summary, tuple(chunk))
+            if len(chunk) > 1 or plan.tokens_after < plan.tokens_before:
+                plans.append(plan)
     if dry_run or not plans:
         return CompressionReport(uid, dry_run, tuple(plans))
     vectors = core.embed_passages([p.summary for p in plans])

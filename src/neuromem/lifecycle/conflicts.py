@@ -189,7 +189,7 @@ def resolve_conflict(core: Any, user_id: Any, conflict_id: Any, *, keep: Any, ac
             if ended is not None:
                 history.record(conn, HistoryEvent.UPDATE, old=loser, new=ended, actor=actor[:50],
                                extra={"reason": "conflict resolved", "conflict_id": str(cid)})  # fmt: skip
-        resolved = store.mark_resolved(conn, cid, kept, actor)
+        resolved = store.mark_resolved(conn, uid, cid, kept, actor)
         usage.record_events(conn, uid, _events(resolved))
         records = memories.get_many(conn, uid, [row.old_id, row.new_id])
     return Conflict(resolved, records.get(row.old_id), records.get(row.new_id))

@@ -11,6 +11,7 @@ consistency_check      1 day           counts orphaned evidence / history / sour
 end_idle_sessions      1 min           sessions idle past ``ingest.session_idle_timeout_s`` → ended
                                        (the session-end signal of reflection, issue 3 §1)
 backfill_embeddings    1 min           rows written without a vector → embedded
+promote_tiers          6 h             facts / episodes short → mid → long (``lifecycle.tiers``, seed 003 §6.2)
 compress_episodes      1 day           episodes older than 90 days, recalled < 5 times → summaries, originals
                                        archived (``lifecycle.compress``, seed 004 §2.2)
 purge_soft_deleted     1 day           rows soft-deleted longer than ``lifecycle.soft_delete_retention_days``
@@ -30,6 +31,7 @@ from ..errors import InvalidInputError
 from ..store import maintenance
 from .compress import compress_job
 from .purge import purge_soft_deleted
+from .tiers import promote_job
 
 if TYPE_CHECKING:
     from ..ingest.pipeline import IngestPipeline
@@ -80,6 +82,8 @@ JOBS: dict[str, Job] = {
         Job("end_idle_sessions", 60, _end_idle_sessions, "end sessions idle past the timeout", needs_ingest=True),
         Job("backfill_embeddings", 60, lambda s, now: s.core.backfill_embeddings(),
             "embed rows written without a vector"),
+        Job("promote_tiers", 6 * 3600, lambda s, now: promote_job(s.core, now),
+            "move facts and episodes to the mid and long tiers"),
         Job("compress_episodes", 86400, lambda s, now: compress_job(s.core, now),
             "summarise old, rarely recalled episodes; originals archived"),
         Job("purge_soft_deleted", 86400, lambda s, now: purge_soft_deleted(s.core, now),

@@ -75,11 +75,11 @@ def get_for_update(conn: Conn, user_id: str, conflict_id: uuid.UUID) -> Conflict
     return None if row is None else ConflictRow(**row)
 
 
-def mark_resolved(conn: Conn, conflict_id: uuid.UUID, winner_id: uuid.UUID, actor: str) -> ConflictRow:
+def mark_resolved(conn: Conn, user_id: str, conflict_id: uuid.UUID, winner_id: uuid.UUID, actor: str) -> ConflictRow:
     row = conn.execute(
         f"""UPDATE memory_conflicts SET status = 'resolved', winner_id = %s, resolved_at = now(), resolved_by = %s
-            WHERE id = %s RETURNING {_COLUMNS}""",
-        (winner_id, actor[:50], conflict_id),
+            WHERE user_id = %s AND id = %s RETURNING {_COLUMNS}""",
+        (winner_id, actor[:50], user_id, conflict_id),
     ).fetchone()
     assert row is not None
     return ConflictRow(**row)
