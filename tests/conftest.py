@@ -94,6 +94,16 @@ def fresh_database(pg_url: str, dim: int = TEST_DIM, *, template: bool = True) -
     return _with_db(pg_url, name)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_breakers() -> Iterator[None]:
+    """Each test starts with closed circuit breakers: the shared breakers are keyed by endpoint,
+    and a fake server of this test may listen on a port an earlier test's server used."""
+    from neuromem.llm.circuit import reset_shared_breakers
+
+    reset_shared_breakers()
+    yield
+
+
 @pytest.fixture
 def settings(pg_server: str) -> Settings:
     """Settings for a fresh migrated database with the 64-d hashing embedder."""

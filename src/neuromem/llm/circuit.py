@@ -84,3 +84,10 @@ def shared_breaker(provider: str, base_url: str, model: str, *, failures: int, c
         if breaker is None:
             breaker = _shared[key] = CircuitBreaker(failures=failures, cooldown_s=cooldown_s)
         return breaker
+
+
+def reset_shared_breakers() -> None:
+    """Forget every shared breaker of this process (a test's fake server may reuse an earlier
+    server's port, and must not inherit its failures)."""
+    with _shared_lock:
+        _shared.clear()
