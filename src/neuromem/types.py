@@ -223,3 +223,45 @@ class SearchResults:
     @property
     def memories(self) -> list[MemoryRecord]:
         return [h.memory for h in self.hits]
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentFile:
+    """A stored document (``Memory.add_document``): its chunks are memories of type ``document``."""
+
+    id: uuid.UUID
+    user_id: str
+    file_name: str
+    mime_type: str
+    size_bytes: int
+    sha256: str
+    chunk_count: int
+    metadata: dict[str, Any]
+    created_at: dt.datetime
+    deleted_at: dt.datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentStatus:
+    """How far a document's embedding has come (issue #12 item 7). Its chunks are searchable by
+    full text from the moment ``add_document`` returns; by vector once ``embedded``."""
+
+    file_id: uuid.UUID
+    chunks: int
+    embedded: int
+    failed: int  # chunks whose last embedding attempt failed (retried by the backfill)
+
+    @property
+    def pending(self) -> int:
+        return self.chunks - self.embedded
+
+    @property
+    def state(self) -> str:
+        """``"ready"`` (every chunk embedded), ``"embedding"``, or ``"retrying"`` (attempts failed)."""
+        if self.pending == 0:
+            return "ready"
+        return "retrying" if self.failed else "embedding"
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if self.chunks == 0 else self.embedded / self.chunks

@@ -190,6 +190,16 @@ def get_many(conn: Conn, user_id: str, ids: Iterable[uuid.UUID]) -> dict[uuid.UU
 SPEAKER_SQL = "(CASE WHEN metadata->>'speaker_is_user' = 'false' THEN lower(metadata->>'speaker') ELSE '' END)"
 
 
+LOCK_WRITE_KEY = sql.SQL("SELECT pg_advisory_xact_lock(hashtextextended({key}, 0))").format(key=sql.Placeholder())
+
+
+def lock_write_keys(conn: Conn, user_id: str, keys: Iterable[str]) -> None:
+    """Serialise, until the transaction ends, writers of the same content or of restatements of one
+    fact for this user: one transaction-scoped advisory lock per key, taken in sorted order."""
+    for key in sorted(set(keys)):
+        conn.execute(LOCK_WRITE_KEY, (f"{user_id}:{key}",))
+
+
 def find_current_by_hash(
     conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str, *, speaker: str | None = None
 ) -> MemoryRecord | None:
