@@ -265,3 +265,16 @@ class DocumentStatus:
     @property
     def progress(self) -> float:
         return 1.0 if self.chunks == 0 else self.embedded / self.chunks
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRecord:
+    """One model call as the store records it per user and operation (``ok=False`` for failures)."""
+
+    operation: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_ms: float
+    ok: bool
+    error: str | None = None

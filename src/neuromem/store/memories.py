@@ -421,7 +421,7 @@ def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, d
 USER_TABLES = (
     "memories", "trait_evidence", "memory_history", "reflection_cycles", "memory_sources",
     "conversation_messages", "conversation_sessions", "raw_chunks", "graph_edges", "graph_nodes",
-    "key_values", "emotion_profiles", "document_files", "model_usage", "pipeline_events",
+    "document_files", "model_usage", "pipeline_events",
 )  # fmt: skip
 
 
