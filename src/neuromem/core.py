@@ -19,7 +19,7 @@ import datetime as dt
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, nullcontext
 from typing import Protocol
 
 import numpy as np
@@ -50,6 +50,19 @@ class AccessBuffer(Protocol):
     def close(self) -> None: ...
 
 
+class _NoAccessBuffer:
+    """The buffer of a runtime without recall (a job runner, a benchmark): nothing to flush."""
+
+    def flush(self) -> int:
+        return 0
+
+    def without_user(self, user_id: str) -> AbstractContextManager[None]:
+        return nullcontext()
+
+    def close(self) -> None:
+        return None
+
+
 _NO_CHAT: ChatModel | None = None
 
 
@@ -71,7 +84,7 @@ class Runtime:
         self.embedder = embedder
         self.clock = clock
         self.dim = settings.store.embedding_dim
-        self.access: AccessBuffer | None = None  # set by the facade with recall's tracker
+        self.access: AccessBuffer = _NoAccessBuffer()  # the facade sets recall's tracker
         self.embed_failure: str | None = None  # the last sync-mode embedding failure, until one succeeds
         self.embeddings_deferred = False  # rows were written for the backfill on purpose (large documents)
         self._chat = chat
@@ -122,11 +135,10 @@ class Runtime:
                 return
             self._closed = True
             chat = self._chat
-        if self.access is not None:
-            try:
-                self.access.close()
-            except Exception as exc:
-                log.warning("final access-count flush failed: %s", exc)
+        try:
+            self.access.close()
+        except Exception as exc:
+            log.warning("final access-count flush failed: %s", exc)
         if chat is not None:
             chat.close()
         self.db.close()

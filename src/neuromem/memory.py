@@ -258,7 +258,7 @@ class Memory:
         """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
         originals are archived behind the summary, their citations kept."""
         when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return compress_user(self._core, user_id, when, chat=self._chat, dry_run=dry_run)
+        return compress_user(self._core, user_id, when, chat=self._core.chat, dry_run=dry_run)
 
     def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
         """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""

@@ -95,27 +95,22 @@ class Emotion:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryRecord:
-    """One row of ``memories`` as the application sees it."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryColumns:
+    """The columns of a ``memories`` row that a new row and a stored one share, written once:
+    ``MemoryRecord`` (a stored row) and ``store.memories.NewMemory`` (a row to insert) extend it."""
 
-    id: uuid.UUID
+    id: uuid.UUID | None = None
     user_id: str
     memory_type: MemoryType
     content: str
-    created_at: dt.datetime
+    created_at: dt.datetime | None = None
     version: int = 1
     importance: float = 0.5
     metadata: dict[str, Any] = field(default_factory=dict)
     valid_at: dt.datetime | None = None
     invalid_at: dt.datetime | None = None
-    updated_at: dt.datetime | None = None
-    expired_at: dt.datetime | None = None
-    superseded_by: uuid.UUID | None = None
     content_hash: str | None = None
-    access_count: int = 0
-    last_accessed_at: dt.datetime | None = None
-    has_embedding: bool = False
     category: str | None = None
     language: str | None = None
     trait_subtype: str | None = None
@@ -134,6 +129,20 @@ class MemoryRecord:
     object_entity_id: uuid.UUID | None = None
     source_episode_ids: tuple[uuid.UUID, ...] = ()
     raw_refs: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryRecord(MemoryColumns):
+    """One row of ``memories`` as the application sees it."""
+
+    id: uuid.UUID  # type: ignore[assignment]  # a stored row always has its id and creation time
+    created_at: dt.datetime  # type: ignore[assignment]
+    updated_at: dt.datetime | None = None
+    expired_at: dt.datetime | None = None
+    superseded_by: uuid.UUID | None = None
+    access_count: int = 0
+    last_accessed_at: dt.datetime | None = None
+    has_embedding: bool = False
 
     @property
     def is_current(self) -> bool:
