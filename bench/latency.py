@@ -71,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 sizes.append(len(docs))
             emb.save()
             texts = [q.question for q in loaded] * (args.queries // len(loaded) + 1)
-            recall = memory._core.recall
+            recall = memory._recall
             recall.query_cache.size = 0  # every query embedded: the LRU is measured on its own below
             search_ms: list[float] = []
             embed_ms: list[float] = []

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from bench.harness import bench_settings, temporary_server
 
-from neuromem.core import MemoryCore
+from neuromem.core import Runtime
 from neuromem.embed.hashing import HashingEmbedder
 from neuromem.reflect.offline import OfflineDetector
 from neuromem.reflect.service import ReflectionService
@@ -58,7 +58,7 @@ def run(n: int, pg_url: str) -> float:
     settings = bench_settings(pg_url, dim=DIM, traits={"refresh_view_after_reflect": False})
     db = Database.open(settings)
     embedder = HashingEmbedder(dim=DIM)
-    core = MemoryCore(settings, db, embedder)
+    core = Runtime(settings, db, embedder)
     rows = synthetic(n)
     vectors = embedder.embed_passages([r[0] for r in rows])
     with db.transaction() as conn:

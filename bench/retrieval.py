@@ -120,8 +120,8 @@ DUMP_POOL = derive(HYBRID, "dump-pool", use_graph=True, mmr=False, four_factor=F
 def dump_lists(memory: Memory, query: str, user_id: str, doc_of: dict[str, str], when: dt.datetime | None,
                ) -> dict[str, list[tuple[str, float]]]:  # fmt: skip
     """Each retriever's ranked ``(doc_id, score)`` list for ``query`` (from the trace)."""
-    results = memory._core.search(
-        query, user_id, limit=DEPTH, recipe=DUMP_POOL, reference_time=when, trace=True
+    results = memory.search(
+        query, user_id=user_id, limit=DEPTH, recipe=DUMP_POOL, reference_time=when, trace=True
     )
     lists: dict[str, list[tuple[str, float]]] = {}
     for name in ("bm25", "vector", "bm25_focus", "vector_focus", "bm25_user", "vector_user", "graph", "traits", "raw"):
@@ -286,7 +286,7 @@ def ingest(
 def rank(
     memory: Memory, query: str, user_id: str, recipe: RecallRecipe, when: dt.datetime | None
 ) -> list[str]:
-    results = memory._core.search(query, user_id, limit=DEPTH, recipe=recipe, reference_time=when)
+    results = memory.search(query, user_id=user_id, limit=DEPTH, recipe=recipe, reference_time=when)
     return [str(h.memory.metadata.get("doc_id")) for h in results]
 
 

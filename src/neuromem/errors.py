@@ -10,6 +10,7 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── ContentTooLongError
     │   ├── InvalidUserIdError
     │   ├── UnknownMemoryTypeError
+    │   ├── TraitWriteError                 a trait written directly: traits come only from reflection
     │   ├── VectorDimensionError            a vector whose length is not the store's dimension
     │   ├── InvalidFilterError
     │   ├── PIIRejectedError                privacy mode "reject" and the content holds PII
@@ -108,6 +109,10 @@ class InvalidUserIdError(InvalidInputError):
 
 class UnknownMemoryTypeError(InvalidInputError):
     """A memory type outside fact / episodic / trait / document."""
+
+
+class TraitWriteError(InvalidInputError):
+    """A trait was added directly; traits come only from reflection (seed 001 §1.3)."""
 
 
 class VectorDimensionError(InvalidInputError):

@@ -1,7 +1,11 @@
-"""``Memory`` and ``AsyncMemory``: the public facade, in the style Mem0 users know.
+"""``Memory``: the public facade, in the style Mem0 users know.
 
-Both delegate to one ``MemoryCore``; ``AsyncMemory`` runs each call in a worker
-thread, so there is a single implementation of every operation (STYLE.md habit 3).
+It validates what the caller sent (once, here), then delegates: writes to
+``neuromem.writes``, recall to ``neuromem.recall``, conversations to ``neuromem.ingest``,
+traits to ``neuromem.reflect``, jobs and forgetting to ``neuromem.lifecycle``, each given
+the runtime (``neuromem.core.Runtime``) it needs. ``AsyncMemory``
+(``neuromem.async_memory``, generated from this class) runs each call in a worker thread,
+so there is a single implementation of every operation (STYLE.md habit 3).
 
 >>> from neuromem import Memory, Settings
 >>> m = Memory(Settings())                                          # doctest: +SKIP
@@ -12,7 +16,6 @@ thread, so there is a single implementation of every operation (STYLE.md habit 3
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import functools
 import logging
@@ -20,17 +23,20 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
+from . import validation as check
+from . import writes
 from .config import Settings
-from .core import MemoryCore
+from .core import Runtime
 from .embed.base import Embedder
 from .embed.factory import create_embedder
-from .errors import InvalidInputError
+from .errors import InvalidInputError, MemoryNotFoundError, TraitWriteError
 from .fallbacks import with_embedding_warning
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, document_status, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
+from .lifecycle.backfill import BackfillWorker, backfill_embeddings, pending_embeddings
 from .lifecycle.compress import CompressionReport, compress_user
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
 from .lifecycle.feedback import give_feedback
@@ -39,16 +45,23 @@ from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
 from .lifecycle.forget import target_of as forget_target
 from .lifecycle.tiers import Promotion, promote
-from .llm.base import ChatModel
-from .llm.factory import create_chat_model
+from .recall.access import AccessTracker
+from .recall.pipeline import RecallPipeline
 from .recall.prompt import PromptBlock, build_recall_prompt
-from .recall.recipes import RecallRecipe
+from .recall.recipes import RecallRecipe, get_recipe
+from .store import history, memories
 from .store.db import Database
-from .store.documents import DocumentFile, DocumentStatus
+from .store.filters import compile_filter
 from .supersede import LLMRestatementJudge, RestatementJudge
-from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
-from .validation import timestamp as check_timestamp
-from .validation import user_id as check_user_id
+from .types import (
+    DocumentFile,
+    DocumentStatus,
+    HistoryEntry,
+    MemoryRecord,
+    MemoryType,
+    SearchResults,
+    WriteResult,
+)
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +75,8 @@ if TYPE_CHECKING:
     from .reflect.math import TriggerType
     from .reflect.service import ReflectionService, TraitDetail, TraitGroups
     from .store.status import StoreStatus
+
+SEARCHABLE_TYPES = (MemoryType.FACT, MemoryType.EPISODIC, MemoryType.TRAIT, MemoryType.DOCUMENT)
 
 
 class Memory:
@@ -79,14 +94,14 @@ class Memory:
         embedder = embedder or create_embedder(self.settings.embedder)
         db = Database.open(self.settings)
         try:
-            self._core = MemoryCore(self.settings, db, embedder)
+            self._core = Runtime(self.settings, db, embedder)
         except Exception:
             db.close()
             raise
-        self._backfill = None
+        self._core.access = self._access = access = AccessTracker(db, self.settings.recall)
+        self._recall = RecallPipeline(self.settings, db, self._core.embed_query, access)
+        self._backfill: BackfillWorker | None = None
         if self.settings.embedder.mode == "async":
-            from .lifecycle.backfill import BackfillWorker
-
             self._backfill = BackfillWorker(self._core).start()
 
     @classmethod
@@ -120,6 +135,8 @@ class Memory:
 
         A text with a ``session_id`` gets that session as its source (``sources``). A bad
         message in a list is skipped and logged; ``ingest`` returns it in ``rejected``.
+        Traits come only from reflection (seed 001 §1.3): ``memory_type="trait"`` raises
+        ``TraitWriteError``.
         """
         if not isinstance(content, str):
             if (memory_type, importance, category, valid_at, invalid_at) != (MemoryType.FACT, None, None, None, None):
@@ -134,17 +151,15 @@ class Memory:
         session = None if session_id is None else parse_session_id(session_id)
         if session is not None:
             metadata = {"session_id": session, **(metadata or {})}
-        draft = self._core.draft(
-            content,
-            user_id,
-            memory_type=memory_type,
-            metadata=metadata,
-            importance=importance,
-            category=category,
-            valid_at=valid_at,
-            invalid_at=invalid_at,
-        )
-        result = self._core.add(draft, session=session, judge=self._judge)
+        draft = writes.draft(self._core, content, user_id, memory_type=memory_type, metadata=metadata,
+                             importance=importance, category=category, valid_at=valid_at, invalid_at=invalid_at)
+        if draft.memory_type is MemoryType.TRAIT:
+            raise TraitWriteError(
+                "traits come only from reflection (seed 001 §1.3): add the observations as facts or "
+                "conversation turns, and reflect() derives the trait; a trait's wording can be corrected "
+                "with update()"
+            )
+        result = writes.add(self._core, draft, session=session, judge=self._judge)
         self._poke()
         return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
 
@@ -164,26 +179,30 @@ class Memory:
 
         >>> m.update(mem_id, user_id="alice", content="I live in Munich", ends_previous=True)  # doctest: +SKIP
         """
-        record = self._core.update(
-            memory_id,
-            user_id,
-            content=content,
-            metadata=metadata,
-            importance=importance,
-            valid_at=valid_at,
-            ends_previous=ends_previous,
-            expected_version=expected_version,
-        )
+        uid, mid = self._ids(user_id, memory_id)
+        change = writes.Change.checked(self._core, content=content, metadata=metadata, importance=importance,
+                                       valid_at=valid_at, ends_previous=ends_previous,
+                                       expected_version=expected_version)  # fmt: skip
+        record = writes.update(self._core, uid, mid, change)
         self._poke()
         return record
 
     def delete(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         """Soft-delete a memory (it stays visible to ``history`` and ``as_of`` queries)."""
-        return self._core.delete(memory_id, user_id)
+        uid, mid = self._ids(user_id, memory_id)
+        return writes.delete(self._core, uid, mid)
 
     def reset(self, *, user_id: str) -> dict[str, int]:
         """Erase everything stored for ``user_id`` (irreversible)."""
-        return self._core.reset(user_id)
+        from .lifecycle.forget import remove_files
+        from .store.forget import chunk_paths
+
+        uid = self._uid(user_id)
+        with self._access.without_user(uid), self._core.db.transaction() as conn:
+            files = chunk_paths(conn, uid)
+            removed = memories.delete_user(conn, uid)
+        remove_files(files)  # the chunk directory's files of this user (after the commit)
+        return removed
 
     # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
     def forget(
@@ -220,7 +239,7 @@ class Memory:
     def feedback(self, memory_id: Any, *, user_id: str, kind: str) -> MemoryRecord:
         """``pin`` / ``unpin`` (a pinned memory is always in the prompt block) or ``upvote`` /
         ``downvote`` (moves its importance, hence its weight in recall)."""
-        return give_feedback(self._core, user_id, memory_id, kind)
+        return give_feedback(self._core, *self._ids(user_id, memory_id), kind)
 
     def pin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         return self.feedback(memory_id, user_id=user_id, kind="pin")
@@ -238,12 +257,12 @@ class Memory:
     def compress(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> CompressionReport:
         """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
         originals are archived behind the summary, their citations kept."""
-        when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return compress_user(self._core, user_id, when, chat=self._chat, dry_run=dry_run)
+        when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        return compress_user(self._core, user_id, when, chat=self._core.chat, dry_run=dry_run)
 
     def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
         """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
-        when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
         return promote(self._core, user_id, when, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
@@ -314,7 +333,7 @@ class Memory:
 
     @functools.cached_property
     def _ingest(self) -> IngestPipeline:
-        pipeline = IngestPipeline(self._core, create_chat_model(self.settings.llm))
+        pipeline = IngestPipeline(self._core, self._core.chat)
         pipeline.session_end_listeners.append(self._reflect_on_session_end)
         return pipeline
 
@@ -349,10 +368,18 @@ class Memory:
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
-        return self._core.search(
-            query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of,
-            recipe=recipe, trace=trace, reference_time=reference_time, strict=strict, valid_at=valid_at,
-        )  # fmt: skip
+        uid = self._uid(user_id)
+        text = check.content(query, self.settings.write, field="query")
+        n = check.limit(self.settings.recall.default_limit if limit is None else limit)
+        types = check.memory_types(memory_types, SEARCHABLE_TYPES)
+        where = compile_filter(filters)
+        when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
+        reference = check.timestamp(reference_time, "reference_time")
+        chosen = get_recipe(recipe, self.settings.recall.recipe)
+        if not isinstance(trace, bool) or not isinstance(strict, bool):
+            raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
+        return self._recall.search(text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
+                                   reference=reference, trace=trace, strict=strict, valid_at=event_time)  # fmt: skip
 
     def recall_prompt(
         self,
@@ -372,13 +399,13 @@ class Memory:
         >>> system_prompt = base_prompt + "\n" + block.text                            # doctest: +SKIP
         """
         return build_recall_prompt(
-            self._core, query, user_id, token_budget=token_budget, style=style, limit=limit, recipe=recipe,
-            reference_time=reference_time, chat=self._chat,
+            self._core, self.search, query, user_id, token_budget=token_budget, style=style, limit=limit,
+            recipe=recipe, reference_time=reference_time, chat=self._core.chat,
         )  # fmt: skip
 
     def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         """One memory by id (any version)."""
-        return self._core.get(memory_id, user_id)
+        return writes.get(self._core, *self._ids(user_id, memory_id))
 
     def get_all(
         self,
@@ -398,14 +425,22 @@ class Memory:
 
         >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
         """
-        return self._core.get_all(
-            user_id, filters=filters, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive,
-            valid_at=valid_at,
-        )
+        uid = self._uid(user_id)
+        where = compile_filter(filters)
+        when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
+        n, skip = check.limit(limit, maximum=10_000), check.offset(offset)
+        with self._core.db.connection() as conn:
+            return memories.list_memories(conn, uid, where=where, as_of=when, include_inactive=include_inactive,
+                                          limit=n, offset=skip, valid_at=event_time)  # fmt: skip
 
     def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
         """Every change to the memory and the versions it superseded or was superseded by."""
-        return self._core.history(memory_id, user_id)
+        uid, mid = self._ids(user_id, memory_id)
+        with self._core.db.connection() as conn:
+            ids = memories.chain_ids(conn, uid, mid)
+            if not ids:
+                raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
+            return history.for_memories(conn, uid, ids)
 
     # -- reflection (seed 001 §3–§5, neuromem.reflect) -----------------------
     def reflect(self, *, user_id: str, now: Any = None) -> ReflectionReport:
@@ -501,18 +536,18 @@ class Memory:
     # -- maintenance --------------------------------------------------------
     def flush(self, *, batch_size: int | None = None) -> int:
         """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
-        return self._core.backfill_embeddings(batch_size=batch_size)
+        return backfill_embeddings(self._core, batch_size=batch_size)
 
     def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
         from .store.status import store_status
 
-        uid = None if user_id is None else check_user_id(user_id, self.settings.write)
+        uid = None if user_id is None else self._uid(user_id)
         return store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
                             embed_mode=self.settings.embedder.mode)  # fmt: skip
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
-        return self._core.pending_embeddings(user_id)
+        return pending_embeddings(self._core, user_id)
 
     def close(self) -> None:
         if self._backfill is not None:
@@ -520,13 +555,8 @@ class Memory:
         reflection = self.__dict__.get("_reflection")
         if reflection is not None:
             reflection.close()
-        ingest = self.__dict__.get("_ingest")
-        if ingest is not None and ingest.chat is not None:
-            ingest.chat.close()
-        chat = self.__dict__.get("_chat")  # the model of recall_prompt and of add's restatement judgement
-        if chat is not None:
-            chat.close()
-        self._core.close()
+        self._recall.close()
+        self._core.close()  # access counts flushed, then the chat model, the pool and the embedder
 
     def __enter__(self) -> Self:
         return self
@@ -537,66 +567,18 @@ class Memory:
     @functools.cached_property
     def _judge(self) -> RestatementJudge | None:
         """The LLM's restatement judgement for ``add`` when a chat model is configured (``neuromem.supersede``)."""
-        chat = self._chat
+        chat = self._core.chat
         return None if chat is None else LLMRestatementJudge(chat)
 
-    @functools.cached_property
-    def _chat(self) -> ChatModel | None:
-        """The configured LLM for recall's evidence compression, or None offline (rule-based)."""
-        return create_chat_model(self.settings.llm)
+    def _uid(self, user_id: Any) -> str:
+        return check.user_id(user_id, self.settings.write)
+
+    def _ids(self, user_id: Any, memory_id: Any) -> tuple[str, Any]:
+        return self._uid(user_id), check.memory_id(memory_id)
 
     def _poke(self) -> None:
         if self._backfill is None and (self._core.embeddings_deferred or self._core.embed_failure is not None):
             # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
-            from .lifecycle.backfill import BackfillWorker
-
             self._backfill = BackfillWorker(self._core).start()
         if self._backfill is not None:
             self._backfill.poke()
-
-
-_ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all", "history", "flush",
-                  "pending_embeddings", "recall_prompt", "ingest", "end_session", "end_idle_sessions",
-                  "sources", "add_document", "list_documents", "delete_document", "import_chat_export",
-                  "reflect", "maybe_reflect", "traits", "trait", "run_job",
-                  "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
-                  "feedback", "pin", "unpin", "upvote", "downvote", "compress", "promote", "document_status")  # fmt: skip
-_ASYNC_METHODS += ("export", "import_file", "sync_markdown", "record_procedure")
-
-
-class AsyncMemory:
-    """The asyncio face of ``Memory``: same methods, awaited; one implementation underneath.
-
-    >>> m = await AsyncMemory.create(Settings())                  # doctest: +SKIP
-    >>> await m.add("I like green tea", user_id="bob")             # doctest: +SKIP
-    """
-
-    def __init__(self, memory: Memory) -> None:
-        self.sync = memory
-
-    @classmethod
-    async def create(cls, settings: Settings | None = None, *, embedder: Embedder | None = None) -> AsyncMemory:
-        return cls(await asyncio.to_thread(Memory, settings, embedder=embedder))
-
-    async def close(self) -> None:
-        await asyncio.to_thread(self.sync.close)
-
-    async def __aenter__(self) -> Self:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.close()
-
-
-def _async_method(name: str):  # type: ignore[no-untyped-def]
-    sync_method = getattr(Memory, name)
-
-    @functools.wraps(sync_method)
-    async def method(self: AsyncMemory, *args: Any, **kwargs: Any) -> Any:
-        return await asyncio.to_thread(getattr(self.sync, name), *args, **kwargs)
-
-    return method
-
-
-for _name in _ASYNC_METHODS:
-    setattr(AsyncMemory, _name, _async_method(_name))

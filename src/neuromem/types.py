@@ -95,27 +95,22 @@ class Emotion:
     label: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class MemoryRecord:
-    """One row of ``memories`` as the application sees it."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryColumns:
+    """The columns of a ``memories`` row that a new row and a stored one share, written once:
+    ``MemoryRecord`` (a stored row) and ``store.memories.NewMemory`` (a row to insert) extend it."""
 
-    id: uuid.UUID
+    id: uuid.UUID | None = None
     user_id: str
     memory_type: MemoryType
     content: str
-    created_at: dt.datetime
+    created_at: dt.datetime | None = None
     version: int = 1
     importance: float = 0.5
     metadata: dict[str, Any] = field(default_factory=dict)
     valid_at: dt.datetime | None = None
     invalid_at: dt.datetime | None = None
-    updated_at: dt.datetime | None = None
-    expired_at: dt.datetime | None = None
-    superseded_by: uuid.UUID | None = None
     content_hash: str | None = None
-    access_count: int = 0
-    last_accessed_at: dt.datetime | None = None
-    has_embedding: bool = False
     category: str | None = None
     language: str | None = None
     trait_subtype: str | None = None
@@ -134,6 +129,20 @@ class MemoryRecord:
     object_entity_id: uuid.UUID | None = None
     source_episode_ids: tuple[uuid.UUID, ...] = ()
     raw_refs: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryRecord(MemoryColumns):
+    """One row of ``memories`` as the application sees it."""
+
+    id: uuid.UUID  # type: ignore[assignment]  # a stored row always has its id and creation time
+    created_at: dt.datetime  # type: ignore[assignment]
+    updated_at: dt.datetime | None = None
+    expired_at: dt.datetime | None = None
+    superseded_by: uuid.UUID | None = None
+    access_count: int = 0
+    last_accessed_at: dt.datetime | None = None
+    has_embedding: bool = False
 
     @property
     def is_current(self) -> bool:
@@ -223,3 +232,58 @@ class SearchResults:
     @property
     def memories(self) -> list[MemoryRecord]:
         return [h.memory for h in self.hits]
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentFile:
+    """A stored document (``Memory.add_document``): its chunks are memories of type ``document``."""
+
+    id: uuid.UUID
+    user_id: str
+    file_name: str
+    mime_type: str
+    size_bytes: int
+    sha256: str
+    chunk_count: int
+    metadata: dict[str, Any]
+    created_at: dt.datetime
+    deleted_at: dt.datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentStatus:
+    """How far a document's embedding has come (issue #12 item 7). Its chunks are searchable by
+    full text from the moment ``add_document`` returns; by vector once ``embedded``."""
+
+    file_id: uuid.UUID
+    chunks: int
+    embedded: int
+    failed: int  # chunks whose last embedding attempt failed (retried by the backfill)
+
+    @property
+    def pending(self) -> int:
+        return self.chunks - self.embedded
+
+    @property
+    def state(self) -> str:
+        """``"ready"`` (every chunk embedded), ``"embedding"``, or ``"retrying"`` (attempts failed)."""
+        if self.pending == 0:
+            return "ready"
+        return "retrying" if self.failed else "embedding"
+
+    @property
+    def progress(self) -> float:
+        return 1.0 if self.chunks == 0 else self.embedded / self.chunks
+
+
+@dataclass(frozen=True, slots=True)
+class UsageRecord:
+    """One model call as the store records it per user and operation (``ok=False`` for failures)."""
+
+    operation: str
+    model: str
+    prompt_tokens: int
+    completion_tokens: int
+    latency_ms: float
+    ok: bool
+    error: str | None = None

@@ -12,6 +12,7 @@ from neuromem import Memory, Settings
 from neuromem.store.search import SearchRequest, search
 from neuromem.text import query_terms
 from neuromem.types import MemoryType
+from tests.recall.helpers import insert_memory
 
 
 def first_recall(memory: Memory, query: str, user_id: str, types: list[MemoryType] | None = None) -> list:
@@ -40,7 +41,7 @@ def test_score_components_match_the_formula(memory: Memory, settings: Settings) 
 
 
 def test_trait_stage_boost_from_the_decayed_view(memory: Memory, db_url: str) -> None:
-    rec = memory.add("Prefers morning meetings over evening ones", user_id="t", memory_type="trait")[0].memory
+    rec = insert_memory(memory, "t", "Prefers morning meetings over evening ones", memory_type="trait")
     with psycopg.connect(db_url, autocommit=True) as conn:
         conn.execute("UPDATE memories SET trait_subtype = 'preference', trait_stage = 'core', "
                      "trait_confidence = 0.9 WHERE id = %s", (rec.id,))

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from neuromem import Memory, MemoryNotFoundError, MemoryType, Operation, VersionConflictError
+from neuromem import Memory, MemoryNotFoundError, MemoryType, Operation, VersionConflictError, writes
 from neuromem.types import HistoryEvent
 
 
@@ -139,7 +139,11 @@ def test_filters(memory: Memory) -> None:
 
 def test_memory_types_and_reset(memory: Memory) -> None:
     for kind in MemoryType:
-        memory.add(f"a {kind.value} memory about gardening", user_id="r", memory_type=kind)
+        text = f"a {kind.value} memory about gardening"
+        if kind is MemoryType.TRAIT:  # traits come only from reflection: written by the internal rules
+            writes.add(memory._core, writes.draft(memory._core, text, "r", memory_type=kind))
+        else:
+            memory.add(text, user_id="r", memory_type=kind)
     memory.add("another user's memory", user_id="other")
     assert {m.memory_type for m in memory.get_all(user_id="r")} == set(MemoryType)
     removed = memory.reset(user_id="r")

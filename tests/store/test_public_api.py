@@ -7,20 +7,158 @@ import asyncio
 import neuromem
 from neuromem import AsyncMemory, Memory, Operation, Settings
 
+#: The public surface, written out: adding or removing a name is a deliberate change of this list.
+PUBLIC = {
+    "EXPORT_FORMATS",
+    "AccessError",
+    "AsyncMemory",
+    "AuthenticationError",
+    "Citation",
+    "CompressedGroup",
+    "CompressionReport",
+    "ConfigError",
+    "Conflict",
+    "ConflictError",
+    "ConflictNotFoundError",
+    "ContentTooLongError",
+    "DatabaseUnavailableError",
+    "DocumentFile",
+    "DocumentNotFoundError",
+    "DocumentStatus",
+    "EmbedderError",
+    "EmbeddingDimensionError",
+    "EmptyContentError",
+    "Evidence",
+    "ExportFormatError",
+    "ExportReport",
+    "ExportVersionError",
+    "ExtensionError",
+    "ForgetPreview",
+    "ForgetReceipt",
+    "ForgetTargetError",
+    "HistoryEntry",
+    "ImportReport",
+    "ImportSummary",
+    "IngestReport",
+    "InvalidFilterError",
+    "InvalidInputError",
+    "InvalidMetadataError",
+    "InvalidTenantError",
+    "InvalidTextError",
+    "InvalidTurnError",
+    "InvalidUserIdError",
+    "LLMError",
+    "LLMResponseError",
+    "MarkdownSyncError",
+    "Memory",
+    "MemoryNotFoundError",
+    "MemoryRecord",
+    "MemoryType",
+    "ModelError",
+    "NeuromemError",
+    "NotFoundError",
+    "Operation",
+    "OutOfRangeError",
+    "PIIRejectedError",
+    "PayloadTooLargeError",
+    "PermissionDeniedError",
+    "Promotion",
+    "PromptBlock",
+    "PromptLine",
+    "Provenance",
+    "RecallDegradedError",
+    "RecallRecipe",
+    "ReceiptNotFoundError",
+    "ReflectionReport",
+    "RejectedMessage",
+    "RequestTimeoutError",
+    "ScheduledJob",
+    "SchemaVersionError",
+    "ScoreBreakdown",
+    "SearchHit",
+    "SearchResults",
+    "ServerStop",
+    "SessionEnd",
+    "SessionNotFoundError",
+    "Settings",
+    "StoreError",
+    "StoreStatus",
+    "SyncReport",
+    "TraitDetail",
+    "TraitGroups",
+    "TraitWriteError",
+    "TriggerType",
+    "UnknownMemoryTypeError",
+    "VectorDimensionError",
+    "VersionConflictError",
+    "WriteResult",
+    "__version__",
+    "read_chat_export",
+    "reembed",
+    "scheduled_jobs",
+    "settings_reference",
+    "stop_embedded_server",
+}
+
 
 def test_exported_members() -> None:
-    """Adding to or removing from the public surface is a deliberate change: update this list."""
+    """``__all__`` is exactly ``PUBLIC`` (STYLE.md habit 1: httpx's ``test_exported_members``)."""
     import importlib
 
-    expected = set(neuromem.__all__) - {"__version__"}
+    assert set(neuromem.__all__) == PUBLIC, (set(neuromem.__all__) ^ PUBLIC)
+    assert len(neuromem.__all__) == len(set(neuromem.__all__))
     exported_now = {name for name, value in vars(neuromem).items()
                     if not name.startswith("_") and not isinstance(value, type(importlib))}
     # names load on first use (PEP 562): what is loaded so far is public, and every public name loads
-    assert exported_now <= expected, "neuromem/__init__.py and __all__ disagree"
-    assert set(neuromem._EXPORTS) == expected
-    assert all(getattr(neuromem, name) is not None for name in expected)
-    assert len(neuromem.__all__) == len(set(neuromem.__all__))
-    assert {"Memory", "AsyncMemory", "Settings", "NeuromemError", "SearchResults", "InvalidInputError"} <= expected
+    assert exported_now <= PUBLIC, "neuromem/__init__.py and __all__ disagree"
+    assert set(neuromem._EXPORTS) == PUBLIC - {"__version__"}
+    assert all(getattr(neuromem, name) is not None for name in PUBLIC)
+
+
+def test_every_error_is_exported() -> None:
+    """Every error class neuromem can raise is importable from ``neuromem``."""
+    from neuromem import errors
+
+    defined = {name for name, value in vars(errors).items()
+               if isinstance(value, type) and issubclass(value, errors.NeuromemError)}  # fmt: skip
+    assert defined <= PUBLIC, defined - PUBLIC
+
+
+def _annotation_names(annotation: str) -> set[str]:
+    import ast
+
+    return {n.id for n in ast.walk(ast.parse(annotation, mode="eval")) if isinstance(n, ast.Name)}
+
+
+def test_every_public_return_type_is_exported() -> None:
+    """What a public method of ``Memory`` returns is a public type (never a store row or a private class)."""
+    import builtins
+    import inspect
+
+    allowed = PUBLIC | set(dir(builtins)) | {"Any", "Self"}
+    for name, method in inspect.getmembers(Memory, inspect.isfunction):
+        if name.startswith("_"):
+            continue
+        returned = inspect.signature(method).return_annotation
+        assert isinstance(returned, str), name  # postponed annotations: the source text
+        missing = _annotation_names(returned) - allowed
+        assert not missing, f"Memory.{name} returns {returned}: {missing} not exported from neuromem"
+
+
+def test_async_memory_matches_memory() -> None:
+    """``AsyncMemory`` has a real ``async def`` for every public method of ``Memory``, with the same
+    parameters, defaults and return type; the generated module is up to date."""
+    import inspect
+
+    from tools.gen_async import TARGET, generate
+
+    assert TARGET.read_text("utf-8") == generate(), "neuromem/async_memory.py is stale: python -m tools.gen_async"
+    sync = {n: m for n, m in inspect.getmembers(Memory, inspect.isfunction) if not n.startswith("_")}
+    coroutines = {n: m for n, m in inspect.getmembers(AsyncMemory, inspect.iscoroutinefunction)
+                  if not n.startswith("_")}  # fmt: skip
+    assert set(coroutines) - {"create", "from_env"} == set(sync), set(coroutines) ^ set(sync)
+    for name, method in sync.items():
+        assert inspect.signature(coroutines[name]) == inspect.signature(method), name
 
 
 def test_async_memory_round_trip(settings: Settings) -> None:

@@ -68,13 +68,13 @@ def test_writes_for_another_user_are_refused(memory: Memory) -> None:
     db = memory._core.db
     with scope.bind(scope_for("acme", "alice")), db.transaction() as conn:
         assert conn.execute("UPDATE memories SET importance = 0.123").rowcount >= 1  # only acme's alice
-        assert conn.execute("DELETE FROM key_values WHERE user_id = 'bob'").rowcount == 0
+        assert conn.execute("DELETE FROM pipeline_events WHERE user_id = 'bob'").rowcount == 0
     with db.connection() as conn:
         touched = conn.execute("SELECT DISTINCT user_id FROM memories WHERE importance = 0.123::real").fetchall()
     assert [r["user_id"] for r in touched] == ["t=acme/alice"]
     with pytest.raises(StoreError, match="42501"), scope.bind(scope_for("acme", "alice")), \
             db.transaction() as conn:  # fmt: skip
-        conn.execute("INSERT INTO key_values (user_id, namespace, key, value) VALUES ('bob', 'x', 'y', '{}')")
+        conn.execute("INSERT INTO raw_chunks (user_id, sha256, data, size_bytes) VALUES ('bob', 'x', 'y', 1)")
     with pytest.raises(StoreError, match="42501"), scope.bind(scope_for("acme", "alice")), \
             db.transaction() as conn:  # fmt: skip
         conn.execute("SELECT * FROM api_keys")

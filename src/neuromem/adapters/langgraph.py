@@ -45,6 +45,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised only without the extra
     raise ImportError("the LangGraph store needs the extra: pip install 'neuromem[langgraph]'") from exc
 
+from .. import writes
 from ..memory import Memory
 from ..types import MemoryRecord
 
@@ -95,7 +96,7 @@ class NeuromemStore(BaseStore):
         record = self._find(op.namespace, op.key)
         if op.value is None:
             if record is not None:
-                self.memory._core.delete(record.id, self.user_id, actor=_ACTOR)
+                writes.delete(self.memory._core, self.user_id, record.id, actor=_ACTOR)
             return None
         value = dict(op.value)
         fields = self.index_fields if op.index is None else op.index
@@ -105,11 +106,12 @@ class NeuromemStore(BaseStore):
             now = dt.datetime.now(dt.UTC).isoformat()
             meta |= {_NS: _ns_text(op.namespace), _KEY: op.key, _CREATED: now, _DEPTH: len(op.namespace),
                      **{f"lg_ns{i}": label for i, label in enumerate(op.namespace)}}  # fmt: skip
-            core = self.memory._core
-            core.insert(core.draft(text, self.user_id, metadata=meta), actor=_ACTOR)
+            rt = self.memory._core
+            writes.insert(rt, writes.draft(rt, text, self.user_id, metadata=meta), actor=_ACTOR)
         elif text != record.content or any(record.metadata.get(k) != v for k, v in meta.items()):
-            self.memory._core.update(record.id, self.user_id, content=None if text == record.content else text,
-                                     metadata=meta, actor=_ACTOR)  # fmt: skip
+            change = writes.Change.checked(self.memory._core, content=None if text == record.content else text,
+                                           metadata=meta)  # fmt: skip
+            writes.update(self.memory._core, self.user_id, record.id, change, actor=_ACTOR)
         return None
 
     def _search(self, op: SearchOp) -> list[SearchItem]:

@@ -21,6 +21,7 @@ from enum import IntEnum
 
 from ..errors import AuthenticationError, InvalidInputError, NotFoundError
 from ..ids import uuid7
+from ..store import api_keys
 from ..store.db import Database
 from .tenancy import check_tenant, user_key
 
@@ -93,21 +94,13 @@ class KeyStore:
             raise InvalidInputError("a key name has at most 255 characters")
         key_id, secret = uuid7(), secrets.token_urlsafe(32)
         with self.db.transaction() as conn:
-            row = conn.execute(
-                """INSERT INTO api_keys (id, tenant, name, scope, bound_user, secret_sha256)
-                   VALUES (%s, %s, %s, %s, %s, %s) RETURNING *""",
-                (key_id, tenant, name, level.label, user_id, _digest(secret)),
-            ).fetchone()
+            row = api_keys.insert(conn, key_id, tenant=tenant, name=name, scope=level.label, bound_user=user_id,
+                                  secret_sha256=_digest(secret))  # fmt: skip
         return _key(row), f"nmk_{key_id.hex}_{secret}"
 
     def list(self, tenant: str | None = None, *, include_revoked: bool = False) -> list[ApiKey]:
         with self.db.connection() as conn:
-            rows = conn.execute(
-                """SELECT * FROM api_keys
-                   WHERE (%(t)s::text IS NULL OR tenant = %(t)s) AND (%(all)s OR revoked_at IS NULL)
-                   ORDER BY tenant, created_at""",
-                {"t": tenant, "all": include_revoked},
-            ).fetchall()
+            rows = api_keys.list_keys(conn, tenant, include_revoked=include_revoked)
         return [_key(r) for r in rows]
 
     def revoke(self, key_id: str | uuid.UUID) -> ApiKey:
@@ -117,9 +110,7 @@ class KeyStore:
         except ValueError:
             raise InvalidInputError(f"{key_id!r} is not a key id") from None
         with self.db.transaction() as conn:
-            row = conn.execute(
-                "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s RETURNING *", (kid,)
-            ).fetchone()
+            row = api_keys.revoke(conn, kid)
         if row is None:
             raise NotFoundError(f"no API key {kid}")
         return _key(row)
@@ -131,12 +122,12 @@ class KeyStore:
             raise AuthenticationError("missing or malformed API key (Authorization: Bearer nmk_…)")
         kid = uuid.UUID(match.group(1))
         with self.db.connection() as conn:
-            row = conn.execute("SELECT * FROM api_keys WHERE id = %s AND revoked_at IS NULL", (kid,)).fetchone()
+            row = api_keys.active(conn, kid)
             if row is None or not hmac.compare_digest(bytes(row["secret_sha256"]), _digest(match.group(2))):
                 raise AuthenticationError("unknown or revoked API key")
             last = row["last_used_at"]
             if last is None or dt.datetime.now(dt.UTC) - last > _TOUCH_EVERY:
-                conn.execute("UPDATE api_keys SET last_used_at = now() WHERE id = %s", (kid,))
+                api_keys.touch(conn, kid)
         return Principal(row["id"], row["tenant"], KeyScope.parse(row["scope"]), row["bound_user"])
 
 

@@ -24,7 +24,7 @@ from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metri
 from prometheus_client.registry import Collector
 
 from ..memory import Memory
-from ..store import memories
+from ..store import memories, usage
 from ..store.scope import suspended
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -78,11 +78,7 @@ class StoreCollector(Collector):
         tokens = CounterMetricFamily("neuromem_model_tokens", "Tokens of recorded model calls",
                                      labels=["operation", "model", "kind"])  # fmt: skip
         with suspended(), core.db.connection() as conn:
-            rows = conn.execute(
-                """SELECT operation, model, ok, count(*) AS n, coalesce(sum(prompt_tokens), 0) AS p,
-                          coalesce(sum(completion_tokens), 0) AS c
-                   FROM model_usage GROUP BY operation, model, ok ORDER BY 1, 2, 3"""
-            ).fetchall()
+            rows = usage.totals(conn)
             pending = memories.count_pending_embeddings(conn, None)
         for row in rows:
             calls.add_metric([row["operation"], row["model"], "ok" if row["ok"] else "error"], row["n"])

@@ -7,7 +7,7 @@ Order of the rules, per candidate, inside the batch's transaction:
    preference) → the old fact gets ``invalid_at`` = the new fact's ``valid_at`` (it stays
    visible to time travel), a CONTRADICTS edge is drawn, then the new fact is written;
    the same slot with the same value → the new fact SUPPORTS the old one;
-3. ``MemoryCore.write``: identical hash → NOOP, a restatement of a current fact → UPDATE
+3. ``neuromem.writes.write``: identical hash → NOOP, a restatement of a current fact → UPDATE
    (supersede; ``neuromem.supersede``), else ADD with ``SIMILAR_TO`` links.
 
 With an LLM configured (``ingest.llm_decisions``) and similar memories present, the LLM
@@ -29,7 +29,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import validation as check
-from ..core import Draft, MemoryCore
+from .. import writes
+from ..core import Runtime
 from ..errors import LLMError
 from ..lifecycle.conflicts import ConflictResolver, opposed_by_slot
 from ..llm.base import ChatModel, UsageRecord
@@ -39,6 +40,7 @@ from ..store.db import Conn
 from ..store.filters import compile_filter
 from ..text.language import detect_language
 from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation, WriteResult
+from ..writes import Draft
 from .candidates import Candidate
 
 log = logging.getLogger(__name__)
@@ -57,7 +59,7 @@ class Decision:
 
 @dataclass
 class Decider:
-    core: MemoryCore
+    core: Runtime
     chat: ChatModel | None = None
     usage: list[UsageRecord] = field(default_factory=list)
     events: list[tuple[str, dict]] = field(default_factory=list)  # type: ignore[type-arg]
@@ -87,7 +89,7 @@ class Decider:
             if decided is not None:
                 return Decision(decided, contradicted, supported)
         actor = ACTOR_LLM if candidate.extractor == "llm" else ACTOR_RULES
-        result = self.core.write(conn, draft, vector=vector, actor=actor)
+        result = writes.write(self.core, conn, draft, vector=vector, actor=actor)
         return Decision(result, contradicted, supported)
 
     # ---------------------------------------------------------------- slots
@@ -124,7 +126,7 @@ class Decider:
             return None  # episodes are append-only (seed 001 §2.3): the rules add them
         same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content))
         if same is not None:  # identical content stays a rule: NOOP without asking
-            return self.core.write(conn, draft, vector=vector, actor=ACTOR_RULES)
+            return writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_RULES)
         k = self.core.settings.ingest.decision_candidates
         near = [
             (m, s)
@@ -153,24 +155,21 @@ class Decider:
             content = (answer.content or draft.content).strip()
             if detect_language(content) != detect_language(draft.content):
                 content = draft.content  # a memory stays in the language the user spoke
-            merged = Draft(**{**_fields(draft), "content": content})
+            merged = draft.with_content(content)
             current = memories.get(conn, target.user_id, target.id, for_update=True)
             if current is None or current.expired_at is not None:  # a concurrent writer replaced it
                 self.events.append(("decision_rejected", {"reason": "target no longer current", "operation": op}))
                 return None
             vectors = self.core.embed_passages([content]) if content != draft.content else None
-            new = self.core.supersede(conn, current, merged, vector=vector if vectors is None else vectors[0],
-                                      actor=ACTOR_LLM)  # fmt: skip
+            new = writes.supersede(self.core, conn, current, merged, vector=vector if vectors is None else vectors[0],
+                                   actor=ACTOR_LLM)  # fmt: skip
             return WriteResult(Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}")
         if op == "DELETE":
             assert target is not None
             self._invalidate(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM)
-            result = self.core.write(conn, draft, vector=vector, actor=ACTOR_LLM)
+            result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
             return WriteResult(result.operation, result.memory, previous_id=target.id,
                                reason=f"LLM: replaces {target.id}")  # fmt: skip
-        result = self.core.write(conn, draft, vector=vector, actor=ACTOR_LLM)
+        result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
         return result
 
-
-def _fields(draft: Draft) -> dict:  # type: ignore[type-arg]
-    return {name: getattr(draft, name) for name in Draft.__slots__}  # type: ignore[attr-defined]

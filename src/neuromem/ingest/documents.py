@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .. import validation as check
-from ..core import MemoryCore
+from ..core import Runtime
 from ..errors import DocumentNotFoundError, InvalidInputError
 from ..ids import uuid7
 from ..store import documents, graph, memories, raw_chunks
@@ -57,7 +57,7 @@ def chunk_document(text: str, max_tokens: int) -> list[str]:
 
 
 def add_document(
-    core: MemoryCore, text: Any, *, user_id: Any, file_name: Any, mime_type: str = "text/plain",
+    core: Runtime, text: Any, *, user_id: Any, file_name: Any, mime_type: str = "text/plain",
     metadata: Mapping[str, Any] | None = None, background: bool | None = None,
 ) -> DocumentFile:
     """Validate, chunk and write a document in one transaction. Its chunks are embedded now, or —
@@ -93,7 +93,7 @@ def add_document(
 
 
 def write_document(
-    core: MemoryCore, conn: Conn, uid: str, body: str, pieces: Sequence[str], vectors: Any, *, file_name: str,
+    core: Runtime, conn: Conn, uid: str, body: str, pieces: Sequence[str], vectors: Any, *, file_name: str,
     mime_type: str, metadata: dict[str, Any],
 ) -> tuple[DocumentFile, list[MemoryRecord]]:
     """Inside ``conn``'s transaction: the file row, its chunk memories (``pieces``, embedded as
@@ -134,7 +134,7 @@ def write_document(
     return file, written
 
 
-def document_status(core: MemoryCore, file_id: Any, user_id: Any) -> DocumentStatus:
+def document_status(core: Runtime, file_id: Any, user_id: Any) -> DocumentStatus:
     uid = check.user_id(user_id, core.settings.write)
     fid = check.memory_id(file_id)
     with core.db.connection() as conn:
@@ -143,13 +143,13 @@ def document_status(core: MemoryCore, file_id: Any, user_id: Any) -> DocumentSta
         return documents.embedding_status(conn, uid, fid)
 
 
-def list_documents(core: MemoryCore, user_id: Any, *, limit: int = 100) -> list[DocumentFile]:
+def list_documents(core: Runtime, user_id: Any, *, limit: int = 100) -> list[DocumentFile]:
     uid = check.user_id(user_id, core.settings.write)
     with core.db.connection() as conn:
         return documents.list_files(conn, uid, limit=check.limit(limit, maximum=10_000))
 
 
-def delete_document(core: MemoryCore, file_id: Any, user_id: Any) -> DocumentFile:
+def delete_document(core: Runtime, file_id: Any, user_id: Any) -> DocumentFile:
     uid = check.user_id(user_id, core.settings.write)
     fid = check.memory_id(file_id)
     with core.db.transaction() as conn:

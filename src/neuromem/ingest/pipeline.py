@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import validation as check
-from ..core import Draft, MemoryCore
+from .. import writes
+from ..core import Runtime
 from ..errors import InvalidInputError, SessionNotFoundError
 from ..llm.base import ChatModel, UsageRecord
 from ..store import conversations, memories, raw_chunks, usage
@@ -34,6 +35,7 @@ from ..store.documents import DocumentFile
 from ..store.retry import run_with_retries
 from ..text.pii import apply_pii_policy
 from ..types import MemoryType, Operation, WriteResult
+from ..writes import Draft
 from .candidates import Candidate, Extraction
 from .decide import Decider
 from .documents import chunk_document, write_document
@@ -135,7 +137,7 @@ DEFAULT_SESSION = "default"  # session id of messages added without one
 
 
 class IngestPipeline:
-    def __init__(self, core: MemoryCore, chat: ChatModel | None = None) -> None:
+    def __init__(self, core: Runtime, chat: ChatModel | None = None) -> None:
         self.core = core
         self.chat = chat
         self.settings = core.settings
@@ -394,7 +396,8 @@ class IngestPipeline:
         meta = {**caller_meta, **c.metadata(), "session_id": sid, "role": turn.role}
         if turn.speaker:
             meta["speaker"] = turn.speaker
-        draft = self.core.draft(
+        draft = writes.draft(
+            self.core,
             c.content,
             uid,
             memory_type=c.memory_type,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import validation as check
-from ..core import MemoryCore
+from ..core import Runtime
 from ..errors import MemoryNotFoundError
 from ..store import conversations, memories, raw_chunks
 
@@ -23,7 +23,7 @@ class Provenance:
     quotes: tuple[str, ...]  # the words each raw_refs item points to, in order
 
 
-def provenance(core: MemoryCore, memory_id: Any, user_id: Any) -> Provenance:
+def provenance(core: Runtime, memory_id: Any, user_id: Any) -> Provenance:
     uid = check.user_id(user_id, core.settings.write)
     mid = check.memory_id(memory_id)
     with core.db.connection() as conn:

@@ -1,7 +1,7 @@
 """The embedding backfill worker (seed 000 "SQL 同步 + 向量异步").
 
 Rows written without a vector (async mode, or the embedder was down) are embedded in
-batches by ``MemoryCore.backfill_embeddings``; this thread runs it in the background,
+batches by ``backfill_embeddings``; ``BackfillWorker`` runs it in the background,
 backing off while the embedder keeps failing.
 """
 
@@ -10,16 +10,49 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..core import MemoryCore
+from ..core import Runtime
+from ..errors import EmbedderError
+from ..store import memories
 
 log = logging.getLogger(__name__)
+
+
+def backfill_embeddings(rt: Runtime, *, batch_size: int | None = None, max_batches: int | None = None) -> int:
+    """Embed rows written without a vector, batch by batch. Returns how many were embedded.
+
+    A failing batch is recorded (``embed_attempts``, ``embed_error``) and left for the
+    next run; the rows stay searchable by full text meanwhile.
+    """
+    size = batch_size or rt.settings.embedder.batch_size
+    done = 0
+    batches = 0
+    while max_batches is None or batches < max_batches:
+        batches += 1
+        with rt.db.transaction() as conn:
+            rows = memories.claim_pending_embeddings(conn, size)
+            if not rows:
+                break
+            try:
+                vectors = rt.embedder.embed_passages([r["content"] for r in rows], batch_size=size)
+            except EmbedderError as exc:
+                memories.record_embed_failure(conn, [(r["id"], r["memory_type"]) for r in rows], str(exc))
+                log.warning("backfill batch of %d failed: %s", len(rows), exc)
+                break
+            triples = [(r["id"], r["memory_type"], vectors[i]) for i, r in enumerate(rows)]
+            done += memories.set_embeddings(conn, triples, rt.dim)
+    return done
+
+
+def pending_embeddings(rt: Runtime, user_id: str | None = None) -> int:
+    with rt.db.connection() as conn:
+        return memories.count_pending_embeddings(conn, user_id)
 
 
 class BackfillWorker:
     """A daemon thread that embeds pending rows every ``interval_s`` (sooner when poked)."""
 
-    def __init__(self, core: MemoryCore, *, interval_s: float = 2.0, max_backoff_s: float = 60.0) -> None:
-        self.core = core
+    def __init__(self, rt: Runtime, *, interval_s: float = 2.0, max_backoff_s: float = 60.0) -> None:
+        self.rt = rt
         self.interval_s = interval_s
         self.max_backoff_s = max_backoff_s
         self._wake = threading.Event()
@@ -47,8 +80,8 @@ class BackfillWorker:
             if self._stop.is_set():
                 break
             try:
-                self.core.backfill_embeddings()
-                still = self.core.pending_embeddings()
+                backfill_embeddings(self.rt)
+                still = pending_embeddings(self.rt)
             except Exception:  # the worker must survive anything; the rows stay pending
                 log.exception("embedding backfill failed")
                 still = 1

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import validation as check
-from ..core import Draft
 from ..errors import LLMError, VersionConflictError
 from ..ingest.rules import split_sentences
 from ..llm.base import ChatModel
@@ -34,6 +33,7 @@ from ..llm.prompts.summarize import summarize_memories
 from ..store import consolidation, history, memories
 from ..text.token_count import count_tokens
 from ..types import HistoryEvent, MemoryRecord, MemoryType
+from ..writes import Draft, new_row
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ def _archive(core: Any, conn: Any, uid: str, plan: CompressedGroup, vector: Any)
         extra={"raw_refs": tuple(ref for m in originals for ref in m.raw_refs),
                "source_episode_ids": tuple(m.id for m in originals)},
     )  # fmt: skip
-    summary = memories.insert(conn, core._new_row(draft, check.content_hash(plan.summary), vector), core.dim)
+    summary = memories.insert(conn, new_row(draft, check.content_hash(plan.summary), vector), core.dim)
     history.record(conn, HistoryEvent.ADD, new=summary, actor=ACTOR)
     for m in originals:
         archived = memories.expire(conn, uid, m.id, expected_version=m.version, superseded_by=summary.id)

@@ -122,12 +122,7 @@ def _agreement(conn: Conn, user_id: str, o: Opposed) -> tuple[int, int, int]:
     """How many of the user's other facts on the slot agree with the old and with the new value."""
     if o.detector != "slot":
         return 0, 0, 0
-    rows = conn.execute(
-        """SELECT metadata->>'slot_value' AS v FROM memories WHERE user_id = %s AND memory_type = 'fact'
-           AND metadata->>'slot' = %s AND id <> %s AND (expired_at IS NULL OR superseded_by IS NOT NULL)""",
-        (user_id, o.attribute, o.old.id),
-    ).fetchall()
-    values = [r["v"] for r in rows]
+    values = store.slot_values(conn, user_id, o.attribute, excluding=o.old.id)
     return values.count(o.old_value), values.count(o.new_value), len(values)
 
 

@@ -13,18 +13,21 @@ which feedback it was (``feedback:upvote``…).
 from __future__ import annotations
 
 from typing import Any
+from uuid import UUID
 
+from .. import writes
+from ..core import Runtime
 from ..errors import InvalidInputError
 from ..types import MemoryRecord
 
 KINDS = ("pin", "unpin", "upvote", "downvote")
 
 
-def give_feedback(core: Any, user_id: Any, memory_id: Any, kind: str, *, actor: str = "user") -> MemoryRecord:
+def give_feedback(rt: Runtime, user_id: str, memory_id: UUID, kind: str, *, actor: str = "user") -> MemoryRecord:
     if kind not in KINDS:
         raise InvalidInputError(f"feedback must be one of {', '.join(KINDS)}, got {kind!r}")
-    current = core.get(memory_id, user_id)
-    step = core.settings.lifecycle.feedback_step
+    current = writes.get(rt, user_id, memory_id)
+    step = rt.settings.lifecycle.feedback_step
     votes = dict(current.metadata.get("feedback") or {})
     importance = None
     metadata: dict[str, Any]
@@ -35,8 +38,8 @@ def give_feedback(core: Any, user_id: Any, memory_id: Any, kind: str, *, actor: 
         votes[key] = int(votes.get(key, 0)) + 1
         metadata = {"feedback": votes}
         importance = min(1.0, max(0.0, current.importance + (step if kind == "upvote" else -step)))
-    return core.update(memory_id, user_id, metadata=metadata, importance=importance,
-                       actor=f"feedback:{kind}" if actor == "user" else actor[:50])  # fmt: skip
+    change = writes.Change(metadata=metadata, importance=importance)
+    return writes.update(rt, user_id, memory_id, change, actor=f"feedback:{kind}" if actor == "user" else actor[:50])
 
 
 __all__ = ["KINDS", "give_feedback"]

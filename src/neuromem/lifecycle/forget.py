@@ -198,7 +198,7 @@ def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = Fal
     receipt_id = uuid7()
     try:
         with core.access.without_user(uid), core.db.transaction() as conn:
-            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"forget:{uid}",))
+            store.lock_user(conn, uid)
             erased, recomputed, deleted = _erase(conn, uid, target, core.settings, dry_run=dry_run,
                                                  actor=actor, preview_limit=preview_limit)  # fmt: skip
             store.write_tombstones(conn, uid, receipt_id, actor, erased.tombstones)
@@ -228,7 +228,7 @@ def _erase(conn: Any, uid: str, target: ForgetTarget, settings: Any, *, dry_run:
     store.open_sets(conn)
     if target.kind == "everything":
         if dry_run:
-            conn.execute("INSERT INTO _forget_mem SELECT id, memory_type FROM memories WHERE user_id = %s", (uid,))
+            store.seed_user(conn, uid)
             rows, counts = store.preview(conn, uid, preview_limit)
             raise _DryRun(ForgetPreview(uid, target.kind, tuple(rows), _set_counts(counts)))
         return store.erase_user(conn, uid), 0, 0
@@ -357,7 +357,7 @@ def _recompute_traits(conn: Any, uid: str, lost: Sequence[dict[str, Any]], setti
     extra = store.Erased()
     if doomed:
         store.open_sets(conn)
-        conn.execute("INSERT INTO _forget_mem SELECT unnest(%s::uuid[]), 'trait'", (doomed,))
+        store.seed_traits(conn, doomed)
         extra = store.erase(conn, uid)
     return recomputed, len(doomed), extra
 

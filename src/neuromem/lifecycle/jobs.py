@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import maintenance
+from .backfill import backfill_embeddings
 from .compress import compress_job
 from .purge import purge_soft_deleted
 from .tiers import promote_job
@@ -80,7 +81,7 @@ JOBS: dict[str, Job] = {
         Job("consistency_check", 86400, lambda s, now: maintenance.consistency_check(s.core.db),
             "count orphaned evidence, history, sources and lineage"),
         Job("end_idle_sessions", 60, _end_idle_sessions, "end sessions idle past the timeout", needs_ingest=True),
-        Job("backfill_embeddings", 60, lambda s, now: s.core.backfill_embeddings(),
+        Job("backfill_embeddings", 60, lambda s, now: backfill_embeddings(s.core),
             "embed rows written without a vector"),
         Job("promote_tiers", 6 * 3600, lambda s, now: promote_job(s.core, now),
             "move facts and episodes to the mid and long tiers"),

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 from types import TracebackType
 from typing import Self
 
+from ..types import UsageRecord  # a domain value: the store records it without importing llm/
+
 Message = Mapping[str, str]
 """One chat message: ``{"role": "system" | "user" | "assistant", "content": "..."}``."""
 
@@ -27,19 +29,6 @@ class ChatResult:
     completion_tokens: int
     latency_ms: float
     model: str
-
-
-@dataclass(frozen=True, slots=True)
-class UsageRecord:
-    """One model call as the store records it per user and operation (``ok=False`` for failures)."""
-
-    operation: str
-    model: str
-    prompt_tokens: int
-    completion_tokens: int
-    latency_ms: float
-    ok: bool
-    error: str | None = None
 
 
 UsageSink = Callable[[UsageRecord], None]

@@ -22,7 +22,7 @@ from .format import EXPORT_FORMATS, ExportHeader
 from .readable import render_markdown
 
 if TYPE_CHECKING:
-    from ..core import MemoryCore
+    from ..core import Runtime
 
 _SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
 
@@ -51,7 +51,7 @@ def choose_format(target: str | Path | IO[str], fmt: str | None) -> str:
     return fmt
 
 
-def export_user(core: MemoryCore, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None) -> ExportReport:
+def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None) -> ExportReport:
     """Write ``user_id``'s memory to ``target`` (a path or a text stream) in one snapshot."""
     uid = check.user_id(user_id, core.settings.write)
     chosen = choose_format(target, fmt)

@@ -25,7 +25,7 @@ from ..store.maintenance import refresh_trait_view
 from .format import ExportHeader, read_export
 
 if TYPE_CHECKING:
-    from ..core import MemoryCore
+    from ..core import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +46,7 @@ class ImportReport:
         return sum(self.inserted.values())
 
 
-def import_file(core: MemoryCore, source: str | Path | IO[str]) -> ImportReport:
+def import_file(core: Runtime, source: str | Path | IO[str]) -> ImportReport:
     """Import an export (path or text stream) written by ``export_user``."""
     if isinstance(source, str | Path):
         with Path(source).open(encoding="utf-8") as stream:
@@ -54,7 +54,7 @@ def import_file(core: MemoryCore, source: str | Path | IO[str]) -> ImportReport:
     return _import(core, source)
 
 
-def _import(core: MemoryCore, stream: IO[str]) -> ImportReport:
+def _import(core: Runtime, stream: IO[str]) -> ImportReport:
     header, rows = read_export(stream)
     reembed = not header.vectors or header.embedding_dim != core.dim or header.embedder != core.embedder.name
     seen: Counter[str] = Counter()
@@ -85,7 +85,7 @@ def _import(core: MemoryCore, stream: IO[str]) -> ImportReport:
     )
 
 
-def _embed_again(core: MemoryCore, user_id: str) -> int:
+def _embed_again(core: Runtime, user_id: str) -> int:
     """Embed every imported version with this database's embedder; on failure the current
     rows stay for the backfill (searchable by full text meanwhile)."""
     with core.db.connection() as conn:

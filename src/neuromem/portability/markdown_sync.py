@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
+from .. import writes
 from ..errors import InvalidInputError, MarkdownSyncError
 from ..procedural.record import CATEGORY as PROCEDURE_CATEGORY
 from ..procedural.record import METADATA_KEY, Procedure, parse_text
@@ -30,7 +31,7 @@ from .markdown_format import SECTIONS_OF, Document, Line, Parsed, Section, parse
 from .markdown_merge import Plan, plan
 
 if TYPE_CHECKING:
-    from ..core import MemoryCore
+    from ..core import Runtime
 
 ACTOR = "file"
 STATE_DIR = ".neuromem"
@@ -67,7 +68,7 @@ class _State:
     records: dict[str, MemoryRecord]
 
 
-def sync_markdown(core: MemoryCore, directory: str | Path, user_id: Any, *, language: str = "en") -> SyncReport:
+def sync_markdown(core: Runtime, directory: str | Path, user_id: Any, *, language: str = "en") -> SyncReport:
     """Take the person's edits of ``directory``'s files in, then write both files again."""
     uid = check.user_id(user_id, core.settings.write)
     if language not in LANGUAGES:
@@ -128,7 +129,7 @@ def _parse_file(path: Path, document: Document) -> Parsed:
         raise MarkdownSyncError(f"{path}: {exc}") from exc
 
 
-def _read_state(core: MemoryCore, user_id: str, language: str) -> _State:
+def _read_state(core: Runtime, user_id: str, language: str) -> _State:
     with core.db.connection() as conn:
         rows = memories.list_memories(conn, user_id, limit=_MAX_ROWS)
         rows = [r for r in rows if _section(r) is not None]
@@ -177,7 +178,7 @@ def one_line(text: str) -> str:
     return re.sub(r"\s*\n\s*", " ", text).strip()
 
 
-def _check_line(core: MemoryCore, line: Line) -> None:
+def _check_line(core: Runtime, line: Line) -> None:
     try:
         check.content(line.text, core.settings.write)
         if line.section is Section.PROCEDURES:
@@ -193,22 +194,22 @@ def _metadata(line: Line, successes: int = 1) -> dict[str, Any] | None:
     return {METADATA_KEY: procedure.to_metadata()}
 
 
-def _apply(core: MemoryCore, user_id: str, p: Plan, state: _State, report: SyncReport) -> None:
+def _apply(core: Runtime, user_id: str, p: Plan, state: _State, report: SyncReport) -> None:
     for line in p.adds:
-        draft = core.draft(line.text, user_id, category=_CATEGORY_OF.get(line.section),
-                           metadata={"source": ACTOR, **(_metadata(line) or {})})  # fmt: skip
-        result = core.add(draft, actor=ACTOR)
+        draft = writes.draft(core, line.text, user_id, category=_CATEGORY_OF.get(line.section),
+                             metadata={"source": ACTOR, **(_metadata(line) or {})})  # fmt: skip
+        result = writes.add(core, draft, actor=ACTOR)
         if result.operation is not Operation.NOOP:
             report.added += 1
     for update in p.updates:
         record = state.records[update.key]
         known = record.metadata.get(METADATA_KEY)
         successes = int(known.get("successes", 1)) if isinstance(known, dict) else 1
-        core.update(record.id, user_id, content=update.line.text, metadata=_metadata(update.line, successes),
-                    actor=ACTOR)  # fmt: skip
+        change = writes.Change.checked(core, content=update.line.text, metadata=_metadata(update.line, successes))
+        writes.update(core, user_id, record.id, change, actor=ACTOR)
         report.updated += 1
     for key in p.deletes:
-        core.delete(state.records[key].id, user_id, actor=ACTOR)
+        writes.delete(core, user_id, state.records[key].id, actor=ACTOR)
         report.deleted += 1
 
 

@@ -18,19 +18,20 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
+from .. import writes
 from ..store import procedures as store
 from ..text.tokenize import tokenize
 from ..types import MemoryRecord, Operation, ScoreBreakdown, SearchHit, WriteResult
 from .record import CATEGORY, METADATA_KEY, Procedure, checked
 
 if TYPE_CHECKING:
-    from ..core import MemoryCore
+    from ..core import Runtime
 
 ACTOR = "procedure"
 
 
 def record_procedure(
-    core: MemoryCore,
+    core: Runtime,
     user_id: Any,
     name: Any,
     steps: Any,
@@ -48,9 +49,9 @@ def record_procedure(
     with core.db.connection() as conn:
         known = _by_name(store.current_procedures(conn, uid, CATEGORY), procedure.name)
     if known is None:
-        draft = core.draft(procedure.to_text(), uid, metadata={**extra, METADATA_KEY: procedure.to_metadata()},
-                           importance=settings.importance, category=CATEGORY)  # fmt: skip
-        return core.add(draft, actor=ACTOR)
+        draft = writes.draft(core, procedure.to_text(), uid, metadata={**extra, METADATA_KEY: procedure.to_metadata()},
+                             importance=settings.importance, category=CATEGORY)  # fmt: skip
+        return writes.add(core, draft, actor=ACTOR)
     before = Procedure.from_metadata(known.metadata[METADATA_KEY])
     merged = Procedure(
         name=before.name, steps=procedure.steps, preconditions=procedure.preconditions or before.preconditions,
@@ -58,17 +59,16 @@ def record_procedure(
         tools=procedure.tools or before.tools,
     )  # fmt: skip
     text = merged.to_text()
-    record = core.update(
-        known.id, uid,
+    change = writes.Change(
         content=None if text == known.content else text,
         metadata={**extra, METADATA_KEY: merged.to_metadata()},
         importance=min(1.0, known.importance + settings.reinforce_importance),
-        actor=ACTOR,
-    )  # fmt: skip
+    )
+    record = writes.update(core, uid, known.id, change, actor=ACTOR)
     return WriteResult(Operation.UPDATE, record, previous_id=known.id, reason=f"{merged.successes} successes")
 
 
-def alike_procedures(core: MemoryCore, query: str, user_id: str, *, limit: int | None = None) -> list[SearchHit]:
+def alike_procedures(core: Runtime, query: str, user_id: str, *, limit: int | None = None) -> list[SearchHit]:
     """The user's procedures for a task like ``query``, best first (see the module docstring)."""
     settings = core.settings.procedures
     n = settings.max_in_prompt if limit is None else limit

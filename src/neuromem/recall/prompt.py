@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -27,13 +28,14 @@ from ..procedural.record import CATEGORY as PROCEDURE
 from ..procedural.service import alike_procedures
 from ..store import memories, raw_chunks
 from ..store import recall_queries as rq
+from ..store.filters import compile_filter
 from ..text.language import detect_language
 from ..text.token_count import count_tokens
 from ..types import ScoreBreakdown, SearchHit, SearchResults
 from .packing import Citation, PackItem, group, make_items, pack
 
 if TYPE_CHECKING:
-    from ..core import MemoryCore
+    from ..core import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -75,12 +77,12 @@ class PromptBlock:
         return self.text
 
 
-def _pins(core: MemoryCore, user_id: str) -> list[SearchHit]:
+def _pins(core: Runtime, user_id: str) -> list[SearchHit]:
     """Explicit preference facts, core/preference traits and pinned memories (``Memory.pin``,
     seed 003 §9.1): always in the prompt."""
-    pinned = core.get_all(user_id, filters={"metadata.pinned": True}, limit=20)
-    records = core.get_all(user_id, filters={"category": "preference"}, limit=10)
     with core.db.connection() as conn:
+        pinned = memories.list_memories(conn, user_id, where=compile_filter({"metadata.pinned": True}), limit=20)
+        records = memories.list_memories(conn, user_id, where=compile_filter({"category": "preference"}), limit=10)
         traits = rq.trait_candidates(conn, user_id, None, core.dim, floor=core.settings.recall.trait_confidence_floor,
                                      limit=20)  # fmt: skip
         wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
@@ -91,7 +93,7 @@ def _pins(core: MemoryCore, user_id: str) -> list[SearchHit]:
     return [SearchHit(r, zero) for r in chosen.values()]
 
 
-def _citations(core: MemoryCore, user_id: str, hits: list[SearchHit]) -> list[Citation]:
+def _citations(core: Runtime, user_id: str, hits: list[SearchHit]) -> list[Citation]:
     ids = [h.memory.id for h in hits]
     with core.db.connection() as conn:
         sessions = rq.sessions_of(conn, user_id, ids)
@@ -166,7 +168,8 @@ def _llm_bullets(chat: ChatModel, items: list[PackItem], query: str, lang: str, 
 
 
 def build_recall_prompt(
-    core: MemoryCore,
+    core: Runtime,
+    search: Callable[..., SearchResults],
     query: str,
     user_id: str,
     *,
@@ -177,13 +180,14 @@ def build_recall_prompt(
     reference_time: Any = None,
     chat: ChatModel | None = None,
 ) -> PromptBlock:
-    """Recall for ``query``, pack within ``token_budget`` and lay out the memory block."""
+    """Recall for ``query`` (``search``: the facade's validated ``Memory.search``), pack within
+    ``token_budget`` and lay out the memory block."""
     budget = core.settings.recall.token_budget if token_budget is None else token_budget
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
         raise InvalidInputError(f"token_budget must be an integer of at least 16, got {token_budget!r}")
     if style not in STYLES:
         raise InvalidInputError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
-    results = core.search(query, user_id, limit=limit or 20, recipe=recipe, reference_time=reference_time)
+    results = search(query, user_id=user_id, limit=limit or 20, recipe=recipe, reference_time=reference_time)
     uid = results.hits[0].memory.user_id if results.hits else user_id
     lang = "zh" if detect_language(query) == "zh" else "en"
     pins = _pins(core, uid)

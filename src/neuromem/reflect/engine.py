@@ -127,13 +127,7 @@ class ReflectionEngine:
             cycle: _Cycle | None = None
             try:
                 with self.db.transaction() as conn:
-                    conn.execute(
-                        f"SET LOCAL lock_timeout = '{int(self.t.reflection_lock_timeout_s * 1000)}ms'"
-                    )
-                    conn.execute(
-                        "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                        (store.ADVISORY_NAMESPACE + uid,),
-                    )
+                    store.lock_user_for_cycle(conn, uid, lock_timeout_s=self.t.reflection_lock_timeout_s)
                     cycle = _Cycle(self, conn, uid, now, report)
                     cycle.run()
                 return report
@@ -241,11 +235,8 @@ class _Cycle:
         )
 
     def trait_vectors(self, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, np.ndarray | None]:
-        rows = self.conn.execute(
-            "SELECT id, halfvec_send(embedding) AS e FROM memories_trait WHERE user_id = %s AND id = ANY(%s)",
-            (self.user_id, list(ids)),
-        ).fetchall()
-        return {r["id"]: parse_vector(r["e"]) for r in rows}
+        stored = store.trait_vectors(self.conn, self.user_id, ids)
+        return {trait_id: parse_vector(data) for trait_id, data in stored.items()}
 
     def views(self, records: Sequence[MemoryRecord]) -> list[TraitView]:
         vectors = self.trait_vectors([r.id for r in records])

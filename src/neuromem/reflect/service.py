@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import validation as check
-from ..core import MemoryCore
+from ..core import Runtime
 from ..errors import MemoryNotFoundError
 from ..lifecycle.queue import CHECK, ReflectionQueue, Request
 from ..llm.factory import create_chat_model
@@ -59,7 +59,7 @@ class TraitDetail:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def create_detector(core: MemoryCore) -> PatternDetector:
+def create_detector(core: Runtime) -> PatternDetector:
     """The pattern detector for these settings — the one place it is chosen (STYLE habit 6).
 
     ``llm.base_url`` set → :class:`~neuromem.reflect.llm_detector.LLMDetector`
@@ -74,7 +74,7 @@ def create_detector(core: MemoryCore) -> PatternDetector:
 
 
 class ReflectionService:
-    def __init__(self, core: MemoryCore, detector: PatternDetector | None = None) -> None:
+    def __init__(self, core: Runtime, detector: PatternDetector | None = None) -> None:
         self.core = core
         self.detector = detector or create_detector(core)
         self.engine = ReflectionEngine(core.settings, core.db, self.detector, embed=core.embed_passages)
@@ -174,7 +174,7 @@ class ReflectionService:
         )
 
 
-def _decayed(t: MemoryRecord, now: dt.datetime, core: MemoryCore) -> float:
+def _decayed(t: MemoryRecord, now: dt.datetime, core: Runtime) -> float:
     if t.trait_confidence is None:
         return 0.0
     since = t.trait_last_reinforced or t.trait_first_observed or t.created_at

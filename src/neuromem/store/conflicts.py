@@ -33,6 +33,16 @@ _COLUMNS = ("id, user_id, attribute, old_id, new_id, old_score, new_score, statu
             "created_at, resolved_at, resolved_by")  # fmt: skip
 
 
+def slot_values(conn: Conn, user_id: str, slot: str, *, excluding: uuid.UUID) -> list[str | None]:
+    """The values of the user's other facts on ``slot`` (current ones, and versions that were superseded)."""
+    rows = conn.execute(
+        """SELECT metadata->>'slot_value' AS v FROM memories WHERE user_id = %s AND memory_type = 'fact'
+           AND metadata->>'slot' = %s AND id <> %s AND (expired_at IS NULL OR superseded_by IS NOT NULL)""",
+        (user_id, slot, excluding),
+    ).fetchall()
+    return [r["v"] for r in rows]
+
+
 def support_count(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
     """Supporting pieces of a fact: its provenance rows and the SUPPORTS edges pointing at it (≥ 1)."""
     row = conn.execute(

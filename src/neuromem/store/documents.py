@@ -5,54 +5,16 @@ type ``document`` carrying ``file_id`` and ``chunk_index``.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass
 from typing import Any
 
 from psycopg.types.json import Jsonb
 
+from ..types import DocumentFile, DocumentStatus
 from .db import Conn
 
+__all__ = ["DocumentFile", "DocumentStatus"]  # the domain values (neuromem.types) its rows become
+
 _COLUMNS = "id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata, created_at, deleted_at"
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentFile:
-    id: uuid.UUID
-    user_id: str
-    file_name: str
-    mime_type: str
-    size_bytes: int
-    sha256: str
-    chunk_count: int
-    metadata: dict[str, Any]
-    created_at: Any
-    deleted_at: Any
-
-
-@dataclass(frozen=True, slots=True)
-class DocumentStatus:
-    """How far a document's embedding has come (issue #12 item 7). Its chunks are searchable by
-    full text from the moment ``add_document`` returns; by vector once ``embedded``."""
-
-    file_id: uuid.UUID
-    chunks: int
-    embedded: int
-    failed: int  # chunks whose last embedding attempt failed (retried by the backfill)
-
-    @property
-    def pending(self) -> int:
-        return self.chunks - self.embedded
-
-    @property
-    def state(self) -> str:
-        """``"ready"`` (every chunk embedded), ``"embedding"``, or ``"retrying"`` (attempts failed)."""
-        if self.pending == 0:
-            return "ready"
-        return "retrying" if self.failed else "embedding"
-
-    @property
-    def progress(self) -> float:
-        return 1.0 if self.chunks == 0 else self.embedded / self.chunks
 
 
 def embedding_status(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentStatus:

@@ -73,6 +73,18 @@ def open_sets(conn: Conn) -> None:
 # --------------------------------------------------------------------------- seeds
 
 
+def lock_user(conn: Conn, user_id: str) -> None:  # one forget of a user at a time, until the transaction ends
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"forget:{user_id}",))
+
+
+def seed_user(conn: Conn, user_id: str) -> int:
+    return _insert(conn, "INSERT INTO _forget_mem SELECT id, memory_type FROM memories WHERE user_id = %(u)s", user_id)
+
+
+def seed_traits(conn: Conn, ids: Sequence[uuid.UUID]) -> int:
+    return conn.execute("INSERT INTO _forget_mem SELECT unnest(%s::uuid[]), 'trait'", (list(ids),)).rowcount
+
+
 def seed_memory(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
     """One memory of any type (a trait named on purpose goes with its evidence links)."""
     cur = conn.execute(

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -17,7 +17,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..ids import uuid7
-from ..types import MemoryRecord, MemoryType
+from ..types import MemoryColumns, MemoryRecord, MemoryType
 from .db import Conn
 from .filters import CompiledFilter
 from .sql_parts import named_filter, time_scope
@@ -35,42 +35,15 @@ _COLUMNS = """
 SELECT_COLUMNS = _COLUMNS
 
 
-@dataclass(frozen=True, slots=True)
-class NewMemory:
-    """Everything needed to insert one row; ``id`` and timestamps default sensibly."""
+@dataclass(frozen=True, slots=True, kw_only=True)
+class NewMemory(MemoryColumns):
+    """A row to insert: the shared columns (``types.MemoryColumns``; ``id`` made here when None,
+    ``created_at`` by the database) plus what only the store keeps."""
 
-    user_id: str
-    memory_type: MemoryType
-    content: str
-    content_hash: str
+    content_hash: str  # type: ignore[assignment]  # every inserted row has its hash
     search_tokens: str = ""
     token_count: int = 0
     embedding: np.ndarray | None = None
-    importance: float = 0.5
-    metadata: dict[str, Any] = field(default_factory=dict)
-    category: str | None = None
-    language: str | None = None
-    valid_at: dt.datetime | None = None
-    invalid_at: dt.datetime | None = None
-    created_at: dt.datetime | None = None
-    version: int = 1
-    id: uuid.UUID | None = None
-    trait_subtype: str | None = None
-    trait_stage: str | None = None
-    trait_confidence: float | None = None
-    trait_context: str | None = None
-    trait_parent_id: uuid.UUID | None = None
-    trait_reinforcement_count: int = 0
-    trait_contradiction_count: int = 0
-    trait_last_reinforced: dt.datetime | None = None
-    trait_first_observed: dt.datetime | None = None
-    trait_window_start: dt.datetime | None = None
-    trait_window_end: dt.datetime | None = None
-    trait_derived_from: str | None = None
-    subject_entity_id: uuid.UUID | None = None
-    object_entity_id: uuid.UUID | None = None
-    source_episode_ids: tuple[uuid.UUID, ...] = ()
-    raw_refs: tuple[dict[str, Any], ...] = ()
     file_id: uuid.UUID | None = None
     chunk_index: int | None = None
 
@@ -188,6 +161,16 @@ def get_many(conn: Conn, user_id: str, ids: Iterable[uuid.UUID]) -> dict[uuid.UU
 
 # who said a memory: '' for the user, else another person's name in lower case (``supersede.speaker_of``)
 SPEAKER_SQL = "(CASE WHEN metadata->>'speaker_is_user' = 'false' THEN lower(metadata->>'speaker') ELSE '' END)"
+
+
+LOCK_WRITE_KEY = sql.SQL("SELECT pg_advisory_xact_lock(hashtextextended({key}, 0))").format(key=sql.Placeholder())
+
+
+def lock_write_keys(conn: Conn, user_id: str, keys: Iterable[str]) -> None:
+    """Serialise, until the transaction ends, writers of the same content or of restatements of one
+    fact for this user: one transaction-scoped advisory lock per key, taken in sorted order."""
+    for key in sorted(set(keys)):
+        conn.execute(LOCK_WRITE_KEY, (f"{user_id}:{key}",))
 
 
 def find_current_by_hash(
@@ -411,7 +394,7 @@ def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, d
 USER_TABLES = (
     "memories", "trait_evidence", "memory_history", "reflection_cycles", "memory_sources",
     "conversation_messages", "conversation_sessions", "raw_chunks", "graph_edges", "graph_nodes",
-    "key_values", "emotion_profiles", "document_files", "model_usage", "pipeline_events",
+    "document_files", "model_usage", "pipeline_events",
 )  # fmt: skip
 
 

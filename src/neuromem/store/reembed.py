@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import psycopg
+from psycopg import sql
 
 from ..config import Settings
 from . import migrate
+from .db import translated_errors
 from .server import resolve_server
 
 _VECTOR_MIGRATION = 3  # 0003_vector_indexes.sql holds every object built on the embedding column
@@ -17,12 +19,13 @@ def reembed(settings: Settings, dim: int) -> None:
     server = resolve_server(settings.store)
     new_settings = settings.with_updates(store={"embedding_dim": dim})
     vector_sql = next(m for m in migrate.migrations() if m.version == _VECTOR_MIGRATION).sql
-    with psycopg.connect(server.url, autocommit=True) as conn, conn.transaction():
+    with translated_errors(), psycopg.connect(server.url, autocommit=True) as conn, conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (migrate._LOCK_KEY,))
         conn.execute("DROP MATERIALIZED VIEW IF EXISTS mv_trait_decayed")
         for part in ("fact", "episodic", "trait", "document"):
-            conn.execute(f"DROP INDEX IF EXISTS idx_{part}_embedding")
-        conn.execute(f"ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({int(dim)}) USING NULL")
+            conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(f"idx_{part}_embedding")))
+        conn.execute(sql.SQL("ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
+                     .format(sql.Literal(int(dim))))  # fmt: skip
         conn.execute("UPDATE memories SET embed_attempts = 0, embed_error = NULL")
         conn.execute(migrate.render(vector_sql, new_settings))
         conn.execute(

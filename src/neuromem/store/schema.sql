@@ -163,7 +163,7 @@ CREATE TABLE memory_sources (
 );
 CREATE INDEX idx_sources_session ON memory_sources (session_id);
 CREATE INDEX idx_sources_user ON memory_sources (user_id);
--- 0002: conversations, raw chunks, graph, key-values, emotion profiles, documents, model usage
+-- 0002: conversations, raw chunks, graph, documents, model usage (key_values and emotion_profiles: dropped by 0012)
 -- (seed 000 §2.6.4, §4.1, §7; seed 003 §3.0).
 
 CREATE TABLE conversation_sessions (
@@ -254,24 +254,6 @@ CREATE INDEX idx_edges_target ON graph_edges (user_id, target_id) WHERE expired_
 CREATE INDEX idx_edges_type ON graph_edges (user_id, edge_type);
 CREATE UNIQUE INDEX idx_edges_unique_current ON graph_edges (user_id, source_id, target_id, edge_type)
     WHERE expired_at IS NULL;
-
-CREATE TABLE key_values (
-    user_id    VARCHAR(255) NOT NULL,
-    namespace  VARCHAR(100) NOT NULL,
-    key        VARCHAR(255) NOT NULL,
-    value      JSONB NOT NULL,
-    updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
-    PRIMARY KEY (user_id, namespace, key)
-);
-
-CREATE TABLE emotion_profiles (
-    user_id          VARCHAR(255) PRIMARY KEY,
-    valence_mean     REAL NOT NULL DEFAULT 0,
-    arousal_mean     REAL NOT NULL DEFAULT 0,
-    sample_count     INTEGER NOT NULL DEFAULT 0,
-    emotion_triggers JSONB NOT NULL DEFAULT '{}',
-    updated_at       TIMESTAMPTZ NOT NULL DEFAULT now()
-);
 
 CREATE TABLE document_files (
     id          UUID PRIMARY KEY,

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..errors import VersionConflictError
@@ -446,3 +447,23 @@ def try_lock_user(conn: Conn, user_id: str) -> bool:
 
 def unlock_user(conn: Conn, user_id: str) -> None:
     conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (ADVISORY_NAMESPACE + user_id,))
+
+
+_LOCK_TIMEOUT = sql.SQL("SET LOCAL lock_timeout = {ms}")
+_LOCK_USER = sql.SQL("SELECT pg_advisory_xact_lock(hashtextextended({key}, 0))").format(key=sql.Placeholder())
+_TRAIT_VECTORS = sql.SQL(
+    "SELECT id, halfvec_send(embedding) AS e FROM memories_trait WHERE user_id = {user} AND id = ANY({ids})"
+).format(user=sql.Placeholder(), ids=sql.Placeholder())
+
+
+def lock_user_for_cycle(conn: Conn, user_id: str, *, lock_timeout_s: float) -> None:
+    """Inside a reflection cycle's transaction: wait (at most ``lock_timeout_s`` for any row or
+    advisory lock) for the user's reflection lock, so two cycles of one user never interleave."""
+    conn.execute(_LOCK_TIMEOUT.format(ms=sql.Literal(f"{int(lock_timeout_s * 1000)}ms")))
+    conn.execute(_LOCK_USER, (ADVISORY_NAMESPACE + user_id,))
+
+
+def trait_vectors(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, bytes | None]:
+    """The stored vectors of traits, in pgvector's binary form (``vectors.from_halfvec_send``)."""
+    rows = conn.execute(_TRAIT_VECTORS, (user_id, list(ids))).fetchall()
+    return {r["id"]: r["e"] for r in rows}

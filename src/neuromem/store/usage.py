@@ -10,7 +10,7 @@ from typing import Any
 from psycopg.types.json import Jsonb
 
 from ..ids import uuid7
-from ..llm.base import UsageRecord
+from ..types import UsageRecord
 from .db import Conn
 
 
@@ -63,4 +63,13 @@ def usage_totals(conn: Conn, user_id: str) -> list[dict[str, Any]]:
                   avg(latency_ms) AS mean_latency_ms
            FROM model_usage WHERE user_id = %s GROUP BY 1, 2 ORDER BY 1, 2""",
         (user_id,),
+    ).fetchall()
+
+
+def totals(conn: Conn) -> list[dict[str, Any]]:
+    """Calls (``n``), prompt (``p``) and completion (``c``) tokens per operation, model and outcome (``ok``)."""
+    return conn.execute(
+        """SELECT operation, model, ok, count(*) AS n, coalesce(sum(prompt_tokens), 0) AS p,
+                  coalesce(sum(completion_tokens), 0) AS c
+           FROM model_usage GROUP BY operation, model, ok ORDER BY 1, 2, 3"""
     ).fetchall()

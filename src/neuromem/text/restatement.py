@@ -141,7 +141,7 @@ def restatement_reason(
 def restatement_keys(text: str, metadata: Mapping[str, Any]) -> list[str]:
     """Keys shared by statements the rules could call restatements of each other: the core
     tokens, and the slot with its value. Writers lock them so that two concurrent
-    restatements are decided one after the other (``MemoryCore.write``)."""
+    restatements are decided one after the other (``writes.write``)."""
     keys = []
     tokens = core_tokens(text)
     if tokens:

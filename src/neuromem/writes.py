@@ -1,0 +1,339 @@
+"""The write rules: how one memory enters the store (seed 000 §5.4, §2.6.2, §5.5; issue 12).
+
+An identical content hash is a NOOP; a **fact** that *restates* a current fact
+(``neuromem.supersede``: same wording after normalisation, the same slot with the same
+value, or the LLM's judgement) is an UPDATE done as a supersede; anything else is an ADD,
+linked ``SIMILAR_TO`` the similar memories. A cosine alone never supersedes, and episodes
+are append-only (seed 001 §2.3): a near-duplicate episode is linked, never superseded.
+Every change writes its ``memory_history`` row in the same transaction. ``update`` uses
+optimistic locking on ``version`` and is the only write that raises
+``VersionConflictError``: ``add`` and ingest lock the row they supersede and, when a
+concurrent writer got there first, decide again (``write.conflict_retries``). Deletes are
+soft (``expired_at``).
+
+Every function takes the runtime (``neuromem.core.Runtime``) and typed, validated values:
+user input is checked once, at the public boundary, by ``draft`` and ``neuromem.validation``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from uuid import UUID
+
+import numpy as np
+
+from . import validation as check
+from .core import Runtime
+from .errors import InvalidInputError, MemoryNotFoundError, VersionConflictError
+from .store import conversations, graph, history, memories
+from .store.db import Conn
+from .store.memories import NewMemory
+from .store.retry import run_with_retries
+from .supersede import RestatementJudge, restates, speaker_of
+from .text.language import detect_language
+from .text.restatement import restatement_keys
+from .text.token_count import count_tokens
+from .text.tokenize import search_text
+from .types import HistoryEvent, MemoryRecord, MemoryType, Operation, WriteResult
+
+LINKED_TYPES = (MemoryType.FACT, MemoryType.EPISODIC)  # compared with their neighbours when written
+SIMILAR_TO = "SIMILAR_TO"  # edge from a new memory to a similar one it does not restate
+
+
+@dataclass(frozen=True, slots=True)
+class Draft:
+    """A validated memory about to be written."""
+
+    user_id: str
+    memory_type: MemoryType
+    content: str
+    importance: float
+    metadata: dict[str, Any]
+    category: str | None = None
+    valid_at: dt.datetime | None = None
+    invalid_at: dt.datetime | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # further NewMemory fields (trait columns, provenance)
+
+    def with_content(self, content: str) -> Draft:
+        return dataclasses.replace(self, content=content)
+
+
+def draft(
+    rt: Runtime, content: Any, user_id: Any, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
+    importance: Any = None, category: Any = None, valid_at: Any = None, invalid_at: Any = None,
+) -> Draft:  # fmt: skip
+    """Validate raw input into a ``Draft`` (raises a typed ``InvalidInputError``; writes nothing)."""
+    w = rt.settings.write
+    valid = check.timestamp(valid_at, "valid_at")
+    invalid = check.timestamp(invalid_at, "invalid_at")
+    if valid and invalid and invalid <= valid:
+        raise InvalidInputError("invalid_at must be later than valid_at")
+    return Draft(
+        user_id=check.user_id(user_id, w),
+        memory_type=check.memory_type(memory_type),
+        content=check.content(content, w),
+        importance=check.importance(importance, w.default_importance),
+        metadata=check.metadata(metadata),
+        category=check.optional_text(category, "category", max_chars=20),
+        valid_at=valid,
+        invalid_at=invalid,
+    )
+
+
+def vector_of(rt: Runtime, text: str) -> np.ndarray | None:
+    vectors = rt.embed_passages([text])
+    return None if vectors is None else vectors[0]
+
+
+# ---------------------------------------------------------------------- ADD / NOOP / UPDATE
+def add(
+    rt: Runtime, d: Draft, *, actor: str = "user", vector: np.ndarray | None = None, session: str | None = None,
+    judge: RestatementJudge | None = None,
+) -> WriteResult:  # fmt: skip
+    """Write one memory by the rules; ``session`` (a caller's session id) records the session as
+    the memory's source (``memory_sources``, no message)."""
+    if vector is None:
+        vector = vector_of(rt, d.content)
+
+    def attempt() -> WriteResult:
+        with rt.db.transaction() as conn:
+            row = None  # the session first, in the same lock order as ingest
+            if session is not None:
+                row, _ = conversations.lock_session(conn, d.user_id, session, rt.now())
+            result = write(rt, conn, d, vector=vector, actor=actor, judge=judge)
+            if row is not None:
+                conversations.add_sources(conn, d.user_id, [(result.memory.id, row.id, None)])
+            return result
+
+    return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add")
+
+
+def add_many(rt: Runtime, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
+    """Write many memories: one embedding batch, one transaction."""
+    vectors = rt.embed_passages([d.content for d in drafts])
+
+    def attempt() -> list[WriteResult]:
+        with rt.db.transaction() as conn:
+            return [write(rt, conn, d, vector=None if vectors is None else vectors[i], actor=actor)
+                    for i, d in enumerate(drafts)]  # fmt: skip
+
+    return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add_many")
+
+
+def insert(rt: Runtime, d: Draft, *, actor: str = "user") -> MemoryRecord:
+    """Write ``d`` as a new memory without the NOOP / near-duplicate decision: for callers
+    that own the identity of what they store (the LangGraph store's namespace and key)."""
+    row = new_row(d, check.content_hash(d.content), vector_of(rt, d.content))
+    with rt.db.transaction() as conn:
+        record = memories.insert(conn, row, rt.dim)
+        history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
+    return record
+
+
+def write(
+    rt: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None
+) -> WriteResult:
+    """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
+    digest = check.content_hash(d.content)
+    # serialise concurrent writers of the same content, or of restatements of one fact, for this user
+    keys = [digest, *(restatement_keys(d.content, d.metadata) if d.memory_type is MemoryType.FACT else [])]
+    memories.lock_write_keys(conn, d.user_id, keys)
+    same = memories.find_current_by_hash(conn, d.user_id, d.memory_type, digest, speaker=speaker_of(d.metadata))
+    if same is not None:
+        return WriteResult(Operation.NOOP, same, reason="identical content hash")
+    w = rt.settings.write
+    similar: list[tuple[MemoryRecord, float]] = []
+    if vector is not None and d.memory_type in LINKED_TYPES:
+        for _attempt in range(w.conflict_retries + 1):
+            near = memories.nearest_current(conn, d.user_id, d.memory_type, vector, rt.dim,
+                                            limit=w.restatement_candidates)  # fmt: skip
+            similar = [(m, s) for m, s in near if s >= w.near_duplicate_threshold]
+            if d.memory_type is not MemoryType.FACT:
+                break  # episodes are append-only (seed 001 §2.3): linked, never superseded
+            restated = _restated(rt, d, near, judge)
+            if restated is None:
+                break
+            old, similarity, reason = restated
+            current = memories.get(conn, d.user_id, old.id, for_update=True)
+            if current is None or current.expired_at is not None:
+                continue  # a concurrent writer superseded or deleted it meanwhile: decide again
+            new = supersede(rt, conn, current, d, vector=vector, actor=actor)
+            return WriteResult(Operation.UPDATE, new, previous_id=old.id,
+                               reason=f"restatement: {reason} (cosine {similarity:.3f})")  # fmt: skip
+    record = memories.insert(conn, new_row(d, digest, vector), rt.dim)
+    history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
+    if similar:
+        graph.add_edges(conn, d.user_id, [
+            graph.EdgeInput(record.id, "memory", m.id, "memory", SIMILAR_TO, weight=s, confidence=s,
+                            valid_at=record.valid_at)
+            for m, s in similar
+        ])  # fmt: skip
+    return WriteResult(Operation.ADD, record, reason="new memory")
+
+
+def _restated(
+    rt: Runtime, d: Draft, near: Sequence[tuple[MemoryRecord, float]], judge: RestatementJudge | None
+) -> tuple[MemoryRecord, float, str] | None:
+    """The first of ``near`` that ``d`` restates, with the cosine and the reason."""
+    for old, similarity in near:
+        reason = restates(d.content, old.content, new_meta=d.metadata, old_meta=old.metadata, similarity=similarity,
+                          judge=judge, judge_floor=rt.settings.write.near_duplicate_threshold)  # fmt: skip
+        if reason is not None:
+            return old, similarity, reason
+    return None
+
+
+def new_row(d: Draft, digest: str, vector: np.ndarray | None, *, version: int = 1) -> NewMemory:
+    """The store row of a draft: its search tokens, token count and language derived here, once."""
+    language = d.metadata.get("language") or detect_language(d.content)
+    return NewMemory(
+        user_id=d.user_id, memory_type=d.memory_type, content=d.content, content_hash=digest,
+        search_tokens=search_text(_searchable(d)), token_count=count_tokens(d.content), embedding=vector,
+        importance=d.importance, metadata=d.metadata, category=d.category, language=str(language)[:8],
+        valid_at=d.valid_at, invalid_at=d.invalid_at, version=version, **d.extra,
+    )  # fmt: skip
+
+
+def supersede(
+    rt: Runtime, conn: Conn, old: MemoryRecord, d: Draft, *, vector: np.ndarray | None, actor: str,
+    ends_previous: bool = False,
+) -> MemoryRecord:  # fmt: skip
+    """Replace ``old`` by a new version: old gets expired_at + superseded_by (+ invalid_at)."""
+    new = memories.insert(conn, new_row(d, check.content_hash(d.content), vector, version=old.version + 1), rt.dim)
+    invalid_at = (d.valid_at or new.created_at) if ends_previous else None
+    expired = memories.expire(conn, old.user_id, old.id, expected_version=old.version, superseded_by=new.id,
+                              invalid_at=invalid_at)  # fmt: skip
+    if expired is None:
+        raise VersionConflictError(
+            f"memory {old.id} was changed by another writer (expected version {old.version}); re-read and retry"
+        )
+    history.record(conn, HistoryEvent.SUPERSEDE, old=old, new=new, actor=actor, memory_id=old.id)
+    history.record(conn, HistoryEvent.UPDATE, old=old, new=new, actor=actor)
+    return new
+
+
+# ---------------------------------------------------------------------- UPDATE / DELETE of one memory
+@dataclass(frozen=True, slots=True)
+class Change:
+    """A validated change of one memory (``update``): each field None = unchanged."""
+
+    content: str | None = None
+    metadata: dict[str, Any] | None = None
+    importance: float | None = None
+    valid_at: dt.datetime | None = None
+    ends_previous: bool = False
+    expected_version: int | None = None
+
+    @classmethod
+    def checked(
+        cls, rt: Runtime, *, content: Any = None, metadata: Any = None, importance: Any = None, valid_at: Any = None,
+        ends_previous: bool = False, expected_version: Any = None,
+    ) -> Change:  # fmt: skip
+        if content is None and metadata is None and importance is None:
+            raise InvalidInputError("update needs content, metadata or importance")
+        if expected_version is not None and (isinstance(expected_version, bool) or not isinstance(expected_version, int)):
+            raise InvalidInputError(f"expected_version must be an integer, got {expected_version!r}")
+        return cls(
+            content=None if content is None else check.content(content, rt.settings.write),
+            metadata=None if metadata is None else check.metadata(metadata),
+            importance=None if importance is None else check.importance(importance, 0.5),
+            valid_at=check.timestamp(valid_at, "valid_at"), ends_previous=bool(ends_previous),
+            expected_version=expected_version,
+        )  # fmt: skip
+
+
+def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor: str = "user") -> MemoryRecord:
+    """Change a memory. New content supersedes (new row, version + 1; a trait keeps its subtype,
+    stage and confidence); metadata or importance alone change the row in place (version + 1).
+    ``ends_previous`` marks the old content as no longer holding from ``valid_at`` (event time).
+    Raises ``VersionConflictError`` when another writer got there first."""
+    vector = None if change.content is None else vector_of(rt, change.content)
+    with rt.db.transaction() as conn:
+        current = memories.get(conn, user_id, memory_id)
+        if current is None:
+            raise MemoryNotFoundError(f"no memory {memory_id} for user {user_id!r}")
+        if current.expired_at is not None:
+            raise VersionConflictError(
+                f"memory {memory_id} is no longer current (superseded by {current.superseded_by}); update that one"
+            )
+        version = current.version if change.expected_version is None else change.expected_version
+        if version != current.version:
+            raise VersionConflictError(
+                f"memory {memory_id} is at version {current.version}, not {version}; re-read and retry"
+            )
+        if change.content is not None and change.content != current.content:
+            d = Draft(
+                user_id=user_id, memory_type=current.memory_type, content=change.content,
+                importance=current.importance if change.importance is None else change.importance,
+                metadata={**current.metadata, **(change.metadata or {})}, category=current.category,
+                valid_at=change.valid_at or current.valid_at, extra=_carried_fields(current),
+            )  # fmt: skip
+            return supersede(rt, conn, current, d, vector=vector, actor=actor, ends_previous=change.ends_previous)
+        fields: dict[str, Any] = {}
+        if change.metadata is not None:
+            fields["metadata"] = {**current.metadata, **change.metadata}
+        if change.importance is not None:
+            fields["importance"] = change.importance
+        if change.valid_at is not None:
+            fields["valid_at"] = change.valid_at
+        if not fields:
+            return current
+        updated = memories.update_fields(conn, user_id, memory_id, expected_version=version, fields=fields)
+        if updated is None:
+            raise VersionConflictError(f"memory {memory_id} was changed by another writer; re-read and retry")
+        history.record(conn, HistoryEvent.UPDATE, old=current, new=updated, actor=actor)
+        return updated
+
+
+def get(rt: Runtime, user_id: str, memory_id: UUID) -> MemoryRecord:
+    """One memory by id (any version), or ``MemoryNotFoundError``."""
+    with rt.db.connection() as conn:
+        record = memories.get(conn, user_id, memory_id)
+    if record is None:
+        raise MemoryNotFoundError(f"no memory {memory_id} for user {user_id!r}")
+    return record
+
+
+def delete(rt: Runtime, user_id: str, memory_id: UUID, *, actor: str = "user") -> MemoryRecord:
+    """Soft delete: the memory gets ``expired_at`` and a DELETE history row."""
+    with rt.db.transaction() as conn:
+        current = memories.get(conn, user_id, memory_id)
+        if current is None or current.expired_at is not None:
+            raise MemoryNotFoundError(f"no current memory {memory_id} for user {user_id!r}")
+        expired = memories.expire(conn, user_id, memory_id, expected_version=current.version)
+        if expired is None:
+            raise VersionConflictError(f"memory {memory_id} was changed while deleting; retry")
+        history.record(conn, HistoryEvent.DELETE, old=current, actor=actor)
+        return expired
+
+
+_TRAIT_FIELDS = (
+    "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
+    "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced", "trait_first_observed",
+    "trait_window_start", "trait_window_end", "trait_derived_from",
+)  # fmt: skip
+
+
+def _searchable(d: Draft) -> str:
+    """The text whose tokens make a memory findable: its content, and who said it (``metadata.speaker``),
+    so "what did Caroline say about…" matches Caroline's words (issue 12 item 3b)."""
+    speaker = d.metadata.get("speaker")
+    return f"{speaker}: {d.content}" if isinstance(speaker, str) and speaker.strip() else d.content
+
+
+def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
+    """Columns a new version inherits from the one it supersedes: provenance, entities and, for a
+    trait, its whole state (subtype, stage, confidence…) — a corrected wording is the same trait."""
+    carried = {
+        "source_episode_ids": current.source_episode_ids,
+        "raw_refs": current.raw_refs,
+        "subject_entity_id": current.subject_entity_id,
+        "object_entity_id": current.object_entity_id,
+    }
+    if current.memory_type is MemoryType.TRAIT:
+        carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})
+    return carried

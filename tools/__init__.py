@@ -1,0 +1,1 @@
+"""Developer tools run from the repository (not shipped)."""
