@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-           "NEUROMEM_DATABASE_URL": service.settings.store.database_url or "", "NEUROMEM_EMBEDDER": "hashing",
+           "NEUROMEM_DATABASE_URL": service.settings.store.database_url.get_secret_value(), "NEUROMEM_EMBEDDER": "hashing",
            "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64", "NEUROMEM_SERVICE__PORT": "0"}  # fmt: skip
     log = tmp_path / "serve.log"
     with log.open("w") as out:

@@ -29,10 +29,13 @@ user_option = click.option("--user-id", "-u", required=True, help="Whose memory.
 
 
 def load_settings() -> Settings:
-    """Settings are read once, here, at the edge (STYLE.md habit 14)."""
+    """Settings are read once, here, at the edge (STYLE.md habit 14): ``memctl --config FILE``,
+    then the environment (``Settings.from_env``)."""
     from neuromem import Settings
 
-    return Settings.from_env()
+    context = click.get_current_context(silent=True)
+    config_file = context.find_root().params.get("config_file") if context else None
+    return Settings.from_env(config_file=config_file)
 
 
 def open_memory(settings: Settings | None = None) -> Memory:

@@ -62,7 +62,7 @@ class ServerInfo:
 def resolve_server(settings: StoreSettings) -> ServerInfo:
     """Return the connection URL of the configured server, starting the embedded one if needed."""
     if settings.database_url:
-        return ServerInfo(url=settings.database_url, embedded=False)
+        return ServerInfo(url=settings.database_url.get_secret_value(), embedded=False)
     data_dir = Path(settings.data_dir).expanduser().resolve()
     fresh = not (data_dir / "PG_VERSION").exists()
     keep_alive = settings.idle_shutdown_s > 0
