@@ -391,7 +391,9 @@ class _EnvironmentSource(EnvSettingsSource):
         super().__init__(Settings)
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
-        return {key.lower(): value for key, value in self._environ.items() if key.startswith(ENV_PREFIX)}
+        # the aliases are read apart: NEUROMEM_EMBEDDER would otherwise be the whole section as JSON
+        return {key.lower(): value for key, value in self._environ.items()
+                if key.upper().startswith(ENV_PREFIX) and key.upper() not in _ALIASES}
 
 
 def _environment_values(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -403,7 +405,7 @@ def _environment_values(environ: Mapping[str, str]) -> dict[str, Any]:
         parsed = _EnvironmentSource(environ)()
     except SettingsError as exc:  # a JSON value that does not parse; the message names the section
         raise ConfigError(f"invalid settings in the environment ({exc}): lists and dicts are JSON") from None
-    unknown = sorted({key for key in environ if key.startswith(ENV_PREFIX) and "__" in key
+    unknown = sorted({key for key in environ if key.upper().startswith(ENV_PREFIX) and "__" in key
                       and key[len(ENV_PREFIX):].partition("__")[0].lower() not in Settings.model_fields})
     if unknown:
         raise ConfigError(f"unknown settings section in {', '.join(unknown)} (sections: {', '.join(Settings.model_fields)})")
