@@ -54,8 +54,6 @@ def test_file_then_environment_then_arguments(tmp_path: Path) -> None:
     assert (s.recall.rrf_k, s.recall.per_type_k, s.llm.model) == (22, 3, "env")  # env over file, file over defaults
     s = Settings.from_env(env, recall={"rrf_k": 33})
     assert (s.recall.rrf_k, s.recall.per_type_k) == (33, 3)  # arguments over both
-    other = _write(tmp_path / "other.toml", "[recall]\nper_type_k = 4\n")
-    assert Settings.from_env(env, config_file=other).recall.per_type_k == 4  # the argument names the file
 
 
 def test_default_config_file_under_home(tmp_path: Path) -> None:

@@ -5,7 +5,7 @@ environment on its own, and ``Settings(...)`` takes only what it is given. ``Set
 is what the CLI, the demo, ``Memory.from_env()`` and the server call. It layers, lowest first:
 
 1. the defaults below;
-2. a TOML config file: ``config_file=``, else ``$NEUROMEM_CONFIG``, else
+2. a TOML config file: ``$NEUROMEM_CONFIG`` (``memctl --config FILE`` sets it), else
    ``$HOME/.neuromem/config.toml`` when it exists (``[store]``, ``[llm]``… tables of fields);
 3. environment variables ``NEUROMEM_<SECTION>__<FIELD>`` (for example
    ``NEUROMEM_EMBEDDER__PROVIDER=hashing``), parsed by ``pydantic-settings`` (booleans accept
@@ -24,7 +24,7 @@ import re
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import (
@@ -309,6 +309,7 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         frozen=True, extra="forbid", env_prefix=ENV_PREFIX, env_nested_delimiter="__", case_sensitive=False
     )
+    config_file_variable: ClassVar[str] = CONFIG_FILE_VARIABLE  # for the CLI, which imports only `neuromem`
 
     store: StoreSettings = StoreSettings()
     embedder: EmbedderSettings = EmbedderSettings()
@@ -350,20 +351,14 @@ class Settings(BaseSettings):
         return build_settings(data)
 
     @classmethod
-    def from_env(
-        cls,
-        environ: Mapping[str, str] | None = None,
-        *,
-        config_file: str | Path | None = None,
-        **sections: Mapping[str, Any],
-    ) -> Settings:
+    def from_env(cls, environ: Mapping[str, str] | None = None, **sections: Mapping[str, Any]) -> Settings:
         """Defaults < config file < ``NEUROMEM_*`` variables (and the aliases) < ``sections``.
 
-        ``environ`` defaults to the process environment; the config file is ``config_file``,
-        else ``$NEUROMEM_CONFIG``, else ``$HOME/.neuromem/config.toml`` if it exists.
+        ``environ`` defaults to the process environment; the config file is ``$NEUROMEM_CONFIG``,
+        else ``$HOME/.neuromem/config.toml`` if it exists.
         """
         env = os.environ if environ is None else environ
-        data = _read_config_file(config_file, env)
+        data = _read_config_file(env)
         _merge(data, _environment_values(env))
         _merge(data, sections)
         return build_settings(data)
@@ -413,8 +408,8 @@ def _environment_values(environ: Mapping[str, str]) -> dict[str, Any]:
     return data
 
 
-def _read_config_file(config_file: str | Path | None, environ: Mapping[str, str]) -> dict[str, Any]:
-    named = config_file or environ.get(CONFIG_FILE_VARIABLE)
+def _read_config_file(environ: Mapping[str, str]) -> dict[str, Any]:
+    named = environ.get(CONFIG_FILE_VARIABLE)
     if named:
         path = Path(named).expanduser()
         if not path.is_file():

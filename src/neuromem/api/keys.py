@@ -98,6 +98,7 @@ class KeyStore:
                    VALUES (%s, %s, %s, %s, %s, %s) RETURNING *""",
                 (key_id, tenant, name, level.label, user_id, _digest(secret)),
             ).fetchone()
+        assert row is not None  # INSERT … RETURNING gives the row
         return _key(row), f"nmk_{key_id.hex}_{secret}"
 
     def list(self, tenant: str | None = None, *, include_revoked: bool = False) -> list[ApiKey]:

@@ -8,6 +8,7 @@ loads the store, the recall pipeline or a model.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -35,7 +36,9 @@ def load_settings() -> Settings:
 
     context = click.get_current_context(silent=True)
     config_file = context.find_root().params.get("config_file") if context else None
-    return Settings.from_env(config_file=config_file)
+    if config_file is None:
+        return Settings.from_env()
+    return Settings.from_env({**os.environ, Settings.config_file_variable: str(config_file)})
 
 
 def open_memory(settings: Settings | None = None) -> Memory:
