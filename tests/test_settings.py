@@ -139,8 +139,10 @@ def test_memctl_config_masks_secrets_and_takes_a_config_file(tmp_path: Path,
 
 def test_connection_errors_mask_the_password() -> None:
     from neuromem.store.db import Database
+    from neuromem.store.server import resolve_server
 
     settings = Settings(store={"database_url": URL, "connect_timeout_s": 2}, embedder={"provider": "hashing"})
+    assert PASSWORD not in repr(resolve_server(settings.store))  # what a log line would print
     with pytest.raises(DatabaseUnavailableError) as caught:
         Database.open(settings)
     assert "ann:***@127.0.0.1" in str(caught.value) and PASSWORD not in str(caught.value)

@@ -24,7 +24,7 @@ import logging
 import threading
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -45,7 +45,7 @@ _revive_lock = threading.Lock()
 class ServerInfo:
     """How to reach the server, and whether neuromem runs it itself."""
 
-    url: str
+    url: str = field(repr=False)  # may hold a password (config.mask_url shows it masked)
     embedded: bool
     data_dir: Path | None = None
 
