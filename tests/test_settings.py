@@ -109,6 +109,7 @@ def test_secrets_are_masked_in_repr_dumps_and_copies() -> None:
     copy = s.with_updates(llm={"model": "m"})  # a copy keeps the real values
     assert copy.llm.api_key is not None and copy.llm.api_key.get_secret_value() == "sk-" + PASSWORD
     assert copy.store.database_url is not None and copy.store.database_url.get_secret_value() == URL
+    assert not Settings.from_env({"NEUROMEM_DATABASE_URL": ""}).store.database_url  # empty: the embedded server
 
 
 @pytest.mark.parametrize(("url", "masked"), [
