@@ -23,8 +23,11 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
+# the static checks CI runs before the tests (docs/architecture.md, "Checks"): style, types, import rules
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/mypy src/neuromem
+	$(BIN)/lint-imports
 
 # Benchmarks (commands and figures: docs/benchmarks.md); options go in ARGS, e.g.
 # `make bench-recall ARGS="--limit 50"` or `make bench-madial ARGS="--lang en"`

@@ -160,13 +160,14 @@ def main(argv: list[str] | None = None) -> None:
     with temporary_server("neuromem-bench-load-") as admin_url:
         settings = bench_settings(admin_url, embedder=args.embedder, dim=dim)
         from neuromem.api.keys import KeyStore
+        from neuromem.config import secret
         from neuromem.store.db import Database
 
         db = Database.open(settings)
         token = KeyStore(db).create("default", "write", name="bench.load")[1]
         db.close()
         env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-               "NEUROMEM_DATABASE_URL": settings.store.database_url or "", "NEUROMEM_EMBEDDER": args.embedder,
+               "NEUROMEM_DATABASE_URL": secret(settings.store.database_url) or "", "NEUROMEM_EMBEDDER": args.embedder,
                "NEUROMEM_EMBEDDING_DIM": str(dim), "NEUROMEM_TRAITS__REFLECT_ON_INGEST": "false",
                "NEUROMEM_SERVICE__LOG_JSON": "true", "NEUROMEM_SERVICE__PORT": "0"}  # fmt: skip
         if args.embedder == "hashing":

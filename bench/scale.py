@@ -169,7 +169,7 @@ def measure(
     corpus = Corpus(seed=size)
     hashing = HashingEmbedder(dim=DIM)
     with Memory(settings, embedder=hashing) as m:
-        url = settings.store.database_url
+        url = settings.store.database_url.get_secret_value() if settings.store.database_url else None
         assert url is not None
         result: dict[str, Any] = {"rows": size, "users": users}
         existing = _loaded_rows(url) if keep else 0

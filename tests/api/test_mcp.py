@@ -87,7 +87,7 @@ def test_http_mcp_needs_a_key(service: Service) -> None:
 def test_tools_over_stdio(service: Service) -> None:
     env = {
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-        "NEUROMEM_DATABASE_URL": service.settings.store.database_url or "",
+        "NEUROMEM_DATABASE_URL": service.settings.store.database_url.get_secret_value(),
         "NEUROMEM_EMBEDDER": "hashing",
         "NEUROMEM_EMBEDDER__DIM": str(service.settings.store.embedding_dim),
         "NEUROMEM_EMBEDDING_DIM": str(service.settings.store.embedding_dim),

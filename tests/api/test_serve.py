@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service, tmp_path: Path) -> None:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-           "NEUROMEM_DATABASE_URL": service.settings.store.database_url or "", "NEUROMEM_EMBEDDER": "hashing",
+           "NEUROMEM_DATABASE_URL": service.settings.store.database_url.get_secret_value(), "NEUROMEM_EMBEDDER": "hashing",
            "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64", "NEUROMEM_SERVICE__PORT": "0"}  # fmt: skip
     log = tmp_path / "serve.log"
     with log.open("w") as out:
@@ -97,7 +97,10 @@ def test_opentelemetry_spans_per_request(service: Service) -> None:
     api.set_tracer_provider(provider)
     with service.client("default:read") as c:
         c.post("/v1/search", json={"user_id": "otel", "query": "anything"}, headers={"X-Request-ID": "span-1"})
-    spans = [s for s in exporter.get_finished_spans() if s.attributes.get("neuromem.request_id") == "span-1"]
+    deadline = time.monotonic() + 5  # the span ends just after the response is sent: wait for it
+    while not (spans := [s for s in exporter.get_finished_spans()
+                         if s.attributes.get("neuromem.request_id") == "span-1"]) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert spans and spans[0].name == "POST /v1/search"
     assert spans[0].attributes["http.response.status_code"] == 200
     same_trace = [s for s in exporter.get_finished_spans() if s.context.trace_id == spans[0].context.trace_id]

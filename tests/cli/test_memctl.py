@@ -59,4 +59,4 @@ def test_configuration_doc_is_generated_from_settings(monkeypatch: pytest.Monkey
     assert doc.read_text("utf-8") == reference_markdown(), "run: memctl config --reference > docs/configuration.md"
     monkeypatch.setenv("NEUROMEM_LLM_API_KEY", "sk-secret")
     shown = CliRunner().invoke(cli, ["config"])
-    assert shown.exit_code == 0 and "sk-secret" not in shown.output and '"api_key": "***"' in shown.output
+    assert shown.exit_code == 0 and "sk-secret" not in shown.output and '"api_key": "**********"' in shown.output

@@ -17,7 +17,7 @@ T0 = dt.datetime(2024, 5, 2, 18, 0, tzinfo=dt.UTC)
 
 
 def rows(memory: Memory, query: str, *params: object) -> list[dict]:
-    with psycopg.connect(memory.settings.store.database_url, row_factory=dict_row) as conn:
+    with psycopg.connect(memory.settings.store.database_url.get_secret_value(), row_factory=dict_row) as conn:
         return conn.execute(query, params).fetchall()
 
 

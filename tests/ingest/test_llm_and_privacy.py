@@ -54,7 +54,7 @@ def ours(memory: Memory) -> list[dict]:
 
 
 def rows(memory: Memory, query: str, *params: object) -> list[dict]:
-    with psycopg.connect(memory.settings.store.database_url, row_factory=dict_row) as conn:
+    with psycopg.connect(memory.settings.store.database_url.get_secret_value(), row_factory=dict_row) as conn:
         return conn.execute(query, params).fetchall()
 
 
@@ -165,7 +165,7 @@ def test_import_resumes_without_duplicates(memory: Memory, tmp_path: Path) -> No
 
 
 def test_cli_ingest_documents_and_session_end(settings, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url)
+    monkeypatch.setenv("NEUROMEM_DATABASE_URL", settings.store.database_url.get_secret_value())
     monkeypatch.setenv("NEUROMEM_EMBEDDER", "hashing")
     monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", "64")
     monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", "64")

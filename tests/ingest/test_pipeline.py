@@ -16,7 +16,7 @@ T0 = dt.datetime(2024, 3, 13, 10, 0, tzinfo=dt.UTC)
 
 
 def rows(memory: Memory, query: str, *params: object) -> list[dict]:
-    with psycopg.connect(memory.settings.store.database_url, row_factory=dict_row) as conn:
+    with psycopg.connect(memory.settings.store.database_url.get_secret_value(), row_factory=dict_row) as conn:
         return conn.execute(query, params).fetchall()
 
 

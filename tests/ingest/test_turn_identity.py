@@ -21,7 +21,7 @@ TUESDAY = ["I'm allergic to penicillin.", "My son is 8 years old.", "I play ches
 
 
 def count(memory: Memory, query: str) -> int:
-    with psycopg.connect(memory.settings.store.database_url, row_factory=dict_row) as conn:
+    with psycopg.connect(memory.settings.store.database_url.get_secret_value(), row_factory=dict_row) as conn:
         return int(conn.execute(query).fetchone()["n"])  # type: ignore[index]
 
 

@@ -14,7 +14,7 @@ from tests.reflect.helpers import day, say
 
 
 def _env(settings: Settings) -> dict[str, str]:
-    return {"NEUROMEM_DATABASE_URL": settings.store.database_url or "", "NEUROMEM_EMBEDDER": "hashing",
+    return {"NEUROMEM_DATABASE_URL": settings.store.database_url.get_secret_value(), "NEUROMEM_EMBEDDER": "hashing",
             "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64"}  # fmt: skip
 
 

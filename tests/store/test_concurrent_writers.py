@@ -54,7 +54,7 @@ def test_concurrent_adds_and_ingests_neither_fail_nor_lose_writes(settings) -> N
         current = first.get_all(user_id="u", limit=1000)
         everything = {m.content for m in first.get_all(user_id="u", limit=1000, include_inactive=True)}
         assert set(tea) <= everything  # every acknowledged write is stored, current or as a version
-        with psycopg.connect(settings.store.database_url) as conn:
+        with psycopg.connect(settings.store.database_url.get_secret_value()) as conn:
             stored_turns = [r[0] for r in conn.execute("SELECT content FROM conversation_messages WHERE user_id = 'u'")]
         assert sorted(stored_turns) == sorted(turns)  # every acknowledged turn, once
         assert set(lockers) <= {m.content for m in current}  # distinct facts all stay current

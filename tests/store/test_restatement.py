@@ -16,7 +16,7 @@ MIN_RECALL = 0.8  # measured 0.861 (93/108); a drop below this is a regression o
 
 
 def edges(memory: Memory, edge_type: str) -> list[dict]:
-    with psycopg.connect(memory.settings.store.database_url, row_factory=dict_row) as conn:
+    with psycopg.connect(memory.settings.store.database_url.get_secret_value(), row_factory=dict_row) as conn:
         return conn.execute(
             "SELECT source_id, target_id, weight FROM graph_edges WHERE edge_type = %s", (edge_type,)
         ).fetchall()

@@ -72,7 +72,8 @@ class NeuromemStore(BaseStore):
             elif isinstance(op, SearchOp):
                 results.append(self._search(op))
             elif isinstance(op, PutOp):
-                results.append(self._put(op))
+                self._put(op)
+                results.append(None)
             elif isinstance(op, ListNamespacesOp):
                 results.append(self._list_namespaces(op))
             else:
@@ -101,7 +102,7 @@ class NeuromemStore(BaseStore):
         value = dict(op.value)
         fields = self.index_fields if op.index is None else op.index
         text = _text(value, fields or None) or op.key
-        meta = {_VALUE: value, _INDEX: "no" if op.index is False else "yes"}
+        meta: dict[str, Any] = {_VALUE: value, _INDEX: "no" if op.index is False else "yes"}
         if record is None:
             now = dt.datetime.now(dt.UTC).isoformat()
             meta |= {_NS: _ns_text(op.namespace), _KEY: op.key, _CREATED: now, _DEPTH: len(op.namespace),

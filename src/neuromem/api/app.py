@@ -82,7 +82,7 @@ def create_app(
         prefix, router = extra if isinstance(extra, tuple) else ("", extra)
         app.include_router(router, prefix=prefix)
     if mcp_server is not None:
-        app.router.routes.append(Route("/mcp", endpoint=BearerGuard(mcp_app.routes[0].endpoint, service),
+        app.router.routes.append(Route("/mcp", endpoint=BearerGuard(mcp_app.routes[0].endpoint, service),  # type: ignore[attr-defined]
                                        methods=["GET", "POST", "DELETE"], include_in_schema=False))  # fmt: skip
     app.add_middleware(ServiceMiddleware, metrics=metrics, max_body_bytes=settings.service.max_body_bytes)
     return app

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -43,11 +44,11 @@ def serve_file(settings: Settings) -> Path:
     return Path(settings.store.data_dir).expanduser().parent / "serve.json"
 
 
-def uvicorn_config(app: object, settings: Settings, *, port: int | None = None, log_config: bool = False) -> uvicorn.Config:
+def uvicorn_config(app: Any, settings: Settings, *, port: int | None = None, log_config: bool = False) -> uvicorn.Config:
     s = settings.service
     return uvicorn.Config(
         app, host=s.host, port=s.port if port is None else port, lifespan="on", access_log=False,
-        timeout_graceful_shutdown=s.graceful_shutdown_s, timeout_keep_alive=5, server_header=False,
+        timeout_graceful_shutdown=s.graceful_shutdown_s, timeout_keep_alive=5, server_header=False,  # type: ignore[arg-type]  # a float timeout works
         log_config=None if not log_config else uvicorn.config.LOGGING_CONFIG,
     )  # fmt: skip
 
@@ -59,7 +60,7 @@ class ServiceServer:
         self.settings = settings or memory.settings
         self.app = create_app(memory, self.settings, **app_options)  # type: ignore[arg-type]
         self.server = uvicorn.Server(uvicorn_config(self.app, self.settings, port=0))
-        self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
+        self.server.install_signal_handlers = lambda: None  # type: ignore[attr-defined]
         self._thread = threading.Thread(target=self.server.run, name="neuromem-service", daemon=True)
 
     def __enter__(self) -> str:

@@ -14,15 +14,11 @@ from .main import cli
 @click.option("--reference", is_flag=True, help="Print the markdown reference of every setting.")
 @friendly_errors
 def config_command(reference: bool) -> None:
-    """Show the settings in effect (from NEUROMEM_* variables), secrets hidden."""
+    """Show the settings in effect (config file, then NEUROMEM_* variables), secrets masked."""
     if reference:
         from neuromem import settings_reference
 
         click.echo(settings_reference(), nl=False)
         return
-    data = load_settings().model_dump(mode="json")
-    for section in data.values():
-        for key in section:
-            if key.endswith("api_key") and section[key]:
-                section[key] = "***"
+    data = load_settings().model_dump(mode="json")  # SecretStr fields serialize masked
     click.echo(json.dumps(data, indent=2, ensure_ascii=False))

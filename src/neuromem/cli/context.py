@@ -8,6 +8,7 @@ loads the store, the recall pipeline or a model.
 from __future__ import annotations
 
 import functools
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
@@ -29,10 +30,15 @@ user_option = click.option("--user-id", "-u", required=True, help="Whose memory.
 
 
 def load_settings() -> Settings:
-    """Settings are read once, here, at the edge (STYLE.md habit 14)."""
+    """Settings are read once, here, at the edge (STYLE.md habit 14): ``memctl --config FILE``,
+    then the environment (``Settings.from_env``)."""
     from neuromem import Settings
 
-    return Settings.from_env()
+    context = click.get_current_context(silent=True)
+    config_file = context.find_root().params.get("config_file") if context else None
+    if config_file is None:
+        return Settings.from_env()
+    return Settings.from_env({**os.environ, Settings.config_file_variable: str(config_file)})
 
 
 def open_memory(settings: Settings | None = None) -> Memory:

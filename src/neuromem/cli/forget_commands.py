@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -39,7 +39,7 @@ def forget(user_id: str, memory_id: str | None, session_id: str | None, document
            since: str | None, until: str | None, query: str | None, entity: str | None, concept: str | None,
            everything: bool, dry_run: bool, yes: bool) -> None:  # fmt: skip
     """Hard-delete every trace of ONE target and print the receipt that proves it."""
-    target = dict(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since, until=until,
+    target: dict[str, Any] = dict(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since, until=until,
                   query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
     from neuromem import ForgetPreview  # loaded on use: `memctl --help` loads no engine
 

@@ -6,17 +6,22 @@ validates, calls the library, formats, and turns typed errors into messages.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="neuromem")
-def cli() -> None:
+@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A TOML settings file (default: $NEUROMEM_CONFIG, else ~/.neuromem/config.toml if present).")
+def cli(config_file: Path | None) -> None:
     """neuromem: long-term memory for LLM agents (PostgreSQL + pgvector, offline by default).
 
-    Settings come from NEUROMEM_* environment variables, e.g. NEUROMEM_DATABASE_URL,
-    NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL. search and recall use a
-    running `memctl serve` when there is one (NEUROMEM_SERVE_URL overrides where).
+    Settings come from the config file, then NEUROMEM_* environment variables, which win, e.g.
+    NEUROMEM_DATABASE_URL, NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL
+    (docs/configuration.md). search and recall use a running `memctl serve` when there is one
+    (NEUROMEM_SERVE_URL overrides where).
     """
 
 

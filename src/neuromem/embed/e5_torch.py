@@ -27,8 +27,8 @@ from .e5_numpy import E5Model, attention_groups
 _PACK_ROWS_HINT = 64  # oneDNN lays prepacked weights out for about this many rows a product
 _ROW_BUCKET = 16  # a pass is padded to a multiple of this many rows (one AMX tile of rows)
 _WARM_ROWS = 128  # passes up to this many rows have their kernels built when the engine is
-_NO_POST_OP = ("none", [], "")
-_GELU = ("gelu", [], "none")  # oneDNN post-op: GELU, erf form (as the model was trained)
+_NO_POST_OP: tuple[str, list[Any], str] = ("none", [], "")
+_GELU: tuple[str, list[Any], str] = ("gelu", [], "none")  # oneDNN post-op: GELU, erf form (as the model was trained)
 
 
 def available() -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..config import EmbedderSettings
+from ..config import EmbedderSettings, secret
 from ..errors import ConfigError
 from .base import Embedder
 
@@ -43,7 +43,7 @@ def create_embedder(settings: EmbedderSettings) -> Embedder:
 
         return OpenAIEmbedder(
             base_url=settings.base_url,
-            api_key=settings.api_key,
+            api_key=secret(settings.api_key),
             model=settings.model,
             dim=settings.dim,
             timeout_s=settings.timeout_s,

@@ -78,8 +78,8 @@ class OpenAIEmbedder(Embedder):
         self._client = make_client(self.base_url, api_key, timeout_s)
         self._dim_lock = threading.Lock()
 
-    @property  # type: ignore[override]  # a declared attribute, resolved lazily here
-    def dim(self) -> int:
+    @property
+    def dim(self) -> int:  # type: ignore[override]  # a declared attribute, resolved lazily here
         if self._dim is None:
             with self._dim_lock:
                 if self._dim is None:

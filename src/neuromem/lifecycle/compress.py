@@ -123,8 +123,8 @@ def compress_user(core: Any, user_id: Any, now: dt.datetime, *, chat: ChatModel 
     done = []
     with core.db.transaction() as conn:
         for k, plan in enumerate(plans):
-            summary = _archive(core, conn, uid, plan, None if vectors is None else vectors[k])
-            done.append(CompressedGroup(plan.summary, plan.originals, summary.id))
+            archived = _archive(core, conn, uid, plan, None if vectors is None else vectors[k])
+            done.append(CompressedGroup(plan.summary, plan.originals, archived.id))
     return CompressionReport(uid, False, tuple(done))
 
 

@@ -141,7 +141,7 @@ class ForgetReceipt:
 
     @classmethod
     def of(cls, row: ReceiptRow, **extra: int) -> ForgetReceipt:
-        return cls(**{f: getattr(row, f) for f in row.__slots__}, **extra)  # type: ignore[attr-defined]
+        return cls(**{f: getattr(row, f) for f in row.__slots__}, **extra)  # type: ignore[attr-defined,arg-type]
 
     @property
     def total(self) -> int:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..config import LLMSettings
+from ..config import LLMSettings, secret
 from .base import ChatModel
 from .circuit import shared_breaker
 from .openai_compat import OpenAICompatibleChat
@@ -19,7 +19,7 @@ def create_chat_model(settings: LLMSettings) -> ChatModel | None:
         return None
     return OpenAICompatibleChat(
         base_url=settings.base_url,
-        api_key=settings.api_key,
+        api_key=secret(settings.api_key),
         model=settings.model,
         timeout_s=settings.timeout_s,
         max_retries=settings.max_retries,

@@ -108,7 +108,7 @@ def _parse(body: dict[str, Any], model: str, operation: str, latency_ms: float) 
     if not isinstance(content, str):
         reason = choice.get("finish_reason") if isinstance(choice, dict) else None
         raise LLMError(f"{where} answered with no text content (finish_reason={reason!r})")
-    usage = body.get("usage") if isinstance(body.get("usage"), dict) else {}
+    usage: dict[str, Any] = body["usage"] if isinstance(body.get("usage"), dict) else {}
     return ChatResult(
         content=content,
         prompt_tokens=_int(usage.get("prompt_tokens")),

@@ -108,8 +108,8 @@ def parse(text: str, default_section: Section) -> Parsed:
         if block is not None:
             end = _CONFLICT_END.match(stripped)
             if end:
-                key, _, variants = block
-                parsed.conflicts[key] = Conflict(section, variants.get("file"), variants.get("memory"))
+                block_key, _, variants = block
+                parsed.conflicts[block_key] = Conflict(section, variants.get("file"), variants.get("memory"))
                 block = None
                 continue
             item = _item(stripped)

@@ -28,9 +28,9 @@ def personalized_pagerank(
     if total_seed <= 0:
         return {}
     index: dict[N, int] = {}
-    for n, w in seeds.items():
+    for seed, w in seeds.items():
         if w > 0:
-            index.setdefault(n, len(index))
+            index.setdefault(seed, len(index))
     src: list[int] = []
     dst: list[int] = []
     wts: list[float] = []

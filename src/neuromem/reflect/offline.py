@@ -38,6 +38,7 @@ from __future__ import annotations
 import uuid
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from typing import Literal
 
 import numpy as np
 
@@ -162,7 +163,7 @@ class OfflineDetector(PatternDetector):
         sessions = {o.session for o in members}
         contexts = [o.context for o in members]
         n_contexts = len({c for c in contexts if c})
-        kind = "behavior" if len(members) >= s.behavior_min_support and len(sessions) >= 2 else "trend"
+        kind: Literal["trend", "behavior"] = "behavior" if len(members) >= s.behavior_min_support and len(sessions) >= 2 else "trend"
         negated = sum(o.negated for o in members) * 2 > len(members)
         representative = max(members, key=lambda o: (len(set(o.keywords) & set(keywords)), o.observed_at))
         language = majority_language(o.language for o in members)

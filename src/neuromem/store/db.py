@@ -7,10 +7,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 import psycopg
-from psycopg.rows import dict_row
+from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from ..config import Settings
+from ..config import Settings, mask_url, scrub
 from ..errors import DatabaseUnavailableError
 from . import migrate, scope
 from .db_errors import map_db_error
@@ -18,7 +18,8 @@ from .server import ServerInfo, resolve_server
 
 log = logging.getLogger(__name__)
 
-Conn = psycopg.Connection
+Conn = psycopg.Connection[DictRow]
+"""A pooled connection: rows come back as dicts (``dict_row``)."""
 
 
 class Database:
@@ -28,7 +29,7 @@ class Database:
     >>> with db.transaction() as conn: ...      # doctest: +SKIP
     """
 
-    def __init__(self, settings: Settings, server: ServerInfo, pool: ConnectionPool) -> None:
+    def __init__(self, settings: Settings, server: ServerInfo, pool: ConnectionPool[Conn]) -> None:
         self.settings = settings
         self.server = server
         self.pool = pool
@@ -43,7 +44,7 @@ class Database:
                 migrate.migrate(conn, settings)
         ef_search = settings.store.hnsw_ef_search
 
-        def configure(conn: psycopg.Connection) -> None:
+        def configure(conn: Conn) -> None:
             # iterative scans: per-user filters never silently return fewer rows (pgvector 0.8)
             conn.execute(f"SET hnsw.ef_search = {int(ef_search)}")
             conn.execute("SET hnsw.iterative_scan = relaxed_order")
@@ -53,7 +54,7 @@ class Database:
             conn.execute("SET jit = off")
             conn.commit()
 
-        pool = ConnectionPool(
+        pool: ConnectionPool[Conn] = ConnectionPool(
             server.url,
             min_size=settings.store.pool_min_size,
             max_size=settings.store.pool_max_size,
@@ -68,7 +69,7 @@ class Database:
         try:
             pool.open(wait=True, timeout=settings.store.connect_timeout_s)
         except PoolTimeout as exc:
-            raise DatabaseUnavailableError(f"no connection to {_redact(server.url)}: {exc}") from exc
+            raise DatabaseUnavailableError(f"no connection to {mask_url(server.url)}: {scrub(str(exc), server.url)}") from exc
         return cls(settings, server, pool)
 
     @contextmanager
@@ -112,16 +113,6 @@ def _check_reachable(url: str, settings: Settings) -> None:
             pass
     except psycopg.OperationalError as exc:
         raise DatabaseUnavailableError(
-            f"cannot reach PostgreSQL at {_redact(url)}: {str(exc).strip()}"
+            f"cannot reach PostgreSQL at {mask_url(url)}: {scrub(str(exc), url).strip()}"
         ) from exc
 
-
-def _redact(url: str) -> str:
-    """Hide a password in a URL before it goes into a message."""
-    from urllib.parse import urlsplit, urlunsplit
-
-    parts = urlsplit(url)
-    if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
-    return url

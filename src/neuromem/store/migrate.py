@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 import psycopg
 from psycopg.rows import tuple_row
@@ -157,14 +158,14 @@ def _bootstrap(conn: psycopg.Connection) -> None:
     )
 
 
-def _scalar(conn: psycopg.Connection, query: str, params: tuple = ()) -> object:
+def _scalar(conn: psycopg.Connection[Any], query: str, params: tuple[Any, ...] = ()) -> Any:
     """First column of the first row (or None), whatever row factory the connection uses."""
     with conn.cursor(row_factory=tuple_row) as cur:
         row = cur.execute(query, params).fetchone()  # type: ignore[arg-type]
     return None if row is None else row[0]
 
 
-def current_version(conn: psycopg.Connection) -> int:
+def current_version(conn: psycopg.Connection[Any]) -> int:
     return int(_scalar(conn, "SELECT coalesce(max(version), 0) FROM neuromem_migrations") or 0)  # type: ignore[arg-type]
 
 

@@ -18,6 +18,7 @@ import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 import psycopg
 
@@ -60,7 +61,7 @@ def suspended() -> Iterator[None]:
         _current.reset(token)
 
 
-def apply(conn: psycopg.Connection) -> None:
+def apply(conn: psycopg.Connection[Any]) -> None:
     """At the start of a transaction: take the scope's role and user for this transaction only."""
     scope = _current.get()
     if scope is None:

@@ -24,7 +24,7 @@ import logging
 import threading
 import time
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -45,7 +45,7 @@ _revive_lock = threading.Lock()
 class ServerInfo:
     """How to reach the server, and whether neuromem runs it itself."""
 
-    url: str
+    url: str = field(repr=False)  # may hold a password (config.mask_url shows it masked)
     embedded: bool
     data_dir: Path | None = None
 
@@ -62,7 +62,7 @@ class ServerInfo:
 def resolve_server(settings: StoreSettings) -> ServerInfo:
     """Return the connection URL of the configured server, starting the embedded one if needed."""
     if settings.database_url:
-        return ServerInfo(url=settings.database_url, embedded=False)
+        return ServerInfo(url=settings.database_url.get_secret_value(), embedded=False)
     data_dir = Path(settings.data_dir).expanduser().resolve()
     fresh = not (data_dir / "PG_VERSION").exists()
     keep_alive = settings.idle_shutdown_s > 0
