@@ -48,7 +48,7 @@ def test_a_near_duplicate_episode_never_supersedes(settings) -> None:  # type: i
         assert newer.operation is Operation.ADD and newer.previous_id is None
         assert m.get(older.memory.id, user_id="ep").expired_at is None
         assert {r.content for r in m.get_all(user_id="ep")} == {first, again}
-        with psycopg.connect(settings.store.database_url) as conn:
+        with psycopg.connect(settings.store.database_url.get_secret_value()) as conn:
             link = conn.execute("SELECT source_id, target_id FROM graph_edges WHERE edge_type = 'SIMILAR_TO' "
                                 "AND user_id = 'ep'").fetchall()  # fmt: skip
         assert link == [(newer.memory.id, older.memory.id)]
