@@ -312,6 +312,7 @@ class MemoryCore:
         ends_previous: bool = False,
         expected_version: int | None = None,
         actor: str = "user",
+        tags: Any = None,
     ) -> MemoryRecord:
         """Change a memory. New content supersedes (new row, version + 1); metadata or
         importance alone change the row in place (version + 1). ``ends_previous`` marks
@@ -320,8 +321,9 @@ class MemoryCore:
         """
         uid = check.user_id(user_id, self.settings.write)
         mid = check.memory_id(memory_id)
-        if content is None and metadata is None and importance is None:
-            raise InvalidInputError("update needs content, metadata or importance")
+        if content is None and metadata is None and importance is None and tags is None:
+            raise InvalidInputError("update needs content, metadata, importance or tags")
+        new_tags = None if tags is None else check.tags(tags)
         new_meta = None if metadata is None else check.metadata(metadata)
         new_importance = None if importance is None else check.importance(importance, 0.5)
         valid = check.timestamp(valid_at, "valid_at")
@@ -352,7 +354,7 @@ class MemoryCore:
                     metadata={**current.metadata, **(new_meta or {})},
                     category=current.category,
                     valid_at=valid or current.valid_at,
-                    extra=_carried_fields(current),
+                    extra={**_carried_fields(current), **({} if new_tags is None else {"tags": new_tags})},
                 )
                 current = replace(current, version=version)
                 return self._supersede(
@@ -371,6 +373,8 @@ class MemoryCore:
                 fields["importance"] = new_importance
             if valid is not None:
                 fields["valid_at"] = valid
+            if new_tags is not None and new_tags != current.tags:
+                fields["tags"] = new_tags
             if not fields:
                 return current
             updated = memories.update_fields(conn, uid, mid, expected_version=version, fields=fields)
@@ -543,6 +547,7 @@ def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
         "raw_refs": current.raw_refs,
         "subject_entity_id": current.subject_entity_id,
         "object_entity_id": current.object_entity_id,
+        "tags": current.tags,
     }
     if current.memory_type is MemoryType.TRAIT:
         carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})

@@ -13,6 +13,7 @@ thread, so there is a single implementation of every operation (STYLE.md habit 3
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -47,6 +48,7 @@ from .store.db import Database
 from .store.documents import DocumentFile, DocumentStatus
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import HistoryEntry, MemoryRecord, MemoryType, SearchResults, WriteResult
+from .validation import tags as check_tags
 from .validation import timestamp as check_timestamp
 from .validation import user_id as check_user_id
 
@@ -107,6 +109,7 @@ class Memory:
         category: str | None = None,
         valid_at: Any = None,
         invalid_at: Any = None,
+        tags: Sequence[str] | None = None,
     ) -> list[WriteResult]:
         """Store one memory (ADD), or recognise it as known (NOOP) or as a new version (UPDATE).
 
@@ -122,9 +125,10 @@ class Memory:
         message in a list is skipped and logged; ``ingest`` returns it in ``rejected``.
         """
         if not isinstance(content, str):
-            if (memory_type, importance, category, valid_at, invalid_at) != (MemoryType.FACT, None, None, None, None):
+            if (memory_type, importance, category, valid_at, invalid_at, tags) != (MemoryType.FACT, None, None, None,
+                                                                                  None, None):  # fmt: skip
                 raise InvalidInputError(
-                    "memory_type, importance, category, valid_at and invalid_at apply to a single memory; "
+                    "memory_type, importance, category, valid_at, invalid_at and tags apply to a single memory; "
                     "for messages they are decided by extraction (metadata is applied to every memory)"
                 )
             report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata)
@@ -144,6 +148,8 @@ class Memory:
             valid_at=valid_at,
             invalid_at=invalid_at,
         )
+        if tags is not None:  # seed 002 tags: a column of the row (``Draft.extra``)
+            draft = dataclasses.replace(draft, extra={**draft.extra, "tags": check_tags(tags)})
         result = self._core.add(draft, session=session, judge=self._judge)
         self._poke()
         return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
@@ -159,8 +165,10 @@ class Memory:
         valid_at: Any = None,
         ends_previous: bool = False,
         expected_version: int | None = None,
+        tags: Sequence[str] | None = None,
     ) -> MemoryRecord:
-        """Change a memory; new content creates a new version that supersedes the old one.
+        """Change a memory; new content creates a new version that supersedes the old one
+        (``tags`` replaces the memory's tags).
 
         >>> m.update(mem_id, user_id="alice", content="I live in Munich", ends_previous=True)  # doctest: +SKIP
         """
@@ -173,6 +181,7 @@ class Memory:
             valid_at=valid_at,
             ends_previous=ends_previous,
             expected_version=expected_version,
+            tags=tags,
         )
         self._poke()
         return record

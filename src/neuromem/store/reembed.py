@@ -23,6 +23,8 @@ def reembed(settings: Settings, dim: int) -> None:
         for part in ("fact", "episodic", "trait", "document"):
             conn.execute(f"DROP INDEX IF EXISTS idx_{part}_embedding")
         conn.execute(f"ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({int(dim)}) USING NULL")
+        # concept centroids (migration 0014) are recomputed by the next consolidate_concepts run
+        conn.execute(f"ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({int(dim)}) USING NULL")
         conn.execute("UPDATE memories SET embed_attempts = 0, embed_error = NULL")
         conn.execute(migrate.render(vector_sql, new_settings))
         conn.execute(
