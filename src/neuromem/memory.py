@@ -32,13 +32,17 @@ from .ingest.documents import add_document, delete_document, document_status, li
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
+from .lifecycle.archive import ArchiveReport, archive_user
+from .lifecycle.archive import restore as restore_archived
 from .lifecycle.compress import CompressionReport, compress_user
+from .lifecycle.concepts import ConceptReport, consolidate_concepts
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
 from .lifecycle.feedback import give_feedback
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
 from .lifecycle.forget import target_of as forget_target
+from .lifecycle.retention import RetentionReport, enforce_retention
 from .lifecycle.tiers import Promotion, promote
 from .llm.base import ChatModel
 from .llm.factory import create_chat_model
@@ -254,6 +258,25 @@ class Memory:
         """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
         when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
         return promote(self._core, user_id, when, dry_run=dry_run)
+
+    def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
+        """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
+        return consolidate_concepts(self._core, user_id, dry_run=dry_run)
+
+    def archive(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> ArchiveReport:
+        """Archive the user's memories and nodes whose seed 003 §6.1 weight fell under the threshold."""
+        return archive_user(self._core, user_id, check_timestamp(now, "now") or dt.datetime.now(dt.UTC),
+                            dry_run=dry_run)  # fmt: skip
+
+    def restore(self, item_id: Any, *, user_id: str) -> MemoryRecord | dict[str, Any]:
+        """Bring back an archived memory (or graph node)."""
+        return restore_archived(self._core, user_id, item_id)
+
+    def enforce_retention(self, *, user_id: str | None = None, now: Any = None, dry_run: bool = False
+                          ) -> RetentionReport:  # fmt: skip
+        """Hard-delete, with receipts, what is past ``lifecycle.retention_days_by_type`` / ``_by_category``."""
+        when = check_timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        return enforce_retention(self._core, when, user_id=user_id, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(
@@ -571,6 +594,7 @@ _ASYNC_METHODS = ("add", "update", "delete", "reset", "search", "get", "get_all"
                   "forget", "forget_receipt", "forget_receipts", "conflicts", "resolve_conflict",
                   "feedback", "pin", "unpin", "upvote", "downvote", "compress", "promote", "document_status")  # fmt: skip
 _ASYNC_METHODS += ("export", "import_file", "sync_markdown", "record_procedure")
+_ASYNC_METHODS += ("consolidate_concepts", "archive", "restore", "enforce_retention")
 
 
 class AsyncMemory:
