@@ -20,15 +20,16 @@ def test_weight_follows_the_seed_terms() -> None:
     fresh = weight(0.5, 0, 0, 90, S)
     assert fresh == pytest.approx(0.3 * 0.5 + 0.5)
     assert weight(0.5, 0, 90, 90, S) == pytest.approx(0.15 + 0.5 / 2.718281828, rel=1e-6)
-    assert weight(0.5, 0, 3 * 90, 90, S) < S.archive_threshold < weight(0.5, 0, 2 * 90, 90, S)
+    assert weight(0.2, 0, 3 * 90, 90, S) < S.archive_threshold < weight(0.2, 0, 90, 90, S)
+    assert weight(0.5, 0, 10_000, 90, S) > S.archive_threshold  # default importance: never archived
     assert weight(0.5, 10, 10_000, 90, S) == pytest.approx(0.15 + 0.2)  # recalled often: kept forever
     assert weight(0.9, 0, 10_000, 14, S) > S.archive_threshold  # important: kept forever
     assert weight(0.5, 0, 60, 14, S) < weight(0.5, 0, 60, 90, S)  # episodes fade faster than facts
 
 
 def test_archive_takes_stale_rows_out_of_recall_keeps_them_and_restores(memory: Memory, memctl) -> None:  # type: ignore[no-untyped-def]
-    [stale] = memory.add("Zoe once owned a blue bicycle", user_id=U)
-    [kept] = memory.add("Zoe is allergic to peanuts", user_id=U, importance=0.9)
+    [stale] = memory.add("Zoe once owned a blue bicycle", user_id=U, importance=0.2)
+    [kept] = memory.add("Zoe is allergic to peanuts", user_id=U)
     [pinned] = memory.add("Zoe's locker code is 4471", user_id=U)
     memory.pin(pinned.memory.id, user_id=U)
     later = dt.datetime.now(dt.UTC) + dt.timedelta(days=400)

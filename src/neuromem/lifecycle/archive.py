@@ -10,8 +10,9 @@ The weight is seed 003 §6.1's, with the terms neuromem has data for::
 Pinned memories (the ``ε·feedback`` term) are never archived; upvotes and downvotes act through
 ``importance``. A node's importance is the mean of its current memories', its frequency their count.
 
-Rows under ``lifecycle.archive_threshold`` (0.2: a never-recalled memory of default importance
-after ≈2.3 τ) are archived: ``expired_at`` + ``archived_at`` on the row, so they leave recall and
+Rows under ``lifecycle.archive_threshold`` (0.1: the weight has "tended to zero", §6.2 — a
+memory of default importance 0.5 never goes, one of importance 0.2 (downvoted) never recalled goes
+after ≈1.6 τ; a node no current memory links to after ≈1.6 τ) are archived: ``expired_at`` + ``archived_at`` on the row, so they leave recall and
 every current listing, stay in ``get``, ``history`` (event ``ARCHIVE``, actor ``consolidate:archive``),
 ``get_all(include_inactive=True)`` and exports, are never purged, and ``restore`` brings them back
 (event ``RESTORE``). Episodes are candidates only past ``compress_after_days``: compression takes
