@@ -8,10 +8,12 @@ import click
 from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
+now_option = click.option("--now", default=None, help="ISO-8601 time taken as now (default: the clock).")
+
 
 @cli.command()
 @user_option
-@click.option("--now", default=None, help="ISO-8601 time taken as now (default: the clock).")
+@now_option
 @click.option("--dry-run", is_flag=True, help="Show the summaries that would be written; change nothing.")
 @friendly_errors
 def compress(user_id: str, now: str | None, dry_run: bool) -> None:
@@ -27,7 +29,7 @@ def compress(user_id: str, now: str | None, dry_run: bool) -> None:
 
 @cli.command()
 @user_option
-@click.option("--now", default=None, help="ISO-8601 time taken as now (default: the clock).")
+@now_option
 @click.option("--dry-run", is_flag=True, help="Show the moves; change nothing.")
 @friendly_errors
 def promote(user_id: str, now: str | None, dry_run: bool) -> None:
@@ -44,7 +46,7 @@ def promote(user_id: str, now: str | None, dry_run: bool) -> None:
 @click.option("--dry-run", is_flag=True, help="Show the concepts that would be formed; change nothing.")
 @friendly_errors
 def concepts(user_id: str, dry_run: bool) -> None:
-    """Cluster USER's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
+    """Cluster USER's related memories into concept nodes linked by ABOUT."""
     with open_memory() as m:
         report = m.consolidate_concepts(user_id=user_id, dry_run=dry_run)
         verb = "would link" if dry_run else "linked"
@@ -56,7 +58,7 @@ def concepts(user_id: str, dry_run: bool) -> None:
 
 @cli.command()
 @user_option
-@click.option("--now", default=None, help="ISO-8601 time taken as now (default: the clock).")
+@now_option
 @click.option("--dry-run", is_flag=True, help="Show what would be archived; change nothing.")
 @friendly_errors
 def archive(user_id: str, now: str | None, dry_run: bool) -> None:
@@ -81,8 +83,8 @@ def restore(user_id: str, item_id: str) -> None:
 
 
 @cli.command()
-@click.option("-u", "--user-id", "-u", "user_id", default=None, help="Only this user (default: every user).")
-@click.option("--now", default=None, help="ISO-8601 time taken as now (default: the clock).")
+@click.option("--user-id", "-u", "user_id", default=None, help="Only this user (default: every user).")
+@now_option
 @click.option("--dry-run", is_flag=True, help="Preview the deletions; change nothing.")
 @friendly_errors
 def retention(user_id: str | None, now: str | None, dry_run: bool) -> None:

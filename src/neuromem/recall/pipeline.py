@@ -225,8 +225,10 @@ class RecallPipeline:
                               lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
         if found is not None:
             lists["traits"] = found
-        found = self._attempt(conn, tr, "concepts", recipe.use_concepts and recipe.weighs("concepts"), "off",
-                              lambda: concept_route(conn, req, self.dim))  # lifecycle.concepts' route (issue 16)
+        found = self._attempt(conn, tr, "concepts",  # lifecycle.concepts' route (issue 16); no vector: the
+                              recipe.use_concepts and recipe.weighs("concepts") and req.vector is not None,  # vector
+                              "off" if not recipe.use_concepts else "skipped: no query vector",  # path says why
+                              lambda: concept_route(conn, req, self.dim))  # fmt: skip
         if found is not None:
             lists["concepts"] = found
         seed_lists = [lists[n] for n in ("bm25", "vector", "bm25_focus", "vector_focus") if n in lists]
