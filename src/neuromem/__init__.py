@@ -69,9 +69,12 @@ if typing.TYPE_CHECKING:
     from .ingest.pipeline import IngestReport, SessionEnd
     from .ingest.provenance import Provenance
     from .ingest.turns import RejectedMessage
+    from .lifecycle.archive import Archived, ArchiveReport
     from .lifecycle.compress import CompressedGroup, CompressionReport
+    from .lifecycle.concepts import ConceptGroup, ConceptReport
     from .lifecycle.conflicts import Conflict
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
+    from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
     from .memory import Memory
     from .portability.export import ExportReport
@@ -157,11 +160,16 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "SessionEnd": ".ingest.pipeline",
     "Provenance": ".ingest.provenance",
     "RejectedMessage": ".ingest.turns",
+    "Archived": ".lifecycle.archive",
+    "ArchiveReport": ".lifecycle.archive",
     "CompressedGroup": ".lifecycle.compress",
+    "ConceptGroup": ".lifecycle.concepts",
+    "ConceptReport": ".lifecycle.concepts",
     "CompressionReport": ".lifecycle.compress",
     "Conflict": ".lifecycle.conflicts",
     "ForgetPreview": ".lifecycle.forget",
     "ForgetReceipt": ".lifecycle.forget",
+    "RetentionReport": ".lifecycle.retention",
     "Promotion": ".lifecycle.tiers",
     "Memory": ".memory",
     "ExportReport": ".portability.export",
@@ -195,11 +203,15 @@ __version__ = "0.1.0"
 __all__ = [
     "EXPORT_FORMATS",
     "AccessError",
+    "ArchiveReport",
+    "Archived",
     "AsyncMemory",
     "AuthenticationError",
     "Citation",
     "CompressedGroup",
     "CompressionReport",
+    "ConceptGroup",
+    "ConceptReport",
     "ConfigError",
     "Conflict",
     "ConflictError",
@@ -256,6 +268,7 @@ __all__ = [
     "ReflectionReport",
     "RejectedMessage",
     "RequestTimeoutError",
+    "RetentionReport",
     "ScheduledJob",
     "SchemaVersionError",
     "ScoreBreakdown",

@@ -26,9 +26,12 @@ if TYPE_CHECKING:
     from .ingest.chat_export import ImportSummary
     from .ingest.pipeline import IngestReport, SessionEnd, SessionEndListener
     from .ingest.provenance import Provenance
+    from .lifecycle.archive import ArchiveReport
     from .lifecycle.compress import CompressionReport
+    from .lifecycle.concepts import ConceptReport
     from .lifecycle.conflicts import Conflict
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
+    from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
     from .portability.export import ExportReport
     from .portability.importer import ImportReport
@@ -77,6 +80,7 @@ class AsyncMemory:
         category: str | None = None,
         valid_at: Any = None,
         invalid_at: Any = None,
+        tags: Sequence[str] | None = None,
     ) -> list[WriteResult]:
         """Store one memory (ADD), or recognise it as known (NOOP) or as a new version (UPDATE). (``Memory.add``,
         awaited)
@@ -92,6 +96,7 @@ class AsyncMemory:
             category=category,
             valid_at=valid_at,
             invalid_at=invalid_at,
+            tags=tags,
         )
 
     async def update(
@@ -105,8 +110,11 @@ class AsyncMemory:
         valid_at: Any = None,
         ends_previous: bool = False,
         expected_version: int | None = None,
+        tags: Sequence[str] | None = None,
     ) -> MemoryRecord:
-        """Change a memory; new content creates a new version that supersedes the old one. (``Memory.update``, awaited)"""
+        """Change a memory; new content creates a new version that supersedes the old one (``tags`` replaces the memory's
+        tags). (``Memory.update``, awaited)
+        """
         return await asyncio.to_thread(
             self.sync.update,
             memory_id,
@@ -117,6 +125,7 @@ class AsyncMemory:
             valid_at=valid_at,
             ends_previous=ends_previous,
             expected_version=expected_version,
+            tags=tags,
         )
 
     async def delete(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
@@ -213,6 +222,34 @@ class AsyncMemory:
     async def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
         """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2). (``Memory.promote``, awaited)"""
         return await asyncio.to_thread(self.sync.promote, user_id=user_id, now=now, dry_run=dry_run)
+
+    async def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
+        """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3).
+        (``Memory.consolidate_concepts``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.consolidate_concepts, user_id=user_id, dry_run=dry_run)
+
+    async def archive(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> ArchiveReport:
+        """Archive the user's memories and nodes whose seed 003 §6.1 weight fell under the threshold.
+        (``Memory.archive``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.archive, user_id=user_id, now=now, dry_run=dry_run)
+
+    async def restore(self, item_id: Any, *, user_id: str) -> MemoryRecord | dict[str, Any]:
+        """Bring back an archived memory (or graph node). (``Memory.restore``, awaited)"""
+        return await asyncio.to_thread(self.sync.restore, item_id, user_id=user_id)
+
+    async def enforce_retention(
+        self,
+        *,
+        user_id: str | None = None,
+        now: Any = None,
+        dry_run: bool = False,
+    ) -> RetentionReport:
+        """Hard-delete, with receipts, what is past ``lifecycle.retention_days_by_type`` / ``_by_category``.
+        (``Memory.enforce_retention``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.enforce_retention, user_id=user_id, now=now, dry_run=dry_run)
 
     async def ingest(
         self,

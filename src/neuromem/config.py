@@ -32,6 +32,7 @@ from pydantic import (
     ConfigDict,
     Field,
     PlainSerializer,
+    PositiveFloat,
     SecretStr,
     ValidationError,
     model_validator,
@@ -275,6 +276,28 @@ class LifecycleSettings(_Section):
     tier_long_min_support: int = Field(default=3, ge=1)  # repetitions (sources + SUPPORTS)
     tier_long_min_sessions: int = Field(default=2, ge=1)  # distinct sources
     tier_long_min_confidence: float = Field(default=0.8, ge=0, le=1)
+    # concepts (seed 003 §6.3): memories linked by mutual nearest neighbours at cosine ≥ concept_similarity
+    # (seed 003 §17's SIMILAR_TO θ) and by shared entities, grouped by label propagation
+    concept_similarity: float = Field(default=0.75, ge=0, le=1)
+    concept_neighbours: int = Field(default=5, ge=1, le=50)  # k of the mutual k-nearest-neighbour links
+    concept_min_members: int = Field(default=3, ge=2)  # smaller groups make no concept
+    concept_entity_max_degree: int = Field(default=50, ge=2)  # entities named by more memories link nothing
+    concept_max_memories: int = Field(default=5000, ge=10)  # newest current facts / episodes clustered per run
+    # archive of low-weight rows (seed 003 §6.1 weight, §6.4): weight = w_imp·importance
+    # + w_freq·min(1, ln(1+accesses)/ln(1+freq_ref)) + w_rec·exp(−age/τ_type); pinned never archived; 0.1 keeps
+    # every memory of default importance (0.2 archived 40% of a LongMemEval haystack's facts: −25 points recall)
+    archive_threshold: float = Field(default=0.1, ge=0, le=1)
+    archive_weight_importance: float = Field(default=0.3, ge=0)
+    archive_weight_frequency: float = Field(default=0.2, ge=0)
+    archive_weight_recency: float = Field(default=0.5, ge=0)
+    archive_frequency_ref: int = Field(default=10, ge=1)
+    tau_episode_days: float = Field(default=14.0, gt=0)  # seed 003 §15
+    tau_fact_days: float = Field(default=90.0, gt=0)
+    tau_concept_days: float = Field(default=180.0, gt=0)
+    # retention (issue 16, off by default): rows of a type / category older than this many days are
+    # hard-deleted with a receipt by the job enforce_retention
+    retention_days_by_type: dict[Literal["fact", "episodic", "document"], PositiveFloat] = Field(default_factory=dict)
+    retention_days_by_category: dict[str, PositiveFloat] = Field(default_factory=dict)
 
 
 class ConflictSettings(_Section):

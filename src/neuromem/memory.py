@@ -16,6 +16,7 @@ so there is a single implementation of every operation (STYLE.md habit 3).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import functools
 import logging
@@ -36,14 +37,18 @@ from .ingest.documents import add_document, delete_document, document_status, li
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
 from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
+from .lifecycle.archive import ArchiveReport, archive_user
+from .lifecycle.archive import restore as restore_archived
 from .lifecycle.backfill import BackfillWorker, backfill_embeddings, pending_embeddings
 from .lifecycle.compress import CompressionReport, compress_user
+from .lifecycle.concepts import ConceptReport, consolidate_concepts
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
 from .lifecycle.feedback import give_feedback
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
 from .lifecycle.forget import target_of as forget_target
+from .lifecycle.retention import RetentionReport, enforce_retention
 from .lifecycle.tiers import Promotion, promote
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
@@ -122,6 +127,7 @@ class Memory:
         category: str | None = None,
         valid_at: Any = None,
         invalid_at: Any = None,
+        tags: Sequence[str] | None = None,
     ) -> list[WriteResult]:
         """Store one memory (ADD), or recognise it as known (NOOP) or as a new version (UPDATE).
 
@@ -139,9 +145,10 @@ class Memory:
         ``TraitWriteError``.
         """
         if not isinstance(content, str):
-            if (memory_type, importance, category, valid_at, invalid_at) != (MemoryType.FACT, None, None, None, None):
+            if (memory_type, importance, category, valid_at, invalid_at, tags) != (MemoryType.FACT, None, None, None,
+                                                                                  None, None):  # fmt: skip
                 raise InvalidInputError(
-                    "memory_type, importance, category, valid_at and invalid_at apply to a single memory; "
+                    "memory_type, importance, category, valid_at, invalid_at and tags apply to a single memory; "
                     "for messages they are decided by extraction (metadata is applied to every memory)"
                 )
             report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata)
@@ -159,6 +166,8 @@ class Memory:
                 "conversation turns, and reflect() derives the trait; a trait's wording can be corrected "
                 "with update()"
             )
+        if tags is not None:  # seed 002 tags: a column of the row (``Draft.extra``)
+            draft = dataclasses.replace(draft, extra={**draft.extra, "tags": check.tags(tags)})
         result = writes.add(self._core, draft, session=session, judge=self._judge)
         self._poke()
         return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
@@ -174,15 +183,17 @@ class Memory:
         valid_at: Any = None,
         ends_previous: bool = False,
         expected_version: int | None = None,
+        tags: Sequence[str] | None = None,
     ) -> MemoryRecord:
-        """Change a memory; new content creates a new version that supersedes the old one.
+        """Change a memory; new content creates a new version that supersedes the old one
+        (``tags`` replaces the memory's tags).
 
         >>> m.update(mem_id, user_id="alice", content="I live in Munich", ends_previous=True)  # doctest: +SKIP
         """
         uid, mid = self._ids(user_id, memory_id)
         change = writes.Change.checked(self._core, content=content, metadata=metadata, importance=importance,
                                        valid_at=valid_at, ends_previous=ends_previous,
-                                       expected_version=expected_version)  # fmt: skip
+                                       expected_version=expected_version, tags=tags)  # fmt: skip
         record = writes.update(self._core, uid, mid, change)
         self._poke()
         return record
@@ -264,6 +275,25 @@ class Memory:
         """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
         when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
         return promote(self._core, user_id, when, dry_run=dry_run)
+
+    def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
+        """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
+        return consolidate_concepts(self._core, user_id, dry_run=dry_run)
+
+    def archive(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> ArchiveReport:
+        """Archive the user's memories and nodes whose seed 003 §6.1 weight fell under the threshold."""
+        return archive_user(self._core, user_id, check.timestamp(now, "now") or dt.datetime.now(dt.UTC),
+                            dry_run=dry_run)  # fmt: skip
+
+    def restore(self, item_id: Any, *, user_id: str) -> MemoryRecord | dict[str, Any]:
+        """Bring back an archived memory (or graph node)."""
+        return restore_archived(self._core, user_id, item_id)
+
+    def enforce_retention(self, *, user_id: str | None = None, now: Any = None, dry_run: bool = False
+                          ) -> RetentionReport:  # fmt: skip
+        """Hard-delete, with receipts, what is past ``lifecycle.retention_days_by_type`` / ``_by_category``."""
+        when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
+        return enforce_retention(self._core, when, user_id=user_id, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     def ingest(

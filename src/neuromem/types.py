@@ -77,6 +77,9 @@ class HistoryEvent(StrEnum):
     SUPERSEDE = "SUPERSEDE"
     STAGE_CHANGE = "STAGE_CHANGE"
     FORGET = "FORGET"  # content-free tombstone of a hard-deleted memory (seed 003 §24)
+    ARCHIVE = "ARCHIVE"  # a low-weight memory moved out of recall, kept (seed 003 §6.4)
+    RESTORE = "RESTORE"  # an archived memory brought back
+    LINK = "LINK"  # consolidation filed the memory under a concept (ABOUT, seed 003 §6.3)
 
 
 class Operation(StrEnum):
@@ -129,6 +132,8 @@ class MemoryColumns:
     object_entity_id: uuid.UUID | None = None
     source_episode_ids: tuple[uuid.UUID, ...] = ()
     raw_refs: tuple[dict[str, Any], ...] = ()
+    tags: tuple[str, ...] = ()  # the caller's labels (seed 002), filtered with contains_any / contains_all
+    archived_at: dt.datetime | None = None  # set while archived (seed 003 §6.4): out of recall, restorable
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

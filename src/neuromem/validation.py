@@ -132,6 +132,30 @@ def metadata(value: Any) -> dict[str, Any]:
     return json.loads(text)  # type: ignore[no-any-return]
 
 
+MAX_TAGS = 32
+MAX_TAG_CHARS = 64
+
+
+def tags(value: Any) -> tuple[str, ...]:
+    """Tags (seed 002 ``tags TEXT[]``): a list of non-empty strings of at most ``MAX_TAG_CHARS``
+    characters, at most ``MAX_TAGS`` of them; surrounding spaces are dropped, repeats kept once."""
+    if value is None:
+        return ()
+    if isinstance(value, str) or not isinstance(value, Sequence | set | frozenset):
+        raise InvalidInputError(f"tags must be a list of strings, not {type(value).__name__}")
+    out: dict[str, None] = {}
+    for tag in value:
+        if not isinstance(tag, str) or not tag.strip():
+            raise InvalidInputError(f"every tag must be a non-empty string, got {tag!r:.80}")
+        tag = storable(tag.strip(), "tag")
+        if len(tag) > MAX_TAG_CHARS:
+            raise InvalidInputError(f"a tag has at most {MAX_TAG_CHARS} characters, got {len(tag)}")
+        out[tag] = None
+    if len(out) > MAX_TAGS:
+        raise InvalidInputError(f"at most {MAX_TAGS} tags per memory, got {len(out)}")
+    return tuple(out)
+
+
 def _walk_metadata(root: Mapping[str, Any]) -> None:
     stack: list[tuple[Any, int, str]] = [(root, 1, "metadata")]
     seen = 0

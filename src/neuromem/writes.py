@@ -227,14 +227,15 @@ class Change:
     valid_at: dt.datetime | None = None
     ends_previous: bool = False
     expected_version: int | None = None
+    tags: tuple[str, ...] | None = None  # replaces the memory's tags (seed 002)
 
     @classmethod
     def checked(
         cls, rt: Runtime, *, content: Any = None, metadata: Any = None, importance: Any = None, valid_at: Any = None,
-        ends_previous: bool = False, expected_version: Any = None,
+        ends_previous: bool = False, expected_version: Any = None, tags: Any = None,
     ) -> Change:  # fmt: skip
-        if content is None and metadata is None and importance is None:
-            raise InvalidInputError("update needs content, metadata or importance")
+        if content is None and metadata is None and importance is None and tags is None:
+            raise InvalidInputError("update needs content, metadata, importance or tags")
         if expected_version is not None and (isinstance(expected_version, bool) or not isinstance(expected_version, int)):
             raise InvalidInputError(f"expected_version must be an integer, got {expected_version!r}")
         return cls(
@@ -242,7 +243,7 @@ class Change:
             metadata=None if metadata is None else check.metadata(metadata),
             importance=None if importance is None else check.importance(importance, 0.5),
             valid_at=check.timestamp(valid_at, "valid_at"), ends_previous=bool(ends_previous),
-            expected_version=expected_version,
+            expected_version=expected_version, tags=None if tags is None else check.tags(tags),
         )  # fmt: skip
 
 
@@ -270,7 +271,8 @@ def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor:
                 user_id=user_id, memory_type=current.memory_type, content=change.content,
                 importance=current.importance if change.importance is None else change.importance,
                 metadata={**current.metadata, **(change.metadata or {})}, category=current.category,
-                valid_at=change.valid_at or current.valid_at, extra=_carried_fields(current),
+                valid_at=change.valid_at or current.valid_at,
+                extra={**_carried_fields(current), **({} if change.tags is None else {"tags": change.tags})},
             )  # fmt: skip
             return supersede(rt, conn, current, d, vector=vector, actor=actor, ends_previous=change.ends_previous)
         fields: dict[str, Any] = {}
@@ -280,6 +282,8 @@ def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor:
             fields["importance"] = change.importance
         if change.valid_at is not None:
             fields["valid_at"] = change.valid_at
+        if change.tags is not None and change.tags != current.tags:
+            fields["tags"] = change.tags
         if not fields:
             return current
         updated = memories.update_fields(conn, user_id, memory_id, expected_version=version, fields=fields)
@@ -333,6 +337,7 @@ def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
         "raw_refs": current.raw_refs,
         "subject_entity_id": current.subject_entity_id,
         "object_entity_id": current.object_entity_id,
+        "tags": current.tags,
     }
     if current.memory_type is MemoryType.TRAIT:
         carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})

@@ -177,3 +177,24 @@ def test_health_ready_jobs(service: Service) -> None:
         assert c.post("/v1/jobs/no_such_job/run").status_code == 400
     with service.client("acme:admin") as c:
         assert c.post("/v1/jobs/refresh_mv_trait/run").status_code == 403
+
+
+def test_tags_are_written_returned_and_filtered(service: Service) -> None:
+    with service.client("default:write") as c:
+        r = c.post("/v1/memories", json={"user_id": "tags", "content": "Dana runs on Sundays", "tags": ["sport"]})
+        assert r.status_code == 201 and r.json()[0]["memory"]["tags"] == ["sport"]
+        mid = r.json()[0]["memory"]["id"]
+        c.post("/v1/memories", json={"user_id": "tags", "content": "Dana reads poetry", "tags": ["books"]})
+        wanted = json.dumps({"tags": {"contains_any": ["sport", "music"]}})
+        listed = c.get("/v1/memories", params={"user_id": "tags", "filters": wanted}).json()
+        assert [m["content"] for m in listed] == ["Dana runs on Sundays"]
+        hits = c.post("/v1/search", json={"user_id": "tags", "query": "what does Dana do",
+                                          "filters": {"tags": {"contains_all": ["books"]}}}).json()  # fmt: skip
+        assert [h["memory"]["content"] for h in hits["hits"]] == ["Dana reads poetry"]
+        patched = c.patch(f"/v1/memories/{mid}", json={"user_id": "tags", "tags": ["sport", "outdoor"]})
+        assert patched.status_code == 200 and patched.json()["tags"] == ["sport", "outdoor"]
+        bad = c.post("/v1/memories", json={"user_id": "tags", "content": "x", "tags": [""]})
+        assert bad.status_code == 400 and "tag" in bad.json()["detail"]  # the library's InvalidInputError
+        assert len(c.get("/v1/memories", params={"user_id": "tags"}).json()) == 2  # nothing written
+        bad_filter = c.get("/v1/memories", params={"user_id": "tags", "filters": json.dumps({"tags": {"eq": 1}})})
+        assert bad_filter.status_code in (400, 422)

@@ -33,6 +33,7 @@ class AddMemory(_Body):
     category: str | None = Field(default=None, max_length=20)
     valid_at: dt.datetime | None = None
     invalid_at: dt.datetime | None = None
+    tags: list[str] | None = Field(default=None, max_length=32, description="Labels (filters: contains_any, contains_all)")
 
 
 class UpdateMemory(_Body):
@@ -43,6 +44,7 @@ class UpdateMemory(_Body):
     valid_at: dt.datetime | None = None
     ends_previous: bool = False
     expected_version: int | None = Field(default=None, ge=1, description="Optimistic lock; or send If-Match")
+    tags: list[str] | None = Field(default=None, max_length=32, description="Replaces the labels")
 
 
 class Turn(_Body):

@@ -48,6 +48,8 @@ log = logging.getLogger(__name__)
 TARGET_KINDS = ("memory", "session", "document", "window", "query", "entity", "concept", "everything")
 #: the purge job's own kind: rows soft-deleted before ``until`` (``lifecycle.purge``)
 PURGE = "purge"
+#: the retention job's own kind: rows past their type's or category's TTL (``lifecycle.retention``)
+RETENTION = "retention"
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,12 +63,13 @@ class ForgetTarget:
     since: dt.datetime | None = None
     until: dt.datetime | None = None
     text: str | None = None  # query, entity or concept name
+    ttl: tuple[tuple[str, str, dt.datetime], ...] = ()  # retention: ("type" | "category", value, cutoff)
 
     def fingerprint(self) -> str:
         """sha256 of the target's description (the receipt keeps this, never the query words)."""
         parts = [self.kind, str(self.memory_id or ""), self.session_id or "", str(self.document_id or ""),
                  self.since.isoformat() if self.since else "", self.until.isoformat() if self.until else "",
-                 self.text or ""]  # fmt: skip
+                 self.text or "", *(f"{k}={v}<{c.isoformat()}" for k, v, c in self.ttl)]  # fmt: skip
         return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
 
 
@@ -233,7 +236,7 @@ def _erase(conn: Any, uid: str, target: ForgetTarget, settings: Any, *, dry_run:
             raise _DryRun(ForgetPreview(uid, target.kind, tuple(rows), _set_counts(counts)))
         return store.erase_user(conn, uid), 0, 0
     _seed(conn, uid, target)
-    if target.kind == "purge":
+    if target.kind in (PURGE, RETENTION):  # what lives on (derived facts, shared words) stays
         store.close_over(conn, uid, derived=False)
         store.spare_shared(conn, uid)
     else:
@@ -284,6 +287,9 @@ def _seed(conn: Any, uid: str, target: ForgetTarget) -> None:
     elif target.kind == "purge":
         assert target.until is not None
         store.seed_soft_deleted(conn, uid, target.until)
+    elif target.kind == RETENTION:
+        for field_name, value, cutoff in target.ttl:
+            store.seed_older_than(conn, uid, field_name, value, cutoff)
     elif target.kind == "query":
         assert target.text is not None
         terms = [t for t in dict.fromkeys(search_text(target.text).split()) if t]

@@ -16,6 +16,10 @@ compress_episodes      1 day           episodes older than 90 days, recalled < 5
                                        archived (``lifecycle.compress``, seed 004 §2.2)
 purge_soft_deleted     1 day           rows soft-deleted longer than ``lifecycle.soft_delete_retention_days``
                                        → hard-deleted with a receipt (``lifecycle.purge``, issue 16)
+consolidate_concepts   1 day           related memories → concept nodes linked by ABOUT (``lifecycle.concepts``)
+archive_low_weight     1 day           memories / nodes under the seed 003 §6.1 weight → archived (``lifecycle.archive``)
+enforce_retention      1 day           rows past a per-type / per-category TTL → hard-deleted with a receipt
+                                       (``lifecycle.retention``; off until a TTL is set)
 =====================  ==============  ===============================================
 """
 
@@ -29,9 +33,12 @@ from typing import TYPE_CHECKING, Any
 from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import maintenance
+from .archive import archive_job
 from .backfill import backfill_embeddings
 from .compress import compress_job
+from .concepts import concepts_job
 from .purge import purge_soft_deleted
+from .retention import enforce_retention
 from .tiers import promote_job
 
 if TYPE_CHECKING:
@@ -89,6 +96,9 @@ JOBS: dict[str, Job] = {
             "summarise old, rarely recalled episodes; originals archived"),
         Job("purge_soft_deleted", 86400, lambda s, now: purge_soft_deleted(s.core, now),
             "hard-delete rows soft-deleted past the retention, with a receipt"),
+        Job("consolidate_concepts", 86400, lambda s, now: concepts_job(s.core, now), "cluster memories into concepts"),
+        Job("archive_low_weight", 86400, lambda s, now: archive_job(s.core, now), "archive low-weight memories and nodes"),
+        Job("enforce_retention", 86400, lambda s, now: enforce_retention(s.core, now), "delete rows past their TTL"),
     )
 }  # fmt: skip
 

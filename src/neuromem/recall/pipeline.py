@@ -31,6 +31,7 @@ from ..store.db_errors import map_db_error
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
 from . import retrievers as rt
 from .access import AccessTracker
+from .concepts import concepts as concept_route
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
 from .mmr import mmr_order, session_spread
 from .query import QueryAnalysis, analyze_query, user_lines
@@ -112,7 +113,7 @@ class RecallPipeline:
         tr = Trace(trace)
         started = time.perf_counter()
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
-        pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
+        pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits or recipe.use_concepts else None
         analysis = tr.timed("analyze", lambda: analyze_query(query, reference or valid_at or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
@@ -224,6 +225,12 @@ class RecallPipeline:
                               lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
         if found is not None:
             lists["traits"] = found
+        found = self._attempt(conn, tr, "concepts",  # lifecycle.concepts' route (issue 16); no vector: the
+                              recipe.use_concepts and recipe.weighs("concepts") and req.vector is not None,  # vector
+                              "off" if not recipe.use_concepts else "skipped: no query vector",  # path says why
+                              lambda: concept_route(conn, req, self.dim))  # fmt: skip
+        if found is not None:
+            lists["concepts"] = found
         seed_lists = [lists[n] for n in ("bm25", "vector", "bm25_focus", "vector_focus") if n in lists]
         graph = self._attempt(
             conn, tr, "graph", recipe.use_graph, "off", lambda: rt.graph(conn, req, seed_lists)

@@ -59,6 +59,8 @@ class RecallRecipe(BaseModel):
     use_graph: bool = True
     use_traits: bool = True
     use_raw: bool = True
+    use_concepts: bool = True  # the concept route (``recall.concepts``, issue 16): members of the nearest concepts
+    concept_k: int = Field(default=3, ge=1)  # nearest concept nodes whose members are read
     # candidate depths (seed 003 §15: ANN TopK 100–300; ours are per user, so smaller)
     bm25_k: int = Field(default=50, ge=1)
     vector_k: int = Field(default=50, ge=1)  # per memory type
@@ -91,6 +93,7 @@ class RecallRecipe(BaseModel):
             "graph": 0.5,
             "traits": 1.0,
             "raw": 1.0,
+            "concepts": 0.5,
             "bm25_focus": 1.0,
             "vector_focus": 1.0,
             "bm25_user": 1.0,
@@ -113,6 +116,7 @@ class RecallRecipe(BaseModel):
             "traits": 1.0,
             "raw": 0.2,
             "graph": 0.0,
+            "concepts": 0.3,
         }
     )
     # how fusion "linear" puts each retriever's scores on one scale (see ``fusion``): "minmax" maps every
@@ -177,7 +181,7 @@ HYBRID = derive(
     focus_lines=1, time_boost=0.5,  # soft time constraint: the hard filter lost LongMemEval evidence
     user_view=True, session_decay=0.7,
     linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.4, "bm25_focus": 0.2, "traits": 1.0,
-                    "raw": 0.4, "graph": 0.0, "vector_user": 0.5, "bm25_user": 0.2},
+                    "raw": 0.4, "graph": 0.0, "vector_user": 0.5, "bm25_user": 0.2, "concepts": 0.3},
 )  # fmt: skip
 #: The previous default (min-max normalisation, BM25 0.2, two focus lines), kept for comparison
 HYBRID_MINMAX = derive(

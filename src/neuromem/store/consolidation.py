@@ -96,3 +96,13 @@ def users_with_memories(conn: Conn, limit: int) -> list[str]:
         (limit,),
     ).fetchall()
     return [r["user_id"] for r in rows]
+
+
+def users_with_current(conn: Conn, limit: int) -> list[str]:
+    """Users with current facts or episodes (the scheduled concept and archive jobs)."""
+    rows = conn.execute(
+        """SELECT DISTINCT user_id FROM memories WHERE memory_type IN ('fact', 'episodic') AND expired_at IS NULL
+           ORDER BY user_id LIMIT %s""",
+        (limit,),
+    ).fetchall()
+    return [r["user_id"] for r in rows]

@@ -7,7 +7,10 @@ combined with AND; ``{"AND": [...]}``, ``{"OR": [...]}`` and ``{"NOT": {...}}`` 
     {"OR": [{"memory_type": "fact"}, {"metadata.topic": {"in": ["work", "travel"]}}]}
 
 Fields are the columns in ``FIELDS`` or ``metadata.<key>`` (compared as text, or as
-numbers when the value is numeric). Anything else raises ``InvalidFilterError``.
+numbers when the value is numeric). ``tags`` (seed 002's ``TEXT[]``) takes array operators:
+``{"tags": "work"}`` (holds the tag), ``{"tags": {"contains_any": ["work", "travel"]}}`` (``&&``)
+and ``{"tags": {"contains_all": ["work", "urgent"]}}`` (``@>``). Anything else raises
+``InvalidFilterError``.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "trait_confidence": (int, float),
     "file_id": uuid.UUID,
 }
+#: array operators of the ``tags`` column: a list of tags, of which the row holds any / all
+TAG_OPERATORS = {"contains_any": "&&", "contains_all": "@>"}
 OPERATORS = {"eq": "=", "ne": "<>", "gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 _SET_OPERATORS = {"in", "nin"}
 _METADATA_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
@@ -91,6 +96,8 @@ def _compile_mapping(filters: Mapping[str, Any], params: list[Any], depth: int) 
 
 
 def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
+    if key == "tags":
+        return _compile_tags(value, params)
     if key.startswith("metadata."):
         name = key[len("metadata.") :]
         if not _METADATA_KEY.match(name):
@@ -101,7 +108,7 @@ def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
         column = sql.Identifier(key)
         expected = FIELDS[key]
     else:
-        allowed = ", ".join(sorted(FIELDS))
+        allowed = ", ".join(sorted([*FIELDS, "tags"]))
         raise InvalidFilterError(f"unknown filter field {key!r}; use one of {allowed} or metadata.<key>")
     ops = value if isinstance(value, Mapping) else {"eq": value}
     if not ops:
@@ -134,6 +141,27 @@ def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
             params.append(json.dumps(wanted))
         else:
             raise InvalidFilterError(f"unknown operator {op!r} for {key!r}; use eq, ne, gt, gte, lt, lte, in, nin")
+    return sql.SQL(" AND ").join(parts)
+
+
+def _compile_tags(value: Any, params: list[Any]) -> sql.Composable:
+    ops = value if isinstance(value, Mapping) else {"contains_all": [value]}
+    if not ops:
+        raise InvalidFilterError("empty operator mapping for 'tags'")
+    parts: list[sql.Composable] = []
+    for op, operand in ops.items():
+        if op not in TAG_OPERATORS:
+            raise InvalidFilterError(f"unknown operator {op!r} for 'tags'; use contains_any or contains_all")
+        if not isinstance(operand, list | tuple) or not operand:
+            raise InvalidFilterError(f"'tags' {op!r} takes a non-empty list of tags")
+        tags = []
+        for tag in operand:
+            if not isinstance(tag, str):
+                raise InvalidFilterError(f"'tags' {op!r} takes strings, got {type(tag).__name__} {tag!r:.80}")
+            _check_representable("tags", tag)
+            tags.append(tag)
+        parts.append(sql.SQL("tags {} %s::text[]").format(sql.SQL(TAG_OPERATORS[op])))
+        params.append(tags)
     return sql.SQL(" AND ").join(parts)
 
 

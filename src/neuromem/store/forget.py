@@ -199,10 +199,12 @@ def seed_nodes(conn: Conn, user_id: str, names: Sequence[str], node_types: Seque
 
 
 def seed_soft_deleted(conn: Conn, user_id: str, before: dt.datetime) -> int:
-    """Rows soft-deleted (``expired_at`` without a successor) before ``before``, and deleted documents."""
+    """Rows soft-deleted (``expired_at`` without a successor, not archived) before ``before``, and deleted
+    documents."""
     n = conn.execute(
         """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-           WHERE user_id = %s AND expired_at < %s AND superseded_by IS NULL ON CONFLICT DO NOTHING""",
+           WHERE user_id = %s AND expired_at < %s AND superseded_by IS NULL AND archived_at IS NULL
+           ON CONFLICT DO NOTHING""",
         (user_id, before),
     ).rowcount
     n += conn.execute(
@@ -213,10 +215,37 @@ def seed_soft_deleted(conn: Conn, user_id: str, before: dt.datetime) -> int:
     return n
 
 
+def seed_older_than(conn: Conn, user_id: str, field: str, value: str, before: dt.datetime) -> int:
+    """Retention (issue 16): every version of the memories of one type (``field="type"``) or category
+    (``"category"``) written before ``before``; for documents, their files too."""
+    column = {"type": "memory_type", "category": "category"}[field]
+    n = conn.execute(
+        f"""INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+            WHERE user_id = %s AND {column} = %s AND created_at < %s ON CONFLICT DO NOTHING""",
+        (user_id, value, before),
+    ).rowcount
+    if field == "type" and value == "document":
+        n += conn.execute(
+            """INSERT INTO _forget_doc SELECT id FROM document_files
+               WHERE user_id = %s AND created_at < %s ON CONFLICT DO NOTHING""",
+            (user_id, before),
+        ).rowcount
+    return n
+
+
+def users_with_older_than(conn: Conn, field: str, value: str, before: dt.datetime, limit: int) -> list[str]:
+    column = {"type": "memory_type", "category": "category"}[field]
+    rows = conn.execute(
+        f"SELECT DISTINCT user_id FROM memories WHERE {column} = %s AND created_at < %s ORDER BY user_id LIMIT %s",
+        (value, before, limit),
+    ).fetchall()
+    return [r["user_id"] for r in rows]
+
+
 def users_with_soft_deleted(conn: Conn, before: dt.datetime, limit: int) -> list[str]:
     rows = conn.execute(
         """SELECT user_id FROM (
-               SELECT user_id FROM memories WHERE expired_at < %(b)s AND superseded_by IS NULL
+               SELECT user_id FROM memories WHERE expired_at < %(b)s AND superseded_by IS NULL AND archived_at IS NULL
                UNION SELECT user_id FROM document_files WHERE deleted_at < %(b)s) u
            ORDER BY user_id LIMIT %(n)s""",
         {"b": before, "n": limit},

@@ -58,6 +58,9 @@ def upsert_nodes(conn: Conn, user_id: str, nodes: Sequence[NodeInput]) -> dict[t
                    ON CONFLICT (user_id, node_type, normalized_name) DO UPDATE SET
                        mention_count = graph_nodes.mention_count + 1,
                        updated_at = now(),
+                       -- a new mention brings an archived node back (seed 003 §6.4, lifecycle.archive)
+                       expired_at = CASE WHEN graph_nodes.archived_at IS NULL THEN graph_nodes.expired_at END,
+                       archived_at = NULL,
                        aliases = CASE WHEN %s = ANY(graph_nodes.aliases) THEN graph_nodes.aliases
                                       ELSE array_append(graph_nodes.aliases, %s) END
                    RETURNING id""",

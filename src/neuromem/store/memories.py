@@ -30,7 +30,7 @@ _COLUMNS = """
     language, metadata, trait_subtype, trait_stage, trait_confidence, trait_context, trait_parent_id,
     trait_reinforcement_count, trait_contradiction_count, trait_last_reinforced, trait_first_observed,
     trait_window_start, trait_window_end, trait_derived_from, subject_entity_id, object_entity_id,
-    source_episode_ids, raw_refs, file_id, chunk_index, (embedding IS NOT NULL) AS has_embedding
+    source_episode_ids, raw_refs, file_id, chunk_index, tags, archived_at, (embedding IS NOT NULL) AS has_embedding
 """
 SELECT_COLUMNS = _COLUMNS
 
@@ -46,6 +46,7 @@ class NewMemory(MemoryColumns):
     embedding: np.ndarray | None = None
     file_id: uuid.UUID | None = None
     chunk_index: int | None = None
+    tags: tuple[str, ...] = ()
 
 
 def row_to_memory(row: dict[str, Any]) -> MemoryRecord:
@@ -86,6 +87,8 @@ def row_to_memory(row: dict[str, Any]) -> MemoryRecord:
         object_entity_id=row["object_entity_id"],
         source_episode_ids=tuple(row["source_episode_ids"] or ()),
         raw_refs=tuple(row["raw_refs"] or ()),
+        tags=tuple(row["tags"] or ()),
+        archived_at=row["archived_at"],
     )
 
 
@@ -95,7 +98,7 @@ _INSERT_FIELDS = (
     "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
     "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced",
     "trait_first_observed", "trait_window_start", "trait_window_end", "trait_derived_from",
-    "subject_entity_id", "object_entity_id", "source_episode_ids", "raw_refs", "file_id", "chunk_index",
+    "subject_entity_id", "object_entity_id", "source_episode_ids", "raw_refs", "file_id", "chunk_index", "tags",
 )  # fmt: skip
 
 
@@ -109,7 +112,7 @@ def _insert_values(new: NewMemory, dim: int) -> list[Any]:
             value = str(value)
         elif name in ("metadata", "raw_refs"):
             value = Jsonb(list(value) if name == "raw_refs" else value)
-        elif name == "source_episode_ids":
+        elif name in ("source_episode_ids", "tags"):
             value = list(value)
         values.append(value)
     values.append(None if new.embedding is None else to_halfvec(new.embedding, dim))
@@ -283,12 +286,12 @@ def update_fields(
                "trait_confidence", "trait_context", "trait_parent_id", "trait_reinforcement_count",
                "trait_contradiction_count", "trait_last_reinforced", "trait_window_start",
                "trait_window_end", "trait_derived_from", "content", "content_hash", "search_tokens",
-               "token_count", "trait_subtype", "language"}  # fmt: skip
+               "token_count", "trait_subtype", "language", "tags"}  # fmt: skip
     unknown = set(fields) - allowed
     if unknown:
         raise ValueError(f"cannot update columns {sorted(unknown)}")
     assignments = [sql.SQL("{} = %s").format(sql.Identifier(k)) for k in fields]
-    values = [Jsonb(v) if k == "metadata" else v for k, v in fields.items()]
+    values = [Jsonb(v) if k == "metadata" else list(v) if k == "tags" else v for k, v in fields.items()]
     query = sql.SQL(
         "UPDATE memories SET {sets}, version = version + 1, updated_at = now() "
         "WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {cols}"

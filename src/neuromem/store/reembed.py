@@ -26,6 +26,9 @@ def reembed(settings: Settings, dim: int) -> None:
             conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(f"idx_{part}_embedding")))
         conn.execute(sql.SQL("ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
                      .format(sql.Literal(int(dim))))  # fmt: skip
+        # concept centroids (migration 0014) are recomputed by the next consolidate_concepts run
+        conn.execute(sql.SQL("ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
+                     .format(sql.Literal(int(dim))))  # fmt: skip
         conn.execute("UPDATE memories SET embed_attempts = 0, embed_error = NULL")
         conn.execute(migrate.render(vector_sql, new_settings))
         conn.execute(

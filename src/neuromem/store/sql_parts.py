@@ -50,8 +50,9 @@ def time_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
     return AS_OF if as_of is not None else CURRENT
 
 
-#: A row that was not soft-deleted: never expired, or expired only because a newer version replaced it.
-NOT_DELETED = "(m.expired_at IS NULL OR m.superseded_by IS NOT NULL)"
+#: A row that was not soft-deleted: never expired, or expired only because a newer version replaced it
+#: or because the archive job archived it (``archived_at``, seed 003 §6.4: not deleted, restorable).
+NOT_DELETED = "(m.expired_at IS NULL OR m.superseded_by IS NOT NULL OR m.archived_at IS NOT NULL)"
 
 
 def recall_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:

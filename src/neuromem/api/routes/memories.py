@@ -28,7 +28,8 @@ async def add_memory(body: AddMemory, request: Request, principal: Principal = W
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: m.add(
         body.content, user_id=uid, memory_type=body.memory_type, metadata=body.metadata,
-        importance=body.importance, category=body.category, valid_at=body.valid_at, invalid_at=body.invalid_at))  # fmt: skip
+        importance=body.importance, category=body.category, valid_at=body.valid_at, invalid_at=body.invalid_at,
+        tags=body.tags))  # fmt: skip
 
 
 @router.get("", response_model=list[MemoryRecord], summary="List memories")
@@ -65,7 +66,8 @@ async def update_memory(
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: m.update(
         memory_id, user_id=uid, content=body.content, metadata=body.metadata, importance=body.importance,
-        valid_at=body.valid_at, ends_previous=body.ends_previous, expected_version=expected))  # fmt: skip
+        valid_at=body.valid_at, ends_previous=body.ends_previous, expected_version=expected,
+        tags=body.tags))  # fmt: skip
 
 
 @router.delete("/{memory_id}", response_model=MemoryRecord, summary="Delete a memory (soft)")
