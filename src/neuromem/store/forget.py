@@ -35,6 +35,7 @@ from psycopg.types.json import Jsonb
 
 from ..ids import uuid7
 from .db import Conn
+from .traits import ADVISORY_NAMESPACE as REFLECTION_LOCK_NAMESPACE
 
 _SETS = {
     "_forget_mem": "id uuid NOT NULL, memory_type varchar(50) NOT NULL, PRIMARY KEY (id, memory_type)",
@@ -73,8 +74,12 @@ def open_sets(conn: Conn) -> None:
 # --------------------------------------------------------------------------- seeds
 
 
-def lock_user(conn: Conn, user_id: str) -> None:  # one forget of a user at a time, until the transaction ends
+def lock_user(conn: Conn, user_id: str) -> None:
+    """One forget of a user at a time, until the transaction ends; and no reflection cycle of the
+    user meanwhile: a running cycle commits first (its log then names the rows, and is scrubbed
+    below), a later one waits and never sees the forgotten rows."""
     conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"forget:{user_id}",))
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (REFLECTION_LOCK_NAMESPACE + user_id,))
 
 
 def seed_user(conn: Conn, user_id: str) -> int:
