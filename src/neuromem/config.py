@@ -118,7 +118,10 @@ class RecallSettings(_Section):
     per_type_k: int = Field(default=20, ge=1)
     default_limit: int = Field(default=10, ge=1, le=1000)
     recency_weight: float = 0.15
-    recency_scale_s: float = 2_592_000.0  # 30 days
+    # recency τ per type (seed 003 §15; seed 000 §6.1 had one 30-day scale); documents do not decay
+    recency_tau_episode_days: float = Field(default=14.0, gt=0)
+    recency_tau_fact_days: float = Field(default=90.0, gt=0)
+    recency_tau_concept_days: float = Field(default=180.0, gt=0)  # traits: the concept layer
     arousal_factor: float = 0.5
     importance_weight: float = 0.15
     stage_boost_core: float = 0.25

@@ -221,7 +221,7 @@ class RecallPipeline:
         if own is not None:
             self._view(conn, req, "user", own, lists, tr)
         found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
-                              lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
+                              lambda: rt.traits(conn, req, rs, self.dim, self.settings.traits))  # fmt: skip
         if found is not None:
             lists["traits"] = found
         seed_lists = [lists[n] for n in ("bm25", "vector", "bm25_focus", "vector_focus") if n in lists]

@@ -13,6 +13,7 @@ from typing import Any
 
 from .. import validation as check
 from ..core import MemoryCore
+from ..decay import decayed_trait
 from ..errors import MemoryNotFoundError
 from ..lifecycle.queue import CHECK, ReflectionQueue, Request
 from ..llm.factory import create_chat_model
@@ -138,7 +139,7 @@ class ReflectionService:
         with self.core.db.connection() as conn:
             records = store.list_traits(conn, uid)
         for t in records:
-            if t.trait_stage in ("trend", "candidate") or _decayed(t, when, self.core) <= floor:
+            if t.trait_stage in ("trend", "candidate") or decayed_trait(t, when, self.core.settings.traits) <= floor:
                 groups["forming"].append(t)
             else:
                 groups.get(t.trait_subtype or "behavior", groups["behavior"]).append(t)
@@ -165,23 +166,13 @@ class ReflectionService:
             entries = history.for_memories(conn, uid, [tid])
         return TraitDetail(
             trait=trait,
-            decayed_confidence=None if trait.trait_confidence is None else _decayed(trait, when, self.core),
+            decayed_confidence=None if trait.trait_confidence is None else decayed_trait(trait, when, self.core.settings.traits),
             supporting=tuple(e for e in evidence if e.evidence_type == "supporting"),
             contradicting=tuple(e for e in evidence if e.evidence_type == "contradicting"),
             parents=tuple(related[i] for i in up if i in related),
             children=tuple(related[i] for i in down if i in related),
             history=tuple(entries),
         )
-
-
-def _decayed(t: MemoryRecord, now: dt.datetime, core: MemoryCore) -> float:
-    if t.trait_confidence is None:
-        return 0.0
-    since = t.trait_last_reinforced or t.trait_first_observed or t.created_at
-    days = (now - since).total_seconds() / 86400.0
-    return tm.decay(
-        t.trait_confidence, t.trait_subtype, t.trait_reinforcement_count, days, core.settings.traits
-    )
 
 
 __all__ = ["ReflectionService", "TraitDetail", "TraitGroups", "create_detector"]

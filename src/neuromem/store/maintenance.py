@@ -16,6 +16,7 @@ from typing import Any
 from ..config import TraitSettings
 from . import scope
 from .db import Database
+from .decay import trait_confidence_sql, trait_decay_params
 
 
 def refresh_trait_view(db: Database) -> None:
@@ -53,25 +54,16 @@ def expire_trends(db: Database, now: dt.datetime, settings: TraitSettings) -> in
     return len(rows)
 
 
-_DECAYED = """trait_confidence * exp(-(CASE trait_subtype WHEN 'behavior' THEN %(lb)s WHEN 'preference' THEN %(lp)s
-              WHEN 'core' THEN %(lc)s ELSE %(ld)s END / (1 + %(sp)s * trait_reinforcement_count))
-              * EXTRACT(EPOCH FROM (%(now)s - coalesce(trait_last_reinforced, trait_first_observed, created_at)))
-              / 86400.0)"""
-
-
 def dissolve_weak_traits(db: Database, now: dt.datetime, settings: TraitSettings) -> int:
     """Task 3: traits whose decayed confidence is below ``dissolve_below`` (0.05) → dissolved."""
-    params: dict[str, Any] = {
-        "lb": settings.lambda_behavior, "lp": settings.lambda_preference, "lc": settings.lambda_core,
-        "ld": settings.lambda_default, "sp": settings.spacing_factor, "now": now, "floor": settings.dissolve_below,
-    }  # fmt: skip
+    params: dict[str, Any] = {**trait_decay_params(settings, now), "floor": settings.dissolve_below}
     with db.transaction() as conn:
         rows = conn.execute(
             f"""WITH gone AS (
                     UPDATE memories_trait
                     SET trait_stage = 'dissolved', version = version + 1, updated_at = now()
                     WHERE trait_stage NOT IN ('dissolved', 'trend') AND expired_at IS NULL
-                      AND trait_confidence IS NOT NULL AND {_DECAYED} < %(floor)s
+                      AND trait_confidence IS NOT NULL AND {trait_confidence_sql('memories_trait')} < %(floor)s
                     RETURNING id, user_id, content, metadata)
                 INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
                                             new_metadata, actor)
