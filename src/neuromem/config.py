@@ -218,6 +218,9 @@ class LifecycleSettings(_Section):
     tier_long_min_support: int = Field(default=3, ge=1)  # repetitions (sources + SUPPORTS)
     tier_long_min_sessions: int = Field(default=2, ge=1)  # distinct sources
     tier_long_min_confidence: float = Field(default=0.8, ge=0, le=1)
+    # the job queue (``neuromem.lifecycle.worker``): attempts of a failing job, first wait between them
+    job_max_attempts: int = Field(default=3, ge=1)
+    job_retry_wait_s: float = Field(default=30.0, ge=0)
 
 
 class ConflictSettings(_Section):

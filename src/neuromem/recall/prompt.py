@@ -82,7 +82,7 @@ def _pins(core: MemoryCore, user_id: str) -> list[SearchHit]:
     records = core.get_all(user_id, filters={"category": "preference"}, limit=10)
     with core.db.connection() as conn:
         traits = rq.trait_candidates(conn, user_id, None, core.dim, floor=core.settings.recall.trait_confidence_floor,
-                                     limit=20)  # fmt: skip
+                                     limit=20, rates=core.settings.traits)  # fmt: skip
         wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
         found = memories.get_many(conn, user_id, wanted)
         trait_records = [found[i] for i in wanted if i in found]

@@ -15,13 +15,14 @@ from .. import validation as check
 from ..core import MemoryCore
 from ..decay import decayed_trait
 from ..errors import MemoryNotFoundError
-from ..lifecycle.queue import CHECK, ReflectionQueue, Request
 from ..llm.factory import create_chat_model
 from ..store import history
 from ..store import traits as store
 from ..store.traits import Evidence
 from ..types import HistoryEntry, MemoryRecord
 from . import math as tm
+from . import triggers
+from .background import CHECK, ReflectionQueue, Request
 from .detector import PatternDetector
 from .engine import ReflectionEngine, ReflectionReport
 from .llm_detector import LLMDetector
@@ -84,9 +85,7 @@ class ReflectionService:
     def _run_queued(self, user_id: str, request: Request) -> ReflectionReport | None:
         """The queue's worker: a check evaluates the triggers first; a cycle request just runs."""
         if request.trigger == CHECK:
-            from .triggers import due
-
-            decision = due(self.core.db, user_id, request.now, session_ended=request.session_ended)
+            decision = triggers.due(self.core.db, user_id, request.now, session_ended=request.session_ended)
             if decision.trigger is None:
                 return None
             return self.reflect(user_id, request.now, trigger=decision.trigger, trigger_value=decision.value)
@@ -96,15 +95,11 @@ class ReflectionService:
         self, user_id: Any, now: Any = None, *, session_ended: bool = False
     ) -> tm.TriggerType | None:
         """Seed 001 §4.5 triggers → a queued background cycle (see ``reflect.triggers``)."""
-        from .triggers import check_and_schedule
-
-        return check_and_schedule(self, user_id, now, session_ended=session_ended)
+        return triggers.check_and_schedule(self.core.db, self.queue, user_id, now, session_ended=session_ended)
 
     def schedule_check(self, user_id: Any, now: Any = None, *, session_ended: bool = False) -> None:
         """The ingest hook: evaluate the triggers on the background worker, off the request path."""
-        from .triggers import schedule_check
-
-        schedule_check(self, user_id, now, session_ended=session_ended)
+        triggers.schedule_check(self.core.db, self.queue, user_id, now, session_ended=session_ended)
 
     def close(self) -> None:
         self.queue.stop()
