@@ -129,9 +129,13 @@ def get_job(name: str) -> Job:
 
 def run_job(name: str, context: JobContext, *, now: Any = None, dry_run: bool = False) -> Any:
     """Run the job called ``name`` once, in this process; ``now`` (default: the wall clock) is its clock."""
-    job = get_job(name)
+    return execute(get_job(name), context, now=now, dry_run=dry_run)
+
+
+def execute(job: Job, context: JobContext, *, now: Any = None, dry_run: bool = False) -> Any:
+    """Run ``job`` once (what :func:`run_job` and the queue's tasks do)."""
     if dry_run and not job.previews:
-        raise InvalidInputError(f"job {name!r} has no dry run: its only effect is the change itself")
+        raise InvalidInputError(f"job {job.name!r} has no dry run: its only effect is the change itself")
     when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
     assert when is not None
     return job.run(context, when, dry_run)

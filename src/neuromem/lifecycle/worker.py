@@ -6,8 +6,8 @@ task with its cron schedule, in the same PostgreSQL database (tables of migratio
   ``queueing_lock`` keeps at most one of its jobs waiting, and its ``lock`` lets one job of a
   name run at a time across every worker. So two ``memctl worker`` processes never run the same
   job twice, and a slow job is not stacked up behind itself.
-- **Failures stay local.** A job that raises is retried (``lifecycle.job_max_attempts``, waiting
-  ``lifecycle.job_retry_wait_s`` seconds, then twice that…); each attempt and its error are
+- **Failures stay local.** A job that raises is retried (``lifecycle.job_max_attempts`` attempts
+  in all, waiting ``lifecycle.job_retry_wait_s`` seconds, then twice, three times that…); each attempt and its error are
   recorded in ``procrastinate_jobs`` / ``procrastinate_events`` and logged; the worker goes on
   with the other jobs.
 - **The job's clock** is the tick it was scheduled for (``timestamp``), or the wall clock for a
@@ -25,7 +25,7 @@ from typing import Any
 
 import procrastinate
 
-from .jobs import JOBS, Job, JobContext, run_job
+from .jobs import JOBS, Job, JobContext, execute
 
 log = logging.getLogger(__name__)
 
@@ -41,22 +41,25 @@ def build_app(context: JobContext, conninfo: str, *, jobs: dict[str, Job] | None
     """A procrastinate app on ``conninfo`` with one task (and one periodic schedule) per job."""
     app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo))
     settings = context.service.core.settings.lifecycle
-    retry = procrastinate.RetryStrategy(
-        max_attempts=settings.job_max_attempts, wait=int(settings.job_retry_wait_s), exponential_wait=2
-    )
+    retries = settings.job_max_attempts - 1  # procrastinate counts the retries after the first attempt
+    retry: procrastinate.RetryStrategy | bool = procrastinate.RetryStrategy(
+        max_attempts=retries, wait=int(settings.job_retry_wait_s), linear_wait=int(settings.job_retry_wait_s)
+    ) if retries else False  # fmt: skip
     for job in (JOBS if jobs is None else jobs).values():
         task = app.task(
             name=task_name(job.name), queue=QUEUE, lock=job.name, queueing_lock=job.name, retry=retry
-        )(_runner(context, job.name))
+        )(_runner(context, job))
         app.periodic(cron=job.cron, periodic_id=job.name)(task)
     return app
 
 
-def _runner(context: JobContext, name: str) -> Any:
+def _runner(context: JobContext, job: Job) -> Any:
+    name = job.name
+
     def run(timestamp: int | None = None, dry_run: bool = False) -> Any:
         now = dt.datetime.fromtimestamp(timestamp, dt.UTC) if timestamp is not None else dt.datetime.now(dt.UTC)
         try:
-            result = run_job(name, context, now=now, dry_run=dry_run)
+            result = execute(job, context, now=now, dry_run=dry_run)
         except Exception:
             log.exception("job %s (clock %s) failed", name, now.isoformat())
             raise
