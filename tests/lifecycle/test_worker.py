@@ -14,6 +14,7 @@ from typing import Any
 import psycopg
 import pytest
 from click.testing import CliRunner
+from procrastinate.periodic import PeriodicDeferrer
 
 from neuromem import Memory, Settings
 from neuromem.cli.main import cli
@@ -138,17 +139,21 @@ def test_a_failing_job_is_retried_and_recorded_and_the_others_run(quick_retry: M
     assert events.count("failed") == 1 and "scheduled" in events  # the retry was scheduled
 
 
-def test_real_jobs_run_on_the_queue_with_their_schedule(memory: Memory) -> None:
+def test_real_jobs_are_deferred_on_their_schedule_and_run(memory: Memory) -> None:
     memory.add("I keep bees on the roof", user_id="q")
     app = build_app(_context(memory), _url(memory))
-    with app.open():
-        assert defer(app, "consistency_check") is not None
+
+    async def tick_now() -> None:  # what each worker's periodic deferrer does at a tick
+        async with app.open_async():
+            deferrer = PeriodicDeferrer(registry=app.periodic_registry)
+            await deferrer.defer_jobs(deferrer.get_previous_tasks(time.time()))
+
+    asyncio.run(tick_now())
+    waiting = {n for n, s, _ in _jobs_table(memory) if s == "todo"}
+    assert {task_name("end_idle_sessions"), task_name("backfill_embeddings")} <= waiting  # every minute
     asyncio.run(_work(app))
     rows = _jobs_table(memory)
-    assert (task_name("consistency_check"), "succeeded", 1) in rows
-    # the worker's periodic deferrer queued the jobs due at this minute's tick too, and ran them
-    assert {n for n, _, _ in rows} >= {task_name("end_idle_sessions"), task_name("backfill_embeddings")}
-    assert {s for _, s, _ in rows} == {"succeeded"}
+    assert {n for n, _, _ in rows} >= waiting and {s for _, s, _ in rows} == {"succeeded"}
 
 
 # --------------------------------------------------------------------------- the reflection sweep
@@ -192,3 +197,16 @@ def test_dry_runs_change_nothing_and_jobs_without_one_refuse(memory: Memory, set
     assert out.exit_code != 0 and "no dry run" in out.output
     out = CliRunner().invoke(cli, ["worker", "--list"], env=_env(settings))
     assert out.exit_code == 0 and "reflection_sweep" in out.output and "40 * * * *" in out.output
+
+
+def test_run_worker_runs_queued_jobs_and_deletes_the_successes(memory: Memory) -> None:
+    """``memctl worker``'s entry point (``neuromem.run_worker``), stopping once the queue is empty."""
+    from neuromem import run_worker
+
+    app = build_app(_context(memory), _url(memory))
+    with app.open():
+        assert defer(app, "consistency_check") is not None
+    run_worker(memory, wait=False)
+    rows = _jobs_table(memory)
+    assert task_name("consistency_check") not in {n for n, _, _ in rows}  # ran and succeeded: deleted
+    assert "failed" not in {s for _, s, _ in rows}
