@@ -200,7 +200,7 @@ def measure(
         for _ in range(2):  # warm the caches
             with core.db.connection() as conn:
                 search(conn, SearchRequest(who[0], vectors[0], query_terms(texts[0]), types, 10),
-                       settings.recall, DIM)  # fmt: skip
+                       settings.recall, DIM, settings.traits)  # fmt: skip
             m.search(texts[0], user_id=who[0])
         # two loops, not one: a pipeline call leaves work behind (the access-count flush thread,
         # the query-embedding worker) that would otherwise run inside the next first-recall timing
@@ -208,7 +208,7 @@ def measure(
             request = SearchRequest(user, vector, query_terms(text), types, 10)
             t0 = time.perf_counter()
             with core.db.connection() as conn:
-                search(conn, request, settings.recall, DIM)
+                search(conn, request, settings.recall, DIM, settings.traits)
             first.append(time.perf_counter() - t0)
         for text, user in tqdm(list(zip(texts, who, strict=True)), desc="pipeline", unit="q"):
             t0 = time.perf_counter()
@@ -247,7 +247,7 @@ def measure(
 
 def explain_analyze(conn: Any, request: SearchRequest, settings: Any) -> str:
     """EXPLAIN (ANALYZE, BUFFERS) of the first-recall statement, query vectors elided."""
-    query, params = fused_query(request, settings.recall, DIM)
+    query, params = fused_query(request, settings.recall, DIM, settings.traits)
     if query is None:
         return "(nothing to search)"
     rows = conn.execute(sql.SQL("EXPLAIN (ANALYZE, BUFFERS) ") + query, params).fetchall()

@@ -29,8 +29,9 @@ class ScheduledJob:
     """A periodic maintenance job (``Memory.run_job(name)`` runs it once)."""
 
     name: str
-    period_s: float
+    cron: str  # its schedule on the queue (five cron fields, UTC)
     description: str
+    previews: bool  # accepts ``dry_run``
 
 
 def stop_embedded_server(settings: Settings) -> ServerStop:
@@ -58,10 +59,20 @@ def reembed(settings: Settings, dim: int) -> int:
 
 
 def scheduled_jobs() -> list[ScheduledJob]:
-    """The periodic jobs of seed 000 §5.2 with their periods, for a scheduler loop."""
+    """The periodic jobs of seed 000 §5.2 and seed 001 §7 with their schedules."""
     from .lifecycle.jobs import JOBS
 
-    return [ScheduledJob(j.name, j.period_s, j.description) for j in JOBS.values()]
+    return [ScheduledJob(j.name, j.cron, j.description, j.previews) for j in JOBS.values()]
+
+
+def run_worker(memory: Any, *, concurrency: int = 1, wait: bool = True, name: str | None = None) -> None:
+    """Run a job-queue worker over ``memory``'s database until stopped: every scheduled job on its
+    cron schedule, once per tick across all workers (``neuromem.lifecycle.worker``)."""
+    from .lifecycle.jobs import JobContext
+    from .lifecycle.worker import run_worker as run
+
+    context = JobContext(memory._reflection, memory._ingest)
+    run(context, memory._core.db.server.url, concurrency=concurrency, wait=wait, name=name)
 
 
 def read_chat_export(path: str | Path) -> dict[str, list[dict[str, Any]]]:

@@ -467,11 +467,11 @@ class AsyncMemory:
         """One trait with its evidence chain, parents, children and history. (``Memory.trait``, awaited)"""
         return await asyncio.to_thread(self.sync.trait, trait_id, user_id=user_id, now=now)
 
-    async def run_job(self, name: str, *, now: Any = None) -> Any:
-        """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``). (``Memory.run_job``,
-        awaited)
+    async def run_job(self, name: str, *, now: Any = None, dry_run: bool = False) -> Any:
+        """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``) in this process.
+        (``Memory.run_job``, awaited)
         """
-        return await asyncio.to_thread(self.sync.run_job, name, now=now)
+        return await asyncio.to_thread(self.sync.run_job, name, now=now, dry_run=dry_run)
 
     async def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
         """Write everything stored for ``user_id`` to a file or text stream, from one snapshot: ``jsonl`` (full fidelity,

@@ -177,7 +177,10 @@ class RecallSettings(_Section):
     per_type_k: int = Field(default=20, ge=1)
     default_limit: int = Field(default=10, ge=1, le=1000)
     recency_weight: float = 0.15
-    recency_scale_s: float = 2_592_000.0  # 30 days
+    # recency τ per type (seed 003 §15; seed 000 §6.1 had one 30-day scale); documents do not decay
+    recency_tau_episode_days: float = Field(default=14.0, gt=0)
+    recency_tau_fact_days: float = Field(default=90.0, gt=0)
+    recency_tau_concept_days: float = Field(default=180.0, gt=0)  # traits: the concept layer
     arousal_factor: float = 0.5
     importance_weight: float = 0.15
     stage_boost_core: float = 0.25
@@ -291,13 +294,14 @@ class LifecycleSettings(_Section):
     archive_weight_frequency: float = Field(default=0.2, ge=0)
     archive_weight_recency: float = Field(default=0.5, ge=0)
     archive_frequency_ref: int = Field(default=10, ge=1)
-    tau_episode_days: float = Field(default=14.0, gt=0)  # seed 003 §15
-    tau_fact_days: float = Field(default=90.0, gt=0)
-    tau_concept_days: float = Field(default=180.0, gt=0)
+    # the recency τ of the weight is recall.recency_tau_*_days (seed 003 §15: one decay formula)
     # retention (issue 16, off by default): rows of a type / category older than this many days are
     # hard-deleted with a receipt by the job enforce_retention
     retention_days_by_type: dict[Literal["fact", "episodic", "document"], PositiveFloat] = Field(default_factory=dict)
     retention_days_by_category: dict[str, PositiveFloat] = Field(default_factory=dict)
+    # the job queue (``neuromem.lifecycle.worker``): attempts of a failing job, first wait between them
+    job_max_attempts: int = Field(default=3, ge=1)
+    job_retry_wait_s: float = Field(default=30.0, ge=0)
 
 
 class ConflictSettings(_Section):

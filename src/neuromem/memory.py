@@ -489,11 +489,11 @@ class Memory:
         """One trait with its evidence chain, parents, children and history."""
         return self._reflection.trait(trait_id, user_id, now)
 
-    def run_job(self, name: str, *, now: Any = None) -> Any:
-        """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``)."""
+    def run_job(self, name: str, *, now: Any = None, dry_run: bool = False) -> Any:
+        """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``) in this process."""
         from .lifecycle.jobs import JobContext, run_job
 
-        return run_job(name, JobContext(self._reflection, self._ingest), now=now)
+        return run_job(name, JobContext(self._reflection, self._ingest), now=now, dry_run=dry_run)
 
     @functools.cached_property
     def _reflection(self) -> ReflectionService:

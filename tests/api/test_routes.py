@@ -175,6 +175,9 @@ def test_health_ready_jobs(service: Service) -> None:
         run = c.post("/v1/jobs/refresh_mv_trait/run")
         assert run.status_code == 200 and run.json()["name"] == "refresh_mv_trait"
         assert c.post("/v1/jobs/no_such_job/run").status_code == 400
+        preview = c.post("/v1/jobs/reflection_sweep/run", params={"dry_run": "true"})
+        assert preview.status_code == 200 and isinstance(preview.json()["result"], dict)
+        assert c.post("/v1/jobs/refresh_mv_trait/run", params={"dry_run": "true"}).status_code == 400
     with service.client("acme:admin") as c:
         assert c.post("/v1/jobs/refresh_mv_trait/run").status_code == 403
 

@@ -64,7 +64,7 @@ def test_four_factor_score_by_hand() -> None:
         created_at=NOW - dt.timedelta(days=30), importance=0.8, metadata={"emotion": {"arousal": 1.0}}
     )
     f = memory_factors(rec, NOW, s)
-    assert f.recency == pytest.approx(0.15 * math.exp(-2_592_000 / (2_592_000 * 1.5)))
+    assert f.recency == pytest.approx(0.15 * math.exp(-30 / (s.recency_tau_fact_days * 1.5)))  # a fact: τ 90 days
     assert f.importance == pytest.approx(0.15 * 0.8)
     assert f.stage_boost == 0.0
     trait = _record(memory_type=MemoryType.TRAIT, trait_stage="core", created_at=NOW)

@@ -10,16 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from neuromem.config import TraitSettings
+from neuromem.decay import trait_confidence
 from neuromem.reflect.math import (
     TriggerType,
     accumulated_importance,
-    base_lambda,
     contradict,
     contradiction_factor,
     contradiction_ratio,
     contradiction_strength,
-    decay,
-    effective_lambda,
     grade_evidence,
     importance_to_trigger_scale,
     needs_contradiction_reflection,
@@ -230,76 +228,6 @@ def test_contradiction_ratio_in_unit_interval(con: int, rein: int) -> None:
     assert 0.0 <= contradiction_ratio(con, rein) <= 1.0
 
 
-# --------------------------------------------------------------------------- decay
-
-
-def test_lambdas() -> None:
-    assert base_lambda(TraitSubtype.BEHAVIOR) == 0.005
-    assert base_lambda("preference") == 0.002
-    assert base_lambda(TraitSubtype.CORE) == 0.001
-    assert base_lambda(None) == 0.003
-    assert base_lambda("something-else") == 0.003
-    # seed 001 §4.2 examples
-    assert effective_lambda(TraitSubtype.BEHAVIOR, 1) == pytest.approx(0.005 / 1.1)  # 0.0045
-    assert effective_lambda(TraitSubtype.BEHAVIOR, 5) == pytest.approx(0.005 / 1.5)  # 0.0033
-    assert effective_lambda(TraitSubtype.BEHAVIOR, 10) == pytest.approx(0.0025)
-    assert effective_lambda(TraitSubtype.CORE, 0) == 0.001
-    with pytest.raises(ValueError):
-        effective_lambda(TraitSubtype.CORE, -1)
-
-
-def test_decay_hand_computed() -> None:
-    # behavior, never reinforced, 100 days: 0.8 * e^-0.5
-    assert decay(0.8, TraitSubtype.BEHAVIOR, 0, 100) == pytest.approx(0.8 * math.exp(-0.5))
-    # preference reinforced 10 times: λ = 0.001; 365 days
-    assert decay(0.9, "preference", 10, 365) == pytest.approx(0.9 * math.exp(-0.365))
-    # half-life of an unreinforced core trait is ln 2 / 0.001 ≈ 693 days
-    assert decay(1.0, TraitSubtype.CORE, 0, math.log(2) / 0.001) == pytest.approx(0.5)
-    assert decay(0.7, TraitSubtype.BEHAVIOR, 3, 0) == 0.7
-    assert decay(0.7, TraitSubtype.BEHAVIOR, 3, -5) == 0.7  # future timestamps do not raise confidence
-    with pytest.raises(ValueError):
-        decay(0.7, TraitSubtype.BEHAVIOR, 3, math.nan)
-
-
-def test_decay_to_dissolution() -> None:
-    # an unreinforced behavior at 0.4 falls below 0.05 after ln(8)/0.005 ≈ 416 days
-    days = math.log(0.4 / 0.05) / 0.005
-    assert not should_dissolve(decay(0.4, TraitSubtype.BEHAVIOR, 0, days - 1))
-    assert should_dissolve(decay(0.4, TraitSubtype.BEHAVIOR, 0, days + 1))
-
-
-@given(confidences, subtypes, counts, day_counts)
-def test_decay_never_increases_confidence(
-    c: float, sub: TraitSubtype | str | None, n: int, days: float
-) -> None:
-    new = decay(c, sub, n, days)
-    assert 0.0 <= new <= c
-
-
-@given(confidences, subtypes, counts, day_counts, day_counts)
-def test_decay_is_monotone_in_days(
-    c: float, sub: TraitSubtype | str | None, n: int, d1: float, d2: float
-) -> None:
-    lo, hi = sorted((d1, d2))
-    assert decay(c, sub, n, hi) <= decay(c, sub, n, lo)
-
-
-@given(confidences, subtypes, counts, counts, day_counts)
-def test_more_reinforcements_decay_slower(
-    c: float, sub: TraitSubtype | str | None, n1: int, n2: int, days: float
-) -> None:
-    lo, hi = sorted((n1, n2))
-    assert decay(c, sub, hi, days) >= decay(c, sub, lo, days)
-
-
-@given(confidences, counts, day_counts)
-def test_deeper_subtypes_decay_slower(c: float, n: int, days: float) -> None:
-    behavior = decay(c, TraitSubtype.BEHAVIOR, n, days)
-    preference = decay(c, TraitSubtype.PREFERENCE, n, days)
-    core = decay(c, TraitSubtype.CORE, n, days)
-    assert behavior <= preference <= core
-
-
 @given(confidences, st.lists(st.tuples(st.sampled_from(["r", "c", "d"]), grades, strengths), max_size=30))
 def test_any_sequence_of_updates_stays_in_unit_interval(
     c: float, steps: list[tuple[str, EvidenceQuality, float]]
@@ -310,7 +238,7 @@ def test_any_sequence_of_updates_stays_in_unit_interval(
         elif kind == "c":
             c = contradict(c, x)
         else:
-            c = decay(c, TraitSubtype.BEHAVIOR, 2, abs(x) * 100)
+            c = trait_confidence(c, TraitSubtype.BEHAVIOR, 2, abs(x) * 100, S)
         assert 0.0 <= c <= 1.0
 
 

@@ -20,7 +20,7 @@ def first_recall(memory: Memory, query: str, user_id: str, types: list[MemoryTyp
     request = SearchRequest(user_id, core.embedder.embed_query(query), query_terms(query),
                             types or list(MemoryType), 10)
     with core.db.connection() as conn:
-        return search(conn, request, core.settings.recall, core.dim)
+        return search(conn, request, core.settings.recall, core.dim, core.settings.traits)
 
 
 def test_score_components_match_the_formula(memory: Memory, settings: Settings) -> None:
@@ -32,7 +32,7 @@ def test_score_components_match_the_formula(memory: Memory, settings: Settings) 
     assert hit.score.ranks == {"lexical": 1, "vector": 1}
     assert hit.score.rrf == pytest.approx(2 / (r.rrf_k + 1))
     age_s = 10 * 86400
-    expected_recency = r.recency_weight * math.exp(-age_s / (r.recency_scale_s * (1 + 0.4 * r.arousal_factor)))
+    expected_recency = r.recency_weight * math.exp(-age_s / (r.recency_tau_fact_days * 86400 * (1 + 0.4 * r.arousal_factor)))
     assert hit.score.recency == pytest.approx(expected_recency, rel=1e-3)
     assert hit.score.importance == pytest.approx(r.importance_weight * 0.8)
     assert hit.score.stage_boost == 0
@@ -77,7 +77,8 @@ def test_per_user_filter_returns_all_of_a_small_users_rows(memory: Memory, setti
         conn.execute("ANALYZE memories_fact")
     vector = memory._core.embedder.embed_query("anything at all")
     with memory._core.db.connection() as conn:
-        hits = search(conn, SearchRequest("needle", vector, [], [MemoryType.FACT], 50), settings.recall, dim)
+        hits = search(conn, SearchRequest("needle", vector, [], [MemoryType.FACT], 50), settings.recall, dim,
+                      settings.traits)
     assert len(hits) == 12 and {h.memory.user_id for h in hits} == {"needle"}
 
 
@@ -116,7 +117,7 @@ def test_vector_queries_use_the_hnsw_index(
         "vector_search": lambda c: recall_queries.vector_search(c, "lena", vector, core.dim, [MemoryType.FACT],
                                                                  limit=5),
         "first_recall": lambda c: search(c, SearchRequest("lena", vector, ["tomatoes"], list(MemoryType), 5),
-                                         settings.recall, core.dim),
+                                         settings.recall, core.dim, settings.traits),
     }
     for name, run in searches.items():
         with core.db.connection() as conn:
@@ -159,7 +160,7 @@ def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(
     types = [MemoryType.FACT, MemoryType.EPISODIC]
     searches = {  # the first recall, and the pipeline's vector retriever
         "first recall": lambda c, user: [h.memory.id for h in search(
-            c, SearchRequest(user, vector, [], types, 5), settings.recall, core.dim)],
+            c, SearchRequest(user, vector, [], types, 5), settings.recall, core.dim, settings.traits)],
         "vector_search": lambda c, user: [r.id for r in recall_queries.vector_search(
             c, user, vector, core.dim, types, limit=5)],
     }  # fmt: skip
@@ -187,8 +188,10 @@ def test_rows_holding_several_common_terms_survive_the_candidate_cap(memory: Mem
     recall = settings.recall.model_copy(update={"per_type_k": 1})
     core = memory._core
     with core.db.connection() as conn:
-        hits = search(conn, SearchRequest("w", None, ["walnut", "quince"], list(MemoryType), 4), recall, core.dim)
-        single = search(conn, SearchRequest("w", None, ["walnut"], list(MemoryType), 4), recall, core.dim)
+        hits = search(conn, SearchRequest("w", None, ["walnut", "quince"], list(MemoryType), 4), recall, core.dim,
+                      core.settings.traits)
+        single = search(conn, SearchRequest("w", None, ["walnut"], list(MemoryType), 4), recall, core.dim,
+                      core.settings.traits)
     assert hits[0].memory.id == both.id and hits[0].score.ranks == {"lexical": 1}
     # a one-term query over more rows than the cap still fills its list, oldest first among ties
     assert [h.score.ranks["lexical"] for h in single] == [1, 2]
@@ -223,7 +226,8 @@ def test_a_user_with_few_rows_is_searched_exactly(
         conn.execute("SET enable_sort = off")
         before = _hnsw_scans(conn)
         pipeline = recall_queries.vector_search(conn, "ira", query, core.dim, [MemoryType.FACT], limit=3)
-        first = search(conn, SearchRequest("ira", query, [], [MemoryType.FACT], 3), settings.recall, core.dim)
+        first = search(conn, SearchRequest("ira", query, [], [MemoryType.FACT], 3), settings.recall, core.dim,
+                       settings.traits)
         after = _hnsw_scans(conn)
     assert [r.id for r in pipeline] == [r["id"] for r in truth]
     assert [h.memory.id for h in first] == [r["id"] for r in truth]

@@ -100,6 +100,7 @@ PUBLIC = {
     "__version__",
     "read_chat_export",
     "reembed",
+    "run_worker",
     "scheduled_jobs",
     "settings_reference",
     "stop_embedded_server",

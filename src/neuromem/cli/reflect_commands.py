@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import click
@@ -69,33 +68,36 @@ def reflect(user_id: str) -> None:
 
 
 @cli.command()
-@click.option("--run", "name", required=True, help="refresh_mv_trait, expire_trends, dissolve_weak_traits, …")
+@click.option("--run", "name", required=True, help="a job name: expire_trends, reflection_sweep, promote_tiers, …")
+@click.option("--dry-run", is_flag=True, help="report what the job would change, change nothing")
 @friendly_errors
-def job(name: str) -> None:
-    """Run one maintenance job now (e.g. refresh the trait view, expire old trends, flush
-    access counts, embed pending rows); an unknown name lists them."""
+def job(name: str, dry_run: bool) -> None:
+    """Run one maintenance job now, in this process (e.g. refresh the trait view, expire old
+    trends, reflect on idle users, embed pending rows); an unknown name lists them."""
     with open_memory() as m:
-        click.echo(f"{name}: {m.run_job(name)}")
+        click.echo(f"{name}{' (dry run)' if dry_run else ''}: {m.run_job(name, dry_run=dry_run)}")
 
 
 @cli.command()
-@click.option("--tick", default=30.0, show_default=True, help="seconds between scheduler checks")
-@click.option("--once", is_flag=True, help="run every job once and exit")
+@click.option("--concurrency", default=1, show_default=True, help="jobs run at once by this worker")
+@click.option("--once", is_flag=True, help="run every job once in this process, without the queue, and exit")
+@click.option("--list", "list_", is_flag=True, help="list the jobs and their schedules and exit")
 @friendly_errors
-def worker(tick: float, once: bool) -> None:
-    """Run the maintenance jobs at their periods until interrupted (trait view refresh, trend
-    expiry, trait decay, access-count flushes, idle session ends, embedding backfill)."""
-    from neuromem import scheduled_jobs
+def worker(concurrency: int, once: bool, list_: bool) -> None:
+    """Run the job-queue worker until interrupted: every maintenance job on its schedule (trait
+    view refresh, trend expiry, trait decay, access-count flushes, idle session ends, embedding
+    backfill, the reflection sweep, tiers, compression, purge). Start as many as you like: each
+    job runs once per tick across all of them, and a failing job is retried without stopping
+    the others."""
+    from neuromem import run_worker, scheduled_jobs
 
-    jobs = scheduled_jobs()
-    last: dict[str, float] = {}
+    if list_:
+        for job_ in scheduled_jobs():
+            click.echo(f"{job_.name:22} {job_.cron:14} {job_.description}")
+        return
     with open_memory() as m:
-        while True:
-            now = time.monotonic()
-            for job_ in jobs:
-                if once or now - last.get(job_.name, -1e18) >= job_.period_s:
-                    click.echo(f"{job_.name}: {m.run_job(job_.name)}")
-                    last[job_.name] = now
-            if once:
-                return
-            time.sleep(tick)
+        if once:
+            for job_ in scheduled_jobs():
+                click.echo(f"{job_.name}: {m.run_job(job_.name)}")
+            return
+        run_worker(m, concurrency=concurrency)

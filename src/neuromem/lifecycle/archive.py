@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import validation as check
+from ..config import RecallSettings
+from ..decay import decay
 from ..errors import MemoryNotFoundError, VersionConflictError
 from ..store import archive as store
 from ..store import consolidation, history
@@ -36,29 +38,30 @@ from ..types import HistoryEvent, MemoryRecord, MemoryType
 ACTOR = "consolidate:archive"
 
 
-def tau_days(kind: str, settings: Any) -> float:
-    """Seed 003 §15's τ for a memory type or node type (episode short, fact mid, concept long)."""
+def tau_days(kind: str, recall: RecallSettings) -> float:
+    """Seed 003 §15's τ for a memory type or node type (episode short, fact mid, concept long): the
+    τ of recall's recency (``recall.recency_tau_*_days``), so the two agree."""
     if kind == MemoryType.EPISODIC:
-        return float(settings.tau_episode_days)
+        return float(recall.recency_tau_episode_days)
     if kind == MemoryType.FACT:
-        return float(settings.tau_fact_days)
-    return float(settings.tau_concept_days)
+        return float(recall.recency_tau_fact_days)
+    return float(recall.recency_tau_concept_days)
 
 
 def weight(importance: float, accesses: int, age_days: float, tau: float, settings: Any) -> float:
     """Seed 003 §6.1's weight (module docstring); pure."""
     frequency = min(1.0, math.log1p(max(0, accesses)) / math.log1p(settings.archive_frequency_ref))
-    recency = math.exp(-max(0.0, age_days) / tau)
+    recency = decay(1.0, 1.0 / tau, age_days)  # the one formula (neuromem.decay)
     return (settings.archive_weight_importance * importance + settings.archive_weight_frequency * frequency
             + settings.archive_weight_recency * recency)  # fmt: skip
 
 
-def memory_weight(record: MemoryRecord, now: dt.datetime, settings: Any) -> float:
+def memory_weight(record: MemoryRecord, now: dt.datetime, settings: Any, recall: RecallSettings) -> float:
     seen = record.valid_at or record.created_at
     if record.last_accessed_at is not None and record.last_accessed_at > seen:
         seen = record.last_accessed_at
     age = (now - seen).total_seconds() / 86400.0
-    return weight(record.importance, record.access_count, age, tau_days(record.memory_type, settings), settings)
+    return weight(record.importance, record.access_count, age, tau_days(record.memory_type, recall), settings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +96,7 @@ def archive_user(core: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = F
     with core.db.transaction() as conn:
         before = now - dt.timedelta(days=s.compress_after_days)
         for record in store.memory_candidates(conn, uid, before, limit):
-            w = memory_weight(record, now, s)
+            w = memory_weight(record, now, s, core.settings.recall)
             if w >= s.archive_threshold:
                 continue
             items.append(Archived("memory", record.id, str(record.memory_type), round(w, 4)))
@@ -106,7 +109,7 @@ def archive_user(core: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = F
                            extra={"weight": round(w, 4)})  # fmt: skip
         for node in store.node_candidates(conn, uid, limit):
             age = (now - node.last_seen).total_seconds() / 86400.0
-            w = weight(node.importance, node.live_links, age, tau_days(node.node_type, s), s)
+            w = weight(node.importance, node.live_links, age, tau_days(node.node_type, core.settings.recall), s)
             if w >= s.archive_threshold:
                 continue
             items.append(Archived("node", node.id, f"{node.node_type}:{node.name}", round(w, 4)))

@@ -229,12 +229,13 @@ def _apply(conn: Any, uid: str, data: store.ClusterInput, group: ConceptGroup) -
     return ConceptGroup(group.name, group.members, group.new_links, concept_id, created=group.concept_id is None)
 
 
-def concepts_job(core: Any, now: dt.datetime, *, users: int = 100) -> dict[str, int]:
+def concepts_job(core: Any, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> dict[str, int]:
     """The scheduled form (seed 003 §6.3 "睡眠巩固": an off-peak batch): every user with current
-    facts or episodes, up to ``users`` per run; returns the new links per user."""
+    facts or episodes, up to ``users`` per run; returns the new links per user (that would be made,
+    with ``dry_run``)."""
     with core.db.connection() as conn:
         found = consolidation.users_with_current(conn, users)
-    return {u: consolidate_concepts(core, u).linked for u in found}
+    return {u: consolidate_concepts(core, u, dry_run=dry_run).linked for u in found}
 
 
 __all__ = ["ACTOR", "ConceptGroup", "ConceptReport", "centroid", "concepts_job", "consolidate_concepts",

@@ -1,6 +1,5 @@
-"""The scheduled jobs of seed 000 §5.2, runnable one by one (``memctl job --run NAME``) or by the scheduler.
+"""The scheduled jobs of seed 000 §5.2 and seed 001 §7: the one registry that the queue reads.
 
-=====================  ==============  ===============================================
 name                   default period  what it does
 =====================  ==============  ===============================================
 refresh_mv_trait       30 min          REFRESH MATERIALIZED VIEW CONCURRENTLY
@@ -21,6 +20,39 @@ archive_low_weight     1 day           memories / nodes under the seed 003 §6.1
 enforce_retention      1 day           rows past a per-type / per-category TTL → hard-deleted with a receipt
                                        (``lifecycle.retention``; off until a TTL is set)
 =====================  ==============  ===============================================
+=======
+Each job is a plain function over the store, run one by one (``memctl job --run NAME
+[--dry-run]``, ``Memory.run_job``, ``POST /v1/jobs/{name}/run``) or by the durable queue
+(``lifecycle.worker``: ``memctl worker``), which defers every entry of :data:`JOBS` on its cron
+schedule. Adding a job is adding one :class:`Job` line to the tuple below.
+
+=====================  ============  ===============================================
+name                   schedule      what it does
+=====================  ============  ===============================================
+refresh_mv_trait       every 30 min  REFRESH MATERIALIZED VIEW CONCURRENTLY (seed 000 §5.2 task 1)
+expire_trends          daily         trends past their window, under-reinforced → dissolved
+dissolve_weak_traits   weekly        decayed confidence < 0.05 → dissolved
+flush_access_counts    every 5 min   buffered recall access counts → ``memories``
+consistency_check      daily         counts orphaned evidence / history / sources
+end_idle_sessions      every minute  sessions idle past ``ingest.session_idle_timeout_s`` → ended
+                                     (the session-end signal of reflection, issue 3 §1)
+backfill_embeddings    every minute  rows written without a vector → embedded
+reflection_sweep       hourly        users past the 24 h fallback of seed 001 §4.5 → reflected
+                                     (memories added without an ingest batch get reflected too)
+promote_tiers          every 6 h     facts / episodes short → mid → long (``lifecycle.tiers``, seed 003 §6.2)
+compress_episodes      daily         episodes older than 90 days, recalled < 5 times → summaries, originals
+                                     archived (``lifecycle.compress``, seed 004 §2.2)
+purge_soft_deleted     daily         rows soft-deleted longer than ``lifecycle.soft_delete_retention_days``
+                                     → hard-deleted with a receipt (``lifecycle.purge``, issue 16)
+consolidate_concepts   daily         related memories → concept nodes linked by ABOUT (``lifecycle.concepts``)
+archive_low_weight     daily         memories / nodes under the seed 003 §6.1 weight → archived
+                                     (``lifecycle.archive``)
+enforce_retention      daily         rows past a per-type / per-category TTL → hard-deleted with a receipt
+                                     (``lifecycle.retention``; off until a TTL is set)
+=====================  ============  ===============================================
+
+``dry_run`` reports what a job would change and changes nothing; a job that cannot preview
+(its whole effect is the change: a view refresh, a flush of buffered counts) refuses it.
 """
 
 from __future__ import annotations
@@ -32,18 +64,22 @@ from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
 from ..errors import InvalidInputError
+from ..reflect import triggers
 from ..store import maintenance
 from .archive import archive_job
 from .backfill import backfill_embeddings
 from .compress import compress_job
 from .concepts import concepts_job
-from .purge import purge_soft_deleted
+from .purge import purge_preview, purge_soft_deleted
 from .retention import enforce_retention
 from .tiers import promote_job
 
 if TYPE_CHECKING:
     from ..ingest.pipeline import IngestPipeline
     from ..reflect.service import ReflectionService
+
+#: users reflected per run of the reflection sweep (the rest wait for the next run)
+SWEEP_USERS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,60 +90,88 @@ class JobContext:
     ingest: IngestPipeline
 
 
+Runner = Callable[[JobContext, dt.datetime, bool], Any]
+
+
 @dataclass(frozen=True, slots=True)
 class Job:
     name: str
-    period_s: float
-    run: Callable[[ReflectionService, dt.datetime], Any]
+    cron: str  # the queue's schedule (procrastinate periodic task; five fields, UTC)
+    run: Runner  # (context, now, dry_run) → a report
     description: str
-    needs_ingest: bool = False
+    previews: bool = True  # False: a dry run is refused
 
 
-def _flush_access(service: ReflectionService, now: dt.datetime) -> int:
-    """Seed 000 §5.2 task 4: write the recall access counts buffered by ``recall.access.AccessTracker``
-    (and the +0.02 reinforcement of recalled traits); returns the memory rows updated."""
-    return service.core.access.flush()
+def _reflection_sweep(context: JobContext, now: dt.datetime, dry_run: bool) -> dict[str, str]:
+    """Reflect on every user whose seed 001 §4.5 trigger holds with the 24 h fallback."""
+    service = context.service
+    done: dict[str, str] = {}
+    for uid, decision in triggers.sweep_due(service.core.db, now, limit=SWEEP_USERS):
+        if not dry_run:
+            service.reflect(uid, now, trigger=decision.trigger or "scheduled", trigger_value=decision.value)
+        done[uid] = str(decision.trigger)
+    return done
 
 
-def _end_idle_sessions(context: JobContext, now: dt.datetime) -> int:
-    """End sessions idle past the timeout; each end notifies the listeners (reflection's trigger)."""
-    return len(context.ingest.end_idle_sessions(now=now))
+def _core(context: JobContext) -> Any:
+    return context.service.core
 
 
 JOBS: dict[str, Job] = {
     j.name: j
     for j in (
-        Job("refresh_mv_trait", 1800, lambda s, now: maintenance.refresh_trait_view(s.core.db),
-            "refresh mv_trait_decayed concurrently"),
-        Job("expire_trends", 86400, lambda s, now: maintenance.expire_trends(s.core.db, now, s.core.settings.traits),
+        Job("refresh_mv_trait", "*/30 * * * *", lambda c, now, dry: maintenance.refresh_trait_view(_core(c).db),
+            "refresh mv_trait_decayed concurrently", previews=False),
+        Job("expire_trends", "10 3 * * *",
+            lambda c, now, dry: maintenance.expire_trends(_core(c).db, now, _core(c).settings.traits, dry_run=dry),
             "dissolve trends whose window ended without enough reinforcement"),
-        Job("dissolve_weak_traits", 7 * 86400,
-            lambda s, now: maintenance.dissolve_weak_traits(s.core.db, now, s.core.settings.traits),
+        Job("dissolve_weak_traits", "20 3 * * 0",
+            lambda c, now, dry: maintenance.dissolve_weak_traits(_core(c).db, now, _core(c).settings.traits,
+                                                                 dry_run=dry),
             "dissolve traits whose decayed confidence is below the floor"),
-        Job("flush_access_counts", 300, _flush_access, "write buffered recall access counts"),
-        Job("consistency_check", 86400, lambda s, now: maintenance.consistency_check(s.core.db),
-            "count orphaned evidence, history, sources and lineage"),
-        Job("end_idle_sessions", 60, _end_idle_sessions, "end sessions idle past the timeout", needs_ingest=True),
-        Job("backfill_embeddings", 60, lambda s, now: backfill_embeddings(s.core),
-            "embed rows written without a vector"),
-        Job("promote_tiers", 6 * 3600, lambda s, now: promote_job(s.core, now),
+        Job("flush_access_counts", "*/5 * * * *", lambda c, now, dry: _core(c).access.flush(),
+            "write buffered recall access counts", previews=False),
+        Job("consistency_check", "30 3 * * *", lambda c, now, dry: maintenance.consistency_check(_core(c).db),
+            "count orphaned evidence, history, sources and lineage (reads only)"),
+        Job("end_idle_sessions", "* * * * *", lambda c, now, dry: len(c.ingest.end_idle_sessions(now=now)),
+            "end sessions idle past the timeout", previews=False),
+        Job("backfill_embeddings", "* * * * *", lambda c, now, dry: backfill_embeddings(_core(c)),
+            "embed rows written without a vector", previews=False),
+        Job("reflection_sweep", "40 * * * *", _reflection_sweep,
+            "reflect on users past the 24 h fallback (memories added without an ingest batch)"),
+        Job("promote_tiers", "50 */6 * * *", lambda c, now, dry: promote_job(_core(c), now, dry_run=dry),
             "move facts and episodes to the mid and long tiers"),
-        Job("compress_episodes", 86400, lambda s, now: compress_job(s.core, now),
+        Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(_core(c), now, dry_run=dry),
             "summarise old, rarely recalled episodes; originals archived"),
-        Job("purge_soft_deleted", 86400, lambda s, now: purge_soft_deleted(s.core, now),
+        Job("purge_soft_deleted", "30 4 * * *",
+            lambda c, now, dry: purge_preview(_core(c), now) if dry else purge_soft_deleted(_core(c), now),
             "hard-delete rows soft-deleted past the retention, with a receipt"),
-        Job("consolidate_concepts", 86400, lambda s, now: concepts_job(s.core, now), "cluster memories into concepts"),
-        Job("archive_low_weight", 86400, lambda s, now: archive_job(s.core, now), "archive low-weight memories and nodes"),
-        Job("enforce_retention", 86400, lambda s, now: enforce_retention(s.core, now), "delete rows past their TTL"),
+        Job("consolidate_concepts", "0 5 * * *", lambda c, now, dry: concepts_job(_core(c), now, dry_run=dry),
+            "cluster related memories into concept nodes linked by ABOUT"),
+        Job("archive_low_weight", "30 5 * * *", lambda c, now, dry: archive_job(_core(c), now, dry_run=dry),
+            "archive memories and nodes under the seed 003 §6.1 weight"),
+        Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(_core(c), now, dry_run=dry),
+            "hard-delete rows past their per-type / per-category TTL, with receipts"),
     )
 }  # fmt: skip
 
 
-def run_job(name: str, context: JobContext, *, now: Any = None) -> Any:
-    """Run the job called ``name`` once; ``now`` (default: the wall clock) is its clock."""
+def get_job(name: str) -> Job:
     job = JOBS.get(name)
     if job is None:
         raise InvalidInputError(f"no job named {name!r}; known: {', '.join(JOBS)}")
+    return job
+
+
+def run_job(name: str, context: JobContext, *, now: Any = None, dry_run: bool = False) -> Any:
+    """Run the job called ``name`` once, in this process; ``now`` (default: the wall clock) is its clock."""
+    return execute(get_job(name), context, now=now, dry_run=dry_run)
+
+
+def execute(job: Job, context: JobContext, *, now: Any = None, dry_run: bool = False) -> Any:
+    """Run ``job`` once (what :func:`run_job` and the queue's tasks do)."""
+    if dry_run and not job.previews:
+        raise InvalidInputError(f"job {job.name!r} has no dry run: its only effect is the change itself")
     when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
     assert when is not None
-    return job.run(context if job.needs_ingest else context.service, when)  # type: ignore[arg-type]
+    return job.run(context, when, dry_run)

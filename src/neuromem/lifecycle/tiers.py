@@ -71,11 +71,11 @@ def promote(core: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = False,
     return moves
 
 
-def promote_job(core: Any, now: dt.datetime, *, users: int = 100) -> dict[str, int]:
+def promote_job(core: Any, now: dt.datetime, *, users: int = 100, dry_run: bool = False) -> dict[str, int]:
     """The scheduled form: every user with current facts or episodes (up to ``users`` per run)."""
     with core.db.connection() as conn:
         found = consolidation.users_with_memories(conn, users)
-    return {u: len(promote(core, u, now)) for u in found}
+    return {u: len(promote(core, u, now, dry_run=dry_run)) for u in found}
 
 
 __all__ = ["ACTOR", "TIERS", "Promotion", "next_tier", "promote", "promote_job"]

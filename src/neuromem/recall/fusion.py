@@ -17,7 +17,8 @@ into one score per memory:
   linear score among the memory's ``TEMPORAL_NEXT`` neighbours (a turn's conversational
   context, seed 003 §15 edge) — see :func:`neighbour_context`.
 - Four-factor: ``base · (1 + recency + importance + stage_boost)`` with
-  ``recency = w_r · exp(−age / (scale · (1 + arousal · arousal_factor)))``,
+  ``recency = w_r · exp(−age / (τ_type · (1 + arousal · arousal_factor)))`` (``neuromem.decay``:
+  τ 14 days for episodes, 90 for facts, 180 for traits; documents do not decay),
   ``importance = w_i · importance`` and the trait stage boost of seed 001 §6.1.
 """
 
@@ -30,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ..config import RecallSettings
+from ..decay import recency
 from ..types import MemoryRecord
 from .recipes import RecallRecipe
 
@@ -166,9 +168,9 @@ def stage_boost(record: MemoryRecord, settings: RecallSettings) -> float:
 
 
 def memory_factors(record: MemoryRecord, now: dt.datetime, settings: RecallSettings) -> MemoryFactors:
-    """Recency (slowed by arousal), importance and stage boost of seed 000 §6.1."""
+    """Recency (per-type τ, slowed by arousal: ``neuromem.decay.recency``), importance and stage
+    boost of seed 000 §6.1; documents do not decay (seed 001 §2.3)."""
     when = record.valid_at or record.created_at
-    age_s = max(0.0, (now - when).total_seconds())
     emotion = record.metadata.get("emotion") if isinstance(record.metadata, dict) else None
     arousal = 0.0
     if isinstance(emotion, dict):
@@ -176,10 +178,10 @@ def memory_factors(record: MemoryRecord, now: dt.datetime, settings: RecallSetti
             arousal = float(emotion.get("arousal", 0.0) or 0.0)
         except (TypeError, ValueError):
             arousal = 0.0
-    scale = settings.recency_scale_s * (1 + arousal * settings.arousal_factor)
-    recency = settings.recency_weight * math.exp(-age_s / scale)
     return MemoryFactors(
-        recency, settings.importance_weight * record.importance, stage_boost(record, settings)
+        recency(record.memory_type, when, now, arousal, settings),
+        settings.importance_weight * record.importance,
+        stage_boost(record, settings),
     )
 
 

@@ -222,7 +222,7 @@ class RecallPipeline:
         if own is not None:
             self._view(conn, req, "user", own, lists, tr)
         found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
-                              lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
+                              lambda: rt.traits(conn, req, rs, self.dim, self.settings.traits))  # fmt: skip
         if found is not None:
             lists["traits"] = found
         found = self._attempt(conn, tr, "concepts",  # lifecycle.concepts' route (issue 16); no vector: the

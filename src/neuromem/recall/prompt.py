@@ -84,7 +84,7 @@ def _pins(core: Runtime, user_id: str) -> list[SearchHit]:
         pinned = memories.list_memories(conn, user_id, where=compile_filter({"metadata.pinned": True}), limit=20)
         records = memories.list_memories(conn, user_id, where=compile_filter({"category": "preference"}), limit=10)
         traits = rq.trait_candidates(conn, user_id, None, core.dim, floor=core.settings.recall.trait_confidence_floor,
-                                     limit=20)  # fmt: skip
+                                     limit=20, rates=core.settings.traits)  # fmt: skip
         wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
         found = memories.get_many(conn, user_id, wanted)
         trait_records = [found[i] for i in wanted if i in found]

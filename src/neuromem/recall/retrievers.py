@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..config import RecallSettings
+from ..config import RecallSettings, TraitSettings
 from ..store import bm25 as bm25_store
 from ..store import raw_chunks
 from ..store import recall_queries as rq
@@ -84,12 +84,14 @@ def vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
     return ranked(pairs)
 
 
-def traits(conn: Conn, req: RecallRequest, settings: RecallSettings, dim: int) -> list[Ranked]:
+def traits(
+    conn: Conn, req: RecallRequest, settings: RecallSettings, dim: int, decay: TraitSettings
+) -> list[Ranked]:
     if MemoryType.TRAIT not in req.types:
         return []
     rows = rq.trait_candidates(
         conn, req.user_id, req.vector, dim, floor=settings.trait_confidence_floor, limit=req.recipe.trait_k,
-        as_of=req.as_of, valid_at=req.valid_at,
+        as_of=req.as_of, valid_at=req.valid_at, rates=decay,
     )  # fmt: skip
     if req.where is not None and rows:
         allowed = rq.visible_memory_types(conn, req.user_id, [r.id for r in rows], req.types, as_of=req.as_of,

@@ -47,6 +47,7 @@ import numpy as np
 
 from .. import validation as check
 from ..config import Settings
+from ..decay import decayed_trait
 from ..errors import InvalidInputError
 from ..store import history, memories, usage
 from ..store import traits as store
@@ -88,10 +89,6 @@ def _aware(now: dt.datetime) -> dt.datetime:
     if not isinstance(now, dt.datetime):
         raise InvalidInputError("now must be a datetime")
     return now if now.tzinfo is not None else now.replace(tzinfo=dt.UTC)
-
-
-def _days(now: dt.datetime, then: dt.datetime | None) -> float:
-    return 0.0 if then is None else (now - then).total_seconds() / 86400.0
 
 
 class ReflectionEngine:
@@ -186,11 +183,7 @@ class _Cycle:
 
     # ------------------------------------------------------------------ helpers
     def decayed(self, trait: MemoryRecord) -> float:
-        raw = trait.trait_confidence or 0.0
-        since = trait.trait_last_reinforced or trait.trait_first_observed or trait.created_at
-        return tm.decay(
-            raw, trait.trait_subtype, trait.trait_reinforcement_count, _days(self.now, since), self.t
-        )
+        return decayed_trait(trait, self.now, self.t)
 
     def write(
         self, trait: MemoryRecord, fields: dict[str, Any], event: HistoryEvent = HistoryEvent.UPDATE

@@ -2,8 +2,9 @@
 
 Everything here is arithmetic on plain values: no clock, no I/O, no state. Each
 constant comes from :class:`neuromem.config.TraitSettings`, passed in as
-``settings`` (default ``TraitSettings()``), so the reflection engine, the
-materialized view and these functions read one source of truth.
+``settings`` (default ``TraitSettings()``), so the reflection engine and these
+functions read one source of truth. Decay is :mod:`neuromem.decay` (the one formula,
+shared with SQL).
 
 Confidence life cycle (seed 001 §4.1)::
 
@@ -34,18 +35,15 @@ from collections.abc import Iterable
 from enum import StrEnum
 
 from neuromem.config import TraitSettings
-from neuromem.types import EvidenceQuality, TraitStage, TraitSubtype
+from neuromem.types import EvidenceQuality, TraitStage
 
 __all__ = [
     "TriggerType",
     "accumulated_importance",
-    "base_lambda",
     "contradict",
     "contradiction_factor",
     "contradiction_ratio",
     "contradiction_strength",
-    "decay",
-    "effective_lambda",
     "grade_evidence",
     "importance_to_trigger_scale",
     "needs_contradiction_reflection",
@@ -219,57 +217,6 @@ def needs_contradiction_reflection(
 ) -> bool:
     """True when the contradiction ratio exceeds ``contradiction_ratio_trigger`` (> 0.3, seed 001 §4.4)."""
     return contradiction_ratio(contradictions, reinforcements) > settings.contradiction_ratio_trigger
-
-
-# --------------------------------------------------------------------------- decay
-
-
-def base_lambda(subtype: TraitSubtype | str | None, settings: TraitSettings = _DEFAULT) -> float:
-    """Daily decay rate of a subtype: behavior 0.005, preference 0.002, core 0.001 (seed 001 §4.2).
-
-    Anything else (``None``, an unknown subtype) gets ``lambda_default`` 0.003,
-    like the ``ELSE`` branch of ``mv_trait_decayed`` (seed 000 §5.1).
-    """
-    rates = {
-        TraitSubtype.BEHAVIOR.value: settings.lambda_behavior,
-        TraitSubtype.PREFERENCE.value: settings.lambda_preference,
-        TraitSubtype.CORE.value: settings.lambda_core,
-    }
-    key = subtype.value if isinstance(subtype, TraitSubtype) else subtype
-    return rates.get(key, settings.lambda_default) if key is not None else settings.lambda_default
-
-
-def effective_lambda(
-    subtype: TraitSubtype | str | None, reinforcement_count: int, settings: TraitSettings = _DEFAULT
-) -> float:
-    """Spacing effect: ``λ / (1 + 0.1·reinforcement_count)`` (seed 001 §4.2, seed 000 §5.1).
-
-    The more often a trait was reinforced, the slower it decays (behavior:
-    0.005 → 0.0045 after one reinforcement, 0.0025 after ten).
-    """
-    if reinforcement_count < 0:
-        raise ValueError(f"reinforcement_count must be >= 0, got {reinforcement_count}")
-    return base_lambda(subtype, settings) / (1.0 + settings.spacing_factor * reinforcement_count)
-
-
-def decay(
-    c: float,
-    subtype: TraitSubtype | str | None,
-    reinforcement_count: int,
-    days: float,
-    settings: TraitSettings = _DEFAULT,
-) -> float:
-    """Confidence after ``days`` without reinforcement: ``c·exp(−λ_eff·days)`` (seed 001 §4.2).
-
-    ``days`` counts from the last reinforcement (or creation); a negative value
-    (clock skew, a date in the future) is treated as 0, so decay never raises
-    confidence. Same formula as ``mv_trait_decayed`` (seed 000 §5.1).
-    """
-    _check_confidence(c)
-    if math.isnan(days):
-        raise ValueError("days must not be NaN")
-    elapsed = max(0.0, days)
-    return _clamp01(c * math.exp(-effective_lambda(subtype, reinforcement_count, settings) * elapsed))
 
 
 # --------------------------------------------------------------------------- trends

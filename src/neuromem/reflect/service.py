@@ -13,14 +13,16 @@ from typing import Any
 
 from .. import validation as check
 from ..core import Runtime
+from ..decay import decayed_trait
 from ..errors import MemoryNotFoundError
-from ..lifecycle.queue import CHECK, ReflectionQueue, Request
 from ..llm.factory import create_chat_model
 from ..store import history
 from ..store import traits as store
 from ..store.traits import Evidence
 from ..types import HistoryEntry, MemoryRecord
 from . import math as tm
+from . import triggers
+from .background import CHECK, ReflectionQueue, Request
 from .detector import PatternDetector
 from .engine import ReflectionEngine, ReflectionReport
 from .llm_detector import LLMDetector
@@ -83,9 +85,7 @@ class ReflectionService:
     def _run_queued(self, user_id: str, request: Request) -> ReflectionReport | None:
         """The queue's worker: a check evaluates the triggers first; a cycle request just runs."""
         if request.trigger == CHECK:
-            from .triggers import due
-
-            decision = due(self.core.db, user_id, request.now, session_ended=request.session_ended)
+            decision = triggers.due(self.core.db, user_id, request.now, session_ended=request.session_ended)
             if decision.trigger is None:
                 return None
             return self.reflect(user_id, request.now, trigger=decision.trigger, trigger_value=decision.value)
@@ -95,15 +95,11 @@ class ReflectionService:
         self, user_id: Any, now: Any = None, *, session_ended: bool = False
     ) -> tm.TriggerType | None:
         """Seed 001 §4.5 triggers → a queued background cycle (see ``reflect.triggers``)."""
-        from .triggers import check_and_schedule
-
-        return check_and_schedule(self, user_id, now, session_ended=session_ended)
+        return triggers.check_and_schedule(self.core.db, self.queue, user_id, now, session_ended=session_ended)
 
     def schedule_check(self, user_id: Any, now: Any = None, *, session_ended: bool = False) -> None:
         """The ingest hook: evaluate the triggers on the background worker, off the request path."""
-        from .triggers import schedule_check
-
-        schedule_check(self, user_id, now, session_ended=session_ended)
+        triggers.schedule_check(self.core.db, self.queue, user_id, now, session_ended=session_ended)
 
     def close(self) -> None:
         self.queue.stop()
@@ -138,7 +134,7 @@ class ReflectionService:
         with self.core.db.connection() as conn:
             records = store.list_traits(conn, uid)
         for t in records:
-            if t.trait_stage in ("trend", "candidate") or _decayed(t, when, self.core) <= floor:
+            if t.trait_stage in ("trend", "candidate") or decayed_trait(t, when, self.core.settings.traits) <= floor:
                 groups["forming"].append(t)
             else:
                 groups.get(t.trait_subtype or "behavior", groups["behavior"]).append(t)
@@ -165,23 +161,13 @@ class ReflectionService:
             entries = history.for_memories(conn, uid, [tid])
         return TraitDetail(
             trait=trait,
-            decayed_confidence=None if trait.trait_confidence is None else _decayed(trait, when, self.core),
+            decayed_confidence=None if trait.trait_confidence is None else decayed_trait(trait, when, self.core.settings.traits),
             supporting=tuple(e for e in evidence if e.evidence_type == "supporting"),
             contradicting=tuple(e for e in evidence if e.evidence_type == "contradicting"),
             parents=tuple(related[i] for i in up if i in related),
             children=tuple(related[i] for i in down if i in related),
             history=tuple(entries),
         )
-
-
-def _decayed(t: MemoryRecord, now: dt.datetime, core: Runtime) -> float:
-    if t.trait_confidence is None:
-        return 0.0
-    since = t.trait_last_reinforced or t.trait_first_observed or t.created_at
-    days = (now - since).total_seconds() / 86400.0
-    return tm.decay(
-        t.trait_confidence, t.trait_subtype, t.trait_reinforcement_count, days, core.settings.traits
-    )
 
 
 __all__ = ["ReflectionService", "TraitDetail", "TraitGroups", "create_detector"]

@@ -15,11 +15,15 @@
 The hook point for ingestion: ``Memory.ingest`` (after each batch) and every
 session end (``IngestPipeline.session_end_listeners``, explicit or idle) call
 :func:`schedule_check`, which only queues a check: the triggers are evaluated,
-and the cycle runs, on the background
-:class:`~neuromem.lifecycle.queue.ReflectionQueue` — never on the request path
+and the cycle runs, on the in-process
+:class:`~neuromem.reflect.background.ReflectionQueue` — never on the request path
 and never twice at once for one user. :func:`check_and_schedule` (or
 ``Memory.maybe_reflect``) evaluates the triggers in the caller's thread and
 queues only the cycle.
+
+Memories added without an ingest batch (``Memory.add``, an import) raise no hook: the
+``reflection_sweep`` job (:func:`sweep_due`) finds users past the 24 h fallback — with no
+cycle yet, 24 h after their oldest unreflected memory — and reflects on them.
 """
 
 from __future__ import annotations
@@ -27,15 +31,14 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .. import validation as check
+from ..store import maintenance
 from ..store import traits as store
 from ..store.db import Database
 from . import math as tm
-
-if TYPE_CHECKING:
-    from .service import ReflectionService
+from .background import CHECK, ReflectionQueue
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,14 +49,19 @@ class TriggerDecision:
     hours_since_last: float
 
 
-def due(db: Database, user_id: str, now: dt.datetime, *, session_ended: bool = False) -> TriggerDecision:
-    """Which seed 001 §4.5 trigger fires for ``user_id`` at ``now``."""
+def due(
+    db: Database, user_id: str, now: dt.datetime, *, session_ended: bool = False, fallback: bool = False
+) -> TriggerDecision:
+    """Which seed 001 §4.5 trigger fires for ``user_id`` at ``now``.
+
+    ``fallback`` (the sweep): a user never reflected counts the hours since its oldest
+    unreflected memory, so the 24 h schedule also starts the first cycle."""
     settings = db.settings
     with db.connection() as conn:
         last = store.last_completed_cycle(conn, user_id)
         details = (last or {}).get("details") or {}
         mark = details.get("watermark")
-        importances, _oldest = store.unreflected_importance(
+        importances, oldest = store.unreflected_importance(
             conn,
             user_id,
             after_created=dt.datetime.fromisoformat(mark[0]) if mark else None,
@@ -65,7 +73,8 @@ def due(db: Database, user_id: str, now: dt.datetime, *, session_ended: bool = F
         conn.rollback()
     accumulated = tm.accumulated_importance(importances)
     last_at = dt.datetime.fromisoformat(details["now"]) if "now" in details else None
-    hours = 0.0 if last_at is None else max(0.0, (now - last_at).total_seconds() / 3600.0)
+    since = last_at if last_at is not None else oldest if fallback else None
+    hours = 0.0 if since is None else max(0.0, (now - since).total_seconds() / 3600.0)
     if not importances:
         hours = 0.0  # nothing new: neither the schedule nor a session end gives reflection anything to scan
     trigger = tm.reflection_due(
@@ -84,20 +93,20 @@ def due(db: Database, user_id: str, now: dt.datetime, *, session_ended: bool = F
 
 
 def check_and_schedule(
-    service: ReflectionService, user_id: Any, now: Any = None, *, session_ended: bool = False
+    db: Database, queue: ReflectionQueue, user_id: Any, now: Any = None, *, session_ended: bool = False
 ) -> tm.TriggerType | None:
-    """The ingest hook: when a trigger fires, queue a cycle on the service's background queue."""
-    uid = check.user_id(user_id, service.core.settings.write)
+    """Evaluate the triggers here; when one fires, queue a cycle on the in-process queue."""
+    uid = check.user_id(user_id, db.settings.write)
     when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
     assert when is not None
-    decision = due(service.core.db, uid, when, session_ended=session_ended)
+    decision = due(db, uid, when, session_ended=session_ended)
     if decision.trigger is not None:
-        service.queue.submit(uid, when, decision.trigger, decision.value)
+        queue.submit(uid, when, decision.trigger, decision.value)
     return decision.trigger
 
 
 def schedule_check(
-    service: ReflectionService, user_id: Any, now: Any = None, *, session_ended: bool = False
+    db: Database, queue: ReflectionQueue, user_id: Any, now: Any = None, *, session_ended: bool = False
 ) -> None:
     """Queue a trigger check for ``user_id`` at ``now``; the worker evaluates :func:`due` and reflects if due.
 
@@ -106,14 +115,25 @@ def schedule_check(
     imported conversation is reflected on in its own time, and a live one at the
     present.
     """
-    from ..lifecycle.queue import CHECK
-
-    uid = check.user_id(user_id, service.core.settings.write)
+    uid = check.user_id(user_id, db.settings.write)
     when = check.timestamp(now, "now") if now is not None else None
     if when is None:
-        with service.core.db.connection() as conn:
+        with db.connection() as conn:
             when = store.latest_message_at(conn, uid)
             conn.rollback()
     if when is None:
         when = dt.datetime.now(dt.UTC)
-    service.queue.submit(uid, when, CHECK, session_ended=session_ended)
+    queue.submit(uid, when, CHECK, session_ended=session_ended)
+
+
+def sweep_due(db: Database, now: dt.datetime, *, limit: int) -> list[tuple[str, TriggerDecision]]:
+    """Users with unreflected memories whose 24 h fallback has passed at ``now`` (at most ``limit``)."""
+    with db.connection() as conn:
+        candidates = maintenance.users_with_unreflected_memories(conn, limit=limit)
+        conn.rollback()
+    found = []
+    for uid in candidates:
+        decision = due(db, uid, now, fallback=True)
+        if decision.trigger is not None:
+            found.append((uid, decision))
+    return found

@@ -15,7 +15,8 @@ from typing import Any
 
 from ..config import TraitSettings
 from . import scope
-from .db import Database
+from .db import Conn, Database
+from .decay import trait_confidence_sql, trait_decay_params
 
 
 def refresh_trait_view(db: Database) -> None:
@@ -28,50 +29,48 @@ def refresh_trait_view(db: Database) -> None:
             conn.autocommit = False
 
 
-def expire_trends(db: Database, now: dt.datetime, settings: TraitSettings) -> int:
+def expire_trends(db: Database, now: dt.datetime, settings: TraitSettings, *, dry_run: bool = False) -> int:
     """Task 2: trends past their window with fewer than ``trend_promote_reinforcements`` → dissolved.
 
     Trends that earned promotion are left to the next reflection cycle, which
     turns them into candidates (seed 001 §4.1). Each change is versioned and
-    recorded in ``memory_history`` (STAGE_CHANGE).
+    recorded in ``memory_history`` (STAGE_CHANGE). ``dry_run`` only counts them.
     """
+    where = """trait_stage = 'trend' AND expired_at IS NULL AND trait_window_end < %s
+                     AND trait_reinforcement_count < %s"""
+    if dry_run:
+        return _count(db, where, (now, settings.trend_promote_reinforcements))
     with db.transaction() as conn:
         rows = conn.execute(
-            """WITH gone AS (
+            f"""WITH gone AS (
                    UPDATE memories_trait
                    SET trait_stage = 'dissolved', version = version + 1, updated_at = now()
-                   WHERE trait_stage = 'trend' AND expired_at IS NULL AND trait_window_end < %s
-                     AND trait_reinforcement_count < %s
+                   WHERE {where}
                    RETURNING id, user_id, content, metadata)
                INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
                                            new_metadata, actor)
                SELECT gen_random_uuid(), user_id, id, 'trait', 'STAGE_CHANGE', content, content,
-                      metadata || '{"stage": "dissolved", "reason": "trend window ended"}', 'job:expire_trends'
+                      metadata || '{{"stage": "dissolved", "reason": "trend window ended"}}', 'job:expire_trends'
                FROM gone RETURNING memory_id""",
             (now, settings.trend_promote_reinforcements),
         ).fetchall()
     return len(rows)
 
 
-_DECAYED = """trait_confidence * exp(-(CASE trait_subtype WHEN 'behavior' THEN %(lb)s WHEN 'preference' THEN %(lp)s
-              WHEN 'core' THEN %(lc)s ELSE %(ld)s END / (1 + %(sp)s * trait_reinforcement_count))
-              * EXTRACT(EPOCH FROM (%(now)s - coalesce(trait_last_reinforced, trait_first_observed, created_at)))
-              / 86400.0)"""
-
-
-def dissolve_weak_traits(db: Database, now: dt.datetime, settings: TraitSettings) -> int:
-    """Task 3: traits whose decayed confidence is below ``dissolve_below`` (0.05) → dissolved."""
-    params: dict[str, Any] = {
-        "lb": settings.lambda_behavior, "lp": settings.lambda_preference, "lc": settings.lambda_core,
-        "ld": settings.lambda_default, "sp": settings.spacing_factor, "now": now, "floor": settings.dissolve_below,
-    }  # fmt: skip
+def dissolve_weak_traits(db: Database, now: dt.datetime, settings: TraitSettings, *, dry_run: bool = False) -> int:
+    """Task 3: traits whose decayed confidence is below ``dissolve_below`` (0.05) → dissolved
+    (``dry_run``: counted only)."""
+    params: dict[str, Any] = {**trait_decay_params(settings, now), "floor": settings.dissolve_below}
+    where = f"""trait_stage NOT IN ('dissolved', 'trend') AND expired_at IS NULL
+                      AND trait_confidence IS NOT NULL AND {trait_confidence_sql('memories_trait')} < %(floor)s"""
+    if dry_run:
+        return _count(db, where, params)
     with db.transaction() as conn:
         rows = conn.execute(
             f"""WITH gone AS (
                     UPDATE memories_trait
                     SET trait_stage = 'dissolved', version = version + 1, updated_at = now()
-                    WHERE trait_stage NOT IN ('dissolved', 'trend') AND expired_at IS NULL
-                      AND trait_confidence IS NOT NULL AND {_DECAYED} < %(floor)s
+                    WHERE {where}
                     RETURNING id, user_id, content, metadata)
                 INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
                                             new_metadata, actor)
@@ -82,6 +81,14 @@ def dissolve_weak_traits(db: Database, now: dt.datetime, settings: TraitSettings
             params,
         ).fetchall()
     return len(rows)
+
+
+def _count(db: Database, where: str, params: Any) -> int:
+    """How many trait rows ``where`` selects (the dry runs of the jobs above)."""
+    with scope.suspended(), db.connection() as conn:
+        row = conn.execute(f"SELECT count(*) AS n FROM memories_trait WHERE {where}", params).fetchone()  # type: ignore[arg-type]
+        conn.rollback()
+    return int(row["n"]) if row else 0
 
 
 _ORPHANS = {
@@ -115,3 +122,18 @@ def consistency_check(db: Database) -> dict[str, int]:
             out[name] = int(row["n"]) if row else 0
         conn.rollback()
     return out
+
+
+def users_with_unreflected_memories(conn: Conn, *, limit: int) -> list[str]:
+    """Users with a current fact or episode newer than their last completed reflection cycle (or with
+    none), the longest-waiting first: the candidates of the reflection sweep (seed 001 §4.5)."""
+    rows = conn.execute(
+        """SELECT m.user_id, min(m.created_at) AS oldest FROM memories m
+           LEFT JOIN LATERAL (SELECT max(c.started_at) AS at FROM reflection_cycles c
+                              WHERE c.user_id = m.user_id AND c.status = 'completed') last ON true
+           WHERE m.memory_type IN ('fact', 'episodic') AND m.expired_at IS NULL
+             AND (last.at IS NULL OR m.created_at > last.at)
+           GROUP BY m.user_id ORDER BY oldest, m.user_id LIMIT %s""",
+        (limit,),
+    ).fetchall()
+    return [r["user_id"] for r in rows]

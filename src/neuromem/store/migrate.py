@@ -2,8 +2,9 @@
 
 Migrations are the ordered ``migrations/NNNN_name.sql`` files; ``schema.sql`` is the
 same schema written from scratch, and a test proves both give the same catalog.
-Placeholders (``@EMBEDDING_DIM@``, the decay rates of seed 000 §5.1) are filled from
-settings when a file runs. Applied versions are recorded in ``neuromem_migrations``;
+Placeholders are filled when a file runs: ``@EMBEDDING_DIM@`` from settings, the decay
+rates of 0003's first trait view (replaced in 0013 by rates read at query time) from settings,
+``@QUEUE_SCHEMA@`` with the schema of the installed procrastinate (the job queue). Applied versions are recorded in ``neuromem_migrations``;
 ``neuromem_meta`` keeps the embedding dimension the data was written with.
 """
 
@@ -47,8 +48,9 @@ def latest_version() -> int:
     return migrations()[-1].version
 
 
-def render(sql: str, settings: Settings) -> str:
-    """Fill the placeholders of a migration file from settings."""
+def render(sql: str, settings: Settings, *, queue: bool = True) -> str:
+    """Fill the placeholders of a migration file; ``queue=False`` leaves out the queue's schema
+    (the re-embed command replays files whose other statements it needs)."""
     t = settings.traits
     values = {
         "EMBEDDING_DIM": str(settings.store.embedding_dim),
@@ -57,8 +59,16 @@ def render(sql: str, settings: Settings) -> str:
         "LAMBDA_CORE": repr(t.lambda_core),
         "LAMBDA_DEFAULT": repr(t.lambda_default),
         "SPACING": repr(t.spacing_factor),
+        "QUEUE_SCHEMA": queue_schema() if queue else "",
     }
     return re.sub(r"@([A-Z_]+)@", lambda m: values[m.group(1)], sql)
+
+
+def queue_schema() -> str:
+    """The tables, types and functions of the procrastinate job queue (``lifecycle.worker``)."""
+    from procrastinate.schema import SchemaManager
+
+    return str(SchemaManager.get_schema())
 
 
 def schema_from_scratch_sql(settings: Settings) -> str:

@@ -17,9 +17,11 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
+from ..config import TraitSettings
 from ..types import MemoryRecord, MemoryType
 from .bm25 import ScoredId
 from .db import Conn
+from .decay import trait_confidence_sql, trait_decay_params
 from .filters import CompiledFilter
 from .memories import SELECT_COLUMNS, row_to_memory
 from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, nearest_in_partition, quote_term, recall_scope
@@ -78,23 +80,26 @@ def trait_candidates(
     limit: int,
     as_of: dt.datetime | None = None,
     valid_at: dt.datetime | None = None,
+    rates: TraitSettings,
 ) -> list[TraitRow]:
     """Traits from ``mv_trait_decayed`` (seed 000 §6.2): emerging/established/core with decayed
-    confidence above ``floor``; nearest to ``vector`` first, or by confidence without one."""
+    confidence (at ``as_of``, else now; ``store.decay``) above ``floor``; nearest to ``vector``
+    first, or by confidence without one."""
     params: dict[str, Any] = {"user_id": user_id, "floor": floor, "limit": limit,
-                              "stages": list(ACTIVE_TRAIT_STAGES)}  # fmt: skip
+                              "stages": list(ACTIVE_TRAIT_STAGES), **trait_decay_params(rates, as_of)}  # fmt: skip
+    decayed = trait_confidence_sql("mv")
     scope = _scope(as_of, None, params, valid_at)
     if vector is not None:
         params["v"] = to_halfvec(vector, dim)
         similarity, order = "1 - (mv.embedding <=> %(v)s::halfvec)", "mv.embedding <=> %(v)s::halfvec"
         has_vec = "AND mv.embedding IS NOT NULL"
     else:
-        similarity, order, has_vec = "NULL::float8", "mv.decayed_confidence DESC", ""
+        similarity, order, has_vec = "NULL::float8", f"{decayed} DESC", ""
     query = f"""
-        SELECT mv.id, mv.trait_stage, mv.trait_subtype, mv.decayed_confidence, {similarity} AS similarity
+        SELECT mv.id, mv.trait_stage, mv.trait_subtype, {decayed} AS decayed_confidence, {similarity} AS similarity
         FROM mv_trait_decayed mv
         WHERE mv.user_id = %(user_id)s AND mv.trait_stage = ANY(%(stages)s)
-          AND mv.decayed_confidence > %(floor)s {has_vec}
+          AND {decayed} > %(floor)s {has_vec}
           AND EXISTS (SELECT 1 FROM memories m WHERE m.id = mv.id AND m.memory_type = 'trait'
                       AND m.user_id = %(user_id)s AND {scope})
         ORDER BY {order}, mv.id LIMIT %(limit)s

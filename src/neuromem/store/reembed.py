@@ -10,7 +10,8 @@ from . import migrate
 from .db import translated_errors
 from .server import resolve_server
 
-_VECTOR_MIGRATION = 3  # 0003_vector_indexes.sql holds every object built on the embedding column
+# every object built on the embedding column: 0003's indexes (and first trait view), 0013's trait view
+_VECTOR_MIGRATIONS = (3, 13)
 
 
 def reembed(settings: Settings, dim: int) -> None:
@@ -18,7 +19,7 @@ def reembed(settings: Settings, dim: int) -> None:
     and the trait view, and record the new dimension. The backfill then embeds every row."""
     server = resolve_server(settings.store)
     new_settings = settings.with_updates(store={"embedding_dim": dim})
-    vector_sql = next(m for m in migrate.migrations() if m.version == _VECTOR_MIGRATION).sql
+    vector_sql = [m.sql for m in migrate.migrations() if m.version in _VECTOR_MIGRATIONS]
     with translated_errors(), psycopg.connect(server.url, autocommit=True) as conn, conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(%s)", (migrate._LOCK_KEY,))
         conn.execute("DROP MATERIALIZED VIEW IF EXISTS mv_trait_decayed")
@@ -30,7 +31,8 @@ def reembed(settings: Settings, dim: int) -> None:
         conn.execute(sql.SQL("ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
                      .format(sql.Literal(int(dim))))  # fmt: skip
         conn.execute("UPDATE memories SET embed_attempts = 0, embed_error = NULL")
-        conn.execute(migrate.render(vector_sql, new_settings))
+        for text in vector_sql:
+            conn.execute(migrate.render(text, new_settings, queue=False))
         conn.execute(
             "INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s) "
             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",

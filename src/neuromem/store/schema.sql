@@ -307,7 +307,29 @@ CREATE INDEX idx_trait_embedding ON memories_trait
 CREATE INDEX idx_document_embedding ON memories_document
     USING hnsw (embedding halfvec_cosine_ops) WITH (m = 16, ef_construction = 64);
 
--- decay: confidence * exp(-lambda_eff * days), lambda_eff = lambda / (1 + @SPACING@ * reinforcement_count)
+-- value · exp(−rate / (1 + slowdown) · days): the same formula as neuromem.decay.decay
+CREATE OR REPLACE FUNCTION neuromem_decay(
+    value float8, rate_per_day float8, slowdown float8, since timestamptz, at timestamptz
+) RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN value * exp(-(rate_per_day / (1 + slowdown))
+                   * greatest(0, extract(epoch FROM (at - since))::float8 / 86400.0));
+
+-- decayed trait confidence (seed 001 §4.2): rates = neuromem.decay.trait_rates(settings) as jsonb,
+-- {"lambda": {subtype: λ}, "default": λ, "spacing": s}; the clock starts at the last
+-- reinforcement, else the first observation, else creation (neuromem.decay.trait_decay_start)
+CREATE OR REPLACE FUNCTION neuromem_trait_confidence(
+    confidence float8, subtype text, reinforcements integer, last_reinforced timestamptz,
+    first_observed timestamptz, created timestamptz, rates jsonb, at timestamptz
+) RETURNS float8 LANGUAGE sql IMMUTABLE PARALLEL SAFE
+RETURN neuromem_decay(
+    confidence,
+    coalesce((rates -> 'lambda' ->> subtype)::float8, (rates ->> 'default')::float8),
+    (rates ->> 'spacing')::float8 * coalesce(reinforcements, 0),
+    coalesce(last_reinforced, first_observed, created),
+    at);
+
+-- the view keeps the recallable traits and their vectors (seed 000 §5.1); the decayed confidence
+-- is computed by the query that reads it, with the rates of that moment's settings
 CREATE MATERIALIZED VIEW mv_trait_decayed AS
 SELECT
     t.id,
@@ -317,29 +339,19 @@ SELECT
     t.trait_subtype,
     t.trait_stage,
     t.trait_context,
-    t.trait_confidence AS raw_confidence,
+    t.trait_confidence,
     t.trait_reinforcement_count,
     t.trait_first_observed,
-    t.trait_confidence * exp(
-        -(CASE t.trait_subtype
-            WHEN 'behavior'   THEN @LAMBDA_BEHAVIOR@
-            WHEN 'preference' THEN @LAMBDA_PREFERENCE@
-            WHEN 'core'       THEN @LAMBDA_CORE@
-            ELSE @LAMBDA_DEFAULT@
-          END / (1 + @SPACING@ * COALESCE(t.trait_reinforcement_count, 0)))
-        * EXTRACT(EPOCH FROM (now() - COALESCE(t.trait_last_reinforced, t.created_at))) / 86400.0
-    ) AS decayed_confidence,
+    t.trait_last_reinforced,
     t.importance,
     t.metadata,
-    t.created_at,
-    t.trait_last_reinforced
+    t.created_at
 FROM memories_trait t
 WHERE t.trait_stage NOT IN ('dissolved', 'trend')
   AND t.expired_at IS NULL
 WITH DATA;
 
 CREATE UNIQUE INDEX idx_mv_trait_id ON mv_trait_decayed (id);
-CREATE INDEX idx_mv_trait_user ON mv_trait_decayed (user_id, decayed_confidence DESC);
 CREATE INDEX idx_mv_trait_stage ON mv_trait_decayed (user_id, trait_stage);
 CREATE INDEX idx_mv_trait_embedding ON mv_trait_decayed
     USING hnsw (embedding halfvec_cosine_ops) WITH (m = 24, ef_construction = 128);
@@ -478,6 +490,8 @@ CREATE INDEX idx_sources_message ON memory_sources (message_id) WHERE message_id
 -- the new user-owned tables of 0010 get row-level security like every other (migration 0009)
 SELECT neuromem_enable_rls();
 
+-- 0013: the job queue (procrastinate's schema)
+@QUEUE_SCHEMA@
 -- 0014: consolidation that keeps memory small and true (issue 16): tags, archive, concepts, retention.
 
 -- tags (seed 002 "tags TEXT[] DEFAULT '{}'"): the caller's labels, filtered with && (any) and @> (all)

@@ -6,18 +6,19 @@ rows per user, and short memories gain little from cover density) over the jieba
 tokens of a bounded candidate set (see ``_lexical_cte``), fused by RRF and scored::
 
     final = rrf · (1 + recency + importance + stage_boost)
-    recency    = w_r · exp(−age_s / (scale_s · (1 + arousal · arousal_factor)))
+    recency    = w_r · exp(−age_days / (τ_type · (1 + arousal · arousal_factor)))   (neuromem.decay)
     importance = w_i · importance
     stage      = core 0.25 | established 0.15 | emerging 0.05 (traits only)
 
 Traits come from ``mv_trait_decayed`` (emerging/established/core, decayed confidence
-above the floor). Only currently valid memories are returned, or with ``as_of`` those
+above the floor, computed now with the rates of the settings: ``store.decay``). Only currently valid memories are returned, or with ``as_of`` those
 known and valid at that moment (seed 000 §6.3).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,9 +26,11 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from ..config import RecallSettings
+from ..config import RecallSettings, TraitSettings
+from ..decay import recency_rate
 from ..types import MemoryType, ScoreBreakdown, SearchHit
 from .db import Conn
+from .decay import trait_confidence_sql, trait_decay_params
 from .filters import CompiledFilter
 from .memories import SELECT_COLUMNS, row_to_memory
 from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, nearest_in_partition, quote_term
@@ -65,7 +68,7 @@ def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
                    row_number() OVER (ORDER BY t.embedding <=> %(v)s::halfvec) AS rank
             FROM (SELECT mv.id, mv.embedding FROM mv_trait_decayed mv
                   WHERE mv.user_id = %(user_id)s AND mv.embedding IS NOT NULL
-                    AND mv.trait_stage = ANY(%(stages)s) AND mv.decayed_confidence > %(floor)s
+                    AND mv.trait_stage = ANY(%(stages)s) AND {trait_confidence_sql('mv')} > %(floor)s
                     AND EXISTS (SELECT 1 FROM memories m WHERE m.id = mv.id AND m.memory_type = 'trait'
                                 AND {validity} {extra})
                   ORDER BY mv.embedding <=> %(v)s::halfvec LIMIT %(k)s) t
@@ -119,7 +122,7 @@ def _lexical_cte(n_terms: int, validity: str, extra: str) -> list[str]:
 
 
 def fused_query(
-    request: SearchRequest, settings: RecallSettings, dim: int
+    request: SearchRequest, settings: RecallSettings, dim: int, traits: TraitSettings
 ) -> tuple[sql.SQL | None, dict[str, Any]]:
     """The fused first-recall statement and its parameters, or None when there is nothing to search
     (``search`` runs it; the scale benchmark EXPLAINs it)."""
@@ -136,7 +139,8 @@ def fused_query(
         "types": [t.value for t in request.types],
         "as_of": request.as_of,
         "w_rec": settings.recency_weight,
-        "scale": settings.recency_scale_s,
+        "recency_rates": json.dumps({t.value: recency_rate(t, settings) for t in MemoryType}),
+        **trait_decay_params(traits, None),
         "arousal": settings.arousal_factor,
         "w_imp": settings.importance_weight,
         "b_core": settings.stage_boost_core,
@@ -177,9 +181,9 @@ def fused_query(
     query = f"""
         WITH {", ".join(ctes)}
         SELECT {_prefixed_columns()}, r.rrf, r.ranks,
-               %(w_rec)s * exp(-extract(epoch FROM (now() - coalesce(m.valid_at, m.created_at)))
-                   / (%(scale)s * (1 + coalesce((m.metadata->'emotion'->>'arousal')::float, 0) * %(arousal)s)))
-                   AS recency,
+               neuromem_decay(%(w_rec)s, (%(recency_rates)s::jsonb ->> m.memory_type)::float8,
+                   greatest(0, coalesce((m.metadata->'emotion'->>'arousal')::float, 0)) * %(arousal)s,
+                   coalesce(m.valid_at, m.created_at), now()) AS recency,
                %(w_imp)s * coalesce(m.importance, 0.5) AS importance_bonus,
                CASE WHEN m.memory_type = 'trait' THEN
                    CASE m.trait_stage WHEN 'core' THEN %(b_core)s WHEN 'established' THEN %(b_est)s
@@ -193,9 +197,11 @@ def fused_query(
     return sql.SQL(outer), params
 
 
-def search(conn: Conn, request: SearchRequest, settings: RecallSettings, dim: int) -> list[SearchHit]:
+def search(
+    conn: Conn, request: SearchRequest, settings: RecallSettings, dim: int, traits: TraitSettings
+) -> list[SearchHit]:
     """Run the fused recall and return hits with every score component."""
-    query, params = fused_query(request, settings, dim)
+    query, params = fused_query(request, settings, dim, traits)
     if query is None:
         return []
     rows = conn.execute(query, params).fetchall()  # type: ignore[arg-type]

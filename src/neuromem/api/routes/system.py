@@ -47,13 +47,14 @@ async def list_jobs(principal: Principal = ADMIN) -> Jobs:
 
 
 @jobs_router.post("/{name}/run", response_model=JobRun, summary="Run one scheduled job now")
-async def run_job(name: str, request: Request, principal: Principal = ADMIN) -> JobRun:
-    """Jobs work across users, so only an admin key of the ``default`` tenant (the operator) may run them."""
+async def run_job(name: str, request: Request, principal: Principal = ADMIN, dry_run: bool = False) -> JobRun:
+    """Jobs work across users, so only an admin key of the ``default`` tenant (the operator) may run them.
+    ``?dry_run=true`` reports what the job would change (``memctl job --dry-run``)."""
     if principal.tenant != DEFAULT_TENANT:
         raise PermissionDeniedError("scheduled jobs span every tenant: use an admin key of the 'default' tenant")
     ctx = context(request)
     try:
-        result: Any = await ctx.unscoped(lambda: ctx.memory.run_job(name))
+        result: Any = await ctx.unscoped(lambda: ctx.memory.run_job(name, dry_run=dry_run))
     except Exception:
         if name in JOBS:
             ctx.metrics.jobs.labels(name, "failed").inc()

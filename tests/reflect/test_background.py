@@ -7,7 +7,7 @@ import datetime as dt
 import threading
 import time
 
-from neuromem.lifecycle.queue import CHECK, ReflectionQueue, Request
+from neuromem.reflect.background import CHECK, ReflectionQueue, Request
 
 T = dt.datetime(2025, 5, 1, 8, 0, tzinfo=dt.UTC)
 

@@ -1,4 +1,9 @@
-"""The background reflection queue: reflection runs off the request path (seed 000 §5.6, seed 001 §4.5).
+"""The in-process reflection queue: reflection runs off the request path (seed 000 §5.6, seed 001 §4.5).
+
+It stays in the process beside the durable job queue (``lifecycle.worker``, procrastinate)
+because a library user has no worker: ``Memory.ingest`` must reflect after a batch with no
+other process running. What it may lose (a process that exits with requests waiting, memories
+added without an ingest batch) is picked up by the durable ``reflection_sweep`` job.
 
 One daemon thread drains a FIFO of per-user :class:`Request` s. A request for a
 user already waiting in the queue is merged into the waiting one (the later
