@@ -19,6 +19,15 @@ if typing.TYPE_CHECKING:
         settings_reference,
         stop_embedded_server,
     )
+    from .api.handles import (
+        ApiKey,
+        KeyStore,
+        key_store,
+        metrics_exposition,
+        openapi_document,
+        serve,
+        serve_mcp_stdio,
+    )
     from .async_memory import AsyncMemory
     from .config import Settings
     from .errors import (
@@ -104,6 +113,14 @@ if typing.TYPE_CHECKING:
     )
 
 _EXPORTS: dict[str, str] = {  # public name → the module that defines it
+    # the service face (the `service` extra): what memctl serve / mcp / metrics / openapi / keys use
+    "ApiKey": ".api.handles",
+    "KeyStore": ".api.handles",
+    "key_store": ".api.handles",
+    "metrics_exposition": ".api.handles",
+    "openapi_document": ".api.handles",
+    "serve": ".api.handles",
+    "serve_mcp_stdio": ".api.handles",
     "ScheduledJob": ".admin",
     "ServerStop": ".admin",
     "read_chat_export": ".admin",
@@ -205,6 +222,7 @@ __version__ = "0.1.0"
 __all__ = [
     "EXPORT_FORMATS",
     "AccessError",
+    "ApiKey",
     "ArchiveReport",
     "Archived",
     "AsyncMemory",
@@ -245,6 +263,7 @@ __all__ = [
     "InvalidTextError",
     "InvalidTurnError",
     "InvalidUserIdError",
+    "KeyStore",
     "LLMError",
     "LLMResponseError",
     "MarkdownSyncError",
@@ -292,10 +311,15 @@ __all__ = [
     "VersionConflictError",
     "WriteResult",
     "__version__",
+    "key_store",
+    "metrics_exposition",
+    "openapi_document",
     "read_chat_export",
     "reembed",
     "run_worker",
     "scheduled_jobs",
+    "serve",
+    "serve_mcp_stdio",
     "settings_reference",
     "stop_embedded_server",
 ]

@@ -11,6 +11,13 @@ from neuromem import AsyncMemory, Memory, Operation, Settings
 PUBLIC = {
     "EXPORT_FORMATS",
     "AccessError",
+    "ApiKey",
+    "KeyStore",
+    "key_store",
+    "metrics_exposition",
+    "openapi_document",
+    "serve",
+    "serve_mcp_stdio",
     "AsyncMemory",
     "AuthenticationError",
     "Citation",

@@ -29,7 +29,7 @@ def _require_extra() -> None:
 def serve(host: str | None, port: int | None) -> None:
     """Serve the REST API (/v1, /docs), MCP over HTTP (/mcp) and /metrics until Ctrl-C."""
     _require_extra()
-    from ..api.serve import serve as run
+    from neuromem import serve as run
 
     settings = load_settings()
     updates = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
@@ -41,14 +41,11 @@ def serve(host: str | None, port: int | None) -> None:
 def mcp_command() -> None:
     """Serve the MCP tools over stdio (for Claude Desktop, Cursor…), as the local operator."""
     _require_extra()
-    from ..api import logs
-    from ..api.context import ServiceContext
-    from ..mcp.server import LOCAL_OPERATOR, build_server
+    from neuromem import serve_mcp_stdio
 
     settings = load_settings()
-    logs.configure(settings.service.log_json)  # stderr: stdout carries the protocol
     with open_memory() as memory:
-        build_server(ServiceContext(memory, settings), local=LOCAL_OPERATOR).run("stdio")
+        serve_mcp_stdio(memory, settings)
 
 
 @cli.command()
@@ -56,10 +53,10 @@ def mcp_command() -> None:
 def metrics() -> None:
     """Print the database-side metrics (model calls and tokens, pending embeddings…) in Prometheus format."""
     _require_extra()
-    from ..api.metrics import store_exposition
+    from neuromem import metrics_exposition
 
     with open_memory() as memory:
-        click.echo(store_exposition(memory).decode(), nl=False)
+        click.echo(metrics_exposition(memory).decode(), nl=False)
 
 
 @cli.command()
@@ -67,10 +64,10 @@ def metrics() -> None:
 def openapi() -> None:
     """Print the OpenAPI 3.1 document of the REST API (committed as docs/openapi.json)."""
     _require_extra()
-    from ..api.app import create_app
+    from neuromem import openapi_document
 
     with open_memory() as memory:
-        click.echo(json.dumps(create_app(memory, include_web=True).openapi(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(openapi_document(memory), indent=2, ensure_ascii=False))
 
 
 @cli.group()
@@ -86,10 +83,10 @@ def keys() -> None:
 @friendly_errors
 def keys_create(tenant: str, scope: str, user_id: str | None, name: str) -> None:
     """Create a key; its token is printed once and never stored."""
-    from ..api.keys import KeyStore
+    from neuromem import key_store
 
     with open_memory() as memory:
-        key, token = KeyStore(memory._core.db).create(tenant, scope, name=name, user_id=user_id)
+        key, token = key_store(memory).create(tenant, scope, name=name, user_id=user_id)
     click.echo(f"id:     {key.id}\ntenant: {key.tenant}\nscope:  {key.scope.label}"
                + (f"\nuser:   {key.bound_user}" if key.bound_user else ""))  # fmt: skip
     click.echo(f"token:  {token}")
@@ -102,10 +99,10 @@ def keys_create(tenant: str, scope: str, user_id: str | None, name: str) -> None
 @friendly_errors
 def keys_list(tenant: str | None, include_revoked: bool) -> None:
     """The keys (never their tokens)."""
-    from ..api.keys import KeyStore
+    from neuromem import key_store
 
     with open_memory() as memory:
-        found = KeyStore(memory._core.db).list(tenant, include_revoked=include_revoked)
+        found = key_store(memory).list(tenant, include_revoked=include_revoked)
     for k in found:
         state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "active"
         used = f"{k.last_used_at:%Y-%m-%d %H:%M}" if k.last_used_at else "never"
@@ -120,8 +117,8 @@ def keys_list(tenant: str | None, include_revoked: bool) -> None:
 @friendly_errors
 def keys_revoke(key_id: str) -> None:
     """Revoke a key by id (or by its token); requests with it get 401 from then on."""
-    from ..api.keys import KeyStore
+    from neuromem import key_store
 
     with open_memory() as memory:
-        key = KeyStore(memory._core.db).revoke(key_id)
+        key = key_store(memory).revoke(key_id)
     click.echo(f"revoked {key.id} ({key.tenant}, {key.scope.label})")
