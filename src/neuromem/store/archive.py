@@ -44,18 +44,18 @@ class NodeCandidate:
     importance: float  # their mean importance, 0 without any
 
 
-def node_candidates(conn: Conn, user_id: str, limit: int) -> list[NodeCandidate]:
-    rows = conn.execute(
-        """SELECT n.id, n.node_type, n.name, coalesce(n.updated_at, n.created_at) AS last_seen,
+NODE_CANDIDATES = """SELECT n.id, n.node_type, n.name, coalesce(n.updated_at, n.created_at) AS last_seen,
                   count(m.id) AS live_links, coalesce(avg(m.importance), 0) AS importance
            FROM graph_nodes n
            LEFT JOIN graph_edges e ON e.user_id = n.user_id AND e.target_id = n.id AND e.source_kind = 'memory'
                                   AND e.expired_at IS NULL
            LEFT JOIN memories m ON m.user_id = e.user_id AND m.id = e.source_id AND m.expired_at IS NULL
            WHERE n.user_id = %s AND n.expired_at IS NULL AND n.node_type <> ALL(%s)
-           GROUP BY n.id ORDER BY n.id LIMIT %s""",
-        (user_id, list(KEPT_NODE_TYPES), limit),
-    ).fetchall()
+           GROUP BY n.id ORDER BY n.id LIMIT %s"""
+
+
+def node_candidates(conn: Conn, user_id: str, limit: int) -> list[NodeCandidate]:
+    rows = conn.execute(NODE_CANDIDATES, (user_id, list(KEPT_NODE_TYPES), limit)).fetchall()
     return [NodeCandidate(r["id"], r["node_type"], r["name"], r["last_seen"], int(r["live_links"]),
                           float(r["importance"])) for r in rows]  # fmt: skip
 
@@ -89,8 +89,11 @@ def set_node_archived(conn: Conn, user_id: str, node_id: uuid.UUID, archived: bo
     return conn.execute(query, (user_id, node_id)).fetchone()
 
 
+LOG_NODE_EVENT = "INSERT INTO pipeline_events (id, user_id, kind, detail) VALUES (%s, %s, %s, %s)"
+
+
 def log_node_event(conn: Conn, user_id: str, kind: str, detail: dict[str, Any]) -> None:
     """Nodes have no history table: their archive and restore go to ``pipeline_events`` with the actor."""
-    conn.execute("INSERT INTO pipeline_events (id, user_id, kind, detail) VALUES (%s, %s, %s, %s)",
+    conn.execute(LOG_NODE_EVENT,
                  (uuid7(), user_id, kind, Jsonb(detail)))  # fmt: skip
 

@@ -33,24 +33,24 @@ _COLUMNS = ("id, user_id, attribute, old_id, new_id, old_score, new_score, statu
             "created_at, resolved_at, resolved_by")  # fmt: skip
 
 
+SLOT_VALUES = """SELECT metadata->>'slot_value' AS v FROM memories WHERE user_id = %s AND memory_type = 'fact'
+           AND metadata->>'slot' = %s AND id <> %s AND (expired_at IS NULL OR superseded_by IS NOT NULL)"""
+
+
 def slot_values(conn: Conn, user_id: str, slot: str, *, excluding: uuid.UUID) -> list[str | None]:
     """The values of the user's other facts on ``slot`` (current ones, and versions that were superseded)."""
-    rows = conn.execute(
-        """SELECT metadata->>'slot_value' AS v FROM memories WHERE user_id = %s AND memory_type = 'fact'
-           AND metadata->>'slot' = %s AND id <> %s AND (expired_at IS NULL OR superseded_by IS NOT NULL)""",
-        (user_id, slot, excluding),
-    ).fetchall()
+    rows = conn.execute(SLOT_VALUES, (user_id, slot, excluding)).fetchall()
     return [r["v"] for r in rows]
+
+
+SUPPORT_COUNT = """SELECT (SELECT count(*) FROM memory_sources WHERE user_id = %(u)s AND memory_id = %(m)s)
+                + (SELECT count(*) FROM graph_edges WHERE user_id = %(u)s AND target_id = %(m)s
+                   AND edge_type = 'SUPPORTS' AND expired_at IS NULL) AS n"""
 
 
 def support_count(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
     """Supporting pieces of a fact: its provenance rows and the SUPPORTS edges pointing at it (≥ 1)."""
-    row = conn.execute(
-        """SELECT (SELECT count(*) FROM memory_sources WHERE user_id = %(u)s AND memory_id = %(m)s)
-                + (SELECT count(*) FROM graph_edges WHERE user_id = %(u)s AND target_id = %(m)s
-                   AND edge_type = 'SUPPORTS' AND expired_at IS NULL) AS n""",
-        {"u": user_id, "m": memory_id},
-    ).fetchone()
+    row = conn.execute(SUPPORT_COUNT, {"u": user_id, "m": memory_id}).fetchone()
     return max(1, int(row["n"])) if row else 1
 
 

@@ -35,24 +35,24 @@ def compressible_episodes(conn: Conn, user_id: str, before: dt.datetime, max_acc
     return [(r["group_key"], row_to_memory(r)) for r in rows]
 
 
+USERS_WITH_OLD_EPISODES = """SELECT DISTINCT user_id FROM memories WHERE memory_type = 'episodic' AND expired_at IS NULL
+           AND coalesce(valid_at, created_at) < %s ORDER BY user_id LIMIT %s"""
+
+
 def users_with_old_episodes(conn: Conn, before: dt.datetime, limit: int) -> list[str]:
-    rows = conn.execute(
-        """SELECT DISTINCT user_id FROM memories WHERE memory_type = 'episodic' AND expired_at IS NULL
-           AND coalesce(valid_at, created_at) < %s ORDER BY user_id LIMIT %s""",
-        (before, limit),
-    ).fetchall()
+    rows = conn.execute(USERS_WITH_OLD_EPISODES, (before, limit)).fetchall()
     return [r["user_id"] for r in rows]
+
+
+COPY_SOURCES = """INSERT INTO memory_sources (memory_id, session_id, message_id, user_id)
+           SELECT DISTINCT ON (session_id) %s, session_id, message_id, user_id FROM memory_sources
+           WHERE user_id = %s AND memory_id = ANY(%s) ORDER BY session_id, created_at
+           ON CONFLICT (memory_id, session_id) DO NOTHING"""
 
 
 def copy_sources(conn: Conn, user_id: str, from_ids: Sequence[uuid.UUID], to_id: uuid.UUID) -> None:
     """The summary inherits the sessions and messages of what it summarises."""
-    conn.execute(
-        """INSERT INTO memory_sources (memory_id, session_id, message_id, user_id)
-           SELECT DISTINCT ON (session_id) %s, session_id, message_id, user_id FROM memory_sources
-           WHERE user_id = %s AND memory_id = ANY(%s) ORDER BY session_id, created_at
-           ON CONFLICT (memory_id, session_id) DO NOTHING""",
-        (to_id, user_id, list(from_ids)),
-    )
+    conn.execute(COPY_SOURCES, (to_id, user_id, list(from_ids)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,20 +89,20 @@ def tier_candidates(conn: Conn, user_id: str, limit: int) -> list[TierCandidate]
             for r in rows]  # fmt: skip
 
 
+USERS_WITH_MEMORIES = """SELECT DISTINCT user_id FROM memories WHERE memory_type IN ('fact', 'episodic') AND expired_at IS NULL
+           AND coalesce(metadata->>'tier', 'short') <> 'long' ORDER BY user_id LIMIT %s"""
+
+
 def users_with_memories(conn: Conn, limit: int) -> list[str]:
-    rows = conn.execute(
-        """SELECT DISTINCT user_id FROM memories WHERE memory_type IN ('fact', 'episodic') AND expired_at IS NULL
-           AND coalesce(metadata->>'tier', 'short') <> 'long' ORDER BY user_id LIMIT %s""",
-        (limit,),
-    ).fetchall()
+    rows = conn.execute(USERS_WITH_MEMORIES, (limit,)).fetchall()
     return [r["user_id"] for r in rows]
+
+
+USERS_WITH_CURRENT = """SELECT DISTINCT user_id FROM memories WHERE memory_type IN ('fact', 'episodic') AND expired_at IS NULL
+           ORDER BY user_id LIMIT %s"""
 
 
 def users_with_current(conn: Conn, limit: int) -> list[str]:
     """Users with current facts or episodes (the scheduled concept and archive jobs)."""
-    rows = conn.execute(
-        """SELECT DISTINCT user_id FROM memories WHERE memory_type IN ('fact', 'episodic') AND expired_at IS NULL
-           ORDER BY user_id LIMIT %s""",
-        (limit,),
-    ).fetchall()
+    rows = conn.execute(USERS_WITH_CURRENT, (limit,)).fetchall()
     return [r["user_id"] for r in rows]

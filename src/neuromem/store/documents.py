@@ -17,13 +17,13 @@ __all__ = ["DocumentFile", "DocumentStatus"]  # the domain values (neuromem.type
 _COLUMNS = "id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata, created_at, deleted_at"
 
 
-def embedding_status(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentStatus:
-    row = conn.execute(
-        """SELECT count(*) AS chunks, count(embedding) AS embedded,
+EMBEDDING_STATUS = """SELECT count(*) AS chunks, count(embedding) AS embedded,
                   count(*) FILTER (WHERE embedding IS NULL AND embed_error IS NOT NULL) AS failed
-           FROM memories WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL""",
-        (user_id, file_id),
-    ).fetchone()
+           FROM memories WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL"""
+
+
+def embedding_status(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentStatus:
+    row = conn.execute(EMBEDDING_STATUS, (user_id, file_id)).fetchone()
     assert row is not None
     return DocumentStatus(file_id, int(row["chunks"]), int(row["embedded"]), int(row["failed"]))
 
@@ -69,6 +69,11 @@ def list_files(conn: Conn, user_id: str, *, include_deleted: bool = False, limit
     return [_file(r) for r in rows]
 
 
+DELETE_FILE = """UPDATE memories SET expired_at = now(), updated_at = now()
+           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL
+           RETURNING id"""
+
+
 def delete_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> tuple[DocumentFile | None, list[uuid.UUID]]:
     """Soft-delete a file and expire its chunk memories; returns the file and the expired chunk ids."""
     row = conn.execute(
@@ -78,10 +83,5 @@ def delete_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> tuple[DocumentF
     ).fetchone()
     if row is None:
         return None, []
-    chunks = conn.execute(
-        """UPDATE memories SET expired_at = now(), updated_at = now()
-           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL
-           RETURNING id""",
-        (user_id, file_id),
-    ).fetchall()
+    chunks = conn.execute(DELETE_FILE, (user_id, file_id)).fetchall()
     return _file(row), [c["id"] for c in chunks]

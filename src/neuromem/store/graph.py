@@ -44,16 +44,7 @@ class EdgeInput:
     properties: dict[str, Any] = field(default_factory=dict)
 
 
-def upsert_nodes(conn: Conn, user_id: str, nodes: Sequence[NodeInput]) -> dict[tuple[str, str], uuid.UUID]:
-    """Create or update entity nodes; returns ids by ``(node_type, normalized_name)``.
-
-    Each input counts as one mention; a new surface form joins ``aliases``.
-    """
-    out: dict[tuple[str, str], uuid.UUID] = {}
-    with conn.cursor() as cur:
-        for n in nodes:
-            cur.execute(
-                """INSERT INTO graph_nodes (id, user_id, node_type, name, normalized_name, aliases, mention_count)
+UPSERT_NODES = """INSERT INTO graph_nodes (id, user_id, node_type, name, normalized_name, aliases, mention_count)
                    VALUES (%s, %s, %s, %s, %s, ARRAY[%s], 1)
                    ON CONFLICT (user_id, node_type, normalized_name) DO UPDATE SET
                        mention_count = graph_nodes.mention_count + 1,
@@ -63,7 +54,19 @@ def upsert_nodes(conn: Conn, user_id: str, nodes: Sequence[NodeInput]) -> dict[t
                        archived_at = NULL,
                        aliases = CASE WHEN %s = ANY(graph_nodes.aliases) THEN graph_nodes.aliases
                                       ELSE array_append(graph_nodes.aliases, %s) END
-                   RETURNING id""",
+                   RETURNING id"""
+
+
+def upsert_nodes(conn: Conn, user_id: str, nodes: Sequence[NodeInput]) -> dict[tuple[str, str], uuid.UUID]:
+    """Create or update entity nodes; returns ids by ``(node_type, normalized_name)``.
+
+    Each input counts as one mention; a new surface form joins ``aliases``.
+    """
+    out: dict[tuple[str, str], uuid.UUID] = {}
+    with conn.cursor() as cur:
+        for n in nodes:
+            cur.execute(
+                UPSERT_NODES,
                 (uuid7(), user_id, n.node_type[:30], n.name, n.normalized_name, n.name, n.name, n.name),
             )
             row = cur.fetchone()
@@ -93,6 +96,11 @@ def add_edges(conn: Conn, user_id: str, edges: Sequence[EdgeInput]) -> int:
     return len(edges)
 
 
+INVALIDATE_RELATIONS = """UPDATE graph_edges SET invalid_at = %s
+           WHERE user_id = %s AND source_id = %s AND edge_type = %s AND target_id <> %s
+             AND expired_at IS NULL AND invalid_at IS NULL"""
+
+
 def invalidate_relations(
     conn: Conn, user_id: str, source_id: uuid.UUID, edge_type: str, *, keep_target: uuid.UUID, at: dt.datetime
 ) -> int:
@@ -101,21 +109,19 @@ def invalidate_relations(
     Used when a fact contradicts an older one (a new employer ends ``works_at`` the old one).
     """
     cur = conn.execute(
-        """UPDATE graph_edges SET invalid_at = %s
-           WHERE user_id = %s AND source_id = %s AND edge_type = %s AND target_id <> %s
-             AND expired_at IS NULL AND invalid_at IS NULL""",
+        INVALIDATE_RELATIONS,
         (at, user_id, source_id, edge_type, keep_target),
     )
     return cur.rowcount
 
 
+EXPIRE_EDGES_OF = """UPDATE graph_edges SET expired_at = now()
+           WHERE user_id = %s AND expired_at IS NULL AND (source_id = ANY(%s) OR target_id = ANY(%s))"""
+
+
 def expire_edges_of(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> int:
     """Retract every current edge touching the given memories or nodes."""
-    cur = conn.execute(
-        """UPDATE graph_edges SET expired_at = now()
-           WHERE user_id = %s AND expired_at IS NULL AND (source_id = ANY(%s) OR target_id = ANY(%s))""",
-        (user_id, list(ids), list(ids)),
-    )
+    cur = conn.execute(EXPIRE_EDGES_OF, (user_id, list(ids), list(ids)))
     return cur.rowcount
 
 

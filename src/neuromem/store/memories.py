@@ -356,10 +356,7 @@ def update_fields(
 
 def chain_ids(conn: Conn, user_id: str, memory_id: uuid.UUID) -> list[uuid.UUID]:
     """Every version in the supersede chain that contains ``memory_id``, oldest first."""
-    rows = conn.execute(
-        CHAIN_IDS,
-        {"u": user_id, "id": memory_id},
-    ).fetchall()
+    rows = conn.execute(CHAIN_IDS, {"u": user_id, "id": memory_id}).fetchall()
     return [r["id"] for r in rows]
 
 
@@ -368,10 +365,7 @@ def set_embeddings(conn: Conn, pairs: Sequence[tuple[uuid.UUID, str, np.ndarray]
     written = 0
     with conn.cursor() as cur:
         for memory_id, memory_type, vector in pairs:
-            cur.execute(
-                SET_EMBEDDING,
-                (to_halfvec(vector, dim), memory_id, memory_type),
-            )
+            cur.execute(SET_EMBEDDING, (to_halfvec(vector, dim), memory_id, memory_type))
             written += cur.rowcount
     return written
 
@@ -384,10 +378,7 @@ def claim_pending_embeddings(conn: Conn, limit: int) -> list[dict[str, Any]]:
 def record_embed_failure(conn: Conn, ids: Sequence[tuple[uuid.UUID, str]], error: str) -> None:
     with conn.cursor() as cur:
         for memory_id, memory_type in ids:
-            cur.execute(
-                RECORD_EMBED_FAILURE,
-                (error[:500], memory_id, memory_type),
-            )
+            cur.execute(RECORD_EMBED_FAILURE, (error[:500], memory_id, memory_type))
 
 
 def count_pending_embeddings(conn: Conn, user_id: str | None = None) -> int:
@@ -416,10 +407,7 @@ def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, d
         ids.append(memory_id)
         deltas.append(delta)
         stamps.append(last)
-    cur = conn.execute(
-        BUMP_ACCESS,
-        (users, ids, deltas, stamps),
-    )
+    cur = conn.execute(BUMP_ACCESS, (users, ids, deltas, stamps))
     return cur.rowcount
 
 

