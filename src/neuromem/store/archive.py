@@ -9,28 +9,29 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..ids import uuid7
 from ..types import MemoryRecord
 from .db import Conn
-from .memories import SELECT_COLUMNS, row_to_memory
+from .memories import MEMORY_COLUMNS, row_to_memory
 
 #: node types never archived: the user's own node and the raw-chunk nodes of the citation paths
 KEPT_NODE_TYPES = ("user", "raw_chunk")
 
 
-def memory_candidates(conn: Conn, user_id: str, episodes_before: dt.datetime, limit: int) -> list[MemoryRecord]:
-    """Current facts and episodes, not pinned; episodes only once past ``episodes_before`` (compression's
-    line: a rarely used episode is summarised first, and what is left of it may then be archived)."""
-    rows = conn.execute(
-        f"""SELECT {SELECT_COLUMNS} FROM memories m
+MEMORY_CANDIDATES = sql.SQL("""SELECT {select_columns} FROM memories m
             WHERE m.user_id = %s AND m.memory_type IN ('fact', 'episodic') AND m.expired_at IS NULL
               AND coalesce((m.metadata->>'pinned')::boolean, false) = false
               AND (m.memory_type = 'fact' OR coalesce(m.valid_at, m.created_at) < %s)
-            ORDER BY m.created_at, m.id LIMIT %s""",
-        (user_id, episodes_before, limit),
-    ).fetchall()
+            ORDER BY m.created_at, m.id LIMIT %s""").format(select_columns=MEMORY_COLUMNS)
+
+
+def memory_candidates(conn: Conn, user_id: str, episodes_before: dt.datetime, limit: int) -> list[MemoryRecord]:
+    """Current facts and episodes, not pinned; episodes only once past ``episodes_before`` (compression's
+    line: a rarely used episode is summarised first, and what is left of it may then be archived)."""
+    rows = conn.execute(MEMORY_CANDIDATES, (user_id, episodes_before, limit)).fetchall()
     return [row_to_memory(r) for r in rows]
 
 
@@ -60,21 +61,21 @@ def node_candidates(conn: Conn, user_id: str, limit: int) -> list[NodeCandidate]
                           float(r["importance"])) for r in rows]  # fmt: skip
 
 
+ARCHIVE_MEMORY = sql.SQL("""UPDATE memories SET expired_at = now(), archived_at = now(), updated_at = now()
+            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {select_columns}""").format(select_columns=MEMORY_COLUMNS)
+
+
 def archive_memory(conn: Conn, user_id: str, memory_id: uuid.UUID, version: int) -> MemoryRecord | None:
-    row = conn.execute(
-        f"""UPDATE memories SET expired_at = now(), archived_at = now(), updated_at = now()
-            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {SELECT_COLUMNS}""",
-        (user_id, memory_id, version),
-    ).fetchone()
+    row = conn.execute(ARCHIVE_MEMORY, (user_id, memory_id, version)).fetchone()
     return None if row is None else row_to_memory(row)
 
 
+RESTORE_MEMORY = sql.SQL("""UPDATE memories SET expired_at = NULL, archived_at = NULL, updated_at = now()
+            WHERE user_id = %s AND id = %s AND archived_at IS NOT NULL RETURNING {select_columns}""").format(select_columns=MEMORY_COLUMNS)
+
+
 def restore_memory(conn: Conn, user_id: str, memory_id: uuid.UUID) -> MemoryRecord | None:
-    row = conn.execute(
-        f"""UPDATE memories SET expired_at = NULL, archived_at = NULL, updated_at = now()
-            WHERE user_id = %s AND id = %s AND archived_at IS NOT NULL RETURNING {SELECT_COLUMNS}""",
-        (user_id, memory_id),
-    ).fetchone()
+    row = conn.execute(RESTORE_MEMORY, (user_id, memory_id)).fetchone()
     return None if row is None else row_to_memory(row)
 
 

@@ -8,18 +8,13 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from psycopg import sql
+
 from ..types import MemoryRecord
 from .db import Conn
-from .memories import SELECT_COLUMNS, row_to_memory
+from .memories import MEMORY_COLUMNS, row_to_memory
 
-
-def compressible_episodes(conn: Conn, user_id: str, before: dt.datetime, max_access: int,
-                          limit: int) -> list[tuple[str, MemoryRecord]]:  # fmt: skip
-    """Current episodes valid (or written) before ``before``, recalled fewer than ``max_access``
-    times, not pinned and not summaries themselves, with a grouping key: their first source
-    session, else ``metadata.session_id``, else their day."""
-    rows = conn.execute(
-        f"""SELECT {SELECT_COLUMNS},
+COMPRESSIBLE_EPISODES = sql.SQL("""SELECT {select_columns},
                    coalesce((SELECT s.session_id::text FROM memory_sources s
                              WHERE s.user_id = m.user_id AND s.memory_id = m.id ORDER BY s.created_at LIMIT 1),
                             m.metadata->>'session_id',
@@ -29,9 +24,15 @@ def compressible_episodes(conn: Conn, user_id: str, before: dt.datetime, max_acc
               AND coalesce(m.valid_at, m.created_at) < %s AND m.access_count < %s
               AND NOT (m.metadata ? 'summary_of') AND coalesce((m.metadata->>'pinned')::boolean, false) = false
             ORDER BY group_key, coalesce(m.valid_at, m.created_at), m.id
-            LIMIT %s""",
-        (user_id, before, max_access, limit),
-    ).fetchall()
+            LIMIT %s""").format(select_columns=MEMORY_COLUMNS)
+
+
+def compressible_episodes(conn: Conn, user_id: str, before: dt.datetime, max_access: int,
+                          limit: int) -> list[tuple[str, MemoryRecord]]:  # fmt: skip
+    """Current episodes valid (or written) before ``before``, recalled fewer than ``max_access``
+    times, not pinned and not summaries themselves, with a grouping key: their first source
+    session, else ``metadata.session_id``, else their day."""
+    rows = conn.execute(COMPRESSIBLE_EPISODES, (user_id, before, max_access, limit)).fetchall()
     return [(r["group_key"], row_to_memory(r)) for r in rows]
 
 
@@ -65,9 +66,7 @@ class TierCandidate:
     topic_repeats: int  # most memories sharing one of its ABOUT concepts
 
 
-def tier_candidates(conn: Conn, user_id: str, limit: int) -> list[TierCandidate]:
-    rows = conn.execute(
-        f"""SELECT {SELECT_COLUMNS},
+TIER_CANDIDATES = sql.SQL("""SELECT {select_columns},
                    (SELECT count(*) FROM memory_sources s WHERE s.user_id = m.user_id AND s.memory_id = m.id)
                  + (SELECT count(*) FROM graph_edges e WHERE e.user_id = m.user_id AND e.target_id = m.id
                     AND e.edge_type = 'SUPPORTS' AND e.expired_at IS NULL) AS support,
@@ -82,9 +81,11 @@ def tier_candidates(conn: Conn, user_id: str, limit: int) -> list[TierCandidate]
             FROM memories m
             WHERE m.user_id = %s AND m.memory_type IN ('fact', 'episodic') AND m.expired_at IS NULL
               AND coalesce(m.metadata->>'tier', 'short') <> 'long'
-            ORDER BY m.created_at, m.id LIMIT %s""",
-        (user_id, limit),
-    ).fetchall()
+            ORDER BY m.created_at, m.id LIMIT %s""").format(select_columns=MEMORY_COLUMNS)
+
+
+def tier_candidates(conn: Conn, user_id: str, limit: int) -> list[TierCandidate]:
+    rows = conn.execute(TIER_CANDIDATES, (user_id, limit)).fetchall()
     return [TierCandidate(row_to_memory(r), int(r["support"]), int(r["sessions"]), int(r["topic_repeats"]))
             for r in rows]  # fmt: skip
 

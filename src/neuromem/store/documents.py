@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..types import DocumentFile, DocumentStatus
@@ -32,30 +33,36 @@ def _file(row: dict[str, Any]) -> DocumentFile:
     return DocumentFile(**{**row, "sha256": row["sha256"].strip(), "metadata": dict(row["metadata"] or {})})
 
 
+INSERT_FILE = sql.SQL("""INSERT INTO document_files (id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {columns}""").format(columns=sql.SQL(_COLUMNS))
+
+
 def insert_file(
     conn: Conn, *, file_id: uuid.UUID, user_id: str, file_name: str, mime_type: str, size_bytes: int,
     sha256: str, chunk_count: int, metadata: dict[str, Any],
 ) -> DocumentFile:
     row = conn.execute(
-        f"""INSERT INTO document_files (id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}""",
+        INSERT_FILE,
         (file_id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, Jsonb(metadata)),
     ).fetchone()
     assert row is not None
     return _file(row)
 
 
+FIND_CURRENT_BY_SHA = sql.SQL("SELECT {columns} FROM document_files WHERE user_id = %s AND sha256 = %s AND deleted_at IS NULL").format(columns=sql.SQL(_COLUMNS))
+
+
 def find_current_by_sha(conn: Conn, user_id: str, sha256: str) -> DocumentFile | None:
-    row = conn.execute(
-        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s AND sha256 = %s AND deleted_at IS NULL",
-        (user_id, sha256),
-    ).fetchone()
+    row = conn.execute(FIND_CURRENT_BY_SHA, (user_id, sha256)).fetchone()
     return None if row is None else _file(row)
+
+
+GET_FILE = sql.SQL("SELECT {columns} FROM document_files WHERE user_id = %s AND id = %s").format(columns=sql.SQL(_COLUMNS))
 
 
 def get_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentFile | None:
     row = conn.execute(
-        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s AND id = %s", (user_id, file_id)
+        GET_FILE, (user_id, file_id)
     ).fetchone()
     return None if row is None else _file(row)
 
@@ -74,13 +81,13 @@ DELETE_FILE = """UPDATE memories SET expired_at = now(), updated_at = now()
            RETURNING id"""
 
 
+DELETE_FILE_Q = sql.SQL("""UPDATE document_files SET deleted_at = now() WHERE user_id = %s AND id = %s AND deleted_at IS NULL
+            RETURNING {columns}""").format(columns=sql.SQL(_COLUMNS))
+
+
 def delete_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> tuple[DocumentFile | None, list[uuid.UUID]]:
     """Soft-delete a file and expire its chunk memories; returns the file and the expired chunk ids."""
-    row = conn.execute(
-        f"""UPDATE document_files SET deleted_at = now() WHERE user_id = %s AND id = %s AND deleted_at IS NULL
-            RETURNING {_COLUMNS}""",
-        (user_id, file_id),
-    ).fetchone()
+    row = conn.execute(DELETE_FILE_Q, (user_id, file_id)).fetchone()
     if row is None:
         return None, []
     chunks = conn.execute(DELETE_FILE, (user_id, file_id)).fetchall()

@@ -720,13 +720,16 @@ def _receipt(row: dict[str, Any]) -> ReceiptRow:
                          "id_sha256": tuple(row["id_sha256"])})  # fmt: skip
 
 
+INSERT_RECEIPT = sql.SQL("""INSERT INTO forget_receipts (id, user_id, target_kind, target_sha256, actor, counts, content_sha256,
+                                         id_sha256, digest)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {receipt_columns}""").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
+
+
 def insert_receipt(conn: Conn, receipt_id: uuid.UUID, user_id: str, *, target_kind: str, target_sha256: str,
                    actor: str, counts: dict[str, int], content_sha256: Sequence[str], id_sha256: Sequence[str],
                    digest: str) -> ReceiptRow:  # fmt: skip
     row = conn.execute(
-        f"""INSERT INTO forget_receipts (id, user_id, target_kind, target_sha256, actor, counts, content_sha256,
-                                         id_sha256, digest)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_RECEIPT_COLUMNS}""",
+        INSERT_RECEIPT,
         (receipt_id, user_id, target_kind, target_sha256, actor, Jsonb(counts), list(content_sha256),
          list(id_sha256), digest),
     ).fetchone()  # fmt: skip
@@ -734,16 +737,19 @@ def insert_receipt(conn: Conn, receipt_id: uuid.UUID, user_id: str, *, target_ki
     return _receipt(row)
 
 
+GET_RECEIPT = sql.SQL("SELECT {receipt_columns} FROM forget_receipts WHERE user_id = %s AND id = %s").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
+
+
 def get_receipt(conn: Conn, user_id: str, receipt_id: uuid.UUID) -> ReceiptRow | None:
     row = conn.execute(
-        f"SELECT {_RECEIPT_COLUMNS} FROM forget_receipts WHERE user_id = %s AND id = %s", (user_id, receipt_id)
+        GET_RECEIPT, (user_id, receipt_id)
     ).fetchone()
     return None if row is None else _receipt(row)
 
 
+LIST_RECEIPTS = sql.SQL("SELECT {receipt_columns} FROM forget_receipts WHERE user_id = %s ORDER BY created_at DESC, id DESC LIMIT %s").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
+
+
 def list_receipts(conn: Conn, user_id: str, limit: int) -> list[ReceiptRow]:
-    rows = conn.execute(
-        f"SELECT {_RECEIPT_COLUMNS} FROM forget_receipts WHERE user_id = %s ORDER BY created_at DESC, id DESC LIMIT %s",
-        (user_id, limit),
-    ).fetchall()
+    rows = conn.execute(LIST_RECEIPTS, (user_id, limit)).fetchall()
     return [_receipt(r) for r in rows]

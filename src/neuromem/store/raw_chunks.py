@@ -46,6 +46,10 @@ def _path_for(directory: Path, user_id: str, sha: str) -> Path:
 PUT_MANY = "SELECT sha256 FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(%s)"
 
 
+PUT_MANY_Q = """INSERT INTO raw_chunks (user_id, sha256, compression, data, path, size_bytes, search_tokens)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, sha256) DO NOTHING"""
+
+
 def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Path | None = None) -> int:
     """Store chunks not stored yet (same user, same sha256 → skipped). Returns rows inserted."""
     if not chunks:
@@ -78,8 +82,7 @@ def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Pa
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
-                """INSERT INTO raw_chunks (user_id, sha256, compression, data, path, size_bytes, search_tokens)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, sha256) DO NOTHING""",
+                PUT_MANY_Q,
                 rows,
             )
     return len(rows)

@@ -13,6 +13,10 @@ from ..ids import uuid7
 from ..types import UsageRecord
 from .db import Conn
 
+RECORD_USAGE = """INSERT INTO model_usage (id, user_id, operation, model, prompt_tokens, completion_tokens,
+                                        latency_ms, ok, error)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)"""
+
 
 def record_usage(conn: Conn, user_id: str, records: Sequence[UsageRecord]) -> None:
     """One ``model_usage`` row per model call (successful or not)."""
@@ -20,9 +24,7 @@ def record_usage(conn: Conn, user_id: str, records: Sequence[UsageRecord]) -> No
         return
     with conn.cursor() as cur:
         cur.executemany(
-            """INSERT INTO model_usage (id, user_id, operation, model, prompt_tokens, completion_tokens,
-                                        latency_ms, ok, error)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+            RECORD_USAGE,
             [
                 (uuid7(), user_id, r.operation[:50], r.model[:255], r.prompt_tokens, r.completion_tokens,
                  r.latency_ms, r.ok, r.error)
@@ -31,13 +33,16 @@ def record_usage(conn: Conn, user_id: str, records: Sequence[UsageRecord]) -> No
         )
 
 
+RECORD_EVENTS = "INSERT INTO pipeline_events (id, user_id, kind, detail) VALUES (%s, %s, %s, %s)"
+
+
 def record_events(conn: Conn, user_id: str, events: Sequence[tuple[str, dict[str, Any]]]) -> None:
     """``(kind, detail)`` pairs into ``pipeline_events``."""
     if not events:
         return
     with conn.cursor() as cur:
         cur.executemany(
-            "INSERT INTO pipeline_events (id, user_id, kind, detail) VALUES (%s, %s, %s, %s)",
+            RECORD_EVENTS,
             [(uuid7(), user_id, kind[:50], Jsonb(detail)) for kind, detail in events],
         )
 
