@@ -34,7 +34,10 @@ def _is_named_query(node: ast.expr) -> bool:
     if isinstance(node, ast.IfExp):
         return _is_named_query(node.body) and _is_named_query(node.orelse)
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
-        return isinstance(node.func.value, ast.Name | ast.Attribute)
+        template = node.func.value  # a named template, or sql.SQL(NAME) where psycopg is imported late
+        if isinstance(template, ast.Call) and len(template.args) == 1:
+            template = template.args[0]
+        return isinstance(template, ast.Name | ast.Attribute)
     return False
 
 

@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..types import MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .sql_parts import named_filter, recall_scope
+from .sql_parts import recall_scope_sql
 from .vectors import from_halfvec_send, to_halfvec
 
 CONCEPT = "concept"
@@ -111,13 +112,16 @@ def concept_route(
     or archived row never comes back), with its filters."""
     params: dict[str, Any] = {"v": to_halfvec(vector, dim), "u": user_id, "nc": concepts, "n": limit,
                               "types": [str(t) for t in types]}  # fmt: skip
-    clauses = [recall_scope(as_of, valid_at, params)]
+    clauses = [recall_scope_sql(as_of, valid_at, params)]
     if where is not None:
-        clause, extra = named_filter(where)
-        clauses.append(clause)
-        params.update(extra)
-    rows = conn.execute(
-        f"""WITH c AS (SELECT id, embedding, 1 - (embedding <=> %(v)s::halfvec) AS sim FROM graph_nodes
+        clauses.append(where.clause)
+        params.update(where.params)
+    rows = conn.execute(CONCEPT_ROUTE.format(scope=sql.SQL(" AND ").join(clauses)), params).fetchall()
+    return [ConceptHit(r["id"], float(r["score"])) for r in rows]
+
+
+CONCEPT_ROUTE = sql.SQL(
+        """WITH c AS (SELECT id, embedding, 1 - (embedding <=> %(v)s::halfvec) AS sim FROM graph_nodes
                        WHERE user_id = %(u)s AND node_type = 'concept' AND expired_at IS NULL
                          AND embedding IS NOT NULL
                        ORDER BY embedding <=> %(v)s::halfvec LIMIT %(nc)s),
@@ -127,8 +131,6 @@ def concept_route(
             SELECT m.id, max(about.concept_sim * (1 - (m.embedding <=> about.centroid))) AS score
             FROM memories m JOIN about ON about.member = m.id
             WHERE m.user_id = %(u)s AND m.memory_type = ANY(%(types)s) AND m.embedding IS NOT NULL
-              AND {' AND '.join(clauses)}
-            GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(n)s""",
-        params,
-    ).fetchall()
-    return [ConceptHit(r["id"], float(r["score"])) for r in rows]
+              AND {scope}
+            GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(n)s"""
+)

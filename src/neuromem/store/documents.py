@@ -67,12 +67,15 @@ def get_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentFile | Non
     return None if row is None else _file(row)
 
 
+_LIST_FILES = sql.SQL(
+    "SELECT {columns} FROM document_files WHERE user_id = %s{live} ORDER BY created_at DESC, id LIMIT %s"
+)
+LIST_LIVE_FILES = _LIST_FILES.format(columns=sql.SQL(_COLUMNS), live=sql.SQL(" AND deleted_at IS NULL"))
+LIST_FILES = _LIST_FILES.format(columns=sql.SQL(_COLUMNS), live=sql.SQL(""))
+
+
 def list_files(conn: Conn, user_id: str, *, include_deleted: bool = False, limit: int = 100) -> list[DocumentFile]:
-    where = "" if include_deleted else " AND deleted_at IS NULL"
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s{where} ORDER BY created_at DESC, id LIMIT %s",
-        (user_id, limit),
-    ).fetchall()
+    rows = conn.execute(LIST_FILES if include_deleted else LIST_LIVE_FILES, (user_id, limit)).fetchall()
     return [_file(r) for r in rows]
 
 

@@ -571,6 +571,10 @@ RESTORE_ARCHIVED_2 = """UPDATE memories SET expired_at = NULL, superseded_by = N
            WHERE user_id = %s AND superseded_by = ANY(%s::uuid[]) RETURNING id, memory_type"""
 
 
+RESTORE_ARCHIVED = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+                   VALUES (%s, %s, %s, %s, 'UPDATE', %s, 'forget:restore')"""
+
+
 def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> int:
     """Rows archived into a summary that was just deleted become current again (the summary is
     derived; what it summarised was not forgotten), each with an ``UPDATE`` history row."""
@@ -584,8 +588,7 @@ def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> in
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
-                """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
-                   VALUES (%s, %s, %s, %s, 'UPDATE', %s, 'forget:restore')""",
+                RESTORE_ARCHIVED,
                 [(uuid7(), user_id, r["id"], r["memory_type"], Jsonb({"reason": "its summary was forgotten"}))
                  for r in rows],
             )  # fmt: skip
@@ -616,6 +619,10 @@ def scrub_log(conn: Conn, user_id: str, table: str, column: str, needles: Sequen
     return conn.execute(query, {"u": user_id, "n": words}).rowcount
 
 
+WRITE_TOMBSTONES = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+               VALUES (%s, %s, %s, %s, 'FORGET', %s, %s)"""
+
+
 def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str,
                      tombstones: Sequence[tuple[str, str, str]]) -> int:  # fmt: skip
     """One content-free ``FORGET`` history row per forgotten memory: ``memory_id`` is the receipt's
@@ -624,8 +631,7 @@ def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str
         return 0
     with conn.cursor() as cur:
         cur.executemany(
-            """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
-               VALUES (%s, %s, %s, %s, 'FORGET', %s, %s)""",
+            WRITE_TOMBSTONES,
             [(uuid7(), user_id, receipt_id, kind,
               Jsonb({"receipt_id": str(receipt_id), "id_sha256": id_sha, "content_sha256": content_sha}), actor)
              for kind, id_sha, content_sha in tombstones],

