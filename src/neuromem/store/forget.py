@@ -62,12 +62,16 @@ def _sha(expr: str) -> str:
     return f"encode(sha256(convert_to({expr}, 'UTF8')), 'hex')"
 
 
+CREATE_SET = sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {name} ({columns}) ON COMMIT DROP")
+TRUNCATE_SET = sql.SQL("TRUNCATE {name}")
+COUNT_SET = sql.SQL("SELECT count(*) AS n FROM {name}")
+
+
 def open_sets(conn: Conn) -> None:
     """Create the empty work sets for this transaction."""
     for name, columns in _SETS.items():
-        conn.execute(sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {} ({}) ON COMMIT DROP").format(
-            sql.Identifier(name), sql.SQL(columns)))  # fmt: skip
-        conn.execute(sql.SQL("TRUNCATE {}").format(sql.Identifier(name)))
+        conn.execute(CREATE_SET.format(name=sql.Identifier(name), columns=sql.SQL(columns)))
+        conn.execute(TRUNCATE_SET.format(name=sql.Identifier(name)))
 
 
 # --------------------------------------------------------------------------- seeds
@@ -170,27 +174,33 @@ def seed_nodes(conn: Conn, user_id: str, names: Sequence[str], node_types: Seque
                edge_types: Sequence[str] | None) -> int:  # fmt: skip
     """Graph nodes named ``names`` (or with such an alias), of ``node_types`` (None: any but the
     user and raw-chunk nodes), and the memories linked to them by ``edge_types`` (None: any)."""
-    types_clause = "node_type = ANY(%(types)s)" if node_types else "node_type NOT IN ('user', 'raw_chunk')"
-    n = conn.execute(
-        sql.SQL(f"""INSERT INTO _forget_node SELECT id FROM graph_nodes
-            WHERE user_id = %(u)s AND {types_clause}
-              AND (normalized_name = ANY(%(names)s) OR aliases && %(names)s) ON CONFLICT DO NOTHING"""),
-        {"u": user_id, "types": list(node_types or ()), "names": list(names)},
-    ).rowcount
-    edge_clause = "AND e.edge_type = ANY(%(edges)s)" if edge_types else ""
-    conn.execute(
-        sql.SQL(f"""INSERT INTO _forget_mem
+    types = _OF_NODE_TYPES if node_types else _NOT_KEPT_NODE_TYPES
+    n = conn.execute(SEED_NODES.format(types=types),
+                     {"u": user_id, "types": list(node_types or ()), "names": list(names)}).rowcount  # fmt: skip
+    edges = _OF_EDGE_TYPES if edge_types else sql.SQL("")
+    conn.execute(SEED_NODE_MEMORIES.format(edges=edges), {"u": user_id, "edges": list(edge_types or ())})
+    return n
+
+
+SEED_NODES = sql.SQL(
+    """INSERT INTO _forget_node SELECT id FROM graph_nodes
+       WHERE user_id = %(u)s AND {types}
+         AND (normalized_name = ANY(%(names)s) OR aliases && %(names)s) ON CONFLICT DO NOTHING"""
+)
+_OF_NODE_TYPES = sql.SQL("node_type = ANY(%(types)s)")
+_NOT_KEPT_NODE_TYPES = sql.SQL("node_type NOT IN ('user', 'raw_chunk')")
+_OF_EDGE_TYPES = sql.SQL("AND e.edge_type = ANY(%(edges)s)")
+SEED_NODE_MEMORIES = sql.SQL(
+        """INSERT INTO _forget_mem
             SELECT DISTINCT m.id, m.memory_type FROM graph_edges e
             JOIN _forget_node n ON n.id = e.target_id OR n.id = e.source_id
             JOIN memories m ON m.user_id = e.user_id
              AND ((e.source_kind = 'memory' AND m.id = e.source_id)
                OR (e.target_kind = 'memory' AND m.id = e.target_id)
                OR m.id::text = e.properties->>'memory_id')
-            WHERE e.user_id = %(u)s AND m.memory_type <> 'trait' {edge_clause}
-            ON CONFLICT DO NOTHING"""),
-        {"u": user_id, "edges": list(edge_types or ())},
-    )
-    return n
+            WHERE e.user_id = %(u)s AND m.memory_type <> 'trait' {edges}
+            ON CONFLICT DO NOTHING"""
+)
 
 
 SEED_SOFT_DELETED_1 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
@@ -208,6 +218,14 @@ def seed_soft_deleted(conn: Conn, user_id: str, before: dt.datetime) -> int:
     return n
 
 
+_RETENTION_COLUMNS = {"type": "memory_type", "category": "category"}
+SEED_OLDER_THAN_OF = sql.SQL(
+    """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+       WHERE user_id = %s AND {column} = %s AND created_at < %s ON CONFLICT DO NOTHING"""
+)
+USERS_WITH_OLDER_THAN = sql.SQL(
+    "SELECT DISTINCT user_id FROM memories WHERE {column} = %s AND created_at < %s ORDER BY user_id LIMIT %s"
+)
 SEED_OLDER_THAN = """INSERT INTO _forget_doc SELECT id FROM document_files
                WHERE user_id = %s AND created_at < %s ON CONFLICT DO NOTHING"""
 
@@ -215,23 +233,16 @@ SEED_OLDER_THAN = """INSERT INTO _forget_doc SELECT id FROM document_files
 def seed_older_than(conn: Conn, user_id: str, field: str, value: str, before: dt.datetime) -> int:
     """Retention (issue 16): every version of the memories of one type (``field="type"``) or category
     (``"category"``) written before ``before``; for documents, their files too."""
-    column = {"type": "memory_type", "category": "category"}[field]
-    n = conn.execute(
-        f"""INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-            WHERE user_id = %s AND {column} = %s AND created_at < %s ON CONFLICT DO NOTHING""",
-        (user_id, value, before),
-    ).rowcount
+    column = sql.Identifier(_RETENTION_COLUMNS[field])
+    n = conn.execute(SEED_OLDER_THAN_OF.format(column=column), (user_id, value, before)).rowcount
     if field == "type" and value == "document":
         n += conn.execute(SEED_OLDER_THAN, (user_id, before)).rowcount
     return n
 
 
 def users_with_older_than(conn: Conn, field: str, value: str, before: dt.datetime, limit: int) -> list[str]:
-    column = {"type": "memory_type", "category": "category"}[field]
-    rows = conn.execute(
-        f"SELECT DISTINCT user_id FROM memories WHERE {column} = %s AND created_at < %s ORDER BY user_id LIMIT %s",
-        (value, before, limit),
-    ).fetchall()
+    column = sql.Identifier(_RETENTION_COLUMNS[field])
+    rows = conn.execute(USERS_WITH_OLDER_THAN.format(column=column), (value, before, limit)).fetchall()
     return [r["user_id"] for r in rows]
 
 
@@ -396,8 +407,7 @@ PREVIEW = """SELECT m.id, m.memory_type, m.content, m.created_at, m.expired_at I
 
 def preview(conn: Conn, user_id: str, limit: int) -> tuple[list[PreviewRow], dict[str, int]]:
     rows = conn.execute(PREVIEW, (user_id, limit)).fetchall()
-    counts = {name: int(conn.execute(sql.SQL("SELECT count(*) AS n FROM {}").format(sql.Identifier(name)))
-                        .fetchone()["n"])  # type: ignore[index]
+    counts = {name: int(conn.execute(COUNT_SET.format(name=sql.Identifier(name))).fetchone()["n"])  # type: ignore[index]
               for name in _SETS}  # fmt: skip
     return [PreviewRow(**r) for r in rows], counts
 
