@@ -10,12 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..types import MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .sql_parts import named_filter, recall_scope
+from .sql_parts import recall_scope_sql
 from .vectors import from_halfvec_send, to_halfvec
 
 CONCEPT = "concept"
@@ -35,14 +36,19 @@ class ClusterInput:
     about: dict[uuid.UUID, set[uuid.UUID]]  # concept node → its current members among ``ids``
 
 
+CLUSTER_INPUT_1 = """SELECT id, content, halfvec_send(embedding) AS v FROM memories
+           WHERE user_id = %s AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL
+           ORDER BY created_at DESC, id LIMIT %s"""
+CLUSTER_INPUT_2 = """SELECT e.source_id, e.target_id, e.edge_type, e.target_kind, n.node_type, n.name
+           FROM graph_edges e LEFT JOIN graph_nodes n ON n.user_id = e.user_id AND n.id = e.target_id
+                                                     AND e.target_kind = 'node' AND n.expired_at IS NULL
+           WHERE e.user_id = %s AND e.expired_at IS NULL AND e.source_kind = 'memory' AND e.source_id = ANY(%s)
+             AND e.edge_type = ANY(%s)"""
+
+
 def cluster_input(conn: Conn, user_id: str, limit: int, dim: int) -> ClusterInput:
     """The newest ``limit`` current facts and episodes of a user with what clustering needs."""
-    rows = conn.execute(
-        """SELECT id, content, halfvec_send(embedding) AS v FROM memories
-           WHERE user_id = %s AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL
-           ORDER BY created_at DESC, id LIMIT %s""",
-        (user_id, limit),
-    ).fetchall()
+    rows = conn.execute(CLUSTER_INPUT_1, (user_id, limit)).fetchall()
     ids = [r["id"] for r in rows]
     vectors = np.zeros((len(rows), dim), dtype=np.float32)
     has = np.zeros(len(rows), dtype=bool)
@@ -51,11 +57,7 @@ def cluster_input(conn: Conn, user_id: str, limit: int, dim: int) -> ClusterInpu
         if v is not None and v.shape[0] == dim:
             vectors[i], has[i] = v, True
     edges = conn.execute(
-        """SELECT e.source_id, e.target_id, e.edge_type, e.target_kind, n.node_type, n.name
-           FROM graph_edges e LEFT JOIN graph_nodes n ON n.user_id = e.user_id AND n.id = e.target_id
-                                                     AND e.target_kind = 'node' AND n.expired_at IS NULL
-           WHERE e.user_id = %s AND e.expired_at IS NULL AND e.source_kind = 'memory' AND e.source_id = ANY(%s)
-             AND e.edge_type = ANY(%s)""",
+        CLUSTER_INPUT_2,
         (user_id, ids, ["MENTIONS", "ABOUT", *MEMORY_LINKS]),
     ).fetchall()
     known = set(ids)
@@ -74,20 +76,23 @@ def cluster_input(conn: Conn, user_id: str, limit: int, dim: int) -> ClusterInpu
     return ClusterInput(ids, vectors, has, [r["content"] for r in rows], entities, names, links, about)
 
 
+CONCEPT_NODES = """SELECT id, name, normalized_name, properties FROM graph_nodes
+           WHERE user_id = %s AND node_type = 'concept' AND expired_at IS NULL"""
+
+
 def concept_nodes(conn: Conn, user_id: str) -> dict[uuid.UUID, dict[str, Any]]:
-    rows = conn.execute(
-        """SELECT id, name, normalized_name, properties FROM graph_nodes
-           WHERE user_id = %s AND node_type = 'concept' AND expired_at IS NULL""",
-        (user_id,),
-    ).fetchall()
+    rows = conn.execute(CONCEPT_NODES, (user_id,)).fetchall()
     return {r["id"]: r for r in rows}
+
+
+SET_CONCEPT = """UPDATE graph_nodes SET embedding = %s::halfvec, properties = properties || %s, updated_at = now()
+           WHERE user_id = %s AND id = %s"""
 
 
 def set_concept(conn: Conn, user_id: str, node_id: uuid.UUID, centroid: np.ndarray | None, dim: int,
                 properties: dict[str, Any]) -> None:  # fmt: skip
     conn.execute(
-        """UPDATE graph_nodes SET embedding = %s::halfvec, properties = properties || %s, updated_at = now()
-           WHERE user_id = %s AND id = %s""",
+        SET_CONCEPT,
         (None if centroid is None else to_halfvec(centroid, dim), Jsonb(properties), user_id, node_id),
     )
 
@@ -107,13 +112,16 @@ def concept_route(
     or archived row never comes back), with its filters."""
     params: dict[str, Any] = {"v": to_halfvec(vector, dim), "u": user_id, "nc": concepts, "n": limit,
                               "types": [str(t) for t in types]}  # fmt: skip
-    clauses = [recall_scope(as_of, valid_at, params)]
+    clauses = [recall_scope_sql(as_of, valid_at, params)]
     if where is not None:
-        clause, extra = named_filter(where)
-        clauses.append(clause)
-        params.update(extra)
-    rows = conn.execute(
-        f"""WITH c AS (SELECT id, embedding, 1 - (embedding <=> %(v)s::halfvec) AS sim FROM graph_nodes
+        clauses.append(where.clause)
+        params.update(where.params)
+    rows = conn.execute(CONCEPT_ROUTE.format(scope=sql.SQL(" AND ").join(clauses)), params).fetchall()
+    return [ConceptHit(r["id"], float(r["score"])) for r in rows]
+
+
+CONCEPT_ROUTE = sql.SQL(
+        """WITH c AS (SELECT id, embedding, 1 - (embedding <=> %(v)s::halfvec) AS sim FROM graph_nodes
                        WHERE user_id = %(u)s AND node_type = 'concept' AND expired_at IS NULL
                          AND embedding IS NOT NULL
                        ORDER BY embedding <=> %(v)s::halfvec LIMIT %(nc)s),
@@ -123,8 +131,6 @@ def concept_route(
             SELECT m.id, max(about.concept_sim * (1 - (m.embedding <=> about.centroid))) AS score
             FROM memories m JOIN about ON about.member = m.id
             WHERE m.user_id = %(u)s AND m.memory_type = ANY(%(types)s) AND m.embedding IS NOT NULL
-              AND {' AND '.join(clauses)}
-            GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(n)s""",
-        params,
-    ).fetchall()
-    return [ConceptHit(r["id"], float(r["score"])) for r in rows]
+              AND {scope}
+            GROUP BY m.id ORDER BY score DESC, m.id LIMIT %(n)s"""
+)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..types import DocumentFile, DocumentStatus
@@ -17,13 +18,13 @@ __all__ = ["DocumentFile", "DocumentStatus"]  # the domain values (neuromem.type
 _COLUMNS = "id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata, created_at, deleted_at"
 
 
-def embedding_status(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentStatus:
-    row = conn.execute(
-        """SELECT count(*) AS chunks, count(embedding) AS embedded,
+EMBEDDING_STATUS = """SELECT count(*) AS chunks, count(embedding) AS embedded,
                   count(*) FILTER (WHERE embedding IS NULL AND embed_error IS NOT NULL) AS failed
-           FROM memories WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL""",
-        (user_id, file_id),
-    ).fetchone()
+           FROM memories WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL"""
+
+
+def embedding_status(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentStatus:
+    row = conn.execute(EMBEDDING_STATUS, (user_id, file_id)).fetchone()
     assert row is not None
     return DocumentStatus(file_id, int(row["chunks"]), int(row["embedded"]), int(row["failed"]))
 
@@ -32,56 +33,65 @@ def _file(row: dict[str, Any]) -> DocumentFile:
     return DocumentFile(**{**row, "sha256": row["sha256"].strip(), "metadata": dict(row["metadata"] or {})})
 
 
+INSERT_FILE = sql.SQL("""INSERT INTO document_files (id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {columns}""").format(columns=sql.SQL(_COLUMNS))
+
+
 def insert_file(
     conn: Conn, *, file_id: uuid.UUID, user_id: str, file_name: str, mime_type: str, size_bytes: int,
     sha256: str, chunk_count: int, metadata: dict[str, Any],
 ) -> DocumentFile:
     row = conn.execute(
-        f"""INSERT INTO document_files (id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_COLUMNS}""",
+        INSERT_FILE,
         (file_id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, Jsonb(metadata)),
     ).fetchone()
     assert row is not None
     return _file(row)
 
 
+FIND_CURRENT_BY_SHA = sql.SQL("SELECT {columns} FROM document_files WHERE user_id = %s AND sha256 = %s AND deleted_at IS NULL").format(columns=sql.SQL(_COLUMNS))
+
+
 def find_current_by_sha(conn: Conn, user_id: str, sha256: str) -> DocumentFile | None:
-    row = conn.execute(
-        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s AND sha256 = %s AND deleted_at IS NULL",
-        (user_id, sha256),
-    ).fetchone()
+    row = conn.execute(FIND_CURRENT_BY_SHA, (user_id, sha256)).fetchone()
     return None if row is None else _file(row)
+
+
+GET_FILE = sql.SQL("SELECT {columns} FROM document_files WHERE user_id = %s AND id = %s").format(columns=sql.SQL(_COLUMNS))
 
 
 def get_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentFile | None:
     row = conn.execute(
-        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s AND id = %s", (user_id, file_id)
+        GET_FILE, (user_id, file_id)
     ).fetchone()
     return None if row is None else _file(row)
 
 
+_LIST_FILES = sql.SQL(
+    "SELECT {columns} FROM document_files WHERE user_id = %s{live} ORDER BY created_at DESC, id LIMIT %s"
+)
+LIST_LIVE_FILES = _LIST_FILES.format(columns=sql.SQL(_COLUMNS), live=sql.SQL(" AND deleted_at IS NULL"))
+LIST_FILES = _LIST_FILES.format(columns=sql.SQL(_COLUMNS), live=sql.SQL(""))
+
+
 def list_files(conn: Conn, user_id: str, *, include_deleted: bool = False, limit: int = 100) -> list[DocumentFile]:
-    where = "" if include_deleted else " AND deleted_at IS NULL"
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM document_files WHERE user_id = %s{where} ORDER BY created_at DESC, id LIMIT %s",
-        (user_id, limit),
-    ).fetchall()
+    rows = conn.execute(LIST_FILES if include_deleted else LIST_LIVE_FILES, (user_id, limit)).fetchall()
     return [_file(r) for r in rows]
+
+
+DELETE_FILE = """UPDATE memories SET expired_at = now(), updated_at = now()
+           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL
+           RETURNING id"""
+
+
+DELETE_FILE_Q = sql.SQL("""UPDATE document_files SET deleted_at = now() WHERE user_id = %s AND id = %s AND deleted_at IS NULL
+            RETURNING {columns}""").format(columns=sql.SQL(_COLUMNS))
 
 
 def delete_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> tuple[DocumentFile | None, list[uuid.UUID]]:
     """Soft-delete a file and expire its chunk memories; returns the file and the expired chunk ids."""
-    row = conn.execute(
-        f"""UPDATE document_files SET deleted_at = now() WHERE user_id = %s AND id = %s AND deleted_at IS NULL
-            RETURNING {_COLUMNS}""",
-        (user_id, file_id),
-    ).fetchone()
+    row = conn.execute(DELETE_FILE_Q, (user_id, file_id)).fetchone()
     if row is None:
         return None, []
-    chunks = conn.execute(
-        """UPDATE memories SET expired_at = now(), updated_at = now()
-           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL
-           RETURNING id""",
-        (user_id, file_id),
-    ).fetchall()
+    chunks = conn.execute(DELETE_FILE, (user_id, file_id)).fetchall()
     return _file(row), [c["id"] for c in chunks]

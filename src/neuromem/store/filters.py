@@ -16,6 +16,7 @@ and ``{"tags": {"contains_all": ["work", "urgent"]}}`` (``@>``). Anything else r
 from __future__ import annotations
 
 import datetime as dt
+import json
 import math
 import re
 import uuid
@@ -52,11 +53,36 @@ _SET_OPERATORS = {"in", "nin"}
 _METADATA_KEY = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 MAX_DEPTH = 8
 
+# the clause's pieces (issue 13 item 2: composed with psycopg.sql, never glued as strings)
+_GROUP = sql.SQL("({})")
+_JUNCTIONS = {"AND": sql.SQL(" AND "), "OR": sql.SQL(" OR ")}
+# a row the inner filter cannot judge (a metadata key it lacks: NULL) is "not" it
+_NOT = sql.SQL("NOT coalesce({}, false)")
+_COMPARE = sql.SQL("{} {} {}")
+_IN = sql.SQL("coalesce({} = ANY({}), false)")
+_NOT_IN = sql.SQL("NOT coalesce({} = ANY({}), false)")
+_METADATA_CONTAINS = sql.SQL("metadata @> {}::jsonb")
+_METADATA_TEXT = sql.SQL("(metadata->>{})")
+_METADATA_NUMBER = sql.SQL("(CASE WHEN jsonb_typeof(metadata->{k}) = 'number' THEN (metadata->>{k})::float8 END)")
+_TAGS = sql.SQL("tags {} {}::text[]")
+
 
 @dataclass(frozen=True, slots=True)
 class CompiledFilter:
+    """A filter as a composable clause over rows ``m``'s columns, whose values are the named
+    placeholders ``%(f0)s, %(f1)s…`` of ``params`` (composed into a statement with ``psycopg.sql``)."""
+
     clause: sql.Composable
-    params: list[Any]
+    params: dict[str, Any]
+
+
+class _Params(dict[str, Any]):
+    """The values of a filter being compiled: each new one gets the next named placeholder."""
+
+    def add(self, value: Any) -> sql.Placeholder:
+        name = "f" + str(len(self))
+        self[name] = value
+        return sql.Placeholder(name)
 
 
 def compile_filter(filters: Mapping[str, Any] | None) -> CompiledFilter | None:
@@ -67,12 +93,12 @@ def compile_filter(filters: Mapping[str, Any] | None) -> CompiledFilter | None:
         raise InvalidFilterError(f"filters must be a mapping, not {type(filters).__name__}")
     if not filters:
         return None
-    params: list[Any] = []
+    params = _Params()
     clause = _compile_mapping(filters, params, depth=0)
-    return CompiledFilter(clause, params)
+    return CompiledFilter(clause, dict(params))
 
 
-def _compile_mapping(filters: Mapping[str, Any], params: list[Any], depth: int) -> sql.Composable:
+def _compile_mapping(filters: Mapping[str, Any], params: _Params, depth: int) -> sql.Composable:
     if depth > MAX_DEPTH:
         raise InvalidFilterError(f"filters nest deeper than {MAX_DEPTH} levels")
     parts: list[sql.Composable] = []
@@ -84,25 +110,24 @@ def _compile_mapping(filters: Mapping[str, Any], params: list[Any], depth: int) 
             if not isinstance(value, list) or not value or not all(isinstance(v, Mapping) for v in value):
                 raise InvalidFilterError(f"{upper} takes a non-empty list of filter mappings")
             inner = [_compile_mapping(v, params, depth + 1) for v in value]
-            parts.append(sql.SQL("(") + sql.SQL(f" {upper} ").join(inner) + sql.SQL(")"))
+            parts.append(_GROUP.format(_JUNCTIONS[upper].join(inner)))
         elif upper == "NOT":
             if not isinstance(value, Mapping) or not value:
                 raise InvalidFilterError("NOT takes a non-empty filter mapping")
-            # a row the inner filter cannot judge (a metadata key it lacks: NULL) is "not" it
-            parts.append(sql.SQL("NOT coalesce(") + _compile_mapping(value, params, depth + 1) + sql.SQL(", false)"))
+            parts.append(_NOT.format(_compile_mapping(value, params, depth + 1)))
         else:
             parts.append(_compile_field(key, value, params))
-    return sql.SQL("(") + sql.SQL(" AND ").join(parts) + sql.SQL(")")
+    return _GROUP.format(_JUNCTIONS["AND"].join(parts))
 
 
-def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
+def _compile_field(key: str, value: Any, params: _Params) -> sql.Composable:
     if key == "tags":
         return _compile_tags(value, params)
     if key.startswith("metadata."):
         name = key[len("metadata.") :]
         if not _METADATA_KEY.match(name):
             raise InvalidFilterError(f"invalid metadata key {name!r}: use letters, digits, '_' or '-'")
-        column: sql.Composable = sql.SQL("(metadata->>{})").format(sql.Literal(name))
+        column: sql.Composable = _METADATA_TEXT.format(sql.Literal(name))
         expected: type | tuple[type, ...] = (str, int, float, bool)
     elif key in FIELDS:
         column = sql.Identifier(key)
@@ -119,32 +144,27 @@ def _compile_field(key: str, value: Any, params: list[Any]) -> sql.Composable:
             operand = _check_value(key, operand, expected)
             target = _metadata_cast(key[len("metadata.") :], operand) if key.startswith("metadata.") else column
             compare = "IS DISTINCT FROM" if op == "ne" else OPERATORS[op]  # ne: a missing key differs too
-            parts.append(sql.SQL("{} {} %s").format(target, sql.SQL(compare)))
-            params.append(_metadata_param(operand) if key.startswith("metadata.") else operand)
+            bound = _metadata_param(operand) if key.startswith("metadata.") else operand
+            parts.append(_COMPARE.format(target, sql.SQL(compare), params.add(bound)))
         elif op in _SET_OPERATORS:
             if not isinstance(operand, list | tuple) or not operand:
                 raise InvalidFilterError(f"{key!r} {op!r} takes a non-empty list")
             checked = [_check_value(key, v, expected) for v in operand]
             if key.startswith("metadata."):
                 checked = [_metadata_param(v) if isinstance(v, bool) else str(v) for v in checked]
-            negate = sql.SQL("NOT ") if op == "nin" else sql.SQL("")
-            parts.append(sql.SQL("{}coalesce({} = ANY(%s), false)").format(negate, column))
-            params.append(checked)
+            parts.append((_NOT_IN if op == "nin" else _IN).format(column, params.add(checked)))
         elif op == "contains" and key.startswith("metadata."):
             try:
                 wanted = check.metadata({key[len("metadata.") :]: operand})
             except InvalidInputError as exc:
                 raise InvalidFilterError(f"{key!r} contains: {exc}") from None
-            parts.append(sql.SQL("metadata @> %s::jsonb"))
-            import json
-
-            params.append(json.dumps(wanted))
+            parts.append(_METADATA_CONTAINS.format(params.add(json.dumps(wanted))))
         else:
             raise InvalidFilterError(f"unknown operator {op!r} for {key!r}; use eq, ne, gt, gte, lt, lte, in, nin")
-    return sql.SQL(" AND ").join(parts)
+    return _JUNCTIONS["AND"].join(parts)
 
 
-def _compile_tags(value: Any, params: list[Any]) -> sql.Composable:
+def _compile_tags(value: Any, params: _Params) -> sql.Composable:
     ops = value if isinstance(value, Mapping) else {"contains_all": [value]}
     if not ops:
         raise InvalidFilterError("empty operator mapping for 'tags'")
@@ -160,9 +180,8 @@ def _compile_tags(value: Any, params: list[Any]) -> sql.Composable:
                 raise InvalidFilterError(f"'tags' {op!r} takes strings, got {type(tag).__name__} {tag!r:.80}")
             _check_representable("tags", tag)
             tags.append(tag)
-        parts.append(sql.SQL("tags {} %s::text[]").format(sql.SQL(TAG_OPERATORS[op])))
-        params.append(tags)
-    return sql.SQL(" AND ").join(parts)
+        parts.append(_TAGS.format(sql.SQL(TAG_OPERATORS[op]), params.add(tags)))
+    return _JUNCTIONS["AND"].join(parts)
 
 
 def _check_value(key: str, value: Any, expected: type | tuple[type, ...]) -> Any:
@@ -203,10 +222,8 @@ def _check_representable(key: str, value: Any) -> None:
 def _metadata_cast(name: str, operand: Any) -> sql.Composable:
     """Numbers compare numerically (rows whose value is not a JSON number never match)."""
     if isinstance(operand, int | float) and not isinstance(operand, bool):
-        return sql.SQL("(CASE WHEN jsonb_typeof(metadata->{k}) = 'number' THEN (metadata->>{k})::float8 END)").format(
-            k=sql.Literal(name)
-        )
-    return sql.SQL("(metadata->>{})").format(sql.Literal(name))
+        return _METADATA_NUMBER.format(k=sql.Literal(name))
+    return _METADATA_TEXT.format(sql.Literal(name))
 
 
 def _metadata_param(value: Any) -> Any:

@@ -63,72 +63,90 @@ def _sha(expr: str) -> str:
     return f"encode(sha256(convert_to({expr}, 'UTF8')), 'hex')"
 
 
+CREATE_SET = sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {name} ({columns}) ON COMMIT DROP")
+TRUNCATE_SET = sql.SQL("TRUNCATE {name}")
+COUNT_SET = sql.SQL("SELECT count(*) AS n FROM {name}")
+
+
 def open_sets(conn: Conn) -> None:
     """Create the empty work sets for this transaction."""
     for name, columns in _SETS.items():
-        conn.execute(sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {} ({}) ON COMMIT DROP").format(
-            sql.Identifier(name), sql.SQL(columns)))  # fmt: skip
-        conn.execute(sql.SQL("TRUNCATE {}").format(sql.Identifier(name)))
+        conn.execute(CREATE_SET.format(name=sql.Identifier(name), columns=sql.SQL(columns)))
+        conn.execute(TRUNCATE_SET.format(name=sql.Identifier(name)))
 
 
 # --------------------------------------------------------------------------- seeds
+
+
+LOCK_USER = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
 
 
 def lock_user(conn: Conn, user_id: str) -> None:
     """One forget of a user at a time, until the transaction ends; and no reflection cycle of the
     user meanwhile: a running cycle commits first (its log then names the rows, and is scrubbed
     below), a later one waits and never sees the forgotten rows."""
-    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"forget:{user_id}",))
-    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (REFLECTION_LOCK_NAMESPACE + user_id,))
+    conn.execute(LOCK_USER, (f"forget:{user_id}",))
+    conn.execute(LOCK_USER, (REFLECTION_LOCK_NAMESPACE + user_id,))
 
 
 def seed_user(conn: Conn, user_id: str) -> int:
     return _insert(conn, "INSERT INTO _forget_mem SELECT id, memory_type FROM memories WHERE user_id = %(u)s", user_id)
 
 
+SEED_TRAITS = "INSERT INTO _forget_mem SELECT unnest(%s::uuid[]), 'trait'"
+
+
 def seed_traits(conn: Conn, ids: Sequence[uuid.UUID]) -> int:
-    return conn.execute("INSERT INTO _forget_mem SELECT unnest(%s::uuid[]), 'trait'", (list(ids),)).rowcount
+    return conn.execute(SEED_TRAITS, (list(ids),)).rowcount
+
+
+SEED_MEMORY = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND id = %s ON CONFLICT DO NOTHING"""
 
 
 def seed_memory(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
     """One memory of any type (a trait named on purpose goes with its evidence links)."""
-    cur = conn.execute(
-        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-           WHERE user_id = %s AND id = %s ON CONFLICT DO NOTHING""",
-        (user_id, memory_id),
-    )
+    cur = conn.execute(SEED_MEMORY, (user_id, memory_id))
     return cur.rowcount
+
+
+SEED_SESSION_1 = "INSERT INTO _forget_session SELECT id FROM conversation_sessions WHERE user_id = %s AND external_id = %s"
+SEED_SESSION_2 = """INSERT INTO _forget_msg SELECT m.id FROM conversation_messages m JOIN _forget_session s
+           ON s.id = m.session_id WHERE m.user_id = %s ON CONFLICT DO NOTHING"""
+SEED_SESSION_3 = """INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources ms
+           JOIN _forget_session s ON s.id = ms.session_id
+           JOIN memories m ON m.id = ms.memory_id AND m.user_id = ms.user_id
+           WHERE ms.user_id = %s AND m.memory_type <> 'trait' ON CONFLICT DO NOTHING"""
 
 
 def seed_session(conn: Conn, user_id: str, external_id: str) -> int:
-    cur = conn.execute(
-        "INSERT INTO _forget_session SELECT id FROM conversation_sessions WHERE user_id = %s AND external_id = %s",
-        (user_id, external_id),
-    )
-    conn.execute(
-        """INSERT INTO _forget_msg SELECT m.id FROM conversation_messages m JOIN _forget_session s
-           ON s.id = m.session_id WHERE m.user_id = %s ON CONFLICT DO NOTHING""",
-        (user_id,),
-    )
-    conn.execute(
-        """INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources ms
-           JOIN _forget_session s ON s.id = ms.session_id
-           JOIN memories m ON m.id = ms.memory_id AND m.user_id = ms.user_id
-           WHERE ms.user_id = %s AND m.memory_type <> 'trait' ON CONFLICT DO NOTHING""",
-        (user_id,),
-    )
+    cur = conn.execute(SEED_SESSION_1, (user_id, external_id))
+    conn.execute(SEED_SESSION_2, (user_id,))
+    conn.execute(SEED_SESSION_3, (user_id,))
     return cur.rowcount
+
+
+SEED_DOCUMENT_1 = "INSERT INTO _forget_doc SELECT id FROM document_files WHERE user_id = %s AND id = %s"
+SEED_DOCUMENT_2 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s ON CONFLICT DO NOTHING"""
 
 
 def seed_document(conn: Conn, user_id: str, file_id: uuid.UUID) -> int:
-    cur = conn.execute("INSERT INTO _forget_doc SELECT id FROM document_files WHERE user_id = %s AND id = %s",
+    cur = conn.execute(SEED_DOCUMENT_1,
                        (user_id, file_id))  # fmt: skip
-    conn.execute(
-        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-           WHERE user_id = %s AND memory_type = 'document' AND file_id = %s ON CONFLICT DO NOTHING""",
-        (user_id, file_id),
-    )
+    conn.execute(SEED_DOCUMENT_2, (user_id, file_id))
     return cur.rowcount
+
+
+SEED_WINDOW_1 = """INSERT INTO _forget_msg SELECT id FROM conversation_messages
+           WHERE user_id = %s AND sent_at >= %s AND sent_at < %s ON CONFLICT DO NOTHING"""
+SEED_WINDOW_2 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND memory_type <> 'trait' AND created_at >= %s AND created_at < %s
+           ON CONFLICT DO NOTHING"""
+SEED_WINDOW_3 = """INSERT INTO _forget_doc SELECT id FROM document_files
+           WHERE user_id = %s AND created_at >= %s AND created_at < %s ON CONFLICT DO NOTHING"""
+SEED_WINDOW_4 = """INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
+           WHERE m.user_id = %s AND m.memory_type = 'document' ON CONFLICT DO NOTHING"""
 
 
 def seed_window(conn: Conn, user_id: str, since: dt.datetime | None, until: dt.datetime | None) -> int:
@@ -136,43 +154,24 @@ def seed_window(conn: Conn, user_id: str, since: dt.datetime | None, until: dt.d
     ``created_at`` (traits excluded: they are recomputed from what is left)."""
     lo = since or dt.datetime.min.replace(tzinfo=dt.UTC)
     hi = until or dt.datetime.max.replace(tzinfo=dt.UTC)
-    n = conn.execute(
-        """INSERT INTO _forget_msg SELECT id FROM conversation_messages
-           WHERE user_id = %s AND sent_at >= %s AND sent_at < %s ON CONFLICT DO NOTHING""",
-        (user_id, lo, hi),
-    ).rowcount
-    n += conn.execute(
-        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-           WHERE user_id = %s AND memory_type <> 'trait' AND created_at >= %s AND created_at < %s
-           ON CONFLICT DO NOTHING""",
-        (user_id, lo, hi),
-    ).rowcount
-    n += conn.execute(
-        """INSERT INTO _forget_doc SELECT id FROM document_files
-           WHERE user_id = %s AND created_at >= %s AND created_at < %s ON CONFLICT DO NOTHING""",
-        (user_id, lo, hi),
-    ).rowcount
-    conn.execute(
-        """INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
-           WHERE m.user_id = %s AND m.memory_type = 'document' ON CONFLICT DO NOTHING""",
-        (user_id,),
-    )
+    n = conn.execute(SEED_WINDOW_1, (user_id, lo, hi)).rowcount
+    n += conn.execute(SEED_WINDOW_2, (user_id, lo, hi)).rowcount
+    n += conn.execute(SEED_WINDOW_3, (user_id, lo, hi)).rowcount
+    conn.execute(SEED_WINDOW_4, (user_id,))
     return n
+
+
+SEED_TEXT_1 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND memory_type <> 'trait' AND fts @@ to_tsquery('simple', %s)
+           ON CONFLICT DO NOTHING"""
+SEED_TEXT_2 = """INSERT INTO _forget_chunk SELECT sha256 FROM raw_chunks
+           WHERE user_id = %s AND fts @@ to_tsquery('simple', %s) ON CONFLICT DO NOTHING"""
 
 
 def seed_text(conn: Conn, user_id: str, tsquery: str) -> int:
     """Every memory version (not traits) and raw chunk whose full text matches ``tsquery``."""
-    n = conn.execute(
-        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-           WHERE user_id = %s AND memory_type <> 'trait' AND fts @@ to_tsquery('simple', %s)
-           ON CONFLICT DO NOTHING""",
-        (user_id, tsquery),
-    ).rowcount
-    n += conn.execute(
-        """INSERT INTO _forget_chunk SELECT sha256 FROM raw_chunks
-           WHERE user_id = %s AND fts @@ to_tsquery('simple', %s) ON CONFLICT DO NOTHING""",
-        (user_id, tsquery),
-    ).rowcount
+    n = conn.execute(SEED_TEXT_1, (user_id, tsquery)).rowcount
+    n += conn.execute(SEED_TEXT_2, (user_id, tsquery)).rowcount
     return n
 
 
@@ -180,81 +179,86 @@ def seed_nodes(conn: Conn, user_id: str, names: Sequence[str], node_types: Seque
                edge_types: Sequence[str] | None) -> int:  # fmt: skip
     """Graph nodes named ``names`` (or with such an alias), of ``node_types`` (None: any but the
     user and raw-chunk nodes), and the memories linked to them by ``edge_types`` (None: any)."""
-    types_clause = "node_type = ANY(%(types)s)" if node_types else "node_type NOT IN ('user', 'raw_chunk')"
-    n = conn.execute(
-        sql.SQL(f"""INSERT INTO _forget_node SELECT id FROM graph_nodes
-            WHERE user_id = %(u)s AND {types_clause}
-              AND (normalized_name = ANY(%(names)s) OR aliases && %(names)s) ON CONFLICT DO NOTHING"""),
-        {"u": user_id, "types": list(node_types or ()), "names": list(names)},
-    ).rowcount
-    edge_clause = "AND e.edge_type = ANY(%(edges)s)" if edge_types else ""
-    conn.execute(
-        sql.SQL(f"""INSERT INTO _forget_mem
+    types = _OF_NODE_TYPES if node_types else _NOT_KEPT_NODE_TYPES
+    n = conn.execute(SEED_NODES.format(types=types),
+                     {"u": user_id, "types": list(node_types or ()), "names": list(names)}).rowcount  # fmt: skip
+    edges = _OF_EDGE_TYPES if edge_types else sql.SQL("")
+    conn.execute(SEED_NODE_MEMORIES.format(edges=edges), {"u": user_id, "edges": list(edge_types or ())})
+    return n
+
+
+SEED_NODES = sql.SQL(
+    """INSERT INTO _forget_node SELECT id FROM graph_nodes
+       WHERE user_id = %(u)s AND {types}
+         AND (normalized_name = ANY(%(names)s) OR aliases && %(names)s) ON CONFLICT DO NOTHING"""
+)
+_OF_NODE_TYPES = sql.SQL("node_type = ANY(%(types)s)")
+_NOT_KEPT_NODE_TYPES = sql.SQL("node_type NOT IN ('user', 'raw_chunk')")
+_OF_EDGE_TYPES = sql.SQL("AND e.edge_type = ANY(%(edges)s)")
+SEED_NODE_MEMORIES = sql.SQL(
+        """INSERT INTO _forget_mem
             SELECT DISTINCT m.id, m.memory_type FROM graph_edges e
             JOIN _forget_node n ON n.id = e.target_id OR n.id = e.source_id
             JOIN memories m ON m.user_id = e.user_id
              AND ((e.source_kind = 'memory' AND m.id = e.source_id)
                OR (e.target_kind = 'memory' AND m.id = e.target_id)
                OR m.id::text = e.properties->>'memory_id')
-            WHERE e.user_id = %(u)s AND m.memory_type <> 'trait' {edge_clause}
-            ON CONFLICT DO NOTHING"""),
-        {"u": user_id, "edges": list(edge_types or ())},
-    )
-    return n
+            WHERE e.user_id = %(u)s AND m.memory_type <> 'trait' {edges}
+            ON CONFLICT DO NOTHING"""
+)
+
+
+SEED_SOFT_DELETED_1 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %s AND expired_at < %s AND superseded_by IS NULL AND archived_at IS NULL
+           ON CONFLICT DO NOTHING"""
+SEED_SOFT_DELETED_2 = """INSERT INTO _forget_doc SELECT id FROM document_files
+           WHERE user_id = %s AND deleted_at < %s ON CONFLICT DO NOTHING"""
 
 
 def seed_soft_deleted(conn: Conn, user_id: str, before: dt.datetime) -> int:
     """Rows soft-deleted (``expired_at`` without a successor, not archived) before ``before``, and deleted
     documents."""
-    n = conn.execute(
-        """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-           WHERE user_id = %s AND expired_at < %s AND superseded_by IS NULL AND archived_at IS NULL
-           ON CONFLICT DO NOTHING""",
-        (user_id, before),
-    ).rowcount
-    n += conn.execute(
-        """INSERT INTO _forget_doc SELECT id FROM document_files
-           WHERE user_id = %s AND deleted_at < %s ON CONFLICT DO NOTHING""",
-        (user_id, before),
-    ).rowcount
+    n = conn.execute(SEED_SOFT_DELETED_1, (user_id, before)).rowcount
+    n += conn.execute(SEED_SOFT_DELETED_2, (user_id, before)).rowcount
     return n
+
+
+_RETENTION_COLUMNS = {"type": "memory_type", "category": "category"}
+SEED_OLDER_THAN_OF = sql.SQL(
+    """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+       WHERE user_id = %s AND {column} = %s AND created_at < %s ON CONFLICT DO NOTHING"""
+)
+USERS_WITH_OLDER_THAN = sql.SQL(
+    "SELECT DISTINCT user_id FROM memories WHERE {column} = %s AND created_at < %s ORDER BY user_id LIMIT %s"
+)
+SEED_OLDER_THAN = """INSERT INTO _forget_doc SELECT id FROM document_files
+               WHERE user_id = %s AND created_at < %s ON CONFLICT DO NOTHING"""
 
 
 def seed_older_than(conn: Conn, user_id: str, field: str, value: str, before: dt.datetime) -> int:
     """Retention (issue 16): every version of the memories of one type (``field="type"``) or category
     (``"category"``) written before ``before``; for documents, their files too."""
-    column = {"type": "memory_type", "category": "category"}[field]
-    n = conn.execute(
-        f"""INSERT INTO _forget_mem SELECT id, memory_type FROM memories
-            WHERE user_id = %s AND {column} = %s AND created_at < %s ON CONFLICT DO NOTHING""",
-        (user_id, value, before),
-    ).rowcount
+    column = sql.Identifier(_RETENTION_COLUMNS[field])
+    n = conn.execute(SEED_OLDER_THAN_OF.format(column=column), (user_id, value, before)).rowcount
     if field == "type" and value == "document":
-        n += conn.execute(
-            """INSERT INTO _forget_doc SELECT id FROM document_files
-               WHERE user_id = %s AND created_at < %s ON CONFLICT DO NOTHING""",
-            (user_id, before),
-        ).rowcount
+        n += conn.execute(SEED_OLDER_THAN, (user_id, before)).rowcount
     return n
 
 
 def users_with_older_than(conn: Conn, field: str, value: str, before: dt.datetime, limit: int) -> list[str]:
-    column = {"type": "memory_type", "category": "category"}[field]
-    rows = conn.execute(
-        f"SELECT DISTINCT user_id FROM memories WHERE {column} = %s AND created_at < %s ORDER BY user_id LIMIT %s",
-        (value, before, limit),
-    ).fetchall()
+    column = sql.Identifier(_RETENTION_COLUMNS[field])
+    rows = conn.execute(USERS_WITH_OLDER_THAN.format(column=column), (value, before, limit)).fetchall()
     return [r["user_id"] for r in rows]
 
 
-def users_with_soft_deleted(conn: Conn, before: dt.datetime, limit: int) -> list[str]:
-    rows = conn.execute(
-        """SELECT user_id FROM (
+USERS_WITH_SOFT_DELETED = """SELECT user_id FROM (
                SELECT user_id FROM memories WHERE expired_at < %(b)s AND superseded_by IS NULL AND archived_at IS NULL
                UNION SELECT user_id FROM document_files WHERE deleted_at < %(b)s) u
-           ORDER BY user_id LIMIT %(n)s""",
-        {"b": before, "n": limit},
-    ).fetchall()
+           ORDER BY user_id LIMIT %(n)s"""
+
+
+def users_with_soft_deleted(conn: Conn, before: dt.datetime, limit: int) -> list[str]:
+    rows = conn.execute(USERS_WITH_SOFT_DELETED, {"b": before, "n": limit}).fetchall()
     return [r["user_id"] for r in rows]
 
 
@@ -336,45 +340,54 @@ def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool =
             return
 
 
+SPARE_SHARED_1 = """DELETE FROM _forget_msg f USING memory_sources s
+            WHERE s.user_id = %(u)s AND s.message_id = f.id
+              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = s.memory_id)"""
+SPARE_SHARED_2 = """DELETE FROM _forget_chunk k WHERE EXISTS (
+            SELECT 1 FROM memories m, jsonb_array_elements(m.raw_refs) ref
+            WHERE m.user_id = %(u)s AND ref->>'sha256' = k.sha256
+              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = m.id AND x.memory_type = m.memory_type))"""
+SPARE_SHARED_3 = """DELETE FROM _forget_chunk k WHERE EXISTS (
+            SELECT 1 FROM conversation_messages c WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 = k.sha256
+              AND NOT EXISTS (SELECT 1 FROM _forget_msg f WHERE f.id = c.id))"""
+SPARE_SHARED_4 = """DELETE FROM _forget_msg f USING conversation_messages c
+            WHERE c.user_id = %(u)s AND c.id = f.id AND c.raw_chunk_sha256 IS NOT NULL
+              AND NOT EXISTS (SELECT 1 FROM _forget_chunk k WHERE k.sha256 = c.raw_chunk_sha256)"""
+
+
 def spare_shared(conn: Conn, user_id: str) -> None:
     """Keep the messages and chunks that a memory outside ``_forget_mem`` still stands on (the purge
     removes deleted rows, not what live memories were extracted from)."""
     u = {"u": user_id}
     for _ in range(4):
-        n = conn.execute("""DELETE FROM _forget_msg f USING memory_sources s
-            WHERE s.user_id = %(u)s AND s.message_id = f.id
-              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = s.memory_id)""", u).rowcount  # fmt: skip
-        n += conn.execute("""DELETE FROM _forget_chunk k WHERE EXISTS (
-            SELECT 1 FROM memories m, jsonb_array_elements(m.raw_refs) ref
-            WHERE m.user_id = %(u)s AND ref->>'sha256' = k.sha256
-              AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = m.id AND x.memory_type = m.memory_type))""",
+        n = conn.execute(SPARE_SHARED_1, u).rowcount  # fmt: skip
+        n += conn.execute(SPARE_SHARED_2,
             u).rowcount  # fmt: skip
-        n += conn.execute("""DELETE FROM _forget_chunk k WHERE EXISTS (
-            SELECT 1 FROM conversation_messages c WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 = k.sha256
-              AND NOT EXISTS (SELECT 1 FROM _forget_msg f WHERE f.id = c.id))""", u).rowcount  # fmt: skip
-        n += conn.execute("""DELETE FROM _forget_msg f USING conversation_messages c
-            WHERE c.user_id = %(u)s AND c.id = f.id AND c.raw_chunk_sha256 IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM _forget_chunk k WHERE k.sha256 = c.raw_chunk_sha256)""", u).rowcount  # fmt: skip
+        n += conn.execute(SPARE_SHARED_3, u).rowcount  # fmt: skip
+        n += conn.execute(SPARE_SHARED_4, u).rowcount  # fmt: skip
         if n == 0:
             return
+
+
+EXTRA_CHUNK_SHAS = """SELECT c.content, c.raw_chunk_sha256 FROM conversation_messages c JOIN _forget_msg f ON f.id = c.id
+           WHERE c.user_id = %s"""
 
 
 def extra_chunk_shas(conn: Conn, user_id: str) -> list[tuple[str, str]]:
     """(message text, first chunk sha) of forgotten messages, to recompute the further chunks of
     long turns (a turn longer than one chunk is cut in several)."""
-    rows = conn.execute(
-        """SELECT c.content, c.raw_chunk_sha256 FROM conversation_messages c JOIN _forget_msg f ON f.id = c.id
-           WHERE c.user_id = %s""",
-        (user_id,),
-    ).fetchall()
+    rows = conn.execute(EXTRA_CHUNK_SHAS, (user_id,)).fetchall()
     return [(r["content"], (r["raw_chunk_sha256"] or "").strip()) for r in rows]
+
+
+ADD_CHUNKS = "INSERT INTO _forget_chunk SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING"
 
 
 def add_chunks(conn: Conn, shas: Sequence[str]) -> int:
     if not shas:
         return 0
     return conn.execute(
-        "INSERT INTO _forget_chunk SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING", (list(shas),)
+        ADD_CHUNKS, (list(shas),)
     ).rowcount
 
 
@@ -392,15 +405,14 @@ class PreviewRow:
     current: bool
 
 
-def preview(conn: Conn, user_id: str, limit: int) -> tuple[list[PreviewRow], dict[str, int]]:
-    rows = conn.execute(
-        """SELECT m.id, m.memory_type, m.content, m.created_at, m.expired_at IS NULL AS current
+PREVIEW = """SELECT m.id, m.memory_type, m.content, m.created_at, m.expired_at IS NULL AS current
            FROM memories m JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type
-           WHERE m.user_id = %s ORDER BY m.created_at, m.id LIMIT %s""",
-        (user_id, limit),
-    ).fetchall()
-    counts = {name: int(conn.execute(sql.SQL("SELECT count(*) AS n FROM {}").format(sql.Identifier(name)))
-                        .fetchone()["n"])  # type: ignore[index]
+           WHERE m.user_id = %s ORDER BY m.created_at, m.id LIMIT %s"""
+
+
+def preview(conn: Conn, user_id: str, limit: int) -> tuple[list[PreviewRow], dict[str, int]]:
+    rows = conn.execute(PREVIEW, (user_id, limit)).fetchall()
+    counts = {name: int(conn.execute(COUNT_SET.format(name=sql.Identifier(name))).fetchone()["n"])  # type: ignore[index]
               for name in _SETS}  # fmt: skip
     return [PreviewRow(**r) for r in rows], counts
 
@@ -425,20 +437,13 @@ class Erased:
             self.counts[table] = self.counts.get(table, 0) + n
 
 
-def erase(conn: Conn, user_id: str) -> Erased:
-    """Hard-delete every row the work sets name, with what depends on it. Returns the proof material."""
-    out = Erased()
-    u = {"u": user_id}
-    # graph: raw-chunk and document nodes of what goes, then every edge touching a forgotten
-    # memory or node (relation edges name their memory in properties.memory_id)
-    conn.execute("""INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_chunk k
+ERASE_1 = """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_chunk k
                     ON n.node_type = 'raw_chunk' AND n.normalized_name = k.sha256
-                    WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING""", u)  # fmt: skip
-    conn.execute("""INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_doc d
+                    WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING"""
+ERASE_2 = """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_doc d
                     ON n.node_type = 'document' AND n.normalized_name = d.id::text
-                    WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING""", u)  # fmt: skip
-    touched = conn.execute(
-        """WITH gone AS (
+                    WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING"""
+ERASE_3 = """WITH gone AS (
                DELETE FROM graph_edges e WHERE e.user_id = %(u)s AND (
                    e.source_id IN (SELECT id FROM _forget_mem UNION ALL SELECT id FROM _forget_node)
                 OR e.target_id IN (SELECT id FROM _forget_mem UNION ALL SELECT id FROM _forget_node)
@@ -446,9 +451,29 @@ def erase(conn: Conn, user_id: str) -> Erased:
                RETURNING e.source_id, e.source_kind, e.target_id, e.target_kind)
            SELECT array_agg(DISTINCT x) AS ids, (SELECT count(*) FROM gone) AS n FROM (
                SELECT source_id AS x FROM gone WHERE source_kind = 'node'
-               UNION ALL SELECT target_id FROM gone WHERE target_kind = 'node') t""",
-        u,
-    ).fetchone()
+               UNION ALL SELECT target_id FROM gone WHERE target_kind = 'node') t"""
+ERASE_4 = """DELETE FROM trait_evidence WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
+               OR trait_id IN (SELECT id FROM _forget_mem WHERE memory_type = 'trait'))
+           RETURNING trait_id, evidence_type, quality"""
+ERASE_5 = "SELECT id FROM _forget_mem WHERE memory_type = 'trait'"
+ERASE_6 = """DELETE FROM memory_conflicts WHERE user_id = %(u)s AND (old_id IN (SELECT id FROM _forget_mem)
+           OR new_id IN (SELECT id FROM _forget_mem)) RETURNING id::text AS id"""
+ERASE_7 = """DELETE FROM memory_sources WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
+           OR message_id IN (SELECT id FROM _forget_msg) OR session_id IN (SELECT id FROM _forget_session))"""
+ERASE_8 = "DELETE FROM memory_history WHERE user_id = %(u)s AND memory_id IN (SELECT id FROM _forget_mem)"
+ERASE_9 = """DELETE FROM raw_chunks r USING _forget_chunk k WHERE r.user_id = %(u)s AND r.sha256 = k.sha256
+           RETURNING r.sha256, r.path"""
+
+
+def erase(conn: Conn, user_id: str) -> Erased:
+    """Hard-delete every row the work sets name, with what depends on it. Returns the proof material."""
+    out = Erased()
+    u = {"u": user_id}
+    # graph: raw-chunk and document nodes of what goes, then every edge touching a forgotten
+    # memory or node (relation edges name their memory in properties.memory_id)
+    conn.execute(ERASE_1, u)  # fmt: skip
+    conn.execute(ERASE_2, u)  # fmt: skip
+    touched = conn.execute(ERASE_3, u).fetchone()
     assert touched is not None
     out.add("graph_edges", int(touched["n"] or 0))
     _mark_orphan_nodes(conn, user_id, touched["ids"] or [])
@@ -460,28 +485,21 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.add("graph_nodes", len(nodes))
     out.id_sha256.extend(r["id_sha"] for r in nodes)
     # trait evidence of forgotten memories (the caller recomputes those traits)
-    lost = conn.execute(
-        """DELETE FROM trait_evidence WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
-               OR trait_id IN (SELECT id FROM _forget_mem WHERE memory_type = 'trait'))
-           RETURNING trait_id, evidence_type, quality""",
-        u,
-    ).fetchall()
+    lost = conn.execute(ERASE_4, u).fetchall()
     out.add("trait_evidence", len(lost))
-    gone = {r["id"] for r in conn.execute("SELECT id FROM _forget_mem WHERE memory_type = 'trait'").fetchall()}
+    gone = {r["id"] for r in conn.execute(ERASE_5).fetchall()}
     out.lost_evidence = [dict(r) for r in lost if r["trait_id"] not in gone]
     # conflicts of the review queue naming a forgotten fact (their attribute may quote it)
     conflicts = conn.execute(
-        """DELETE FROM memory_conflicts WHERE user_id = %(u)s AND (old_id IN (SELECT id FROM _forget_mem)
-           OR new_id IN (SELECT id FROM _forget_mem)) RETURNING id::text AS id""", u).fetchall()  # fmt: skip
+        ERASE_6, u).fetchall()  # fmt: skip
     out.add("memory_conflicts", len(conflicts))
     out.log_needles.extend(r["id"] for r in conflicts)
     # provenance rows
     out.add("memory_sources", conn.execute(
-        """DELETE FROM memory_sources WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
-           OR message_id IN (SELECT id FROM _forget_msg) OR session_id IN (SELECT id FROM _forget_session))""",
+        ERASE_7,
         u).rowcount)  # fmt: skip
     out.add("memory_history", conn.execute(
-        "DELETE FROM memory_history WHERE user_id = %(u)s AND memory_id IN (SELECT id FROM _forget_mem)", u
+        ERASE_8, u
     ).rowcount)  # fmt: skip
     mems = conn.execute(
         f"""DELETE FROM memories m USING _forget_mem f
@@ -522,11 +540,7 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.id_sha256.extend(r["id_sha"] for r in sessions)
     out.log_needles.extend(r["id"] for r in sessions)
     out.log_needles.extend(r["external_id"] for r in sessions)
-    chunks = conn.execute(
-        """DELETE FROM raw_chunks r USING _forget_chunk k WHERE r.user_id = %(u)s AND r.sha256 = k.sha256
-           RETURNING r.sha256, r.path""",
-        u,
-    ).fetchall()
+    chunks = conn.execute(ERASE_9, u).fetchall()
     out.add("raw_chunks", len(chunks))
     out.content_sha256.extend(r["sha256"].strip() for r in chunks)
     out.files.extend(Path(r["path"]) for r in chunks if r["path"])
@@ -548,19 +562,32 @@ def erase(conn: Conn, user_id: str) -> Erased:
     return out
 
 
+MARK_ORPHAN_NODES = """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n
+           WHERE n.user_id = %(u)s AND n.id = ANY(%(ids)s) AND n.node_type <> ALL(%(kept)s)
+             AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.user_id = n.user_id
+                             AND (e.source_id = n.id OR e.target_id = n.id))
+           ON CONFLICT DO NOTHING"""
+
+
 def _mark_orphan_nodes(conn: Conn, user_id: str, node_ids: Sequence[uuid.UUID]) -> None:
     """Nodes left without any edge after a forget (not the user's own node) go too: they are
     added to ``_forget_node``."""
     if not node_ids:
         return
     conn.execute(
-        """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n
-           WHERE n.user_id = %(u)s AND n.id = ANY(%(ids)s) AND n.node_type <> ALL(%(kept)s)
-             AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.user_id = n.user_id
-                             AND (e.source_id = n.id OR e.target_id = n.id))
-           ON CONFLICT DO NOTHING""",
+        MARK_ORPHAN_NODES,
         {"u": user_id, "ids": list(node_ids), "kept": list(_KEPT_NODE_TYPES)},
     )
+
+
+RESTORE_ARCHIVED_1 = """UPDATE memory_history SET new_content = NULL, new_metadata = '{"summary_forgotten": true}'
+           WHERE user_id = %s AND new_metadata->>'summary_id' = ANY(%s)"""
+RESTORE_ARCHIVED_2 = """UPDATE memories SET expired_at = NULL, superseded_by = NULL, updated_at = now(), version = version + 1
+           WHERE user_id = %s AND superseded_by = ANY(%s::uuid[]) RETURNING id, memory_type"""
+
+
+RESTORE_ARCHIVED = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+                   VALUES (%s, %s, %s, %s, 'UPDATE', %s, 'forget:restore')"""
 
 
 def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> int:
@@ -569,34 +596,28 @@ def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> in
     if not deleted_ids:
         return 0
     conn.execute(  # the archiving rows quoted the summary: keep the event, drop the words
-        """UPDATE memory_history SET new_content = NULL, new_metadata = '{"summary_forgotten": true}'
-           WHERE user_id = %s AND new_metadata->>'summary_id' = ANY(%s)""",
+        RESTORE_ARCHIVED_1,
         (user_id, list(deleted_ids)),
     )
-    rows = conn.execute(
-        """UPDATE memories SET expired_at = NULL, superseded_by = NULL, updated_at = now(), version = version + 1
-           WHERE user_id = %s AND superseded_by = ANY(%s::uuid[]) RETURNING id, memory_type""",
-        (user_id, list(deleted_ids)),
-    ).fetchall()
+    rows = conn.execute(RESTORE_ARCHIVED_2, (user_id, list(deleted_ids))).fetchall()
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
-                """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
-                   VALUES (%s, %s, %s, %s, 'UPDATE', %s, 'forget:restore')""",
+                RESTORE_ARCHIVED,
                 [(uuid7(), user_id, r["id"], r["memory_type"], Jsonb({"reason": "its summary was forgotten"}))
                  for r in rows],
             )  # fmt: skip
     return len(rows)
 
 
+DETACH_SURVIVORS = """UPDATE memories SET trait_parent_id = NULL WHERE user_id = %(u)s AND memory_type = 'trait'
+           AND trait_parent_id IS NOT NULL
+           AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = memories.trait_parent_id AND p.user_id = %(u)s)"""
+
+
 def _detach_survivors(conn: Conn, user_id: str) -> None:
     """Surviving rows keep no pointer to what went: lineage (``trait_parent_id``) is cleared."""
-    conn.execute(
-        """UPDATE memories SET trait_parent_id = NULL WHERE user_id = %(u)s AND memory_type = 'trait'
-           AND trait_parent_id IS NOT NULL
-           AND NOT EXISTS (SELECT 1 FROM memories p WHERE p.id = memories.trait_parent_id AND p.user_id = %(u)s)""",
-        {"u": user_id},
-    )
+    conn.execute(DETACH_SURVIVORS, {"u": user_id})
 
 
 def scrub_log(conn: Conn, user_id: str, table: str, column: str, needles: Sequence[str]) -> int:
@@ -613,6 +634,10 @@ def scrub_log(conn: Conn, user_id: str, table: str, column: str, needles: Sequen
     return conn.execute(query, {"u": user_id, "n": words}).rowcount
 
 
+WRITE_TOMBSTONES = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+               VALUES (%s, %s, %s, %s, 'FORGET', %s, %s)"""
+
+
 def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str,
                      tombstones: Sequence[tuple[str, str, str]]) -> int:  # fmt: skip
     """One content-free ``FORGET`` history row per forgotten memory: ``memory_id`` is the receipt's
@@ -621,8 +646,7 @@ def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str
         return 0
     with conn.cursor() as cur:
         cur.executemany(
-            """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
-               VALUES (%s, %s, %s, %s, 'FORGET', %s, %s)""",
+            WRITE_TOMBSTONES,
             [(uuid7(), user_id, receipt_id, kind,
               Jsonb({"receipt_id": str(receipt_id), "id_sha256": id_sha, "content_sha256": content_sha}), actor)
              for kind, id_sha, content_sha in tombstones],
@@ -633,15 +657,19 @@ def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str
 # --------------------------------------------------------------------------- whole user
 
 
-def user_tables(conn: Conn) -> list[str]:
-    """Every ordinary or partitioned table of this schema with a ``user_id`` column (from the catalog)."""
-    rows = conn.execute(
-        """SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+USER_TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'user_id' AND NOT a.attisdropped
            WHERE s.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
            ORDER BY c.relname"""
-    ).fetchall()
+
+
+def user_tables(conn: Conn) -> list[str]:
+    """Every ordinary or partitioned table of this schema with a ``user_id`` column (from the catalog)."""
+    rows = conn.execute(USER_TABLES).fetchall()
     return [r["relname"] for r in rows if r["relname"] not in KEEP_ON_FORGET]
+
+
+ERASE_USER = "DELETE FROM raw_chunks WHERE user_id = %(u)s RETURNING sha256, path"
 
 
 def erase_user(conn: Conn, user_id: str) -> Erased:
@@ -662,7 +690,7 @@ def erase_user(conn: Conn, user_id: str) -> Erased:
     out.add("conversation_messages", len(rows))
     out.id_sha256.extend(r["i"] for r in rows)
     out.content_sha256.extend(r["c"] for r in rows)
-    rows = conn.execute("DELETE FROM raw_chunks WHERE user_id = %(u)s RETURNING sha256, path", u).fetchall()
+    rows = conn.execute(ERASE_USER, u).fetchall()
     out.add("raw_chunks", len(rows))
     out.content_sha256.extend(r["sha256"].strip() for r in rows)
     out.files.extend(Path(r["path"]) for r in rows if r["path"])
@@ -678,9 +706,12 @@ def erase_user(conn: Conn, user_id: str) -> Erased:
     return out
 
 
+CHUNK_PATHS = "SELECT path FROM raw_chunks WHERE user_id = %s AND path IS NOT NULL"
+
+
 def chunk_paths(conn: Conn, user_id: str) -> list[Path]:
     """Files of a user's raw chunks kept in a chunk directory."""
-    rows = conn.execute("SELECT path FROM raw_chunks WHERE user_id = %s AND path IS NOT NULL", (user_id,)).fetchall()
+    rows = conn.execute(CHUNK_PATHS, (user_id,)).fetchall()
     return [Path(r["path"]) for r in rows]
 
 
@@ -710,13 +741,16 @@ def _receipt(row: dict[str, Any]) -> ReceiptRow:
                          "id_sha256": tuple(row["id_sha256"])})  # fmt: skip
 
 
+INSERT_RECEIPT = sql.SQL("""INSERT INTO forget_receipts (id, user_id, target_kind, target_sha256, actor, counts, content_sha256,
+                                         id_sha256, digest)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {receipt_columns}""").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
+
+
 def insert_receipt(conn: Conn, receipt_id: uuid.UUID, user_id: str, *, target_kind: str, target_sha256: str,
                    actor: str, counts: dict[str, int], content_sha256: Sequence[str], id_sha256: Sequence[str],
                    digest: str) -> ReceiptRow:  # fmt: skip
     row = conn.execute(
-        f"""INSERT INTO forget_receipts (id, user_id, target_kind, target_sha256, actor, counts, content_sha256,
-                                         id_sha256, digest)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {_RECEIPT_COLUMNS}""",
+        INSERT_RECEIPT,
         (receipt_id, user_id, target_kind, target_sha256, actor, Jsonb(counts), list(content_sha256),
          list(id_sha256), digest),
     ).fetchone()  # fmt: skip
@@ -724,16 +758,19 @@ def insert_receipt(conn: Conn, receipt_id: uuid.UUID, user_id: str, *, target_ki
     return _receipt(row)
 
 
+GET_RECEIPT = sql.SQL("SELECT {receipt_columns} FROM forget_receipts WHERE user_id = %s AND id = %s").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
+
+
 def get_receipt(conn: Conn, user_id: str, receipt_id: uuid.UUID) -> ReceiptRow | None:
     row = conn.execute(
-        f"SELECT {_RECEIPT_COLUMNS} FROM forget_receipts WHERE user_id = %s AND id = %s", (user_id, receipt_id)
+        GET_RECEIPT, (user_id, receipt_id)
     ).fetchone()
     return None if row is None else _receipt(row)
 
 
+LIST_RECEIPTS = sql.SQL("SELECT {receipt_columns} FROM forget_receipts WHERE user_id = %s ORDER BY created_at DESC, id DESC LIMIT %s").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
+
+
 def list_receipts(conn: Conn, user_id: str, limit: int) -> list[ReceiptRow]:
-    rows = conn.execute(
-        f"SELECT {_RECEIPT_COLUMNS} FROM forget_receipts WHERE user_id = %s ORDER BY created_at DESC, id DESC LIMIT %s",
-        (user_id, limit),
-    ).fetchall()
+    rows = conn.execute(LIST_RECEIPTS, (user_id, limit)).fetchall()
     return [_receipt(r) for r in rows]

@@ -20,7 +20,7 @@ from ..ids import uuid7
 from ..types import MemoryColumns, MemoryRecord, MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .sql_parts import named_filter, time_scope
+from .sql_parts import time_scope_sql
 from .vectors import to_halfvec
 
 # Every column but the embedding and the generated tsvector.
@@ -33,6 +33,8 @@ _COLUMNS = """
     source_episode_ids, raw_refs, file_id, chunk_index, tags, archived_at, (embedding IS NOT NULL) AS has_embedding
 """
 SELECT_COLUMNS = _COLUMNS
+#: the same columns, to compose into statements (``sql.SQL(...).format(columns=MEMORY_COLUMNS)``)
+MEMORY_COLUMNS = sql.SQL(_COLUMNS)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -121,16 +123,24 @@ def _insert_values(new: NewMemory, dim: int) -> list[Any]:
 
 
 # valid_at (event time) defaults to the moment the memory is written, like created_at
-_PLACEHOLDERS = ["coalesce(%s, now())" if name == "valid_at" else "%s" for name in _INSERT_FIELDS]
-_INSERT_SQL = (
-    f"INSERT INTO memories ({', '.join(_INSERT_FIELDS)}, embedding, created_at) "
-    f"VALUES ({', '.join(_PLACEHOLDERS)}, %s::halfvec, coalesce(%s, now())) "
-    f"RETURNING {_COLUMNS}"
+_VALUE_OF = {"valid_at": sql.SQL("coalesce(%s, now())")}
+INSERT_MEMORY = sql.SQL(
+    "INSERT INTO memories ({fields}, embedding, created_at) "
+    "VALUES ({values}, %s::halfvec, coalesce(%s, now())) RETURNING {columns}"
+).format(
+    fields=sql.SQL(", ").join(map(sql.Identifier, _INSERT_FIELDS)),
+    values=sql.SQL(", ").join(_VALUE_OF.get(name, sql.Placeholder()) for name in _INSERT_FIELDS),
+    columns=MEMORY_COLUMNS,
+)
+SELECT_MEMORY = sql.SQL("SELECT {columns} FROM memories WHERE user_id = %s AND id = %s").format(columns=MEMORY_COLUMNS)
+SELECT_MEMORY_FOR_UPDATE = sql.SQL("{} FOR UPDATE").format(SELECT_MEMORY)
+SELECT_MEMORIES = sql.SQL("SELECT {columns} FROM memories WHERE user_id = %s AND id = ANY(%s)").format(
+    columns=MEMORY_COLUMNS
 )
 
 
 def insert(conn: Conn, new: NewMemory, dim: int) -> MemoryRecord:
-    row = conn.execute(_INSERT_SQL, _insert_values(new, dim)).fetchone()
+    row = conn.execute(INSERT_MEMORY, _insert_values(new, dim)).fetchone()
     assert row is not None
     return row_to_memory(row)
 
@@ -140,7 +150,7 @@ def insert_many(conn: Conn, rows: Sequence[NewMemory], dim: int) -> list[MemoryR
     out = []
     with conn.cursor() as cur:
         for new in rows:
-            cur.execute(_INSERT_SQL, _insert_values(new, dim))
+            cur.execute(INSERT_MEMORY, _insert_values(new, dim))
             row = cur.fetchone()
             assert row is not None
             out.append(row_to_memory(row))
@@ -148,22 +158,85 @@ def insert_many(conn: Conn, rows: Sequence[NewMemory], dim: int) -> list[MemoryR
 
 
 def get(conn: Conn, user_id: str, memory_id: uuid.UUID, *, for_update: bool = False) -> MemoryRecord | None:
-    lock = " FOR UPDATE" if for_update else ""
-    row = conn.execute(
-        f"SELECT {_COLUMNS} FROM memories WHERE user_id = %s AND id = %s{lock}", (user_id, memory_id)
-    ).fetchone()
+    row = conn.execute(SELECT_MEMORY_FOR_UPDATE if for_update else SELECT_MEMORY, (user_id, memory_id)).fetchone()
     return None if row is None else row_to_memory(row)
 
 
 def get_many(conn: Conn, user_id: str, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, MemoryRecord]:
-    rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM memories WHERE user_id = %s AND id = ANY(%s)", (user_id, list(ids))
-    ).fetchall()
+    rows = conn.execute(SELECT_MEMORIES, (user_id, list(ids))).fetchall()
     return {r["id"]: row_to_memory(r) for r in rows}
 
 
 # who said a memory: '' for the user, else another person's name in lower case (``supersede.speaker_of``)
 SPEAKER_SQL = "(CASE WHEN metadata->>'speaker_is_user' = 'false' THEN lower(metadata->>'speaker') ELSE '' END)"
+FIND_CURRENT_BY_HASH = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %s AND memory_type = %s AND content_hash = %s
+         AND expired_at IS NULL AND invalid_at IS NULL{by_speaker}
+       ORDER BY created_at DESC LIMIT 1"""
+)
+_BY_SPEAKER = sql.SQL(" AND {speaker} = %s").format(speaker=sql.SQL(SPEAKER_SQL))
+FIND_CURRENT_BY_HASH_ANY_SPEAKER = FIND_CURRENT_BY_HASH.format(columns=MEMORY_COLUMNS, by_speaker=sql.SQL(""))
+FIND_CURRENT_BY_HASH_OF_SPEAKER = FIND_CURRENT_BY_HASH.format(columns=MEMORY_COLUMNS, by_speaker=_BY_SPEAKER)
+NEAREST_CURRENT = sql.SQL(
+    """SELECT {columns}, 1 - (embedding <=> %(v)s::halfvec) AS similarity
+       FROM memories
+       WHERE user_id = %(u)s AND memory_type = %(t)s AND embedding IS NOT NULL
+         AND expired_at IS NULL AND invalid_at IS NULL
+       ORDER BY embedding <=> %(v)s::halfvec LIMIT %(n)s"""  # a parameter, not a CTE: HNSW needs it
+).format(columns=MEMORY_COLUMNS)
+LIST_MEMORIES = sql.SQL(
+    "SELECT {columns} FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s"
+)
+_OF_USER = sql.SQL("m.user_id = %(user_id)s")
+_NOT_DISSOLVED = sql.SQL("(m.memory_type <> 'trait' OR m.trait_stage IS DISTINCT FROM 'dissolved')")
+EXPIRE_MEMORY = sql.SQL(
+    """UPDATE memories
+       SET expired_at = now(), updated_at = now(), superseded_by = %s,
+           invalid_at = coalesce(%s, invalid_at)
+       WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL
+       RETURNING {columns}"""
+).format(columns=MEMORY_COLUMNS)
+INVALIDATE_MEMORY = sql.SQL(
+    """UPDATE memories SET invalid_at = %s, updated_at = now(), version = version + 1
+       WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL
+       RETURNING {columns}"""
+).format(columns=MEMORY_COLUMNS)
+UPDATE_MEMORY_FIELDS = sql.SQL(
+    "UPDATE memories SET {sets}, version = version + 1, updated_at = now() "
+    "WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {columns}"
+)
+_ASSIGN = sql.SQL("{} = %s")
+CHAIN_IDS = """WITH RECURSIVE back AS (
+        SELECT id, created_at FROM memories WHERE user_id = %(u)s AND id = %(id)s
+        UNION
+        SELECT m.id, m.created_at FROM memories m JOIN back b ON m.superseded_by = b.id
+        WHERE m.user_id = %(u)s
+    ), fwd AS (
+        SELECT id, superseded_by, created_at FROM memories WHERE user_id = %(u)s AND id = %(id)s
+        UNION
+        SELECT m.id, m.superseded_by, m.created_at FROM memories m JOIN fwd f ON m.id = f.superseded_by
+        WHERE m.user_id = %(u)s
+    )
+    SELECT id, created_at FROM back UNION SELECT id, created_at FROM fwd ORDER BY created_at, id"""
+SET_EMBEDDING = "UPDATE memories SET embedding = %s::halfvec, embed_error = NULL WHERE id = %s AND memory_type = %s"
+CLAIM_PENDING_EMBEDDINGS = """SELECT id, memory_type, user_id, content, embed_attempts FROM memories
+    WHERE embedding IS NULL AND expired_at IS NULL
+    ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED"""
+RECORD_EMBED_FAILURE = (
+    "UPDATE memories SET embed_attempts = embed_attempts + 1, embed_error = %s WHERE id = %s AND memory_type = %s"
+)
+COUNT_PENDING_EMBEDDINGS = "SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL"
+COUNT_PENDING_EMBEDDINGS_OF_USER = (
+    "SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL AND user_id = %s"
+)
+COUNT_BY_TYPE = "SELECT memory_type, count(*) AS n FROM memories WHERE expired_at IS NULL GROUP BY 1"
+COUNT_BY_TYPE_OF_USER = "SELECT memory_type, count(*) AS n FROM memories WHERE expired_at IS NULL AND user_id = %s GROUP BY 1"
+BUMP_ACCESS = """UPDATE memories m SET access_count = m.access_count + d.delta,
+           last_accessed_at = greatest(coalesce(m.last_accessed_at, d.stamp), d.stamp)
+    FROM unnest(%s::text[], %s::uuid[], %s::int[], %s::timestamptz[]) AS d(user_id, id, delta, stamp)
+    WHERE m.user_id = d.user_id AND m.id = d.id"""
+DELETE_USER_ROWS = sql.SQL("DELETE FROM {table} WHERE user_id = %s")
 
 
 LOCK_WRITE_KEY = sql.SQL("SELECT pg_advisory_xact_lock(hashtextextended({key}, 0))").format(key=sql.Placeholder())
@@ -180,12 +253,8 @@ def find_current_by_hash(
     conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str, *, speaker: str | None = None
 ) -> MemoryRecord | None:
     """The newest current memory with this content hash (said by ``speaker``, when given)."""
-    by_speaker = "" if speaker is None else f" AND {SPEAKER_SQL} = %s"
     row = conn.execute(
-        f"""SELECT {_COLUMNS} FROM memories
-            WHERE user_id = %s AND memory_type = %s AND content_hash = %s
-              AND expired_at IS NULL AND invalid_at IS NULL{by_speaker}
-            ORDER BY created_at DESC LIMIT 1""",
+        FIND_CURRENT_BY_HASH_ANY_SPEAKER if speaker is None else FIND_CURRENT_BY_HASH_OF_SPEAKER,
         (user_id, str(memory_type), content_hash, *(() if speaker is None else (speaker,))),
     ).fetchone()
     return None if row is None else row_to_memory(row)
@@ -196,11 +265,7 @@ def nearest_current(
 ) -> list[tuple[MemoryRecord, float]]:
     """Current memories of one type closest to ``vector``, with cosine similarity."""
     rows = conn.execute(
-        f"""SELECT {_COLUMNS}, 1 - (embedding <=> %(v)s::halfvec) AS similarity
-            FROM memories
-            WHERE user_id = %(u)s AND memory_type = %(t)s AND embedding IS NOT NULL
-              AND expired_at IS NULL AND invalid_at IS NULL
-            ORDER BY embedding <=> %(v)s::halfvec LIMIT %(n)s""",  # a parameter, not a CTE: HNSW needs it
+        NEAREST_CURRENT,
         {"v": to_halfvec(vector, dim), "u": user_id, "t": str(memory_type), "n": limit},
     ).fetchall()
     return [(row_to_memory(r), float(r["similarity"])) for r in rows]
@@ -225,18 +290,16 @@ def list_memories(
     ``include_inactive``: every version.
     """
     params: dict[str, Any] = {"user_id": user_id, "limit": limit, "offset": offset}
-    clauses = ["m.user_id = %(user_id)s"]
+    clauses: list[sql.Composable] = [_OF_USER]
     if as_of is not None or valid_at is not None or not include_inactive:
-        clauses.append(time_scope(as_of, valid_at, params))
+        clauses.append(time_scope_sql(as_of, valid_at, params))
     if as_of is None and valid_at is None and not include_inactive:  # a dissolved trait is no belief now
-        clauses.append("(m.memory_type <> 'trait' OR m.trait_stage IS DISTINCT FROM 'dissolved')")
+        clauses.append(_NOT_DISSOLVED)
     if where is not None:
-        clause, extra = named_filter(where)
-        clauses.append(clause)
-        params.update(extra)
-    query = (f"SELECT {_COLUMNS} FROM memories m WHERE {' AND '.join(clauses)} "
-             "ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s")  # fmt: skip
-    rows = conn.execute(sql.SQL(query), params).fetchall()  # type: ignore[arg-type]
+        clauses.append(where.clause)
+        params.update(where.params)
+    query = LIST_MEMORIES.format(columns=MEMORY_COLUMNS, where=sql.SQL(" AND ").join(clauses))
+    rows = conn.execute(query, params).fetchall()
     return [row_to_memory(r) for r in rows]
 
 
@@ -255,11 +318,7 @@ def expire(
     expired — the caller turns that into a conflict.
     """
     row = conn.execute(
-        f"""UPDATE memories
-            SET expired_at = now(), updated_at = now(), superseded_by = %s,
-                invalid_at = coalesce(%s, invalid_at)
-            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL
-            RETURNING {_COLUMNS}""",
+        EXPIRE_MEMORY,
         (superseded_by, invalid_at, user_id, memory_id, expected_version),
     ).fetchone()
     return None if row is None else row_to_memory(row)
@@ -270,9 +329,7 @@ def invalidate(
 ) -> MemoryRecord | None:
     """Mark a fact as no longer holding from ``invalid_at`` (event time) without expiring it."""
     row = conn.execute(
-        f"""UPDATE memories SET invalid_at = %s, updated_at = now(), version = version + 1
-            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL
-            RETURNING {_COLUMNS}""",
+        INVALIDATE_MEMORY,
         (invalid_at, user_id, memory_id, expected_version),
     ).fetchone()
     return None if row is None else row_to_memory(row)
@@ -290,33 +347,16 @@ def update_fields(
     unknown = set(fields) - allowed
     if unknown:
         raise ValueError(f"cannot update columns {sorted(unknown)}")
-    assignments = [sql.SQL("{} = %s").format(sql.Identifier(k)) for k in fields]
+    assignments = [_ASSIGN.format(sql.Identifier(k)) for k in fields]
     values = [Jsonb(v) if k == "metadata" else list(v) if k == "tags" else v for k, v in fields.items()]
-    query = sql.SQL(
-        "UPDATE memories SET {sets}, version = version + 1, updated_at = now() "
-        "WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {cols}"
-    ).format(sets=sql.SQL(", ").join(assignments), cols=sql.SQL(_COLUMNS))
+    query = UPDATE_MEMORY_FIELDS.format(sets=sql.SQL(", ").join(assignments), columns=MEMORY_COLUMNS)
     row = conn.execute(query, [*values, user_id, memory_id, expected_version]).fetchone()
     return None if row is None else row_to_memory(row)
 
 
 def chain_ids(conn: Conn, user_id: str, memory_id: uuid.UUID) -> list[uuid.UUID]:
     """Every version in the supersede chain that contains ``memory_id``, oldest first."""
-    rows = conn.execute(
-        """WITH RECURSIVE back AS (
-               SELECT id, created_at FROM memories WHERE user_id = %(u)s AND id = %(id)s
-               UNION
-               SELECT m.id, m.created_at FROM memories m JOIN back b ON m.superseded_by = b.id
-               WHERE m.user_id = %(u)s
-           ), fwd AS (
-               SELECT id, superseded_by, created_at FROM memories WHERE user_id = %(u)s AND id = %(id)s
-               UNION
-               SELECT m.id, m.superseded_by, m.created_at FROM memories m JOIN fwd f ON m.id = f.superseded_by
-               WHERE m.user_id = %(u)s
-           )
-           SELECT id, created_at FROM back UNION SELECT id, created_at FROM fwd ORDER BY created_at, id""",
-        {"u": user_id, "id": memory_id},
-    ).fetchall()
+    rows = conn.execute(CHAIN_IDS, {"u": user_id, "id": memory_id}).fetchall()
     return [r["id"] for r in rows]
 
 
@@ -325,52 +365,35 @@ def set_embeddings(conn: Conn, pairs: Sequence[tuple[uuid.UUID, str, np.ndarray]
     written = 0
     with conn.cursor() as cur:
         for memory_id, memory_type, vector in pairs:
-            cur.execute(
-                "UPDATE memories SET embedding = %s::halfvec, embed_error = NULL "
-                "WHERE id = %s AND memory_type = %s",
-                (to_halfvec(vector, dim), memory_id, memory_type),
-            )
+            cur.execute(SET_EMBEDDING, (to_halfvec(vector, dim), memory_id, memory_type))
             written += cur.rowcount
     return written
 
 
 def claim_pending_embeddings(conn: Conn, limit: int) -> list[dict[str, Any]]:
     """Rows still waiting for an embedding, locked so that concurrent workers skip them."""
-    return conn.execute(
-        """SELECT id, memory_type, user_id, content, embed_attempts FROM memories
-           WHERE embedding IS NULL AND expired_at IS NULL
-           ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED""",
-        (limit,),
-    ).fetchall()
+    return conn.execute(CLAIM_PENDING_EMBEDDINGS, (limit,)).fetchall()
 
 
 def record_embed_failure(conn: Conn, ids: Sequence[tuple[uuid.UUID, str]], error: str) -> None:
     with conn.cursor() as cur:
         for memory_id, memory_type in ids:
-            cur.execute(
-                "UPDATE memories SET embed_attempts = embed_attempts + 1, embed_error = %s "
-                "WHERE id = %s AND memory_type = %s",
-                (error[:500], memory_id, memory_type),
-            )
+            cur.execute(RECORD_EMBED_FAILURE, (error[:500], memory_id, memory_type))
 
 
 def count_pending_embeddings(conn: Conn, user_id: str | None = None) -> int:
     if user_id is None:
-        row = conn.execute("SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL")
+        row = conn.execute(COUNT_PENDING_EMBEDDINGS)
     else:
-        row = conn.execute(
-            "SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL AND user_id = %s",
-            (user_id,),
-        )
+        row = conn.execute(COUNT_PENDING_EMBEDDINGS_OF_USER, (user_id,))
     return int(row.fetchone()["n"])  # type: ignore[index]
 
 
 def counts_by_type(conn: Conn, user_id: str | None = None) -> dict[str, int]:
-    where = "" if user_id is None else "AND user_id = %s"
-    rows = conn.execute(
-        f"SELECT memory_type, count(*) AS n FROM memories WHERE expired_at IS NULL {where} GROUP BY 1",
-        () if user_id is None else (user_id,),
-    ).fetchall()
+    if user_id is None:
+        rows = conn.execute(COUNT_BY_TYPE).fetchall()
+    else:
+        rows = conn.execute(COUNT_BY_TYPE_OF_USER, (user_id,)).fetchall()
     return {r["memory_type"]: int(r["n"]) for r in rows}
 
 
@@ -384,13 +407,7 @@ def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, d
         ids.append(memory_id)
         deltas.append(delta)
         stamps.append(last)
-    cur = conn.execute(
-        """UPDATE memories m SET access_count = m.access_count + d.delta,
-                  last_accessed_at = greatest(coalesce(m.last_accessed_at, d.stamp), d.stamp)
-           FROM unnest(%s::text[], %s::uuid[], %s::int[], %s::timestamptz[]) AS d(user_id, id, delta, stamp)
-           WHERE m.user_id = d.user_id AND m.id = d.id""",
-        (users, ids, deltas, stamps),
-    )
+    cur = conn.execute(BUMP_ACCESS, (users, ids, deltas, stamps))
     return cur.rowcount
 
 
@@ -405,6 +422,6 @@ def delete_user(conn: Conn, user_id: str) -> dict[str, int]:
     """Hard-delete every row of one user in every table (``reset``). Returns rows removed per table."""
     removed = {}
     for table in USER_TABLES:
-        cur = conn.execute(sql.SQL("DELETE FROM {} WHERE user_id = %s").format(sql.Identifier(table)), (user_id,))
+        cur = conn.execute(DELETE_USER_ROWS.format(table=sql.Identifier(table)), (user_id,))
         removed[table] = cur.rowcount
     return removed

@@ -6,16 +6,19 @@ import uuid
 
 from .db import Conn
 
+OWNER_OF = "SELECT user_id FROM memories WHERE id = %s LIMIT 1"
+
 
 def owner_of(conn: Conn, memory_id: uuid.UUID) -> str | None:
     """The user a memory id belongs to, or None."""
-    row = conn.execute("SELECT user_id FROM memories WHERE id = %s LIMIT 1", (memory_id,)).fetchone()
+    row = conn.execute(OWNER_OF, (memory_id,)).fetchone()
     return None if row is None else str(row["user_id"])
+
+
+USERS = "SELECT user_id FROM memories UNION SELECT user_id FROM conversation_sessions ORDER BY 1"
 
 
 def users(conn: Conn) -> list[str]:
     """Every user with memories or conversations in the database."""
-    rows = conn.execute(
-        "SELECT user_id FROM memories UNION SELECT user_id FROM conversation_sessions ORDER BY 1"
-    ).fetchall()
+    rows = conn.execute(USERS).fetchall()
     return [str(r["user_id"]) for r in rows]

@@ -38,10 +38,7 @@ class TableShape:
     vector_columns: tuple[str, ...]
 
 
-def user_tables(conn: Conn) -> list[TableShape]:
-    """Every table holding per-user rows, in import order."""
-    rows = conn.execute(
-        """
+USER_TABLES = """
         SELECT c.relname AS table_name, a.attname AS column_name, t.typname AS type_name
         FROM pg_class c
         JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
@@ -52,7 +49,11 @@ def user_tables(conn: Conn) -> list[TableShape]:
                       WHERE u.attrelid = c.oid AND u.attname = 'user_id' AND NOT u.attisdropped)
         ORDER BY c.relname, a.attnum
         """
-    ).fetchall()
+
+
+def user_tables(conn: Conn) -> list[TableShape]:
+    """Every table holding per-user rows, in import order."""
+    rows = conn.execute(USER_TABLES).fetchall()
     columns: dict[str, list[str]] = {}
     vectors: dict[str, list[str]] = {}
     for row in rows:
@@ -66,9 +67,12 @@ def user_tables(conn: Conn) -> list[TableShape]:
     return [TableShape(n, tuple(columns[n]), tuple(vectors.get(n, ()))) for n in names]
 
 
+SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+
+
 def snapshot(conn: Conn) -> None:
     """Make the caller's transaction one consistent read-only snapshot (call first)."""
-    conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+    conn.execute(SNAPSHOT)
 
 
 def dump_rows(conn: Conn, table: TableShape, user_id: str, *, batch: int = 500) -> Iterator[dict[str, Any]]:
@@ -112,9 +116,9 @@ def count_rows(conn: Conn, table: str, user_id: str) -> int:
     return int(conn.execute(query, (user_id,)).fetchone()["n"])  # type: ignore[index]
 
 
+MEMORIES_WITHOUT_VECTORS = "SELECT id, memory_type, content FROM memories WHERE user_id = %s AND embedding IS NULL ORDER BY created_at"
+
+
 def memories_without_vectors(conn: Conn, user_id: str) -> list[dict[str, Any]]:
     """Every version of the user's memories with no embedding (expired ones too: time travel needs them)."""
-    return conn.execute(
-        "SELECT id, memory_type, content FROM memories WHERE user_id = %s AND embedding IS NULL ORDER BY created_at",
-        (user_id,),
-    ).fetchall()
+    return conn.execute(MEMORIES_WITHOUT_VECTORS, (user_id,)).fetchall()

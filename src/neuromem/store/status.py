@@ -26,12 +26,15 @@ class StoreStatus:
     pending_embeddings: int = 0  # rows waiting for a vector
 
 
+STORE_STATUS = "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+
+
 def store_status(db: Database, *, user_id: str | None, embedder: str, embed_mode: str) -> StoreStatus:
     """Read the status of ``db`` (counts for ``user_id`` only when given)."""
     with db.connection() as conn:
         version = migrate.current_version(conn)
         server_version = conn.info.server_version
-        row = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+        row = conn.execute(STORE_STATUS).fetchone()
         counts = memories.counts_by_type(conn, user_id)
         pending = memories.count_pending_embeddings(conn, user_id)
     return StoreStatus(

@@ -22,7 +22,7 @@ from ..ids import uuid7
 from ..types import EvidenceQuality, HistoryEvent, MemoryRecord, MemoryType
 from . import history, memories
 from .db import Conn
-from .memories import SELECT_COLUMNS, row_to_memory
+from .memories import MEMORY_COLUMNS, row_to_memory
 
 ADVISORY_NAMESPACE = "neuromem.reflect:"
 
@@ -57,29 +57,32 @@ class NewEvidence:
 # --------------------------------------------------------------------------- trait rows
 
 
+_ACTIVE_TRAITS = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL AND trait_stage NOT IN {stages}
+       ORDER BY created_at, id"""
+)
+ACTIVE_TRAITS = _ACTIVE_TRAITS.format(columns=MEMORY_COLUMNS, stages=sql.SQL("('dissolved')"))
+ACTIVE_TRAITS_BUT_TRENDS = _ACTIVE_TRAITS.format(columns=MEMORY_COLUMNS, stages=sql.SQL("('dissolved', 'trend')"))
+_LIST_TRAITS = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL {live}
+       ORDER BY CASE trait_subtype WHEN 'core' THEN 1 WHEN 'preference' THEN 2 ELSE 3 END,
+                trait_confidence DESC NULLS LAST, created_at"""
+)
+LIST_TRAITS = _LIST_TRAITS.format(columns=MEMORY_COLUMNS, live=sql.SQL("AND trait_stage <> 'dissolved'"))
+LIST_TRAITS_WITH_DISSOLVED = _LIST_TRAITS.format(columns=MEMORY_COLUMNS, live=sql.SQL(""))
+
+
 def active_traits(conn: Conn, user_id: str, *, include_trends: bool = True) -> list[MemoryRecord]:
     """Current traits that are not dissolved, oldest first."""
-    stages = "('dissolved')" if include_trends else "('dissolved', 'trend')"
-    rows = conn.execute(
-        f"""SELECT {SELECT_COLUMNS} FROM memories
-            WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL
-              AND trait_stage NOT IN {stages}
-            ORDER BY created_at, id""",
-        (user_id,),
-    ).fetchall()
+    rows = conn.execute(ACTIVE_TRAITS if include_trends else ACTIVE_TRAITS_BUT_TRENDS, (user_id,)).fetchall()
     return [row_to_memory(r) for r in rows]
 
 
 def list_traits(conn: Conn, user_id: str, *, include_dissolved: bool = False) -> list[MemoryRecord]:
     """Every current trait of a user (dissolved ones on request), grouped core → preference → behavior."""
-    extra = "" if include_dissolved else "AND trait_stage <> 'dissolved'"
-    rows = conn.execute(
-        f"""SELECT {SELECT_COLUMNS} FROM memories
-            WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL {extra}
-            ORDER BY CASE trait_subtype WHEN 'core' THEN 1 WHEN 'preference' THEN 2 ELSE 3 END,
-                     trait_confidence DESC NULLS LAST, created_at""",
-        (user_id,),
-    ).fetchall()
+    rows = conn.execute(LIST_TRAITS_WITH_DISSOLVED if include_dissolved else LIST_TRAITS, (user_id,)).fetchall()
     return [row_to_memory(r) for r in rows]
 
 
@@ -152,19 +155,28 @@ def reinforce_on_recall(
     raise TraitConflict(f"trait {trait_id} kept changing during recall reinforcement")
 
 
+HAS_SUPPORTING_EVIDENCE = (
+    "SELECT EXISTS (SELECT 1 FROM trait_evidence WHERE user_id = %s AND trait_id = %s "
+"AND evidence_type = 'supporting') AS e"
+)
+
+
 def has_supporting_evidence(conn: Conn, user_id: str, trait: MemoryRecord) -> bool:
     """Whether reflection ever reinforced the trait or recorded a supporting memory for it."""
     if (trait.trait_reinforcement_count or 0) > 0:
         return True
-    row = conn.execute(
-        "SELECT EXISTS (SELECT 1 FROM trait_evidence WHERE user_id = %s AND trait_id = %s "
-        "AND evidence_type = 'supporting') AS e",
-        (user_id, trait.id),
-    ).fetchone()
+    row = conn.execute(HAS_SUPPORTING_EVIDENCE, (user_id, trait.id)).fetchone()
     return bool(row and row["e"])
 
 
 # --------------------------------------------------------------------------- evidence
+
+
+ADD_EVIDENCE = """INSERT INTO trait_evidence (id, user_id, trait_id, memory_id, evidence_type, quality, context,
+                                           created_at)
+               SELECT %s, %s, %s, %s, %s, %s, %s, %s
+               WHERE NOT EXISTS (SELECT 1 FROM trait_evidence
+                                 WHERE trait_id = %s AND memory_id = %s AND evidence_type = %s)"""
 
 
 def add_evidence(conn: Conn, user_id: str, rows: Sequence[NewEvidence], *, created_at: dt.datetime) -> int:
@@ -173,11 +185,7 @@ def add_evidence(conn: Conn, user_id: str, rows: Sequence[NewEvidence], *, creat
         return 0
     with conn.cursor() as cur:
         cur.executemany(
-            """INSERT INTO trait_evidence (id, user_id, trait_id, memory_id, evidence_type, quality, context,
-                                           created_at)
-               SELECT %s, %s, %s, %s, %s, %s, %s, %s
-               WHERE NOT EXISTS (SELECT 1 FROM trait_evidence
-                                 WHERE trait_id = %s AND memory_id = %s AND evidence_type = %s)""",
+            ADD_EVIDENCE,
             [
                 (
                     uuid7(),
@@ -198,18 +206,18 @@ def add_evidence(conn: Conn, user_id: str, rows: Sequence[NewEvidence], *, creat
     return len(rows)
 
 
-def evidence_for(conn: Conn, user_id: str, trait_ids: Iterable[uuid.UUID]) -> list[Evidence]:
-    """Evidence rows of some traits with the content of each memory, oldest first."""
-    rows = conn.execute(
-        """SELECT e.trait_id, e.memory_id, e.evidence_type, e.quality, e.context, e.created_at,
+EVIDENCE_FOR = """SELECT e.trait_id, e.memory_id, e.evidence_type, e.quality, e.context, e.created_at,
                   m.content, m.memory_type
            FROM trait_evidence e
            LEFT JOIN memories m ON m.id = e.memory_id AND m.user_id = e.user_id
            WHERE e.user_id = %s AND e.trait_id = ANY(%s)
              AND (m.id IS NULL OR m.expired_at IS NULL OR m.superseded_by IS NOT NULL)  -- never a deleted memory
-           ORDER BY e.created_at, e.id""",
-        (user_id, list(trait_ids)),
-    ).fetchall()
+           ORDER BY e.created_at, e.id"""
+
+
+def evidence_for(conn: Conn, user_id: str, trait_ids: Iterable[uuid.UUID]) -> list[Evidence]:
+    """Evidence rows of some traits with the content of each memory, oldest first."""
+    rows = conn.execute(EVIDENCE_FOR, (user_id, list(trait_ids))).fetchall()
     return [
         Evidence(
             trait_id=r["trait_id"],
@@ -225,27 +233,24 @@ def evidence_for(conn: Conn, user_id: str, trait_ids: Iterable[uuid.UUID]) -> li
     ]
 
 
+EVIDENCED_MEMORY_IDS = """SELECT DISTINCT e.memory_id FROM trait_evidence e
+           JOIN memories t ON t.id = e.trait_id AND t.memory_type = 'trait' AND t.user_id = e.user_id
+           WHERE e.user_id = %s AND e.memory_id = ANY(%s)
+             AND t.expired_at IS NULL AND t.trait_stage <> 'dissolved'"""
+
+
 def evidenced_memory_ids(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
     """Which of ``memory_ids`` already support or contradict some live trait."""
     if not memory_ids:
         return set()
-    rows = conn.execute(
-        """SELECT DISTINCT e.memory_id FROM trait_evidence e
-           JOIN memories t ON t.id = e.trait_id AND t.memory_type = 'trait' AND t.user_id = e.user_id
-           WHERE e.user_id = %s AND e.memory_id = ANY(%s)
-             AND t.expired_at IS NULL AND t.trait_stage <> 'dissolved'""",
-        (user_id, list(memory_ids)),
-    ).fetchall()
+    rows = conn.execute(EVIDENCED_MEMORY_IDS, (user_id, list(memory_ids))).fetchall()
     return {r["memory_id"] for r in rows}
 
 
 # --------------------------------------------------------------------------- lineage (seed 000 §4.2)
 
 
-def descendants(conn: Conn, user_id: str, trait_id: uuid.UUID, max_depth: int = 3) -> list[dict[str, Any]]:
-    """The trait and everything below it (children, grandchildren…) with their depth — seed 000 §4.2."""
-    return conn.execute(
-        """WITH RECURSIVE chain AS (
+DESCENDANTS = """WITH RECURSIVE chain AS (
                SELECT id, content, trait_subtype, trait_stage, trait_confidence, trait_parent_id, 0 AS depth
                FROM memories_trait WHERE user_id = %(u)s AND id = %(id)s AND expired_at IS NULL
                UNION ALL
@@ -254,15 +259,15 @@ def descendants(conn: Conn, user_id: str, trait_id: uuid.UUID, max_depth: int = 
                FROM memories_trait t JOIN chain c ON t.trait_parent_id = c.id
                WHERE t.user_id = %(u)s AND t.expired_at IS NULL AND c.depth < %(d)s
            )
-           SELECT * FROM chain ORDER BY depth, id""",
-        {"u": user_id, "id": trait_id, "d": max_depth},
-    ).fetchall()
+           SELECT * FROM chain ORDER BY depth, id"""
 
 
-def ancestors(conn: Conn, user_id: str, trait_id: uuid.UUID, max_depth: int = 3) -> list[dict[str, Any]]:
-    """The upgrade chain above a trait: its parent, the parent's parent… (nearest first)."""
-    return conn.execute(
-        """WITH RECURSIVE chain AS (
+def descendants(conn: Conn, user_id: str, trait_id: uuid.UUID, max_depth: int = 3) -> list[dict[str, Any]]:
+    """The trait and everything below it (children, grandchildren…) with their depth — seed 000 §4.2."""
+    return conn.execute(DESCENDANTS, {"u": user_id, "id": trait_id, "d": max_depth}).fetchall()
+
+
+ANCESTORS = """WITH RECURSIVE chain AS (
                SELECT id, content, trait_subtype, trait_stage, trait_confidence, trait_parent_id, 0 AS depth
                FROM memories_trait WHERE user_id = %(u)s AND id = %(id)s
                UNION ALL
@@ -271,22 +276,31 @@ def ancestors(conn: Conn, user_id: str, trait_id: uuid.UUID, max_depth: int = 3)
                FROM memories_trait t JOIN chain c ON t.id = c.trait_parent_id
                WHERE t.user_id = %(u)s AND c.depth < %(d)s
            )
-           SELECT * FROM chain WHERE depth > 0 ORDER BY depth""",
-        {"u": user_id, "id": trait_id, "d": max_depth},
-    ).fetchall()
+           SELECT * FROM chain WHERE depth > 0 ORDER BY depth"""
+
+
+def ancestors(conn: Conn, user_id: str, trait_id: uuid.UUID, max_depth: int = 3) -> list[dict[str, Any]]:
+    """The upgrade chain above a trait: its parent, the parent's parent… (nearest first)."""
+    return conn.execute(ANCESTORS, {"u": user_id, "id": trait_id, "d": max_depth}).fetchall()
 
 
 # --------------------------------------------------------------------------- reflection cycles
 
 
+START_CYCLE = """INSERT INTO reflection_cycles (id, user_id, trigger_type, trigger_value, status)
+           VALUES (%s, %s, %s, %s, 'running')"""
+
+
 def start_cycle(conn: Conn, user_id: str, trigger_type: str, trigger_value: float | None) -> uuid.UUID:
     cycle_id = uuid7()
-    conn.execute(
-        """INSERT INTO reflection_cycles (id, user_id, trigger_type, trigger_value, status)
-           VALUES (%s, %s, %s, %s, 'running')""",
-        (cycle_id, user_id, trigger_type, trigger_value),
-    )
+    conn.execute(START_CYCLE, (cycle_id, user_id, trigger_type, trigger_value))
     return cycle_id
+
+
+FINISH_CYCLE = """UPDATE reflection_cycles
+           SET memories_scanned = %s, traits_created = %s, traits_updated = %s, traits_dissolved = %s,
+               completed_at = clock_timestamp(), status = 'completed', details = %s
+           WHERE id = %s"""
 
 
 def finish_cycle(
@@ -300,36 +314,33 @@ def finish_cycle(
     details: dict[str, Any],
 ) -> None:
     conn.execute(
-        """UPDATE reflection_cycles
-           SET memories_scanned = %s, traits_created = %s, traits_updated = %s, traits_dissolved = %s,
-               completed_at = clock_timestamp(), status = 'completed', details = %s
-           WHERE id = %s""",
+        FINISH_CYCLE,
         (scanned, created, updated, dissolved, Jsonb(details), cycle_id),
     )
 
 
+FAIL_CYCLE = """UPDATE reflection_cycles SET status = 'failed', completed_at = clock_timestamp(), error_message = %s
+           WHERE id = %s"""
+
+
 def fail_cycle(conn: Conn, cycle_id: uuid.UUID, error: str) -> None:
-    conn.execute(
-        """UPDATE reflection_cycles SET status = 'failed', completed_at = clock_timestamp(), error_message = %s
-           WHERE id = %s""",
-        (error[:2000], cycle_id),
-    )
+    conn.execute(FAIL_CYCLE, (error[:2000], cycle_id))
+
+
+LAST_COMPLETED_CYCLE = """SELECT * FROM reflection_cycles WHERE user_id = %s AND status = 'completed'
+           ORDER BY started_at DESC, id DESC LIMIT 1"""
 
 
 def last_completed_cycle(conn: Conn, user_id: str) -> dict[str, Any] | None:
     """The newest completed cycle; its ``details`` hold the watermark and the reflection clock."""
-    return conn.execute(
-        """SELECT * FROM reflection_cycles WHERE user_id = %s AND status = 'completed'
-           ORDER BY started_at DESC, id DESC LIMIT 1""",
-        (user_id,),
-    ).fetchone()
+    return conn.execute(LAST_COMPLETED_CYCLE, (user_id,)).fetchone()
+
+
+CYCLES = "SELECT * FROM reflection_cycles WHERE user_id = %s ORDER BY started_at DESC, id DESC LIMIT %s"
 
 
 def cycles(conn: Conn, user_id: str, limit: int = 20) -> list[dict[str, Any]]:
-    return conn.execute(
-        "SELECT * FROM reflection_cycles WHERE user_id = %s ORDER BY started_at DESC, id DESC LIMIT %s",
-        (user_id, limit),
-    ).fetchall()
+    return conn.execute(CYCLES, (user_id, limit)).fetchall()
 
 
 # --------------------------------------------------------------------------- scanning and watermarks
@@ -343,12 +354,12 @@ def new_memories(
     Rows carry the columns the reflection engine needs, plus the session of the
     memory from ``memory_sources`` (NULL when it has none) and the embedding as text.
     """
-    where = ""
     params: list[Any] = [user_id]
+    where = [_M_OF_USER]
     if after_created is not None:
-        where = "AND (m.created_at, m.id) > (%s, %s)"
+        where.append(_M_AFTER)
         params += [after_created, after_id or uuid.UUID(int=0)]
-    return _memory_rows(conn, f"m.user_id = %s {where}", params)
+    return _memory_rows(conn, where, params)
 
 
 def pool_memories(
@@ -360,45 +371,61 @@ def pool_memories(
     until_id: uuid.UUID | None,
 ) -> list[dict[str, Any]]:
     """Older current fact/episodic rows (up to the watermark) whose event time is after ``since``."""
-    params: list[Any] = [user_id, since]
-    where = "m.user_id = %s AND coalesce(m.valid_at, m.created_at) >= %s"
     if until_created is None:
         return []
-    where += " AND (m.created_at, m.id) <= (%s, %s)"
-    params += [until_created, until_id or uuid.UUID(int=0)]
-    return _memory_rows(conn, where, params)
+    params: list[Any] = [user_id, since, until_created, until_id or uuid.UUID(int=0)]
+    return _memory_rows(conn, [_M_OF_USER, _M_OBSERVED_SINCE, _M_UP_TO], params)
 
 
-def _memory_rows(conn: Conn, where: str, params: list[Any]) -> list[dict[str, Any]]:
-    return conn.execute(
-        f"""SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
+_M_OF_USER = sql.SQL("m.user_id = %s")
+_M_AFTER = sql.SQL("(m.created_at, m.id) > (%s, %s)")
+_M_UP_TO = sql.SQL("(m.created_at, m.id) <= (%s, %s)")
+_M_OBSERVED_SINCE = sql.SQL("coalesce(m.valid_at, m.created_at) >= %s")
+REFLECTION_ROWS = sql.SQL(
+        """SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
                    m.created_at, coalesce(m.valid_at, m.created_at) AS observed_at,
                    halfvec_send(m.embedding) AS embedding,
                    (SELECT s.session_id FROM memory_sources s WHERE s.memory_id = m.id LIMIT 1) AS session_id
             FROM memories m
             WHERE {where} AND m.memory_type IN ('fact', 'episodic')
               AND m.expired_at IS NULL AND m.invalid_at IS NULL
-            ORDER BY m.created_at, m.id""",
-        params,
-    ).fetchall()
+            ORDER BY m.created_at, m.id"""
+)
+
+
+def _memory_rows(conn: Conn, where: Sequence[sql.Composable], params: list[Any]) -> list[dict[str, Any]]:
+    return conn.execute(REFLECTION_ROWS.format(where=sql.SQL(" AND ").join(where)), params).fetchall()
+
+
+_UNREFLECTED_IMPORTANCE = sql.SQL(
+    """SELECT importance, coalesce(valid_at, created_at) AS observed_at FROM memories
+       WHERE user_id = %s {after} AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL"""
+)
+UNREFLECTED_IMPORTANCE = _UNREFLECTED_IMPORTANCE.format(after=sql.SQL(""))
+UNREFLECTED_IMPORTANCE_AFTER = _UNREFLECTED_IMPORTANCE.format(after=sql.SQL("AND (created_at, id) > (%s, %s)"))
 
 
 def unreflected_importance(
     conn: Conn, user_id: str, *, after_created: dt.datetime | None, after_id: uuid.UUID | None
 ) -> tuple[list[float], dt.datetime | None]:
     """Importances of fact/episodic rows after the watermark, and the oldest event time among them."""
-    where = ""
-    params: list[Any] = [user_id]
-    if after_created is not None:
-        where = "AND (created_at, id) > (%s, %s)"
-        params += [after_created, after_id or uuid.UUID(int=0)]
-    rows = conn.execute(
-        f"""SELECT importance, coalesce(valid_at, created_at) AS observed_at FROM memories
-            WHERE user_id = %s {where} AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL""",
-        params,
-    ).fetchall()
+    if after_created is None:
+        rows = conn.execute(UNREFLECTED_IMPORTANCE, (user_id,)).fetchall()
+    else:
+        params = (user_id, after_created, after_id or uuid.UUID(int=0))
+        rows = conn.execute(UNREFLECTED_IMPORTANCE_AFTER, params).fetchall()
     oldest = min((r["observed_at"] for r in rows), default=None)
     return [float(r["importance"]) for r in rows], oldest
+
+
+SESSIONS_AWAITING_REFLECTION = """SELECT id FROM conversation_sessions
+           WHERE user_id = %(u)s
+             AND (
+               (ended_at IS NOT NULL AND (last_reflected_at IS NULL OR last_reflected_at < ended_at))
+               OR (ended_at IS NULL AND last_message_at IS NOT NULL
+                   AND last_message_at <= %(now)s - make_interval(secs => %(idle)s)
+                   AND (last_reflected_at IS NULL OR last_reflected_at < last_message_at))
+             )"""
 
 
 def sessions_awaiting_reflection(
@@ -406,47 +433,49 @@ def sessions_awaiting_reflection(
 ) -> list[uuid.UUID]:
     """Sessions that ended (explicitly, or idle for ``idle_s``) after their last reflection (seed 001 §4.5)."""
     rows = conn.execute(
-        """SELECT id FROM conversation_sessions
-           WHERE user_id = %(u)s
-             AND (
-               (ended_at IS NOT NULL AND (last_reflected_at IS NULL OR last_reflected_at < ended_at))
-               OR (ended_at IS NULL AND last_message_at IS NOT NULL
-                   AND last_message_at <= %(now)s - make_interval(secs => %(idle)s)
-                   AND (last_reflected_at IS NULL OR last_reflected_at < last_message_at))
-             )""",
+        SESSIONS_AWAITING_REFLECTION,
         {"u": user_id, "now": now, "idle": idle_s},
     ).fetchall()
     return [r["id"] for r in rows]
 
 
+LATEST_MESSAGE_AT = "SELECT max(last_message_at) AS at FROM conversation_sessions WHERE user_id = %s"
+
+
 def latest_message_at(conn: Conn, user_id: str) -> dt.datetime | None:
     """When the user's newest stored message was sent: the conversation's clock for trigger checks."""
     row = conn.execute(
-        "SELECT max(last_message_at) AS at FROM conversation_sessions WHERE user_id = %s", (user_id,)
+        LATEST_MESSAGE_AT, (user_id,)
     ).fetchone()
     return None if row is None else row["at"]
 
 
+ADVANCE_SESSION_WATERMARK = """UPDATE conversation_sessions SET last_reflected_at = %s
+           WHERE user_id = %s AND (last_reflected_at IS NULL OR last_reflected_at < %s)"""
+
+
 def advance_session_watermark(conn: Conn, user_id: str, now: dt.datetime) -> int:
     """Step 9 of seed 001 §4.5: every session of the user was reflected up to ``now``."""
-    cur = conn.execute(
-        """UPDATE conversation_sessions SET last_reflected_at = %s
-           WHERE user_id = %s AND (last_reflected_at IS NULL OR last_reflected_at < %s)""",
-        (now, user_id, now),
-    )
+    cur = conn.execute(ADVANCE_SESSION_WATERMARK, (now, user_id, now))
     return cur.rowcount
+
+
+TRY_LOCK_USER = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS ok"
 
 
 def try_lock_user(conn: Conn, user_id: str) -> bool:
     """Session-level advisory lock: one reflection per user at a time (released by :func:`unlock_user`)."""
     row = conn.execute(
-        "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS ok", (ADVISORY_NAMESPACE + user_id,)
+        TRY_LOCK_USER, (ADVISORY_NAMESPACE + user_id,)
     ).fetchone()
     return bool(row and row["ok"])
 
 
+UNLOCK_USER = "SELECT pg_advisory_unlock(hashtextextended(%s, 0))"
+
+
 def unlock_user(conn: Conn, user_id: str) -> None:
-    conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (ADVISORY_NAMESPACE + user_id,))
+    conn.execute(UNLOCK_USER, (ADVISORY_NAMESPACE + user_id,))
 
 
 _LOCK_TIMEOUT = sql.SQL("SET LOCAL lock_timeout = {ms}")

@@ -79,16 +79,19 @@ def stop_watchdog(data_dir: Path) -> int | None:
     return pid
 
 
+CLIENT_COUNT = (
+    "SELECT count(*) FROM pg_stat_activity "
+"WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+)
+
+
 def client_count(url: str) -> int | None:
     """Client connections to the server other than this one; None when it does not answer."""
     import psycopg
 
     try:
         with psycopg.connect(url, autocommit=True, connect_timeout=5) as conn:
-            row = conn.execute(
-                "SELECT count(*) FROM pg_stat_activity "
-                "WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
-            ).fetchone()
+            row = conn.execute(CLIENT_COUNT).fetchone()
     except psycopg.Error:
         return None
     return int(row[0]) if row else 0
