@@ -109,6 +109,7 @@ class IngestSettings(_Section):
     same_as_threshold: float = Field(default=0.85, gt=0, le=1)  # seed 003 R2G-5: episodes this similar…
     same_as_window_s: float = Field(default=86_400.0, ge=0)  # …and this close in event time are SAME_AS
     llm_turns_per_call: int = Field(default=16, ge=1, le=200)  # turns per extraction prompt
+    embed_turns: bool = True  # every stored turn gets its own vector (issue 14: turns are a recall unit)
 
 
 class RecallSettings(_Section):

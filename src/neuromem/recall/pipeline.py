@@ -25,10 +25,11 @@ import numpy as np
 
 from ..config import Settings
 from ..errors import DatabaseUnavailableError, InvalidInputError, RecallDegradedError
+from ..store import conversations
 from ..store import recall_queries as rq
 from ..store.db import Conn, Database
 from ..store.db_errors import map_db_error
-from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
+from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults, TurnRef
 from . import retrievers as rt
 from .access import AccessTracker
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
@@ -36,6 +37,7 @@ from .mmr import mmr_order, session_spread
 from .query import QueryAnalysis, analyze_query, user_lines
 from .query_cache import QueryEmbeddingCache
 from .recipes import RecallRecipe
+from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -112,7 +114,8 @@ class RecallPipeline:
         tr = Trace(trace)
         started = time.perf_counter()
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
-        pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits else None
+        wants_vector = recipe.use_vector or recipe.use_traits or recipe.use_turns
+        pending = self._start_embedding(query, tr) if wants_vector else None
         analysis = tr.timed("analyze", lambda: analyze_query(query, reference or valid_at or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
@@ -131,7 +134,7 @@ class RecallPipeline:
         if track_access and self.tracker is not None and hits:
             self.tracker.record(
                 user_id,
-                [h.memory.id for h in hits],
+                [h.memory.id for h in hits if not is_turn_only(h.memory)],
                 [h.memory.id for h in hits if h.memory.memory_type == "trait"],
                 query,
             )
@@ -220,6 +223,7 @@ class RecallPipeline:
         own = user_lines(req.analysis.text) if recipe.user_view else None
         if own is not None:
             self._view(conn, req, "user", own, lists, tr)
+        self._turns(conn, req, lists, tr)
         found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
                               lambda: rt.traits(conn, req, rs, self.dim))  # fmt: skip
         if found is not None:
@@ -278,12 +282,64 @@ class RecallPipeline:
         if found is not None:
             lists[vector_name] = found
 
+    def _turns(self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace) -> None:
+        """The turn channel (``recall.units``): every stored turn by BM25 and by its vector."""
+        wanted = rt.turns_wanted(req)
+        why = "off" if not req.recipe.use_turns else "skipped: a type or metadata filter excludes turns"
+        found = self._attempt(conn, tr, "bm25_turns", wanted and bool(req.analysis.terms),
+                              why if not wanted else "skipped: no query terms",
+                              lambda: rt.turn_bm25(conn, req, self.settings.recall))  # fmt: skip
+        if found is not None:
+            lists["bm25_turns"] = found
+        found = self._attempt(conn, tr, "vector_turns", wanted and req.vector is not None,
+                              why if not wanted else NO_VECTOR, lambda: rt.turn_vector(conn, req, self.dim))  # fmt: skip
+        if found is not None:
+            lists["vector_turns"] = found
+
+    def _units(self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace) -> Units:
+        """The lists re-keyed to units (a memory and its source turn are one), without the turns a
+        deleted memory came from."""
+        if not any(name in TURN_LISTS for name in lists):
+            return Units(lists, {}, {})
+        source = tr.timed("provenance", lambda: conversations.source_turns(conn, req.user_id, memory_ids(lists)))
+        turn_ids = {h.id for name in TURN_LISTS for h in lists.get(name, ())}
+        withdrawn = conversations.withdrawn_turns(conn, req.user_id, list(turn_ids))
+        if withdrawn:
+            lists = {n: [h for h in hits if h.id not in withdrawn] if n in TURN_LISTS else hits
+                     for n, hits in lists.items()}  # fmt: skip
+        return to_units(lists, source)
+
+    def _records(
+        self, conn: Conn, req: rt.RecallRequest, ids: list[uuid.UUID], units: Units
+    ) -> tuple[dict[uuid.UUID, MemoryRecord], dict[uuid.UUID, np.ndarray], dict[uuid.UUID, tuple[TurnRef, ...]]]:
+        """For each candidate unit: its record (the memory, or the turn's read-only view), vectors by
+        record id (for MMR), and the turns it stands for."""
+        wanted = [units.memory_of.get(u, u) for u in ids if u in units.memory_of or u not in units.turn_of]
+        memory_records, vectors = rq.records_with_vectors(conn, req.user_id, wanted)
+        turn_rows = conversations.turns_by_id(conn, req.user_id, [units.turn_of[u] for u in ids if u in units.turn_of])
+        records: dict[uuid.UUID, MemoryRecord] = {}
+        turns: dict[uuid.UUID, tuple[TurnRef, ...]] = {}
+        for u in ids:
+            turn = turn_rows.get(units.turn_of[u]) if u in units.turn_of else None
+            record = memory_records.get(units.memory_of.get(u, u))
+            if record is None and turn is not None:
+                record = turn_record(turn, req.user_id)
+                if turn.vector is not None:
+                    vectors[turn.id] = turn.vector
+            if record is None:
+                continue
+            records[u] = record
+            if turn is not None:
+                turns[u] = (turn_ref(turn),)
+        return records, vectors, turns
+
     # ------------------------------------------------------------------ scoring
     def _score(
         self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace
     ) -> list[tuple[SearchHit, Fused]]:
         recipe, rs = req.recipe, self.settings.recall
-        fused = fuse(lists, recipe)
+        units = self._units(conn, req, lists, tr)
+        fused = fuse(units.lists, recipe)
         if not fused:
             return []
         if recipe.fusion == "linear" and recipe.neighbour_weight > 0:
@@ -292,7 +348,7 @@ class RecallPipeline:
                            filtering=req.analysis.time is not None and recipe.time_filter)  # fmt: skip
         if tr.enabled:
             tr.stages["scored_candidates"] = {"fused": len(fused), "scored": len(candidates)}
-        records, vectors = tr.timed("records", lambda: rq.records_with_vectors(conn, req.user_id, candidates))
+        records, vectors, turns = tr.timed("records", lambda: self._records(conn, req, candidates, units))
         now = req.as_of or req.analysis.reference
         scored: list[tuple[SearchHit, Fused]] = []
         for id_, f in fused.items():
@@ -306,7 +362,7 @@ class RecallPipeline:
             extra.update({"base": base, "lambda_sum": f.lam})
             breakdown = ScoreBreakdown(f.rrf, factors.recency, factors.importance, factors.stage_boost, final,
                                        dict(f.ranks), extra)  # fmt: skip
-            scored.append((SearchHit(record, breakdown), f))
+            scored.append((SearchHit(record, breakdown, turns.get(id_, ())), f))
         scored.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
         scored = self._time_filter(req, scored, tr)
         if recipe.session_decay < 1 and len(scored) > 1:
