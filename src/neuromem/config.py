@@ -110,6 +110,7 @@ class IngestSettings(_Section):
     same_as_window_s: float = Field(default=86_400.0, ge=0)  # …and this close in event time are SAME_AS
     llm_turns_per_call: int = Field(default=16, ge=1, le=200)  # turns per extraction prompt
     embed_turns: bool = True  # every stored turn gets its own vector (issue 14: turns are a recall unit)
+    turn_embed_tokens: int = Field(default=128, ge=16, le=512)  # a turn's vector reads its first N tokens
 
 
 class RecallSettings(_Section):

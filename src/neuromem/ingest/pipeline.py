@@ -33,6 +33,7 @@ from ..store.conversations import NewMessage, SessionRow
 from ..store.documents import DocumentFile
 from ..store.retry import run_with_retries
 from ..text.pii import apply_pii_policy
+from ..text.token_count import truncate_to_tokens
 from ..types import MemoryType, Operation, WriteResult
 from .candidates import Candidate, Extraction
 from .decide import Decider
@@ -194,10 +195,13 @@ class IngestPipeline:
         }  # fmt: skip
         # one embedding batch: memories, the pieces of over-long turns, and every other turn (issue 14), each
         # distinct text once, so a memory whose text is its turn's shares the turn's vector
-        embed_turns = self.settings.ingest.embed_turns
-        turn_texts = [t.content for i, t in enumerate(turns) if embed_turns and i not in long_pieces]
+        # (a turn's vector reads its first ``turn_embed_tokens`` tokens: the cost of a long reply stays that
+        # of a short one, and BM25 still indexes every word)
+        cfg = self.settings.ingest
+        turn_texts = {i: truncate_to_tokens(t.content, cfg.turn_embed_tokens)
+                      for i, t in enumerate(turns) if cfg.embed_turns and i not in long_pieces}  # fmt: skip
         pieces_flat = [p for pieces in long_pieces.values() for p in pieces]
-        texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + turn_texts))
+        texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + list(turn_texts.values())))
         unique = self.core.embed_passages(texts)
         row_of = {t: n for n, t in enumerate(texts)}
 
@@ -206,8 +210,8 @@ class IngestPipeline:
 
         vectors = rows([d.content for d in drafts])
         long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, rows(pieces)) for i, pieces in long_pieces.items()}
-        turn_index = [turn_unit(t, None if unique is None or t.content not in row_of or i in long_pieces
-                                else unique[row_of[t.content]], self.core.dim)
+        turn_index = [turn_unit(t, None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
+                                self.core.dim)
                       for i, t in enumerate(turns)]  # fmt: skip
         return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
                         turn_index)  # fmt: skip

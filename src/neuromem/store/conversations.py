@@ -315,19 +315,18 @@ def source_turns(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) -> d
     return {r["memory_id"]: r["message_id"] for r in rows}
 
 
-def neighbour_turns(
-    conn: Conn, user_id: str, turns: Sequence[tuple[uuid.UUID, int]]
-) -> dict[tuple[uuid.UUID, int], TurnRow]:
-    """The stored turns at ``(session row id, seq)``: the lines around a cited turn."""
-    if not turns:
+def turns_at(conn: Conn, user_id: str, places: Sequence[tuple[str, int]]) -> dict[tuple[str, int], TurnRow]:
+    """The stored turns at ``(session external id, seq)``: the lines around a cited turn."""
+    if not places:
         return {}
     rows = conn.execute(
         f"""SELECT {_TURN_COLUMNS} FROM conversation_messages m JOIN conversation_sessions c ON c.id = m.session_id
-            JOIN unnest(%s::uuid[], %s::int[]) AS w(session_id, seq) ON w.session_id = m.session_id AND w.seq = m.seq
-            WHERE m.user_id = %s""",
-        ([s for s, _ in turns], [q for _, q in turns], user_id),
+            JOIN unnest(%s::text[], %s::int[]) AS w(external_id, seq) ON w.external_id = c.external_id
+                 AND w.seq = m.seq
+            WHERE m.user_id = %s AND c.user_id = %s""",
+        ([s for s, _ in places], [q for _, q in places], user_id, user_id),
     ).fetchall()
-    return {(r["session_id"], r["seq"]): _turn(r) for r in rows}
+    return {(r["session_external_id"], r["seq"]): _turn(r) for r in rows}
 
 
 def withdrawn_turns(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
