@@ -142,6 +142,17 @@ class RecallSettings(_Section):
     query_embedding_cache: int = Field(default=256, ge=0)  # LRU of query vectors in recall (0 = off)
 
 
+class RerankerSettings(_Section):
+    """An optional relevance judge over the fused top of recall (issue 14 item 4; ``recall.rerank``)."""
+
+    provider: Literal["off", "http", "llm"] = "off"  # http: a /rerank endpoint (TEI, vLLM, Jina, Cohere)
+    base_url: str | None = None  # http: e.g. http://localhost:8080 (TEI) or https://api.jina.ai/v1
+    model: str | None = None
+    api_key: str | None = None
+    top_n: int = Field(default=20, ge=2, le=200)  # the best fused hits sent to the judge
+    timeout_s: float = Field(default=2.0, gt=0)  # past it, the fused order stands
+
+
 class TraitSettings(_Section):
     """Trait math and reflection of seed 001 §4 (stage bounds, rates, triggers)."""
 
@@ -251,6 +262,7 @@ class Settings(_Section):
     write: WriteSettings = WriteSettings()
     ingest: IngestSettings = IngestSettings()
     recall: RecallSettings = RecallSettings()
+    reranker: RerankerSettings = RerankerSettings()
     traits: TraitSettings = TraitSettings()
     service: ServiceSettings = ServiceSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..config import Settings
 from ..errors import DatabaseUnavailableError, InvalidInputError, RecallDegradedError
+from ..llm.factory import create_chat_model
 from ..store import conversations
 from ..store import recall_queries as rq
 from ..store.db import Conn, Database
@@ -37,6 +38,7 @@ from .mmr import mmr_order, session_spread
 from .query import QueryAnalysis, analyze_query, user_lines
 from .query_cache import QueryEmbeddingCache
 from .recipes import RecallRecipe
+from .rerank import Reranker, create_reranker
 from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
 
 log = logging.getLogger(__name__)
@@ -85,8 +87,12 @@ class RecallPipeline:
         db: Database,
         embed_query: Callable[[str], np.ndarray | None],
         tracker: AccessTracker | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
         self.settings = settings
+        # the relevance judge (issue 14 item 4): given, or built from ``settings.reranker`` (off by default)
+        self.reranker = reranker if reranker is not None else create_reranker(
+            settings.reranker, create_chat_model(settings.llm) if settings.reranker.provider == "llm" else None)
         self.db = db
         self.embed_query = embed_query
         self.tracker = tracker
@@ -124,7 +130,7 @@ class RecallPipeline:
             lists, passages = self._retrieve(conn, req, tr, pending)
             degraded = check_degraded(tr, strict=strict)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
-        hits = [h for h, _ in results][:limit]
+        hits = self._rerank(query, [h for h, _ in results][: max(limit, self._rerank_depth())], tr)[:limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         if trace:
             tr.stages["final"] = [
@@ -157,6 +163,31 @@ class RecallPipeline:
             return None
         tr.paths[name] = "ran"
         return out
+
+    def _rerank_depth(self) -> int:
+        return self.settings.reranker.top_n if self.reranker is not None else 0
+
+    def _rerank(self, query: str, hits: list[SearchHit], tr: Trace) -> list[SearchHit]:
+        """The best ``reranker.top_n`` hits in the judge's order (``recall.rerank``), the rest after them;
+        on an error or past ``reranker.timeout_s`` the fused order stands and the trace says why."""
+        if self.reranker is None:
+            return hits
+        head, tail = hits[: self.settings.reranker.top_n], hits[self.settings.reranker.top_n :]
+        if len(head) < 2:
+            return hits
+        timeout = self.settings.reranker.timeout_s
+        texts = [h.turns[0].content if is_turn_only(h.memory) and h.turns else h.memory.content for h in head]
+        judge = self.reranker
+        future = self._executor().submit(lambda: judge.score(query, texts, deadline_s=timeout))
+        try:
+            scores = tr.timed("rerank", lambda: future.result(timeout=timeout))
+        except Exception as exc:  # a late or failing judge: the fused order stands (seed 003 §18)
+            why = "timed out" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
+            tr.paths["rerank"] = f"failed: {why}".splitlines()[0][:300]
+            log.warning("reranker failed, keeping the fused order: %s", why)
+            return hits
+        tr.paths["rerank"] = "ran"
+        return reorder(head, scores) + tail
 
     def _start_embedding(self, query: str, tr: Trace) -> Callable[[], np.ndarray | None]:
         """The query vector from the LRU, or embedded in a worker thread while BM25 runs on the
@@ -427,6 +458,19 @@ class RecallPipeline:
         by_id = {h.memory.id: (h, f) for h, f in pool}
         rest = [p for p in pool if p[0].memory.id not in chosen]
         return [by_id[i] for i in order] + rest + scored[len(pool) :]
+
+
+def reorder(head: list[SearchHit], scores: list[float]) -> list[SearchHit]:
+    """``head`` in the judge's order, each hit given the fused final score of the rank it takes (so the
+    scale of scores is kept), the judge's score in ``extra["rerank"]``."""
+    finals = sorted((h.score.final for h in head), reverse=True)
+    order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
+    out = []
+    for rank, i in enumerate(order):
+        hit = head[i]
+        extra = {**hit.score.extra, "rerank": scores[i], "fused_rank": i + 1}
+        out.append(replace(hit, score=replace(hit.score, final=finals[rank], extra=extra)))
+    return out
 
 
 def raise_if_fatal(exc: Exception) -> None:

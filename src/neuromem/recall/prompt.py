@@ -141,6 +141,8 @@ def _turn_texts(core: MemoryCore, user_id: str, hits: list[SearchHit]) -> dict[u
              if count_tokens(h.turns[0].content) < SHORT_TURN_TOKENS and h.turns[0].seq > 0]  # fmt: skip
     with core.db.connection() as conn:
         before = conversations.turns_at(conn, user_id, short)
+        withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])
+    before = {k: t for k, t in before.items() if t.id not in withdrawn}  # what the user took back stays out
     out: dict[uuid.UUID, str] = {}
     for h in with_turns:
         turn = h.turns[0]
