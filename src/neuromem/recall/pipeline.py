@@ -34,6 +34,7 @@ from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults, Turn
 from . import retrievers as rt
 from .access import AccessTracker
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
+from .hop import anchor_window, expansion_terms
 from .mmr import mmr_order, session_spread
 from .query import QueryAnalysis, analyze_query, user_lines
 from .query_cache import QueryEmbeddingCache
@@ -130,6 +131,8 @@ class RecallPipeline:
             lists, passages = self._retrieve(conn, req, tr, pending)
             degraded = check_degraded(tr, strict=strict)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
+            if recipe.second_hop and results:
+                results = tr.timed("second_hop", lambda: self._second_hop(conn, req, lists, results, tr))
         hits = self._rerank(query, [h for h, _ in results][: max(limit, self._rerank_depth())], tr)[:limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         if trace:
@@ -163,6 +166,38 @@ class RecallPipeline:
             return None
         tr.paths[name] = "ran"
         return out
+
+    def _second_hop(
+        self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]],
+        first: list[tuple[SearchHit, Fused]], tr: Trace,
+    ) -> list[tuple[SearchHit, Fused]]:
+        """Search again with the words of the best first-hop hits, and a time anchor dated by them
+        (``recall.hop``); the new lists join the first ones and everything is fused again."""
+        seeds = [h for h, _ in first[: req.recipe.hop_seeds]]
+        texts = [h.turns[0].content if h.turns else h.memory.content for h in seeds]
+        terms = expansion_terms(req.analysis.terms, texts, req.recipe.hop_terms)
+        window = None
+        if req.analysis.time is None:
+            dated = [(t, h.memory.valid_at or h.memory.created_at) for t, h in zip(texts, seeds, strict=True)]
+            window = anchor_window(req.analysis.text, dated, req.analysis.reference)
+        if tr.enabled:
+            tr.stages["second_hop"] = {"terms": terms, "anchor": None if window is None else
+                                       [window.start.isoformat(), window.end.isoformat()]}  # fmt: skip
+        if not terms and window is None:
+            return first
+        sub = replace(req, analysis=replace(req.analysis, terms=tuple(terms)))
+        more = dict(lists)
+        found = self._attempt(conn, tr, "bm25_hop", bool(terms) and req.recipe.use_bm25, "skipped: no new terms",
+                              lambda: rt.bm25(conn, sub, self.settings.recall))  # fmt: skip
+        if found is not None:
+            more["bm25_hop"] = found
+        found = self._attempt(conn, tr, "bm25_turns_hop", bool(terms) and rt.turns_wanted(req),
+                              "skipped: no new terms or no turn channel",
+                              lambda: rt.turn_bm25(conn, sub, self.settings.recall))  # fmt: skip
+        if found is not None:
+            more["bm25_turns_hop"] = found
+        again = req if window is None else replace(req, analysis=replace(req.analysis, time=window))
+        return self._score(conn, again, more, tr)
 
     def _rerank_depth(self) -> int:
         return self.settings.reranker.top_n if self.reranker is not None else 0

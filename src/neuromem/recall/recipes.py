@@ -84,6 +84,12 @@ class RecallRecipe(BaseModel):
     # turn counting as one hit (``recall.units``)
     use_turns: bool = True
     turn_k: int = Field(default=50, ge=1)
+    # the second hop (``recall.hop``): BM25 again with the words of the best ``hop_seeds`` first-hop hits
+    # (lists ``bm25_hop`` / ``bm25_turns_hop``, linear weight in ``linear_weights``), and a time anchor
+    # ("the week before the trip") dated by them
+    second_hop: bool = False
+    hop_seeds: int = Field(default=3, ge=1, le=20)
+    hop_terms: int = Field(default=8, ge=1, le=50)
     raw_k: int = Field(default=10, ge=1)
     raw_min_results: int = Field(default=3, ge=0)  # "results are sparse" trigger of seed 003 W5
     # fusion and scoring
@@ -102,6 +108,8 @@ class RecallRecipe(BaseModel):
             "vector_user": 1.0,
             "bm25_turns": 1.0,
             "vector_turns": 1.0,
+            "bm25_hop": 0.5,
+            "bm25_turns_hop": 0.5,
         }
     )
     lambda_bm25: float = 0.2  # seed 003 §15
@@ -185,7 +193,7 @@ HYBRID = derive(
     user_view=True, session_decay=0.7,
     linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.4, "bm25_focus": 0.2, "traits": 1.0,
                     "raw": 0.4, "graph": 0.0, "vector_user": 0.5, "bm25_user": 0.2,
-                    "vector_turns": 1.0, "bm25_turns": 0.4},
+                    "vector_turns": 1.0, "bm25_turns": 0.4, "bm25_hop": 0.2, "bm25_turns_hop": 0.2},
 )  # fmt: skip
 #: The previous default (min-max normalisation, BM25 0.2, two focus lines), kept for comparison
 HYBRID_MINMAX = derive(

@@ -26,7 +26,7 @@ from ..types import MemoryRecord, MemoryType, TurnRef
 from .fusion import Ranked, ranked
 
 #: The retriever lists whose ids are message ids (turns), not memory ids
-TURN_LISTS = frozenset({"bm25_turns", "vector_turns"})
+TURN_LISTS = frozenset({"bm25_turns", "vector_turns", "bm25_turns_hop"})
 
 
 @dataclass(frozen=True, slots=True)
