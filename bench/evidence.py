@@ -12,7 +12,8 @@ Scored per question, for each system (a recall recipe over the same store):
 - ``search`` at turn and session level (``recall_all@k``, ``ndcg_any@10``): a hit stands for the
   turns it carries (``SearchHit.turns``), in hit order;
 - evidence coverage of a prompt block at 500 / 1,000 / 2,000 / 4,000 tokens: the share of gold
-  turns at least half of whose distinct words (``text.tokenize``) are in the block. The product's
+  turns at least half of whose distinct word pairs (consecutive ``text.tokenize`` tokens) are in the
+  block. The product's
   block is ``recall_prompt``; the baseline's is its ranking's turns packed greedily, whole, in rank
   order, while they fit (``- text`` lines, the same token counter).
 
@@ -53,7 +54,7 @@ from neuromem.text.tokenize import tokenize
 BUDGETS = (500, 1000, 2000, 4000)
 DEPTH = 50
 BASELINE = "turns RRF (baseline)"
-COVERED_SHARE = 0.5  # a gold turn is in the block when half of its distinct words are
+COVERED_SHARE = 0.5  # a gold turn is in the block when half of its distinct word pairs are
 
 
 def systems() -> dict[str, RecallRecipe]:
@@ -117,12 +118,19 @@ def greedy_block(hits: Sequence[Any], budget: int) -> str:
     return "\n".join(lines)
 
 
+def bigrams(text: str) -> set[tuple[str, ...]]:
+    """Consecutive word pairs (``text.tokenize``, stopwords kept): order-aware, so a large block does not
+    cover a turn by holding its common words somewhere."""
+    words = tokenize(text, drop_stopwords=False)
+    return {tuple(words[i : i + 2]) for i in range(len(words) - 1)} or {tuple(words)}
+
+
 def coverage(block: str, gold_texts: Sequence[str]) -> float:
-    words = set(tokenize(block))
+    pairs = bigrams(block)
     covered = 0
     for text in gold_texts:
-        own = set(tokenize(text))
-        covered += bool(own) and len(own & words) >= COVERED_SHARE * len(own)
+        own = bigrams(text)
+        covered += bool(own) and len(own & pairs) >= COVERED_SHARE * len(own)
     return covered / max(1, len(gold_texts))
 
 

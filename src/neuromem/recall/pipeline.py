@@ -363,9 +363,9 @@ class RecallPipeline:
             lists["vector_turns"] = found
 
     def _units(self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace) -> Units:
-        """The lists re-keyed to units (a memory and its source turn are one), without the turns a
-        deleted memory came from."""
-        if not any(name in TURN_LISTS for name in lists):
+        """The lists re-keyed to units (a memory and its source turn are one, with or without the turn
+        channel), without the turns a deleted memory came from."""
+        if not any(lists.values()):
             return Units(lists, {}, {})
         source = tr.timed("provenance", lambda: conversations.source_turns(conn, req.user_id, memory_ids(lists)))
         turn_ids = {h.id for name in TURN_LISTS for h in lists.get(name, ())}
