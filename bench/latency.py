@@ -10,21 +10,29 @@ plus packing and citations). The query-embedding LRU is switched off for the mai
 measurement (every query is embedded, as a fresh question would be); a last pass
 repeats already-seen questions with the LRU on and is reported on its own.
 
+Since issue 14 every stored turn is a retrieval unit too: each memory's turn is also stored as a
+conversation turn (tokens, vector, and the ``memory_sources`` link that makes the two one hit), so
+the turn channel searches as many turns as there are memories (``--no-turns``: memories only).
+
 Reported: p50/p95/p99 of end-to-end ``search`` wall time, of the query embedding alone
 (it overlaps BM25, so ``search_minus_embedding`` understates the non-embedding work),
-of ``recall_prompt`` and of repeated (cached) queries. Run from the repository root::
+of ``recall_prompt`` (``--budget`` tokens, query embedding included) and of repeated (cached)
+queries; then the same search under ``--clients`` concurrent clients (threads, each its own
+questions, embedding included). Run from the repository root::
 
-    .venv/bin/python -m bench.latency --users 3 --queries 100
+    .venv/bin/python -m bench.latency --users 3 --queries 100 --clients 4
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +43,26 @@ from tqdm import tqdm
 
 from neuromem import Memory, Settings
 from neuromem.embed.factory import create_embedder
+from neuromem.ingest.turns import Turn, turn_unit
+from neuromem.store import conversations
+from neuromem.store.conversations import NewMessage
+
+
+def store_turns(memory: Memory, user: str, docs: Sequence[Any], vectors: np.ndarray, records: Sequence[Any]) -> None:
+    """Each memory's turn as a stored conversation turn with its vector, linked as the memory's source."""
+    core = memory._core
+    with core.db.transaction() as conn:
+        sessions: dict[str, Any] = {}
+        for i, (doc_id, session_id, text, date) in enumerate(docs):
+            if session_id not in sessions:
+                sessions[session_id] = [conversations.lock_session(conn, user, session_id, date)[0], 0]
+            row, seq = sessions[session_id]
+            sessions[session_id][1] += 1
+            tokens, count, vec = turn_unit(Turn("user", text, date), vectors[i], core.dim)
+            [mid] = conversations.insert_messages(conn, user, [NewMessage(
+                row.id, seq, "user", None, text, date, doc_id, None, {"doc_id": doc_id}, doc_id, None,
+                tokens, count, vec)])  # fmt: skip
+            conversations.add_sources(conn, user, [(records[i].id, row.id, mid)])
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:
@@ -53,6 +81,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     parser.add_argument("--recipe", default="hybrid", help="a name of neuromem.recall.recipes.RECIPES")
     parser.add_argument("--tag", default="", help="suffix of the result file name")
+    parser.add_argument("--budget", type=int, default=1500, help="recall_prompt token budget")
+    parser.add_argument("--clients", type=int, default=4, help="concurrent clients of the last pass")
+    parser.add_argument("--no-turns", action="store_true", help="memories only (no turn channel data)")
     args = parser.parse_args(argv)
 
     loaded = list(load_longmemeval(limit=max(2 * args.users, args.queries)))
@@ -67,7 +98,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 docs = [(d.doc_id, d.session_id, d.text, d.date)
                         for other in (q, loaded[(i + args.users) % len(loaded)])
                         for d in lme_corpus(other, "turn", user_only=True)]  # fmt: skip
-                ingest(memory, f"lat-{q.question_id}", docs, emb.passages([d[2] for d in docs]))
+                vectors = emb.passages([d[2] for d in docs])
+                records = ingest(memory, f"lat-{q.question_id}", docs, vectors)
+                if not args.no_turns:
+                    store_turns(memory, f"lat-{q.question_id}", docs, vectors, records)
                 sizes.append(len(docs))
             emb.save()
             texts = [q.question for q in loaded] * (args.queries // len(loaded) + 1)
@@ -95,8 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         stage_ms.setdefault(stage, []).append(ms)
                 for text in texts[: max(1, args.queries // 4)]:
                     start = time.perf_counter()
-                    memory.recall_prompt(text, user_id=user, token_budget=800, reference_time=q.question_date,
-                                         recipe=args.recipe)  # fmt: skip
+                    memory.recall_prompt(text, user_id=user, token_budget=args.budget,
+                                         reference_time=q.question_date, recipe=args.recipe)  # fmt: skip
                     prompt_ms.append((time.perf_counter() - start) * 1000)
             recall.query_cache.size = memory.settings.recall.query_embedding_cache
             repeated_ms: list[float] = []
@@ -113,8 +147,28 @@ def main(argv: Sequence[str] | None = None) -> int:
                         text, user_id=user, limit=10, reference_time=q.question_date, recipe=args.recipe
                     )
                     repeated_ms.append((time.perf_counter() - start) * 1000)
+            recall.query_cache.size = 0
+            concurrent_ms: list[float] = []
+
+            def client(n: int) -> list[float]:
+                out = []
+                for j, text in enumerate(texts[n : n + args.queries]):
+                    q = questions[(n + j) % len(questions)]
+                    start = time.perf_counter()
+                    memory.search(text, user_id=f"lat-{q.question_id}", limit=10, reference_time=q.question_date,
+                                  recipe=args.recipe)  # fmt: skip
+                    out.append((time.perf_counter() - start) * 1000)
+                return out
+
+            with ThreadPoolExecutor(max_workers=args.clients) as pool:
+                for found in pool.map(client, range(args.clients)):
+                    concurrent_ms.extend(found)
             memory._core.access.flush()
     report: dict[str, Any] = {
+        "load_average_at_end": os.getloadavg(),
+        "turns_stored": not args.no_turns,
+        "recall_prompt_budget": args.budget,
+        f"search_{args.clients}_clients_ms": percentiles(concurrent_ms),
         "recipe": args.recipe,
         "users": len(questions),
         "memories_per_user": sizes,

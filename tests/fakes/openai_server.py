@@ -12,6 +12,7 @@ the OpenAI API for neuromem's clients::
         fake.requests                      # [(path, json_body), ...]
 
 Endpoints: ``POST /v1/chat/completions``, ``POST /v1/embeddings``,
+``POST /v1/rerank`` (scores = shared query words; ``rerank_shape``, ``rerank_replies``),
 ``GET /v1/models``. Chat replies come from ``chat_responses`` (a list used as
 a queue; items are a reply string, a ``FakeError``, or a callable taking the
 request JSON and returning either), then from ``default_chat`` when the queue
@@ -62,6 +63,8 @@ class FakeOpenAI:
         self.chat_responses: list[ChatItem] = []
         self.default_chat: ChatItem = _default_chat
         self.embedding_replies: list[Any] = []  # scripted raw answers: a FakeError or a body sent with 200
+        self.rerank_replies: list[Any] = []  # scripted /rerank answers, the same way
+        self.rerank_shape = "cohere"  # or "tei": the bare-array answer of Hugging Face TEI
         self.fail_embeddings = 0
         self.ignore_dimensions = False  # True: answer embedding_dim even when the request asks otherwise
         self.down = False
@@ -156,6 +159,8 @@ class FakeOpenAI:
             return self._chat(body)
         if method == "POST" and route == "/v1/embeddings":
             return self._embeddings(body)
+        if method == "POST" and route in ("/v1/rerank", "/rerank"):
+            return self._rerank(body)
         return 404, _error(f"no route for {method} {route}", "invalid_request_error"), ()
 
     def _chat(self, body: dict[str, Any]) -> tuple[int, Any, tuple[tuple[str, str], ...]]:
@@ -186,6 +191,26 @@ class FakeOpenAI:
             },
         }
         return 200, answer, ()
+
+    def _rerank(self, body: dict[str, Any]) -> tuple[int, Any, tuple[tuple[str, str], ...]]:
+        """The /rerank shapes: Cohere/Jina/vLLM (``documents`` → ``{"results": …}``) or, with
+        ``rerank_shape = "tei"``, TEI (``texts`` → a bare array). Scores are shared query words."""
+        with self._lock:
+            scripted = self.rerank_replies.pop(0) if self.rerank_replies else None
+        if isinstance(scripted, FakeError):
+            return scripted.status, scripted.body, scripted.headers
+        if scripted is not None:
+            return 200, scripted, ()
+        docs = body.get("texts" if self.rerank_shape == "tei" else "documents")
+        query = body.get("query")
+        if not isinstance(query, str) or not isinstance(docs, list):
+            return 400, _error("'query' and 'documents' are required", "invalid_request_error"), ()
+        words = set(query.lower().split())
+        scores = [len(words & set(str(d).lower().split())) / (1 + len(str(d).split())) for d in docs]
+        order = sorted(range(len(docs)), key=lambda i: -scores[i])
+        if self.rerank_shape == "tei":
+            return 200, [{"index": i, "score": scores[i]} for i in order], ()
+        return 200, {"results": [{"index": i, "relevance_score": scores[i]} for i in order]}, ()
 
     def _embeddings(self, body: dict[str, Any]) -> tuple[int, Any, tuple[tuple[str, str], ...]]:
         with self._lock:

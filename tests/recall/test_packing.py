@@ -56,3 +56,26 @@ def test_rule_compression_keeps_leading_sentences_within_limit() -> None:
     short = compress_rule_based(text, 20)
     assert count_tokens(short) <= 20 and short.startswith("First we met at the cafe.") and short.endswith("…")
     assert compress_rule_based("short one", 20) == "short one"
+
+
+def test_pack_fills_the_budget_by_marginal_value_and_skips_repeats() -> None:
+    hits = [_hit(1, "Jane moved to Lisbon last spring with her two cats", 3.0),
+            _hit(2, "Jane moved to Lisbon", 2.9),  # nothing new once hit 1 is in
+            _hit(3, "The dentist appointment is on Friday", 1.0),
+            _hit(4, "Pinned: the locker code is 4412", 0.0)]  # fmt: skip
+    items = make_items(hits, pinned=frozenset({uuid.UUID(int=4)}), max_item_tokens=80, line_cost=3)
+    chosen = pack(items, 200, pinned_share=0.25)
+    assert [i.hit.memory.id.int for i in chosen] == [4, 1, 3]
+    # a pinned line beyond its share of the budget stays out; the evidence still goes in
+    small = pack(items, 30, pinned_share=0.1)
+    assert 4 not in [i.hit.memory.id.int for i in small] and small
+
+
+def test_long_passages_keep_the_sentences_with_the_query_words() -> None:
+    from neuromem.recall.packing import focus_passage
+
+    text = ("We drove for hours. The weather was grey. At the market I finally bought the Leica lens. "
+            "Then we had dinner. Everyone was tired.")  # fmt: skip
+    out = focus_passage(text, ["leica", "lens"], 18)
+    assert "Leica lens" in out and out.startswith("…") and count_tokens(out) <= 18
+    assert "weather" not in out

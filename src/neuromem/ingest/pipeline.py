@@ -34,6 +34,7 @@ from ..store.conversations import NewMessage, SessionRow
 from ..store.documents import DocumentFile
 from ..store.retry import run_with_retries
 from ..text.pii import apply_pii_policy
+from ..text.token_count import truncate_to_tokens
 from ..types import MemoryType, Operation, WriteResult
 from ..writes import Draft
 from .candidates import Candidate, Extraction
@@ -43,7 +44,7 @@ from .links import Linker
 from .llm_extractor import extract_with_llm
 from .raw import TurnChunks, chunk_turn
 from .rules import extract_with_rules
-from .turns import RejectedMessage, Turn, lookup_keys, new_turns, parse_turns, session_id
+from .turns import RejectedMessage, Turn, TurnUnit, lookup_keys, new_turns, parse_turns, session_id, turn_unit
 
 log = logging.getLogger(__name__)
 
@@ -108,6 +109,7 @@ class Prepared:
     report: IngestReport
     usage: list[UsageRecord]
     long_turns: dict[int, LongTurn] = field(default_factory=dict)  # by turn index
+    turn_index: list[TurnUnit] = field(default_factory=list)  # each turn as a retrieval unit (issue 14)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,15 +195,28 @@ class IngestPipeline:
             i: chunk_document(t.content, self.settings.ingest.document_chunk_tokens)
             for i, t in enumerate(turns) if len(t.content) > limit
         }  # fmt: skip
-        texts = [d.content for d in drafts] + [p for pieces in long_pieces.values() for p in pieces]
-        all_vectors = self.core.embed_passages(texts)
-        vectors = None if all_vectors is None else all_vectors[: len(drafts)]
-        long_turns: dict[int, LongTurn] = {}
-        offset = len(drafts)
-        for i, pieces in long_pieces.items():
-            long_turns[i] = LongTurn(pieces, None if all_vectors is None else all_vectors[offset : offset + len(pieces)])
-            offset += len(pieces)
-        return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns)
+        # one embedding batch: memories, the pieces of over-long turns, and every other turn (issue 14), each
+        # distinct text once, so a memory whose text is its turn's shares the turn's vector
+        # (a turn's vector reads its first ``turn_embed_tokens`` tokens: the cost of a long reply stays that
+        # of a short one, and BM25 still indexes every word)
+        cfg = self.settings.ingest
+        turn_texts = {i: truncate_to_tokens(t.content, cfg.turn_embed_tokens)
+                      for i, t in enumerate(turns) if cfg.embed_turns and i not in long_pieces}  # fmt: skip
+        pieces_flat = [p for pieces in long_pieces.values() for p in pieces]
+        texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + list(turn_texts.values())))
+        unique = self.core.embed_passages(texts)
+        row_of = {t: n for n, t in enumerate(texts)}
+
+        def rows(items: Sequence[str]) -> Any:
+            return None if unique is None else unique[[row_of[t] for t in items]]
+
+        vectors = rows([d.content for d in drafts])
+        long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, rows(pieces)) for i, pieces in long_pieces.items()}
+        turn_index = [turn_unit(t, None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
+                                self.core.dim)
+                      for i, t in enumerate(turns)]  # fmt: skip
+        return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
+                        turn_index)  # fmt: skip
 
     def commit(self, prepared: Prepared) -> IngestReport:
         """Write a prepared batch in one transaction: decisions are taken against the current state.
@@ -238,7 +253,7 @@ class IngestPipeline:
                 [
                     NewMessage(row.id, row.message_count + n, turns[i].role, turns[i].speaker, turns[i].content,
                                turns[i].sent_at, check.content_hash(turns[i].content), chunks[i].first_sha,
-                               turns[i].metadata, turns[i].key)
+                               turns[i].metadata, turns[i].key, None, *p.turn_index[i])
                     for n, i in enumerate(new)
                 ],
             )  # fmt: skip

@@ -36,9 +36,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from .. import validation as check
 from ..config import Settings
 from ..errors import InvalidInputError, InvalidTurnError
+from ..store.vectors import to_halfvec
+from ..text.token_count import count_tokens
+from ..text.tokenize import search_text
 
 ROLES = frozenset({"user", "assistant", "system", "tool"})
 MAX_SESSION_ID_CHARS = 255
@@ -219,3 +224,15 @@ def session_id(value: Any) -> str:
     if not text or len(text) > MAX_SESSION_ID_CHARS:
         raise InvalidTurnError(f"session_id must be 1–{MAX_SESSION_ID_CHARS} characters")
     return check.storable(text, "session_id")
+
+
+#: A turn as a retrieval unit (issue 14 item 1): its search tokens, token count and vector literal
+TurnUnit = tuple[str, int, str | None]
+
+
+def turn_unit(turn: Turn, vector: np.ndarray | None, dim: int) -> TurnUnit:
+    """What makes a stored turn findable by itself: its words (with the speaker's name, as memories'
+    tokens have it: ``core._searchable``), their count for BM25, and its passage vector (None: full text only)."""
+    who = f"{turn.speaker}: " if turn.speaker else ""
+    literal = None if vector is None else to_halfvec(vector, dim)
+    return search_text(who + turn.content), count_tokens(turn.content), literal

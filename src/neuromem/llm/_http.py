@@ -51,7 +51,7 @@ class RetryPolicy:
 class JSONResponse:
     """A successful answer: the decoded body and the wall time of the successful attempt."""
 
-    body: dict[str, Any]
+    body: dict[str, Any]  # a top-level JSON array, accepted with ``list_ok``, comes as {"items": [...]}
     latency_ms: float
     attempts: int
 
@@ -80,6 +80,7 @@ def post_json(
     provider: str,
     deadline_s: float | None = None,
     breaker: CircuitBreaker | None = None,
+    list_ok: bool = False,
 ) -> JSONResponse:
     """POST ``payload`` to ``path`` (relative to the client's base URL) and decode the JSON answer.
 
@@ -94,7 +95,7 @@ def post_json(
             f"{breaker.failures} times in a row (circuit breaker open)"
         )
     try:
-        answer = _attempts(client, path, url, payload, policy, error, provider, deadline_s)
+        answer = _attempts(client, path, url, payload, policy, error, provider, deadline_s, list_ok)
     except _Unavailable as exc:
         if breaker is not None:
             breaker.record_failure()
@@ -110,7 +111,7 @@ def post_json(
 
 def _attempts(
     client: httpx.Client, path: str, url: str, payload: dict[str, Any], policy: RetryPolicy,
-    error: type[ModelError], provider: str, deadline_s: float | None,
+    error: type[ModelError], provider: str, deadline_s: float | None, list_ok: bool = False,
 ) -> JSONResponse:
     cause = "no attempt made"
     attempts = policy.max_retries + 1
@@ -135,7 +136,7 @@ def _attempts(
             latency_ms = (time.perf_counter() - started) * 1000.0
             status = response.status_code
             if status < 300:
-                return JSONResponse(_decode(response, url, error, provider), latency_ms, attempt + 1)
+                return JSONResponse(_decode(response, url, error, provider, list_ok), latency_ms, attempt + 1)
             cause = f"HTTP {status}: {snippet(response.text)}"
             if status < 500 and status not in _RETRY_STATUS:
                 raise error(f"{provider} request to {url} was refused: {cause}")
@@ -164,13 +165,17 @@ def _cut(timeout: httpx.Timeout, left: float) -> httpx.Timeout:
                          pool=cut(timeout.pool))  # fmt: skip
 
 
-def _decode(response: httpx.Response, url: str, error: type[ModelError], provider: str) -> dict[str, Any]:
+def _decode(
+    response: httpx.Response, url: str, error: type[ModelError], provider: str, list_ok: bool = False
+) -> dict[str, Any]:
     try:
         body = response.json()
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise error(
             f"{provider} answered {url} with a body that is not JSON: {snippet(response.text)}"
         ) from None
+    if list_ok and isinstance(body, list):  # e.g. TEI's /rerank answers a bare array
+        return {"items": body}
     if not isinstance(body, dict):
         raise error(f"{provider} answered {url} with JSON that is not an object: {snippet(response.text)}")
     return body

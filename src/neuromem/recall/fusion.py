@@ -38,7 +38,8 @@ from .recipes import RecallRecipe
 #: Which λ of seed 003 §5.3 each retriever's normalised score contributes to.
 LAMBDA_OF = {"bm25": "lambda_bm25", "raw": "lambda_bm25", "bm25_focus": "lambda_bm25", "bm25_user": "lambda_bm25",
              "vector": "lambda_vector", "traits": "lambda_vector", "vector_focus": "lambda_vector",
-             "vector_user": "lambda_vector", "graph": "lambda_graph"}  # fmt: skip
+             "vector_user": "lambda_vector", "graph": "lambda_graph", "bm25_turns": "lambda_bm25",
+             "vector_turns": "lambda_vector", "bm25_hop": "lambda_bm25", "bm25_turns_hop": "lambda_bm25"}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,19 +1,25 @@
 """Token-budget packing (seed 003 §5.3 "Knapsack 近似", seed 001 §6.2 grouping). Pure.
 
-Items are chosen by score per token (the greedy 0/1-knapsack approximation, checked
-against the best single item, which makes it a ½-approximation), pinned items first.
-Supporting episodes longer than ``max_item_tokens`` are compressed by the rule-based
-summariser (their first sentences, cut to the limit) before their cost is counted.
+:func:`pack` fills the budget by **marginal value** (issue 14 item 2): pinned items first,
+up to their bounded share; then, repeatedly, the item whose score times ½ + ½ novelty (the
+share of its words not already in the block) is highest, while it fits; an item with no new word is skipped — no line count,
+so a larger budget holds more evidence, and a near-repeat of what is packed adds nothing.
+Passages longer than ``max_item_tokens`` keep the sentences that hold the most query
+terms, in their order (:func:`focus_passage`); without query terms, their first sentences
+(:func:`compress_rule_based`). :func:`knapsack` (score per token, ½-approximation) is kept
+for callers that want the densest set.
 """
 
 from __future__ import annotations
 
+import heapq
 import re
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..text.token_count import count_tokens, truncate_to_tokens
+from ..text.tokenize import tokenize
 from ..types import SearchHit
 
 #: Sections of the prompt, in seed 001 §6.2 order.
@@ -77,18 +83,68 @@ def compress_rule_based(text: str, max_tokens: int) -> str:
 
 
 def make_items(
-    hits: Sequence[SearchHit], *, pinned: frozenset[uuid.UUID], max_item_tokens: int, line_cost: int
+    hits: Sequence[SearchHit], *, pinned: frozenset[uuid.UUID], max_item_tokens: int, line_cost: int,
+    terms: Sequence[str] = (), texts: Mapping[uuid.UUID, str] | None = None,
 ) -> list[PackItem]:
-    """One item per hit: its section, its (compressed) text, and its token cost including the line markup."""
+    """One item per hit: its section, its text (``texts`` by record id, else the content; focused on
+    ``terms`` or compressed when long) and its token cost including the line markup."""
     items = []
-    for hit in hits:
-        text = " ".join(hit.memory.content.split())
+    for position, hit in enumerate(hits):
+        text = " ".join(((texts or {}).get(hit.memory.id) or hit.memory.content).split())
         compressed = False
         if count_tokens(text) > max_item_tokens:
-            text, compressed = compress_rule_based(text, max_item_tokens), True
-        items.append(PackItem(hit, section_of(hit), text, count_tokens(text) + line_cost, hit.score.final,
+            text, compressed = focus_passage(text, terms, max_item_tokens), True
+        items.append(PackItem(hit, section_of(hit), text, count_tokens(text) + line_cost, pack_value(hit, position),
                               hit.memory.id in pinned, compressed))  # fmt: skip
     return items
+
+
+#: Lists that match words: a hit one of them found is evidence even when its fused score is 0
+LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw"})
+
+
+def pack_value(hit: SearchHit, position: int) -> float:
+    """The value of a hit for the block: its final score; a hit whose score the fusion clipped to 0
+    (below the mean of every list, ``fusion.z_scores``) but that shares words with the query keeps a
+    tiny value decaying with its rank, so a large budget still takes it; a hit only the vector list
+    returned with a zero score (the padding of a small memory) is worth nothing."""
+    if hit.score.final > 0:
+        return hit.score.final
+    return 1e-9 / (1 + position) if LEXICAL_LISTS & set(hit.score.ranks) else 0.0
+
+
+def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:
+    """The sentences of ``text`` holding the most query ``terms`` (earlier first on ties) that fit
+    ``max_tokens``, in their original order, gaps marked "…"; the leading sentences without terms."""
+    sentences = [p.strip() for p in _SENTENCE_END.split(" ".join(text.split())) if p.strip()]
+    wanted = {t.lower() for t in terms if t}
+    if not wanted or len(sentences) < 2:
+        return compress_rule_based(text, max_tokens)
+    hits = [sum(1 for t in wanted if t in s.lower()) for s in sentences]
+    if not any(hits):
+        return compress_rule_based(text, max_tokens)
+    chosen: set[int] = set()
+    for i in sorted((i for i in range(len(sentences)) if hits[i]), key=lambda i: (-hits[i], i)):
+        trial = _joined(sentences, chosen | {i})
+        if count_tokens(trial) <= max_tokens:
+            chosen.add(i)
+    if not chosen:
+        best = max(range(len(sentences)), key=lambda i: (hits[i], -i))
+        return compress_rule_based(sentences[best], max_tokens)
+    return _joined(sentences, chosen)
+
+
+def _joined(sentences: Sequence[str], chosen: set[int]) -> str:
+    out: list[str] = []
+    previous = -1
+    for i in sorted(chosen):
+        if (previous >= 0 and i > previous + 1) or (previous < 0 and i > 0):
+            out.append("…")
+        out.append(sentences[i])
+        previous = i
+    if previous < len(sentences) - 1:
+        out.append("…")
+    return " ".join(out)
 
 
 def knapsack(values: Sequence[float], costs: Sequence[int], budget: int) -> list[int]:
@@ -108,18 +164,47 @@ def knapsack(values: Sequence[float], costs: Sequence[int], budget: int) -> list
     return sorted(chosen)
 
 
-def pack(items: Sequence[PackItem], budget: int) -> list[PackItem]:
-    """Pinned items first (in order, while they fit), then the knapsack over the rest."""
+def pack(items: Sequence[PackItem], budget: int, *, pinned_share: float = 1.0) -> list[PackItem]:
+    """Pinned items first (in order, while they fit in ``pinned_share`` of the budget), then by marginal
+    value — score × (½ + ½ novelty) — while anything still fits (module docstring)."""
     chosen: list[PackItem] = []
     used = 0
+    pin_budget = int(budget * pinned_share)
     for item in items:
-        if item.pinned and used + item.tokens <= budget:
+        if item.pinned and used + item.tokens <= pin_budget:
             chosen.append(item)
             used += item.tokens
+    seen: set[str] = set()
+    for item in chosen:
+        seen |= _words(item.text)
     rest = [i for i in items if not i.pinned and i.value > 0]  # a zero-score hit is no evidence
-    picked = knapsack([i.value for i in rest], [i.tokens for i in rest], budget - used)
-    chosen.extend(rest[i] for i in picked)
+    words = [_words(i.text) for i in rest]
+
+    def gain(i: int) -> float:  # score × (½ + ½ novelty): said-before words weigh half
+        return rest[i].value * (0.5 + 0.5 * len(words[i] - seen) / max(1, len(words[i])))
+
+    # lazy greedy: a gain only shrinks as the block grows, so a popped item whose fresh gain still
+    # tops the heap is the best one (the gain is submodular)
+    heap = [(-gain(i), i) for i in range(len(rest))]
+    heapq.heapify(heap)
+    while heap and used < budget:
+        _, i = heapq.heappop(heap)
+        if rest[i].tokens > budget - used:
+            continue  # never fits again: the room only shrinks
+        if words[i] and words[i] <= seen:
+            continue  # nothing new: a memory whose words a packed turn already holds, a repeat
+        fresh = gain(i)
+        if heap and fresh < -heap[0][0]:
+            heapq.heappush(heap, (-fresh, i))
+            continue
+        chosen.append(rest[i])
+        used += rest[i].tokens
+        seen |= words[i]
     return chosen
+
+
+def _words(text: str) -> set[str]:
+    return set(tokenize(text))
 
 
 def group(items: Sequence[PackItem]) -> dict[str, list[PackItem]]:

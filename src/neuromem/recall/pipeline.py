@@ -25,18 +25,23 @@ import numpy as np
 
 from ..config import Settings
 from ..errors import DatabaseUnavailableError, InvalidInputError, RecallDegradedError
+from ..llm.factory import create_chat_model
+from ..store import conversations
 from ..store import recall_queries as rq
 from ..store.db import Conn, Database
 from ..store.db_errors import map_db_error
-from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults
+from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults, TurnRef
 from . import retrievers as rt
 from .access import AccessTracker
 from .concepts import concepts as concept_route
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
+from .hop import anchor_window, expansion_terms
 from .mmr import mmr_order, session_spread
 from .query import QueryAnalysis, analyze_query, user_lines
 from .query_cache import QueryEmbeddingCache
 from .recipes import RecallRecipe
+from .rerank import Reranker, create_reranker
+from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -84,8 +89,12 @@ class RecallPipeline:
         db: Database,
         embed_query: Callable[[str], np.ndarray | None],
         tracker: AccessTracker | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
         self.settings = settings
+        # the relevance judge (issue 14 item 4): given, or built from ``settings.reranker`` (off by default)
+        self.reranker = reranker if reranker is not None else create_reranker(
+            settings.reranker, create_chat_model(settings.llm) if settings.reranker.provider == "llm" else None)
         self.db = db
         self.embed_query = embed_query
         self.tracker = tracker
@@ -113,7 +122,8 @@ class RecallPipeline:
         tr = Trace(trace)
         started = time.perf_counter()
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
-        pending = self._start_embedding(query, tr) if recipe.use_vector or recipe.use_traits or recipe.use_concepts else None
+        wants_vector = recipe.use_vector or recipe.use_traits or recipe.use_turns or recipe.use_concepts
+        pending = self._start_embedding(query, tr) if wants_vector else None
         analysis = tr.timed("analyze", lambda: analyze_query(query, reference or valid_at or as_of))
         if trace:
             tr.stages["query"] = analysis.as_trace()
@@ -122,7 +132,9 @@ class RecallPipeline:
             lists, passages = self._retrieve(conn, req, tr, pending)
             degraded = check_degraded(tr, strict=strict)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
-        hits = [h for h, _ in results][:limit]
+            if recipe.second_hop and results:
+                results = tr.timed("second_hop", lambda: self._second_hop(conn, req, lists, results, tr))
+        hits = self._rerank(query, [h for h, _ in results][: max(limit, self._rerank_depth())], tr)[:limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         if trace:
             tr.stages["final"] = [
@@ -132,7 +144,7 @@ class RecallPipeline:
         if track_access and self.tracker is not None and hits:
             self.tracker.record(
                 user_id,
-                [h.memory.id for h in hits],
+                [h.memory.id for h in hits if not is_turn_only(h.memory)],
                 [h.memory.id for h in hits if h.memory.memory_type == "trait"],
                 query,
             )
@@ -155,6 +167,63 @@ class RecallPipeline:
             return None
         tr.paths[name] = "ran"
         return out
+
+    def _second_hop(
+        self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]],
+        first: list[tuple[SearchHit, Fused]], tr: Trace,
+    ) -> list[tuple[SearchHit, Fused]]:
+        """Search again with the words of the best first-hop hits, and a time anchor dated by them
+        (``recall.hop``); the new lists join the first ones and everything is fused again."""
+        seeds = [h for h, _ in first[: req.recipe.hop_seeds]]
+        texts = [h.turns[0].content if h.turns else h.memory.content for h in seeds]
+        terms = expansion_terms(req.analysis.terms, texts, req.recipe.hop_terms)
+        window = None
+        if req.analysis.time is None:
+            dated = [(t, h.memory.valid_at or h.memory.created_at) for t, h in zip(texts, seeds, strict=True)]
+            window = anchor_window(req.analysis.text, dated, req.analysis.reference)
+        if tr.enabled:
+            tr.stages["second_hop"] = {"terms": terms, "anchor": None if window is None else
+                                       [window.start.isoformat(), window.end.isoformat()]}  # fmt: skip
+        if not terms and window is None:
+            return first
+        sub = replace(req, analysis=replace(req.analysis, terms=tuple(terms)))
+        more = dict(lists)
+        found = self._attempt(conn, tr, "bm25_hop", bool(terms) and req.recipe.use_bm25, "skipped: no new terms",
+                              lambda: rt.bm25(conn, sub, self.settings.recall))  # fmt: skip
+        if found is not None:
+            more["bm25_hop"] = found
+        found = self._attempt(conn, tr, "bm25_turns_hop", bool(terms) and rt.turns_wanted(req),
+                              "skipped: no new terms or no turn channel",
+                              lambda: rt.turn_bm25(conn, sub, self.settings.recall))  # fmt: skip
+        if found is not None:
+            more["bm25_turns_hop"] = found
+        again = req if window is None else replace(req, analysis=replace(req.analysis, time=window))
+        return self._score(conn, again, more, tr)
+
+    def _rerank_depth(self) -> int:
+        return self.settings.reranker.top_n if self.reranker is not None else 0
+
+    def _rerank(self, query: str, hits: list[SearchHit], tr: Trace) -> list[SearchHit]:
+        """The best ``reranker.top_n`` hits in the judge's order (``recall.rerank``), the rest after them;
+        on an error or past ``reranker.timeout_s`` the fused order stands and the trace says why."""
+        if self.reranker is None:
+            return hits
+        head, tail = hits[: self.settings.reranker.top_n], hits[self.settings.reranker.top_n :]
+        if len(head) < 2:
+            return hits
+        timeout = self.settings.reranker.timeout_s
+        texts = [h.turns[0].content if is_turn_only(h.memory) and h.turns else h.memory.content for h in head]
+        judge = self.reranker
+        future = self._executor().submit(lambda: judge.score(query, texts, deadline_s=timeout))
+        try:
+            scores = tr.timed("rerank", lambda: future.result(timeout=timeout))
+        except Exception as exc:  # a late or failing judge: the fused order stands (seed 003 §18)
+            why = "timed out" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
+            tr.paths["rerank"] = f"failed: {why}".splitlines()[0][:300]
+            log.warning("reranker failed, keeping the fused order: %s", why)
+            return hits
+        tr.paths["rerank"] = "ran"
+        return reorder(head, scores) + tail
 
     def _start_embedding(self, query: str, tr: Trace) -> Callable[[], np.ndarray | None]:
         """The query vector from the LRU, or embedded in a worker thread while BM25 runs on the
@@ -221,6 +290,7 @@ class RecallPipeline:
         own = user_lines(req.analysis.text) if recipe.user_view else None
         if own is not None:
             self._view(conn, req, "user", own, lists, tr)
+        self._turns(conn, req, lists, tr)
         found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
                               lambda: rt.traits(conn, req, rs, self.dim, self.settings.traits))  # fmt: skip
         if found is not None:
@@ -285,12 +355,64 @@ class RecallPipeline:
         if found is not None:
             lists[vector_name] = found
 
+    def _turns(self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace) -> None:
+        """The turn channel (``recall.units``): every stored turn by BM25 and by its vector."""
+        wanted = rt.turns_wanted(req)
+        why = "off" if not req.recipe.use_turns else "skipped: a type or metadata filter excludes turns"
+        found = self._attempt(conn, tr, "bm25_turns", wanted and bool(req.analysis.terms),
+                              why if not wanted else "skipped: no query terms",
+                              lambda: rt.turn_bm25(conn, req, self.settings.recall))  # fmt: skip
+        if found is not None:
+            lists["bm25_turns"] = found
+        found = self._attempt(conn, tr, "vector_turns", wanted and req.vector is not None,
+                              why if not wanted else NO_VECTOR, lambda: rt.turn_vector(conn, req, self.dim))  # fmt: skip
+        if found is not None:
+            lists["vector_turns"] = found
+
+    def _units(self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace) -> Units:
+        """The lists re-keyed to units (a memory and its source turn are one, with or without the turn
+        channel), without the turns a deleted memory came from."""
+        if not any(lists.values()):
+            return Units(lists, {}, {})
+        source = tr.timed("provenance", lambda: conversations.source_turns(conn, req.user_id, memory_ids(lists)))
+        turn_ids = {h.id for name in TURN_LISTS for h in lists.get(name, ())}
+        withdrawn = conversations.withdrawn_turns(conn, req.user_id, list(turn_ids))
+        if withdrawn:
+            lists = {n: [h for h in hits if h.id not in withdrawn] if n in TURN_LISTS else hits
+                     for n, hits in lists.items()}  # fmt: skip
+        return to_units(lists, source)
+
+    def _records(
+        self, conn: Conn, req: rt.RecallRequest, ids: list[uuid.UUID], units: Units
+    ) -> tuple[dict[uuid.UUID, MemoryRecord], dict[uuid.UUID, np.ndarray], dict[uuid.UUID, tuple[TurnRef, ...]]]:
+        """For each candidate unit: its record (the memory, or the turn's read-only view), vectors by
+        record id (for MMR), and the turns it stands for."""
+        wanted = [units.memory_of.get(u, u) for u in ids if u in units.memory_of or u not in units.turn_of]
+        memory_records, vectors = rq.records_with_vectors(conn, req.user_id, wanted)
+        turn_rows = conversations.turns_by_id(conn, req.user_id, [units.turn_of[u] for u in ids if u in units.turn_of])
+        records: dict[uuid.UUID, MemoryRecord] = {}
+        turns: dict[uuid.UUID, tuple[TurnRef, ...]] = {}
+        for u in ids:
+            turn = turn_rows.get(units.turn_of[u]) if u in units.turn_of else None
+            record = memory_records.get(units.memory_of.get(u, u))
+            if record is None and turn is not None:
+                record = turn_record(turn, req.user_id)
+                if turn.vector is not None:
+                    vectors[turn.id] = turn.vector
+            if record is None:
+                continue
+            records[u] = record
+            if turn is not None:
+                turns[u] = (turn_ref(turn),)
+        return records, vectors, turns
+
     # ------------------------------------------------------------------ scoring
     def _score(
         self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace
     ) -> list[tuple[SearchHit, Fused]]:
         recipe, rs = req.recipe, self.settings.recall
-        fused = fuse(lists, recipe)
+        units = self._units(conn, req, lists, tr)
+        fused = fuse(units.lists, recipe)
         if not fused:
             return []
         if recipe.fusion == "linear" and recipe.neighbour_weight > 0:
@@ -299,7 +421,7 @@ class RecallPipeline:
                            filtering=req.analysis.time is not None and recipe.time_filter)  # fmt: skip
         if tr.enabled:
             tr.stages["scored_candidates"] = {"fused": len(fused), "scored": len(candidates)}
-        records, vectors = tr.timed("records", lambda: rq.records_with_vectors(conn, req.user_id, candidates))
+        records, vectors, turns = tr.timed("records", lambda: self._records(conn, req, candidates, units))
         now = req.as_of or req.analysis.reference
         scored: list[tuple[SearchHit, Fused]] = []
         for id_, f in fused.items():
@@ -313,7 +435,7 @@ class RecallPipeline:
             extra.update({"base": base, "lambda_sum": f.lam})
             breakdown = ScoreBreakdown(f.rrf, factors.recency, factors.importance, factors.stage_boost, final,
                                        dict(f.ranks), extra)  # fmt: skip
-            scored.append((SearchHit(record, breakdown), f))
+            scored.append((SearchHit(record, breakdown, turns.get(id_, ())), f))
         scored.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
         scored = self._time_filter(req, scored, tr)
         if recipe.session_decay < 1 and len(scored) > 1:
@@ -378,6 +500,19 @@ class RecallPipeline:
         by_id = {h.memory.id: (h, f) for h, f in pool}
         rest = [p for p in pool if p[0].memory.id not in chosen]
         return [by_id[i] for i in order] + rest + scored[len(pool) :]
+
+
+def reorder(head: list[SearchHit], scores: list[float]) -> list[SearchHit]:
+    """``head`` in the judge's order, each hit given the fused final score of the rank it takes (so the
+    scale of scores is kept), the judge's score in ``extra["rerank"]``."""
+    finals = sorted((h.score.final for h in head), reverse=True)
+    order = sorted(range(len(head)), key=lambda i: (-scores[i], i))
+    out = []
+    for rank, i in enumerate(order):
+        hit = head[i]
+        extra = {**hit.score.extra, "rerank": scores[i], "fused_rank": i + 1}
+        out.append(replace(hit, score=replace(hit.score, final=finals[rank], extra=extra)))
+    return out
 
 
 def raise_if_fatal(exc: Exception) -> None:

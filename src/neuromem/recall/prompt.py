@@ -7,15 +7,23 @@ Two layouts, in the language of the query:
 - ``"bullets"`` — seed 002's ``[记忆要点]`` block of 3–6 points, compressed by the
   configured LLM (``llm/prompts/summarize.py``) or by rules offline.
 
-Explicit preference facts ("以后用中文回答") and core/preference traits are pinned:
-they appear whatever the query. Every line carries a ``[n]`` marker resolving to a
-:class:`~neuromem.recall.packing.Citation` (memory id, sessions, exact original words).
-The rendered text never exceeds ``token_budget`` tokens (offline token counter).
+The budget is filled by marginal value (``packing.pack``, issue 14 item 2): recall looks as
+deep as the budget can hold (:func:`depth_for`), and lines are added while they fit and
+bring new words. Pinned lines — memories pinned with ``Memory.pin`` (seed 003 §9.1), core
+traits, and instructions about how to answer ("以后用中文回答") — are always there, within
+``PINNED_SHARE`` of the budget; other preferences (explicit preference facts, preference
+traits) only when they bear on the question (scored by the recall at least ``RELEVANT_SHARE`` of
+the best hit, or sharing a query word).
+A line that stands for a conversation turn says when and who ("[2024-05-03 user] …") and, for
+a short reply, the line it answered. Every line carries a ``[n]`` marker resolving to a
+:class:`~neuromem.recall.packing.Citation` (memory id, sessions, exact original words). The
+rendered text never exceeds ``token_budget`` tokens (offline token counter).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,11 +34,12 @@ from ..llm.base import ChatModel
 from ..llm.prompts.summarize import summarize_memories
 from ..procedural.record import CATEGORY as PROCEDURE
 from ..procedural.service import alike_procedures
-from ..store import memories, raw_chunks
+from ..store import conversations, memories, raw_chunks
 from ..store import recall_queries as rq
 from ..store.filters import compile_filter
 from ..text.language import detect_language
-from ..text.token_count import count_tokens
+from ..text.token_count import count_tokens, truncate_to_tokens
+from ..text.tokenize import tokenize
 from ..types import ScoreBreakdown, SearchHit, SearchResults
 from .packing import Citation, PackItem, group, make_items, pack
 
@@ -46,7 +55,14 @@ HEADINGS = {
            "behavior": "Behaviour patterns:", "recalled": "Relevant facts and episodes:", "bullets": "[Memory notes]",
            "skills": "Proven skills:"},
 }  # fmt: skip
-MAX_ITEM_TOKENS = 80  # longer supporting episodes are compressed (seed 003 §5.3 摘要器)
+MAX_ITEM_TOKENS = 80  # the smallest per-line cap: longer passages are focused (seed 003 §5.3 摘要器)
+PINNED_SHARE = 0.25  # pinned lines take at most this share of the budget
+RELEVANT_SHARE = 0.5  # a preference the recall scores at least this share of the best hit bears on the question
+SHORT_TURN_TOKENS = 12  # a cited turn this short is shown with the line before it
+CONTEXT_TOKENS = 40  # …cut to this many tokens
+#: an instruction about how to answer bears on every question (seed 001 §6.2 keeps it in the prompt)
+ANSWER_STYLE = re.compile(r"回答|回复|称呼|叫我|语言|中文|英文|answer|respond|reply|call me|address me|language",
+                          re.IGNORECASE)  # fmt: skip
 MAX_BULLETS = 6
 STYLES = ("sections", "bullets")
 
@@ -77,9 +93,33 @@ class PromptBlock:
         return self.text
 
 
+def depth_for(budget: int) -> int:
+    """How many hits recall fetches for a block of ``budget`` tokens: enough lines to fill it."""
+    return max(20, min(200, budget // 20))
+
+
+def bears_on(hit: SearchHit, query_terms: set[str], found: set[uuid.UUID]) -> bool:
+    """Whether a pinned candidate belongs in this block (module docstring)."""
+    m = hit.memory
+    if (isinstance(m.metadata, dict) and m.metadata.get("pinned") is True) or m.trait_subtype == "core":
+        return True
+    if m.id in found or ANSWER_STYLE.search(m.content):
+        return True
+    return bool(query_terms & set(tokenize(m.content)))
+
+
+def pin_priority(hit: SearchHit, found: set[uuid.UUID]) -> int:
+    """Order of the pinned lines within their share: how to answer and core traits, then what the
+    recall found relevant, then the rest of what the user pinned."""
+    m = hit.memory
+    if ANSWER_STYLE.search(m.content) or m.trait_subtype == "core":
+        return 0
+    return 1 if m.id in found else 2
+
+
 def _pins(core: Runtime, user_id: str) -> list[SearchHit]:
     """Explicit preference facts, core/preference traits and pinned memories (``Memory.pin``,
-    seed 003 §9.1): always in the prompt."""
+    seed 003 §9.1): the candidates for pinned lines (``bears_on`` picks among them)."""
     with core.db.connection() as conn:
         pinned = memories.list_memories(conn, user_id, where=compile_filter({"metadata.pinned": True}), limit=20)
         records = memories.list_memories(conn, user_id, where=compile_filter({"category": "preference"}), limit=10)
@@ -91,6 +131,32 @@ def _pins(core: Runtime, user_id: str) -> list[SearchHit]:
     zero = ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)
     chosen = {r.id: r for r in [*pinned, *trait_records, *[r for r in records if r.memory_type == "fact"]]}
     return [SearchHit(r, zero) for r in chosen.values()]
+
+
+def _turn_texts(core: Runtime, user_id: str, hits: list[SearchHit]) -> dict[uuid.UUID, str]:
+    """The line of each hit that stands for a conversation turn: date and speaker, the turn's words
+    (or the memory's, when they are not the turn's own), and for a short turn the line before it."""
+    with_turns = [h for h in hits if h.turns]
+    if not with_turns:
+        return {}
+    short = [(h.turns[0].session_id, h.turns[0].seq - 1) for h in with_turns
+             if count_tokens(h.turns[0].content) < SHORT_TURN_TOKENS and h.turns[0].seq > 0]  # fmt: skip
+    with core.db.connection() as conn:
+        before = conversations.turns_at(conn, user_id, short)
+        withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])
+    before = {k: t for k, t in before.items() if t.id not in withdrawn}  # what the user took back stays out
+    out: dict[uuid.UUID, str] = {}
+    for h in with_turns:
+        turn = h.turns[0]
+        own = " ".join(h.memory.content.split())
+        words = " ".join(turn.content.split())
+        text = words if own in words else own
+        prev = before.get((turn.session_id, turn.seq - 1))
+        if prev is not None and text == words:
+            said = truncate_to_tokens(" ".join(prev.content.split()), CONTEXT_TOKENS)
+            text = f"{text} (after {prev.speaker or prev.role}: \"{said}\")"
+        out[h.memory.id] = f"[{turn.sent_at.date().isoformat()} {turn.speaker or turn.role}] {text}"
+    return out
 
 
 def _citations(core: Runtime, user_id: str, hits: list[SearchHit]) -> list[Citation]:
@@ -187,20 +253,27 @@ def build_recall_prompt(
         raise InvalidInputError(f"token_budget must be an integer of at least 16, got {token_budget!r}")
     if style not in STYLES:
         raise InvalidInputError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
-    results = search(query, user_id=user_id, limit=limit or 20, recipe=recipe, reference_time=reference_time)
+    results = search(query, user_id=user_id, limit=limit or depth_for(budget), recipe=recipe,
+                          reference_time=reference_time)  # fmt: skip
     uid = results.hits[0].memory.user_id if results.hits else user_id
     lang = "zh" if detect_language(query) == "zh" else "en"
-    pins = _pins(core, uid)
+    terms = tokenize(query)
+    top = max((h.score.final for h in results.hits), default=0.0)
+    found = {h.memory.id for h in results.hits if top > 0 and h.score.final >= RELEVANT_SHARE * top}
+    pins = sorted((p for p in _pins(core, uid) if bears_on(p, set(terms), found)),
+                  key=lambda p: pin_priority(p, found))  # the share is filled in this order  # fmt: skip
     pins += alike_procedures(core, query, uid)  # seed 004 §4.2 "Proven Skills": only for a task that looks alike
     pinned_ids = frozenset(p.memory.id for p in pins)
     hits = [h for h in results.hits if h.memory.category != PROCEDURE or h.memory.id in pinned_ids]
     hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
     line_cost = count_tokens("- [99]\n")
-    items = make_items(hits, pinned=pinned_ids, max_item_tokens=MAX_ITEM_TOKENS, line_cost=line_cost)
+    texts = _turn_texts(core, uid, hits)
+    items = make_items(hits, pinned=pinned_ids, max_item_tokens=max(MAX_ITEM_TOKENS, budget // 6),
+                       line_cost=line_cost, terms=terms, texts=texts)  # fmt: skip
     heads = HEADINGS[lang]
     skills = any(p.memory.category == PROCEDURE for p in pins)
     reserve = count_tokens("\n".join(v for k, v in heads.items() if k != "skills" or skills))
-    chosen = pack(items, max(0, budget - reserve))
+    chosen = pack(items, max(0, budget - reserve), pinned_share=PINNED_SHARE)
     text = ""
     ordered: list[PackItem] = []
     if style == "bullets" and chat is not None and chosen:

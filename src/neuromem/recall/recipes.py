@@ -81,6 +81,17 @@ class RecallRecipe(BaseModel):
     user_view: bool = False
     # the lexical lists also search the singular of each plural English query term (``query.inflections``)
     inflections: bool = False
+    # the turn channel (issue 14): every stored turn, of every role, ranked by BM25 and by its vector
+    # (lists ``bm25_turns`` / ``vector_turns``) and fused with the memory lists, a memory and its source
+    # turn counting as one hit (``recall.units``)
+    use_turns: bool = True
+    turn_k: int = Field(default=50, ge=1)
+    # the second hop (``recall.hop``): BM25 again with the words of the best ``hop_seeds`` first-hop hits
+    # (lists ``bm25_hop`` / ``bm25_turns_hop``, linear weight in ``linear_weights``), and a time anchor
+    # ("the week before the trip") dated by them
+    second_hop: bool = False
+    hop_seeds: int = Field(default=3, ge=1, le=20)
+    hop_terms: int = Field(default=8, ge=1, le=50)
     raw_k: int = Field(default=10, ge=1)
     raw_min_results: int = Field(default=3, ge=0)  # "results are sparse" trigger of seed 003 W5
     # fusion and scoring
@@ -98,6 +109,10 @@ class RecallRecipe(BaseModel):
             "vector_focus": 1.0,
             "bm25_user": 1.0,
             "vector_user": 1.0,
+            "bm25_turns": 1.0,
+            "vector_turns": 1.0,
+            "bm25_hop": 0.5,
+            "bm25_turns_hop": 0.5,
         }
     )
     lambda_bm25: float = 0.2  # seed 003 §15
@@ -181,7 +196,8 @@ HYBRID = derive(
     focus_lines=1, time_boost=0.5,  # soft time constraint: the hard filter lost LongMemEval evidence
     user_view=True, session_decay=0.7,
     linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.4, "bm25_focus": 0.2, "traits": 1.0,
-                    "raw": 0.4, "graph": 0.0, "vector_user": 0.5, "bm25_user": 0.2, "concepts": 0.3},
+                    "raw": 0.4, "graph": 0.0, "vector_user": 0.5, "bm25_user": 0.2,
+                    "vector_turns": 1.0, "bm25_turns": 0.4, "bm25_hop": 0.2, "bm25_turns_hop": 0.2, "concepts": 0.3},
 )  # fmt: skip
 #: The previous default (min-max normalisation, BM25 0.2, two focus lines), kept for comparison
 HYBRID_MINMAX = derive(
@@ -193,17 +209,25 @@ HYBRID_MINMAX = derive(
 WEIGHTED = derive(HYBRID_RRF, "weighted", fusion="weighted")
 RRF_ONLY = derive(HYBRID_RRF, "rrf", fusion="rrf")
 BM25_ONLY = derive(
-    HYBRID_RRF, "bm25", use_vector=False, use_graph=False, use_traits=False, use_raw=False,
+    HYBRID_RRF, "bm25", use_turns=False, use_vector=False, use_graph=False, use_traits=False, use_raw=False,
     fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
 )  # fmt: skip
 DENSE_ONLY = derive(
-    HYBRID_RRF, "dense", use_bm25=False, use_graph=False, use_traits=False, use_raw=False,
+    HYBRID_RRF, "dense", use_turns=False, use_bm25=False, use_graph=False, use_traits=False, use_raw=False,
     fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
 )  # fmt: skip
 BM25_DENSE_RRF = derive(
-    HYBRID_RRF, "bm25+dense", use_graph=False, use_traits=False, use_raw=False,
+    HYBRID_RRF, "bm25+dense", use_turns=False, use_graph=False, use_traits=False, use_raw=False,
     fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
 )  # fmt: skip
+#: The raw-turn baseline (issue 14): BM25 and dense over the stored turns only, fused by RRF — what a
+#: 60-line retriever over raw conversation turns does
+TURNS_RRF = derive(
+    HYBRID_RRF, "turns-rrf", use_bm25=False, use_vector=False, use_graph=False, use_traits=False,
+    use_raw=False, fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
+)  # fmt: skip
+#: Plain BM25 + dense RRF over memories and turns together (one hit per memory-and-its-turn)
+UNITS_RRF = derive(BM25_DENSE_RRF, "units-rrf", use_turns=True)
 #: RRF with each retriever weighted by its seed 003 §15 λ relative to the vector's (0.2 : 0.4 : 0.3)
 SEED_WEIGHTED_RRF = derive(
     HYBRID_RRF, "hybrid-lambda",
@@ -217,7 +241,7 @@ FAST = derive(HYBRID, "fast", mmr=False, bm25_k=30, vector_k=30)
 RECIPES: dict[str, RecallRecipe] = {
     r.name: r
     for r in (HYBRID, HYBRID_MINMAX, HYBRID_RRF, HYBRID_CONTEXT, SEED_WEIGHTED_RRF, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY,
-              BM25_DENSE_RRF, FAST)
+              BM25_DENSE_RRF, TURNS_RRF, UNITS_RRF, FAST)
 }  # fmt: skip
 
 

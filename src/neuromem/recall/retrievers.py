@@ -23,10 +23,11 @@ import numpy as np
 
 from ..config import RecallSettings, TraitSettings
 from ..store import bm25 as bm25_store
-from ..store import raw_chunks
+from ..store import conversations, raw_chunks
 from ..store import recall_queries as rq
 from ..store.db import Conn
 from ..store.filters import CompiledFilter
+from ..store.vectors import to_halfvec
 from ..text.spans import trim_span
 from ..types import MemoryType, RawPassage
 from .fusion import Ranked, ranked, rrf_score
@@ -81,6 +82,30 @@ def vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
                             as_of=req.as_of, where=req.where, valid_at=req.valid_at)  # fmt: skip
     pairs = [(r.id, r.score) for r in rows]
     pairs.sort(key=lambda p: (-p[1], p[0]))
+    return ranked(pairs)
+
+
+def turns_wanted(req: RecallRequest) -> bool:
+    """Whether the turn channel may answer this request: turns are episodic evidence, so not when the
+    caller restricts the types to others, nor under a metadata filter (turns carry no memory metadata)."""
+    return req.recipe.use_turns and req.where is None and MemoryType.EPISODIC in req.types
+
+
+def turn_bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[Ranked]:
+    """BM25 over the user's stored turns, every role (issue 14 item 1); ids are message ids."""
+    rows = bm25_store.turn_bm25_search(conn, req.user_id, req.analysis.terms, limit=req.recipe.turn_k,
+                                       k1=settings.bm25_k1, b=settings.bm25_b, as_of=req.as_of,
+                                       valid_at=req.valid_at)  # fmt: skip
+    return ranked([(r.id, r.score) for r in rows])
+
+
+def turn_vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
+    """Cosine similarity over the user's embedded turns; ids are message ids."""
+    if req.vector is None:
+        return []
+    params = {"as_of": req.as_of, "valid_at": req.valid_at}
+    pairs = conversations.turn_vector_search(conn, req.user_id, to_halfvec(req.vector, dim), limit=req.recipe.turn_k,
+                                             scope=bm25_store.turn_scope(req.as_of, req.valid_at), params=params)  # fmt: skip
     return ranked(pairs)
 
 

@@ -116,19 +116,66 @@ def bm25_search(
     cache_key = None
     if as_of is None and valid_at is None and where is None:
         cache_key = (conn.info.dsn, user_id, tuple(params["types"]))
+    rows = _bm25_rows(conn, "memories m", "m.memory_type", visible, params, cache_key)
+    return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
+
+
+def turn_bm25_search(
+    conn: Conn,
+    user_id: str,
+    terms: Sequence[str],
+    *,
+    limit: int,
+    k1: float,
+    b: float,
+    as_of: dt.datetime | None = None,
+    valid_at: dt.datetime | None = None,
+) -> list[ScoredId]:
+    """The ``limit`` best conversation turns (``conversation_messages``, every role) by BM25, over the
+    user's turns known at ``as_of`` and sent by ``valid_at`` (issue 14 item 1; ``memory_type`` is
+    ``"turn"``). The IDF and ``avgdl`` are the turns' own: a turn competes with turns here, and the
+    pipeline fuses the turn list with the memory lists."""
+    distinct = list(dict.fromkeys(t for t in terms if t))
+    if not distinct:
+        return []
+    params: dict[str, Any] = {"user_id": user_id, "terms": distinct, "k1": k1, "b": b, "limit": limit,
+                              "tsq": " | ".join(quote_term(t) for t in distinct),
+                              "as_of": as_of, "valid_at": valid_at}  # fmt: skip
+    visible = turn_scope(as_of, valid_at)
+    cache_key = (conn.info.dsn, user_id, "turns") if as_of is None and valid_at is None else None
+    rows = _bm25_rows(conn, "conversation_messages m", "'turn'::text", visible, params, cache_key)
+    return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
+
+
+def turn_scope(as_of: dt.datetime | None, valid_at: dt.datetime | None) -> str:
+    """The turns ``m`` of ``%(user_id)s`` a recall may see: stored by ``%(as_of)s`` and said by
+    ``%(valid_at)s`` when those are given (a turn is an event: it never stops having been said)."""
+    scope = "m.user_id = %(user_id)s"
+    if as_of is not None:
+        scope += " AND m.created_at <= %(as_of)s"
+    if valid_at is not None:
+        scope += " AND m.sent_at <= %(valid_at)s"
+    return scope
+
+
+def _bm25_rows(
+    conn: Conn, table: str, kind: str, visible: str, params: dict[str, Any], cache_key: tuple[Any, ...] | None
+) -> list[dict[str, Any]]:
+    """The BM25 statement of the module docstring over ``table`` (aliased ``m``, with ``fts`` and
+    ``token_count``) restricted to ``visible``; ``kind`` is the SQL of each row's ``memory_type``."""
     cached = corpus_stats.get(cache_key) if cache_key is not None else None
     if cached is not None:
         params["n"], params["avgdl"] = cached
         corpus = "SELECT %(n)s::float8 AS n, %(avgdl)s::float8 AS avgdl"
     else:
         corpus = f"""SELECT count(*)::float8 AS n, coalesce(avg(greatest(m.token_count, 1)), 1)::float8 AS avgdl
-            FROM memories m WHERE {visible}"""
+            FROM {table} WHERE {visible}"""
     query = f"""
         WITH q AS (SELECT to_tsquery('simple', %(tsq)s) AS tsq),
         corpus AS ({corpus}),
         docs AS (
-            SELECT m.id, m.memory_type, m.fts, greatest(m.token_count, 1)::float8 AS dl
-            FROM memories m, q WHERE m.fts @@ q.tsq AND {visible}
+            SELECT m.id, {kind} AS memory_type, m.fts, greatest(m.token_count, 1)::float8 AS dl
+            FROM {table}, q WHERE m.fts @@ q.tsq AND {visible}
         ),
         tf AS (
             SELECT d.id, d.memory_type, d.dl, u.lexeme,
@@ -151,4 +198,4 @@ def bm25_search(
     rows = conn.execute(sql.SQL(query), params, prepare=False).fetchall()  # type: ignore[arg-type]
     if rows and cache_key is not None and cached is None:
         corpus_stats.put(cache_key, float(rows[0]["n"]), float(rows[0]["avgdl"]))
-    return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
+    return rows

@@ -13,10 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
 from psycopg.types.json import Jsonb
 
 from ..ids import uuid7
 from .db import Conn
+from .sql_parts import EXACT_SEARCH_MAX_ROWS
+from .vectors import from_halfvec_send
 
 _SESSION_COLUMNS = (
     "id, user_id, external_id, started_at, last_message_at, ended_at, end_reason, "
@@ -51,6 +54,10 @@ class NewMessage:
     metadata: dict[str, Any]
     turn_key: str
     id: uuid.UUID | None = None
+    # the turn as a retrieval unit (issue 14): segmented words, their count, the vector as a halfvec literal
+    search_tokens: str = ""
+    token_count: int = 0
+    embedding: str | None = None
 
 
 def _session(row: dict[str, Any]) -> SessionRow:
@@ -98,11 +105,12 @@ def insert_messages(conn: Conn, user_id: str, messages: Sequence[NewMessage]) ->
     with conn.cursor() as cur:
         cur.executemany(
             """INSERT INTO conversation_messages (id, user_id, session_id, seq, role, speaker, content, sent_at,
-                                                   content_hash, raw_chunk_sha256, metadata, turn_key)
-               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)""",
+                                                   content_hash, raw_chunk_sha256, metadata, turn_key,
+                                                   search_tokens, token_count, embedding)
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s::halfvec)""",
             [
                 (i, user_id, m.session_id, m.seq, m.role, m.speaker, m.content, m.sent_at, m.content_hash,
-                 m.raw_chunk_sha256, Jsonb(m.metadata), m.turn_key)
+                 m.raw_chunk_sha256, Jsonb(m.metadata), m.turn_key, m.search_tokens, m.token_count, m.embedding)
                 for i, m in zip(ids, messages, strict=True)
             ],
         )
@@ -232,3 +240,104 @@ def last_episode_id(conn: Conn, user_id: str, session_id: uuid.UUID) -> uuid.UUI
         (user_id, session_id),
     ).fetchone()
     return None if row is None else row["id"]
+
+
+# ---------------------------------------------------------------- turns as a retrieval unit (issue 14)
+_TURN_COLUMNS = """m.id, c.external_id AS session_external_id, m.session_id, m.seq, m.role, m.speaker, m.content,
+                   m.sent_at, m.created_at, halfvec_send(m.embedding) AS vec"""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRow:
+    """A stored turn with what recall needs: its session's external id and its vector (or None)."""
+
+    id: uuid.UUID
+    session_external_id: str
+    session_id: uuid.UUID
+    seq: int
+    role: str
+    speaker: str | None
+    content: str
+    sent_at: dt.datetime
+    created_at: dt.datetime
+    vector: np.ndarray | None
+
+
+def _turn(row: dict[str, Any]) -> TurnRow:
+    data = dict(row)
+    return TurnRow(**{k: v for k, v in data.items() if k != "vec"}, vector=from_halfvec_send(data["vec"]))
+
+
+def turn_vector_search(
+    conn: Conn, user_id: str, vector_literal: str, *, limit: int, scope: str, params: dict[str, Any]
+) -> list[tuple[uuid.UUID, float]]:
+    """``(message id, cosine similarity)`` of the ``limit`` turns nearest to the query among the user's
+    turns passing ``scope`` (``store.bm25.turn_scope``): read exactly for a user with few turns, through
+    the HNSW index beyond (the two branches of ``sql_parts.nearest_in_partition``, for the same reasons)."""
+    p = {**params, "v": vector_literal, "user_id": user_id, "k": limit}
+    select = f"""SELECT m.id, m.embedding <=> %(v)s::halfvec AS distance FROM conversation_messages m
+                 WHERE m.embedding IS NOT NULL AND {scope}"""
+    rows = conn.execute(
+        f"""WITH n AS (SELECT count(*) AS rows FROM (SELECT 1 FROM conversation_messages c
+                       WHERE c.user_id = %(user_id)s LIMIT {EXACT_SEARCH_MAX_ROWS + 1}) c)
+            ({select} AND (SELECT rows FROM n) <= {EXACT_SEARCH_MAX_ROWS}
+                  ORDER BY (m.embedding <=> %(v)s::halfvec) + 0 LIMIT %(k)s)
+            UNION ALL
+            ({select} AND (SELECT rows FROM n) > {EXACT_SEARCH_MAX_ROWS}
+                  ORDER BY m.embedding <=> %(v)s::halfvec LIMIT %(k)s)""",
+        p,
+    ).fetchall()
+    return sorted(((r["id"], 1.0 - float(r["distance"])) for r in rows), key=lambda p: (-p[1], p[0]))
+
+
+def turns_by_id(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, TurnRow]:
+    if not ids:
+        return {}
+    rows = conn.execute(
+        f"""SELECT {_TURN_COLUMNS} FROM conversation_messages m JOIN conversation_sessions c ON c.id = m.session_id
+            WHERE m.user_id = %s AND m.id = ANY(%s)""",
+        (user_id, list(ids)),
+    ).fetchall()
+    return {r["id"]: _turn(r) for r in rows}
+
+
+def source_turns(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, uuid.UUID]:
+    """The turn each memory came from (its first ``memory_sources`` message), for the memories that have one."""
+    if not memory_ids:
+        return {}
+    rows = conn.execute(
+        """SELECT DISTINCT ON (s.memory_id) s.memory_id, s.message_id FROM memory_sources s
+           JOIN conversation_messages m ON m.id = s.message_id
+           WHERE s.user_id = %s AND s.memory_id = ANY(%s) AND s.message_id IS NOT NULL
+           ORDER BY s.memory_id, m.sent_at, m.seq""",
+        (user_id, list(memory_ids)),
+    ).fetchall()
+    return {r["memory_id"]: r["message_id"] for r in rows}
+
+
+def turns_at(conn: Conn, user_id: str, places: Sequence[tuple[str, int]]) -> dict[tuple[str, int], TurnRow]:
+    """The stored turns at ``(session external id, seq)``: the lines around a cited turn."""
+    if not places:
+        return {}
+    rows = conn.execute(
+        f"""SELECT {_TURN_COLUMNS} FROM conversation_messages m JOIN conversation_sessions c ON c.id = m.session_id
+            JOIN unnest(%s::text[], %s::int[]) AS w(external_id, seq) ON w.external_id = c.external_id
+                 AND w.seq = m.seq
+            WHERE m.user_id = %s AND c.user_id = %s""",
+        ([s for s, _ in places], [q for _, q in places], user_id, user_id),
+    ).fetchall()
+    return {(r["session_external_id"], r["seq"]): _turn(r) for r in rows}
+
+
+def withdrawn_turns(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> set[uuid.UUID]:
+    """The turns among ``ids`` a memory of which was deleted (expired, not superseded): what the
+    user took back is not recalled through its turn either."""
+    if not ids:
+        return set()
+    rows = conn.execute(
+        """SELECT DISTINCT s.message_id FROM memory_sources s JOIN memories x ON x.id = s.memory_id
+           WHERE s.user_id = %s AND s.message_id = ANY(%s) AND x.user_id = s.user_id
+             AND x.expired_at IS NOT NULL AND x.superseded_by IS NULL""",
+        (user_id, list(ids)),
+    ).fetchall()
+    return {r["message_id"] for r in rows}

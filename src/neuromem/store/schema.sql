@@ -490,6 +490,15 @@ CREATE INDEX idx_sources_message ON memory_sources (message_id) WHERE message_id
 -- the new user-owned tables of 0010 get row-level security like every other (migration 0009)
 SELECT neuromem_enable_rls();
 
+-- 0011: every stored turn is recallable (issue 14 item 1): full text, length and vector per turn.
+ALTER TABLE conversation_messages ADD COLUMN search_tokens TEXT NOT NULL DEFAULT '';
+ALTER TABLE conversation_messages ADD COLUMN token_count INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE conversation_messages ADD COLUMN embedding halfvec(@EMBEDDING_DIM@);
+ALTER TABLE conversation_messages ADD COLUMN fts tsvector
+    GENERATED ALWAYS AS (to_tsvector('simple', search_tokens)) STORED;
+CREATE INDEX idx_messages_fts ON conversation_messages USING gin (fts);
+CREATE INDEX idx_messages_embedding ON conversation_messages
+    USING hnsw (embedding halfvec_cosine_ops) WITH (m = 16, ef_construction = 64);
 -- 0013: the job queue (procrastinate's schema)
 @QUEUE_SCHEMA@
 -- 0014: consolidation that keeps memory small and true (issue 16): tags, archive, concepts, retention.
