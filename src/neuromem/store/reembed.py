@@ -24,6 +24,12 @@ def reembed(settings: Settings, dim: int) -> None:
             conn.execute(f"DROP INDEX IF EXISTS idx_{part}_embedding")
         conn.execute(f"ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({int(dim)}) USING NULL")
         conn.execute("UPDATE memories SET embed_attempts = 0, embed_error = NULL")
+        # the turns' vectors (migration 0011) take the new dimension too; they are not re-embedded
+        # (the backfill embeds memories): until a turn is ingested again, BM25 finds it
+        conn.execute("DROP INDEX IF EXISTS idx_messages_embedding")
+        conn.execute(f"ALTER TABLE conversation_messages ALTER COLUMN embedding TYPE halfvec({int(dim)}) USING NULL")
+        conn.execute("CREATE INDEX idx_messages_embedding ON conversation_messages "
+                     "USING hnsw (embedding halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)")
         conn.execute(migrate.render(vector_sql, new_settings))
         conn.execute(
             "INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s) "
