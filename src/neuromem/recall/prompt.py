@@ -57,6 +57,7 @@ HEADINGS = {
 }  # fmt: skip
 MAX_ITEM_TOKENS = 80  # the smallest per-line cap: longer passages are focused (seed 003 §5.3 摘要器)
 PINNED_SHARE = 0.25  # pinned lines take at most this share of the budget
+LINE_SHARE = 3  # one line holds at most budget / LINE_SHARE tokens (longer passages are focused)
 RELEVANT_SHARE = 0.5  # a preference the recall scores at least this share of the best hit bears on the question
 SHORT_TURN_TOKENS = 12  # a cited turn this short is shown with the line before it
 CONTEXT_TOKENS = 40  # …cut to this many tokens
@@ -268,7 +269,7 @@ def build_recall_prompt(
     hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
     line_cost = count_tokens("- [99]\n")
     texts = _turn_texts(core, uid, hits)
-    items = make_items(hits, pinned=pinned_ids, max_item_tokens=max(MAX_ITEM_TOKENS, budget // 6),
+    items = make_items(hits, pinned=pinned_ids, max_item_tokens=max(MAX_ITEM_TOKENS, budget // LINE_SHARE),
                        line_cost=line_cost, terms=terms, texts=texts)  # fmt: skip
     heads = HEADINGS[lang]
     skills = any(p.memory.category == PROCEDURE for p in pins)

@@ -31,6 +31,13 @@ def reembed(settings: Settings, dim: int) -> None:
         conn.execute(sql.SQL("ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
                      .format(sql.Literal(int(dim))))  # fmt: skip
         conn.execute("UPDATE memories SET embed_attempts = 0, embed_error = NULL")
+        # the turns' vectors (migration 0011) take the new dimension too; they are not re-embedded
+        # (the backfill embeds memories): until a turn is ingested again, BM25 finds it
+        conn.execute("DROP INDEX IF EXISTS idx_messages_embedding")
+        conn.execute(sql.SQL("ALTER TABLE conversation_messages ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
+                     .format(sql.Literal(int(dim))))  # fmt: skip
+        conn.execute("CREATE INDEX idx_messages_embedding ON conversation_messages "
+                     "USING hnsw (embedding halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)")
         for text in vector_sql:
             conn.execute(migrate.render(text, new_settings, queue=False))
         conn.execute(
