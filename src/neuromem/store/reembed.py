@@ -13,6 +13,14 @@ from .server import resolve_server
 # every object built on the embedding column: 0003's indexes (and first trait view), 0013's trait view
 _VECTOR_MIGRATIONS = (3, 13)
 
+DROP_TRAIT_VIEW = "DROP MATERIALIZED VIEW IF EXISTS mv_trait_decayed"
+DROP_INDEX = sql.SQL("DROP INDEX IF EXISTS {}")
+RETYPE_MEMORY_VECTORS = sql.SQL("ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL")
+RETYPE_CONCEPT_VECTORS = sql.SQL("ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL")
+RESET_EMBED_ATTEMPTS = "UPDATE memories SET embed_attempts = 0, embed_error = NULL"
+RECORD_DIM = """INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s)
+                ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value"""
+
 
 def reembed(settings: Settings, dim: int) -> None:
     """Retype ``memories.embedding`` to ``halfvec(dim)`` with every vector NULL, rebuild its indexes
@@ -21,20 +29,15 @@ def reembed(settings: Settings, dim: int) -> None:
     new_settings = settings.with_updates(store={"embedding_dim": dim})
     vector_sql = [m.sql for m in migrate.migrations() if m.version in _VECTOR_MIGRATIONS]
     with translated_errors(), psycopg.connect(server.url, autocommit=True) as conn, conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (migrate._LOCK_KEY,))
-        conn.execute("DROP MATERIALIZED VIEW IF EXISTS mv_trait_decayed")
+        conn.execute(migrate.LOCK_MIGRATIONS, (migrate._LOCK_KEY,))
+        conn.execute(DROP_TRAIT_VIEW)
         for part in ("fact", "episodic", "trait", "document"):
-            conn.execute(sql.SQL("DROP INDEX IF EXISTS {}").format(sql.Identifier(f"idx_{part}_embedding")))
-        conn.execute(sql.SQL("ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
-                     .format(sql.Literal(int(dim))))  # fmt: skip
+            conn.execute(DROP_INDEX.format(sql.Identifier(f"idx_{part}_embedding")))
+        conn.execute(RETYPE_MEMORY_VECTORS.format(dim=sql.Literal(int(dim))))
         # concept centroids (migration 0014) are recomputed by the next consolidate_concepts run
-        conn.execute(sql.SQL("ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({}) USING NULL")
-                     .format(sql.Literal(int(dim))))  # fmt: skip
-        conn.execute("UPDATE memories SET embed_attempts = 0, embed_error = NULL")
+        conn.execute(RETYPE_CONCEPT_VECTORS.format(dim=sql.Literal(int(dim))))
+        conn.execute(RESET_EMBED_ATTEMPTS)
         for text in vector_sql:
-            conn.execute(migrate.render(text, new_settings, queue=False))
-        conn.execute(
-            "INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s) "
-            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
-            (str(dim),),
-        )
+            script = migrate.render(text, new_settings, queue=False)
+            conn.execute(script)
+        conn.execute(RECORD_DIM, (str(dim),))
