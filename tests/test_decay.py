@@ -10,6 +10,7 @@ import psycopg
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from psycopg import sql
 
 from neuromem import Memory
 from neuromem.config import RecallSettings, TraitSettings
@@ -192,7 +193,7 @@ def test_recall_reads_the_rates_of_its_settings_at_query_time(memory: Memory) ->
             # the column is REAL: SQL widens its binary value, Python reads its shortest text (0.8), so
             # they differ by float4 rounding (≤ 6e-8); the formula itself agrees to 1e-12 (tests above)
             assert rows[0].decayed_confidence == pytest.approx(decayed_trait(trait, at, rates), rel=1e-7)
-        row = conn.execute(f"SELECT {trait_confidence_sql('t')} AS c FROM memories_trait t WHERE id = %(id)s",
-                           {**trait_decay_params(slow, at), "id": trait.id}).fetchone()  # fmt: skip
+        confidence = sql.SQL("SELECT {} AS c FROM memories_trait t WHERE id = %(id)s").format(trait_confidence_sql("t"))
+        row = conn.execute(confidence, {**trait_decay_params(slow, at), "id": trait.id}).fetchone()
     assert row is not None and row["c"] == pytest.approx(seen[slow.lambda_preference], rel=1e-12)
     assert seen[0.02] == pytest.approx(0.8 * math.exp(-2.4)) and seen[0.002] == pytest.approx(0.8 * math.exp(-0.24))

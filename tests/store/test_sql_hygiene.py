@@ -11,13 +11,10 @@ import neuromem
 
 SRC = Path(neuromem.__file__).resolve().parent
 STORE = SRC / "store"
-# modules whose statements are not yet named constants (converted after the recall and jobs branches)
-PENDING = {"bm25.py", "conversations.py", "maintenance.py", "decay.py", "migrate.py", "recall_queries.py",
-           "search.py", "reembed.py"}  # fmt: skip
-# functions not yet converted in converted modules: forget's erase statements (built with _sha), the
-# closure's derivation rules, and the vector search fragments only the pending recall modules use
-PENDING_FUNCTIONS = {"forget.py": {"_insert", "erase", "erase_user"},
-                     "sql_parts.py": {"nearest_in_partition", "_nearest_select"}}  # fmt: skip
+# modules whose statements are not yet named constants (empty: every store module is converted)
+PENDING: set[str] = set()
+# functions not yet converted in converted modules (empty)
+PENDING_FUNCTIONS: dict[str, set[str]] = {}
 # SQL words, upper case as the store writes them; message text is written in lower case
 SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|WHERE|FROM|SET|AND|OR|ORDER BY|LIMIT|RETURNING|ALTER)\b")
 

@@ -8,13 +8,13 @@ from typing import Any
 
 from .db import Conn
 
-INSERT = """INSERT INTO api_keys (id, tenant, name, scope, bound_user, secret_sha256)
+INSERT_KEY = """INSERT INTO api_keys (id, tenant, name, scope, bound_user, secret_sha256)
            VALUES (%s, %s, %s, %s, %s, %s) RETURNING *"""
 
 
 def insert(conn: Conn, key_id: uuid.UUID, *, tenant: str, name: str, scope: str, bound_user: str | None,
            secret_sha256: bytes) -> dict[str, Any]:  # fmt: skip
-    row = conn.execute(INSERT, (key_id, tenant, name, scope, bound_user, secret_sha256)).fetchone()
+    row = conn.execute(INSERT_KEY, (key_id, tenant, name, scope, bound_user, secret_sha256)).fetchone()
     assert row is not None
     return row
 
@@ -28,24 +28,24 @@ def list_keys(conn: Conn, tenant: str | None, *, include_revoked: bool) -> list[
     return conn.execute(LIST_KEYS, {"t": tenant, "all": include_revoked}).fetchall()
 
 
-REVOKE = "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s RETURNING *"
+REVOKE_KEY = "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s RETURNING *"
 
 
 def revoke(conn: Conn, key_id: uuid.UUID) -> dict[str, Any] | None:
     return conn.execute(
-        REVOKE, (key_id,)
+        REVOKE_KEY, (key_id,)
     ).fetchone()
 
 
-ACTIVE = "SELECT * FROM api_keys WHERE id = %s AND revoked_at IS NULL"
+ACTIVE_KEY = "SELECT * FROM api_keys WHERE id = %s AND revoked_at IS NULL"
 
 
 def active(conn: Conn, key_id: uuid.UUID) -> dict[str, Any] | None:
-    return conn.execute(ACTIVE, (key_id,)).fetchone()
+    return conn.execute(ACTIVE_KEY, (key_id,)).fetchone()
 
 
-TOUCH = "UPDATE api_keys SET last_used_at = now() WHERE id = %s"
+TOUCH_KEY = "UPDATE api_keys SET last_used_at = now() WHERE id = %s"
 
 
 def touch(conn: Conn, key_id: uuid.UUID) -> None:
-    conn.execute(TOUCH, (key_id,))
+    conn.execute(TOUCH_KEY, (key_id,))

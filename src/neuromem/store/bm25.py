@@ -35,7 +35,7 @@ from psycopg import sql
 from ..types import MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .sql_parts import ACTIVE_TRAIT_STAGES, named_filter, quote_term, recall_scope
+from .sql_parts import ACTIVE_TRAIT_STAGES, quote_term, recall_scope_sql
 
 CACHED_STATS_MIN_ROWS = 5_000
 STATS_TTL_S = 60.0
@@ -77,6 +77,13 @@ class ScoredId:
     score: float
 
 
+# the memories a recall may see: the user's rows of the asked types, traits only at an active stage
+VISIBLE_MEMORIES = sql.SQL("""m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s)
+                  AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))""")
+MEMORIES = sql.SQL("memories m")
+MEMORY_KIND = sql.SQL("m.memory_type")
+
+
 def bm25_search(
     conn: Conn,
     user_id: str,
@@ -104,20 +111,22 @@ def bm25_search(
         "limit": limit,
         "stages": list(ACTIVE_TRAIT_STAGES),
     }
-    validity = recall_scope(as_of, valid_at, params)
-    extra = ""
+    visible = [VISIBLE_MEMORIES, recall_scope_sql(as_of, valid_at, params)]
     if where is not None:
-        clause, extra_params = named_filter(where)
-        extra = "AND " + clause
-        params.update(extra_params)
-    visible = f"""m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s)
-                  AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
-                  AND {validity} {extra}"""
+        visible.append(where.clause)
+        params.update(where.params)
     cache_key = None
     if as_of is None and valid_at is None and where is None:
         cache_key = (conn.info.dsn, user_id, tuple(params["types"]))
-    rows = _bm25_rows(conn, "memories m", "m.memory_type", visible, params, cache_key)
+    rows = _bm25_rows(conn, MEMORIES, MEMORY_KIND, sql.SQL(" AND ").join(visible), params, cache_key)
     return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
+
+
+TURNS = sql.SQL("conversation_messages m")
+TURN_KIND = sql.SQL("'turn'::text")
+TURN_OF_USER = sql.SQL("m.user_id = %(user_id)s")
+TURN_STORED_BY = sql.SQL("m.created_at <= %(as_of)s")
+TURN_SAID_BY = sql.SQL("m.sent_at <= %(valid_at)s")
 
 
 def turn_bm25_search(
@@ -143,34 +152,26 @@ def turn_bm25_search(
                               "as_of": as_of, "valid_at": valid_at}  # fmt: skip
     visible = turn_scope(as_of, valid_at)
     cache_key = (conn.info.dsn, user_id, "turns") if as_of is None and valid_at is None else None
-    rows = _bm25_rows(conn, "conversation_messages m", "'turn'::text", visible, params, cache_key)
+    rows = _bm25_rows(conn, TURNS, TURN_KIND, visible, params, cache_key)
     return [ScoredId(r["id"], r["memory_type"], float(r["score"])) for r in rows]
 
 
-def turn_scope(as_of: dt.datetime | None, valid_at: dt.datetime | None) -> str:
+def turn_scope(as_of: dt.datetime | None, valid_at: dt.datetime | None) -> sql.Composable:
     """The turns ``m`` of ``%(user_id)s`` a recall may see: stored by ``%(as_of)s`` and said by
     ``%(valid_at)s`` when those are given (a turn is an event: it never stops having been said)."""
-    scope = "m.user_id = %(user_id)s"
+    scope = [TURN_OF_USER]
     if as_of is not None:
-        scope += " AND m.created_at <= %(as_of)s"
+        scope.append(TURN_STORED_BY)
     if valid_at is not None:
-        scope += " AND m.sent_at <= %(valid_at)s"
-    return scope
+        scope.append(TURN_SAID_BY)
+    return sql.SQL(" AND ").join(scope)
 
 
-def _bm25_rows(
-    conn: Conn, table: str, kind: str, visible: str, params: dict[str, Any], cache_key: tuple[Any, ...] | None
-) -> list[dict[str, Any]]:
-    """The BM25 statement of the module docstring over ``table`` (aliased ``m``, with ``fts`` and
-    ``token_count``) restricted to ``visible``; ``kind`` is the SQL of each row's ``memory_type``."""
-    cached = corpus_stats.get(cache_key) if cache_key is not None else None
-    if cached is not None:
-        params["n"], params["avgdl"] = cached
-        corpus = "SELECT %(n)s::float8 AS n, %(avgdl)s::float8 AS avgdl"
-    else:
-        corpus = f"""SELECT count(*)::float8 AS n, coalesce(avg(greatest(m.token_count, 1)), 1)::float8 AS avgdl
-            FROM {table} WHERE {visible}"""
-    query = f"""
+# the corpus statistics N and avgdl: cached (large corpora, module docstring), or counted over the visible rows
+CACHED_CORPUS = sql.SQL("SELECT %(n)s::float8 AS n, %(avgdl)s::float8 AS avgdl")
+COUNTED_CORPUS = sql.SQL("""SELECT count(*)::float8 AS n, coalesce(avg(greatest(m.token_count, 1)), 1)::float8 AS avgdl
+            FROM {table} WHERE {visible}""")
+BM25 = sql.SQL("""
         WITH q AS (SELECT to_tsquery('simple', %(tsq)s) AS tsq),
         corpus AS ({corpus}),
         docs AS (
@@ -191,11 +192,31 @@ def _bm25_rows(
         GROUP BY tf.id, tf.memory_type
         ORDER BY score DESC, tf.id
         LIMIT %(limit)s
-    """
+    """)
+
+
+def _bm25_rows(
+    conn: Conn,
+    table: sql.Composable,
+    kind: sql.Composable,
+    visible: sql.Composable,
+    params: dict[str, Any],
+    cache_key: tuple[Any, ...] | None,
+) -> list[dict[str, Any]]:
+    """The BM25 statement of the module docstring over ``table`` (aliased ``m``, with ``fts`` and
+    ``token_count``) restricted to ``visible``; ``kind`` is the SQL of each row's ``memory_type``."""
+    cached = corpus_stats.get(cache_key) if cache_key is not None else None
+    corpus: sql.Composable
+    if cached is not None:
+        params["n"], params["avgdl"] = cached
+        corpus = CACHED_CORPUS
+    else:
+        corpus = COUNTED_CORPUS.format(table=table, visible=visible)
+    query = BM25.format(corpus=corpus, kind=kind, table=table, visible=visible)
     # never a prepared statement: its generic plan (chosen after five runs) ignores the query's
     # terms and ran long queries 2× slower (20 terms, 500 rows: 23 against 12 ms p95); a custom
     # plan costs ~2 ms of planning
-    rows = conn.execute(sql.SQL(query), params, prepare=False).fetchall()  # type: ignore[arg-type]
+    rows = conn.execute(query, params, prepare=False).fetchall()
     if rows and cache_key is not None and cached is None:
         corpus_stats.put(cache_key, float(rows[0]["n"]), float(rows[0]["avgdl"]))
     return rows

@@ -36,10 +36,10 @@ class ClusterInput:
     about: dict[uuid.UUID, set[uuid.UUID]]  # concept node → its current members among ``ids``
 
 
-CLUSTER_INPUT_1 = """SELECT id, content, halfvec_send(embedding) AS v FROM memories
+CLUSTER_MEMORIES = """SELECT id, content, halfvec_send(embedding) AS v FROM memories
            WHERE user_id = %s AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL
            ORDER BY created_at DESC, id LIMIT %s"""
-CLUSTER_INPUT_2 = """SELECT e.source_id, e.target_id, e.edge_type, e.target_kind, n.node_type, n.name
+CLUSTER_EDGES = """SELECT e.source_id, e.target_id, e.edge_type, e.target_kind, n.node_type, n.name
            FROM graph_edges e LEFT JOIN graph_nodes n ON n.user_id = e.user_id AND n.id = e.target_id
                                                      AND e.target_kind = 'node' AND n.expired_at IS NULL
            WHERE e.user_id = %s AND e.expired_at IS NULL AND e.source_kind = 'memory' AND e.source_id = ANY(%s)
@@ -48,7 +48,7 @@ CLUSTER_INPUT_2 = """SELECT e.source_id, e.target_id, e.edge_type, e.target_kind
 
 def cluster_input(conn: Conn, user_id: str, limit: int, dim: int) -> ClusterInput:
     """The newest ``limit`` current facts and episodes of a user with what clustering needs."""
-    rows = conn.execute(CLUSTER_INPUT_1, (user_id, limit)).fetchall()
+    rows = conn.execute(CLUSTER_MEMORIES, (user_id, limit)).fetchall()
     ids = [r["id"] for r in rows]
     vectors = np.zeros((len(rows), dim), dtype=np.float32)
     has = np.zeros(len(rows), dtype=bool)
@@ -57,7 +57,7 @@ def cluster_input(conn: Conn, user_id: str, limit: int, dim: int) -> ClusterInpu
         if v is not None and v.shape[0] == dim:
             vectors[i], has[i] = v, True
     edges = conn.execute(
-        CLUSTER_INPUT_2,
+        CLUSTER_EDGES,
         (user_id, ids, ["MENTIONS", "ABOUT", *MEMORY_LINKS]),
     ).fetchall()
     known = set(ids)

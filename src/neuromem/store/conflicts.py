@@ -56,7 +56,7 @@ def support_count(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
     return max(1, int(row["n"])) if row else 1
 
 
-INSERT = sql.SQL("""INSERT INTO memory_conflicts (id, user_id, attribute, old_id, new_id, old_score, new_score, status,
+INSERT_CONFLICT = sql.SQL("""INSERT INTO memory_conflicts (id, user_id, attribute, old_id, new_id, old_score, new_score, status,
                                           winner_id, detector, resolved_at, resolved_by)
             VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s,
                     CASE WHEN %s = 'auto' THEN now() END, CASE WHEN %s = 'auto' THEN 'formula' END)
@@ -66,7 +66,7 @@ INSERT = sql.SQL("""INSERT INTO memory_conflicts (id, user_id, attribute, old_id
 def insert(conn: Conn, user_id: str, *, attribute: str, old_id: uuid.UUID, new_id: uuid.UUID, old_score: float,
            new_score: float, status: str, winner_id: uuid.UUID | None, detector: str) -> ConflictRow:  # fmt: skip
     row = conn.execute(
-        INSERT,
+        INSERT_CONFLICT,
         (uuid7(), user_id, attribute[:500], old_id, new_id, old_score, new_score, status, winner_id, detector,
          status, status),
     ).fetchone()  # fmt: skip
@@ -83,12 +83,12 @@ def list_conflicts(conn: Conn, user_id: str, statuses: Sequence[str], limit: int
     return [ConflictRow(**r) for r in rows]
 
 
-GET_FOR_UPDATE = sql.SQL("SELECT {columns} FROM memory_conflicts WHERE user_id = %s AND id = %s FOR UPDATE").format(columns=sql.SQL(_COLUMNS))
+LOCK_CONFLICT = sql.SQL("SELECT {columns} FROM memory_conflicts WHERE user_id = %s AND id = %s FOR UPDATE").format(columns=sql.SQL(_COLUMNS))
 
 
 def get_for_update(conn: Conn, user_id: str, conflict_id: uuid.UUID) -> ConflictRow | None:
     row = conn.execute(
-        GET_FOR_UPDATE, (user_id, conflict_id)
+        LOCK_CONFLICT, (user_id, conflict_id)
     ).fetchone()
     return None if row is None else ConflictRow(**row)
 

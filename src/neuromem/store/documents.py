@@ -79,19 +79,19 @@ def list_files(conn: Conn, user_id: str, *, include_deleted: bool = False, limit
     return [_file(r) for r in rows]
 
 
-DELETE_FILE = """UPDATE memories SET expired_at = now(), updated_at = now()
+EXPIRE_FILE_CHUNKS = """UPDATE memories SET expired_at = now(), updated_at = now()
            WHERE user_id = %s AND memory_type = 'document' AND file_id = %s AND expired_at IS NULL
            RETURNING id"""
 
 
-DELETE_FILE_Q = sql.SQL("""UPDATE document_files SET deleted_at = now() WHERE user_id = %s AND id = %s AND deleted_at IS NULL
+MARK_FILE_DELETED = sql.SQL("""UPDATE document_files SET deleted_at = now() WHERE user_id = %s AND id = %s AND deleted_at IS NULL
             RETURNING {columns}""").format(columns=sql.SQL(_COLUMNS))
 
 
 def delete_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> tuple[DocumentFile | None, list[uuid.UUID]]:
     """Soft-delete a file and expire its chunk memories; returns the file and the expired chunk ids."""
-    row = conn.execute(DELETE_FILE_Q, (user_id, file_id)).fetchone()
+    row = conn.execute(MARK_FILE_DELETED, (user_id, file_id)).fetchone()
     if row is None:
         return None, []
-    chunks = conn.execute(DELETE_FILE, (user_id, file_id)).fetchall()
+    chunks = conn.execute(EXPIRE_FILE_CHUNKS, (user_id, file_id)).fetchall()
     return _file(row), [c["id"] for c in chunks]

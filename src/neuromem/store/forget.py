@@ -59,8 +59,12 @@ _LOG_QUOTE_CHARS = 200
 _KEPT_NODE_TYPES = ("user",)
 
 
-def _sha(expr: str) -> str:
-    return f"encode(sha256(convert_to({expr}, 'UTF8')), 'hex')"
+SHA256_HEX = sql.SQL("encode(sha256(convert_to({}, 'UTF8')), 'hex')")
+
+
+def _sha(expr: str) -> sql.Composed:
+    """The hex sha256 of the text expression ``expr`` (a column of the statement)."""
+    return SHA256_HEX.format(sql.SQL(expr))  # type: ignore[arg-type]
 
 
 CREATE_SET = sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {name} ({columns}) ON COMMIT DROP")
@@ -110,42 +114,42 @@ def seed_memory(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
     return cur.rowcount
 
 
-SEED_SESSION_1 = "INSERT INTO _forget_session SELECT id FROM conversation_sessions WHERE user_id = %s AND external_id = %s"
-SEED_SESSION_2 = """INSERT INTO _forget_msg SELECT m.id FROM conversation_messages m JOIN _forget_session s
+SEED_SESSION_ROW = "INSERT INTO _forget_session SELECT id FROM conversation_sessions WHERE user_id = %s AND external_id = %s"
+SEED_SESSION_MESSAGES = """INSERT INTO _forget_msg SELECT m.id FROM conversation_messages m JOIN _forget_session s
            ON s.id = m.session_id WHERE m.user_id = %s ON CONFLICT DO NOTHING"""
-SEED_SESSION_3 = """INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources ms
+SEED_SESSION_MEMORIES = """INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources ms
            JOIN _forget_session s ON s.id = ms.session_id
            JOIN memories m ON m.id = ms.memory_id AND m.user_id = ms.user_id
            WHERE ms.user_id = %s AND m.memory_type <> 'trait' ON CONFLICT DO NOTHING"""
 
 
 def seed_session(conn: Conn, user_id: str, external_id: str) -> int:
-    cur = conn.execute(SEED_SESSION_1, (user_id, external_id))
-    conn.execute(SEED_SESSION_2, (user_id,))
-    conn.execute(SEED_SESSION_3, (user_id,))
+    cur = conn.execute(SEED_SESSION_ROW, (user_id, external_id))
+    conn.execute(SEED_SESSION_MESSAGES, (user_id,))
+    conn.execute(SEED_SESSION_MEMORIES, (user_id,))
     return cur.rowcount
 
 
-SEED_DOCUMENT_1 = "INSERT INTO _forget_doc SELECT id FROM document_files WHERE user_id = %s AND id = %s"
-SEED_DOCUMENT_2 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+SEED_DOCUMENT_FILE = "INSERT INTO _forget_doc SELECT id FROM document_files WHERE user_id = %s AND id = %s"
+SEED_DOCUMENT_CHUNKS = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
            WHERE user_id = %s AND memory_type = 'document' AND file_id = %s ON CONFLICT DO NOTHING"""
 
 
 def seed_document(conn: Conn, user_id: str, file_id: uuid.UUID) -> int:
-    cur = conn.execute(SEED_DOCUMENT_1,
+    cur = conn.execute(SEED_DOCUMENT_FILE,
                        (user_id, file_id))  # fmt: skip
-    conn.execute(SEED_DOCUMENT_2, (user_id, file_id))
+    conn.execute(SEED_DOCUMENT_CHUNKS, (user_id, file_id))
     return cur.rowcount
 
 
-SEED_WINDOW_1 = """INSERT INTO _forget_msg SELECT id FROM conversation_messages
+SEED_WINDOW_MESSAGES = """INSERT INTO _forget_msg SELECT id FROM conversation_messages
            WHERE user_id = %s AND sent_at >= %s AND sent_at < %s ON CONFLICT DO NOTHING"""
-SEED_WINDOW_2 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+SEED_WINDOW_MEMORIES = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
            WHERE user_id = %s AND memory_type <> 'trait' AND created_at >= %s AND created_at < %s
            ON CONFLICT DO NOTHING"""
-SEED_WINDOW_3 = """INSERT INTO _forget_doc SELECT id FROM document_files
+SEED_WINDOW_DOCUMENTS = """INSERT INTO _forget_doc SELECT id FROM document_files
            WHERE user_id = %s AND created_at >= %s AND created_at < %s ON CONFLICT DO NOTHING"""
-SEED_WINDOW_4 = """INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
+SEED_WINDOW_DOCUMENT_CHUNKS = """INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
            WHERE m.user_id = %s AND m.memory_type = 'document' ON CONFLICT DO NOTHING"""
 
 
@@ -154,24 +158,24 @@ def seed_window(conn: Conn, user_id: str, since: dt.datetime | None, until: dt.d
     ``created_at`` (traits excluded: they are recomputed from what is left)."""
     lo = since or dt.datetime.min.replace(tzinfo=dt.UTC)
     hi = until or dt.datetime.max.replace(tzinfo=dt.UTC)
-    n = conn.execute(SEED_WINDOW_1, (user_id, lo, hi)).rowcount
-    n += conn.execute(SEED_WINDOW_2, (user_id, lo, hi)).rowcount
-    n += conn.execute(SEED_WINDOW_3, (user_id, lo, hi)).rowcount
-    conn.execute(SEED_WINDOW_4, (user_id,))
+    n = conn.execute(SEED_WINDOW_MESSAGES, (user_id, lo, hi)).rowcount
+    n += conn.execute(SEED_WINDOW_MEMORIES, (user_id, lo, hi)).rowcount
+    n += conn.execute(SEED_WINDOW_DOCUMENTS, (user_id, lo, hi)).rowcount
+    conn.execute(SEED_WINDOW_DOCUMENT_CHUNKS, (user_id,))
     return n
 
 
-SEED_TEXT_1 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+SEED_TEXT_MEMORIES = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
            WHERE user_id = %s AND memory_type <> 'trait' AND fts @@ to_tsquery('simple', %s)
            ON CONFLICT DO NOTHING"""
-SEED_TEXT_2 = """INSERT INTO _forget_chunk SELECT sha256 FROM raw_chunks
+SEED_TEXT_CHUNKS = """INSERT INTO _forget_chunk SELECT sha256 FROM raw_chunks
            WHERE user_id = %s AND fts @@ to_tsquery('simple', %s) ON CONFLICT DO NOTHING"""
 
 
 def seed_text(conn: Conn, user_id: str, tsquery: str) -> int:
     """Every memory version (not traits) and raw chunk whose full text matches ``tsquery``."""
-    n = conn.execute(SEED_TEXT_1, (user_id, tsquery)).rowcount
-    n += conn.execute(SEED_TEXT_2, (user_id, tsquery)).rowcount
+    n = conn.execute(SEED_TEXT_MEMORIES, (user_id, tsquery)).rowcount
+    n += conn.execute(SEED_TEXT_CHUNKS, (user_id, tsquery)).rowcount
     return n
 
 
@@ -208,18 +212,18 @@ SEED_NODE_MEMORIES = sql.SQL(
 )
 
 
-SEED_SOFT_DELETED_1 = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+SEED_SOFT_DELETED_MEMORIES = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
            WHERE user_id = %s AND expired_at < %s AND superseded_by IS NULL AND archived_at IS NULL
            ON CONFLICT DO NOTHING"""
-SEED_SOFT_DELETED_2 = """INSERT INTO _forget_doc SELECT id FROM document_files
+SEED_DELETED_DOCUMENTS = """INSERT INTO _forget_doc SELECT id FROM document_files
            WHERE user_id = %s AND deleted_at < %s ON CONFLICT DO NOTHING"""
 
 
 def seed_soft_deleted(conn: Conn, user_id: str, before: dt.datetime) -> int:
     """Rows soft-deleted (``expired_at`` without a successor, not archived) before ``before``, and deleted
     documents."""
-    n = conn.execute(SEED_SOFT_DELETED_1, (user_id, before)).rowcount
-    n += conn.execute(SEED_SOFT_DELETED_2, (user_id, before)).rowcount
+    n = conn.execute(SEED_SOFT_DELETED_MEMORIES, (user_id, before)).rowcount
+    n += conn.execute(SEED_DELETED_DOCUMENTS, (user_id, before)).rowcount
     return n
 
 
@@ -265,8 +269,60 @@ def users_with_soft_deleted(conn: Conn, before: dt.datetime, limit: int) -> list
 # --------------------------------------------------------------------------- closure
 
 
+# the derivation rules of close_over (module docstring), each a step that grows one work set
+DERIVE_OLDER_VERSIONS = """
+            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
+            JOIN _forget_mem f ON m.superseded_by = f.id
+            WHERE m.user_id = %(u)s AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.id = f.id
+                                                    AND s.memory_type = f.memory_type AND s.metadata ? 'summary_of')
+            ON CONFLICT DO NOTHING"""
+DERIVE_NEWER_VERSIONS = """
+            INSERT INTO _forget_mem SELECT n.id, n.memory_type FROM memories m
+            JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type
+            JOIN memories n ON n.id = m.superseded_by AND n.user_id = m.user_id
+            WHERE m.user_id = %(u)s AND NOT n.metadata ? 'summary_of' ON CONFLICT DO NOTHING"""
+DERIVE_DOCUMENT_CHUNKS = """
+            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
+            WHERE m.user_id = %(u)s AND m.memory_type = 'document' ON CONFLICT DO NOTHING"""
+DERIVE_SOURCE_MESSAGES = """
+            INSERT INTO _forget_msg SELECT DISTINCT s.message_id FROM memory_sources s
+            JOIN _forget_mem f ON f.id = s.memory_id
+            JOIN memories m ON m.id = f.id AND m.memory_type = f.memory_type AND NOT m.metadata ? 'summary_of'
+            WHERE s.user_id = %(u)s AND s.message_id IS NOT NULL ON CONFLICT DO NOTHING"""
+DERIVE_CITED_CHUNKS = """
+            INSERT INTO _forget_chunk SELECT DISTINCT ref->>'sha256' FROM memories m
+            JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type,
+            jsonb_array_elements(m.raw_refs) ref
+            WHERE m.user_id = %(u)s AND ref ? 'sha256' AND NOT m.metadata ? 'summary_of'
+            ON CONFLICT DO NOTHING"""
+DERIVE_MESSAGE_CHUNKS = """
+            INSERT INTO _forget_chunk SELECT DISTINCT c.raw_chunk_sha256 FROM conversation_messages c
+            JOIN _forget_msg f ON f.id = c.id
+            WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 IS NOT NULL ON CONFLICT DO NOTHING"""
+DERIVE_CHUNK_MESSAGES = """
+            INSERT INTO _forget_msg SELECT c.id FROM conversation_messages c JOIN _forget_chunk k
+            ON k.sha256 = c.raw_chunk_sha256 WHERE c.user_id = %(u)s ON CONFLICT DO NOTHING"""
+DERIVE_CHUNK_CITERS = """
+            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM _forget_chunk k
+            JOIN LATERAL (SELECT id, memory_type FROM memories
+                          WHERE user_id = %(u)s AND memory_type <> 'trait'
+                            AND raw_refs @> jsonb_build_array(jsonb_build_object('sha256', k.sha256::text))) m ON true
+            ON CONFLICT DO NOTHING"""
+DERIVE_MESSAGE_EXTRACTS = """
+            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources s
+            JOIN _forget_msg f ON f.id = s.message_id
+            JOIN memories m ON m.id = s.memory_id AND m.user_id = s.user_id
+            WHERE s.user_id = %(u)s AND m.memory_type <> 'trait' ON CONFLICT DO NOTHING"""
+DERIVE_EPISODE_EXTRACTS = """
+            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
+            WHERE m.user_id = %(u)s AND m.memory_type <> 'trait' AND cardinality(m.source_episode_ids) > 0
+              AND m.source_episode_ids && (SELECT coalesce(array_agg(id), '{}') FROM _forget_mem
+                                           WHERE memory_type = 'episodic')
+            ON CONFLICT DO NOTHING"""
+
+
 def _insert(conn: Conn, query: str, user_id: str) -> int:
-    return conn.execute(sql.SQL(query), {"u": user_id}).rowcount  # type: ignore[arg-type]
+    return conn.execute(query, {"u": user_id}).rowcount
 
 
 def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool = True) -> None:
@@ -277,80 +333,41 @@ def close_over(conn: Conn, user_id: str, *, max_rounds: int = 8, derived: bool =
         grew = 0
         # every version of each chain, both directions (a compression summary is not a version:
         # the chain stops there, see lifecycle.compress); one step per round, each on an index
-        grew += _insert(conn, """
-            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
-            JOIN _forget_mem f ON m.superseded_by = f.id
-            WHERE m.user_id = %(u)s AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.id = f.id
-                                                    AND s.memory_type = f.memory_type AND s.metadata ? 'summary_of')
-            ON CONFLICT DO NOTHING""", user_id)
-        grew += _insert(conn, """
-            INSERT INTO _forget_mem SELECT n.id, n.memory_type FROM memories m
-            JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type
-            JOIN memories n ON n.id = m.superseded_by AND n.user_id = m.user_id
-            WHERE m.user_id = %(u)s AND NOT n.metadata ? 'summary_of' ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, DERIVE_OLDER_VERSIONS, user_id)
+        grew += _insert(conn, DERIVE_NEWER_VERSIONS, user_id)
         # documents whose chunks go take their file row along only when targeted; chunks of a
         # targeted document go
-        grew += _insert(conn, """
-            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m JOIN _forget_doc d ON d.id = m.file_id
-            WHERE m.user_id = %(u)s AND m.memory_type = 'document' ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, DERIVE_DOCUMENT_CHUNKS, user_id)
         # messages the memories were extracted from
-        grew += _insert(conn, """
-            INSERT INTO _forget_msg SELECT DISTINCT s.message_id FROM memory_sources s
-            JOIN _forget_mem f ON f.id = s.memory_id
-            JOIN memories m ON m.id = f.id AND m.memory_type = f.memory_type AND NOT m.metadata ? 'summary_of'
-            WHERE s.user_id = %(u)s AND s.message_id IS NOT NULL ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, DERIVE_SOURCE_MESSAGES, user_id)
         # chunks the memories cite and the messages hold
-        grew += _insert(conn, """
-            INSERT INTO _forget_chunk SELECT DISTINCT ref->>'sha256' FROM memories m
-            JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type,
-            jsonb_array_elements(m.raw_refs) ref
-            WHERE m.user_id = %(u)s AND ref ? 'sha256' AND NOT m.metadata ? 'summary_of'
-            ON CONFLICT DO NOTHING""", user_id)
-        grew += _insert(conn, """
-            INSERT INTO _forget_chunk SELECT DISTINCT c.raw_chunk_sha256 FROM conversation_messages c
-            JOIN _forget_msg f ON f.id = c.id
-            WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 IS NOT NULL ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, DERIVE_CITED_CHUNKS, user_id)
+        grew += _insert(conn, DERIVE_MESSAGE_CHUNKS, user_id)
         if not derived:
             if grew == 0:
                 return
             continue
         # messages holding a forgotten chunk's words
-        grew += _insert(conn, """
-            INSERT INTO _forget_msg SELECT c.id FROM conversation_messages c JOIN _forget_chunk k
-            ON k.sha256 = c.raw_chunk_sha256 WHERE c.user_id = %(u)s ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, DERIVE_CHUNK_MESSAGES, user_id)
         # memories citing a forgotten chunk, extracted from a forgotten message or episode
-        grew += _insert(conn, """
-            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM _forget_chunk k
-            JOIN LATERAL (SELECT id, memory_type FROM memories
-                          WHERE user_id = %(u)s AND memory_type <> 'trait'
-                            AND raw_refs @> jsonb_build_array(jsonb_build_object('sha256', k.sha256::text))) m ON true
-            ON CONFLICT DO NOTHING""", user_id)
-        grew += _insert(conn, """
-            INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources s
-            JOIN _forget_msg f ON f.id = s.message_id
-            JOIN memories m ON m.id = s.memory_id AND m.user_id = s.user_id
-            WHERE s.user_id = %(u)s AND m.memory_type <> 'trait' ON CONFLICT DO NOTHING""", user_id)
-        grew += _insert(conn, """
-            INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
-            WHERE m.user_id = %(u)s AND m.memory_type <> 'trait' AND cardinality(m.source_episode_ids) > 0
-              AND m.source_episode_ids && (SELECT coalesce(array_agg(id), '{}') FROM _forget_mem
-                                           WHERE memory_type = 'episodic')
-            ON CONFLICT DO NOTHING""", user_id)
+        grew += _insert(conn, DERIVE_CHUNK_CITERS, user_id)
+        grew += _insert(conn, DERIVE_MESSAGE_EXTRACTS, user_id)
+        grew += _insert(conn, DERIVE_EPISODE_EXTRACTS, user_id)
         if grew == 0:
             return
 
 
-SPARE_SHARED_1 = """DELETE FROM _forget_msg f USING memory_sources s
+SPARE_MESSAGES_OF_KEPT_MEMORIES = """DELETE FROM _forget_msg f USING memory_sources s
             WHERE s.user_id = %(u)s AND s.message_id = f.id
               AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = s.memory_id)"""
-SPARE_SHARED_2 = """DELETE FROM _forget_chunk k WHERE EXISTS (
+SPARE_CHUNKS_CITED_BY_KEPT_MEMORIES = """DELETE FROM _forget_chunk k WHERE EXISTS (
             SELECT 1 FROM memories m, jsonb_array_elements(m.raw_refs) ref
             WHERE m.user_id = %(u)s AND ref->>'sha256' = k.sha256
               AND NOT EXISTS (SELECT 1 FROM _forget_mem x WHERE x.id = m.id AND x.memory_type = m.memory_type))"""
-SPARE_SHARED_3 = """DELETE FROM _forget_chunk k WHERE EXISTS (
+SPARE_CHUNKS_OF_KEPT_MESSAGES = """DELETE FROM _forget_chunk k WHERE EXISTS (
             SELECT 1 FROM conversation_messages c WHERE c.user_id = %(u)s AND c.raw_chunk_sha256 = k.sha256
               AND NOT EXISTS (SELECT 1 FROM _forget_msg f WHERE f.id = c.id))"""
-SPARE_SHARED_4 = """DELETE FROM _forget_msg f USING conversation_messages c
+SPARE_MESSAGES_OF_KEPT_CHUNKS = """DELETE FROM _forget_msg f USING conversation_messages c
             WHERE c.user_id = %(u)s AND c.id = f.id AND c.raw_chunk_sha256 IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM _forget_chunk k WHERE k.sha256 = c.raw_chunk_sha256)"""
 
@@ -360,11 +377,11 @@ def spare_shared(conn: Conn, user_id: str) -> None:
     removes deleted rows, not what live memories were extracted from)."""
     u = {"u": user_id}
     for _ in range(4):
-        n = conn.execute(SPARE_SHARED_1, u).rowcount  # fmt: skip
-        n += conn.execute(SPARE_SHARED_2,
+        n = conn.execute(SPARE_MESSAGES_OF_KEPT_MEMORIES, u).rowcount  # fmt: skip
+        n += conn.execute(SPARE_CHUNKS_CITED_BY_KEPT_MEMORIES,
             u).rowcount  # fmt: skip
-        n += conn.execute(SPARE_SHARED_3, u).rowcount  # fmt: skip
-        n += conn.execute(SPARE_SHARED_4, u).rowcount  # fmt: skip
+        n += conn.execute(SPARE_CHUNKS_OF_KEPT_MESSAGES, u).rowcount  # fmt: skip
+        n += conn.execute(SPARE_MESSAGES_OF_KEPT_CHUNKS, u).rowcount  # fmt: skip
         if n == 0:
             return
 
@@ -405,13 +422,13 @@ class PreviewRow:
     current: bool
 
 
-PREVIEW = """SELECT m.id, m.memory_type, m.content, m.created_at, m.expired_at IS NULL AS current
+PREVIEW_MEMORIES = """SELECT m.id, m.memory_type, m.content, m.created_at, m.expired_at IS NULL AS current
            FROM memories m JOIN _forget_mem f ON f.id = m.id AND f.memory_type = m.memory_type
            WHERE m.user_id = %s ORDER BY m.created_at, m.id LIMIT %s"""
 
 
 def preview(conn: Conn, user_id: str, limit: int) -> tuple[list[PreviewRow], dict[str, int]]:
-    rows = conn.execute(PREVIEW, (user_id, limit)).fetchall()
+    rows = conn.execute(PREVIEW_MEMORIES, (user_id, limit)).fetchall()
     counts = {name: int(conn.execute(COUNT_SET.format(name=sql.Identifier(name))).fetchone()["n"])  # type: ignore[index]
               for name in _SETS}  # fmt: skip
     return [PreviewRow(**r) for r in rows], counts
@@ -437,13 +454,13 @@ class Erased:
             self.counts[table] = self.counts.get(table, 0) + n
 
 
-ERASE_1 = """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_chunk k
+MARK_CHUNK_NODES = """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_chunk k
                     ON n.node_type = 'raw_chunk' AND n.normalized_name = k.sha256
                     WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING"""
-ERASE_2 = """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_doc d
+MARK_DOCUMENT_NODES = """INSERT INTO _forget_node SELECT n.id FROM graph_nodes n JOIN _forget_doc d
                     ON n.node_type = 'document' AND n.normalized_name = d.id::text
                     WHERE n.user_id = %(u)s ON CONFLICT DO NOTHING"""
-ERASE_3 = """WITH gone AS (
+DELETE_EDGES = """WITH gone AS (
                DELETE FROM graph_edges e WHERE e.user_id = %(u)s AND (
                    e.source_id IN (SELECT id FROM _forget_mem UNION ALL SELECT id FROM _forget_node)
                 OR e.target_id IN (SELECT id FROM _forget_mem UNION ALL SELECT id FROM _forget_node)
@@ -452,17 +469,45 @@ ERASE_3 = """WITH gone AS (
            SELECT array_agg(DISTINCT x) AS ids, (SELECT count(*) FROM gone) AS n FROM (
                SELECT source_id AS x FROM gone WHERE source_kind = 'node'
                UNION ALL SELECT target_id FROM gone WHERE target_kind = 'node') t"""
-ERASE_4 = """DELETE FROM trait_evidence WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
+DELETE_EVIDENCE = """DELETE FROM trait_evidence WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
                OR trait_id IN (SELECT id FROM _forget_mem WHERE memory_type = 'trait'))
            RETURNING trait_id, evidence_type, quality"""
-ERASE_5 = "SELECT id FROM _forget_mem WHERE memory_type = 'trait'"
-ERASE_6 = """DELETE FROM memory_conflicts WHERE user_id = %(u)s AND (old_id IN (SELECT id FROM _forget_mem)
+FORGOTTEN_TRAITS = "SELECT id FROM _forget_mem WHERE memory_type = 'trait'"
+DELETE_CONFLICTS = """DELETE FROM memory_conflicts WHERE user_id = %(u)s AND (old_id IN (SELECT id FROM _forget_mem)
            OR new_id IN (SELECT id FROM _forget_mem)) RETURNING id::text AS id"""
-ERASE_7 = """DELETE FROM memory_sources WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
+DELETE_SOURCES = """DELETE FROM memory_sources WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
            OR message_id IN (SELECT id FROM _forget_msg) OR session_id IN (SELECT id FROM _forget_session))"""
-ERASE_8 = "DELETE FROM memory_history WHERE user_id = %(u)s AND memory_id IN (SELECT id FROM _forget_mem)"
-ERASE_9 = """DELETE FROM raw_chunks r USING _forget_chunk k WHERE r.user_id = %(u)s AND r.sha256 = k.sha256
+DELETE_HISTORY = "DELETE FROM memory_history WHERE user_id = %(u)s AND memory_id IN (SELECT id FROM _forget_mem)"
+DELETE_CHUNKS = """DELETE FROM raw_chunks r USING _forget_chunk k WHERE r.user_id = %(u)s AND r.sha256 = k.sha256
            RETURNING r.sha256, r.path"""
+
+_QUOTE_CHARS = sql.Literal(_LOG_QUOTE_CHARS)
+DELETE_NODES = sql.SQL("""DELETE FROM graph_nodes WHERE user_id = %(u)s AND id IN (SELECT id FROM _forget_node)
+            RETURNING {id_sha} AS id_sha, {name_sha} AS content_sha""").format(id_sha=_sha("id::text"),
+                                                                              name_sha=_sha("name"))
+DELETE_MEMORIES = sql.SQL("""DELETE FROM memories m USING _forget_mem f
+            WHERE m.user_id = %(u)s AND m.id = f.id AND m.memory_type = f.memory_type
+            RETURNING m.memory_type, m.file_id, m.id::text AS id, {id_sha} AS id_sha,
+                      {content_sha} AS content_sha, left(m.content, {quote}) AS quote""").format(
+    id_sha=_sha("m.id::text"), content_sha=_sha("m.content"), quote=_QUOTE_CHARS
+)
+DELETE_MESSAGES = sql.SQL("""DELETE FROM conversation_messages c USING _forget_msg f WHERE c.user_id = %(u)s AND c.id = f.id
+            RETURNING c.id::text AS id, c.session_id, {id_sha} AS id_sha,
+                      {content_sha} AS content_sha, left(c.content, {quote}) AS quote""").format(
+    id_sha=_sha("c.id::text"), content_sha=_sha("c.content"), quote=_QUOTE_CHARS
+)
+# sessions targeted, and sessions left without any message
+DELETE_SESSIONS = sql.SQL("""DELETE FROM conversation_sessions s WHERE s.user_id = %(u)s AND (
+                s.id IN (SELECT id FROM _forget_session)
+             OR (s.id = ANY(%(emptied)s) AND NOT EXISTS (
+                   SELECT 1 FROM conversation_messages c WHERE c.session_id = s.id)))
+            RETURNING s.id::text AS id, s.external_id, {id_sha} AS id_sha""").format(id_sha=_sha("s.id::text"))
+# files targeted, and files left without any chunk
+DELETE_DOCUMENTS = sql.SQL("""DELETE FROM document_files d WHERE d.user_id = %(u)s AND (d.id IN (SELECT id FROM _forget_doc)
+                OR (d.id = ANY(%(files)s) AND NOT EXISTS (
+                      SELECT 1 FROM memories m WHERE m.user_id = d.user_id AND m.memory_type = 'document'
+                      AND m.file_id = d.id)))
+            RETURNING d.id::text AS id, d.sha256, {id_sha} AS id_sha""").format(id_sha=_sha("d.id::text"))
 
 
 def erase(conn: Conn, user_id: str) -> Erased:
@@ -471,43 +516,28 @@ def erase(conn: Conn, user_id: str) -> Erased:
     u = {"u": user_id}
     # graph: raw-chunk and document nodes of what goes, then every edge touching a forgotten
     # memory or node (relation edges name their memory in properties.memory_id)
-    conn.execute(ERASE_1, u)  # fmt: skip
-    conn.execute(ERASE_2, u)  # fmt: skip
-    touched = conn.execute(ERASE_3, u).fetchone()
+    conn.execute(MARK_CHUNK_NODES, u)
+    conn.execute(MARK_DOCUMENT_NODES, u)
+    touched = conn.execute(DELETE_EDGES, u).fetchone()
     assert touched is not None
     out.add("graph_edges", int(touched["n"] or 0))
     _mark_orphan_nodes(conn, user_id, touched["ids"] or [])
-    nodes = conn.execute(
-        f"""DELETE FROM graph_nodes WHERE user_id = %(u)s AND id IN (SELECT id FROM _forget_node)
-            RETURNING {_sha('id::text')} AS id_sha, {_sha('name')} AS content_sha""",
-        u,
-    ).fetchall()
+    nodes = conn.execute(DELETE_NODES, u).fetchall()
     out.add("graph_nodes", len(nodes))
     out.id_sha256.extend(r["id_sha"] for r in nodes)
     # trait evidence of forgotten memories (the caller recomputes those traits)
-    lost = conn.execute(ERASE_4, u).fetchall()
+    lost = conn.execute(DELETE_EVIDENCE, u).fetchall()
     out.add("trait_evidence", len(lost))
-    gone = {r["id"] for r in conn.execute(ERASE_5).fetchall()}
+    gone = {r["id"] for r in conn.execute(FORGOTTEN_TRAITS).fetchall()}
     out.lost_evidence = [dict(r) for r in lost if r["trait_id"] not in gone]
     # conflicts of the review queue naming a forgotten fact (their attribute may quote it)
-    conflicts = conn.execute(
-        ERASE_6, u).fetchall()  # fmt: skip
+    conflicts = conn.execute(DELETE_CONFLICTS, u).fetchall()
     out.add("memory_conflicts", len(conflicts))
     out.log_needles.extend(r["id"] for r in conflicts)
     # provenance rows
-    out.add("memory_sources", conn.execute(
-        ERASE_7,
-        u).rowcount)  # fmt: skip
-    out.add("memory_history", conn.execute(
-        ERASE_8, u
-    ).rowcount)  # fmt: skip
-    mems = conn.execute(
-        f"""DELETE FROM memories m USING _forget_mem f
-            WHERE m.user_id = %(u)s AND m.id = f.id AND m.memory_type = f.memory_type
-            RETURNING m.memory_type, m.file_id, m.id::text AS id, {_sha('m.id::text')} AS id_sha,
-                      {_sha('m.content')} AS content_sha, left(m.content, {_LOG_QUOTE_CHARS}) AS quote""",
-        u,
-    ).fetchall()
+    out.add("memory_sources", conn.execute(DELETE_SOURCES, u).rowcount)
+    out.add("memory_history", conn.execute(DELETE_HISTORY, u).rowcount)
+    mems = conn.execute(DELETE_MEMORIES, u).fetchall()
     out.add("memories", len(mems))
     out.tombstones = [(r["memory_type"], r["id_sha"], r["content_sha"]) for r in mems]
     out.id_sha256.extend(r["id_sha"] for r in mems)
@@ -515,12 +545,7 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.log_needles.extend(r["id"] for r in mems)
     out.log_needles.extend(r["quote"] for r in mems)
     restore_archived(conn, user_id, [r["id"] for r in mems])
-    msgs = conn.execute(
-        f"""DELETE FROM conversation_messages c USING _forget_msg f WHERE c.user_id = %(u)s AND c.id = f.id
-            RETURNING c.id::text AS id, c.session_id, {_sha('c.id::text')} AS id_sha,
-                      {_sha('c.content')} AS content_sha, left(c.content, {_LOG_QUOTE_CHARS}) AS quote""",
-        u,
-    ).fetchall()
+    msgs = conn.execute(DELETE_MESSAGES, u).fetchall()
     out.add("conversation_messages", len(msgs))
     out.id_sha256.extend(r["id_sha"] for r in msgs)
     out.content_sha256.extend(r["content_sha"] for r in msgs)
@@ -528,30 +553,17 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.log_needles.extend(r["quote"] for r in msgs)
     # sessions targeted, and sessions left without any message
     emptied = list({r["session_id"] for r in msgs})
-    sessions = conn.execute(
-        f"""DELETE FROM conversation_sessions s WHERE s.user_id = %(u)s AND (
-                s.id IN (SELECT id FROM _forget_session)
-             OR (s.id = ANY(%(emptied)s) AND NOT EXISTS (
-                   SELECT 1 FROM conversation_messages c WHERE c.session_id = s.id)))
-            RETURNING s.id::text AS id, s.external_id, {_sha('s.id::text')} AS id_sha""",
-        {**u, "emptied": emptied},
-    ).fetchall()
+    sessions = conn.execute(DELETE_SESSIONS, {**u, "emptied": emptied}).fetchall()
     out.add("conversation_sessions", len(sessions))
     out.id_sha256.extend(r["id_sha"] for r in sessions)
     out.log_needles.extend(r["id"] for r in sessions)
     out.log_needles.extend(r["external_id"] for r in sessions)
-    chunks = conn.execute(ERASE_9, u).fetchall()
+    chunks = conn.execute(DELETE_CHUNKS, u).fetchall()
     out.add("raw_chunks", len(chunks))
     out.content_sha256.extend(r["sha256"].strip() for r in chunks)
     out.files.extend(Path(r["path"]) for r in chunks if r["path"])
-    docs = conn.execute(
-        f"""DELETE FROM document_files d WHERE d.user_id = %(u)s AND (d.id IN (SELECT id FROM _forget_doc)
-                OR (d.id = ANY(%(files)s) AND NOT EXISTS (
-                      SELECT 1 FROM memories m WHERE m.user_id = d.user_id AND m.memory_type = 'document'
-                      AND m.file_id = d.id)))
-            RETURNING d.id::text AS id, d.sha256, {_sha('d.id::text')} AS id_sha""",
-        {**u, "files": list({r["file_id"] for r in mems if r["file_id"] is not None})},
-    ).fetchall()
+    files = list({r["file_id"] for r in mems if r["file_id"] is not None})
+    docs = conn.execute(DELETE_DOCUMENTS, {**u, "files": files}).fetchall()
     out.add("document_files", len(docs))
     out.id_sha256.extend(r["id_sha"] for r in docs)
     out.content_sha256.extend(r["sha256"].strip() for r in docs)
@@ -580,13 +592,13 @@ def _mark_orphan_nodes(conn: Conn, user_id: str, node_ids: Sequence[uuid.UUID]) 
     )
 
 
-RESTORE_ARCHIVED_1 = """UPDATE memory_history SET new_content = NULL, new_metadata = '{"summary_forgotten": true}'
+DROP_SUMMARY_QUOTES = """UPDATE memory_history SET new_content = NULL, new_metadata = '{"summary_forgotten": true}'
            WHERE user_id = %s AND new_metadata->>'summary_id' = ANY(%s)"""
-RESTORE_ARCHIVED_2 = """UPDATE memories SET expired_at = NULL, superseded_by = NULL, updated_at = now(), version = version + 1
+RESTORE_SUMMARISED = """UPDATE memories SET expired_at = NULL, superseded_by = NULL, updated_at = now(), version = version + 1
            WHERE user_id = %s AND superseded_by = ANY(%s::uuid[]) RETURNING id, memory_type"""
 
 
-RESTORE_ARCHIVED = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
+RECORD_RESTORED = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, new_metadata, actor)
                    VALUES (%s, %s, %s, %s, 'UPDATE', %s, 'forget:restore')"""
 
 
@@ -596,14 +608,14 @@ def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> in
     if not deleted_ids:
         return 0
     conn.execute(  # the archiving rows quoted the summary: keep the event, drop the words
-        RESTORE_ARCHIVED_1,
+        DROP_SUMMARY_QUOTES,
         (user_id, list(deleted_ids)),
     )
-    rows = conn.execute(RESTORE_ARCHIVED_2, (user_id, list(deleted_ids))).fetchall()
+    rows = conn.execute(RESTORE_SUMMARISED, (user_id, list(deleted_ids))).fetchall()
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
-                RESTORE_ARCHIVED,
+                RECORD_RESTORED,
                 [(uuid7(), user_id, r["id"], r["memory_type"], Jsonb({"reason": "its summary was forgotten"}))
                  for r in rows],
             )  # fmt: skip
@@ -657,7 +669,7 @@ def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str
 # --------------------------------------------------------------------------- whole user
 
 
-USER_TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+TABLES_WITH_USER_ID = """SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'user_id' AND NOT a.attisdropped
            WHERE s.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
            ORDER BY c.relname"""
@@ -665,11 +677,19 @@ USER_TABLES = """SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid =
 
 def user_tables(conn: Conn) -> list[str]:
     """Every ordinary or partitioned table of this schema with a ``user_id`` column (from the catalog)."""
-    rows = conn.execute(USER_TABLES).fetchall()
+    rows = conn.execute(TABLES_WITH_USER_ID).fetchall()
     return [r["relname"] for r in rows if r["relname"] not in KEEP_ON_FORGET]
 
 
-ERASE_USER = "DELETE FROM raw_chunks WHERE user_id = %(u)s RETURNING sha256, path"
+DELETE_USER_CHUNKS = "DELETE FROM raw_chunks WHERE user_id = %(u)s RETURNING sha256, path"
+_ROW_HASHES = sql.SQL("RETURNING {id_sha} AS i, {content_sha} AS c").format(id_sha=_sha("id::text"),
+                                                                          content_sha=_sha("content"))
+DELETE_USER_MEMORIES = sql.SQL("DELETE FROM memories WHERE user_id = %(u)s {}").format(_ROW_HASHES)
+DELETE_USER_MESSAGES = sql.SQL("DELETE FROM conversation_messages WHERE user_id = %(u)s {}").format(_ROW_HASHES)
+DELETE_USER_DOCUMENTS = sql.SQL("DELETE FROM document_files WHERE user_id = %(u)s RETURNING {} AS i, sha256").format(
+    _sha("id::text")
+)
+DELETE_USER_ROWS = sql.SQL("DELETE FROM {} WHERE user_id = %(u)s")
 
 
 def erase_user(conn: Conn, user_id: str) -> Erased:
@@ -677,31 +697,24 @@ def erase_user(conn: Conn, user_id: str) -> Erased:
     and documents are taken on the way out."""
     out = Erased()
     u = {"u": user_id}
-    rows = conn.execute(
-        f"DELETE FROM memories WHERE user_id = %(u)s RETURNING {_sha('id::text')} AS i, {_sha('content')} AS c", u
-    ).fetchall()
+    rows = conn.execute(DELETE_USER_MEMORIES, u).fetchall()
     out.add("memories", len(rows))
     out.id_sha256.extend(r["i"] for r in rows)
     out.content_sha256.extend(r["c"] for r in rows)
-    rows = conn.execute(
-        f"""DELETE FROM conversation_messages WHERE user_id = %(u)s
-            RETURNING {_sha('id::text')} AS i, {_sha('content')} AS c""", u
-    ).fetchall()  # fmt: skip
+    rows = conn.execute(DELETE_USER_MESSAGES, u).fetchall()
     out.add("conversation_messages", len(rows))
     out.id_sha256.extend(r["i"] for r in rows)
     out.content_sha256.extend(r["c"] for r in rows)
-    rows = conn.execute(ERASE_USER, u).fetchall()
+    rows = conn.execute(DELETE_USER_CHUNKS, u).fetchall()
     out.add("raw_chunks", len(rows))
     out.content_sha256.extend(r["sha256"].strip() for r in rows)
     out.files.extend(Path(r["path"]) for r in rows if r["path"])
-    rows = conn.execute(
-        f"DELETE FROM document_files WHERE user_id = %(u)s RETURNING {_sha('id::text')} AS i, sha256", u
-    ).fetchall()
+    rows = conn.execute(DELETE_USER_DOCUMENTS, u).fetchall()
     out.add("document_files", len(rows))
     out.id_sha256.extend(r["i"] for r in rows)
     out.content_sha256.extend(r["sha256"].strip() for r in rows)
     for table in user_tables(conn):
-        n = conn.execute(sql.SQL("DELETE FROM {} WHERE user_id = %(u)s").format(sql.Identifier(table)), u).rowcount
+        n = conn.execute(DELETE_USER_ROWS.format(sql.Identifier(table)), u).rowcount
         out.add(table, n)
     return out
 

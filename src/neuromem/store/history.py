@@ -12,7 +12,7 @@ from ..ids import uuid7
 from ..types import HistoryEntry, HistoryEvent, MemoryRecord, MemoryType
 from .db import Conn
 
-RECORD = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
+RECORD_HISTORY = """INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
                                        old_metadata, new_metadata, actor)
            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)"""
 
@@ -32,7 +32,7 @@ def record(
     assert subject is not None, "a history row needs the old or the new memory"
     new_meta = None if new is None else {**new.metadata, **(extra or {})}
     conn.execute(
-        RECORD,
+        RECORD_HISTORY,
         (
             uuid7(),
             subject.user_id,
@@ -48,14 +48,14 @@ def record(
     )
 
 
-FOR_MEMORIES = """SELECT id, memory_id, memory_type, event, old_content, new_content, old_metadata, new_metadata,
+HISTORY_OF_MEMORIES = """SELECT id, memory_id, memory_type, event, old_content, new_content, old_metadata, new_metadata,
                   actor, created_at
            FROM memory_history WHERE user_id = %s AND memory_id = ANY(%s)
            ORDER BY created_at, id"""
 
 
 def for_memories(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) -> list[HistoryEntry]:
-    rows = conn.execute(FOR_MEMORIES, (user_id, list(memory_ids))).fetchall()
+    rows = conn.execute(HISTORY_OF_MEMORIES, (user_id, list(memory_ids))).fetchall()
     return [
         HistoryEntry(
             id=r["id"],

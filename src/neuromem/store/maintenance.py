@@ -13,10 +13,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from psycopg import sql
+
 from ..config import TraitSettings
 from . import scope
 from .db import Conn, Database
 from .decay import trait_confidence_sql, trait_decay_params
+
+REFRESH_TRAIT_VIEW = "REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed"
 
 
 def refresh_trait_view(db: Database) -> None:
@@ -24,9 +28,26 @@ def refresh_trait_view(db: Database) -> None:
     with scope.suspended(), db.connection() as conn:  # cross-user: runs as owner even in a request
         conn.autocommit = True
         try:
-            conn.execute("REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed")
+            conn.execute(REFRESH_TRAIT_VIEW)
         finally:
             conn.autocommit = False
+
+
+ENDED_TRENDS = sql.SQL("""trait_stage = 'trend' AND expired_at IS NULL AND trait_window_end < %s
+                     AND trait_reinforcement_count < %s""")
+# dissolve the trait rows ``where`` selects, each change versioned and recorded in memory_history by ``actor``
+_DISSOLVE = sql.SQL("""WITH gone AS (
+                   UPDATE memories_trait
+                   SET trait_stage = 'dissolved', version = version + 1, updated_at = now()
+                   WHERE {where}
+                   RETURNING id, user_id, content, metadata)
+               INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
+                                           new_metadata, actor)
+               SELECT gen_random_uuid(), user_id, id, 'trait', 'STAGE_CHANGE', content, content,
+                      metadata || jsonb_build_object('stage', 'dissolved', 'reason', {reason}::text), {actor}
+               FROM gone RETURNING memory_id""")
+EXPIRE_TRENDS = _DISSOLVE.format(where=ENDED_TRENDS, reason=sql.Literal("trend window ended"),
+                                 actor=sql.Literal("job:expire_trends"))  # fmt: skip
 
 
 def expire_trends(db: Database, now: dt.datetime, settings: TraitSettings, *, dry_run: bool = False) -> int:
@@ -36,57 +57,40 @@ def expire_trends(db: Database, now: dt.datetime, settings: TraitSettings, *, dr
     turns them into candidates (seed 001 §4.1). Each change is versioned and
     recorded in ``memory_history`` (STAGE_CHANGE). ``dry_run`` only counts them.
     """
-    where = """trait_stage = 'trend' AND expired_at IS NULL AND trait_window_end < %s
-                     AND trait_reinforcement_count < %s"""
+    params = (now, settings.trend_promote_reinforcements)
     if dry_run:
-        return _count(db, where, (now, settings.trend_promote_reinforcements))
+        return _count(db, ENDED_TRENDS, params)
     with db.transaction() as conn:
-        rows = conn.execute(
-            f"""WITH gone AS (
-                   UPDATE memories_trait
-                   SET trait_stage = 'dissolved', version = version + 1, updated_at = now()
-                   WHERE {where}
-                   RETURNING id, user_id, content, metadata)
-               INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
-                                           new_metadata, actor)
-               SELECT gen_random_uuid(), user_id, id, 'trait', 'STAGE_CHANGE', content, content,
-                      metadata || '{{"stage": "dissolved", "reason": "trend window ended"}}', 'job:expire_trends'
-               FROM gone RETURNING memory_id""",
-            (now, settings.trend_promote_reinforcements),
-        ).fetchall()
+        rows = conn.execute(EXPIRE_TRENDS, params).fetchall()
     return len(rows)
+
+
+WEAK_TRAITS = sql.SQL("""trait_stage NOT IN ('dissolved', 'trend') AND expired_at IS NULL
+                      AND trait_confidence IS NOT NULL AND {confidence} < %(floor)s""").format(
+    confidence=trait_confidence_sql("memories_trait")
+)
+DISSOLVE_WEAK_TRAITS = _DISSOLVE.format(where=WEAK_TRAITS, reason=sql.Literal("decayed below the floor"),
+                                        actor=sql.Literal("job:dissolve_weak_traits"))  # fmt: skip
 
 
 def dissolve_weak_traits(db: Database, now: dt.datetime, settings: TraitSettings, *, dry_run: bool = False) -> int:
     """Task 3: traits whose decayed confidence is below ``dissolve_below`` (0.05) → dissolved
     (``dry_run``: counted only)."""
     params: dict[str, Any] = {**trait_decay_params(settings, now), "floor": settings.dissolve_below}
-    where = f"""trait_stage NOT IN ('dissolved', 'trend') AND expired_at IS NULL
-                      AND trait_confidence IS NOT NULL AND {trait_confidence_sql('memories_trait')} < %(floor)s"""
     if dry_run:
-        return _count(db, where, params)
+        return _count(db, WEAK_TRAITS, params)
     with db.transaction() as conn:
-        rows = conn.execute(
-            f"""WITH gone AS (
-                    UPDATE memories_trait
-                    SET trait_stage = 'dissolved', version = version + 1, updated_at = now()
-                    WHERE {where}
-                    RETURNING id, user_id, content, metadata)
-                INSERT INTO memory_history (id, user_id, memory_id, memory_type, event, old_content, new_content,
-                                            new_metadata, actor)
-                SELECT gen_random_uuid(), user_id, id, 'trait', 'STAGE_CHANGE', content, content,
-                       metadata || '{{"stage": "dissolved", "reason": "decayed below the floor"}}',
-                       'job:dissolve_weak_traits'
-                FROM gone RETURNING memory_id""",
-            params,
-        ).fetchall()
+        rows = conn.execute(DISSOLVE_WEAK_TRAITS, params).fetchall()
     return len(rows)
 
 
-def _count(db: Database, where: str, params: Any) -> int:
+COUNT_TRAITS = sql.SQL("SELECT count(*) AS n FROM memories_trait WHERE {where}")
+
+
+def _count(db: Database, where: sql.Composable, params: Any) -> int:
     """How many trait rows ``where`` selects (the dry runs of the jobs above)."""
     with scope.suspended(), db.connection() as conn:
-        row = conn.execute(f"SELECT count(*) AS n FROM memories_trait WHERE {where}", params).fetchone()  # type: ignore[arg-type]
+        row = conn.execute(COUNT_TRAITS.format(where=where), params).fetchone()
         conn.rollback()
     return int(row["n"]) if row else 0
 
@@ -127,13 +131,13 @@ def consistency_check(db: Database) -> dict[str, int]:
 def users_with_unreflected_memories(conn: Conn, *, limit: int) -> list[str]:
     """Users with a current fact or episode newer than their last completed reflection cycle (or with
     none), the longest-waiting first: the candidates of the reflection sweep (seed 001 §4.5)."""
-    rows = conn.execute(
-        """SELECT m.user_id, min(m.created_at) AS oldest FROM memories m
+    rows = conn.execute(UNREFLECTED_USERS, (limit,)).fetchall()
+    return [r["user_id"] for r in rows]
+
+
+UNREFLECTED_USERS = """SELECT m.user_id, min(m.created_at) AS oldest FROM memories m
            LEFT JOIN LATERAL (SELECT max(c.started_at) AS at FROM reflection_cycles c
                               WHERE c.user_id = m.user_id AND c.status = 'completed') last ON true
            WHERE m.memory_type IN ('fact', 'episodic') AND m.expired_at IS NULL
              AND (last.at IS NULL OR m.created_at > last.at)
-           GROUP BY m.user_id ORDER BY oldest, m.user_id LIMIT %s""",
-        (limit,),
-    ).fetchall()
-    return [r["user_id"] for r in rows]
+           GROUP BY m.user_id ORDER BY oldest, m.user_id LIMIT %s"""

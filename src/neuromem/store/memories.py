@@ -32,9 +32,14 @@ _COLUMNS = """
     trait_window_start, trait_window_end, trait_derived_from, subject_entity_id, object_entity_id,
     source_episode_ids, raw_refs, file_id, chunk_index, tags, archived_at, (embedding IS NOT NULL) AS has_embedding
 """
-SELECT_COLUMNS = _COLUMNS
-#: the same columns, to compose into statements (``sql.SQL(...).format(columns=MEMORY_COLUMNS)``)
+#: the columns, to compose into statements (``sql.SQL(...).format(columns=MEMORY_COLUMNS)``)
 MEMORY_COLUMNS = sql.SQL(_COLUMNS)
+#: the same columns of the row ``m``, for statements that join ``memories m`` to other relations
+M_MEMORY_COLUMNS = sql.SQL(", ").join(
+    sql.SQL("(m.embedding IS NOT NULL) AS has_embedding") if name.startswith("(embedding")
+    else sql.SQL("m.{}").format(sql.Identifier(name))
+    for name in (c.strip() for c in _COLUMNS.split(",")) if name
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -52,7 +57,7 @@ class NewMemory(MemoryColumns):
 
 
 def row_to_memory(row: dict[str, Any]) -> MemoryRecord:
-    """Map a row selected with ``SELECT_COLUMNS`` to the domain value."""
+    """Map a row selected with ``MEMORY_COLUMNS`` to the domain value."""
     return MemoryRecord(
         id=row["id"],
         user_id=row["user_id"],

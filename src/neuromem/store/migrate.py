@@ -25,6 +25,8 @@ MIN_SERVER_VERSION = 160000
 MIN_PGVECTOR = (0, 7, 0)
 _FILE = re.compile(r"^(\d{4})_(\w+)\.sql$")
 _LOCK_KEY = 0x6E65_7572  # pg_advisory_xact_lock key: "neur"
+LOCK_MIGRATIONS = "SELECT pg_advisory_xact_lock(%s)"
+RECORD_MIGRATION = "INSERT INTO neuromem_migrations (version, name) VALUES (%s, %s)"
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,15 +78,22 @@ def schema_from_scratch_sql(settings: Settings) -> str:
     return render(text, settings)
 
 
+AVAILABLE_PGVECTOR = "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'"
+INSTALLED_PGVECTOR = "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+
+
 def check_server(conn: psycopg.Connection) -> None:
     """Refuse servers that are too old or lack pgvector, with a message that says what to do."""
-    available = _scalar(conn, "SELECT default_version FROM pg_available_extensions WHERE name = 'vector'")
-    installed = _scalar(conn, "SELECT extversion FROM pg_extension WHERE extname = 'vector'")
+    available = _scalar(conn, AVAILABLE_PGVECTOR)
+    installed = _scalar(conn, INSTALLED_PGVECTOR)
     require_capable_server(
         conn.info.server_version,
         available=None if available is None else str(available),
         installed=None if installed is None else str(installed),
     )
+
+
+_UPGRADE_HINT = "run ALTER EXTENSION vector UPDATE after upgrading the package"
 
 
 def require_capable_server(server_version: int, *, available: str | None, installed: str | None) -> None:
@@ -98,10 +107,7 @@ def require_capable_server(server_version: int, *, available: str | None, instal
         )
     have = installed or available or "0"
     if _version_tuple(have) < MIN_PGVECTOR:
-        raise ExtensionError(
-            f"pgvector {have} is too old: neuromem needs pgvector >= 0.7 (halfvec); "
-            "run ALTER EXTENSION vector UPDATE after upgrading the package"
-        )
+        raise ExtensionError(f"pgvector {have} is too old: neuromem needs pgvector >= 0.7 (halfvec); {_UPGRADE_HINT}")
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:
@@ -120,19 +126,17 @@ def migrate(conn: psycopg.Connection, settings: Settings, *, target: int | None 
         if migration.version > goal:
             break
         with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+            conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
             _bootstrap(conn)
             current = current_version(conn)
             if migration.version <= current:
                 continue
-            conn.execute(render(migration.sql, settings))
-            conn.execute(
-                "INSERT INTO neuromem_migrations (version, name) VALUES (%s, %s)",
-                (migration.version, migration.name),
-            )
+            script = render(migration.sql, settings)
+            conn.execute(script)
+            conn.execute(RECORD_MIGRATION, (migration.version, migration.name))
             applied.append(migration.version)
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
+        conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
         check_schema(conn, settings)
     return applied
 
@@ -142,19 +146,16 @@ def create_from_scratch(conn: psycopg.Connection, settings: Settings) -> None:
     check_server(conn)
     with conn.transaction():
         _bootstrap(conn)
-        conn.execute(schema_from_scratch_sql(settings))
+        script = schema_from_scratch_sql(settings)
+        conn.execute(script)
         for migration in migrations():
-            conn.execute(
-                "INSERT INTO neuromem_migrations (version, name) VALUES (%s, %s)",
-                (migration.version, migration.name),
-            )
+            conn.execute(RECORD_MIGRATION, (migration.version, migration.name))
         check_schema(conn, settings)
 
 
-def _bootstrap(conn: psycopg.Connection) -> None:
-    conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
-    conn.execute(
-        """
+CREATE_VECTOR_EXTENSION = "CREATE EXTENSION IF NOT EXISTS vector"
+# the tables of the migrations themselves: which versions ran, and the embedding dimension of the data
+CREATE_BOOKKEEPING = """
         CREATE TABLE IF NOT EXISTS neuromem_migrations (
             version    INTEGER PRIMARY KEY,
             name       TEXT NOT NULL,
@@ -165,7 +166,11 @@ def _bootstrap(conn: psycopg.Connection) -> None:
             value TEXT NOT NULL
         );
         """
-    )
+
+
+def _bootstrap(conn: psycopg.Connection) -> None:
+    conn.execute(CREATE_VECTOR_EXTENSION)
+    conn.execute(CREATE_BOOKKEEPING)
 
 
 def _scalar(conn: psycopg.Connection[Any], query: str, params: tuple[Any, ...] = ()) -> Any:
@@ -175,8 +180,13 @@ def _scalar(conn: psycopg.Connection[Any], query: str, params: tuple[Any, ...] =
     return None if row is None else row[0]
 
 
+CURRENT_VERSION = "SELECT coalesce(max(version), 0) FROM neuromem_migrations"
+STORED_DIM = "SELECT value FROM neuromem_meta WHERE key = 'embedding_dim'"
+RECORD_FIRST_DIM = "INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s)"
+
+
 def current_version(conn: psycopg.Connection[Any]) -> int:
-    return int(_scalar(conn, "SELECT coalesce(max(version), 0) FROM neuromem_migrations") or 0)  # type: ignore[arg-type]
+    return int(_scalar(conn, CURRENT_VERSION) or 0)
 
 
 def check_schema(conn: psycopg.Connection, settings: Settings) -> None:
@@ -187,10 +197,10 @@ def check_schema(conn: psycopg.Connection, settings: Settings) -> None:
             f"the database schema is version {version}, newer than this neuromem understands "
             f"({latest_version()}): upgrade neuromem (pip install -U neuromem)"
         )
-    stored_text = _scalar(conn, "SELECT value FROM neuromem_meta WHERE key = 'embedding_dim'")
+    stored_text = _scalar(conn, STORED_DIM)
     wanted = settings.store.embedding_dim
     if stored_text is None:
-        conn.execute("INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s)", (str(wanted),))
+        conn.execute(RECORD_FIRST_DIM, (str(wanted),))
         return
     stored = int(stored_text)  # type: ignore[call-overload]
     if stored != wanted:

@@ -15,10 +15,10 @@ def owner_of(conn: Conn, memory_id: uuid.UUID) -> str | None:
     return None if row is None else str(row["user_id"])
 
 
-USERS = "SELECT user_id FROM memories UNION SELECT user_id FROM conversation_sessions ORDER BY 1"
+ALL_USERS = "SELECT user_id FROM memories UNION SELECT user_id FROM conversation_sessions ORDER BY 1"
 
 
 def users(conn: Conn) -> list[str]:
     """Every user with memories or conversations in the database."""
-    rows = conn.execute(USERS).fetchall()
+    rows = conn.execute(ALL_USERS).fetchall()
     return [str(r["user_id"]) for r in rows]

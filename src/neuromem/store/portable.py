@@ -38,7 +38,7 @@ class TableShape:
     vector_columns: tuple[str, ...]
 
 
-USER_TABLES = """
+USER_TABLE_COLUMNS = """
         SELECT c.relname AS table_name, a.attname AS column_name, t.typname AS type_name
         FROM pg_class c
         JOIN pg_namespace n ON n.oid = c.relnamespace AND n.nspname = current_schema()
@@ -53,7 +53,7 @@ USER_TABLES = """
 
 def user_tables(conn: Conn) -> list[TableShape]:
     """Every table holding per-user rows, in import order."""
-    rows = conn.execute(USER_TABLES).fetchall()
+    rows = conn.execute(USER_TABLE_COLUMNS).fetchall()
     columns: dict[str, list[str]] = {}
     vectors: dict[str, list[str]] = {}
     for row in rows:
@@ -67,12 +67,12 @@ def user_tables(conn: Conn) -> list[TableShape]:
     return [TableShape(n, tuple(columns[n]), tuple(vectors.get(n, ()))) for n in names]
 
 
-SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+READ_ONLY_SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
 
 
 def snapshot(conn: Conn) -> None:
     """Make the caller's transaction one consistent read-only snapshot (call first)."""
-    conn.execute(SNAPSHOT)
+    conn.execute(READ_ONLY_SNAPSHOT)
 
 
 def dump_rows(conn: Conn, table: TableShape, user_id: str, *, batch: int = 500) -> Iterator[dict[str, Any]]:

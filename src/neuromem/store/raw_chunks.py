@@ -43,10 +43,10 @@ def _path_for(directory: Path, user_id: str, sha: str) -> Path:
     return directory / user_dir / sha[:2] / f"{sha}.zst"
 
 
-PUT_MANY = "SELECT sha256 FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(%s)"
+KNOWN_SHAS = "SELECT sha256 FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(%s)"
 
 
-PUT_MANY_Q = """INSERT INTO raw_chunks (user_id, sha256, compression, data, path, size_bytes, search_tokens)
+INSERT_CHUNKS = """INSERT INTO raw_chunks (user_id, sha256, compression, data, path, size_bytes, search_tokens)
                    VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, sha256) DO NOTHING"""
 
 
@@ -58,7 +58,7 @@ def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Pa
     known = {
         r["sha256"]
         for r in conn.execute(
-            PUT_MANY, (user_id, list(unique))
+            KNOWN_SHAS, (user_id, list(unique))
         ).fetchall()
     }
     compressor = zstandard.ZstdCompressor(level=_COMPRESSION_LEVEL)
@@ -82,7 +82,7 @@ def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Pa
     if rows:
         with conn.cursor() as cur:
             cur.executemany(
-                PUT_MANY_Q,
+                INSERT_CHUNKS,
                 rows,
             )
     return len(rows)
@@ -116,9 +116,9 @@ def quote(conn: Conn, user_id: str, ref: Mapping[str, Any]) -> str | None:
     return text[offset : offset + length]
 
 
-COUNT = "SELECT count(*) AS n FROM raw_chunks WHERE user_id = %s"
+COUNT_CHUNKS = "SELECT count(*) AS n FROM raw_chunks WHERE user_id = %s"
 
 
 def count(conn: Conn, user_id: str) -> int:
-    row = conn.execute(COUNT, (user_id,)).fetchone()
+    row = conn.execute(COUNT_CHUNKS, (user_id,)).fetchone()
     return int(row["n"]) if row else 0

@@ -63,7 +63,7 @@ def suspended() -> Iterator[None]:
         _current.reset(token)
 
 
-APPLY = "SELECT set_config('neuromem.tenant', %s, true), set_config('neuromem.user_id', %s, true)"
+APPLY_SCOPE = "SELECT set_config('neuromem.tenant', %s, true), set_config('neuromem.user_id', %s, true)"
 
 
 def apply(conn: psycopg.Connection[Any]) -> None:
@@ -72,4 +72,4 @@ def apply(conn: psycopg.Connection[Any]) -> None:
     if scope is None:
         return
     conn.execute(SET_SERVICE_ROLE)
-    conn.execute(APPLY, (scope.tenant, scope.user_key))
+    conn.execute(APPLY_SCOPE, (scope.tenant, scope.user_key))

@@ -32,15 +32,9 @@ from ..types import MemoryType, ScoreBreakdown, SearchHit
 from .db import Conn
 from .decay import trait_confidence_sql, trait_decay_params
 from .filters import CompiledFilter
-from .memories import SELECT_COLUMNS, row_to_memory
-from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF, CURRENT, named_filter, nearest_in_partition, quote_term
+from .memories import M_MEMORY_COLUMNS, row_to_memory
+from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF_SQL, CURRENT_SQL, nearest_in_partition, quote_term
 from .vectors import to_halfvec
-
-# shared with the recall queries (store.sql_parts); the private names stay for this module's SQL
-_CURRENT = CURRENT
-_AS_OF = AS_OF
-_quote_term = quote_term
-_named = named_filter
 
 # full text: the OR match brings at most per_type_k × this many candidate rows
 _MATCH_CANDIDATES = 25
@@ -59,29 +53,60 @@ class SearchRequest:
     where: CompiledFilter | None = None
 
 
-def _vector_cte(memory_type: MemoryType, validity: str, extra: str) -> str:
-    if memory_type is MemoryType.TRAIT:
-        # decayed confidence from the materialized view (seed 000 §5.1, §6.1)
-        return f"""
+VEC_TRAIT = sql.SQL("""
         vec_trait AS (
             SELECT t.id, 'trait'::text AS memory_type,
                    row_number() OVER (ORDER BY t.embedding <=> %(v)s::halfvec) AS rank
             FROM (SELECT mv.id, mv.embedding FROM mv_trait_decayed mv
                   WHERE mv.user_id = %(user_id)s AND mv.embedding IS NOT NULL
-                    AND mv.trait_stage = ANY(%(stages)s) AND {trait_confidence_sql('mv')} > %(floor)s
+                    AND mv.trait_stage = ANY(%(stages)s) AND {decayed} > %(floor)s
                     AND EXISTS (SELECT 1 FROM memories m WHERE m.id = mv.id AND m.memory_type = 'trait'
-                                AND {validity} {extra})
+                                AND {scope})
                   ORDER BY mv.embedding <=> %(v)s::halfvec LIMIT %(k)s) t
-        )"""
-    name = memory_type.value
-    return f"""
-        vec_{name} AS (
+        )""")
+VEC_PARTITION = sql.SQL("""
+        {name} AS (
             SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.distance) AS rank
-            FROM ({nearest_in_partition(name, f"{validity} {extra}", "%(k)s")}) s
-        )"""
+            FROM ({nearest}) s
+        )""")
+K = sql.Placeholder("k")
 
 
-def _lexical_cte(n_terms: int, validity: str, extra: str) -> list[str]:
+def _vector_cte(memory_type: MemoryType, scope: sql.Composable) -> sql.Composable:
+    if memory_type is MemoryType.TRAIT:
+        # decayed confidence from the materialized view (seed 000 §5.1, §6.1)
+        return VEC_TRAIT.format(decayed=trait_confidence_sql("mv"), scope=scope)
+    name = memory_type.value
+    return VEC_PARTITION.format(name=sql.Identifier(f"vec_{name}"), nearest=nearest_in_partition(name, scope, K))
+
+
+LEXICAL_FILTER = sql.SQL("""m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s)
+                    AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
+                    AND {scope}""")
+LEX_ANY = sql.SQL("""
+        lex_any AS MATERIALIZED (
+            SELECT m.id, m.memory_type, m.fts FROM memories m
+            WHERE m.fts @@ to_tsquery('simple', %(tsq)s) AND {where} LIMIT %(cap)s
+        )""")
+LEX_ANY_ROWS = sql.SQL("SELECT id, memory_type, fts FROM lex_any")
+LEX_PAIRS = sql.SQL("""
+        lex_pairs AS (
+            SELECT m.id, m.memory_type, m.fts FROM memories m
+            WHERE (SELECT count(*) FROM lex_any) >= %(cap)s
+              AND m.fts @@ to_tsquery('simple', %(pairs)s) AND {where} LIMIT %(cap)s
+        )""")
+LEX_ANY_OR_PAIRS_ROWS = sql.SQL("""SELECT DISTINCT ON (id, memory_type) id, memory_type, fts
+                         FROM ({any} UNION ALL SELECT id, memory_type, fts FROM lex_pairs) u""")
+LEXICAL = sql.SQL("""
+        lexical AS (
+            SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.r DESC, s.id) AS rank
+            FROM (SELECT c.id, c.memory_type, ts_rank(c.fts, to_tsquery('simple', %(tsq)s)) AS r
+                  FROM ({candidates}) c
+                  ORDER BY r DESC, c.id LIMIT %(k)s * 2) s
+        )""")
+
+
+def _lexical_cte(n_terms: int, scope: sql.Composable) -> list[sql.Composable]:
     """Full text: ``ts_rank`` of the OR of the query terms over a bounded candidate set.
 
     Ranking every match costs a heap fetch and a ``ts_rank`` per row: thousands for a common
@@ -93,42 +118,49 @@ def _lexical_cte(n_terms: int, validity: str, extra: str) -> list[str]:
     is exact whenever the terms match fewer than ``cap`` rows; past that, only rows holding a
     single term (several times) beyond the first ``cap`` matches can be missed.
     """
-    where = f"""m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s)
-                    AND (m.memory_type <> 'trait' OR m.trait_stage = ANY(%(stages)s))
-                    AND {validity} {extra}"""
-    ctes = [f"""
-        lex_any AS MATERIALIZED (
-            SELECT m.id, m.memory_type, m.fts FROM memories m
-            WHERE m.fts @@ to_tsquery('simple', %(tsq)s) AND {where} LIMIT %(cap)s
-        )"""]
-    candidates = "SELECT id, memory_type, fts FROM lex_any"
+    where = LEXICAL_FILTER.format(scope=scope)
+    ctes: list[sql.Composable] = [LEX_ANY.format(where=where)]
+    candidates: sql.Composable = LEX_ANY_ROWS
     if n_terms > 1:
-        ctes.append(f"""
-        lex_pairs AS (
-            SELECT m.id, m.memory_type, m.fts FROM memories m
-            WHERE (SELECT count(*) FROM lex_any) >= %(cap)s
-              AND m.fts @@ to_tsquery('simple', %(pairs)s) AND {where} LIMIT %(cap)s
-        )""")
-        candidates = f"""SELECT DISTINCT ON (id, memory_type) id, memory_type, fts
-                         FROM ({candidates} UNION ALL SELECT id, memory_type, fts FROM lex_pairs) u"""
-    ctes.append(f"""
-        lexical AS (
-            SELECT s.id, s.memory_type, row_number() OVER (ORDER BY s.r DESC, s.id) AS rank
-            FROM (SELECT c.id, c.memory_type, ts_rank(c.fts, to_tsquery('simple', %(tsq)s)) AS r
-                  FROM ({candidates}) c
-                  ORDER BY r DESC, c.id LIMIT %(k)s * 2) s
-        )""")
+        ctes.append(LEX_PAIRS.format(where=where))
+        candidates = LEX_ANY_OR_PAIRS_ROWS.format(any=LEX_ANY_ROWS)
+    ctes.append(LEXICAL.format(candidates=candidates))
     return ctes
+
+
+VECTOR_LIST = sql.SQL("SELECT id, memory_type, rank, 'vector' AS source FROM {}")
+LEXICAL_LIST = sql.SQL("SELECT id, memory_type, rank, 'lexical' AS source FROM lexical")
+RRF = sql.SQL("""
+        ranked AS ({union}),
+        rrf AS (
+            SELECT id, memory_type, sum(1.0 / (%(rrf_k)s + rank)) AS rrf,
+                   jsonb_object_agg(source, rank) AS ranks
+            FROM ranked GROUP BY id, memory_type
+        )""")
+FUSED = sql.SQL("""SELECT *, rrf * (1 + recency + importance_bonus + stage_boost) AS final FROM (
+        WITH {ctes}
+        SELECT {columns}, r.rrf, r.ranks,
+               neuromem_decay(%(w_rec)s, (%(recency_rates)s::jsonb ->> m.memory_type)::float8,
+                   greatest(0, coalesce((m.metadata->'emotion'->>'arousal')::float, 0)) * %(arousal)s,
+                   coalesce(m.valid_at, m.created_at), now()) AS recency,
+               %(w_imp)s * coalesce(m.importance, 0.5) AS importance_bonus,
+               CASE WHEN m.memory_type = 'trait' THEN
+                   CASE m.trait_stage WHEN 'core' THEN %(b_core)s WHEN 'established' THEN %(b_est)s
+                                      WHEN 'emerging' THEN %(b_emg)s ELSE 0 END
+               ELSE 0 END AS stage_boost
+        FROM rrf r JOIN memories m ON m.id = r.id AND m.memory_type = r.memory_type
+        WHERE m.user_id = %(user_id)s
+    ) x ORDER BY final DESC, id LIMIT %(limit)s""")
 
 
 def fused_query(
     request: SearchRequest, settings: RecallSettings, dim: int, traits: TraitSettings
-) -> tuple[sql.SQL | None, dict[str, Any]]:
+) -> tuple[sql.Composed | None, dict[str, Any]]:
     """The fused first-recall statement and its parameters, or None when there is nothing to search
     (``search`` runs it; the scale benchmark EXPLAINs it)."""
-    validity = _AS_OF if request.as_of is not None else _CURRENT
+    validity = AS_OF_SQL if request.as_of is not None else CURRENT_SQL
     terms = list(dict.fromkeys(t for t in request.terms if t))
-    lexemes = [_quote_term(t) for t in terms]
+    lexemes = [quote_term(t) for t in terms]
     params: dict[str, Any] = {
         "user_id": request.user_id,
         "k": settings.per_type_k,
@@ -152,49 +184,24 @@ def fused_query(
         "pairs": " | ".join(f"{a} & {b}" for i, a in enumerate(lexemes[:_PAIR_TERMS])
                             for b in lexemes[i + 1 : _PAIR_TERMS]),
     }  # fmt: skip
-    extra = ""
+    scope: sql.Composable = validity
     if request.where is not None:
-        # the filter's positional params are rendered into named ones
-        extra_sql, extra_params = _named(request.where)
-        extra = "AND " + extra_sql
-        params.update(extra_params)
+        scope = sql.SQL(" AND ").join([validity, request.where.clause])
+        params.update(request.where.params)
 
-    ctes: list[str] = []
-    lists = []
+    ctes: list[sql.Composable] = []
+    lists: list[sql.Composable] = []
     if request.vector is not None:
         for memory_type in request.types:
-            ctes.append(_vector_cte(memory_type, validity, extra))
-            lists.append(f"SELECT id, memory_type, rank, 'vector' AS source FROM vec_{memory_type.value}")
+            ctes.append(_vector_cte(memory_type, scope))
+            lists.append(VECTOR_LIST.format(sql.Identifier(f"vec_{memory_type.value}")))
     if lexemes and request.types:
-        ctes.extend(_lexical_cte(len(lexemes), validity, extra))
-        lists.append("SELECT id, memory_type, rank, 'lexical' AS source FROM lexical")
+        ctes.extend(_lexical_cte(len(lexemes), scope))
+        lists.append(LEXICAL_LIST)
     if not lists:
         return None, params
-    union = " UNION ALL ".join(lists)
-    ctes.append(f"""
-        ranked AS ({union}),
-        rrf AS (
-            SELECT id, memory_type, sum(1.0 / (%(rrf_k)s + rank)) AS rrf,
-                   jsonb_object_agg(source, rank) AS ranks
-            FROM ranked GROUP BY id, memory_type
-        )""")
-    query = f"""
-        WITH {", ".join(ctes)}
-        SELECT {_prefixed_columns()}, r.rrf, r.ranks,
-               neuromem_decay(%(w_rec)s, (%(recency_rates)s::jsonb ->> m.memory_type)::float8,
-                   greatest(0, coalesce((m.metadata->'emotion'->>'arousal')::float, 0)) * %(arousal)s,
-                   coalesce(m.valid_at, m.created_at), now()) AS recency,
-               %(w_imp)s * coalesce(m.importance, 0.5) AS importance_bonus,
-               CASE WHEN m.memory_type = 'trait' THEN
-                   CASE m.trait_stage WHEN 'core' THEN %(b_core)s WHEN 'established' THEN %(b_est)s
-                                      WHEN 'emerging' THEN %(b_emg)s ELSE 0 END
-               ELSE 0 END AS stage_boost
-        FROM rrf r JOIN memories m ON m.id = r.id AND m.memory_type = r.memory_type
-        WHERE m.user_id = %(user_id)s
-    """
-    outer = f"SELECT *, rrf * (1 + recency + importance_bonus + stage_boost) AS final FROM ({query}) x " \
-            "ORDER BY final DESC, id LIMIT %(limit)s"  # fmt: skip
-    return sql.SQL(outer), params
+    ctes.append(RRF.format(union=sql.SQL(" UNION ALL ").join(lists)))
+    return FUSED.format(ctes=sql.SQL(", ").join(ctes), columns=M_MEMORY_COLUMNS), params
 
 
 def search(
@@ -204,7 +211,7 @@ def search(
     query, params = fused_query(request, settings, dim, traits)
     if query is None:
         return []
-    rows = conn.execute(query, params).fetchall()  # type: ignore[arg-type]
+    rows = conn.execute(query, params).fetchall()
     return [
         SearchHit(
             memory=row_to_memory(r),
@@ -219,14 +226,3 @@ def search(
         )
         for r in rows
     ]
-
-
-def _prefixed_columns() -> str:
-    cols = [c.strip() for c in SELECT_COLUMNS.replace("\n", " ").split(",")]
-    out = []
-    for col in cols:
-        if col.startswith("(embedding"):
-            out.append("(m.embedding IS NOT NULL) AS has_embedding")
-        elif col:
-            out.append(f"m.{col}")
-    return ", ".join(out)

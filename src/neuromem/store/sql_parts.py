@@ -1,17 +1,17 @@
 """SQL fragments shared by the read queries of ``store`` (seed 000 §6.3 validity; STYLE habit 7).
 
-- :data:`CURRENT` — a memory row ``m`` that is valid now (not expired, not invalidated);
-- :data:`AS_OF` — a row current at record time ``%(as_of)s``: what the system knew then;
-- :data:`VALID_AT` — a row true at event time ``%(valid_at)s``, as known at ``%(as_of)s`` (or now);
-- :func:`time_scope` — the one of those three a query asks for, with its parameters;
-- :func:`recall_scope` — the same for recall, which never returns a soft-deleted row (issue 16);
+- :data:`CURRENT_SQL` — a memory row ``m`` that is valid now (not expired, not invalidated);
+- :data:`AS_OF_SQL` — a row current at record time ``%(as_of)s``: what the system knew then;
+- :data:`VALID_AT_SQL` — a row true at event time ``%(valid_at)s``, as known at ``%(as_of)s`` (or now);
+- :func:`time_scope_sql` — the one of those three a query asks for, with its parameters;
+- :func:`recall_scope_sql` — the same for recall, which never returns a soft-deleted row (issue 16);
 - :data:`ACTIVE_TRAIT_STAGES` — the trait stages recall may return (emerging/established/core);
 - :func:`quote_term` — one tsquery lexeme, quoted so no user text is read as tsquery syntax;
-- :func:`named_filter` — a compiled filter as text, for the modules not yet composed with ``psycopg.sql``;
-- :func:`nearest_in_partition` — the top-k of one partition for one user (exact, or HNSW).
+- :func:`nearest` / :func:`nearest_in_partition` — the top-k rows of one user nearest to a vector
+  (exact, or HNSW).
 
-Each predicate is a :class:`psycopg.sql.SQL` (``*_SQL``, composed into statements with
-``sql.SQL(...).format``, issue 13 item 2); the plain-text names are the same predicates rendered.
+Each predicate is a :class:`psycopg.sql.SQL`, composed into statements with
+``sql.SQL(...).format`` (issue 13 item 2).
 """
 
 from __future__ import annotations
@@ -19,8 +19,6 @@ from __future__ import annotations
 from typing import Any
 
 from psycopg import sql
-
-from .filters import CompiledFilter
 
 ACTIVE_TRAIT_STAGES = ("emerging", "established", "core")
 CURRENT_SQL = sql.SQL("m.expired_at IS NULL AND (m.invalid_at IS NULL OR m.invalid_at > now())")
@@ -46,12 +44,6 @@ VALID_AT_SQL = sql.SQL(
 #: or because the archive job archived it (``archived_at``, seed 003 §6.4: not deleted, restorable).
 NOT_DELETED_SQL = sql.SQL("(m.expired_at IS NULL OR m.superseded_by IS NOT NULL OR m.archived_at IS NOT NULL)")
 
-CURRENT = CURRENT_SQL.as_string(None)
-AS_OF = AS_OF_SQL.as_string(None)
-VALID_AT = VALID_AT_SQL.as_string(None)
-NOT_DELETED = NOT_DELETED_SQL.as_string(None)
-
-
 def time_scope_sql(as_of: Any, valid_at: Any, params: dict[str, Any]) -> sql.Composable:
     """The validity predicate on rows ``m`` for record time ``as_of`` and event time ``valid_at``
     (either may be None); sets their named parameters in ``params``."""
@@ -69,30 +61,14 @@ def recall_scope_sql(as_of: Any, valid_at: Any, params: dict[str, Any]) -> sql.C
     return validity if validity is CURRENT_SQL else sql.SQL(" AND ").join([validity, NOT_DELETED_SQL])
 
 
-def time_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
-    """:func:`time_scope_sql` as text."""
-    return time_scope_sql(as_of, valid_at, params).as_string(None)
-
-
-def recall_scope(as_of: Any, valid_at: Any, params: dict[str, Any]) -> str:
-    """:func:`recall_scope_sql` as text."""
-    return recall_scope_sql(as_of, valid_at, params).as_string(None)
-
-
 def quote_term(term: str) -> str:
     """One tsquery lexeme, quoted so that no user text is read as tsquery syntax."""
     return "'" + term.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def named_filter(where: CompiledFilter) -> tuple[str, dict[str, Any]]:
-    """A compiled filter (named placeholders ``%(f0)s, %(f1)s…``) as text, with its parameters."""
-    return where.clause.as_string(None), dict(where.params)
-
-
 __all__ = [
-    "ACTIVE_TRAIT_STAGES", "AS_OF", "AS_OF_SQL", "CURRENT", "CURRENT_SQL", "NOT_DELETED", "NOT_DELETED_SQL",
-    "VALID_AT", "VALID_AT_SQL", "named_filter", "quote_term", "recall_scope", "recall_scope_sql", "time_scope",
-    "time_scope_sql",
+    "ACTIVE_TRAIT_STAGES", "AS_OF_SQL", "CURRENT_SQL", "EXACT_SEARCH_MAX_ROWS", "NOT_DELETED_SQL", "VALID_AT_SQL",
+    "nearest", "nearest_in_partition", "quote_term", "recall_scope_sql", "time_scope_sql",
 ]  # fmt: skip
 
 
@@ -101,7 +77,28 @@ __all__ = [
 EXACT_SEARCH_MAX_ROWS = 500
 
 
-def nearest_in_partition(partition: str, scope: str, limit: str) -> str:
+# the user's row count in the table is probed up to one past the threshold, then one branch runs
+NEAREST = sql.SQL("""WITH n AS (SELECT count(*) AS rows FROM (SELECT 1 FROM {table} c
+                                WHERE c.user_id = %(user_id)s LIMIT {probe}) c)
+        ({select} AND (SELECT rows FROM n) <= {max_rows}
+              ORDER BY (m.embedding <=> %(v)s::halfvec) + 0 LIMIT {limit})
+        UNION ALL
+        ({select} AND (SELECT rows FROM n) > {max_rows}
+              ORDER BY m.embedding <=> %(v)s::halfvec LIMIT {limit})""")
+NEAREST_IN_PARTITION = sql.SQL("""SELECT m.id, m.memory_type, m.embedding <=> %(v)s::halfvec AS distance
+            FROM {table} m
+            WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}""")
+
+
+def nearest(table: sql.Identifier, select: sql.Composable, limit: sql.Composable) -> sql.Composed:
+    """The two branches of :func:`nearest_in_partition` over ``table`` (whose rows ``c`` have a
+    ``user_id``): ``select`` (rows ``m`` with their ``distance`` to ``%(v)s``) is run exactly or
+    through the HNSW index, whichever fits the user's row count."""
+    return NEAREST.format(table=table, select=select, limit=limit, probe=sql.Literal(EXACT_SEARCH_MAX_ROWS + 1),
+                          max_rows=sql.Literal(EXACT_SEARCH_MAX_ROWS))  # fmt: skip
+
+
+def nearest_in_partition(partition: str, scope: sql.Composable, limit: sql.Composable) -> sql.Composed:
     """``m.id, m.memory_type, distance`` of the ``limit`` rows of ``memories_<partition>`` nearest
     to ``%(v)s`` among ``%(user_id)s``'s rows that pass ``scope`` (nearest first within each branch).
 
@@ -121,16 +118,5 @@ def nearest_in_partition(partition: str, scope: str, limit: str) -> str:
     The query vector stays a bound parameter in ORDER BY: pgvector uses the HNSW index only for
     ``column <=> constant-or-parameter``, never for a vector joined in from a CTE; the exact
     branch orders by ``distance + 0``, which no index serves."""
-    return f"""WITH n AS (SELECT count(*) AS rows FROM (SELECT 1 FROM memories_{partition} c
-                                WHERE c.user_id = %(user_id)s LIMIT {EXACT_SEARCH_MAX_ROWS + 1}) c)
-        ({_nearest_select(partition, scope)} AND (SELECT rows FROM n) <= {EXACT_SEARCH_MAX_ROWS}
-              ORDER BY (m.embedding <=> %(v)s::halfvec) + 0 LIMIT {limit})
-        UNION ALL
-        ({_nearest_select(partition, scope)} AND (SELECT rows FROM n) > {EXACT_SEARCH_MAX_ROWS}
-              ORDER BY m.embedding <=> %(v)s::halfvec LIMIT {limit})"""
-
-
-def _nearest_select(partition: str, scope: str) -> str:
-    return f"""SELECT m.id, m.memory_type, m.embedding <=> %(v)s::halfvec AS distance
-            FROM memories_{partition} m
-            WHERE m.user_id = %(user_id)s AND m.embedding IS NOT NULL AND {scope}"""
+    table = sql.Identifier(f"memories_{partition}")
+    return nearest(table, NEAREST_IN_PARTITION.format(table=table, scope=scope), limit)

@@ -336,11 +336,11 @@ def last_completed_cycle(conn: Conn, user_id: str) -> dict[str, Any] | None:
     return conn.execute(LAST_COMPLETED_CYCLE, (user_id,)).fetchone()
 
 
-CYCLES = "SELECT * FROM reflection_cycles WHERE user_id = %s ORDER BY started_at DESC, id DESC LIMIT %s"
+RECENT_CYCLES = "SELECT * FROM reflection_cycles WHERE user_id = %s ORDER BY started_at DESC, id DESC LIMIT %s"
 
 
 def cycles(conn: Conn, user_id: str, limit: int = 20) -> list[dict[str, Any]]:
-    return conn.execute(CYCLES, (user_id, limit)).fetchall()
+    return conn.execute(RECENT_CYCLES, (user_id, limit)).fetchall()
 
 
 # --------------------------------------------------------------------------- scanning and watermarks

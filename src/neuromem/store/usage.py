@@ -47,15 +47,15 @@ def record_events(conn: Conn, user_id: str, events: Sequence[tuple[str, dict[str
         )
 
 
-EVENTS_1 = "SELECT kind, detail, created_at FROM pipeline_events WHERE user_id = %s ORDER BY created_at, id LIMIT %s"
-EVENTS_2 = """SELECT kind, detail, created_at FROM pipeline_events WHERE user_id = %s AND kind = %s
+EVENTS = "SELECT kind, detail, created_at FROM pipeline_events WHERE user_id = %s ORDER BY created_at, id LIMIT %s"
+EVENTS_OF_KIND = """SELECT kind, detail, created_at FROM pipeline_events WHERE user_id = %s AND kind = %s
            ORDER BY created_at, id LIMIT %s"""
 
 
 def events(conn: Conn, user_id: str, kind: str | None = None, limit: int = 1000) -> list[dict[str, Any]]:
     if kind is None:
-        return conn.execute(EVENTS_1, (user_id, limit)).fetchall()
-    return conn.execute(EVENTS_2, (user_id, kind, limit)).fetchall()
+        return conn.execute(EVENTS, (user_id, limit)).fetchall()
+    return conn.execute(EVENTS_OF_KIND, (user_id, kind, limit)).fetchall()
 
 
 USAGE_TOTALS = """SELECT operation, model, count(*) AS calls, count(*) FILTER (WHERE NOT ok) AS failures,
@@ -69,11 +69,11 @@ def usage_totals(conn: Conn, user_id: str) -> list[dict[str, Any]]:
     return conn.execute(USAGE_TOTALS, (user_id,)).fetchall()
 
 
-TOTALS = """SELECT operation, model, ok, count(*) AS n, coalesce(sum(prompt_tokens), 0) AS p,
+MODEL_USAGE_TOTALS = """SELECT operation, model, ok, count(*) AS n, coalesce(sum(prompt_tokens), 0) AS p,
                   coalesce(sum(completion_tokens), 0) AS c
            FROM model_usage GROUP BY operation, model, ok ORDER BY 1, 2, 3"""
 
 
 def totals(conn: Conn) -> list[dict[str, Any]]:
     """Calls (``n``), prompt (``p``) and completion (``c``) tokens per operation, model and outcome (``ok``)."""
-    return conn.execute(TOTALS).fetchall()
+    return conn.execute(MODEL_USAGE_TOTALS).fetchall()
