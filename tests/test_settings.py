@@ -147,3 +147,35 @@ def test_connection_errors_mask_the_password() -> None:
     with pytest.raises(DatabaseUnavailableError) as caught:
         Database.open(settings)
     assert "ann:***@127.0.0.1" in str(caught.value) and PASSWORD not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {},
+        {"NEUROMEM_DATA_DIR": "/srv/a"},
+        {"NEUROMEM_STORE__DATA_DIR": "/srv/b", "NEUROMEM_DATA_DIR": "/srv/a"},  # the long form wins
+        {"neuromem_store__data_dir": "/srv/c"},
+        {"NEUROMEM_DATABASE_URL": "postgresql://u:p@db/n"},
+        {"NEUROMEM_STORE__DATABASE_URL": "postgresql://u:p@db/n"},
+        {"NEUROMEM_DATABASE_URL": ""},  # empty: the embedded server
+    ],
+)
+def test_store_location_agrees_with_the_settings(environ: dict[str, str]) -> None:
+    """The CLI's fast path to a running service (no settings machinery) finds the same store."""
+    from neuromem import store_location
+
+    home = Path.home()
+    if (home / ".neuromem" / "config.toml").exists():
+        pytest.skip("a config file in this HOME takes part: the fast path defers to the settings")
+    settings = Settings.from_env(environ)
+    assert store_location(environ, home=home) == (settings.store.data_dir, bool(settings.store.database_url))
+
+
+def test_store_location_defers_to_the_settings_when_a_config_file_takes_part(tmp_path: Path) -> None:
+    from neuromem import store_location
+
+    assert store_location({"NEUROMEM_CONFIG": str(tmp_path / "c.toml")}, home=tmp_path) is None
+    (tmp_path / ".neuromem").mkdir()
+    (tmp_path / ".neuromem" / "config.toml").write_text("[store]\n", encoding="utf-8")
+    assert store_location({}, home=tmp_path) is None

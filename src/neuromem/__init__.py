@@ -30,6 +30,7 @@ if typing.TYPE_CHECKING:
     )
     from .async_memory import AsyncMemory
     from .config import Settings
+    from .env_names import store_location
     from .errors import (
         AccessError,
         AuthenticationError,
@@ -121,6 +122,7 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "openapi_document": ".api.handles",
     "serve": ".api.handles",
     "serve_mcp_stdio": ".api.handles",
+    "store_location": ".env_names",
     "ScheduledJob": ".admin",
     "ServerStop": ".admin",
     "read_chat_export": ".admin",
@@ -322,6 +324,7 @@ __all__ = [
     "serve_mcp_stdio",
     "settings_reference",
     "stop_embedded_server",
+    "store_location",
 ]
 
 

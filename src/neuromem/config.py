@@ -40,11 +40,9 @@ from pydantic import (
 from pydantic_settings import BaseSettings, EnvSettingsSource, PydanticBaseSettingsSource, SettingsConfigDict
 from pydantic_settings.exceptions import SettingsError
 
+from .env_names import ALIASES as _ALIASES
+from .env_names import CONFIG_FILE_VARIABLE, DEFAULT_CONFIG_FILE, DEFAULT_DATA_DIR, ENV_PREFIX
 from .errors import ConfigError
-
-ENV_PREFIX = "NEUROMEM_"
-CONFIG_FILE_VARIABLE = "NEUROMEM_CONFIG"
-DEFAULT_CONFIG_FILE = Path(".neuromem") / "config.toml"  # under $HOME
 
 
 def mask_url(url: str) -> str:
@@ -88,7 +86,7 @@ class StoreSettings(_Section):
     """Where the data lives (MISSION decision 2)."""
 
     database_url: SecretUrl | None = None  # None → embedded PostgreSQL in data_dir
-    data_dir: Path = Field(default_factory=lambda: Path.home() / ".neuromem" / "pgdata")
+    data_dir: Path = Field(default_factory=lambda: Path.home() / DEFAULT_DATA_DIR)
     database_name: str = "neuromem"
     embedding_dim: int = Field(default=384, ge=8, le=4000)  # halfvec HNSW limit is 4000
     pool_min_size: int = Field(default=1, ge=1)
@@ -405,18 +403,6 @@ class Settings(BaseSettings):
         return build_settings(data)
 
 
-_ALIASES: dict[str, tuple[str, str]] = {
-    "NEUROMEM_DATABASE_URL": ("store", "database_url"),
-    "NEUROMEM_DATA_DIR": ("store", "data_dir"),
-    "NEUROMEM_EMBEDDING_DIM": ("store", "embedding_dim"),
-    "NEUROMEM_EMBEDDER": ("embedder", "provider"),
-    "NEUROMEM_EMBED_BASE_URL": ("embedder", "base_url"),
-    "NEUROMEM_EMBED_API_KEY": ("embedder", "api_key"),
-    "NEUROMEM_EMBED_MODEL": ("embedder", "model"),
-    "NEUROMEM_LLM_BASE_URL": ("llm", "base_url"),
-    "NEUROMEM_LLM_API_KEY": ("llm", "api_key"),
-    "NEUROMEM_LLM_MODEL": ("llm", "model"),
-}
 
 
 class _EnvironmentSource(EnvSettingsSource):

@@ -111,6 +111,7 @@ PUBLIC = {
     "scheduled_jobs",
     "settings_reference",
     "stop_embedded_server",
+    "store_location",
 }
 
 

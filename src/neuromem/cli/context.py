@@ -34,11 +34,16 @@ def load_settings() -> Settings:
     then the environment (``Settings.from_env``)."""
     from neuromem import Settings
 
-    context = click.get_current_context(silent=True)
-    config_file = context.find_root().params.get("config_file") if context else None
+    config_file = _config_file()
     if config_file is None:
         return Settings.from_env()
     return Settings.from_env({**os.environ, Settings.config_file_variable: str(config_file)})
+
+
+def _config_file() -> Any:
+    """``memctl --config FILE``, if given."""
+    context = click.get_current_context(silent=True)
+    return context.find_root().params.get("config_file") if context else None
 
 
 def open_memory(settings: Settings | None = None) -> Memory:
@@ -57,12 +62,21 @@ def query_settings() -> Settings:
     return settings
 
 
-def remote_or_none(settings: Settings, call: Callable[[Remote], T]) -> T | None:
+def remote_or_none(settings: Settings | None, call: Callable[[Remote], T]) -> T | None:
     """``call`` on the running ``memctl serve`` if there is one (``remote.find_remote``), else None:
-    the caller then runs the command in-process."""
+    the caller then runs the command in-process. With ``settings`` None the service is looked for
+    without loading the settings (``neuromem.store_location``), unless a config file takes part."""
     from .remote import RemoteError, RemoteUnavailable, find_remote
 
-    remote = find_remote(settings.store.data_dir, external_database=bool(settings.store.database_url))
+    where = None
+    if settings is None and _config_file() is None:
+        from neuromem import store_location
+
+        where = store_location(os.environ)
+    if where is None:
+        settings = settings or load_settings()
+        where = settings.store.data_dir, bool(settings.store.database_url)
+    remote = find_remote(where[0], external_database=where[1])
     if remote is None:
         return None
     try:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from .context import friendly_errors, load_settings, open_memory, query_settings, remote_or_none, user_option
+from .context import friendly_errors, open_memory, query_settings, remote_or_none, user_option
 from .main import cli
 
 if TYPE_CHECKING:
@@ -91,7 +91,7 @@ def search(user_id: str, query: str, limit: int) -> None:
     Uses a running `memctl serve` when there is one (NEUROMEM_SERVE_URL, or the serve.json it
     writes next to the data directory); otherwise runs in this process.
     """
-    hits = remote_or_none(load_settings(), lambda r: r.search(user_id, query, limit))
+    hits = remote_or_none(None, lambda r: r.search(user_id, query, limit))
     if hits is not None:
         show_hits([h for h in hits if float(h.get("score", {}).get("final", 0)) > 0], describe_remote_hit)
         return

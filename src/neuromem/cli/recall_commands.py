@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from .context import friendly_errors, load_settings, open_memory, query_settings, remote_or_none, user_option
+from .context import friendly_errors, open_memory, query_settings, remote_or_none, user_option
 from .main import cli
 from .memory_commands import TIME_HELP, describe_hit, describe_remote_hit, scored, show_hits
 
@@ -75,7 +75,7 @@ def recall_remote(user_id: str, query: str, limit: int, budget: int | None) -> b
         hits = remote.search(user_id, query, limit)
         return hits, (remote.recall(user_id, query, budget) if budget else None)
 
-    answer = remote_or_none(load_settings(), call)
+    answer = remote_or_none(None, call)
     if answer is None:
         return False
     hits, block = answer

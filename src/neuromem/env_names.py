@@ -1,0 +1,48 @@
+"""Where settings come from, named without pydantic: the one place ``config.py`` and the CLI's fast
+path to a running ``memctl serve`` read these names from (the fast path must not pay for
+importing the settings machinery: it is most of a warm ``memctl search``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+ENV_PREFIX = "NEUROMEM_"
+CONFIG_FILE_VARIABLE = "NEUROMEM_CONFIG"
+DEFAULT_CONFIG_FILE = Path(".neuromem") / "config.toml"  # under $HOME
+DEFAULT_DATA_DIR = Path(".neuromem") / "pgdata"  # under $HOME: the embedded PostgreSQL's data
+
+#: short environment names → (section, field); the long form NEUROMEM_<SECTION>__<FIELD> wins
+ALIASES: dict[str, tuple[str, str]] = {
+    "NEUROMEM_DATABASE_URL": ("store", "database_url"),
+    "NEUROMEM_DATA_DIR": ("store", "data_dir"),
+    "NEUROMEM_EMBEDDING_DIM": ("store", "embedding_dim"),
+    "NEUROMEM_EMBEDDER": ("embedder", "provider"),
+    "NEUROMEM_EMBED_BASE_URL": ("embedder", "base_url"),
+    "NEUROMEM_EMBED_API_KEY": ("embedder", "api_key"),
+    "NEUROMEM_EMBED_MODEL": ("embedder", "model"),
+    "NEUROMEM_LLM_BASE_URL": ("llm", "base_url"),
+    "NEUROMEM_LLM_API_KEY": ("llm", "api_key"),
+    "NEUROMEM_LLM_MODEL": ("llm", "model"),
+}
+
+
+def store_location(environ: Mapping[str, str], home: Path | None = None) -> tuple[Path, bool] | None:
+    """``(store.data_dir, whether store.database_url is set)`` as ``Settings.from_env(environ)``
+    resolves them, or None when a config file takes part (only the full settings can tell then)."""
+    home = Path.home() if home is None else home
+    if environ.get(CONFIG_FILE_VARIABLE) or (home / DEFAULT_CONFIG_FILE).exists():
+        return None
+    long_form = {key.upper(): value for key, value in environ.items() if key.upper().startswith(ENV_PREFIX)}
+
+    def value(field: str) -> str | None:
+        alias = next(name for name, target in ALIASES.items() if target == ("store", field))
+        return long_form.get(f"{ENV_PREFIX}STORE__{field.upper()}", environ.get(alias))
+
+    data_dir = value("data_dir")
+    return (Path(data_dir) if data_dir else home / DEFAULT_DATA_DIR), bool(value("database_url"))
+
+
+__all__ = ["ALIASES", "CONFIG_FILE_VARIABLE", "DEFAULT_CONFIG_FILE", "DEFAULT_DATA_DIR", "ENV_PREFIX",
+           "store_location"]
