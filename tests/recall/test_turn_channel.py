@@ -92,3 +92,24 @@ def test_deleted_memory_hides_its_turn_and_filters_exclude_turns(memory: Memory)
     off = derive(get_recipe("hybrid"), use_turns=False)
     assert "haha ok thanks!" not in _turn_texts(memory.search("haha thanks", user_id="u4", recipe=off))
     assert "haha ok thanks!" in _turn_texts(memory.search("haha thanks", user_id="u4"))
+
+
+def test_turns_stored_without_a_vector_are_backfilled(settings) -> None:  # type: ignore[no-untyped-def]
+    """Async mode (or an embedder that was down) stores turns for BM25 only; the backfill gives each
+    turn its vector, so the turn channel's vector list finds it too."""
+    async_settings = settings.with_updates(embedder={"mode": "async"})
+    url = settings.store.database_url.get_secret_value()
+    with Memory(async_settings) as m:
+        m._backfill.stop()  # type: ignore[union-attr]  # this test drives the backfill itself
+        m.ingest(DROPPED, user_id="u5", session_id="s5")
+        with psycopg.connect(url) as conn:
+            missing = conn.execute("SELECT count(*) FROM conversation_messages WHERE user_id = 'u5' "
+                                   "AND embedding IS NULL").fetchone()  # fmt: skip
+        assert missing == (4,)
+        assert m.flush() >= 4  # the memories (if any) and the four turns
+        with psycopg.connect(url) as conn:
+            missing = conn.execute("SELECT count(*) FROM conversation_messages WHERE user_id = 'u5' "
+                                   "AND embedding IS NULL").fetchone()  # fmt: skip
+        assert missing == (0,)
+        hits = m.search("which restaurant did you recommend for the anniversary dinner?", user_id="u5")
+        assert any("vector_turns" in h.retrievers and DROPPED[2]["content"] in _turn_texts([h]) for h in hits)

@@ -12,7 +12,8 @@ import threading
 
 from ..core import Runtime
 from ..errors import EmbedderError
-from ..store import memories
+from ..store import conversations, memories
+from ..text.token_count import truncate_to_tokens
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,32 @@ def backfill_embeddings(rt: Runtime, *, batch_size: int | None = None, max_batch
                 break
             triples = [(r["id"], r["memory_type"], vectors[i]) for i, r in enumerate(rows)]
             done += memories.set_embeddings(conn, triples, rt.dim)
+    if rt.settings.ingest.embed_turns and (max_batches is None or batches < max_batches):
+        done += _backfill_turns(rt, size, None if max_batches is None else max_batches - batches)
+    return done
+
+
+def _backfill_turns(rt: Runtime, size: int, max_batches: int | None) -> int:
+    """Vectors for stored turns that have none (issue 14: every turn is a recall unit): each reads its
+    first ``ingest.turn_embed_tokens`` tokens, as at ingest. A failing batch stops the run; the turns
+    stay findable by BM25 and are tried again next time."""
+    cfg = rt.settings
+    done = batches = 0
+    while max_batches is None or batches < max_batches:
+        batches += 1
+        with rt.db.transaction() as conn:
+            rows = conversations.claim_pending_turn_vectors(conn, cfg.write.max_content_chars, size)
+            if not rows:
+                break
+            texts = [truncate_to_tokens(r["content"], cfg.ingest.turn_embed_tokens) for r in rows]
+            try:
+                vectors = rt.embedder.embed_passages(texts, batch_size=size)
+            except EmbedderError as exc:
+                log.warning("turn backfill batch of %d failed: %s", len(rows), exc)
+                break
+            done += conversations.set_turn_vectors(
+                conn, [(r["user_id"], r["id"], vectors[i]) for i, r in enumerate(rows)], rt.dim
+            )
     return done
 
 

@@ -20,7 +20,7 @@ from psycopg.types.json import Jsonb
 from ..ids import uuid7
 from .db import Conn
 from .sql_parts import nearest
-from .vectors import from_halfvec_send
+from .vectors import from_halfvec_send, to_halfvec
 
 _SESSION_COLUMNS = sql.SQL(
     "id, user_id, external_id, started_at, last_message_at, ended_at, end_reason, "
@@ -346,3 +346,31 @@ def withdrawn_turns(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> set[u
         return set()
     rows = conn.execute(WITHDRAWN_TURNS, (user_id, list(ids))).fetchall()
     return {r["message_id"] for r in rows}
+
+
+# --------------------------------------------------------------------------- turn vectors, backfilled
+
+PENDING_TURN_VECTORS = """SELECT id, user_id, content FROM conversation_messages
+                          WHERE embedding IS NULL AND length(content) <= %s
+                          ORDER BY sent_at, id LIMIT %s FOR UPDATE SKIP LOCKED"""
+SET_TURN_VECTOR = "UPDATE conversation_messages SET embedding = %s::halfvec WHERE user_id = %s AND id = %s"
+COUNT_PENDING_TURN_VECTORS = """SELECT count(*) AS n FROM conversation_messages
+                                WHERE embedding IS NULL AND length(content) <= %s"""
+
+
+def claim_pending_turn_vectors(conn: Conn, max_chars: int, limit: int) -> list[dict[str, Any]]:
+    """Turns stored without a vector (async mode, the embedder was down, or stored before migration
+    0011), locked so that concurrent workers skip them. Over-long turns (``max_chars``) are stored as
+    document pieces with their own vectors and stay without one, as ingest leaves them."""
+    return conn.execute(PENDING_TURN_VECTORS, (max_chars, limit)).fetchall()
+
+
+def set_turn_vectors(conn: Conn, rows: Sequence[tuple[str, uuid.UUID, np.ndarray]], dim: int) -> int:
+    with conn.cursor() as cur:
+        cur.executemany(SET_TURN_VECTOR, [(to_halfvec(v, dim), uid, mid) for uid, mid, v in rows])
+    return len(rows)
+
+
+def count_pending_turn_vectors(conn: Conn, max_chars: int) -> int:
+    row = conn.execute(COUNT_PENDING_TURN_VECTORS, (max_chars,)).fetchone()
+    return int(row["n"]) if row else 0

@@ -18,8 +18,8 @@ DROP_INDEX = sql.SQL("DROP INDEX IF EXISTS {}")
 RETYPE_MEMORY_VECTORS = sql.SQL("ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL")
 RETYPE_CONCEPT_VECTORS = sql.SQL("ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL")
 RESET_EMBED_ATTEMPTS = "UPDATE memories SET embed_attempts = 0, embed_error = NULL"
-# the turns' vectors (migration 0011) take the new dimension too; they are not re-embedded (the
-# backfill embeds memories): until a turn is ingested again, BM25 finds it
+# the turns' vectors (migration 0011) take the new dimension too, NULL until the backfill embeds
+# them again (lifecycle.backfill); BM25 finds the turns meanwhile
 DROP_TURN_VECTOR_INDEX = "DROP INDEX IF EXISTS idx_messages_embedding"
 RETYPE_TURN_VECTORS = sql.SQL(
     "ALTER TABLE conversation_messages ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL"
