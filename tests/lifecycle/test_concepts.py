@@ -96,7 +96,7 @@ def _concepts(memory: Memory, memctl) -> None:  # type: ignore[no-untyped-def]
     group = report.groups[0]
     only_route = derive(HYBRID, "concepts-only", use_bm25=False, use_vector=False, use_traits=False,
                         use_raw=False, focus_lines=0, user_view=False, linear_weights={"concepts": 1.0},
-                        concept_k=1)  # fmt: skip
+                        concept_k=1, use_concepts=True)  # fmt: skip
     query = next(t for t, i in ids.items() if i == group.members[0])
     hits = memory.search(query, user_id=U, recipe=only_route, trace=True)
     assert hits and {h.memory.id for h in hits} <= set(group.members)

@@ -59,7 +59,10 @@ class RecallRecipe(BaseModel):
     use_graph: bool = True
     use_traits: bool = True
     use_raw: bool = True
-    use_concepts: bool = True  # the concept route (``recall.concepts``, issue 16): members of the nearest concepts
+    # the concept route (``recall.concepts``, issue 16): members of the nearest concepts. Off by default:
+    # its effect on recall with the real embedder is not measured yet (a component stays on only when it
+    # helps on data it was not tuned on); turn it on with derive(..., use_concepts=True)
+    use_concepts: bool = False
     concept_k: int = Field(default=3, ge=1)  # nearest concept nodes whose members are read
     # candidate depths (seed 003 §15: ANN TopK 100–300; ours are per user, so smaller)
     bm25_k: int = Field(default=50, ge=1)
