@@ -58,10 +58,17 @@ COVERED_SHARE = 0.5  # a gold turn is in the block when half of its distinct wor
 
 
 def systems() -> dict[str, RecallRecipe]:
+    """The default, its ablations (one component off at a time) and the baselines."""
     return {
         "full (hybrid)": HYBRID,
         "full −turn channel": derive(HYBRID, "no-turns", use_turns=False),
         "full +second hop": derive(HYBRID, "plus-hop", second_hop=True),
+        "full −time boost": derive(HYBRID, "no-time", time_boost=0.0, time_filter=False),
+        "full −session spread": derive(HYBRID, "no-spread", session_decay=1.0),
+        "full −MMR": derive(HYBRID, "no-mmr", mmr=False),
+        "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
+        "fusion only": derive(HYBRID, "fusion-only", time_boost=0.0, time_filter=False, session_decay=1.0, mmr=False,
+                              four_factor=False),
         "units RRF (memories + turns)": UNITS_RRF,
         BASELINE: TURNS_RRF,
     }
@@ -92,6 +99,8 @@ def ingest_question(memory: Memory, user: str, q: Any, user_only: bool) -> dict[
                  for n, t in enumerate(s.turns) if t.content.strip() and (t.role == "user" or not user_only)]  # fmt: skip
         if turns:
             memory.ingest(turns, user_id=user, session_id=s.session_id)
+    while memory.pending_embeddings(user_id=user):  # turn vectors computed after the ingest (background)
+        memory.flush()
     with memory._core.db.connection() as conn:
         rows = conn.execute("SELECT id, metadata->>'doc_id' AS doc FROM conversation_messages WHERE user_id = %s",
                             (user,)).fetchall()  # fmt: skip
@@ -135,7 +144,7 @@ def coverage(block: str, gold_texts: Sequence[str]) -> float:
 
 
 def score_question(memory: Memory, user: str, q: Any, doc_of: dict[Any, str], user_only: bool,
-                   recipes: dict[str, RecallRecipe]) -> dict[str, dict[str, float]]:  # fmt: skip
+                   recipes: dict[str, RecallRecipe], budgets: Sequence[int] = BUDGETS) -> dict[str, dict[str, float]]:  # fmt: skip
     gold_turns = evidence_turn_ids(q, user_only=user_only)
     gold_sessions = evidence_session_ids(q, user_only=user_only)
     texts = {t.turn_id: t.content for t in q.turns()}
@@ -148,7 +157,7 @@ def score_question(memory: Memory, user: str, q: Any, doc_of: dict[Any, str], us
         scores = {f"turn_{k}": v for k, v in lme_scores(ranked, gold_turns, (5, 10)).items()}
         sessions = collapse_ranking(ranked, session_of_turn)
         scores.update({f"session_{k}": v for k, v in lme_scores(sessions, gold_sessions, (5, 10)).items()})
-        for budget in BUDGETS:
+        for budget in budgets:
             if name == BASELINE:
                 block = greedy_block(results.hits, budget)
             else:
@@ -170,23 +179,26 @@ def paired_ci(diffs: Sequence[float], rounds: int = 2000, seed: int = 0) -> tupl
     return float(values.mean()), float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
-METRICS = ("session_recall_all@5", "turn_recall_all@5", "turn_recall_all@10", "turn_ndcg_any@10",
+METRICS = ("session_recall_all@5", "session_recall_all@10", "turn_recall_all@5", "turn_recall_all@10", "turn_ndcg_any@10",
            *(f"coverage@{b}" for b in BUDGETS))  # fmt: skip
 
 
 def report(per_q: dict[str, dict[str, dict[str, float]]], types: dict[str, str], splits: dict[str, str]) -> str:
     """Markdown: per split, each system's means and its paired difference to the baseline with the CI."""
+    first = next(iter(per_q.values()))[BASELINE]
+    metrics = [m for m in METRICS if m in first]
+    budgets = [b for b in BUDGETS if f"coverage@{b}" in first]
     md = ""
     for part in ("dev", "test", "all"):
         ids = [i for i in per_q if part == "all" or splits[i] == part]
         if not ids:
             continue
         md += f"\n### {'held-out' if part == 'test' else part} (n = {len(ids)})\n\n"
-        md += "| system | " + " | ".join(METRICS) + " |\n|---|" + "---:|" * len(METRICS) + "\n"
+        md += "| system | " + " | ".join(metrics) + " |\n|---|" + "---:|" * len(metrics) + "\n"
         names = list(per_q[ids[0]])
         for name in names:
             cells = []
-            for m in METRICS:
+            for m in metrics:
                 mine = [per_q[i][name][m] for i in ids]
                 cell = f"{np.mean(mine):.3f}"
                 if name != BASELINE:
@@ -194,17 +206,20 @@ def report(per_q: dict[str, dict[str, dict[str, float]]], types: dict[str, str],
                     cell += f" ({mean:+.3f} [{lo:+.3f}, {hi:+.3f}])"
                 cells.append(cell)
             md += f"| {name} | " + " | ".join(cells) + " |\n"
-        tokens = {n: {b: np.mean([per_q[i][n][f"tokens@{b}"] for i in ids]) for b in BUDGETS} for n in names}
-        md += "\nmean block tokens: " + "; ".join(
-            f"{n}: " + "/".join(f"{tokens[n][b]:.0f}" for b in BUDGETS) for n in names) + "\n"  # fmt: skip
+        if budgets:
+            tokens = {n: {b: np.mean([per_q[i][n][f"tokens@{b}"] for i in ids]) for b in budgets} for n in names}
+            md += "\nmean block tokens: " + "; ".join(
+                f"{n}: " + "/".join(f"{tokens[n][b]:.0f}" for b in budgets) for n in names) + "\n"  # fmt: skip
     by_type: dict[str, list[str]] = {}
     for i in per_q:
         by_type.setdefault(types[i], []).append(i)
-    md += "\n### by question type (all; turn recall_all@10 / coverage@2000)\n\n| type | n | " + " | ".join(
-        per_q[next(iter(per_q))]) + " |\n|---|---:|" + "---:|" * len(per_q[next(iter(per_q))]) + "\n"  # fmt: skip
+    cover = "coverage@2000" if "coverage@2000" in first else None
+    names = list(next(iter(per_q.values())))
+    md += (f"\n### by question type (all; turn recall_all@10{' / coverage@2000' if cover else ''})\n\n| type | n | "
+           + " | ".join(names) + " |\n|---|---:|" + "---:|" * len(names) + "\n")  # fmt: skip
     for t, ids in sorted(by_type.items()):
-        cells = [f"{np.mean([per_q[i][n]['turn_recall_all@10'] for i in ids]):.3f} / "
-                 f"{np.mean([per_q[i][n]['coverage@2000'] for i in ids]):.3f}" for n in per_q[ids[0]]]  # fmt: skip
+        cells = [f"{np.mean([per_q[i][n]['turn_recall_all@10'] for i in ids]):.3f}"
+                 + (f" / {np.mean([per_q[i][n][cover] for i in ids]):.3f}" if cover else "") for n in names]  # fmt: skip
         md += f"| {t} | {len(ids)} | " + " | ".join(cells) + " |\n"
     return md
 
@@ -224,12 +239,20 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
             continue
         user = f"ev-{q.question_id}"
         doc_of = ingest_question(memory, user, q, user_only)
-        per_q[q.question_id] = score_question(memory, user, q, doc_of, user_only, recipes)
+        per_q[q.question_id] = score_question(memory, user, q, doc_of, user_only, recipes, args.budgets)
         types[q.question_id] = q.question_type
         memory._core.access.flush()
         memory.reset(user_id=user)
         print(f"[{n + 1}/{len(loaded)}] {q.question_id} {time.perf_counter() - started:.0f}s", file=sys.stderr)
+        partial(args).write_text(json.dumps({"per_question": per_q, "types": types, "splits": splits}))
     return {"per_question": per_q, "types": types, "splits": splits}
+
+
+def partial(args: argparse.Namespace) -> Path:
+    """The results so far, rewritten after every question: a long run can be read before it ends
+    (``python -m bench.evidence FILE`` prints its report)."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    return args.out / f"evidence_{args.corpus}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}.partial.json"
 
 
 def write(result: dict[str, Any], args: argparse.Namespace, meta: dict[str, Any]) -> str:
@@ -243,3 +266,7 @@ def write(result: dict[str, Any], args: argparse.Namespace, meta: dict[str, Any]
 
 
 __all__ = ["DiskCachedEmbedder", "Path", "run", "write"]
+
+if __name__ == "__main__":  # the report of a (partial) result file
+    saved = json.loads(Path(sys.argv[1]).read_text())
+    print(report(saved["per_question"], saved["types"], saved["splits"]))

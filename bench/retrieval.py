@@ -401,6 +401,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dump", type=Path, default=None,
                         help="write every retriever's candidate lists per query (input of bench.tune_fusion)")  # fmt: skip
     parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
+    parser.add_argument("--budgets", default="500,1000,2000,4000",
+                        type=lambda v: tuple(int(b) for b in v.split(",") if b),
+                        help="evidence: prompt budgets scored for coverage ('' for search only)")
     parser.add_argument("--reranker", default=None,
                         help="a /rerank endpoint (TEI, vLLM, Jina, Cohere) applied to every system's fused top")
     args = parser.parse_args(argv)

@@ -196,7 +196,7 @@ def test_zscore_fusion_trusts_the_list_whose_top_stands_out() -> None:
 def test_linear_fusion_ignores_unweighted_retrievers_and_outside_neighbours() -> None:
     from neuromem.recall.fusion import neighbour_context
 
-    recipe = derive(HYBRID, fusion="linear", normalization="minmax", linear_weights={"vector": 1.0})
+    recipe = derive(HYBRID, fusion="linear", normalization="minmax", linear_weights={"vector": 1.0}, four_factor=True)
     fused = fuse({"vector": ranked([(A, 0.8), (B, 0.4)]), "graph": ranked([(B, 5.0)])}, recipe)
     assert fused[B].lin == pytest.approx(0.0)  # graph weighs 0 unless listed
     neighbour_context(fused, {A: [C], B: [B]})  # C is no candidate; a self-loop does not count

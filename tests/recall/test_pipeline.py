@@ -58,7 +58,7 @@ def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
     ref, old, new = _two_concerts(memory)
     from neuromem.recall.recipes import HYBRID, derive
 
-    hard = derive(HYBRID, "hard-time", time_boost=0.0)
+    hard = derive(HYBRID, "hard-time", time_filter=True, time_boost=0.0)
     results = memory.search("which concert last week", user_id="u", reference_time=ref, recipe=hard, trace=True)
     ids = [h.memory.id for h in results]
     assert new[0].memory.id in ids and old[0].memory.id not in ids
@@ -69,7 +69,7 @@ def test_soft_time_boost_reorders_without_removing(memory: Memory) -> None:
     from neuromem.recall.recipes import HYBRID, derive
 
     ref, old, new = _two_concerts(memory)
-    soft = derive(HYBRID, "soft-time", time_boost=1.5)
+    soft = derive(HYBRID, "soft-time", time_filter=True, time_boost=1.5)
     results = memory.search("which concert last week", user_id="u", reference_time=ref, recipe=soft, trace=True)
     ids = [h.memory.id for h in results]
     assert ids.index(new[0].memory.id) < ids.index(old[0].memory.id)  # boosted first, the other kept
