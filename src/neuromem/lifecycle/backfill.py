@@ -2,32 +2,44 @@
 
 Rows written without a vector (async mode, or the embedder was down) are embedded in
 batches by ``backfill_embeddings``; ``BackfillWorker`` runs it in the background,
-backing off while the embedder keeps failing.
+backing off while the embedder keeps failing. Conversation turns are rows of this kind too
+(issue 14): with ``ingest.turn_vectors="background"`` (the default) an ingest stores its
+turns without a vector and returns, and the worker embeds them right after.
+``pending_embeddings`` counts both, so ``while m.pending_embeddings(): m.flush()`` waits
+for every vector.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
+from ..config import Settings
 from ..core import Runtime
 from ..errors import EmbedderError
 from ..store import conversations, memories
+from ..store.status import count_pending_vectors
 from ..text.token_count import truncate_to_tokens
 
 log = logging.getLogger(__name__)
 
 
-def backfill_embeddings(rt: Runtime, *, batch_size: int | None = None, max_batches: int | None = None) -> int:
-    """Embed rows written without a vector, batch by batch. Returns how many were embedded.
+def backfill_embeddings(
+    rt: Runtime, *, batch_size: int | None = None, max_batches: int | None = None,
+    stopping: Callable[[], bool] = lambda: False,
+) -> int:  # fmt: skip
+    """Embed rows written without a vector, batch by batch: memories first, then turns. Returns how
+    many were embedded.
 
     A failing batch is recorded (``embed_attempts``, ``embed_error``) and left for the
-    next run; the rows stay searchable by full text meanwhile.
+    next run; the rows stay searchable by full text meanwhile. ``stopping`` is asked before
+    each batch (the worker's stop: a closing process leaves the rest to the next backfill).
     """
     size = batch_size or rt.settings.embedder.batch_size
     done = 0
     batches = 0
-    while max_batches is None or batches < max_batches:
+    while (max_batches is None or batches < max_batches) and not stopping():
         batches += 1
         with rt.db.transaction() as conn:
             rows = memories.claim_pending_embeddings(conn, size)
@@ -41,24 +53,32 @@ def backfill_embeddings(rt: Runtime, *, batch_size: int | None = None, max_batch
                 break
             triples = [(r["id"], r["memory_type"], vectors[i]) for i, r in enumerate(rows)]
             done += memories.set_embeddings(conn, triples, rt.dim)
-    if rt.settings.ingest.embed_turns and (max_batches is None or batches < max_batches):
-        done += _backfill_turns(rt, size, None if max_batches is None else max_batches - batches)
+    longest = turn_max_chars(rt.settings)
+    if longest is not None and (max_batches is None or batches < max_batches):
+        done += _backfill_turns(rt, longest, size, None if max_batches is None else max_batches - batches, stopping)
     return done
 
 
-def _backfill_turns(rt: Runtime, size: int, max_batches: int | None) -> int:
+def turn_max_chars(settings: Settings) -> int | None:
+    """The longest turn that gets a vector of its own (longer ones are stored as document pieces,
+    ``ingest.pipeline``), or None when turns get none (``ingest.embed_turns`` off)."""
+    return settings.write.max_content_chars if settings.ingest.embed_turns else None
+
+
+def _backfill_turns(rt: Runtime, longest: int, size: int, max_batches: int | None,
+                    stopping: Callable[[], bool]) -> int:  # fmt: skip
     """Vectors for stored turns that have none (issue 14: every turn is a recall unit): each reads its
     first ``ingest.turn_embed_tokens`` tokens, as at ingest. A failing batch stops the run; the turns
     stay findable by BM25 and are tried again next time."""
-    cfg = rt.settings
+    tokens = rt.settings.ingest.turn_embed_tokens
     done = batches = 0
-    while max_batches is None or batches < max_batches:
+    while (max_batches is None or batches < max_batches) and not stopping():
         batches += 1
         with rt.db.transaction() as conn:
-            rows = conversations.claim_pending_turn_vectors(conn, cfg.write.max_content_chars, size)
+            rows = conversations.claim_pending_turn_vectors(conn, longest, size)
             if not rows:
                 break
-            texts = [truncate_to_tokens(r["content"], cfg.ingest.turn_embed_tokens) for r in rows]
+            texts = [truncate_to_tokens(r["content"], tokens) for r in rows]
             try:
                 vectors = rt.embedder.embed_passages(texts, batch_size=size)
             except EmbedderError as exc:
@@ -71,8 +91,10 @@ def _backfill_turns(rt: Runtime, size: int, max_batches: int | None) -> int:
 
 
 def pending_embeddings(rt: Runtime, user_id: str | None = None) -> int:
+    """Rows waiting for a vector (of ``user_id`` if given): memories, and turns that get one — exactly
+    what ``backfill_embeddings`` claims, so the count reaches zero once it has run without a failure."""
     with rt.db.connection() as conn:
-        return memories.count_pending_embeddings(conn, user_id)
+        return sum(count_pending_vectors(conn, user_id, turn_max_chars(rt.settings)))
 
 
 class BackfillWorker:
@@ -84,11 +106,18 @@ class BackfillWorker:
         self.max_backoff_s = max_backoff_s
         self._wake = threading.Event()
         self._stop = threading.Event()
+        self._running = threading.Lock()  # one backfill run at a time: the thread's, or a flush's
         self._thread = threading.Thread(target=self._run, name="neuromem-backfill", daemon=True)
 
     def start(self) -> BackfillWorker:
         self._thread.start()
         return self
+
+    def run(self, *, batch_size: int | None = None) -> int:
+        """A backfill run now, in the caller's thread (``Memory.flush``), once the thread's run in flight
+        (if any) is over: when it returns, nothing that was pending is left (unless the embedder failed)."""
+        with self._running:
+            return backfill_embeddings(self.rt, batch_size=batch_size)
 
     def poke(self) -> None:
         """Ask for a run now (called after writes)."""
@@ -107,9 +136,14 @@ class BackfillWorker:
             if self._stop.is_set():
                 break
             try:
-                backfill_embeddings(self.rt)
+                with self._running:
+                    done = backfill_embeddings(self.rt, stopping=self._stop.is_set)
                 still = pending_embeddings(self.rt)
             except Exception:  # the worker must survive anything; the rows stay pending
+                if self._stop.is_set():
+                    break  # the process is closing under a run: the rows wait for the next backfill
                 log.exception("embedding backfill failed")
-                still = 1
-            delay = self.interval_s if still == 0 else min(delay * 2, self.max_backoff_s)
+                done, still = 0, 1
+            # back off only while nothing gets embedded (the embedder keeps failing); rows that arrived
+            # during a run that made progress (a stream of ingests) are taken at the next interval
+            delay = self.interval_s if still == 0 or done > 0 else min(delay * 2, self.max_backoff_s)
