@@ -39,7 +39,13 @@ from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
 from .lifecycle.archive import ArchiveReport, archive_user
 from .lifecycle.archive import restore as restore_archived
-from .lifecycle.backfill import BackfillWorker, backfill_embeddings, pending_embeddings, turn_max_chars
+from .lifecycle.backfill import (
+    BackfillWorker,
+    Foreground,
+    backfill_embeddings,
+    pending_embeddings,
+    turn_max_chars,
+)
 from .lifecycle.compress import CompressionReport, compress_user
 from .lifecycle.concepts import ConceptReport, consolidate_concepts
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
@@ -106,8 +112,9 @@ class Memory:
         self._core.access = self._access = access = AccessTracker(db, self.settings.recall)
         self._recall = RecallPipeline(self.settings, db, self._core.embed_query, access)
         self._backfill: BackfillWorker | None = None
+        self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
-            self._backfill = BackfillWorker(self._core).start()
+            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
 
     @classmethod
     def from_env(cls, **sections: Mapping[str, Any]) -> Memory:
@@ -306,7 +313,8 @@ class Memory:
         The turns are searchable by full text when this returns; their vectors follow from the backfill
         thread (``ingest.turn_vectors="background"``, the default) — ``flush()`` waits for them."""
         sid = DEFAULT_SESSION if session_id is None else session_id
-        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
+        with self._foreground:
+            report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
         self._poke()
         self._reflect_soon(user_id)
         return report
@@ -316,7 +324,8 @@ class Memory:
         progress: Callable[[int], None] | None = None,
     ) -> ImportSummary:
         """Ingest a JSON / JSONL chat export; resumable after an interruption without duplicates."""
-        summary = import_export(self._ingest, Path(path), user_id, batch_size=batch_size, progress=progress)
+        with self._foreground:
+            summary = import_export(self._ingest, Path(path), user_id, batch_size=batch_size, progress=progress)
         self._poke()
         self._reflect_soon(user_id)
         return summary
@@ -623,6 +632,6 @@ class Memory:
         if self._backfill is None and (self._core.embeddings_deferred or self._core.embed_failure is not None):
             # sync mode, but rows wait without a vector: turns left to the backfill (ingest.turn_vectors), a large
             # document, or the embedder failed (embed them once it is back)
-            self._backfill = BackfillWorker(self._core).start()
+            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
         if self._backfill is not None:
             self._backfill.poke()
