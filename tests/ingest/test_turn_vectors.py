@@ -13,6 +13,7 @@ import psycopg
 import pytest
 
 from neuromem import Memory, Settings
+from neuromem.lifecycle.backfill import BackfillWorker
 from neuromem.recall.recipes import derive, get_recipe
 from neuromem.store.vectors import to_halfvec
 
@@ -62,7 +63,9 @@ def test_background_turns_wait_for_the_backfill_and_flush_embeds_them(memory: Me
         # BM25 finds every turn at once; the vector list not yet
         assert any(ONLY_BY_VECTOR in [t.content for t in h.turns] for h in memory.search("Zucchinella", user_id="u1"))
         assert not _found_by_vector(memory, "u1")
-        assert memory.flush() == 2  # takes over from the waiting thread
+        started = time.monotonic()
+        assert memory.flush() == 2  # takes over from the thread, which waits (30 s) for the ingest to end
+        assert time.monotonic() - started < 15
         assert memory.pending_embeddings() == 0
     assert all(_turn_vectors(db_url, "u1").values())
     assert _found_by_vector(memory, "u1")
@@ -125,3 +128,15 @@ def test_memctl_ingest_waits_for_the_turn_vectors(memctl, settings: Settings, tm
         assert "still to embed" not in result.output
         with Memory(settings) as m:
             assert m.pending_embeddings(user_id="u7") == 0
+
+
+def test_a_stream_of_ingests_that_never_pauses_still_gets_its_vectors(memory: Memory, db_url: str) -> None:
+    """The thread gives way to ingest calls in flight, but at most ``max_defer_s`` per batch."""
+    memory._backfill = BackfillWorker(memory._core, foreground=memory._foreground, max_defer_s=0.2).start()
+    with memory._foreground:  # an ingest call that never ends
+        memory.ingest(TURNS, user_id="u8", session_id="s")
+        deadline = time.monotonic() + 30
+        while memory.pending_embeddings(user_id="u8") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert memory.pending_embeddings(user_id="u8") == 0
+    assert all(_turn_vectors(db_url, "u8").values())
