@@ -8,6 +8,7 @@ import datetime as dt
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -20,7 +21,7 @@ from neuromem.store.vectors import to_halfvec
 T0 = dt.datetime(2024, 5, 3, 18, 0, tzinfo=dt.UTC)
 SHARED = "I work at Calamar Robotics."  # the rules keep this sentence whole: memory text == turn text
 ONLY_BY_VECTOR = "Reservations confirmed at Zucchinella for Friday."
-TURNS = [
+TURNS: list[dict[str, Any]] = [
     {"role": "user", "content": SHARED, "timestamp": T0},
     {"role": "assistant", "content": ONLY_BY_VECTOR, "timestamp": T0 + dt.timedelta(minutes=1)},
     {"role": "user", "content": "haha ok thanks!", "timestamp": T0 + dt.timedelta(minutes=2)},
