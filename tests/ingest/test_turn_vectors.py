@@ -40,6 +40,14 @@ def _turn_vectors(db_url: str, user_id: str) -> dict[str, bool]:
     return dict(rows)
 
 
+def _pending_after_waiting(m: Memory, user_id: str, seconds: float = 30) -> int:
+    """Poll (no flush) until nothing of ``user_id`` waits for a vector or the deadline passes."""
+    deadline = time.monotonic() + seconds
+    while m.pending_embeddings(user_id=user_id) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return m.pending_embeddings(user_id=user_id)
+
+
 def _found_by_vector(m: Memory, user_id: str) -> bool:
     hits = m.search(VECTOR_QUERY, user_id=user_id, recipe=VECTOR_TURNS_ONLY, limit=5)
     return any(t.content == ONLY_BY_VECTOR and "vector_turns" in h.retrievers for h in hits for t in h.turns)
@@ -76,10 +84,7 @@ def test_background_turns_wait_for_the_backfill_and_flush_embeds_them(memory: Me
 
 def test_the_backfill_thread_embeds_the_turns_without_a_flush(memory: Memory, db_url: str) -> None:
     memory.ingest(TURNS, user_id="u2", session_id="s")
-    deadline = time.monotonic() + 30
-    while memory.pending_embeddings(user_id="u2") and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert memory.pending_embeddings(user_id="u2") == 0
+    assert _pending_after_waiting(memory, "u2") == 0
     assert all(_turn_vectors(db_url, "u2").values())
     assert _found_by_vector(memory, "u2")
 
@@ -136,8 +141,5 @@ def test_a_stream_of_ingests_that_never_pauses_still_gets_its_vectors(memory: Me
     memory._backfill = BackfillWorker(memory._core, foreground=memory._foreground, max_defer_s=0.2).start()
     with memory._foreground:  # an ingest call that never ends
         memory.ingest(TURNS, user_id="u8", session_id="s")
-        deadline = time.monotonic() + 30
-        while memory.pending_embeddings(user_id="u8") and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert memory.pending_embeddings(user_id="u8") == 0
+        assert _pending_after_waiting(memory, "u8") == 0
     assert all(_turn_vectors(db_url, "u8").values())
