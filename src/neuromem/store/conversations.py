@@ -356,7 +356,8 @@ PENDING_TURN_VECTORS = """SELECT id, user_id, content FROM conversation_messages
 SET_TURN_VECTOR = "UPDATE conversation_messages SET embedding = %s::halfvec WHERE user_id = %s AND id = %s"
 COUNT_PENDING_TURN_VECTORS = """SELECT count(*) AS n FROM conversation_messages
                                 WHERE embedding IS NULL AND length(content) <= %s"""
-COUNT_PENDING_TURN_VECTORS_OF_USER = COUNT_PENDING_TURN_VECTORS + " AND user_id = %s"
+COUNT_PENDING_TURN_VECTORS_OF_USER = """SELECT count(*) AS n FROM conversation_messages
+                                        WHERE embedding IS NULL AND length(content) <= %s AND user_id = %s"""
 
 
 def claim_pending_turn_vectors(conn: Conn, max_chars: int, limit: int) -> list[dict[str, Any]]:
