@@ -581,9 +581,9 @@ class Memory:
         backfill (``ingest.turn_vectors="background"``). Returns how many rows were embedded.
 
         >>> while m.pending_embeddings(user_id="alice"):  # doctest: +SKIP
-        ...     m.flush()  # every vector stored (the backfill thread may hold the last batch a moment)
+        ...     m.flush()  # one call in this process; a `memctl worker` elsewhere may hold a batch a moment
         """
-        if self._backfill is not None:  # after the backfill thread's run in flight
+        if self._backfill is not None:  # takes over from the backfill thread after its batch in flight
             return self._backfill.run(batch_size=batch_size)
         return backfill_embeddings(self._core, batch_size=batch_size)
 
