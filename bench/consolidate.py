@@ -64,6 +64,7 @@ def run(q: LMEQuestion, m: Memory, user: str, months: int) -> Outcome:
                  for t in s.turns if t.content.strip()]  # fmt: skip
         if turns:
             m.ingest(turns, user_id=user, session_id=s.session_id)
+    m.flush()  # the turn vectors (ingest.turn_vectors="background"), before anything is measured
     rows0, tokens0 = _state(m, user)
     hit0 = _hit(m, user, q)
     now = q.question_date + dt.timedelta(days=30 * months)

@@ -519,7 +519,8 @@ class AsyncMemory:
         )
 
     async def flush(self, *, batch_size: int | None = None) -> int:
-        """Embed everything still waiting for a vector now. Returns how many rows were embedded. (``Memory.flush``,
+        """Embed everything still waiting for a vector now — memories, and the turns an ingest left to the backfill
+        (``ingest.turn_vectors="background"``). Returns how many rows were embedded. (``Memory.flush``,
         awaited)
         """
         return await asyncio.to_thread(self.sync.flush, batch_size=batch_size)
@@ -531,7 +532,9 @@ class AsyncMemory:
         return await asyncio.to_thread(self.sync.status, user_id=user_id)
 
     async def pending_embeddings(self, *, user_id: str | None = None) -> int:
-        """``Memory.pending_embeddings``, awaited."""
+        """Rows waiting for a vector: memories and conversation turns (zero once ``flush()`` has run).
+        (``Memory.pending_embeddings``, awaited)
+        """
         return await asyncio.to_thread(self.sync.pending_embeddings, user_id=user_id)
 
     async def close(self) -> None:

@@ -167,6 +167,9 @@ class IngestSettings(_Section):
     same_as_window_s: float = Field(default=86_400.0, ge=0)  # …and this close in event time are SAME_AS
     llm_turns_per_call: int = Field(default=16, ge=1, le=200)  # turns per extraction prompt
     embed_turns: bool = True  # every stored turn gets its own vector (issue 14: turns are a recall unit)
+    # when: "background" — ingest stores the turns (full text at once) and returns, the backfill thread embeds
+    # them right after (flush() waits); "inline" — in the ingest's own embedding batch, before it returns
+    turn_vectors: Literal["background", "inline"] = "background"
     turn_embed_tokens: int = Field(default=128, ge=16, le=512)  # a turn's vector reads its first N tokens
 
 

@@ -39,7 +39,13 @@ from .ingest.provenance import Provenance, provenance
 from .ingest.turns import session_id as parse_session_id
 from .lifecycle.archive import ArchiveReport, archive_user
 from .lifecycle.archive import restore as restore_archived
-from .lifecycle.backfill import BackfillWorker, backfill_embeddings, pending_embeddings
+from .lifecycle.backfill import (
+    BackfillWorker,
+    Foreground,
+    backfill_embeddings,
+    pending_embeddings,
+    turn_max_chars,
+)
 from .lifecycle.compress import CompressionReport, compress_user
 from .lifecycle.concepts import ConceptReport, consolidate_concepts
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
@@ -106,8 +112,9 @@ class Memory:
         self._core.access = self._access = access = AccessTracker(db, self.settings.recall)
         self._recall = RecallPipeline(self.settings, db, self._core.embed_query, access)
         self._backfill: BackfillWorker | None = None
+        self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
-            self._backfill = BackfillWorker(self._core).start()
+            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
 
     @classmethod
     def from_env(cls, **sections: Mapping[str, Any]) -> Memory:
@@ -301,9 +308,13 @@ class Memory:
         metadata: Mapping[str, Any] | None = None, strict: bool = False,
     ) -> IngestReport:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends,
-        turns already stored, rejected messages). ``strict=True``: one bad message refuses the batch."""
+        turns already stored, rejected messages). ``strict=True``: one bad message refuses the batch.
+
+        The turns are searchable by full text when this returns; their vectors follow from the backfill
+        thread (``ingest.turn_vectors="background"``, the default) — ``flush()`` waits for them."""
         sid = DEFAULT_SESSION if session_id is None else session_id
-        report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
+        with self._foreground:
+            report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
         self._poke()
         self._reflect_soon(user_id)
         return report
@@ -313,7 +324,8 @@ class Memory:
         progress: Callable[[int], None] | None = None,
     ) -> ImportSummary:
         """Ingest a JSON / JSONL chat export; resumable after an interruption without duplicates."""
-        summary = import_export(self._ingest, Path(path), user_id, batch_size=batch_size, progress=progress)
+        with self._foreground:
+            summary = import_export(self._ingest, Path(path), user_id, batch_size=batch_size, progress=progress)
         self._poke()
         self._reflect_soon(user_id)
         return summary
@@ -565,7 +577,14 @@ class Memory:
 
     # -- maintenance --------------------------------------------------------
     def flush(self, *, batch_size: int | None = None) -> int:
-        """Embed everything still waiting for a vector now. Returns how many rows were embedded."""
+        """Embed everything still waiting for a vector now — memories, and the turns an ingest left to the
+        backfill (``ingest.turn_vectors="background"``). Returns how many rows were embedded.
+
+        >>> while m.pending_embeddings(user_id="alice"):  # doctest: +SKIP
+        ...     m.flush()  # one call in this process; a `memctl worker` elsewhere may hold a batch a moment
+        """
+        if self._backfill is not None:  # takes over from the backfill thread after its batch in flight
+            return self._backfill.run(batch_size=batch_size)
         return backfill_embeddings(self._core, batch_size=batch_size)
 
     def status(self, *, user_id: str | None = None) -> StoreStatus:
@@ -574,10 +593,13 @@ class Memory:
 
         uid = None if user_id is None else self._uid(user_id)
         return store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
-                            embed_mode=self.settings.embedder.mode)  # fmt: skip
+                            embed_mode=self.settings.embedder.mode,
+                            turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
-        return pending_embeddings(self._core, user_id)
+        """Rows waiting for a vector: memories and conversation turns (zero once ``flush()`` has run)."""
+        uid = None if user_id is None else self._uid(user_id)
+        return pending_embeddings(self._core, uid)
 
     def close(self) -> None:
         if self._backfill is not None:
@@ -608,7 +630,8 @@ class Memory:
 
     def _poke(self) -> None:
         if self._backfill is None and (self._core.embeddings_deferred or self._core.embed_failure is not None):
-            # sync mode, but the embedder failed: rows wait without a vector; embed them once it is back
-            self._backfill = BackfillWorker(self._core).start()
+            # sync mode, but rows wait without a vector: turns left to the backfill (ingest.turn_vectors), a large
+            # document, or the embedder failed (embed them once it is back)
+            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
         if self._backfill is not None:
             self._backfill.poke()

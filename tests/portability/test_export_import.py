@@ -66,6 +66,7 @@ def test_a_different_dimension_is_re_embedded(memory: Memory, pg_server: str, tm
     with Memory(settings) as other:
         report = other.import_file(path)
         assert report.reembedded == report.inserted["memories"] > 0
+        other.flush()  # the turns' vectors follow from the backfill thread, as after an ingest
         assert other.pending_embeddings() == 0
         assert [h.memory.content for h in other.search("favourite editor", user_id=U, limit=1)] == [
             "My favourite editor is helix now"

@@ -29,6 +29,7 @@ def _turn_texts(hits) -> list[str]:  # type: ignore[no-untyped-def]
 
 def test_turns_extraction_drops_are_found(memory: Memory) -> None:
     report = memory.ingest(DROPPED, user_id="u1", session_id="s1")
+    memory.flush()  # the turn vectors (ingest.turn_vectors="background"): both turn lists take part
     assert report.turns == 4
     assert sum(report.dropped.values()) >= 2  # extraction dropped most of them
     written = {r.memory.content for r in report.results}
@@ -69,6 +70,7 @@ def test_turn_vectors_are_stored_and_shared(memory: Memory, db_url: str) -> None
     memory.ingest([{"role": "user", "content": text, "timestamp": T0},
                    {"role": "assistant", "content": "Congratulations on Pixel!", "timestamp": T0}],
                   user_id="u3", session_id="s")  # fmt: skip
+    memory.flush()  # the assistant turn's vector comes from the backfill (ingest.turn_vectors="background")
     with psycopg.connect(db_url) as conn:
         turns = conn.execute("SELECT content, embedding::text, token_count, search_tokens FROM conversation_messages "
                              "WHERE user_id = 'u3' ORDER BY seq").fetchall()  # fmt: skip

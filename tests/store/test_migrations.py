@@ -85,6 +85,7 @@ def test_other_dimension_is_refused_and_reembed_fixes_it(db_url: str) -> None:
         assert hits[0].memory.content == "Ivy collects vinyl records" and "vector" in hits[0].retrievers
         # turns take the new dimension too (migration 0011): ingest writes and recall reads their vectors
         m.ingest([{"role": "assistant", "content": "The record fair opens on Sunday"}], user_id="ivy", session_id="s")
+        m.flush()  # the turn's vector, from the backfill (ingest.turn_vectors="background")
         fair = m.search("record fair Sunday", user_id="ivy")
         assert any("vector_turns" in h.retrievers for h in fair)
 

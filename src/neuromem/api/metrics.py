@@ -23,9 +23,11 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from ..lifecycle.backfill import turn_max_chars
 from ..memory import Memory
-from ..store import memories, usage
+from ..store import usage
 from ..store.scope import suspended
+from ..store.status import count_pending_vectors
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
@@ -79,14 +81,15 @@ class StoreCollector(Collector):
                                      labels=["operation", "model", "kind"])  # fmt: skip
         with suspended(), core.db.connection() as conn:
             rows = usage.totals(conn)
-            pending = memories.count_pending_embeddings(conn, None)
+            pending = sum(count_pending_vectors(conn, None, turn_max_chars(core.settings)))
         for row in rows:
             calls.add_metric([row["operation"], row["model"], "ok" if row["ok"] else "error"], row["n"])
             tokens.add_metric([row["operation"], row["model"], "prompt"], row["p"])
             tokens.add_metric([row["operation"], row["model"], "completion"], row["c"])
         yield calls
         yield tokens
-        yield GaugeMetricFamily("neuromem_embeddings_pending", "Memories waiting for an embedding", value=pending)
+        yield GaugeMetricFamily("neuromem_embeddings_pending", "Memories and turns waiting for a vector",
+                                value=pending)  # fmt: skip
         reflection = self.memory.__dict__.get("_reflection")
         queue = None if reflection is None else reflection.queue
         yield GaugeMetricFamily("neuromem_reflection_queue_depth", "Users waiting for a reflection run",

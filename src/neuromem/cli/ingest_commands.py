@@ -16,17 +16,26 @@ from .main import cli
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--batch-size", type=click.IntRange(1, 10_000), default=None, help="Turns per transaction.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+@click.option("--no-wait", is_flag=True,
+              help="Return once the turns are stored (searchable by full text); `memctl backfill` or a "
+                   "running `memctl worker` gives them their vectors.")  # fmt: skip
 @friendly_errors
-def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool) -> None:
+def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, no_wait: bool) -> None:
     """Ingest a JSON / JSONL chat export (format: docs/chat-export.md); run it again to resume
-    after an interruption: turns already stored are skipped."""
+    after an interruption: turns already stored are skipped. Then the turns' vectors are embedded
+    (ingest.turn_vectors="background" leaves them to the backfill) unless --no-wait."""
     from tqdm import tqdm
 
     from neuromem import read_chat_export
 
     total = sum(len(m) for m in read_chat_export(file).values())
-    with open_memory() as m, tqdm(total=total, unit="turn", disable=no_progress, desc="ingest") as bar:
-        summary = m.import_chat_export(file, user_id=user_id, batch_size=batch_size, progress=bar.update)
+    with open_memory() as m:
+        with tqdm(total=total, unit="turn", disable=no_progress, desc="ingest") as bar:
+            summary = m.import_chat_export(file, user_id=user_id, batch_size=batch_size, progress=bar.update)
+        if not no_wait and m.pending_embeddings(user_id=user_id):
+            click.echo("embedding the turns…", err=True)
+            m.flush()
+        left = m.pending_embeddings(user_id=user_id)
     dropped = ", ".join(f"{k} {v}" for k, v in sorted(summary.dropped.items())) or "none"
     click.echo(
         f"{summary.turns_ingested} turns ingested ({summary.turns_skipped} already stored) in "
@@ -34,6 +43,9 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool) 
     )
     for session, bad in summary.rejected:  # not stored: say which and why
         click.echo(f"rejected: session {session}, message {bad.index}: {bad.reason}", err=True)
+    if left:
+        click.echo(f"{left} turns and memories still to embed; they are searchable by full text and embedded by "
+                   "`memctl backfill` or a running `memctl worker`")  # fmt: skip
 
 
 @cli.group()

@@ -34,17 +34,17 @@ def status(user_id: str | None) -> None:
     click.echo(f"embedder:   {s.embedder} ({s.embedding_dim}-d, {s.embed_mode})")
     scope = f" of {user_id}" if user_id else ""
     click.echo(f"memories{scope}: ".ljust(12) + (", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())) or "none"))
-    click.echo(f"pending:    {s.pending_embeddings} rows waiting for an embedding")
+    click.echo(f"pending:    {s.pending_embeddings} rows waiting for an embedding ({s.pending_turns} turns)")
 
 
 @cli.command()
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=None)
 @friendly_errors
 def backfill(batch_size: int | None) -> None:
-    """Embed every memory still waiting for a vector."""
+    """Embed every memory and conversation turn still waiting for a vector."""
     with open_memory() as m:
         done = m.flush(batch_size=batch_size)
-        click.echo(f"embedded {done} memories; {m.pending_embeddings()} still pending")
+        click.echo(f"embedded {done} memories and turns; {m.pending_embeddings()} still pending")
 
 
 @cli.command()

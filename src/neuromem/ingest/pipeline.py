@@ -19,7 +19,7 @@ import dataclasses
 import datetime as dt
 import logging
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -195,13 +195,11 @@ class IngestPipeline:
             i: chunk_document(t.content, self.settings.ingest.document_chunk_tokens)
             for i, t in enumerate(turns) if len(t.content) > limit
         }  # fmt: skip
-        # one embedding batch: memories, the pieces of over-long turns, and every other turn (issue 14), each
-        # distinct text once, so a memory whose text is its turn's shares the turn's vector
+        # one embedding batch: memories, the pieces of over-long turns, and the turns (issue 14), each distinct
+        # text once, so a memory whose text is its turn's shares the turn's vector
         # (a turn's vector reads its first ``turn_embed_tokens`` tokens: the cost of a long reply stays that
         # of a short one, and BM25 still indexes every word)
-        cfg = self.settings.ingest
-        turn_texts = {i: truncate_to_tokens(t.content, cfg.turn_embed_tokens)
-                      for i, t in enumerate(turns) if cfg.embed_turns and i not in long_pieces}  # fmt: skip
+        turn_texts = self._turn_texts(turns, long_pieces, [d.content for d in drafts])
         pieces_flat = [p for pieces in long_pieces.values() for p in pieces]
         texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + list(turn_texts.values())))
         unique = self.core.embed_passages(texts)
@@ -217,6 +215,25 @@ class IngestPipeline:
                       for i, t in enumerate(turns)]  # fmt: skip
         return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
                         turn_index)  # fmt: skip
+
+    def _turn_texts(self, turns: Sequence[Turn], long_pieces: Mapping[int, Any], memory_texts: Sequence[str]
+                    ) -> dict[int, str]:  # fmt: skip
+        """The text each turn's vector reads, by turn index, for the turns embedded in this batch.
+
+        ``ingest.turn_vectors="inline"``: every turn but the over-long ones (stored as document pieces).
+        ``"background"`` (the default): only the turns whose text is a memory's being embedded anyway
+        (the shared vector costs nothing); the others are stored without a vector, findable by full
+        text at once, and the backfill embeds them right after (``lifecycle.backfill``), reading the
+        same first ``turn_embed_tokens`` tokens."""
+        cfg = self.settings.ingest
+        if not cfg.embed_turns:
+            return {}
+        texts = {i: truncate_to_tokens(t.content, cfg.turn_embed_tokens)
+                 for i, t in enumerate(turns) if i not in long_pieces}  # fmt: skip
+        if cfg.turn_vectors == "inline":
+            return texts
+        shared = set(memory_texts)
+        return {i: text for i, text in texts.items() if text in shared}
 
     def commit(self, prepared: Prepared) -> IngestReport:
         """Write a prepared batch in one transaction: decisions are taken against the current state.
@@ -310,6 +327,8 @@ class IngestPipeline:
                     importance=importance, memories_written=written,
                 )  # fmt: skip
         report.turns = len(new)
+        if any(p.turn_index[i][2] is None for i in new if i not in p.long_turns) and self.settings.ingest.embed_turns:
+            self.core.embeddings_deferred = True  # turns wait for the backfill: the facade starts its thread
         report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
         report.warnings = fallback_warnings(events, deferred=bool(drafts) and vectors is None,
                                             mode=self.settings.embedder.mode)  # fmt: skip

@@ -8,7 +8,9 @@
   ``ExportFormatError`` and nothing is written.
 - **Re-embedding.** When the file's vectors were made with another dimension or embedder
   than this database's (or the file has none, the readable JSON form), the vectors are
-  dropped and the rows embedded again by this embedder after the commit (the backfill).
+  dropped and the rows embedded again by this embedder after the commit: the memories at once,
+  the conversation turns by the backfill thread right after (as an ingest leaves them,
+  ``ingest.turn_vectors``), which ``Memory.flush`` waits for.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ def _import(core: Runtime, stream: IO[str]) -> ImportReport:
         _flush(conn, shapes, pending, inserted)
         _check_counts(header, seen)
     reembedded = 0
+    if reembed and inserted.get("conversation_messages"):
+        core.embeddings_deferred = True  # the turns wait for the backfill: the facade starts its thread
     if inserted.get("memories"):
         if reembed:
             reembedded = _embed_again(core, header.user_id)

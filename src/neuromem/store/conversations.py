@@ -356,6 +356,8 @@ PENDING_TURN_VECTORS = """SELECT id, user_id, content FROM conversation_messages
 SET_TURN_VECTOR = "UPDATE conversation_messages SET embedding = %s::halfvec WHERE user_id = %s AND id = %s"
 COUNT_PENDING_TURN_VECTORS = """SELECT count(*) AS n FROM conversation_messages
                                 WHERE embedding IS NULL AND length(content) <= %s"""
+COUNT_PENDING_TURN_VECTORS_OF_USER = """SELECT count(*) AS n FROM conversation_messages
+                                        WHERE embedding IS NULL AND length(content) <= %s AND user_id = %s"""
 
 
 def claim_pending_turn_vectors(conn: Conn, max_chars: int, limit: int) -> list[dict[str, Any]]:
@@ -371,6 +373,10 @@ def set_turn_vectors(conn: Conn, rows: Sequence[tuple[str, uuid.UUID, np.ndarray
     return len(rows)
 
 
-def count_pending_turn_vectors(conn: Conn, max_chars: int) -> int:
-    row = conn.execute(COUNT_PENDING_TURN_VECTORS, (max_chars,)).fetchone()
+def count_pending_turn_vectors(conn: Conn, max_chars: int, user_id: str | None = None) -> int:
+    """How many turns ``claim_pending_turn_vectors`` has yet to hand out (of ``user_id`` if given)."""
+    if user_id is None:
+        row = conn.execute(COUNT_PENDING_TURN_VECTORS, (max_chars,)).fetchone()
+    else:
+        row = conn.execute(COUNT_PENDING_TURN_VECTORS_OF_USER, (max_chars, user_id)).fetchone()
     return int(row["n"]) if row else 0

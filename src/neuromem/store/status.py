@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import memories, migrate
-from .db import Database
+from . import conversations, memories, migrate
+from .db import Conn, Database
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,20 +23,29 @@ class StoreStatus:
     embedding_dim: int
     embed_mode: str  # "sync" or "async"
     counts: dict[str, int] = field(default_factory=dict)  # current memories by type
-    pending_embeddings: int = 0  # rows waiting for a vector
+    pending_embeddings: int = 0  # rows waiting for a vector: memories and turns
+    pending_turns: int = 0  # of which conversation turns (ingest.turn_vectors="background", async mode…)
 
 
 STORE_STATUS = "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
 
 
-def store_status(db: Database, *, user_id: str | None, embedder: str, embed_mode: str) -> StoreStatus:
+def count_pending_vectors(conn: Conn, user_id: str | None, turn_max_chars: int | None) -> tuple[int, int]:
+    """(memories, turns) waiting for a vector, of ``user_id`` if given. Turns count when they get one:
+    ``turn_max_chars`` is the longest turn the backfill embeds (None: turns get no vector)."""
+    turns = 0 if turn_max_chars is None else conversations.count_pending_turn_vectors(conn, turn_max_chars, user_id)
+    return memories.count_pending_embeddings(conn, user_id), turns
+
+
+def store_status(db: Database, *, user_id: str | None, embedder: str, embed_mode: str,
+                 turn_max_chars: int | None) -> StoreStatus:  # fmt: skip
     """Read the status of ``db`` (counts for ``user_id`` only when given)."""
     with db.connection() as conn:
         version = migrate.current_version(conn)
         server_version = conn.info.server_version
         row = conn.execute(STORE_STATUS).fetchone()
         counts = memories.counts_by_type(conn, user_id)
-        pending = memories.count_pending_embeddings(conn, user_id)
+        pending, turns = count_pending_vectors(conn, user_id, turn_max_chars)
     return StoreStatus(
         server_version=f"{server_version // 10000}.{server_version % 10000}",
         pgvector_version=row["extversion"] if row else None,  # type: ignore[call-overload]
@@ -48,5 +57,6 @@ def store_status(db: Database, *, user_id: str | None, embedder: str, embed_mode
         embedding_dim=db.dim,
         embed_mode=embed_mode,
         counts=counts,
-        pending_embeddings=pending,
+        pending_embeddings=pending + turns,
+        pending_turns=turns,
     )
