@@ -47,7 +47,7 @@ from bench.metrics import collapse_ranking, lme_scores
 
 from neuromem import Memory
 from neuromem.embed.base import Embedder
-from neuromem.recall.recipes import HYBRID, TURNS_RRF, UNITS_RRF, RecallRecipe, derive
+from neuromem.recall.recipes import HYBRID, HYBRID_TUNED, TURNS_RRF, UNITS_RRF, RecallRecipe, derive
 from neuromem.text.token_count import count_tokens
 from neuromem.text.tokenize import tokenize
 
@@ -57,18 +57,24 @@ BASELINE = "turns RRF (baseline)"
 COVERED_SHARE = 0.5  # a gold turn is in the block when half of its distinct word pairs are
 
 
+#: The systems a run scores unless ``--systems`` names others
+MAIN = ("full (hybrid)", "previous default (hybrid-tuned)", "full −turn channel", "full +second hop",
+        "units RRF (memories + turns)")
+
+
 def systems() -> dict[str, RecallRecipe]:
-    """The default, its ablations (one component off at a time) and the baselines."""
+    """The default, its ablations, the previous (tuned) default with each of its extras removed in turn
+    (session 7's ablation: docs/benchmarks.md), and the baselines."""
     return {
         "full (hybrid)": HYBRID,
         "full −turn channel": derive(HYBRID, "no-turns", use_turns=False),
         "full +second hop": derive(HYBRID, "plus-hop", second_hop=True),
-        "full −time boost": derive(HYBRID, "no-time", time_boost=0.0, time_filter=False),
-        "full −session spread": derive(HYBRID, "no-spread", session_decay=1.0),
-        "full −MMR": derive(HYBRID, "no-mmr", mmr=False),
-        "full −four-factor": derive(HYBRID, "no-4f", four_factor=False),
-        "fusion only": derive(HYBRID, "fusion-only", time_boost=0.0, time_filter=False, session_decay=1.0, mmr=False,
-                              four_factor=False),
+        "full +four-factor": derive(HYBRID, "plus-4f", four_factor=True),
+        "previous default (hybrid-tuned)": HYBRID_TUNED,
+        "tuned −time boost": derive(HYBRID_TUNED, "no-time", time_boost=0.0, time_filter=False),
+        "tuned −session spread": derive(HYBRID_TUNED, "no-spread", session_decay=1.0),
+        "tuned −MMR": derive(HYBRID_TUNED, "no-mmr", mmr=False),
+        "tuned −four-factor": derive(HYBRID_TUNED, "no-4f", four_factor=False),
         "units RRF (memories + turns)": UNITS_RRF,
         BASELINE: TURNS_RRF,
     }
@@ -228,9 +234,8 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
     user_only = args.corpus == "user"
     loaded = list(load_longmemeval(limit=args.limit))
     splits = {q.question_id: "dev" if i % 2 == 0 else "test" for i, q in enumerate(loaded)}
-    recipes = systems()
-    if args.systems:
-        recipes = {n: r for n, r in recipes.items() if n in args.systems.split(",") or n == BASELINE}
+    wanted = args.systems.split(",") if args.systems else MAIN
+    recipes = {n: r for n, r in systems().items() if n in wanted or n == BASELINE}
     per_q: dict[str, dict[str, dict[str, float]]] = {}
     types: dict[str, str] = {}
     started = time.perf_counter()

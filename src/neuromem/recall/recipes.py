@@ -16,8 +16,9 @@ Fusion modes:
   the normalised retriever scores as a tie-breaker (recipe ``hybrid-rrf``).
 - ``"linear"`` (the default recipe ``hybrid``) — ``Σ_r w_r · norm_r(score)`` with
   ``linear_weights`` (dense 1, BM25 0.4 …) and ``norm`` the clipped z-score (``hybrid``)
-  or min-max (``hybrid-minmax``, the previous default), plus the TEMPORAL_NEXT neighbour
-  context, multiplied by the four-factor score (see ``fusion``).
+  or min-max (``hybrid-minmax``), plus the TEMPORAL_NEXT neighbour context, multiplied by the
+  four-factor score when the recipe says so (``four_factor``; off in ``hybrid``, on in
+  ``hybrid-tuned``; see ``fusion``).
 """
 
 from __future__ import annotations
