@@ -71,12 +71,15 @@ def compress_rule_based(text: str, max_tokens: int) -> str:
     text = " ".join(text.split())
     if count_tokens(text) <= max_tokens:
         return text
-    out = ""
-    for piece in _SENTENCE_END.split(text):
-        candidate = (out + " " + piece).strip() if out else piece.strip()
-        if count_tokens(candidate + "…") > max_tokens:
+    kept: list[str] = []
+    used = 1  # the closing "…"
+    for piece in (p.strip() for p in _SENTENCE_END.split(text)):
+        cost = count_tokens(piece)  # pieces are joined by a space, which is free: costs add up
+        if used + cost > max_tokens:
             break
-        out = candidate
+        kept.append(piece)
+        used += cost
+    out = " ".join(p for p in kept if p)
     if not out:
         out = truncate_to_tokens(text, max(1, max_tokens - 1))
     return out.rstrip() + "…"
@@ -92,9 +95,11 @@ def make_items(
     for position, hit in enumerate(hits):
         text = " ".join(((texts or {}).get(hit.memory.id) or hit.memory.content).split())
         compressed = False
-        if count_tokens(text) > max_item_tokens:
+        tokens = count_tokens(text)
+        if tokens > max_item_tokens:
             text, compressed = focus_passage(text, terms, max_item_tokens), True
-        items.append(PackItem(hit, section_of(hit), text, count_tokens(text) + line_cost, pack_value(hit, position),
+            tokens = count_tokens(text)
+        items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit, position),
                               hit.memory.id in pinned, compressed))  # fmt: skip
     return items
 
@@ -123,10 +128,10 @@ def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:
     hits = [sum(1 for t in wanted if t in s.lower()) for s in sentences]
     if not any(hits):
         return compress_rule_based(text, max_tokens)
+    costs = [count_tokens(s) for s in sentences]  # joined by spaces (free) and "…" (1 each): costs add up
     chosen: set[int] = set()
     for i in sorted((i for i in range(len(sentences)) if hits[i]), key=lambda i: (-hits[i], i)):
-        trial = _joined(sentences, chosen | {i})
-        if count_tokens(trial) <= max_tokens:
+        if _joined_cost(costs, chosen | {i}) <= max_tokens:
             chosen.add(i)
     if not chosen:
         best = max(range(len(sentences)), key=lambda i: (hits[i], -i))
@@ -134,17 +139,27 @@ def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:
     return _joined(sentences, chosen)
 
 
-def _joined(sentences: Sequence[str], chosen: set[int]) -> str:
-    out: list[str] = []
+def _gaps(count: int, chosen: set[int]) -> list[int | None]:
+    """The chosen indices in order with ``None`` where ``_joined`` writes "…"."""
+    out: list[int | None] = []
     previous = -1
     for i in sorted(chosen):
         if (previous >= 0 and i > previous + 1) or (previous < 0 and i > 0):
-            out.append("…")
-        out.append(sentences[i])
+            out.append(None)
+        out.append(i)
         previous = i
-    if previous < len(sentences) - 1:
-        out.append("…")
-    return " ".join(out)
+    if previous < count - 1:
+        out.append(None)
+    return out
+
+
+def _joined(sentences: Sequence[str], chosen: set[int]) -> str:
+    return " ".join("…" if i is None else sentences[i] for i in _gaps(len(sentences), chosen))
+
+
+def _joined_cost(costs: Sequence[int], chosen: set[int]) -> int:
+    """``count_tokens(_joined(...))`` from the sentences' own counts."""
+    return sum(1 if i is None else costs[i] for i in _gaps(len(costs), chosen))
 
 
 def knapsack(values: Sequence[float], costs: Sequence[int], budget: int) -> list[int]:

@@ -38,7 +38,7 @@ from ..store import conversations, memories, raw_chunks
 from ..store import recall_queries as rq
 from ..store.filters import compile_filter
 from ..text.language import detect_language
-from ..text.token_count import count_tokens, truncate_to_tokens
+from ..text.token_count import count_tokens, fewer_tokens_than, truncate_to_tokens
 from ..text.tokenize import tokenize
 from ..types import ScoreBreakdown, SearchHit, SearchResults
 from .packing import Citation, PackItem, group, make_items, pack
@@ -141,7 +141,7 @@ def _turn_texts(core: Runtime, user_id: str, hits: list[SearchHit]) -> dict[uuid
     if not with_turns:
         return {}
     short = [(h.turns[0].session_id, h.turns[0].seq - 1) for h in with_turns
-             if count_tokens(h.turns[0].content) < SHORT_TURN_TOKENS and h.turns[0].seq > 0]  # fmt: skip
+             if h.turns[0].seq > 0 and fewer_tokens_than(h.turns[0].content, SHORT_TURN_TOKENS)]  # fmt: skip
     with core.db.connection() as conn:
         before = conversations.turns_at(conn, user_id, short)
         withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])

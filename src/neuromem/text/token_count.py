@@ -21,14 +21,23 @@ import re
 
 from neuromem.text._scripts import CJK_CHARS
 
+_KANA_HANGUL = "\u3040-\u30ff\uac00-\ud7af"
 _PIECE = re.compile(
-    rf"(?P<cjk>[{CJK_CHARS}\u3040-\u30ff\uac00-\ud7af])"
+    rf"(?P<cjk>[{CJK_CHARS}{_KANA_HANGUL}])"
     r"|(?P<digits>\d+)"
-    rf"|(?P<word>[^\W\d_{CJK_CHARS}\u3040-\u30ff\uac00-\ud7af][^\W_{CJK_CHARS}\u3040-\u30ff\uac00-\ud7af]*)"
+    rf"|(?P<word>[^\W\d_{CJK_CHARS}{_KANA_HANGUL}][^\W_{CJK_CHARS}{_KANA_HANGUL}]*)"
     r"|(?P<space>\s+)"
     r"|(?P<other>.)",
     re.DOTALL,
 )
+# The same pieces counted kind by kind (``count_tokens``): one C-level scan per kind instead of a
+# Python step per piece. A word is a maximal run of letters and digits that starts with a letter, so a
+# digit run is a piece of its own only where no letter or digit precedes it; "other" is every
+# non-space character that is neither a word character nor an ideograph, kana or hangul, or "_".
+_IDEOGRAPHS = re.compile(rf"[{CJK_CHARS}{_KANA_HANGUL}]")
+_WORDS = re.compile(rf"[^\W\d_{CJK_CHARS}{_KANA_HANGUL}][^\W_{CJK_CHARS}{_KANA_HANGUL}]*")
+_DIGIT_RUNS = re.compile(rf"(?<![^\W_{CJK_CHARS}{_KANA_HANGUL}])\d+")
+_OTHERS = re.compile(rf"[^\w\s{CJK_CHARS}{_KANA_HANGUL}]|_")
 
 
 def _piece_cost(m: re.Match[str]) -> int:
@@ -44,8 +53,22 @@ def _piece_cost(m: re.Match[str]) -> int:
 
 
 def count_tokens(text: str) -> int:
-    """Approximate LLM token count of ``text`` (0 only for empty/whitespace-only text)."""
-    return sum(_piece_cost(m) for m in _PIECE.finditer(text))
+    """Approximate LLM token count of ``text`` (0 only for empty/whitespace-only text).
+
+    The sum of the pieces' costs (module docstring), counted kind by kind: recall counts the
+    words of every passage it packs, so this is on the hot path of ``recall_prompt``."""
+    return (len(_IDEOGRAPHS.findall(text)) + len(_OTHERS.findall(text))
+            + sum((len(w) + 3) // 4 for w in _WORDS.findall(text))
+            + sum((len(d) + 2) // 3 for d in _DIGIT_RUNS.findall(text)))  # fmt: skip
+
+
+def fewer_tokens_than(text: str, limit: int) -> bool:
+    """``count_tokens(text) < limit``, reading only a prefix of a long text: every piece costs at least
+    a quarter token a character, and a prefix never counts more than the whole (tested)."""
+    head = text[: 8 * max(limit, 0)]
+    if count_tokens(head) >= limit:
+        return False
+    return len(head) == len(text) or count_tokens(text) < limit
 
 
 def truncate_to_tokens(text: str, max_tokens: int) -> str:

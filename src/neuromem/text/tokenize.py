@@ -41,9 +41,14 @@ _PARTS = re.compile(r"[\-_]+")
 _ALNUM = re.compile(rf"[^\W_{CJK_CHARS}]+")
 
 
+_PLAIN = re.compile(rf"[^\W_{CJK_CHARS}{_APOSTROPHES}]+")
+_POSSESSIVE = re.compile(rf"[{_APOSTROPHES}]s$")
+_APOSTROPHE = re.compile(rf"[{_APOSTROPHES}]")
+
+
 def _word_tokens(word: str) -> list[str]:
-    word = re.sub(rf"[{_APOSTROPHES}]s$", "", word)
-    word = re.sub(rf"[{_APOSTROPHES}]", "", word)
+    word = _POSSESSIVE.sub("", word)
+    word = _APOSTROPHE.sub("", word)
     parts = [p for p in _PARTS.split(word) if p]
     if len(parts) > 1:
         return [*parts, "".join(parts)]
@@ -58,7 +63,11 @@ def _raw_tokens(text: str) -> list[str]:
         elif m.group("num"):
             tokens.append(m.group("num"))
         else:
-            for tok in _word_tokens(m.group("word")):
+            word = m.group("word")
+            if _PLAIN.fullmatch(word):  # the common case: one run of letters and digits, no apostrophe
+                tokens.append(word)
+                continue
+            for tok in _word_tokens(word):
                 # Defensive: keep only the letter/digit runs (never punctuation).
                 tokens.extend(_ALNUM.findall(tok))
     return tokens
