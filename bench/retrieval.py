@@ -352,6 +352,7 @@ def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) ->
         records = ingest(memory, f"madial-{uid}", docs, emb.passages([d[2] for d in docs]))
         doc_of.update({str(r.id): d[0] for r, d in zip(records, docs, strict=True)})
     emb.save()
+    event_of = {m.memory_id: m.event for m in bench.memories}
     dialogues = bench.dialogues[: args.limit] if args.limit else bench.dialogues
     splits = {str(d.dialogue_id): "dev" if i % 2 == 0 else "test" for i, d in enumerate(dialogues)}
     dialogues = [d for i, d in enumerate(dialogues) if in_split(i, args.split)]
@@ -361,13 +362,32 @@ def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) ->
             dump.append({"id": str(d.dialogue_id), "type": "dialogue", "split": splits[str(d.dialogue_id)],
                          "lists": dump_lists(memory, query, f"madial-{d.user_id}", doc_of, None), "next": [],
                          "gold": sorted(str(x) for x in d.relevant_ids)})  # fmt: skip
+        gold_texts = [event_of[i] for i in d.relevant_ids if i in event_of]
         for name, recipe in recipes.items():
             ranking = rank(memory, query, f"madial-{d.user_id}", recipe, None)
-            per_system[name].append(QuestionScores(str(d.dialogue_id), "dialogue",
-                                                   madial_scores(ranking, set(d.relevant_ids), KS)))  # fmt: skip
+            scores = madial_scores(ranking, set(d.relevant_ids), KS)
+            scores.update(madial_coverage(memory, query, f"madial-{d.user_id}", name, recipe, gold_texts,
+                                          args.budgets))  # fmt: skip
+            per_system[name].append(QuestionScores(str(d.dialogue_id), "dialogue", scores))
     if dump is not None:
         args.dump.write_text(json.dumps(dump))
     return {"systems": per_system, "splits": splits}
+
+
+def madial_coverage(memory: Memory, query: str, user: str, name: str, recipe: RecallRecipe,
+                    gold_texts: Sequence[str], budgets: Sequence[int]) -> dict[str, float]:  # fmt: skip
+    """Evidence coverage of a prompt block at each budget (``bench.evidence.coverage``): the product's
+    ``recall_prompt`` for the full recipes, the ranking's memories packed greedily for the baselines."""
+    out: dict[str, float] = {}
+    if not budgets or not gold_texts:
+        return out
+    baseline = not name.startswith(("full", "previous"))
+    hits = memory.search(query, user_id=user, limit=200, recipe=recipe).hits if baseline else ()
+    for budget in budgets:
+        block = (evidence.greedy_block(hits, budget) if baseline
+                 else memory.recall_prompt(query, user_id=user, token_budget=budget, recipe=recipe).text)  # fmt: skip
+        out[f"coverage@{budget}"] = evidence.coverage(block, gold_texts)
+    return out
 
 
 def table(reports: dict[str, Any], metrics: Iterable[str]) -> str:
@@ -440,7 +460,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 name = f"longmemeval_{args.corpus}"
             else:
                 raw = run_madial(memory, emb, args)
-                metrics = ["recall@1", "recall@3", "recall@5", "recall@10", "mrr@10", "ndcg@5", "ndcg@10"]
+                metrics = ["recall@1", "recall@3", "recall@5", "recall@10", "mrr@10", "ndcg@5", "ndcg@10",
+                           *(f"coverage@{b}" for b in args.budgets)]  # fmt: skip
                 name = f"madial_{args.lang}"
         meta = {"dataset": args.dataset, "limit": args.limit, "split": args.split, "corpus": args.corpus, "lang": args.lang,
                 "embedder": args.embedder, "seconds": round(time.perf_counter() - started, 1),
