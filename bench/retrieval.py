@@ -34,6 +34,7 @@ import argparse
 import datetime as dt
 import hashlib
 import json
+import os
 import pickle
 import sys
 import tempfile
@@ -213,8 +214,13 @@ class CachedEmbedder:
         )
 
     def save(self) -> None:
+        """Write the cache, merged with what another run saved meanwhile (each run its own temporary
+        file, so concurrent runs never lose each other's vectors or fail on a shared file)."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = self.path.with_suffix(".tmp")
+        if self.path.exists():
+            with self.path.open("rb") as f:
+                self.cache = {**pickle.load(f), **self.cache}
+        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
         with tmp.open("wb") as f:
             pickle.dump(self.cache, f)
         tmp.replace(self.path)
