@@ -238,9 +238,14 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
     recipes = {n: r for n, r in systems().items() if n in wanted or n == BASELINE}
     per_q: dict[str, dict[str, dict[str, float]]] = {}
     types: dict[str, str] = {}
+    if getattr(args, "resume", False) and partial(args).exists():  # go on from an interrupted run
+        saved = json.loads(partial(args).read_text())
+        per_q, types = saved["per_question"], saved["types"]
     started = time.perf_counter()
     for n, q in enumerate(loaded):
         if not (args.split == "all" or splits[q.question_id] == args.split) or not retrieval_eligible(q, user_only):
+            continue
+        if q.question_id in per_q:
             continue
         user = f"ev-{q.question_id}"
         doc_of = ingest_question(memory, user, q, user_only)
