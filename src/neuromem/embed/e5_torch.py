@@ -14,14 +14,16 @@ per CPU):
   bound by arithmetic in float32 on AVX2 (~60 GFLOP/s on one core), and fbgemm's int8 products
   do about twice as much per cycle. The query, key, value, attention-output and FFN-input
   projections run as ``quantized.linear_dynamic``: weights int8 per output channel, activations
-  quantised per pass. Three things keep the vectors within a cosine of 0.999 of the NumPy
-  engine's (0.9993 at worst on 440 MADial zh/en texts, queries and passages; tested on the texts
-  of ``tests/embed``): the weights use 7 of the 8 bits (AVX2 adds pairs of u8×s8 products in
-  16 bits, which saturate at 8 bits), input channels are rebalanced SmoothQuant-style (per
-  channel ``s = sqrt(max|x| / max|w|)``, ``x / s`` and ``w · s``; ``max|x|`` from a float32 pass
-  over ``_CALIBRATION`` when the engine is built), and the FFN-output projection stays float32:
-  its input (GELU outputs) has values 10–20× the rest on the ``<s>``/``</s>`` rows, which one
-  activation scale per pass cannot hold (cosine 0.996 with it quantised). A pass is not padded
+  quantised per pass. Four things keep the vectors within a cosine of 0.999 of the NumPy
+  engine's (0.9995 at worst, 0.9997 on average, on 440 MADial zh/en texts, queries and passages;
+  tested on the texts of ``tests/embed``): the weights use 7 of the 8 bits (AVX2 adds pairs of
+  u8×s8 products in 16 bits, which saturate at 8 bits: 0.9991 at worst with them); input
+  channels are rebalanced SmoothQuant-style (per channel ``s = sqrt(max|x| / max|w|)``, ``x / s``
+  and ``w · s``; ``max|x|`` from a float32 pass over ``_CALIBRATION`` when the engine is built);
+  each row is divided by its largest value before the product and multiplied back after (rows
+  are independent in ``x @ W.T``), so fbgemm's one activation scale per pass acts as one per
+  token; and the FFN-output projection stays float32: its input (GELU outputs) has values 10–20×
+  the rest on the ``<s>``/``</s>`` rows (cosine 0.9990 at worst with it quantised too). A pass is not padded
   (fbgemm builds no kernel per shape); the float32 projection's kernels are built for up to
   ``_WARM_ROWS`` rows when the engine is made. Measured on an AVX2-only EPYC: see
   ``docs/benchmarks.md`` (Embedding speed, session 6).
@@ -205,7 +207,7 @@ class TorchForward:
                                         category=UserWarning)
                 qweight = torch.quantize_per_channel(weight, scales, torch.zeros(len(scales), dtype=torch.long),
                                                      0, torch.qint8)
-                packed = torch.ops.quantized.linear_prepack(qweight, bias)
+                packed = torch.ops.quantized.linear_prepack(qweight, None)  # the bias is added after rescaling
         finally:
             torch.backends.quantized.engine = engine
         return _Projection(packed, bias, "int8", (1 / smooth).contiguous())
@@ -232,7 +234,9 @@ class TorchForward:
             previous = self._ranges.get(id(projection))
             self._ranges[id(projection)] = seen if previous is None else torch.maximum(previous, seen)
         if projection.kind == "int8":
-            y = torch.ops.quantized.linear_dynamic(x * projection.smooth, projection.weight, False)
+            x = x * projection.smooth
+            rows = x.abs().amax(dim=1, keepdim=True).clamp(min=1e-12)  # one scale per row, see above
+            y = torch.addcmul(projection.bias, torch.ops.quantized.linear_dynamic(x / rows, projection.weight, False), rows)
             return torch.nn.functional.gelu(y) if gelu else y
         x = x.to(self.dtype)
         if projection.kind == "onednn":
