@@ -26,7 +26,7 @@ per CPU):
   the rest on the ``<s>``/``</s>`` rows (cosine 0.9990 at worst with it quantised too). A pass is not padded
   (fbgemm builds no kernel per shape); the float32 projection's kernels are built for up to
   ``_WARM_ROWS`` rows when the engine is made. Measured on an AVX2-only EPYC: see
-  ``docs/benchmarks.md`` (Embedding speed, session 6).
+  ``docs/benchmarks.md`` (Ingestion, session 6).
 - ``float32``: oneDNN prepacked float32 projections (the fallback without fbgemm).
 
 torch is optional (``pip install torch``); ``available()`` says whether this engine can run.
