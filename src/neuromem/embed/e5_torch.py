@@ -133,33 +133,41 @@ class TorchForward:
         self.dtype = torch.bfloat16 if self.precision == "bfloat16" else torch.float32
         self.scale = 1.0 / math.sqrt(model.dim // model.heads)
         self._ranges: dict[int, Any] | None = None  # set while calibrating: max |input| per channel
+        self.emb_ln = tuple(torch.from_numpy(p).float() for p in model.emb_ln)
+        self.layers = self._float_layers(prepack=self.precision != "int8")  # int8: plain, to calibrate
+        self.row_bucket = 1  # int8 passes are not padded (nor the calibration pass, to see real rows only)
+        if self.precision == "int8":
+            self._quantise()
+        if self.precision != "int8":  # float32 or bfloat16, or int8 fallen back to float32
+            self.row_bucket = _ROW_BUCKET
+        self._warm()
+
+    def _float_layers(self, *, prepack: bool) -> list[tuple[Any, ...]]:
+        """Per layer: the qkv and attention-output projections, the attention layer norm, the FFN
+        projections and the output layer norm; the FFN output's always prepacked (it stays float)."""
+        torch = self._torch
 
         def vector(a: np.ndarray) -> Any:
             return torch.from_numpy(a).float()
 
-        self.emb_ln = tuple(vector(p) for p in model.emb_ln)
-        self.layers = [
+        return [
             (
-                self._linear(layer.qkv.w, layer.qkv.b),
-                self._linear(layer.out.w, layer.out.b),
+                self._linear(layer.qkv.w, layer.qkv.b, prepack=prepack),
+                self._linear(layer.out.w, layer.out.b, prepack=prepack),
                 tuple(vector(p) for p in layer.attn_ln),
-                self._linear(layer.ffn_in.w, layer.ffn_in.b),
+                self._linear(layer.ffn_in.w, layer.ffn_in.b, prepack=prepack),
                 self._linear(layer.ffn_out.w, layer.ffn_out.b),
                 tuple(vector(p) for p in layer.out_ln),
             )
-            for layer in model.layers
+            for layer in self.model.layers
         ]
-        self.row_bucket = 1  # int8 passes are not padded (nor the calibration pass, to see real rows only)
-        if self.precision == "int8":
-            self._quantise()
-        if self.precision != "int8":
-            self.row_bucket = _ROW_BUCKET
-        self._warm()
 
-    def _linear(self, w: np.ndarray, b: np.ndarray) -> _Projection:
-        """Weights prepacked for oneDNN when this torch build can, else plain."""
+    def _linear(self, w: np.ndarray, b: np.ndarray, *, prepack: bool = True) -> _Projection:
+        """Weights prepacked for oneDNN when asked and this torch build can, else plain."""
         torch = self._torch
         weight, bias = torch.from_numpy(w).to(self.dtype), torch.from_numpy(b).to(self.dtype)
+        if not prepack:
+            return _Projection(weight, bias, "plain")
         try:
             packed = torch.ops.mkldnn._reorder_linear_weight(weight, _PACK_ROWS_HINT)
             probe = torch.ops.mkldnn._linear_pointwise(torch.zeros(1, w.shape[1], dtype=self.dtype),
@@ -189,6 +197,7 @@ class TorchForward:
             ]
         except (AttributeError, RuntimeError):  # a torch build without fbgemm's quantized ops
             self.precision = "float32"
+            self.layers = self._float_layers(prepack=True)
 
     def _int8(self, linear: Any, input_range: Any) -> _Projection:
         """``linear`` (an ``e5_numpy.Linear``) as fbgemm int8 weights, per output channel in

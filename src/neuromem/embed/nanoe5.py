@@ -14,7 +14,7 @@ engines run the forward pass on those weights, with the same tokenizer and pooli
   engine's (0.9993 at worst on MADial texts; the module docstring says how).
 
 ``engine="auto"`` (the default) takes torch when it is importable. The model is loaded on
-first use, once per process and variant (~1.5 s; ~1 s more to prepack for torch).
+first use, once per process and variant (~1.5 s; 1–2 s more to prepack, or quantise, for torch).
 
 Threads: BLAS and torch's own pool run single-threaded during a call; a large batch is split
 across ``threads`` Python workers instead (default: every core), and with NumPy a single
