@@ -146,7 +146,12 @@ def rankings(precisions: list[str], seed: int = 0) -> dict[str, Any]:
                    "after": np.stack([model.encode([q], is_query=True, forward=after)[0] for q in queries])}
 
         base, base_tops = dense_top5(bench, row, passages["before"], vectors["before"])
-        report[lang] = {"dialogues": len(queries), f"recall@5 {precisions[0]}": round(float(base.mean()), 4)}
+        report[lang] = {
+            "dialogues": len(queries), f"recall@5 {precisions[0]}": round(float(base.mean()), 4),
+            "lowest cosine, queries / passages": [
+                round(float((vectors["after"] * vectors["before"]).sum(axis=1).min()), 5),
+                round(float((passages["after"] * passages["before"]).sum(axis=1).min()), 5)],
+        }
         for passage in ("before", "after"):
             recall, tops = dense_top5(bench, row, passages[passage], vectors["after"])
             diff = recall - base

@@ -11,11 +11,11 @@ per CPU):
   ~46 ms for the NumPy engine on two (``bench.embedder``, interleaved); vectors within a cosine
   of 0.9999 of the float32 ones (tested).
 - ``int8`` (auto elsewhere, when torch has its fbgemm kernels): a query pass on few rows is
-  bound by arithmetic in float32 on AVX2 (~60 GFLOP/s on one core), and fbgemm's int8 products
+  bound by arithmetic in float32 on AVX2 (~55 GFLOP/s on one core), and fbgemm's int8 products
   do about twice as much per cycle. The query, key, value, attention-output and FFN-input
   projections run as ``quantized.linear_dynamic``: weights int8 per output channel, activations
   quantised per pass. Four things keep the vectors within a cosine of 0.999 of the NumPy
-  engine's (0.9995 at worst, 0.9997 on average, on 440 MADial zh/en texts, queries and passages;
+  engine's (0.9995 at worst, 0.9997 on average, on 360 MADial zh/en texts, queries and passages;
   tested on the texts of ``tests/embed``): the weights use 7 of the 8 bits (AVX2 adds pairs of
   u8×s8 products in 16 bits, which saturate at 8 bits: 0.9991 at worst with them); input
   channels are rebalanced SmoothQuant-style (per channel ``s = sqrt(max|x| / max|w|)``, ``x / s``
@@ -23,9 +23,10 @@ per CPU):
   each row is divided by its largest value before the product and multiplied back after (rows
   are independent in ``x @ W.T``), so fbgemm's one activation scale per pass acts as one per
   token; and the FFN-output projection stays float32: its input (GELU outputs) has values 10–20×
-  the rest on the ``<s>``/``</s>`` rows (cosine 0.9990 at worst with it quantised too). A pass is not padded
-  (fbgemm builds no kernel per shape); the float32 projection's kernels are built for up to
-  ``_WARM_ROWS`` rows when the engine is made. Measured on an AVX2-only EPYC: see
+  the rest on the ``<s>``/``</s>`` rows (cosine 0.9990 at worst with it quantised too). A pass
+  is not padded (fbgemm builds no kernel per shape); the float32 projection's kernels are built
+  for 1 to ``_WARM_ROWS`` rows when the engine is made. A text's vector depends by a hair on the
+  other texts of its pass (the activation range is the pass's), within the same bound. Measured on an AVX2-only EPYC: see
   ``docs/benchmarks.md`` (Ingestion, session 6).
 - ``float32``: oneDNN prepacked float32 projections (the fallback without fbgemm).
 
@@ -103,7 +104,7 @@ def resolve_precision(precision: Precision) -> Precision:
 class _Projection:
     """One projection ready to run: oneDNN-prepacked, plain (``F.linear``) or fbgemm int8."""
 
-    weight: Any  # oneDNN packed tensor | plain tensor | fbgemm packed parameters (bias inside)
+    weight: Any  # oneDNN packed tensor | plain tensor | fbgemm packed parameters (bias kept apart)
     bias: Any
     kind: Literal["onednn", "plain", "int8"]
     smooth: Any = None  # int8: 1 / s per input channel (see the module docstring)

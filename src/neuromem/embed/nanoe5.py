@@ -11,7 +11,7 @@ engines run the forward pass on those weights, with the same tokenizer and pooli
   the NumPy engine's, so both can fill the same store. On CPUs without native bfloat16 (AVX2
   only) it runs int8 projections (fbgemm), except the FFN output's: ~1.7–2× faster than its
   float32 for a query and ~1.4× for batches, vectors within a cosine of 0.999 of the NumPy
-  engine's (0.9993 at worst on MADial texts; the module docstring says how).
+  engine's (0.9995 at worst on MADial texts; the module docstring says how).
 
 ``engine="auto"`` (the default) takes torch when it is importable. The model is loaded on
 first use, once per process and variant (~1.5 s; 1–2 s more to prepack, or quantise, for torch).
