@@ -151,6 +151,7 @@ class MemoryFactors:
     recency: float
     importance: float
     stage_boost: float
+    feedback: float = 0.0  # the user's own votes (``Memory.upvote`` / ``downvote``): see ``final_score``
 
     @property
     def total(self) -> float:
@@ -168,7 +169,19 @@ def stage_boost(record: MemoryRecord, settings: RecallSettings) -> float:
     }.get(record.trait_stage or "", 0.0)
 
 
-def memory_factors(record: MemoryRecord, now: dt.datetime, settings: RecallSettings) -> MemoryFactors:
+def votes(record: MemoryRecord) -> int:
+    """Upvotes minus downvotes the user gave the memory (``metadata.feedback``)."""
+    given = record.metadata.get("feedback") if isinstance(record.metadata, dict) else None
+    if not isinstance(given, dict):
+        return 0
+    try:
+        return int(given.get("up", 0) or 0) - int(given.get("down", 0) or 0)
+    except (TypeError, ValueError):
+        return 0
+
+
+def memory_factors(record: MemoryRecord, now: dt.datetime, settings: RecallSettings,
+                   feedback_step: float = 0.0) -> MemoryFactors:  # fmt: skip
     """Recency (per-type τ, slowed by arousal: ``neuromem.decay.recency``), importance and stage
     boost of seed 000 §6.1; documents do not decay (seed 001 §2.3)."""
     when = record.valid_at or record.created_at
@@ -183,6 +196,7 @@ def memory_factors(record: MemoryRecord, now: dt.datetime, settings: RecallSetti
         recency(record.memory_type, when, now, arousal, settings),
         settings.importance_weight * record.importance,
         stage_boost(record, settings),
+        max(-0.9, settings.importance_weight * feedback_step * votes(record)),
     )
 
 
@@ -198,5 +212,7 @@ def final_score(fused: Fused, factors: MemoryFactors, recipe: RecallRecipe) -> t
         base = linear_base(fused, recipe)
     else:
         base = fused.rrf + recipe.hybrid_mix * fused.lam
-    final = base * (1 + factors.total) if recipe.four_factor else base
+    # without the four-factor score the user's explicit votes still count: they are what the user said,
+    # not a heuristic (the importance they moved is part of the four-factor score when it is on)
+    final = base * (1 + factors.total) if recipe.four_factor else base * (1 + factors.feedback)
     return base, final

@@ -428,7 +428,7 @@ class RecallPipeline:
             record = records.get(id_)
             if record is None:
                 continue
-            factors = memory_factors(record, now, rs)
+            factors = memory_factors(record, now, rs, self.settings.lifecycle.feedback_step)
             base, final = final_score(f, factors, recipe)
             extra = {f"score_{k}": v for k, v in f.scores.items()}
             extra.update({f"norm_{k}": v for k, v in f.normalized.items()})

@@ -200,7 +200,9 @@ HYBRID_TUNED = derive(
 #: en on both halves. Nothing on top: no time boost or filter, no session spread, no MMR, no four-factor
 #: score (seed 000 §6.1; ``derive(HYBRID, four_factor=True)`` turns it on) — on LongMemEval they lost turn
 #: recall on the held-out half and on MADial they moved nothing; a component comes back when it helps on
-#: data it was not tuned on. The graph walk stays off (it cost recall as an RRF voter, issue 4).
+#: data it was not tuned on (session 7: +four-factor on 78 questions, turn recall_all@5 −0.026, nDCG@10 −0.012).
+#: The user's own votes (``Memory.upvote`` / ``downvote``) still move a memory (``fusion.final_score``).
+#: The graph walk stays off (it cost recall as an RRF voter, issue 4).
 HYBRID = derive(HYBRID_TUNED, "hybrid", time_boost=0.0, time_filter=False, session_decay=1.0, mmr=False,
                 four_factor=False)
 #: The previous default (min-max normalisation, BM25 0.2, two focus lines), kept for comparison
