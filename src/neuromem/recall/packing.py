@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..text.token_count import count_tokens, truncate_to_tokens
+from ..text.token_count import count_tokens, fewer_tokens_than, truncate_to_tokens
 from ..text.tokenize import tokenize
 from ..types import SearchHit
 
@@ -69,7 +69,7 @@ _SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=[.;]) ")
 def compress_rule_based(text: str, max_tokens: int) -> str:
     """The leading sentences of ``text`` that fit ``max_tokens`` (at least a cut first sentence)."""
     text = " ".join(text.split())
-    if count_tokens(text) <= max_tokens:
+    if fewer_tokens_than(text, max_tokens + 1):
         return text
     kept: list[str] = []
     used = 1  # the closing "…"
@@ -95,10 +95,9 @@ def make_items(
     for position, hit in enumerate(hits):
         text = " ".join(((texts or {}).get(hit.memory.id) or hit.memory.content).split())
         compressed = False
-        tokens = count_tokens(text)
-        if tokens > max_item_tokens:
+        if not fewer_tokens_than(text, max_item_tokens + 1):  # reads a prefix: turns can be long
             text, compressed = focus_passage(text, terms, max_item_tokens), True
-            tokens = count_tokens(text)
+        tokens = count_tokens(text)
         items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit, position),
                               hit.memory.id in pinned, compressed))  # fmt: skip
     return items
@@ -128,7 +127,9 @@ def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:
     hits = [sum(1 for t in wanted if t in s.lower()) for s in sentences]
     if not any(hits):
         return compress_rule_based(text, max_tokens)
-    costs = [count_tokens(s) for s in sentences]  # joined by spaces (free) and "…" (1 each): costs add up
+    # joined by spaces (free) and "…" (1 each), the sentences' costs add up; only those holding a term
+    # can be chosen, so only they are counted
+    costs = [count_tokens(s) if hits[i] else 0 for i, s in enumerate(sentences)]
     chosen: set[int] = set()
     for i in sorted((i for i in range(len(sentences)) if hits[i]), key=lambda i: (-hits[i], i)):
         if _joined_cost(costs, chosen | {i}) <= max_tokens:
@@ -193,20 +194,26 @@ def pack(items: Sequence[PackItem], budget: int, *, pinned_share: float = 1.0) -
     for item in chosen:
         seen |= _words(item.text)
     rest = [i for i in items if not i.pinned and i.value > 0]  # a zero-score hit is no evidence
-    words = [_words(i.text) for i in rest]
+    words: dict[int, set[str]] = {}
+
+    def words_of(i: int) -> set[str]:  # tokenised when first popped: most items never are
+        if i not in words:
+            words[i] = _words(rest[i].text)
+        return words[i]
 
     def gain(i: int) -> float:  # score × (½ + ½ novelty): said-before words weigh half
-        return rest[i].value * (0.5 + 0.5 * len(words[i] - seen) / max(1, len(words[i])))
+        own = words_of(i)
+        return rest[i].value * (0.5 + 0.5 * len(own - seen) / max(1, len(own)))
 
     # lazy greedy: a gain only shrinks as the block grows, so a popped item whose fresh gain still
-    # tops the heap is the best one (the gain is submodular)
-    heap = [(-gain(i), i) for i in range(len(rest))]
+    # tops the heap is the best one (the gain is submodular); each starts at its score, an upper bound
+    heap = [(-rest[i].value, i) for i in range(len(rest))]
     heapq.heapify(heap)
     while heap and used < budget:
         _, i = heapq.heappop(heap)
         if rest[i].tokens > budget - used:
             continue  # never fits again: the room only shrinks
-        if words[i] and words[i] <= seen:
+        if words_of(i) and words_of(i) <= seen:
             continue  # nothing new: a memory whose words a packed turn already holds, a repeat
         fresh = gain(i)
         if heap and fresh < -heap[0][0]:
@@ -214,7 +221,7 @@ def pack(items: Sequence[PackItem], budget: int, *, pinned_share: float = 1.0) -
             continue
         chosen.append(rest[i])
         used += rest[i].tokens
-        seen |= words[i]
+        seen |= words_of(i)
     return chosen
 
 
