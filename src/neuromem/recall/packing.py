@@ -103,14 +103,18 @@ def make_items(
     return items
 
 
+#: Lists that match words: a hit one of them found is evidence even when its fused score is 0
+LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw"})
+
+
 def pack_value(hit: SearchHit, position: int) -> float:
     """The value of a hit for the block: its final score; a hit whose score the fusion clipped to 0
-    (below the mean of every list, ``fusion.z_scores``) keeps a tiny value decaying with its rank, so
-    it comes after every scored hit and a large budget still takes it, in rank order (issue 14: the
-    budget is used; MADial coverage at 2,000 tokens was below greedy packing without it)."""
+    (below the mean of every list, ``fusion.z_scores``) but that shares words with the query keeps a
+    tiny value decaying with its rank, so a large budget still takes it; a hit only the vector list
+    returned with a zero score (the padding of a small memory) is worth nothing."""
     if hit.score.final > 0:
         return hit.score.final
-    return 1e-9 / (1 + position)
+    return 1e-9 / (1 + position) if LEXICAL_LISTS & set(hit.score.ranks) else 0.0
 
 
 def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:
