@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bench.harness import bench_settings, temporary_server
+
 from neuromem import Memory, NeuromemError
 from neuromem.embed.factory import create_embedder
 
