@@ -201,3 +201,27 @@ def test_tags_are_written_returned_and_filtered(service: Service) -> None:
         assert len(c.get("/v1/memories", params={"user_id": "tags"}).json()) == 2  # nothing written
         bad_filter = c.get("/v1/memories", params={"user_id": "tags", "filters": json.dumps({"tags": {"eq": 1}})})
         assert bad_filter.status_code in (400, 422)
+
+
+def test_a_chunked_body_over_the_limit_gets_413_and_a_small_one_is_served(service: Service) -> None:
+    """Issue 23 item 7: a chunked body (no Content-Length) over ``service.max_body_bytes`` got 400."""
+    limit = service.settings.service.max_body_bytes
+
+    def chunks(total: int, prefix: bytes, suffix: bytes):  # type: ignore[no-untyped-def]
+        yield prefix
+        sent = len(prefix) + len(suffix)
+        while sent < total:
+            piece = min(64 * 1024, total - sent)
+            yield b" " * piece
+            sent += piece
+        yield suffix
+
+    with service.client("default:write") as c:
+        big = c.post("/v1/memories", content=chunks(20 * 1024 * 1024, b'{"user_id": "chunked", "content": "x"',
+                                                       b"}"), headers={"content-type": "application/json"})  # fmt: skip
+        assert big.status_code == 413 and big.headers["content-type"] == "application/problem+json"
+        assert big.json()["detail"] == f"the request body is larger than {limit} bytes"
+        small = c.post("/v1/memories", content=chunks(200, b'{"user_id": "chunked", "content": "Erin sails"', b"}"),
+                       headers={"content-type": "application/json"})  # fmt: skip
+        assert small.status_code == 201, small.text
+        assert [m["content"] for m in c.get("/v1/memories", params={"user_id": "chunked"}).json()] == ["Erin sails"]
