@@ -94,6 +94,13 @@ class StoreSettings(_Section):
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)  # seed 000 §6.1
     shared_buffers_mb: int | None = Field(default=None, ge=16)  # embedded server; None → RAM / 8, 128–1024
     connect_timeout_s: float = Field(default=10.0, gt=0)
+    # one deadline per public call for its database work (issue 23 item 2): pool checkout, connect,
+    # statements (statement_timeout / lock_timeout = the time left) and every wait for an answer; past
+    # it the call raises DatabaseUnavailableError. TCP keepalives probe after deadline_s / 3 idle.
+    deadline_s: float = Field(default=30.0, gt=0)
+    # the same for calls whose work grows with the store (import, export, jobs, reflect, flush…) and
+    # for background threads, per database wait
+    bulk_deadline_s: float = Field(default=3600.0, gt=0)
     # embedded server: stop it after this many seconds with no client connected (a detached
     # watchdog does it), so consecutive commands reuse it; 0 → stop when the last process exits
     idle_shutdown_s: float = Field(default=300.0, ge=0)
@@ -132,9 +139,14 @@ class LLMSettings(_Section):
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
     temperature: float = Field(default=0.0, ge=0, le=2)
-    deadline_s: float = Field(default=30.0, gt=0)  # total per call, retries included (issue #12 item 5)
+    # total per public call for all its requests to the model, retries included (issue #12 item 5, issue 23
+    # item 3): extraction, decisions and judgements of one ingest share it
+    deadline_s: float = Field(default=30.0, gt=0)
     breaker_failures: int = Field(default=3, ge=1)  # failed calls in a row that open the circuit breaker…
     breaker_cooldown_s: float = Field(default=30.0, ge=0)  # …which skips the provider (rules instead) this long
+    # where the breakers' states outlive the process (issue 23 item 3), for the LLM and an HTTP embedder;
+    # None → breakers.json beside the data directory (~/.neuromem/breakers.json)
+    breaker_state_file: Path | None = None
 
 
 class WriteSettings(_Section):
@@ -385,6 +397,11 @@ class Settings(BaseSettings):
         if self.store.pool_min_size > self.store.pool_max_size:
             raise ValueError("store.pool_min_size must not exceed store.pool_max_size")
         return self
+
+    def breaker_file(self) -> Path:
+        """Where the model providers' circuit breakers keep their state between processes."""
+        configured = self.llm.breaker_state_file
+        return configured.expanduser() if configured else self.store.data_dir.expanduser().parent / "breakers.json"
 
     def with_updates(self, **sections: Mapping[str, Any]) -> Settings:
         """A copy with some fields of some sections replaced, validated again."""

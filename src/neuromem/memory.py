@@ -28,6 +28,7 @@ from . import validation as check
 from . import writes
 from .config import Settings
 from .core import Runtime
+from .deadlines import public_call
 from .embed.base import Embedder
 from .embed.factory import create_embedder
 from .errors import InvalidInputError, MemoryNotFoundError, TraitWriteError
@@ -102,7 +103,7 @@ class Memory:
 
     def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
         self.settings = settings or Settings()
-        embedder = embedder or create_embedder(self.settings.embedder)
+        embedder = embedder or create_embedder(self.settings.embedder, state_file=self.settings.breaker_file())
         db = Database.open(self.settings)
         try:
             self._core = Runtime(self.settings, db, embedder)
@@ -635,3 +636,30 @@ class Memory:
             self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
         if self._backfill is not None:
             self._backfill.poke()
+
+
+# Calls whose database work grows with the store: they get ``store.bulk_deadline_s``; every other
+# public call gets ``store.deadline_s`` (issue 23 item 2, ``neuromem.deadlines``).
+BULK_CALLS = frozenset({
+    "reset", "forget", "compress", "promote", "consolidate_concepts", "archive", "enforce_retention",
+    "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
+})  # fmt: skip
+_NO_DATABASE = frozenset({"from_env", "on_session_end", "close"})
+
+
+def _within_deadline(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` run as one public call: its database work and its model calls end by their deadlines."""
+    bulk = method.__name__ in BULK_CALLS
+
+    @functools.wraps(method)
+    def call(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        store = self.settings.store
+        with public_call(store.bulk_deadline_s if bulk else store.deadline_s):
+            return method(self, *args, **kwargs)
+
+    return call
+
+
+for _name, _method in list(vars(Memory).items()):
+    if not _name.startswith("_") and _name not in _NO_DATABASE and callable(_method):
+        setattr(Memory, _name, _within_deadline(_method))

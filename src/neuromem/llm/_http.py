@@ -8,7 +8,8 @@ exception. The API key never appears in a message.
 
 ``deadline_s`` bounds the whole call, retries and back-off included: every attempt's
 connect/read/write timeout is cut to the time left, and no retry starts after it (issue #12
-item 5). A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open
+item 5). Inside a public call it is one deadline for every request to the same kind of model
+(``neuromem.deadlines.model_left``, issue 23 item 3): extraction, decisions and judgements share it. A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open
 the call raises at once, so callers fall back without waiting.
 """
 
@@ -21,6 +22,7 @@ from typing import Any
 
 import httpx
 
+from ..deadlines import model_left
 from ..errors import ModelError
 from .circuit import CircuitBreaker
 
@@ -89,6 +91,12 @@ def post_json(
     or the breaker is open.
     """
     url = str(client.base_url.join(path))
+    if deadline_s is not None:  # one deadline for every call to this kind of model in the public call
+        left = model_left(error.__name__, deadline_s)
+        if left <= 0:
+            raise error(f"{provider} at {url} was not called: this call's {deadline_s:g} s deadline for "
+                        f"model requests has passed (an earlier request used it)")  # fmt: skip
+        deadline_s = left
     if breaker is not None and not breaker.allow():
         raise error(
             f"{provider} at {url} is skipped for {breaker.open_for():.0f} s more: it failed "

@@ -69,7 +69,7 @@ def create_detector(core: Runtime) -> PatternDetector:
     LLM calls fail); otherwise :class:`~neuromem.reflect.offline.OfflineDetector`.
     """
     offline = OfflineDetector(core.settings.traits)
-    chat = create_chat_model(core.settings.llm)
+    chat = create_chat_model(core.settings.llm, state_file=core.settings.breaker_file())
     if chat is None:
         return offline
     return LLMDetector(chat, core.settings.traits, offline)
