@@ -10,7 +10,8 @@ Run from the repo root (starts its own embedded PostgreSQL in a temp dir)::
 Every case runs in a database of its own, with the embedder loaded once beforehand; the figure is
 the wall time of the public call (what a caller waits for). Vectors the call leaves to the backfill
 (over-long turns and documents, memories over ``embedder.inline_max_chars``) are not waited for: the
-backfill thread is stopped when the case's ``Memory`` closes. An ``add`` over ``write.max_content_chars``
+backfill thread is stopped when the case's ``Memory`` closes, and its batch in flight ends before the
+next case starts (so one case's background work never slows the next one's call). An ``add`` over ``write.max_content_chars``
 is refused (``ContentTooLongError``); the time to refuse is reported. The report ends with µs per
 character of each operation and the ratio of the largest size's per-character cost to the smallest
 stored one's (≈ 1 or below: linear).
@@ -21,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -74,6 +76,9 @@ def run_case(admin_url: str, embedder: Any, args: argparse.Namespace, op: str, s
         except NeuromemError as exc:
             outcome = f"refused: {type(exc).__name__}"
         took = time.perf_counter() - started
+    for thread in threading.enumerate():  # the case's backfill ends its batch in flight before the next case
+        if thread.name == "neuromem-backfill":
+            thread.join()
     return {"op": op, "chars": len(text), "seconds": round(took, 3), "us_per_char": round(took / len(text) * 1e6, 2),
             "outcome": outcome}  # fmt: skip
 

@@ -98,8 +98,8 @@ class StoreSettings(_Section):
     # statements (statement_timeout / lock_timeout = the time left) and every wait for an answer; past
     # it the call raises DatabaseUnavailableError. TCP keepalives probe after deadline_s / 3 idle.
     deadline_s: float = Field(default=30.0, gt=0)
-    # the same for calls whose work grows with the store (import, export, jobs, reflect, flush…) and
-    # for background threads, per database wait
+    # calls whose work grows with the store (import, export, jobs, reflect, flush…) and background
+    # threads: each database wait (and statement) ends within this
     bulk_deadline_s: float = Field(default=3600.0, gt=0)
     # embedded server: stop it after this many seconds with no client connected (a detached
     # watchdog does it), so consecutive commands reuse it; 0 → stop when the last process exits

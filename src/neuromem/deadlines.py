@@ -3,18 +3,18 @@
 A public call of ``Memory`` (and so of ``AsyncMemory``, the service, the MCP server and the
 adapters, which all go through it) runs inside ``public_call``: a ``contextvars`` scope that holds
 
-- the **database deadline**, counted from the start of the call (``store.deadline_s``, or
-  ``store.bulk_deadline_s`` for the calls whose work grows with the store): the pool checkout, a new
-  connection, every statement (``statement_timeout`` and ``lock_timeout`` are set to the time left)
-  and every wait for the server's answer are cut to it, so a frozen database ends the call with
-  ``DatabaseUnavailableError`` instead of blocking it (``store.db``);
+- the **database deadline**, counted from the start of the call (``store.deadline_s``): the pool
+  checkout, a new connection and every wait for the server's answer are cut to it, and statements
+  run under ``statement_timeout`` / ``lock_timeout`` of that length, so a frozen database ends the
+  call with ``DatabaseUnavailableError`` instead of blocking it (``store.db``);
 - the **model deadlines**, one per kind of model (``llm.deadline_s``, ``embedder.deadline_s``),
   counted from the call's first request to that model: every HTTP call to it, retries included,
   shares what is left, so a hung LLM costs one deadline per public call, not one per step
   (extraction, decisions, judgement…) (``llm._http``).
 
-Outside a public call (background threads: the backfill, reflection, access-count flushes) each
-database wait and each model call gets the whole deadline of its own, as before. A nested public call
+Outside a public call — background threads (the backfill, reflection, access-count flushes) and the
+calls whose work grows with the store (``memory.BULK_CALLS``: imports, exports, jobs…) — each database
+wait ends within ``store.bulk_deadline_s`` and each model request has its whole deadline, as before. A nested public call
 (``add`` of messages runs ``ingest``) keeps the outer call's deadlines. The scope follows
 ``asyncio.to_thread`` and ``contextvars.copy_context().run``, not plain threads.
 """

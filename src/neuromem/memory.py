@@ -638,8 +638,11 @@ class Memory:
             self._backfill.poke()
 
 
-# Calls whose database work grows with the store: they get ``store.bulk_deadline_s``; every other
-# public call gets ``store.deadline_s`` (issue 23 item 2, ``neuromem.deadlines``).
+# Calls whose work grows with the store (imports, exports, jobs, reflection, forgetting, flush) have no
+# total deadline: each of their database waits ends within ``store.bulk_deadline_s`` and each model
+# request has its own deadline, as in background work. Every other public call is one ``public_call``:
+# its database work ends by ``store.deadline_s`` and its model requests share one deadline per model
+# (issue 23 items 2 and 3, ``neuromem.deadlines``).
 BULK_CALLS = frozenset({
     "reset", "forget", "compress", "promote", "consolidate_concepts", "archive", "enforce_retention",
     "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
@@ -648,18 +651,16 @@ _NO_DATABASE = frozenset({"from_env", "on_session_end", "close"})
 
 
 def _within_deadline(method: Callable[..., Any]) -> Callable[..., Any]:
-    """``method`` run as one public call: its database work and its model calls end by their deadlines."""
-    bulk = method.__name__ in BULK_CALLS
+    """``method`` run as one public call: its database work and its model requests end by their deadlines."""
 
     @functools.wraps(method)
     def call(self: Memory, *args: Any, **kwargs: Any) -> Any:
-        store = self.settings.store
-        with public_call(store.bulk_deadline_s if bulk else store.deadline_s):
+        with public_call(self.settings.store.deadline_s):
             return method(self, *args, **kwargs)
 
     return call
 
 
 for _name, _method in list(vars(Memory).items()):
-    if not _name.startswith("_") and _name not in _NO_DATABASE and callable(_method):
+    if not _name.startswith("_") and _name not in _NO_DATABASE | BULK_CALLS and callable(_method):
         setattr(Memory, _name, _within_deadline(_method))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -117,7 +118,7 @@ class Database:
 
     def _limit_statements(self, conn: Conn) -> None:
         """``statement_timeout`` and ``lock_timeout`` of the session = the deadline of the call
-        (``store.deadline_s``, or ``store.bulk_deadline_s`` for a bulk call and outside public calls), so the
+        (``store.deadline_s``; ``store.bulk_deadline_s`` outside a public call, ``memory.BULK_CALLS``), so the
         server stops a statement the caller has given up on. Set, and committed, only when the connection's
         last call had another deadline: most checkouts cost no round trip."""
         call = deadlines.current()
@@ -159,11 +160,9 @@ def connection_limits(settings: Settings) -> dict[str, int]:
 
 def deadline_passed() -> DatabaseUnavailableError:
     call = deadlines.current()
-    seconds = f" ({call.database_s:g} s)" if call is not None else ""
-    return DatabaseUnavailableError(
-        f"the database did not answer within the call's deadline{seconds}; it may be frozen or overloaded "
-        "(store.deadline_s)"
-    )
+    within = f"the call's deadline ({call.database_s:g} s, store.deadline_s)" if call is not None else \
+        "its deadline (store.bulk_deadline_s)"
+    return DatabaseUnavailableError(f"the database did not answer within {within}; it may be frozen or overloaded")
 
 
 def deadline_class(base: type[psycopg.Connection[Any]], background_s: float) -> type[psycopg.Connection[Any]]:
@@ -183,11 +182,11 @@ def deadline_class(base: type[psycopg.Connection[Any]], background_s: float) -> 
             if limit <= 0:
                 self.pgconn.finish()
                 raise deadline_passed()
+            end = time.monotonic() + limit
             try:
                 return super().wait(gen, interval, limit)
             except psycopg.OperationalError:
-                left = deadlines.database_left()
-                if timeout is None and (background_s if left is None else left) <= 0.001:
+                if timeout is None and time.monotonic() >= end:  # our limit, not the caller's timeout
                     self.pgconn.finish()
                     raise deadline_passed() from None
                 raise
