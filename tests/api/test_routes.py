@@ -225,3 +225,17 @@ def test_a_chunked_body_over_the_limit_gets_413_and_a_small_one_is_served(servic
                        headers={"content-type": "application/json"})  # fmt: skip
         assert small.status_code == 201, small.text
         assert [m["content"] for m in c.get("/v1/memories", params={"user_id": "chunked"}).json()] == ["Erin sails"]
+
+
+def test_a_one_megabyte_turn_is_stored_as_a_document(service: Service) -> None:
+    """Issue 23 item 1: a 1 MB turn got 504 after 60 s and stored nothing; it is a document now."""
+    turn = "".join(f"Note {i}: the gauge on pump {i} read nominal. " for i in range(30_000))[:1_000_000]
+    with service.client("default:write") as c:
+        r = c.post("/v1/ingest", json={"user_id": "big", "session_id": "paste",
+                                       "messages": [{"role": "user", "content": turn}]})  # fmt: skip
+        assert r.status_code == 200, r.text[:300]
+        assert r.json()["turns"] == 1 and r.json()["results"] == []  # not mined sentence by sentence
+        [doc] = c.get("/v1/documents", params={"user_id": "big"}).json()
+        assert doc["size_bytes"] == len(turn.encode()) and doc["chunk_count"] > 100
+        hits = c.post("/v1/search", json={"user_id": "big", "query": "pump 29999", "limit": 3}).json()["hits"]
+        assert hits
