@@ -159,9 +159,10 @@ def connection_limits(settings: Settings) -> dict[str, int]:
 
 
 def deadline_passed() -> DatabaseUnavailableError:
+    """The error of a call whose database work passed its deadline (or a background wait its own)."""
     call = deadlines.current()
-    within = f"the call's deadline ({call.database_s:g} s, store.deadline_s)" if call is not None else \
-        "its deadline (store.bulk_deadline_s)"
+    within = ("its deadline (store.bulk_deadline_s)" if call is None
+              else f"the call's deadline ({call.database_s:g} s, store.deadline_s)")  # fmt: skip
     return DatabaseUnavailableError(f"the database did not answer within {within}; it may be frozen or overloaded")
 
 
