@@ -45,6 +45,7 @@ ASSISTANT_PREFIX = {"en": "A:", "zh": "助手:"}
 # (person, slot kind s/m, turns, question, current, other strings to keep ";") for restatements and
 # unrelated pairs.
 
+# fmt: off
 # (person, turns "|"-separated, "A:" = assistant turn, question, current, stale[, gap])
 EN_UPDATES = [
     (1, "I live in Berlin.|I moved to Munich last month.", "Where do I live now?", "Munich", "Berlin"),
@@ -525,6 +526,8 @@ ZH_UNRELATED = [
     (1, "s", "我每天吃10毫克氨氯地平。|我妈每天吃5毫克的阿司匹林。", "我妈每天吃什么药？", "阿司匹林", "氨氯地平"),
     (1, "s", "办公室在3楼。|食堂在1楼。", "食堂在几楼？", "1楼", "3楼"),
 ]
+
+# fmt: on
 
 
 def timeline(texts: list[str], lang: str, start: dt.datetime, gap: dt.timedelta) -> list[dict[str, str]]:
