@@ -15,7 +15,8 @@ is ``hit.memory.content`` — a memory's content, or for a turn-only hit (``meta
 the turn's words, so turn hits count like memory hits (the source turns attached to a memory hit
 are not read: the memory is what the hit states). Metrics, each a share of records:
 
-- ``current@1`` — the top hit of ``search(question)`` contains ``current``;
+- ``current@1`` (all but additions, whose every value is true) — the top hit of
+  ``search(question)`` contains ``current``;
 - ``stale>current`` (updates) — some hit containing ``stale`` ranks above the first hit containing
   ``current``; a hit containing both counts as current at its rank; stale found and current not
   found counts; neither found does not;
@@ -251,6 +252,8 @@ def measure(memory: Memory, record: Mapping[str, Any], user_id: str) -> dict[str
     question, current, stale = record["question"], record["current"], record["stale"]
     hits = memory.search(question, user_id=user_id, reference_time=record["asked_at"])
     scores = rank_scores([h.memory.content for h in hits], current, stale)
+    if record["label"] == "addition":  # every value is true: which one ranks first says nothing
+        del scores["current@1"]
     live = [m.content for m in memory.get_all(user_id=user_id, limit=1000)]
     if stale is not None:
         block = memory.recall_prompt(question, user_id=user_id, token_budget=PROMPT_BUDGET,

@@ -195,6 +195,11 @@ def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
     assert "stale live" not in scores and "prompt both" not in scores
 
 
+ENDED = {"wrongly ended", "facts ended"}
+METRICS_OF = {"update": {"current@1", "stale>current", "prompt current", "prompt both", "stale live"},
+              "addition": ENDED, "restatement": {"current@1", *ENDED}, "unrelated": {"current@1", *ENDED}}  # fmt: skip
+
+
 @pytest.mark.parametrize("path", ["add", "ingest"])
 def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
     records = select(RECORDS, limit=8)
@@ -203,9 +208,7 @@ def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
     assert run.turns == sent and run.write_seconds > 0 and run.turns_per_s > 0
     assert set(run.scores) == {r["id"] for r in records}
     for r in records:
-        expected = {"current@1", "stale>current", "prompt current", "prompt both", "stale live"} \
-            if r["label"] == "update" else {"current@1", "wrongly ended", "facts ended"}  # fmt: skip
-        assert set(run.scores[r["id"]]) == expected
+        assert set(run.scores[r["id"]]) == METRICS_OF[r["label"]]
         assert all(0.0 <= v <= max(1, len(r["keep"])) for v in run.scores[r["id"]].values())
     rendered = table(run, records)
     assert "| update | en | 1 |" in rendered and "| unrelated | all | 2 |" in rendered
