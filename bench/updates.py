@@ -31,7 +31,8 @@ are not read: the memory is what the hit states). Metrics, each a share of recor
   ``current``: the old value was not ended;
 - ``wrongly ended`` (addition, restatement, unrelated) — some string of ``keep`` was stored in a
   memory (``get_all(include_inactive=True)``) yet no current memory contains it any more: a fact
-  that should stay true was ended. ``facts ended`` counts those strings (distinct facts) in all.
+  that should stay true was ended. ``facts ended / stored`` counts those strings (distinct facts)
+  in all, over the ``keep`` strings that some memory held (a fact never stored cannot be ended).
 
 Every share comes with its 95% bootstrap interval (2,000 resamples of the records), per path,
 per label and language. The write time of each path gives turns/s (turns sent / seconds inside
@@ -266,6 +267,7 @@ def measure(memory: Memory, record: Mapping[str, Any], user_id: str) -> dict[str
         ended = ended_facts(stored, live, record["keep"])
         scores["wrongly ended"] = float(bool(ended))
         scores["facts ended"] = float(len(ended))
+        scores["facts stored"] = float(sum(any(contains(t, v) for t in stored) for v in record["keep"]))
     return scores
 
 
@@ -310,7 +312,7 @@ def cell(values: Sequence[float]) -> str:
 
 def table(run: PathRun, records: Sequence[Mapping[str, Any]]) -> str:
     by_id = {r["id"]: r for r in records}
-    rows = ["| label | lang | n | " + " | ".join(COLUMNS) + " | facts ended |",
+    rows = ["| label | lang | n | " + " | ".join(COLUMNS) + " | facts ended / stored |",
             "|---|---|---:|" + "---|" * len(COLUMNS) + "---:|"]  # fmt: skip
     for label in LABELS:
         for lang in (*LANGS, "all"):
@@ -318,8 +320,10 @@ def table(run: PathRun, records: Sequence[Mapping[str, Any]]) -> str:
             if not ids:
                 continue
             cells = [cell([run.scores[i][m] for i in ids if m in run.scores[i]]) for m in COLUMNS]
-            ended = sum(run.scores[i].get("facts ended", 0.0) for i in ids)
-            ended_cell = f"{ended:.0f}" if label != "update" else "–"
+            ended, stored = (
+                sum(run.scores[i].get(m, 0.0) for i in ids) for m in ("facts ended", "facts stored")
+            )
+            ended_cell = f"{ended:.0f} / {stored:.0f}" if label != "update" else "–"
             rows.append(f"| {label} | {lang} | {len(ids)} | " + " | ".join(cells) + f" | {ended_cell} |")
     return "\n".join(rows)
 

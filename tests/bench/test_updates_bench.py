@@ -193,9 +193,10 @@ def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
     scores = measure(memory, record, "u2")
     assert scores["wrongly ended"] == 1.0 and scores["facts ended"] >= 1.0
     assert "stale live" not in scores and "prompt both" not in scores
+    assert scores["facts stored"] == 2.0  # Siemens (deleted, still stored) and Allianz
 
 
-ENDED = {"wrongly ended", "facts ended"}
+ENDED = {"wrongly ended", "facts ended", "facts stored"}
 METRICS_OF = {"update": {"current@1", "stale>current", "prompt current", "prompt both", "stale live"},
               "addition": ENDED, "restatement": {"current@1", *ENDED}, "unrelated": {"current@1", *ENDED}}  # fmt: skip
 
