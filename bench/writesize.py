@@ -8,7 +8,8 @@ Run from the repo root (starts its own embedded PostgreSQL in a temp dir)::
     .venv/bin/python -m bench.writesize --sizes 1000,10000 --ops ingest
 
 Every case runs in a database of its own, with the embedder loaded once beforehand; the figure is
-the wall time of the public call (what a caller waits for). Vectors the call leaves to the backfill
+the wall time of the public call (what a caller waits for), with the CPU time of the calling process
+beside it (``cpu_s``: the figure a loaded machine disturbs least; the database server's is not in it). Vectors the call leaves to the backfill
 (over-long turns and documents, memories over ``embedder.inline_max_chars``) are not waited for: the
 backfill thread is stopped when the case's ``Memory`` closes, and its batch in flight ends before the
 next case starts (so one case's background work never slows the next one's call). An ``add`` over ``write.max_content_chars``
@@ -69,18 +70,18 @@ def run_case(admin_url: str, embedder: Any, args: argparse.Namespace, op: str, s
     text = text_of(size)
     with Memory(settings, embedder=embedder) as m:
         m.add("warm up the pool and the plans", user_id="warm")
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         outcome = "stored"
         try:
             _call(m, op, text, "u")()
         except NeuromemError as exc:
             outcome = f"refused: {type(exc).__name__}"
-        took = time.perf_counter() - started
+        took, cpu = time.perf_counter() - started, time.process_time() - cpu
     for thread in threading.enumerate():  # the case's backfill ends its batch in flight before the next case
         if thread.name == "neuromem-backfill":
             thread.join()
-    return {"op": op, "chars": len(text), "seconds": round(took, 3), "us_per_char": round(took / len(text) * 1e6, 2),
-            "outcome": outcome}  # fmt: skip
+    return {"op": op, "chars": len(text), "seconds": round(took, 3), "cpu_s": round(cpu, 3),
+            "us_per_char": round(took / len(text) * 1e6, 2), "outcome": outcome}  # fmt: skip
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
