@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import threading
 import time
@@ -115,7 +116,8 @@ def main(argv: list[str] | None = None) -> None:
                 rows.append(row)
                 print(json.dumps(row), flush=True)
         embedder.close()
-    print(json.dumps({"embedder": args.embedder, "summary": summary(rows)}, indent=2))
+    print(json.dumps({"embedder": args.embedder, "load_average_1m": round(os.getloadavg()[0], 1),
+                      "summary": summary(rows)}, indent=2))  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -215,7 +215,7 @@ class IngestPipeline:
         long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, None if i in background else rows(pieces))
                                            for i, pieces in long_pieces.items()}  # fmt: skip
         turn_index = [turn_unit(t, None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
-                                self.core.dim)
+                                self.core.dim, " ".join(c.search_tokens for _, c in chunks[i].pieces))
                       for i, t in enumerate(turns)]  # fmt: skip
         return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
                         turn_index)  # fmt: skip
