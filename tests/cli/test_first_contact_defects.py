@@ -30,3 +30,12 @@ def test_a_bad_jsonl_line_is_reported_by_its_own_number(memctl, tmp_path: Path) 
     out = memctl("ingest", "-u", U, str(path), "--no-progress")
     assert out.exit_code != 0
     assert "line 2" in out.output and "line 1" not in out.output, out.output
+
+
+def test_docs_api_describes_export_and_forget_as_they_are() -> None:
+    from neuromem import Memory as Facade
+
+    text = (Path(__file__).parents[2] / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "not on this branch" not in text
+    for name in ("export", "import_file", "forget", "delete"):
+        assert f"`Memory.{name}`" in text and callable(getattr(Facade, name))
