@@ -51,7 +51,7 @@ def test_threads_of_one_process_save_one_cache_without_clashing(tmp_path: Path) 
             for n in range(40):
                 cache.passages([f"thread {thread} text {n}"])
                 cache.save()
-        except BaseException as exc:  # noqa: BLE001 - the test reports what a thread raised
+        except BaseException as exc:
             errors.append(exc)
 
     threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
