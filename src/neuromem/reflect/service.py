@@ -24,6 +24,7 @@ from ..types import HistoryEntry, MemoryRecord
 from . import math as tm
 from . import triggers
 from .background import CHECK, ReflectionQueue, Request
+from .calibration import SimilarityFloor
 from .detector import PatternDetector
 from .engine import ReflectionEngine, ReflectionReport
 from .llm_detector import LLMDetector
@@ -69,7 +70,7 @@ def create_detector(core: Runtime) -> PatternDetector:
     (prompts ``reflect_*``, falling back to the offline rules for a cycle whose
     LLM calls fail); otherwise :class:`~neuromem.reflect.offline.OfflineDetector`.
     """
-    offline = OfflineDetector(core.settings.traits)
+    offline = OfflineDetector(core.settings.traits, SimilarityFloor(core.embed_passages))
     chat = create_chat_model(core.settings.llm)
     if chat is None:
         return offline
