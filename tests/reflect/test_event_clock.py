@@ -14,6 +14,8 @@ import psycopg
 
 from neuromem import Memory
 
+from .helpers import day, say
+
 U = "habits"
 START = dt.datetime(2024, 5, 6, 7, 30, tzinfo=dt.UTC)
 JOG = ["I went jogging in the park before work this morning.", "Another jogging session along the river today, 5 km.",
@@ -75,3 +77,13 @@ def test_an_explicit_clock_is_a_replay_and_is_taken_as_given(memory: Memory) -> 
     assert _alive(memory)
     memory.reflect(user_id=U, now=START + dt.timedelta(days=400))  # a replay, a year after the last event
     assert _alive(memory, START + dt.timedelta(days=400)) == {}
+
+
+def test_recall_decays_a_dated_historys_traits_on_its_own_clock(memory: Memory) -> None:
+    for n, text in enumerate(["I went jogging in the park this morning", "Another jogging session along the river today",
+                              "jogging again before breakfast, felt great"]):  # fmt: skip
+        say(memory, U, day(n), [text], session=f"s{n}")
+    memory.reflect(user_id=U, now=day(2.5))  # a behaviour at 0.4, from 2025 (over a year and a half ago)
+    hits = memory.search("jogging", user_id=U, limit=10)
+    traits = [h for h in hits if h.memory.memory_type.value == "trait"]
+    assert traits and "traits" in traits[0].score.ranks  # at the wall clock it had decayed to 0.02, under the floor
