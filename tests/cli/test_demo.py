@@ -14,7 +14,6 @@ def test_the_demo_says_what_it_erases_and_shows_a_trait_with_its_dated_evidence(
     assert first.exit_code == 0, first.output
     assert "erases what is stored for 'demo-user'" in first.output
     assert "left by an earlier run" not in first.output  # nothing to erase the first time
-    print(first.output)
     chain = first.output.split("evidence chain:")[1].split("(memctl trait")[0]
     dated = re.findall(r"^\s+(2024-03-\d\d) grade [A-D]\s+(.+)$", chain, flags=re.M)
     assert len(dated) >= 2 and any("run" in words for _, words in dated), chain

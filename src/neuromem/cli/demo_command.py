@@ -26,14 +26,16 @@ def show_trait(m: Memory, user: str) -> None:
     """Reflect on the dated sessions and show the trait that formed, with its evidence chain."""
     report = m.reflect(user_id=user)
     found = [(len(m.trait(t.id, user_id=user).supporting), t) for t in m.traits(user_id=user).all()]
-    click.echo(f"\nReflection (on the history's own clock, {report.scanned} new memories): "
+    click.echo(f"\nReflection (on the history's own clock, {report.scanned} new "
+               f"memor{'ies' if report.scanned != 1 else 'y'}): "
                f"{len(found)} trait{'s' if len(found) != 1 else ''} formed from the dated sessions")
     if not found:
         return
     _, trait = max(found, key=lambda pair: pair[0])
     detail = m.trait(trait.id, user_id=user)
-    confidence = "—" if trait.trait_confidence is None else f"{trait.trait_confidence:.2f}"
-    click.echo(f"  [{trait.trait_subtype}, {trait.trait_stage}, confidence {confidence}] {trait.content}")
+    standing = ("a trend: forming, not recalled until it holds" if trait.trait_confidence is None
+                else f"{trait.trait_stage}, confidence {trait.trait_confidence:.2f}")
+    click.echo(f"  [{trait.trait_subtype}; {standing}] {trait.content}")
     click.echo("  evidence chain:")
     for evidence in detail.supporting:
         when = m.get(evidence.memory_id, user_id=user).valid_at
