@@ -86,6 +86,9 @@ class StoreSettings(_Section):
     """Where the data lives (MISSION decision 2)."""
 
     database_url: SecretUrl | None = None  # None → embedded PostgreSQL in data_dir
+    # the service's login (issue 23 item 6): neither superuser nor BYPASSRLS; None → database_url's
+    # server and database as user neuromem_service without a password (the embedded server trusts it)
+    service_database_url: SecretUrl | None = None
     data_dir: Path = Field(default_factory=lambda: Path.home() / DEFAULT_DATA_DIR)
     database_name: str = "neuromem"
     embedding_dim: int = Field(default=384, ge=8, le=4000)  # halfvec HNSW limit is 4000

@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from pydantic import SecretStr
+
 from ..config import StoreSettings
 from ..errors import DatabaseUnavailableError
 
@@ -80,6 +82,21 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
     admin_url = server.get_uri()
     _ensure_database(admin_url, settings.database_name)
     return ServerInfo(url=_with_database(admin_url, settings.database_name), embedded=True, data_dir=data_dir)
+
+
+def service_url(owner_url: str, configured: SecretStr | None) -> str:
+    """Where the service role (``scope.SERVICE_ROLE``) logs in (issue 23 item 6): the configured
+    ``store.service_database_url``, else the owner's URL with that user and no password — the
+    embedded server trusts connections from this machine (``initdb --auth=trust``, listening on
+    localhost only), as it does for the owner; a server that asks for a password needs the setting."""
+    if configured is not None:
+        return configured.get_secret_value()
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    from .scope import SERVICE_ROLE
+
+    params = {k: v for k, v in conninfo_to_dict(owner_url).items() if k != "password" and v is not None}
+    return make_conninfo(**{**params, "user": SERVICE_ROLE})  # type: ignore[arg-type]
 
 
 def _running(data_dir: Path) -> Any:
