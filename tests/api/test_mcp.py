@@ -9,8 +9,8 @@ import sys
 from pathlib import Path
 
 import anyio
-import psycopg
 import httpx2
+import psycopg
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client

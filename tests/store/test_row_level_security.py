@@ -119,7 +119,7 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
         conn.execute(scope.APPLY_SCOPE, ("default", "bob", scope.proof(db.scope_key(), alice, conn.info.backend_pid)))
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0
     for escape in ("SELECT key FROM neuromem_scope_key", "SET ROLE postgres", "SELECT * FROM api_keys"):
-        with pytest.raises(StoreError, match="42501|permission denied"), scope.bind(alice), db.transaction() as conn:
+        with pytest.raises(StoreError, match=r"42501|permission denied"), scope.bind(alice), db.transaction() as conn:
             conn.execute(escape)
     with db.connection() as conn:  # the owner's pool is untouched: everyone's rows, for the SDK and jobs
         assert conn.execute("SELECT count(DISTINCT user_id) AS n FROM memories").fetchone()["n"] == 3

