@@ -92,7 +92,7 @@ def test_forget_and_compaction_leave_no_byte_of_the_words(own_server: Memory) ->
     stamped = m.forget_receipt(receipt.id, user_id="alice")
     assert stamped.erased_at is not None and stamped.erased_at >= stamped.created_at
     assert [r.content for r in m.get_all(user_id="bob")] == ["Bob keeps his bicycle in the garage"]
-    print(f"compaction of {len(report.relations)} relations: {took:.2f} s")  # noqa: T201  (the figure reported)
+    print(f"compaction of {len(report.relations)} relations: {took:.2f} s")
 
 
 def test_forget_compact_true_returns_an_erased_receipt(own_server: Memory) -> None:
