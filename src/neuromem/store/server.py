@@ -87,8 +87,8 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
 def service_url(owner_url: str, configured: SecretStr | None) -> str:
     """Where the service role (``scope.SERVICE_ROLE``) logs in (issue 23 item 6): the configured
     ``store.service_database_url``, else the owner's URL with that user and no password — the
-    embedded server trusts connections from this machine (``initdb --auth=trust``, listening on
-    localhost only), as it does for the owner; a server that asks for a password needs the setting."""
+    embedded server listens on a Unix socket only, with trust authentication, as it does for the
+    owner; a server that asks for a password needs the setting."""
     if configured is not None:
         return configured.get_secret_value()
     from psycopg.conninfo import conninfo_to_dict, make_conninfo
