@@ -6,7 +6,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from neuromem import Memory, StoreError
+from neuromem import DatabaseUnavailableError, Memory, Settings, StoreError
 from neuromem.api.tenancy import scope_for
 from neuromem.store import scope
 
@@ -123,3 +123,13 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
             conn.execute(escape)
     with db.connection() as conn:  # the owner's pool is untouched: everyone's rows, for the SDK and jobs
         assert conn.execute("SELECT count(DISTINCT user_id) AS n FROM memories").fetchone()["n"] == 3
+
+
+def test_a_service_login_that_fails_names_the_setting(settings: Settings) -> None:
+    broken = settings.with_updates(store={"service_database_url": "postgresql://neuromem_service@/none?host=/nonexistent",
+                                          "connect_timeout_s": 1})  # fmt: skip
+    with Memory(broken) as m:
+        m.add("the owner's pool still works", user_id="alice")
+        with pytest.raises(DatabaseUnavailableError, match="NEUROMEM_STORE__SERVICE_DATABASE_URL"), \
+                scope.bind(scope_for("default", "alice")), m._core.db.transaction():  # fmt: skip
+            pass
