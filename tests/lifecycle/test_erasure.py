@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import secrets
+import shutil
 import string
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,15 +49,22 @@ def outside_wal(hits: dict[str, int]) -> dict[str, int]:
 
 
 @pytest.fixture(scope="module")
-def own_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memory]:
-    data_dir = tmp_path_factory.mktemp("erasure") / "pgdata"
+def own_server() -> Iterator[Memory]:
+    # outside pytest's basetemp, like conftest.pg_server: its 0700 parents would keep out the server's
+    # unprivileged system user when the tests run as root
+    parent = Path(tempfile.mkdtemp(prefix="neuromem-erasure-"))
+    parent.chmod(0o755)
+    data_dir = parent / "pgdata"
     settings = base_settings(store={"data_dir": data_dir, "idle_shutdown_s": 0, "shared_buffers_mb": 32})
-    memory = Memory(settings)
     try:
-        yield memory
+        memory = Memory(settings)
+        try:
+            yield memory
+        finally:
+            memory.close()
     finally:
-        memory.close()
         stop_embedded(data_dir)
+        shutil.rmtree(parent, ignore_errors=True)
 
 
 def _checkpoint(memory: Memory) -> None:

@@ -558,13 +558,21 @@ SELECT sha256(convert_to(gen_random_uuid()::text || gen_random_uuid()::text || g
 REVOKE ALL ON neuromem_scope_key FROM PUBLIC, neuromem_service;
 
 CREATE FUNCTION neuromem_scoped_user() RETURNS text
-LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
-    SELECT current_setting('neuromem.user_id', true)
-    FROM public.neuromem_scope_key k
-    WHERE current_setting('neuromem.scope_proof', true) = encode(sha256(k.key || convert_to(
-              coalesce(current_setting('neuromem.tenant', true), '') || chr(31)
-              || coalesce(current_setting('neuromem.user_id', true), '') || chr(31)
-              || pg_backend_pid()::text, 'UTF8') || k.key), 'hex')
+LANGUAGE plpgsql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+-- PL/pgSQL, not SQL: its statement's plan is cached for the session (a SQL function's body would be
+-- planned again by every statement that calls it)
+DECLARE
+    k bytea;
+    u text := current_setting('neuromem.user_id', true);
+BEGIN
+    SELECT s.key INTO k FROM public.neuromem_scope_key s;
+    IF u IS NULL OR k IS NULL OR current_setting('neuromem.scope_proof', true) IS DISTINCT FROM encode(sha256(
+           k || convert_to(coalesce(current_setting('neuromem.tenant', true), '') || chr(31) || u || chr(31)
+                           || pg_backend_pid()::text, 'UTF8') || k), 'hex') THEN
+        RETURN NULL;
+    END IF;
+    RETURN u;
+END
 $fn$;
 REVOKE ALL ON FUNCTION neuromem_scoped_user() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION neuromem_scoped_user() TO neuromem_service;
