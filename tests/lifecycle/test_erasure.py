@@ -112,3 +112,18 @@ def test_forget_compact_true_returns_an_erased_receipt(own_server: Memory) -> No
     assert isinstance(receipt, ForgetReceipt) and receipt.erased_at is not None
     assert outside_wal(scan(Path(m.settings.store.data_dir), canary)) == {}
     assert m.compact_forgotten().erased == ()  # nothing left pending
+
+
+def test_memctl_forget_compact_and_the_job(memory: Memory, memctl) -> None:  # type: ignore[no-untyped-def]
+    memory.add("Dana hides the spare key under the blue flowerpot", user_id="dana")
+    memory.add("Dana's bike lock code is 3321", user_id="dana")
+    out = memctl("forget", "-u", "dana", "--query", "flowerpot", "--compact", "--yes")
+    assert out.exit_code == 0, out.output
+    assert "physically erased" in out.output and "memories_fact" in out.output
+    pending = memory.forget(user_id="dana", query="bike lock")
+    assert isinstance(pending, ForgetReceipt) and pending.erased_at is None
+    assert memory.run_job("compact_forgotten", dry_run=True) == 1  # one receipt waits
+    out = memctl("forget", "-u", "dana", "--compact")
+    assert out.exit_code == 0 and "compaction: 1 receipts erased" in out.output, out.output
+    assert memory.forget_receipt(pending.id, user_id="dana").erased_at is not None
+    assert memory.run_job("compact_forgotten", dry_run=True) == 0
