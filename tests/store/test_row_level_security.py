@@ -118,7 +118,9 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
         # alice's genuine proof names alice: it cannot be bent to bob
         conn.execute(scope.APPLY_SCOPE, ("default", "bob", scope.proof(db.scope_key(), alice, conn.info.backend_pid)))
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0
-    for escape in ("SELECT key FROM neuromem_scope_key", "SET ROLE postgres", "SELECT * FROM api_keys"):
+    for escape in ("SELECT key FROM neuromem_scope_key", "SET ROLE postgres", "SELECT * FROM api_keys",
+                   "SET SESSION AUTHORIZATION postgres", "ALTER TABLE memories DISABLE ROW LEVEL SECURITY",
+                   "CREATE FUNCTION public.planted() RETURNS int LANGUAGE sql AS 'SELECT 1'"):  # fmt: skip
         with pytest.raises(StoreError, match=r"42501|permission denied"), scope.bind(alice), db.transaction() as conn:
             conn.execute(escape)
     with db.connection() as conn:  # the owner's pool is untouched: everyone's rows, for the SDK and jobs
