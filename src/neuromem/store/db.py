@@ -95,8 +95,8 @@ class Database:
     def connection(self) -> Iterator[Conn]:
         """A connection in autocommit-like use (each statement its own transaction).
 
-        Under a service request's scope the block is one transaction instead, so that its
-        ``SET LOCAL`` role and user hold for every statement (``neuromem.store.scope``).
+        Under a service request's scope the block is one transaction instead, on the service
+        role's login, so that its signed user holds for every statement (``neuromem.store.scope``).
         """
         pool = self._pool_of_scope()
         with translated_errors(), pool.connection() as conn:
