@@ -9,8 +9,9 @@ exception. The API key never appears in a message.
 ``deadline_s`` bounds the whole call, retries and back-off included: every attempt's
 connect/read/write timeout is cut to the time left, and no retry starts after it (issue #12
 item 5). Inside a public call it is one deadline for every request to the same kind of model
-(``neuromem.deadlines.model_left``, issue 23 item 3): extraction, decisions and judgements share it. A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open
-the call raises at once, so callers fall back without waiting.
+(``neuromem.deadlines.model_left``, issue 23 item 3): extraction, decisions and judgements share
+it. A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open the call
+raises at once, so callers fall back without waiting.
 """
 
 from __future__ import annotations
