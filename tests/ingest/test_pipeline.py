@@ -87,7 +87,7 @@ def test_contradiction_invalidates_the_older_fact(memory: Memory) -> None:
                        session_id="s1")  # fmt: skip
     [new] = memory.add({"role": "user", "content": "I now work at Microsoft.", "timestamp": later},
                        user_id="u1", session_id="s2")  # fmt: skip
-    assert new.operation is Operation.ADD
+    assert new.operation is Operation.UPDATE and new.previous_id == old.memory.id  # issue 21: a value update
     before = memory.get(old.memory.id, user_id="u1")
     assert before.invalid_at == later and before.expired_at is None
     current = [m.content for m in memory.get_all(user_id="u1")]
