@@ -1,7 +1,8 @@
 """What the offline extractor keeps of real user turns, and what the PII detector flags in them (issue 21).
 
 Reads the user turns of LongMemEval (the oracle dev file: the evidence sessions of 398
-questions; ``--data`` names another copy) and reports, without a database:
+questions; ``--data`` names another file, e.g. the LongMemEval_S haystacks
+``longmemeval_s_dev.jsonl.gz``) and reports, without a database:
 
 - **the importance gate** (item 4): how the mined units (user sentences) end — kept as a
   memory, or dropped as small talk, a question, or ``below_threshold`` — as shares of all
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import gzip
 import json
 import random
 from collections import Counter
@@ -36,7 +38,12 @@ _T0 = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
 def user_turns(path: Path, limit: int, seed: int) -> list[str]:
     """Distinct user turns of the file, a seeded sample of ``limit``."""
     seen: dict[str, None] = {}
-    for question in json.loads(path.read_text()):
+    if path.suffix == ".gz":
+        with gzip.open(path, "rt") as f:
+            questions = [json.loads(line) for line in f]
+    else:
+        questions = json.loads(path.read_text())
+    for question in questions:
         for session in question["haystack_sessions"]:
             for turn in session:
                 if turn["role"] == "user" and turn["content"].strip():

@@ -42,6 +42,7 @@ from .store.memories import NewMemory
 from .store.retry import run_with_retries
 from .supersede import RestatementJudge, restates, speaker_of
 from .text.language import detect_language
+from .text.pii import privacy_spans
 from .text.restatement import restatement_keys
 from .text.slots import claim_of
 from .text.token_count import count_tokens
@@ -156,7 +157,7 @@ def write(
     """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction.
     ``conflicts``: find and resolve value changes of current facts here (``add``); ingest's
     ``Decider`` passes None and resolves them around this call."""
-    d = with_slot(d)
+    d = annotated(d)
     digest = check.content_hash(d.content)
     # serialise concurrent writers of the same content, or of restatements of one fact, for this user
     keys = [digest, *(restatement_keys(d.content, d.metadata) if d.memory_type is MemoryType.FACT else [])]
@@ -205,18 +206,24 @@ def write(
 
 def _without_slot(metadata: dict[str, Any]) -> dict[str, Any]:
     """Metadata a new wording inherits: not the slot and value of the old wording."""
-    return {k: v for k, v in metadata.items() if k not in ("slot", "slot_value")}
+    return {k: v for k, v in metadata.items() if k not in ("slot", "slot_value", "privacy")}
 
 
-def with_slot(d: Draft) -> Draft:
-    """``d`` with ``metadata.slot`` / ``slot_value`` of the slot its content fills (``text.slots``),
-    when it is a fact and neither the caller nor the extractor named one."""
-    if d.memory_type is not MemoryType.FACT or "slot" in d.metadata:
-        return d
-    claim = claim_of(d.content, generic=True)
-    if claim is None or claim.negated:
-        return d
-    return dataclasses.replace(d, metadata={**d.metadata, "slot": claim.key, "slot_value": claim.value})
+def annotated(d: Draft) -> Draft:
+    """``d`` with what its words say about themselves: ``metadata.slot`` / ``slot_value`` of the slot
+    a fact fills (``text.slots``; unless the caller or the extractor named one), and
+    ``metadata.privacy``, the spans of personal data in the content (``text.pii``, issue 21 item 5)."""
+    meta = d.metadata
+    if d.memory_type is MemoryType.FACT and "slot" not in meta:
+        claim = claim_of(d.content, generic=True)
+        if claim is not None and not claim.negated:
+            meta = {**meta, "slot": claim.key, "slot_value": claim.value}
+    spans = privacy_spans(d.content)
+    if spans:
+        meta = {**meta, "privacy": spans}
+    elif "privacy" in meta:
+        meta = {k: v for k, v in meta.items() if k != "privacy"}
+    return d if meta is d.metadata else dataclasses.replace(d, metadata=meta)
 
 
 def _restated(
@@ -318,7 +325,7 @@ def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor:
                 valid_at=change.valid_at or current.valid_at,
                 extra={**_carried_fields(current), **({} if change.tags is None else {"tags": change.tags})},
             )  # fmt: skip
-            return supersede(rt, conn, current, with_slot(d), vector=vector, actor=actor,
+            return supersede(rt, conn, current, annotated(d), vector=vector, actor=actor,
                              ends_previous=change.ends_previous)
         fields: dict[str, Any] = {}
         if change.metadata is not None:

@@ -115,7 +115,7 @@ def test_llm_decides_noop_and_bad_target_falls_back(llm_memory, router) -> None:
     assert rows(llm_memory, "SELECT count(*) AS n FROM pipeline_events WHERE kind = 'decision_rejected'")[0]["n"] == 1
 
 
-@pytest.mark.parametrize("mode", ["redact", "keep", "reject"])
+@pytest.mark.parametrize("mode", ["redact", "keep", "reject", "mark"])
 def test_pii_modes(settings, mode: str) -> None:  # type: ignore[no-untyped-def]
     text = "My email is lin.wei@example.com and I work at Tencent."
     with Memory(settings.with_updates(ingest={"pii_mode": mode})) as m:
@@ -252,3 +252,24 @@ def test_episodes_are_append_only_the_llm_is_not_asked(llm_memory, router) -> No
     old = llm_memory.get(first.memory.id, user_id="u1")
     assert old.invalid_at is None and old.expired_at is None
     assert router.decide == [json.dumps({"operation": "DELETE", "target": 1})]  # never consumed
+
+
+def test_default_privacy_keeps_the_users_words_and_marks_them(memory: Memory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21 item 5: the default ``mark`` keeps what was said, marks it in ``metadata.privacy``,
+    redacts only secrets, and masks personal data in an export made for someone else."""
+    assert memory.settings.ingest.pii_mode == "mark"
+    text = "The address of my dentist is 666 Park Avenue and my API key is sk-abcdefghijklmnopqrstuvwx1234."
+    [r] = memory.add({"role": "user", "content": text, "timestamp": T0}, user_id="u1", session_id="s1")
+    content = r.memory.content
+    assert "666 Park Avenue" in content and "sk-abc" not in content and "[SECRET]" in content
+    [span] = r.memory.metadata["privacy"]
+    assert span["kind"] == "address" and content[span["start"]:span["end"]].startswith("666 Park Avenue")
+    stored = rows(memory, "SELECT content, metadata FROM conversation_messages")[0]
+    assert "666 Park Avenue" in stored["content"] and stored["metadata"]["privacy"][0]["kind"] == "address"
+    [added] = memory.add("My dentist's phone is (415) 555-0134.", user_id="u1")
+    assert added.memory.metadata["privacy"][0]["kind"] == "phone"
+    memory.export(tmp_path / "mine.json", user_id="u1")
+    memory.export(tmp_path / "shared.json", user_id="u1", mask_pii=True)
+    assert "666 Park Avenue" in (tmp_path / "mine.json").read_text()
+    shared = (tmp_path / "shared.json").read_text()
+    assert "666 Park Avenue" not in shared and "555-0134" not in shared and "[ADDRESS]" in shared

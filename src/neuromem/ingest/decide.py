@@ -42,6 +42,7 @@ from ..store import memories
 from ..store.db import Conn
 from ..store.filters import compile_filter
 from ..text.language import detect_language
+from ..text.pii import mask
 from ..types import MemoryRecord, MemoryType, Operation, WriteResult
 from ..writes import Draft
 from .candidates import Candidate
@@ -73,7 +74,7 @@ class Decider:
     def decide(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None) -> Decision:
         """Conflicts are scored first (seed 003 §7.2, ``lifecycle.conflicts``): an old fact that loses is
         invalidated before the write, a new one that loses after it, a close call goes to review."""
-        draft = writes.with_slot(draft)
+        draft = writes.annotated(draft)
         contradicted, supported = self._slot_conflicts(conn, candidate, draft)
         opposed = opposed_by_slot(contradicted, candidate.slot or "", candidate.value)
         if candidate.memory_type is MemoryType.FACT and not contradicted:
@@ -135,7 +136,7 @@ class Decider:
             answer = decide_operation(self.chat, draft.content, [m.content for m, _ in near],
                                       usage_sink=self.usage.append)  # fmt: skip
         except LLMError as exc:
-            self.events.append(("decision_fallback", {"error": str(exc)[:500], "content": draft.content[:200]}))
+            self.events.append(("decision_fallback", {"error": str(exc)[:500], "content": mask(draft.content[:200])}))
             return None
         op = answer.operation
         target = near[answer.target - 1][0] if answer.target is not None and 1 <= answer.target <= len(near) else None
@@ -162,7 +163,7 @@ class Decider:
         if op == "DELETE":
             assert target is not None
             invalidate_fact(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM,
-                            {"reason": "LLM: replaced", "by_content": draft.content[:200]})
+                            {"reason": "LLM: replaced", "by_content": draft.content[:200]})  # history: the owner's
             result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
             return WriteResult(result.operation, result.memory, previous_id=target.id,
                                reason=f"LLM: replaces {target.id}")  # fmt: skip

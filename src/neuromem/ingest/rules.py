@@ -216,14 +216,18 @@ def general_importance(sentence: str) -> float:
 
 
 def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
-    """A plain statement of a fact: it fills a slot ("X's Y is Z", "I speak French") or names a person,
-    an organisation or a place in a sentence of three words or more; hedges and remarks about the
-    conversation are not."""
+    """A plain statement of a fact: it fills a slot of a known relation ("Our CTO is Dana", "I speak
+    French") or states a name or a number ("The capital of X is Y"), or names a person, an
+    organisation or a place in a sentence of three words or more; hedges, remarks about the
+    conversation and small talk about things ("The weather is nice") are not."""
     if _HEDGE.search(sentence):
         return False
-    if claim_of(sentence, generic=True) is not None:
+    named = any(e.type in _NAMED for e in entities)
+    claim = claim_of(sentence, generic=True)
+    if claim is not None and (claim.arity != "unknown" or claim.template != "copula" or named
+                              or any(ch.isdigit() for ch in sentence)):  # fmt: skip
         return True
-    return any(e.type in _NAMED for e in entities) and len(tokenize(sentence, drop_stopwords=False)) >= 3
+    return named and len(tokenize(sentence, drop_stopwords=False)) >= 3
 
 
 def emotion_of(sentence: str) -> Emotion | None:
