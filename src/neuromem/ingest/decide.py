@@ -77,11 +77,13 @@ class Decider:
         draft = writes.annotated(draft)
         contradicted, supported = self._slot_conflicts(conn, candidate, draft)
         opposed = opposed_by_slot(contradicted, candidate.slot or "", candidate.value)
-        if candidate.memory_type is MemoryType.FACT and not contradicted:
+        offline = candidate.memory_type is MemoryType.FACT and not contradicted
+        if offline and not self._llm_decides(vector):
             opposed += self.conflicts.detect(conn, draft.user_id, draft.content, vector,
                                              exclude=[m.id for m in supported], metadata=draft.metadata)  # fmt: skip
         plan = self.conflicts.before_write(conn, draft, opposed, invalidate_fact, ACTOR_RULES)
-        decision = self._write(conn, candidate, draft, vector, [o.old for o in opposed], supported)
+        decision = self._write(conn, candidate, draft, vector, [o.old for o in opposed], supported,
+                               fallback=self.conflicts if offline else None)  # fmt: skip
         stands = self.conflicts.after_write(conn, decision.result.memory, plan, invalidate_fact, ACTOR_RULES)
         outcome = plan.outcome(stands)
         if outcome is not None and decision.result.operation is Operation.ADD:
@@ -92,14 +94,23 @@ class Decider:
             decision.result = dataclasses.replace(decision.result, memory=stands, reason="lost a conflict")
         return decision
 
+    def _llm_decides(self, vector: np.ndarray | None) -> bool:
+        return self.chat is not None and self.core.settings.ingest.llm_decisions and vector is not None
+
     def _write(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None,
-               contradicted: list[MemoryRecord], supported: list[MemoryRecord]) -> Decision:  # fmt: skip
-        if self.chat is not None and self.core.settings.ingest.llm_decisions and vector is not None:
+               contradicted: list[MemoryRecord], supported: list[MemoryRecord],
+               fallback: ConflictResolver | None) -> Decision:  # fmt: skip
+        """With an LLM configured it decides (seed 004 §4.1); when it fails or is not asked, the
+        rules decide, value changes included (``fallback``: the offline detector of issue 21)."""
+        if self._llm_decides(vector):
+            assert vector is not None
             decided = self._llm_decide(conn, candidate, draft, vector)
             if decided is not None:
                 return Decision(decided, contradicted, supported)
+        else:
+            fallback = None  # the offline detector already ran in ``decide``
         actor = ACTOR_LLM if candidate.extractor == "llm" else ACTOR_RULES
-        result = writes.write(self.core, conn, draft, vector=vector, actor=actor)
+        result = writes.write(self.core, conn, draft, vector=vector, actor=actor, conflicts=fallback)
         return Decision(result, contradicted, supported)
 
     # ---------------------------------------------------------------- slots
@@ -162,11 +173,12 @@ class Decider:
             return WriteResult(Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}")
         if op == "DELETE":
             assert target is not None
+            why = f"LLM: {answer.reason or 'no longer true'}"[:300]
             invalidate_fact(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM,
-                            {"reason": "LLM: replaced", "by_content": draft.content[:200]})  # history: the owner's
+                            {"reason": "contradicted", "why": why, "by_content": draft.content[:200]})  # fmt: skip
             result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
-            return WriteResult(result.operation, result.memory, previous_id=target.id,
-                               reason=f"LLM: replaces {target.id}")  # fmt: skip
+            op = Operation.UPDATE if result.operation is Operation.ADD else result.operation
+            return WriteResult(op, result.memory, previous_id=target.id, reason=f"{why}; replaces {target.id}")
         result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
         return result
 
