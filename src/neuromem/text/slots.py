@@ -54,7 +54,7 @@ _SINGLE_ZH = ("住", "上班", "工作", "公司", "单位", "号", "码", "密�
               "领导", "上司", "主管", "老公", "老婆", "丈夫", "妻子", "太太", "先生", "男朋友", "女朋友", "对象",
               "名字", "名", "地址", "邮箱", "截止", "首都", "状态", "年龄", "生日", "职位", "职务", "车牌", "城市",
               "电话", "分机", "手机", "学校", "专业", "预算", "余额", "时间", "日期", "总部", "校长", "主任",
-              "负责人", "ceo", "cto")  # fmt: skip
+              "负责人", "ceo", "cto", "最喜欢", "最爱")  # fmt: skip
 # attribute words of relations that hold many values at once
 _MULTI_EN = frozenset(
     ["allergy", "allergies", "allergic", "like", "likes", "love", "loves", "enjoy", "enjoys", "hate", "hates", "dislike", "dislikes", "child", "children", "kid", "kids", "son", "sons", "daughter", "daughters", "friend", "friends", "sibling", "siblings", "brother", "brothers", "sister", "sisters", "cousin", "cousins", "language", "languages", "speak", "speaks", "hobby", "hobbies", "interest", "interests", "pet", "pets", "dog", "dogs", "cat", "cats", "goal", "goals", "plan", "plans", "dream", "dreams", "habit", "habits", "skill", "skills", "fan", "colleague", "colleagues", "coworker", "coworkers", "neighbor", "neighbors", "teammate", "teammates", "worry", "worries", "concern", "concerns", "problem", "issue", "reason", "idea", "question", "task", "visited", "play", "plays", "read", "reads", "watch", "watches"]
@@ -64,7 +64,11 @@ _MULTI_ZH = ("过敏", "喜欢", "爱", "讨厌", "孩子", "儿子", "女儿", 
 _DROPPED_ADJ = frozenset(["new", "current", "present", "latest", "updated", "actual"])
 _PAST_EN = re.compile(r"\b(?:used to|formerly|previously|back then|in the past|years ago|as a kid|as a child|"
                       r"(?:old|former|previous|ex)[- ](?:\w+))\b", re.IGNORECASE)  # fmt: skip
-_PAST_ZH = re.compile(r"以前|之前|从前|曾经|过去|小时候|前任|原来的")
+_PAST_ZH = re.compile(r"以前|之前|从前|曾经|过去|小时候|前任|原来的|打算|计划|准备|将要|将会|要搬|想搬|下个月|明年")
+# a plan is not yet a change: "I'm moving to Berlin next month" leaves the current value current
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|about to|hope to|want to|might|"
+                        r"thinking (?:of|about)|considering|next (?:week|month|year)|soon|someday|one day|"
+                        r"(?:am|'m|are|is)\s+(?:moving|relocating|switching|joining|starting))\b", re.IGNORECASE)  # fmt: skip
 
 _CHANGE_EN = re.compile(
     r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
@@ -74,12 +78,14 @@ _CHANGE_ZH = re.compile(r"改成|改为|换成|换了|换到|改了|变成|变�
 
 _LEAD_EN = re.compile(
     r"^(?:(?:oh|ah|well|so|actually|btw|by the way|fyi|update|heads[- ]up|just so you know|quick update|also|"
-    r"and|but|ok|okay|hey|um|hmm|yes|yeah|no|note|reminder|correction|small update|good news|news)\b[,:!\s.-]*)+",
+    r"and|but|ok|okay|hey|um|hmm|yes|yeah|no|note|reminder|correction|small update|good news|news|these days|"
+    r"nowadays|now|currently|as of (?:now|today|this \w+)|from now on|starting (?:today|now|this \w+)|"
+    r"since (?:last|this) \w+)\b[,:!\s.-]*)+",
     re.IGNORECASE,
 )  # fmt: skip
 _LEAD_ZH = re.compile(r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息)[，,：:！!\s]*")
 _VALUE_END_EN = re.compile(
-    r"\s*(?:[,;!?()]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|since|so that|which|who|as of|starting|effective|from now|"
+    r"\s*(?:,(?!\d{3}\b)|[;!?()]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|since|so that|which|who|as of|starting|effective|from now|"
     r"until|though|although|if|when|after|before|and (?:i|it|we|my|he|she|they|that|the|now)|now|these days|"
     r"nowadays|anymore|any more|instead|again|too|as well)\b).*$",
     re.IGNORECASE,
@@ -132,6 +138,7 @@ _NEGATION_EN = re.compile(
     r"|(?:quit|left)\s+(?:my\s+job\s+(?:at|with)\s+)?(?P<left>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)"
     r"|(?:quit|left)\s+my\s+job\b(?P<nojob>)"
     r"|no\s+longer\s+(?P<longer>.+)"
+    r"|(?:am|is|are|'m|'s|'re)?\s*not\s+(?:a\s+|an\s+)?(?P<notbe>[\w-]+)\s+any\s?more\b.*"
     r"|(?:don't|do not|doesn't|does not|don’t|doesn’t)\s+(?P<anymore>.+?)\s+any\s?more\b.*)$",
     re.IGNORECASE,
 )  # fmt: skip
@@ -212,10 +219,12 @@ def _value(raw: str, zh: bool) -> tuple[str, str]:
     text = re.sub(r"^(?:(?:now|currently|still|actually|officially|just)\s+)+", "", _fold(raw), flags=re.IGNORECASE)
     text = (_VALUE_END_ZH if zh else _VALUE_END_EN).sub("", text).strip(" .。!！'\"“”‘’")
     kind = "value"
-    if re.match(r"^(?:a|an|one of|some|kind of|pretty|very|really|so|quite|too|not)\b", text, re.IGNORECASE) or (
+    if re.match(r"^(?:a|an|one of|some|kind of|pretty|very|really|so|quite|too|not)\s", text, re.IGNORECASE) or (
         zh and re.match(r"^(?:一[个名位只家种]|个|很|挺|非常|特别|不)", text)
     ):
         kind = "class"
+    elif re.match(r"^(?:on|at|by)\s+(?:\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midnight)", text, re.IGNORECASE):
+        text = text.split(None, 1)[1]  # "on Tuesday" = "Tuesday": a date is a value
     elif re.match(r"^(?:in|on|at|with|from|for|about|by|over|under|near|like)\b", text, re.IGNORECASE):
         kind = "place"
     text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
@@ -238,10 +247,10 @@ _SINGLE_STEMS = frozenset(_stem(w) for w in _SINGLE_EN)
 
 
 def _arity(attribute: str, *, zh: bool) -> Arity:
-    if zh:
-        if any(w in attribute for w in _MULTI_ZH):
-            return "multi"
-        return "single" if any(w in attribute for w in _SINGLE_ZH) else "unknown"
+    if zh:  # the longest lexicon word in the attribute decides: 男朋友 (single) over 朋友 (multi)
+        multi = max((len(w) for w in _MULTI_ZH if w in attribute), default=0)
+        single = max((len(w) for w in _SINGLE_ZH if w in attribute), default=0)
+        return "unknown" if not (multi or single) else "multi" if multi >= single else "single"
     words = re.split(r"[\s_'-]+", attribute.casefold())
     stems = {_stem(w) for w in words} | set(words)
     if stems & (_MULTI_EN | _MULTI_STEMS) or (words and words[-1].endswith("s") and not words[-1].endswith("ss")
@@ -312,14 +321,26 @@ def _negation_en(text: str) -> Claim | None:
         return Claim(owner, EMPLOYER, value, "single", True, True, template="negation")
     if m.group("nojob") is not None:
         return Claim(owner, EMPLOYER, "", "single", True, True, template="negation")
+    if m.group("notbe"):
+        return Claim(owner, "be " + _stem(m.group("notbe")), "", "single", True, True, template="negation")
     rest = m.group("longer") or m.group("anymore")
     positive = _claim_en(f"{m.group('subj')} {rest}", generic=True)
+    if positive is None:
+        be = re.match(r"^(?:a\s+|an\s+)?([\w-]+)$", rest, re.IGNORECASE)
+        if be:
+            return Claim(owner, "be " + _stem(be.group(1)), "", "single", True, True, template="negation")
     if positive is None:
         return None
     return replace(positive, negated=True, change=True, template="negation")
 
 
+_BE_EN = re.compile(r"^(?P<subj>i|we)(?:'m|\s+am|'re|\s+are)\s+(?:a\s+|an\s+)?(?P<x>[\w-]+)$", re.IGNORECASE)
+
+
 def _verb_en(text: str) -> Claim | None:
+    be = _BE_EN.match(text)
+    if be:  # "I'm a vegetarian": a state that a negation can end
+        return Claim("", "be " + _stem(be.group("x")), "", "unknown", False, template="verb")
     m = _VERB_EN.match(text)
     if m is None:
         return None
@@ -332,7 +353,7 @@ def _verb_en(text: str) -> Claim | None:
 
 
 def _claim_en(text: str, *, generic: bool) -> Claim | None:
-    if _PAST_EN.search(text):
+    if _PAST_EN.search(text) or _FUTURE_EN.search(text):
         return None
     for find in (_negation_en, _relation_en, _copula_en):
         claim = find(text)
@@ -373,6 +394,8 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
                                                                   if np.startswith("我") else np)  # fmt: skip
         value, kind = _value(m.group("value"), True)
         attr = attr.removeprefix("新").strip()
+        if owner.startswith("我") and owner not in ("我", "我们"):  # 我最喜欢的运动: the speaker's "最喜欢运动"
+            owner, attr = "我", owner.removeprefix("我们").removeprefix("我") + attr
         if attr and value and len(value) <= 40:
             return Claim(_owner_zh(owner), attr.casefold(), value, _arity(attr, zh=True), change, kind=kind)
     if generic:
@@ -380,6 +403,23 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
         if m and m.group("subj") in ("我", "我们"):
             return Claim("", m.group("pred"), "", "unknown", change, template="verb")
     return None
+
+
+def _mark_change(claim: Claim | None) -> Claim | None:
+    return None if claim is None else replace(claim, change=True)
+
+
+def _clauses(text: str) -> list[str]:
+    """The clauses of an English sentence, the last first: "Karen left, my boss is now Tom" → the
+    second clause says the value; a clause that drops its subject ("…and now drive a Honda") gets "I"."""
+    parts = [p.strip() for p in re.split(r"\s*(?:[;]|,(?!\d{3}\b)|\s[-–—]\s)\s*|\s+(?:and|but|so)\s+(?=now\b|then\b|i\b|my\b|our\b)", text, flags=re.IGNORECASE) if p and p.strip()]  # fmt: skip
+    out = []
+    for p in reversed(parts[1:]):
+        p = re.sub(r"^(?:and|but|so)\s+", "", p, flags=re.IGNORECASE)
+        if re.match(r"^(?:now|then|also)\s+[a-z]+", p, re.IGNORECASE) and not re.match(r"^now\s+(?:i|my|our|the)\b", p, re.IGNORECASE):
+            p = "I " + p
+        out.append(p)
+    return out
 
 
 @lru_cache(maxsize=8192)
@@ -390,12 +430,24 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
     zh = bool(re.search(r"[\u4e00-\u9fff]", t)) and not re.match(r"^[A-Za-z]", t)
     if zh:
         t = _LEAD_ZH.sub("", t)
+        if _CHANGE_ZH.search(t):  # "我现在的男朋友叫…" is "我的男朋友叫…", said as a change
+            t = re.sub(r"^(我们?)(?:现在|目前|如今)的", r"\1的", t)
+            t = re.sub(r"^(?:现在|目前|如今)[，,]?", "", t)
+            return _mark_change(_claim_zh(t.rstrip("。！!.～~ "), generic=generic))
         return _claim_zh(t.rstrip("。！!.～~ "), generic=generic)
     t = _LEAD_EN.sub("", t)
     t = re.sub(r"[.!。\s]+$", "", t)
     if not t or t.endswith("?") or len(t) > 200:
         return None
-    return _claim_en(t, generic=generic)
+    claim = _claim_en(t, generic=generic)
+    if claim is not None and claim.template != "verb":
+        return claim
+    change = bool(_CHANGE_EN.search(t))
+    for clause in _clauses(t):  # a later clause that states a value ("…, my boss is now Tom")
+        found = _claim_en(_LEAD_EN.sub("", clause), generic=generic)
+        if found is not None and found.template != "verb":
+            return replace(found, change=found.change or change)
+    return claim
 
 
 def slot_of(text: str) -> Claim | None:
