@@ -177,8 +177,8 @@ class Decider:
             invalidate_fact(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM,
                             {"reason": "contradicted", "why": why, "by_content": draft.content[:200]})  # fmt: skip
             result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
-            op = Operation.UPDATE if result.operation is Operation.ADD else result.operation
-            return WriteResult(op, result.memory, previous_id=target.id, reason=f"{why}; replaces {target.id}")
+            done = Operation.UPDATE if result.operation is Operation.ADD else result.operation
+            return WriteResult(done, result.memory, previous_id=target.id, reason=f"{why}; replaces {target.id}")
         result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
         return result
 
