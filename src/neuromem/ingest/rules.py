@@ -224,10 +224,12 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
         return False
     named = any(e.type in _NAMED for e in entities)
     claim = claim_of(sentence, generic=True)
+    if claim is not None and claim.template == "verb":  # "Dana runs the team"; "I speak French" (short)
+        return bool(claim.owner) or len(tokenize(sentence)) < 3
     if claim is not None and (claim.arity != "unknown" or claim.template != "copula" or named
                               or any(ch.isdigit() for ch in sentence)):  # fmt: skip
         return True
-    return named and len(tokenize(sentence, drop_stopwords=False)) >= 3
+    return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
 
 
 def emotion_of(sentence: str) -> Emotion | None:

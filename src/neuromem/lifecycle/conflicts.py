@@ -118,6 +118,8 @@ class ConflictResolver:
         c = self.settings.conflicts
         seen: dict[uuid.UUID, MemoryRecord] = {}
         claim = claim_of(content, generic=True)
+        if claim is None and not (metadata or {}).get("slot"):
+            return []  # a statement that fills no slot changes no value
         for slot in {(metadata or {}).get("slot"), None if claim is None else claim.key} - {None, ""}:
             seen.update((m.id, m) for m in memories.current_in_slot(conn, user_id, str(slot), SLOT_CANDIDATES))
         if vector is not None and c.detect_neighbours > 0:

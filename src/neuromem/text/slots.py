@@ -93,7 +93,17 @@ _VALUE_END_EN = re.compile(
 _VALUE_END_ZH = re.compile(r"[，,。！!？?；;（(].*$|(?:了|啦|呢|哦|喔|吧|呀|啊)+$|(?:上班|工作|任职|打工|实习)了?$")
 
 _NP_HEAD = r"[\w'’&.-]+"
-_OWNER_EN = r"(?:my|our|the|(?:(?-i:[A-Z][\w-]*)|my \w+|our \w+)(?:'s|’s|s'))"
+# a capitalised word that names someone or something, not a sentence opener or a pronoun
+_NAME_EN = (
+    r"(?-i:(?!(?:That|This|These|Those|It|Its|There|Here|Thanks|Thank|What|When|Where|Who|Why|How|He|She|They|We|"
+    r"You|Your|Let|Please|Maybe|Also|So|And|But|Then|Now|Today|Yesterday|Tomorrow|Yes|No|Ok|Okay|Well|Oh|Hi|Hello|"
+    r"Hey|Sure|Great|Good|Nice|Sorry|Just|Actually|Really|Can|Could|Would|Should|Will|Do|Does|Did|Is|Are|Was|Were|"
+    r"Has|Have|Had|If|As|At|In|On|For|With|By|From|To|After|Before|Since|Because|While|Although|Though|The|A|An|"
+    r"My|Our|Some|Any|All|Every|Each|Both|One|Most|Many|Much|Everyone|Everything|Nothing|Someone|Something|"
+    r"Anyone|Anything|Not|Never|Always|Usually|Sometimes|Recently|Finally|Lastly|First|Second|Next|Last)\b)"
+    r"[A-Z][a-z][\w-]*)"
+)  # fmt: skip
+_OWNER_EN = rf"(?:my|our|the|(?:{_NAME_EN}|my \w+|our \w+)(?:'s|’s|s'))"
 _COPULA_EN = re.compile(
     rf"^(?P<np>{_OWNER_EN}\s+(?:{_NP_HEAD}\s+){{0,5}}?{_NP_HEAD}?)\s*"
     r"(?:(?:has\s+|have\s+|was\s+|got\s+|just\s+)?(?:changed|been changed|been updated|updated|switched)\s+from\s+.+?\s+to\s+"
@@ -116,11 +126,12 @@ _HAVE_NEW_EN = re.compile(
 )  # fmt: skip
 _SET_EN = re.compile(
     r"^(?:i|we|they|(?:my|our)\s+\w+)\s+(?:just\s+|finally\s+|have\s+|'ve\s+|had\s+)?(?:changed|updated|reset|switched|moved|set|"
-    r"pushed|postponed|rescheduled|raised|lowered)\s+(?P<np>(?:my|our|the|(?-i:[A-Z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){0,5}?"
+    r"pushed|postponed|rescheduled|raised|lowered)\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){0,5}?"
     r"[\w'’&.-]+)\s+(?:back\s+)?to\s+(?P<value>.+)$",
     re.IGNORECASE,
 )  # fmt: skip
-_SUBJ_EN = r"(?P<subj>i|we|(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?|(?-i:[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"
+_SUBJ_EN = (rf"(?P<subj>i|we|(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?|{_NAME_EN}(?:'s|’s)\s+[\w-]+"
+            rf"|{_NAME_EN}(?:\s+(?-i:[A-Z][a-z][\w-]*))?)")  # fmt: skip
 _ADV_EN = r"(?:\s+(?:now|currently|still|just|recently|finally|actually|officially|have|has|had|'ve|’ve|am|'m|’m|is|are|was|will|be|also))*"
 _RELATIONS_EN: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(rf"^{_SUBJ_EN}(?:'m|’m|'ve|’ve|'s|’s)?{_ADV_EN}\s+(?:{verbs})\s+(?P<value>.+)$", re.IGNORECASE))
@@ -344,6 +355,9 @@ def _verb_en(text: str) -> Claim | None:
     m = _VERB_EN.match(text)
     if m is None:
         return None
+    subject = m.group("subj").casefold()
+    if subject not in ("i", "we") and not subject.startswith(("my ", "our ")) and not m.group("verb").endswith(("s", "ed")):
+        return None  # "Create a plan", "Perform the tasks": an imperative, not "Dana runs the team"
     verb = _stem(m.group("verb"))
     attr = verb + (f" {m.group('prep').casefold()}" if m.group("prep") else "")
     value, kind = _value(m.group("value"), False)
