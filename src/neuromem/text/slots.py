@@ -57,7 +57,7 @@ _SINGLE_ZH = ("住", "上班", "工作", "公司", "单位", "号", "码", "密�
               "负责人", "ceo", "cto", "最喜欢", "最爱")  # fmt: skip
 # attribute words of relations that hold many values at once
 _MULTI_EN = frozenset(
-    ["allergy", "allergies", "allergic", "like", "likes", "love", "loves", "enjoy", "enjoys", "hate", "hates", "dislike", "dislikes", "child", "children", "kid", "kids", "son", "sons", "daughter", "daughters", "friend", "friends", "sibling", "siblings", "brother", "brothers", "sister", "sisters", "cousin", "cousins", "language", "languages", "speak", "speaks", "hobby", "hobbies", "interest", "interests", "pet", "pets", "dog", "dogs", "cat", "cats", "goal", "goals", "plan", "plans", "dream", "dreams", "habit", "habits", "skill", "skills", "fan", "colleague", "colleagues", "coworker", "coworkers", "neighbor", "neighbors", "teammate", "teammates", "worry", "worries", "concern", "concerns", "problem", "issue", "reason", "idea", "question", "task", "visited", "play", "plays", "read", "reads", "watch", "watches"]
+    ["allergy", "allergies", "allergic", "like", "likes", "love", "loves", "enjoy", "enjoys", "hate", "hates", "dislike", "dislikes", "child", "children", "kid", "kids", "son", "sons", "daughter", "daughters", "friend", "friends", "sibling", "siblings", "brother", "brothers", "sister", "sisters", "cousin", "cousins", "language", "languages", "speak", "speaks", "hobby", "hobbies", "interest", "interests", "pet", "pets", "dog", "dogs", "cat", "cats", "goal", "goals", "dream", "dreams", "habit", "habits", "skill", "skills", "fan", "colleague", "colleagues", "coworker", "coworkers", "neighbor", "neighbors", "teammate", "teammates", "worry", "worries", "concern", "concerns", "problem", "issue", "reason", "idea", "question", "task", "visited", "play", "plays", "read", "reads", "watch", "watches"]
 )
 _MULTI_ZH = ("过敏", "喜欢", "爱", "讨厌", "孩子", "儿子", "女儿", "朋友", "兄弟", "姐妹", "哥哥", "姐姐", "弟弟", "妹妹",
              "语言", "会说", "爱好", "兴趣", "宠物", "同事", "邻居", "目标", "计划", "梦想", "习惯", "技能", "担心", "问题")  # fmt: skip
@@ -66,7 +66,7 @@ _PAST_EN = re.compile(r"\b(?:used to|formerly|previously|back then|in the past|y
                       r"(?:old|former|previous|ex)[- ](?:\w+))\b", re.IGNORECASE)  # fmt: skip
 _PAST_ZH = re.compile(r"以前|之前|从前|曾经|过去|小时候|前任|原来的|打算|计划|准备|将要|将会|要搬|想搬|下个月|明年")
 # a plan is not yet a change: "I'm moving to Berlin next month" leaves the current value current
-_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|about to|hope to|want to|might|"
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|(?:i|we|'m|am|are)\s+plan(?:ning)?\s+to|about to|hope to|want to|might|"
                         r"thinking (?:of|about)|considering|next (?:week|month|year)|soon|someday|one day|"
                         r"(?:am|'m|are|is)\s+(?:moving|relocating|switching|joining|starting))\b", re.IGNORECASE)  # fmt: skip
 
@@ -74,13 +74,15 @@ _CHANGE_EN = re.compile(
     r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
     r"these days|nowadays|went (?:up|down)|raised|lowered|increased|decreased|dropped|rose|jumped|replaced|"
     r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from))\b", re.IGNORECASE)  # fmt: skip
-_CHANGE_ZH = re.compile(r"改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到")
+_CHANGE_ZH = re.compile(r"改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到|"
+                        r"提高|降低|改订|改到|迁到|推迟|提前|续到|升职|调整|涨薪|换新|改考|改向|改名|重新")
 
 _LEAD_EN = re.compile(
     r"^(?:(?:oh|ah|well|so|actually|btw|by the way|fyi|update|heads[- ]up|just so you know|quick update|also|"
     r"and|but|ok|okay|hey|um|hmm|yes|yeah|no|note|reminder|correction|small update|good news|news|these days|"
     r"nowadays|now|currently|as of (?:now|today|this \w+)|from now on|starting (?:today|now|this \w+)|"
-    r"since (?:last|this) \w+)\b[,:!\s.-]*)+",
+    r"since (?:last|this) \w+|(?:last|this) (?:week|month|year|weekend|spring|summer|fall|autumn|winter)|"
+    r"yesterday|today|recently|lately)\b[,:!\s.-]*)+",
     re.IGNORECASE,
 )  # fmt: skip
 _LEAD_ZH = re.compile(r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息)[，,：:！!\s]*")
@@ -324,9 +326,8 @@ def _negation_en(text: str) -> Claim | None:
     if m is None:
         return None
     owner = _owner_en(m.group("subj"))
-    if m.group("gerund"):
-        value, _kind = _value(m.group("rest") or "", False)
-        return Claim(owner, _stem(m.group("gerund")), value, "single", True, True, template="negation")
+    if m.group("gerund"):  # "I quit smoking in January": the habit ends, whatever follows
+        return Claim(owner, _stem(m.group("gerund")), "", "single", True, True, template="negation")
     if m.group("left") is not None:
         value, _kind = _value(m.group("left"), False)
         return Claim(owner, EMPLOYER, value, "single", True, True, template="negation")
@@ -443,7 +444,7 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
     t = _fold(text)
     zh = bool(re.search(r"[\u4e00-\u9fff]", t)) and not re.match(r"^[A-Za-z]", t)
     if zh:
-        t = _LEAD_ZH.sub("", t)
+        t = _TIME_LEAD_ZH.sub("", _LEAD_ZH.sub("", t))
         if _CHANGE_ZH.search(t):  # "我现在的男朋友叫…" is "我的男朋友叫…", said as a change
             t = re.sub(r"^(我们?)(?:现在|目前|如今)的", r"\1的", t)
             t = re.sub(r"^(?:现在|目前|如今)[，,]?", "", t)
@@ -484,9 +485,105 @@ def _same_value(a: str, b: str) -> bool:
     return a == b or (bool(a) and bool(b) and (a.startswith(b + " ") or b.startswith(a + " ")))
 
 
+# ------------------------------------------------------------------ alignment (any statement shape)
+_ALIGN_STOP_EN = frozenset(
+    ["i", "me", "my", "mine", "we", "us", "our", "you", "your", "he", "she", "his", "her", "they", "them", "their", "it", "its", "the", "a", "an", "is", "are", "was", "were", "be", "been", "am", "to", "of", "in", "on", "at", "for", "with", "from", "by", "and", "or", "but", "so", "as", "that", "this", "these", "those", "there", "here", "do", "does", "did", "have", "has", "had", "will", "would", "can", "could", "should", "just", "about", "some", "any", "all", "very", "really", "also", "still", "now", "new", "old", "today", "yesterday", "week", "month", "year", "last", "next", "this", "ago", "since", "after", "before", "then", "than", "not", "no", "yes", "got", "get", "gets", "one", "ones"]
+)
+_ALIGN_STOP_ZH = frozenset(["我", "我们", "你", "他", "她", "它", "的", "了", "是", "在", "和", "跟", "也", "都", "就", "还", "又", "很", "把", "被", "给", "到", "去", "从", "现在", "已经", "以后", "之后", "今天", "昨天", "这", "那", "个", "一"])
+# a new statement that ends what an old one said about a shared word ("Sold the Civic", "我和陈浩分手了")
+_ENDING_EN = re.compile(r"\b(?:sold|quit|left|divorced|broke up|split up|closed|cancel+ed|scrapped|dropped|gave up|"
+                        r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|"
+                        r"no longer|not anymore|any ?more)\b", re.IGNORECASE)  # fmt: skip
+_ENDING_ZH = re.compile(r"卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽")
+_STRONG_CHANGE_EN = re.compile(
+    r"\b(?:changed?|now|new|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
+    r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
+    r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|"
+    r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b", re.IGNORECASE)  # fmt: skip
+_FROM_TO = re.compile(r"\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+?)(?:[,.;!]|$)|从(?P<old2>.+?)(?:换|改|搬|调|转)?到(?P<new2>[^，。！,]+)",
+                      re.IGNORECASE)  # fmt: skip
+_TIME_LEAD_ZH = re.compile(r"^(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|最近|刚刚?|周末|上周末)[，,]?")
+
+
+def _align_tokens(text: str) -> tuple[set[str], set[str]]:
+    """Content tokens of ``text`` (stems; zh words and their characters' bigrams) and its value tokens
+    (numbers, capitalised words after the first, e-mail addresses, Latin words inside zh)."""
+    folded = _fold(text)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", folded))
+    content: set[str] = set()
+    values: set[str] = set()
+    if zh:
+        from ._jieba import cut_precise
+
+        for run in re.findall(r"[\u4e00-\u9fff]+", folded):
+            words = [w for w in cut_precise(run) if w not in _ALIGN_STOP_ZH and w not in _FILLER_ZH]
+            content.update(w for w in words if len(w) >= 2)
+        values.update(v.casefold() for v in re.findall(r"[A-Za-z0-9][\w@.·:-]*[\w]|\d", folded))
+        return content, values
+    for i, m in enumerate(re.finditer(r"[\w@.'-]*\w", folded)):
+        word = m.group()
+        low = word.casefold()
+        if any(ch.isdigit() for ch in word) or "@" in word or (i > 0 and word[:1].isupper() and low != "i"):
+            values.add(low)
+        if low not in _ALIGN_STOP_EN and not low.isdigit():
+            content.add(_stem(low))
+    return content, values
+
+
+_FILLER_ZH = frozenset(["现在", "已经", "目前", "如今", "然后", "因为", "所以", "但是", "不过", "以后", "之后", "完全", "一直", "还是", "只"])
+
+
+def _aligned_change(new: str, old: str) -> ValueChange | None:
+    """The slot found by aligning the two statements: the words they share name the thing, the words
+    only one has hold its values. An ending word about a shared word ends the old fact; a change
+    word with a new value of the same kind replaces the old value."""
+    if _ADDITIVE.search(new) or _PAST_EN.search(new) or _FUTURE_EN.search(new):
+        return None
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    old_c, old_v = _align_tokens(old)
+    new_c, new_v = _align_tokens(_TIME_LEAD_ZH.sub("", new) if zh else new)
+    shared = old_c & new_c
+    if not shared and not (old_v & new_v):
+        return None
+    if any(_arity(w, zh=zh) == "multi" for w in shared | (old_c if zh else set())):
+        return None  # allergies, likes, children: another value is an addition
+    anchor = " ".join(sorted(shared | (old_v & new_v)))[:80]
+    ending = (_ENDING_ZH if zh else _ENDING_EN).search(new)
+    if ending and (shared or old_v & new_v):
+        return ValueChange(anchor, " ".join(sorted(old_v)) or old.strip()[:60], "", "single",
+                           f"'{ending.group()}' about {anchor!r}")  # fmt: skip
+    m = _FROM_TO.search(new)
+    if m:
+        before = (m.group("old") or m.group("old2") or "").casefold()
+        after = (m.group("new") or m.group("new2") or "").casefold()
+        if before and before in old.casefold() and after and after not in old.casefold():
+            return ValueChange(anchor, before, after, "single", "from the old value to a new one")
+    change = (_CHANGE_ZH if zh else _STRONG_CHANGE_EN).search(new)
+    gone, came = old_v - new_v, new_v - old_v
+    if change and shared and gone and came:
+        return ValueChange(anchor, " ".join(sorted(gone)), " ".join(sorted(came)), "single",
+                           f"'{change.group()}' and a new value of {anchor!r}")  # fmt: skip
+    if change and len(shared) >= (1 if zh else 2):  # a small substitution: "night team" → "day team"
+        old_only, new_only = old_c - new_c, new_c - old_c
+        if old_only and new_only and (zh or (len(old_only) <= 2 and len(new_only) <= 3)):
+            return ValueChange(anchor, " ".join(sorted(old_only)), " ".join(sorted(new_only)), "single",
+                               f"'{change.group()}' and a new value of {anchor!r}")  # fmt: skip
+    return None
+
+
 def value_change(new: str, old: str) -> ValueChange | None:
     """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
     a multi-valued relation, values of different kinds)."""
+    found = _template_change(new, old)
+    if found is not None:
+        return found
+    a, b = claim_of(new), claim_of(old)
+    if a is not None and b is not None and a.key == b.key:
+        return None  # one slot, and its templates found no change (the same value, a multi-valued relation)
+    return _aligned_change(new, old)
+
+
+def _template_change(new: str, old: str) -> ValueChange | None:
     a = claim_of(new)
     generic = a is None or a.change or a.negated
     if a is None:
