@@ -29,6 +29,8 @@ UPDATES = [
     ("我在美团上班。", "我跳槽去京东了。", "美团", "京东"),
     ("我的车牌号是京A12345。", "我的车牌号换成了京B67890。", "京A12345", "京B67890"),
     ("I live in Boston.", "I moved to Denver.", "Boston", "Denver"),
+    # no template reads the new one: the aligned words do (the thing shared, a new number, a change word)
+    ("My locker code is 3-19-27.", "Reset the locker combination to 8-02-44.", "3-19-27", "8-02-44"),
 ]
 # pairs whose first statement must stay current: more values of a multi-valued relation, distinct facts
 KEPT = [
@@ -65,6 +67,14 @@ MORE_KEPT = [
     ("I'm moving to Berlin next month.", "I'm moving to Berlin next year."),
     ("I speak Spanish.", "I also speak Japanese."),
 ]
+
+
+@pytest.fixture
+def memory(settings):  # type: ignore[no-untyped-def]
+    """Every current fact is a neighbour: the 64-d hashing embedder of the tests says nothing about
+    meaning, so the slot rules alone decide (and must leave distinct facts alone)."""
+    with Memory(settings.with_updates(conflicts={"detect_min_similarity": 0.0, "detect_neighbours": 50})) as m:
+        yield m
 
 
 def _current(m: Memory) -> list[str]:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ..text.entities import extract_entities
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
-from ..text.slots import claim_of
+from ..text.slots import claim_of, may_change
 from ..text.spans import trim_span
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
@@ -226,8 +226,10 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
     claim = claim_of(sentence, generic=True)
     if claim is not None and claim.template == "verb":  # "Dana runs the team"; "I speak French" (short)
         return bool(claim.owner) or len(tokenize(sentence)) < 3
-    if claim is not None and (claim.arity != "unknown" or claim.template != "copula" or named
-                              or any(ch.isdigit() for ch in sentence)):  # fmt: skip
+    has_value = named or any(ch.isdigit() for ch in sentence)
+    if claim is not None and (claim.arity != "unknown" or claim.template != "copula" or has_value):
+        return True
+    if has_value and may_change(sentence):  # "Reset the locker combination to 8-02-44": a change reported
         return True
     return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
 

@@ -35,7 +35,7 @@ from ..store.conflicts import ConflictRow
 from ..store.db import Conn
 from ..store.graph import EdgeInput
 from ..supersede import speaker_of
-from ..text.slots import claim_of, value_change
+from ..text.slots import claim_of, may_change, value_change
 from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation
 from .conflict_priority import Side, Verdict, judge, source_trust
 
@@ -118,8 +118,8 @@ class ConflictResolver:
         c = self.settings.conflicts
         seen: dict[uuid.UUID, MemoryRecord] = {}
         claim = claim_of(content, generic=True)
-        if claim is None and not (metadata or {}).get("slot"):
-            return []  # a statement that fills no slot changes no value
+        if not (metadata or {}).get("slot") and not may_change(content):
+            return []  # a statement that fills no slot and says no change changes no value
         for slot in {(metadata or {}).get("slot"), None if claim is None else claim.key} - {None, ""}:
             seen.update((m.id, m) for m in memories.current_in_slot(conn, user_id, str(slot), SLOT_CANDIDATES))
         if vector is not None and c.detect_neighbours > 0:

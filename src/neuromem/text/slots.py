@@ -516,7 +516,8 @@ def _align_tokens(text: str) -> tuple[set[str], set[str]]:
         from ._jieba import cut_precise
 
         for run in re.findall(r"[\u4e00-\u9fff]+", folded):
-            words = [w for w in cut_precise(run) if w not in _ALIGN_STOP_ZH and w not in _FILLER_ZH]
+            words = [w for w in cut_precise(run) if w not in _ALIGN_STOP_ZH and w not in _FILLER_ZH
+                     and not _CHANGE_ZH.search(w) and not _ENDING_ZH.search(w)]  # fmt: skip
             content.update(w for w in words if len(w) >= 2)
         values.update(v.casefold() for v in re.findall(r"[A-Za-z0-9][\w@.·:-]*[\w]|\d", folded))
         return content, values
@@ -525,11 +526,16 @@ def _align_tokens(text: str) -> tuple[set[str], set[str]]:
         low = word.casefold()
         if any(ch.isdigit() for ch in word) or "@" in word or (i > 0 and word[:1].isupper() and low != "i"):
             values.add(low)
-        if low not in _ALIGN_STOP_EN and not low.isdigit():
+        if low not in _ALIGN_STOP_EN and not low.isdigit() and not _CHANGE_WORD_EN.fullmatch(low):
             content.add(_stem(low))
     return content, values
 
 
+_CHANGE_WORD_EN = re.compile(
+    r"(?:chang|mov|switch|reassign|rais|lower|extend|postpon|rebook|renam|upgrad|downgrad|promot|reset|regist|"
+    r"re-regist|increas|decreas|bump|boost|reduc|dropp|renew|rebrand|swapp|trad|sold|sell|quit|left|leav|divorc|"
+    r"clos|cancel|scrapp|stopp|end|retir|replac|start|transferr|relocat|cut)\w*|new|now|instead|again",
+)  # fmt: skip
 _FILLER_ZH = frozenset(["现在", "已经", "目前", "如今", "然后", "因为", "所以", "但是", "不过", "以后", "之后", "完全", "一直", "还是", "只"])
 
 
@@ -569,6 +575,15 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
             return ValueChange(anchor, " ".join(sorted(old_only)), " ".join(sorted(new_only)), "single",
                                f"'{change.group()}' and a new value of {anchor!r}")  # fmt: skip
     return None
+
+
+def may_change(text: str) -> bool:
+    """Whether ``text`` can change a stored value at all: it fills a slot, or says a change or an end."""
+    if claim_of(text, generic=True) is not None:
+        return True
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    change, ending = (_CHANGE_ZH, _ENDING_ZH) if zh else (_STRONG_CHANGE_EN, _ENDING_EN)
+    return bool(change.search(text) or ending.search(text) or _FROM_TO.search(text))
 
 
 def value_change(new: str, old: str) -> ValueChange | None:
@@ -615,4 +630,4 @@ def _template_change(new: str, old: str) -> ValueChange | None:
     return ValueChange(a.key, b.value, a.value, "unknown", "same slot, arity unknown")
 
 
-__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "claim_of", "slot_of", "value_change"]
+__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "claim_of", "may_change", "slot_of", "value_change"]
