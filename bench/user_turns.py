@@ -23,6 +23,7 @@ import datetime as dt
 import gzip
 import json
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from bench.datasets import LME_ORACLE_DEV, data_root
 
 from neuromem.ingest.rules import extract_with_rules
 from neuromem.ingest.turns import Turn
+from neuromem.text.entities import extract_entities
 from neuromem.text.pii import find_pii
 
 _T0 = dt.datetime(2024, 1, 1, tzinfo=dt.UTC)
@@ -53,16 +55,36 @@ def user_turns(path: Path, limit: int, seed: int) -> list[str]:
     return turns[:limit]
 
 
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|our|us)\b|我", re.IGNORECASE)
+_COPULA = re.compile(r"\b(?:is|are|was|were)\b|是")
+
+
+def about_others(sentence: str) -> bool:
+    """A plain statement about another person or a thing: no first person, and a copula or a named
+    person, organisation or place (the same test before and after a change of the extractor)."""
+    if _FIRST_PERSON.search(sentence):
+        return False
+    named = any(e.type in ("person", "organization", "place") for e in extract_entities(sentence))
+    return named or bool(_COPULA.search(sentence))
+
+
 def gate(turns: list[str], threshold: float) -> dict[str, float]:
-    """Shares of the mined units by outcome."""
+    """Shares of the mined units by outcome, and the share of statements about others dropped."""
     outcomes: Counter[str] = Counter()
+    others: Counter[str] = Counter()
     for text in turns:
         out = extract_with_rules([Turn("user", text, _T0)], ("user",))
         outcomes.update(out.dropped)
         for c in out.candidates:
-            outcomes["kept" if c.importance >= threshold else "below_threshold"] += 1
+            kept = c.importance >= threshold
+            outcomes["kept" if kept else "below_threshold"] += 1
+            if about_others(c.content):
+                others["kept" if kept else "dropped"] += 1
     total = sum(outcomes.values()) or 1
-    return {k: round(v / total, 4) for k, v in sorted(outcomes.items())} | {"units": total}
+    shares = {k: round(v / total, 4) for k, v in sorted(outcomes.items())}
+    n_others = sum(others.values()) or 1
+    return shares | {"units": total, "statements_about_others": n_others,
+                     "about_others_dropped": round(others["dropped"] / n_others, 4)}  # fmt: skip
 
 
 def pii(turns: list[str], show: int) -> dict[str, int]:
