@@ -18,6 +18,7 @@ import importlib
 from collections.abc import AsyncIterator, Sequence
 
 from fastapi import APIRouter, FastAPI, Response
+from fastapi_offline import FastAPIOffline
 from starlette.routing import Route
 
 from .. import __version__
@@ -36,6 +37,7 @@ Authenticate with `Authorization: Bearer <key>` (`memctl keys create`). Every ro
 `application/problem+json`."""
 
 ExtraRouter = APIRouter | tuple[str, APIRouter]
+DOCS_ASSETS = "/docs-assets"  # where the API documentation pages load their scripts and styles from
 
 
 def create_app(
@@ -65,7 +67,9 @@ def create_app(
                 await stack.enter_async_context(mcp_server.session_manager.run())
             yield
 
-    app = FastAPI(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    # /docs and /redoc from the Swagger UI and ReDoc files installed with fastapi-offline, never a CDN
+    app = FastAPIOffline(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                         static_url=DOCS_ASSETS)  # fmt: skip
     app.state.neuromem = service
     app.state.metrics = metrics
     problems.install(app)
