@@ -30,7 +30,7 @@ if typing.TYPE_CHECKING:
     )
     from .async_memory import AsyncMemory
     from .config import Settings
-    from .env_names import store_location
+    from .env_names import ServiceFiles, service_auto_start, service_files, store_location
     from .errors import (
         AccessError,
         AuthenticationError,
@@ -123,6 +123,9 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "serve": ".api.handles",
     "serve_mcp_stdio": ".api.handles",
     "store_location": ".env_names",
+    "ServiceFiles": ".env_names",
+    "service_auto_start": ".env_names",
+    "service_files": ".env_names",
     "ScheduledJob": ".admin",
     "ServerStop": ".admin",
     "read_chat_export": ".admin",
@@ -298,6 +301,7 @@ __all__ = [
     "SearchHit",
     "SearchResults",
     "ServerStop",
+    "ServiceFiles",
     "SessionEnd",
     "SessionNotFoundError",
     "Settings",
@@ -322,6 +326,8 @@ __all__ = [
     "scheduled_jobs",
     "serve",
     "serve_mcp_stdio",
+    "service_auto_start",
+    "service_files",
     "settings_reference",
     "stop_embedded_server",
     "store_location",

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .context import friendly_errors, open_memory, user_option
+from .context import friendly_errors, open_memory, remote_or_none, user_option
 from .main import cli
 
 
@@ -69,6 +69,10 @@ def documents_upload(user_id: str, file: Path, no_wait: bool, no_progress: bool)
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise click.ClickException(f"{file} is not UTF-8 text") from None
+    stored = remote_or_none(None, lambda r: r.add_document(user_id, text, file.name, mime))
+    if stored is not None:  # the running service embeds the chunks (now, or in its backfill)
+        click.echo(f"{stored['id']}  {stored['file_name']}  {stored['chunk_count']} chunks")
+        return
     with open_memory() as m:
         doc = m.add_document(text, user_id=user_id, file_name=file.name, mime_type=mime)
         click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks")
@@ -97,6 +101,14 @@ def _wait_for_embedding(m, file_id, user_id, status, no_progress):  # type: igno
 @friendly_errors
 def documents_list(user_id: str) -> None:
     """List a user's documents."""
+    found = remote_or_none(None, lambda r: r.list_documents(user_id))
+    if found is not None:
+        for d in found:
+            click.echo(f"{d['id']}  {d['file_name']}  {d['chunk_count']} chunks  {d['size_bytes']} bytes  "
+                       f"{d['created_at'][:10]}")  # fmt: skip
+        if not found:
+            click.echo("(none)")
+        return
     with open_memory() as m:
         docs = m.list_documents(user_id=user_id)
         for doc in docs:
@@ -111,6 +123,10 @@ def documents_list(user_id: str) -> None:
 @friendly_errors
 def documents_delete(user_id: str, file_id: str) -> None:
     """Delete the document FILE_ID (as printed by upload or list) and its chunks."""
+    deleted = remote_or_none(None, lambda r: r.delete_document(user_id, file_id))
+    if deleted is not None:
+        click.echo(f"deleted {deleted['id']}  {deleted['file_name']}")
+        return
     with open_memory() as m:
         doc = m.delete_document(file_id, user_id=user_id)
     click.echo(f"deleted {doc.id}  {doc.file_name}")

@@ -71,10 +71,16 @@ def server() -> None:
 @server.command("stop")
 @friendly_errors
 def server_stop() -> None:
-    """Stop the embedded server of the configured data directory now (and its idle watchdog)."""
+    """Stop the embedded server of the configured data directory now (and its idle watchdog), and the
+    service a command started for it."""
     from neuromem import stop_embedded_server
 
-    done = stop_embedded_server(load_settings())
+    from .remote import stop_service
+
+    settings = load_settings()
+    if not settings.store.database_url and (pid := stop_service(settings.store.data_dir)):
+        click.echo(f"stopped the neuromem service commands had started (pid {pid})")
+    done = stop_embedded_server(settings)
     if done.external:
         click.echo("nothing stopped: NEUROMEM_DATABASE_URL points at an external server, which neuromem does not run")
     elif done.postmaster_pid is not None:
