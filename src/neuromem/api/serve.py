@@ -180,7 +180,7 @@ class IdleWatch:
     def watch(self, server: uvicorn.Server) -> None:
         if self.idle_s is None:
             return
-        idle_s = self.idle_s
+        idle_s, self.last = self.idle_s, time.monotonic()
 
         def run() -> None:
             while not server.should_exit:
@@ -229,9 +229,9 @@ def serve(settings: Settings, *, auto: bool = False, echo: Callable[[str], None]
             app.state.ready.wait()
             if publication.publish():
                 say(banner(url, app, time.monotonic() - started, idle_s))
+                watch.watch(server)  # the idle clock starts once the service is ready
 
         threading.Thread(target=when_ready, name="neuromem-ready", daemon=True).start()
-        watch.watch(server)
         try:
             server.run(sockets=sockets)
         finally:
