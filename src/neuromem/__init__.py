@@ -10,8 +10,10 @@ import typing
 
 if typing.TYPE_CHECKING:
     from .admin import (
+        ModelCheck,
         ScheduledJob,
         ServerStop,
+        check_models,
         read_chat_export,
         reembed,
         run_worker,
@@ -127,6 +129,8 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "service_auto_start": ".env_names",
     "service_files": ".env_names",
     "ScheduledJob": ".admin",
+    "ModelCheck": ".admin",
+    "check_models": ".admin",
     "ServerStop": ".admin",
     "read_chat_export": ".admin",
     "reembed": ".admin",
@@ -276,6 +280,7 @@ __all__ = [
     "MemoryNotFoundError",
     "MemoryRecord",
     "MemoryType",
+    "ModelCheck",
     "ModelError",
     "NeuromemError",
     "NotFoundError",
@@ -317,6 +322,7 @@ __all__ = [
     "VersionConflictError",
     "WriteResult",
     "__version__",
+    "check_models",
     "key_store",
     "metrics_exposition",
     "openapi_document",

@@ -25,13 +25,20 @@ def init() -> None:
 @click.option("--user-id", "-u", default=None, help="Counts for one user only.")
 @friendly_errors
 def status(user_id: str | None) -> None:
-    """Server, schema version, embedder and memory counts (of every user, or of one with -u)."""
+    """Server, schema version, memory counts (of every user, or of one with -u), and the embedder
+    and LLM configured, each asked for one small answer to show whether it answers."""
+    from neuromem import check_models
+
     with open_memory() as m:
         s = m.status(user_id=user_id)
+        checks = check_models(m)
     click.echo(f"server:     PostgreSQL {s.server_version} ({where(s)})")
     click.echo(f"pgvector:   {s.pgvector_version or 'missing'}")
     click.echo(f"schema:     version {s.schema_version} (this neuromem: {s.latest_schema_version})")
-    click.echo(f"embedder:   {s.embedder} ({s.embedding_dim}-d, {s.embed_mode})")
+    for check in checks:
+        state = {True: "answers", False: "DOES NOT ANSWER", None: "not configured"}[check.answered]
+        mode = f", embedding {s.embed_mode}" if check.role == "embedder" else ""
+        click.echo(f"{check.role + ':':<12}{check.configured}: {state} ({check.detail}{mode})")
     scope = f" of {user_id}" if user_id else ""
     click.echo(f"memories{scope}: ".ljust(12) + (", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())) or "none"))
     click.echo(f"pending:    {s.pending_embeddings} rows waiting for an embedding ({s.pending_turns} turns)")
