@@ -10,7 +10,6 @@ from pydantic import BaseModel
 
 from .config import _ALIASES, CONFIG_FILE_VARIABLE, DEFAULT_CONFIG_FILE, Settings
 
-
 LLM_EXAMPLES = [
     "## Connecting an LLM: worked examples",
     "",
