@@ -112,7 +112,7 @@ def warm(memory: Memory, ready: threading.Event) -> None:
     """Load the embedder and run one search, so the first request pays for neither; then ``ready``.
     A failure is logged and the service is ready all the same (the request will say what fails)."""
     try:
-        memory._core.embedder.embed_passages(["warm up"])
+        memory.warm_up()
         memory.search("warm up", user_id="neuromem-warm-up", limit=1)
     except Exception:
         log.exception("warming up the embedder failed")

@@ -7,8 +7,18 @@ from pathlib import Path
 
 import click
 
-from .context import friendly_errors, open_memory, remote_or_none, user_option
+from .context import friendly_errors, load_settings, open_memory, remote_or_none, user_option
 from .main import cli
+
+UPLOAD_BATCH = 8  # chunks per embedding batch of `documents upload`: one step of its bar
+POLL_S = 0.2  # how often the upload bar reads the document's state
+
+
+def _load_model(m, *, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+    """Load the embedding model before a progress bar starts, saying so."""
+    if not quiet:
+        click.echo("loading the embedding model…", err=True)
+    m.warm_up()
 
 
 @cli.command()
@@ -30,6 +40,7 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, 
 
     total = sum(len(m) for m in read_chat_export(file).values())
     with open_memory() as m:
+        _load_model(m, quiet=no_progress)  # before the bar: its ETA measures the ingest, not the model loading
         with tqdm(total=total, unit="turn", disable=no_progress, desc="ingest") as bar:
             summary = m.import_chat_export(file, user_id=user_id, batch_size=batch_size, progress=bar.update)
         if not no_wait and m.pending_embeddings(user_id=user_id):
@@ -73,7 +84,12 @@ def documents_upload(user_id: str, file: Path, no_wait: bool, no_progress: bool)
     if stored is not None:  # the running service embeds the chunks (now, or in its backfill)
         click.echo(f"{stored['id']}  {stored['file_name']}  {stored['chunk_count']} chunks")
         return
-    with open_memory() as m:
+    settings = load_settings()
+    # small embedding batches: the background embedding commits each one, so the bar moves with the work
+    batch = min(settings.embedder.batch_size, UPLOAD_BATCH)
+    with open_memory(settings.with_updates(embedder={"batch_size": batch})) as m:
+        if len(text) > settings.ingest.document_background_chars and not no_wait:
+            _load_model(m, quiet=no_progress)
         doc = m.add_document(text, user_id=user_id, file_name=file.name, mime_type=mime)
         click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks")
         status = m.document_status(doc.id, user_id=user_id)
@@ -90,7 +106,7 @@ def _wait_for_embedding(m, file_id, user_id, status, no_progress):  # type: igno
 
     with tqdm(total=status.chunks, initial=status.embedded, unit="chunk", desc="embed", disable=no_progress) as bar:
         while status.state == "embedding":
-            time.sleep(0.5)
+            time.sleep(POLL_S)
             status = m.document_status(file_id, user_id=user_id)
             bar.update(status.embedded - bar.n)
     return status
