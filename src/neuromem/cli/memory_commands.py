@@ -107,7 +107,7 @@ def add(user_id: str, content: str, memory_type: str, category: str | None, impo
             click.echo(f"{data['operation'].upper()}: {describe(RemoteRecord.of(data['memory']))} "
                        f"({data.get('reason', '')})")  # fmt: skip
         return
-    with open_memory() as m:
+    with open_memory(query_settings()) as m:  # one text to embed: the engine that loads fastest
         for result in m.add(content, user_id=user_id, memory_type=memory_type, category=category,
                             importance=importance, metadata=meta):
             click.echo(f"{result.operation.value.upper()}: {describe(result.memory)} ({result.reason})")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import friendly_errors, load_settings, open_memory
+from .context import friendly_errors, load_settings, open_memory, query_settings
 from .main import cli
 
 
@@ -29,7 +29,7 @@ def status(user_id: str | None) -> None:
     and LLM configured, each asked for one small answer to show whether it answers."""
     from neuromem import check_models
 
-    with open_memory() as m:
+    with open_memory(query_settings()) as m:  # one text to embed: the engine that loads fastest
         s = m.status(user_id=user_id)
         checks = check_models(m)
     click.echo(f"server:     PostgreSQL {s.server_version} ({where(s)})")
