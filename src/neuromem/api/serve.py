@@ -201,14 +201,14 @@ def banner(url: str, app: Any, seconds: float, idle_s: float | None) -> str:
 def serve(settings: Settings, *, auto: bool = False, echo: Callable[[str], None] | None = None) -> None:
     """``memctl serve``: the app on ``service.host:port`` until SIGINT/SIGTERM (graceful). The embedder
     is loaded and warmed before ``/readyz`` says ready and ``serve.json`` is written; then one banner
-    line with the URLs. ``auto`` (a service a command started): any free port, and it stops after
+    line with the URLs. ``auto`` (a service a command started): any free port of 127.0.0.1, and it stops after
     ``service.idle_shutdown_s`` seconds without a request."""
     from . import logs
 
     started = time.monotonic()
     say = echo or (lambda line: print(line, flush=True))
-    if auto:
-        settings = settings.with_updates(service={"port": 0})
+    if auto:  # for this machine's commands only
+        settings = settings.with_updates(service={"host": "127.0.0.1", "port": 0})
     idle_s = settings.service.idle_shutdown_s if auto else None
     logs.configure(settings.service.log_json)
     embedded = not settings.store.database_url
