@@ -20,7 +20,7 @@ import pytest
 from neuromem.cli.remote import find_remote
 
 ROOT = Path(__file__).resolve().parents[2]
-IDLE_S = 5
+IDLE_S = 15  # long enough that a loaded machine still sees the service before it stops
 
 
 @pytest.fixture
