@@ -213,6 +213,9 @@ def serve(settings: Settings, *, auto: bool = False, echo: Callable[[str], None]
     logs.configure(settings.service.log_json)
     embedded = not settings.store.database_url
     with single_service(settings, auto=auto) if embedded else nullcontext(), Memory(settings) as memory:
+        # requests log in as neuromem_service (issue 23 item 6): a login it refuses stops the start here,
+        # with the setting to fix named, rather than failing the first request
+        memory._core.db.service_pool()
         app = create_app(memory, settings)
         watch = IdleWatch(app, idle_s)
         server = GracefulServer(uvicorn_config(watch, settings))
