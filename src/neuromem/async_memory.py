@@ -492,11 +492,13 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format)
 
-    async def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+    async def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or nothing, re-embedding
-        when the file's vectors come from another dimension or embedder. (``Memory.import_file``, awaited)
+        when the file's vectors come from another dimension or embedder. What a ``forget`` erased since the
+        export stays out (``report.forgotten``); ``include_forgotten=True`` is the owner's own restore and
+        brings it back. (``Memory.import_file``, awaited)
         """
-        return await asyncio.to_thread(self.sync.import_file, source)
+        return await asyncio.to_thread(self.sync.import_file, source, include_forgotten=include_forgotten)
 
     async def sync_markdown(self, directory: str | Path, *, user_id: str, language: str = 'en') -> SyncReport:
         """Two-way sync with ``directory/memory.md`` and ``learnings.md`` (seed 004 §2.1): the person's added, edited and

@@ -255,7 +255,7 @@ class TraitSettings(_Section):
     trend_min_support: int = Field(default=2, ge=1)  # memories of one theme that open a trend
     pattern_lookback_days: float = Field(default=90.0, gt=0)  # unexplained memories kept in the pool
     keyword_max_df_ratio: float = Field(default=0.3, gt=0, le=1)  # too-common words make no theme
-    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait
+    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait, on the embedder's own scale (reflect.calibration)
     upgrade_min_similarity: float = Field(default=0.5, ge=-1, le=1)  # related traits without shared keywords
     contradiction_dissolve_below: float = Field(default=0.3, ge=0, le=1)  # offline rule: weak → dissolve
     reflection_retries: int = Field(default=3, ge=0)  # optimistic-lock conflicts before giving up

@@ -550,12 +550,14 @@ class Memory:
 
         return export_user(self._core, target, user_id, fmt=format)
 
-    def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+    def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
-        nothing, re-embedding when the file's vectors come from another dimension or embedder."""
+        nothing, re-embedding when the file's vectors come from another dimension or embedder.
+        What a ``forget`` erased since the export stays out (``report.forgotten``);
+        ``include_forgotten=True`` is the owner's own restore and brings it back."""
         from .portability.importer import import_file
 
-        report = import_file(self._core, source)
+        report = import_file(self._core, source, include_forgotten=include_forgotten)
         self._poke()
         return report
 
