@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, Response
 from starlette.routing import Route
@@ -58,9 +59,13 @@ def create_app(
             streamable_http_path="/mcp", stateless_http=True, json_response=True, host=settings.service.host,
             max_request_body_size=settings.service.max_body_bytes)  # fmt: skip
 
+    proxy = _proxy(service, settings.service.proxy_upstream)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
+            if proxy is not None:
+                stack.push_async_callback(proxy[1].aclose)
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
             yield
@@ -78,7 +83,7 @@ def create_app(
     def prometheus_metrics() -> Response:
         return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
-    for extra in [*_web_router(service, include_web), *extra_routers]:
+    for extra in [*_web_router(service, include_web), *([proxy[0]] if proxy else []), *extra_routers]:
         prefix, router = extra if isinstance(extra, tuple) else ("", extra)
         app.include_router(router, prefix=prefix)
     if mcp_server is not None:
@@ -97,3 +102,12 @@ def _web_router(service: ServiceContext, enabled: bool) -> list[ExtraRouter]:
         return []
     build = getattr(web, "build_router", None)
     return [] if build is None else [("/ui", build(service))]
+
+
+def _proxy(service: ServiceContext, upstream: str | None) -> tuple[APIRouter, Any] | None:
+    """The memory proxy's router and proxy when ``service.proxy_upstream`` is set (issue 26)."""
+    if not upstream:
+        return None
+    from .routes.proxy import build_router
+
+    return build_router(service, upstream)
