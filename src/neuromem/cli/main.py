@@ -39,6 +39,7 @@ from . import (  # noqa: E402, F401
     reflect_commands,
     server_commands,
     service_commands,
+    setup_commands,
 )
 
 
