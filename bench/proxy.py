@@ -25,11 +25,11 @@ from typing import Any
 import httpx
 import numpy as np
 from bench.harness import bench_settings, temporary_server
+from tests.fakes import FakeOpenAI
 
 from neuromem import Memory
 from neuromem.api.keys import KeyStore
 from neuromem.api.serve import ServiceServer
-from tests.fakes import FakeOpenAI
 
 USER = "bench-proxy"
 TOPICS = ["tea", "cycling", "Berlin", "cello", "Python", "hiking", "sushi", "jazz", "chess", "gardening"]

@@ -53,7 +53,8 @@ def _text(value: Any) -> str:
 def last_exchange(lines: Iterable[str]) -> tuple[str, str] | None:
     """The last prompt the user typed in a Claude Code transcript and the assistant's text after it
     (tool calls and tool results left out); None when there is no such prompt."""
-    prompt, replies = None, []
+    prompt: str | None = None
+    replies: list[str] = []
     for line in lines:
         try:
             entry = json.loads(line)

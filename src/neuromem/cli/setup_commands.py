@@ -101,6 +101,7 @@ def hook_save(agent: str, user_id: str) -> None:
 
     def run() -> None:
         event = read_event(sys.stdin.read())
+        exchange: tuple[str, str] | None
         if agent == "cursor":
             exchange = (pending().take(agent, event.session), event.reply)
         else:
@@ -141,6 +142,6 @@ def _quietly(run: Callable[[], None]) -> None:
     on some codes, e.g. Claude Code on 2)."""
     try:
         run()
-    except (Exception, SystemExit) as exc:  # noqa: BLE001 - a hook must never stop the agent
+    except (Exception, SystemExit) as exc:
         detail = f"exit {exc.code}" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
         click.echo(f"neuromem hook: skipped ({detail})", err=True)
