@@ -93,6 +93,7 @@ if typing.TYPE_CHECKING:
     from .portability.importer import ImportReport
     from .portability.markdown_sync import SyncReport
     from .recall.packing import Citation
+    from .recall.related import Neighbour, Related
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
     from .reflect.engine import ReflectionReport
@@ -180,6 +181,8 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "IngestReport": ".ingest.pipeline",
     "SessionEnd": ".ingest.pipeline",
     "Provenance": ".ingest.provenance",
+    "Neighbour": ".recall.related",
+    "Related": ".recall.related",
     "RejectedMessage": ".ingest.turns",
     "Archived": ".lifecycle.archive",
     "ArchiveReport": ".lifecycle.archive",
@@ -275,6 +278,7 @@ __all__ = [
     "MemoryType",
     "ModelError",
     "NeuromemError",
+    "Neighbour",
     "NotFoundError",
     "Operation",
     "OutOfRangeError",
@@ -289,6 +293,7 @@ __all__ = [
     "RecallRecipe",
     "ReceiptNotFoundError",
     "ReflectionReport",
+    "Related",
     "RejectedMessage",
     "RequestTimeoutError",
     "RetentionReport",

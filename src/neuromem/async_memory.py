@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from .portability.markdown_sync import SyncReport
     from .recall.prompt import PromptBlock
     from .recall.recipes import RecallRecipe
+    from .recall.related import Related
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
@@ -311,6 +312,12 @@ class AsyncMemory:
     async def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words. (``Memory.sources``, awaited)"""
         return await asyncio.to_thread(self.sync.sources, memory_id, user_id=user_id)
+
+    async def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+        """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind and direction,
+        heaviest first (``.kinds`` counts the edges by kind). (``Memory.related``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.related, memory_id, user_id=user_id, limit=limit)
 
     async def add_document(
         self,

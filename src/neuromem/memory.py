@@ -60,6 +60,8 @@ from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe, get_recipe
+from .recall.related import Related
+from .recall.related import related as graph_neighbours
 from .store import history, memories
 from .store.db import Database
 from .store.filters import compile_filter
@@ -345,6 +347,12 @@ class Memory:
     def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words."""
         return provenance(self._core, memory_id, user_id)
+
+    def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+        """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind
+        and direction, heaviest first (``.kinds`` counts the edges by kind)."""
+        uid, mid = self._ids(user_id, memory_id)
+        return graph_neighbours(self._core, mid, uid, limit=check.limit(limit))
 
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",

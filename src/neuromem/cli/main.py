@@ -32,6 +32,7 @@ from . import (  # noqa: E402, F401
     consolidate_commands,
     demo_command,
     forget_commands,
+    graph_commands,
     ingest_commands,
     memory_commands,
     portability_commands,
