@@ -87,15 +87,16 @@ if typing.TYPE_CHECKING:
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
+    from .lifecycle.webhooks import Event, EventPage, Webhook
     from .memory import Memory
     from .portability.export import ExportReport
     from .portability.format import EXPORT_FORMATS
     from .portability.importer import ImportReport
     from .portability.markdown_sync import SyncReport
     from .recall.packing import Citation
-    from .recall.related import Neighbour, Related
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
+    from .recall.related import Neighbour, Related
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
@@ -113,6 +114,7 @@ if typing.TYPE_CHECKING:
         SearchResults,
         WriteResult,
     )
+    from .webhooks import add_webhook, list_webhooks, remove_webhook
 
 _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     # the service face (the `service` extra): what memctl serve / mcp / metrics / openapi / keys use
@@ -183,6 +185,12 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "Provenance": ".ingest.provenance",
     "Neighbour": ".recall.related",
     "Related": ".recall.related",
+    "Event": ".lifecycle.webhooks",
+    "EventPage": ".lifecycle.webhooks",
+    "Webhook": ".lifecycle.webhooks",
+    "add_webhook": ".webhooks",
+    "list_webhooks": ".webhooks",
+    "remove_webhook": ".webhooks",
     "RejectedMessage": ".ingest.turns",
     "Archived": ".lifecycle.archive",
     "ArchiveReport": ".lifecycle.archive",
@@ -249,6 +257,8 @@ __all__ = [
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",
+    "Event",
+    "EventPage",
     "Evidence",
     "ExportFormatError",
     "ExportReport",
@@ -277,8 +287,8 @@ __all__ = [
     "MemoryRecord",
     "MemoryType",
     "ModelError",
-    "NeuromemError",
     "Neighbour",
+    "NeuromemError",
     "NotFoundError",
     "Operation",
     "OutOfRangeError",
@@ -293,8 +303,8 @@ __all__ = [
     "RecallRecipe",
     "ReceiptNotFoundError",
     "ReflectionReport",
-    "Related",
     "RejectedMessage",
+    "Related",
     "RequestTimeoutError",
     "RetentionReport",
     "ScheduledJob",
@@ -316,13 +326,17 @@ __all__ = [
     "UnknownMemoryTypeError",
     "VectorDimensionError",
     "VersionConflictError",
+    "Webhook",
     "WriteResult",
     "__version__",
+    "add_webhook",
     "key_store",
+    "list_webhooks",
     "metrics_exposition",
     "openapi_document",
     "read_chat_export",
     "reembed",
+    "remove_webhook",
     "run_worker",
     "scheduled_jobs",
     "serve",

@@ -9,6 +9,12 @@ from neuromem import AsyncMemory, Memory, Operation, Settings
 
 #: The public surface, written out: adding or removing a name is a deliberate change of this list.
 PUBLIC = {
+    "Event",
+    "EventPage",
+    "Webhook",
+    "add_webhook",
+    "list_webhooks",
+    "remove_webhook",
     "EXPORT_FORMATS",
     "AccessError",
     "ApiKey",

@@ -41,6 +41,7 @@ from . import (  # noqa: E402, F401
     server_commands,
     service_commands,
     setup_commands,
+    webhook_commands,
 )
 
 

@@ -19,6 +19,7 @@ consolidate_concepts   1 day           related memories → concept nodes linked
 archive_low_weight     1 day           memories / nodes under the seed 003 §6.1 weight → archived (``lifecycle.archive``)
 enforce_retention      1 day           rows past a per-type / per-category TTL → hard-deleted with a receipt
                                        (``lifecycle.retention``; off until a TTL is set)
+deliver_webhooks       1 min           new events → POSTed, signed, to the registered webhooks
 =====================  ==============  ===============================================
 =======
 Each job is a plain function over the store, run one by one (``memctl job --run NAME
@@ -49,6 +50,7 @@ archive_low_weight     daily         memories / nodes under the seed 003 §6.1 w
                                      (``lifecycle.archive``)
 enforce_retention      daily         rows past a per-type / per-category TTL → hard-deleted with a receipt
                                      (``lifecycle.retention``; off until a TTL is set)
+deliver_webhooks       every minute  new events → POSTed, signed, to the registered webhooks (``lifecycle.webhooks``)
 =====================  ============  ===============================================
 
 ``dry_run`` reports what a job would change and changes nothing; a job that cannot preview
@@ -73,6 +75,7 @@ from .concepts import concepts_job
 from .purge import purge_preview, purge_soft_deleted
 from .retention import enforce_retention
 from .tiers import promote_job
+from .webhooks import deliver_webhooks
 
 if TYPE_CHECKING:
     from ..ingest.pipeline import IngestPipeline
@@ -152,6 +155,8 @@ JOBS: dict[str, Job] = {
             "archive memories and nodes under the seed 003 §6.1 weight"),
         Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(_core(c), now, dry_run=dry),
             "hard-delete rows past their per-type / per-category TTL, with receipts"),
+        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_core(c), now),
+            "POST new events to the registered webhooks, signed", previews=False),
     )
 }  # fmt: skip
 
