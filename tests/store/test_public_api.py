@@ -29,6 +29,7 @@ PUBLIC = {
     "Citation",
     "ArchiveReport",
     "Archived",
+    "CompactionReport",
     "CompressedGroup",
     "CompressionReport",
     "ConceptGroup",

@@ -19,6 +19,8 @@ consolidate_concepts   1 day           related memories → concept nodes linked
 archive_low_weight     1 day           memories / nodes under the seed 003 §6.1 weight → archived (``lifecycle.archive``)
 enforce_retention      1 day           rows past a per-type / per-category TTL → hard-deleted with a receipt
                                        (``lifecycle.retention``; off until a TTL is set)
+compact_forgotten      1 day           relations that held forgotten rows → rewritten (VACUUM FULL), WAL
+                                       retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
 deliver_webhooks       1 min           new events → POSTed, signed, to the registered webhooks
 =====================  ==============  ===============================================
 =======
@@ -50,6 +52,8 @@ archive_low_weight     daily         memories / nodes under the seed 003 §6.1 w
                                      (``lifecycle.archive``)
 enforce_retention      daily         rows past a per-type / per-category TTL → hard-deleted with a receipt
                                      (``lifecycle.retention``; off until a TTL is set)
+compact_forgotten      daily         relations that held forgotten rows → rewritten (VACUUM FULL), WAL
+                                     retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
 deliver_webhooks       every minute  new events → POSTed, signed, to the registered webhooks (``lifecycle.webhooks``)
 =====================  ============  ===============================================
 
@@ -70,6 +74,7 @@ from ..reflect import triggers
 from ..store import maintenance
 from .archive import archive_job
 from .backfill import backfill_embeddings
+from .compaction import compact_forgotten, pending_count
 from .compress import compress_job
 from .concepts import concepts_job
 from .purge import purge_preview, purge_soft_deleted
@@ -155,6 +160,9 @@ JOBS: dict[str, Job] = {
             "archive memories and nodes under the seed 003 §6.1 weight"),
         Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(_core(c), now, dry_run=dry),
             "hard-delete rows past their per-type / per-category TTL, with receipts"),
+        Job("compact_forgotten", "0 7 * * *",
+            lambda c, now, dry: pending_count(_core(c)) if dry else compact_forgotten(_core(c)),
+            "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
         Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_core(c), now),
             "POST new events to the registered webhooks, signed", previews=False),
     )
