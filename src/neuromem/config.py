@@ -293,6 +293,11 @@ class ServiceSettings(_Section):
     graceful_shutdown_s: float = Field(default=10.0, ge=0)  # in-flight requests may finish this long
     mcp_http: bool = True  # serve MCP over streamable HTTP at /mcp
     log_json: bool = True  # structured JSON logs (tenant, user, request id; never content at INFO)
+    # the memory proxy (issue 26): `memctl serve --proxy URL` forwards POST /v1/chat/completions to this
+    # OpenAI-compatible base URL (…/v1) with recalled memory in a system message, then ingests the exchange
+    proxy_upstream: str | None = None
+    proxy_token_budget: int = Field(default=600, ge=16, le=32000)  # tokens of memory put in the system message
+    proxy_recall_timeout_s: float = Field(default=5.0, gt=0)  # past this the chat goes on without memory
     # memctl commands on the embedded store start a service for the next ones (issue 22 item 2); it
     # stops after idle_shutdown_s seconds without a request
     auto_start: bool = True

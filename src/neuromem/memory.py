@@ -58,10 +58,14 @@ from .lifecycle.forget import receipts as forget_receipts
 from .lifecycle.forget import target_of as forget_target
 from .lifecycle.retention import RetentionReport, enforce_retention
 from .lifecycle.tiers import Promotion, promote
+from .lifecycle.webhooks import EventPage
+from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe, get_recipe
+from .recall.related import Related
+from .recall.related import related as graph_neighbours
 from .store import history, memories
 from .store.db import Database
 from .store.filters import compile_filter
@@ -361,6 +365,19 @@ class Memory:
     def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words."""
         return provenance(self._core, memory_id, user_id)
+
+    def events(self, *, user_id: str, after: str | None = None, kinds: Sequence[str] | None = None,
+               limit: int = 100) -> EventPage:  # fmt: skip
+        """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten;
+        conflicts opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the
+        page's ``next`` as ``after`` to read on."""
+        return read_events(self._core, self._uid(user_id), after=after, kinds=kinds, limit=limit)
+
+    def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+        """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind
+        and direction, heaviest first (``.kinds`` counts the edges by kind)."""
+        uid, mid = self._ids(user_id, memory_id)
+        return graph_neighbours(self._core, mid, uid, limit=check.limit(limit))
 
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
