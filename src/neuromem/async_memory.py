@@ -82,6 +82,10 @@ class AsyncMemory:
         valid_at: Any = None,
         invalid_at: Any = None,
         tags: Sequence[str] | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
     ) -> list[WriteResult]:
         """Store one memory (ADD), or recognise it as known (NOOP) or as a new version (UPDATE). (``Memory.add``,
         awaited)
@@ -98,6 +102,10 @@ class AsyncMemory:
             valid_at=valid_at,
             invalid_at=invalid_at,
             tags=tags,
+            agent_id=agent_id,
+            run_id=run_id,
+            visibility=visibility,
+            team_id=team_id,
         )
 
     async def update(
@@ -137,6 +145,20 @@ class AsyncMemory:
         """Erase everything stored for ``user_id`` (irreversible). (``Memory.reset``, awaited)"""
         return await asyncio.to_thread(self.sync.reset, user_id=user_id)
 
+    async def add_team_member(self, team_id: str, *, user_id: str) -> bool:
+        """Make ``user_id`` a member of ``team_id``; False when it already was. (``Memory.add_team_member``, awaited)"""
+        return await asyncio.to_thread(self.sync.add_team_member, team_id, user_id=user_id)
+
+    async def remove_team_member(self, team_id: str, *, user_id: str) -> bool:
+        """End ``user_id``'s membership of ``team_id``; False when there was none. (``Memory.remove_team_member``,
+        awaited)
+        """
+        return await asyncio.to_thread(self.sync.remove_team_member, team_id, user_id=user_id)
+
+    async def teams(self, *, user_id: str) -> list[str]:
+        """The teams ``user_id`` belongs to. (``Memory.teams``, awaited)"""
+        return await asyncio.to_thread(self.sync.teams, user_id=user_id)
+
     async def forget(
         self,
         *,
@@ -153,6 +175,8 @@ class AsyncMemory:
         dry_run: bool = False,
         actor: str = 'user',
         compact: bool = False,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> ForgetReceipt | ForgetPreview:
         """Hard-delete every trace of exactly one target and return the receipt proving it (``dry_run=True``: a preview
         of what would go, nothing deleted). ``compact=True`` also rewrites the relations that held the rows
@@ -174,6 +198,8 @@ class AsyncMemory:
             dry_run=dry_run,
             actor=actor,
             compact=compact,
+            agent_id=agent_id,
+            run_id=run_id,
         )
 
     async def compact_forgotten(self, *, user_id: str | None = None) -> CompactionReport:
@@ -271,6 +297,10 @@ class AsyncMemory:
         session_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         strict: bool = False,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
     ) -> IngestReport:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends, turns already
         stored, rejected messages). ``strict=True``: one bad message refuses the batch. (``Memory.ingest``,
@@ -283,6 +313,10 @@ class AsyncMemory:
             session_id=session_id,
             metadata=metadata,
             strict=strict,
+            agent_id=agent_id,
+            run_id=run_id,
+            visibility=visibility,
+            team_id=team_id,
         )
 
     async def import_chat_export(
@@ -373,6 +407,8 @@ class AsyncMemory:
         reference_time: Any = None,
         strict: bool = False,
         valid_at: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts and the retrievers that
         found it. ``recipe`` names a preset of ``neuromem.recall.recipes`` (default
@@ -394,6 +430,8 @@ class AsyncMemory:
             reference_time=reference_time,
             strict=strict,
             valid_at=valid_at,
+            agent_id=agent_id,
+            run_id=run_id,
         )
 
     async def recall_prompt(
@@ -406,6 +444,8 @@ class AsyncMemory:
         limit: int | None = None,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -420,6 +460,8 @@ class AsyncMemory:
             limit=limit,
             recipe=recipe,
             reference_time=reference_time,
+            agent_id=agent_id,
+            run_id=run_id,
         )
 
     async def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
@@ -436,6 +478,8 @@ class AsyncMemory:
         as_of: Any = None,
         include_inactive: bool = False,
         valid_at: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> list[MemoryRecord]:
         """Current memories of a user, newest first. Time travel (``docs/time-travel.md``): ``as_of`` (record time) lists
         what the system knew at that moment; ``valid_at`` (event time) what was true at that moment, as known
@@ -451,6 +495,8 @@ class AsyncMemory:
             as_of=as_of,
             include_inactive=include_inactive,
             valid_at=valid_at,
+            agent_id=agent_id,
+            run_id=run_id,
         )
 
     async def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:

@@ -19,6 +19,12 @@ CREATE INDEX idx_memories_agent_run ON memories (user_id, agent_id, run_id)
     WHERE agent_id IS NOT NULL OR run_id IS NOT NULL;
 CREATE INDEX idx_memories_shared ON memories (visibility, team_id) WHERE visibility <> 'private';
 
+-- forgetting a scope (Memory.forget(agent_id=…, run_id=…)) leaves a receipt of kind 'scope'
+ALTER TABLE forget_receipts DROP CONSTRAINT chk_forget_target;
+ALTER TABLE forget_receipts ADD CONSTRAINT chk_forget_target
+    CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query', 'entity', 'concept',
+                           'everything', 'purge', 'retention', 'scope'));
+
 -- who belongs to which team (user_id: the stored, tenant-scoped user key)
 CREATE TABLE team_members (
     user_id    VARCHAR(255) NOT NULL,
