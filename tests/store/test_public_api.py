@@ -58,6 +58,7 @@ PUBLIC = {
     "InvalidTenantError",
     "InvalidTextError",
     "InvalidTurnError",
+    "InvalidScopeError",
     "InvalidUserIdError",
     "LLMError",
     "LLMResponseError",
