@@ -480,11 +480,14 @@ class AsyncMemory:
         valid_at: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> list[MemoryRecord]:
         """Current memories of a user, newest first. Time travel (``docs/time-travel.md``): ``as_of`` (record time) lists
         what the system knew at that moment; ``valid_at`` (event time) what was true at that moment, as known
         now — e.g. a chat dated April 2024 that was imported today is found by ``valid_at="2024-05-01"``, not
-        by ``as_of``. (``Memory.get_all``, awaited)
+        by ``as_of``. ``agent_id`` / ``run_id``: as that agent / run; ``include_shared``: with other users'
+        memories of visibility ``team`` (of the user's teams) and ``public`` (docs/architecture.md, "Scopes").
+        (``Memory.get_all``, awaited)
         """
         return await asyncio.to_thread(
             self.sync.get_all,
@@ -497,6 +500,7 @@ class AsyncMemory:
             valid_at=valid_at,
             agent_id=agent_id,
             run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:

@@ -516,11 +516,14 @@ class Memory:
         valid_at: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> list[MemoryRecord]:
         """Current memories of a user, newest first. Time travel (``docs/time-travel.md``):
         ``as_of`` (record time) lists what the system knew at that moment; ``valid_at`` (event
         time) what was true at that moment, as known now — e.g. a chat dated April 2024 that was
-        imported today is found by ``valid_at="2024-05-01"``, not by ``as_of``.
+        imported today is found by ``valid_at="2024-05-01"``, not by ``as_of``. ``agent_id`` / ``run_id``:
+        as that agent / run; ``include_shared``: with other users' memories of visibility ``team`` (of the
+        user's teams) and ``public`` (docs/architecture.md, "Scopes").
 
         >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
         """
@@ -528,9 +531,11 @@ class Memory:
         where = narrowed(compile_filter(filters), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id))
         when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
         n, skip = check.limit(limit, maximum=10_000), check.offset(offset)
+        if not isinstance(include_shared, bool):
+            raise InvalidInputError(f"include_shared must be a boolean, got {include_shared!r}")
         with self._core.db.connection() as conn:
             return memories.list_memories(conn, uid, where=where, as_of=when, include_inactive=include_inactive,
-                                          limit=n, offset=skip, valid_at=event_time)  # fmt: skip
+                                          limit=n, offset=skip, valid_at=event_time, shared=include_shared)  # fmt: skip
 
     def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
         """Every change to the memory and the versions it superseded or was superseded by."""

@@ -81,6 +81,10 @@ def test_rest_teams_need_an_admin_key_and_share_team_rows(service: Service) -> N
         assert c.put("/v1/teams/ops/members/tia").json()["changed"] is False
         assert c.get("/v1/teams", params={"user_id": "tia"}).json() == ["ops"]
         assert c.put("/v1/teams/bad team!/members/tia").status_code == 400
+        shared = c.get("/v1/memories", params={"user_id": "tia", "include_shared": "true"})
+        assert shared.status_code == 200 and _contents(shared.json()) == {"The ops rota changes on Mondays"}
+        assert shared.json()[0]["user_id"] == "uma"  # the tenant's own user id, not the stored key
+        assert c.get("/v1/memories", params={"user_id": "tia"}).json() == []
     # the database shows tia's scope uma's team row, not uma's private one (RLS, as the service role)
     from neuromem.api.tenancy import scope_for
     from neuromem.store import scope

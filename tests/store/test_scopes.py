@@ -178,6 +178,25 @@ def test_rls_a_team_member_sees_team_rows_never_a_members_private_ones(memory: M
 
 def test_rls_an_agent_setting_without_its_proof_matches_nobody(memory: Memory) -> None:
     _seed_alice(memory)
+    memory.add("A public notice", user_id="dave", visibility="public")
     with scope.bind(Scope("default", "alice", agent_id="planner")), memory._core.db.transaction() as conn:
+        assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 6  # 5 of alice's + public
         conn.execute("SELECT set_config('neuromem.agent_id', 'coder', true)")  # unsigned change of agent
-        assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0
+        assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0  # not even public rows
+
+
+def test_a_member_lists_what_others_share_with_it(memory: Memory) -> None:
+    _seed_alice(memory)
+    memory.add("Dave's notice to everyone", user_id="dave", visibility="public")
+    memory.add("Dave's ops note", user_id="dave", visibility="team", team_id="ops")
+    memory.add("Dave's private note", user_id="dave")
+    memory.add_team_member("eng", user_id="bob")
+    memory.add("Bob's own note", user_id="bob", agent_id="helper")
+    expected = {"Bob's own note", "The coder's style guide is shared with the team", "Dave's notice to everyone"}
+    assert _contents(memory.get_all(user_id="bob")) == {"Bob's own note"}  # by default: the user's own only
+    assert _contents(memory.get_all(user_id="bob", include_shared=True)) == expected
+    with scope.bind(Scope("default", "bob", agent_id="helper")):  # the same through the service role's RLS
+        assert _contents(memory.get_all(user_id="bob", agent_id="helper", include_shared=True)) == expected
+    other_tenant = scope_for("acme", "bob").user_key
+    memory.add_team_member("eng", user_id=other_tenant)
+    assert _contents(memory.get_all(user_id=other_tenant, include_shared=True)) == set()

@@ -211,12 +211,14 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         offset: Annotated[int, Field(ge=0)] = 0,
         agent_id: AgentId = None,
         run_id: RunId = None,
+        include_shared: Annotated[bool, Field(description="Also what other users share with the user: their "
+                                              "team memories (of the user's teams) and public ones")] = False,
     ) -> list[MemoryOut]:
         filters = {k: str(v) for k, v in (("memory_type", memory_type), ("category", category)) if v is not None}
 
         def run(uid: str) -> list[MemoryOut]:
             return [_out(r) for r in m.get_all(user_id=uid, filters=filters or None, limit=limit, offset=offset,
-                                               agent_id=agent_id, run_id=run_id)]  # fmt: skip
+                                               agent_id=agent_id, run_id=run_id, include_shared=include_shared)]  # fmt: skip
 
         return await invoke(ctx, KeyScope.READ, user_id, run, agent_id=agent_id, run_id=run_id)
 

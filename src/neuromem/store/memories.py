@@ -203,6 +203,9 @@ LIST_MEMORIES = sql.SQL(
     "SELECT {columns} FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s"
 )
 _OF_USER = sql.SQL("m.user_id = %(user_id)s")
+# the user's rows and those other users share with the user (team / public: migration 0022)
+_OF_USER_OR_SHARED = sql.SQL(
+    "(m.user_id = %(user_id)s OR neuromem_shared_with(%(user_id)s, m.user_id, m.visibility, m.team_id))")
 _NOT_DISSOLVED = sql.SQL("(m.memory_type <> 'trait' OR m.trait_stage IS DISTINCT FROM 'dissolved')")
 EXPIRE_MEMORY = sql.SQL(
     """UPDATE memories
@@ -305,8 +308,9 @@ def list_memories(
     limit: int = 100,
     offset: int = 0,
     valid_at: dt.datetime | None = None,
+    shared: bool = False,
 ) -> list[MemoryRecord]:
-    """Memories of a user, newest first.
+    """Memories of a user, newest first (``shared``: with the memories other users share with the user).
 
     Default: only current ones (not expired, not invalidated, not a dissolved trait). ``as_of`` (record time): those
     current at that moment, what the system knew then. ``valid_at`` (event time): those true at
@@ -314,7 +318,7 @@ def list_memories(
     ``include_inactive``: every version.
     """
     params: dict[str, Any] = {"user_id": user_id, "limit": limit, "offset": offset}
-    clauses: list[sql.Composable] = [_OF_USER]
+    clauses: list[sql.Composable] = [_OF_USER_OR_SHARED if shared else _OF_USER]
     if as_of is not None or valid_at is not None or not include_inactive:
         clauses.append(time_scope_sql(as_of, valid_at, params))
     if as_of is None and valid_at is None and not include_inactive:  # a dissolved trait is no belief now

@@ -63,7 +63,18 @@ GRANT EXECUTE ON FUNCTION neuromem_scoped_setting(text) TO neuromem_service;
 -- the tenant of a stored user key (neuromem.api.tenancy: 't=<tenant>/<user>', else 'default')
 CREATE FUNCTION neuromem_tenant_of(user_key text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
-    SELECT CASE WHEN user_key LIKE 't=%/%' THEN split_part(substr(user_key, 3), '/', 1) ELSE 'default' END
+    SELECT CASE WHEN user_key LIKE 't=%/%' THEN split_part(substr(user_key, 3), '/', 1)
+                WHEN user_key IS NOT NULL THEN 'default' END
+$fn$;
+
+-- is a memory of owner, visibility and team shared with the user viewer (another user of the same
+-- tenant)? The policy shared_visibility and the library's include_shared listing both ask this.
+-- A plain SQL function: inlined into the query that calls it.
+CREATE FUNCTION neuromem_shared_with(viewer text, owner text, visibility text, team text) RETURNS boolean
+LANGUAGE sql STABLE AS $fn$
+    SELECT coalesce(visibility <> 'private' AND neuromem_tenant_of(owner) = neuromem_tenant_of(viewer), false)
+           AND (visibility = 'public'
+                OR EXISTS (SELECT 1 FROM team_members m WHERE m.user_id = viewer AND m.team_id = team))
 $fn$;
 
 CREATE OR REPLACE FUNCTION neuromem_enable_rls() RETURNS integer LANGUAGE plpgsql AS $fn$
@@ -96,10 +107,7 @@ BEGIN
                 || ' OR run_id = coalesce((SELECT neuromem_scoped_setting(''neuromem.run_id'')), run_id))';
             EXECUTE format(
                 'CREATE POLICY shared_visibility ON %I FOR SELECT TO neuromem_service USING ('
-                '(visibility = ''public'' OR (visibility = ''team'' AND team_id IN ('
-                '    SELECT m.team_id FROM team_members m WHERE m.user_id = (SELECT neuromem_scoped_user()))))'
-                ' AND neuromem_tenant_of(user_id) = (SELECT neuromem_scoped_setting(''neuromem.tenant'')))',
-                t.relname);
+                'neuromem_shared_with((SELECT neuromem_scoped_user()), user_id, visibility, team_id))', t.relname);
         END IF;
         EXECUTE format('CREATE POLICY user_isolation ON %I TO neuromem_service USING (%s) WITH CHECK (%s)',
                        t.relname, own, own);
