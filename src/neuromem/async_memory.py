@@ -535,12 +535,20 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.run_job, name, now=now, dry_run=dry_run)
 
-    async def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+    async def export(
+        self,
+        target: str | Path | IO[str],
+        *,
+        user_id: str,
+        format: str | None = None,
+        mask_pii: bool = False,
+    ) -> ExportReport:
         """Write everything stored for ``user_id`` to a file or text stream, from one snapshot: ``jsonl`` (full fidelity,
         importable; the default), ``json`` (readable, without vectors) or ``markdown`` (for people); the
-        format follows the file suffix when not given. (``Memory.export``, awaited)
+        format follows the file suffix when not given. ``mask_pii=True``: for someone other than the user,
+        personal data is masked. (``Memory.export``, awaited)
         """
-        return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format)
+        return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format, mask_pii=mask_pii)
 
     async def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or nothing, re-embedding

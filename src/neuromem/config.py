@@ -156,7 +156,8 @@ class IngestSettings(_Section):
     importance_threshold: float = Field(default=0.3, ge=0, le=1)
     session_idle_timeout_s: float = Field(default=1800.0, gt=0)  # 30 min
     raw_chunk_dir: Path | None = None  # None → chunks stored zstd-compressed in the database
-    pii_mode: Literal["redact", "keep", "reject"] = "redact"
+    # mark: keep the user's words, mark personal data in metadata.privacy, redact only secrets (issue 21)
+    pii_mode: Literal["mark", "redact", "keep", "reject"] = "mark"
     batch_size: int = Field(default=64, ge=1)
     extract_roles: tuple[str, ...] = ("user",)  # whose turns are mined for memories (all turns are kept raw)
     max_messages_per_call: int = Field(default=10_000, ge=1)

@@ -586,16 +586,19 @@ class Memory:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
     # -- export and import (neuromem.portability) ---------------------------
-    def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+    def export(
+        self, target: str | Path | IO[str], *, user_id: str, format: str | None = None, mask_pii: bool = False
+    ) -> ExportReport:
         """Write everything stored for ``user_id`` to a file or text stream, from one snapshot:
         ``jsonl`` (full fidelity, importable; the default), ``json`` (readable, without vectors)
         or ``markdown`` (for people); the format follows the file suffix when not given.
+        ``mask_pii=True``: for someone other than the user, personal data is masked.
 
         >>> m.export("alice.jsonl", user_id="alice")  # doctest: +SKIP
         """
         from .portability.export import export_user
 
-        return export_user(self._core, target, user_id, fmt=format)
+        return export_user(self._core, target, user_id, fmt=format, mask_pii=mask_pii)
 
     def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or

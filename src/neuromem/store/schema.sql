@@ -530,6 +530,11 @@ ALTER TABLE forget_receipts ADD CONSTRAINT chk_forget_target
     CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query', 'entity', 'concept',
                            'everything', 'purge', 'retention'));
 
+-- 0015_slot_index: the current facts of one slot (issue 21): a new value of "my office phone extension"
+-- finds the old one by metadata.slot whatever the embedder says
+CREATE INDEX idx_memories_slot ON memories (user_id, (metadata->>'slot'))
+    WHERE (metadata->>'slot') IS NOT NULL AND expired_at IS NULL AND invalid_at IS NULL;
+
 -- 0016_history_clock
 -- the history's own clock (issue 22 item 7): see migrations/0016_history_clock.sql
 CREATE OR REPLACE FUNCTION neuromem_history_clock(uid text, at timestamptz)
