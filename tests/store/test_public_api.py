@@ -64,6 +64,7 @@ PUBLIC = {
     "InvalidTenantError",
     "InvalidTextError",
     "InvalidTurnError",
+    "InvalidScopeError",
     "InvalidUserIdError",
     "LLMError",
     "LLMResponseError",

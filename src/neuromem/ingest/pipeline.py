@@ -33,6 +33,7 @@ from ..store import conversations, memories, raw_chunks, usage
 from ..store.conversations import NewMessage, SessionRow
 from ..store.documents import DocumentFile
 from ..store.retry import run_with_retries
+from ..store.visibility import Owner
 from ..text.pii import apply_pii_policy, privacy_spans
 from ..text.token_count import truncate_to_tokens
 from ..types import MemoryType, Operation, WriteResult
@@ -148,16 +149,18 @@ class IngestPipeline:
     # ------------------------------------------------------------------ ingest
     def ingest(
         self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
-        strict: bool = False,
+        strict: bool = False, owner: Owner | None = None,
     ) -> IngestReport:
         """Store a batch of turns of one session and the memories extracted from them.
 
-        ``metadata`` (the caller's) is added to every memory written; neuromem's own keys win.
+        ``metadata`` (the caller's) is added to every memory written; neuromem's own keys win. ``owner``:
+        the agent, run and visibility of the memories written (``store.visibility``; default the user's).
         A bad message is reported in ``IngestReport.rejected`` and the others are stored; with
         ``strict=True`` it raises its typed error and nothing is stored. Turns already stored
         (same turn key, ``ingest.turns``) are skipped and counted in ``IngestReport.skipped``.
         """
-        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now, strict=strict))
+        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now, strict=strict,
+                                        owner=owner))
 
     def ingest_many(self, batches: Iterable[tuple[Any, Any, Any]]) -> Iterator[IngestReport]:
         """Ingest ``(messages, user_id, session)`` batches in order, preparing (extraction and
@@ -174,7 +177,7 @@ class IngestPipeline:
 
     def prepare(
         self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
-        strict: bool = False,
+        strict: bool = False, owner: Owner | None = None,
     ) -> Prepared:
         """Everything that needs no database: validation, privacy, chunks, extraction, embeddings."""
         uid = check.user_id(user_id, self.settings.write)
@@ -189,7 +192,8 @@ class IngestPipeline:
         extraction = self._extract(turns, usage_records)
         kept, report = self._filter(extraction, len(turns))
         report.rejected = rejected
-        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta) for c in kept]
+        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta).owned_by(owner or Owner())
+                  for c in kept]  # fmt: skip
         limit = self.settings.write.max_content_chars
         long_pieces = {
             i: chunk_document(t.content, self.settings.ingest.document_chunk_tokens)
