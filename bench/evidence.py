@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import sys
 import time
@@ -97,20 +98,29 @@ class DiskCachedEmbedder(Embedder):
         return self.queries.embed_query(text)
 
 
+def hidden(label: str) -> str:
+    """A LongMemEval id as the engine sees it: hashed, so no ``answer_…`` label (which names the evidence
+    sessions) ever reaches the store, the ranking or the prompt."""
+    return hashlib.sha256(label.encode()).hexdigest()[:16]
+
+
 def ingest_question(memory: Memory, user: str, q: Any, user_only: bool) -> dict[Any, str]:
-    """Every session of the haystack through ``Memory.ingest``; returns message id → LongMemEval turn id."""
+    """Every session of the haystack through ``Memory.ingest`` under hashed ids (:func:`hidden`); returns
+    message id → LongMemEval turn id."""
+    turn_of: dict[str, str] = {}
     for s in q.sessions:
         turns = [{"role": t.role, "content": t.content, "timestamp": s.date + dt.timedelta(seconds=n),
-                  "metadata": {"doc_id": t.turn_id}}
+                  "metadata": {"doc_id": hidden(t.turn_id)}}
                  for n, t in enumerate(s.turns) if t.content.strip() and (t.role == "user" or not user_only)]  # fmt: skip
+        turn_of.update({hidden(t.turn_id): t.turn_id for t in s.turns})
         if turns:
-            memory.ingest(turns, user_id=user, session_id=s.session_id)
+            memory.ingest(turns, user_id=user, session_id=hidden(s.session_id))
     while memory.pending_embeddings(user_id=user):  # turn vectors computed after the ingest (background)
         memory.flush()
     with memory._core.db.connection() as conn:
         rows = conn.execute("SELECT id, metadata->>'doc_id' AS doc FROM conversation_messages WHERE user_id = %s",
                             (user,)).fetchall()  # fmt: skip
-    return {r["id"]: r["doc"] for r in rows}
+    return {r["id"]: turn_of[r["doc"]] for r in rows if r["doc"] in turn_of}
 
 
 def ranking(hits: Sequence[Any], doc_of: dict[Any, str]) -> list[str]:
@@ -238,6 +248,7 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
     recipes = {n: r for n, r in systems().items() if n in wanted or n == BASELINE}
     per_q: dict[str, dict[str, dict[str, float]]] = {}
     types: dict[str, str] = {}
+    wanted_types = set(args.types.split(",")) if getattr(args, "types", None) else set()
     if getattr(args, "resume", False) and partial(args).exists():  # go on from an interrupted run
         saved = json.loads(partial(args).read_text())
         per_q, types = saved["per_question"], saved["types"]
@@ -245,7 +256,7 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
     for n, q in enumerate(loaded):
         if not (args.split == "all" or splits[q.question_id] == args.split) or not retrieval_eligible(q, user_only):
             continue
-        if q.question_id in per_q:
+        if q.question_id in per_q or (wanted_types and q.question_type not in wanted_types):
             continue
         user = f"ev-{q.question_id}"
         doc_of = ingest_question(memory, user, q, user_only)

@@ -38,6 +38,7 @@ import os
 import pickle
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -220,7 +221,7 @@ class CachedEmbedder:
         if self.path.exists():
             with self.path.open("rb") as f:
                 self.cache = {**pickle.load(f), **self.cache}
-        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
+        tmp = self.path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")  # ingest and backfill threads
         with tmp.open("wb") as f:
             pickle.dump(self.cache, f)
         tmp.replace(self.path)
@@ -432,6 +433,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budgets", default="500,1000,2000,4000",
                         type=lambda v: tuple(int(b) for b in v.split(",") if b),
                         help="evidence: prompt budgets scored for coverage ('' for search only)")
+    parser.add_argument("--types", default=None,
+                        help="evidence: comma-separated LongMemEval question types scored (default: every type)")
     parser.add_argument("--resume", action="store_true",
                         help="evidence: go on from the partial results of an interrupted run with the same flags")
     parser.add_argument("--reranker", default=None,
