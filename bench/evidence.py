@@ -71,6 +71,13 @@ def systems() -> dict[str, RecallRecipe]:
         "full −turn channel": derive(HYBRID, "no-turns", use_turns=False),
         "full +second hop": derive(HYBRID, "plus-hop", second_hop=True),
         "full +four-factor": derive(HYBRID, "plus-4f", four_factor=True),
+        # issue 21 item 2 / issue 22 item 6: the near-duplicate grouping of ``truth.newer_first`` and the floor
+        "full −near-duplicate grouping": derive(HYBRID, "no-dup", same_subject_cosine=1.01),
+        "full cosine 0.95": derive(HYBRID, "cos95", same_subject_cosine=0.95),
+        "full cosine 0.88": derive(HYBRID, "cos88", same_subject_cosine=0.88),
+        "full −relevance floor": derive(HYBRID, "no-floor", relevance_floor=0.0),
+        "full floor 0.1": derive(HYBRID, "floor10", relevance_floor=0.1),
+        "full floor 0.3": derive(HYBRID, "floor30", relevance_floor=0.3),
         "previous default (hybrid-tuned)": HYBRID_TUNED,
         "tuned −time boost": derive(HYBRID_TUNED, "no-time", time_boost=0.0, time_filter=False),
         "tuned −session spread": derive(HYBRID_TUNED, "no-spread", session_decay=1.0),

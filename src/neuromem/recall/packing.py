@@ -92,29 +92,21 @@ def make_items(
     """One item per hit: its section, its text (``texts`` by record id, else the content; focused on
     ``terms`` or compressed when long) and its token cost including the line markup."""
     items = []
-    for position, hit in enumerate(hits):
+    for hit in hits:
         text = " ".join(((texts or {}).get(hit.memory.id) or hit.memory.content).split())
         compressed = False
         if not fewer_tokens_than(text, max_item_tokens + 1):  # reads a prefix: turns can be long
             text, compressed = focus_passage(text, terms, max_item_tokens), True
         tokens = count_tokens(text)
-        items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit, position),
+        items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit),
                               hit.memory.id in pinned, compressed))  # fmt: skip
     return items
 
 
-#: Lists that match words: a hit one of them found is evidence even when its fused score is 0
-LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw"})
-
-
-def pack_value(hit: SearchHit, position: int) -> float:
-    """The value of a hit for the block: its final score; a hit whose score the fusion clipped to 0
-    (below the mean of every list, ``fusion.z_scores``) but that shares words with the query keeps a
-    tiny value decaying with its rank, so a large budget still takes it; a hit only the vector list
-    returned with a zero score (the padding of a small memory) is worth nothing."""
-    if hit.score.final > 0:
-        return hit.score.final
-    return 1e-9 / (1 + position) if LEXICAL_LISTS & set(hit.score.ranks) else 0.0
+def pack_value(hit: SearchHit) -> float:
+    """The value of a hit for the block: its final score (recall scores a lexically matched hit the fusion
+    clipped to 0 with a trace, ``recall.truth.lexical_traces``; a hit at 0 is worth nothing)."""
+    return max(0.0, hit.score.final)
 
 
 def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:

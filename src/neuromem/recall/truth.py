@@ -1,0 +1,190 @@
+"""Ranking that knows time, and a floor under relevance (issue 21 item 2, issue 22 item 6). Pure.
+
+**Newer first.** Hits about one subject form a group: memories a same-subject edge links
+(``SIMILAR_TO``, ``CONTRADICTS``, ``SUPERSEDES``, ``SAME_AS``; ``store.recall_truth``), facts on one
+slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
+``same_subject_cosine``), and a turn whose value a newer memory replaced together with that memory.
+Within a group the later event time (``valid_at``, else ``created_at``) ranks first and an outdated
+turn ranks after every current member: walking the ranking, the first member of a group reached is
+preceded by the members of its group that must come before it, which take its place and its score
+(the original score stays in ``extra["newer_first"]``). Nothing else moves, and the scores still fall
+down the list. It runs after fusion and the judge in every recipe (``pipeline.RecallPipeline.search``).
+
+**Relevance floor.** A hit the z-score fusion clipped to 0 but a lexical list found (it shares words
+with the query) keeps a trace of a score below every scored hit (:func:`lexical_traces`). A hit is
+returned only when its final score is above 0 and either reaches ``floor`` × the best hit's score or
+a lexical list found it: the search never answers with hits scored 0, and the prompt block (which
+packs the search's hits) is not padded with lines nothing matched.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..types import MemoryRecord, SearchHit
+from .units import is_turn_only
+
+#: Lists that match the query's words (a hit one of them found shares words with the query)
+LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw", "bm25_hop", "bm25_turns_hop"})
+
+
+@dataclass(frozen=True, slots=True)
+class Outdated:
+    """A turn that stated a value since replaced (``store.recall_truth.OutdatedTurn``)."""
+
+    replaced_by: uuid.UUID | None
+    until: dt.datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class TruthFacts:
+    """What the store says about a ranking: same-subject links, outdated turns (by hit id) and the
+    current memories that replaced them but were not among the hits."""
+
+    links: Sequence[tuple[uuid.UUID, uuid.UUID]] = ()
+    outdated: Mapping[uuid.UUID, Outdated] = field(default_factory=dict)
+    replacements: Mapping[uuid.UUID, MemoryRecord] = field(default_factory=dict)
+
+
+def event_time(record: MemoryRecord) -> dt.datetime:
+    when = record.valid_at or record.created_at
+    return when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
+
+
+class _Groups:
+    """Union-find over hit positions."""
+
+    def __init__(self, n: int) -> None:
+        self.parent = list(range(n))
+
+    def find(self, i: int) -> int:
+        while self.parent[i] != i:
+            self.parent[i] = self.parent[self.parent[i]]
+            i = self.parent[i]
+        return i
+
+    def join(self, a: int, b: int) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def mark_outdated(hit: SearchHit, outdated: Outdated) -> SearchHit:
+    """``hit`` (a turn) saying, in its record's metadata, that a newer value replaced it and when."""
+    meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
+    meta["outdated"] = {"until": None if outdated.until is None else outdated.until.isoformat(),
+                        "replaced_by": None if outdated.replaced_by is None else str(outdated.replaced_by)}  # fmt: skip
+    return replace(hit, memory=replace(hit.memory, metadata=meta))
+
+
+def is_outdated(record: MemoryRecord) -> bool:
+    return isinstance(record.metadata, dict) and isinstance(record.metadata.get("outdated"), dict)
+
+
+def _with_replacements(hits: list[SearchHit], facts: TruthFacts) -> list[SearchHit]:
+    """The hits with each outdated turn marked and, after it, the memory that replaced it when that
+    memory was not among the hits (scored as the turn: the grouping then puts it first)."""
+    present = {h.memory.id for h in hits}
+    out: list[SearchHit] = []
+    for hit in hits:
+        old = facts.outdated.get(hit.memory.id)
+        if old is None:
+            out.append(hit)
+            continue
+        out.append(mark_outdated(hit, old))
+        new = facts.replacements.get(old.replaced_by) if old.replaced_by is not None else None
+        if new is not None and new.id not in present:
+            present.add(new.id)
+            score = replace(hit.score, extra={**hit.score.extra, "replacement": 1.0})
+            out.append(SearchHit(new, score))
+    return out
+
+
+def _near_duplicates(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray],
+                     cosine: float) -> Iterable[tuple[int, int]]:  # fmt: skip
+    idx = [i for i, h in enumerate(hits) if h.memory.id in vectors]
+    if len(idx) < 2 or cosine > 1.0:
+        return []
+    matrix = np.stack([np.asarray(vectors[hits[i].memory.id], dtype=np.float32) for i in idx])
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit = matrix / np.where(norms > 0, norms, 1.0)
+    sims = unit @ unit.T
+    rows, cols = np.nonzero(np.triu(sims >= cosine, k=1))
+    return [(idx[a], idx[b]) for a, b in zip(rows.tolist(), cols.tolist(), strict=True)]
+
+
+def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray],
+                cosine: float) -> list[SearchHit]:  # fmt: skip
+    """``hits`` with every group about one subject newest first (module docstring)."""
+    ordered = _with_replacements(list(hits), facts)
+    if len(ordered) < 2:
+        return ordered
+    at = {h.memory.id: i for i, h in enumerate(ordered)}
+    groups = _Groups(len(ordered))
+    for a, b in facts.links:
+        if a in at and b in at:
+            groups.join(at[a], at[b])
+    for i, h in enumerate(ordered):
+        old = facts.outdated.get(h.memory.id)
+        if old is not None and old.replaced_by in at:
+            groups.join(i, at[old.replaced_by])
+    slots: dict[str, int] = {}
+    for i, h in enumerate(ordered):
+        slot = h.memory.metadata.get("slot") if isinstance(h.memory.metadata, dict) else None
+        if isinstance(slot, str) and slot and not is_turn_only(h.memory):
+            groups.join(i, slots.setdefault(slot, i))
+    for i, j in _near_duplicates(ordered, vectors, cosine):
+        groups.join(i, j)
+    members: dict[int, list[int]] = {}
+    for i in range(len(ordered)):
+        members.setdefault(groups.find(i), []).append(i)
+    if all(len(m) == 1 for m in members.values()):
+        return ordered
+
+    def before(i: int) -> tuple[bool, float]:  # sorts first: current, then later
+        return is_outdated(ordered[i].memory), -event_time(ordered[i].memory).timestamp()
+
+    out: list[SearchHit] = []
+    done: set[int] = set()
+    for i, hit in enumerate(ordered):
+        if i in done:
+            continue
+        group = members[groups.find(i)]
+        ahead = sorted((j for j in group if j not in done and j != i and before(j) < before(i)), key=before)
+        for j in ahead:
+            moved = ordered[j]
+            score = replace(moved.score, final=hit.score.final,
+                            extra={**moved.score.extra, "newer_first": moved.score.final})  # fmt: skip
+            out.append(replace(moved, score=score))
+            done.add(j)
+        out.append(hit)
+        done.add(i)
+    return out
+
+
+#: The score of a hit the z-score fusion clipped to 0 although it shares words with the query: a trace,
+#: decaying with its rank, so that it is returned (and packed) after every scored hit, never as 0
+LEXICAL_TRACE = 1e-6
+
+
+def lexical_traces(hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """``hits`` with each lexically found hit whose fused score is 0 scored ``LEXICAL_TRACE / (1 + rank)``."""
+    out = []
+    for position, hit in enumerate(hits):
+        if hit.score.final <= 0 and LEXICAL_LISTS & set(hit.score.ranks):
+            hit = replace(hit, score=replace(hit.score, final=LEXICAL_TRACE / (1 + position)))
+        out.append(hit)
+    return out
+
+
+def above_floor(hits: Sequence[SearchHit], floor: float) -> list[SearchHit]:
+    """The hits whose final score is above 0 and reaches ``floor`` × the best one's, or that a lexical list
+    found (module docstring)."""
+    top = max((h.score.final for h in hits), default=0.0)
+    return [h for h in hits if h.score.final > 0
+            and (h.score.final >= floor * top or bool(LEXICAL_LISTS & set(h.score.ranks)))]  # fmt: skip
