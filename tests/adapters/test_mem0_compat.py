@@ -210,3 +210,17 @@ def test_async_memory_and_bad_input(neuromem_env: Settings) -> None:
         m.add("no owner")
     assert m.get("not-a-uuid") is None
     m.close()
+
+
+def test_search_returns_memories_only(neuromem_env: Settings) -> None:
+    """Mem0 returns memories: never a conversation turn (an assistant reply) with ``hash`` None (issue 22 item 6)."""
+    from neuromem.compat.mem0 import Memory
+
+    m = Memory()
+    m.add([{"role": "user", "content": "I love sci-fi movies, Dune most of all."},
+           {"role": "assistant", "content": "Noted: sci-fi movies like Dune. Shall I suggest more sci-fi movies?"}],
+          user_id="alice")  # fmt: skip
+    found = m.search("sci-fi movies", user_id="alice", limit=10)["results"]
+    assert found and all(r["hash"] for r in found)
+    assert not any("Shall I suggest" in r["memory"] for r in found)
+    assert all(m.get(r["id"]) is not None for r in found)

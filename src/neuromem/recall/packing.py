@@ -12,6 +12,7 @@ for callers that want the densest set.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 import uuid
@@ -211,10 +212,44 @@ def pack(items: Sequence[PackItem], budget: int, *, pinned_share: float = 1.0) -
         if heap and fresh < -heap[0][0]:
             heapq.heappush(heap, (-fresh, i))
             continue
+        said = _said_in(statement(rest[i].hit), chosen)
+        if said is None:
+            continue  # the same statement is in the block already (a memory and its turn, a re-import)
+        if said and rest[i].tokens > budget - used + sum(c.tokens for c in said):
+            continue
+        for c in said:  # a packed line this one repeats whole is replaced by it
+            chosen.remove(c)
+            used -= c.tokens
         chosen.append(rest[i])
         used += rest[i].tokens
         seen |= words_of(i)
     return chosen
+
+
+def statement(hit: SearchHit) -> str:
+    """What a line states, whatever its markup: the memory's (or the turn's) words, lower-cased, with
+    single spaces and word boundaries at both ends."""
+    return _statement(hit.memory.content)
+
+
+@functools.lru_cache(maxsize=4096)
+def _statement(content: str) -> str:
+    return f" {' '.join(tokenize(content, drop_stopwords=False))} "
+
+
+def _said_in(said: str, chosen: Sequence[PackItem]) -> list[PackItem] | None:
+    """``None`` when a chosen line already states ``said`` (whole words), else the unpinned chosen lines
+    whose statement ``said`` holds whole (one line per distinct statement, issue 22 item 6)."""
+    if not said.strip():
+        return []
+    out = []
+    for c in chosen:
+        other = statement(c.hit)
+        if said in other:
+            return None
+        if other.strip() and other in said and not c.pinned:
+            out.append(c)
+    return out
 
 
 def _words(text: str) -> set[str]:
