@@ -293,8 +293,34 @@ def write(result: dict[str, Any], args: argparse.Namespace, meta: dict[str, Any]
     return md
 
 
-__all__ = ["DiskCachedEmbedder", "Path", "run", "write"]
+COMPARED = ("session_recall_all@5", "turn_recall_all@5", "turn_recall_all@10", "coverage@2000")
 
-if __name__ == "__main__":  # the report of a (partial) result file
+
+def compare(before: dict[str, Any], after: dict[str, Any], system: str = "full (hybrid)") -> str:
+    """Markdown: ``system`` of two runs over the same questions, per question type and split — the mean
+    before → after and the paired difference with its bootstrap 95% interval."""
+    ids = [i for i in before["per_question"] if i in after["per_question"]]
+    md = f"| type | split | n | {' | '.join(COMPARED)} |\n|---|---|---:|" + "---|" * len(COMPARED) + "\n"
+    for kind in sorted({before["types"][i] for i in ids}):
+        for part in ("dev", "test"):
+            chosen = [i for i in ids if before["types"][i] == kind and before["splits"][i] == part]
+            if not chosen:
+                continue
+            cells = []
+            for m in COMPARED:
+                old = [before["per_question"][i][system][m] for i in chosen]
+                new = [after["per_question"][i][system][m] for i in chosen]
+                mean, lo, hi = paired_ci([b - a for a, b in zip(old, new, strict=True)])
+                cells.append(f"{np.mean(old):.3f} → {np.mean(new):.3f} ({mean:+.3f} [{lo:+.3f}, {hi:+.3f}])")
+            md += f"| {kind} | {'held-out' if part == 'test' else part} | {len(chosen)} | " + " | ".join(cells) + " |\n"
+    return md
+
+
+__all__ = ["DiskCachedEmbedder", "Path", "compare", "run", "write"]
+
+if __name__ == "__main__":  # the report of a (partial) result file; with two files, the second against the first
     saved = json.loads(Path(sys.argv[1]).read_text())
-    print(report(saved["per_question"], saved["types"], saved["splits"]))
+    if len(sys.argv) > 2:
+        print(compare(saved, json.loads(Path(sys.argv[2]).read_text()), *sys.argv[3:4]))
+    else:
+        print(report(saved["per_question"], saved["types"], saved["splits"]))

@@ -466,11 +466,27 @@ class RecallPipeline:
             return TruthFacts(links)
         turn_ids = [h.memory.id for h in ranked if is_turn_only(h.memory)]
         ended = recall_truth.outdated_turns(conn, req.user_id, turn_ids)
-        outdated = {k: Outdated(v.replaced_by, v.until) for k, v in ended.items()}
-        wanted = [v.replaced_by for v in ended.values() if v.replaced_by is not None] if req.where is None else []
-        found, _ = rq.records_with_vectors(conn, req.user_id, wanted)
+        new_ids = [v.replaced_by for v in ended.values() if v.replaced_by is not None]
+        source = conversations.source_turns(conn, req.user_id, new_ids)
+        # the hit that already stands for each replacement: the memory itself, or the unit of its source turn
+        shown = {h.memory.id: h.memory.id for h in ranked} | {t.id: h.memory.id for h in ranked for t in h.turns}
+
+        def stands_for(memory_id: uuid.UUID | None) -> uuid.UUID | None:
+            if memory_id is None:
+                return None
+            return shown.get(memory_id) or (shown.get(source[memory_id]) if memory_id in source else None)
+
+        outdated = {k: Outdated(v.replaced_by, v.until, stands_for(v.replaced_by)) for k, v in ended.items()}
+        missing = [] if req.where is not None else [
+            v.replaced_by for v in outdated.values() if v.replaced_by is not None and v.shown_as is None]
+        found, _ = rq.records_with_vectors(conn, req.user_id, missing)
+        turn_rows = conversations.turns_by_id(conn, req.user_id, [source[i] for i in found if i in source])
         types = {str(t) for t in req.types}
-        replacements = {i: r for i, r in found.items() if not types or str(r.memory_type) in types}
+        replacements = {
+            i: SearchHit(r, ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0),
+                         (turn_ref(turn_rows[source[i]]),) if source.get(i) in turn_rows else ())
+            for i, r in found.items() if not types or str(r.memory_type) in types
+        }  # fmt: skip
         if tr.enabled:
             tr.stages["truth"] = {"links": len(links), "outdated_turns": [str(k) for k in outdated],
                                   "replacements": [str(k) for k in replacements]}  # fmt: skip

@@ -35,10 +35,12 @@ LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw
 
 @dataclass(frozen=True, slots=True)
 class Outdated:
-    """A turn that stated a value since replaced (``store.recall_truth.OutdatedTurn``)."""
+    """A turn that stated a value since replaced (``store.recall_truth.OutdatedTurn``); ``shown_as`` is the
+    hit that stands for the replacement when the ranking holds it (the memory, or its source turn's unit)."""
 
     replaced_by: uuid.UUID | None
     until: dt.datetime | None
+    shown_as: uuid.UUID | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +50,7 @@ class TruthFacts:
 
     links: Sequence[tuple[uuid.UUID, uuid.UUID]] = ()
     outdated: Mapping[uuid.UUID, Outdated] = field(default_factory=dict)
-    replacements: Mapping[uuid.UUID, MemoryRecord] = field(default_factory=dict)
+    replacements: Mapping[uuid.UUID, SearchHit] = field(default_factory=dict)  # by memory id, with its turn
 
 
 def event_time(record: MemoryRecord) -> dt.datetime:
@@ -97,11 +99,10 @@ def _with_replacements(hits: list[SearchHit], facts: TruthFacts) -> list[SearchH
             out.append(hit)
             continue
         out.append(mark_outdated(hit, old))
-        new = facts.replacements.get(old.replaced_by) if old.replaced_by is not None else None
-        if new is not None and new.id not in present:
-            present.add(new.id)
-            score = replace(hit.score, extra={**hit.score.extra, "replacement": 1.0})
-            out.append(SearchHit(new, score))
+        new = facts.replacements.get(old.replaced_by) if old.shown_as is None and old.replaced_by else None
+        if new is not None and new.memory.id not in present:
+            present.add(new.memory.id)
+            out.append(replace(new, score=replace(hit.score, extra={**hit.score.extra, "replacement": 1.0})))
     return out
 
 
@@ -131,8 +132,9 @@ def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[u
             groups.join(at[a], at[b])
     for i, h in enumerate(ordered):
         old = facts.outdated.get(h.memory.id)
-        if old is not None and old.replaced_by in at:
-            groups.join(i, at[old.replaced_by])
+        stands_for = None if old is None else old.shown_as or old.replaced_by
+        if stands_for in at:
+            groups.join(i, at[stands_for])
     slots: dict[str, int] = {}
     for i, h in enumerate(ordered):
         slot = h.memory.metadata.get("slot") if isinstance(h.memory.metadata, dict) else None
