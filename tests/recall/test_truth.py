@@ -56,6 +56,8 @@ def test_a_turn_that_stated_the_replaced_value_ranks_below_its_replacement(memor
         hits = memory.search(QUESTION, user_id="u", recipe=recipe, limit=5).hits
         texts = [h.turns[0].content if h.turns else h.memory.content for h in hits]
         assert "4492" in texts[0], (recipe, texts)  # the current value first, even when only the old turn matched
+        assert sum("4492" in t for t in texts) == 1  # its unit moved up, not added a second time
+        assert hits[0].turns and hits[0].turns[0].content == NEW  # ... with the turn it came from
         stale = [h for h in hits if "4417" in h.memory.content]
         assert all(h.memory.metadata["outdated"]["replaced_by"] == str(new.id) for h in stale)
         assert all(h.memory.metadata["outdated"]["until"].startswith("2024-03-05") for h in stale)
