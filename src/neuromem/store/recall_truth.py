@@ -2,8 +2,9 @@
 version chains and review queue, seed 000 §1 bitemporal rows).
 
 - :func:`outdated_turns`: turns that stated a value a newer one ended — the source turn of a memory
-  that is no longer current because it was superseded or invalidated (not deleted), with no current
-  memory from that turn — each with the memory that replaced it and when the old value ended;
+  whose value stopped holding (``invalid_at`` passed: a changed value, ``update(ends_previous=True)``,
+  a lost conflict; not a re-wording or merge, whose new version restates it, nor a deletion), with no
+  current memory from that turn — each with the memory that replaced it and when the old value ended;
 - :func:`same_subject_links`: pairs of memories linked as one subject (``SIMILAR_TO``,
   ``CONTRADICTS``, ``SUPERSEDES``, ``SAME_AS``);
 - :func:`open_conflicts`: review-queue items (``memory_conflicts`` status ``open``) touching memories.
@@ -39,10 +40,10 @@ class OutdatedTurn:
 # (``superseded_by`` followed), else a current memory linked to it by a same-subject edge, newest first.
 OUTDATED_TURNS = """
 WITH RECURSIVE ended AS (
-    SELECT s.message_id, x.id AS memory_id, x.superseded_by, coalesce(x.invalid_at, x.expired_at) AS until
+    SELECT s.message_id, x.id AS memory_id, x.superseded_by, x.invalid_at AS until
       FROM memory_sources s JOIN memories x ON x.id = s.memory_id AND x.user_id = s.user_id
      WHERE s.user_id = %(u)s AND s.message_id = ANY(%(ids)s)
-       AND (x.superseded_by IS NOT NULL OR (x.invalid_at IS NOT NULL AND x.invalid_at <= now()))
+       AND x.invalid_at IS NOT NULL AND x.invalid_at <= now()
        AND NOT EXISTS (SELECT 1 FROM memory_sources s2 JOIN memories y ON y.id = s2.memory_id AND y.user_id = s2.user_id
                         WHERE s2.user_id = s.user_id AND s2.message_id = s.message_id AND y.expired_at IS NULL
                           AND (y.invalid_at IS NULL OR y.invalid_at > now()))
