@@ -1,14 +1,15 @@
 """Ranking that knows time, and a floor under relevance (issue 21 item 2, issue 22 item 6). Pure.
 
-**Newer first.** Hits about one subject form a group: memories a same-subject edge links
-(``SIMILAR_TO``, ``CONTRADICTS``, ``SUPERSEDES``, ``SAME_AS``; ``store.recall_truth``), facts on one
-slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
-``same_subject_cosine``), and a turn whose value a newer memory replaced together with that memory.
-Within a group the later event time (``valid_at``, else ``created_at``) ranks first and an outdated
-turn ranks after every current member: walking the ranking, the first member of a group reached is
-preceded by the members of its group that must come before it, which take its place and its score
-(the original score stays in ``extra["newer_first"]``). Nothing else moves, and the scores still fall
-down the list. It runs after fusion and the judge in every recipe (``pipeline.RecallPipeline.search``).
+**Newer first.** Two hits are about one subject when a same-subject edge links their memories
+(``SIMILAR_TO``, ``CONTRADICTS``, ``SUPERSEDES``, ``SAME_AS``; ``store.recall_truth``), they are facts
+on one slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
+``same_subject_cosine``), or a turn whose value a newer memory replaced and that memory. Of such a
+pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated turn after
+the current hit: when the lower of the two must come first they exchange places and scores (the
+original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
+and no other hit moves, so the rule never pushes an unrelated hit out of the top; the scores still
+fall down the list. It runs after fusion and the judge in every recipe
+(``pipeline.RecallPipeline.search``).
 
 **Relevance floor.** A hit the z-score fusion clipped to 0 but a lexical list found (it shares words
 with the query) keeps a trace of a score below every scored hit (:func:`lexical_traces`). A hit is
@@ -58,24 +59,6 @@ def event_time(record: MemoryRecord) -> dt.datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
 
 
-class _Groups:
-    """Union-find over hit positions."""
-
-    def __init__(self, n: int) -> None:
-        self.parent = list(range(n))
-
-    def find(self, i: int) -> int:
-        while self.parent[i] != i:
-            self.parent[i] = self.parent[self.parent[i]]
-            i = self.parent[i]
-        return i
-
-    def join(self, a: int, b: int) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def mark_outdated(hit: SearchHit, outdated: Outdated) -> SearchHit:
     """``hit`` (a turn) saying, in its record's metadata, that a newer value replaced it and when."""
     meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
@@ -121,51 +104,51 @@ def _near_duplicates(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.n
 
 def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray],
                 cosine: float) -> list[SearchHit]:  # fmt: skip
-    """``hits`` with every group about one subject newest first (module docstring)."""
+    """``hits`` with the two hits of every same-subject pair in time order (module docstring)."""
     ordered = _with_replacements(list(hits), facts)
     if len(ordered) < 2:
         return ordered
     at = {h.memory.id: i for i, h in enumerate(ordered)}
-    groups = _Groups(len(ordered))
+    pairs: set[tuple[int, int]] = set()
     for a, b in facts.links:
         if a in at and b in at:
-            groups.join(at[a], at[b])
+            pairs.add((min(at[a], at[b]), max(at[a], at[b])))
+    slots: dict[str, list[int]] = {}
     for i, h in enumerate(ordered):
         old = facts.outdated.get(h.memory.id)
         stands_for = None if old is None else old.shown_as or old.replaced_by
         if stands_for in at:
-            groups.join(i, at[stands_for])
-    slots: dict[str, int] = {}
-    for i, h in enumerate(ordered):
+            pairs.add((min(i, at[stands_for]), max(i, at[stands_for])))
         slot = h.memory.metadata.get("slot") if isinstance(h.memory.metadata, dict) else None
         if isinstance(slot, str) and slot and not is_turn_only(h.memory):
-            groups.join(i, slots.setdefault(slot, i))
-    for i, j in _near_duplicates(ordered, vectors, cosine):
-        groups.join(i, j)
-    members: dict[int, list[int]] = {}
-    for i in range(len(ordered)):
-        members.setdefault(groups.find(i), []).append(i)
-    if all(len(m) == 1 for m in members.values()):
+            slots.setdefault(slot, []).append(i)
+    pairs.update((a, b) for same in slots.values() for n, a in enumerate(same) for b in same[n + 1 :])
+    pairs.update(_near_duplicates(ordered, vectors, cosine))
+    if not pairs:
         return ordered
 
-    def before(i: int) -> tuple[bool, float]:  # sorts first: current, then later
+    def first(i: int) -> tuple[bool, float]:  # sorts first: current, then later
         return is_outdated(ordered[i].memory), -event_time(ordered[i].memory).timestamp()
 
-    out: list[SearchHit] = []
-    done: set[int] = set()
-    for i, hit in enumerate(ordered):
-        if i in done:
-            continue
-        group = members[groups.find(i)]
-        ahead = sorted((j for j in group if j not in done and j != i and before(j) < before(i)), key=before)
-        for j in ahead:
-            moved = ordered[j]
-            score = replace(moved.score, final=hit.score.final,
-                            extra={**moved.score.extra, "newer_first": moved.score.final})  # fmt: skip
-            out.append(replace(moved, score=score))
-            done.add(j)
+    # each pair's two hits exchange places (and scores) when the lower one must come first; no other hit
+    # moves, so a rule about one subject never pushes an unrelated hit out of the top. Pairs are settled
+    # best place first, each at most once
+    slot_of = list(range(len(ordered)))  # place → index of the hit now there
+    place_of = list(range(len(ordered)))
+    for x, y in sorted(pairs):
+        pa, pb = sorted((place_of[x], place_of[y]))
+        upper, lower = slot_of[pa], slot_of[pb]
+        if first(lower) < first(upper):
+            slot_of[pa], slot_of[pb] = lower, upper
+            place_of[lower], place_of[upper] = pa, pb
+    out = []
+    for place, i in enumerate(slot_of):
+        hit = ordered[i]
+        if i != place:
+            final = ordered[place].score.final
+            hit = replace(hit, score=replace(hit.score, final=final,
+                                             extra={**hit.score.extra, "newer_first": hit.score.final}))  # fmt: skip
         out.append(hit)
-        done.add(i)
     return out
 
 
