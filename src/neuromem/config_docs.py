@@ -10,6 +10,22 @@ from pydantic import BaseModel
 
 from .config import _ALIASES, CONFIG_FILE_VARIABLE, DEFAULT_CONFIG_FILE, Settings
 
+SECTION_NOTES: dict[str, list[str]] = {
+    "ingest": [
+        "**Privacy (`pii_mode`, issue 21).** `mark` (the default) keeps the user's own words: e-mail",
+        "addresses, phone numbers, street addresses and passwords the user tells the memory are stored",
+        "as said and marked, span by span, in `metadata.privacy` (`[{\"kind\", \"start\", \"end\"}]`, on",
+        "the turn and on each memory). Secrets no memory needs verbatim — bank-card numbers, national",
+        "ID numbers, API keys and tokens — are replaced by `[BANK_CARD]`, `[ID_CARD]`, `[SECRET]`",
+        "before anything is stored. Words are masked where they leave the store for someone other",
+        "than their owner: `Memory.export(..., mask_pii=True)` and the pipeline's event log. `redact`",
+        "replaces every kind before storing, `keep` redacts nothing (the spans are still marked), `reject`",
+        "refuses a turn with personal data. `Memory.add(text)` stores the caller's text as given and",
+        "marks it.",
+        "",
+    ],
+}
+
 
 def reference_markdown() -> str:
     aliases = {target: name for name, target in _ALIASES.items()}
@@ -52,5 +68,6 @@ def reference_markdown() -> str:
                 env += f", `{alias}`"
             lines.append(f"| `{name}` | `{shown}` | {env} |")
         lines.append("")
+        lines += SECTION_NOTES.get(section_name, [])
         del section_field
     return "\n".join(lines).rstrip() + "\n"
