@@ -34,7 +34,7 @@ def _invalidate(memory: Memory, user: str, old: uuid.UUID, new: uuid.UUID, when:
 def test_the_newer_of_two_linked_values_ranks_first_in_every_recipe(memory: Memory, recipe: str) -> None:
     old = insert_memory(memory, "u", OLD, valid_at=T1)
     new = insert_memory(memory, "u", NEW, valid_at=T2)
-    link(memory, "u", new.id, old.id, "SIMILAR_TO")  # both current: ingest could not tell a change
+    link(memory, "u", new.id, old.id, "CONTRADICTS")  # both current: ingest could not decide which holds
     ids = [h.memory.id for h in memory.search(QUESTION, user_id="u", recipe=recipe).hits]
     assert new.id in ids and old.id in ids
     assert ids.index(new.id) < ids.index(old.id)

@@ -1,7 +1,7 @@
 """Ranking that knows time, and a floor under relevance (issue 21 item 2, issue 22 item 6). Pure.
 
-**Newer first.** Two hits are about one subject when a same-subject edge links their memories
-(``SIMILAR_TO``, ``CONTRADICTS``, ``SUPERSEDES``, ``SAME_AS``; ``store.recall_truth``), they are facts
+**Newer first.** Two hits are about one subject when a value-change edge links their memories
+(``CONTRADICTS``, ``SUPERSEDES``; ``store.recall_truth``), they are facts
 on one slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
 ``same_subject_cosine``), or a turn whose value a newer memory replaced and that memory. Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated turn after

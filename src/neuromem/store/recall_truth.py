@@ -5,8 +5,8 @@ version chains and review queue, seed 000 §1 bitemporal rows).
   whose value stopped holding (``invalid_at`` passed: a changed value, ``update(ends_previous=True)``,
   a lost conflict; not a re-wording or merge, whose new version restates it, nor a deletion), with no
   current memory from that turn — each with the memory that replaced it and when the old value ended;
-- :func:`same_subject_links`: pairs of memories linked as one subject (``SIMILAR_TO``,
-  ``CONTRADICTS``, ``SUPERSEDES``, ``SAME_AS``);
+- :func:`same_subject_links`: pairs of memories linked as two values of one thing (``CONTRADICTS``,
+  ``SUPERSEDES``);
 - :func:`open_conflicts`: review-queue items (``memory_conflicts`` status ``open``) touching memories.
 
 Every query is scoped to one ``user_id``.
@@ -21,8 +21,13 @@ from dataclasses import dataclass
 
 from .db import Conn
 
-#: Edge types that say two memories speak of the same subject (a changed or restated value)
+#: Edge types that say two memories speak of the same subject (a changed or restated value): where the
+#: replacement of an ended memory is looked for
 SAME_SUBJECT_EDGES = ("SIMILAR_TO", "CONTRADICTS", "SUPERSEDES", "SAME_AS")
+#: Edge types that say two current memories hold two values of one thing, so that the newer ranks first.
+#: ``SIMILAR_TO`` is not one: today's ingest links restatements and neighbours with it, and ordering those
+#: by time cost LongMemEval turn nDCG@10 −0.05 to −0.07 on both halves (docs/benchmarks.md)
+VALUE_CHANGE_EDGES = ("CONTRADICTS", "SUPERSEDES")
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +96,11 @@ SAME_SUBJECT_LINKS = """SELECT DISTINCT source_id, target_id FROM graph_edges
 
 
 def same_subject_links(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) -> list[tuple[uuid.UUID, uuid.UUID]]:
-    """Pairs among ``memory_ids`` that a current same-subject edge links."""
+    """Pairs among ``memory_ids`` that a current value-change edge links."""
     if len(memory_ids) < 2:
         return []
     rows = conn.execute(SAME_SUBJECT_LINKS, {"u": user_id, "ids": list(memory_ids),
-                                             "types": list(SAME_SUBJECT_EDGES)}).fetchall()  # fmt: skip
+                                             "types": list(VALUE_CHANGE_EDGES)}).fetchall()  # fmt: skip
     return [(r["source_id"], r["target_id"]) for r in rows]
 
 
