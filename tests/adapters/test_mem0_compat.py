@@ -233,3 +233,17 @@ def test_agent_and_run_scopes_map_to_neuromem_columns(neuromem_env: Settings) ->
     m.delete_all(user_id="alex", agent_id="planner")
     assert [r["memory"] for r in m.get_all(user_id="alex")["results"]] == ["Likes window seats"]
     m.close()
+
+
+def test_search_returns_memories_only(neuromem_env: Settings) -> None:
+    """Mem0 returns memories: never a conversation turn (an assistant reply) with ``hash`` None (issue 22 item 6)."""
+    from neuromem.compat.mem0 import Memory
+
+    m = Memory()
+    m.add([{"role": "user", "content": "I love sci-fi movies, Dune most of all."},
+           {"role": "assistant", "content": "Noted: sci-fi movies like Dune. Shall I suggest more sci-fi movies?"}],
+          user_id="alice")  # fmt: skip
+    found = m.search("sci-fi movies", user_id="alice", limit=10)["results"]
+    assert found and all(r["hash"] for r in found)
+    assert not any("Shall I suggest" in r["memory"] for r in found)
+    assert all(m.get(r["id"]) is not None for r in found)

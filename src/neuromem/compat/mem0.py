@@ -28,6 +28,8 @@ The shapes follow Mem0's documentation (OSS ``Memory``, v1 results): ``add`` ret
   exactly, as Mem0 does (neuromem's own ``Memory.search(agent_id=…)`` also shows the user's shared
   memories). Without a ``user_id``, the agent or run is the owner (``agent:<id>`` / ``run:<id>``).
 - ``reset()`` erases every user's memories in the database, as Mem0's does.
+- ``search`` returns memories only, as Mem0 does: neuromem's conversation turns that no memory came
+  from (``metadata.turn_only`` hits of ``neuromem.Memory.search``) are left out.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from .. import Settings
 from ..errors import InvalidFilterError, InvalidInputError, MemoryNotFoundError
 from ..store import owners
 from ..types import HistoryEntry, MemoryRecord, Operation, SearchHit, WriteResult
+from ..validation import limit as check_limit
 
 _SCOPES = ("user_id", "agent_id", "run_id")
 _KEYS = "mem0_metadata_keys"  # which metadata keys the caller gave (neuromem adds its own)
@@ -117,8 +120,12 @@ class Memory:
         scope, where = _split_filters(filters)
         ids = (user_id or scope.get("user_id"), agent_id or scope.get("agent_id"), run_id or scope.get("run_id"))
         owner = _owner(*ids)
-        hits = self.memory.search(query, user_id=owner, limit=limit, filters=_exact(_columns(*ids), where))
-        results = [_item(h.memory, h) for h in hits if threshold is None or h.score.final >= threshold]
+        # memories only, as Mem0 returns: a conversation turn no memory came from is neuromem's own kind of hit
+        # (issue 22 item 6), so the search looks twice as deep and leaves those out
+        wanted = check_limit(limit)
+        hits = self.memory.search(query, user_id=owner, limit=min(1000, 2 * wanted), filters=_exact(_columns(*ids), where))
+        memories = [h for h in hits if not (isinstance(h.memory.metadata, dict) and h.memory.metadata.get("turn_only"))]
+        results = [_item(h.memory, h) for h in memories[:wanted] if threshold is None or h.score.final >= threshold]
         return {"results": results}
 
     def get_all(self, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None,

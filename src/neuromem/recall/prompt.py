@@ -43,6 +43,7 @@ from ..text.token_count import count_tokens, fewer_tokens_than, truncate_to_toke
 from ..text.tokenize import tokenize
 from ..types import ScoreBreakdown, SearchHit, SearchResults
 from .packing import Citation, PackItem, group, make_items, pack
+from .prompt_truth import conflicts, earlier
 
 if TYPE_CHECKING:
     from ..core import Runtime
@@ -273,6 +274,8 @@ def build_recall_prompt(
     hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
     line_cost = count_tokens("- [99]\n")
     texts = _turn_texts(core, uid, hits)
+    hits = earlier(hits, texts, set(terms), lang)  # issue 21 item 3: a replaced value is never shown as current
+    hits = conflicts(core, uid, hits, texts, lang)
     items = make_items(hits, pinned=pinned_ids, max_item_tokens=max(MAX_ITEM_TOKENS, budget // LINE_SHARE),
                        line_cost=line_cost, terms=terms, texts=texts)  # fmt: skip
     heads = HEADINGS[lang]
