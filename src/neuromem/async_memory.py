@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from .config import Settings
     from .embed.base import Embedder
+    from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
     from .ingest.pipeline import IngestReport, SessionEnd, SessionEndListener
     from .ingest.provenance import Provenance
@@ -271,7 +272,8 @@ class AsyncMemory:
         session_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         strict: bool = False,
-    ) -> IngestReport:
+        wait: bool = True,
+    ) -> IngestReport | IngestJob:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends, turns already
         stored, rejected messages). ``strict=True``: one bad message refuses the batch. (``Memory.ingest``,
         awaited)
@@ -283,7 +285,14 @@ class AsyncMemory:
             session_id=session_id,
             metadata=metadata,
             strict=strict,
+            wait=wait,
         )
+
+    async def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
+        """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result.
+        (``Memory.job_status``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.job_status, job_id, user_id=user_id)
 
     async def import_chat_export(
         self,

@@ -53,6 +53,8 @@ enforce_retention      daily         rows past a per-type / per-category TTL →
                                      (``lifecycle.retention``; off until a TTL is set)
 compact_forgotten      daily         relations that held forgotten rows → rewritten (VACUUM FULL), WAL
                                      retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
+run_ingest_jobs        every minute  batches queued by ``ingest(wait=False)`` → extracted and written
+                                     (``ingest.async_jobs``, issue 27 item 2)
 =====================  ============  ===============================================
 
 ``dry_run`` reports what a job would change and changes nothing; a job that cannot preview
@@ -68,6 +70,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
 from ..errors import InvalidInputError
+from ..ingest.async_jobs import run_queued
 from ..reflect import triggers
 from ..store import maintenance
 from .archive import archive_job
@@ -160,6 +163,8 @@ JOBS: dict[str, Job] = {
         Job("compact_forgotten", "0 7 * * *",
             lambda c, now, dry: pending_count(_core(c)) if dry else compact_forgotten(_core(c)),
             "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
+        Job("run_ingest_jobs", "* * * * *", lambda c, now, dry: len(run_queued(c.ingest)),
+            "extract and write the batches queued by ingest(wait=False)", previews=False),
     )
 }  # fmt: skip
 

@@ -1,0 +1,24 @@
+-- 0021: memory that keeps itself (issue 27).
+--
+-- Item 2. An ingest with wait=False stores its batch here (one INSERT) and returns the job id;
+-- extraction runs later (neuromem.ingest.async_jobs). A runner claims a queued job with
+-- FOR UPDATE SKIP LOCKED and holds the row lock while it works, so a crashed runner's job is
+-- simply queued again; the batch's turn keys make a second run skip what the first one stored.
+CREATE TABLE ingest_jobs (
+    id          UUID PRIMARY KEY,
+    user_id     VARCHAR(255) NOT NULL,
+    session_id  VARCHAR(255) NOT NULL,
+    payload     JSONB NOT NULL,
+    status      VARCHAR(10) NOT NULL DEFAULT 'queued',
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    result      JSONB,
+    error       TEXT,
+    created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+    started_at  TIMESTAMPTZ,
+    finished_at TIMESTAMPTZ,
+    CONSTRAINT chk_ingest_job_status CHECK (status IN ('queued', 'done', 'failed'))
+);
+CREATE INDEX idx_ingest_jobs_queued ON ingest_jobs (created_at) WHERE status = 'queued';
+CREATE INDEX idx_ingest_jobs_user ON ingest_jobs (user_id, created_at);
+
+SELECT neuromem_enable_rls();
