@@ -35,9 +35,6 @@ from .worker import QUEUE, TASK_PREFIX, build_app
 
 log = logging.getLogger(__name__)
 
-#: ticks older than this are not deferred any more (procrastinate's own default), unless the poll is slower
-MAX_TICK_DELAY_S = 600.0
-
 
 class Scheduler:
     """The cron schedule of :data:`JOBS` run by a daemon thread of this process (``start`` / ``stop``)."""
@@ -52,7 +49,7 @@ class Scheduler:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-        self.ticks = 0  # polls completed (for ``status`` and tests)
+        self.polled_at: dt.datetime | None = None  # the clock of the last poll completed
 
     def start(self) -> Scheduler:
         self._thread = threading.Thread(target=self._loop, name="neuromem-scheduler", daemon=True)
@@ -71,15 +68,16 @@ class Scheduler:
 
     def tick(self) -> None:
         """One poll: defer the due ticks at the runtime's clock, then run the queue until it is empty."""
-        asyncio.run(self._tick(self._core.now().timestamp()))
-        self.ticks += 1
+        now = self._core.now()
+        asyncio.run(self._tick(now.timestamp()))
+        self.polled_at = now
 
     async def _tick(self, at: float) -> None:
         app = build_app(self._context(), self._core.db.server.url, jobs=self._jobs)
         async with app.open_async():
-            # a fresh deferrer each poll: the latest tick of each job within the delay, never a backlog of ticks
-            deferrer = PeriodicDeferrer(registry=app.periodic_registry,
-                                        max_delay=max(MAX_TICK_DELAY_S, 2 * self._poll_s))  # fmt: skip
+            # a fresh deferrer each poll: the latest tick of each job however old (a tick missed while no
+            # process ran is caught up once), never a backlog of ticks; a tick already deferred is not again
+            deferrer = PeriodicDeferrer(registry=app.periodic_registry, max_delay=float("inf"))
             await deferrer.defer_jobs(deferrer.get_previous_tasks(at))
             await app.run_worker_async(queues=[QUEUE], wait=False, install_signal_handlers=False, listen_notify=False,
                                        name=self._name, delete_jobs="successful", fetch_job_polling_interval=0.05)  # fmt: skip
@@ -95,18 +93,18 @@ class Scheduler:
 
 
 def overdue_jobs(core: Runtime, now: dt.datetime, *, jobs: Mapping[str, Job] | None = None) -> list[str]:
-    """Jobs whose latest due tick (older than ``lifecycle.job_overdue_after_s``) has not run: nothing — no
-    worker, no in-process scheduler — is keeping this store up. Plus ``run_ingest_jobs`` while a batch
-    queued by ``ingest(wait=False)`` waits longer than that."""
+    """Jobs with a tick due more than ``lifecycle.job_overdue_after_s`` ago that has not run, while no
+    ``memctl worker`` is alive: nothing is keeping this store up. Plus ``run_ingest_jobs`` while a
+    batch queued by ``ingest(wait=False)`` waits longer than that."""
     grace = core.settings.lifecycle.job_overdue_after_s
-    at = now.timestamp()
     with core.db.connection() as conn:
         ran = job_schedule.last_run_ticks(conn, TASK_PREFIX)
         waiting, oldest = ingest_jobs.queued(conn)
+        worker = job_schedule.live_workers(conn, grace) > 0
     late = []
-    for job in (JOBS if jobs is None else jobs).values():
-        due = croniter(job.cron, at).get_prev(float)
-        if at - due > grace and ran.get(job.name, 0) < due:
+    for job in () if worker else (JOBS if jobs is None else jobs).values():
+        due = croniter(job.cron, now.timestamp() - grace).get_prev(float)  # the latest tick past the grace
+        if ran.get(job.name, 0) < due:
             late.append(job.name)
     if waiting and oldest is not None and (now - oldest).total_seconds() > grace and "run_ingest_jobs" not in late:
         late.append("run_ingest_jobs")

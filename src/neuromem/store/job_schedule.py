@@ -20,3 +20,12 @@ def last_run_ticks(conn: Conn, task_prefix: str) -> dict[str, int]:
     """The latest tick (epoch seconds) run or running, by periodic id, of the tasks named ``task_prefix…``."""
     rows = conn.execute(LAST_RUN_TICKS, (task_prefix + "%",)).fetchall()
     return {r["periodic_id"]: int(r["last_tick"]) for r in rows if r["last_tick"] is not None}
+
+
+LIVE_WORKERS = "SELECT count(*) AS n FROM procrastinate_workers WHERE last_heartbeat > now() - make_interval(secs => %s)"
+
+
+def live_workers(conn: Conn, within_s: float) -> int:
+    """Queue workers (``memctl worker``) whose heartbeat is younger than ``within_s`` seconds."""
+    row = conn.execute(LIVE_WORKERS, (within_s,)).fetchone()
+    return 0 if row is None else int(row["n"])
