@@ -29,7 +29,7 @@ import numpy as np
 from . import validation as check
 from .core import Runtime
 from .errors import InvalidInputError, MemoryNotFoundError, VersionConflictError
-from .store import conversations, graph, history, memories
+from .store import conversations, graph, history, memories, suppressions
 from .store.db import Conn
 from .store.memories import NewMemory
 from .store.retry import run_with_retries
@@ -312,6 +312,8 @@ def delete(rt: Runtime, user_id: str, memory_id: UUID, *, actor: str = "user") -
         if expired is None:
             raise VersionConflictError(f"memory {memory_id} was changed while deleting; retry")
         history.record(conn, HistoryEvent.DELETE, old=current, actor=actor)
+        if current.memory_type is MemoryType.TRAIT and actor in ("user", "file"):  # stays deleted (reflect.suppression)
+            suppressions.record(conn, user_id, memory_id, current.content, current.metadata.get("keywords") or [])
         return expired
 
 

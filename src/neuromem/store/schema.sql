@@ -644,4 +644,20 @@ CREATE TABLE ingest_jobs (
 CREATE INDEX idx_ingest_jobs_queued ON ingest_jobs (created_at) WHERE status = 'queued';
 CREATE INDEX idx_ingest_jobs_user ON ingest_jobs (user_id, created_at);
 
+-- Item 5. A trait the user deleted stays deleted: the deletion leaves a suppression entry (its theme
+-- keywords and the memories that supported it). Reflection forms no trait of that theme again
+-- from those memories; only supporting memories stored after the deletion count, and only when
+-- they outweigh (outnumber) the suppressed evidence is the entry lifted (neuromem.reflect.suppression).
+CREATE TABLE trait_suppressions (
+    id           UUID PRIMARY KEY,
+    user_id      VARCHAR(255) NOT NULL,
+    trait_id     UUID NOT NULL,
+    content      TEXT NOT NULL,
+    keywords     TEXT[] NOT NULL DEFAULT '{}',
+    evidence_ids UUID[] NOT NULL DEFAULT '{}',
+    deleted_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
+    lifted_at    TIMESTAMPTZ
+);
+CREATE INDEX idx_trait_suppressions_user ON trait_suppressions (user_id) WHERE lifted_at IS NULL;
+
 SELECT neuromem_enable_rls();
