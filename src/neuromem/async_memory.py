@@ -354,6 +354,30 @@ class AsyncMemory:
             background=background,
         )
 
+    async def add_document_file(
+        self,
+        source: str | Path | bytes,
+        *,
+        user_id: str,
+        file_name: str | None = None,
+        mime_type: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        background: bool | None = None,
+    ) -> DocumentFile:
+        """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks keep their
+        page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
+        (``Memory.add_document_file``, awaited)
+        """
+        return await asyncio.to_thread(
+            self.sync.add_document_file,
+            source,
+            user_id=user_id,
+            file_name=file_name,
+            mime_type=mime_type,
+            metadata=metadata,
+            background=background,
+        )
+
     async def document_status(self, file_id: Any, *, user_id: str) -> DocumentStatus:
         """How many of a document's chunks are embedded (``.state``: ready / embedding / retrying).
         (``Memory.document_status``, awaited)

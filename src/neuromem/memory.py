@@ -412,6 +412,26 @@ class Memory:
         self._poke()
         return document
 
+    def add_document_file(
+        self, source: str | Path | bytes, *, user_id: str, file_name: str | None = None,
+        mime_type: str | None = None, metadata: Mapping[str, Any] | None = None, background: bool | None = None,
+    ) -> DocumentFile:
+        """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks
+        keep their page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
+
+        >>> m.add_document_file("contract.pdf", user_id="lin")  # doctest: +SKIP
+        """
+        from .ingest.document_files import add_document_file
+
+        if isinstance(source, bytes):
+            data, name = source, file_name
+        else:
+            data, name = Path(source).read_bytes(), file_name or Path(source).name
+        document = add_document_file(self._core, data, user_id=user_id, file_name=name, mime_type=mime_type,
+                                     metadata=metadata, background=background)  # fmt: skip
+        self._poke()
+        return document
+
     def document_status(self, file_id: Any, *, user_id: str) -> DocumentStatus:
         """How many of a document's chunks are embedded (``.state``: ready / embedding / retrying)."""
         return document_status(self._core, file_id, user_id)
