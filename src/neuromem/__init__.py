@@ -10,8 +10,10 @@ import typing
 
 if typing.TYPE_CHECKING:
     from .admin import (
+        ModelCheck,
         ScheduledJob,
         ServerStop,
+        check_models,
         read_chat_export,
         reembed,
         run_worker,
@@ -30,7 +32,7 @@ if typing.TYPE_CHECKING:
     )
     from .async_memory import AsyncMemory
     from .config import Settings
-    from .env_names import store_location
+    from .env_names import ServiceFiles, service_auto_start, service_files, store_location
     from .errors import (
         AccessError,
         AuthenticationError,
@@ -126,7 +128,12 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "serve": ".api.handles",
     "serve_mcp_stdio": ".api.handles",
     "store_location": ".env_names",
+    "ServiceFiles": ".env_names",
+    "service_auto_start": ".env_names",
+    "service_files": ".env_names",
     "ScheduledJob": ".admin",
+    "ModelCheck": ".admin",
+    "check_models": ".admin",
     "ServerStop": ".admin",
     "read_chat_export": ".admin",
     "reembed": ".admin",
@@ -282,6 +289,7 @@ __all__ = [
     "MemoryNotFoundError",
     "MemoryRecord",
     "MemoryType",
+    "ModelCheck",
     "ModelError",
     "NeuromemError",
     "NotFoundError",
@@ -307,6 +315,7 @@ __all__ = [
     "SearchHit",
     "SearchResults",
     "ServerStop",
+    "ServiceFiles",
     "SessionEnd",
     "SessionNotFoundError",
     "Settings",
@@ -322,6 +331,7 @@ __all__ = [
     "VersionConflictError",
     "WriteResult",
     "__version__",
+    "check_models",
     "key_store",
     "metrics_exposition",
     "openapi_document",
@@ -331,6 +341,8 @@ __all__ = [
     "scheduled_jobs",
     "serve",
     "serve_mcp_stdio",
+    "service_auto_start",
+    "service_files",
     "settings_reference",
     "stop_embedded_server",
     "store_location",

@@ -518,18 +518,28 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.run_job, name, now=now, dry_run=dry_run)
 
-    async def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+    async def export(
+        self,
+        target: str | Path | IO[str],
+        *,
+        user_id: str,
+        format: str | None = None,
+        mask_pii: bool = False,
+    ) -> ExportReport:
         """Write everything stored for ``user_id`` to a file or text stream, from one snapshot: ``jsonl`` (full fidelity,
         importable; the default), ``json`` (readable, without vectors) or ``markdown`` (for people); the
-        format follows the file suffix when not given. (``Memory.export``, awaited)
+        format follows the file suffix when not given. ``mask_pii=True``: for someone other than the user,
+        personal data is masked. (``Memory.export``, awaited)
         """
-        return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format)
+        return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format, mask_pii=mask_pii)
 
-    async def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+    async def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or nothing, re-embedding
-        when the file's vectors come from another dimension or embedder. (``Memory.import_file``, awaited)
+        when the file's vectors come from another dimension or embedder. What a ``forget`` erased since the
+        export stays out (``report.forgotten``); ``include_forgotten=True`` is the owner's own restore and
+        brings it back. (``Memory.import_file``, awaited)
         """
-        return await asyncio.to_thread(self.sync.import_file, source)
+        return await asyncio.to_thread(self.sync.import_file, source, include_forgotten=include_forgotten)
 
     async def sync_markdown(self, directory: str | Path, *, user_id: str, language: str = 'en') -> SyncReport:
         """Two-way sync with ``directory/memory.md`` and ``learnings.md`` (seed 004 §2.1): the person's added, edited and
@@ -569,6 +579,13 @@ class AsyncMemory:
         awaited)
         """
         return await asyncio.to_thread(self.sync.flush, batch_size=batch_size)
+
+    async def warm_up(self) -> None:
+        """Load the embedding model now, so the first write or search does not pay for it (``memctl serve`` before it
+        says ready; ``memctl ingest`` and ``documents upload`` before their bars). (``Memory.warm_up``,
+        awaited)
+        """
+        return await asyncio.to_thread(self.sync.warm_up)
 
     async def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given). (``Memory.status``,

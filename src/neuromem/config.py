@@ -156,7 +156,8 @@ class IngestSettings(_Section):
     importance_threshold: float = Field(default=0.3, ge=0, le=1)
     session_idle_timeout_s: float = Field(default=1800.0, gt=0)  # 30 min
     raw_chunk_dir: Path | None = None  # None → chunks stored zstd-compressed in the database
-    pii_mode: Literal["redact", "keep", "reject"] = "redact"
+    # mark: keep the user's words, mark personal data in metadata.privacy, redact only secrets (issue 21)
+    pii_mode: Literal["mark", "redact", "keep", "reject"] = "mark"
     batch_size: int = Field(default=64, ge=1)
     extract_roles: tuple[str, ...] = ("user",)  # whose turns are mined for memories (all turns are kept raw)
     max_messages_per_call: int = Field(default=10_000, ge=1)
@@ -255,7 +256,7 @@ class TraitSettings(_Section):
     trend_min_support: int = Field(default=2, ge=1)  # memories of one theme that open a trend
     pattern_lookback_days: float = Field(default=90.0, gt=0)  # unexplained memories kept in the pool
     keyword_max_df_ratio: float = Field(default=0.3, gt=0, le=1)  # too-common words make no theme
-    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait
+    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait, on the embedder's own scale (reflect.calibration)
     upgrade_min_similarity: float = Field(default=0.5, ge=-1, le=1)  # related traits without shared keywords
     contradiction_dissolve_below: float = Field(default=0.3, ge=0, le=1)  # offline rule: weak → dissolve
     reflection_retries: int = Field(default=3, ge=0)  # optimistic-lock conflicts before giving up
@@ -277,6 +278,10 @@ class ServiceSettings(_Section):
     graceful_shutdown_s: float = Field(default=10.0, ge=0)  # in-flight requests may finish this long
     mcp_http: bool = True  # serve MCP over streamable HTTP at /mcp
     log_json: bool = True  # structured JSON logs (tenant, user, request id; never content at INFO)
+    # memctl commands on the embedded store start a service for the next ones (issue 22 item 2); it
+    # stops after idle_shutdown_s seconds without a request
+    auto_start: bool = True
+    idle_shutdown_s: float = Field(default=600.0, gt=0)
 
 
 class LifecycleSettings(_Section):

@@ -600,23 +600,28 @@ class Memory:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
     # -- export and import (neuromem.portability) ---------------------------
-    def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+    def export(
+        self, target: str | Path | IO[str], *, user_id: str, format: str | None = None, mask_pii: bool = False
+    ) -> ExportReport:
         """Write everything stored for ``user_id`` to a file or text stream, from one snapshot:
         ``jsonl`` (full fidelity, importable; the default), ``json`` (readable, without vectors)
         or ``markdown`` (for people); the format follows the file suffix when not given.
+        ``mask_pii=True``: for someone other than the user, personal data is masked.
 
         >>> m.export("alice.jsonl", user_id="alice")  # doctest: +SKIP
         """
         from .portability.export import export_user
 
-        return export_user(self._core, target, user_id, fmt=format)
+        return export_user(self._core, target, user_id, fmt=format, mask_pii=mask_pii)
 
-    def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+    def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
-        nothing, re-embedding when the file's vectors come from another dimension or embedder."""
+        nothing, re-embedding when the file's vectors come from another dimension or embedder.
+        What a ``forget`` erased since the export stays out (``report.forgotten``);
+        ``include_forgotten=True`` is the owner's own restore and brings it back."""
         from .portability.importer import import_file
 
-        report = import_file(self._core, source)
+        report = import_file(self._core, source, include_forgotten=include_forgotten)
         self._poke()
         return report
 
@@ -662,6 +667,11 @@ class Memory:
         if self._backfill is not None:  # takes over from the backfill thread after its batch in flight
             return self._backfill.run(batch_size=batch_size)
         return backfill_embeddings(self._core, batch_size=batch_size)
+
+    def warm_up(self) -> None:
+        """Load the embedding model now, so the first write or search does not pay for it (``memctl
+        serve`` before it says ready; ``memctl ingest`` and ``documents upload`` before their bars)."""
+        self._core.embedder.embed_passages(["warm up"])
 
     def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""

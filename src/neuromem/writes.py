@@ -2,8 +2,14 @@
 
 An identical content hash is a NOOP; a **fact** that *restates* a current fact
 (``neuromem.supersede``: same wording after normalisation, the same slot with the same
-value, or the LLM's judgement) is an UPDATE done as a supersede; anything else is an ADD,
-linked ``SIMILAR_TO`` the similar memories. A cosine alone never supersedes, and episodes
+value, or the LLM's judgement) is an UPDATE done as a supersede; a fact that gives a **new
+value** to the slot of a current fact (issue 21, ``neuromem.text.slots``: "my extension is
+now 4492" after "my extension is 4417") is written and, by the conflict priority
+(``lifecycle.conflicts``), ends the old fact (``invalid_at`` = the new fact's event time: it
+stays in history and time travel) — an UPDATE whose ``previous_id`` is the old fact — or
+opens a review item when the relation may hold several values; anything else is an ADD,
+linked ``SIMILAR_TO`` the similar memories. Every fact that fills a slot carries it in
+``metadata.slot`` / ``metadata.slot_value`` (unless the caller or the extractor set them). A cosine alone never supersedes, and episodes
 are append-only (seed 001 §2.3): a near-duplicate episode is linked, never superseded.
 Every change writes its ``memory_history`` row in the same transaction. ``update`` uses
 optimistic locking on ``version`` and is the only write that raises
@@ -29,13 +35,16 @@ import numpy as np
 from . import validation as check
 from .core import Runtime
 from .errors import InvalidInputError, MemoryNotFoundError, VersionConflictError
-from .store import conversations, graph, history, memories, suppressions
+from .lifecycle.conflicts import ConflictResolver, invalidate_fact
+from .store import conversations, graph, history, memories, suppressions, usage
 from .store.db import Conn
 from .store.memories import NewMemory
 from .store.retry import run_with_retries
 from .supersede import RestatementJudge, restates, speaker_of
 from .text.language import detect_language
+from .text.pii import privacy_spans
 from .text.restatement import restatement_keys
+from .text.slots import claim_of
 from .text.token_count import count_tokens
 from .text.tokenize import search_text
 from .types import HistoryEvent, MemoryRecord, MemoryType, Operation, WriteResult
@@ -104,9 +113,11 @@ def add(
             row = None  # the session first, in the same lock order as ingest
             if session is not None:
                 row, _ = conversations.lock_session(conn, d.user_id, session, rt.now())
-            result = write(rt, conn, d, vector=vector, actor=actor, judge=judge)
+            resolver = ConflictResolver(rt.settings, rt.dim, [])
+            result = write(rt, conn, d, vector=vector, actor=actor, judge=judge, conflicts=resolver)
             if row is not None:
                 conversations.add_sources(conn, d.user_id, [(result.memory.id, row.id, None)])
+            usage.record_events(conn, d.user_id, resolver.events)
             return result
 
     return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add")
@@ -118,8 +129,13 @@ def add_many(rt: Runtime, drafts: Sequence[Draft], *, actor: str = "user") -> li
 
     def attempt() -> list[WriteResult]:
         with rt.db.transaction() as conn:
-            return [write(rt, conn, d, vector=None if vectors is None else vectors[i], actor=actor)
-                    for i, d in enumerate(drafts)]  # fmt: skip
+            results = []
+            for i, d in enumerate(drafts):
+                resolver = ConflictResolver(rt.settings, rt.dim, [])
+                results.append(write(rt, conn, d, vector=None if vectors is None else vectors[i], actor=actor,
+                                     conflicts=resolver))  # fmt: skip
+                usage.record_events(conn, d.user_id, resolver.events)
+            return results
 
     return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add_many")
 
@@ -135,9 +151,13 @@ def insert(rt: Runtime, d: Draft, *, actor: str = "user") -> MemoryRecord:
 
 
 def write(
-    rt: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None
+    rt: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None,
+    conflicts: ConflictResolver | None = None,
 ) -> WriteResult:
-    """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
+    """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction.
+    ``conflicts``: find and resolve value changes of current facts here (``add``); ingest's
+    ``Decider`` passes None and resolves them around this call."""
+    d = annotated(d)
     digest = check.content_hash(d.content)
     # serialise concurrent writers of the same content, or of restatements of one fact, for this user
     keys = [digest, *(restatement_keys(d.content, d.metadata) if d.memory_type is MemoryType.FACT else [])]
@@ -164,6 +184,10 @@ def write(
             new = supersede(rt, conn, current, d, vector=vector, actor=actor)
             return WriteResult(Operation.UPDATE, new, previous_id=old.id,
                                reason=f"restatement: {reason} (cosine {similarity:.3f})")  # fmt: skip
+    plan = None
+    if conflicts is not None and d.memory_type is MemoryType.FACT:
+        opposed = conflicts.detect(conn, d.user_id, d.content, vector, exclude=[], metadata=d.metadata)
+        plan = conflicts.before_write(conn, d, opposed, invalidate_fact, actor) if opposed else None
     record = memories.insert(conn, new_row(d, digest, vector), rt.dim)
     history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
     if similar:
@@ -172,7 +196,34 @@ def write(
                             valid_at=record.valid_at)
             for m, s in similar
         ])  # fmt: skip
+    if plan is not None and conflicts is not None:
+        record = conflicts.after_write(conn, record, plan, invalidate_fact, actor)
+        outcome = plan.outcome(record)
+        if outcome is not None:
+            return WriteResult(outcome[0], record, previous_id=outcome[1], reason=outcome[2])
     return WriteResult(Operation.ADD, record, reason="new memory")
+
+
+def _without_slot(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Metadata a new wording inherits: not the slot and value of the old wording."""
+    return {k: v for k, v in metadata.items() if k not in ("slot", "slot_value", "privacy")}
+
+
+def annotated(d: Draft) -> Draft:
+    """``d`` with what its words say about themselves: ``metadata.slot`` / ``slot_value`` of the slot
+    a fact fills (``text.slots``; unless the caller or the extractor named one), and
+    ``metadata.privacy``, the spans of personal data in the content (``text.pii``, issue 21 item 5)."""
+    meta = d.metadata
+    if d.memory_type is MemoryType.FACT and "slot" not in meta:
+        claim = claim_of(d.content, generic=True)
+        if claim is not None and not claim.negated:
+            meta = {**meta, "slot": claim.key, "slot_value": claim.value}
+    spans = privacy_spans(d.content)
+    if spans:
+        meta = {**meta, "privacy": spans}
+    elif "privacy" in meta:
+        meta = {k: v for k, v in meta.items() if k != "privacy"}
+    return d if meta is d.metadata else dataclasses.replace(d, metadata=meta)
 
 
 def _restated(
@@ -270,11 +321,12 @@ def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor:
             d = Draft(
                 user_id=user_id, memory_type=current.memory_type, content=change.content,
                 importance=current.importance if change.importance is None else change.importance,
-                metadata={**current.metadata, **(change.metadata or {})}, category=current.category,
+                metadata={**_without_slot(current.metadata), **(change.metadata or {})}, category=current.category,
                 valid_at=change.valid_at or current.valid_at,
                 extra={**_carried_fields(current), **({} if change.tags is None else {"tags": change.tags})},
             )  # fmt: skip
-            return supersede(rt, conn, current, d, vector=vector, actor=actor, ends_previous=change.ends_previous)
+            return supersede(rt, conn, current, annotated(d), vector=vector, actor=actor,
+                             ends_previous=change.ends_previous)
         fields: dict[str, Any] = {}
         if change.metadata is not None:
             fields["metadata"] = {**current.metadata, **change.metadata}

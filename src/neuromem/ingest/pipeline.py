@@ -33,7 +33,7 @@ from ..store import conversations, memories, raw_chunks, usage
 from ..store.conversations import NewMessage, SessionRow
 from ..store.documents import DocumentFile
 from ..store.retry import run_with_retries
-from ..text.pii import apply_pii_policy
+from ..text.pii import apply_pii_policy, privacy_spans
 from ..text.token_count import truncate_to_tokens
 from ..types import MemoryType, Operation, WriteResult
 from ..writes import Draft
@@ -399,6 +399,9 @@ class IngestPipeline:
         if not result.matches:
             return turn
         meta = {**turn.metadata, "pii": sorted(result.kinds)}
+        spans = privacy_spans(result.text)
+        if spans:  # what is still there, in the stored words (issue 21 item 5)
+            meta["privacy"] = spans
         return dataclasses.replace(turn, content=result.text, metadata=meta)
 
     def _extract(self, turns: Sequence[Turn], usage_records: list[UsageRecord]) -> Extraction:

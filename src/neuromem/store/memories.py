@@ -190,6 +190,12 @@ NEAREST_CURRENT = sql.SQL(
          AND expired_at IS NULL AND invalid_at IS NULL
        ORDER BY embedding <=> %(v)s::halfvec LIMIT %(n)s"""  # a parameter, not a CTE: HNSW needs it
 ).format(columns=MEMORY_COLUMNS)
+CURRENT_IN_SLOT = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %(u)s AND memory_type = 'fact' AND (metadata->>'slot') = %(s)s
+         AND expired_at IS NULL AND invalid_at IS NULL
+       ORDER BY created_at DESC LIMIT %(n)s"""  # idx_memories_slot (migration 0015)
+).format(columns=MEMORY_COLUMNS)
 LIST_MEMORIES = sql.SQL(
     "SELECT {columns} FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s"
 )
@@ -274,6 +280,12 @@ def nearest_current(
         {"v": to_halfvec(vector, dim), "u": user_id, "t": str(memory_type), "n": limit},
     ).fetchall()
     return [(row_to_memory(r), float(r["similarity"])) for r in rows]
+
+
+def current_in_slot(conn: Conn, user_id: str, slot: str, limit: int = 20) -> list[MemoryRecord]:
+    """Current facts whose ``metadata.slot`` is ``slot`` (issue 21: a value update finds the old value), newest first."""
+    rows = conn.execute(CURRENT_IN_SLOT, {"u": user_id, "s": slot, "n": limit}).fetchall()
+    return [row_to_memory(r) for r in rows]
 
 
 def list_memories(

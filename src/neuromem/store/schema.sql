@@ -530,6 +530,28 @@ ALTER TABLE forget_receipts ADD CONSTRAINT chk_forget_target
     CHECK (target_kind IN ('memory', 'session', 'document', 'window', 'query', 'entity', 'concept',
                            'everything', 'purge', 'retention'));
 
+-- 0015_slot_index: the current facts of one slot (issue 21): a new value of "my office phone extension"
+-- finds the old one by metadata.slot whatever the embedder says
+CREATE INDEX idx_memories_slot ON memories (user_id, (metadata->>'slot'))
+    WHERE (metadata->>'slot') IS NOT NULL AND expired_at IS NULL AND invalid_at IS NULL;
+
+-- 0016_history_clock
+-- the history's own clock (issue 22 item 7): see migrations/0016_history_clock.sql
+CREATE OR REPLACE FUNCTION neuromem_history_clock(uid text, at timestamptz)
+RETURNS timestamptz LANGUAGE sql STABLE PARALLEL SAFE AS $$
+    SELECT coalesce((
+        SELECT CASE WHEN at >= latest.recorded AND at <= now() + interval '1 minute'
+                    THEN at - greatest(latest.recorded - latest.happened, interval '0') ELSE at END
+        FROM ((SELECT m.sent_at AS happened, m.created_at AS recorded, 0 AS preference
+               FROM conversation_messages m WHERE m.user_id = uid ORDER BY m.sent_at DESC LIMIT 1)
+              UNION ALL
+              (SELECT x.valid_at, x.created_at, 1 FROM memories x
+               WHERE x.user_id = uid AND x.memory_type IN ('fact', 'episodic') AND x.valid_at IS NOT NULL
+                 AND x.expired_at IS NULL
+               ORDER BY x.valid_at DESC LIMIT 1)) latest
+        ORDER BY latest.preference LIMIT 1), at)
+$$;
+
 -- 0017_hardening: hardening (issue 23 items 4 and 6).
 --
 -- Item 6. The service logs in as neuromem_service (LOGIN, no superuser, no BYPASSRLS, owns
