@@ -88,7 +88,7 @@ def status(core: Runtime, job_id: Any, user_id: Any) -> IngestJob:
         row = store.get(conn, jid, uid)
         if row is None:
             raise JobNotFoundError(f"no ingest job {jid} for user {uid!r}")
-        state = "running" if row.status == "queued" and store.is_locked(conn, jid) else row.status
+        state = "running" if row.status == "queued" and store.is_locked(conn, uid, jid) else row.status
     return IngestJob(row.id, row.user_id, row.session_id, state, row.attempts, row.created_at, row.started_at,
                      row.finished_at, row.result, row.error)  # fmt: skip
 
@@ -111,9 +111,9 @@ def run_one(pipeline: IngestPipeline) -> str | None:
         row = store.claim(claim)
         if row is None:
             return None
-        store.mark_started(claim, row.id)  # committed with the outcome: a killed run counts no attempt
+        store.mark_started(claim, row.user_id, row.id)  # committed with the outcome: a killed run counts no attempt
         result, error = _run(pipeline, row)
-        store.finish(claim, row.id, result=result, error=error)
+        store.finish(claim, row.user_id, row.id, result=result, error=error)
     return row.user_id
 
 

@@ -33,16 +33,15 @@ class IngestJobRow:
     finished_at: dt.datetime | None
 
 
-_COLUMNS = "id, user_id, session_id, payload, status, attempts, result, error, created_at, started_at, finished_at"
 INSERT = "INSERT INTO ingest_jobs (id, user_id, session_id, payload) VALUES (%s, %s, %s, %s)"
-CLAIM = f"""SELECT {_COLUMNS} FROM ingest_jobs WHERE status = 'queued'
-            ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED"""
-CLAIM_ONE = f"SELECT {_COLUMNS} FROM ingest_jobs WHERE id = %s AND status = 'queued' FOR UPDATE SKIP LOCKED"
-STARTED = "UPDATE ingest_jobs SET attempts = attempts + 1, started_at = now() WHERE id = %s"
+CLAIM = """SELECT id, user_id, session_id, payload, status, attempts, result, error, created_at, started_at, finished_at
+           FROM ingest_jobs WHERE status = 'queued' ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED"""
+STARTED = "UPDATE ingest_jobs SET attempts = attempts + 1, started_at = now() WHERE user_id = %s AND id = %s"
 FINISH = """UPDATE ingest_jobs SET status = %s, result = %s, error = %s, finished_at = now(),
-            started_at = coalesce(started_at, now()) WHERE id = %s"""
-GET = f"SELECT {_COLUMNS} FROM ingest_jobs WHERE id = %s AND user_id = %s"
-LOCKED = "SELECT 1 FROM ingest_jobs WHERE id = %s FOR UPDATE SKIP LOCKED"
+            started_at = coalesce(started_at, now()) WHERE user_id = %s AND id = %s"""
+GET = """SELECT id, user_id, session_id, payload, status, attempts, result, error, created_at, started_at, finished_at
+         FROM ingest_jobs WHERE id = %s AND user_id = %s"""
+LOCKED = "SELECT 1 FROM ingest_jobs WHERE user_id = %s AND id = %s FOR UPDATE SKIP LOCKED"
 COUNT_QUEUED = "SELECT count(*) AS n, min(created_at) AS oldest FROM ingest_jobs WHERE status = 'queued'"
 
 
@@ -50,20 +49,21 @@ def insert(conn: Conn, job_id: uuid.UUID, user_id: str, session_id: str, payload
     conn.execute(INSERT, (job_id, user_id, session_id, Jsonb(payload)))
 
 
-def claim(conn: Conn, job_id: uuid.UUID | None = None) -> IngestJobRow | None:
-    """Lock the oldest queued job (or ``job_id``) for this transaction; None when there is none free."""
-    row = conn.execute(CLAIM if job_id is None else CLAIM_ONE, () if job_id is None else (job_id,)).fetchone()
+def claim(conn: Conn) -> IngestJobRow | None:
+    """Lock the oldest queued job for this transaction; None when there is none free."""
+    row = conn.execute(CLAIM).fetchone()
     return None if row is None else IngestJobRow(**row)
 
 
-def mark_started(conn: Conn, job_id: uuid.UUID) -> None:
+def mark_started(conn: Conn, user_id: str, job_id: uuid.UUID) -> None:
     """Count the attempt (in the claiming transaction: another connection would wait for its lock)."""
-    conn.execute(STARTED, (job_id,))
+    conn.execute(STARTED, (user_id, job_id))
 
 
-def finish(conn: Conn, job_id: uuid.UUID, *, result: dict[str, Any] | None, error: str | None) -> None:
+def finish(conn: Conn, user_id: str, job_id: uuid.UUID, *, result: dict[str, Any] | None, error: str | None
+           ) -> None:  # fmt: skip
     conn.execute(FINISH, ("failed" if error is not None else "done", None if result is None else Jsonb(result),
-                          error, job_id))  # fmt: skip
+                          error, user_id, job_id))  # fmt: skip
 
 
 def get(conn: Conn, job_id: uuid.UUID, user_id: str) -> IngestJobRow | None:
@@ -71,9 +71,9 @@ def get(conn: Conn, job_id: uuid.UUID, user_id: str) -> IngestJobRow | None:
     return None if row is None else IngestJobRow(**row)
 
 
-def is_locked(conn: Conn, job_id: uuid.UUID) -> bool:
+def is_locked(conn: Conn, user_id: str, job_id: uuid.UUID) -> bool:
     """Whether a runner holds the job now (call inside a transaction that is then rolled back or ended)."""
-    return conn.execute(LOCKED, (job_id,)).fetchone() is None
+    return conn.execute(LOCKED, (user_id, job_id)).fetchone() is None
 
 
 def queued(conn: Conn) -> tuple[int, dt.datetime | None]:

@@ -5,7 +5,7 @@
 -- FOR UPDATE SKIP LOCKED and holds the row lock while it works, so a crashed runner's job is
 -- simply queued again; the batch's turn keys make a second run skip what the first one stored.
 CREATE TABLE ingest_jobs (
-    id          UUID PRIMARY KEY,
+    id          UUID NOT NULL,
     user_id     VARCHAR(255) NOT NULL,
     session_id  VARCHAR(255) NOT NULL,
     payload     JSONB NOT NULL,
@@ -16,6 +16,7 @@ CREATE TABLE ingest_jobs (
     created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
     started_at  TIMESTAMPTZ,
     finished_at TIMESTAMPTZ,
+    PRIMARY KEY (user_id, id),  -- user_id first: a distributed (Citus) table keys on it
     CONSTRAINT chk_ingest_job_status CHECK (status IN ('queued', 'done', 'failed'))
 );
 CREATE INDEX idx_ingest_jobs_queued ON ingest_jobs (created_at) WHERE status = 'queued';
@@ -26,14 +27,15 @@ CREATE INDEX idx_ingest_jobs_user ON ingest_jobs (user_id, created_at);
 -- from those memories; only supporting memories stored after the deletion count, and only when
 -- they outweigh (outnumber) the suppressed evidence is the entry lifted (neuromem.reflect.suppression).
 CREATE TABLE trait_suppressions (
-    id           UUID PRIMARY KEY,
+    id           UUID NOT NULL,
     user_id      VARCHAR(255) NOT NULL,
     trait_id     UUID NOT NULL,
     content      TEXT NOT NULL,
     keywords     TEXT[] NOT NULL DEFAULT '{}',
     evidence_ids UUID[] NOT NULL DEFAULT '{}',
     deleted_at   TIMESTAMPTZ NOT NULL DEFAULT now(),
-    lifted_at    TIMESTAMPTZ
+    lifted_at    TIMESTAMPTZ,
+    PRIMARY KEY (user_id, id)
 );
 CREATE INDEX idx_trait_suppressions_user ON trait_suppressions (user_id) WHERE lifted_at IS NULL;
 
