@@ -92,6 +92,7 @@ if typing.TYPE_CHECKING:
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
+    from .lifecycle.webhooks import Event, EventPage, Webhook
     from .memory import Memory
     from .portability.export import ExportReport
     from .portability.format import EXPORT_FORMATS
@@ -100,6 +101,7 @@ if typing.TYPE_CHECKING:
     from .recall.packing import Citation
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
+    from .recall.related import Neighbour, Related
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
@@ -117,6 +119,7 @@ if typing.TYPE_CHECKING:
         SearchResults,
         WriteResult,
     )
+    from .webhooks import add_webhook, list_webhooks, remove_webhook
 
 _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     # the service face (the `service` extra): what memctl serve / mcp / metrics / openapi / keys use
@@ -192,6 +195,14 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "IngestReport": ".ingest.pipeline",
     "SessionEnd": ".ingest.pipeline",
     "Provenance": ".ingest.provenance",
+    "Neighbour": ".recall.related",
+    "Related": ".recall.related",
+    "Event": ".lifecycle.webhooks",
+    "EventPage": ".lifecycle.webhooks",
+    "Webhook": ".lifecycle.webhooks",
+    "add_webhook": ".webhooks",
+    "list_webhooks": ".webhooks",
+    "remove_webhook": ".webhooks",
     "RejectedMessage": ".ingest.turns",
     "Archived": ".lifecycle.archive",
     "ArchiveReport": ".lifecycle.archive",
@@ -260,6 +271,8 @@ __all__ = [
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",
+    "Event",
+    "EventPage",
     "Evidence",
     "ExportFormatError",
     "ExportReport",
@@ -291,6 +304,7 @@ __all__ = [
     "MemoryType",
     "ModelCheck",
     "ModelError",
+    "Neighbour",
     "NeuromemError",
     "NotFoundError",
     "Operation",
@@ -307,6 +321,7 @@ __all__ = [
     "ReceiptNotFoundError",
     "ReflectionReport",
     "RejectedMessage",
+    "Related",
     "RequestTimeoutError",
     "RetentionReport",
     "ScheduledJob",
@@ -329,14 +344,18 @@ __all__ = [
     "UnknownMemoryTypeError",
     "VectorDimensionError",
     "VersionConflictError",
+    "Webhook",
     "WriteResult",
     "__version__",
+    "add_webhook",
     "check_models",
     "key_store",
+    "list_webhooks",
     "metrics_exposition",
     "openapi_document",
     "read_chat_export",
     "reembed",
+    "remove_webhook",
     "run_worker",
     "scheduled_jobs",
     "serve",

@@ -35,11 +35,13 @@ if TYPE_CHECKING:
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
+    from .lifecycle.webhooks import EventPage
     from .portability.export import ExportReport
     from .portability.importer import ImportReport
     from .portability.markdown_sync import SyncReport
     from .recall.prompt import PromptBlock
     from .recall.recipes import RecallRecipe
+    from .recall.related import Related
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
@@ -332,6 +334,26 @@ class AsyncMemory:
     async def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words. (``Memory.sources``, awaited)"""
         return await asyncio.to_thread(self.sync.sources, memory_id, user_id=user_id)
+
+    async def events(
+        self,
+        *,
+        user_id: str,
+        after: str | None = None,
+        kinds: Sequence[str] | None = None,
+        limit: int = 100,
+    ) -> EventPage:
+        """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten; conflicts
+        opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the page's ``next``
+        as ``after`` to read on. (``Memory.events``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.events, user_id=user_id, after=after, kinds=kinds, limit=limit)
+
+    async def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+        """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind and direction,
+        heaviest first (``.kinds`` counts the edges by kind). (``Memory.related``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.related, memory_id, user_id=user_id, limit=limit)
 
     async def add_document(
         self,

@@ -28,6 +28,7 @@ from . import validation as check
 from . import writes
 from .config import Settings
 from .core import Runtime
+from .deadlines import public_call
 from .embed.base import Embedder
 from .embed.factory import create_embedder
 from .errors import InvalidInputError, MemoryNotFoundError, TraitWriteError
@@ -61,10 +62,14 @@ from .lifecycle.jobs import JobContext
 from .lifecycle.retention import RetentionReport, enforce_retention
 from .lifecycle.scheduler import BackgroundJobs, overdue_jobs
 from .lifecycle.tiers import Promotion, promote
+from .lifecycle.webhooks import EventPage
+from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe, get_recipe
+from .recall.related import Related
+from .recall.related import related as graph_neighbours
 from .store import history, memories
 from .store.db import Database
 from .store.filters import compile_filter
@@ -110,7 +115,7 @@ class Memory:
         self.settings = settings or Settings()
         if background_jobs is not None:  # the in-process scheduler (``lifecycle.background_jobs``, issue 27)
             self.settings = self.settings.with_updates(lifecycle={"background_jobs": check.flag(background_jobs)})
-        embedder = embedder or create_embedder(self.settings.embedder)
+        embedder = embedder or create_embedder(self.settings.embedder, state_file=self.settings.breaker_file())
         db = Database.open(self.settings)
         try:
             self._core = Runtime(self.settings, db, embedder)
@@ -395,6 +400,19 @@ class Memory:
     def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words."""
         return provenance(self._core, memory_id, user_id)
+
+    def events(self, *, user_id: str, after: str | None = None, kinds: Sequence[str] | None = None,
+               limit: int = 100) -> EventPage:  # fmt: skip
+        """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten;
+        conflicts opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the
+        page's ``next`` as ``after`` to read on."""
+        return read_events(self._core, self._uid(user_id), after=after, kinds=kinds, limit=limit)
+
+    def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+        """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind
+        and direction, heaviest first (``.kinds`` counts the edges by kind)."""
+        uid, mid = self._ids(user_id, memory_id)
+        return graph_neighbours(self._core, mid, uid, limit=check.limit(limit))
 
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
@@ -726,3 +744,32 @@ class Memory:
             self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
         if self._backfill is not None:
             self._backfill.poke()
+
+
+# Calls whose work grows with the store (imports, exports, jobs, reflection, forgetting, flush) have no
+# total deadline: each of their database waits ends within ``store.bulk_deadline_s`` and each model
+# request has its own deadline, as in background work. Every other public call is one ``public_call``:
+# its database work ends by ``store.deadline_s`` and its model requests share one deadline per model
+# (issue 23 items 2 and 3, ``neuromem.deadlines``).
+BULK_CALLS = frozenset({
+    "reset", "forget", "compress", "promote", "consolidate_concepts", "archive", "enforce_retention",
+    "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
+    "compact_forgotten",
+})  # fmt: skip
+_NO_DATABASE = frozenset({"from_env", "on_session_end", "close"})
+
+
+def _within_deadline(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` run as one public call: its database work and its model requests end by their deadlines."""
+
+    @functools.wraps(method)
+    def call(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        with public_call(self.settings.store.deadline_s):
+            return method(self, *args, **kwargs)
+
+    return call
+
+
+for _name, _method in list(vars(Memory).items()):
+    if not _name.startswith("_") and _name not in _NO_DATABASE | BULK_CALLS and callable(_method):
+        setattr(Memory, _name, _within_deadline(_method))

@@ -94,6 +94,11 @@ def draft(
 
 
 def vector_of(rt: Runtime, text: str) -> np.ndarray | None:
+    """The vector of ``text``, or None: the embedder failed, or the text is longer than
+    ``embedder.inline_max_chars`` and the backfill embeds it after the call (issue 23 item 1)."""
+    if len(text) > rt.settings.embedder.inline_max_chars:
+        rt.embeddings_deferred = True
+        return None
     vectors = rt.embed_passages([text])
     return None if vectors is None else vectors[0]
 
@@ -125,15 +130,17 @@ def add(
 
 def add_many(rt: Runtime, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
     """Write many memories: one embedding batch, one transaction."""
-    vectors = rt.embed_passages([d.content for d in drafts])
+    inline = [i for i, d in enumerate(drafts) if len(d.content) <= rt.settings.embedder.inline_max_chars]
+    rt.embeddings_deferred |= len(inline) < len(drafts)  # the longer ones: the backfill (``vector_of``)
+    embedded = rt.embed_passages([drafts[i].content for i in inline])
+    vectors = {} if embedded is None else dict(zip(inline, embedded, strict=True))
 
     def attempt() -> list[WriteResult]:
         with rt.db.transaction() as conn:
             results = []
             for i, d in enumerate(drafts):
                 resolver = ConflictResolver(rt.settings, rt.dim, [])
-                results.append(write(rt, conn, d, vector=None if vectors is None else vectors[i], actor=actor,
-                                     conflicts=resolver))  # fmt: skip
+                results.append(write(rt, conn, d, vector=vectors.get(i), actor=actor, conflicts=resolver))
                 usage.record_events(conn, d.user_id, resolver.events)
             return results
 

@@ -200,7 +200,10 @@ class IngestPipeline:
         # (a turn's vector reads its first ``turn_embed_tokens`` tokens: the cost of a long reply stays that
         # of a short one, and BM25 still indexes every word)
         turn_texts = self._turn_texts(turns, long_pieces, [d.content for d in drafts])
-        pieces_flat = [p for pieces in long_pieces.values() for p in pieces]
+        # an over-long turn's pieces are embedded in the background past ``ingest.document_background_chars``
+        # (as ``add_document`` does): the call's cost stays that of chunking, linear in the text
+        background = {i for i in long_pieces if len(turns[i].content) > self.settings.ingest.document_background_chars}
+        pieces_flat = [p for i, pieces in long_pieces.items() if i not in background for p in pieces]
         texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + list(turn_texts.values())))
         unique = self.core.embed_passages(texts)
         row_of = {t: n for n, t in enumerate(texts)}
@@ -209,9 +212,10 @@ class IngestPipeline:
             return None if unique is None else unique[[row_of[t] for t in items]]
 
         vectors = rows([d.content for d in drafts])
-        long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, rows(pieces)) for i, pieces in long_pieces.items()}
+        long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, None if i in background else rows(pieces))
+                                           for i, pieces in long_pieces.items()}  # fmt: skip
         turn_index = [turn_unit(t, None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
-                                self.core.dim)
+                                self.core.dim, " ".join(c.search_tokens for _, c in chunks[i].pieces))
                       for i, t in enumerate(turns)]  # fmt: skip
         return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
                         turn_index)  # fmt: skip
@@ -329,6 +333,8 @@ class IngestPipeline:
         report.turns = len(new)
         if any(p.turn_index[i][2] is None for i in new if i not in p.long_turns) and self.settings.ingest.embed_turns:
             self.core.embeddings_deferred = True  # turns wait for the backfill: the facade starts its thread
+        if any(p.long_turns[i].vectors is None for i in new if i in p.long_turns):
+            self.core.embeddings_deferred = True  # so do the pieces of a long turn
         report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
         report.warnings = fallback_warnings(events, deferred=bool(drafts) and vectors is None,
                                             mode=self.settings.embedder.mode)  # fmt: skip
@@ -405,10 +411,24 @@ class IngestPipeline:
         return dataclasses.replace(turn, content=result.text, metadata=meta)
 
     def _extract(self, turns: Sequence[Turn], usage_records: list[UsageRecord]) -> Extraction:
+        """Candidates from the turns up to ``write.max_content_chars`` (issue 23 item 1): a longer turn
+        is stored whole and as a document, and is not mined sentence by sentence — so a 1 MB turn costs
+        what its chunks cost, not thousands of decisions, and never reaches the LLM's prompt."""
         roles = self.settings.ingest.extract_roles
+        limit = self.settings.write.max_content_chars
+        mined = [i for i, t in enumerate(turns) if len(t.content) <= limit]
+        short = [turns[i] for i in mined]
         if self.chat is None:
-            return extract_with_rules(turns, roles)
-        return extract_with_llm(self.chat, turns, roles, usage_records, window=self.settings.ingest.llm_turns_per_call)
+            extraction = extract_with_rules(short, roles)
+        else:
+            extraction = extract_with_llm(self.chat, short, roles, usage_records,
+                                          window=self.settings.ingest.llm_turns_per_call)  # fmt: skip
+        extraction.candidates = [dataclasses.replace(c, turn_index=mined[c.turn_index])
+                                 for c in extraction.candidates]  # fmt: skip
+        long_turns = sum(1 for t in turns if len(t.content) > limit and t.role in roles)
+        if long_turns:
+            extraction.dropped["long_turn"] += long_turns  # stored as documents, not mined
+        return extraction
 
     def _filter(self, extraction: Extraction, n_turns: int) -> tuple[list[Candidate], IngestReport]:
         report = IngestReport(dropped=Counter(extraction.dropped))

@@ -93,8 +93,9 @@ class RecallPipeline:
     ) -> None:
         self.settings = settings
         # the relevance judge (issue 14 item 4): given, or built from ``settings.reranker`` (off by default)
-        self.reranker = reranker if reranker is not None else create_reranker(
-            settings.reranker, create_chat_model(settings.llm) if settings.reranker.provider == "llm" else None)
+        judge = (create_chat_model(settings.llm, state_file=settings.breaker_file())
+                 if settings.reranker.provider == "llm" else None)  # fmt: skip
+        self.reranker = reranker if reranker is not None else create_reranker(settings.reranker, judge)
         self.db = db
         self.embed_query = embed_query
         self.tracker = tracker
