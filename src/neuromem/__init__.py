@@ -57,6 +57,7 @@ if typing.TYPE_CHECKING:
         InvalidTextError,
         InvalidTurnError,
         InvalidUserIdError,
+        JobNotFoundError,
         LLMError,
         LLMResponseError,
         MarkdownSyncError,
@@ -79,6 +80,7 @@ if typing.TYPE_CHECKING:
         VectorDimensionError,
         VersionConflictError,
     )
+    from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
     from .ingest.pipeline import IngestReport, SessionEnd
     from .ingest.provenance import Provenance
@@ -161,6 +163,7 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "ExtensionError": ".errors",
     "ForgetTargetError": ".errors",
     "InvalidFilterError": ".errors",
+    "JobNotFoundError": ".errors",
     "InvalidInputError": ".errors",
     "InvalidMetadataError": ".errors",
     "InvalidTenantError": ".errors",
@@ -189,6 +192,7 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "UnknownMemoryTypeError": ".errors",
     "VectorDimensionError": ".errors",
     "VersionConflictError": ".errors",
+    "IngestJob": ".ingest.async_jobs",
     "ImportSummary": ".ingest.chat_export",
     "IngestReport": ".ingest.pipeline",
     "SessionEnd": ".ingest.pipeline",
@@ -282,6 +286,7 @@ __all__ = [
     "HistoryEntry",
     "ImportReport",
     "ImportSummary",
+    "IngestJob",
     "IngestReport",
     "InvalidFilterError",
     "InvalidInputError",
@@ -291,6 +296,7 @@ __all__ = [
     "InvalidTextError",
     "InvalidTurnError",
     "InvalidUserIdError",
+    "JobNotFoundError",
     "KeyStore",
     "LLMError",
     "LLMResponseError",

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from .config import Settings
     from .embed.base import Embedder
+    from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
     from .ingest.pipeline import IngestReport, SessionEnd, SessionEndListener
     from .ingest.provenance import Provenance
@@ -299,11 +300,12 @@ class AsyncMemory:
         session_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         strict: bool = False,
+        wait: bool = True,
         agent_id: str | None = None,
         run_id: str | None = None,
         visibility: str | None = None,
         team_id: str | None = None,
-    ) -> IngestReport:
+    ) -> IngestReport | IngestJob:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends, turns already
         stored, rejected messages). ``strict=True``: one bad message refuses the batch. (``Memory.ingest``,
         awaited)
@@ -315,11 +317,18 @@ class AsyncMemory:
             session_id=session_id,
             metadata=metadata,
             strict=strict,
+            wait=wait,
             agent_id=agent_id,
             run_id=run_id,
             visibility=visibility,
             team_id=team_id,
         )
+
+    async def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
+        """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result.
+        (``Memory.job_status``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.job_status, job_id, user_id=user_id)
 
     async def import_chat_export(
         self,
@@ -394,6 +403,30 @@ class AsyncMemory:
         return await asyncio.to_thread(
             self.sync.add_document,
             text,
+            user_id=user_id,
+            file_name=file_name,
+            mime_type=mime_type,
+            metadata=metadata,
+            background=background,
+        )
+
+    async def add_document_file(
+        self,
+        source: str | Path | bytes,
+        *,
+        user_id: str,
+        file_name: str | None = None,
+        mime_type: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        background: bool | None = None,
+    ) -> DocumentFile:
+        """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks keep their
+        page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
+        (``Memory.add_document_file``, awaited)
+        """
+        return await asyncio.to_thread(
+            self.sync.add_document_file,
+            source,
             user_id=user_id,
             file_name=file_name,
             mime_type=mime_type,

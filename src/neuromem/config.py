@@ -350,6 +350,12 @@ class LifecycleSettings(_Section):
     # the job queue (``neuromem.lifecycle.worker``): attempts of a failing job, first wait between them
     job_max_attempts: int = Field(default=3, ge=1)
     job_retry_wait_s: float = Field(default=30.0, ge=0)
+    # the in-process scheduler (issue 27, lifecycle.scheduler): a Memory runs the jobs above on their schedule in a
+    # background thread, checking every scheduler_poll_s; a job whose last tick has not been run for
+    # job_overdue_after_s is reported overdue by status()
+    background_jobs: bool = False
+    scheduler_poll_s: float = Field(default=30.0, gt=0)
+    job_overdue_after_s: float = Field(default=900.0, gt=0)
 
 
 class ConflictSettings(_Section):

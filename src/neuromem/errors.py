@@ -30,7 +30,8 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── SessionNotFoundError
     │   ├── DocumentNotFoundError
     │   ├── ReceiptNotFoundError
-    │   └── ConflictNotFoundError
+    │   ├── ConflictNotFoundError
+    │   └── JobNotFoundError
     ├── ConflictError              (409)
     │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
     ├── StoreError                 (503)
@@ -262,6 +263,10 @@ class ReceiptNotFoundError(NotFoundError):
 
 class ConflictNotFoundError(NotFoundError):
     """No conflict of the review queue with that id for that user."""
+
+
+class JobNotFoundError(NotFoundError):
+    """No ingest job with that id for that user (``Memory.job_status``, ``GET /v1/jobs/{id}``)."""
 
 
 class ExportFormatError(InvalidInputError):

@@ -22,7 +22,7 @@ import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, overload
 
 from . import scopes, writes
 from . import validation as check
@@ -33,6 +33,8 @@ from .embed.base import Embedder
 from .embed.factory import create_embedder
 from .errors import InvalidInputError, InvalidScopeError, MemoryNotFoundError, TraitWriteError
 from .fallbacks import with_embedding_warning
+from .ingest.async_jobs import IngestJob
+from .ingest.async_jobs import status as job_status
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, document_status, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
@@ -56,7 +58,9 @@ from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
 from .lifecycle.forget import target_of as forget_target
+from .lifecycle.jobs import JobContext
 from .lifecycle.retention import RetentionReport, enforce_retention
+from .lifecycle.scheduler import BackgroundJobs, overdue_jobs
 from .lifecycle.tiers import Promotion, promote
 from .lifecycle.webhooks import EventPage
 from .lifecycle.webhooks import events as read_events
@@ -69,7 +73,7 @@ from .recall.related import related as graph_neighbours
 from .store import history, memories, teams
 from .store.db import Database
 from .store.filters import compile_filter
-from .store.visibility import narrowed
+from .store.visibility import Owner, narrowed
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import (
     DocumentFile,
@@ -107,8 +111,11 @@ class Memory:
     ``NEUROMEM_*`` variables apply through ``Memory.from_env()`` and ``memctl`` only.
     """
 
-    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
+                 background_jobs: bool | None = None) -> None:  # fmt: skip
         self.settings = settings or Settings()
+        if background_jobs is not None:  # the in-process scheduler (``lifecycle.background_jobs``, issue 27)
+            self.settings = self.settings.with_updates(lifecycle={"background_jobs": check.flag(background_jobs)})
         embedder = embedder or create_embedder(self.settings.embedder, state_file=self.settings.breaker_file())
         db = Database.open(self.settings)
         try:
@@ -122,6 +129,8 @@ class Memory:
         self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
             self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
+        # ingest(wait=False)'s runner and the in-process scheduler (lifecycle.background_jobs)
+        self._jobs = BackgroundJobs(self._core, lambda: JobContext(self._reflection, self._ingest), self._ingested)
 
     @classmethod
     def from_env(cls, **sections: Mapping[str, Any]) -> Memory:
@@ -353,24 +362,57 @@ class Memory:
         return enforce_retention(self._core, when, user_id=user_id, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
+    @overload
+    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
+               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+               wait: Literal[True] = True, agent_id: str | None = None, run_id: str | None = None,
+               visibility: str | None = None, team_id: str | None = None) -> IngestReport: ...  # fmt: skip
+
+    @overload
+    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
+               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+               wait: Literal[False], agent_id: str | None = None, run_id: str | None = None,
+               visibility: str | None = None, team_id: str | None = None) -> IngestJob: ...  # fmt: skip
+
+    @overload
+    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
+               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+               wait: bool = True, agent_id: str | None = None, run_id: str | None = None,
+               visibility: str | None = None, team_id: str | None = None) -> IngestReport | IngestJob: ...  # fmt: skip
+
     def ingest(
         self, messages: Any, *, user_id: str, session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None, strict: bool = False, agent_id: str | None = None,
-        run_id: str | None = None, visibility: str | None = None, team_id: str | None = None,
-    ) -> IngestReport:
+        metadata: Mapping[str, Any] | None = None, strict: bool = False, wait: bool = True,
+        agent_id: str | None = None, run_id: str | None = None, visibility: str | None = None,
+        team_id: str | None = None,
+    ) -> IngestReport | IngestJob:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends,
         turns already stored, rejected messages). ``strict=True``: one bad message refuses the batch.
 
         The turns are searchable by full text when this returns; their vectors follow from the backfill
-        thread (``ingest.turn_vectors="background"``, the default) — ``flush()`` waits for them."""
+        thread (``ingest.turn_vectors="background"``, the default) — ``flush()`` waits for them.
+
+        ``wait=False`` validates the batch, stores it durably on the job queue and returns an
+        ``IngestJob`` at once; this ``Memory``'s job thread extracts it right away (``close()`` waits
+        for it), and a batch left behind by a process that died is run by the next runner
+        (``neuromem.ingest.async_jobs``). ``job_status(job.id)`` reports progress and the result."""
         sid = DEFAULT_SESSION if session_id is None else session_id
         owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
                              team_id=team_id)  # fmt: skip
+        if not check.flag(wait, "wait"):
+            if owner != Owner():
+                raise InvalidScopeError("ingest(wait=False) stores the user's shared memory only: "
+                                        "pass agent_id, run_id, visibility or team_id with wait=True")  # fmt: skip
+            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict)
         with self._foreground:
             report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict, owner=owner)
         self._poke()
         self._reflect_soon(user_id)
         return report
+
+    def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
+        """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result."""
+        return job_status(self._core, job_id, user_id)
 
     def import_chat_export(
         self, path: str | Path, *, user_id: str, batch_size: int | None = None,
@@ -425,6 +467,26 @@ class Memory:
         """
         document = add_document(self._core, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
                                 metadata=metadata, background=background)  # fmt: skip
+        self._poke()
+        return document
+
+    def add_document_file(
+        self, source: str | Path | bytes, *, user_id: str, file_name: str | None = None,
+        mime_type: str | None = None, metadata: Mapping[str, Any] | None = None, background: bool | None = None,
+    ) -> DocumentFile:
+        """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks
+        keep their page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
+
+        >>> m.add_document_file("contract.pdf", user_id="lin")  # doctest: +SKIP
+        """
+        from .ingest.document_files import add_document_file
+
+        if isinstance(source, bytes):
+            data, name = source, file_name
+        else:
+            data, name = Path(source).read_bytes(), file_name or Path(source).name
+        document = add_document_file(self._core, data, user_id=user_id, file_name=name, mime_type=mime_type,
+                                     metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
 
@@ -583,7 +645,7 @@ class Memory:
 
     def run_job(self, name: str, *, now: Any = None, dry_run: bool = False) -> Any:
         """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``) in this process."""
-        from .lifecycle.jobs import JobContext, run_job
+        from .lifecycle.jobs import run_job
 
         return run_job(name, JobContext(self._reflection, self._ingest), now=now, dry_run=dry_run)
 
@@ -592,6 +654,12 @@ class Memory:
         from .reflect.service import ReflectionService
 
         return ReflectionService(self._core)
+
+    def _ingested(self, user_ids: Sequence[str]) -> None:
+        """After ingest jobs ran on the job thread: what ``ingest`` does after a batch."""
+        self._poke()
+        for uid in dict.fromkeys(user_ids):
+            self._reflect_soon(uid)
 
     def _reflect_soon(self, user_id: str) -> None:
         """After an ingest batch: queue a seed 001 §4.5 trigger check, evaluated off the request path."""
@@ -682,9 +750,13 @@ class Memory:
         from .store.status import store_status
 
         uid = None if user_id is None else self._uid(user_id)
-        return store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
-                            embed_mode=self.settings.embedder.mode,
-                            turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
+        found = store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
+                             embed_mode=self.settings.embedder.mode,
+                             turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
+        late = overdue_jobs(self._core, self._core.now())
+        for name in late:
+            log.warning("job %s is overdue: run `memctl worker` or Memory(background_jobs=True)", name)
+        return dataclasses.replace(found, overdue_jobs=tuple(late))
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
         """Rows waiting for a vector: memories and conversation turns (zero once ``flush()`` has run)."""
@@ -692,6 +764,7 @@ class Memory:
         return pending_embeddings(self._core, uid)
 
     def close(self) -> None:
+        self._jobs.stop()  # the queued ingest jobs of this process run first
         if self._backfill is not None:
             self._backfill.stop()
         reflection = self.__dict__.get("_reflection")

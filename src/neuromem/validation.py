@@ -223,6 +223,13 @@ def memory_id(value: Any) -> uuid.UUID:
     raise InvalidInputError(f"memory id must be a UUID, got {value!r}")
 
 
+def flag(value: Any, field: str = "background_jobs") -> bool:
+    """A real boolean (``"false"`` and 0 are refused, not taken as truthy or falsy)."""
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{field} must be a boolean, got {value!r}")
+    return value
+
+
 def offset(value: Any) -> int:
     """A non-negative integer that fits PostgreSQL's ``OFFSET`` (bigint)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:

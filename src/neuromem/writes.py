@@ -36,7 +36,7 @@ from . import validation as check
 from .core import Runtime
 from .errors import InvalidInputError, MemoryNotFoundError, VersionConflictError
 from .lifecycle.conflicts import ConflictResolver, invalidate_fact
-from .store import conversations, graph, history, memories, usage
+from .store import conversations, graph, history, memories, suppressions, usage
 from .store.db import Conn
 from .store.memories import NewMemory
 from .store.retry import run_with_retries
@@ -384,6 +384,8 @@ def delete(rt: Runtime, user_id: str, memory_id: UUID, *, actor: str = "user") -
         if expired is None:
             raise VersionConflictError(f"memory {memory_id} was changed while deleting; retry")
         history.record(conn, HistoryEvent.DELETE, old=current, actor=actor)
+        if current.memory_type is MemoryType.TRAIT and actor in ("user", "file"):  # stays deleted (reflect.suppression)
+            suppressions.record(conn, user_id, memory_id, current.content, current.metadata.get("keywords") or [])
         return expired
 
 

@@ -42,6 +42,9 @@ def status(user_id: str | None) -> None:
     scope = f" of {user_id}" if user_id else ""
     click.echo(f"memories{scope}: ".ljust(12) + (", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())) or "none"))
     click.echo(f"pending:    {s.pending_embeddings} rows waiting for an embedding ({s.pending_turns} turns)")
+    if s.overdue_jobs:  # issue 27: nothing runs the upkeep
+        click.echo(f"warning:    overdue jobs: {', '.join(s.overdue_jobs)} — run `memctl worker` "
+                   "or use Memory(background_jobs=True)", err=True)  # fmt: skip
 
 
 @cli.command()

@@ -55,6 +55,8 @@ enforce_retention      daily         rows past a per-type / per-category TTL →
 compact_forgotten      daily         relations that held forgotten rows → rewritten (VACUUM FULL), WAL
                                      retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
 deliver_webhooks       every minute  new events → POSTed, signed, to the registered webhooks (``lifecycle.webhooks``)
+run_ingest_jobs        every minute  batches queued by ``ingest(wait=False)`` → extracted and written
+                                     (``ingest.async_jobs``, issue 27 item 2)
 =====================  ============  ===============================================
 
 ``dry_run`` reports what a job would change and changes nothing; a job that cannot preview
@@ -70,6 +72,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
 from ..errors import InvalidInputError
+from ..ingest.async_jobs import run_queued
 from ..reflect import triggers
 from ..store import maintenance
 from .archive import archive_job
@@ -165,6 +168,8 @@ JOBS: dict[str, Job] = {
             "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
         Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_core(c), now),
             "POST new events to the registered webhooks, signed", previews=False),
+        Job("run_ingest_jobs", "* * * * *", lambda c, now, dry: len(run_queued(c.ingest)),
+            "extract and write the batches queued by ingest(wait=False)", previews=False),
     )
 }  # fmt: skip
 
