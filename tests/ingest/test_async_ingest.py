@@ -15,7 +15,7 @@ import psycopg
 import pytest
 
 from neuromem import Memory, Settings
-from neuromem.errors import InvalidInputError, InvalidTurnError, JobNotFoundError
+from neuromem.errors import InvalidInputError, InvalidScopeError, InvalidTurnError, JobNotFoundError
 from tests.fakes.hung_server import HungServer
 
 
@@ -72,6 +72,8 @@ def test_bad_batches_are_refused_at_once_and_store_nothing(memory: Memory) -> No
         memory.ingest(_session(2), user_id="ana", wait="no")  # type: ignore[call-overload]
     with pytest.raises(InvalidInputError):
         memory.ingest([{"role": "user", "content": "hi", "metadata": {"x": object()}}], user_id="ana", wait=False)
+    with pytest.raises(InvalidScopeError):  # a queued batch carries no scope: refused, not stored unscoped
+        memory.ingest(_session(2), user_id="ana", agent_id="planner", wait=False)
     assert _rows(memory.settings, "SELECT count(*) FROM ingest_jobs") == [(0,)]
     with pytest.raises(JobNotFoundError):
         memory.job_status("0190a3c4-0000-7000-8000-000000000000", user_id="ana")
