@@ -603,6 +603,32 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
     return claim
 
 
+# an assistant's question that names a slot, and the statement frame a short answer fills
+_ASKS_EN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:so|and|ok|okay)?[,\s]*(?:what|which|who)(?:'s|’s|\s+is|\s+are)\s+(?:your|the)\s+(?P<np>[\w' -]{1,40}?)"
+                r"(?:\s+(?:now|these days|then|again))?\s*\?$", re.IGNORECASE), "my {np} is "),
+    (re.compile(r"^(?:so|and)?[,\s]*where\s+do\s+you\s+(?P<verb>live|work)(?:\s+(?:now|these days))?\s*\?$", re.IGNORECASE),
+     "I {verb} in "),
+)  # fmt: skip
+_ASKS_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:那|所以)?你(?:现在)?的?(?:新的?)?(?P<np>[\u4e00-\u9fff]{1,8}?)(?:现在)?(?:是什么|是多少|是哪个|是哪里|是哪儿|叫什么|是谁)"
+                r"[呢啊呀]?[？?]$"), "我的{np}是"),
+    (re.compile(r"^(?:那|所以)?你(?:现在)?住(?:在)?哪(?:里|儿)?[呢啊呀]?[？?]$"), "我住在"),
+)  # fmt: skip
+
+
+def answer_frame(question: str) -> str | None:
+    """The statement a short answer to ``question`` completes: "What's your new address?" →
+    "my new address is " (then "12 Elm St" says "my new address is 12 Elm St"), 你的车牌号是多少？ → 我的车牌号是;
+    None for a question that names no slot."""
+    q = _fold(question)
+    for pattern, frame in (*_ASKS_EN, *_ASKS_ZH):
+        m = pattern.match(q)
+        if m:
+            return frame.format(**{k: v.strip() for k, v in m.groupdict().items()})
+    return None
+
+
 def slot_of(text: str) -> Claim | None:
     """The claim a stored statement makes (no generic verbs), for ``metadata.slot`` and the review queue."""
     return claim_of(text)
@@ -731,9 +757,29 @@ def value_change(new: str, old: str) -> ValueChange | None:
     if found is not None:
         return found
     a, b = claim_of(new), claim_of(old)
-    if a is not None and b is not None and a.key == b.key:
-        return None  # one slot, and its templates found no change (the same value, a multi-valued relation)
+    if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
+        return None  # one slot whose templates found no change, or two slots each statement names
     return _aligned_change(new, old)
+
+
+def _named_apart(a: Claim, b: Claim) -> bool:
+    """Both statements name their slot with a qualifier and the qualifiers differ (保险柜密码 / 邮箱密码,
+    "bank pin" / "door pin"): two things, whatever words they share."""
+    if a.template != "copula" or b.template != "copula" or a.owner != b.owner:
+        return False
+    qa, qb = _qualifier(a.attribute), _qualifier(b.attribute)
+    if not qa or not qb or qa in qb or qb in qa or set(qa.split()) & set(qb.split()):
+        return False  # "weekly team meeting" / "team meeting": one thing said more or less fully
+    return _head(a.attribute) == _head(b.attribute)
+
+
+def _head(attribute: str) -> str:
+    return attribute.split()[-1] if " " in attribute else next(
+        (c for c in (*_CLASSES_ZH, *_SINGLE_ZH) if attribute.endswith(c)), attribute)  # fmt: skip
+
+
+def _qualifier(attribute: str) -> str:
+    return attribute.removesuffix(_head(attribute)).strip()
 
 
 def _template_change(new: str, old: str) -> ValueChange | None:
@@ -768,4 +814,4 @@ def _template_change(new: str, old: str) -> ValueChange | None:
     return ValueChange(a.key, b.value, a.value, "unknown", "same slot, arity unknown")
 
 
-__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "claim_of", "may_change", "slot_of", "value_change"]
+__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "answer_frame", "canonical_attribute", "claim_of", "may_change", "slot_of", "value_change"]
