@@ -28,6 +28,8 @@ from neuromem.store import migrate
 from tests.fakes.fixtures import fake_openai  # noqa: F401  (re-exported fixture)
 
 TEST_DIM = 64
+# memctl commands run by the tests leave no background service behind (service.auto_start)
+os.environ.setdefault("NEUROMEM_SERVICE__AUTO_START", "false")
 _counter = itertools.count()
 _templates: dict[int, str] = {}
 _lock = threading.Lock()

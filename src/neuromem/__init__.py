@@ -10,8 +10,10 @@ import typing
 
 if typing.TYPE_CHECKING:
     from .admin import (
+        ModelCheck,
         ScheduledJob,
         ServerStop,
+        check_models,
         read_chat_export,
         reembed,
         run_worker,
@@ -30,7 +32,7 @@ if typing.TYPE_CHECKING:
     )
     from .async_memory import AsyncMemory
     from .config import Settings
-    from .env_names import store_location
+    from .env_names import ServiceFiles, service_auto_start, service_files, store_location
     from .errors import (
         AccessError,
         AuthenticationError,
@@ -124,7 +126,12 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "serve": ".api.handles",
     "serve_mcp_stdio": ".api.handles",
     "store_location": ".env_names",
+    "ServiceFiles": ".env_names",
+    "service_auto_start": ".env_names",
+    "service_files": ".env_names",
     "ScheduledJob": ".admin",
+    "ModelCheck": ".admin",
+    "check_models": ".admin",
     "ServerStop": ".admin",
     "read_chat_export": ".admin",
     "reembed": ".admin",
@@ -276,6 +283,7 @@ __all__ = [
     "MemoryNotFoundError",
     "MemoryRecord",
     "MemoryType",
+    "ModelCheck",
     "ModelError",
     "NeuromemError",
     "NotFoundError",
@@ -301,6 +309,7 @@ __all__ = [
     "SearchHit",
     "SearchResults",
     "ServerStop",
+    "ServiceFiles",
     "SessionEnd",
     "SessionNotFoundError",
     "Settings",
@@ -316,6 +325,7 @@ __all__ = [
     "VersionConflictError",
     "WriteResult",
     "__version__",
+    "check_models",
     "key_store",
     "metrics_exposition",
     "openapi_document",
@@ -325,6 +335,8 @@ __all__ = [
     "scheduled_jobs",
     "serve",
     "serve_mcp_stdio",
+    "service_auto_start",
+    "service_files",
     "settings_reference",
     "stop_embedded_server",
     "store_location",

@@ -547,6 +547,13 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.flush, batch_size=batch_size)
 
+    async def warm_up(self) -> None:
+        """Load the embedding model now, so the first write or search does not pay for it (``memctl serve`` before it
+        says ready; ``memctl ingest`` and ``documents upload`` before their bars). (``Memory.warm_up``,
+        awaited)
+        """
+        return await asyncio.to_thread(self.sync.warm_up)
+
     async def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given). (``Memory.status``,
         awaited)

@@ -278,6 +278,10 @@ class ServiceSettings(_Section):
     graceful_shutdown_s: float = Field(default=10.0, ge=0)  # in-flight requests may finish this long
     mcp_http: bool = True  # serve MCP over streamable HTTP at /mcp
     log_json: bool = True  # structured JSON logs (tenant, user, request id; never content at INFO)
+    # memctl commands on the embedded store start a service for the next ones (issue 22 item 2); it
+    # stops after idle_shutdown_s seconds without a request
+    auto_start: bool = True
+    idle_shutdown_s: float = Field(default=600.0, gt=0)
 
 
 class LifecycleSettings(_Section):

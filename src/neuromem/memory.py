@@ -607,6 +607,11 @@ class Memory:
             return self._backfill.run(batch_size=batch_size)
         return backfill_embeddings(self._core, batch_size=batch_size)
 
+    def warm_up(self) -> None:
+        """Load the embedding model now, so the first write or search does not pay for it (``memctl
+        serve`` before it says ready; ``memctl ingest`` and ``documents upload`` before their bars)."""
+        self._core.embedder.embed_passages(["warm up"])
+
     def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
         from .store.status import store_status

@@ -113,6 +113,12 @@ PUBLIC = {
     "settings_reference",
     "stop_embedded_server",
     "store_location",
+    # issue 22: memctl status's model checks, and the files of the service a command leaves behind
+    "ModelCheck",
+    "check_models",
+    "ServiceFiles",
+    "service_auto_start",
+    "service_files",
 }
 
 

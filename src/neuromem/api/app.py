@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
+import threading
 from collections.abc import AsyncIterator, Sequence
 
 from fastapi import APIRouter, FastAPI, Response
+from fastapi_offline import FastAPIOffline
 from starlette.routing import Route
 
 from .. import __version__
@@ -35,7 +38,9 @@ Authenticate with `Authorization: Bearer <key>` (`memctl keys create`). Every ro
 `user_id` of the key's tenant; PostgreSQL row-level security enforces it. Errors are RFC 9457
 `application/problem+json`."""
 
+log = logging.getLogger(__name__)
 ExtraRouter = APIRouter | tuple[str, APIRouter]
+DOCS_ASSETS = "/docs-assets"  # where the API documentation pages load their scripts and styles from
 
 
 def create_app(
@@ -45,8 +50,12 @@ def create_app(
     extra_routers: Sequence[ExtraRouter] = (),
     include_web: bool = True,
     mcp_http: bool | None = None,
+    warm_up: bool = True,
 ) -> FastAPI:
+    """The app; with ``warm_up`` its start-up loads and warms the embedder (and the recall path) in a
+    thread, and ``/readyz`` answers 503 until that is done (``app.state.ready``, a ``threading.Event``)."""
     settings = settings or memory.settings
+    ready = threading.Event()
     service = ServiceContext(memory, settings)
     metrics = service.metrics
     mcp_server = None
@@ -63,10 +72,17 @@ def create_app(
         async with contextlib.AsyncExitStack() as stack:
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
+            if warm_up:
+                threading.Thread(target=warm, args=(memory, ready), name="neuromem-warm-up", daemon=True).start()
+            else:
+                ready.set()
             yield
 
-    app = FastAPI(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    # /docs and /redoc from the Swagger UI and ReDoc files installed with fastapi-offline, never a CDN
+    app = FastAPIOffline(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                         static_url=DOCS_ASSETS)  # fmt: skip
     app.state.neuromem = service
+    app.state.ready = ready
     app.state.metrics = metrics
     problems.install(app)
     for router in (system.router, memories.router, ingest.router, recall.router, traits.router, system.jobs_router,
@@ -78,14 +94,30 @@ def create_app(
     def prometheus_metrics() -> Response:
         return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
-    for extra in [*_web_router(service, include_web), *extra_routers]:
+    web = _web_router(service, include_web)
+    for extra in [*web, *extra_routers]:
         prefix, router = extra if isinstance(extra, tuple) else ("", extra)
         app.include_router(router, prefix=prefix)
+    # the pages `memctl serve` names in its banner
+    app.state.pages = {"API docs": "/docs", **({"page": "/ui/"} if web else {}),
+                       **({"MCP": "/mcp"} if mcp_server is not None else {}), "metrics": "/metrics"}  # fmt: skip
     if mcp_server is not None:
         app.router.routes.append(Route("/mcp", endpoint=BearerGuard(mcp_app.routes[0].endpoint, service),  # type: ignore[attr-defined]
                                        methods=["GET", "POST", "DELETE"], include_in_schema=False))  # fmt: skip
     app.add_middleware(ServiceMiddleware, metrics=metrics, max_body_bytes=settings.service.max_body_bytes)
     return app
+
+
+def warm(memory: Memory, ready: threading.Event) -> None:
+    """Load the embedder and run one search, so the first request pays for neither; then ``ready``.
+    A failure is logged and the service is ready all the same (the request will say what fails)."""
+    try:
+        memory.warm_up()
+        memory.search("warm up", user_id="neuromem-warm-up", limit=1)
+    except Exception:
+        log.exception("warming up the embedder failed")
+    finally:
+        ready.set()
 
 
 def _web_router(service: ServiceContext, enabled: bool) -> list[ExtraRouter]:

@@ -17,12 +17,13 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
-
-import httpx
+from typing import TYPE_CHECKING, Any
 
 from ..errors import ModelError
 from .circuit import CircuitBreaker
+
+if TYPE_CHECKING:  # imported where a client is made or used: a command that never calls a provider skips it
+    import httpx
 
 _RETRY_STATUS = frozenset({408, 429})
 _MAX_RETRY_AFTER_S = 10.0
@@ -58,6 +59,8 @@ class JSONResponse:
 
 def make_client(base_url: str, api_key: str | None, timeout_s: float) -> httpx.Client:
     """A reusable sync client for an OpenAI-compatible ``base_url`` (``http://host/v1``)."""
+    import httpx
+
     headers = {"Accept": "application/json"}
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
@@ -113,6 +116,8 @@ def _attempts(
     client: httpx.Client, path: str, url: str, payload: dict[str, Any], policy: RetryPolicy,
     error: type[ModelError], provider: str, deadline_s: float | None, list_ok: bool = False,
 ) -> JSONResponse:
+    import httpx
+
     cause = "no attempt made"
     attempts = policy.max_retries + 1
     start = time.monotonic()
@@ -158,6 +163,8 @@ class _Unavailable(Exception):
 
 def _cut(timeout: httpx.Timeout, left: float) -> httpx.Timeout:
     """``timeout`` with each phase cut to the ``left`` seconds of the call's deadline."""
+    import httpx
+
     def cut(value: float | None) -> float:
         return left if value is None else min(value, left)
 
