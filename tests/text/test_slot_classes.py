@@ -55,6 +55,9 @@ def test_relation_classes_name_one_attribute(attribute: str, zh: bool, canonical
         ("摄影社的社长是阿芳。", "摄影社选了小林当社长。"),
         ("我最喜欢的演员是梁朝伟。", "说实话，我现在最喜欢的演员是周迅。"),
         ("我的邮箱是mei@126.com。", "以后请用我的新邮箱mei.work@outlook.com。"),
+        # a later clause states the value; a clause without a subject is the speaker's
+        ("我们村的村长是李大爷。", "李大爷退下来了，现在的村长是张叔。"),
+        ("我住在合肥。", "又搬家了，现在住在芜湖。"),
     ],
 )
 def test_general_shapes_find_the_update(old: str, new: str) -> None:

@@ -478,7 +478,8 @@ def _np_zh(np: str) -> tuple[str, str]:
                                                               if np.startswith("我") else np)  # fmt: skip
     attr = attr.removeprefix("新").strip()
     if owner.startswith("我") and owner not in ("我", "我们"):  # 我最喜欢的运动: the speaker's "最喜欢运动"
-        owner, attr = "我", owner.removeprefix("我们").removeprefix("我") + attr
+        rest = owner.removeprefix("我们").removeprefix("我")
+        owner, attr = "我", attr if rest in attr else rest + attr  # 我们村的村长: the village's 村长
     return owner, attr
 
 
@@ -553,6 +554,20 @@ _SUBJECTLESS_EN = re.compile(r"^(?:started|moved|switched|joined|got|took|rename
                              r"bought|upgraded|downgraded|relocated|transferred|reset)\s", re.IGNORECASE)  # fmt: skip
 
 
+def _clause_claim_zh(text: str) -> Claim | None:
+    """A later clause of a change that states the value ("高女士落选了，现在的镇长是欧先生"; "又搬家了，现在在南昌"
+    → 我现在在…): the last clause first, a clause without a subject said by the speaker."""
+    clauses = [c.strip() for c in re.split(r"[，,；;]", text.rstrip("。！!.～~ ")) if c.strip()]
+    for clause in reversed(clauses[1:]):
+        clause = re.sub(r"^(?:现在|目前|如今)的?", "", clause)
+        found = _claim_zh(clause, generic=False)
+        if found is None and not re.match(r"^[我你他她它咱您]", clause):
+            found = _claim_zh("我" + clause, generic=False)
+        if found is not None:
+            return found
+    return None
+
+
 def _mark_change(claim: Claim | None) -> Claim | None:
     return None if claim is None else replace(claim, change=True)
 
@@ -583,7 +598,7 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
         if _CHANGE_ZH.search(t):  # "我现在的男朋友叫…" is "我的男朋友叫…", said as a change
             t = re.sub(r"^(我们?)(?:现在|目前|如今)(?=的|最)", r"\1", t)
             t = re.sub(r"^(?:现在|目前|如今)[，,]?", "", t)
-            return _mark_change(_claim_zh(t.rstrip("。！!.～~ "), generic=generic))
+            return _mark_change(_claim_zh(t.rstrip("。！!.～~ "), generic=generic) or _clause_claim_zh(t))
         return _claim_zh(t.rstrip("。！!.～~ "), generic=generic)
     t = _LEAD_EN.sub("", t)
     t = _AFTER_LEAD_EN.sub("", t)
@@ -634,7 +649,8 @@ def slot_of(text: str) -> Claim | None:
     return claim_of(text)
 
 
-_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|又", re.IGNORECASE)
+_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
+                       r"又(?!搬|换|改|涨|降|跳|调|升)", re.IGNORECASE)  # "又搬家了" is a change again, not one more  # fmt: skip
 _VALUE_STOP = frozenset(["a", "an", "the", "of", "to", "in", "on", "at", "for", "with", "my", "our", "and", "or", "every", "each", "per", "mg"])
 
 
