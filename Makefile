@@ -82,6 +82,11 @@ bench-cli: $(STAMP)
 bench-load: $(STAMP)
 	$(BENCH).load $(ARGS)
 
+# write time against input size (issue 23 item 1): `make bench-writesize ARGS="--embedder hashing"`
+.PHONY: bench-writesize
+bench-writesize: $(STAMP)
+	$(BENCH).writesize $(ARGS)
+
 .PHONY: bench-forget
 bench-forget: $(STAMP)
 	$(BENCH).forget $(ARGS)

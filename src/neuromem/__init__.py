@@ -52,6 +52,7 @@ if typing.TYPE_CHECKING:
         InvalidFilterError,
         InvalidInputError,
         InvalidMetadataError,
+        InvalidScopeError,
         InvalidTenantError,
         InvalidTextError,
         InvalidTurnError,
@@ -90,6 +91,7 @@ if typing.TYPE_CHECKING:
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
+    from .lifecycle.webhooks import Event, EventPage, Webhook
     from .memory import Memory
     from .portability.export import ExportReport
     from .portability.format import EXPORT_FORMATS
@@ -98,6 +100,7 @@ if typing.TYPE_CHECKING:
     from .recall.packing import Citation
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
+    from .recall.related import Neighbour, Related
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
@@ -115,6 +118,7 @@ if typing.TYPE_CHECKING:
         SearchResults,
         WriteResult,
     )
+    from .webhooks import add_webhook, list_webhooks, remove_webhook
 
 _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     # the service face (the `service` extra): what memctl serve / mcp / metrics / openapi / keys use
@@ -161,6 +165,7 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "InvalidMetadataError": ".errors",
     "InvalidTenantError": ".errors",
     "InvalidTextError": ".errors",
+    "InvalidScopeError": ".errors",
     "InvalidTurnError": ".errors",
     "InvalidUserIdError": ".errors",
     "LLMError": ".errors",
@@ -188,6 +193,14 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "IngestReport": ".ingest.pipeline",
     "SessionEnd": ".ingest.pipeline",
     "Provenance": ".ingest.provenance",
+    "Neighbour": ".recall.related",
+    "Related": ".recall.related",
+    "Event": ".lifecycle.webhooks",
+    "EventPage": ".lifecycle.webhooks",
+    "Webhook": ".lifecycle.webhooks",
+    "add_webhook": ".webhooks",
+    "list_webhooks": ".webhooks",
+    "remove_webhook": ".webhooks",
     "RejectedMessage": ".ingest.turns",
     "Archived": ".lifecycle.archive",
     "ArchiveReport": ".lifecycle.archive",
@@ -256,6 +269,8 @@ __all__ = [
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",
+    "Event",
+    "EventPage",
     "Evidence",
     "ExportFormatError",
     "ExportReport",
@@ -271,6 +286,7 @@ __all__ = [
     "InvalidFilterError",
     "InvalidInputError",
     "InvalidMetadataError",
+    "InvalidScopeError",
     "InvalidTenantError",
     "InvalidTextError",
     "InvalidTurnError",
@@ -285,6 +301,7 @@ __all__ = [
     "MemoryType",
     "ModelCheck",
     "ModelError",
+    "Neighbour",
     "NeuromemError",
     "NotFoundError",
     "Operation",
@@ -301,6 +318,7 @@ __all__ = [
     "ReceiptNotFoundError",
     "ReflectionReport",
     "RejectedMessage",
+    "Related",
     "RequestTimeoutError",
     "RetentionReport",
     "ScheduledJob",
@@ -323,14 +341,18 @@ __all__ = [
     "UnknownMemoryTypeError",
     "VectorDimensionError",
     "VersionConflictError",
+    "Webhook",
     "WriteResult",
     "__version__",
+    "add_webhook",
     "check_models",
     "key_store",
+    "list_webhooks",
     "metrics_exposition",
     "openapi_document",
     "read_chat_export",
     "reembed",
+    "remove_webhook",
     "run_worker",
     "scheduled_jobs",
     "serve",

@@ -9,6 +9,7 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── EmptyContentError
     │   ├── ContentTooLongError
     │   ├── InvalidUserIdError
+    │   ├── InvalidScopeError               a malformed agent / run / team id or visibility
     │   ├── UnknownMemoryTypeError
     │   ├── TraitWriteError                 a trait written directly: traits come only from reflection
     │   ├── VectorDimensionError            a vector whose length is not the store's dimension
@@ -105,6 +106,10 @@ class ContentTooLongError(InvalidInputError):
 
 class InvalidUserIdError(InvalidInputError):
     """A user id is missing, too long or has forbidden characters."""
+
+
+class InvalidScopeError(InvalidInputError):
+    """An agent, run or team id, or a visibility, that is malformed or does not fit (e.g. ``team`` without a team)."""
 
 
 class UnknownMemoryTypeError(InvalidInputError):

@@ -17,6 +17,7 @@ from .errors import (
     EmptyContentError,
     InvalidInputError,
     InvalidMetadataError,
+    InvalidScopeError,
     InvalidTextError,
     InvalidUserIdError,
     OutOfRangeError,
@@ -241,3 +242,13 @@ def content_hash(text: str) -> str:
     """MD5 of whitespace-normalised text (seed 000 §2.3 ``content_hash VARCHAR(32)``)."""
     normalised = " ".join(text.split())
     return hashlib.md5(normalised.encode("utf-8"), usedforsecurity=False).hexdigest()
+
+
+def scope_id(value: Any, field: str, settings: WriteSettings) -> str | None:
+    """An agent, run or team id (issue 26 item 2): None, or checked like a user id (``InvalidScopeError``)."""
+    if value is None:
+        return None
+    try:
+        return user_id(value, settings)
+    except InvalidUserIdError as exc:
+        raise InvalidScopeError(str(exc).replace("user_id", field, 1)) from None

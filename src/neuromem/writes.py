@@ -40,6 +40,7 @@ from .store import conversations, graph, history, memories, usage
 from .store.db import Conn
 from .store.memories import NewMemory
 from .store.retry import run_with_retries
+from .store.visibility import Owner
 from .supersede import RestatementJudge, restates, speaker_of
 from .text.language import detect_language
 from .text.pii import privacy_spans
@@ -70,6 +71,17 @@ class Draft:
     def with_content(self, content: str) -> Draft:
         return dataclasses.replace(self, content=content)
 
+    @property
+    def owner(self) -> Owner:
+        """The agent, run and visibility the draft is written with (``Owner()``: the user's own memory)."""
+        return Owner(**{name: self.extra[name] for name in _OWNER_FIELDS if name in self.extra})
+
+    def owned_by(self, owner: Owner) -> Draft:
+        return self if owner == Owner() else dataclasses.replace(self, extra={**self.extra, **owner.columns()})
+
+
+_OWNER_FIELDS = ("agent_id", "run_id", "visibility", "team_id")
+
 
 def draft(
     rt: Runtime, content: Any, user_id: Any, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
@@ -94,6 +106,11 @@ def draft(
 
 
 def vector_of(rt: Runtime, text: str) -> np.ndarray | None:
+    """The vector of ``text``, or None: the embedder failed, or the text is longer than
+    ``embedder.inline_max_chars`` and the backfill embeds it after the call (issue 23 item 1)."""
+    if len(text) > rt.settings.embedder.inline_max_chars:
+        rt.embeddings_deferred = True
+        return None
     vectors = rt.embed_passages([text])
     return None if vectors is None else vectors[0]
 
@@ -125,15 +142,17 @@ def add(
 
 def add_many(rt: Runtime, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
     """Write many memories: one embedding batch, one transaction."""
-    vectors = rt.embed_passages([d.content for d in drafts])
+    inline = [i for i, d in enumerate(drafts) if len(d.content) <= rt.settings.embedder.inline_max_chars]
+    rt.embeddings_deferred |= len(inline) < len(drafts)  # the longer ones: the backfill (``vector_of``)
+    embedded = rt.embed_passages([drafts[i].content for i in inline])
+    vectors = {} if embedded is None else dict(zip(inline, embedded, strict=True))
 
     def attempt() -> list[WriteResult]:
         with rt.db.transaction() as conn:
             results = []
             for i, d in enumerate(drafts):
                 resolver = ConflictResolver(rt.settings, rt.dim, [])
-                results.append(write(rt, conn, d, vector=None if vectors is None else vectors[i], actor=actor,
-                                     conflicts=resolver))  # fmt: skip
+                results.append(write(rt, conn, d, vector=vectors.get(i), actor=actor, conflicts=resolver))
                 usage.record_events(conn, d.user_id, resolver.events)
             return results
 
@@ -162,7 +181,8 @@ def write(
     # serialise concurrent writers of the same content, or of restatements of one fact, for this user
     keys = [digest, *(restatement_keys(d.content, d.metadata) if d.memory_type is MemoryType.FACT else [])]
     memories.lock_write_keys(conn, d.user_id, keys)
-    same = memories.find_current_by_hash(conn, d.user_id, d.memory_type, digest, speaker=speaker_of(d.metadata))
+    same = memories.find_current_by_hash(conn, d.user_id, d.memory_type, digest, speaker=speaker_of(d.metadata),
+                                         owner=d.owner)
     if same is not None:
         return WriteResult(Operation.NOOP, same, reason="identical content hash")
     w = rt.settings.write
@@ -170,7 +190,7 @@ def write(
     if vector is not None and d.memory_type in LINKED_TYPES:
         for _attempt in range(w.conflict_retries + 1):
             near = memories.nearest_current(conn, d.user_id, d.memory_type, vector, rt.dim,
-                                            limit=w.restatement_candidates)  # fmt: skip
+                                            limit=w.restatement_candidates, owner=d.owner)  # fmt: skip
             similar = [(m, s) for m, s in near if s >= w.near_duplicate_threshold]
             if d.memory_type is not MemoryType.FACT:
                 break  # episodes are append-only (seed 001 §2.3): linked, never superseded
@@ -390,6 +410,10 @@ def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
         "subject_entity_id": current.subject_entity_id,
         "object_entity_id": current.object_entity_id,
         "tags": current.tags,
+        "agent_id": current.agent_id,
+        "run_id": current.run_id,
+        "visibility": current.visibility,
+        "team_id": current.team_id,
     }
     if current.memory_type is MemoryType.TRAIT:
         carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})

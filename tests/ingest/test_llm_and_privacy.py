@@ -136,7 +136,8 @@ def test_documents_upload_list_delete(memory: Memory) -> None:
     text = "# Guide\n\n" + "\n\n".join(f"Paragraph {i}: " + "word " * 120 for i in range(5))
     doc = memory.add_document(text, user_id="u1", file_name="guide.md", mime_type="text/markdown")
     assert doc.chunk_count >= 2
-    assert memory.add_document(text, user_id="u1", file_name="again.md").id == doc.id  # same bytes
+    again = memory.add_document(text, user_id="u1", file_name="guide.md", mime_type="text/markdown")
+    assert again.id == doc.id  # the same bytes under the same name: the upload repeated
     chunks = memory.get_all(user_id="u1", filters={"memory_type": "document", "file_id": doc.id})
     assert sorted(c.content.split(":")[0][-11:] for c in chunks)  # rows exist in the document partition
     assert len(chunks) == doc.chunk_count
@@ -146,6 +147,21 @@ def test_documents_upload_list_delete(memory: Memory) -> None:
     assert memory.get_all(user_id="u1", filters={"memory_type": "document"}) == []
     with pytest.raises(DocumentNotFoundError):
         memory.delete_document(doc.id, user_id="u1")
+
+
+def test_the_same_text_under_another_name_is_recorded_under_that_name(memory: Memory) -> None:
+    """Issue 23 item 7: the second upload used to return the first document, losing its name."""
+    text = "Release notes.\n\n" + "\n\n".join(f"Change {i}: the exporter keeps field {i}." for i in range(30))
+    first = memory.add_document(text, user_id="u1", file_name="notes-v1.txt")
+    second = memory.add_document(text, user_id="u1", file_name="notes-copy.txt")
+    assert second.id != first.id and second.file_name == "notes-copy.txt"
+    assert second.chunk_count == first.chunk_count
+    assert sorted(d.file_name for d in memory.list_documents(user_id="u1")) == ["notes-copy.txt", "notes-v1.txt"]
+    assert len(memory.get_all(user_id="u1", filters={"memory_type": "document", "file_id": second.id},
+                              limit=1000)) == second.chunk_count  # fmt: skip
+    memory.delete_document(first.id, user_id="u1")  # each name is a document of its own
+    assert [d.file_name for d in memory.list_documents(user_id="u1")] == ["notes-copy.txt"]
+    assert memory.add_document(text, user_id="u1", file_name="notes-copy.txt").id == second.id
 
 
 def test_import_resumes_without_duplicates(memory: Memory, tmp_path: Path) -> None:

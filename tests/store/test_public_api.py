@@ -9,6 +9,12 @@ from neuromem import AsyncMemory, Memory, Operation, Settings
 
 #: The public surface, written out: adding or removing a name is a deliberate change of this list.
 PUBLIC = {
+    "Event",
+    "EventPage",
+    "Webhook",
+    "add_webhook",
+    "list_webhooks",
+    "remove_webhook",
     "EXPORT_FORMATS",
     "AccessError",
     "ApiKey",
@@ -58,6 +64,7 @@ PUBLIC = {
     "InvalidTenantError",
     "InvalidTextError",
     "InvalidTurnError",
+    "InvalidScopeError",
     "InvalidUserIdError",
     "LLMError",
     "LLMResponseError",
@@ -68,6 +75,7 @@ PUBLIC = {
     "MemoryType",
     "ModelError",
     "NeuromemError",
+    "Neighbour",
     "NotFoundError",
     "Operation",
     "OutOfRangeError",
@@ -83,6 +91,7 @@ PUBLIC = {
     "RecallRecipe",
     "ReceiptNotFoundError",
     "ReflectionReport",
+    "Related",
     "RejectedMessage",
     "RequestTimeoutError",
     "ScheduledJob",

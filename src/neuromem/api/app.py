@@ -18,6 +18,7 @@ import importlib
 import logging
 import threading
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, Response
 from fastapi_offline import FastAPIOffline
@@ -30,7 +31,7 @@ from . import problems
 from .context import ServiceContext
 from .metrics import CONTENT_TYPE
 from .middleware import ServiceMiddleware
-from .routes import ingest, lifecycle, memories, recall, system, traits
+from .routes import events, graph, ingest, lifecycle, memories, recall, system, teams, traits
 
 DESCRIPTION = """Long-term memory for LLM agents: memories, conversations, recall with citations, traits.
 
@@ -67,9 +68,13 @@ def create_app(
             streamable_http_path="/mcp", stateless_http=True, json_response=True, host=settings.service.host,
             max_request_body_size=settings.service.max_body_bytes)  # fmt: skip
 
+    proxy = _proxy(service, settings.service.proxy_upstream)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
+            if proxy is not None:
+                stack.push_async_callback(proxy[1].aclose)
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
             if warm_up:
@@ -86,7 +91,7 @@ def create_app(
     app.state.metrics = metrics
     problems.install(app)
     for router in (system.router, memories.router, ingest.router, recall.router, traits.router, system.jobs_router,
-                   lifecycle.router):
+                   lifecycle.router, graph.router, events.router, teams.router):
         app.include_router(router)
 
     @app.get("/metrics", tags=["system"], response_class=Response, summary="Prometheus metrics",
@@ -95,7 +100,7 @@ def create_app(
         return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
     web = _web_router(service, include_web)
-    for extra in [*web, *extra_routers]:
+    for extra in [*web, *([proxy[0]] if proxy else []), *extra_routers]:
         prefix, router = extra if isinstance(extra, tuple) else ("", extra)
         app.include_router(router, prefix=prefix)
     # the pages `memctl serve` names in its banner
@@ -129,3 +134,12 @@ def _web_router(service: ServiceContext, enabled: bool) -> list[ExtraRouter]:
         return []
     build = getattr(web, "build_router", None)
     return [] if build is None else [("/ui", build(service))]
+
+
+def _proxy(service: ServiceContext, upstream: str | None) -> tuple[APIRouter, Any] | None:
+    """The memory proxy's router and proxy when ``service.proxy_upstream`` is set (issue 26)."""
+    if not upstream:
+        return None
+    from .routes.proxy import build_router
+
+    return build_router(service, upstream)

@@ -38,6 +38,7 @@ from . import (  # noqa: E402, F401
     consolidate_commands,
     demo_command,
     forget_commands,
+    graph_commands,
     ingest_commands,
     memory_commands,
     portability_commands,
@@ -45,6 +46,8 @@ from . import (  # noqa: E402, F401
     reflect_commands,
     server_commands,
     service_commands,
+    setup_commands,
+    webhook_commands,
 )
 
 

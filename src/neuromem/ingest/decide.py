@@ -131,13 +131,15 @@ class Decider:
     ) -> WriteResult | None:
         if draft.memory_type is not MemoryType.FACT:
             return None  # episodes are append-only (seed 001 §2.3): the rules add them
-        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content))
+        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content),
+                                             owner=draft.owner)  # fmt: skip
         if same is not None:  # identical content stays a rule: NOOP without asking
             return writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_RULES)
         k = self.core.settings.ingest.decision_candidates
         near = [
             (m, s)
-            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.core.dim, k)
+            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.core.dim, k,
+                                                 owner=draft.owner)
             if s >= _SIMILAR_FLOOR
         ]
         if not near:

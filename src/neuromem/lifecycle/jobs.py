@@ -21,6 +21,7 @@ enforce_retention      1 day           rows past a per-type / per-category TTL �
                                        (``lifecycle.retention``; off until a TTL is set)
 compact_forgotten      1 day           relations that held forgotten rows → rewritten (VACUUM FULL), WAL
                                        retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
+deliver_webhooks       1 min           new events → POSTed, signed, to the registered webhooks
 =====================  ==============  ===============================================
 =======
 Each job is a plain function over the store, run one by one (``memctl job --run NAME
@@ -53,6 +54,7 @@ enforce_retention      daily         rows past a per-type / per-category TTL →
                                      (``lifecycle.retention``; off until a TTL is set)
 compact_forgotten      daily         relations that held forgotten rows → rewritten (VACUUM FULL), WAL
                                      retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
+deliver_webhooks       every minute  new events → POSTed, signed, to the registered webhooks (``lifecycle.webhooks``)
 =====================  ============  ===============================================
 
 ``dry_run`` reports what a job would change and changes nothing; a job that cannot preview
@@ -78,6 +80,7 @@ from .concepts import concepts_job
 from .purge import purge_preview, purge_soft_deleted
 from .retention import enforce_retention
 from .tiers import promote_job
+from .webhooks import deliver_webhooks
 
 if TYPE_CHECKING:
     from ..ingest.pipeline import IngestPipeline
@@ -160,6 +163,8 @@ JOBS: dict[str, Job] = {
         Job("compact_forgotten", "0 7 * * *",
             lambda c, now, dry: pending_count(_core(c)) if dry else compact_forgotten(_core(c)),
             "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
+        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_core(c), now),
+            "POST new events to the registered webhooks, signed", previews=False),
     )
 }  # fmt: skip
 

@@ -8,8 +8,10 @@ exception. The API key never appears in a message.
 
 ``deadline_s`` bounds the whole call, retries and back-off included: every attempt's
 connect/read/write timeout is cut to the time left, and no retry starts after it (issue #12
-item 5). A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open
-the call raises at once, so callers fall back without waiting.
+item 5). Inside a public call it is one deadline for every request to the same kind of model
+(``neuromem.deadlines.model_left``, issue 23 item 3): extraction, decisions and judgements share
+it. A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open the call
+raises at once, so callers fall back without waiting.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..deadlines import model_left
 from ..errors import ModelError
 from .circuit import CircuitBreaker
 
@@ -92,6 +95,12 @@ def post_json(
     or the breaker is open.
     """
     url = str(client.base_url.join(path))
+    if deadline_s is not None:  # one deadline for every call to this kind of model in the public call
+        left = model_left(error.__name__, deadline_s)
+        if left <= 0:
+            raise error(f"{provider} at {url} was not called: this call's {deadline_s:g} s deadline for "
+                        f"model requests has passed (an earlier request used it)")  # fmt: skip
+        deadline_s = left
     if breaker is not None and not breaker.allow():
         raise error(
             f"{provider} at {url} is skipped for {breaker.open_for():.0f} s more: it failed "

@@ -37,10 +37,13 @@ has a policy for it. The service's scoped transactions log in as it."""
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """One request's identity in the database: the tenant and the stored (tenant-scoped) user id."""
+    """One request's identity in the database: the tenant, the stored (tenant-scoped) user id and,
+    narrowing what the user's rows show (migration 0022), the agent and the run it acts for."""
 
     tenant: str
     user_key: str
+    agent_id: str | None = None
+    run_id: str | None = None
 
 
 _current: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("neuromem_scope", default=None)
@@ -72,13 +75,18 @@ def suspended() -> Iterator[None]:
 
 APPLY_SCOPE = """SELECT set_config('neuromem.tenant', %s, true), set_config('neuromem.user_id', %s, true),
                           set_config('neuromem.scope_proof', %s, true)"""
+#: the scope with its agent and run (migration 0022): the agent's and run's settings, then ``APPLY_SCOPE``'s
+APPLY_AGENT_SCOPE = APPLY_SCOPE.replace(
+    "SELECT ", "SELECT set_config('neuromem.agent_id', %s, true), set_config('neuromem.run_id', %s, true), ", 1)
 READ_SCOPE_KEY = "SELECT key FROM neuromem_scope_key"
 
 
 def proof(key: bytes, scope: Scope, backend_pid: int) -> str:
     """The signature ``neuromem_scoped_user()`` (migration 0017) checks: it binds the scope to the
-    backend it was made for, so a proof seen elsewhere works on no other connection."""
-    message = f"{scope.tenant}\x1f{scope.user_key}\x1f{backend_pid}".encode()
+    backend it was made for, so a proof seen elsewhere works on no other connection. It signs the
+    agent and the run too (migration 0022; an empty one: none)."""
+    fields = (scope.tenant, scope.user_key, scope.agent_id or "", scope.run_id or "", str(backend_pid))
+    message = "\x1f".join(fields).encode()
     return hashlib.sha256(key + message + key).hexdigest()
 
 
@@ -87,4 +95,5 @@ def apply(conn: psycopg.Connection[Any], key: bytes) -> None:
     scope = _current.get()
     if scope is None:
         return
-    conn.execute(APPLY_SCOPE, (scope.tenant, scope.user_key, proof(key, scope, conn.info.backend_pid)))
+    conn.execute(APPLY_AGENT_SCOPE, (scope.agent_id or "", scope.run_id or "", scope.tenant, scope.user_key,
+                                     proof(key, scope, conn.info.backend_pid)))

@@ -30,7 +30,9 @@ async def ingest(body: IngestTurns, request: Request, principal: Principal = WRI
     messages = [t.model_dump(exclude_none=True) for t in body.messages]
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: m.ingest(
-        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata))  # fmt: skip
+        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata, agent_id=body.agent_id,
+        run_id=body.run_id, visibility=body.visibility, team_id=body.team_id),
+        agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
 
 
 @router.post("/sessions/{session_id}/end", response_model=SessionEnd, summary="End a conversation session")
