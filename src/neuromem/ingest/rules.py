@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ..text.entities import extract_entities
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
-from ..text.slots import claim_of, may_change
+from ..text.slots import answer_frame, claim_of, may_change
 from ..text.spans import trim_span
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
@@ -32,6 +32,7 @@ from .turns import Turn
 
 MAX_KEYWORDS = 8
 MIN_STATEMENT_CHARS = 4
+MAX_ANSWER_CHARS = 40  # a longer reply to a question is read on its own
 
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;]+|\n|$)|[^.\n]+(?:\.(?=\s|$))")
 _ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Sr", "Prof", "vs", "etc", "e.g", "i.e", "approx", "No")
@@ -234,6 +235,16 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
     return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
 
 
+def states_value(sentence: str) -> bool:
+    """Whether ``sentence`` gives the value of a slot that holds one value at a time, or says that a
+    value changed ("I moved to Munich last month", "We pushed the wedding back to May 3", 周会改到周四了):
+    such a sentence is a fact even when it is dated, so that it can end the old value (issue 21)."""
+    claim = claim_of(sentence)
+    if claim is None or claim.template == "verb":
+        return False
+    return claim.arity == "single" or claim.change or any(ch.isdigit() for ch in claim.value)
+
+
 def emotion_of(sentence: str) -> Emotion | None:
     for pattern, emotion in _EMOTIONS:
         if pattern.search(sentence):
@@ -317,6 +328,8 @@ def extract_sentence(
         rule is None or (is_event and category in (FactCategory.RELATIONSHIP, FactCategory.GENERAL))
     ):
         memory_type, category = MemoryType.EPISODIC, None  # a dated happening is an episode
+    if memory_type is MemoryType.EPISODIC and rule is None and states_value(sentence):
+        memory_type, category = MemoryType.FACT, FactCategory.GENERAL  # "I moved to Munich last month": where I live now
     emotion = emotion_of(sentence)
     entities = tuple(EntityRef(e.name, e.type) for e in extract_entities(sentence))
     obj = _object(match)
@@ -373,7 +386,32 @@ def extract_with_rules(turns: Sequence[Turn], roles: Sequence[str], indices: Seq
     for i, turn in enumerate(turns):
         if turn.role not in roles or (indices is not None and i not in indices):
             continue
+        frame = _asked_frame(turns[i - 1]) if i > 0 and turn.role == "user" else None
         for sentence in split_sentences(turn.content):
             for span, subject in units(turn.content, sentence):
+                if frame is not None and not subject and _short_answer(turn.content[span[0] : span[1]]):
+                    # "12 Elm St" after "What's your new address?": my new address is 12 Elm St
+                    lead = _ANSWER_LEAD.match(turn.content, span[0], span[1])
+                    span, subject = (lead.end() if lead else span[0], span[1]), frame
                 extract_sentence(turn, i, span, out, subject)
     return out
+
+
+_ANSWER_LEAD = re.compile(r"(?:(?:yes|yeah|yep|no|nope|still|it's|it’s|it is|that's|that is|now|actually)\b[,!.\s]*"
+                          r"|(?:还是|就是|仍然是|依然是|现在是|是|对|嗯)[，,\s]*)+", re.IGNORECASE)  # fmt: skip
+
+
+def _asked_frame(previous: Turn) -> str | None:
+    """The statement frame of the slot the assistant's last question asks about (``text.slots.answer_frame``)."""
+    if previous.role != "assistant":
+        return None
+    spans = split_sentences(previous.content)
+    if not spans:
+        return None
+    a, b = spans[-1]
+    return answer_frame(previous.content[a:b])
+
+
+def _short_answer(sentence: str) -> bool:
+    """A bare value: a few words that are no statement of their own ("12 Elm St", "Bosch", 8046)."""
+    return claim_of(sentence, generic=True) is None and len(sentence) <= MAX_ANSWER_CHARS and not sentence.endswith(("?", "？"))

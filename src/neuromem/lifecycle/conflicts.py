@@ -20,6 +20,7 @@ old when the new value won, the loser's history row names the reason, and the ev
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from ..store.db import Conn
 from ..store.graph import EdgeInput
 from ..supersede import speaker_of
 from ..text.slots import claim_of, may_change, value_change
+from ..text.tokenize import query_terms
 from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation
 from .conflict_priority import Side, Verdict, judge, source_trust
 
@@ -112,7 +114,8 @@ class ConflictResolver:
     def detect(self, conn: Conn, user_id: str, content: str, vector: np.ndarray | None, *,
                exclude: Sequence[uuid.UUID], metadata: dict[str, Any] | None = None) -> list[Opposed]:  # fmt: skip
         """Offline: current facts of the same slot (``metadata.slot`` = the slot of ``content`` or
-        the one ``metadata`` names) and the nearest current facts (embeddings) whose value
+        the one ``metadata`` names), the nearest current facts (embeddings) and those sharing a word
+        with it (full text) whose value
         ``content`` changes (``text.slots.value_change``). Multi-valued relations and statements
         of another speaker are no conflict."""
         c = self.settings.conflicts
@@ -126,6 +129,9 @@ class ConflictResolver:
             near = memories.nearest_current(conn, user_id, MemoryType.FACT, vector, self.dim,
                                             limit=c.detect_neighbours)  # fmt: skip
             seen.update((m.id, m) for m, s in near if s >= c.detect_min_similarity and m.id not in seen)
+        if c.detect_neighbours > 0:  # lexical neighbours: a shared word ("flat", 储物柜) when the vectors are far apart
+            lexical = memories.current_sharing_terms(conn, user_id, _stems(content), c.detect_neighbours)
+            seen.update((m.id, m) for m in lexical if m.id not in seen)
         speaker = speaker_of(metadata or {})
         found = []
         for old in seen.values():
@@ -182,6 +188,12 @@ class ConflictResolver:
             graph.add_edges(conn, new.user_id, edges)
             self.events.extend(_events(row))
         return new
+
+
+def _stems(text: str) -> list[str]:
+    """The search stems of ``text``: its terms, English ones without an inflection ("extensions" →
+    "extension", "moved" → "mov"), for a prefix match."""
+    return [re.sub(r"(?:ing|ed|es|s)$", "", t) if t.isascii() and len(t) > 5 else t for t in query_terms(text)]
 
 
 def _agreement(conn: Conn, user_id: str, o: Opposed) -> tuple[int, int, int]:

@@ -20,7 +20,7 @@ from ..ids import uuid7
 from ..types import MemoryColumns, MemoryRecord, MemoryType
 from .db import Conn
 from .filters import CompiledFilter
-from .sql_parts import time_scope_sql
+from .sql_parts import quote_term, time_scope_sql
 from .vectors import to_halfvec
 from .visibility import Owner
 
@@ -205,6 +205,12 @@ CURRENT_IN_SLOT = sql.SQL(
          AND expired_at IS NULL AND invalid_at IS NULL
        ORDER BY created_at DESC LIMIT %(n)s"""  # idx_memories_slot (migration 0015)
 ).format(columns=MEMORY_COLUMNS)
+CURRENT_SHARING_TERMS = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %(u)s AND memory_type = 'fact' AND fts @@ to_tsquery('simple', %(q)s)
+         AND expired_at IS NULL AND invalid_at IS NULL
+       ORDER BY ts_rank(fts, to_tsquery('simple', %(q)s)) DESC, created_at DESC LIMIT %(n)s"""
+).format(columns=MEMORY_COLUMNS)
 LIST_MEMORIES = sql.SQL(
     "SELECT {columns} FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s"
 )
@@ -307,6 +313,18 @@ def nearest_current(
 def current_in_slot(conn: Conn, user_id: str, slot: str, limit: int = 20) -> list[MemoryRecord]:
     """Current facts whose ``metadata.slot`` is ``slot`` (issue 21: a value update finds the old value), newest first."""
     rows = conn.execute(CURRENT_IN_SLOT, {"u": user_id, "s": slot, "n": limit}).fetchall()
+    return [row_to_memory(r) for r in rows]
+
+
+def current_sharing_terms(conn: Conn, user_id: str, stems: Sequence[str], limit: int = 5) -> list[MemoryRecord]:
+    """Current facts with a word that begins with one of ``stems`` (``fts`` prefix match: "extension"
+    finds "extensions"), best ``ts_rank`` first: the lexical neighbours a value change is looked for in
+    when the embeddings are not close enough (issue 21)."""
+    distinct = list(dict.fromkeys(t for t in stems if t))
+    if not distinct or limit <= 0:
+        return []
+    query = " | ".join(quote_term(t) + ":*" for t in distinct)
+    rows = conn.execute(CURRENT_SHARING_TERMS, {"u": user_id, "q": query, "n": limit}).fetchall()
     return [row_to_memory(r) for r in rows]
 
 

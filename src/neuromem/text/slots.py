@@ -62,6 +62,30 @@ _MULTI_EN = frozenset(
 _MULTI_ZH = ("过敏", "喜欢", "爱", "讨厌", "孩子", "儿子", "女儿", "朋友", "兄弟", "姐妹", "哥哥", "姐姐", "弟弟", "妹妹",
              "语言", "会说", "爱好", "兴趣", "宠物", "同事", "邻居", "目标", "计划", "梦想", "习惯", "技能", "担心", "问题")  # fmt: skip
 _DROPPED_ADJ = frozenset(["new", "current", "present", "latest", "updated", "actual"])
+# relation classes: words that name one attribute in several ways ("boss" / "manager", "mobile number" /
+# "phone"); an attribute's words map to their class, and qualifiers that say nothing of which slot drop
+_CLASSES_EN = {
+    "manager": ("manager", "boss", "supervisor", "line manager", "team lead", "reporting line"),
+    "phone": ("phone", "phone number", "mobile", "mobile number", "cell", "cell number", "cellphone", "telephone",
+              "number", "telephone number", "contact number"),
+    "salary": ("salary", "pay", "wage", "wages", "income", "annual salary", "base salary", "earnings"),
+    "email": ("email", "e-mail", "email address", "e-mail address", "mail address"),
+    "handle": ("handle", "username", "user name", "account name", "account", "login"),
+    "password": ("password", "passcode", "passphrase", "pin"),
+    "address": ("address", "home address", "street address", "postal address"),
+    "partner": ("partner", "significant other"),
+    "relationship status": ("relationship status", "relationship"),
+}  # fmt: skip
+_CLASS_OF_EN = {phrase: name for name, phrases in _CLASSES_EN.items() for phrase in phrases}
+_CLASSES_ZH = {
+    "经理": ("经理", "领导", "上司", "主管", "老板", "直属领导"),
+    "电话": ("电话", "手机", "手机号", "手机号码", "电话号码", "联系电话"),
+    "工资": ("工资", "薪水", "月薪", "年薪", "薪资", "收入"),
+    "邮箱": ("邮箱", "电子邮箱", "邮件地址", "email", "邮箱地址"),
+    "地址": ("地址", "住址", "家庭住址", "收货地址"),
+    "密码": ("密码", "口令"),
+}  # fmt: skip
+_CLASS_OF_ZH = {phrase: name for name, phrases in _CLASSES_ZH.items() for phrase in phrases}
 _PAST_EN = re.compile(r"\b(?:used to|formerly|previously|back then|in the past|years ago|as a kid|as a child|"
                       r"(?:old|former|previous|ex)[- ](?:\w+))\b", re.IGNORECASE)  # fmt: skip
 _PAST_ZH = re.compile(r"以前|之前|从前|曾经|过去|小时候|前任|原来的|打算|计划|准备|将要|将会|要搬|想搬|下个月|明年")
@@ -74,7 +98,7 @@ _CHANGE_EN = re.compile(
     r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
     r"these days|nowadays|went (?:up|down)|raised|lowered|increased|decreased|dropped|rose|jumped|replaced|"
     r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from))\b", re.IGNORECASE)  # fmt: skip
-_CHANGE_ZH = re.compile(r"改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到|"
+_CHANGE_ZH = re.compile(r"的新|用新|以后(?:请|都|就|改)|从今以后|今后|从此|晋升|升任|当选|任命|重置|升级|减到|瘦到|胖到|增到|改签|改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到|"
                         r"提高|降低|改订|改到|迁到|推迟|提前|续到|升职|调整|涨薪|换新|改考|改向|改名|重新")
 
 _LEAD_EN = re.compile(
@@ -85,7 +109,7 @@ _LEAD_EN = re.compile(
     r"yesterday|today|recently|lately)\b[,:!\s.-]*)+",
     re.IGNORECASE,
 )  # fmt: skip
-_LEAD_ZH = re.compile(r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息)[，,：:！!\s]*")
+_LEAD_ZH = re.compile(r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息|说实话|老实说|说真的|坦白说)[，,：:！!\s]*")
 _VALUE_END_EN = re.compile(
     r"\s*(?:,(?!\d{3}\b)|[;!?()]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|since|so that|which|who|as of|starting|effective|from now|"
     r"until|though|although|if|when|after|before|and (?:i|it|we|my|he|she|they|that|the|now)|now|these days|"
@@ -109,7 +133,7 @@ _OWNER_EN = rf"(?:my|our|the|(?:{_NAME_EN}|my \w+|our \w+)(?:'s|’s|s'))"
 _COPULA_EN = re.compile(
     rf"^(?P<np>{_OWNER_EN}\s+(?:{_NP_HEAD}\s+){{0,5}}?{_NP_HEAD}?)\s*"
     r"(?:(?:has\s+|have\s+|was\s+|got\s+|just\s+)?(?:changed|been changed|been updated|updated|switched)\s+from\s+.+?\s+to\s+"
-    r"|(?:has\s+|have\s+|was\s+|got\s+|just\s+)?(?:changed|been changed|been updated|updated|switched)(?:\s+to\s+"
+    r"|(?:has\s+|have\s+|was\s+|got\s+|just\s+)?(?:changed|been changed|been updated|updated|switched|rotated|reset|been reset|renewed)(?:\s+to\s+"
     r"|\s*[,;:.\-–—]+\s*(?:(?:and|so)\s+)?(?:(?:it|they|that|this|the new one)\s*(?:'s|’s|\s+is|\s+are)\s+)?"
     r"|\s+and\s+(?:it|they)(?:'s|’s|\s+is|\s+are)\s+)"
     r"|(?:is|are|was)\s+(?:now\s+|currently\s+)?(?:changed\s+|moved\s+|set\s+)?to\s+(?=\S)"
@@ -122,13 +146,17 @@ _COPULA_EN = re.compile(
     r"(?P<value>.+)$",
     re.IGNORECASE,
 )  # fmt: skip
+_LABEL_EN = re.compile(  # "New phone number: 0151 …", "Updated address - 12 Elm St"
+    r"^(?:(?:my|our)\s+)?(?:new|updated|current|changed)\s+(?P<attr>[\w'-]+(?:\s+[\w'-]+){0,2})\s*(?::|=|\s[-–—])\s*(?P<value>.+)$",
+    re.IGNORECASE,
+)
 _HAVE_NEW_EN = re.compile(
     r"^(?:i|we)\s+(?:have|'ve got|got|have got)\s+a\s+new\s+(?P<attr>[\w'-]+(?:\s+[\w'-]+)?)\s*(?:[,:—–-]+\s*|\s+(?:named|called|who is)\s+)(?P<value>.+)$",
     re.IGNORECASE,
 )  # fmt: skip
 _SET_EN = re.compile(
     r"^(?:i|we|they|(?:my|our)\s+\w+)\s+(?:just\s+|finally\s+|have\s+|'ve\s+|had\s+)?(?:changed|updated|reset|switched|moved|set|"
-    r"pushed|postponed|rescheduled|raised|lowered)\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){0,5}?"
+    r"pushed|postponed|rescheduled|raised|lowered|renamed|rotated|extended|upgraded|downgraded)\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){0,5}?"
     r"[\w'’&.-]+)\s+(?:back\s+)?to\s+(?P<value>.+)$",
     re.IGNORECASE,
 )  # fmt: skip
@@ -142,9 +170,24 @@ _RELATIONS_EN: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
                     r"|relocated\s+to|relocating\s+to|based\s+in|settled\s+in"),
         (EMPLOYER, r"work(?:s|ed|ing)?\s+(?:at|for)|joined|joining|started\s+(?:a\s+new\s+job\s+|working\s+|a\s+job\s+)?(?:at|with)"
                    r"|switched\s+(?:jobs\s+|companies\s+)?to|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)"
-                   r"|employed\s+(?:at|by)|hired\s+(?:at|by)"),
+                   r"|employed\s+(?:at|by)|hired\s+(?:at|by)|started\s+(?:my|a)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)"),
+        ("manager", r"report(?:s|ed|ing)?\s+(?:directly\s+)?to|work(?:s|ing)?\s+under"),
+        ("salary", r"(?:make|makes|making|earn|earns|earning|get\s+paid|am\s+paid|'m\s+paid)(?=\s+[$€£¥]?\d)"),
     )
 )  # fmt: skip
+# states of one relation, one at a time: "I'm single" → "I got engaged"; "I work remotely" → "back in the office"
+_STATES_EN: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
+    ("relationship status", r"single|engaged|married|divorced|separated|widowed|in a relationship", ()),
+    ("work mode", r"remotely|remote|from home|in the office|at the office|on-?site|hybrid",
+     (("remotely", "remote"), ("from home", "remote"), ("at the office", "in the office"), ("on-site", "in the office"),
+      ("onsite", "in the office"))),
+)  # fmt: skip
+_STATE_EN = [(name, re.compile(rf"^{_SUBJ_EN}(?:'m|’m|'re|’re|'s|’s|\s+am|\s+are|\s+is)?(?:\s+(?:now|just|finally|recently|"
+                               r"officially|back|fully|still|currently|got|getting|became|become|have|has|working|work|"
+                               rf"works|mostly|all))*\s+(?P<value>{words})\b", re.IGNORECASE), dict(same))
+             for name, words, same in _STATES_EN]  # fmt: skip
+_STATES_ZH = (("婚恋状态", re.compile(r"^(?P<subj>我们?|[\u4e00-\u9fff]{1,4}?)(?:现在|目前|已经|刚刚?|终于|还是|还|是)*"
+                                    r"(?P<value>单身|订婚|结婚|离婚|恋爱|脱单)")),)  # fmt: skip
 _NEGATION_EN = re.compile(
     rf"^{_SUBJ_EN}(?:'m|’m|'ve|’ve|'s|’s)?(?:\s+(?:have|has|had|am|is|are|finally|just|recently|officially|actually))*\s+"
     r"(?:(?P<stop>quit|stopped|gave up|give up|kicked)\s+(?P<gerund>\w+ing)\b(?P<rest>.*)"
@@ -164,11 +207,13 @@ _VERB_EN = re.compile(
 )  # fmt: skip
 
 _ZH_SUBJ = r"(?P<subj>我们|我|[\u4e00-\u9fff]{1,4}?)"
-_ZH_ADV = r"(?:现在|目前|如今|已经|刚刚|刚|最近|还|也|又|就|正式|终于|下个月|下周|明天)*"
+# a time said between the subject and the verb: "大刘六月份晋升为…", "我今年一月戒烟了"
+_ZH_TIME = r"(?:[一二三四五六七八九十两\d]{1,3}月份?|今年|去年|前年|上个?月|这个?月|上周|这周|本周|昨天|前天|今天|这个?(?:春天|夏天|秋天|冬天|周末))"
+_ZH_ADV = rf"(?:现在|目前|如今|已经|刚刚|刚|最近|还|也|又|就|正式|终于|下个月|下周|明天|{_ZH_TIME})*"
 _RELATIONS_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
     (EMPLOYER, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:在|去|到|进)(?P<value>[^，。！？,.!?\s]{{1,15}}?)(?:工作|上班|任职|实习|打工)")),
     (EMPLOYER, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:入职|加入|跳槽|跳到|换到|转到|跳去|调到)(?:到|去|进)?了?(?P<value>[^，。！？,.!?\s]{{1,15}})")),
-    (RESIDENCE, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:住在|住|搬到|搬去|搬进|搬家到|搬家去|定居在|定居)了?(?P<value>[^，。！？,.!?\s]{{1,15}})")),
+    (RESIDENCE, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:住在|住|搬到|搬去|搬进|搬家到|搬家去|定居在|定居|家住在|家住|家在)了?(?P<value>[^，。！？,.!?\s]{{1,15}})")),
 )
 _NEGATION_ZH = re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:(?:不再|已经不|没有再|不)(?P<rest>.+?)了?$|(?:戒了?|戒掉了?)(?P<quit>烟|酒)了?"
                           r"|(?:辞职|离职|失业|退休)了?(?P<nojob>))[。！!.]*$")  # fmt: skip
@@ -178,9 +223,21 @@ _ZH_KIN = ("老公", "老婆", "丈夫", "妻子", "太太", "先生", "男朋�
 _COPULA_ZH = re.compile(
     r"^(?P<np>(?:我们?的|[^，。！？,.!?\s的是]{1,8}的)[^，。！？,.!?\s]{1,10}?|我(?:" + "|".join(_ZH_KIN) + r")"
     r"|(?![我你他她它这那])[\u4e00-\u9fffA-Za-z0-9]{2,8}?)"
-    r"(?:现在|目前|如今|已经|也|又|刚)*(?:改成|换成|变成|改为|换为|变为|涨到|降到|调到|升到|调整为|更新为|是|为|叫|叫做)了?"
+    rf"(?:现在|目前|如今|已经|也|又|刚|{_ZH_TIME})*(?:改成|换成|变成|改为|换为|变为|涨到|降到|调到|升到|调整为|更新为|晋升为|升为|升任|"
+    r"当选为?|成为|是|为|叫|叫做)了?"
     r"(?P<value>[^，。！？,!?；;]+)"
 )  # fmt: skip
+# "我把储物柜密码重置成了8046": the object of 把 is the slot, what follows 成/为/到 its new value
+_BA_ZH = re.compile(rf"^(?P<subj>我们?){_ZH_ADV}把(?P<np>[^，。！？,!?把]{{1,10}}?)(?:重置|重新设置|设置|改|换|调整|调|升级|更新|设)"
+                    r"(?:成|为|到)了?(?P<value>[^，。！？,!?；;]+)")  # fmt: skip
+# "象棋社选了娜娜当社长", "北辰能源任命了杜衡为总经理": <owner> appoints <value> as <attribute>
+_APPOINT_ZH = re.compile(r"^(?P<owner>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:任命|选|选举|推选|聘请|聘|请|提拔)了?"
+                         r"(?P<value>[^，。！？,!?的]{1,6}?)(?:为|当|做|担任|出任)(?:新的?|新一任的?)?"
+                         r"(?P<attr>[\u4e00-\u9fff]{1,6})$")  # fmt: skip
+_APPOINT_EN = re.compile(r"^(?P<owner>the\s+(?:[\w'-]+\s+){0,3}?[\w'-]+|(?-i:[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2}))\s+"
+                         r"(?:has\s+|have\s+|just\s+)*(?:elected|appointed|named|made|hired|promoted|picked|chose|voted\s+in)\s+"
+                         r"(?P<value>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?))\s+(?:as\s+)?(?:(?:the|its|their|our|new)\s+)*"
+                         r"(?P<attr>[\w-]+(?:\s+[\w-]+)?)$", re.IGNORECASE)  # fmt: skip
 _ZH_NP_STOP = re.compile(r"[觉想说要会能看听做让给被把得应该可以知道认为希望需要打算]|^(?:今天|明天|昨天|这|那|哪|谁|什么|怎么|因为|所以|如果|但是)")
 
 
@@ -252,7 +309,32 @@ def _owner_en(phrase: str) -> str:
 
 
 def _attribute_words(words: list[str]) -> str:
-    return " ".join(w for w in words if w not in _DROPPED_ADJ)
+    return canonical_attribute(" ".join(w for w in words if w not in _DROPPED_ADJ))
+
+
+def canonical_attribute(attribute: str, *, zh: bool = False) -> str:
+    """The relation class of an attribute ("mobile number" → ``phone``, "my boss" → ``manager``,
+    年薪 → 工资); a qualifier before the class word stays ("github account" → ``github handle``)."""
+    a = " ".join(attribute.casefold().split())
+    if zh:
+        for phrase in sorted(_CLASS_OF_ZH, key=len, reverse=True):
+            if a.endswith(phrase):
+                return a[: -len(phrase)] + _CLASS_OF_ZH[phrase]
+        return a
+    if a in _CLASS_OF_EN:
+        return _CLASS_OF_EN[a]
+    words = a.split()
+    for n in (2, 1):  # the head: the last one or two words
+        head = " ".join(words[-n:])
+        if len(words) > n and head in _CLASS_OF_EN and head not in _WHOLE_ONLY_EN:
+            qualifier = [w for w in words[:-n] if w not in _GENERIC_QUALIFIERS_EN]
+            return " ".join([*qualifier, _CLASS_OF_EN[head]])
+    return a
+
+
+_WHOLE_ONLY_EN = frozenset(["number", "relationship", "pin"])  # "apartment number" is no phone
+_GENERIC_QUALIFIERS_EN = frozenset(["annual", "yearly", "monthly", "base", "personal", "mobile", "cell", "direct",
+                                    "private", "main", "primary", "home", "contact", "phone"])  # fmt: skip
 
 
 _MULTI_STEMS = frozenset(_stem(w) for w in _MULTI_EN)
@@ -292,7 +374,7 @@ def _split_np_en(np: str) -> tuple[str, str] | None:
 
 
 def _copula_en(text: str) -> Claim | None:
-    m = _HAVE_NEW_EN.match(text)
+    m = _HAVE_NEW_EN.match(text) or _LABEL_EN.match(text)
     if m:
         value, kind = _value(m.group("value"), False)
         attr = _attribute_words(_fold(m.group("attr")).casefold().split())
@@ -307,7 +389,8 @@ def _copula_en(text: str) -> Claim | None:
     if not value or len(value) > 80 or len(split[1].split()) > 6:
         return None
     owner, attr = split
-    return Claim(owner, attr, value, _arity(attr, zh=False), bool(_CHANGE_EN.search(text)), kind=kind)
+    change = m.re is _SET_EN or bool(_CHANGE_EN.search(text))  # "we upgraded the server to …" says a change
+    return Claim(owner, attr, value, _arity(attr, zh=False), change, kind=kind)
 
 
 def _relation_en(text: str) -> Claim | None:
@@ -318,6 +401,17 @@ def _relation_en(text: str) -> Claim | None:
             if value:
                 return Claim(_owner_en(m.group("subj")), name, value, "single", bool(_CHANGE_EN.search(text)),
                              kind=kind, template="relation")  # fmt: skip
+    return None
+
+
+def _state_en(text: str) -> Claim | None:
+    for name, pattern, same in _STATE_EN:
+        m = pattern.match(text)
+        if m:
+            value = m.group("value").casefold()
+            return Claim(_owner_en(m.group("subj")), name, same.get(value, value), "single",
+                         bool(_CHANGE_EN.search(text)) or bool(re.search(r"\b(?:got|became|back)\b", text, re.I)),
+                         template="relation")  # fmt: skip
     return None
 
 
@@ -370,11 +464,34 @@ def _verb_en(text: str) -> Claim | None:
 def _claim_en(text: str, *, generic: bool) -> Claim | None:
     if _PAST_EN.search(text) or _FUTURE_EN.search(text):
         return None
-    for find in (_negation_en, _relation_en, _copula_en):
+    for find in (_negation_en, _relation_en, _state_en, _appoint_en, _copula_en):
         claim = find(text)
         if claim is not None:
             return claim
     return _verb_en(text) if generic else None
+
+
+def _np_zh(np: str) -> tuple[str, str]:
+    """Owner and attribute of a Chinese noun phrase: 北辰能源的总经理 → (北辰能源, 总经理), 我储物柜的密码 →
+    (我, 储物柜密码), 我老公 → (我, 老公), 储物柜密码 → ("", 储物柜密码)."""
+    owner, _, attr = np.rpartition("的") if "的" in np else (np[:1] if np.startswith("我") else "", "", np[1:]
+                                                              if np.startswith("我") else np)  # fmt: skip
+    attr = attr.removeprefix("新").strip()
+    if owner.startswith("我") and owner not in ("我", "我们"):  # 我最喜欢的运动: the speaker's "最喜欢运动"
+        rest = owner.removeprefix("我们").removeprefix("我")
+        owner, attr = "我", attr if rest in attr else rest + attr  # 我们村的村长: the village's 村长
+    return owner, attr
+
+
+def _appoint_en(text: str) -> Claim | None:
+    m = _APPOINT_EN.match(text)
+    if m is None:
+        return None
+    attr = canonical_attribute(m.group("attr"))
+    if _arity(attr, zh=False) == "multi":
+        return None
+    value, kind = _value(m.group("value"), False)
+    return Claim(_owner_en(m.group("owner")), attr, value, "single", True, kind=kind) if value else None
 
 
 def _owner_zh(subject: str) -> str:
@@ -402,21 +519,52 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
             value, kind = _value(m.group("value"), True)
             if value:
                 return Claim(_owner_zh(m.group("subj")), name, value, "single", change, kind=kind, template="relation")
+    m = _BA_ZH.match(text)
+    if m and not _ZH_NP_STOP.search(m.group("np")):
+        owner, attr = _np_zh(m.group("np"))
+        value, kind = _value(m.group("value"), True)
+        if attr and value and len(value) <= 40:
+            return Claim(_owner_zh(owner), canonical_attribute(attr, zh=True), value, _arity(attr, zh=True), True,
+                         kind=kind, template="copula")  # fmt: skip
+    m = _APPOINT_ZH.match(text)
+    if m and not _ZH_NP_STOP.search(m.group("owner") + m.group("attr")):
+        value, kind = _value(m.group("value"), True)
+        attr = m.group("attr").removesuffix("了")
+        if value and attr:
+            return Claim(m.group("owner"), canonical_attribute(attr, zh=True), value, "single", True, kind=kind)
     m = _COPULA_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("np")):
-        np = m.group("np")
-        owner, _, attr = np.rpartition("的") if "的" in np else (np[:1] if np.startswith("我") else "", "", np[1:]
-                                                                  if np.startswith("我") else np)  # fmt: skip
+        owner, attr = _np_zh(m.group("np"))
         value, kind = _value(m.group("value"), True)
-        attr = attr.removeprefix("新").strip()
-        if owner.startswith("我") and owner not in ("我", "我们"):  # 我最喜欢的运动: the speaker's "最喜欢运动"
-            owner, attr = "我", owner.removeprefix("我们").removeprefix("我") + attr
         if attr and value and len(value) <= 40:
-            return Claim(_owner_zh(owner), attr.casefold(), value, _arity(attr, zh=True), change, kind=kind)
+            return Claim(_owner_zh(owner), canonical_attribute(attr, zh=True), value, _arity(attr, zh=True), change,
+                         kind=kind)
     if generic:
         m = re.match(rf"^{_ZH_SUBJ}{_ZH_ADV}(?P<pred>[\u4e00-\u9fff]{{1,8}})[了啦呢。！!.]*$", text)
         if m and m.group("subj") in ("我", "我们"):
             return Claim("", m.group("pred"), "", "unknown", change, template="verb")
+    return None
+
+
+# a leading circumstance before the subject: "After the reorg I report to …", "Since the move, we …"
+_AFTER_LEAD_EN = re.compile(r"^(?:after|since|following|with|due to|because of)\s+(?:the|a|an|my|our|all|this|that)\s+"
+                            r"(?:[\w'-]+\s+){0,3}?[\w'-]+\s*,?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)  # fmt: skip
+# a statement that drops its subject, opening with a verb in the past: the speaker's own ("Moved to Graz")
+_SUBJECTLESS_EN = re.compile(r"^(?:started|moved|switched|joined|got|took|renamed|changed|sold|quit|left|finished|"
+                             r"bought|upgraded|downgraded|relocated|transferred|reset)\s", re.IGNORECASE)  # fmt: skip
+
+
+def _clause_claim_zh(text: str) -> Claim | None:
+    """A later clause of a change that states the value ("高女士落选了，现在的镇长是欧先生"; "又搬家了，现在在南昌"
+    → 我现在在…): the last clause first, a clause without a subject said by the speaker."""
+    clauses = [c.strip() for c in re.split(r"[，,；;]", text.rstrip("。！!.～~ ")) if c.strip()]
+    for clause in reversed(clauses[1:]):
+        clause = re.sub(r"^(?:现在|目前|如今)的?", "", clause)
+        found = _claim_zh(clause, generic=False)
+        if found is None and not re.match(r"^[我你他她它咱您]", clause):
+            found = _claim_zh("我" + clause, generic=False)
+        if found is not None:
+            return found
     return None
 
 
@@ -434,6 +582,8 @@ def _clauses(text: str) -> list[str]:
         if re.match(r"^(?:now|then|also)\s+[a-z]+", p, re.IGNORECASE) and not re.match(r"^now\s+(?:i|my|our|the)\b", p, re.IGNORECASE):
             p = "I " + p
         out.append(p)
+    if len(parts) > 1:  # the first clause alone, when a later one spoils the whole ("…: 0151 22, the old one is dead")
+        out.append(parts[0])
     return out
 
 
@@ -446,12 +596,15 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
     if zh:
         t = _TIME_LEAD_ZH.sub("", _LEAD_ZH.sub("", t))
         if _CHANGE_ZH.search(t):  # "我现在的男朋友叫…" is "我的男朋友叫…", said as a change
-            t = re.sub(r"^(我们?)(?:现在|目前|如今)的", r"\1的", t)
+            t = re.sub(r"^(我们?)(?:现在|目前|如今)(?=的|最)", r"\1", t)
             t = re.sub(r"^(?:现在|目前|如今)[，,]?", "", t)
-            return _mark_change(_claim_zh(t.rstrip("。！!.～~ "), generic=generic))
+            return _mark_change(_claim_zh(t.rstrip("。！!.～~ "), generic=generic) or _clause_claim_zh(t))
         return _claim_zh(t.rstrip("。！!.～~ "), generic=generic)
     t = _LEAD_EN.sub("", t)
+    t = _AFTER_LEAD_EN.sub("", t)
     t = re.sub(r"[.!。\s]+$", "", t)
+    if _SUBJECTLESS_EN.match(t):  # "Started my new job at Bosch today" is the speaker's
+        t = "I " + t[0].lower() + t[1:]
     if not t or t.endswith("?") or len(t) > 200:
         return None
     claim = _claim_en(t, generic=generic)
@@ -465,12 +618,39 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
     return claim
 
 
+# an assistant's question that names a slot, and the statement frame a short answer fills
+_ASKS_EN: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:so|and|ok|okay)?[,\s]*(?:what|which|who)(?:'s|’s|\s+is|\s+are)\s+(?:your|the)\s+(?P<np>[\w' -]{1,40}?)"
+                r"(?:\s+(?:now|these days|then|again))?\s*\?$", re.IGNORECASE), "my {np} is "),
+    (re.compile(r"^(?:so|and)?[,\s]*where\s+do\s+you\s+(?P<verb>live|work)(?:\s+(?:now|these days))?\s*\?$", re.IGNORECASE),
+     "I {verb} in "),
+)  # fmt: skip
+_ASKS_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(?:那|所以)?你(?:现在)?的?(?:新的?)?(?P<np>[\u4e00-\u9fff]{1,8}?)(?:现在)?(?:是什么|是多少|是哪个|是哪里|是哪儿|叫什么|是谁)"
+                r"[呢啊呀]?[？?]$"), "我的{np}是"),
+    (re.compile(r"^(?:那|所以)?你(?:现在)?住(?:在)?哪(?:里|儿)?[呢啊呀]?[？?]$"), "我住在"),
+)  # fmt: skip
+
+
+def answer_frame(question: str) -> str | None:
+    """The statement a short answer to ``question`` completes: "What's your new address?" →
+    "my new address is " (then "12 Elm St" says "my new address is 12 Elm St"), 你的车牌号是多少？ → 我的车牌号是;
+    None for a question that names no slot."""
+    q = _fold(question)
+    for pattern, frame in (*_ASKS_EN, *_ASKS_ZH):
+        m = pattern.match(q)
+        if m:
+            return frame.format(**{k: v.strip() for k, v in m.groupdict().items()})
+    return None
+
+
 def slot_of(text: str) -> Claim | None:
     """The claim a stored statement makes (no generic verbs), for ``metadata.slot`` and the review queue."""
     return claim_of(text)
 
 
-_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|又", re.IGNORECASE)
+_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
+                       r"又(?!搬|换|改|涨|降|跳|调|升)", re.IGNORECASE)  # "又搬家了" is a change again, not one more  # fmt: skip
 _VALUE_STOP = frozenset(["a", "an", "the", "of", "to", "in", "on", "at", "for", "with", "my", "our", "and", "or", "every", "each", "per", "mg"])
 
 
@@ -494,7 +674,7 @@ _ALIGN_STOP_ZH = frozenset(["我", "我们", "你", "他", "她", "它", "的", 
 _ENDING_EN = re.compile(r"\b(?:sold|quit|left|divorced|broke up|split up|closed|cancel+ed|scrapped|dropped|gave up|"
                         r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|"
                         r"no longer|not anymore|any ?more)\b", re.IGNORECASE)  # fmt: skip
-_ENDING_ZH = re.compile(r"卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽")
+_ENDING_ZH = re.compile(r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽")
 _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|new|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
@@ -593,9 +773,29 @@ def value_change(new: str, old: str) -> ValueChange | None:
     if found is not None:
         return found
     a, b = claim_of(new), claim_of(old)
-    if a is not None and b is not None and a.key == b.key:
-        return None  # one slot, and its templates found no change (the same value, a multi-valued relation)
+    if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
+        return None  # one slot whose templates found no change, or two slots each statement names
     return _aligned_change(new, old)
+
+
+def _named_apart(a: Claim, b: Claim) -> bool:
+    """Both statements name their slot with a qualifier and the qualifiers differ (保险柜密码 / 邮箱密码,
+    "bank pin" / "door pin"): two things, whatever words they share."""
+    if a.template != "copula" or b.template != "copula" or a.owner != b.owner:
+        return False
+    qa, qb = _qualifier(a.attribute), _qualifier(b.attribute)
+    if not qa or not qb or qa in qb or qb in qa or set(qa.split()) & set(qb.split()):
+        return False  # "weekly team meeting" / "team meeting": one thing said more or less fully
+    return _head(a.attribute) == _head(b.attribute)
+
+
+def _head(attribute: str) -> str:
+    return attribute.split()[-1] if " " in attribute else next(
+        (c for c in (*_CLASSES_ZH, *_SINGLE_ZH) if attribute.endswith(c)), attribute)  # fmt: skip
+
+
+def _qualifier(attribute: str) -> str:
+    return attribute.removesuffix(_head(attribute)).strip()
 
 
 def _template_change(new: str, old: str) -> ValueChange | None:
@@ -630,4 +830,4 @@ def _template_change(new: str, old: str) -> ValueChange | None:
     return ValueChange(a.key, b.value, a.value, "unknown", "same slot, arity unknown")
 
 
-__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "claim_of", "may_change", "slot_of", "value_change"]
+__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "answer_frame", "canonical_attribute", "claim_of", "may_change", "slot_of", "value_change"]
