@@ -21,11 +21,17 @@ from .db import Conn, Database
 from .decay import trait_confidence_sql, trait_decay_params
 
 REFRESH_TRAIT_VIEW = "REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed"
+# on a Citus cluster the view is a plain view, always current (store.distributed): nothing to refresh
+TRAIT_VIEW_IS_MATERIALIZED = """SELECT 1 FROM pg_class
+    WHERE relname = 'mv_trait_decayed' AND relkind = 'm' AND relnamespace = current_schema()::regnamespace"""
 
 
 def refresh_trait_view(db: Database) -> None:
     """``REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed`` (readers are never blocked)."""
     with scope.suspended(), db.connection() as conn:  # cross-user: runs as owner even in a request
+        if conn.execute(TRAIT_VIEW_IS_MATERIALIZED).fetchone() is None:
+            return
+        conn.commit()
         conn.autocommit = True
         try:
             conn.execute(REFRESH_TRAIT_VIEW)

@@ -2,7 +2,7 @@
 
 The service binds a scope around each request (``bind``); every transaction the store
 opens while it is bound starts with ``SET LOCAL ROLE neuromem_service`` and the scoped
-user in ``neuromem.user_id`` (``set_config(..., true)``), so the row-level security
+user in ``neuromem.user_id`` (``SET LOCAL``), so the row-level security
 policies of migration 0009 decide which rows exist — a query that forgets its
 ``user_id = %s`` predicate still sees only that user's rows (issue #15, seed 003 §8).
 Both settings end with the transaction. Unbound code (the in-process SDK, migrations,
@@ -63,7 +63,11 @@ def suspended() -> Iterator[None]:
         _current.reset(token)
 
 
-APPLY_SCOPE = "SELECT set_config('neuromem.tenant', %s, true), set_config('neuromem.user_id', %s, true)"
+# SET LOCAL rather than set_config(..., true): on a Citus cluster the coordinator passes a transaction's
+# SET LOCAL commands on to the workers (citus.propagate_set_commands), where the policies run; on a single
+# node the citus.* setting is an inert placeholder
+PROPAGATE_SETTINGS = "SET LOCAL citus.propagate_set_commands = 'local'"
+APPLY_SCOPE = sql.SQL("SET LOCAL neuromem.tenant = {tenant}; SET LOCAL neuromem.user_id = {user}")
 
 
 def apply(conn: psycopg.Connection[Any]) -> None:
@@ -72,4 +76,5 @@ def apply(conn: psycopg.Connection[Any]) -> None:
     if scope is None:
         return
     conn.execute(SET_SERVICE_ROLE)
-    conn.execute(APPLY_SCOPE, (scope.tenant, scope.user_key))
+    conn.execute(PROPAGATE_SETTINGS)
+    conn.execute(APPLY_SCOPE.format(tenant=sql.Literal(scope.tenant), user=sql.Literal(scope.user_key)))

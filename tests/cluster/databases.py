@@ -1,0 +1,69 @@
+"""Databases on the test cluster (``NEUROMEM_TEST_CLUSTER_URL``, started by ``make test-cluster``).
+
+A Citus database spans every node, so the single node's trick — clone a migrated template per
+test — does not apply (a template copies the coordinator's metadata, not the workers' shards).
+Instead each test process keeps one migrated, distributed database per embedding dimension and
+empties its tables before handing it to the next test: the same clean state, in a fraction of
+the time a new distributed database takes. A test that needs an empty database gets a new one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from urllib.parse import urlsplit
+
+import psycopg
+
+from neuromem import Settings
+from neuromem.store import migrate
+
+CLUSTER_URL_ENV = "NEUROMEM_TEST_CLUSTER_URL"
+_KEEP = ("neuromem_migrations", "neuromem_meta")  # the schema's version and the data's dimension
+_TABLES = """
+    SELECT c.relname FROM pg_class c
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      AND NOT (c.relname = ANY(%s))
+      AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')"""
+_counter = itertools.count()
+_migrated: dict[int, str] = {}
+
+
+def cluster_url() -> str | None:
+    return os.environ.get(CLUSTER_URL_ENV) or None
+
+
+def coordinator_port(url: str) -> int:
+    return urlsplit(url).port or 5432
+
+
+def empty_database(url: str) -> str:
+    """A new database on every node, Citus set up in it, nothing else; returns its URL."""
+    from deploy.citus import cluster  # the repository's cluster script, needed only in cluster runs
+
+    name = f"c_{os.getpid()}_{next(_counter)}"
+    return cluster.create_database(coordinator_port(url), name)
+
+
+def migrated_database(url: str, settings: Settings) -> str:
+    """This process's migrated database of ``settings``' dimension, emptied of every row."""
+    dim = settings.store.embedding_dim
+    if dim not in _migrated:
+        db_url = empty_database(url)
+        with psycopg.connect(db_url, autocommit=True) as conn:
+            migrate.migrate(conn, settings)
+        _migrated[dim] = db_url
+        return db_url
+    db_url = _migrated[dim]
+    truncate_all(db_url)
+    return db_url
+
+
+def truncate_all(db_url: str) -> None:
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("SET lock_timeout = '20s'")
+        tables = [r[0] for r in conn.execute(_TABLES, (list(_KEEP),)).fetchall()]
+        names = ", ".join(f'"{t}"' for t in tables)
+        conn.execute(f"TRUNCATE {names} CASCADE")
+        # a test may record a future schema version (tests/store/test_migrations.py does)
+        conn.execute("DELETE FROM neuromem_migrations WHERE version > %s", (migrate.latest_version(),))
