@@ -49,6 +49,7 @@ def pg_server() -> Iterator[str]:
     """
     if (coordinator := cluster_databases.cluster_url()) is not None:
         yield coordinator
+        cluster_databases.drop_created(coordinator)
         return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -44,7 +44,10 @@ NODE_SETTINGS = {
     "synchronous_commit": "off",
     "full_page_writes": "off",
     "shared_buffers": "64MB",
-    "max_worker_processes": "16",
+    # each database with Citus has a maintenance daemon (a background worker) on every node, and the
+    # rebalancer's task executors are background workers too: room for the test run's databases
+    "max_worker_processes": "96",
+    "citus.max_background_task_executors_per_node": "2",
     "wal_level": "logical",  # the rebalancer moves shards with logical replication
     "max_replication_slots": "16",
     "max_wal_senders": "16",
@@ -189,6 +192,20 @@ def start(pginstall: Path, base: Path, port: int, workers: int) -> str:
             add_worker(port, p)
     (base / STATE_FILE).write_text(json.dumps({"pginstall": str(pginstall), "ports": ports}))
     return node_url(port)
+
+
+def state(base: Path) -> dict[str, object]:
+    """What ``start`` recorded: the pginstall directory and the nodes' ports."""
+    return dict(json.loads((base / STATE_FILE).read_text()))
+
+
+def ensure_node(base: Path, port: int) -> Node:
+    """A node of the cluster under ``base`` on ``port`` (started if it is not running), e.g. the third
+    worker the rebalance test adds. It belongs to no database until ``add_worker`` registers it."""
+    data = base / f"node{port - int(state(base)['ports'][0])}"  # type: ignore[index]
+    if (data / "postmaster.pid").exists():
+        return Node(port, data)
+    return start_node(Path(str(state(base)["pginstall"])), data, port)
 
 
 def stop(base: Path) -> None:

@@ -27,6 +27,7 @@ _TABLES = """
       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')"""
 _counter = itertools.count()
 _migrated: dict[int, str] = {}
+_created: list[str] = []
 
 
 def cluster_url() -> str | None:
@@ -42,7 +43,17 @@ def empty_database(url: str) -> str:
     from deploy.citus import cluster  # the repository's cluster script, needed only in cluster runs
 
     name = f"c_{os.getpid()}_{next(_counter)}"
+    _created.append(name)
     return cluster.create_database(coordinator_port(url), name)
+
+
+def drop_created(url: str) -> None:
+    """At the end of the session: drop this process's databases (each holds a background worker per node)."""
+    from deploy.citus import cluster
+
+    while _created:
+        cluster.drop_database(coordinator_port(url), _created.pop())
+    _migrated.clear()
 
 
 def migrated_database(url: str, settings: Settings) -> str:

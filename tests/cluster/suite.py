@@ -23,13 +23,10 @@ SINGLE_NODE_ONLY = {
     # widens keys and turns the materialized view into a view (tests/cluster/test_layout.py checks it)
     "tests/store/test_migrations.py": "compares single-node catalogs; the cluster layout is tested in tests/cluster",
     "tests/store/test_distribution.py": "the single node's list of keys to widen; tests/cluster/test_layout.py",
-    # these read pg_stat_user_indexes and REFRESH the materialized view on the coordinator, where on a
-    # cluster no shard lives: the plans' index use is checked on the workers by tests/cluster
+    # these read pg_stat_user_indexes on the coordinator, where on a cluster no shard lives
     "tests/store/test_first_recall.py::test_vector_queries_use_the_hnsw_index": "index statistics live on the workers",
     "tests/store/test_first_recall.py::test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of": "index statistics live on the workers",
     "tests/store/test_first_recall.py::test_a_user_with_few_rows_is_searched_exactly": "index statistics live on the workers",
-    "tests/store/test_first_recall.py::test_trait_stage_boost_from_the_decayed_view": "refreshes the materialized view, a plain view on the cluster",
-    "tests/store/test_first_recall.py::test_score_components_match_the_formula": "refreshes the materialized view, a plain view on the cluster",
     # the embedded server's own lifecycle: no embedded server in a cluster run
     "tests/store/test_server.py": "starts and stops embedded servers",
     "tests/store/test_server_lifecycle.py": "starts and stops embedded servers",

@@ -96,6 +96,14 @@ MAKE_REFERENCE = "SELECT create_reference_table(%s)"
 DISTRIBUTE_FUNCTION = "SELECT create_distributed_function(%s)"
 ROLE_CANNOT_LOG_IN = "SELECT 1 FROM pg_roles WHERE rolname = %s AND NOT rolcanlogin"
 LET_ROLE_LOG_IN = sql.SQL("ALTER ROLE {} LOGIN")
+ADD_CONSTRAINT = sql.SQL("ALTER TABLE {} ADD {}")
+DROP_CONSTRAINT = sql.SQL("ALTER TABLE {} DROP CONSTRAINT {}")
+REPLACE_KEY = sql.SQL("ALTER TABLE {t} DROP CONSTRAINT {n}, ADD CONSTRAINT {n} {k} ({cols})")
+PRIMARY_KEY = sql.SQL("PRIMARY KEY")
+UNIQUE = sql.SQL("UNIQUE")
+DROP_INDEX = sql.SQL("DROP INDEX {}")
+DROP_MATERIALIZED_VIEW = sql.SQL("DROP MATERIALIZED VIEW {}")
+CREATE_PLAIN_VIEW = sql.SQL("CREATE VIEW {} WITH (security_invoker = true) AS {}")
 
 
 @dataclass
@@ -135,7 +143,7 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
             anchor = anchor or table
             layout.distributed.append(table)
         for table, definition in foreign_keys:
-            conn.execute(sql.SQL("ALTER TABLE {} ADD {}").format(sql.Identifier(table), sql.SQL(definition)))
+            conn.execute(ADD_CONSTRAINT.format(sql.Identifier(table), sql.SQL(definition)))
     for table in shared:
         conn.execute(MAKE_REFERENCE, (table,))
         layout.reference.append(table)
@@ -168,9 +176,7 @@ def _drop_foreign_keys(conn: psycopg.Connection[Any], tables: list[str]) -> list
     for name, table, referenced, definition in _rows(conn, _FOREIGN_KEYS, (tables,)):
         if referenced not in tables:
             continue  # to a shared table: allowed as it is once that table is a reference table
-        conn.execute(
-            sql.SQL("ALTER TABLE {} DROP CONSTRAINT {}").format(sql.Identifier(table), sql.Identifier(name))
-        )
+        conn.execute(DROP_CONSTRAINT.format(sql.Identifier(table), sql.Identifier(name)))
         rewritten.append((table, f"CONSTRAINT {_quote(name)} {_with_user_id_fk(definition)}"))
     return rewritten
 
@@ -196,10 +202,9 @@ def _widen_keys(conn: psycopg.Connection[Any], table: str) -> bool:
     for name, kind, columns in _rows(conn, _KEYS, (table,)):
         if DISTRIBUTION_COLUMN in columns:
             continue
-        keyword = sql.SQL("PRIMARY KEY" if kind == "p" else "UNIQUE")
         conn.execute(
-            sql.SQL("ALTER TABLE {t} DROP CONSTRAINT {n}, ADD CONSTRAINT {n} {k} ({cols})").format(
-                t=sql.Identifier(table), n=sql.Identifier(name), k=keyword,
+            REPLACE_KEY.format(
+                t=sql.Identifier(table), n=sql.Identifier(name), k=PRIMARY_KEY if kind == "p" else UNIQUE,
                 cols=sql.SQL(", ").join(sql.Identifier(c) for c in [*columns, DISTRIBUTION_COLUMN]),
             )
         )  # fmt: skip
@@ -207,8 +212,9 @@ def _widen_keys(conn: psycopg.Connection[Any], table: str) -> bool:
     for name, definition, has_column in _rows(conn, _UNIQUE_INDEXES, (DISTRIBUTION_COLUMN, table)):
         if has_column:
             continue
-        conn.execute(sql.SQL("DROP INDEX {}").format(sql.Identifier(name)))
-        conn.execute(_with_user_id_index(definition))
+        conn.execute(DROP_INDEX.format(sql.Identifier(name)))
+        recreated = _with_user_id_index(definition)
+        conn.execute(sql.SQL(recreated))  # type: ignore[arg-type]
         changed = True
     return changed
 
@@ -226,12 +232,8 @@ def _with_user_id_index(definition: str) -> str:
 def _materialized_to_plain_views(conn: psycopg.Connection[Any]) -> list[str]:
     replaced = []
     for name, definition in _rows(conn, _MATERIALIZED_VIEWS):
-        conn.execute(sql.SQL("DROP MATERIALIZED VIEW {}").format(sql.Identifier(name)))
-        conn.execute(
-            sql.SQL("CREATE VIEW {} WITH (security_invoker = true) AS {}").format(
-                sql.Identifier(name), sql.SQL(definition.rstrip().rstrip(";"))
-            )
-        )
+        conn.execute(DROP_MATERIALIZED_VIEW.format(sql.Identifier(name)))
+        conn.execute(CREATE_PLAIN_VIEW.format(sql.Identifier(name), sql.SQL(definition.rstrip().rstrip(";"))))  # type: ignore[arg-type]
         replaced.append(name)
     return replaced
 
