@@ -23,6 +23,12 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
+# the test suite on a real 3-node Citus cluster built from source (issue 24; docs/operations.md):
+# `CITUS_SOURCE=path/to/citus-<version>.tar.gz make test-cluster` (the build is cached in ~/.cache/neuromem)
+.PHONY: test-cluster
+test-cluster: $(STAMP)
+	PYTHON=$(BIN)/python deploy/citus/test-cluster.sh
+
 # the static checks CI runs before the tests (docs/architecture.md, "Checks"): style, types, import rules
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -25,6 +25,8 @@ _TABLES = """
     WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
       AND NOT (c.relname = ANY(%s))
       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')"""
+_REFERENCES = """SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
+    WHERE contype = 'f' AND connamespace = 'public'::regnamespace AND conparentid = 0"""
 _counter = itertools.count()
 _migrated: dict[int, str] = {}
 _created: list[str] = []
@@ -71,10 +73,25 @@ def migrated_database(url: str, settings: Settings) -> str:
 
 
 def truncate_all(db_url: str) -> None:
-    with psycopg.connect(db_url, autocommit=True) as conn:
-        conn.execute("SET lock_timeout = '20s'")
+    """Delete every row (but the schema's version and dimension) in one transaction: on a cluster
+    DELETE of nearly empty shards is several times faster than TRUNCATE, which swaps every shard's
+    files. Referencing tables go first."""
+    with psycopg.connect(db_url, autocommit=True) as conn, conn.transaction():
+        conn.execute("SET LOCAL lock_timeout = '20s'")
         tables = [r[0] for r in conn.execute(_TABLES, (list(_KEEP),)).fetchall()]
-        names = ", ".join(f'"{t}"' for t in tables)
-        conn.execute(f"TRUNCATE {names} CASCADE")
+        edges = conn.execute(_REFERENCES).fetchall()
+        for table in _children_first(tables, edges):
+            conn.execute(f'DELETE FROM "{table}"')
         # a test may record a future schema version (tests/store/test_migrations.py does)
         conn.execute("DELETE FROM neuromem_migrations WHERE version > %s", (migrate.latest_version(),))
+
+
+def _children_first(tables: list[str], edges: list[tuple[str, str]]) -> list[str]:
+    ordered: list[str] = []
+    pending = set(tables)
+    while pending:
+        ready = sorted(t for t in pending if not any(p == t and c in pending and c != t for c, p in edges))
+        ready = ready or sorted(pending)  # a cycle: let the database say so
+        ordered.extend(ready)
+        pending -= set(ready)
+    return ordered

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import psycopg
 import pytest
-
 from deploy.citus import cluster
+
 from neuromem import Memory, Operation, Settings
 from tests.cluster import databases
 from tests.cluster.routing import capture
@@ -80,7 +80,7 @@ def test_a_third_worker_and_a_rebalance_under_writes_lose_nothing(own_database: 
                     [result] = m.add(text, user_id=f"writer-{n % 16}", memory_type="episodic")
                     assert result.operation is Operation.ADD
                     acked.append(text)
-                except BaseException as exc:  # noqa: BLE001 - every failure is a finding, reported below
+                except BaseException as exc:
                     errors.append(exc)
                 n += 1
 
