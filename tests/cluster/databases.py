@@ -28,7 +28,10 @@ _TABLES = """
 _REFERENCES = """SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
     WHERE contype = 'f' AND connamespace = 'public'::regnamespace AND conparentid = 0"""
 _counter = itertools.count()
-_migrated: dict[int, str] = {}
+_migrated: dict[int, tuple[str, str]] = {}  # dimension → (URL, schema fingerprint)
+_SCHEMA_FINGERPRINT = """SELECT md5(string_agg(c.relname || '.' || a.attname, ',' ORDER BY c.relname, a.attnum))
+    FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm')"""
 _created: list[str] = []
 
 
@@ -59,17 +62,23 @@ def drop_created(url: str) -> None:
 
 
 def migrated_database(url: str, settings: Settings) -> str:
-    """This process's migrated database of ``settings``' dimension, emptied of every row."""
+    """This process's migrated database of ``settings``' dimension, emptied of every row — or a new
+    one when a test changed its schema (the outage tests rename tables and columns)."""
     dim = settings.store.embedding_dim
-    if dim not in _migrated:
-        db_url = empty_database(url)
-        with psycopg.connect(db_url, autocommit=True) as conn:
-            migrate.migrate(conn, settings)
-        _migrated[dim] = db_url
-        return db_url
-    db_url = _migrated[dim]
-    truncate_all(db_url)
+    if dim in _migrated and _fingerprint(_migrated[dim][0]) == _migrated[dim][1]:
+        truncate_all(_migrated[dim][0])
+        return _migrated[dim][0]
+    db_url = empty_database(url)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        migrate.migrate(conn, settings)
+    _migrated[dim] = (db_url, _fingerprint(db_url))
     return db_url
+
+
+def _fingerprint(db_url: str) -> str:
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute(_SCHEMA_FINGERPRINT).fetchone()
+    return str(row[0]) if row else ""
 
 
 def truncate_all(db_url: str) -> None:

@@ -171,7 +171,8 @@ RECORD_ACTIVITY = """UPDATE conversation_sessions
            WHERE user_id = %(u)s AND id = %(id)s"""
 
 
-END_SESSION = sql.SQL("""UPDATE conversation_sessions SET ended_at = coalesce(%s, now()), end_reason = %s
+# the clock is a parameter: on a Citus cluster only immutable functions may sit in coalesce()
+END_SESSION = sql.SQL("""UPDATE conversation_sessions SET ended_at = %s, end_reason = %s
             WHERE user_id = %s AND external_id = %s AND ended_at IS NULL RETURNING {columns}""").format(
     columns=_SESSION_COLUMNS
 )
@@ -181,7 +182,7 @@ def end_session(
     conn: Conn, user_id: str, external_id: str, *, reason: str, at: dt.datetime | None = None
 ) -> SessionRow | None:
     """Mark one open session ended; None when there is no such open session."""
-    row = conn.execute(END_SESSION, (at, reason, user_id, external_id)).fetchone()
+    row = conn.execute(END_SESSION, (at or dt.datetime.now(dt.UTC), reason, user_id, external_id)).fetchone()
     return None if row is None else _session(row)
 
 

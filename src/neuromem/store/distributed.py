@@ -213,8 +213,8 @@ def _widen_keys(conn: psycopg.Connection[Any], table: str) -> bool:
         if has_column:
             continue
         conn.execute(DROP_INDEX.format(sql.Identifier(name)))
-        recreated = _with_user_id_index(definition)
-        conn.execute(sql.SQL(recreated))  # type: ignore[arg-type]
+        recreated = sql.SQL(_with_user_id_index(definition))  # type: ignore[arg-type]  # the catalog's own text
+        conn.execute(recreated)
         changed = True
     return changed
 
