@@ -18,5 +18,6 @@ PGINSTALL=$(PYTHON="$PYTHON" deploy/citus/build.sh | tail -n 1)
 trap '"$PYTHON" deploy/citus/cluster.py destroy --base "$BASE"' EXIT
 URL=$("$PYTHON" deploy/citus/cluster.py start --pginstall "$PGINSTALL" --base "$BASE" --port "$PORT" --workers 2)
 echo "==> Citus cluster up: coordinator $URL"
+SUITE=$("$PYTHON" -c 'from tests.cluster.suite import ON_CLUSTER; print(" ".join(ON_CLUSTER))')
 NEUROMEM_TEST_CLUSTER_URL=$URL NEUROMEM_TEST_CLUSTER_DIR=$BASE \
-    "$PYTHON" -m pytest -n 2 -q -m cluster ${PYTEST_ARGS:-} tests  # tests/cluster/suite.py selects
+    "$PYTHON" -m pytest -n 2 -q -m cluster ${PYTEST_ARGS:-} $SUITE
