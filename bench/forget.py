@@ -13,7 +13,10 @@ inserted directly through the store (the write path is not what is measured). Th
 
 - ``single``: ``Memory.forget(memory_id=…)`` of ``--single`` random memories, one at a time
   (each is its own transaction with its receipt); p50 / p95 / max;
-- ``everything``: ``Memory.forget(everything=True)`` of the whole user.
+- ``everything``: ``Memory.forget(everything=True)`` of the whole user;
+- ``compact`` (issue 23 item 4): ``Memory.compact_forgotten()`` after the single forgets (it rewrites
+  ``memories_fact`` with the user's N memories and the neighbour's, its HNSW index rebuilt, and the
+  messages, chunks, history and sources tables) and again after ``everything``.
 """
 
 from __future__ import annotations
@@ -97,13 +100,22 @@ def run(n: int, singles: int, admin_url: str) -> None:
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
         print(f"           forget one memory ×{len(times)}: p50 {statistics.median(times) * 1000:7.1f} ms  "
               f"p95 {p95 * 1000:7.1f} ms  max {times[-1] * 1000:7.1f} ms")  # fmt: skip
+        _compact(memory, "after the single forgets")
         t = time.perf_counter()
         receipt = memory.forget(user_id="bench", everything=True)
         elapsed = time.perf_counter() - t
         assert isinstance(receipt, ForgetReceipt)
         print(f"           forget everything: {elapsed:6.2f} s  ({receipt.counts.get('memories', 0)} memories, "
               f"{receipt.total} rows)")  # fmt: skip
+        _compact(memory, "after forget everything")
         assert len(memory.get_all(user_id="neighbour", limit=2_000)) == 1_000
+
+
+def _compact(memory: Memory, when: str) -> None:
+    report = memory.compact_forgotten()
+    assert report.erased and not report.waiting, report
+    print(f"           compact {when}: {report.seconds:6.2f} s  ({len(report.erased)} receipts, "
+          f"{len(report.relations)} relations, WAL retired: {report.wal_retired})")  # fmt: skip
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -38,6 +38,7 @@ import os
 import pickle
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -195,6 +196,7 @@ class CachedEmbedder:
                 self.cache = pickle.load(f)
         self.dirty = 0
         self.seconds = 0.0
+        self._lock = threading.RLock()  # the ingest and backfill threads of one run share the cache
 
     def passages(self, texts: Sequence[str], batch_size: int = 32) -> np.ndarray:
         keys = [hashlib.sha256(t.encode()).hexdigest() for t in texts]
@@ -204,27 +206,36 @@ class CachedEmbedder:
             start = time.perf_counter()
             vectors = self.embedder.embed_passages([by_key[k] for k in missing], batch_size=batch_size)
             self.seconds += time.perf_counter() - start
-            for k, v in zip(missing, vectors, strict=True):
-                self.cache[k] = np.asarray(v, dtype=np.float32)
-            self.dirty += len(missing)
-            if self.dirty >= 256:
-                self.save()
-        return (
-            np.stack([self.cache[k] for k in keys]) if keys else np.zeros((0, self.embedder.dim), np.float32)
-        )
+            with self._lock:
+                for k, v in zip(missing, vectors, strict=True):
+                    self.cache[k] = np.asarray(v, dtype=np.float32)
+                self.dirty += len(missing)
+                if self.dirty >= 256:
+                    self.save()
+        with self._lock:
+            return (
+                np.stack([self.cache[k] for k in keys]) if keys else np.zeros((0, self.embedder.dim), np.float32)
+            )
 
     def save(self) -> None:
-        """Write the cache, merged with what another run saved meanwhile (each run its own temporary
-        file, so concurrent runs never lose each other's vectors or fail on a shared file)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if self.path.exists():
-            with self.path.open("rb") as f:
-                self.cache = {**pickle.load(f), **self.cache}
-        tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-        with tmp.open("wb") as f:
-            pickle.dump(self.cache, f)
-        tmp.replace(self.path)
-        self.dirty = 0
+        """Write the cache, merged with what another run saved meanwhile. Each save writes its own
+        temporary file (unique per call, not per process: the ingest and backfill threads of one
+        run share this cache), so concurrent savers never lose each other's vectors or fail on a
+        shared file; the threads of one process take turns."""
+        with self._lock:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.exists():
+                with self.path.open("rb") as f:
+                    self.cache = {**pickle.load(f), **self.cache}
+            fd, name = tempfile.mkstemp(dir=self.path.parent, prefix=self.path.name + ".", suffix=".tmp")
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    pickle.dump(self.cache, f)
+                Path(name).replace(self.path)
+            except BaseException:
+                Path(name).unlink(missing_ok=True)
+                raise
+            self.dirty = 0
 
 
 class QueryCachedEmbedder(Embedder):

@@ -81,6 +81,7 @@ if typing.TYPE_CHECKING:
     from .ingest.provenance import Provenance
     from .ingest.turns import RejectedMessage
     from .lifecycle.archive import Archived, ArchiveReport
+    from .lifecycle.compaction import CompactionReport
     from .lifecycle.compress import CompressedGroup, CompressionReport
     from .lifecycle.concepts import ConceptGroup, ConceptReport
     from .lifecycle.conflicts import Conflict
@@ -183,6 +184,7 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "RejectedMessage": ".ingest.turns",
     "Archived": ".lifecycle.archive",
     "ArchiveReport": ".lifecycle.archive",
+    "CompactionReport": ".lifecycle.compaction",
     "CompressedGroup": ".lifecycle.compress",
     "ConceptGroup": ".lifecycle.concepts",
     "ConceptReport": ".lifecycle.concepts",
@@ -230,6 +232,7 @@ __all__ = [
     "AsyncMemory",
     "AuthenticationError",
     "Citation",
+    "CompactionReport",
     "CompressedGroup",
     "CompressionReport",
     "ConceptGroup",

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from .ingest.pipeline import IngestReport, SessionEnd, SessionEndListener
     from .ingest.provenance import Provenance
     from .lifecycle.archive import ArchiveReport
+    from .lifecycle.compaction import CompactionReport
     from .lifecycle.compress import CompressionReport
     from .lifecycle.concepts import ConceptReport
     from .lifecycle.conflicts import Conflict
@@ -151,9 +152,12 @@ class AsyncMemory:
         everything: bool = False,
         dry_run: bool = False,
         actor: str = 'user',
+        compact: bool = False,
     ) -> ForgetReceipt | ForgetPreview:
         """Hard-delete every trace of exactly one target and return the receipt proving it (``dry_run=True``: a preview
-        of what would go, nothing deleted). (``Memory.forget``, awaited)
+        of what would go, nothing deleted). ``compact=True`` also rewrites the relations that held the rows
+        (``compact_forgotten``) before returning, so the receipt's ``erased_at`` is set; otherwise the daily
+        job ``compact_forgotten`` does it. (``Memory.forget``, awaited)
         """
         return await asyncio.to_thread(
             self.sync.forget,
@@ -169,7 +173,15 @@ class AsyncMemory:
             everything=everything,
             dry_run=dry_run,
             actor=actor,
+            compact=compact,
         )
+
+    async def compact_forgotten(self, *, user_id: str | None = None) -> CompactionReport:
+        """Physical erasure (issue 23 item 4): rewrite the relations that held forgotten rows (VACUUM FULL), retire the
+        WAL, and stamp ``erased_at`` on the receipts — every user's pending receipts, or one user's.
+        (``Memory.compact_forgotten``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.compact_forgotten, user_id=user_id)
 
     async def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
         """``Memory.forget_receipt``, awaited."""
@@ -480,11 +492,13 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format)
 
-    async def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+    async def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or nothing, re-embedding
-        when the file's vectors come from another dimension or embedder. (``Memory.import_file``, awaited)
+        when the file's vectors come from another dimension or embedder. What a ``forget`` erased since the
+        export stays out (``report.forgotten``); ``include_forgotten=True`` is the owner's own restore and
+        brings it back. (``Memory.import_file``, awaited)
         """
-        return await asyncio.to_thread(self.sync.import_file, source)
+        return await asyncio.to_thread(self.sync.import_file, source, include_forgotten=include_forgotten)
 
     async def sync_markdown(self, directory: str | Path, *, user_id: str, language: str = 'en') -> SyncReport:
         """Two-way sync with ``directory/memory.md`` and ``learnings.md`` (seed 004 §2.1): the person's added, edited and

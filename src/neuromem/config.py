@@ -86,6 +86,9 @@ class StoreSettings(_Section):
     """Where the data lives (MISSION decision 2)."""
 
     database_url: SecretUrl | None = None  # None → embedded PostgreSQL in data_dir
+    # the service's login (issue 23 item 6): neither superuser nor BYPASSRLS; None → database_url's
+    # server and database as user neuromem_service without a password (the embedded server trusts it)
+    service_database_url: SecretUrl | None = None
     data_dir: Path = Field(default_factory=lambda: Path.home() / DEFAULT_DATA_DIR)
     database_name: str = "neuromem"
     embedding_dim: int = Field(default=384, ge=8, le=4000)  # halfvec HNSW limit is 4000
@@ -252,7 +255,7 @@ class TraitSettings(_Section):
     trend_min_support: int = Field(default=2, ge=1)  # memories of one theme that open a trend
     pattern_lookback_days: float = Field(default=90.0, gt=0)  # unexplained memories kept in the pool
     keyword_max_df_ratio: float = Field(default=0.3, gt=0, le=1)  # too-common words make no theme
-    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait
+    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait, on the embedder's own scale (reflect.calibration)
     upgrade_min_similarity: float = Field(default=0.5, ge=-1, le=1)  # related traits without shared keywords
     contradiction_dissolve_below: float = Field(default=0.3, ge=0, le=1)  # offline rule: weak → dissolve
     reflection_retries: int = Field(default=3, ge=0)  # optimistic-lock conflicts before giving up
@@ -281,6 +284,12 @@ class LifecycleSettings(_Section):
 
     soft_delete_retention_days: float = Field(default=30.0, ge=0)  # soft-deleted rows are purged after this
     purge_batch_users: int = Field(default=100, ge=1)  # users purged per run of the purge job
+    # physical erasure of forgotten rows (issue 23 item 4, lifecycle.compaction): VACUUM FULL of the relations
+    # that held them once the transactions older than the forget ended (waited for at most compact_wait_s),
+    # each relation's lock awaited at most compact_lock_timeout_s; receipts per run
+    compact_wait_s: float = Field(default=30.0, ge=0)
+    compact_lock_timeout_s: float = Field(default=10.0, gt=0)
+    compact_batch_receipts: int = Field(default=1000, ge=1)
     feedback_step: float = Field(default=0.15, ge=0, le=1)  # importance moved by one upvote / downvote
     # compression of old, rarely used episodes (seed 004 §2.2 / §4.1)
     compress_after_days: float = Field(default=90.0, ge=0)

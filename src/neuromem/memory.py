@@ -46,6 +46,7 @@ from .lifecycle.backfill import (
     pending_embeddings,
     turn_max_chars,
 )
+from .lifecycle.compaction import CompactionReport, compact_forgotten
 from .lifecycle.compress import CompressionReport, compress_user
 from .lifecycle.concepts import ConceptReport, consolidate_concepts
 from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
@@ -227,16 +228,30 @@ class Memory:
         self, *, user_id: str, memory_id: Any = None, session_id: str | None = None, document_id: Any = None,
         since: Any = None, until: Any = None, query: str | None = None, entity: str | None = None,
         concept: str | None = None, everything: bool = False, dry_run: bool = False, actor: str = "user",
+        compact: bool = False,
     ) -> ForgetReceipt | ForgetPreview:
         """Hard-delete every trace of exactly one target and return the receipt proving it
-        (``dry_run=True``: a preview of what would go, nothing deleted).
+        (``dry_run=True``: a preview of what would go, nothing deleted). ``compact=True`` also
+        rewrites the relations that held the rows (``compact_forgotten``) before returning, so the
+        receipt's ``erased_at`` is set; otherwise the daily job ``compact_forgotten`` does it.
 
         >>> receipt = m.forget(user_id="alice", memory_id=mem_id)        # doctest: +SKIP
         >>> m.forget(user_id="alice", query="peanut allergy", dry_run=True)  # doctest: +SKIP
         """
+        if not isinstance(compact, bool):
+            raise InvalidInputError(f"compact must be a boolean, got {compact!r}")
         target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
                                until=until, query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
-        return forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
+        result = forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
+        if compact and isinstance(result, ForgetReceipt):
+            compact_forgotten(self._core, user_id=result.user_id)
+            return dataclasses.replace(result, erased_at=forget_receipt(self._core, result.user_id, result.id).erased_at)
+        return result
+
+    def compact_forgotten(self, *, user_id: str | None = None) -> CompactionReport:
+        """Physical erasure (issue 23 item 4): rewrite the relations that held forgotten rows (VACUUM FULL),
+        retire the WAL, and stamp ``erased_at`` on the receipts — every user's pending receipts, or one user's."""
+        return compact_forgotten(self._core, user_id=None if user_id is None else self._uid(user_id))
 
     def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
         return forget_receipt(self._core, user_id, receipt_id)
@@ -535,12 +550,14 @@ class Memory:
 
         return export_user(self._core, target, user_id, fmt=format)
 
-    def import_file(self, source: str | Path | IO[str]) -> ImportReport:
+    def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
-        nothing, re-embedding when the file's vectors come from another dimension or embedder."""
+        nothing, re-embedding when the file's vectors come from another dimension or embedder.
+        What a ``forget`` erased since the export stays out (``report.forgotten``);
+        ``include_forgotten=True`` is the owner's own restore and brings it back."""
         from .portability.importer import import_file
 
-        report = import_file(self._core, source)
+        report = import_file(self._core, source, include_forgotten=include_forgotten)
         self._poke()
         return report
 

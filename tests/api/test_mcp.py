@@ -10,6 +10,7 @@ from pathlib import Path
 
 import anyio
 import httpx2
+import psycopg
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.client.streamable_http import streamable_http_client
@@ -60,7 +61,7 @@ def test_tools_over_streamable_http(service: Service) -> None:
             assert isinstance(_data(await client.call_tool("traits", {"user_id": "mia"})), list)
 
             forgotten = _data(await client.call_tool("forget", {"user_id": "mia", "memory_id": stored["written"][0]["id"]}))
-            assert forgotten["content"] == "Mia is allergic to peanuts"
+            assert forgotten["counts"]["memories"] >= 1 and len(forgotten["digest"]) == 64
             listed = _data(await client.call_tool("list_memories", {"user_id": "mia"}))
             assert "Mia is allergic to peanuts" not in [m["content"] for m in listed]
 
@@ -75,6 +76,28 @@ def test_tools_over_streamable_http(service: Service) -> None:
             assert denied.is_error and "scope" in denied.content[0].text
 
     anyio.run(main)
+
+
+def test_mcp_forget_is_a_hard_forget_with_a_receipt(service: Service) -> None:
+    """Issue 23 item 5: the tool named forget leaves no row holding the words (it was a soft delete)."""
+    words = "Mia's locker code is 8841-zebra"
+
+    async def main() -> None:
+        async with _http(service, "acme:write") as client:
+            stored = _data(await client.call_tool("remember", {"user_id": "noor", "content": words}))
+            memory_id = stored["written"][0]["id"]
+            forgotten = _data(await client.call_tool("forget", {"user_id": "noor", "memory_id": memory_id}))
+            assert forgotten["counts"]["memories"] == 1
+            receipts = service.memory.forget_receipts(user_id="t=acme/noor")
+            assert [str(r.id) for r in receipts] == [forgotten["receipt_id"]]
+            assert receipts[0].proves(memory_id) and receipts[0].actor == "mcp"
+
+    anyio.run(main)
+    with psycopg.connect(service.memory._core.db.server.url) as conn:
+        kept = conn.execute("SELECT count(*) FROM memories WHERE content LIKE '%8841-zebra%'").fetchone()
+        history = conn.execute("SELECT count(*) FROM memory_history WHERE new_content LIKE '%8841-zebra%' "
+                               "OR old_content LIKE '%8841-zebra%'").fetchone()  # fmt: skip
+    assert kept == (0,) and history == (0,)
 
 
 def test_http_mcp_needs_a_key(service: Service) -> None:

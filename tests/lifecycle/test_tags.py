@@ -64,5 +64,5 @@ def test_tags_travel_through_export_and_import(memory: Memory, settings) -> None
     assert any(r.get("row", r).get("tags") == ["admin", "travel"] for r in rows)
     memory.forget(user_id=U, everything=True)
     buffer.seek(0)
-    memory.import_file(buffer)
+    memory.import_file(buffer, include_forgotten=True)  # the owner restores what they forgot
     assert memory.get(w.memory.id, user_id=U).tags == ("admin", "travel")

@@ -23,6 +23,7 @@ PUBLIC = {
     "Citation",
     "ArchiveReport",
     "Archived",
+    "CompactionReport",
     "CompressedGroup",
     "CompressionReport",
     "ConceptGroup",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from neuromem import Memory, StoreError
+from neuromem import DatabaseUnavailableError, Memory, Settings, StoreError
 from neuromem.api.tenancy import scope_for
 from neuromem.store import scope
 
@@ -98,3 +98,46 @@ def test_scope_ends_with_the_transaction(memory: Memory) -> None:
         row = conn.execute("SELECT current_user AS u, current_setting('neuromem.user_id', true) AS k").fetchone()
     assert row["u"] != scope.SERVICE_ROLE and not row["k"]
     assert len(memory.search("green tea", user_id="alice")) >= 1
+
+
+def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> None:
+    """Issue 23 item 6: scoped transactions log in as a role that is neither superuser nor BYPASSRLS, and
+    neither ``RESET ROLE`` nor rewriting ``neuromem.user_id`` (or forging its proof) reaches another user."""
+    _seed(memory)
+    db = memory._core.db
+    alice = scope_for("acme", "alice")
+    with scope.bind(alice), db.transaction() as conn:
+        who = conn.execute("SELECT session_user AS s, r.rolsuper, r.rolbypassrls FROM pg_roles r "
+                           "WHERE r.rolname = session_user").fetchone()  # fmt: skip
+        assert who == {"s": scope.SERVICE_ROLE, "rolsuper": False, "rolbypassrls": False}
+        assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] >= 2  # its own rows
+        conn.execute("RESET ROLE")
+        assert conn.execute("SELECT count(*) AS n FROM memories WHERE user_id = 'bob'").fetchone()["n"] == 0
+        for local in (True, False):  # the transaction's setting, and the session's
+            conn.execute("SELECT set_config('neuromem.user_id', 'bob', %s), set_config('neuromem.tenant', 'default', %s)",
+                         (local, local))  # fmt: skip
+            assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0  # unsigned: no one
+            assert conn.execute("SELECT count(*) AS n FROM raw_chunks").fetchone()["n"] == 0
+        forged = scope.proof(b"\0" * 32, scope_for("default", "bob"), conn.info.backend_pid)
+        conn.execute(scope.APPLY_SCOPE, ("default", "bob", forged))
+        assert conn.execute("SELECT count(*) AS n FROM memories WHERE user_id = 'bob'").fetchone()["n"] == 0
+        # alice's genuine proof names alice: it cannot be bent to bob
+        conn.execute(scope.APPLY_SCOPE, ("default", "bob", scope.proof(db.scope_key(), alice, conn.info.backend_pid)))
+        assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0
+    for escape in ("SELECT key FROM neuromem_scope_key", "SET ROLE postgres", "SELECT * FROM api_keys",
+                   "SET SESSION AUTHORIZATION postgres", "ALTER TABLE memories DISABLE ROW LEVEL SECURITY",
+                   "CREATE FUNCTION public.planted() RETURNS int LANGUAGE sql AS 'SELECT 1'"):  # fmt: skip
+        with pytest.raises(StoreError, match=r"42501|permission denied"), scope.bind(alice), db.transaction() as conn:
+            conn.execute(escape)
+    with db.connection() as conn:  # the owner's pool is untouched: everyone's rows, for the SDK and jobs
+        assert conn.execute("SELECT count(DISTINCT user_id) AS n FROM memories").fetchone()["n"] == 3
+
+
+def test_a_service_login_that_fails_names_the_setting(settings: Settings) -> None:
+    broken = settings.with_updates(store={"service_database_url": "postgresql://neuromem_service@/none?host=/nonexistent",
+                                          "connect_timeout_s": 1})  # fmt: skip
+    with Memory(broken) as m:
+        m.add("the owner's pool still works", user_id="alice")
+        with pytest.raises(DatabaseUnavailableError, match="NEUROMEM_STORE__SERVICE_DATABASE_URL"), \
+                scope.bind(scope_for("default", "alice")), m._core.db.transaction():  # fmt: skip
+            pass

@@ -94,6 +94,10 @@ class ServiceContext:
             raise RequestTimeoutError(
                 f"the request took longer than {self.settings.service.request_timeout_s:g} s"
             ) from None
+        except NeuromemError as exc:  # messages name the caller's user id, never the stored key
+            if key != user_id:
+                exc.args = tuple(a.replace(key, user_id) if isinstance(a, str) else a for a in exc.args)
+            raise
         return externalize(result, principal.tenant)
 
     async def unscoped(self, fn: Callable[[], T]) -> T:

@@ -105,6 +105,9 @@ def serve(settings: Settings) -> None:
 
     logs.configure(settings.service.log_json)
     with Memory(settings) as memory:
+        # requests log in as neuromem_service (issue 23 item 6): a login it refuses stops the start here,
+        # with the setting to fix named, rather than failing the first request
+        memory._core.db.service_pool()
         app = create_app(memory, settings)
         server = GracefulServer(uvicorn_config(app, settings))
         config = server.config

@@ -10,7 +10,7 @@ from .context import friendly_errors, open_memory, user_option
 from .main import cli
 
 if TYPE_CHECKING:
-    from neuromem import ForgetReceipt
+    from neuromem import CompactionReport, ForgetReceipt
 
 
 def describe_receipt(receipt: ForgetReceipt) -> str:
@@ -18,7 +18,24 @@ def describe_receipt(receipt: ForgetReceipt) -> str:
     return (f"receipt {receipt.id}  {receipt.created_at:%Y-%m-%d %H:%M:%S}  {receipt.target_kind} by {receipt.actor}\n"
             f"  deleted: {counts}\n"
             f"  {len(receipt.content_sha256)} content hashes, {len(receipt.id_sha256)} id hashes, "
-            f"digest {receipt.digest}")  # fmt: skip
+            f"digest {receipt.digest}\n"
+            f"  {_erasure(receipt)}")  # fmt: skip
+
+
+def _erasure(receipt: ForgetReceipt) -> str:
+    if receipt.erased_at is not None:
+        return f"physically erased {receipt.erased_at:%Y-%m-%d %H:%M:%S} ({', '.join(receipt.relations)} rewritten)"
+    return "physical erasure pending (memctl forget --compact, or the daily job compact_forgotten)"
+
+
+def describe_compaction(report: CompactionReport) -> str:
+    lines = [f"compaction: {len(report.erased)} receipts erased, {len(report.relations)} relations rewritten "
+             f"in {report.seconds:.2f} s; WAL {'retired' if report.wal_retired else 'not switched'}"]  # fmt: skip
+    if report.skipped:
+        lines.append(f"  busy, retried next time: {', '.join(report.skipped)}")
+    if report.waiting:
+        lines.append(f"  {report.waiting} receipts still pending")
+    return "\n".join(lines)
 
 
 @cli.command()
@@ -34,22 +51,28 @@ def describe_receipt(receipt: ForgetReceipt) -> str:
 @click.option("--everything", is_flag=True, help="Everything stored for the user.")
 @click.option("--dry-run", is_flag=True, help="Show what would be forgotten; delete nothing.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@click.option("--compact", is_flag=True,
+              help="Also rewrite the tables that held the rows (VACUUM FULL) so the words leave the disk; "
+                   "without a target: do it for the user's receipts still pending.")  # fmt: skip
 @friendly_errors
 def forget(user_id: str, memory_id: str | None, session_id: str | None, document_id: str | None,
            since: str | None, until: str | None, query: str | None, entity: str | None, concept: str | None,
-           everything: bool, dry_run: bool, yes: bool) -> None:  # fmt: skip
+           everything: bool, dry_run: bool, yes: bool, compact: bool) -> None:  # fmt: skip
     """Hard-delete every trace of ONE target and print the receipt that proves it."""
     target: dict[str, Any] = dict(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since, until=until,
                   query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
     from neuromem import ForgetPreview  # loaded on use: `memctl --help` loads no engine
 
     with open_memory() as m:
+        if compact and not dry_run and not any(target.values()):
+            click.echo(describe_compaction(m.compact_forgotten(user_id=user_id)))
+            return
         if not dry_run and not yes:
             preview = m.forget(user_id=user_id, dry_run=True, **target)  # validates the target first
             assert isinstance(preview, ForgetPreview)
             click.confirm(f"forget {preview.counts.get('memories', 0)} memories and "
                           f"{preview.counts.get('messages', 0)} messages of {user_id!r} for good?", abort=True)  # fmt: skip
-        result = m.forget(user_id=user_id, dry_run=dry_run, actor="memctl", **target)
+        result = m.forget(user_id=user_id, dry_run=dry_run, actor="memctl", compact=compact and not dry_run, **target)
         if isinstance(result, ForgetPreview):
             sizes = ", ".join(f"{k} {v}" for k, v in result.counts.items())
             click.echo(f"dry run, nothing deleted; would forget: {sizes}")

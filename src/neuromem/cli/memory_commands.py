@@ -18,17 +18,25 @@ TIME_HELP = ("Record time, ISO-8601: what the system knew at that moment.",
              "Event time, ISO-8601: what was true at that moment (as known now, or at --as-of).")  # fmt: skip
 
 
+LINE_BREAK = " ↵ "  # shown for a line break inside a memory: one memory, one row
+
+
+def one_line(text: str) -> str:
+    """``text`` on one row: each line break (and the blank space around it) becomes ``LINE_BREAK``."""
+    return LINE_BREAK.join(part.strip() for part in text.strip().splitlines() if part.strip())
+
+
 def describe(record: MemoryRecord) -> str:
     state = ("" if record.is_current else " [expired]" if record.expired_at
              else " [no longer valid]" if record.invalid_at else " [dissolved]")  # fmt: skip
-    return f"{record.id}  {record.memory_type.value:<8} v{record.version}  {record.content}{state}"
+    return f"{record.id}  {record.memory_type.value:<8} v{record.version}  {one_line(record.content)}{state}"
 
 
 def describe_hit(rank: int, hit: SearchHit) -> str:
     s = hit.score
     found = ",".join(f"{k}#{v}" for k, v in sorted(s.ranks.items()))
     base = s.extra.get("base", s.rrf)  # the fused score the four factors multiply (RRF or linear fusion)
-    return (f"{rank:>2}. {s.final:.4f}  {hit.memory.content}\n"
+    return (f"{rank:>2}. {s.final:.4f}  {one_line(hit.memory.content)}\n"
             f"    [{hit.memory.memory_type.value}; fused {base:.4f} × (1 + recency {s.recency:.3f} + importance "
             f"{s.importance:.3f} + stage {s.stage_boost:.2f}); found by {found}]")
 
@@ -36,7 +44,7 @@ def describe_hit(rank: int, hit: SearchHit) -> str:
 def describe_remote_hit(rank: int, hit: Mapping[str, Any]) -> str:
     """The same two lines as ``describe_hit``, from the service's JSON (parts it omits are left out)."""
     memory, score = hit.get("memory", {}), hit.get("score", {})
-    line = f"{rank:>2}. {float(score.get('final', 0.0)):.4f}  {memory.get('content', '')}"
+    line = f"{rank:>2}. {float(score.get('final', 0.0)):.4f}  {one_line(str(memory.get('content', '')))}"
     parts = [str(memory.get("memory_type", "memory"))]
     if {"recency", "importance", "stage_boost"} <= score.keys():
         base = score.get("extra", {}).get("base", score.get("rrf", 0.0))

@@ -31,14 +31,24 @@ def export_command(user_id: str, file: Path, fmt: str | None) -> None:
 
 @cli.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--include-forgotten", is_flag=True,
+              help="Also bring back what `forget` erased since the export (your own restore; asks first).")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation (scripts).")
 @friendly_errors
-def import_command(file: Path) -> None:
-    """Import an export FILE (JSONL or JSON); rows already present are skipped."""
+def import_command(file: Path, include_forgotten: bool, yes: bool) -> None:
+    """Import an export FILE (JSONL or JSON); rows already present are skipped, and so is
+    whatever `forget` erased after the export was written."""
+    if include_forgotten and not yes:
+        click.confirm(f"--include-forgotten restores from {file.name} what `forget` erased after it was written. "
+                      "Do this only to restore your own memory. Continue?", abort=True)
     with open_memory() as m:
-        report = m.import_file(file)
+        report = m.import_file(file, include_forgotten=include_forgotten)
     skipped = sum(report.skipped.values())
     click.echo(f"imported {report.total_inserted} rows of {report.user_id!r} ({skipped} already present"
                f"{f', {report.reembedded} re-embedded' if report.reembedded else ''})")
+    if report.total_forgotten:
+        click.echo(f"skipped {report.total_forgotten} rows that `forget` erased after the export was written "
+                   "(--include-forgotten restores them)")
 
 
 @cli.command("sync")

@@ -51,14 +51,14 @@ def read_export(path: Path) -> dict[str, list[dict[str, Any]]]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInputError(f"cannot read {path}: {exc}") from None
     items: list[Any]
-    try:
-        if path.suffix == ".jsonl" or (text.lstrip()[:1] == "{" and "\n{" in text.strip()):
-            items = [json.loads(line) for line in text.splitlines() if line.strip()]
-        else:
+    if path.suffix == ".jsonl" or (text.lstrip()[:1] == "{" and "\n{" in text.strip()):
+        items = _json_lines(path, text)
+    else:
+        try:
             data = json.loads(text)
-            items = data.get("sessions", []) if isinstance(data, dict) else data
-    except (json.JSONDecodeError, RecursionError) as exc:  # RecursionError: nested absurdly deep
-        raise InvalidInputError(f"{path} is not valid JSON / JSON Lines: {exc}") from None
+        except (json.JSONDecodeError, RecursionError) as exc:  # RecursionError: nested absurdly deep
+            raise InvalidInputError(f"{path} is not valid JSON / JSON Lines: {exc}") from None
+        items = data.get("sessions", []) if isinstance(data, dict) else data
     if not isinstance(items, list):
         raise InvalidInputError(f"{path}: expected a list of messages or sessions")
     sessions: dict[str, list[dict[str, Any]]] = {}
@@ -69,6 +69,21 @@ def read_export(path: Path) -> dict[str, list[dict[str, Any]]]:
         message = {k: item[k] for k in ("role", "content", "timestamp", "name", "metadata", "id") if k in item}
         sessions.setdefault(sid, []).append(message)
     return sessions
+
+
+def _json_lines(path: Path, text: str) -> list[Any]:
+    """One JSON value per non-blank line; a bad line is reported by its number in the file."""
+    items = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            items.append(json.loads(line))
+        except (json.JSONDecodeError, RecursionError) as exc:
+            reason = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deep"
+            column = f", column {exc.colno}" if isinstance(exc, json.JSONDecodeError) else ""
+            raise InvalidInputError(f"{path} line {number}{column} is not valid JSON: {reason}") from None
+    return items
 
 
 def _flatten(items: list[Any]) -> Iterator[Any]:

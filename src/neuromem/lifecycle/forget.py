@@ -42,6 +42,7 @@ from ..store.forget import PreviewRow, ReceiptRow
 from ..text.entities import normalize_entity_name
 from ..text.tokenize import search_text
 from ..types import HistoryEvent, TraitStage
+from .compaction import relations_of
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,8 @@ class ForgetReceipt:
     id_sha256: tuple[str, ...]
     digest: str
     created_at: dt.datetime
+    relations: tuple[str, ...] = ()  # the relations the rows were deleted from (rewritten by compaction)
+    erased_at: dt.datetime | None = None  # when their files were rewritten and the WAL retired
     traits_recomputed: int = 0
     traits_deleted: int = 0
     files_removed: int = 0
@@ -209,6 +212,7 @@ def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = Fal
                 conn, receipt_id, uid, target_kind=target.kind, target_sha256=target.fingerprint(), actor=actor,
                 counts=dict(sorted(erased.counts.items())), content_sha256=erased.content_sha256,
                 id_sha256=erased.id_sha256, digest=digest_of(erased.content_sha256, erased.id_sha256),
+                relations=relations_of(erased.counts, {kind for kind, _i, _c in erased.tombstones}),
             )  # fmt: skip
     except _DryRun as done:  # raised inside the transaction, so it rolled back
         return done.preview

@@ -19,6 +19,8 @@ consolidate_concepts   1 day           related memories → concept nodes linked
 archive_low_weight     1 day           memories / nodes under the seed 003 §6.1 weight → archived (``lifecycle.archive``)
 enforce_retention      1 day           rows past a per-type / per-category TTL → hard-deleted with a receipt
                                        (``lifecycle.retention``; off until a TTL is set)
+compact_forgotten      1 day           relations that held forgotten rows → rewritten (VACUUM FULL), WAL
+                                       retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
 =====================  ==============  ===============================================
 =======
 Each job is a plain function over the store, run one by one (``memctl job --run NAME
@@ -49,6 +51,8 @@ archive_low_weight     daily         memories / nodes under the seed 003 §6.1 w
                                      (``lifecycle.archive``)
 enforce_retention      daily         rows past a per-type / per-category TTL → hard-deleted with a receipt
                                      (``lifecycle.retention``; off until a TTL is set)
+compact_forgotten      daily         relations that held forgotten rows → rewritten (VACUUM FULL), WAL
+                                     retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
 =====================  ============  ===============================================
 
 ``dry_run`` reports what a job would change and changes nothing; a job that cannot preview
@@ -68,6 +72,7 @@ from ..reflect import triggers
 from ..store import maintenance
 from .archive import archive_job
 from .backfill import backfill_embeddings
+from .compaction import compact_forgotten, pending_count
 from .compress import compress_job
 from .concepts import concepts_job
 from .purge import purge_preview, purge_soft_deleted
@@ -152,6 +157,9 @@ JOBS: dict[str, Job] = {
             "archive memories and nodes under the seed 003 §6.1 weight"),
         Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(_core(c), now, dry_run=dry),
             "hard-delete rows past their per-type / per-category TTL, with receipts"),
+        Job("compact_forgotten", "0 7 * * *",
+            lambda c, now, dry: pending_count(_core(c)) if dry else compact_forgotten(_core(c)),
+            "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
     )
 }  # fmt: skip
 

@@ -2,7 +2,9 @@
 ``lifecycle.soft_delete_retention_days`` ago are hard-deleted with the machinery of
 ``lifecycle.forget`` — their versions, history content (a ``FORGET`` tombstone stays), evidence,
 edges, provenance rows, and the messages and raw chunks that no live memory stands on —
-each user in one transaction with a receipt (kind ``purge``, actor ``job:purge``).
+each user in one transaction with a receipt (kind ``purge``, actor ``job:purge``). The bytes leave
+the disk when the job ``compact_forgotten`` (``lifecycle.compaction``, scheduled after this one)
+rewrites the relations the receipts name.
 
 A plain function of the core and a clock, so any scheduler can run it
 (``lifecycle.jobs.JOBS["purge_soft_deleted"]``, ``memctl job --run purge_soft_deleted``).

@@ -6,8 +6,10 @@ scoping, row-level security and typed errors. Over HTTP the caller is the API ke
 per tool call); over stdio the caller is the local operator, acting in the ``default``
 tenant with the admin scope, like the in-process SDK.
 
-``forget`` soft-deletes one memory (``Memory.delete``; it stays visible to history and
-``as_of``) — the SDK has no ``Memory.forget`` on this branch yet.
+``forget`` is ``Memory.forget`` of one memory (issue 23 item 5): a hard delete of every version,
+its history and everything derived from its words, answered with the receipt that proves it
+(``Forgotten``). The soft delete (``Memory.delete``, REST ``DELETE /v1/memories/{id}``) is not
+offered to agents under that name.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from ..api.keys import KeyScope, Principal
 from ..api.problems import from_error
 from ..api.tenancy import DEFAULT_TENANT
 from ..errors import AuthenticationError, InvalidInputError, NeuromemError, PermissionDeniedError
+from ..lifecycle.forget import ForgetReceipt
 from ..types import MemoryType
 
 T = TypeVar("T")
@@ -68,6 +71,13 @@ class Recalled(BaseModel):
     text: str = Field(description="The memory block for the system prompt ('' in hits mode)")
     hits: list[MemoryOut]
     tokens: int = 0
+
+
+class Forgotten(BaseModel):
+    receipt_id: str = Field(description="The forget receipt (GET /v1/forget/receipts): proof without the words")
+    counts: dict[str, int] = Field(description="Rows deleted per table")
+    digest: str = Field(description="sha256 over the hashes of every deleted content and id")
+    created_at: dt.datetime
 
 
 class TraitOut(BaseModel):
@@ -161,14 +171,21 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         return await invoke(ctx, KeyScope.READ, user_id, run)
 
     @server.tool(description=(
-        "Forget one memory by id (from `recall` or `list_memories`): it is no longer recalled or "
-        "listed, and its history keeps a record of the deletion."))  # fmt: skip
+        "Forget one memory by id (from `recall` or `list_memories`) for good: every version, its "
+        "history, the conversation words it came from and what was derived from them are deleted; "
+        "the answer is a receipt that proves the deletion without holding the words."))  # fmt: skip
     async def forget(
         user_id: UserId,
         memory_id: Annotated[str, Field(description="The id of the memory to forget")],
         ctx: Context,
-    ) -> MemoryOut:
-        return await invoke(ctx, KeyScope.WRITE, user_id, lambda uid: _out(m.delete(_uuid(memory_id), user_id=uid)))
+    ) -> Forgotten:
+        def run(uid: str) -> Forgotten:
+            receipt = m.forget(user_id=uid, memory_id=_uuid(memory_id), actor="mcp")
+            assert isinstance(receipt, ForgetReceipt)  # not a dry run
+            return Forgotten(receipt_id=str(receipt.id), counts=receipt.counts, digest=receipt.digest,
+                             created_at=receipt.created_at)  # fmt: skip
+
+        return await invoke(ctx, KeyScope.WRITE, user_id, run)
 
     @server.tool(description="List the user's current memories, newest first, optionally of one type or category.")
     async def list_memories(

@@ -6,6 +6,10 @@
   ``ExportVersionError``), then every line inside one transaction: an unknown table or
   column, a row of another user or a row count that differs from the header raises
   ``ExportFormatError`` and nothing is written.
+- **Forgotten stays forgotten.** A row that a ``forget`` erased after the export was written
+  (its id or words in a forget receipt, or pointing at such a row: ``portability.tombstones``)
+  is skipped and counted in ``ImportReport.forgotten``. ``include_forgotten=True`` is the
+  owner's own restore of an export they made: those rows come back too.
 - **Re-embedding.** When the file's vectors were made with another dimension or embedder
   than this database's (or the file has none, the readable JSON form), the vectors are
   dropped and the rows embedded again by this embedder after the commit: the memories at once,
@@ -17,14 +21,15 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from ..errors import EmbedderError, ExportFormatError
+from ..errors import EmbedderError, ExportFormatError, InvalidInputError
 from ..store import memories, portable
 from ..store.maintenance import refresh_trait_view
 from .format import ExportHeader, read_export
+from .tombstones import Tombstones
 
 if TYPE_CHECKING:
     from ..core import Runtime
@@ -36,39 +41,53 @@ _BATCH = 200
 
 @dataclass(frozen=True, slots=True)
 class ImportReport:
-    """What an import did: rows inserted and rows already present, per table."""
+    """What an import did, per table: rows inserted, rows already present, and rows left out
+    because a forget erased them (``forgotten``)."""
 
     user_id: str
     inserted: dict[str, int]
     skipped: dict[str, int]
     reembedded: int
+    forgotten: dict[str, int] = field(default_factory=dict)
 
     @property
     def total_inserted(self) -> int:
         return sum(self.inserted.values())
 
+    @property
+    def total_forgotten(self) -> int:
+        return sum(self.forgotten.values())
 
-def import_file(core: Runtime, source: str | Path | IO[str]) -> ImportReport:
-    """Import an export (path or text stream) written by ``export_user``."""
+
+def import_file(core: Runtime, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
+    """Import an export (path or text stream) written by ``export_user``; what a forget erased
+    since stays out unless ``include_forgotten``."""
+    if not isinstance(include_forgotten, bool):
+        raise InvalidInputError(f"include_forgotten must be a boolean, got {include_forgotten!r}")
     if isinstance(source, str | Path):
         with Path(source).open(encoding="utf-8") as stream:
-            return _import(core, stream)
-    return _import(core, source)
+            return _import(core, stream, include_forgotten)
+    return _import(core, source, include_forgotten)
 
 
-def _import(core: Runtime, stream: IO[str]) -> ImportReport:
+def _import(core: Runtime, stream: IO[str], include_forgotten: bool) -> ImportReport:
     header, rows = read_export(stream)
     reembed = not header.vectors or header.embedding_dim != core.dim or header.embedder != core.embedder.name
     seen: Counter[str] = Counter()
     inserted: Counter[str] = Counter()
+    forgotten: Counter[str] = Counter()
     with core.db.transaction() as conn:
         shapes = {t.name: t for t in portable.user_tables(conn)}
+        tombstones = Tombstones([] if include_forgotten else portable.forget_tombstones(conn, header.user_id))
         pending: dict[str, list[dict[str, Any]]] = {}
         for table, row in rows:
             shape = _check_row(shapes, header, table, row)
+            seen[table] += 1
+            if tombstones and tombstones.forgotten(table, row):
+                forgotten[table] += 1
+                continue
             if reembed:
                 row = _drop_vectors(row, shape)
-            seen[table] += 1
             pending.setdefault(table, []).append(row)
             if len(pending[table]) >= _BATCH:
                 _flush(conn, shapes, pending, inserted)
@@ -84,8 +103,9 @@ def _import(core: Runtime, stream: IO[str]) -> ImportReport:
     return ImportReport(
         user_id=header.user_id,
         inserted={t: inserted[t] for t in header.tables},
-        skipped={t: seen[t] - inserted[t] for t in header.tables},
+        skipped={t: seen[t] - inserted[t] - forgotten[t] for t in header.tables},
         reembedded=reembedded,
+        forgotten={t: n for t, n in forgotten.items() if n},
     )
 
 

@@ -55,11 +55,12 @@ TITLES = {
     "en": {Document.MEMORY: "Memory of {user}", Document.LEARNINGS: "Learnings of {user}"},
     "zh": {Document.MEMORY: "{user} 的记忆", Document.LEARNINGS: "{user} 的经验"},
 }
+# one comment, never nested: a renderer ends a comment at its first "-->" and shows the rest
 GUIDE = {
     "en": "<!-- neuromem keeps this file in sync: edit, add or delete lines (one memory per line); "
-          "keep the <!-- nm:… --> anchors; text in _(…)_ is shown, not read back. -->",
+          "keep the nm:… anchor that ends each line; text in _(…)_ is shown, not read back. -->",
     "zh": "<!-- neuromem 会同步此文件：可以修改、添加或删除条目（每行一条记忆）；"
-          "请保留 <!-- nm:… --> 锚点；_(…)_ 中的内容只供查看，不会被读回。 -->",
+          "请保留每行末尾的 nm:… 锚点；_(…)_ 中的内容只供查看，不会被读回。 -->",
 }  # fmt: skip
 CONFLICT_NOTE = {
     "en": "keep the version you want, then delete the other line and these two comments",

@@ -8,7 +8,7 @@ pools of 10 or more) at most ``keyword_max_df_ratio`` of them do — too-common
 words name no pattern. Each observation joins the theme of its most specific
 theme word (fewest observations, still enough support); observations without
 one join the theme whose centroid embedding is closest when the cosine reaches
-``link_min_similarity``. A theme with at least one new observation becomes:
+``link_min_similarity`` on the embedder's own scale (``reflect.calibration``). A theme with at least one new observation becomes:
 
 - a **behavior** (seed 001 §3.3: ≥ 3 memories, confidence 0.4) when it has
   ``behavior_min_support`` observations from two or more sessions — a single
@@ -17,7 +17,7 @@ one join the theme whose centroid embedding is closest when the cosine reaches
 
 **Links.** An observation concerns a trend or behaviour when it carries the
 trait's theme keywords, or its embedding is within
-``link_min_similarity``. It *contradicts* the trait when its polarity (negation
+``link_min_similarity`` (on the embedder's own scale: ``reflect.calibration``). It *contradicts* the trait when its polarity (negation
 cue) differs from the trait's, strongly so when it is an explicit
 self-statement; otherwise it supports it.
 
@@ -44,6 +44,7 @@ import numpy as np
 
 from ..config import TraitSettings
 from ..store.traits import Evidence
+from .calibration import SimilarityFloor, rescaled
 from .detector import EvidenceLink, Judgement, PatternDetector, ProposedEvidence, ProposedTrait, TraitView
 from .math import grade_evidence
 from .observations import Observation
@@ -69,8 +70,14 @@ def related(a_keywords: Sequence[str], a_vec: np.ndarray | None, b_keywords: Seq
 class OfflineDetector(PatternDetector):
     name = "offline"
 
-    def __init__(self, settings: TraitSettings | None = None) -> None:
+    def __init__(self, settings: TraitSettings | None = None, floor: SimilarityFloor | None = None) -> None:
         self.settings = settings or TraitSettings()
+        self.floor = floor or SimilarityFloor(None)
+
+    def _similar(self, cosine: float) -> bool:
+        """An embedding match: ``cosine`` reaches ``link_min_similarity`` on the embedder's own scale
+        (``reflect.calibration``: 0 at the similarity of unrelated text)."""
+        return rescaled(cosine, self.floor.value) >= self.settings.link_min_similarity
 
     # ------------------------------------------------------------------ link
     def _concerns(self, obs: Observation, trait: TraitView) -> bool:
@@ -82,7 +89,7 @@ class OfflineDetector(PatternDetector):
         return (
             obs.vector is not None
             and trait.vector is not None
-            and float(obs.vector @ trait.vector) >= self.settings.link_min_similarity
+            and self._similar(float(obs.vector @ trait.vector))
         )
 
     def link(self, new: Sequence[Observation], traits: Sequence[TraitView]) -> list[EvidenceLink]:
@@ -151,7 +158,7 @@ class OfflineDetector(PatternDetector):
                 continue
             sims = centroids @ obs.vector
             best = int(np.argmax(sims))
-            if float(sims[best]) >= self.settings.link_min_similarity:
+            if self._similar(float(sims[best])):
                 keyed[best][1].append(obs)
 
     def _proposal(self, word: str, members: list[Observation]) -> ProposedTrait:

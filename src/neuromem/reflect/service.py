@@ -18,11 +18,13 @@ from ..errors import MemoryNotFoundError
 from ..llm.factory import create_chat_model
 from ..store import history
 from ..store import traits as store
+from ..store.decay import history_clock
 from ..store.traits import Evidence
 from ..types import HistoryEntry, MemoryRecord
 from . import math as tm
 from . import triggers
 from .background import CHECK, ReflectionQueue, Request
+from .calibration import SimilarityFloor
 from .detector import PatternDetector
 from .engine import ReflectionEngine, ReflectionReport
 from .llm_detector import LLMDetector
@@ -68,7 +70,7 @@ def create_detector(core: Runtime) -> PatternDetector:
     (prompts ``reflect_*``, falling back to the offline rules for a cycle whose
     LLM calls fail); otherwise :class:`~neuromem.reflect.offline.OfflineDetector`.
     """
-    offline = OfflineDetector(core.settings.traits)
+    offline = OfflineDetector(core.settings.traits, SimilarityFloor(core.embed_passages))
     chat = create_chat_model(core.settings.llm)
     if chat is None:
         return offline
@@ -115,20 +117,30 @@ class ReflectionService:
         trigger: tm.TriggerType | str = tm.TriggerType.MANUAL,
         trigger_value: float | None = None,
     ) -> ReflectionReport:
-        """Run one cycle now (``now`` defaults to the wall clock, read here at the edge)."""
-        when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
-        assert when is not None
-        report = self.engine.run(user_id, when, trigger=trigger, trigger_value=trigger_value)
+        """Run one cycle at ``now`` (default: the wall clock, read here at the edge) on the user's
+        history clock (:meth:`clock`)."""
+        uid = check.user_id(user_id, self.core.settings.write)
+        report = self.engine.run(uid, self.clock(uid, now), trigger=trigger, trigger_value=trigger_value)
         if self.core.settings.traits.refresh_view_after_reflect:
             from ..store.maintenance import refresh_trait_view
 
             refresh_trait_view(self.core.db)
         return report
 
-    def traits(self, user_id: Any, now: dt.datetime | None = None) -> TraitGroups:
-        uid = check.user_id(user_id, self.core.settings.write)
+    def clock(self, user_id: str, now: Any = None) -> dt.datetime:
+        """``now`` (default: the wall clock) on the history's own clock of ``user_id``: trait decay
+        and trend windows measure event time against the user's history, so a history imported
+        late is not taken as months of silence (``store.decay.history_clock``, migration 0016)."""
         when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
         assert when is not None
+        with self.core.db.connection() as conn:
+            clock = history_clock(conn, user_id, when)
+            conn.rollback()
+        return clock
+
+    def traits(self, user_id: Any, now: dt.datetime | None = None) -> TraitGroups:
+        uid = check.user_id(user_id, self.core.settings.write)
+        when = self.clock(uid, now)
         floor = self.core.settings.recall.trait_confidence_floor
         groups: dict[str, list[MemoryRecord]] = {"core": [], "preference": [], "behavior": [], "forming": []}
         with self.core.db.connection() as conn:
@@ -148,8 +160,7 @@ class ReflectionService:
     def trait(self, trait_id: Any, user_id: Any, now: dt.datetime | None = None) -> TraitDetail:
         uid = check.user_id(user_id, self.core.settings.write)
         tid = check.memory_id(trait_id)
-        when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
-        assert when is not None
+        when = self.clock(uid, now)
         with self.core.db.connection() as conn:
             trait = store.get_trait(conn, uid, tid)
             if trait is None or (trait.expired_at is not None and trait.superseded_by is None):  # deleted

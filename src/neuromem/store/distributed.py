@@ -20,6 +20,10 @@ edits:
   "Scale-out");
 - neuromem's SQL functions (``neuromem_*``) are created on every node, since routed queries call
   them on the workers;
+- a function that binds a scope's proof to the session (``neuromem_scoped_user()``, migration 0017,
+  reads ``pg_backend_pid()``) reads ``citus_backend_gpid()`` instead: the coordinator session's global
+  pid, which the workers' backends serving that session report too, so the proof the service signed
+  (``store.scope.session_id``) holds where the policies run;
 - the service role (``store.scope``) may log in: Citus runs a routed statement on the worker as the
   coordinator session's current role, and the service's transactions ``SET LOCAL ROLE`` to it
   (docs/operations.md says how workers authenticate it).
@@ -88,6 +92,10 @@ _DISTRIBUTABLE_FUNCTIONS = """
       AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')
       AND NOT EXISTS (SELECT 1 FROM pg_dist_object o
                       WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid)"""
+# neuromem's functions that read the session's backend pid (the scope proof of migration 0017)
+_SESSION_BOUND_FUNCTIONS = """
+    SELECT pg_get_functiondef(p.oid) FROM pg_proc p
+    WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.prosrc LIKE '%%pg_backend_pid()%%'"""
 _COLUMN_TYPE = """
     SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
     WHERE a.attrelid = %s::regclass AND a.attname = %s"""
@@ -150,6 +158,9 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
     layout.views = _materialized_to_plain_views(conn)
     if _rows(conn, ROLE_CANNOT_LOG_IN, (SERVICE_ROLE,)):
         conn.execute(LET_ROLE_LOG_IN.format(sql.Identifier(SERVICE_ROLE)))
+    for (definition,) in _rows(conn, _SESSION_BOUND_FUNCTIONS, (FUNCTION_PREFIX + "%",)):
+        cluster_wide = sql.SQL(definition.replace("pg_backend_pid()", "citus_backend_gpid()"))  # type: ignore[arg-type]
+        conn.execute(cluster_wide)
     for signature in [row[0] for row in _rows(conn, _DISTRIBUTABLE_FUNCTIONS, (FUNCTION_PREFIX + "%",))]:
         conn.execute(DISTRIBUTE_FUNCTION, (signature,))
         layout.functions.append(signature)

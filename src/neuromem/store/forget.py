@@ -748,29 +748,32 @@ class ReceiptRow:
     id_sha256: tuple[str, ...]
     digest: str
     created_at: dt.datetime
+    relations: tuple[str, ...]  # where the rows were: what physical erasure rewrites
+    erased_at: dt.datetime | None  # when that rewrite completed (``lifecycle.compaction``)
 
 
-_RECEIPT_COLUMNS = "id, user_id, target_kind, target_sha256, actor, counts, content_sha256, id_sha256, digest, created_at"
+_RECEIPT_COLUMNS = ("id, user_id, target_kind, target_sha256, actor, counts, content_sha256, id_sha256, digest, "
+                    "created_at, relations, erased_at")  # fmt: skip
 
 
 def _receipt(row: dict[str, Any]) -> ReceiptRow:
     return ReceiptRow(**{**row, "target_sha256": row["target_sha256"].strip(), "digest": row["digest"].strip(),
                          "counts": dict(row["counts"]), "content_sha256": tuple(row["content_sha256"]),
-                         "id_sha256": tuple(row["id_sha256"])})  # fmt: skip
+                         "id_sha256": tuple(row["id_sha256"]), "relations": tuple(row["relations"])})  # fmt: skip
 
 
 INSERT_RECEIPT = sql.SQL("""INSERT INTO forget_receipts (id, user_id, target_kind, target_sha256, actor, counts, content_sha256,
-                                         id_sha256, digest)
-            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {receipt_columns}""").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
+                                         id_sha256, digest, relations)
+            VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING {receipt_columns}""").format(receipt_columns=sql.SQL(_RECEIPT_COLUMNS))
 
 
 def insert_receipt(conn: Conn, receipt_id: uuid.UUID, user_id: str, *, target_kind: str, target_sha256: str,
                    actor: str, counts: dict[str, int], content_sha256: Sequence[str], id_sha256: Sequence[str],
-                   digest: str) -> ReceiptRow:  # fmt: skip
+                   digest: str, relations: Sequence[str] = ()) -> ReceiptRow:  # fmt: skip
     row = conn.execute(
         INSERT_RECEIPT,
         (receipt_id, user_id, target_kind, target_sha256, actor, Jsonb(counts), list(content_sha256),
-         list(id_sha256), digest),
+         list(id_sha256), digest, list(relations)),
     ).fetchone()  # fmt: skip
     assert row is not None
     return _receipt(row)

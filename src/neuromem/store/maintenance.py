@@ -39,8 +39,10 @@ def refresh_trait_view(db: Database) -> None:
             conn.autocommit = False
 
 
-ENDED_TRENDS = sql.SQL("""trait_stage = 'trend' AND expired_at IS NULL AND trait_window_end < %s
-                     AND trait_reinforcement_count < %s""")
+# the window is over on the user's history clock (migration 0016), not the wall clock alone
+ENDED_TRENDS = sql.SQL("""trait_stage = 'trend' AND expired_at IS NULL AND trait_window_end < %(at)s
+                     AND trait_reinforcement_count < %(promote)s
+                     AND trait_window_end < neuromem_history_clock(user_id, %(at)s)""")
 # dissolve the trait rows ``where`` selects, each change versioned and recorded in memory_history by ``actor``
 _DISSOLVE = sql.SQL("""WITH gone AS (
                    UPDATE memories_trait
@@ -63,7 +65,7 @@ def expire_trends(db: Database, now: dt.datetime, settings: TraitSettings, *, dr
     turns them into candidates (seed 001 §4.1). Each change is versioned and
     recorded in ``memory_history`` (STAGE_CHANGE). ``dry_run`` only counts them.
     """
-    params = (now, settings.trend_promote_reinforcements)
+    params = {"at": now, "promote": settings.trend_promote_reinforcements}
     if dry_run:
         return _count(db, ENDED_TRENDS, params)
     with db.transaction() as conn:

@@ -435,7 +435,7 @@ def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, d
 USER_TABLES = (
     "memories", "trait_evidence", "memory_history", "reflection_cycles", "memory_sources",
     "conversation_messages", "conversation_sessions", "raw_chunks", "graph_edges", "graph_nodes",
-    "document_files", "model_usage", "pipeline_events",
+    "document_files", "model_usage", "pipeline_events", "raw_chunk_keys",
 )  # fmt: skip
 
 

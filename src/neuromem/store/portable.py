@@ -122,3 +122,11 @@ MEMORIES_WITHOUT_VECTORS = "SELECT id, memory_type, content FROM memories WHERE 
 def memories_without_vectors(conn: Conn, user_id: str) -> list[dict[str, Any]]:
     """Every version of the user's memories with no embedding (expired ones too: time travel needs them)."""
     return conn.execute(MEMORIES_WITHOUT_VECTORS, (user_id,)).fetchall()
+
+
+FORGET_TOMBSTONES = "SELECT id_sha256, content_sha256, created_at FROM forget_receipts WHERE user_id = %s"
+
+
+def forget_tombstones(conn: Conn, user_id: str) -> list[dict[str, Any]]:
+    """The hashes every forget receipt of ``user_id`` holds, with the receipt's time."""
+    return [dict(r) for r in conn.execute(FORGET_TOMBSTONES, (user_id,)).fetchall()]

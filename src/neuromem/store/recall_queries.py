@@ -108,7 +108,7 @@ def trait_candidates(
     first, or by confidence without one."""
     params: dict[str, Any] = {"user_id": user_id, "floor": floor, "limit": limit,
                               "stages": list(ACTIVE_TRAIT_STAGES), **trait_decay_params(rates, as_of)}  # fmt: skip
-    decayed = trait_confidence_sql("mv")
+    decayed = trait_confidence_sql("mv", one_user=True)
     scope = _scope(as_of, None, params, valid_at)
     similarity: sql.Composable
     order: sql.Composable

@@ -1,12 +1,19 @@
 """The request scope: which tenant's user a service request acts for, enforced by PostgreSQL.
 
 The service binds a scope around each request (``bind``); every transaction the store
-opens while it is bound starts with ``SET LOCAL ROLE neuromem_service`` and the scoped
-user in ``neuromem.user_id`` (``SET LOCAL``), so the row-level security
-policies of migration 0009 decide which rows exist — a query that forgets its
+opens while it is bound runs on a connection that logged in as ``neuromem_service`` (no
+superuser, no BYPASSRLS: ``store.db.Database`` keeps a second pool for it) and starts by
+setting the scoped user in ``neuromem.user_id`` with a proof (``set_config(..., true)``), so
+the row-level security policies decide which rows exist — a query that forgets its
 ``user_id = %s`` predicate still sees only that user's rows (issue #15, seed 003 §8).
-Both settings end with the transaction. Unbound code (the in-process SDK, migrations,
-cross-user maintenance such as refreshing ``mv_trait_decayed``) runs as the owner.
+
+The policies (migration 0017) do not trust ``neuromem.user_id`` alone: they read it through
+``neuromem_scoped_user()``, which returns it only when ``neuromem.scope_proof`` is
+sha256(key ‖ tenant ␟ user ␟ backend pid ‖ key) for the owner-only key of
+``neuromem_scope_key``. SQL running inside a request (``RESET ROLE``, ``set_config``) can change
+the settings but cannot sign another user (issue 23 item 6; docs/architecture.md, "Threat
+model"). The settings end with the transaction. Unbound code (the in-process SDK,
+migrations, cross-user maintenance such as refreshing ``mv_trait_decayed``) runs as the owner.
 
 The scope is a ``contextvars.ContextVar``: it follows ``asyncio.to_thread`` and
 ``contextvars.copy_context().run``, not plain threads, so background workers stay unscoped.
@@ -15,17 +22,20 @@ The scope is a ``contextvars.ContextVar``: it follows ``asyncio.to_thread`` and
 from __future__ import annotations
 
 import contextvars
+import hashlib
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+import psycopg.rows
 from psycopg import sql
 
 SERVICE_ROLE = "neuromem_service"
-SET_SERVICE_ROLE = sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(SERVICE_ROLE))
-"""The role of migration 0009: no BYPASSRLS, owns nothing; every user-owned table has a policy for it."""
+"""The role of migrations 0009 and 0017: LOGIN, no BYPASSRLS, owns nothing; every user-owned table
+has a policy for it. The service's scoped transactions log in as it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,14 +77,45 @@ def suspended() -> Iterator[None]:
 # SET LOCAL commands on to the workers (citus.propagate_set_commands), where the policies run; on a single
 # node the citus.* setting is an inert placeholder
 PROPAGATE_SETTINGS = "SET LOCAL citus.propagate_set_commands = 'local'"
-APPLY_SCOPE = sql.SQL("SET LOCAL neuromem.tenant = {tenant}; SET LOCAL neuromem.user_id = {user}")
+APPLY_SCOPE = sql.SQL(
+    "SET LOCAL neuromem.tenant = {tenant}; SET LOCAL neuromem.user_id = {user}; SET LOCAL neuromem.scope_proof = {proof}"
+)
+READ_SCOPE_KEY = "SELECT key FROM neuromem_scope_key"
+# the session a proof is bound to: the backend pid, or on a Citus cluster the coordinator session's global
+# pid, which the workers' backends serving it report too (store.distributed redefines the check to match)
+HAS_CITUS_SESSIONS = "SELECT to_regprocedure('pg_catalog.citus_backend_gpid()') IS NOT NULL AS citus"
+CITUS_SESSION = "SELECT citus_backend_gpid() AS gpid"
 
 
-def apply(conn: psycopg.Connection[Any]) -> None:
-    """At the start of a transaction: take the scope's role and user for this transaction only."""
+def proof(key: bytes, scope: Scope, backend_pid: int) -> str:
+    """The signature ``neuromem_scoped_user()`` (migration 0017) checks: it binds the scope to the
+    backend it was made for, so a proof seen elsewhere works on no other connection."""
+    message = f"{scope.tenant}\x1f{scope.user_key}\x1f{backend_pid}".encode()
+    return hashlib.sha256(key + message + key).hexdigest()
+
+
+def apply(conn: psycopg.Connection[Any], key: bytes) -> None:
+    """At the start of a transaction of the service role: the scope's user, signed, for this transaction only."""
     scope = _current.get()
     if scope is None:
         return
-    conn.execute(SET_SERVICE_ROLE)
     conn.execute(PROPAGATE_SETTINGS)
-    conn.execute(APPLY_SCOPE.format(tenant=sql.Literal(scope.tenant), user=sql.Literal(scope.user_key)))
+    signed = proof(key, scope, session_id(conn))
+    conn.execute(APPLY_SCOPE.format(tenant=sql.Literal(scope.tenant), user=sql.Literal(scope.user_key),
+                                    proof=sql.Literal(signed)))  # fmt: skip
+
+
+_sessions: weakref.WeakKeyDictionary[psycopg.Connection[Any], int] = weakref.WeakKeyDictionary()
+
+
+def session_id(conn: psycopg.Connection[Any]) -> int:
+    """The id ``neuromem_scoped_user()`` binds a proof to, read once per connection."""
+    known = _sessions.get(conn)
+    if known is None:
+        with conn.cursor(row_factory=psycopg.rows.tuple_row) as cur:
+            row = cur.execute(HAS_CITUS_SESSIONS).fetchone()
+            on_citus = bool(row and row[0])
+            gpid = cur.execute(CITUS_SESSION).fetchone() if on_citus else None
+        known = int(gpid[0]) if gpid else conn.info.backend_pid
+        _sessions[conn] = known
+    return known

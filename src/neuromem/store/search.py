@@ -75,7 +75,7 @@ K = sql.Placeholder("k")
 def _vector_cte(memory_type: MemoryType, scope: sql.Composable) -> sql.Composable:
     if memory_type is MemoryType.TRAIT:
         # decayed confidence from the materialized view (seed 000 §5.1, §6.1)
-        return VEC_TRAIT.format(decayed=trait_confidence_sql("mv"), scope=scope)
+        return VEC_TRAIT.format(decayed=trait_confidence_sql("mv", one_user=True), scope=scope)
     name = memory_type.value
     return VEC_PARTITION.format(name=sql.Identifier(f"vec_{name}"), nearest=nearest_in_partition(name, scope, K))
 

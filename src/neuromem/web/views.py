@@ -105,7 +105,7 @@ def _origin(memory: Memory, user: str, memory_id: Any) -> dict[str, Any]:
 def _memory(record: MemoryRecord) -> dict[str, Any]:
     return {"id": str(record.id), "content": record.content, "memory_type": record.memory_type.value,
             "category": record.category, "version": record.version, "importance": record.importance,
-            "created_at": _iso(record.created_at), "current": record.is_current,
+            "created_at": _iso(record.created_at), "valid_at": _iso(record.valid_at), "current": record.is_current,
             "pinned": bool(record.metadata.get("pinned"))}  # fmt: skip
 
 
@@ -113,6 +113,7 @@ def _trait(record: MemoryRecord) -> dict[str, Any]:
     return {**_memory(record), "subtype": record.trait_subtype, "stage": record.trait_stage,
             "confidence": record.trait_confidence, "context": record.trait_context,
             "reinforcements": record.trait_reinforcement_count,
+            "first_observed": _iso(record.trait_first_observed),
             "last_reinforced": _iso(record.trait_last_reinforced)}  # fmt: skip
 
 

@@ -9,7 +9,8 @@ const TEXT = {
     query: "A message to the assistant", show: "Preview", evidence: "Evidence", hide: "Hide evidence",
     correct: "Correct", save: "Save", cancel: "Cancel", del: "Delete", forget: "Forget", pin: "Pin", unpin: "Unpin",
     details: "History and sources", hideDetails: "Hide history", confirmDelete: "Yes, delete",
-    confirmForget: "Yes, forget for good", reallyDelete: "Delete this?", reallyForget: "Forget every trace of this?",
+    confirmForget: "Yes, forget for good", reallyDelete: "Delete this? Its history keeps it.",
+    reallyForget: "Forget every trace of this? This cannot be undone.",
     confidence: "confidence", decayed: "now {0} after decay", pieces: "{0} pieces of evidence",
     none: "Nothing yet.", loading: "Loading…", loaded: "Showing the memory of {0}.", corrected: "Corrected.",
     deleted: "Deleted.", forgotten: "Forgotten: it is gone.", pinned: "Pinned: always in the prompt.",
@@ -17,6 +18,14 @@ const TEXT = {
     history: "History", version: "v{0}", needUser: "Enter a user id first.",
     core: "core", established: "established", emerging: "emerging", candidate: "candidate", trend: "trend",
     supporting: "supporting", contradicting: "contradicting", tokens: "{0} of {1} tokens",
+    actionsHint: "Delete stops using a memory but keeps it in its history. Forget erases every trace of it "
+      + "(words, history, sources) for good, with a receipt; it cannot be undone.",
+    deleteTitle: "Stop using this memory; its history keeps it.",
+    forgetTitle: "Erase every trace of this for good (words, history, sources); cannot be undone.",
+    happened: "happened {0}", added: "added {0}", since: "seen since {0}", lastSeen: "last seen {0}",
+    k_fact: "fact", k_episodic: "episode", k_document: "document", k_trait: "trait", k_behavior: "behaviour",
+    k_preference: "preference", k_core: "core", k_identity: "identity", k_relationship: "relationship",
+    k_task: "task", k_procedure: "procedure", k_general: "general", k_user: "user", k_assistant: "assistant",
   },
   zh: {
     skip: "跳到正文", title: "neuromem 对你的了解", user: "用户 ID", key: "API 密钥", load: "查看",
@@ -24,13 +33,22 @@ const TEXT = {
     find: "查找", prompt: "提示词预览", query: "发给助手的一句话", show: "预览", evidence: "证据", hide: "收起证据",
     correct: "更正", save: "保存", cancel: "取消", del: "删除", forget: "彻底遗忘", pin: "置顶", unpin: "取消置顶",
     details: "历史与来源", hideDetails: "收起历史", confirmDelete: "确认删除", confirmForget: "确认彻底遗忘",
-    reallyDelete: "删除这一条？", reallyForget: "彻底遗忘这一条的所有痕迹？", confidence: "置信度",
+    confidence: "置信度",
     decayed: "衰减后为 {0}", pieces: "{0} 条证据", none: "暂时没有。", loading: "加载中…",
     loaded: "正在显示 {0} 的记忆。", corrected: "已更正。", deleted: "已删除。", forgotten: "已彻底遗忘。",
     pinned: "已置顶：总会出现在提示词中。", unpinned: "已取消置顶。", originalWords: "原话", said: "说",
     newText: "更正后的内容", history: "历史", version: "第 {0} 版", needUser: "请先输入用户 ID。",
     core: "核心", established: "稳定", emerging: "形成中", candidate: "候选", trend: "趋势",
     supporting: "支持", contradicting: "反驳", tokens: "{0} / {1} 个词元",
+    actionsHint: "“删除”让系统不再使用这条记忆，但历史中仍保留它；“彻底遗忘”会永久抹去它的所有痕迹"
+      + "（原话、历史、来源），并留下凭据，无法撤销。",
+    deleteTitle: "不再使用这条记忆；历史中仍保留它。",
+    forgetTitle: "永久抹去它的所有痕迹（原话、历史、来源），无法撤销。",
+    reallyDelete: "删除这一条？历史中仍会保留它。", reallyForget: "彻底遗忘这一条的所有痕迹？此操作无法撤销。",
+    happened: "发生于 {0}", added: "记录于 {0}", since: "始于 {0}", lastSeen: "最近一次 {0}",
+    k_fact: "事实", k_episodic: "经历", k_document: "文档", k_trait: "特质", k_behavior: "行为",
+    k_preference: "偏好", k_core: "核心", k_identity: "身份", k_relationship: "关系",
+    k_task: "任务", k_procedure: "步骤", k_general: "一般", k_user: "用户", k_assistant: "助手",
   },
 };
 
@@ -40,6 +58,27 @@ const state = { lang: localStorage.getItem("nm-lang") || ((navigator.language ||
 function t(name, ...args) {
   const text = (TEXT[state.lang] || TEXT.en)[name] || TEXT.en[name] || name;
   return text.replace(/\{(\d)\}/g, (_, i) => String(args[Number(i)]));
+}
+
+// a stored word (memory type, trait subtype, category, role) in the page's language
+const kind = (value) => (value ? t("k_" + value).replace(/^k_/, "") : null);
+
+function day(iso) {
+  if (!iso) return null;
+  const when = new Date(iso);
+  const text = when.toLocaleDateString(state.lang === "zh" ? "zh-CN" : "en-GB",
+                                       { year: "numeric", month: "short", day: "numeric" });
+  return { iso, text };
+}
+
+function dated(label, iso) {
+  const d = day(iso);
+  return d ? el("time", { datetime: d.iso }, t(label, d.text)) : null;
+}
+
+function joined(parts, separator = " · ") {
+  const kept = parts.filter((p) => p !== null && p !== undefined && p !== "");
+  return kept.flatMap((p, i) => (i ? [separator, p] : [p]));
 }
 
 function el(tag, attrs = {}, ...children) {
@@ -94,7 +133,13 @@ function confirmStep(container, question, yesLabel, action) {
 }
 
 function correctForm(item, record, after) {
-  const input = el("input", { value: record.content, "aria-label": t("newText"), class: "correct-input" });
+  // a text area as tall as the sentence: the whole text is in view while it is corrected
+  const input = el("textarea", { "aria-label": t("newText"), class: "correct-input",
+                                 rows: String(Math.min(10, Math.max(2, Math.ceil(record.content.length / 60) + 1))) });
+  input.value = record.content;
+  input.addEventListener("keydown", (event) => {  // Enter saves, Shift+Enter starts a new line
+    if (event.key === "Enter" && !event.shiftKey) { event.preventDefault(); form.requestSubmit(); }
+  });
   const form = el("form", { class: "bar correct-form" },
     el("label", {}, el("span", {}, t("newText")), input),
     el("button", { type: "submit" }, t("save")),
@@ -127,13 +172,13 @@ function actions(item, record, kind) {
     } }, record.pinned ? t("unpin") : t("pin")));
   }
   if (state.features.forget) {
-    row.append(el("button", { type: "button", class: "danger forget", onclick: () =>
+    row.append(el("button", { type: "button", class: "danger forget", title: t("forgetTitle"), onclick: () =>
       confirmStep(row, t("reallyForget"), t("confirmForget"), async () => {
         try { await api(userPath(`memories/${record.id}/forget`), { method: "POST" }); say(t("forgotten")); await reload(); }
         catch (error) { say(error.message, true); }
       }) }, t("forget")));
   }
-  row.append(el("button", { type: "button", class: "danger delete", onclick: () =>
+  row.append(el("button", { type: "button", class: "delete", title: t("deleteTitle"), onclick: () =>
     confirmStep(row, t("reallyDelete"), t("confirmDelete"), async () => {
       try { await api(userPath(`memories/${record.id}`), { method: "DELETE" }); say(t("deleted")); await reload(); }
       catch (error) { say(error.message, true); }
@@ -148,7 +193,7 @@ function origin(data) {
                ...data.quotes.map((q) => el("div", { class: "quote" }, q)));
   }
   for (const m of data.messages || []) {
-    parts.push(el("div", { class: "message" }, el("span", { class: "meta" }, `${m.role} ${t("said")}: `), m.content));
+    parts.push(el("div", { class: "message" }, el("span", { class: "meta" }, `${kind(m.role)} ${t("said")}: `), m.content));
   }
   return parts;
 }
@@ -190,7 +235,9 @@ function renderTraits(data) {
         [` · ${t("confidence")} `, bar(trait.confidence), trait.confidence.toFixed(2), decayed];
       item.append(
         el("div", { class: "content" }, trait.content),
-        el("div", { class: "meta" }, trait.subtype || "", ...confidence, " · ", t("pieces", trait.evidence_count)));
+        el("div", { class: "meta" }, kind(trait.subtype) || "", ...confidence, " · ", t("pieces", trait.evidence_count)),
+        el("div", { class: "meta dates" }, ...joined([dated("since", trait.first_observed),
+                                                      dated("lastSeen", trait.last_reinforced)])));
       const evidence = toggle(el("button", { type: "button", class: "evidence" }, t("evidence")),
         `ev-${trait.id}`, t("evidence"), t("hide"), async () => {
           const detail = await api(userPath(`traits/${trait.id}`));
@@ -211,9 +258,13 @@ function renderMemories(data) {
   if (!data.memories.length) list.append(el("li", { class: "hint" }, t("none")));
   for (const record of data.memories) {
     const item = el("li", { class: "memory", "data-id": record.id });
-    const tags = [record.memory_type, record.category, t("version", record.version), record.pinned ? "📌" : null];
-    item.append(el("div", { class: "content" }, record.content),
-                el("div", { class: "meta" }, tags.filter(Boolean).join(" · ")));
+    // the event time when it differs from the day the memory was written, and that day
+    const happened = day(record.valid_at), added = day(record.created_at);
+    const dates = [happened && happened.text !== added?.text ? dated("happened", record.valid_at) : null,
+                   dated("added", record.created_at)];
+    const tags = [kind(record.memory_type), kind(record.category), t("version", record.version),
+                  record.pinned ? "📌" : null, ...dates];
+    item.append(el("div", { class: "content" }, record.content), el("div", { class: "meta" }, ...joined(tags)));
     const more = toggle(el("button", { type: "button", class: "details" }, t("details")), `md-${record.id}`,
       t("details"), t("hideDetails"), async () => {
         const detail = await api(userPath(`memories/${record.id}`));

@@ -1,0 +1,228 @@
+"""The truth-over-time dataset (tests/data/update_pairs.jsonl) and bench.updates (issue 21)."""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from bench.updates import (
+    DATA,
+    LABELS,
+    RecordError,
+    check_record,
+    ended_facts,
+    load_records,
+    measure,
+    misses,
+    rank_scores,
+    run_path,
+    select,
+    sessions,
+    shows_both_as_current,
+    table,
+    user_of,
+    write,
+)
+
+from neuromem import Memory
+
+ROOT = Path(__file__).resolve().parents[2]
+RECORDS = load_records()
+
+
+def _by_id(rid: str) -> dict[str, Any]:
+    return copy.deepcopy(next(r for r in RECORDS if r["id"] == rid))
+
+
+# --------------------------------------------------------------------------- the dataset
+
+
+def test_the_dataset_has_enough_records_of_every_kind() -> None:
+    assert len(RECORDS) >= 400
+    assert len({r["id"] for r in RECORDS}) == len(RECORDS)
+    labels = Counter(r["label"] for r in RECORDS)
+    assert set(labels) == set(LABELS)
+    assert all(labels[label] >= 60 for label in LABELS), labels
+    assert labels["update"] > len(RECORDS) / 2  # a majority of single-valued updates
+    langs = Counter(r["lang"] for r in RECORDS)
+    assert min(langs.values()) >= 0.45 * len(RECORDS), langs
+    for label in LABELS:  # each label in both languages and both persons
+        assert {(r["lang"], r["person"]) for r in RECORDS if r["label"] == label} == {
+            (lang, person) for lang in ("en", "zh") for person in ("first", "third")
+        }
+    assert {r["gap"] for r in RECORDS if r["label"] == "update"} == {"minutes", "days", "months"}
+    answers = [r for r in RECORDS if r["label"] == "update" and r["turns"][-2]["role"] == "assistant"]
+    assert len(answers) >= 20  # updates given as the answer to an assistant question
+    assert sum(len([t for t in r["turns"] if t["role"] == "user"]) >= 3 for r in RECORDS) >= 6  # sequences
+
+
+def test_the_file_is_what_the_generator_writes() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "make_update_pairs", ROOT / "tests/data/make_update_pairs.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    assert module.records() == [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+
+
+def _drop_current_from_keep(r: dict[str, Any]) -> None:
+    r["keep"] = [v for v in r["keep"] if v != r["current"]]
+
+
+BREAKS = {
+    "a missing field": ("en-update-000", lambda r: r.pop("question")),
+    "an unknown label": ("en-update-000", lambda r: r.update(label="changed")),
+    "an update without a stale value": ("en-update-000", lambda r: r.update(stale=None)),
+    "current not said in the last turn": ("zh-update-000", lambda r: r.update(current="广州")),
+    "current said before the update": ("en-update-000", lambda r: r.update(stale="Munich", current="Berlin")),
+    "stale inside current": ("en-update-000", lambda r: r.update(stale="Mun")),
+    "the answer in the question": ("en-update-000", lambda r: r.update(question="Is it Munich?")),
+    "turns out of order": ("en-update-000", lambda r: r["turns"].reverse()),
+    "a question before the last turn": ("en-update-000", lambda r: r.update(asked_at="2020-01-01T00:00:00Z")),
+    "an update of a multi-valued slot": ("en-update-000", lambda r: r.update(slot_kind="multi")),
+    "keep without current": ("en-addition-000", _drop_current_from_keep),
+    "a kept value nobody said": ("zh-unrelated-000", lambda r: r["keep"].append("拉萨")),
+    "a stale value on an addition": ("en-addition-000", lambda r: r.update(stale="peanuts")),
+    "an assistant turn last": ("en-update-005", lambda r: r["turns"].append(
+        {"role": "assistant", "content": "Noted.", "timestamp": "2030-01-01T00:00:00Z"})),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("case", sorted(BREAKS))
+def test_check_record_rejects_a_broken_record(case: str) -> None:
+    rid, breaks = BREAKS[case]
+    record = _by_id(rid)
+    check_record(record)  # valid before
+    breaks(record)
+    with pytest.raises(RecordError):
+        check_record(record)
+
+
+def test_load_records_rejects_duplicate_ids(tmp_path: Path) -> None:
+    line = json.dumps(RECORDS[0], ensure_ascii=False)
+    (tmp_path / "dup.jsonl").write_text(f"{line}\n{line}\n", encoding="utf-8")
+    with pytest.raises(RecordError, match="unique"):
+        load_records(tmp_path / "dup.jsonl")
+
+
+def test_select_keeps_the_mix_under_a_limit() -> None:
+    picked = select(RECORDS, limit=16)
+    assert Counter((r["label"], r["lang"]) for r in picked) == {
+        (la, lg): 2 for la in LABELS for lg in ("en", "zh")
+    }
+    assert {r["lang"] for r in select(RECORDS, langs=("zh",))} == {"zh"}
+    assert len(select(RECORDS, langs=("zh",))) == sum(r["lang"] == "zh" for r in RECORDS)
+
+
+def test_user_ids_are_hashes_that_name_nothing() -> None:
+    record = RECORDS[0]
+    uid = user_of(record, "add")
+    assert uid == user_of(record, "add") != user_of(record, "ingest")
+    assert record["id"] not in uid and record["label"] not in uid and len(uid) == 17
+
+
+def test_sessions_split_after_an_hour_of_silence() -> None:
+    turns = [{"timestamp": t} for t in ("2024-01-01T09:00:00Z", "2024-01-01T09:50:00Z", "2024-01-01T11:00:00Z",
+                                        "2024-03-01T11:00:00Z", "2024-03-01T11:00:30Z")]  # fmt: skip
+    assert [len(s) for s in sessions(turns)] == [2, 1, 2]
+
+
+# --------------------------------------------------------------------------- the metrics on hand-made cases
+
+
+def test_rank_scores() -> None:
+    assert rank_scores(["I moved to Munich.", "I live in Berlin."], "munich", "Berlin") == {
+        "current@1": 1.0, "stale>current": 0.0}  # fmt: skip
+    assert rank_scores(["I live in Berlin.", "I moved to Munich."], "Munich", "Berlin") == {
+        "current@1": 0.0, "stale>current": 1.0}  # fmt: skip
+    # a hit with both values counts as current at its rank
+    both_first = rank_scores(["Moved from Berlin to Munich.", "I live in Berlin."], "Munich", "Berlin")
+    assert both_first["stale>current"] == 0.0
+    # stale found and current never found
+    assert rank_scores(["I live in Berlin."], "Munich", "Berlin")["stale>current"] == 1.0
+    assert rank_scores(["the weather"], "Munich", "Berlin") == {"current@1": 0.0, "stale>current": 0.0}
+    assert rank_scores([], "Munich", None) == {"current@1": 0.0}
+    assert rank_scores(["我搬到杭州了。"], "杭州", None) == {"current@1": 1.0}
+
+
+def test_shows_both_as_current() -> None:
+    both = "[User memory]\n- [2024-01-03 user] I live in Berlin. [1]\n- I moved to Munich. [2]"
+    assert shows_both_as_current(both, "Munich", "Berlin")
+    assert not shows_both_as_current(both.replace("I live", "Earlier I lived"), "Munich", "Berlin")
+    assert not shows_both_as_current("- I live in Berlin (until 2024-03). [1]\n- I live in Munich. [2]",
+                                     "Munich", "Berlin")  # fmt: skip
+    # one line relates the two values
+    assert not shows_both_as_current("- I moved from Berlin to Munich. [1]", "Munich", "Berlin")
+    assert not shows_both_as_current("- I live in Berlin. [1]", "Munich", "Berlin")  # current absent
+    assert shows_both_as_current("- 我住在上海。[1]\n- 我搬到杭州了。[2]", "杭州", "上海")
+    assert not shows_both_as_current("- 我之前住在上海。[1]\n- 我搬到杭州了。[2]", "杭州", "上海")
+
+
+def test_ended_facts_counts_stored_values_no_longer_current() -> None:
+    stored = ["I'm allergic to peanuts.", "I'm also allergic to shellfish."]
+    assert ended_facts(stored, stored, ["peanuts", "shellfish"]) == []
+    assert ended_facts(stored, stored[1:], ["peanuts", "shellfish"]) == ["peanuts"]
+    assert ended_facts(stored[1:], stored[1:], ["peanuts", "shellfish"]) == []  # never stored: not ended
+
+
+# --------------------------------------------------------------------------- against the test database
+
+
+def test_measure_a_stale_only_memory(memory: Memory) -> None:
+    record = _by_id("en-update-000")  # Berlin → Munich; write only the first statement
+    memory.add(record["turns"][0]["content"], user_id="u1", valid_at=record["turns"][0]["timestamp"])
+    scores = measure(memory, record, "u1")
+    assert scores == {"current@1": 0.0, "stale>current": 1.0, "prompt current": 0.0, "prompt both": 0.0,
+                      "stale live": 1.0}  # fmt: skip
+
+
+def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
+    record = _by_id("en-unrelated-001")  # I work at Siemens / My wife works at Allianz
+    assert write(memory, record, "add", "u2") == 2
+    for m in memory.get_all(user_id="u2"):
+        if "Siemens" in m.content:
+            memory.delete(m.id, user_id="u2")
+    scores = measure(memory, record, "u2")
+    assert scores["wrongly ended"] == 1.0 and scores["facts ended"] >= 1.0
+    assert "stale live" not in scores and "prompt both" not in scores
+    assert scores["facts stored"] == 2.0  # Siemens (deleted, still stored) and Allianz
+
+
+ENDED = {"wrongly ended", "facts ended", "facts stored"}
+METRICS_OF = {"update": {"current@1", "stale>current", "prompt current", "prompt both", "stale live"},
+              "addition": ENDED, "restatement": {"current@1", *ENDED}, "unrelated": {"current@1", *ENDED}}  # fmt: skip
+
+
+@pytest.mark.parametrize("path", ["add", "ingest"])
+def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
+    records = select(RECORDS, limit=8)
+    run = run_path(memory, records, path)
+    sent = sum(len([t for t in r["turns"] if path == "ingest" or t["role"] == "user"]) for r in records)
+    assert run.turns == sent and run.write_seconds > 0 and run.turns_per_s > 0
+    assert set(run.scores) == {r["id"] for r in records}
+    for r in records:
+        assert set(run.scores[r["id"]]) == METRICS_OF[r["label"]]
+        assert all(0.0 <= v <= max(1, len(r["keep"])) for v in run.scores[r["id"]].values())
+    assert set(run.top) == set(run.scores) and all(len(t) <= 3 for t in run.top.values())
+    missed = [r["id"] for r in records if r["label"] == "update" and run.scores[r["id"]]["current@1"] == 0]
+    assert [line.split()[1] for line in misses(run, records, 10).splitlines()] == missed
+    by_gap = table(run, records, by="gap")
+    assert "| label | gap | n |" in by_gap and "| addition | all | 2 |" in by_gap
+    rendered = table(run, records)
+    assert "| update | en | 1 |" in rendered and "| unrelated | all | 2 |" in rendered
+
+
+def test_the_command_rejects_bad_paths_before_starting_a_server() -> None:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'src'}"}
+    done = subprocess.run([sys.executable, "-m", "bench.updates", "--paths", "add,bogus"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 2 and "--paths" in done.stderr

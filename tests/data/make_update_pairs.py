@@ -1,0 +1,587 @@
+"""Regenerate ``update_pairs.jsonl``: labelled statement sequences for truth over time (issue 21).
+
+Each record is a short conversation in which a fact is stated and later stated again, changed,
+added to, or followed by a different fact sharing its words:
+
+- ``update``: a single-valued relation (where someone lives, works, an extension, a price,
+  a status, a manager, a partner, a phone number, a password, a car plate, a deadline, a capital,
+  a CTO, a husband…) gets a new value; ``current`` must be the true value at the end, ``stale``
+  the value it replaced. Negations ("I quit smoking" ends "I smoke"), partial updates (another
+  flat in the same city), updates given as the answer to an assistant question, and three-step
+  sequences are included;
+- ``addition``: a multi-valued relation (allergies, likes, children, languages, hobbies…) gets
+  one more value; every earlier value stays current;
+- ``restatement``: the same fact in other words or word order; it stays current;
+- ``unrelated``: a different subject or relation that shares words; both facts stay current.
+
+Every record: ``id``, ``lang`` (en/zh), ``person`` (first/third: who the fact is about),
+``label``, ``slot_kind`` (single/multi), ``gap`` (minutes/days/months between the statements),
+``turns`` (``role``, ``content``, ``timestamp``), ``question`` (asks for the current value),
+``asked_at``, ``current`` (a short string the current memory must contain), ``stale`` (the
+replaced value, updates only, else null) and ``keep`` (the strings that must stay current:
+every value for addition/restatement/unrelated, empty for updates).
+
+Written by hand for neuromem; no external data; no two records share a wording pattern beyond
+a few. Run ``python tests/data/make_update_pairs.py`` to rewrite the file.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+OUT = Path(__file__).with_name("update_pairs.jsonl")
+T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
+#: the gap before each new statement, cycled over the records of a list
+GAPS = (("minutes", dt.timedelta(minutes=3)), ("days", dt.timedelta(days=3)), ("months", dt.timedelta(days=62)),
+        ("days", dt.timedelta(days=11)), ("months", dt.timedelta(days=150)), ("minutes", dt.timedelta(minutes=40)),
+        ("days", dt.timedelta(days=1)), ("months", dt.timedelta(days=240)))  # fmt: skip
+REPLY_AFTER = dt.timedelta(seconds=30)  # a user's answer to an assistant question
+ASSISTANT_PREFIX = {"en": "A:", "zh": "助手:"}
+
+# Rows: (person 1/3, turns separated by "|" — an assistant turn starts with "A:" / "助手:", question,
+# current, stale) for updates; (person, turns, question, current, earlier values ";") for additions;
+# (person, slot kind s/m, turns, question, current, other strings to keep ";") for restatements and
+# unrelated pairs.
+
+# fmt: off
+# (person, turns "|"-separated, "A:" = assistant turn, question, current, stale[, gap])
+EN_UPDATES = [
+    (1, "I live in Berlin.|I moved to Munich last month.", "Where do I live now?", "Munich", "Berlin"),
+    (1, "My flat is on Torstrasse in Leipzig.|We moved to another flat in Leipzig, on Karl-Heine-Strasse.", "What street is my flat on?", "Karl-Heine", "Torstrasse"),
+    (1, "I work at Siemens as a test engineer.|Started my new job at Bosch today!", "Where do I work?", "Bosch", "Siemens"),
+    (1, "My desk phone extension is 4417.|IT reassigned extensions, mine is 5820 now.", "What is my phone extension?", "5820", "4417"),
+    (3, "The Pro plan costs $20 a month.|They raised the Pro plan to $24 a month.", "How much is the Pro plan?", "$24", "$20"),
+    (1, "My visa application status is pending.|A:Any news on your visa?|Yes, it was approved yesterday.", "What is the status of my visa application?", "approved", "pending"),
+    (1, "My manager is Priya Nair.|After the reorg I report to Daniel Ortiz.", "Who is my manager?", "Daniel Ortiz", "Priya Nair"),
+    (1, "My partner is called Jonas.|Jonas and I broke up; I'm seeing Felix now.", "Who is my partner?", "Felix", "Jonas"),
+    (1, "My mobile number is 0176 5512 903.|New phone number: 0151 2290 774, the old one is dead.", "What is my phone number?", "0151 2290 774", "0176 5512 903"),
+    (1, "The wifi password at home is sunflower42.|I changed the home wifi password to tidepool-88.", "What is the home wifi password?", "tidepool-88", "sunflower42"),
+    (1, "My car plate is B-KX 4021.|Re-registered the car after the move, the plate is now M-TR 7733.", "What is my car's licence plate?", "M-TR 7733", "B-KX 4021"),
+    (1, "The thesis deadline is March 15.|My supervisor extended the thesis deadline to April 30.", "When is my thesis deadline?", "April 30", "March 15"),
+    (3, "The capital of Kazakhstan is Almaty.|Kazakhstan moved its capital from Almaty to Astana.", "What is the capital of Kazakhstan?", "Astana", "Almaty"),
+    (3, "Our CTO is Helen Park.|Helen left; our CTO is now Marcus Lee.", "Who is our CTO?", "Marcus Lee", "Helen Park"),
+    (3, "Mei's husband is Kenji.|Mei divorced Kenji and married a guy named Arthur last spring.", "Who is Mei's husband?", "Arthur", "Kenji"),
+    (1, "I smoke about a pack a day.|I quit smoking in January and haven't touched one since.", "Do I smoke?", "quit smoking", "a pack a day"),
+    (1, "I'm vegetarian.|I'm not vegetarian anymore, I eat fish and chicken again.", "Am I vegetarian?", "not vegetarian anymore", "I'm vegetarian."),
+    (1, "I drink three coffees a day.|A:How's the coffee habit going?|I gave up coffee completely, only herbal tea now.", "How much coffee do I drink?", "gave up coffee", "three coffees"),
+    (3, "My sister lives in Lyon.|My sister relocated to Bordeaux for her husband's job.", "Where does my sister live?", "Bordeaux", "Lyon"),
+    (3, "Tom works at Deloitte.|Tom left Deloitte and joined a startup called Fernwood.", "Where does Tom work?", "Fernwood", "Deloitte"),
+    (1, "My gym membership is at FitOne on Main Street.|I switched gyms, I train at Iron Temple now.", "Which gym do I go to?", "Iron Temple", "FitOne"),
+    (1, "I drive a 2012 Honda Civic.|Sold the Civic, bought a used Skoda Octavia.", "What car do I drive?", "Skoda Octavia", "Honda Civic"),
+    (1, "My rent is 1,150 euros a month.|The landlord put the rent up to 1,290 euros.", "How much is my rent?", "1,290", "1,150"),
+    (1, "My email is anna.k@postbox.de.|Please use my new address anna.kowalski@mailfence.com from now on.", "What is my email address?", "anna.kowalski@mailfence.com", "anna.k@postbox.de"),
+    (1, "I'm a junior designer at Studio Noor.|Got promoted to senior designer this week.", "What is my job title?", "senior designer", "junior designer"),
+    (1, "My dentist is Dr. Alvarez.|A:Are you still seeing the same dentist?|No, I switched to Dr. Whitfield, closer to the office.", "Who is my dentist?", "Whitfield", "Alvarez"),
+    (1, "I take 10 mg of lisinopril every morning.|My doctor raised my lisinopril to 20 mg.", "What dose of lisinopril do I take?", "20 mg", "10 mg"),
+    (1, "My weekly team meeting is on Tuesdays at 10.|The team meeting moved to Thursdays at 2pm.", "When is my team meeting?", "Thursdays", "Tuesdays"),
+    (1, "I'm single.|I got engaged to Sam over the weekend!", "What is my relationship status?", "engaged", "single"),
+    (1, "Our office is on the 3rd floor of the Hanover building.|We moved the office to the 11th floor.", "Which floor is our office on?", "11th floor", "3rd floor"),
+    (3, "My brother is studying law at Edinburgh.|My brother switched from law to medicine.", "What does my brother study?", "medicine", "law"),
+    (1, "My locker code is 3-19-27.|Reset the locker combination to 8-02-44.", "What is my locker code?", "8-02-44", "3-19-27"),
+    (3, "The project lead for Atlas is Rina.|Rina handed Atlas over to Bogdan, he leads it now.", "Who leads the Atlas project?", "Bogdan", "Rina"),
+    (1, "My flight to Lisbon is on May 4.|A:Is the Lisbon trip still on May 4?|The airline rebooked me onto May 6.", "When is my flight to Lisbon?", "May 6", "May 4"),
+    (1, "I go by 'Kat' at work.|People at work call me Katja now, I dropped the nickname.", "What name do I go by at work?", "Katja", "'Kat'"),
+    (1, "I use a Pixel 6.|Upgraded to an iPhone 15 last week.", "What phone do I use?", "iPhone 15", "Pixel 6"),
+    (1, "My bank is Sparkasse.|Closed my Sparkasse account, everything is at Triodos now.", "Which bank do I use?", "Triodos", "Sparkasse"),
+    (3, "Our landlord is Mr. Fischer.|The building was sold; our new landlord is Mrs. Baptiste.", "Who is our landlord?", "Baptiste", "Fischer"),
+    (1, "I weigh 82 kg.|Down to 76 kg after the summer!", "How much do I weigh?", "76 kg", "82 kg"),
+    (1, "I'm in the Pacific time zone.|Since moving east I'm on Eastern time.", "Which time zone am I in?", "Eastern", "Pacific"),
+    (1, "My GitHub handle is kfranz.|I renamed my GitHub account to kf-builds.", "What is my GitHub username?", "kf-builds", "kfranz"),
+    (3, "My daughter goes to Maple Grove Elementary.|My daughter started at Riverside Middle School this fall.", "Which school does my daughter attend?", "Riverside", "Maple Grove"),
+    (1, "My annual salary is 58,000.|After the raise I make 64,500 a year.", "What is my salary?", "64,500", "58,000"),
+    (1, "I usually wake up at 6:30.|A:Still an early riser?|Not really, these days I get up around 8.", "What time do I wake up?", "around 8", "6:30"),
+    (3, "The office wifi network is called Corp-Guest.|IT renamed the office wifi to Harbor-5G.", "What is the office wifi called?", "Harbor-5G", "Corp-Guest"),
+    (1, "My therapist is Dr. Lindqvist.|I stopped seeing Lindqvist and started with a new therapist, Dr. Okafor.", "Who is my therapist?", "Okafor", "Lindqvist"),
+    (1, "My hair is long and brown.|Cut it all off, I have a short bob now.", "How do I wear my hair?", "short bob", "long and brown"),
+    (3, "Our startup's burn rate is 90k a month.|We cut the burn rate to 60k a month.", "What is our burn rate?", "60k", "90k"),
+    (1, "My shift starts at 7am.|From next week my shift starts at 3pm.", "When does my shift start?", "3pm", "7am"),
+    (1, "I'm training for a half marathon.|Scrapped the half marathon plan, training for a sprint triathlon instead.", "What am I training for?", "triathlon", "half marathon"),
+    (3, "The head chef at Olive & Thyme is Marco.|Marco left Olive & Thyme, their head chef is now Ines.", "Who is the head chef at Olive & Thyme?", "Ines", "Marco"),
+    (1, "My doctor is Dr. Brandt at the Westside clinic.|I changed my GP to Dr. Mensah.", "Who is my doctor?", "Mensah", "Brandt"),
+    (1, "The password for the shared drive is Orca!2023.|Shared drive password got rotated: Walrus#77.", "What is the shared drive password?", "Walrus#77", "Orca!2023"),
+    (1, "I rent a studio in Brooklyn.|A:How's the Brooklyn studio?|I actually moved out, I'm in a two-bedroom in Queens now.", "Where do I live?", "Queens", "Brooklyn"),
+    (3, "My dad drives a Ford Focus.|Dad traded the Focus in for a Toyota RAV4.", "What car does my dad drive?", "RAV4", "Focus"),
+    (1, "I'm on the night team at the warehouse.|I'm on the day team at the warehouse now.", "Which team am I on at the warehouse?", "day team", "night team"),
+    (1, "My blood pressure target is under 140.|My cardiologist lowered my target to under 130.", "What is my blood pressure target?", "130", "140"),
+    (3, "The Standard room at the hotel is 110 a night.|Hotel emailed that the Standard room now costs 135 a night.", "How much is the Standard room?", "135", "110"),
+    (1, "Our wedding is planned for June 14.|We pushed the wedding back to September 20.", "When is our wedding?", "September 20", "June 14"),
+    (1, "I'm studying for the CPA exam.|A:How's CPA prep?|I withdrew from the CPA, I'm doing a CFA level 1 instead.", "Which exam am I studying for?", "CFA", "CPA exam"),
+    (3, "Lena is pregnant, due in March.|Lena had the baby, a boy named Theo.", "What is Lena's status?", "had the baby", "due in March"),
+    (1, "My favourite band is Radiohead.|Honestly my favourite band these days is Khruangbin.", "What is my favourite band?", "Khruangbin", "Radiohead"),
+    (1, "I commute by car.|I sold the car, I commute by bike now.", "How do I commute?", "by bike", "by car"),
+    (3, "The coach of our football team is Mr. Haas.|Haas resigned, our coach is now Ms. Idowu.", "Who coaches our football team?", "Idowu", "Haas"),
+    (1, "My PIN for the door is 2468.|Door PIN changed to 9135.", "What is the door PIN?", "9135", "2468"),
+    (1, "The kids' pickup time is 3:15.|School changed dismissal, pickup is at 2:45 now.", "When is the kids' pickup?", "2:45", "3:15"),
+    (3, "Our biggest client is Halvorsen Shipping.|Halvorsen left us; Greyline Logistics is our biggest client now.", "Who is our biggest client?", "Greyline", "Halvorsen"),
+    (1, "I'm a nurse at St. Mary's.|I left nursing and work as a UX researcher now.", "What do I do for work?", "UX researcher", "nurse"),
+    (1, "I drink my coffee with milk and two sugars.|Cut the sugar, I take my coffee black now.", "How do I take my coffee?", "black", "two sugars"),
+    (3, "Raj's office is in room 204.|Raj moved to room 317.", "Which room is Raj's office?", "317", "204"),
+    (1, "My insurance provider is Allianz.|Switched my health insurance to Techniker this year.", "Who is my health insurer?", "Techniker", "Allianz"),
+    (1, "The car's next service is due in October.|The garage said the next service is due in February.", "When is the car's next service?", "February", "October"),
+    (1, "I'm a Manchester United fan.|After all these years I switched to supporting Brighton.", "Which football team do I support?", "Brighton", "Manchester United"),
+    (3, "The CEO of Norrland Energy is Sofia Berg.|Norrland Energy appointed Anders Holm as CEO after Berg stepped down.", "Who is the CEO of Norrland Energy?", "Anders Holm", "Sofia Berg"),
+    (1, "I'm allergic to nothing, as far as I know.|Turns out I do have a penicillin allergy, found out at the hospital.", "Do I have any allergies?", "penicillin", "allergic to nothing"),
+    (1, "My cat is called Mochi.|We renamed the cat Biscuit, Mochi didn't suit her.", "What is my cat called?", "Biscuit", "Mochi"),
+    (1, "I'm working remotely full time.|A:Still fully remote?|No, we're back in the office three days a week.", "Do I work remotely?", "three days a week", "remotely full time"),
+    (3, "My grandmother lives in a house in Porto.|Grandma moved into a care home in Braga.", "Where does my grandmother live?", "Braga", "Porto"),
+    (1, "My Spotify plan is the Family plan.|Downgraded Spotify to the Individual plan.", "Which Spotify plan do I have?", "Individual", "Family plan"),
+    (1, "My passport expires in 2025.|Renewed my passport, it's valid until 2035 now.", "When does my passport expire?", "2035", "2025"),
+    (3, "Our Slack channel for releases is #ship-it.|Releases are announced in #release-train from now on.", "Which Slack channel announces releases?", "#release-train", "#ship-it"),
+    (1, "I sleep about six hours a night.|Lately I'm getting a solid eight hours.", "How much do I sleep?", "eight hours", "six hours"),
+    (1, "I bank my savings in a fixed deposit at 2.1%.|The fixed deposit rate went up to 3.4%.", "What interest rate does my fixed deposit pay?", "3.4%", "2.1%"),
+    (3, "My son plays the violin.|My son gave up violin and plays the drums now.", "Which instrument does my son play?", "drums", "violin"),
+    (1, "My apartment number is 4B.|They moved us to unit 7F while they fix the leak, and we're staying there.", "What is my apartment number?", "7F", "4B"),
+    (1, "My budget for the new laptop is 1,200 dollars.|I'm raising my laptop budget to 1,800 dollars.", "What is my laptop budget?", "1,800", "1,200"),
+    (3, "The Friday standup is at 9:30.|Friday standup got moved to 9:00 sharp.", "When is the Friday standup?", "9:00", "9:30"),
+    (1, "I'm on a keto diet.|I dropped keto; I'm doing Mediterranean-style eating now.", "What diet am I on?", "Mediterranean", "keto"),
+    (1, "My username on the forum is quietfox.|Forum admin changed my username to northwind_k.", "What is my forum username?", "northwind_k", "quietfox"),
+    (3, "Jamal is a sergeant.|Jamal was promoted to lieutenant in June.", "What is Jamal's rank?", "lieutenant", "sergeant"),
+    (1, "My contract ends on December 31.|They extended my contract until June 30 next year.", "When does my contract end?", "June 30", "December 31"),
+    (1, "I'm reading Dune right now.|Finished Dune, now I'm reading The Left Hand of Darkness.", "What book am I reading?", "Left Hand of Darkness", "Dune"),
+    (3, "Our release version is 2.3.|We shipped 2.4 today, that's the current release.", "What is our current release version?", "2.4", "2.3"),
+    (1, "The meeting room for the offsite is Oak.|A:Is the offsite still in Oak?|No, Oak was double-booked; we're in the Cedar room.", "Which room is the offsite in?", "Cedar", "Oak"),
+    (1, "My cholesterol is 240.|Latest blood test: cholesterol down to 195.", "What is my cholesterol level?", "195", "240"),
+    (3, "My neighbour Carl is a taxi driver.|Carl retired from driving taxis last month.", "What does my neighbour Carl do?", "retired", "taxi driver"),
+    (1, "I'm renting the car until Friday.|I extended the rental car to next Wednesday.", "Until when do I have the rental car?", "Wednesday", "Friday"),
+    (1, "The garage door code is 5511.|Changed the garage door code: 8062.", "What is the garage door code?", "8062", "5511"),
+    (3, "The mayor of our town is Ms. Grant.|Ms. Grant lost the election; Mr. Oyelaran is mayor now.", "Who is the mayor of our town?", "Oyelaran", "Grant"),
+    (1, "I'm learning Italian on Duolingo.|A:Still doing Italian?|I stopped Italian; now I'm doing Korean with a tutor.", "Which language am I learning?", "Korean", "Italian"),
+    (1, "My laptop runs Windows 10.|Wiped it and installed Fedora Linux.", "What OS does my laptop run?", "Fedora", "Windows 10"),
+    (3, "Our product manager is Chloe.|Chloe moved to the growth team; Ivan is our PM now.", "Who is our product manager?", "Ivan", "Chloe"),
+    (1, "The wedding venue is Hillcrest Barn.|We cancelled Hillcrest Barn and booked Lakeview Pavilion.", "What is our wedding venue?", "Lakeview", "Hillcrest"),
+    (1, "My home address is 12 Elm Road, Leeds.|I moved to 48 Quarry Lane, still in Leeds.", "What is my home address?", "48 Quarry Lane", "12 Elm Road"),
+    (1, "My electricity plan is with Octopus at 28p per kWh.|The unit rate dropped to 24p per kWh.", "What is my electricity unit rate?", "24p", "28p"),
+    (3, "My cousin Ana is a student.|Ana graduated and now works as an architect.", "What does my cousin Ana do?", "architect", "student"),
+    (1, "My current project is the billing migration.|I got pulled off billing; I'm on the search relevance project now.", "Which project am I on?", "search relevance", "billing migration"),
+    (1, "My daily step goal is 8,000.|Bumped my step goal to 12,000.", "What is my daily step goal?", "12,000", "8,000"),
+    (3, "The president of the chess club is Aaron.|The chess club elected Nadia president.", "Who is the chess club president?", "Nadia", "Aaron"),
+    (1, "I'm still married to Greg.|Greg and I finalised the divorce in May.", "Am I married?", "divorce", "married to Greg"),
+    (1, "My preferred airline is Lufthansa.|After the lost luggage fiasco I fly KLM whenever I can.", "Which airline do I prefer?", "KLM", "Lufthansa"),
+    (1, "I play in a five-a-side league on Mondays.|A:Still doing Monday five-a-side?|The league moved to Wednesday nights.", "Which night is my five-a-side league?", "Wednesday", "Mondays"),
+    (3, "Our server runs PostgreSQL 13.|We upgraded the server to PostgreSQL 16.", "Which PostgreSQL version runs on our server?", "PostgreSQL 16", "PostgreSQL 13"),
+    (1, "My running shoe size is 42.|New running shoes are 43, my feet apparently grew.", "What is my running shoe size?", "43", "42"),
+    (1, "I'm the treasurer of the tenants' association.|Stepped down as treasurer, I'm now the secretary.", "What is my role in the tenants' association?", "secretary", "treasurer"),
+    (3, "My aunt's phone number is 555-0143.|Aunt Rosa got a new number: 555-0198.", "What is my aunt's phone number?", "555-0198", "555-0143"),
+    (1, "I eat lunch at noon.|I moved lunch to 1:30 because of the new meeting schedule.", "When do I eat lunch?", "1:30", "noon"),
+    (1, "My pharmacist is at Rowan Pharmacy.|A:Which pharmacy do you use these days?|I switched to the Boots by the station.", "Which pharmacy do I use?", "Boots", "Rowan"),
+    (3, "Tariq lives with his parents.|Tariq finally got his own place near the river.", "Where does Tariq live?", "his own place", "with his parents"),
+    (1, "I'm on the 6:40 train every morning.|They cancelled the 6:40, so I take the 7:05 now.", "Which train do I take in the morning?", "7:05", "6:40"),
+    (1, "My preferred name tag says 'Dr. Wu'.|Please call me Professor Wu, I was promoted.", "How should I be addressed?", "Professor Wu", "'Dr. Wu'"),
+    (3, "The dog's vet is Dr. Klein.|We take the dog to the Pawsitive clinic now, Dr. Klein retired.", "Who is the dog's vet?", "Pawsitive", "Dr. Klein"),
+    (1, "I'm subscribed to the Times.|Cancelled the Times, I read the Guardian online now.", "Which newspaper do I read?", "Guardian", "the Times"),
+    (1, "My monthly data plan is 10 GB.|Upgraded my phone plan to unlimited data.", "How much mobile data do I have?", "unlimited", "10 GB"),
+    (3, "Our QA lead is Brigitte.|Brigitte went on sabbatical and Oskar took over as QA lead.", "Who is our QA lead?", "Oskar", "Brigitte"),
+    (1, "I'm a Catholic.|I converted and consider myself Buddhist now.", "What is my religion?", "Buddhist", "Catholic"),
+    (1, "The book club meets at Hannah's place.|Book club moved to the library's reading room.", "Where does the book club meet?", "library", "Hannah's place"),
+]
+
+ZH_UPDATES = [
+    (1, "我住在上海。|上个月我搬到杭州了。", "我现在住在哪里？", "杭州", "上海"),
+    (1, "我家在朝阳区团结湖。|我们换了房子，还在北京，搬到了海淀区五道口。", "我家在哪个区？", "海淀", "朝阳"),
+    (1, "我在腾讯做后端开发。|我跳槽去字节跳动了，下周一入职。", "我在哪家公司工作？", "字节跳动", "腾讯"),
+    (1, "我的分机号是6021。|公司重新分配了分机，我的分机号现在是7359。", "我的分机号是多少？", "7359", "6021"),
+    (3, "这款会员年费是198元。|会员年费涨到了258元。", "会员年费多少钱？", "258", "198"),
+    (1, "我的签证还在审核中。|助手:签证有消息了吗？|昨天下来了，已经批准了。", "我的签证现在是什么状态？", "批准", "审核中"),
+    (1, "我的直属领导是王磊。|组织架构调整后，我改向刘芳汇报了。", "我的领导是谁？", "刘芳", "王磊"),
+    (1, "我男朋友叫陈浩。|我和陈浩分手了，现在的男朋友叫周宇。", "我男朋友是谁？", "周宇", "陈浩"),
+    (1, "我的手机号是13812345678。|我换号了，新号码是15987654321。", "我的手机号是多少？", "15987654321", "13812345678"),
+    (1, "家里的无线密码是abc12345。|我把家里无线密码改成了moon2024!。", "家里无线密码是什么？", "moon2024!", "abc12345"),
+    (1, "我的车牌号是沪A·5K321。|搬到苏州以后车转籍了，车牌号现在是苏E·8M776。", "我的车牌号是多少？", "苏E·8M776", "沪A·5K321"),
+    (1, "论文截止日期是3月15日。|导师说论文截止日期推迟到4月30日了。", "我的论文什么时候截止？", "4月30日", "3月15日"),
+    (3, "印度尼西亚的首都是雅加达。|印尼已经把首都迁到了努山塔拉。", "印度尼西亚的首都是哪里？", "努山塔拉", "雅加达"),
+    (3, "我们公司的CTO是赵敏。|赵敏离职了，我们的CTO现在是孙立。", "我们公司的CTO是谁？", "孙立", "赵敏"),
+    (3, "小美的老公是李强。|小美和李强离婚了，去年又嫁给了一个叫吴凡的人。", "小美的老公是谁？", "吴凡", "李强"),
+    (1, "我每天抽一包烟。|我今年一月戒烟了，到现在一根都没抽。", "我抽烟吗？", "戒烟", "一包烟"),
+    (1, "我吃素。|我现在不吃素了，又开始吃鱼和鸡肉。", "我吃素吗？", "不吃素", "我吃素。"),
+    (1, "我每天喝三杯咖啡。|助手:最近咖啡还喝得多吗？|我已经完全戒了咖啡，现在只喝花草茶。", "我每天喝多少咖啡？", "戒了咖啡", "三杯咖啡"),
+    (3, "我姐姐住在成都。|我姐姐因为姐夫工作调动搬去了重庆。", "我姐姐住在哪里？", "重庆", "成都"),
+    (3, "老张在中国银行上班。|老张从中国银行辞职了，去了一家叫云帆科技的创业公司。", "老张在哪里工作？", "云帆科技", "中国银行"),
+    (1, "我在中山路那家威尔士健身。|我换健身房了，现在去乐刻。", "我在哪家健身房锻炼？", "乐刻", "威尔士"),
+    (1, "我开的是一辆2012年的本田思域。|思域卖了，换了一辆二手的大众帕萨特。", "我开什么车？", "帕萨特", "思域"),
+    (1, "我的房租是每月4500元。|房东把房租涨到了每月5200元。", "我的房租是多少？", "5200", "4500"),
+    (1, "我的邮箱是xiaoli@163.com。|以后请用我的新邮箱lixiao.work@qq.com。", "我的邮箱地址是什么？", "lixiao.work@qq.com", "xiaoli@163.com"),
+    (1, "我是一名初级设计师。|这周我升职成高级设计师了。", "我的职位是什么？", "高级设计师", "初级设计师"),
+    (1, "我的牙医是黄医生。|助手:你还在找黄医生看牙吗？|没有了，我换成了离公司近的林医生。", "我的牙医是谁？", "林医生", "黄医生"),
+    (1, "我每天早上吃10毫克的氨氯地平。|医生把我的氨氯地平加到了每天20毫克。", "我吃多少毫克氨氯地平？", "20毫克", "10毫克"),
+    (1, "我们组的周会在周二上午十点。|周会改到周四下午两点了。", "我们组的周会是什么时候？", "周四", "周二"),
+    (1, "我现在单身。|周末我和小林订婚啦！", "我的感情状况是什么？", "订婚", "单身"),
+    (1, "我们办公室在望京SOHO的3楼。|我们办公室搬到了11楼。", "我们办公室在几楼？", "11楼", "3楼"),
+    (3, "我弟弟在武汉大学读法学。|我弟弟从法学转到了临床医学专业。", "我弟弟学什么专业？", "临床医学", "读法学"),
+    (1, "我储物柜的密码是3927。|我把储物柜密码重置成了8046。", "我储物柜的密码是多少？", "8046", "3927"),
+    (3, "天枢项目的负责人是小陈。|小陈把天枢项目交给了老郑，现在老郑负责。", "天枢项目现在谁负责？", "老郑", "小陈"),
+    (1, "我去广州的航班是5月4日。|助手:去广州还是5月4日出发吗？|航空公司把我改签到了5月6日。", "我去广州的航班是哪天？", "5月6日", "5月4日"),
+    (1, "我用的是小米11。|上周换了华为Mate 60。", "我用的是什么手机？", "Mate 60", "小米11"),
+    (1, "我的工资卡在工商银行。|工资卡换成招商银行了，工行那张已经销户。", "我的工资卡在哪个银行？", "招商银行", "工商银行"),
+    (3, "我们的房东是钱阿姨。|房子卖掉了，新房东是一位姓马的先生。", "我们的房东是谁？", "姓马", "钱阿姨"),
+    (1, "我体重82公斤。|这个夏天减到了76公斤！", "我体重多少？", "76公斤", "82公斤"),
+    (1, "我的微信号是xiaoyu_88。|我把微信号改成了yu_studio了。", "我的微信号是什么？", "yu_studio", "xiaoyu_88"),
+    (3, "我女儿在实验小学上学。|我女儿今年秋天升入了育才中学。", "我女儿在哪所学校？", "育才中学", "实验小学"),
+    (1, "我年薪是25万。|涨薪之后我年薪32万了。", "我的年薪是多少？", "32万", "25万"),
+    (1, "我一般早上六点半起床。|助手:还是早起吗？|不是了，最近都八点左右才起。", "我几点起床？", "八点", "六点半"),
+    (1, "我的心理咨询师是徐老师。|我不再找徐老师了，换了一位新的咨询师，姓欧阳。", "我的心理咨询师是谁？", "欧阳", "徐老师"),
+    (1, "我留的是长发。|我把头发剪短了，现在是齐耳短发。", "我现在是什么发型？", "短发", "长发"),
+    (3, "我们公司每月烧钱大概90万。|我们把每月开销压到了60万。", "我们公司每月烧多少钱？", "60万", "90万"),
+    (1, "我每天早上七点上班。|从下周开始我改上下午三点的班。", "我几点上班？", "三点", "七点"),
+    (1, "我在准备半程马拉松。|半马不跑了，改练铁人三项。", "我在为什么比赛训练？", "铁人三项", "半程马拉松"),
+    (3, "楼下那家湘菜馆的主厨是老罗。|老罗走了，湘菜馆现在的主厨是阿芳。", "湘菜馆的主厨是谁？", "阿芳", "老罗"),
+    (1, "我的家庭医生是社区医院的郭大夫。|我把家庭医生换成了程大夫。", "我的家庭医生是谁？", "程大夫", "郭大夫"),
+    (1, "共享网盘的密码是Orca2023。|共享网盘密码换了：Panda#77。", "共享网盘的密码是什么？", "Panda#77", "Orca2023"),
+    (1, "我在浦东租了一间一室户。|助手:浦东的房子住得怎么样？|我已经搬走了，现在在闵行租了两室一厅。", "我住在哪里？", "闵行", "浦东"),
+    (3, "我爸开的是一辆桑塔纳。|我爸把桑塔纳卖了，换了辆比亚迪。", "我爸开什么车？", "比亚迪", "桑塔纳"),
+    (1, "我在仓库上夜班。|我现在调到仓库白班了。", "我在仓库上什么班？", "白班", "夜班"),
+    (3, "酒店标准间一晚380元。|酒店通知标准间涨到一晚450元了。", "酒店标准间多少钱一晚？", "450", "380"),
+    (1, "我们的婚礼定在6月14日。|婚礼推迟到了9月20日。", "我们的婚礼是哪天？", "9月20日", "6月14日"),
+    (1, "我在备考注册会计师。|助手:注会复习得怎么样？|注会我放弃了，改考法律职业资格证。", "我在准备什么考试？", "法律职业资格", "注册会计师"),
+    (3, "小雨怀孕了，预产期在三月。|小雨生了，是个男孩，叫乐乐。", "小雨现在怎么样了？", "生了", "预产期"),
+    (1, "我最喜欢的歌手是周杰伦。|说实话，我现在最喜欢的歌手是毛不易。", "我最喜欢的歌手是谁？", "毛不易", "周杰伦"),
+    (1, "我每天开车上班。|车卖了，现在骑电动车上班。", "我怎么上班？", "电动车", "开车"),
+    (3, "我们足球队的教练是韩指导。|韩指导辞职了，现在的教练是孔指导。", "我们足球队的教练是谁？", "孔指导", "韩指导"),
+    (1, "门禁密码是2468。|门禁密码改成9135了。", "门禁密码是多少？", "9135", "2468"),
+    (1, "孩子放学是三点一刻接。|学校调整了放学时间，现在两点四十五接。", "孩子几点放学接？", "两点四十五", "三点一刻"),
+    (3, "我们最大的客户是海岳物流。|海岳物流不跟我们合作了，现在最大的客户是中远。", "我们最大的客户是谁？", "中远", "海岳物流"),
+    (1, "我在市一医院当护士。|我已经不当护士了，现在做用户研究。", "我做什么工作？", "用户研究", "当护士"),
+    (3, "老冯的办公室在204室。|老冯搬到317室了。", "老冯的办公室在哪个房间？", "317", "204"),
+    (1, "我的医保在北京交的。|我的社保转到深圳了，今年开始在深圳交。", "我的社保在哪里交？", "深圳", "北京交"),
+    (1, "我是曼联球迷。|这么多年了，我现在改支持利物浦了。", "我支持哪支球队？", "利物浦", "曼联"),
+    (3, "北辰能源的总经理是沈静。|沈静卸任后，北辰能源任命了杜衡为总经理。", "北辰能源的总经理是谁？", "杜衡", "沈静"),
+    (1, "我家的猫叫年糕。|我们给猫改名叫饼干了，年糕这个名字不太适合她。", "我家的猫叫什么？", "饼干", "叫年糕"),
+    (1, "我现在完全居家办公。|助手:还是全职远程吗？|不是了，现在每周要去公司三天。", "我是远程办公吗？", "每周要去公司三天", "完全居家办公"),
+    (3, "我奶奶住在绍兴老家。|奶奶搬去了宁波的一家养老院。", "我奶奶住在哪里？", "宁波", "绍兴"),
+    (1, "我的护照2025年到期。|护照换新了，有效期到2035年。", "我的护照什么时候到期？", "2035", "2025"),
+    (1, "我一晚上大概睡六个小时。|最近我能睡够八个小时了。", "我每天睡多久？", "八个小时", "六个小时"),
+    (1, "我的定期存款利率是2.1%。|定期利率上调到了2.6%。", "我的定期存款利率是多少？", "2.6%", "2.1%"),
+    (3, "我儿子在学小提琴。|我儿子不学小提琴了，改学架子鼓。", "我儿子学什么乐器？", "架子鼓", "在学小提琴"),
+    (1, "我家门牌号是4单元502。|因为漏水我们换到了7单元1101，以后就住这了。", "我家门牌号是多少？", "7单元1101", "4单元502"),
+    (1, "买新电脑的预算是8000元。|我把买电脑的预算提高到了12000元。", "我买电脑的预算是多少？", "12000", "8000"),
+    (3, "周五的站会是九点半。|周五站会提前到九点整了。", "周五站会几点？", "九点整", "九点半"),
+    (1, "我在生酮饮食。|生酮不搞了，现在改成地中海饮食。", "我现在是什么饮食方式？", "地中海", "生酮饮食"),
+    (3, "大刘是中尉。|大刘六月份晋升为上尉了。", "大刘是什么军衔？", "上尉", "中尉"),
+    (1, "我的合同12月31日到期。|公司把我的合同续到了明年6月30日。", "我的合同什么时候到期？", "6月30日", "12月31日"),
+    (1, "我最近在读《三体》。|《三体》读完了，现在在读《活着》。", "我在读什么书？", "《活着》", "《三体》"),
+    (3, "我们的产品版本是2.3。|今天发布了2.4版，这是现在的正式版本。", "我们现在的产品版本是多少？", "2.4", "2.3"),
+    (1, "团建的会议室定在松间厅。|助手:团建还在松间厅吗？|松间厅被重复预订了，改到了竹韵厅。", "团建在哪个会议室？", "竹韵厅", "松间厅"),
+    (1, "我的胆固醇是6.2。|最新体检胆固醇降到了5.1。", "我的胆固醇是多少？", "5.1", "6.2"),
+    (3, "隔壁老王是出租车司机。|老王上个月退休了，不开出租了。", "隔壁老王做什么？", "退休", "出租车司机"),
+    (1, "租的车周五还。|租车我续到了下周三。", "租的车什么时候还？", "下周三", "周五还"),
+    (3, "我们镇的镇长是高女士。|高女士落选了，现在的镇长是欧先生。", "我们镇的镇长是谁？", "欧先生", "高女士"),
+    (1, "我在用多邻国学意大利语。|助手:意大利语还在学吗？|意大利语停了，现在跟老师学韩语。", "我在学什么语言？", "韩语", "意大利语"),
+    (1, "我的笔记本装的是Windows 10。|我重装成了Ubuntu。", "我的笔记本是什么系统？", "Ubuntu", "Windows 10"),
+    (3, "我们的产品经理是小琪。|小琪调去增长组了，现在我们的产品经理是阿凯。", "我们的产品经理是谁？", "阿凯", "小琪"),
+    (1, "婚礼场地订在山顶庄园。|山顶庄园退掉了，改订了湖畔酒店。", "我们的婚礼场地在哪？", "湖畔酒店", "山顶庄园"),
+    (1, "我家住在南京路12号。|我搬到了同一个城市的清凉路48号。", "我家地址是什么？", "清凉路48号", "南京路12号"),
+    (1, "我家电费是每度0.62元。|电费调到了每度0.58元。", "我家电费每度多少钱？", "0.58", "0.62"),
+    (3, "我表妹小安还在上学。|小安毕业了，现在是一名建筑师。", "我表妹小安做什么？", "建筑师", "上学"),
+    (1, "我现在负责计费系统迁移。|我被调离了计费项目，现在做搜索相关性。", "我在做哪个项目？", "搜索相关性", "计费系统迁移"),
+    (1, "我每天的步数目标是八千步。|我把步数目标提高到一万二了。", "我每天的步数目标是多少？", "一万二", "八千步"),
+    (3, "象棋社的社长是阿伟。|象棋社选了娜娜当社长。", "象棋社社长是谁？", "娜娜", "阿伟"),
+    (1, "我已婚，老公叫志刚。|我和志刚五月份办完了离婚手续。", "我结婚了吗？", "离婚", "已婚"),
+    (1, "我坐飞机一般选国航。|上次行李丢了以后，我能选东航就选东航。", "我坐飞机喜欢哪家航空公司？", "东航", "国航"),
+    (1, "我每周一晚上踢五人制。|助手:周一的五人制还踢吗？|联赛改到周三晚上了。", "我的五人制比赛是周几？", "周三", "周一"),
+    (3, "我们服务器用的是PostgreSQL 13。|服务器已经升级到PostgreSQL 16了。", "我们服务器用的PostgreSQL是哪个版本？", "PostgreSQL 16", "PostgreSQL 13"),
+    (1, "我穿42码的跑鞋。|新跑鞋买的43码，脚好像变大了。", "我穿多大码的跑鞋？", "43码", "42码"),
+    (1, "我是业主委员会的财务。|我卸任了财务，现在是业委会秘书。", "我在业委会担任什么职务？", "秘书", "财务"),
+    (3, "我小姨的电话是13911112222。|小姨换了新号码：13733334444。", "我小姨的电话是多少？", "13733334444", "13911112222"),
+    (1, "我中午十二点吃午饭。|因为开会时间调整，我改到一点半吃午饭了。", "我几点吃午饭？", "一点半", "十二点"),
+    (1, "我常去的药店是老百姓大药房。|助手:最近去哪家药店买药？|我换到地铁站旁边的益丰大药房了。", "我常去哪家药店？", "益丰", "老百姓"),
+    (3, "阿杰跟他爸妈住在一起。|阿杰终于在江边租了自己的房子。", "阿杰住在哪里？", "自己的房子", "跟他爸妈住"),
+    (1, "我每天早上坐6点40的高铁。|6点40那班取消了，我现在坐7点05的。", "我早上坐哪班车？", "7点05", "6点40"),
+    (3, "狗狗看病一直找宠物医院的孟医生。|孟医生退休了，我们现在带狗去瑞鹏宠物医院。", "我们家狗在哪看病？", "瑞鹏", "孟医生"),
+    (1, "我订了《南方周末》。|《南方周末》退订了，现在在网上看《财新》。", "我看什么报刊？", "财新", "南方周末"),
+    (1, "我的手机套餐每月10G流量。|我把手机套餐升级成了无限流量。", "我每个月有多少流量？", "无限流量", "10G"),
+    (3, "我们的测试负责人是宝珠。|宝珠休长假了，测试负责人换成了奥斯卡。", "我们的测试负责人是谁？", "奥斯卡", "宝珠"),
+    (1, "读书会在汉娜家办。|读书会搬到了图书馆的阅览室。", "读书会在哪里办？", "图书馆", "汉娜家"),
+    (1, "我的花呗额度是5000。|花呗额度提到了8000。", "我的花呗额度是多少？", "8000", "5000"),
+    (3, "我们小区的物业是万科物业。|业主大会投票换了物业，现在是碧桂园服务。", "我们小区的物业公司是哪家？", "碧桂园", "万科"),
+    (1, "我的身份证地址还是老家的。|助手:身份证地址改了吗？|改了，迁到了现在住的天河区。", "我的身份证地址在哪里？", "天河区", "老家"),
+    (1, "我的英语老师是Emma。|Emma回国了，现在教我英语的是David。", "我的英语老师是谁？", "David", "Emma"),
+    (3, "我侄子在读高三。|我侄子已经考上大学了，在读大一。", "我侄子在读几年级？", "大一", "高三"),
+    (1, "快递都寄到公司前台。|以后快递都寄到小区的丰巢柜，公司前台不收了。", "我的快递寄到哪里？", "丰巢", "公司前台"),
+    (1, "我用的输入法是搜狗。|我换成微信输入法了。", "我用什么输入法？", "微信输入法", "搜狗"),
+    (3, "班主任是刘老师。|开学后班主任换成了何老师。", "班主任是谁？", "何老师", "刘老师"),
+    (1, "我还在吃二甲双胍。|医生让我停了二甲双胍，改打胰岛素了。", "我现在用什么降糖药？", "胰岛素", "还在吃二甲双胍"),
+]
+
+# three-step sequences: the last value is current, the one before it is stale
+EN_SEQUENCES = [
+    (1, "I live in Austin.|We moved to Denver in the spring.|Another move: we're in Seattle now.", "Which city do I live in?", "Seattle", "Denver"),
+    (1, "My manager is Lisa.|Lisa left, my manager is Tom now.|Tom got promoted, I report to Aisha.", "Who do I report to?", "Aisha", "Tom"),
+    (3, "The Basic plan is $5 a month.|Basic went up to $7.|They raised Basic again, it's $9 now.", "How much is the Basic plan?", "$9", "$7"),
+    (1, "My number is 0711 200 300.|New number: 0711 555 010.|Sorry, changed again: 0160 889 2211.", "What is my phone number?", "0160 889 2211", "0711 555 010"),
+]
+ZH_SEQUENCES = [
+    (1, "我住在长沙。|今年春天搬到了武汉。|又搬家了，现在在南昌。", "我住在哪个城市？", "南昌", "武汉"),
+    (3, "我们部门经理是老周。|老周调走了，现在经理是小何。|小何升职去总部了，部门经理换成了阿兰。", "我们部门经理是谁？", "阿兰", "小何"),
+    (1, "健身卡年费1999。|续费涨到2299了。|今年又涨了，2599。", "健身卡年费多少？", "2599", "2299"),
+    (1, "我的邮箱密码是qwer1234。|邮箱密码改成了lake@2023。|又改了一次，现在是Pine#808。", "我的邮箱密码是什么？", "Pine#808", "lake@2023"),
+]
+
+# additions to a multi-valued relation: (person, turns, question, current = the new value, earlier values ";")
+EN_MULTI = [
+    (1, "I'm allergic to peanuts.|The allergist found I'm also allergic to shellfish.", "What am I allergic to?", "shellfish", "peanuts"),
+    (1, "I love hiking.|Lately I've also gotten into bouldering.", "What are my hobbies?", "bouldering", "hiking"),
+    (1, "I have a son, Leo.|We just welcomed our second child, a girl named Ava!", "What are my children's names?", "Ava", "Leo"),
+    (1, "I speak English and German.|I've become fluent in Spanish too after two years in Valencia.", "Which languages do I speak?", "Spanish", "English;German"),
+    (1, "I like jazz.|I've been listening to a lot of Afrobeat as well.", "What music do I like?", "Afrobeat", "jazz"),
+    (3, "My sister is allergic to cats.|My sister turns out to be allergic to birch pollen as well.", "What is my sister allergic to?", "birch pollen", "cats"),
+    (1, "I play the guitar.|A:Any other instruments?|Yes, I play the cello too.", "Which instruments do I play?", "cello", "guitar"),
+    (1, "We have a dog named Pepper.|We adopted a cat last week, she's called Olive.", "What pets do we have?", "Olive", "Pepper"),
+    (3, "Tom speaks French.|Tom picked up Portuguese while working in Recife.", "Which languages does Tom speak?", "Portuguese", "French"),
+    (1, "I enjoy Thai food.|I'm also really into Ethiopian food these days.", "Which cuisines do I like?", "Ethiopian", "Thai"),
+    (1, "I collect vintage stamps.|I started collecting old vinyl records as well.", "What do I collect?", "vinyl records", "vintage stamps"),
+    (1, "I'm lactose intolerant.|My doctor says I'm also gluten sensitive.", "What food intolerances do I have?", "gluten", "lactose"),
+    (3, "Mei has a daughter called Lily.|Mei's twins were born in April, Max and Ruby.", "Who are Mei's children?", "Ruby", "Lily"),
+    (1, "I volunteer at the food bank.|I've also started volunteering at the animal shelter on Sundays.", "Where do I volunteer?", "animal shelter", "food bank"),
+    (1, "I'm a fan of the Lakers.|I also follow the Seattle Storm closely.", "Which teams do I follow?", "Seattle Storm", "Lakers"),
+    (1, "My favourite authors include Ursula Le Guin.|Add Octavia Butler to my favourite authors.", "Who are my favourite authors?", "Octavia Butler", "Ursula Le Guin"),
+    (3, "My brother has a degree in physics.|My brother finished a second degree, in economics.", "What degrees does my brother have?", "economics", "physics"),
+    (1, "I take vitamin D daily.|I added magnesium to my daily supplements.", "Which supplements do I take?", "magnesium", "vitamin D"),
+    (1, "I've visited Japan.|Just got back from Peru, my first time there!", "Which countries have I visited?", "Peru", "Japan"),
+    (1, "I'm certified in AWS.|Passed the Kubernetes CKA exam today.", "Which certifications do I have?", "CKA", "AWS"),
+    (3, "Our team uses Python.|A:Anything besides Python?|We also write a lot of Go for the services.", "Which programming languages does our team use?", "Go for the services", "Python"),
+    (1, "I can't stand cilantro.|I also really dislike olives.", "Which foods do I dislike?", "olives", "cilantro"),
+    (1, "My grandson Ethan is five.|My daughter just had another boy, Noah.", "What are my grandsons' names?", "Noah", "Ethan"),
+    (1, "I have a Netflix subscription.|Signed up for Disney+ as well for the kids.", "Which streaming services do I subscribe to?", "Disney+", "Netflix"),
+    (3, "Grandpa takes metformin.|Grandpa was also prescribed atorvastatin.", "Which medications does grandpa take?", "atorvastatin", "metformin"),
+    (1, "I like watching tennis.|I've also started watching Formula 1 with my dad.", "Which sports do I watch?", "Formula 1", "tennis"),
+    (1, "I'm a member of the chess club.|I also joined the city choir this month.", "Which clubs am I a member of?", "choir", "chess club"),
+    (3, "Ana is allergic to penicillin.|Ana also reacts badly to ibuprofen.", "Which drugs is Ana allergic to?", "ibuprofen", "penicillin"),
+    (1, "I grow tomatoes on my balcony.|This year I planted chilli peppers next to them.", "What do I grow on my balcony?", "chilli peppers", "tomatoes"),
+    (1, "I know SQL.|I've been learning Rust in the evenings and can use it at work now.", "Which programming languages do I know?", "Rust", "SQL"),
+    (3, "Our office has a branch in Dublin.|We opened a second branch in Kraków.", "Where does our company have branches?", "Kraków", "Dublin"),
+    (1, "I'm scared of heights.|A:Any other fears?|Deep water scares me too.", "What am I afraid of?", "Deep water", "heights"),
+]
+ZH_MULTI = [
+    (1, "我对花生过敏。|医生说我对虾也过敏。", "我对什么过敏？", "虾", "花生"),
+    (1, "我喜欢爬山。|最近我还迷上了攀岩。", "我有哪些爱好？", "攀岩", "爬山"),
+    (1, "我有一个儿子叫乐乐。|我们家二宝出生了，是个女儿，叫朵朵！", "我的孩子叫什么名字？", "朵朵", "乐乐"),
+    (1, "我会说普通话和英语。|在西班牙待了两年，西班牙语我也能流利说了。", "我会说哪些语言？", "西班牙语", "普通话;英语"),
+    (1, "我喜欢听爵士乐。|最近也常听民谣。", "我喜欢什么音乐？", "民谣", "爵士"),
+    (3, "我妹妹对猫毛过敏。|我妹妹原来对桦树花粉也过敏。", "我妹妹对什么过敏？", "桦树花粉", "猫毛"),
+    (1, "我会弹吉他。|助手:还会别的乐器吗？|会，我还会拉大提琴。", "我会哪些乐器？", "大提琴", "吉他"),
+    (1, "我们家养了一只狗叫豆豆。|上周我们又领养了一只猫，叫橘子。", "我们家养了哪些宠物？", "橘子", "豆豆"),
+    (3, "小王会说法语。|小王在巴西工作时学会了葡萄牙语。", "小王会哪些语言？", "葡萄牙语", "法语"),
+    (1, "我爱吃川菜。|最近我也特别喜欢吃云南菜。", "我喜欢吃哪些菜系？", "云南菜", "川菜"),
+    (1, "我收藏邮票。|我还开始收藏黑胶唱片了。", "我收藏什么？", "黑胶唱片", "邮票"),
+    (1, "我乳糖不耐受。|医生说我对麸质也敏感。", "我有哪些食物不耐受？", "麸质", "乳糖"),
+    (3, "阿美有一个女儿叫莉莉。|阿美四月生了一对双胞胎，叫大宝和小宝。", "阿美有哪些孩子？", "小宝", "莉莉"),
+    (1, "我在食物银行做志愿者。|我周日还开始去流浪动物救助站做志愿者。", "我在哪里做志愿者？", "流浪动物救助站", "食物银行"),
+    (1, "我是湖人队的球迷。|我也一直关注广东队。", "我关注哪些球队？", "广东队", "湖人"),
+    (1, "我喜欢的作家有鲁迅。|把张爱玲也加到我喜欢的作家里。", "我喜欢哪些作家？", "张爱玲", "鲁迅"),
+    (3, "我哥哥是物理学学士。|我哥哥又拿了一个经济学学位。", "我哥哥有哪些学位？", "经济学", "物理学"),
+    (1, "我每天吃维生素D。|我又加了镁片作为每天的补充剂。", "我每天吃哪些补充剂？", "镁片", "维生素D"),
+    (1, "我去过日本。|刚从秘鲁回来，第一次去！", "我去过哪些国家？", "秘鲁", "日本"),
+    (1, "我有教师资格证。|今天我又考下了心理咨询师证。", "我有哪些证书？", "心理咨询师证", "教师资格证"),
+    (3, "我们团队用Python。|助手:除了Python还用什么？|服务端我们也写很多Go。", "我们团队用哪些编程语言？", "Go", "Python"),
+    (1, "我受不了香菜。|我也很讨厌吃苦瓜。", "我不喜欢吃什么？", "苦瓜", "香菜"),
+    (1, "我外孙小宇五岁了。|我女儿又生了个儿子，叫小航。", "我的外孙叫什么？", "小航", "小宇"),
+    (1, "我开了爱奇艺会员。|为了孩子又开了个腾讯视频会员。", "我开了哪些视频会员？", "腾讯视频", "爱奇艺"),
+    (3, "爷爷在吃二甲双胍。|医生又给爷爷开了阿托伐他汀。", "爷爷在吃哪些药？", "阿托伐他汀", "二甲双胍"),
+    (1, "我喜欢看网球比赛。|我也开始跟我爸一起看F1了。", "我喜欢看哪些体育比赛？", "F1", "网球"),
+    (1, "我是象棋协会的会员。|这个月我还加入了市合唱团。", "我参加了哪些社团？", "合唱团", "象棋协会"),
+    (3, "小安对青霉素过敏。|小安吃布洛芬也会过敏。", "小安对哪些药过敏？", "布洛芬", "青霉素"),
+    (1, "我在阳台种西红柿。|今年我在旁边又种了辣椒。", "我在阳台种了什么？", "辣椒", "西红柿"),
+    (1, "我会写SQL。|我晚上一直在学Rust，现在工作中也能用上了。", "我会哪些编程语言？", "Rust", "SQL"),
+    (3, "我们公司在成都有分部。|我们在西安开了第二个分部。", "我们公司在哪些城市有分部？", "西安", "成都"),
+    (1, "我恐高。|助手:还怕别的吗？|我也怕深水。", "我害怕什么？", "深水", "恐高"),
+]
+
+# restatements: (person, slot kind, turns, question, current = the value said both times, other strings to keep ";")
+EN_RESTATE = [
+    (1, "s", "I take 10 mg of lisinopril every morning.|Every morning I take 10 mg of lisinopril.", "What dose of lisinopril do I take?", "10 mg", "lisinopril"),
+    (1, "s", "I live in Rotterdam.|Rotterdam is where I live.", "Where do I live?", "Rotterdam", ""),
+    (1, "s", "I work for Philips.|My employer is Philips.", "Who do I work for?", "Philips", ""),
+    (1, "s", "My extension is 3304.|A:What's your extension again?|It's 3304.", "What is my extension?", "3304", ""),
+    (3, "s", "Our CTO is Grace Liu.|Grace Liu is our chief technology officer.", "Who is our CTO?", "Grace Liu", ""),
+    (3, "s", "Mei's husband is Daniel.|Mei is married to Daniel.", "Who is Mei's husband?", "Daniel", ""),
+    (1, "s", "My car plate is HH-LP 902.|The licence plate on my car reads HH-LP 902.", "What is my car's plate?", "HH-LP 902", ""),
+    (1, "s", "The report is due on Friday.|Friday is the deadline for the report.", "When is the report due?", "Friday", ""),
+    (3, "s", "The capital of Australia is Canberra.|Canberra is Australia's capital city.", "What is the capital of Australia?", "Canberra", ""),
+    (1, "m", "I'm allergic to peanuts.|Peanuts give me an allergic reaction.", "What am I allergic to?", "Peanuts", ""),
+    (1, "m", "I love playing badminton.|Badminton is something I really enjoy playing.", "What sports do I like?", "badminton", ""),
+    (1, "s", "My manager is Olga.|A:Who's your manager these days?|Still Olga.", "Who is my manager?", "Olga", ""),
+    (1, "s", "I drive a blue Volvo.|My car is a blue Volvo.", "What car do I drive?", "Volvo", ""),
+    (3, "s", "My sister works as a pharmacist.|My sister is a pharmacist.", "What does my sister do?", "pharmacist", ""),
+    (1, "s", "My phone number is 0612 334 889.|You can reach me on 0612 334 889.", "What is my phone number?", "0612 334 889", ""),
+    (1, "s", "The Basic plan costs 9 euros a month.|It's 9 euros a month for the Basic plan.", "How much is the Basic plan?", "9 euros", ""),
+    (1, "s", "I was born in Valparaíso.|Valparaíso is my hometown, I was born there.", "Where was I born?", "Valparaíso", ""),
+    (1, "m", "I speak Dutch.|Dutch is one of the languages I speak.", "Which languages do I speak?", "Dutch", ""),
+    (3, "s", "Raj's partner is called Meera.|Raj is in a relationship with Meera.", "Who is Raj's partner?", "Meera", ""),
+    (1, "s", "I go to bed around 11pm.|Bedtime for me is usually about 11pm.", "When do I go to bed?", "11pm", ""),
+    (1, "m", "My kids are Sara and Jonah.|I have two children, Jonah and Sara.", "What are my children's names?", "Jonah", "Sara"),
+    (1, "s", "I'm a vegetarian.|I don't eat meat, I'm vegetarian.", "What is my diet?", "vegetarian", ""),
+    (3, "s", "The team offsite is in Lisbon.|A:Where's the offsite again?|Lisbon, like I said.", "Where is the team offsite?", "Lisbon", ""),
+    (1, "s", "My shoe size is 44.|I wear a size 44 shoe.", "What is my shoe size?", "44", ""),
+    (1, "s", "I've been a teacher for 12 years.|I have 12 years of teaching behind me.", "How long have I been teaching?", "12 years", ""),
+    (3, "s", "Our office wifi password is Heron!512.|For the office wifi, the password is Heron!512.", "What is the office wifi password?", "Heron!512", ""),
+    (1, "m", "I like reading science fiction.|Science fiction is my favourite kind of book to read.", "What do I like to read?", "science fiction", ""),
+    (1, "s", "I commute by train.|I take the train to work.", "How do I get to work?", "train", ""),
+    (3, "s", "Dad's birthday is on 9 August.|My father was born on 9 August.", "When is Dad's birthday?", "9 August", ""),
+    (1, "s", "My rent is 950 pounds a month.|I pay 950 pounds rent each month.", "How much is my rent?", "950", ""),
+    (1, "s", "My flight to Oslo leaves at 7:45.|The Oslo flight departs at 7:45 in the morning.", "When does my Oslo flight leave?", "7:45", ""),
+    (3, "s", "Our biggest supplier is Nordtek.|Nordtek supplies us more than anyone else.", "Who is our biggest supplier?", "Nordtek", ""),
+]
+ZH_RESTATE = [
+    (1, "s", "我每天早上吃10毫克的氨氯地平。|每天早上我都吃氨氯地平，10毫克。", "我每天吃多少氨氯地平？", "10毫克", "氨氯地平"),
+    (1, "s", "我住在厦门。|厦门是我住的地方。", "我住在哪里？", "厦门", ""),
+    (1, "s", "我在美团上班。|我的工作单位是美团。", "我在哪里上班？", "美团", ""),
+    (1, "s", "我的分机号是3304。|助手:你的分机号是多少来着？|3304。", "我的分机号是多少？", "3304", ""),
+    (3, "s", "我们的CTO是刘畅。|刘畅是我们公司的首席技术官。", "我们的CTO是谁？", "刘畅", ""),
+    (3, "s", "小美的老公是大卫。|小美嫁给了大卫。", "小美的老公是谁？", "大卫", ""),
+    (1, "s", "我的车牌号是京N·3A902。|我车的牌照是京N·3A902。", "我的车牌号是多少？", "京N·3A902", ""),
+    (1, "s", "报告周五交。|周五是报告的截止日。", "报告什么时候交？", "周五", ""),
+    (3, "s", "澳大利亚的首都是堪培拉。|堪培拉是澳大利亚的首都。", "澳大利亚的首都是哪？", "堪培拉", ""),
+    (1, "m", "我对花生过敏。|花生会让我过敏。", "我对什么过敏？", "花生", ""),
+    (1, "m", "我很喜欢打羽毛球。|打羽毛球是我特别喜欢的运动。", "我喜欢什么运动？", "羽毛球", ""),
+    (1, "s", "我的领导是老杨。|助手:你现在的领导是谁？|还是老杨。", "我的领导是谁？", "老杨", ""),
+    (1, "s", "我开一辆蓝色的沃尔沃。|我的车是蓝色沃尔沃。", "我开什么车？", "沃尔沃", ""),
+    (3, "s", "我姐姐是药剂师。|我姐姐的工作是药剂师。", "我姐姐做什么工作？", "药剂师", ""),
+    (1, "s", "我的手机号是13566778899。|打13566778899就能找到我。", "我的手机号是多少？", "13566778899", ""),
+    (1, "s", "基础套餐每月29元。|每个月29块钱就是基础套餐。", "基础套餐多少钱？", "29", ""),
+    (1, "s", "我出生在泉州。|泉州是我的老家，我在那出生。", "我在哪里出生？", "泉州", ""),
+    (1, "m", "我会说粤语。|粤语是我会说的语言之一。", "我会说哪些语言？", "粤语", ""),
+    (3, "s", "小林的女朋友叫佳佳。|小林在和佳佳谈恋爱。", "小林的女朋友是谁？", "佳佳", ""),
+    (1, "s", "我一般晚上十一点睡觉。|我通常十一点左右上床睡觉。", "我几点睡觉？", "十一点", ""),
+    (1, "m", "我的两个孩子叫小雨和小山。|我有两个孩子：小山和小雨。", "我的孩子叫什么名字？", "小山", "小雨"),
+    (1, "s", "我吃素。|我不吃肉，是素食者。", "我的饮食习惯是什么？", "素", ""),
+    (3, "s", "团建在三亚。|助手:团建去哪儿来着？|三亚，我说过的。", "团建在哪里？", "三亚", ""),
+    (1, "s", "我穿44码的鞋。|我鞋码是44。", "我穿多大的鞋？", "44", ""),
+    (1, "s", "我当老师12年了。|我教书已经有12年了。", "我当老师多久了？", "12年", ""),
+    (3, "s", "办公室无线密码是Heron!512。|办公室的Wi-Fi密码：Heron!512。", "办公室无线密码是什么？", "Heron!512", ""),
+    (1, "m", "我喜欢看科幻小说。|科幻小说是我最爱看的书。", "我喜欢看什么书？", "科幻小说", ""),
+    (1, "s", "我坐地铁上班。|我上班是坐地铁去的。", "我怎么去上班？", "地铁", ""),
+    (3, "s", "我爸的生日是8月9日。|我爸爸是8月9日出生的。", "我爸生日是哪天？", "8月9日", ""),
+    (1, "s", "我的房租每月3800。|我每个月付3800的房租。", "我的房租是多少？", "3800", ""),
+    (1, "s", "去大连的航班7点45起飞。|大连那趟航班早上7点45起飞。", "去大连的航班几点起飞？", "7点45", ""),
+    (3, "s", "我们最大的供应商是恒通。|恒通是给我们供货最多的供应商。", "我们最大的供应商是谁？", "恒通", ""),
+]
+
+# unrelated: (person, slot kind, turns, question about the last statement, current = its value, the first statement's value)
+EN_UNRELATED = [
+    (3, "s", "My sister lives in Lyon.|My sister's best friend lives in Nice.", "Where does my sister's best friend live?", "Nice", "Lyon"),
+    (1, "s", "I work at Siemens.|My wife works at Allianz.", "Where does my wife work?", "Allianz", "Siemens"),
+    (1, "s", "My phone extension is 4417.|The conference room's extension is 4000.", "What is the conference room's extension?", "4000", "4417"),
+    (1, "s", "My car plate is K-AB 120.|My wife's car plate is K-ZZ 981.", "What is my wife's car plate?", "K-ZZ 981", "K-AB 120"),
+    (3, "s", "The capital of Australia is Canberra.|The capital of Austria is Vienna.", "What is the capital of Austria?", "Vienna", "Canberra"),
+    (3, "s", "Our CTO is Helen Park.|Our CFO is Ravi Menon.", "Who is our CFO?", "Ravi Menon", "Helen Park"),
+    (3, "s", "Mei's husband is Kenji.|Mei's brother is Hiroshi.", "Who is Mei's brother?", "Hiroshi", "Kenji"),
+    (1, "s", "The thesis deadline is March 15.|The conference paper deadline is February 2.", "When is the conference paper deadline?", "February 2", "March 15"),
+    (1, "s", "The Pro plan costs $20 a month.|The Team plan costs $45 a month.", "How much is the Team plan?", "$45", "$20"),
+    (1, "s", "My manager is Priya.|My mentor is Kwame.", "Who is my mentor?", "Kwame", "Priya"),
+    (1, "s", "My home wifi password is sunflower42.|My laptop login password is Quokka_19.", "What is my laptop login password?", "Quokka_19", "sunflower42"),
+    (1, "m", "I'm allergic to peanuts.|My son is allergic to eggs.", "What is my son allergic to?", "eggs", "peanuts"),
+    (1, "s", "I live in Berlin.|My parents live in Hamburg.", "Where do my parents live?", "Hamburg", "Berlin"),
+    (1, "s", "My dentist is Dr. Alvarez.|My kids' dentist is Dr. Moreau.", "Who is my kids' dentist?", "Moreau", "Alvarez"),
+    (1, "s", "My flight to Rome is on Monday.|My flight back from Rome is on Thursday.", "When is my flight back from Rome?", "Thursday", "Monday"),
+    (1, "s", "I drive a Toyota Corolla.|My boss drives a Porsche Taycan.", "What does my boss drive?", "Taycan", "Corolla"),
+    (1, "s", "My rent is 1,100 euros.|My parking spot costs 90 euros a month.", "How much does my parking spot cost?", "90 euros", "1,100"),
+    (3, "s", "Tom's partner is Lucy.|Tom's business partner is Ahmed.", "Who is Tom's business partner?", "Ahmed", "Lucy"),
+    (1, "s", "My phone number is 0176 5512 903.|My office landline is 030 8812 440.", "What is my office landline?", "030 8812 440", "0176 5512 903"),
+    (1, "m", "I like jazz.|My husband likes heavy metal.", "What music does my husband like?", "heavy metal", "jazz"),
+    (1, "s", "My email is anna.k@postbox.de.|My work email is a.kowalski@fernwood.io.", "What is my work email?", "a.kowalski@fernwood.io", "anna.k@postbox.de"),
+    (1, "s", "The kitchen renovation budget is 15,000.|The bathroom renovation budget is 8,000.", "What is the bathroom renovation budget?", "8,000", "15,000"),
+    (3, "s", "The head of sales is Beatriz.|The head of marketing is Owen.", "Who is the head of marketing?", "Owen", "Beatriz"),
+    (1, "s", "My gym is FitOne.|A:And your daughter?|She does gymnastics at Summit Athletics.", "Where does my daughter do gymnastics?", "Summit Athletics", "FitOne"),
+    (1, "m", "I speak German.|My grandmother speaks Polish.", "Which language does my grandmother speak?", "Polish", "German"),
+    (1, "s", "My locker code is 3-19-27.|The bike lock code is 7-7-0-4.", "What is the bike lock code?", "7-7-0-4", "3-19-27"),
+    (1, "s", "The team meeting is on Tuesdays.|The board meeting is on the last Friday of the month.", "When is the board meeting?", "last Friday", "Tuesdays"),
+    (1, "s", "I was born in Porto.|My husband was born in Accra.", "Where was my husband born?", "Accra", "Porto"),
+    (3, "s", "The CEO of Norrland Energy is Sofia Berg.|The CEO of Norrland Bank is Erik Sand.", "Who is the CEO of Norrland Bank?", "Erik Sand", "Sofia Berg"),
+    (1, "m", "My son plays the violin.|My son's friend plays the trumpet.", "What does my son's friend play?", "trumpet", "violin"),
+    (1, "s", "I take 10 mg of lisinopril.|My mother takes 5 mg of amlodipine.", "What does my mother take?", "amlodipine", "lisinopril"),
+    (1, "s", "The office is on the 3rd floor.|The cafeteria is on the ground floor.", "Which floor is the cafeteria on?", "ground floor", "3rd floor"),
+]
+ZH_UNRELATED = [
+    (3, "s", "我姐姐住在成都。|我姐姐的闺蜜住在昆明。", "我姐姐的闺蜜住在哪？", "昆明", "成都"),
+    (1, "s", "我在腾讯上班。|我老婆在平安保险上班。", "我老婆在哪上班？", "平安保险", "腾讯"),
+    (1, "s", "我的分机号是6021。|大会议室的分机是6000。", "大会议室的分机是多少？", "6000", "6021"),
+    (1, "s", "我的车牌号是沪A·5K321。|我老公的车牌号是沪B·7Q118。", "我老公的车牌号是多少？", "沪B·7Q118", "沪A·5K321"),
+    (3, "s", "澳大利亚的首都是堪培拉。|奥地利的首都是维也纳。", "奥地利的首都是哪？", "维也纳", "堪培拉"),
+    (3, "s", "我们的CTO是赵敏。|我们的CFO是钱伟。", "我们的CFO是谁？", "钱伟", "赵敏"),
+    (3, "s", "小美的老公是李强。|小美的哥哥是李刚。", "小美的哥哥是谁？", "李刚", "李强"),
+    (1, "s", "论文截止日期是3月15日。|会议投稿截止日期是2月2日。", "会议投稿什么时候截止？", "2月2日", "3月15日"),
+    (1, "s", "专业版每月68元。|团队版每月198元。", "团队版多少钱？", "198", "68"),
+    (1, "s", "我的领导是王磊。|我的导师是陈教授。", "我的导师是谁？", "陈教授", "王磊"),
+    (1, "s", "家里无线密码是abc12345。|我电脑的开机密码是Koala_19。", "我电脑的开机密码是什么？", "Koala_19", "abc12345"),
+    (1, "m", "我对花生过敏。|我儿子对鸡蛋过敏。", "我儿子对什么过敏？", "鸡蛋", "花生"),
+    (1, "s", "我住在北京。|我爸妈住在天津。", "我爸妈住在哪？", "天津", "北京"),
+    (1, "s", "我的牙医是黄医生。|孩子的牙医是方医生。", "孩子的牙医是谁？", "方医生", "黄医生"),
+    (1, "s", "我去三亚的航班是周一。|从三亚回来的航班是周四。", "从三亚回来的航班是哪天？", "周四", "周一"),
+    (1, "s", "我开丰田卡罗拉。|我老板开保时捷。", "我老板开什么车？", "保时捷", "卡罗拉"),
+    (1, "s", "我房租每月4500。|车位每月租金600。", "车位每月多少钱？", "600", "4500"),
+    (3, "s", "老张的爱人是刘姐。|老张的合伙人是小马。", "老张的合伙人是谁？", "小马", "刘姐"),
+    (1, "s", "我的手机号是13812345678。|我办公室座机是010-88124400。", "我办公室座机是多少？", "010-88124400", "13812345678"),
+    (1, "m", "我喜欢爵士乐。|我老公喜欢重金属。", "我老公喜欢什么音乐？", "重金属", "爵士"),
+    (1, "s", "我的私人邮箱是xiaoli@163.com。|我的工作邮箱是li.xiao@yunfan.cn。", "我的工作邮箱是什么？", "li.xiao@yunfan.cn", "xiaoli@163.com"),
+    (1, "s", "厨房装修预算是5万。|卫生间装修预算是3万。", "卫生间装修预算是多少？", "3万", "5万"),
+    (3, "s", "销售总监是蔡姐。|市场总监是老欧。", "市场总监是谁？", "老欧", "蔡姐"),
+    (1, "s", "我在乐刻健身。|助手:那你女儿呢？|她在少年宫学体操。", "我女儿在哪学体操？", "少年宫", "乐刻"),
+    (1, "m", "我会说粤语。|我外婆会说潮汕话。", "我外婆会说什么方言？", "潮汕话", "粤语"),
+    (1, "s", "我储物柜密码是3927。|自行车锁密码是7704。", "自行车锁密码是多少？", "7704", "3927"),
+    (1, "s", "组里的周会在周二。|董事会在每月最后一个周五开。", "董事会什么时候开？", "最后一个周五", "周二"),
+    (1, "s", "我出生在泉州。|我老公出生在哈尔滨。", "我老公在哪出生？", "哈尔滨", "泉州"),
+    (3, "s", "北辰能源的总经理是沈静。|北辰银行的行长是杜衡。", "北辰银行的行长是谁？", "杜衡", "沈静"),
+    (1, "m", "我儿子学小提琴。|我儿子的同学学小号。", "我儿子的同学学什么乐器？", "小号", "小提琴"),
+    (1, "s", "我每天吃10毫克氨氯地平。|我妈每天吃5毫克的阿司匹林。", "我妈每天吃什么药？", "阿司匹林", "氨氯地平"),
+    (1, "s", "办公室在3楼。|食堂在1楼。", "食堂在几楼？", "1楼", "3楼"),
+]
+
+# fmt: on
+
+
+def timeline(texts: list[str], lang: str, start: dt.datetime, gap: dt.timedelta) -> list[dict[str, str]]:
+    turns: list[dict[str, str]] = []
+    when = start
+    for i, text in enumerate(texts):
+        assistant = text.startswith(ASSISTANT_PREFIX[lang])
+        if i:
+            when += REPLY_AFTER if turns[-1]["role"] == "assistant" else gap
+        content = text.removeprefix(ASSISTANT_PREFIX[lang]).strip()
+        turns.append({"role": "assistant" if assistant else "user", "content": content,
+                      "timestamp": when.isoformat().replace("+00:00", "Z")})  # fmt: skip
+    return turns
+
+
+def record(n: int, lang: str, label: str, person: int, kind: str, turns: str, question: str, current: str,
+           stale: str | None, keep: list[str]) -> dict[str, object]:  # fmt: skip
+    gap_name, gap = GAPS[n % len(GAPS)]
+    start = T0 + dt.timedelta(days=2 * n, hours=n % 7)
+    built = timeline(turns.split("|"), lang, start, gap)
+    asked = dt.datetime.fromisoformat(built[-1]["timestamp"]) + dt.timedelta(hours=2)
+    return {"id": f"{lang}-{label}-{n:03d}", "lang": lang, "person": "first" if person == 1 else "third",
+            "label": label, "slot_kind": "single" if kind == "s" else "multi", "gap": gap_name, "turns": built,
+            "question": question, "asked_at": asked.isoformat().replace("+00:00", "Z"), "current": current,
+            "stale": stale, "keep": keep}  # fmt: skip
+
+
+def split(values: str) -> list[str]:
+    return [v for v in values.split(";") if v]
+
+
+def records() -> list[dict[str, object]]:
+    out: list[dict[str, object]] = []
+    for lang, updates, sequences, additions, restatements, unrelated in (
+        ("en", EN_UPDATES, EN_SEQUENCES, EN_MULTI, EN_RESTATE, EN_UNRELATED),
+        ("zh", ZH_UPDATES, ZH_SEQUENCES, ZH_MULTI, ZH_RESTATE, ZH_UNRELATED),
+    ):
+        for n, (person, turns, question, current, stale) in enumerate([*updates, *sequences]):
+            out.append(record(n, lang, "update", person, "s", turns, question, current, stale, []))
+        for n, (person, turns, question, current, earlier) in enumerate(additions):
+            out.append(record(n, lang, "addition", person, "m", turns, question, current, None,
+                              [*split(earlier), current]))  # fmt: skip
+        for label, rows in (("restatement", restatements), ("unrelated", unrelated)):
+            for n, (person, kind, turns, question, current, others) in enumerate(rows):
+                out.append(record(n, lang, label, person, kind, turns, question, current, None,
+                                  [current, *split(others)]))  # fmt: skip
+    return out
+
+
+def main() -> None:
+    rows = records()
+    OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(f"wrote {len(rows)} records to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
