@@ -19,7 +19,8 @@ from neuromem import Settings
 from neuromem.store import migrate
 
 CLUSTER_URL_ENV = "NEUROMEM_TEST_CLUSTER_URL"
-_KEEP = ("neuromem_migrations", "neuromem_meta")  # the schema's version and the data's dimension
+# the schema's version, the data's dimension, the scope-signing key (migration 0017)
+_KEEP = ("neuromem_migrations", "neuromem_meta", "neuromem_scope_key")
 _TABLES = """
     SELECT c.relname FROM pg_class c
     WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition

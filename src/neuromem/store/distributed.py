@@ -94,8 +94,19 @@ _DISTRIBUTABLE_FUNCTIONS = """
                       WHERE o.classid = 'pg_proc'::regclass AND o.objid = p.oid)"""
 # neuromem's functions that read the session's backend pid (the scope proof of migration 0017)
 _SESSION_BOUND_FUNCTIONS = """
-    SELECT pg_get_functiondef(p.oid) FROM pg_proc p
+    SELECT p.oid::regprocedure::text, pg_get_functiondef(p.oid) FROM pg_proc p
     WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.prosrc LIKE '%%pg_backend_pid()%%'"""
+# row-level security policies of the user tables: Citus refuses a subquery in a distributed table's
+# policy, and 0017's read the scoped user once per statement as ``(SELECT neuromem_scoped_user())``
+_POLICIES = """SELECT tablename, policyname, qual, with_check FROM pg_policies
+    WHERE schemaname = 'public' AND (qual LIKE '%%SELECT%%' OR with_check LIKE '%%SELECT%%')"""  # partitions too
+_SCALAR_SUBQUERY = re.compile(r"\( SELECT (\w+\(\)) AS \w+\)")
+ALLOW_NESTED = sql.SQL("ALTER FUNCTION {} SET citus.allow_nested_distributed_execution = on")
+ALTER_POLICY = sql.SQL("ALTER POLICY {} ON {} USING ({}) WITH CHECK ({})")
+_READING_FUNCTIONS = """
+    SELECT p.oid::regprocedure::text FROM pg_proc p
+    WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.provolatile <> 'i'
+      AND NOT coalesce(p.proconfig, '{}') @> ARRAY['citus.allow_nested_distributed_execution=on']"""
 _COLUMN_TYPE = """
     SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
     WHERE a.attrelid = %s::regclass AND a.attname = %s"""
@@ -135,6 +146,14 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
     Runs inside the caller's transaction (which holds the migrations' advisory lock).
     """
     layout = Layout()
+    # before any distributed operation: Citus runs function commands over one connection per node
+    for _signature, definition in _rows(conn, _SESSION_BOUND_FUNCTIONS, (FUNCTION_PREFIX + "%",)):
+        cluster_wide = sql.SQL(definition.replace("pg_backend_pid()", "citus_backend_gpid()"))  # type: ignore[arg-type]
+        conn.execute(cluster_wide)
+    # functions that read tables (the scope key, the history clock of 0016) run inside a routed statement
+    # on the worker: their reads name one user, whose shards are co-located there
+    for (signature,) in _rows(conn, _READING_FUNCTIONS, (FUNCTION_PREFIX + "%",)):
+        conn.execute(ALLOW_NESTED.format(sql.SQL(signature)))  # type: ignore[arg-type]
     done = {name: method for name, method in _rows(conn, _LAID_OUT)}
     tables = [(name, bool(per_user)) for name, per_user in _rows(conn, _TABLES, {"col": DISTRIBUTION_COLUMN})]
     user_tables = [name for name, per_user in tables if per_user and name not in done]
@@ -142,6 +161,7 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
     if user_tables:
         _require_one_column_type(conn, user_tables + [n for n, m in done.items() if m == "h"])
         foreign_keys = _drop_foreign_keys(conn, user_tables)
+        _policies_without_subqueries(conn)
         for table in user_tables:
             if _widen_keys(conn, table):
                 layout.rekeyed.append(table)
@@ -158,13 +178,20 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
     layout.views = _materialized_to_plain_views(conn)
     if _rows(conn, ROLE_CANNOT_LOG_IN, (SERVICE_ROLE,)):
         conn.execute(LET_ROLE_LOG_IN.format(sql.Identifier(SERVICE_ROLE)))
-    for (definition,) in _rows(conn, _SESSION_BOUND_FUNCTIONS, (FUNCTION_PREFIX + "%",)):
-        cluster_wide = sql.SQL(definition.replace("pg_backend_pid()", "citus_backend_gpid()"))  # type: ignore[arg-type]
-        conn.execute(cluster_wide)
     for signature in [row[0] for row in _rows(conn, _DISTRIBUTABLE_FUNCTIONS, (FUNCTION_PREFIX + "%",))]:
         conn.execute(DISTRIBUTE_FUNCTION, (signature,))
         layout.functions.append(signature)
     return layout
+
+
+def _policies_without_subqueries(conn: psycopg.Connection[Any]) -> None:
+    """``(SELECT f())`` → ``f()`` in the tables' policies (a stable function: the same value, evaluated
+    per row instead of once per statement)."""
+    for table, name, qual, check in _rows(conn, _POLICIES):
+        using = _SCALAR_SUBQUERY.sub(r"\1", qual or "true")
+        with_check = _SCALAR_SUBQUERY.sub(r"\1", check or using)
+        conn.execute(ALTER_POLICY.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using),  # type: ignore[arg-type]
+                                         sql.SQL(with_check)))  # type: ignore[arg-type]  # fmt: skip
 
 
 def _is_shared(table: str) -> bool:
