@@ -119,10 +119,10 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
             assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0  # unsigned: no one
             assert conn.execute("SELECT count(*) AS n FROM raw_chunks").fetchone()["n"] == 0
         forged = scope.proof(b"\0" * 32, scope_for("default", "bob"), conn.info.backend_pid)
-        conn.execute(scope.APPLY_SCOPE, ("default", "bob", forged))
+        scope.set_signed(conn, "default", "bob", forged)
         assert conn.execute("SELECT count(*) AS n FROM memories WHERE user_id = 'bob'").fetchone()["n"] == 0
         # alice's genuine proof names alice: it cannot be bent to bob
-        conn.execute(scope.APPLY_SCOPE, ("default", "bob", scope.proof(db.scope_key(), alice, conn.info.backend_pid)))
+        scope.set_signed(conn, "default", "bob", scope.proof(db.scope_key(), alice, conn.info.backend_pid))
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0
     for escape in ("SELECT key FROM neuromem_scope_key", "SET ROLE postgres", "SELECT * FROM api_keys",
                    "SET SESSION AUTHORIZATION postgres", "ALTER TABLE memories DISABLE ROW LEVEL SECURITY",

@@ -99,9 +99,13 @@ def apply(conn: psycopg.Connection[Any], key: bytes) -> None:
     scope = _current.get()
     if scope is None:
         return
+    set_signed(conn, scope.tenant, scope.user_key, proof(key, scope, session_id(conn)))
+
+
+def set_signed(conn: psycopg.Connection[Any], tenant: str, user_key: str, signed: str) -> None:
+    """The three settings the policies read, for this transaction (and, on Citus, its workers)."""
     conn.execute(PROPAGATE_SETTINGS)
-    signed = proof(key, scope, session_id(conn))
-    conn.execute(APPLY_SCOPE.format(tenant=sql.Literal(scope.tenant), user=sql.Literal(scope.user_key),
+    conn.execute(APPLY_SCOPE.format(tenant=sql.Literal(tenant), user=sql.Literal(user_key),
                                     proof=sql.Literal(signed)))  # fmt: skip
 
 
