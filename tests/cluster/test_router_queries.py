@@ -71,19 +71,30 @@ def _report(cap: Capture) -> list[str]:
     return [f"{s.task_counts} {s.query[:300]}" for s in cap.multi_shard() if s.query not in CROSS_USER]
 
 
-def test_every_hot_path_statement_is_routed_to_one_shard(pg_server: str) -> None:
-    settings = base_settings(store={"database_url": fresh_database(pg_server)},
-                             traits={"reflect_on_ingest": False})  # fmt: skip
-    with Memory(settings) as m:
+def _settings(pg_server: str):  # type: ignore[no-untyped-def]
+    return base_settings(store={"database_url": fresh_database(pg_server)}, traits={"reflect_on_ingest": False})
+
+
+def _check(cap: Capture) -> None:
+    distributed = [s for s in cap.statements if s.distributed]
+    assert len(distributed) >= 20, "the capture saw the run's statements"
+    assert cap.failures == []
+    assert _report(cap) == [], "\n".join(_report(cap))
+
+
+def test_every_sdk_hot_path_statement_is_routed_to_one_shard(pg_server: str) -> None:
+    with Memory(_settings(pg_server)) as m:
         m.add("Someone else entirely", user_id="other-user")  # a second user, so one shard is a choice
         with capture() as sdk:
             _sdk_hot_path(m, "alice")
+    _check(sdk)
+
+
+def test_every_rest_route_statement_is_routed_to_one_shard(pg_server: str) -> None:
+    settings = _settings(pg_server)
+    with Memory(settings) as m:
+        m.add("Someone else entirely", user_id="other-user")
         token = KeyStore(m._core.db).create("default", "admin", name="router test")[1]
         with ServiceServer(m, settings) as url, capture() as rest:
             _rest_hot_path(url, token, "bob")
-    for cap in (sdk, rest):
-        distributed = [s for s in cap.statements if s.distributed]
-        assert len(distributed) >= 20, "the capture saw the run's statements"
-    assert sdk.failures == [] and rest.failures == []
-    assert _report(sdk) == [], "\n".join(_report(sdk))
-    assert _report(rest) == [], "\n".join(_report(rest))
+    _check(rest)
