@@ -36,12 +36,7 @@ SINGLE_NODE_ONLY = {
 
 # open on the cluster since the signed scope of migration 0017 (merged last): tracked, not hidden —
 # xfail(strict) fails the run as soon as one of them passes, so the entry must then go
-KNOWN_FAILING_ON_CLUSTER = {
-    "tests/store/test_row_level_security.py::test_the_service_role_logs_in_and_cannot_leave_its_scope":
-        "an unsigned service connection's multi-shard count sees rows on the workers (0017 policies)",
-    "tests/cluster/test_router_queries.py::test_every_rest_route_statement_is_routed_to_one_shard":
-        "/v1/recall's trait query under the 0017 policy plans as a complex join (503)",
-}  # fmt: skip
+KNOWN_FAILING_ON_CLUSTER: dict[str, str] = {}
 
 
 def _single_node_reason(nodeid: str) -> str | None:

@@ -14,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import psycopg
 import pytest
@@ -54,6 +55,20 @@ def _placement_nodes(url: str) -> set[int]:
     with psycopg.connect(url) as conn:
         rows = conn.execute("SELECT DISTINCT nodeport FROM pg_dist_shard_placement").fetchall()
     return {int(r[0]) for r in rows}
+
+
+def _where(url: str, texts: set[str]) -> list[tuple[int, str, str]]:
+    """Where each text is, shard by shard on every node (a write to an old placement shows up here)."""
+    found = []
+    with psycopg.connect(url) as conn:
+        nodes = [r[0] for r in conn.execute("SELECT nodeport FROM pg_dist_node").fetchall()]
+    for port in nodes:
+        with psycopg.connect(url.replace(f":{urlsplit(url).port}/", f":{port}/"), autocommit=True) as conn:
+            conn.execute("SET citus.override_table_visibility = off")
+            for (rel,) in conn.execute("SELECT c.relname FROM pg_class c WHERE c.relname ~ '^memories_episodic_[0-9]+$'").fetchall():
+                for (content,) in conn.execute(f"SELECT content FROM {rel} WHERE content = ANY(%s)", (list(texts),)).fetchall():
+                    found.append((port, rel, content))
+    return found
 
 
 def test_a_third_worker_and_a_rebalance_under_writes_lose_nothing(own_database: Settings, pg_server: str) -> None:
@@ -107,7 +122,8 @@ def test_a_third_worker_and_a_rebalance_under_writes_lose_nothing(own_database: 
         with psycopg.connect(url) as conn:
             stored = Counter(r[0] for r in conn.execute(
                 "SELECT content FROM memories WHERE user_id LIKE 'writer-%'").fetchall())  # fmt: skip
-        assert set(stored) == set(acked), "no acknowledged write lost, none invented"
+        assert set(stored) == set(acked), ("no acknowledged write lost, none invented",
+                                           _where(url, set(acked) ^ set(stored)), acked[-3:], started, during)
         assert max(stored.values()) == 1, "no write duplicated"
         assert _hits(m) == before
 

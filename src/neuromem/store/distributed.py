@@ -101,6 +101,15 @@ _SESSION_BOUND_FUNCTIONS = """
 _POLICIES = """SELECT tablename, policyname, qual, with_check FROM pg_policies
     WHERE schemaname = 'public' AND (qual LIKE '%%SELECT%%' OR with_check LIKE '%%SELECT%%')"""  # partitions too
 _SCALAR_SUBQUERY = re.compile(r"\( SELECT (\w+\(\)) AS \w+\)")
+# 0017's policy, ``user_id = (SELECT neuromem_scoped_user())``, as the catalog prints it
+_SCOPED_USER_POLICY = re.compile(r"\(\(user_id\)::text = \( SELECT neuromem_scoped_user\(\) AS \w+\)\)")
+# the same rows, in a form that does not split the planner's equivalence classes: an equality of user_id
+# with an expression makes PostgreSQL put each table's user_id in its own class with that expression, and
+# Citus then no longer sees the tables of a semi-join, an outer join or a join with a temporary table as
+# joined on user_id ("complex joins are only supported …", citusdata/citus#7969). ``IS TRUE`` keeps the
+# comparison out of any class; the proof, a qual without columns, is checked once per scan on each node
+CLUSTER_SCOPED_USER_POLICY = ("(((user_id)::text = current_setting('neuromem.user_id', true)) IS TRUE"
+                              " AND neuromem_scoped_user() IS NOT NULL)")
 ALLOW_NESTED = sql.SQL("ALTER FUNCTION {} SET citus.allow_nested_distributed_execution = on")
 ALTER_POLICY = sql.SQL("ALTER POLICY {} ON {} USING ({}) WITH CHECK ({})")
 _READING_FUNCTIONS = """
@@ -185,13 +194,17 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
 
 
 def _policies_without_subqueries(conn: psycopg.Connection[Any]) -> None:
-    """``(SELECT f())`` → ``f()`` in the tables' policies (a stable function: the same value, evaluated
-    per row instead of once per statement)."""
+    """0017's policy → ``CLUSTER_SCOPED_USER_POLICY``; any other ``(SELECT f())`` → ``f()`` (a stable
+    function: the same value, evaluated per row instead of once per statement)."""
     for table, name, qual, check in _rows(conn, _POLICIES):
-        using = _SCALAR_SUBQUERY.sub(r"\1", qual or "true")
-        with_check = _SCALAR_SUBQUERY.sub(r"\1", check or using)
+        using = _cluster_policy(qual or "true")
+        with_check = _cluster_policy(check) if check else using
         conn.execute(ALTER_POLICY.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using),  # type: ignore[arg-type]
                                          sql.SQL(with_check)))  # type: ignore[arg-type]  # fmt: skip
+
+
+def _cluster_policy(expression: str) -> str:
+    return _SCALAR_SUBQUERY.sub(r"\1", _SCOPED_USER_POLICY.sub(CLUSTER_SCOPED_USER_POLICY, expression))
 
 
 def _is_shared(table: str) -> bool:
