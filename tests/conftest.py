@@ -29,6 +29,8 @@ from tests.cluster import databases as cluster_databases
 from tests.fakes.fixtures import fake_openai  # noqa: F401  (re-exported fixture)
 
 TEST_DIM = 64
+# memctl commands run by the tests leave no background service behind (service.auto_start)
+os.environ.setdefault("NEUROMEM_SERVICE__AUTO_START", "false")
 _counter = itertools.count()
 _templates: dict[int, str] = {}
 _lock = threading.Lock()
@@ -71,8 +73,13 @@ def pg_server() -> Iterator[str]:
     shutil.rmtree(parent, ignore_errors=True)
 
 
+# the circuit breakers' state file of this test process (never the user's ~/.neuromem/breakers.json)
+BREAKER_FILE = Path(tempfile.mkdtemp(prefix="neuromem-test-breakers-")) / "breakers.json"
+
+
 def base_settings(dim: int = TEST_DIM, **sections: dict) -> Settings:
-    data = {"store": {"embedding_dim": dim}, "embedder": {"provider": "hashing", "dim": dim}}
+    data = {"store": {"embedding_dim": dim}, "embedder": {"provider": "hashing", "dim": dim},
+            "llm": {"breaker_state_file": str(BREAKER_FILE)}}  # fmt: skip
     for name, values in sections.items():
         data.setdefault(name, {}).update(values)
     return Settings.model_validate(data)
@@ -139,6 +146,7 @@ def memctl(settings: Settings, monkeypatch: pytest.MonkeyPatch):  # type: ignore
     monkeypatch.setenv("NEUROMEM_EMBEDDER", "hashing")
     monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", str(settings.store.embedding_dim))
     monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", str(settings.store.embedding_dim))
+    monkeypatch.setenv("NEUROMEM_LLM__BREAKER_STATE_FILE", str(BREAKER_FILE))
     runner = CliRunner()
     return lambda *args: runner.invoke(cli, list(args), catch_exceptions=False)
 

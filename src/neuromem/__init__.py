@@ -10,8 +10,10 @@ import typing
 
 if typing.TYPE_CHECKING:
     from .admin import (
+        ModelCheck,
         ScheduledJob,
         ServerStop,
+        check_models,
         read_chat_export,
         reembed,
         run_worker,
@@ -30,7 +32,7 @@ if typing.TYPE_CHECKING:
     )
     from .async_memory import AsyncMemory
     from .config import Settings
-    from .env_names import store_location
+    from .env_names import ServiceFiles, service_auto_start, service_files, store_location
     from .errors import (
         AccessError,
         AuthenticationError,
@@ -50,10 +52,12 @@ if typing.TYPE_CHECKING:
         InvalidFilterError,
         InvalidInputError,
         InvalidMetadataError,
+        InvalidScopeError,
         InvalidTenantError,
         InvalidTextError,
         InvalidTurnError,
         InvalidUserIdError,
+        JobNotFoundError,
         LLMError,
         LLMResponseError,
         MarkdownSyncError,
@@ -76,6 +80,7 @@ if typing.TYPE_CHECKING:
         VectorDimensionError,
         VersionConflictError,
     )
+    from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
     from .ingest.pipeline import IngestReport, SessionEnd
     from .ingest.provenance import Provenance
@@ -88,6 +93,7 @@ if typing.TYPE_CHECKING:
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
+    from .lifecycle.webhooks import Event, EventPage, Webhook
     from .memory import Memory
     from .portability.export import ExportReport
     from .portability.format import EXPORT_FORMATS
@@ -96,6 +102,7 @@ if typing.TYPE_CHECKING:
     from .recall.packing import Citation
     from .recall.prompt import PromptBlock, PromptLine
     from .recall.recipes import RecallRecipe
+    from .recall.related import Neighbour, Related
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
@@ -113,6 +120,7 @@ if typing.TYPE_CHECKING:
         SearchResults,
         WriteResult,
     )
+    from .webhooks import add_webhook, list_webhooks, remove_webhook
 
 _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     # the service face (the `service` extra): what memctl serve / mcp / metrics / openapi / keys use
@@ -124,7 +132,12 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "serve": ".api.handles",
     "serve_mcp_stdio": ".api.handles",
     "store_location": ".env_names",
+    "ServiceFiles": ".env_names",
+    "service_auto_start": ".env_names",
+    "service_files": ".env_names",
     "ScheduledJob": ".admin",
+    "ModelCheck": ".admin",
+    "check_models": ".admin",
     "ServerStop": ".admin",
     "read_chat_export": ".admin",
     "reembed": ".admin",
@@ -150,10 +163,12 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "ExtensionError": ".errors",
     "ForgetTargetError": ".errors",
     "InvalidFilterError": ".errors",
+    "JobNotFoundError": ".errors",
     "InvalidInputError": ".errors",
     "InvalidMetadataError": ".errors",
     "InvalidTenantError": ".errors",
     "InvalidTextError": ".errors",
+    "InvalidScopeError": ".errors",
     "InvalidTurnError": ".errors",
     "InvalidUserIdError": ".errors",
     "LLMError": ".errors",
@@ -177,10 +192,19 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "UnknownMemoryTypeError": ".errors",
     "VectorDimensionError": ".errors",
     "VersionConflictError": ".errors",
+    "IngestJob": ".ingest.async_jobs",
     "ImportSummary": ".ingest.chat_export",
     "IngestReport": ".ingest.pipeline",
     "SessionEnd": ".ingest.pipeline",
     "Provenance": ".ingest.provenance",
+    "Neighbour": ".recall.related",
+    "Related": ".recall.related",
+    "Event": ".lifecycle.webhooks",
+    "EventPage": ".lifecycle.webhooks",
+    "Webhook": ".lifecycle.webhooks",
+    "add_webhook": ".webhooks",
+    "list_webhooks": ".webhooks",
+    "remove_webhook": ".webhooks",
     "RejectedMessage": ".ingest.turns",
     "Archived": ".lifecycle.archive",
     "ArchiveReport": ".lifecycle.archive",
@@ -249,6 +273,8 @@ __all__ = [
     "EmbedderError",
     "EmbeddingDimensionError",
     "EmptyContentError",
+    "Event",
+    "EventPage",
     "Evidence",
     "ExportFormatError",
     "ExportReport",
@@ -260,14 +286,17 @@ __all__ = [
     "HistoryEntry",
     "ImportReport",
     "ImportSummary",
+    "IngestJob",
     "IngestReport",
     "InvalidFilterError",
     "InvalidInputError",
     "InvalidMetadataError",
+    "InvalidScopeError",
     "InvalidTenantError",
     "InvalidTextError",
     "InvalidTurnError",
     "InvalidUserIdError",
+    "JobNotFoundError",
     "KeyStore",
     "LLMError",
     "LLMResponseError",
@@ -276,7 +305,9 @@ __all__ = [
     "MemoryNotFoundError",
     "MemoryRecord",
     "MemoryType",
+    "ModelCheck",
     "ModelError",
+    "Neighbour",
     "NeuromemError",
     "NotFoundError",
     "Operation",
@@ -293,6 +324,7 @@ __all__ = [
     "ReceiptNotFoundError",
     "ReflectionReport",
     "RejectedMessage",
+    "Related",
     "RequestTimeoutError",
     "RetentionReport",
     "ScheduledJob",
@@ -301,6 +333,7 @@ __all__ = [
     "SearchHit",
     "SearchResults",
     "ServerStop",
+    "ServiceFiles",
     "SessionEnd",
     "SessionNotFoundError",
     "Settings",
@@ -314,17 +347,24 @@ __all__ = [
     "UnknownMemoryTypeError",
     "VectorDimensionError",
     "VersionConflictError",
+    "Webhook",
     "WriteResult",
     "__version__",
+    "add_webhook",
+    "check_models",
     "key_store",
+    "list_webhooks",
     "metrics_exposition",
     "openapi_document",
     "read_chat_export",
     "reembed",
+    "remove_webhook",
     "run_worker",
     "scheduled_jobs",
     "serve",
     "serve_mcp_stdio",
+    "service_auto_start",
+    "service_files",
     "settings_reference",
     "stop_embedded_server",
     "store_location",

@@ -88,3 +88,47 @@ def settings_reference() -> str:
     from .config_docs import reference_markdown
 
     return reference_markdown()
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCheck:
+    """Which model ``settings`` configure for one role, and whether it answered a one-line request."""
+
+    role: str  # "embedder" or "llm"
+    configured: str  # what the settings name, e.g. "openai text-embedding-3-small at http://…"
+    answered: bool | None  # None: nothing to ask (no LLM configured)
+    detail: str  # "answered in 120 ms", the error, or what runs instead
+
+
+def check_models(memory: Any) -> list[ModelCheck]:
+    """Ask ``memory``'s embedder and its configured LLM for one small answer each (``memctl status``)."""
+    from .llm.factory import create_chat_model
+
+    settings: Settings = memory.settings
+    e, llm = settings.embedder, settings.llm
+    embedder = memory._core.embedder
+    configured = f"{embedder.name} ({embedder.dim}-d, {e.provider}{f' at {e.base_url}' if e.base_url else ''})"
+    checks = [_ask("embedder", configured, lambda: embedder.embed_query("status check"))]
+    if not llm.base_url:
+        checks.append(ModelCheck("llm", "none", None, "rule-based extraction and reflection, offline"))
+        return checks
+
+    def chat() -> None:
+        model = create_chat_model(llm.model_copy(update={"max_retries": 0}))
+        assert model is not None
+        with model:
+            model.complete([{"role": "user", "content": "Reply with OK."}], operation="status")
+
+    checks.append(_ask("llm", f"{llm.model} at {llm.base_url}", chat))
+    return checks
+
+
+def _ask(role: str, configured: str, call: Any) -> ModelCheck:
+    import time
+
+    started = time.perf_counter()
+    try:
+        call()
+    except Exception as exc:  # any failure is the answer: status reports it
+        return ModelCheck(role, configured, False, f"{type(exc).__name__}: {exc}")
+    return ModelCheck(role, configured, True, f"answered in {(time.perf_counter() - started) * 1000:.0f} ms")

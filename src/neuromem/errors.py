@@ -9,6 +9,7 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── EmptyContentError
     │   ├── ContentTooLongError
     │   ├── InvalidUserIdError
+    │   ├── InvalidScopeError               a malformed agent / run / team id or visibility
     │   ├── UnknownMemoryTypeError
     │   ├── TraitWriteError                 a trait written directly: traits come only from reflection
     │   ├── VectorDimensionError            a vector whose length is not the store's dimension
@@ -29,7 +30,8 @@ layer maps them to status codes by type (``http_status``), never by message::
     │   ├── SessionNotFoundError
     │   ├── DocumentNotFoundError
     │   ├── ReceiptNotFoundError
-    │   └── ConflictNotFoundError
+    │   ├── ConflictNotFoundError
+    │   └── JobNotFoundError
     ├── ConflictError              (409)
     │   └── VersionConflictError            optimistic lock lost (seed 000 §5.5)
     ├── StoreError                 (503)
@@ -105,6 +107,10 @@ class ContentTooLongError(InvalidInputError):
 
 class InvalidUserIdError(InvalidInputError):
     """A user id is missing, too long or has forbidden characters."""
+
+
+class InvalidScopeError(InvalidInputError):
+    """An agent, run or team id, or a visibility, that is malformed or does not fit (e.g. ``team`` without a team)."""
 
 
 class UnknownMemoryTypeError(InvalidInputError):
@@ -257,6 +263,10 @@ class ReceiptNotFoundError(NotFoundError):
 
 class ConflictNotFoundError(NotFoundError):
     """No conflict of the review queue with that id for that user."""
+
+
+class JobNotFoundError(NotFoundError):
+    """No ingest job with that id for that user (``Memory.job_status``, ``GET /v1/jobs/{id}``)."""
 
 
 class ExportFormatError(InvalidInputError):

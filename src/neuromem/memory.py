@@ -22,16 +22,19 @@ import functools
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, overload
 
+from . import scopes, writes
 from . import validation as check
-from . import writes
 from .config import Settings
 from .core import Runtime
+from .deadlines import public_call
 from .embed.base import Embedder
 from .embed.factory import create_embedder
-from .errors import InvalidInputError, MemoryNotFoundError, TraitWriteError
+from .errors import InvalidInputError, InvalidScopeError, MemoryNotFoundError, TraitWriteError
 from .fallbacks import with_embedding_warning
+from .ingest.async_jobs import IngestJob
+from .ingest.async_jobs import status as job_status
 from .ingest.chat_export import ImportSummary, import_export
 from .ingest.documents import add_document, delete_document, document_status, list_documents
 from .ingest.pipeline import DEFAULT_SESSION, IngestPipeline, IngestReport, SessionEnd, SessionEndListener
@@ -55,15 +58,22 @@ from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
 from .lifecycle.forget import target_of as forget_target
+from .lifecycle.jobs import JobContext
 from .lifecycle.retention import RetentionReport, enforce_retention
+from .lifecycle.scheduler import BackgroundJobs, overdue_jobs
 from .lifecycle.tiers import Promotion, promote
+from .lifecycle.webhooks import EventPage
+from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
 from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe, get_recipe
-from .store import history, memories
+from .recall.related import Related
+from .recall.related import related as graph_neighbours
+from .store import history, memories, teams
 from .store.db import Database
 from .store.filters import compile_filter
+from .store.visibility import Owner, narrowed
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import (
     DocumentFile,
@@ -101,9 +111,12 @@ class Memory:
     ``NEUROMEM_*`` variables apply through ``Memory.from_env()`` and ``memctl`` only.
     """
 
-    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
+                 background_jobs: bool | None = None) -> None:  # fmt: skip
         self.settings = settings or Settings()
-        embedder = embedder or create_embedder(self.settings.embedder)
+        if background_jobs is not None:  # the in-process scheduler (``lifecycle.background_jobs``, issue 27)
+            self.settings = self.settings.with_updates(lifecycle={"background_jobs": check.flag(background_jobs)})
+        embedder = embedder or create_embedder(self.settings.embedder, state_file=self.settings.breaker_file())
         db = Database.open(self.settings)
         try:
             self._core = Runtime(self.settings, db, embedder)
@@ -116,6 +129,8 @@ class Memory:
         self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
             self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
+        # ingest(wait=False)'s runner and the in-process scheduler (lifecycle.background_jobs)
+        self._jobs = BackgroundJobs(self._core, lambda: JobContext(self._reflection, self._ingest), self._ingested)
 
     @classmethod
     def from_env(cls, **sections: Mapping[str, Any]) -> Memory:
@@ -136,6 +151,10 @@ class Memory:
         valid_at: Any = None,
         invalid_at: Any = None,
         tags: Sequence[str] | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
     ) -> list[WriteResult]:
         """Store one memory (ADD), or recognise it as known (NOOP) or as a new version (UPDATE).
 
@@ -150,8 +169,11 @@ class Memory:
         A text with a ``session_id`` gets that session as its source (``sources``). A bad
         message in a list is skipped and logged; ``ingest`` returns it in ``rejected``.
         Traits come only from reflection (seed 001 §1.3): ``memory_type="trait"`` raises
-        ``TraitWriteError``.
+        ``TraitWriteError``. ``agent_id`` / ``run_id`` / ``visibility`` / ``team_id``: who the memory
+        belongs to beyond the user (docs/architecture.md, "Scopes"); by default the user's own.
         """
+        owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
+                             team_id=team_id)  # fmt: skip
         if not isinstance(content, str):
             if (memory_type, importance, category, valid_at, invalid_at, tags) != (MemoryType.FACT, None, None, None,
                                                                                   None, None):  # fmt: skip
@@ -159,7 +181,8 @@ class Memory:
                     "memory_type, importance, category, valid_at, invalid_at and tags apply to a single memory; "
                     "for messages they are decided by extraction (metadata is applied to every memory)"
                 )
-            report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata)
+            report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata,
+                                 agent_id=agent_id, run_id=run_id, visibility=visibility, team_id=team_id)
             for bad in report.rejected:
                 log.warning("message %d was not stored: %s", bad.index, bad.reason)
             return report.results
@@ -176,7 +199,7 @@ class Memory:
             )
         if tags is not None:  # seed 002 tags: a column of the row (``Draft.extra``)
             draft = dataclasses.replace(draft, extra={**draft.extra, "tags": check.tags(tags)})
-        result = writes.add(self._core, draft, session=session, judge=self._judge)
+        result = writes.add(self._core, draft.owned_by(owner), session=session, judge=self._judge)
         self._poke()
         return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
 
@@ -223,12 +246,31 @@ class Memory:
         remove_files(files)  # the chunk directory's files of this user (after the commit)
         return removed
 
+    # -- teams (issue 26 item 2: a memory of visibility "team" is seen by the team's members) ----
+    def add_team_member(self, team_id: str, *, user_id: str) -> bool:
+        """Make ``user_id`` a member of ``team_id``; False when it already was."""
+        uid, team = self._uid(user_id), self._team(team_id)
+        with self._core.db.transaction() as conn:
+            return teams.join(conn, uid, team)
+
+    def remove_team_member(self, team_id: str, *, user_id: str) -> bool:
+        """End ``user_id``'s membership of ``team_id``; False when there was none."""
+        uid, team = self._uid(user_id), self._team(team_id)
+        with self._core.db.transaction() as conn:
+            return teams.leave(conn, uid, team)
+
+    def teams(self, *, user_id: str) -> list[str]:
+        """The teams ``user_id`` belongs to."""
+        uid = self._uid(user_id)
+        with self._core.db.connection() as conn:
+            return teams.teams_of(conn, uid)
+
     # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
     def forget(
         self, *, user_id: str, memory_id: Any = None, session_id: str | None = None, document_id: Any = None,
         since: Any = None, until: Any = None, query: str | None = None, entity: str | None = None,
         concept: str | None = None, everything: bool = False, dry_run: bool = False, actor: str = "user",
-        compact: bool = False,
+        compact: bool = False, agent_id: str | None = None, run_id: str | None = None,
     ) -> ForgetReceipt | ForgetPreview:
         """Hard-delete every trace of exactly one target and return the receipt proving it
         (``dry_run=True``: a preview of what would go, nothing deleted). ``compact=True`` also
@@ -237,11 +279,13 @@ class Memory:
 
         >>> receipt = m.forget(user_id="alice", memory_id=mem_id)        # doctest: +SKIP
         >>> m.forget(user_id="alice", query="peanut allergy", dry_run=True)  # doctest: +SKIP
+        >>> m.forget(user_id="alice", agent_id="planner")                 # doctest: +SKIP  (a scope: every memory it wrote)
         """
         if not isinstance(compact, bool):
             raise InvalidInputError(f"compact must be a boolean, got {compact!r}")
         target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
-                               until=until, query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+                               until=until, query=query, entity=entity, concept=concept, everything=everything,
+                               agent_id=agent_id, run_id=run_id, settings=self.settings.write)  # fmt: skip
         result = forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
         if compact and isinstance(result, ForgetReceipt):
             compact_forgotten(self._core, user_id=result.user_id)
@@ -318,21 +362,57 @@ class Memory:
         return enforce_retention(self._core, when, user_id=user_id, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
+    @overload
+    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
+               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+               wait: Literal[True] = True, agent_id: str | None = None, run_id: str | None = None,
+               visibility: str | None = None, team_id: str | None = None) -> IngestReport: ...  # fmt: skip
+
+    @overload
+    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
+               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+               wait: Literal[False], agent_id: str | None = None, run_id: str | None = None,
+               visibility: str | None = None, team_id: str | None = None) -> IngestJob: ...  # fmt: skip
+
+    @overload
+    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
+               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+               wait: bool = True, agent_id: str | None = None, run_id: str | None = None,
+               visibility: str | None = None, team_id: str | None = None) -> IngestReport | IngestJob: ...  # fmt: skip
+
     def ingest(
         self, messages: Any, *, user_id: str, session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None, strict: bool = False,
-    ) -> IngestReport:
+        metadata: Mapping[str, Any] | None = None, strict: bool = False, wait: bool = True,
+        agent_id: str | None = None, run_id: str | None = None, visibility: str | None = None,
+        team_id: str | None = None,
+    ) -> IngestReport | IngestJob:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends,
         turns already stored, rejected messages). ``strict=True``: one bad message refuses the batch.
 
         The turns are searchable by full text when this returns; their vectors follow from the backfill
-        thread (``ingest.turn_vectors="background"``, the default) — ``flush()`` waits for them."""
+        thread (``ingest.turn_vectors="background"``, the default) — ``flush()`` waits for them.
+
+        ``wait=False`` validates the batch, stores it durably on the job queue and returns an
+        ``IngestJob`` at once; this ``Memory``'s job thread extracts it right away (``close()`` waits
+        for it), and a batch left behind by a process that died is run by the next runner
+        (``neuromem.ingest.async_jobs``). ``job_status(job.id)`` reports progress and the result."""
         sid = DEFAULT_SESSION if session_id is None else session_id
+        owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
+                             team_id=team_id)  # fmt: skip
+        if not check.flag(wait, "wait"):
+            if owner != Owner():
+                raise InvalidScopeError("ingest(wait=False) stores the user's shared memory only: "
+                                        "pass agent_id, run_id, visibility or team_id with wait=True")  # fmt: skip
+            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict)
         with self._foreground:
-            report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict)
+            report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict, owner=owner)
         self._poke()
         self._reflect_soon(user_id)
         return report
+
+    def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
+        """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result."""
+        return job_status(self._core, job_id, user_id)
 
     def import_chat_export(
         self, path: str | Path, *, user_id: str, batch_size: int | None = None,
@@ -361,6 +441,19 @@ class Memory:
         """Where a memory came from: sessions, messages and the exact original words."""
         return provenance(self._core, memory_id, user_id)
 
+    def events(self, *, user_id: str, after: str | None = None, kinds: Sequence[str] | None = None,
+               limit: int = 100) -> EventPage:  # fmt: skip
+        """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten;
+        conflicts opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the
+        page's ``next`` as ``after`` to read on."""
+        return read_events(self._core, self._uid(user_id), after=after, kinds=kinds, limit=limit)
+
+    def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+        """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind
+        and direction, heaviest first (``.kinds`` counts the edges by kind)."""
+        uid, mid = self._ids(user_id, memory_id)
+        return graph_neighbours(self._core, mid, uid, limit=check.limit(limit))
+
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
         metadata: Mapping[str, Any] | None = None, background: bool | None = None,
@@ -374,6 +467,26 @@ class Memory:
         """
         document = add_document(self._core, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
                                 metadata=metadata, background=background)  # fmt: skip
+        self._poke()
+        return document
+
+    def add_document_file(
+        self, source: str | Path | bytes, *, user_id: str, file_name: str | None = None,
+        mime_type: str | None = None, metadata: Mapping[str, Any] | None = None, background: bool | None = None,
+    ) -> DocumentFile:
+        """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks
+        keep their page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
+
+        >>> m.add_document_file("contract.pdf", user_id="lin")  # doctest: +SKIP
+        """
+        from .ingest.document_files import add_document_file
+
+        if isinstance(source, bytes):
+            data, name = source, file_name
+        else:
+            data, name = Path(source).read_bytes(), file_name or Path(source).name
+        document = add_document_file(self._core, data, user_id=user_id, file_name=name, mime_type=mime_type,
+                                     metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
 
@@ -409,6 +522,8 @@ class Memory:
         reference_time: Any = None,
         strict: bool = False,
         valid_at: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
@@ -420,7 +535,8 @@ class Memory:
         A database outage raises ``DatabaseUnavailableError``; when every retrieval path failed
         recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
         failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
-        and ``strict=True`` turns that into ``RecallDegradedError`` too.
+        and ``strict=True`` turns that into ``RecallDegradedError`` too. ``agent_id`` / ``run_id``: recall as
+        that agent / run — its own memories and the user's shared ones (docs/architecture.md, "Scopes").
 
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
@@ -429,7 +545,7 @@ class Memory:
         text = check.content(query, self.settings.write, field="query")
         n = check.limit(self.settings.recall.default_limit if limit is None else limit)
         types = check.memory_types(memory_types, SEARCHABLE_TYPES)
-        where = compile_filter(filters)
+        where = narrowed(compile_filter(filters), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id))
         when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
         reference = check.timestamp(reference_time, "reference_time")
         chosen = get_recipe(recipe, self.settings.recall.recipe)
@@ -448,6 +564,8 @@ class Memory:
         limit: int | None = None,
         recipe: str | RecallRecipe | None = None,
         reference_time: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -455,9 +573,11 @@ class Memory:
         >>> block = m.recall_prompt("周末去哪玩？", user_id="alice", token_budget=400)  # doctest: +SKIP
         >>> system_prompt = base_prompt + "\n" + block.text                            # doctest: +SKIP
         """
+        viewer = scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
+        search = functools.partial(self.search, agent_id=viewer.agent_id, run_id=viewer.run_id)
         return build_recall_prompt(
-            self._core, self.search, query, user_id, token_budget=token_budget, style=style, limit=limit,
-            recipe=recipe, reference_time=reference_time, chat=self._core.chat,
+            self._core, search, query, user_id, token_budget=token_budget, style=style, limit=limit,
+            recipe=recipe, reference_time=reference_time, chat=self._core.chat, viewer=viewer,
         )  # fmt: skip
 
     def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
@@ -474,21 +594,28 @@ class Memory:
         as_of: Any = None,
         include_inactive: bool = False,
         valid_at: Any = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        include_shared: bool = False,
     ) -> list[MemoryRecord]:
         """Current memories of a user, newest first. Time travel (``docs/time-travel.md``):
         ``as_of`` (record time) lists what the system knew at that moment; ``valid_at`` (event
         time) what was true at that moment, as known now — e.g. a chat dated April 2024 that was
-        imported today is found by ``valid_at="2024-05-01"``, not by ``as_of``.
+        imported today is found by ``valid_at="2024-05-01"``, not by ``as_of``. ``agent_id`` / ``run_id``:
+        as that agent / run; ``include_shared``: with other users' memories of visibility ``team`` (of the
+        user's teams) and ``public`` (docs/architecture.md, "Scopes").
 
         >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
         """
         uid = self._uid(user_id)
-        where = compile_filter(filters)
+        where = narrowed(compile_filter(filters), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id))
         when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
         n, skip = check.limit(limit, maximum=10_000), check.offset(offset)
+        if not isinstance(include_shared, bool):
+            raise InvalidInputError(f"include_shared must be a boolean, got {include_shared!r}")
         with self._core.db.connection() as conn:
             return memories.list_memories(conn, uid, where=where, as_of=when, include_inactive=include_inactive,
-                                          limit=n, offset=skip, valid_at=event_time)  # fmt: skip
+                                          limit=n, offset=skip, valid_at=event_time, shared=include_shared)  # fmt: skip
 
     def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
         """Every change to the memory and the versions it superseded or was superseded by."""
@@ -518,7 +645,7 @@ class Memory:
 
     def run_job(self, name: str, *, now: Any = None, dry_run: bool = False) -> Any:
         """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``) in this process."""
-        from .lifecycle.jobs import JobContext, run_job
+        from .lifecycle.jobs import run_job
 
         return run_job(name, JobContext(self._reflection, self._ingest), now=now, dry_run=dry_run)
 
@@ -527,6 +654,12 @@ class Memory:
         from .reflect.service import ReflectionService
 
         return ReflectionService(self._core)
+
+    def _ingested(self, user_ids: Sequence[str]) -> None:
+        """After ingest jobs ran on the job thread: what ``ingest`` does after a batch."""
+        self._poke()
+        for uid in dict.fromkeys(user_ids):
+            self._reflect_soon(uid)
 
     def _reflect_soon(self, user_id: str) -> None:
         """After an ingest batch: queue a seed 001 §4.5 trigger check, evaluated off the request path."""
@@ -539,16 +672,19 @@ class Memory:
             self._reflection.schedule_check(end.user_id, session_ended=True)
 
     # -- export and import (neuromem.portability) ---------------------------
-    def export(self, target: str | Path | IO[str], *, user_id: str, format: str | None = None) -> ExportReport:
+    def export(
+        self, target: str | Path | IO[str], *, user_id: str, format: str | None = None, mask_pii: bool = False
+    ) -> ExportReport:
         """Write everything stored for ``user_id`` to a file or text stream, from one snapshot:
         ``jsonl`` (full fidelity, importable; the default), ``json`` (readable, without vectors)
         or ``markdown`` (for people); the format follows the file suffix when not given.
+        ``mask_pii=True``: for someone other than the user, personal data is masked.
 
         >>> m.export("alice.jsonl", user_id="alice")  # doctest: +SKIP
         """
         from .portability.export import export_user
 
-        return export_user(self._core, target, user_id, fmt=format)
+        return export_user(self._core, target, user_id, fmt=format, mask_pii=mask_pii)
 
     def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
@@ -604,14 +740,23 @@ class Memory:
             return self._backfill.run(batch_size=batch_size)
         return backfill_embeddings(self._core, batch_size=batch_size)
 
+    def warm_up(self) -> None:
+        """Load the embedding model now, so the first write or search does not pay for it (``memctl
+        serve`` before it says ready; ``memctl ingest`` and ``documents upload`` before their bars)."""
+        self._core.embedder.embed_passages(["warm up"])
+
     def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
         from .store.status import store_status
 
         uid = None if user_id is None else self._uid(user_id)
-        return store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
-                            embed_mode=self.settings.embedder.mode,
-                            turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
+        found = store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
+                             embed_mode=self.settings.embedder.mode,
+                             turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
+        late = overdue_jobs(self._core, self._core.now())
+        for name in late:
+            log.warning("job %s is overdue: run `memctl worker` or Memory(background_jobs=True)", name)
+        return dataclasses.replace(found, overdue_jobs=tuple(late))
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
         """Rows waiting for a vector: memories and conversation turns (zero once ``flush()`` has run)."""
@@ -619,6 +764,7 @@ class Memory:
         return pending_embeddings(self._core, uid)
 
     def close(self) -> None:
+        self._jobs.stop()  # the queued ingest jobs of this process run first
         if self._backfill is not None:
             self._backfill.stop()
         reflection = self.__dict__.get("_reflection")
@@ -639,6 +785,12 @@ class Memory:
         chat = self._core.chat
         return None if chat is None else LLMRestatementJudge(chat)
 
+    def _team(self, team_id: Any) -> str:
+        team = check.scope_id(team_id, "team_id", self.settings.write)
+        if team is None:
+            raise InvalidScopeError("team_id is required")
+        return team
+
     def _uid(self, user_id: Any) -> str:
         return check.user_id(user_id, self.settings.write)
 
@@ -652,3 +804,32 @@ class Memory:
             self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
         if self._backfill is not None:
             self._backfill.poke()
+
+
+# Calls whose work grows with the store (imports, exports, jobs, reflection, forgetting, flush) have no
+# total deadline: each of their database waits ends within ``store.bulk_deadline_s`` and each model
+# request has its own deadline, as in background work. Every other public call is one ``public_call``:
+# its database work ends by ``store.deadline_s`` and its model requests share one deadline per model
+# (issue 23 items 2 and 3, ``neuromem.deadlines``).
+BULK_CALLS = frozenset({
+    "reset", "forget", "compress", "promote", "consolidate_concepts", "archive", "enforce_retention",
+    "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
+    "compact_forgotten",
+})  # fmt: skip
+_NO_DATABASE = frozenset({"from_env", "on_session_end", "close"})
+
+
+def _within_deadline(method: Callable[..., Any]) -> Callable[..., Any]:
+    """``method`` run as one public call: its database work and its model requests end by their deadlines."""
+
+    @functools.wraps(method)
+    def call(self: Memory, *args: Any, **kwargs: Any) -> Any:
+        with public_call(self.settings.store.deadline_s):
+            return method(self, *args, **kwargs)
+
+    return call
+
+
+for _name, _method in list(vars(Memory).items()):
+    if not _name.startswith("_") and _name not in _NO_DATABASE | BULK_CALLS and callable(_method):
+        setattr(Memory, _name, _within_deadline(_method))

@@ -134,6 +134,10 @@ class MemoryColumns:
     raw_refs: tuple[dict[str, Any], ...] = ()
     tags: tuple[str, ...] = ()  # the caller's labels (seed 002), filtered with contains_any / contains_all
     archived_at: dt.datetime | None = None  # set while archived (seed 003 §6.4): out of recall, restorable
+    agent_id: str | None = None  # the agent that owns it (None: the user's, shared by all the user's agents)
+    run_id: str | None = None  # the run it belongs to (None: not tied to a run)
+    visibility: str = "private"  # private / team / public (seed 003 privacy.scope; docs/architecture.md "Scopes")
+    team_id: str | None = None  # the team that sees it (visibility "team" only)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

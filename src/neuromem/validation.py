@@ -17,6 +17,7 @@ from .errors import (
     EmptyContentError,
     InvalidInputError,
     InvalidMetadataError,
+    InvalidScopeError,
     InvalidTextError,
     InvalidUserIdError,
     OutOfRangeError,
@@ -222,6 +223,13 @@ def memory_id(value: Any) -> uuid.UUID:
     raise InvalidInputError(f"memory id must be a UUID, got {value!r}")
 
 
+def flag(value: Any, field: str = "background_jobs") -> bool:
+    """A real boolean (``"false"`` and 0 are refused, not taken as truthy or falsy)."""
+    if not isinstance(value, bool):
+        raise InvalidInputError(f"{field} must be a boolean, got {value!r}")
+    return value
+
+
 def offset(value: Any) -> int:
     """A non-negative integer that fits PostgreSQL's ``OFFSET`` (bigint)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
@@ -241,3 +249,13 @@ def content_hash(text: str) -> str:
     """MD5 of whitespace-normalised text (seed 000 §2.3 ``content_hash VARCHAR(32)``)."""
     normalised = " ".join(text.split())
     return hashlib.md5(normalised.encode("utf-8"), usedforsecurity=False).hexdigest()
+
+
+def scope_id(value: Any, field: str, settings: WriteSettings) -> str | None:
+    """An agent, run or team id (issue 26 item 2): None, or checked like a user id (``InvalidScopeError``)."""
+    if value is None:
+        return None
+    try:
+        return user_id(value, settings)
+    except InvalidUserIdError as exc:
+        raise InvalidScopeError(str(exc).replace("user_id", field, 1)) from None

@@ -2,8 +2,14 @@
 
 An identical content hash is a NOOP; a **fact** that *restates* a current fact
 (``neuromem.supersede``: same wording after normalisation, the same slot with the same
-value, or the LLM's judgement) is an UPDATE done as a supersede; anything else is an ADD,
-linked ``SIMILAR_TO`` the similar memories. A cosine alone never supersedes, and episodes
+value, or the LLM's judgement) is an UPDATE done as a supersede; a fact that gives a **new
+value** to the slot of a current fact (issue 21, ``neuromem.text.slots``: "my extension is
+now 4492" after "my extension is 4417") is written and, by the conflict priority
+(``lifecycle.conflicts``), ends the old fact (``invalid_at`` = the new fact's event time: it
+stays in history and time travel) — an UPDATE whose ``previous_id`` is the old fact — or
+opens a review item when the relation may hold several values; anything else is an ADD,
+linked ``SIMILAR_TO`` the similar memories. Every fact that fills a slot carries it in
+``metadata.slot`` / ``metadata.slot_value`` (unless the caller or the extractor set them). A cosine alone never supersedes, and episodes
 are append-only (seed 001 §2.3): a near-duplicate episode is linked, never superseded.
 Every change writes its ``memory_history`` row in the same transaction. ``update`` uses
 optimistic locking on ``version`` and is the only write that raises
@@ -29,13 +35,17 @@ import numpy as np
 from . import validation as check
 from .core import Runtime
 from .errors import InvalidInputError, MemoryNotFoundError, VersionConflictError
-from .store import conversations, graph, history, memories
+from .lifecycle.conflicts import ConflictResolver, invalidate_fact
+from .store import conversations, graph, history, memories, suppressions, usage
 from .store.db import Conn
 from .store.memories import NewMemory
 from .store.retry import run_with_retries
+from .store.visibility import Owner
 from .supersede import RestatementJudge, restates, speaker_of
 from .text.language import detect_language
+from .text.pii import privacy_spans
 from .text.restatement import restatement_keys
+from .text.slots import claim_of
 from .text.token_count import count_tokens
 from .text.tokenize import search_text
 from .types import HistoryEvent, MemoryRecord, MemoryType, Operation, WriteResult
@@ -61,6 +71,17 @@ class Draft:
     def with_content(self, content: str) -> Draft:
         return dataclasses.replace(self, content=content)
 
+    @property
+    def owner(self) -> Owner:
+        """The agent, run and visibility the draft is written with (``Owner()``: the user's own memory)."""
+        return Owner(**{name: self.extra[name] for name in _OWNER_FIELDS if name in self.extra})
+
+    def owned_by(self, owner: Owner) -> Draft:
+        return self if owner == Owner() else dataclasses.replace(self, extra={**self.extra, **owner.columns()})
+
+
+_OWNER_FIELDS = ("agent_id", "run_id", "visibility", "team_id")
+
 
 def draft(
     rt: Runtime, content: Any, user_id: Any, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
@@ -85,6 +106,11 @@ def draft(
 
 
 def vector_of(rt: Runtime, text: str) -> np.ndarray | None:
+    """The vector of ``text``, or None: the embedder failed, or the text is longer than
+    ``embedder.inline_max_chars`` and the backfill embeds it after the call (issue 23 item 1)."""
+    if len(text) > rt.settings.embedder.inline_max_chars:
+        rt.embeddings_deferred = True
+        return None
     vectors = rt.embed_passages([text])
     return None if vectors is None else vectors[0]
 
@@ -104,9 +130,11 @@ def add(
             row = None  # the session first, in the same lock order as ingest
             if session is not None:
                 row, _ = conversations.lock_session(conn, d.user_id, session, rt.now())
-            result = write(rt, conn, d, vector=vector, actor=actor, judge=judge)
+            resolver = ConflictResolver(rt.settings, rt.dim, [])
+            result = write(rt, conn, d, vector=vector, actor=actor, judge=judge, conflicts=resolver)
             if row is not None:
                 conversations.add_sources(conn, d.user_id, [(result.memory.id, row.id, None)])
+            usage.record_events(conn, d.user_id, resolver.events)
             return result
 
     return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add")
@@ -114,12 +142,19 @@ def add(
 
 def add_many(rt: Runtime, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
     """Write many memories: one embedding batch, one transaction."""
-    vectors = rt.embed_passages([d.content for d in drafts])
+    inline = [i for i, d in enumerate(drafts) if len(d.content) <= rt.settings.embedder.inline_max_chars]
+    rt.embeddings_deferred |= len(inline) < len(drafts)  # the longer ones: the backfill (``vector_of``)
+    embedded = rt.embed_passages([drafts[i].content for i in inline])
+    vectors = {} if embedded is None else dict(zip(inline, embedded, strict=True))
 
     def attempt() -> list[WriteResult]:
         with rt.db.transaction() as conn:
-            return [write(rt, conn, d, vector=None if vectors is None else vectors[i], actor=actor)
-                    for i, d in enumerate(drafts)]  # fmt: skip
+            results = []
+            for i, d in enumerate(drafts):
+                resolver = ConflictResolver(rt.settings, rt.dim, [])
+                results.append(write(rt, conn, d, vector=vectors.get(i), actor=actor, conflicts=resolver))
+                usage.record_events(conn, d.user_id, resolver.events)
+            return results
 
     return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add_many")
 
@@ -135,14 +170,19 @@ def insert(rt: Runtime, d: Draft, *, actor: str = "user") -> MemoryRecord:
 
 
 def write(
-    rt: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None
+    rt: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None,
+    conflicts: ConflictResolver | None = None,
 ) -> WriteResult:
-    """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction."""
+    """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction.
+    ``conflicts``: find and resolve value changes of current facts here (``add``); ingest's
+    ``Decider`` passes None and resolves them around this call."""
+    d = annotated(d)
     digest = check.content_hash(d.content)
     # serialise concurrent writers of the same content, or of restatements of one fact, for this user
     keys = [digest, *(restatement_keys(d.content, d.metadata) if d.memory_type is MemoryType.FACT else [])]
     memories.lock_write_keys(conn, d.user_id, keys)
-    same = memories.find_current_by_hash(conn, d.user_id, d.memory_type, digest, speaker=speaker_of(d.metadata))
+    same = memories.find_current_by_hash(conn, d.user_id, d.memory_type, digest, speaker=speaker_of(d.metadata),
+                                         owner=d.owner)
     if same is not None:
         return WriteResult(Operation.NOOP, same, reason="identical content hash")
     w = rt.settings.write
@@ -150,7 +190,7 @@ def write(
     if vector is not None and d.memory_type in LINKED_TYPES:
         for _attempt in range(w.conflict_retries + 1):
             near = memories.nearest_current(conn, d.user_id, d.memory_type, vector, rt.dim,
-                                            limit=w.restatement_candidates)  # fmt: skip
+                                            limit=w.restatement_candidates, owner=d.owner)  # fmt: skip
             similar = [(m, s) for m, s in near if s >= w.near_duplicate_threshold]
             if d.memory_type is not MemoryType.FACT:
                 break  # episodes are append-only (seed 001 §2.3): linked, never superseded
@@ -164,6 +204,10 @@ def write(
             new = supersede(rt, conn, current, d, vector=vector, actor=actor)
             return WriteResult(Operation.UPDATE, new, previous_id=old.id,
                                reason=f"restatement: {reason} (cosine {similarity:.3f})")  # fmt: skip
+    plan = None
+    if conflicts is not None and d.memory_type is MemoryType.FACT:
+        opposed = conflicts.detect(conn, d.user_id, d.content, vector, exclude=[], metadata=d.metadata)
+        plan = conflicts.before_write(conn, d, opposed, invalidate_fact, actor) if opposed else None
     record = memories.insert(conn, new_row(d, digest, vector), rt.dim)
     history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
     if similar:
@@ -172,7 +216,34 @@ def write(
                             valid_at=record.valid_at)
             for m, s in similar
         ])  # fmt: skip
+    if plan is not None and conflicts is not None:
+        record = conflicts.after_write(conn, record, plan, invalidate_fact, actor)
+        outcome = plan.outcome(record)
+        if outcome is not None:
+            return WriteResult(outcome[0], record, previous_id=outcome[1], reason=outcome[2])
     return WriteResult(Operation.ADD, record, reason="new memory")
+
+
+def _without_slot(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Metadata a new wording inherits: not the slot and value of the old wording."""
+    return {k: v for k, v in metadata.items() if k not in ("slot", "slot_value", "privacy")}
+
+
+def annotated(d: Draft) -> Draft:
+    """``d`` with what its words say about themselves: ``metadata.slot`` / ``slot_value`` of the slot
+    a fact fills (``text.slots``; unless the caller or the extractor named one), and
+    ``metadata.privacy``, the spans of personal data in the content (``text.pii``, issue 21 item 5)."""
+    meta = d.metadata
+    if d.memory_type is MemoryType.FACT and "slot" not in meta:
+        claim = claim_of(d.content, generic=True)
+        if claim is not None and not claim.negated:
+            meta = {**meta, "slot": claim.key, "slot_value": claim.value}
+    spans = privacy_spans(d.content)
+    if spans:
+        meta = {**meta, "privacy": spans}
+    elif "privacy" in meta:
+        meta = {k: v for k, v in meta.items() if k != "privacy"}
+    return d if meta is d.metadata else dataclasses.replace(d, metadata=meta)
 
 
 def _restated(
@@ -270,11 +341,12 @@ def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor:
             d = Draft(
                 user_id=user_id, memory_type=current.memory_type, content=change.content,
                 importance=current.importance if change.importance is None else change.importance,
-                metadata={**current.metadata, **(change.metadata or {})}, category=current.category,
+                metadata={**_without_slot(current.metadata), **(change.metadata or {})}, category=current.category,
                 valid_at=change.valid_at or current.valid_at,
                 extra={**_carried_fields(current), **({} if change.tags is None else {"tags": change.tags})},
             )  # fmt: skip
-            return supersede(rt, conn, current, d, vector=vector, actor=actor, ends_previous=change.ends_previous)
+            return supersede(rt, conn, current, annotated(d), vector=vector, actor=actor,
+                             ends_previous=change.ends_previous)
         fields: dict[str, Any] = {}
         if change.metadata is not None:
             fields["metadata"] = {**current.metadata, **change.metadata}
@@ -312,6 +384,8 @@ def delete(rt: Runtime, user_id: str, memory_id: UUID, *, actor: str = "user") -
         if expired is None:
             raise VersionConflictError(f"memory {memory_id} was changed while deleting; retry")
         history.record(conn, HistoryEvent.DELETE, old=current, actor=actor)
+        if current.memory_type is MemoryType.TRAIT and actor in ("user", "file"):  # stays deleted (reflect.suppression)
+            suppressions.record(conn, user_id, memory_id, current.content, current.metadata.get("keywords") or [])
         return expired
 
 
@@ -338,6 +412,10 @@ def _carried_fields(current: MemoryRecord) -> dict[str, Any]:
         "subject_entity_id": current.subject_entity_id,
         "object_entity_id": current.object_entity_id,
         "tags": current.tags,
+        "agent_id": current.agent_id,
+        "run_id": current.run_id,
+        "visibility": current.visibility,
+        "team_id": current.team_id,
     }
     if current.memory_type is MemoryType.TRAIT:
         carried.update({name: getattr(current, name) for name in _TRAIT_FIELDS})

@@ -210,3 +210,40 @@ def test_async_memory_and_bad_input(neuromem_env: Settings) -> None:
         m.add("no owner")
     assert m.get("not-a-uuid") is None
     m.close()
+
+
+def test_agent_and_run_scopes_map_to_neuromem_columns(neuromem_env: Settings) -> None:
+    """Issue 26 item 2: with a user_id, Mem0's agent_id / run_id are neuromem's scope columns and
+    search / get_all / delete_all match them exactly, as Mem0 does."""
+    from neuromem.compat.mem0 import Memory
+
+    m = Memory()
+    m.add("Likes window seats", user_id="alex", infer=False)
+    m.add("Books trains before flights", user_id="alex", agent_id="planner", infer=False)
+    m.add("Targets Lisbon this time", user_id="alex", agent_id="planner", run_id="r1", infer=False)
+    stored = m.memory.get_all(user_id="alex")
+    assert {(r.content, r.agent_id, r.run_id) for r in stored} == {
+        ("Likes window seats", None, None), ("Books trains before flights", "planner", None),
+        ("Targets Lisbon this time", "planner", "r1")}
+    planner = m.get_all(user_id="alex", agent_id="planner")["results"]
+    assert {r["memory"] for r in planner} == {"Books trains before flights", "Targets Lisbon this time"}
+    assert all(r["agent_id"] == "planner" for r in planner)
+    run = m.search("Lisbon trains seats", filters={"user_id": "alex", "agent_id": "planner", "run_id": "r1"})
+    assert [r["memory"] for r in run["results"]] == ["Targets Lisbon this time"]
+    m.delete_all(user_id="alex", agent_id="planner")
+    assert [r["memory"] for r in m.get_all(user_id="alex")["results"]] == ["Likes window seats"]
+    m.close()
+
+
+def test_search_returns_memories_only(neuromem_env: Settings) -> None:
+    """Mem0 returns memories: never a conversation turn (an assistant reply) with ``hash`` None (issue 22 item 6)."""
+    from neuromem.compat.mem0 import Memory
+
+    m = Memory()
+    m.add([{"role": "user", "content": "I love sci-fi movies, Dune most of all."},
+           {"role": "assistant", "content": "Noted: sci-fi movies like Dune. Shall I suggest more sci-fi movies?"}],
+          user_id="alice")  # fmt: skip
+    found = m.search("sci-fi movies", user_id="alice", limit=10)["results"]
+    assert found and all(r["hash"] for r in found)
+    assert not any("Shall I suggest" in r["memory"] for r in found)
+    assert all(m.get(r["id"]) is not None for r in found)

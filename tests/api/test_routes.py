@@ -201,3 +201,41 @@ def test_tags_are_written_returned_and_filtered(service: Service) -> None:
         assert len(c.get("/v1/memories", params={"user_id": "tags"}).json()) == 2  # nothing written
         bad_filter = c.get("/v1/memories", params={"user_id": "tags", "filters": json.dumps({"tags": {"eq": 1}})})
         assert bad_filter.status_code in (400, 422)
+
+
+def test_a_chunked_body_over_the_limit_gets_413_and_a_small_one_is_served(service: Service) -> None:
+    """Issue 23 item 7: a chunked body (no Content-Length) over ``service.max_body_bytes`` got 400."""
+    limit = service.settings.service.max_body_bytes
+
+    def chunks(total: int, prefix: bytes, suffix: bytes):  # type: ignore[no-untyped-def]
+        yield prefix
+        sent = len(prefix) + len(suffix)
+        while sent < total:
+            piece = min(64 * 1024, total - sent)
+            yield b" " * piece
+            sent += piece
+        yield suffix
+
+    with service.client("default:write") as c:
+        big = c.post("/v1/memories", content=chunks(20 * 1024 * 1024, b'{"user_id": "chunked", "content": "x"',
+                                                       b"}"), headers={"content-type": "application/json"})  # fmt: skip
+        assert big.status_code == 413 and big.headers["content-type"] == "application/problem+json"
+        assert big.json()["detail"] == f"the request body is larger than {limit} bytes"
+        small = c.post("/v1/memories", content=chunks(200, b'{"user_id": "chunked", "content": "Erin sails"', b"}"),
+                       headers={"content-type": "application/json"})  # fmt: skip
+        assert small.status_code == 201, small.text
+        assert [m["content"] for m in c.get("/v1/memories", params={"user_id": "chunked"}).json()] == ["Erin sails"]
+
+
+def test_a_one_megabyte_turn_is_stored_as_a_document(service: Service) -> None:
+    """Issue 23 item 1: a 1 MB turn got 504 after 60 s and stored nothing; it is a document now."""
+    turn = "".join(f"Note {i}: the gauge on pump {i} read nominal. " for i in range(30_000))[:1_000_000]
+    with service.client("default:write") as c:
+        r = c.post("/v1/ingest", json={"user_id": "big", "session_id": "paste",
+                                       "messages": [{"role": "user", "content": turn}]})  # fmt: skip
+        assert r.status_code == 200, r.text[:300]
+        assert r.json()["turns"] == 1 and r.json()["results"] == []  # not mined sentence by sentence
+        [doc] = c.get("/v1/documents", params={"user_id": "big"}).json()
+        assert doc["size_bytes"] == len(turn.encode()) and doc["chunk_count"] > 100
+        hits = c.post("/v1/search", json={"user_id": "big", "query": "pump 29999", "limit": 3}).json()["hits"]
+        assert hits

@@ -10,6 +10,7 @@ import signal
 import stat
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -18,7 +19,7 @@ import pytest
 
 from neuromem import Settings
 from neuromem.api import logs
-from neuromem.api.serve import handshake
+from neuromem.api.serve import HANDSHAKE_KEY, handshake
 from neuromem.errors import AuthenticationError
 from tests.api.conftest import Service
 
@@ -42,6 +43,11 @@ def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service
                     url = line.split("running on ", 1)[1].split()[0]
             time.sleep(0.1)
         assert url, log.read_text()[-2000:]
+        deadline = time.monotonic() + 60
+        while not (banner := [line for line in log.read_text().splitlines() if "neuromem ready in" in line]):
+            assert time.monotonic() < deadline and proc.poll() is None, log.read_text()[-2000:]
+            time.sleep(0.1)
+        assert [f"{url}{path}" in banner[0] for path in ("/docs", "/ui/", "/mcp", "/metrics")] == [True] * 4, banner
         with httpx.Client(base_url=url, timeout=30) as c:
             assert c.get("/readyz").json()["status"] == "ready"
             r = c.post("/v1/memories", json={"user_id": "p", "content": "secret plans for the weekend"},
@@ -69,7 +75,42 @@ def test_serve_json_handshake(service: Service, tmp_path: Path) -> None:
         assert principal.tenant == "default" and principal.scope.label == "admin"
     assert not path.exists()
     with pytest.raises(AuthenticationError):
-        service.keys.authenticate(data["token"])  # revoked when the service stops
+        service.keys.authenticate(data["token"])  # gone when the service stops
+    # deleted, not revoked: a run leaves nothing in `memctl keys list --all` (issue 22 item 10)
+    assert [k for k in service.keys.list(include_revoked=True) if k.name == HANDSHAKE_KEY] == []
+
+
+def test_a_crashed_runs_key_is_deleted_by_the_next_run(service: Service, tmp_path: Path) -> None:
+    settings = service.settings.with_updates(store={"data_dir": tmp_path / "pgdata"})
+    stale = service.keys.create("default", "admin", name=HANDSHAKE_KEY)[1]  # a run that never cleaned up
+    with handshake(service.memory, settings, "http://127.0.0.1:9999", enabled=True):
+        with pytest.raises(AuthenticationError):
+            service.keys.authenticate(stale)
+        assert len([k for k in service.keys.list(include_revoked=True) if k.name == HANDSHAKE_KEY]) == 1
+
+
+def test_readyz_waits_for_the_warm_embedder(service: Service) -> None:
+    from neuromem import Memory
+    from neuromem.api.serve import ServiceServer
+    from neuromem.embed.hashing import HashingEmbedder
+
+    gate = threading.Event()
+
+    class SlowEmbedder(HashingEmbedder):
+        def embed_batch(self, texts, *, kind):  # type: ignore[no-untyped-def]
+            gate.wait(30)
+            return super().embed_batch(texts, kind=kind)
+
+    settings = service.settings.with_updates(service={"graceful_shutdown_s": 0, "mcp_http": False})
+    with Memory(settings, embedder=SlowEmbedder(dim=64)) as memory, ServiceServer(memory, settings) as url:
+        starting = httpx.get(url + "/readyz")
+        assert starting.status_code == 503 and "embedder is still loading" in starting.text
+        assert httpx.get(url + "/healthz").status_code == 200
+        gate.set()
+        deadline = time.monotonic() + 30
+        while (ready := httpx.get(url + "/readyz")).status_code != 200 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ready.json()["status"] == "ready"
 
 
 def test_json_log_lines_carry_request_fields() -> None:

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TARGETS = {"bench-recall": "retrieval", "bench-madial": "retrieval", "bench-latency": "latency",
            "bench-scale": "scale", "bench-ingest": "ingest", "bench-reflect": "reflect",
            "bench-load": "load", "bench-forget": "forget", "bench-fact-pairs": "fact_pairs",
-           "bench-faults": "faults", "bench-cli": "cli"}  # fmt: skip
+           "bench-faults": "faults", "bench-cli": "cli", "bench-writesize": "writesize"}  # fmt: skip
 
 
 def test_the_makefile_runs_each_benchmark_as_a_module() -> None:

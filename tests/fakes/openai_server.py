@@ -11,7 +11,8 @@ the OpenAI API for neuromem's clients::
         fake.down = True                   # everything answers 503
         fake.requests                      # [(path, json_body), ...]
 
-Endpoints: ``POST /v1/chat/completions``, ``POST /v1/embeddings``,
+Endpoints: ``POST /v1/chat/completions`` (``"stream": true`` answers server-sent
+``chat.completion.chunk`` events, one per word, then ``[DONE]``), ``POST /v1/embeddings``,
 ``POST /v1/rerank`` (scores = shared query words; ``rerank_shape``, ``rerank_replies``),
 ``GET /v1/models``. Chat replies come from ``chat_responses`` (a list used as
 a queue; items are a reply string, a ``FakeError``, or a callable taking the
@@ -71,6 +72,7 @@ class FakeOpenAI:
         self.delay_s = 0.0  # sleep before answering (timeout tests)
         self.models = ["fake-chat", "fake-embed"]
         self.requests: list[tuple[str, dict[str, Any]]] = []
+        self.last_headers: dict[str, str] = {}  # the headers of the last request
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -176,6 +178,8 @@ class FakeOpenAI:
             return reply.status, reply.body, reply.headers
         prompt_text = " ".join(str(m.get("content", "")) for m in messages if isinstance(m, dict))
         prompt_tokens, completion_tokens = _tokens(prompt_text), _tokens(reply)
+        if body.get("stream") is True:
+            return 200, _stream_events(f"chatcmpl-fake-{ident}", body.get("model", "fake-chat"), reply), ()
         answer = {
             "id": f"chatcmpl-fake-{ident}",
             "object": "chat.completion",
@@ -275,6 +279,7 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(400, _error("body is not JSON", "invalid_request_error"), ())
                 return
             body = parsed if isinstance(parsed, dict) else {"_body": parsed}
+        self.owner.last_headers = dict(self.headers.items())
         key = self.owner.api_key
         if key and self.headers.get("Authorization") != f"Bearer {key}":
             with self.owner._lock:
@@ -288,6 +293,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(status, payload, headers)
 
     def _send(self, status: int, payload: Any, headers: tuple[tuple[str, str], ...]) -> None:
+        if isinstance(payload, SSE):
+            self._send_events(payload)
+            return
         is_text = isinstance(payload, str)
         data = payload.encode("utf-8") if is_text else json.dumps(payload, ensure_ascii=False).encode("utf-8")
         self.send_response(status)
@@ -301,8 +309,47 @@ class _Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):  # the client gave up (timeout tests)
             self.close_connection = True
 
+    def _send_events(self, events: SSE) -> None:
+        """A streamed answer: one server-sent event per chunk, in HTTP/1.1 chunked encoding."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        try:
+            for data in events.data:
+                frame = f"data: {data}\n\n".encode()
+                self.wfile.write(b"%x\r\n%s\r\n" % (len(frame), frame))
+                self.wfile.flush()
+                if events.gap_s:
+                    time.sleep(events.gap_s)
+            self.wfile.write(b"0\r\n\r\n")
+        except (BrokenPipeError, ConnectionResetError):
+            self.close_connection = True
+
     def log_message(self, format: str, *args: Any) -> None:  # keep test output clean
         pass
+
+
+@dataclass(frozen=True)
+class SSE:
+    """A streamed chat answer: the ``data:`` payloads of its server-sent events, in order."""
+
+    data: tuple[str, ...]
+    gap_s: float = 0.0
+
+
+def _stream_events(ident: str, model: str, reply: str) -> SSE:
+    """OpenAI's ``chat.completion.chunk`` events for ``reply``: a role delta, word deltas, a stop, ``[DONE]``."""
+    created = int(time.time())
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
+        return json.dumps({"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
+                           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})  # fmt: skip
+
+    words = [w + " " for w in reply.split(" ")]
+    words[-1] = words[-1][:-1]
+    return SSE((chunk({"role": "assistant", "content": ""}), *(chunk({"content": w}) for w in words if w),
+                chunk({}, "stop"), "[DONE]"))  # fmt: skip
 
 
 def _error(message: str, kind: str) -> dict[str, Any]:

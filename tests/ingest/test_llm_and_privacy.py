@@ -115,7 +115,7 @@ def test_llm_decides_noop_and_bad_target_falls_back(llm_memory, router) -> None:
     assert rows(llm_memory, "SELECT count(*) AS n FROM pipeline_events WHERE kind = 'decision_rejected'")[0]["n"] == 1
 
 
-@pytest.mark.parametrize("mode", ["redact", "keep", "reject"])
+@pytest.mark.parametrize("mode", ["redact", "keep", "reject", "mark"])
 def test_pii_modes(settings, mode: str) -> None:  # type: ignore[no-untyped-def]
     text = "My email is lin.wei@example.com and I work at Tencent."
     with Memory(settings.with_updates(ingest={"pii_mode": mode})) as m:
@@ -136,7 +136,8 @@ def test_documents_upload_list_delete(memory: Memory) -> None:
     text = "# Guide\n\n" + "\n\n".join(f"Paragraph {i}: " + "word " * 120 for i in range(5))
     doc = memory.add_document(text, user_id="u1", file_name="guide.md", mime_type="text/markdown")
     assert doc.chunk_count >= 2
-    assert memory.add_document(text, user_id="u1", file_name="again.md").id == doc.id  # same bytes
+    again = memory.add_document(text, user_id="u1", file_name="guide.md", mime_type="text/markdown")
+    assert again.id == doc.id  # the same bytes under the same name: the upload repeated
     chunks = memory.get_all(user_id="u1", filters={"memory_type": "document", "file_id": doc.id})
     assert sorted(c.content.split(":")[0][-11:] for c in chunks)  # rows exist in the document partition
     assert len(chunks) == doc.chunk_count
@@ -146,6 +147,21 @@ def test_documents_upload_list_delete(memory: Memory) -> None:
     assert memory.get_all(user_id="u1", filters={"memory_type": "document"}) == []
     with pytest.raises(DocumentNotFoundError):
         memory.delete_document(doc.id, user_id="u1")
+
+
+def test_the_same_text_under_another_name_is_recorded_under_that_name(memory: Memory) -> None:
+    """Issue 23 item 7: the second upload used to return the first document, losing its name."""
+    text = "Release notes.\n\n" + "\n\n".join(f"Change {i}: the exporter keeps field {i}." for i in range(30))
+    first = memory.add_document(text, user_id="u1", file_name="notes-v1.txt")
+    second = memory.add_document(text, user_id="u1", file_name="notes-copy.txt")
+    assert second.id != first.id and second.file_name == "notes-copy.txt"
+    assert second.chunk_count == first.chunk_count
+    assert sorted(d.file_name for d in memory.list_documents(user_id="u1")) == ["notes-copy.txt", "notes-v1.txt"]
+    assert len(memory.get_all(user_id="u1", filters={"memory_type": "document", "file_id": second.id},
+                              limit=1000)) == second.chunk_count  # fmt: skip
+    memory.delete_document(first.id, user_id="u1")  # each name is a document of its own
+    assert [d.file_name for d in memory.list_documents(user_id="u1")] == ["notes-copy.txt"]
+    assert memory.add_document(text, user_id="u1", file_name="notes-copy.txt").id == second.id
 
 
 def test_import_resumes_without_duplicates(memory: Memory, tmp_path: Path) -> None:
@@ -232,7 +248,7 @@ def test_llm_delete_ends_the_old_memory_and_adds_the_new(llm_memory, router) -> 
     router.extract.append(moved)
     router.decide.append(json.dumps({"operation": "DELETE", "target": 1}))
     [second] = llm_memory.add(later, user_id="u1", session_id="s1")
-    assert second.operation is Operation.ADD and second.previous_id == first.memory.id
+    assert second.operation is Operation.UPDATE and second.previous_id == first.memory.id  # issue 21
     old = llm_memory.get(first.memory.id, user_id="u1")
     assert old.invalid_at is not None and old.expired_at is None
     actors = [h.actor for h in llm_memory.history(first.memory.id, user_id="u1")]
@@ -252,3 +268,56 @@ def test_episodes_are_append_only_the_llm_is_not_asked(llm_memory, router) -> No
     old = llm_memory.get(first.memory.id, user_id="u1")
     assert old.invalid_at is None and old.expired_at is None
     assert router.decide == [json.dumps({"operation": "DELETE", "target": 1})]  # never consumed
+
+
+def test_default_privacy_keeps_the_users_words_and_marks_them(memory: Memory, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21 item 5: the default ``mark`` keeps what was said, marks it in ``metadata.privacy``,
+    redacts only secrets, and masks personal data in an export made for someone else."""
+    assert memory.settings.ingest.pii_mode == "mark"
+    text = "The address of my dentist is 666 Park Avenue and my API key is sk-abcdefghijklmnopqrstuvwx1234."
+    [r] = memory.add({"role": "user", "content": text, "timestamp": T0}, user_id="u1", session_id="s1")
+    content = r.memory.content
+    assert "666 Park Avenue" in content and "sk-abc" not in content and "[SECRET]" in content
+    [span] = r.memory.metadata["privacy"]
+    assert span["kind"] == "address" and content[span["start"]:span["end"]].startswith("666 Park Avenue")
+    stored = rows(memory, "SELECT content, metadata FROM conversation_messages")[0]
+    assert "666 Park Avenue" in stored["content"] and stored["metadata"]["privacy"][0]["kind"] == "address"
+    [added] = memory.add("My dentist's phone is (415) 555-0134.", user_id="u1")
+    assert added.memory.metadata["privacy"][0]["kind"] == "phone"
+    memory.export(tmp_path / "mine.json", user_id="u1")
+    memory.export(tmp_path / "shared.json", user_id="u1", mask_pii=True)
+    assert "666 Park Avenue" in (tmp_path / "mine.json").read_text()
+    shared = (tmp_path / "shared.json").read_text()
+    assert "666 Park Avenue" not in shared and "555-0134" not in shared and "[ADDRESS]" in shared
+
+
+def _fact(quote: str) -> str:
+    return json.dumps({"memories": [{"turn": 1, "quote": quote, "content": quote, "type": "fact",
+                                     "category": "identity", "importance": 0.8}], "small_talk_turns": []})  # fmt: skip
+
+
+def test_value_update_llm_decides_and_the_rules_catch_its_failure(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
+    """Issue 21 item 1: with an LLM configured it decides the change (DELETE → the old value ends,
+    an UPDATE with its reason); when its answer is unusable the offline rules end the old value."""
+    ext = "My office phone extension is 4417."
+    router.extract.append(_fact(ext))
+    [first] = llm_memory.add({"role": "user", "content": ext, "timestamp": T0}, user_id="u1", session_id="s1")
+    new = "My office phone extension changed, it is now 4492."
+    router.extract.append(_fact(new))
+    router.decide.append(json.dumps({"operation": "DELETE", "target": 1, "reason": "new extension"}))
+    [second] = llm_memory.add({"role": "user", "content": new, "timestamp": T0 + dt.timedelta(days=1)},
+                              user_id="u1", session_id="s1")  # fmt: skip
+    assert second.operation is Operation.UPDATE and second.previous_id == first.memory.id
+    assert "new extension" in second.reason
+    assert llm_memory.get(first.memory.id, user_id="u1").invalid_at is not None
+    # no usable answer (the script is empty: "{}", or the LLM is not asked): the rules end the old value
+    wifi = "Our wifi password is sunflower42."
+    router.extract.append(_fact(wifi))
+    [old] = llm_memory.add({"role": "user", "content": wifi, "timestamp": T0 + dt.timedelta(days=2)},
+                           user_id="u1", session_id="s1")  # fmt: skip
+    changed = "We changed the wifi password to bluemoon7."
+    router.extract.append(_fact(changed))
+    [third] = llm_memory.add({"role": "user", "content": changed, "timestamp": T0 + dt.timedelta(days=3)},
+                             user_id="u1", session_id="s1")  # fmt: skip
+    assert third.operation is Operation.UPDATE and third.previous_id == old.memory.id
+    assert "value update" in third.reason  # the offline rule's reason, not the LLM's

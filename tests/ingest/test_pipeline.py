@@ -87,7 +87,7 @@ def test_contradiction_invalidates_the_older_fact(memory: Memory) -> None:
                        session_id="s1")  # fmt: skip
     [new] = memory.add({"role": "user", "content": "I now work at Microsoft.", "timestamp": later},
                        user_id="u1", session_id="s2")  # fmt: skip
-    assert new.operation is Operation.ADD
+    assert new.operation is Operation.UPDATE and new.previous_id == old.memory.id  # issue 21: a value update
     before = memory.get(old.memory.id, user_id="u1")
     assert before.invalid_at == later and before.expired_at is None
     current = [m.content for m in memory.get_all(user_id="u1")]
@@ -205,10 +205,10 @@ def test_near_duplicate_is_an_update_that_supersedes(memory: Memory) -> None:
 
 
 def test_raw_chunks_can_live_in_a_directory(settings, tmp_path) -> None:  # type: ignore[no-untyped-def]
-    with Memory(settings.with_updates(ingest={"raw_chunk_dir": str(tmp_path / "raw")})) as m:
+    with Memory(settings.with_updates(ingest={"raw_chunk_dir": str(tmp_path / "raw"), "pii_mode": "redact"})) as m:
         [r] = m.add({"role": "user", "content": "我的手机号是13812345678，我住在深圳。", "timestamp": T0},
                     user_id="u1", session_id="s1")  # fmt: skip
-        assert "13812345678" not in r.memory.content  # redacted by default
+        assert "13812345678" not in r.memory.content  # redacted (the default, mark, keeps a phone number)
         files = list((tmp_path / "raw").rglob("*.zst"))
         assert len(files) == 1 and files[0].name == f"{r.memory.raw_refs[0]['sha256']}.zst"
         assert m.sources(r.memory.id, user_id="u1").quotes == (r.memory.content,)

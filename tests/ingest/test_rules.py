@@ -118,3 +118,18 @@ def test_chinese_clauses_without_subject_become_their_own_memories() -> None:
 def test_allergies_and_habits_are_recognised(text: str, category: str, min_importance: float) -> None:
     found = extract_with_rules([Turn("user", text, T0)], ("user",)).candidates[0]
     assert found.category == category and found.importance >= min_importance
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The capital of Australia is Canberra.", "Our CTO is Dana.", "Mei's husband works at Apple.", "I speak French.",
+     "公司的CTO是王磊。", "Dana Whitfield runs the marketing team at Initech."],
+)
+def test_plain_declarative_statements_are_kept(text: str) -> None:
+    """Issue 21 item 4: a statement about a person, an organisation or a thing is a fact, not below_threshold."""
+    c = one(text)
+    assert c.memory_type is MemoryType.FACT and c.importance >= 0.3
+
+
+def test_hedges_stay_below_the_threshold() -> None:
+    assert one("I think the capital of Australia is Sydney.").importance < 0.3

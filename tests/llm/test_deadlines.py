@@ -12,7 +12,7 @@ import pytest
 
 from neuromem import EmbedderError, LLMError, Memory, Settings
 from neuromem.embed.openai import OpenAIEmbedder
-from neuromem.llm.circuit import CircuitBreaker
+from neuromem.llm.circuit import CircuitBreaker, reset_shared_breakers
 from neuromem.llm.openai_compat import OpenAICompatibleChat
 from tests.conftest import TEST_DIM
 from tests.fakes.hung_server import HungServer, refused_url
@@ -125,3 +125,44 @@ def test_hung_llm_ingest_falls_back_to_rules_with_a_warning(settings: Settings, 
         assert took <= DEADLINE + SLACK + 1.0  # one hung call, then the open breaker; +1 s for the writes
         assert report.fallbacks >= 1 and any("LLM failed" in w for w in report.warnings)
         assert any("penicillin" in r.memory.content for r in report.results)  # the rules kept it
+
+
+def test_one_deadline_covers_every_model_call_of_an_ingest(settings: Settings, hung: HungServer) -> None:
+    """Issue 23 item 3: extraction and the decision step each waited out their own deadline (60.6 s for
+    one turn with the 30 s default); now they share one. The breaker stays closed here (10 failures)."""
+    deadline = 3.0
+    s = _provider_settings(settings, llm={
+        "base_url": hung.base_url, "model": "fake-chat-one-deadline", "deadline_s": deadline,
+        "breaker_failures": 10, "breaker_cooldown_s": 60.0,
+    })  # fmt: skip
+    with Memory(s) as m:
+        m.add("I was allergic to aspirin", user_id="kim")  # a neighbour, so that a decision is asked for
+        started = time.monotonic()
+        report = m.ingest([{"role": "user", "content": "I am allergic to penicillin"}], user_id="kim", session_id="s")
+        took = time.monotonic() - started
+    assert took <= deadline + SLACK + 1.0  # one deadline for the call's model requests; +1 s for the writes
+    assert any("penicillin" in r.memory.content for r in report.results)  # the rules kept it
+    assert any("deadline" in w for w in report.warnings)
+
+
+def test_the_breaker_state_outlives_the_process(settings: Settings, hung: HungServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Issue 23 item 3: a new process started with the breaker closed, so `memctl ingest` waited again."""
+    state = tmp_path / "breakers.json"
+    s = _provider_settings(settings, llm={
+        "base_url": hung.base_url, "model": "fake-chat-persisted", "deadline_s": DEADLINE,
+        "breaker_failures": 1, "breaker_cooldown_s": 60.0, "breaker_state_file": str(state),
+    })  # fmt: skip
+    turn = [{"role": "user", "content": "I am allergic to penicillin"}]
+    with Memory(s) as m:
+        m.ingest(turn, user_id="kim", session_id="s1")  # the hung call opens the breaker
+    assert state.exists() and "fake-chat-persisted" in state.read_text()
+    reset_shared_breakers(persisted=False)  # what a new process has: no breaker in memory, the file on disk
+    accepted = hung.accepted
+    with Memory(s) as m:
+        started = time.monotonic()
+        report = m.ingest(turn, user_id="kim", session_id="s2")
+        took = time.monotonic() - started
+    assert hung.accepted == accepted  # not called at all
+    assert took < DEADLINE  # fell back at once
+    assert any("circuit breaker open" in w for w in report.warnings)
+    assert any("penicillin" in r.memory.content for r in report.results)

@@ -12,6 +12,7 @@ from neuromem import Memory
 from neuromem.recall.mmr import session_spread
 from neuromem.recall.query import analyze_query, inflections
 from neuromem.recall.recipes import BM25_ONLY, derive
+from neuromem.recall.truth import LEXICAL_TRACE
 from tests.recall.helpers import insert_memory
 
 A1, A2, A3, B1, C1 = (uuid.UUID(int=i) for i in range(1, 6))
@@ -108,9 +109,10 @@ def test_pipeline_spreads_the_top_over_sessions(memory: Memory) -> None:
     plain = memory.search("kiwi", user_id="u", recipe=recipe)
     assert [h.memory.id for h in plain.hits] == [a1.id, a2.id, b1.id, b2.id]
     s_a2, s_b1 = plain.hits[1].score.final, plain.hits[2].score.final
-    assert 0 < s_b1 < s_a2
+    assert 0 < s_b1 < s_a2 and plain.hits[3].score.final == pytest.approx(LEXICAL_TRACE / 4)
     decay = 0.9 * s_b1 / s_a2
     spread = memory.search("kiwi", user_id="u", recipe=derive(recipe, session_decay=decay))
     assert [h.memory.id for h in spread.hits] == [a1.id, b1.id, a2.id, b2.id]
-    assert [h.score.final for h in spread.hits] == pytest.approx([1.0, s_b1, decay * s_a2, 0.0])
+    # b2, clipped to 0 by the fusion but found by BM25, keeps a trace of a score (``truth.lexical_traces``)
+    assert [h.score.final for h in spread.hits] == pytest.approx([1.0, s_b1, decay * s_a2, LEXICAL_TRACE / 4])
     assert spread.hits[2].score.extra["session_spread"] == pytest.approx(decay)

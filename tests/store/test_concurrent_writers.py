@@ -36,7 +36,7 @@ def test_concurrent_adds_and_ingests_neither_fail_nor_lose_writes(settings) -> N
                     else:
                         [result] = m.add(text, user_id="u")
                         assert result.operation in (Operation.ADD, Operation.UPDATE)
-                    locker = f"My locker number is {k * 7}."
+                    locker = f"Visitor{k}'s locker number is {k * 7}."  # one slot per visitor: distinct facts
                     m.add(locker, user_id="u")
                     with lock:
                         (turns if r % 2 else tea).append(text)

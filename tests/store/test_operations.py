@@ -18,7 +18,8 @@ def test_add_get_and_list(memory: Memory) -> None:
     got = memory.get(result.memory.id, user_id="alice")
     assert got.content == "Alice likes jasmine tea"
     assert got.category == "preference" and got.importance == pytest.approx(0.8)
-    assert got.metadata == {"topic": "drinks"} and got.has_embedding and got.version == 1
+    assert got.metadata["topic"] == "drinks" and got.has_embedding and got.version == 1
+    assert got.metadata["slot"] == "alice|lik" and got.metadata["slot_value"] == "jasmine tea"  # issue 21
     assert got.language == "en"
     assert [m.id for m in memory.get_all(user_id="alice")] == [got.id]
     # scoped by user: bob sees nothing, and cannot read alice's memory by id
@@ -69,9 +70,10 @@ def test_update_content_supersedes_and_metadata_updates_in_place(memory: Memory)
     original = memory.add("Bob works at Initech", user_id="bob", metadata={"a": 1})[0].memory
     edited = memory.update(original.id, user_id="bob", metadata={"b": 2}, importance=0.9)
     assert edited.id == original.id and edited.version == 2
-    assert edited.metadata == {"a": 1, "b": 2} and edited.importance == pytest.approx(0.9)
+    assert edited.metadata == {"a": 1, "b": 2, "slot": "bob|employer", "slot_value": "initech"} and edited.importance == pytest.approx(0.9)
     moved = memory.update(original.id, user_id="bob", content="Bob works at Globex")
-    assert moved.id != original.id and moved.version == 3 and moved.metadata == {"a": 1, "b": 2}
+    assert moved.id != original.id and moved.version == 3
+    assert moved.metadata == {"a": 1, "b": 2, "slot": "bob|employer", "slot_value": "globex"}  # its own slot
     with pytest.raises(VersionConflictError):  # the old version is no longer current
         memory.update(original.id, user_id="bob", content="Bob works at Hooli")
     with pytest.raises(VersionConflictError):

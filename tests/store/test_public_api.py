@@ -9,6 +9,12 @@ from neuromem import AsyncMemory, Memory, Operation, Settings
 
 #: The public surface, written out: adding or removing a name is a deliberate change of this list.
 PUBLIC = {
+    "Event",
+    "EventPage",
+    "Webhook",
+    "add_webhook",
+    "list_webhooks",
+    "remove_webhook",
     "EXPORT_FORMATS",
     "AccessError",
     "ApiKey",
@@ -50,14 +56,17 @@ PUBLIC = {
     "ForgetTargetError",
     "HistoryEntry",
     "ImportReport",
+    "IngestJob",
     "ImportSummary",
     "IngestReport",
     "InvalidFilterError",
+    "JobNotFoundError",
     "InvalidInputError",
     "InvalidMetadataError",
     "InvalidTenantError",
     "InvalidTextError",
     "InvalidTurnError",
+    "InvalidScopeError",
     "InvalidUserIdError",
     "LLMError",
     "LLMResponseError",
@@ -68,6 +77,7 @@ PUBLIC = {
     "MemoryType",
     "ModelError",
     "NeuromemError",
+    "Neighbour",
     "NotFoundError",
     "Operation",
     "OutOfRangeError",
@@ -83,6 +93,7 @@ PUBLIC = {
     "RecallRecipe",
     "ReceiptNotFoundError",
     "ReflectionReport",
+    "Related",
     "RejectedMessage",
     "RequestTimeoutError",
     "ScheduledJob",
@@ -113,6 +124,12 @@ PUBLIC = {
     "settings_reference",
     "stop_embedded_server",
     "store_location",
+    # issue 22: memctl status's model checks, and the files of the service a command leaves behind
+    "ModelCheck",
+    "check_models",
+    "ServiceFiles",
+    "service_auto_start",
+    "service_files",
 }
 
 

@@ -114,3 +114,18 @@ def test_redaction_removes_every_match(text: str) -> None:
     for m in result.matches:
         assert text[m.start : m.end] == m.value
     assert len(result.text) <= len(text) + 12 * len(result.matches)
+
+
+def test_passwords_and_keys_are_found_and_only_secrets_are_redacted_by_mark() -> None:
+    """Issue 21 item 5: ``mark`` keeps the user's words but for card numbers, national ids and keys."""
+    from neuromem.text.pii import apply_pii_policy, find_pii, mask, privacy_spans
+
+    text = "Our wifi password is sunflower42, card 4111 1111 1111 1111, key sk-abcdefghijklmnopqrstuvwx1234."
+    assert [m.kind for m in find_pii(text)] == ["password", "bank_card", "secret"]
+    marked = apply_pii_policy(text, "mark").text
+    assert "sunflower42" in marked and "[BANK_CARD]" in marked and "[SECRET]" in marked
+    assert [s["kind"] for s in privacy_spans(marked)] == ["password"]
+    assert "sunflower42" not in mask(text)
+    # seen as false positives on LongMemEval user turns (bench.user_turns)
+    assert find_pii("The password is also issued by the company.") == []
+    assert find_pii("sent at 12:42 PM\nDr. Kachwano, we've been helping") == []

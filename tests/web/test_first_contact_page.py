@@ -13,13 +13,11 @@ from selenium.webdriver.support import expected_conditions as ec
 
 from neuromem import Memory
 
-from .test_memory_page import (  # noqa: F401  (fixtures used by name)
+from .test_memory_page import (  # noqa: F401  (fixtures used by name; `browser` comes from tests/web/conftest.py)
     U,
-    browser,
     memory_item,
     open_page,
     populate,
-    pytestmark,
     service_url,
     trait_item,
     wait,

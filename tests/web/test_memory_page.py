@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-import shutil
 import socket
 import threading
 import time
@@ -17,9 +16,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 from fastapi import FastAPI
-from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -33,11 +30,6 @@ from tests.reflect.helpers import say
 
 U = "alice"
 T0 = dt.datetime(2025, 3, 3, 9, 0, tzinfo=dt.UTC)
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-DRIVER = shutil.which("chromedriver")
-pytestmark = pytest.mark.skipif(
-    not (CHROMIUM and DRIVER) and not os.environ.get("CI"), reason="chromium/chromedriver not installed (apt)"
-)
 
 
 class LocalService:
@@ -93,19 +85,6 @@ def page_url(memory: Memory) -> Iterator[str]:
     yield f"http://127.0.0.1:{port}/ui/"
     server.should_exit = True
     thread.join(10)
-
-
-@pytest.fixture
-def browser() -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM or "chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,1700",
-                 "--lang=en-US", "--disable-gpu"):  # fmt: skip
-        options.add_argument(flag)
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER or "chromedriver"))
-    driver.implicitly_wait(0)
-    yield driver
-    driver.quit()
 
 
 def wait(driver: WebDriver, seconds: float = 15) -> WebDriverWait:

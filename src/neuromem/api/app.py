@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import logging
+import threading
 from collections.abc import AsyncIterator, Sequence
+from typing import Any
 
 from fastapi import APIRouter, FastAPI, Response
+from fastapi_offline import FastAPIOffline
 from starlette.routing import Route
 
 from .. import __version__
@@ -27,7 +31,7 @@ from . import problems
 from .context import ServiceContext
 from .metrics import CONTENT_TYPE
 from .middleware import ServiceMiddleware
-from .routes import ingest, lifecycle, memories, recall, system, traits
+from .routes import events, graph, ingest, lifecycle, memories, recall, system, teams, traits
 
 DESCRIPTION = """Long-term memory for LLM agents: memories, conversations, recall with citations, traits.
 
@@ -35,7 +39,9 @@ Authenticate with `Authorization: Bearer <key>` (`memctl keys create`). Every ro
 `user_id` of the key's tenant; PostgreSQL row-level security enforces it. Errors are RFC 9457
 `application/problem+json`."""
 
+log = logging.getLogger(__name__)
 ExtraRouter = APIRouter | tuple[str, APIRouter]
+DOCS_ASSETS = "/docs-assets"  # where the API documentation pages load their scripts and styles from
 
 
 def create_app(
@@ -45,8 +51,12 @@ def create_app(
     extra_routers: Sequence[ExtraRouter] = (),
     include_web: bool = True,
     mcp_http: bool | None = None,
+    warm_up: bool = True,
 ) -> FastAPI:
+    """The app; with ``warm_up`` its start-up loads and warms the embedder (and the recall path) in a
+    thread, and ``/readyz`` answers 503 until that is done (``app.state.ready``, a ``threading.Event``)."""
     settings = settings or memory.settings
+    ready = threading.Event()
     service = ServiceContext(memory, settings)
     metrics = service.metrics
     mcp_server = None
@@ -58,19 +68,30 @@ def create_app(
             streamable_http_path="/mcp", stateless_http=True, json_response=True, host=settings.service.host,
             max_request_body_size=settings.service.max_body_bytes)  # fmt: skip
 
+    proxy = _proxy(service, settings.service.proxy_upstream)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
+            if proxy is not None:
+                stack.push_async_callback(proxy[1].aclose)
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
+            if warm_up:
+                threading.Thread(target=warm, args=(memory, ready), name="neuromem-warm-up", daemon=True).start()
+            else:
+                ready.set()
             yield
 
-    app = FastAPI(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan)
+    # /docs and /redoc from the Swagger UI and ReDoc files installed with fastapi-offline, never a CDN
+    app = FastAPIOffline(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan,
+                         static_url=DOCS_ASSETS)  # fmt: skip
     app.state.neuromem = service
+    app.state.ready = ready
     app.state.metrics = metrics
     problems.install(app)
     for router in (system.router, memories.router, ingest.router, recall.router, traits.router, system.jobs_router,
-                   lifecycle.router):
+                   lifecycle.router, graph.router, events.router, teams.router):
         app.include_router(router)
 
     @app.get("/metrics", tags=["system"], response_class=Response, summary="Prometheus metrics",
@@ -78,14 +99,30 @@ def create_app(
     def prometheus_metrics() -> Response:
         return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
-    for extra in [*_web_router(service, include_web), *extra_routers]:
+    web = _web_router(service, include_web)
+    for extra in [*web, *([proxy[0]] if proxy else []), *extra_routers]:
         prefix, router = extra if isinstance(extra, tuple) else ("", extra)
         app.include_router(router, prefix=prefix)
+    # the pages `memctl serve` names in its banner
+    app.state.pages = {"API docs": "/docs", **({"page": "/ui/"} if web else {}),
+                       **({"MCP": "/mcp"} if mcp_server is not None else {}), "metrics": "/metrics"}  # fmt: skip
     if mcp_server is not None:
         app.router.routes.append(Route("/mcp", endpoint=BearerGuard(mcp_app.routes[0].endpoint, service),  # type: ignore[attr-defined]
                                        methods=["GET", "POST", "DELETE"], include_in_schema=False))  # fmt: skip
     app.add_middleware(ServiceMiddleware, metrics=metrics, max_body_bytes=settings.service.max_body_bytes)
     return app
+
+
+def warm(memory: Memory, ready: threading.Event) -> None:
+    """Load the embedder and run one search, so the first request pays for neither; then ``ready``.
+    A failure is logged and the service is ready all the same (the request will say what fails)."""
+    try:
+        memory.warm_up()
+        memory.search("warm up", user_id="neuromem-warm-up", limit=1)
+    except Exception:
+        log.exception("warming up the embedder failed")
+    finally:
+        ready.set()
 
 
 def _web_router(service: ServiceContext, enabled: bool) -> list[ExtraRouter]:
@@ -97,3 +134,12 @@ def _web_router(service: ServiceContext, enabled: bool) -> list[ExtraRouter]:
         return []
     build = getattr(web, "build_router", None)
     return [] if build is None else [("/ui", build(service))]
+
+
+def _proxy(service: ServiceContext, upstream: str | None) -> tuple[APIRouter, Any] | None:
+    """The memory proxy's router and proxy when ``service.proxy_upstream`` is set (issue 26)."""
+    if not upstream:
+        return None
+    from .routes.proxy import build_router
+
+    return build_router(service, upstream)

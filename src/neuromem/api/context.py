@@ -9,6 +9,7 @@ request timeout, and translates stored user keys back to the tenant's own user i
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -75,10 +76,14 @@ class ServiceContext:
             raise PermissionDeniedError("this API key is bound to another user_id")
         return scope_for(principal.tenant, user_id).user_key
 
-    async def call(self, principal: Principal, user_id: str, fn: Callable[[str], T]) -> Any:
-        """``fn(user_key)`` in a worker thread, as the service role scoped to this tenant's user."""
+    async def call(self, principal: Principal, user_id: str, fn: Callable[[str], T], *,
+                   agent_id: str | None = None, run_id: str | None = None) -> Any:  # fmt: skip
+        """``fn(user_key)`` in a worker thread, as the service role scoped to this tenant's user — and, when
+        given, to one of its agents and/or runs (the database then shows only what they may see)."""
         key = self.user_key(principal, user_id)
-        scope = scope_for(principal.tenant, user_id)
+        scope = dataclasses.replace(scope_for(principal.tenant, user_id),
+                                    agent_id=check.scope_id(agent_id, "agent_id", self.settings.write),
+                                    run_id=check.scope_id(run_id, "run_id", self.settings.write))  # fmt: skip
 
         logs.annotate(tenant=principal.tenant, user_id=user_id)
 

@@ -115,6 +115,12 @@ class KeyStore:
             raise NotFoundError(f"no API key {kid}")
         return _key(row)
 
+    def delete_named(self, tenant: str, name: str) -> int:
+        """Remove (not revoke) every key of ``tenant`` called ``name``: for keys a process makes for
+        itself and throws away, which would otherwise pile up in ``memctl keys list --all``."""
+        with self.db.transaction() as conn:
+            return api_keys.delete_named(conn, tenant, name)
+
     def authenticate(self, token: str) -> Principal:
         """The principal of a presented token, or ``AuthenticationError`` (one message for every failure)."""
         match = _KEY.match(token or "")

@@ -50,6 +50,10 @@ class ServiceMetrics:
                                       ["reason"], registry=r)  # fmt: skip
         self.jobs = Counter("neuromem_job_runs", "Scheduled job runs through the API, by outcome",
                             ["job", "outcome"], registry=r)  # fmt: skip
+        self.proxy_degraded = Counter("neuromem_proxy_degraded", "Proxied chats that went on without memory, "
+                                      "by the step that failed (recall, ingest)", ["stage"], registry=r)  # fmt: skip
+        self.proxy_upstream_errors = Counter("neuromem_proxy_upstream_errors", "Proxied chats the upstream model "
+                                             "failed (answered 502)", registry=r)  # fmt: skip
         r.register(StoreCollector(memory))
 
     def observe_recall(self, trace: dict[str, Any]) -> None:

@@ -14,17 +14,35 @@ from pydantic import BaseModel, ConfigDict, Field
 from ..types import MemoryType
 
 UserId = Field(min_length=1, max_length=255, description="The tenant's own user id")
+# scope ids are checked by the library (InvalidScopeError, 400), like user ids (docs/architecture.md, "Scopes")
+AgentId = Field(default=None, description="The agent acting for the user: its own memories plus the user's shared ones")
+RunId = Field(default=None, description="The run of the agent: narrows to this run's memories plus the unscoped ones")
 
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+class ScopedBody(_Body):
+    """A read or write as one of the user's agents and/or runs (default: the user)."""
+
+    agent_id: str | None = AgentId
+    run_id: str | None = RunId
+
+
+class OwnedBody(ScopedBody):
+    """A write that may share its memories beyond the user's agents."""
+
+    visibility: Literal["private", "team", "public"] | None = Field(
+        default=None, description="private (default), team (needs team_id) or public (every user of the tenant)")
+    team_id: str | None = Field(default=None, description="The team that sees a memory of visibility 'team'")
+
+
 class UserBody(_Body):
     user_id: str = UserId
 
 
-class AddMemory(_Body):
+class AddMemory(OwnedBody):
     user_id: str = UserId
     content: str = Field(min_length=1, description="One memory, stored as given (ADD / NOOP / UPDATE)")
     memory_type: MemoryType = MemoryType.FACT
@@ -54,14 +72,14 @@ class Turn(_Body):
     name: str | None = Field(default=None, max_length=255)
 
 
-class IngestTurns(_Body):
+class IngestTurns(OwnedBody):
     user_id: str = UserId
     session_id: str | None = Field(default=None, min_length=1, max_length=255)
     messages: list[Turn] = Field(min_length=1, max_length=1000)
     metadata: dict[str, Any] | None = None
 
 
-class Search(_Body):
+class Search(ScopedBody):
     user_id: str = UserId
     query: str = Field(min_length=1)
     limit: int | None = Field(default=None, ge=1, le=200)
@@ -74,7 +92,7 @@ class Search(_Body):
     strict: bool = False  # any degraded recall path → 503 instead of hits marked ``degraded``
 
 
-class Recall(_Body):
+class Recall(ScopedBody):
     user_id: str = UserId
     query: str = Field(min_length=1)
     token_budget: int | None = Field(default=None, ge=1, le=100_000)

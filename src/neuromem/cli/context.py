@@ -64,8 +64,10 @@ def query_settings() -> Settings:
 
 def remote_or_none(settings: Settings | None, call: Callable[[Remote], T]) -> T | None:
     """``call`` on the running ``memctl serve`` if there is one (``remote.find_remote``), else None:
-    the caller then runs the command in-process. With ``settings`` None the service is looked for
-    without loading the settings (``neuromem.store_location``), unless a config file takes part."""
+    the caller then runs the command in-process, and a service is started for the next command
+    when this one ends (``remote.start_service``; embedded store and ``service.auto_start`` only).
+    With ``settings`` None the service is looked for without loading the settings
+    (``neuromem.store_location``), unless a config file takes part."""
     from .remote import RemoteError, RemoteUnavailable, find_remote
 
     where = None
@@ -78,6 +80,8 @@ def remote_or_none(settings: Settings | None, call: Callable[[Remote], T]) -> T 
         where = settings.store.data_dir, bool(settings.store.database_url)
     remote = find_remote(where[0], external_database=where[1])
     if remote is None:
+        if not where[1] and not os.environ.get("NEUROMEM_SERVE_URL"):
+            _start_service_afterwards(where[0], settings)
         return None
     try:
         return call(remote)
@@ -88,6 +92,18 @@ def remote_or_none(settings: Settings | None, call: Callable[[Remote], T]) -> T 
     except RemoteError as exc:
         fail(str(exc), 2 if exc.status < 500 else 1)
     return None
+
+
+def _start_service_afterwards(data_dir: Any, settings: Settings | None) -> None:
+    """Once this command is done, leave a service behind for the next one (service.auto_start)."""
+    from neuromem import service_auto_start
+
+    enabled = settings.service.auto_start if settings is not None else service_auto_start(os.environ)
+    context = click.get_current_context(silent=True)
+    if enabled and context is not None:
+        from .remote import start_service
+
+        context.find_root().call_on_close(lambda: start_service(data_dir))
 
 
 def fail(message: str, code: int = 2) -> NoReturn:

@@ -7,8 +7,18 @@ from pathlib import Path
 
 import click
 
-from .context import friendly_errors, open_memory, user_option
+from .context import friendly_errors, load_settings, open_memory, remote_or_none, user_option
 from .main import cli
+
+UPLOAD_BATCH = 8  # chunks per embedding batch of `documents upload`: one step of its bar
+POLL_S = 0.2  # how often the upload bar reads the document's state
+
+
+def _load_model(m, *, quiet: bool) -> None:  # type: ignore[no-untyped-def]
+    """Load the embedding model before a progress bar starts, saying so."""
+    if not quiet:
+        click.echo("loading the embedding model…", err=True)
+    m.warm_up()
 
 
 @cli.command()
@@ -30,6 +40,7 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, 
 
     total = sum(len(m) for m in read_chat_export(file).values())
     with open_memory() as m:
+        _load_model(m, quiet=no_progress)  # before the bar: its ETA measures the ingest, not the model loading
         with tqdm(total=total, unit="turn", disable=no_progress, desc="ingest") as bar:
             summary = m.import_chat_export(file, user_id=user_id, batch_size=batch_size, progress=bar.update)
         if not no_wait and m.pending_embeddings(user_id=user_id):
@@ -69,7 +80,16 @@ def documents_upload(user_id: str, file: Path, no_wait: bool, no_progress: bool)
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise click.ClickException(f"{file} is not UTF-8 text") from None
-    with open_memory() as m:
+    stored = remote_or_none(None, lambda r: r.add_document(user_id, text, file.name, mime))
+    if stored is not None:  # the running service embeds the chunks (now, or in its backfill)
+        click.echo(f"{stored['id']}  {stored['file_name']}  {stored['chunk_count']} chunks")
+        return
+    settings = load_settings()
+    # small embedding batches: the background embedding commits each one, so the bar moves with the work
+    batch = min(settings.embedder.batch_size, UPLOAD_BATCH)
+    with open_memory(settings.with_updates(embedder={"batch_size": batch})) as m:
+        if len(text) > settings.ingest.document_background_chars and not no_wait:
+            _load_model(m, quiet=no_progress)
         doc = m.add_document(text, user_id=user_id, file_name=file.name, mime_type=mime)
         click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks")
         status = m.document_status(doc.id, user_id=user_id)
@@ -86,7 +106,7 @@ def _wait_for_embedding(m, file_id, user_id, status, no_progress):  # type: igno
 
     with tqdm(total=status.chunks, initial=status.embedded, unit="chunk", desc="embed", disable=no_progress) as bar:
         while status.state == "embedding":
-            time.sleep(0.5)
+            time.sleep(POLL_S)
             status = m.document_status(file_id, user_id=user_id)
             bar.update(status.embedded - bar.n)
     return status
@@ -97,6 +117,14 @@ def _wait_for_embedding(m, file_id, user_id, status, no_progress):  # type: igno
 @friendly_errors
 def documents_list(user_id: str) -> None:
     """List a user's documents."""
+    found = remote_or_none(None, lambda r: r.list_documents(user_id))
+    if found is not None:
+        for d in found:
+            click.echo(f"{d['id']}  {d['file_name']}  {d['chunk_count']} chunks  {d['size_bytes']} bytes  "
+                       f"{d['created_at'][:10]}")  # fmt: skip
+        if not found:
+            click.echo("(none)")
+        return
     with open_memory() as m:
         docs = m.list_documents(user_id=user_id)
         for doc in docs:
@@ -111,6 +139,10 @@ def documents_list(user_id: str) -> None:
 @friendly_errors
 def documents_delete(user_id: str, file_id: str) -> None:
     """Delete the document FILE_ID (as printed by upload or list) and its chunks."""
+    deleted = remote_or_none(None, lambda r: r.delete_document(user_id, file_id))
+    if deleted is not None:
+        click.echo(f"deleted {deleted['id']}  {deleted['file_name']}")
+        return
     with open_memory() as m:
         doc = m.delete_document(file_id, user_id=user_id)
     click.echo(f"deleted {doc.id}  {doc.file_name}")

@@ -20,8 +20,14 @@ def cli(config_file: Path | None) -> None:
 
     Settings come from the config file, then NEUROMEM_* environment variables, which win, e.g.
     NEUROMEM_DATABASE_URL, NEUROMEM_DATA_DIR, NEUROMEM_EMBEDDER, NEUROMEM_LLM_BASE_URL
-    (docs/configuration.md). search and recall use a running `memctl serve` when there is one
-    (NEUROMEM_SERVE_URL overrides where).
+    (docs/configuration.md).
+
+    Fast after the first: add, delete, list, history, search, recall and documents run on a
+    running `memctl serve` when there is one (NEUROMEM_SERVE_URL names one elsewhere). On the
+    embedded database the first such command leaves a service behind for the next ones; it
+    stops after 10 minutes without a request (NEUROMEM_SERVICE__IDLE_SHUTDOWN_S), as the
+    embedded PostgreSQL does after 5. `memctl server stop` stops both;
+    NEUROMEM_SERVICE__AUTO_START=false turns this off.
     """
 
 
@@ -32,6 +38,7 @@ from . import (  # noqa: E402, F401
     consolidate_commands,
     demo_command,
     forget_commands,
+    graph_commands,
     ingest_commands,
     memory_commands,
     portability_commands,
@@ -39,6 +46,8 @@ from . import (  # noqa: E402, F401
     reflect_commands,
     server_commands,
     service_commands,
+    setup_commands,
+    webhook_commands,
 )
 
 

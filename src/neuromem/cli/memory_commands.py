@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -26,10 +27,35 @@ def one_line(text: str) -> str:
     return LINE_BREAK.join(part.strip() for part in text.strip().splitlines() if part.strip())
 
 
-def describe(record: MemoryRecord) -> str:
+def describe(record: MemoryRecord | RemoteRecord) -> str:
     state = ("" if record.is_current else " [expired]" if record.expired_at
              else " [no longer valid]" if record.invalid_at else " [dissolved]")  # fmt: skip
     return f"{record.id}  {record.memory_type.value:<8} v{record.version}  {one_line(record.content)}{state}"
+
+
+@dataclass(frozen=True, slots=True)
+class RemoteRecord:
+    """A memory as the service's JSON gives it, with the attributes ``describe`` reads."""
+
+    id: str
+    memory_type: Any
+    version: int
+    content: str
+    expired_at: str | None
+    invalid_at: str | None
+    is_current: bool
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> RemoteRecord:
+        dissolved = data.get("trait_stage") == "dissolved"
+        expired, invalid = data.get("expired_at"), data.get("invalid_at")
+        return cls(str(data["id"]), _Label(str(data.get("memory_type", "memory"))), int(data.get("version", 1)),
+                   str(data.get("content", "")), expired, invalid, not (expired or invalid or dissolved))  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class _Label:
+    value: str
 
 
 def describe_hit(rank: int, hit: SearchHit) -> str:
@@ -82,7 +108,14 @@ def add(user_id: str, content: str, memory_type: str, category: str | None, impo
         metadata: str | None) -> None:
     """Store one memory: ADD, or NOOP when already known, or UPDATE of a near-duplicate."""
     meta = parse_metadata(metadata)
-    with open_memory() as m:
+    results = remote_or_none(None, lambda r: r.add(user_id, content, memory_type=memory_type, category=category,
+                                                   importance=importance, metadata=meta))  # fmt: skip
+    if results is not None:
+        for data in results:
+            click.echo(f"{data['operation'].upper()}: {describe(RemoteRecord.of(data['memory']))} "
+                       f"({data.get('reason', '')})")  # fmt: skip
+        return
+    with open_memory(query_settings()) as m:  # one text to embed: the engine that loads fastest
         for result in m.add(content, user_id=user_id, memory_type=memory_type, category=category,
                             importance=importance, metadata=meta):
             click.echo(f"{result.operation.value.upper()}: {describe(result.memory)} ({result.reason})")
@@ -126,6 +159,16 @@ def show_hits(hits: Sequence[Any], describe_one: Callable[[int, Any], str]) -> N
 @friendly_errors
 def history(user_id: str, memory_id: str) -> None:
     """Every change of a memory and of the versions around it, oldest first."""
+    entries = remote_or_none(None, lambda r: r.history(user_id, memory_id))
+    if entries is not None:
+        import datetime as dt
+
+        for e in entries:
+            old, new = e.get("old_content"), e.get("new_content")
+            change = new if old is None else f"{old!r} → {new!r}"
+            click.echo(f"{dt.datetime.fromisoformat(e['created_at']):%Y-%m-%d %H:%M:%S}  {e['event']:<12} "
+                       f"{e['actor']:<10} {e['memory_id']}  {change}")  # fmt: skip
+        return
     with open_memory() as m:
         for entry in m.history(memory_id, user_id=user_id):
             change = entry.new_content if entry.old_content is None else f"{entry.old_content!r} → {entry.new_content!r}"
@@ -146,6 +189,13 @@ def list_memories(user_id: str, limit: int, as_of: str | None, valid_at: str | N
     true at a moment (a chat dated 2024 and imported today is found by --valid-at 2024-05-01,
     not by --as-of).
     """
+    found = None if valid_at else remote_or_none(None, lambda r: r.list_memories(user_id, limit, as_of))
+    if found is not None:
+        for data in found:
+            click.echo(describe(RemoteRecord.of(data)))
+        if not found:
+            click.echo("(none)")
+        return
     with open_memory() as m:
         records = m.get_all(user_id=user_id, limit=limit, as_of=as_of, valid_at=valid_at)
         for record in records:
@@ -164,6 +214,10 @@ def delete(user_id: str, memory_id: str) -> None:
     It leaves search and list at once; its history and the --as-of views of the past keep it.
     To erase a user entirely, use the SDK's Memory.reset.
     """
+    deleted = remote_or_none(None, lambda r: r.delete(user_id, memory_id))
+    if deleted is not None:
+        click.echo(f"deleted {deleted['id']}")
+        return
     with open_memory() as m:
         record = m.delete(memory_id, user_id=user_id)
         click.echo(f"deleted {record.id}")

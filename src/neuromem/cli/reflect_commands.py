@@ -100,4 +100,21 @@ def worker(concurrency: int, once: bool, list_: bool) -> None:
             for job_ in scheduled_jobs():
                 click.echo(f"{job_.name}: {m.run_job(job_.name)}")
             return
+        jobs = scheduled_jobs()
+        click.echo(f"worker: {len(jobs)} jobs on their schedules (UTC), {concurrency} at a time; one line per run "
+                   "below; Ctrl-C stops")  # fmt: skip
+        for job_ in jobs:
+            click.echo(f"  {job_.name:22} {job_.cron:14} {job_.description}")
+        _show_job_runs()
         run_worker(m, concurrency=concurrency)
+
+
+def _show_job_runs() -> None:
+    """The worker logs each run (``job NAME (clock …): summary``) at INFO: show those lines on stderr."""
+    import logging
+
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    logger = logging.getLogger("neuromem.lifecycle.worker")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)

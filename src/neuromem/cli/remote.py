@@ -1,8 +1,9 @@
 """Run a command on a live ``memctl serve`` when one runs, instead of in this process.
 
 A command that opens the store in-process pays for Python imports, the database connection
-and, for a query, the embedding model (≈1–3 s). A running service has all of it warm: the
-command then costs one HTTP round trip. Where the service is:
+and the embedding model (≈1–3 s). A running service has all of it warm: the command then
+costs one HTTP round trip. Reads (search, recall, list, history, documents list) and writes
+(add, delete, documents upload/delete) go the same way. Where the service is:
 
 1. ``NEUROMEM_SERVE_URL`` (with ``NEUROMEM_API_KEY`` as its bearer token): used as given; a
    failure is an error, never a silent fallback to another store.
@@ -12,9 +13,13 @@ command then costs one HTTP round trip. Where the service is:
    process is alive and ``GET /healthz`` answers. A service that disappears between that
    check and the request makes the command run in-process instead.
 
-The wire format is the service's: ``POST /v1/search`` ``{"user_id", "query", "limit"}`` →
-``{"hits": [{"memory": {...}, "score": {...}}]}``; ``POST /v1/recall``
-``{"user_id", "query", "token_budget"}`` → ``{"text", "citations"}``.
+When none runs, a command on the embedded default leaves one behind (``start_service``, unless
+``service.auto_start`` is off): ``memctl serve --auto`` in its own session, on any free port,
+which stops after ``service.idle_shutdown_s`` seconds without a request — as the embedded
+PostgreSQL does — so the next command is fast. ``serve.lock`` keeps it to one per data directory.
+
+The wire format is the service's REST API (docs/api.md), e.g. ``POST /v1/search``
+``{"user_id", "query", "limit"}`` → ``{"hits": [{"memory": {...}, "score": {...}}]}``.
 
 Only the standard library is imported here: this path must stay under a few tenths of a second.
 """
@@ -23,12 +28,15 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
-SERVE_FILE = "serve.json"
+from neuromem import service_files
+
 HEALTH_TIMEOUT_S = 0.5
 REQUEST_TIMEOUT_S = 30.0
 
@@ -96,6 +104,31 @@ class Remote:
         return dict(self.request("POST", "/v1/recall",
                                  {"user_id": user_id, "query": query, "token_budget": token_budget}))  # fmt: skip
 
+    def add(self, user_id: str, content: str, **fields: Any) -> list[dict[str, Any]]:
+        body = {"user_id": user_id, "content": content, **{k: v for k, v in fields.items() if v is not None}}
+        return list(self.request("POST", "/v1/memories", body))
+
+    def list_memories(self, user_id: str, limit: int, as_of: str | None = None) -> list[dict[str, Any]]:
+        query = {"user_id": user_id, "limit": limit, **({"as_of": as_of} if as_of else {})}
+        return list(self.request("GET", f"/v1/memories?{urlencode(query)}"))
+
+    def delete(self, user_id: str, memory_id: str) -> dict[str, Any]:
+        return dict(self.request("DELETE", f"/v1/memories/{quote(memory_id, safe='')}?{urlencode({'user_id': user_id})}"))
+
+    def history(self, user_id: str, memory_id: str) -> list[dict[str, Any]]:
+        path = f"/v1/memories/{quote(memory_id, safe='')}/history?{urlencode({'user_id': user_id})}"
+        return list(self.request("GET", path))
+
+    def add_document(self, user_id: str, text: str, file_name: str, mime_type: str) -> dict[str, Any]:
+        body = {"user_id": user_id, "text": text, "file_name": file_name, "mime_type": mime_type}
+        return dict(self.request("POST", "/v1/documents", body))
+
+    def list_documents(self, user_id: str) -> list[dict[str, Any]]:
+        return list(self.request("GET", f"/v1/documents?{urlencode({'user_id': user_id, 'limit': 1000})}"))
+
+    def delete_document(self, user_id: str, file_id: str) -> dict[str, Any]:
+        return dict(self.request("DELETE", f"/v1/documents/{quote(file_id, safe='')}?{urlencode({'user_id': user_id})}"))
+
 
 def find_remote(data_dir: Path, *, external_database: bool, environ: Mapping[str, str] | None = None) -> Remote | None:
     """The live service to use, or None to run in-process (see the module docstring)."""
@@ -106,7 +139,7 @@ def find_remote(data_dir: Path, *, external_database: bool, environ: Mapping[str
     if external_database:
         return None
     try:
-        info = json.loads((Path(data_dir).expanduser().parent / SERVE_FILE).read_text("utf-8"))
+        info = json.loads(service_files(data_dir).info.read_text("utf-8"))
         remote = Remote(str(info["url"]).rstrip("/"), info.get("token") or None)
         pid = int(info["pid"])
     except (OSError, ValueError, KeyError, TypeError):
@@ -114,6 +147,64 @@ def find_remote(data_dir: Path, *, external_database: bool, environ: Mapping[str
     if not _alive(pid) or not remote.healthy():
         return None
     return remote
+
+
+def start_service(data_dir: Path, environ: Mapping[str, str] | None = None) -> int | None:
+    """Start ``memctl serve --auto`` for ``data_dir`` in the background, unless one runs or starts
+    already (``serve.lock`` is held) or the ``service`` extra is missing; its pid, or None."""
+    import importlib.util
+    import subprocess
+
+    if any(importlib.util.find_spec(name) is None for name in ("fastapi", "uvicorn")):
+        return None
+    files = service_files(data_dir)
+    if _locked(files.lock):
+        return None
+    files.log.parent.mkdir(parents=True, exist_ok=True)
+    with open(files.log, "ab") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "neuromem.cli.main", "serve", "--auto"],
+                                env=dict(os.environ if environ is None else environ), stdin=subprocess.DEVNULL,
+                                stdout=log, stderr=log, start_new_session=True, close_fds=True)  # fmt: skip
+    return proc.pid
+
+
+def stop_service(data_dir: Path) -> int | None:
+    """Stop the service a command started for ``data_dir`` (``memctl server stop``); its pid, or None."""
+    import time
+
+    lock = service_files(data_dir).lock
+    try:
+        holder = json.loads(lock.read_text("utf-8"))
+        pid = int(holder["pid"]) if holder.get("auto") else 0
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if pid <= 0 or not _locked(lock):
+        return None
+    try:
+        os.kill(pid, 15)
+    except OSError:
+        return None
+    deadline = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return pid
+
+
+def _locked(path: Path) -> bool:
+    """Whether a process holds ``path`` (a service's ``serve.lock``)."""
+    import fcntl
+
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)
+    return False
 
 
 def _alive(pid: int) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .context import friendly_errors, load_settings, open_memory
+from .context import friendly_errors, load_settings, open_memory, query_settings
 from .main import cli
 
 
@@ -25,16 +25,26 @@ def init() -> None:
 @click.option("--user-id", "-u", default=None, help="Counts for one user only.")
 @friendly_errors
 def status(user_id: str | None) -> None:
-    """Server, schema version, embedder and memory counts (of every user, or of one with -u)."""
-    with open_memory() as m:
+    """Server, schema version, memory counts (of every user, or of one with -u), and the embedder
+    and LLM configured, each asked for one small answer to show whether it answers."""
+    from neuromem import check_models
+
+    with open_memory(query_settings()) as m:  # one text to embed: the engine that loads fastest
         s = m.status(user_id=user_id)
+        checks = check_models(m)
     click.echo(f"server:     PostgreSQL {s.server_version} ({where(s)})")
     click.echo(f"pgvector:   {s.pgvector_version or 'missing'}")
     click.echo(f"schema:     version {s.schema_version} (this neuromem: {s.latest_schema_version})")
-    click.echo(f"embedder:   {s.embedder} ({s.embedding_dim}-d, {s.embed_mode})")
+    for check in checks:
+        state = {True: "answers", False: "DOES NOT ANSWER", None: "not configured"}[check.answered]
+        mode = f", embedding {s.embed_mode}" if check.role == "embedder" else ""
+        click.echo(f"{check.role + ':':<12}{check.configured}: {state} ({check.detail}{mode})")
     scope = f" of {user_id}" if user_id else ""
     click.echo(f"memories{scope}: ".ljust(12) + (", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())) or "none"))
     click.echo(f"pending:    {s.pending_embeddings} rows waiting for an embedding ({s.pending_turns} turns)")
+    if s.overdue_jobs:  # issue 27: nothing runs the upkeep
+        click.echo(f"warning:    overdue jobs: {', '.join(s.overdue_jobs)} — run `memctl worker` "
+                   "or use Memory(background_jobs=True)", err=True)  # fmt: skip
 
 
 @cli.command()
@@ -71,10 +81,16 @@ def server() -> None:
 @server.command("stop")
 @friendly_errors
 def server_stop() -> None:
-    """Stop the embedded server of the configured data directory now (and its idle watchdog)."""
+    """Stop the embedded server of the configured data directory now (and its idle watchdog), and the
+    service a command started for it."""
     from neuromem import stop_embedded_server
 
-    done = stop_embedded_server(load_settings())
+    from .remote import stop_service
+
+    settings = load_settings()
+    if not settings.store.database_url and (pid := stop_service(settings.store.data_dir)):
+        click.echo(f"stopped the neuromem service commands had started (pid {pid})")
+    done = stop_embedded_server(settings)
     if done.external:
         click.echo("nothing stopped: NEUROMEM_DATABASE_URL points at an external server, which neuromem does not run")
     elif done.postmaster_pid is not None:

@@ -25,15 +25,24 @@ def _require_extra() -> None:
 @cli.command()
 @click.option("--host", default=None, help="Address to listen on (default: service.host, 127.0.0.1).")
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: service.port, 8765).")
+@click.option("--proxy", "proxy_upstream", default=None, metavar="UPSTREAM_URL",
+              help="Also serve POST /v1/chat/completions: a memory proxy in front of this OpenAI-compatible "
+                   "base URL (e.g. https://api.openai.com/v1).")
+@click.option("--auto", is_flag=True, hidden=True,
+              help="Started by a command: any free port, stop after service.idle_shutdown_s idle.")
 @friendly_errors
-def serve(host: str | None, port: int | None) -> None:
-    """Serve the REST API (/v1, /docs), MCP over HTTP (/mcp) and /metrics until Ctrl-C."""
+def serve(host: str | None, port: int | None, proxy_upstream: str | None, auto: bool) -> None:
+    """Serve the REST API (/v1, /docs), MCP over HTTP (/mcp) and /metrics until Ctrl-C.
+
+    The embedder is loaded before /readyz answers ready; then one line gives the URLs. On the
+    embedded database, memctl commands use it (and a service they started gives way to this one).
+    """
     _require_extra()
     from neuromem import serve as run
 
     settings = load_settings()
-    updates = {k: v for k, v in (("host", host), ("port", port)) if v is not None}
-    run(settings.with_updates(service=updates) if updates else settings)
+    updates = {k: v for k, v in (("host", host), ("port", port), ("proxy_upstream", proxy_upstream)) if v is not None}
+    run(settings.with_updates(service=updates) if updates else settings, auto=auto)  # another service: exit 2
 
 
 @cli.command("mcp")

@@ -23,7 +23,13 @@ The shapes follow Mem0's documentation (OSS ``Memory``, v1 results): ``add`` ret
 - ``filters`` take Mem0's operators ``eq ne gt gte lt lte in nin`` and ``AND``/``OR``/``NOT`` over
   metadata fields (``user_id``/``agent_id``/``run_id`` inside ``filters`` scope the search);
   others (``contains``, ``icontains``, ``*``) raise ``InvalidFilterError`` (a ``ValueError``).
+- Scopes (docs/architecture.md, "Scopes"): with a ``user_id``, ``agent_id`` and ``run_id`` are
+  neuromem's scope columns of the user's memory, and ``search`` / ``get_all`` / ``delete_all`` match them
+  exactly, as Mem0 does (neuromem's own ``Memory.search(agent_id=…)`` also shows the user's shared
+  memories). Without a ``user_id``, the agent or run is the owner (``agent:<id>`` / ``run:<id>``).
 - ``reset()`` erases every user's memories in the database, as Mem0's does.
+- ``search`` returns memories only, as Mem0 does: neuromem's conversation turns that no memory came
+  from (``metadata.turn_only`` hits of ``neuromem.Memory.search``) are left out.
 """
 
 from __future__ import annotations
@@ -40,6 +46,7 @@ from .. import Settings
 from ..errors import InvalidFilterError, InvalidInputError, MemoryNotFoundError
 from ..store import owners
 from ..types import HistoryEntry, MemoryRecord, Operation, SearchHit, WriteResult
+from ..validation import limit as check_limit
 
 _SCOPES = ("user_id", "agent_id", "run_id")
 _KEYS = "mem0_metadata_keys"  # which metadata keys the caller gave (neuromem adds its own)
@@ -70,11 +77,13 @@ class Memory:
         given = dict(metadata or {})
         meta = {**given, _KEYS: sorted(given), **{k: v for k, v in (("agent_id", agent_id), ("run_id", run_id)) if v}}
         turns = _messages(messages)
+        scoped = _columns(user_id, agent_id, run_id)
         if infer:
-            results = self.memory.add(turns, user_id=owner, session_id=run_id, metadata=meta)
+            results = self.memory.add(turns, user_id=owner, session_id=run_id, metadata=meta, **scoped)
         else:
             results = [r for t in turns if t.get("role") != "system"
-                       for r in self.memory.add(t["content"], user_id=owner, metadata={**meta, "role": t["role"]})]
+                       for r in self.memory.add(t["content"], user_id=owner, metadata={**meta, "role": t["role"]},
+                                                **scoped)]  # fmt: skip
         return {"results": [_event(r) for r in results if r.operation in _EVENTS]}
 
     def update(self, memory_id: str, data: str, metadata: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -90,7 +99,8 @@ class Memory:
     def delete_all(self, *, user_id: str | None = None, agent_id: str | None = None,
                    run_id: str | None = None) -> dict[str, str]:  # fmt: skip
         owner = _owner(user_id, agent_id, run_id)
-        while batch := self.memory.get_all(user_id=owner, limit=1000):
+        exact = _exact(_columns(user_id, agent_id, run_id), None)
+        while batch := self.memory.get_all(user_id=owner, filters=exact, limit=1000):
             for record in batch:
                 self.memory.delete(record.id, user_id=owner)
         return {"message": "Memories deleted successfully!"}
@@ -108,18 +118,23 @@ class Memory:
                threshold: float | None = None, rerank: bool = True) -> dict[str, Any]:  # fmt: skip
         del rerank  # neuromem's recall always fuses and re-scores
         scope, where = _split_filters(filters)
-        owner = _owner(user_id or scope.get("user_id"), agent_id or scope.get("agent_id"),
-                       run_id or scope.get("run_id"))  # fmt: skip
-        hits = self.memory.search(query, user_id=owner, limit=limit, filters=where)
-        results = [_item(h.memory, h) for h in hits if threshold is None or h.score.final >= threshold]
+        ids = (user_id or scope.get("user_id"), agent_id or scope.get("agent_id"), run_id or scope.get("run_id"))
+        owner = _owner(*ids)
+        # memories only, as Mem0 returns: a conversation turn no memory came from is neuromem's own kind of hit
+        # (issue 22 item 6), so the search looks twice as deep and leaves those out
+        wanted = check_limit(limit)
+        hits = self.memory.search(query, user_id=owner, limit=min(1000, 2 * wanted), filters=_exact(_columns(*ids), where))
+        memories = [h for h in hits if not (isinstance(h.memory.metadata, dict) and h.memory.metadata.get("turn_only"))]
+        results = [_item(h.memory, h) for h in memories[:wanted] if threshold is None or h.score.final >= threshold]
         return {"results": results}
 
     def get_all(self, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None,
                 filters: Mapping[str, Any] | None = None, limit: int = 100) -> dict[str, Any]:  # fmt: skip
         scope, where = _split_filters(filters)
-        owner = _owner(user_id or scope.get("user_id"), agent_id or scope.get("agent_id"),
-                       run_id or scope.get("run_id"))  # fmt: skip
-        return {"results": [_item(r) for r in self.memory.get_all(user_id=owner, filters=where, limit=limit)]}
+        ids = (user_id or scope.get("user_id"), agent_id or scope.get("agent_id"), run_id or scope.get("run_id"))
+        owner = _owner(*ids)
+        records = self.memory.get_all(user_id=owner, filters=_exact(_columns(*ids), where), limit=limit)
+        return {"results": [_item(r) for r in records]}
 
     def get(self, memory_id: str) -> dict[str, Any] | None:
         try:
@@ -190,6 +205,18 @@ def _owner(user_id: str | None, agent_id: str | None, run_id: str | None) -> str
     raise InvalidInputError("one of user_id, agent_id or run_id is required")
 
 
+def _columns(user_id: str | None, agent_id: str | None, run_id: str | None) -> dict[str, Any]:
+    """With a user, the agent and run are neuromem's scope columns (without one they are the owner)."""
+    return {k: v for k, v in (("agent_id", agent_id), ("run_id", run_id)) if v} if user_id else {}
+
+
+def _exact(columns: Mapping[str, Any], where: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Mem0's scope match: exactly this agent and run, and the caller's filter."""
+    if not columns:
+        return where
+    return dict(columns) if where is None else {"AND": [dict(columns), where]}
+
+
 def _messages(messages: Any) -> list[dict[str, str]]:
     if isinstance(messages, str):
         return [{"role": "user", "content": messages}]
@@ -241,8 +268,9 @@ def _item(record: MemoryRecord, hit: SearchHit | None = None) -> dict[str, Any]:
         "created_at": _iso(record.created_at), "updated_at": _iso(record.updated_at), "user_id": record.user_id,
     }  # fmt: skip
     for scope in ("agent_id", "run_id"):
-        if scope in meta:
-            item[scope] = meta[scope]
+        value = getattr(record, scope) or meta.get(scope)
+        if value:
+            item[scope] = value
     if hit is not None:
         item["score"] = hit.score.final
     return item

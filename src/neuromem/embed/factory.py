@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..config import EmbedderSettings, secret
 from ..errors import ConfigError
 from .base import Embedder
 
 
-def create_embedder(settings: EmbedderSettings) -> Embedder:
+def create_embedder(settings: EmbedderSettings, *, state_file: Path | None = None) -> Embedder:
     """Build the embedder ``settings`` describe, or raise ``ConfigError`` saying what is missing.
+    ``state_file`` keeps an HTTP embedder's circuit breaker state for the next process.
 
     >>> from neuromem.config import EmbedderSettings
     >>> create_embedder(EmbedderSettings(provider="hashing", dim=128)).dim
@@ -51,7 +54,8 @@ def create_embedder(settings: EmbedderSettings) -> Embedder:
             batch_size=settings.batch_size,
             deadline_s=settings.deadline_s,
             breaker=shared_breaker("embedder", settings.base_url, settings.model,
-                                   failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s),
+                                   failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s,
+                                   state_file=state_file),
         )
     if provider == "sentence-transformers":
         if not settings.model:

@@ -4,9 +4,12 @@ Order of the rules, per candidate, inside the batch's transaction:
 
 1. importance below ``ingest.importance_threshold`` → dropped (reason counted, before this module);
 2. a current fact with the same ``slot`` and another value (a new employer, a flipped
-   preference) → the old fact gets ``invalid_at`` = the new fact's ``valid_at`` (it stays
-   visible to time travel), a CONTRADICTS edge is drawn, then the new fact is written;
-   the same slot with the same value → the new fact SUPPORTS the old one;
+   preference), or — any statement shape, ``text.slots`` — a current fact whose value the new
+   one changes ("my extension is now 4492") → scored by the conflict priority
+   (``lifecycle.conflicts``): the loser gets ``invalid_at`` = the new fact's ``valid_at`` (it
+   stays visible to time travel), CONTRADICTS / SUPERSEDES edges are drawn, a close call or a
+   relation of unknown arity goes to the review queue; the same slot with the same value →
+   the new fact SUPPORTS the old one;
 3. ``neuromem.writes.write``: identical hash → NOOP, a restatement of a current fact → UPDATE
    (supersede; ``neuromem.supersede``), else ADD with ``SIMILAR_TO`` links.
 
@@ -32,14 +35,15 @@ from .. import validation as check
 from .. import writes
 from ..core import Runtime
 from ..errors import LLMError
-from ..lifecycle.conflicts import ConflictResolver, opposed_by_slot
+from ..lifecycle.conflicts import ConflictResolver, invalidate_fact, opposed_by_slot
 from ..llm.base import ChatModel, UsageRecord
 from ..llm.prompts.decide_operation import decide_operation
-from ..store import history, memories
+from ..store import memories
 from ..store.db import Conn
 from ..store.filters import compile_filter
 from ..text.language import detect_language
-from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation, WriteResult
+from ..text.pii import mask
+from ..types import MemoryRecord, MemoryType, Operation, WriteResult
 from ..writes import Draft
 from .candidates import Candidate
 
@@ -70,26 +74,43 @@ class Decider:
     def decide(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None) -> Decision:
         """Conflicts are scored first (seed 003 §7.2, ``lifecycle.conflicts``): an old fact that loses is
         invalidated before the write, a new one that loses after it, a close call goes to review."""
+        draft = writes.annotated(draft)
         contradicted, supported = self._slot_conflicts(conn, candidate, draft)
         opposed = opposed_by_slot(contradicted, candidate.slot or "", candidate.value)
-        if candidate.memory_type is MemoryType.FACT and not contradicted:
+        offline = candidate.memory_type is MemoryType.FACT and not contradicted
+        if offline and not self._llm_decides(vector):
             opposed += self.conflicts.detect(conn, draft.user_id, draft.content, vector,
-                                             exclude=[m.id for m in supported])  # fmt: skip
-        plan = self.conflicts.before_write(conn, draft, opposed, self._invalidate, ACTOR_RULES)
-        decision = self._write(conn, candidate, draft, vector, [o.old for o in opposed], supported)
-        stands = self.conflicts.after_write(conn, decision.result.memory, plan, self._invalidate, ACTOR_RULES)
-        if stands is not decision.result.memory:  # the new fact lost: it is kept with invalid_at
+                                             exclude=[m.id for m in supported], metadata=draft.metadata)  # fmt: skip
+        plan = self.conflicts.before_write(conn, draft, opposed, invalidate_fact, ACTOR_RULES)
+        decision = self._write(conn, candidate, draft, vector, [o.old for o in opposed], supported,
+                               fallback=self.conflicts if offline else None)  # fmt: skip
+        stands = self.conflicts.after_write(conn, decision.result.memory, plan, invalidate_fact, ACTOR_RULES)
+        outcome = plan.outcome(stands)
+        if outcome is not None and decision.result.operation is Operation.ADD:
+            op, previous, reason = outcome
+            decision.result = dataclasses.replace(decision.result, operation=op, memory=stands,
+                                                  previous_id=previous, reason=reason)  # fmt: skip
+        elif stands is not decision.result.memory:  # the new fact lost: it is kept with invalid_at
             decision.result = dataclasses.replace(decision.result, memory=stands, reason="lost a conflict")
         return decision
 
+    def _llm_decides(self, vector: np.ndarray | None) -> bool:
+        return self.chat is not None and self.core.settings.ingest.llm_decisions and vector is not None
+
     def _write(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None,
-               contradicted: list[MemoryRecord], supported: list[MemoryRecord]) -> Decision:  # fmt: skip
-        if self.chat is not None and self.core.settings.ingest.llm_decisions and vector is not None:
+               contradicted: list[MemoryRecord], supported: list[MemoryRecord],
+               fallback: ConflictResolver | None) -> Decision:  # fmt: skip
+        """With an LLM configured it decides (seed 004 §4.1); when it fails or is not asked, the
+        rules decide, value changes included (``fallback``: the offline detector of issue 21)."""
+        if self._llm_decides(vector):
+            assert vector is not None
             decided = self._llm_decide(conn, candidate, draft, vector)
             if decided is not None:
                 return Decision(decided, contradicted, supported)
+        else:
+            fallback = None  # the offline detector already ran in ``decide``
         actor = ACTOR_LLM if candidate.extractor == "llm" else ACTOR_RULES
-        result = writes.write(self.core, conn, draft, vector=vector, actor=actor)
+        result = writes.write(self.core, conn, draft, vector=vector, actor=actor, conflicts=fallback)
         return Decision(result, contradicted, supported)
 
     # ---------------------------------------------------------------- slots
@@ -104,33 +125,21 @@ class Decider:
         supported = [m for m in current if m.metadata.get("slot_value") == candidate.value]
         return contradicted, supported
 
-    def _invalidate(self, conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str) -> MemoryRecord | None:
-        """End ``old`` at ``at``; None when a concurrent writer already ended or replaced it (nothing to do)."""
-        current = memories.get(conn, old.user_id, old.id, for_update=True)
-        if current is None or current.expired_at is not None:
-            return None
-        if current.valid_at is not None and at <= current.valid_at:
-            at = current.valid_at + dt.timedelta(microseconds=1)  # invalid_at must follow valid_at
-        ended = memories.invalidate(conn, old.user_id, old.id, expected_version=current.version, invalid_at=at)
-        assert ended is not None  # the row is locked and current
-        old = current
-        history.record(conn, HistoryEvent.UPDATE, old=old, new=ended, actor=actor,
-                       extra={"reason": "contradicted", "invalid_at": at.isoformat()})  # fmt: skip
-        return ended
-
     # ---------------------------------------------------------------- LLM
     def _llm_decide(
         self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray
     ) -> WriteResult | None:
         if draft.memory_type is not MemoryType.FACT:
             return None  # episodes are append-only (seed 001 §2.3): the rules add them
-        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content))
+        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content),
+                                             owner=draft.owner)  # fmt: skip
         if same is not None:  # identical content stays a rule: NOOP without asking
             return writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_RULES)
         k = self.core.settings.ingest.decision_candidates
         near = [
             (m, s)
-            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.core.dim, k)
+            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.core.dim, k,
+                                                 owner=draft.owner)
             if s >= _SIMILAR_FLOOR
         ]
         if not near:
@@ -140,7 +149,7 @@ class Decider:
             answer = decide_operation(self.chat, draft.content, [m.content for m, _ in near],
                                       usage_sink=self.usage.append)  # fmt: skip
         except LLMError as exc:
-            self.events.append(("decision_fallback", {"error": str(exc)[:500], "content": draft.content[:200]}))
+            self.events.append(("decision_fallback", {"error": str(exc)[:500], "content": mask(draft.content[:200])}))
             return None
         op = answer.operation
         target = near[answer.target - 1][0] if answer.target is not None and 1 <= answer.target <= len(near) else None
@@ -166,10 +175,12 @@ class Decider:
             return WriteResult(Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}")
         if op == "DELETE":
             assert target is not None
-            self._invalidate(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM)
+            why = f"LLM: {answer.reason or 'no longer true'}"[:300]
+            invalidate_fact(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM,
+                            {"reason": "contradicted", "why": why, "by_content": draft.content[:200]})  # fmt: skip
             result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
-            return WriteResult(result.operation, result.memory, previous_id=target.id,
-                               reason=f"LLM: replaces {target.id}")  # fmt: skip
+            done = Operation.UPDATE if result.operation is Operation.ADD else result.operation
+            return WriteResult(done, result.memory, previous_id=target.id, reason=f"{why}; replaces {target.id}")
         result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
         return result
 

@@ -2,7 +2,7 @@
 memories with ``file_id`` / ``chunk_index``, embedded in one batch and written in one
 transaction. Chunks are cut at paragraph, then sentence ends, to about
 ``ingest.document_chunk_tokens`` tokens; each chunk's text is also a RawChunk that its
-memory cites. Uploading the same bytes again returns the existing file.
+memory cites. Uploading the same bytes under the same name again returns the existing file.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from ..text.pii import apply_pii_policy
 from ..text.token_count import count_tokens
 from ..text.tokenize import search_text
 from ..types import MemoryRecord, MemoryType
-from .raw import chunk_turn
+from .raw import TurnChunks, chunk_turn
 from .rules import split_sentences
 
 MIME_TYPES = frozenset({"text/plain", "text/markdown"})
@@ -98,10 +98,11 @@ def write_document(
 ) -> tuple[DocumentFile, list[MemoryRecord]]:
     """Inside ``conn``'s transaction: the file row, its chunk memories (``pieces``, embedded as
     ``vectors`` or backfilled later), their raw chunks and DERIVED_FROM edges. The same bytes
-    already stored return the existing file and its current chunks."""
+    already stored under the same name return the existing file and its current chunks; under
+    another name they are a document of their own (issue 23 item 7)."""
     s = core.settings
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
-    existing = documents.find_current_by_sha(conn, uid, digest)
+    existing = documents.find_current(conn, uid, digest, file_name)
     if existing is not None:
         where = compile_filter({"memory_type": "document", "file_id": str(existing.id)})
         return existing, memories.list_memories(conn, uid, where=where, limit=max(1, existing.chunk_count))
@@ -112,13 +113,14 @@ def write_document(
         conn, file_id=file_id, user_id=uid, file_name=file_name, mime_type=mime_type,
         size_bytes=len(body.encode("utf-8")), sha256=digest, chunk_count=len(pieces), metadata=metadata,
     )  # fmt: skip
+    languages = [detect_language(piece) for piece in pieces]
     rows = [
         NewMemory(
             user_id=uid, memory_type=MemoryType.DOCUMENT, content=piece, content_hash=check.content_hash(piece),
-            search_tokens=search_text(piece), token_count=count_tokens(piece),
+            search_tokens=_tokens_of(piece, chunked[i]), token_count=count_tokens(piece),
             embedding=None if vectors is None else vectors[i], importance=s.write.default_importance,
-            metadata={"file_name": file.file_name, "language": detect_language(piece)},
-            language=detect_language(piece), file_id=file_id, chunk_index=i,
+            metadata={"file_name": file.file_name, "language": languages[i]},
+            language=languages[i], file_id=file_id, chunk_index=i,
             raw_refs=(chunked[i].ref((0, len(piece))),),
         )
         for i, piece in enumerate(pieces)
@@ -132,6 +134,12 @@ def write_document(
          for i, m in enumerate(written)],
     )  # fmt: skip
     return file, written
+
+
+def _tokens_of(piece: str, chunks: TurnChunks) -> str:
+    """The search tokens of a chunk's text: its raw chunk's, computed once, when it is one."""
+    [(_, first), *rest] = chunks.pieces
+    return first.search_tokens if not rest and first.text == piece else search_text(piece)
 
 
 def document_status(core: Runtime, file_id: Any, user_id: Any) -> DocumentStatus:

@@ -33,7 +33,8 @@ from ..store import conversations, memories, raw_chunks, usage
 from ..store.conversations import NewMessage, SessionRow
 from ..store.documents import DocumentFile
 from ..store.retry import run_with_retries
-from ..text.pii import apply_pii_policy
+from ..store.visibility import Owner
+from ..text.pii import apply_pii_policy, privacy_spans
 from ..text.token_count import truncate_to_tokens
 from ..types import MemoryType, Operation, WriteResult
 from ..writes import Draft
@@ -148,16 +149,18 @@ class IngestPipeline:
     # ------------------------------------------------------------------ ingest
     def ingest(
         self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
-        strict: bool = False,
+        strict: bool = False, owner: Owner | None = None,
     ) -> IngestReport:
         """Store a batch of turns of one session and the memories extracted from them.
 
-        ``metadata`` (the caller's) is added to every memory written; neuromem's own keys win.
+        ``metadata`` (the caller's) is added to every memory written; neuromem's own keys win. ``owner``:
+        the agent, run and visibility of the memories written (``store.visibility``; default the user's).
         A bad message is reported in ``IngestReport.rejected`` and the others are stored; with
         ``strict=True`` it raises its typed error and nothing is stored. Turns already stored
         (same turn key, ``ingest.turns``) are skipped and counted in ``IngestReport.skipped``.
         """
-        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now, strict=strict))
+        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now, strict=strict,
+                                        owner=owner))
 
     def ingest_many(self, batches: Iterable[tuple[Any, Any, Any]]) -> Iterator[IngestReport]:
         """Ingest ``(messages, user_id, session)`` batches in order, preparing (extraction and
@@ -174,7 +177,7 @@ class IngestPipeline:
 
     def prepare(
         self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
-        strict: bool = False,
+        strict: bool = False, owner: Owner | None = None,
     ) -> Prepared:
         """Everything that needs no database: validation, privacy, chunks, extraction, embeddings."""
         uid = check.user_id(user_id, self.settings.write)
@@ -189,7 +192,8 @@ class IngestPipeline:
         extraction = self._extract(turns, usage_records)
         kept, report = self._filter(extraction, len(turns))
         report.rejected = rejected
-        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta) for c in kept]
+        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta).owned_by(owner or Owner())
+                  for c in kept]  # fmt: skip
         limit = self.settings.write.max_content_chars
         long_pieces = {
             i: chunk_document(t.content, self.settings.ingest.document_chunk_tokens)
@@ -200,7 +204,10 @@ class IngestPipeline:
         # (a turn's vector reads its first ``turn_embed_tokens`` tokens: the cost of a long reply stays that
         # of a short one, and BM25 still indexes every word)
         turn_texts = self._turn_texts(turns, long_pieces, [d.content for d in drafts])
-        pieces_flat = [p for pieces in long_pieces.values() for p in pieces]
+        # an over-long turn's pieces are embedded in the background past ``ingest.document_background_chars``
+        # (as ``add_document`` does): the call's cost stays that of chunking, linear in the text
+        background = {i for i in long_pieces if len(turns[i].content) > self.settings.ingest.document_background_chars}
+        pieces_flat = [p for i, pieces in long_pieces.items() if i not in background for p in pieces]
         texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + list(turn_texts.values())))
         unique = self.core.embed_passages(texts)
         row_of = {t: n for n, t in enumerate(texts)}
@@ -209,9 +216,10 @@ class IngestPipeline:
             return None if unique is None else unique[[row_of[t] for t in items]]
 
         vectors = rows([d.content for d in drafts])
-        long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, rows(pieces)) for i, pieces in long_pieces.items()}
+        long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, None if i in background else rows(pieces))
+                                           for i, pieces in long_pieces.items()}  # fmt: skip
         turn_index = [turn_unit(t, None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
-                                self.core.dim)
+                                self.core.dim, " ".join(c.search_tokens for _, c in chunks[i].pieces))
                       for i, t in enumerate(turns)]  # fmt: skip
         return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
                         turn_index)  # fmt: skip
@@ -329,6 +337,8 @@ class IngestPipeline:
         report.turns = len(new)
         if any(p.turn_index[i][2] is None for i in new if i not in p.long_turns) and self.settings.ingest.embed_turns:
             self.core.embeddings_deferred = True  # turns wait for the backfill: the facade starts its thread
+        if any(p.long_turns[i].vectors is None for i in new if i in p.long_turns):
+            self.core.embeddings_deferred = True  # so do the pieces of a long turn
         report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
         report.warnings = fallback_warnings(events, deferred=bool(drafts) and vectors is None,
                                             mode=self.settings.embedder.mode)  # fmt: skip
@@ -399,13 +409,30 @@ class IngestPipeline:
         if not result.matches:
             return turn
         meta = {**turn.metadata, "pii": sorted(result.kinds)}
+        spans = privacy_spans(result.text)
+        if spans:  # what is still there, in the stored words (issue 21 item 5)
+            meta["privacy"] = spans
         return dataclasses.replace(turn, content=result.text, metadata=meta)
 
     def _extract(self, turns: Sequence[Turn], usage_records: list[UsageRecord]) -> Extraction:
+        """Candidates from the turns up to ``write.max_content_chars`` (issue 23 item 1): a longer turn
+        is stored whole and as a document, and is not mined sentence by sentence — so a 1 MB turn costs
+        what its chunks cost, not thousands of decisions, and never reaches the LLM's prompt."""
         roles = self.settings.ingest.extract_roles
+        limit = self.settings.write.max_content_chars
+        mined = [i for i, t in enumerate(turns) if len(t.content) <= limit]
+        short = [turns[i] for i in mined]
         if self.chat is None:
-            return extract_with_rules(turns, roles)
-        return extract_with_llm(self.chat, turns, roles, usage_records, window=self.settings.ingest.llm_turns_per_call)
+            extraction = extract_with_rules(short, roles)
+        else:
+            extraction = extract_with_llm(self.chat, short, roles, usage_records,
+                                          window=self.settings.ingest.llm_turns_per_call)  # fmt: skip
+        extraction.candidates = [dataclasses.replace(c, turn_index=mined[c.turn_index])
+                                 for c in extraction.candidates]  # fmt: skip
+        long_turns = sum(1 for t in turns if len(t.content) > limit and t.role in roles)
+        if long_turns:
+            extraction.dropped["long_turn"] += long_turns  # stored as documents, not mined
+        return extraction
 
     def _filter(self, extraction: Extraction, n_turns: int) -> tuple[list[Candidate], IngestReport]:
         report = IngestReport(dropped=Counter(extraction.dropped))

@@ -6,6 +6,11 @@ Chinese and English patterns for identity, employer and residence, preferences a
 dislikes, relationships, plans and tasks, habits (procedures) and dated events. The
 memory keeps the user's own words, in the user's language. Importance is the
 pattern's base value plus small boosts (emotion, explicit time, named entities).
+
+A plain declarative statement about a person, an organisation or a thing ("Our CTO is Dana",
+"The capital of X is Y", "Mei's husband works at Apple", "I speak French") is a fact worth
+keeping (issue 21 item 4): a statement that fills a slot (``text.slots.claim_of``), or that
+names an entity in a sentence of its own, gets at least ``DECLARATIVE_IMPORTANCE``.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dataclasses import dataclass
 from ..text.entities import extract_entities
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
+from ..text.slots import claim_of, may_change
 from ..text.spans import trim_span
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
@@ -157,6 +163,8 @@ _HEDGE = re.compile(
 )
 _SPECIFIC = re.compile(r"\bmy\b|\d|我的", re.IGNORECASE)
 _EVENT_IMPORTANCE = 0.55
+DECLARATIVE_IMPORTANCE = 0.45  # a statement of a value, or about a named entity: kept at the default threshold
+_NAMED = frozenset({"person", "organization", "place"})
 _FILLER_IMPORTANCE = 0.1
 
 _EMOTIONS: tuple[tuple[re.Pattern[str], Emotion], ...] = tuple(
@@ -205,6 +213,25 @@ def general_importance(sentence: str) -> float:
     if _HEDGE.search(sentence):
         return _HEDGE_IMPORTANCE
     return _GENERAL_IMPORTANCE + (0.05 if _SPECIFIC.search(sentence) else 0.0)
+
+
+def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
+    """A plain statement of a fact: it fills a slot of a known relation ("Our CTO is Dana", "I speak
+    French") or states a name or a number ("The capital of X is Y"), or names a person, an
+    organisation or a place in a sentence of three words or more; hedges, remarks about the
+    conversation and small talk about things ("The weather is nice") are not."""
+    if _HEDGE.search(sentence):
+        return False
+    named = any(e.type in _NAMED for e in entities)
+    claim = claim_of(sentence, generic=True)
+    if claim is not None and claim.template == "verb":  # "Dana runs the team"; "I speak French" (short)
+        return bool(claim.owner) or len(tokenize(sentence)) < 3
+    has_value = named or any(ch.isdigit() for ch in sentence)
+    if claim is not None and (claim.arity != "unknown" or claim.template != "copula" or has_value):
+        return True
+    if has_value and may_change(sentence):  # "Reset the locker combination to 8-02-44": a change reported
+        return True
+    return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
 
 
 def emotion_of(sentence: str) -> Emotion | None:
@@ -308,6 +335,8 @@ def extract_sentence(
         slot = rule.slot.replace("{obj}", topic or "") if "{obj}" in rule.slot else rule.slot
         if "{obj}" in rule.slot and not topic:
             slot = None
+    if memory_type is MemoryType.FACT and importance < DECLARATIVE_IMPORTANCE and declarative(sentence, entities):
+        importance = DECLARATIVE_IMPORTANCE
     if emotion is not None:
         importance += 0.1 * emotion.arousal
     if time is not None:

@@ -230,9 +230,13 @@ def session_id(value: Any) -> str:
 TurnUnit = tuple[str, int, str | None]
 
 
-def turn_unit(turn: Turn, vector: np.ndarray | None, dim: int) -> TurnUnit:
+def turn_unit(turn: Turn, vector: np.ndarray | None, dim: int, content_tokens: str | None = None) -> TurnUnit:
     """What makes a stored turn findable by itself: its words (with the speaker's name, as memories'
-    tokens have it: ``core._searchable``), their count for BM25, and its passage vector (None: full text only)."""
-    who = f"{turn.speaker}: " if turn.speaker else ""
+    tokens have it: ``core._searchable``), their count for BM25, and its passage vector (None: full text only).
+    ``content_tokens``: the content's search tokens when already computed (its raw chunks'), so a long
+    turn is tokenised once."""
     literal = None if vector is None else to_halfvec(vector, dim)
-    return search_text(who + turn.content), count_tokens(turn.content), literal
+    words = search_text(turn.content) if content_tokens is None else content_tokens
+    if turn.speaker:
+        words = f"{search_text(turn.speaker + ':')} {words}".strip()
+    return words, count_tokens(turn.content), literal

@@ -1,14 +1,19 @@
 """Conflicts between facts resolved on purpose (seed 003 §7.2–§7.3).
 
-At ingest, a new fact that contradicts current facts — the same slot with another value
-(rules or the LLM extractor), or, found offline by embeddings and confirmed by a rule, the
-same attribute of the speaker with another value (``conflict_priority.attribute_and_value``)
-— is scored against each of them with the conflict priority. The winner stays (or becomes)
+When a fact is written (``add`` and ingest), a new fact that contradicts current facts — the
+same slot with another value (rules or the LLM extractor), or the same subject and relation
+with another value of a single-valued relation (``neuromem.text.slots.value_change``, issue
+21: the old facts come from ``metadata.slot`` and from the nearest current facts) — is scored
+against each of them with the conflict priority. The winner stays (or becomes)
 the active version; the loser keeps its row with ``invalid_at``; a call closer than
 ``conflicts.review_margin`` leaves both active and opens an item of the review queue
 (``memory_conflicts`` status ``open``), resolved by ``Memory.resolve_conflict`` or
-``memctl conflicts resolve``. Every conflict is recorded (status ``auto`` when the formula
-decided), drawn as ``CONTRADICTS`` edges both ways, and announced by the events
+``memctl conflicts resolve``. A pair whose relation has no known arity (no change words,
+"I drive a Toyota" → "I now drive…" aside) goes to the queue without a score decision. A
+multi-valued relation (allergies, likes, children) is no conflict. Every conflict is recorded
+(status ``auto`` when the formula decided), drawn as ``CONTRADICTS`` old → new (properties:
+``conflict_id``, ``slot``, ``old_value``, ``new_value``, ``reason``) plus ``SUPERSEDES`` new →
+old when the new value won, the loser's history row names the reason, and the events
 ``ConflictDetected`` and ``FactPromoted`` / ``FactDemoted`` in ``pipeline_events``.
 """
 
@@ -29,12 +34,33 @@ from ..store import graph, history, memories, usage
 from ..store.conflicts import ConflictRow
 from ..store.db import Conn
 from ..store.graph import EdgeInput
-from ..types import HistoryEvent, MemoryRecord, MemoryType
-from .conflict_priority import Side, Verdict, attribute_and_value, judge, source_trust
+from ..supersede import speaker_of
+from ..text.slots import claim_of, may_change, value_change
+from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation
+from .conflict_priority import Side, Verdict, judge, source_trust
 
-Invalidate = Callable[[Conn, MemoryRecord, dt.datetime, str], MemoryRecord | None]
+Invalidate = Callable[[Conn, MemoryRecord, dt.datetime, str, dict[str, Any]], MemoryRecord | None]
 
 ACTOR = "conflicts"
+SUPERSEDES = "SUPERSEDES"  # edge new fact → the fact whose value it replaced
+CONTRADICTS = "CONTRADICTS"
+SLOT_CANDIDATES = 20  # current facts of one slot checked for a value change
+
+
+def invalidate_fact(conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str,
+                    detail: dict[str, Any]) -> MemoryRecord | None:  # fmt: skip
+    """End ``old`` at ``at`` (event time; it stays in history and time travel), with a history row
+    naming why (``detail``); None when a concurrent writer already ended or replaced it."""
+    current = memories.get(conn, old.user_id, old.id, for_update=True)
+    if current is None or current.expired_at is not None or current.invalid_at is not None:
+        return None
+    if current.valid_at is not None and at <= current.valid_at:
+        at = current.valid_at + dt.timedelta(microseconds=1)  # invalid_at must follow valid_at
+    ended = memories.invalidate(conn, old.user_id, old.id, expected_version=current.version, invalid_at=at)
+    assert ended is not None  # the row is locked and current
+    history.record(conn, HistoryEvent.UPDATE, old=current, new=ended, actor=actor,
+                   extra={"reason": "contradicted", **detail, "invalid_at": at.isoformat()})  # fmt: skip
+    return ended
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,11 +72,33 @@ class Opposed:
     old_value: str
     new_value: str
     detector: str  # "slot" or "attribute"
+    arity: str = "single"  # "unknown": the review queue decides
+    reason: str = ""
+
+    def detail(self) -> dict[str, Any]:
+        """What the history row and the edges say about this change."""
+        return {"slot": self.attribute, "old_value": self.old_value, "new_value": self.new_value,
+                "why": self.reason or f"same {self.detector}, another value"}  # fmt: skip
 
 
 @dataclass
 class ConflictPlan:
     verdicts: list[tuple[Opposed, Verdict]] = field(default_factory=list)
+
+    def outcome(self, new: MemoryRecord) -> tuple[Operation, uuid.UUID | None, str] | None:
+        """The write's operation, the id of the fact whose value it replaced and the reason (for the
+        ``WriteResult``), or None when no conflict was found."""
+        if not self.verdicts:
+            return None
+        for o, v in self.verdicts:
+            if v.winner == "new" and o.old.id != new.id:
+                return (Operation.UPDATE, o.old.id,
+                        f"value update of {o.attribute!r}: {o.old_value!r} → {o.new_value!r} ({o.reason or o.detector}); "
+                        f"the old fact ends at {new.valid_at or new.created_at:%Y-%m-%d %H:%M}")  # fmt: skip
+        o, v = self.verdicts[0]
+        if v.winner == "old":
+            return Operation.ADD, None, f"lost a conflict on {o.attribute!r} to {o.old.id}"
+        return Operation.ADD, None, f"conflicts with {o.old.id} on {o.attribute!r}: open in the review queue"
 
 
 @dataclass
@@ -62,21 +110,31 @@ class ConflictResolver:
     events: list[tuple[str, dict[str, Any]]]
 
     def detect(self, conn: Conn, user_id: str, content: str, vector: np.ndarray | None, *,
-               exclude: Sequence[uuid.UUID]) -> list[Opposed]:  # fmt: skip
-        """Offline: nearest current facts (embeddings) that state the same attribute of the speaker
-        with another value (rule)."""
+               exclude: Sequence[uuid.UUID], metadata: dict[str, Any] | None = None) -> list[Opposed]:  # fmt: skip
+        """Offline: current facts of the same slot (``metadata.slot`` = the slot of ``content`` or
+        the one ``metadata`` names) and the nearest current facts (embeddings) whose value
+        ``content`` changes (``text.slots.value_change``). Multi-valued relations and statements
+        of another speaker are no conflict."""
         c = self.settings.conflicts
-        mine = attribute_and_value(content)
-        if mine is None or vector is None or c.detect_neighbours == 0:
-            return []
+        seen: dict[uuid.UUID, MemoryRecord] = {}
+        claim = claim_of(content, generic=True)
+        if not (metadata or {}).get("slot") and not may_change(content):
+            return []  # a statement that fills no slot and says no change changes no value
+        for slot in {(metadata or {}).get("slot"), None if claim is None else claim.key} - {None, ""}:
+            seen.update((m.id, m) for m in memories.current_in_slot(conn, user_id, str(slot), SLOT_CANDIDATES))
+        if vector is not None and c.detect_neighbours > 0:
+            near = memories.nearest_current(conn, user_id, MemoryType.FACT, vector, self.dim,
+                                            limit=c.detect_neighbours)  # fmt: skip
+            seen.update((m.id, m) for m, s in near if s >= c.detect_min_similarity and m.id not in seen)
+        speaker = speaker_of(metadata or {})
         found = []
-        near = memories.nearest_current(conn, user_id, MemoryType.FACT, vector, self.dim, limit=c.detect_neighbours)
-        for old, similarity in near:
-            if old.id in exclude or similarity < c.detect_min_similarity or old.invalid_at is not None:
+        for old in seen.values():
+            if old.id in exclude or old.invalid_at is not None or speaker_of(old.metadata) != speaker:
                 continue
-            theirs = attribute_and_value(old.content)
-            if theirs is not None and theirs[0] == mine[0] and theirs[1] != mine[1]:
-                found.append(Opposed(old, mine[0], theirs[1], mine[1], "attribute"))
+            change = value_change(content, old.content)
+            if change is not None:
+                found.append(Opposed(old, change.key, change.old_value, change.new_value, "attribute",
+                                     arity=change.arity, reason=change.reason))  # fmt: skip
         return found
 
     def before_write(self, conn: Conn, draft: Any, opposed: Sequence[Opposed], invalidate: Invalidate,
@@ -91,8 +149,10 @@ class ConflictResolver:
                             store.support_count(conn, draft.user_id, o.old.id), agreeing_old, others)  # fmt: skip
             new_side = Side(new_trust, True, 1, agreeing_new, others)
             verdict = judge(old_side, new_side, self.settings.conflicts)
+            if o.arity == "unknown":  # the relation may hold several values: a person decides
+                verdict = Verdict(verdict.old_score, verdict.new_score, None)
             if verdict.winner == "new":
-                invalidate(conn, o.old, when, actor)
+                invalidate(conn, o.old, when, actor, {**o.detail(), "by_content": str(draft.content)[:200]})
             plan.verdicts.append((o, verdict))
         return plan
 
@@ -106,14 +166,20 @@ class ConflictResolver:
             if verdict.winner == "old":
                 current = memories.get(conn, new.user_id, new.id)
                 if current is not None and current.invalid_at is None and current.expired_at is None:
-                    new = invalidate(conn, current, current.valid_at or current.created_at, actor) or new
+                    new = invalidate(conn, current, current.valid_at or current.created_at, actor,
+                                     {**o.detail(), "reason": "lost a conflict"}) or new  # fmt: skip
             winner = {"old": o.old.id, "new": new.id}.get(verdict.winner or "")
             row = store.insert(conn, new.user_id, attribute=o.attribute, old_id=o.old.id, new_id=new.id,
                                old_score=verdict.old_score, new_score=verdict.new_score,
                                status="open" if winner is None else "auto", winner_id=winner,
                                detector=o.detector)  # fmt: skip
-            graph.add_edges(conn, new.user_id, [EdgeInput(o.old.id, "memory", new.id, "memory", "CONTRADICTS",
-                                                          properties={"conflict_id": str(row.id)})])  # fmt: skip
+            props = {"conflict_id": str(row.id), **o.detail()}
+            edges = [EdgeInput(o.old.id, "memory", new.id, "memory", CONTRADICTS, properties=props,
+                               valid_at=new.valid_at)]  # fmt: skip
+            if winner == new.id:
+                edges.append(EdgeInput(new.id, "memory", o.old.id, "memory", SUPERSEDES, properties=props,
+                                       valid_at=new.valid_at))  # fmt: skip
+            graph.add_edges(conn, new.user_id, edges)
             self.events.extend(_events(row))
         return new
 
@@ -180,15 +246,12 @@ def resolve_conflict(core: Any, user_id: Any, conflict_id: Any, *, keep: Any, ac
         loser = memories.get(conn, uid, loser_id)
         if loser is not None and loser.expired_at is None and loser.invalid_at is None:
             at = max(dt.datetime.now(dt.UTC), (loser.valid_at or loser.created_at) + dt.timedelta(microseconds=1))
-            ended = memories.invalidate(conn, uid, loser.id, expected_version=loser.version, invalid_at=at)
-            if ended is not None:
-                history.record(conn, HistoryEvent.UPDATE, old=loser, new=ended, actor=actor[:50],
-                               extra={"reason": "conflict resolved", "conflict_id": str(cid)})  # fmt: skip
+            invalidate_fact(conn, loser, at, actor[:50], {"reason": "conflict resolved", "conflict_id": str(cid)})
         resolved = store.mark_resolved(conn, uid, cid, kept, actor)
         usage.record_events(conn, uid, _events(resolved))
         records = memories.get_many(conn, uid, [row.old_id, row.new_id])
     return Conflict(resolved, records.get(row.old_id), records.get(row.new_id))
 
 
-__all__ = ["Conflict", "ConflictPlan", "ConflictResolver", "Opposed", "list_conflicts", "opposed_by_slot",
-           "resolve_conflict"]  # fmt: skip
+__all__ = ["CONTRADICTS", "SUPERSEDES", "Conflict", "ConflictPlan", "ConflictResolver", "Opposed",
+           "invalidate_fact", "list_conflicts", "opposed_by_slot", "resolve_conflict"]  # fmt: skip

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import validation as check
+from ..config import WriteSettings
 from ..errors import ForgetTargetError, InvalidInputError, ReceiptNotFoundError
 from ..ids import uuid7
 from ..ingest.raw import chunk_turn
@@ -46,7 +47,7 @@ from .compaction import relations_of
 
 log = logging.getLogger(__name__)
 
-TARGET_KINDS = ("memory", "session", "document", "window", "query", "entity", "concept", "everything")
+TARGET_KINDS = ("memory", "session", "document", "window", "query", "entity", "concept", "scope", "everything")
 #: the purge job's own kind: rows soft-deleted before ``until`` (``lifecycle.purge``)
 PURGE = "purge"
 #: the retention job's own kind: rows past their type's or category's TTL (``lifecycle.retention``)
@@ -65,18 +66,22 @@ class ForgetTarget:
     until: dt.datetime | None = None
     text: str | None = None  # query, entity or concept name
     ttl: tuple[tuple[str, str, dt.datetime], ...] = ()  # retention: ("type" | "category", value, cutoff)
+    agent_id: str | None = None  # scope: the agent's memories (with run_id: of that run)
+    run_id: str | None = None
 
     def fingerprint(self) -> str:
         """sha256 of the target's description (the receipt keeps this, never the query words)."""
         parts = [self.kind, str(self.memory_id or ""), self.session_id or "", str(self.document_id or ""),
                  self.since.isoformat() if self.since else "", self.until.isoformat() if self.until else "",
-                 self.text or "", *(f"{k}={v}<{c.isoformat()}" for k, v, c in self.ttl)]  # fmt: skip
+                 self.text or "", *(f"{k}={v}<{c.isoformat()}" for k, v, c in self.ttl),
+                 *([self.agent_id or "", self.run_id or ""] if self.kind == "scope" else [])]  # fmt: skip
         return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
 
 
 def target_of(
     *, memory_id: Any = None, session_id: Any = None, document_id: Any = None, since: Any = None,
     until: Any = None, query: Any = None, entity: Any = None, concept: Any = None, everything: Any = False,
+    agent_id: Any = None, run_id: Any = None, settings: WriteSettings | None = None,
 ) -> ForgetTarget:  # fmt: skip
     """Validate the caller's keywords into one ``ForgetTarget``; zero or several → ``ForgetTargetError``."""
     if not isinstance(everything, bool):
@@ -84,14 +89,15 @@ def target_of(
     given = {
         "memory": memory_id is not None, "session": session_id is not None, "document": document_id is not None,
         "window": since is not None or until is not None, "query": query is not None,
-        "entity": entity is not None, "concept": concept is not None, "everything": everything,
+        "entity": entity is not None, "concept": concept is not None,
+        "scope": agent_id is not None or run_id is not None, "everything": everything,
     }  # fmt: skip
     chosen = [k for k, v in given.items() if v]
     if len(chosen) != 1:
         what = "no target" if not chosen else f"several targets ({', '.join(chosen)})"
         raise ForgetTargetError(
             f"forget needs exactly one target — memory_id, session_id, document_id, a time window "
-            f"(since/until), query, entity, concept or everything=True — got {what}"
+            f"(since/until), query, entity, concept, a scope (agent_id/run_id) or everything=True — got {what}"
         )
     kind = chosen[0]
     if kind == "memory":
@@ -107,6 +113,10 @@ def target_of(
         if lo is not None and hi is not None and hi <= lo:
             raise ForgetTargetError("until must be later than since")
         return ForgetTarget(kind, since=lo, until=hi)
+    if kind == "scope":
+        w = settings or WriteSettings()
+        return ForgetTarget(kind, agent_id=check.scope_id(agent_id, "agent_id", w),
+                            run_id=check.scope_id(run_id, "run_id", w))  # fmt: skip
     if kind in ("query", "entity", "concept"):
         text = {"query": query, "entity": entity, "concept": concept}[kind]
         if not isinstance(text, str) or not text.strip():
@@ -294,6 +304,8 @@ def _seed(conn: Any, uid: str, target: ForgetTarget) -> None:
     elif target.kind == RETENTION:
         for field_name, value, cutoff in target.ttl:
             store.seed_older_than(conn, uid, field_name, value, cutoff)
+    elif target.kind == "scope":
+        store.seed_scope(conn, uid, target.agent_id, target.run_id)
     elif target.kind == "query":
         assert target.text is not None
         terms = [t for t in dict.fromkeys(search_text(target.text).split()) if t]

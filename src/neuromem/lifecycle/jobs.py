@@ -21,6 +21,7 @@ enforce_retention      1 day           rows past a per-type / per-category TTL �
                                        (``lifecycle.retention``; off until a TTL is set)
 compact_forgotten      1 day           relations that held forgotten rows → rewritten (VACUUM FULL), WAL
                                        retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
+deliver_webhooks       1 min           new events → POSTed, signed, to the registered webhooks
 =====================  ==============  ===============================================
 =======
 Each job is a plain function over the store, run one by one (``memctl job --run NAME
@@ -53,6 +54,9 @@ enforce_retention      daily         rows past a per-type / per-category TTL →
                                      (``lifecycle.retention``; off until a TTL is set)
 compact_forgotten      daily         relations that held forgotten rows → rewritten (VACUUM FULL), WAL
                                      retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
+deliver_webhooks       every minute  new events → POSTed, signed, to the registered webhooks (``lifecycle.webhooks``)
+run_ingest_jobs        every minute  batches queued by ``ingest(wait=False)`` → extracted and written
+                                     (``ingest.async_jobs``, issue 27 item 2)
 =====================  ============  ===============================================
 
 ``dry_run`` reports what a job would change and changes nothing; a job that cannot preview
@@ -68,6 +72,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
 from ..errors import InvalidInputError
+from ..ingest.async_jobs import run_queued
 from ..reflect import triggers
 from ..store import maintenance
 from .archive import archive_job
@@ -78,6 +83,7 @@ from .concepts import concepts_job
 from .purge import purge_preview, purge_soft_deleted
 from .retention import enforce_retention
 from .tiers import promote_job
+from .webhooks import deliver_webhooks
 
 if TYPE_CHECKING:
     from ..ingest.pipeline import IngestPipeline
@@ -160,6 +166,10 @@ JOBS: dict[str, Job] = {
         Job("compact_forgotten", "0 7 * * *",
             lambda c, now, dry: pending_count(_core(c)) if dry else compact_forgotten(_core(c)),
             "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
+        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_core(c), now),
+            "POST new events to the registered webhooks, signed", previews=False),
+        Job("run_ingest_jobs", "* * * * *", lambda c, now, dry: len(run_queued(c.ingest)),
+            "extract and write the batches queued by ingest(wait=False)", previews=False),
     )
 }  # fmt: skip
 

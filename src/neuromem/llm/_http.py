@@ -8,8 +8,10 @@ exception. The API key never appears in a message.
 
 ``deadline_s`` bounds the whole call, retries and back-off included: every attempt's
 connect/read/write timeout is cut to the time left, and no retry starts after it (issue #12
-item 5). A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open
-the call raises at once, so callers fall back without waiting.
+item 5). Inside a public call it is one deadline for every request to the same kind of model
+(``neuromem.deadlines.model_left``, issue 23 item 3): extraction, decisions and judgements share
+it. A ``CircuitBreaker`` stops calling a provider that keeps failing: while it is open the call
+raises at once, so callers fall back without waiting.
 """
 
 from __future__ import annotations
@@ -17,12 +19,14 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import httpx
-
+from ..deadlines import model_left
 from ..errors import ModelError
 from .circuit import CircuitBreaker
+
+if TYPE_CHECKING:  # imported where a client is made or used: a command that never calls a provider skips it
+    import httpx
 
 _RETRY_STATUS = frozenset({408, 429})
 _MAX_RETRY_AFTER_S = 10.0
@@ -58,6 +62,8 @@ class JSONResponse:
 
 def make_client(base_url: str, api_key: str | None, timeout_s: float) -> httpx.Client:
     """A reusable sync client for an OpenAI-compatible ``base_url`` (``http://host/v1``)."""
+    import httpx
+
     headers = {"Accept": "application/json"}
     if api_key:
         headers["Authorization"] = f"Bearer {api_key}"
@@ -89,6 +95,12 @@ def post_json(
     or the breaker is open.
     """
     url = str(client.base_url.join(path))
+    if deadline_s is not None:  # one deadline for every call to this kind of model in the public call
+        left = model_left(error.__name__, deadline_s)
+        if left <= 0:
+            raise error(f"{provider} at {url} was not called: this call's {deadline_s:g} s deadline for "
+                        f"model requests has passed (an earlier request used it)")  # fmt: skip
+        deadline_s = left
     if breaker is not None and not breaker.allow():
         raise error(
             f"{provider} at {url} is skipped for {breaker.open_for():.0f} s more: it failed "
@@ -113,6 +125,8 @@ def _attempts(
     client: httpx.Client, path: str, url: str, payload: dict[str, Any], policy: RetryPolicy,
     error: type[ModelError], provider: str, deadline_s: float | None, list_ok: bool = False,
 ) -> JSONResponse:
+    import httpx
+
     cause = "no attempt made"
     attempts = policy.max_retries + 1
     start = time.monotonic()
@@ -158,6 +172,8 @@ class _Unavailable(Exception):
 
 def _cut(timeout: httpx.Timeout, left: float) -> httpx.Timeout:
     """``timeout`` with each phase cut to the ``left`` seconds of the call's deadline."""
+    import httpx
+
     def cut(value: float | None) -> float:
         return left if value is None else min(value, left)
 

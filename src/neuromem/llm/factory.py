@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..config import LLMSettings, secret
 from .base import ChatModel
 from .circuit import shared_breaker
 from .openai_compat import OpenAICompatibleChat
 
 
-def create_chat_model(settings: LLMSettings) -> ChatModel | None:
+def create_chat_model(settings: LLMSettings, *, state_file: Path | None = None) -> ChatModel | None:
     """The configured chat model, or ``None`` (no ``base_url``) for the offline, rule-based paths.
+    ``state_file`` keeps its circuit breaker's state for the next process (``Settings.breaker_file``).
 
     >>> from neuromem.config import LLMSettings
     >>> create_chat_model(LLMSettings()) is None
@@ -26,5 +29,6 @@ def create_chat_model(settings: LLMSettings) -> ChatModel | None:
         temperature=settings.temperature,
         deadline_s=settings.deadline_s,
         breaker=shared_breaker("llm", settings.base_url, settings.model,
-                               failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s),
+                               failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s,
+                               state_file=state_file),
     )

@@ -45,6 +45,8 @@ INSTRUCTIONS = (
 )
 
 UserId = Annotated[str, Field(min_length=1, max_length=255, description="The end user whose memory this is")]
+AgentId = Annotated[str | None, Field(description="You, the agent: your own memories plus the user's shared ones")]
+RunId = Annotated[str | None, Field(description="This run of yours: its memories plus your and the user's others")]
 
 
 class TurnIn(BaseModel):
@@ -111,10 +113,11 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
             raise PermissionDeniedError(f"this API key has scope {principal.scope.label}; {level.label} is needed")
         return principal
 
-    async def invoke(ctx: Context, level: KeyScope, user_id: str, fn: Callable[[str], T]) -> T:
+    async def invoke(ctx: Context, level: KeyScope, user_id: str, fn: Callable[[str], T], *,
+                     agent_id: str | None = None, run_id: str | None = None) -> T:  # fmt: skip
         """Authorise, then run ``fn(user_key)`` like a REST route; typed errors reach the agent as tool errors."""
         try:
-            return await service.call(await caller(ctx, level), user_id, fn)
+            return await service.call(await caller(ctx, level), user_id, fn, agent_id=agent_id, run_id=run_id)
         except NeuromemError as exc:
             raise ToolError(f"{type(exc).__name__}: {exc}") from exc
 
@@ -131,14 +134,22 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         session_id: Annotated[str | None, Field(description="Conversation id for `messages`", max_length=255)] = None,
         category: Annotated[str | None, Field(description="For `content`: preference, identity, task, "
                                               "procedure, relationship or general", max_length=20)] = None,
+        agent_id: AgentId = None,
+        run_id: RunId = None,
+        visibility: Annotated[Literal["private", "team", "public"] | None, Field(
+            description="private (default), team (with team_id) or public (every user of the tenant)")] = None,
+        team_id: Annotated[str | None, Field(description="The team that sees it (visibility 'team')")] = None,
     ) -> Remembered:
+        scoped: dict[str, Any] = {"agent_id": agent_id, "run_id": run_id, "visibility": visibility, "team_id": team_id}
+
         def run(uid: str) -> Remembered:
             if (content is None) == (messages is None):
                 raise InvalidInputError("give exactly one of `content` or `messages`")
             if content is not None:
-                results, dropped = m.add(content, user_id=uid, category=category), {}
+                results, dropped = m.add(content, user_id=uid, category=category, **scoped), {}
             else:
-                report = m.ingest([t.model_dump() for t in messages or []], user_id=uid, session_id=session_id)
+                report = m.ingest([t.model_dump() for t in messages or []], user_id=uid, session_id=session_id,
+                                  **scoped)  # fmt: skip
                 results, dropped = report.results, dict(report.dropped)
             ops: dict[str, int] = {}
             for r in results:
@@ -146,7 +157,7 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
             written = [_out(r.memory) for r in results if str(r.operation) != "noop"]
             return Remembered(written=written, operations=ops, dropped=dropped)
 
-        return await invoke(ctx, KeyScope.WRITE, user_id, run)
+        return await invoke(ctx, KeyScope.WRITE, user_id, run, agent_id=agent_id, run_id=run_id)
 
     @server.tool(description=(
         "Recall what matters about the user for `query` (usually their latest message). Mode 'prompt' "
@@ -159,16 +170,19 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         mode: Annotated[Literal["prompt", "hits"], Field(description="Prompt block or ranked hits")] = "prompt",
         token_budget: Annotated[int, Field(ge=50, le=8000, description="Token budget of the prompt block")] = 600,
         limit: Annotated[int, Field(ge=1, le=50, description="At most this many memories")] = 10,
+        agent_id: AgentId = None,
+        run_id: RunId = None,
     ) -> Recalled:
         def run(uid: str) -> Recalled:
             if mode == "hits":
-                found = m.search(query, user_id=uid, limit=limit)
+                found = m.search(query, user_id=uid, limit=limit, agent_id=agent_id, run_id=run_id)
                 return Recalled(text="", hits=[_out(h.memory, h.score.final) for h in found])
-            block = m.recall_prompt(query, user_id=uid, token_budget=token_budget, limit=limit)
+            block = m.recall_prompt(query, user_id=uid, token_budget=token_budget, limit=limit, agent_id=agent_id,
+                                    run_id=run_id)  # fmt: skip
             return Recalled(text=block.text, tokens=block.tokens,
                             hits=[_out(h.memory, h.score.final) for h in block.results])  # fmt: skip
 
-        return await invoke(ctx, KeyScope.READ, user_id, run)
+        return await invoke(ctx, KeyScope.READ, user_id, run, agent_id=agent_id, run_id=run_id)
 
     @server.tool(description=(
         "Forget one memory by id (from `recall` or `list_memories`) for good: every version, its "
@@ -195,13 +209,18 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         category: Annotated[str | None, Field(max_length=20, description="e.g. preference, task")] = None,
         limit: Annotated[int, Field(ge=1, le=200)] = 20,
         offset: Annotated[int, Field(ge=0)] = 0,
+        agent_id: AgentId = None,
+        run_id: RunId = None,
+        include_shared: Annotated[bool, Field(description="Also what other users share with the user: their "
+                                              "team memories (of the user's teams) and public ones")] = False,
     ) -> list[MemoryOut]:
         filters = {k: str(v) for k, v in (("memory_type", memory_type), ("category", category)) if v is not None}
 
         def run(uid: str) -> list[MemoryOut]:
-            return [_out(r) for r in m.get_all(user_id=uid, filters=filters or None, limit=limit, offset=offset)]
+            return [_out(r) for r in m.get_all(user_id=uid, filters=filters or None, limit=limit, offset=offset,
+                                               agent_id=agent_id, run_id=run_id, include_shared=include_shared)]  # fmt: skip
 
-        return await invoke(ctx, KeyScope.READ, user_id, run)
+        return await invoke(ctx, KeyScope.READ, user_id, run, agent_id=agent_id, run_id=run_id)
 
     @server.tool(description=(
         "What neuromem has come to believe about the user from many conversations — core traits, "

@@ -18,6 +18,7 @@ from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import portable
 from ..store.migrate import current_version
+from ..text.pii import mask
 from .format import EXPORT_FORMATS, ExportHeader
 from .readable import render_markdown
 
@@ -51,8 +52,11 @@ def choose_format(target: str | Path | IO[str], fmt: str | None) -> str:
     return fmt
 
 
-def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None) -> ExportReport:
-    """Write ``user_id``'s memory to ``target`` (a path or a text stream) in one snapshot."""
+def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None,
+                mask_pii: bool = False) -> ExportReport:  # fmt: skip
+    """Write ``user_id``'s memory to ``target`` (a path or a text stream) in one snapshot.
+    ``mask_pii``: an export for someone other than the user — personal data in every text is
+    replaced by placeholders (``text.pii.mask``) and raw chunk bytes are left out."""
     uid = check.user_id(user_id, core.settings.write)
     chosen = choose_format(target, fmt)
     with core.db.transaction() as conn:
@@ -71,10 +75,10 @@ def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fm
             if chosen == "jsonl":
                 out.write(json.dumps(header.to_json(), ensure_ascii=False) + "\n")
                 for table in tables:
-                    for row in portable.dump_rows(conn, table, uid):
+                    for row in _rows(conn, table, uid, mask_pii):
                         out.write(json.dumps({"table": table.name, "row": row}, ensure_ascii=False) + "\n")
             else:
-                rows = {t.name: [_without(row, t.vector_columns) for row in portable.dump_rows(conn, t, uid)]
+                rows = {t.name: [_without(row, t.vector_columns) for row in _rows(conn, t, uid, mask_pii)]
                         for t in tables}  # fmt: skip
                 if chosen == "json":
                     json.dump({"header": header.to_json(), "tables": rows}, out, ensure_ascii=False, indent=2)
@@ -83,6 +87,22 @@ def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fm
                     out.write(render_markdown(header, rows))
     path = str(target) if isinstance(target, str | Path) else None
     return ExportReport(user_id=uid, format=chosen, rows=counts, path=path)
+
+
+def _rows(conn: Any, table: Any, uid: str, masked: bool) -> Iterator[dict[str, Any]]:
+    for row in portable.dump_rows(conn, table, uid):
+        yield {k: _masked(v) for k, v in row.items()} if masked else row
+
+
+def _masked(value: Any) -> Any:
+    """Personal data replaced in every string of a column's JSON form; bytes (``\\x…``) left out."""
+    if isinstance(value, str):
+        return None if value.startswith("\\x") else mask(value)
+    if isinstance(value, dict):
+        return {k: _masked(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_masked(v) for v in value]
+    return value
 
 
 def _without(row: dict[str, Any], columns: tuple[str, ...]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ for callers that want the densest set.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import re
 import uuid
@@ -92,29 +93,21 @@ def make_items(
     """One item per hit: its section, its text (``texts`` by record id, else the content; focused on
     ``terms`` or compressed when long) and its token cost including the line markup."""
     items = []
-    for position, hit in enumerate(hits):
+    for hit in hits:
         text = " ".join(((texts or {}).get(hit.memory.id) or hit.memory.content).split())
         compressed = False
         if not fewer_tokens_than(text, max_item_tokens + 1):  # reads a prefix: turns can be long
             text, compressed = focus_passage(text, terms, max_item_tokens), True
         tokens = count_tokens(text)
-        items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit, position),
+        items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit),
                               hit.memory.id in pinned, compressed))  # fmt: skip
     return items
 
 
-#: Lists that match words: a hit one of them found is evidence even when its fused score is 0
-LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw"})
-
-
-def pack_value(hit: SearchHit, position: int) -> float:
-    """The value of a hit for the block: its final score; a hit whose score the fusion clipped to 0
-    (below the mean of every list, ``fusion.z_scores``) but that shares words with the query keeps a
-    tiny value decaying with its rank, so a large budget still takes it; a hit only the vector list
-    returned with a zero score (the padding of a small memory) is worth nothing."""
-    if hit.score.final > 0:
-        return hit.score.final
-    return 1e-9 / (1 + position) if LEXICAL_LISTS & set(hit.score.ranks) else 0.0
+def pack_value(hit: SearchHit) -> float:
+    """The value of a hit for the block: its final score (recall scores a lexically matched hit the fusion
+    clipped to 0 with a trace, ``recall.truth.lexical_traces``; a hit at 0 is worth nothing)."""
+    return max(0.0, hit.score.final)
 
 
 def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:
@@ -219,10 +212,44 @@ def pack(items: Sequence[PackItem], budget: int, *, pinned_share: float = 1.0) -
         if heap and fresh < -heap[0][0]:
             heapq.heappush(heap, (-fresh, i))
             continue
+        said = _said_in(statement(rest[i].hit), chosen)
+        if said is None:
+            continue  # the same statement is in the block already (a memory and its turn, a re-import)
+        if said and rest[i].tokens > budget - used + sum(c.tokens for c in said):
+            continue
+        for c in said:  # a packed line this one repeats whole is replaced by it
+            chosen.remove(c)
+            used -= c.tokens
         chosen.append(rest[i])
         used += rest[i].tokens
         seen |= words_of(i)
     return chosen
+
+
+def statement(hit: SearchHit) -> str:
+    """What a line states, whatever its markup: the memory's (or the turn's) words, lower-cased, with
+    single spaces and word boundaries at both ends."""
+    return _statement(hit.memory.content)
+
+
+@functools.lru_cache(maxsize=4096)
+def _statement(content: str) -> str:
+    return f" {' '.join(tokenize(content, drop_stopwords=False))} "
+
+
+def _said_in(said: str, chosen: Sequence[PackItem]) -> list[PackItem] | None:
+    """``None`` when a chosen line already states ``said`` (whole words), else the unpinned chosen lines
+    whose statement ``said`` holds whole (one line per distinct statement, issue 22 item 6)."""
+    if not said.strip():
+        return []
+    out = []
+    for c in chosen:
+        other = statement(c.hit)
+        if said in other:
+            return None
+        if other.strip() and other in said and not c.pinned:
+            out.append(c)
+    return out
 
 
 def _words(text: str) -> set[str]:

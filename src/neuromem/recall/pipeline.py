@@ -26,7 +26,7 @@ import numpy as np
 from ..config import Settings
 from ..errors import DatabaseUnavailableError, InvalidInputError, RecallDegradedError
 from ..llm.factory import create_chat_model
-from ..store import conversations
+from ..store import conversations, recall_truth
 from ..store import recall_queries as rq
 from ..store.db import Conn, Database
 from ..store.db_errors import map_db_error
@@ -41,6 +41,7 @@ from .query import QueryAnalysis, analyze_query, user_lines
 from .query_cache import QueryEmbeddingCache
 from .recipes import RecallRecipe
 from .rerank import Reranker, create_reranker
+from .truth import Outdated, TruthFacts, above_floor, lexical_traces, newer_first
 from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
 
 log = logging.getLogger(__name__)
@@ -93,8 +94,9 @@ class RecallPipeline:
     ) -> None:
         self.settings = settings
         # the relevance judge (issue 14 item 4): given, or built from ``settings.reranker`` (off by default)
-        self.reranker = reranker if reranker is not None else create_reranker(
-            settings.reranker, create_chat_model(settings.llm) if settings.reranker.provider == "llm" else None)
+        judge = (create_chat_model(settings.llm, state_file=settings.breaker_file())
+                 if settings.reranker.provider == "llm" else None)  # fmt: skip
+        self.reranker = reranker if reranker is not None else create_reranker(settings.reranker, judge)
         self.db = db
         self.embed_query = embed_query
         self.tracker = tracker
@@ -128,13 +130,21 @@ class RecallPipeline:
         if trace:
             tr.stages["query"] = analysis.as_trace()
         req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where, valid_at)
+        vectors: dict[uuid.UUID, np.ndarray] = {}
         with self.db.connection() as conn:
             lists, passages = self._retrieve(conn, req, tr, pending)
             degraded = check_degraded(tr, strict=strict)
-            results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr))
+            results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr, vectors))
             if recipe.second_hop and results:
-                results = tr.timed("second_hop", lambda: self._second_hop(conn, req, lists, results, tr))
-        hits = self._rerank(query, [h for h, _ in results][: max(limit, self._rerank_depth())], tr)[:limit]
+                results = tr.timed("second_hop", lambda: self._second_hop(conn, req, lists, results, tr, vectors))
+            ranked = [h for h, _ in results]
+            # the store's word on what is current is a refinement: if it fails, the ranking stands (seed 003 §18)
+            facts = self._attempt(conn, tr, "truth", bool(ranked), "skipped: no hits",
+                                  lambda: self._truth(conn, req, ranked, tr)) or TruthFacts()  # fmt: skip
+        depth = max(limit, self._rerank_depth())
+        ranked = lexical_traces(self._rerank(query, ranked[:depth], tr) + ranked[depth:])
+        ranked = newer_first(ranked, facts, vectors, recipe.same_subject_cosine)
+        hits = above_floor(ranked, recipe.relevance_floor)[:limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         if trace:
             tr.stages["final"] = [
@@ -170,7 +180,7 @@ class RecallPipeline:
 
     def _second_hop(
         self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]],
-        first: list[tuple[SearchHit, Fused]], tr: Trace,
+        first: list[tuple[SearchHit, Fused]], tr: Trace, vectors: dict[uuid.UUID, np.ndarray],
     ) -> list[tuple[SearchHit, Fused]]:
         """Search again with the words of the best first-hop hits, and a time anchor dated by them
         (``recall.hop``); the new lists join the first ones and everything is fused again."""
@@ -198,7 +208,7 @@ class RecallPipeline:
         if found is not None:
             more["bm25_turns_hop"] = found
         again = req if window is None else replace(req, analysis=replace(req.analysis, time=window))
-        return self._score(conn, again, more, tr)
+        return self._score(conn, again, more, tr, vectors)
 
     def _rerank_depth(self) -> int:
         return self.settings.reranker.top_n if self.reranker is not None else 0
@@ -408,8 +418,10 @@ class RecallPipeline:
 
     # ------------------------------------------------------------------ scoring
     def _score(
-        self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace
+        self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace,
+        vectors_out: dict[uuid.UUID, np.ndarray],
     ) -> list[tuple[SearchHit, Fused]]:
+        """Fused and scored hits, best first; the candidates' stored vectors go to ``vectors_out``."""
         recipe, rs = req.recipe, self.settings.recall
         units = self._units(conn, req, lists, tr)
         fused = fuse(units.lists, recipe)
@@ -422,6 +434,7 @@ class RecallPipeline:
         if tr.enabled:
             tr.stages["scored_candidates"] = {"fused": len(fused), "scored": len(candidates)}
         records, vectors, turns = tr.timed("records", lambda: self._records(conn, req, candidates, units))
+        vectors_out.update(vectors)
         now = req.as_of or req.analysis.reference
         scored: list[tuple[SearchHit, Fused]] = []
         for id_, f in fused.items():
@@ -443,6 +456,42 @@ class RecallPipeline:
         if recipe.mmr and len(scored) > 1:
             scored = self._mmr(req, scored, vectors)
         return scored
+
+    def _truth(self, conn: Conn, req: rt.RecallRequest, ranked: list[SearchHit], tr: Trace) -> TruthFacts:
+        """What the store says about which of ``ranked`` is current (``store.recall_truth``): same-subject
+        links, and — recalling the present, not a past state — turns whose value a newer memory replaced,
+        with that memory when it may be shown (no metadata filter, its type wanted)."""
+        memory_ids = [h.memory.id for h in ranked if not is_turn_only(h.memory)]
+        links = recall_truth.same_subject_links(conn, req.user_id, memory_ids)
+        if req.as_of is not None or req.valid_at is not None:
+            return TruthFacts(links)
+        turn_ids = [h.memory.id for h in ranked if is_turn_only(h.memory)]
+        ended = recall_truth.outdated_turns(conn, req.user_id, turn_ids)
+        new_ids = [v.replaced_by for v in ended.values() if v.replaced_by is not None]
+        source = conversations.source_turns(conn, req.user_id, new_ids)
+        # the hit that already stands for each replacement: the memory itself, or the unit of its source turn
+        shown = {h.memory.id: h.memory.id for h in ranked} | {t.id: h.memory.id for h in ranked for t in h.turns}
+
+        def stands_for(memory_id: uuid.UUID | None) -> uuid.UUID | None:
+            if memory_id is None:
+                return None
+            return shown.get(memory_id) or (shown.get(source[memory_id]) if memory_id in source else None)
+
+        outdated = {k: Outdated(v.replaced_by, v.until, stands_for(v.replaced_by)) for k, v in ended.items()}
+        missing = [] if req.where is not None else [
+            v.replaced_by for v in outdated.values() if v.replaced_by is not None and v.shown_as is None]
+        found, _ = rq.records_with_vectors(conn, req.user_id, missing)
+        turn_rows = conversations.turns_by_id(conn, req.user_id, [source[i] for i in found if i in source])
+        types = {str(t) for t in req.types}
+        replacements = {
+            i: SearchHit(r, ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0),
+                         (turn_ref(turn_rows[source[i]]),) if source.get(i) in turn_rows else ())
+            for i, r in found.items() if not types or str(r.memory_type) in types
+        }  # fmt: skip
+        if tr.enabled:
+            tr.stages["truth"] = {"links": len(links), "outdated_turns": [str(k) for k in outdated],
+                                  "replacements": [str(k) for k in replacements]}  # fmt: skip
+        return TruthFacts(links, outdated, replacements)
 
     def _neighbours(
         self, conn: Conn, req: rt.RecallRequest, fused: dict[uuid.UUID, Fused], tr: Trace

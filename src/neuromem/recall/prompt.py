@@ -37,11 +37,13 @@ from ..procedural.service import alike_procedures
 from ..store import conversations, memories, raw_chunks
 from ..store import recall_queries as rq
 from ..store.filters import compile_filter
+from ..store.visibility import EVERYTHING, Viewer, narrowed
 from ..text.language import detect_language
 from ..text.token_count import count_tokens, fewer_tokens_than, truncate_to_tokens
 from ..text.tokenize import tokenize
 from ..types import ScoreBreakdown, SearchHit, SearchResults
 from .packing import Citation, PackItem, group, make_items, pack
+from .prompt_truth import conflicts, earlier
 
 if TYPE_CHECKING:
     from ..core import Runtime
@@ -118,12 +120,14 @@ def pin_priority(hit: SearchHit, found: set[uuid.UUID]) -> int:
     return 1 if m.id in found else 2
 
 
-def _pins(core: Runtime, user_id: str) -> list[SearchHit]:
+def _pins(core: Runtime, user_id: str, viewer: Viewer) -> list[SearchHit]:
     """Explicit preference facts, core/preference traits and pinned memories (``Memory.pin``,
     seed 003 §9.1): the candidates for pinned lines (``bears_on`` picks among them)."""
     with core.db.connection() as conn:
-        pinned = memories.list_memories(conn, user_id, where=compile_filter({"metadata.pinned": True}), limit=20)
-        records = memories.list_memories(conn, user_id, where=compile_filter({"category": "preference"}), limit=10)
+        pinned = memories.list_memories(conn, user_id, where=narrowed(compile_filter({"metadata.pinned": True}), viewer),
+                                        limit=20)  # fmt: skip
+        records = memories.list_memories(conn, user_id, limit=10,
+                                         where=narrowed(compile_filter({"category": "preference"}), viewer))
         traits = rq.trait_candidates(conn, user_id, None, core.dim, floor=core.settings.recall.trait_confidence_floor,
                                      limit=20, rates=core.settings.traits)  # fmt: skip
         wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
@@ -246,9 +250,10 @@ def build_recall_prompt(
     recipe: Any = None,
     reference_time: Any = None,
     chat: ChatModel | None = None,
+    viewer: Viewer = EVERYTHING,
 ) -> PromptBlock:
-    """Recall for ``query`` (``search``: the facade's validated ``Memory.search``), pack within
-    ``token_budget`` and lay out the memory block."""
+    """Recall for ``query`` (``search``: the facade's validated ``Memory.search``, already narrowed to
+    ``viewer``; the pinned lines are narrowed here), pack within ``token_budget`` and lay out the memory block."""
     budget = core.settings.recall.token_budget if token_budget is None else token_budget
     if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
         raise InvalidInputError(f"token_budget must be an integer of at least 16, got {token_budget!r}")
@@ -261,7 +266,7 @@ def build_recall_prompt(
     terms = tokenize(query)
     top = max((h.score.final for h in results.hits), default=0.0)
     found = {h.memory.id for h in results.hits if top > 0 and h.score.final >= RELEVANT_SHARE * top}
-    pins = sorted((p for p in _pins(core, uid) if bears_on(p, set(terms), found)),
+    pins = sorted((p for p in _pins(core, uid, viewer) if bears_on(p, set(terms), found)),
                   key=lambda p: pin_priority(p, found))  # the share is filled in this order  # fmt: skip
     pins += alike_procedures(core, query, uid)  # seed 004 §4.2 "Proven Skills": only for a task that looks alike
     pinned_ids = frozenset(p.memory.id for p in pins)
@@ -269,6 +274,8 @@ def build_recall_prompt(
     hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
     line_cost = count_tokens("- [99]\n")
     texts = _turn_texts(core, uid, hits)
+    hits = earlier(hits, texts, set(terms), lang)  # issue 21 item 3: a replaced value is never shown as current
+    hits = conflicts(core, uid, hits, texts, lang)
     items = make_items(hits, pinned=pinned_ids, max_item_tokens=max(MAX_ITEM_TOKENS, budget // LINE_SHARE),
                        line_cost=line_cost, terms=terms, texts=texts)  # fmt: skip
     heads = HEADINGS[lang]

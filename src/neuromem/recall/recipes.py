@@ -158,6 +158,14 @@ class RecallRecipe(BaseModel):
     # others stay, so a misread window no longer removes the evidence
     time_boost: float = Field(default=0.0, ge=0)
 
+    # issue 21 item 2 (``recall.truth.newer_first``, in every recipe): two hits about one subject — linked by
+    # a same-subject edge, on one slot, an outdated turn and its replacement, or near-duplicates whose stored
+    # vectors reach this cosine — rank newest first (above 1: near-duplicates are not paired)
+    same_subject_cosine: float = Field(default=0.95, ge=0.5, le=1.01)
+    # issue 22 item 6 (``recall.truth.above_floor``): a hit is returned only when its final score is above 0
+    # and reaches this share of the best hit's, or a lexical list found it (0: only the zeros go)
+    relevance_floor: float = Field(default=0.2, ge=0, le=1)
+
     def weighs(self, retriever: str) -> bool:
         """Whether a list named ``retriever`` can change the ranking (under linear fusion, a weight > 0)."""
         return self.fusion != "linear" or self.linear_weights.get(retriever, 0.0) > 0

@@ -60,6 +60,7 @@ from . import math as tm
 from .detector import EvidenceLink, PatternDetector, ProposedTrait, TraitView
 from .observations import Observation, from_row, parse_vector
 from .offline import related
+from .suppression import Suppressions
 
 log = logging.getLogger(__name__)
 _CAP = 50  # sessions / cycle ids kept in a trait's metadata
@@ -180,6 +181,7 @@ class _Cycle:
         self.traits: dict[uuid.UUID, MemoryRecord] = {}
         self.contradicted: dict[uuid.UUID, list[EvidenceLink]] = defaultdict(list)
         self.sessions: dict[uuid.UUID, str] = {}  # memory id → session key, for the traits' metadata
+        self.suppressions = Suppressions(conn, user_id, now)  # traits the user deleted (issue 27 item 5)
 
     # ------------------------------------------------------------------ helpers
     def decayed(self, trait: MemoryRecord) -> float:
@@ -294,6 +296,7 @@ class _Cycle:
                 "promoted": self.report.promoted,
                 "linked": len(linked),
                 "sensitive_skipped": len(new_rows) - len(new_obs),
+                "suppressed": self.suppressions.held,
             },
         )
 
@@ -414,8 +417,10 @@ class _Cycle:
             ):
                 return  # the theme already has a trait; its new evidence was linked
         evidence = [e for e in proposal.evidence if e.memory_id in observations]
-        if len(evidence) < self.t.trend_min_support:
+        admitted = self.suppressions.admit(proposal.keywords, evidence)  # a deleted trait stays deleted
+        if admitted is None or len(admitted) < self.t.trend_min_support:
             return
+        evidence = admitted
         members = [observations[e.memory_id] for e in evidence]
         first = min(o.observed_at for o in members)
         meta: dict[str, Any] = {

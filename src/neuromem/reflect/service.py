@@ -71,7 +71,7 @@ def create_detector(core: Runtime) -> PatternDetector:
     LLM calls fail); otherwise :class:`~neuromem.reflect.offline.OfflineDetector`.
     """
     offline = OfflineDetector(core.settings.traits, SimilarityFloor(core.embed_passages))
-    chat = create_chat_model(core.settings.llm)
+    chat = create_chat_model(core.settings.llm, state_file=core.settings.breaker_file())
     if chat is None:
         return offline
     return LLMDetector(chat, core.settings.traits, offline)

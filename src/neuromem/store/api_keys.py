@@ -49,3 +49,11 @@ TOUCH_KEY = "UPDATE api_keys SET last_used_at = now() WHERE id = %s"
 
 def touch(conn: Conn, key_id: uuid.UUID) -> None:
     conn.execute(TOUCH_KEY, (key_id,))
+
+
+DELETE_NAMED_KEYS = "DELETE FROM api_keys WHERE tenant = %s AND name = %s"
+
+
+def delete_named(conn: Conn, tenant: str, name: str) -> int:
+    """Remove every key of ``tenant`` called ``name`` (keys a process made for itself); how many."""
+    return conn.execute(DELETE_NAMED_KEYS, (tenant, name)).rowcount

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 import psycopg
 from psycopg import sql
 from psycopg.rows import DictRow, dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
+from .. import deadlines
 from ..config import Settings, mask_url, scrub
 from ..errors import DatabaseUnavailableError, StoreError
 from . import migrate, scope
@@ -22,6 +25,8 @@ from .server import ServerInfo, resolve_server, service_url
 SET_EF_SEARCH = sql.SQL("SET hnsw.ef_search = {}")
 SET_ITERATIVE_SCAN = "SET hnsw.iterative_scan = relaxed_order"
 SET_JIT_OFF = "SET jit = off"
+SET_STATEMENT_LIMITS = "SELECT set_config('statement_timeout', %s, false), set_config('lock_timeout', %s, false)"
+WAIT_INTERVAL_S = 0.1  # psycopg's own: how often a wait wakes up to notice Ctrl-C
 
 log = logging.getLogger(__name__)
 
@@ -86,10 +91,12 @@ class Database:
         """A connection inside one transaction: commit on success, roll back on error.
         Database failures leave as typed neuromem errors (``db_errors.map_db_error``)."""
         pool = self._pool_of_scope()  # a service request: the service role's login, its user signed
-        with translated_errors(), pool.connection() as conn, conn.transaction():
-            if pool is not self.pool:
-                scope.apply(conn, self.scope_key())
-            yield conn
+        with translated_errors(), pool.connection(timeout=self._checkout_timeout()) as conn:
+            self._limit_statements(conn)
+            with conn.transaction():
+                if pool is not self.pool:
+                    scope.apply(conn, self.scope_key())
+                yield conn
 
     @contextmanager
     def connection(self) -> Iterator[Conn]:
@@ -99,10 +106,34 @@ class Database:
         role's login, so that its signed user holds for every statement (``neuromem.store.scope``).
         """
         pool = self._pool_of_scope()
-        with translated_errors(), pool.connection() as conn:
+        with translated_errors(), pool.connection(timeout=self._checkout_timeout()) as conn:
+            self._limit_statements(conn)
             if pool is not self.pool:
                 scope.apply(conn, self.scope_key())
             yield conn
+
+    def _checkout_timeout(self) -> float:
+        """How long to wait for a pooled connection: the pool's timeout, cut to the call's deadline."""
+        left = deadlines.database_left()
+        timeout = self.settings.store.connect_timeout_s
+        if left is None:
+            return timeout
+        if left <= 0:
+            raise deadline_passed()
+        return min(timeout, left)
+
+    def _limit_statements(self, conn: Conn) -> None:
+        """``statement_timeout`` and ``lock_timeout`` of the session = the deadline of the call
+        (``store.deadline_s``; ``store.bulk_deadline_s`` outside a public call, ``memory.BULK_CALLS``), so the
+        server stops a statement the caller has given up on. Set, and committed, only when the connection's
+        last call had another deadline: most checkouts cost no round trip."""
+        call = deadlines.current()
+        ms = max(1, int((self.settings.store.bulk_deadline_s if call is None else call.database_s) * 1000))
+        if getattr(conn, "statement_limit_ms", None) == ms:
+            return
+        conn.execute(SET_STATEMENT_LIMITS, (str(ms), str(ms)))
+        conn.commit()
+        conn.statement_limit_ms = ms  # type: ignore[attr-defined]  # a DeadlineConnection's attribute
 
     def close(self) -> None:
         if self._service is not None:
@@ -122,6 +153,56 @@ def translated_errors() -> Iterator[None]:
         raise mapped from exc
 
 
+def connection_limits(settings: Settings) -> dict[str, int]:
+    """libpq options of every pooled connection: a connect timeout within the deadline, and TCP
+    keepalives that notice a dead server (or network) after about two thirds of it."""
+    deadline = settings.store.deadline_s
+    return {
+        "connect_timeout": max(2, int(min(settings.store.connect_timeout_s, deadline))),
+        "keepalives": 1,
+        "keepalives_idle": max(1, int(deadline / 3)),
+        "keepalives_interval": max(1, int(deadline / 9)),
+        "keepalives_count": 3,
+    }
+
+
+def deadline_passed() -> DatabaseUnavailableError:
+    """The error of a call whose database work passed its deadline (or a background wait its own)."""
+    call = deadlines.current()
+    within = ("its deadline (store.bulk_deadline_s)" if call is None
+              else f"the call's deadline ({call.database_s:g} s, store.deadline_s)")  # fmt: skip
+    return DatabaseUnavailableError(f"the database did not answer within {within}; it may be frozen or overloaded")
+
+
+def deadline_class(base: type[psycopg.Connection[Any]], background_s: float) -> type[psycopg.Connection[Any]]:
+    """``base`` whose every wait for the server ends at the current public call's database deadline
+    (``background_s`` per wait outside one). A wait cut short leaves the connection in an unknown
+    state: it is closed (the pool drops it) and the call gets ``DatabaseUnavailableError`` — a
+    frozen server cannot enforce its own ``statement_timeout``."""
+
+    class DeadlineConnection(base):  # type: ignore[valid-type,misc]
+        statement_limit_ms: int | None = None  # the session's statement_timeout (``Database._limit_statements``)
+
+        def wait(self, gen: Any, interval: float = WAIT_INTERVAL_S, timeout: float | None = None) -> Any:
+            left = deadlines.database_left()
+            limit = background_s if left is None else left
+            if timeout is not None:
+                limit = min(limit, timeout)
+            if limit <= 0:
+                self.pgconn.finish()
+                raise deadline_passed()
+            end = time.monotonic() + limit
+            try:
+                return super().wait(gen, interval, limit)
+            except psycopg.OperationalError:
+                if timeout is None and time.monotonic() >= end:  # our limit, not the caller's timeout
+                    self.pgconn.finish()
+                    raise deadline_passed() from None
+                raise
+
+    return DeadlineConnection
+
+
 def _open_pool(url: str, settings: Settings, server: ServerInfo, *, name: str) -> ConnectionPool[Conn]:
     ef_search = settings.store.hnsw_ef_search
 
@@ -139,9 +220,10 @@ def _open_pool(url: str, settings: Settings, server: ServerInfo, *, name: str) -
         url,
         min_size=settings.store.pool_min_size,
         max_size=settings.store.pool_max_size,
-        kwargs={"row_factory": dict_row},
+        kwargs={"row_factory": dict_row, **connection_limits(settings)},
         configure=configure,
-        connection_class=server.connection_class(),  # the embedded server is revived if it died
+        # the embedded server is revived if it died; every wait is cut to the call's deadline
+        connection_class=deadline_class(server.connection_class(), settings.store.bulk_deadline_s),
         check=ConnectionPool.check_connection if server.embedded else None,
         open=False,
         timeout=settings.store.connect_timeout_s,

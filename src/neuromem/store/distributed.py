@@ -100,7 +100,7 @@ _SESSION_BOUND_FUNCTIONS = """
 # policy, and 0017's read the scoped user once per statement as ``(SELECT neuromem_scoped_user())``
 _POLICIES = """SELECT tablename, policyname, qual, with_check FROM pg_policies
     WHERE schemaname = 'public' AND (qual LIKE '%%SELECT%%' OR with_check LIKE '%%SELECT%%')"""  # partitions too
-_SCALAR_SUBQUERY = re.compile(r"\( SELECT (\w+\(\)) AS \w+\)")
+_SCALAR_SUBQUERY = re.compile(r"\( SELECT (\w+\([^()]*\)) AS \w+\)")
 # 0017's policy, ``user_id = (SELECT neuromem_scoped_user())``, as the catalog prints it
 _SCOPED_USER_POLICY = re.compile(r"\(\(user_id\)::text = \( SELECT neuromem_scoped_user\(\) AS \w+\)\)")
 # the same rows, in a form that does not split the planner's equivalence classes: an equality of user_id

@@ -49,11 +49,14 @@ def insert_file(
     return _file(row)
 
 
-FIND_CURRENT_BY_SHA = sql.SQL("SELECT {columns} FROM document_files WHERE user_id = %s AND sha256 = %s AND deleted_at IS NULL").format(columns=sql.SQL(_COLUMNS))
+FIND_CURRENT = sql.SQL(
+    "SELECT {columns} FROM document_files WHERE user_id = %s AND sha256 = %s AND file_name = %s AND deleted_at IS NULL"
+).format(columns=sql.SQL(_COLUMNS))
 
 
-def find_current_by_sha(conn: Conn, user_id: str, sha256: str) -> DocumentFile | None:
-    row = conn.execute(FIND_CURRENT_BY_SHA, (user_id, sha256)).fetchone()
+def find_current(conn: Conn, user_id: str, sha256: str, file_name: str) -> DocumentFile | None:
+    """The user's current document with these bytes under this name (an upload repeated)."""
+    row = conn.execute(FIND_CURRENT, (user_id, sha256, file_name)).fetchone()
     return None if row is None else _file(row)
 
 

@@ -45,6 +45,10 @@ FIELDS: dict[str, type | tuple[type, ...]] = {
     "trait_context": str,
     "trait_confidence": (int, float),
     "file_id": uuid.UUID,
+    "agent_id": str,  # the scope columns (issue 26 item 2)
+    "run_id": str,
+    "visibility": str,
+    "team_id": str,
 }
 #: array operators of the ``tags`` column: a list of tags, of which the row holds any / all
 TAG_OPERATORS = {"contains_any": "&&", "contains_all": "@>"}

@@ -169,6 +169,16 @@ def seed_window(conn: Conn, user_id: str, since: dt.datetime | None, until: dt.d
     return n
 
 
+SEED_SCOPE_MEMORIES = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
+           WHERE user_id = %(u)s AND (%(agent)s::text IS NULL OR agent_id = %(agent)s)
+             AND (%(run)s::text IS NULL OR run_id = %(run)s) ON CONFLICT DO NOTHING"""
+
+
+def seed_scope(conn: Conn, user_id: str, agent_id: str | None, run_id: str | None) -> int:
+    """Every version of the memories an agent (and/or a run) of the user wrote (issue 26 item 2)."""
+    return conn.execute(SEED_SCOPE_MEMORIES, {"u": user_id, "agent": agent_id, "run": run_id}).rowcount
+
+
 SEED_TEXT_MEMORIES = """INSERT INTO _forget_mem SELECT id, memory_type FROM memories
            WHERE user_id = %s AND memory_type <> 'trait' AND fts @@ to_tsquery('simple', %s)
            ON CONFLICT DO NOTHING"""

@@ -22,6 +22,7 @@ from .db import Conn
 from .filters import CompiledFilter
 from .sql_parts import time_scope_sql
 from .vectors import to_halfvec
+from .visibility import Owner
 
 # Every column but the embedding and the generated tsvector.
 _COLUMNS = """
@@ -30,7 +31,8 @@ _COLUMNS = """
     language, metadata, trait_subtype, trait_stage, trait_confidence, trait_context, trait_parent_id,
     trait_reinforcement_count, trait_contradiction_count, trait_last_reinforced, trait_first_observed,
     trait_window_start, trait_window_end, trait_derived_from, subject_entity_id, object_entity_id,
-    source_episode_ids, raw_refs, file_id, chunk_index, tags, archived_at, (embedding IS NOT NULL) AS has_embedding
+    source_episode_ids, raw_refs, file_id, chunk_index, tags, archived_at, agent_id, run_id, visibility, team_id,
+    (embedding IS NOT NULL) AS has_embedding
 """
 #: the columns, to compose into statements (``sql.SQL(...).format(columns=MEMORY_COLUMNS)``)
 MEMORY_COLUMNS = sql.SQL(_COLUMNS)
@@ -96,6 +98,10 @@ def row_to_memory(row: dict[str, Any]) -> MemoryRecord:
         raw_refs=tuple(row["raw_refs"] or ()),
         tags=tuple(row["tags"] or ()),
         archived_at=row["archived_at"],
+        agent_id=row["agent_id"],
+        run_id=row["run_id"],
+        visibility=row["visibility"],
+        team_id=row["team_id"],
     )
 
 
@@ -106,6 +112,7 @@ _INSERT_FIELDS = (
     "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced",
     "trait_first_observed", "trait_window_start", "trait_window_end", "trait_derived_from",
     "subject_entity_id", "object_entity_id", "source_episode_ids", "raw_refs", "file_id", "chunk_index", "tags",
+    "agent_id", "run_id", "visibility", "team_id",
 )  # fmt: skip
 
 
@@ -177,6 +184,7 @@ SPEAKER_SQL = "(CASE WHEN metadata->>'speaker_is_user' = 'false' THEN lower(meta
 FIND_CURRENT_BY_HASH = sql.SQL(
     """SELECT {columns} FROM memories
        WHERE user_id = %s AND memory_type = %s AND content_hash = %s
+         AND (%s OR (agent_id IS NOT DISTINCT FROM %s AND run_id IS NOT DISTINCT FROM %s))
          AND expired_at IS NULL AND invalid_at IS NULL{by_speaker}
        ORDER BY created_at DESC LIMIT 1"""
 )
@@ -187,13 +195,23 @@ NEAREST_CURRENT = sql.SQL(
     """SELECT {columns}, 1 - (embedding <=> %(v)s::halfvec) AS similarity
        FROM memories
        WHERE user_id = %(u)s AND memory_type = %(t)s AND embedding IS NOT NULL
+         AND (%(any)s OR (agent_id IS NOT DISTINCT FROM %(a)s AND run_id IS NOT DISTINCT FROM %(r)s))
          AND expired_at IS NULL AND invalid_at IS NULL
        ORDER BY embedding <=> %(v)s::halfvec LIMIT %(n)s"""  # a parameter, not a CTE: HNSW needs it
+).format(columns=MEMORY_COLUMNS)
+CURRENT_IN_SLOT = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %(u)s AND memory_type = 'fact' AND (metadata->>'slot') = %(s)s
+         AND expired_at IS NULL AND invalid_at IS NULL
+       ORDER BY created_at DESC LIMIT %(n)s"""  # idx_memories_slot (migration 0015)
 ).format(columns=MEMORY_COLUMNS)
 LIST_MEMORIES = sql.SQL(
     "SELECT {columns} FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s"
 )
 _OF_USER = sql.SQL("m.user_id = %(user_id)s")
+# the user's rows and those other users share with the user (team / public: migration 0022)
+_OF_USER_OR_SHARED = sql.SQL(
+    "(m.user_id = %(user_id)s OR neuromem_shared_with(%(user_id)s, m.user_id, m.visibility, m.team_id))")
 _NOT_DISSOLVED = sql.SQL("(m.memory_type <> 'trait' OR m.trait_stage IS DISTINCT FROM 'dissolved')")
 EXPIRE_MEMORY = sql.SQL(
     """UPDATE memories
@@ -259,26 +277,42 @@ def lock_write_keys(conn: Conn, user_id: str, keys: Iterable[str]) -> None:
         conn.execute(LOCK_WRITE_KEY, (f"{user_id}:{key}",))
 
 
+def _same_scope(owner: Owner | None) -> tuple[bool, str | None, str | None]:
+    return (True, None, None) if owner is None else (False, owner.agent_id, owner.run_id)
+
+
 def find_current_by_hash(
-    conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str, *, speaker: str | None = None
+    conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str, *, speaker: str | None = None,
+    owner: Owner | None = None,
 ) -> MemoryRecord | None:
-    """The newest current memory with this content hash (said by ``speaker``, when given)."""
+    """The newest current memory with this content hash (said by ``speaker``, when given; of the same
+    agent and run as ``owner``, when given)."""
     row = conn.execute(
         FIND_CURRENT_BY_HASH_ANY_SPEAKER if speaker is None else FIND_CURRENT_BY_HASH_OF_SPEAKER,
-        (user_id, str(memory_type), content_hash, *(() if speaker is None else (speaker,))),
+        (user_id, str(memory_type), content_hash, *_same_scope(owner), *(() if speaker is None else (speaker,))),
     ).fetchone()
     return None if row is None else row_to_memory(row)
 
 
 def nearest_current(
-    conn: Conn, user_id: str, memory_type: MemoryType, vector: np.ndarray, dim: int, limit: int = 5
+    conn: Conn, user_id: str, memory_type: MemoryType, vector: np.ndarray, dim: int, limit: int = 5, *,
+    owner: Owner | None = None,
 ) -> list[tuple[MemoryRecord, float]]:
-    """Current memories of one type closest to ``vector``, with cosine similarity."""
+    """Current memories of one type closest to ``vector``, with cosine similarity (of the same agent
+    and run as ``owner``, when given: a write is compared only with its own scope's memories)."""
+    any_scope, agent, run = _same_scope(owner)
     rows = conn.execute(
         NEAREST_CURRENT,
-        {"v": to_halfvec(vector, dim), "u": user_id, "t": str(memory_type), "n": limit},
+        {"v": to_halfvec(vector, dim), "u": user_id, "t": str(memory_type), "n": limit, "any": any_scope,
+         "a": agent, "r": run},
     ).fetchall()
     return [(row_to_memory(r), float(r["similarity"])) for r in rows]
+
+
+def current_in_slot(conn: Conn, user_id: str, slot: str, limit: int = 20) -> list[MemoryRecord]:
+    """Current facts whose ``metadata.slot`` is ``slot`` (issue 21: a value update finds the old value), newest first."""
+    rows = conn.execute(CURRENT_IN_SLOT, {"u": user_id, "s": slot, "n": limit}).fetchall()
+    return [row_to_memory(r) for r in rows]
 
 
 def list_memories(
@@ -291,8 +325,9 @@ def list_memories(
     limit: int = 100,
     offset: int = 0,
     valid_at: dt.datetime | None = None,
+    shared: bool = False,
 ) -> list[MemoryRecord]:
-    """Memories of a user, newest first.
+    """Memories of a user, newest first (``shared``: with the memories other users share with the user).
 
     Default: only current ones (not expired, not invalidated, not a dissolved trait). ``as_of`` (record time): those
     current at that moment, what the system knew then. ``valid_at`` (event time): those true at
@@ -300,7 +335,7 @@ def list_memories(
     ``include_inactive``: every version.
     """
     params: dict[str, Any] = {"user_id": user_id, "limit": limit, "offset": offset}
-    clauses: list[sql.Composable] = [_OF_USER]
+    clauses: list[sql.Composable] = [_OF_USER_OR_SHARED if shared else _OF_USER]
     if as_of is not None or valid_at is not None or not include_inactive:
         clauses.append(time_scope_sql(as_of, valid_at, params))
     if as_of is None and valid_at is None and not include_inactive:  # a dissolved trait is no belief now
@@ -435,7 +470,8 @@ def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, d
 USER_TABLES = (
     "memories", "trait_evidence", "memory_history", "reflection_cycles", "memory_sources",
     "conversation_messages", "conversation_sessions", "raw_chunks", "graph_edges", "graph_nodes",
-    "document_files", "model_usage", "pipeline_events", "raw_chunk_keys",
+    "document_files", "model_usage", "pipeline_events", "raw_chunk_keys", "team_members", "ingest_jobs",
+    "trait_suppressions",
 )  # fmt: skip
 
 

@@ -26,7 +26,8 @@ LEADING_TABLES = (
     "conversation_sessions", "conversation_messages", "raw_chunks", "document_files", "memories",
     "graph_nodes", "graph_edges", "trait_evidence", "memory_sources", "memory_history",
 )  # fmt: skip
-NOT_EXPORTED = frozenset({"neuromem_meta", "neuromem_migrations"})
+NOT_EXPORTED = frozenset({"neuromem_meta", "neuromem_migrations",
+                          "memory_events"})  # derived: the triggers of 0020 write it again from the history
 
 
 @dataclass(frozen=True, slots=True)

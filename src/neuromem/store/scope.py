@@ -40,10 +40,13 @@ has a policy for it. The service's scoped transactions log in as it."""
 
 @dataclass(frozen=True, slots=True)
 class Scope:
-    """One request's identity in the database: the tenant and the stored (tenant-scoped) user id."""
+    """One request's identity in the database: the tenant, the stored (tenant-scoped) user id and,
+    narrowing what the user's rows show (migration 0022), the agent and the run it acts for."""
 
     tenant: str
     user_key: str
+    agent_id: str | None = None
+    run_id: str | None = None
 
 
 _current: contextvars.ContextVar[Scope | None] = contextvars.ContextVar("neuromem_scope", default=None)
@@ -75,9 +78,11 @@ def suspended() -> Iterator[None]:
 
 # SET LOCAL rather than set_config(..., true): on a Citus cluster the coordinator passes a transaction's
 # SET LOCAL commands on to the workers (citus.propagate_set_commands), where the policies run; on a single
-# node the citus.* setting is an inert placeholder
+# node the citus.* setting is an inert placeholder. The agent and run are signed too (migration 0022;
+# empty: none)
 PROPAGATE_SETTINGS = "SET LOCAL citus.propagate_set_commands = 'local'"
 APPLY_SCOPE = sql.SQL(
+    "SET LOCAL neuromem.agent_id = {agent}; SET LOCAL neuromem.run_id = {run}; "
     "SET LOCAL neuromem.tenant = {tenant}; SET LOCAL neuromem.user_id = {user}; SET LOCAL neuromem.scope_proof = {proof}"
 )
 READ_SCOPE_KEY = "SELECT key FROM neuromem_scope_key"
@@ -89,8 +94,10 @@ CITUS_SESSION = "SELECT citus_backend_gpid() AS gpid"
 
 def proof(key: bytes, scope: Scope, backend_pid: int) -> str:
     """The signature ``neuromem_scoped_user()`` (migration 0017) checks: it binds the scope to the
-    backend it was made for, so a proof seen elsewhere works on no other connection."""
-    message = f"{scope.tenant}\x1f{scope.user_key}\x1f{backend_pid}".encode()
+    backend it was made for, so a proof seen elsewhere works on no other connection. It signs the
+    agent and the run too (migration 0022; an empty one: none)."""
+    fields = (scope.tenant, scope.user_key, scope.agent_id or "", scope.run_id or "", str(backend_pid))
+    message = "\x1f".join(fields).encode()
     return hashlib.sha256(key + message + key).hexdigest()
 
 
@@ -99,14 +106,16 @@ def apply(conn: psycopg.Connection[Any], key: bytes) -> None:
     scope = _current.get()
     if scope is None:
         return
-    set_signed(conn, scope.tenant, scope.user_key, proof(key, scope, session_id(conn)))
+    set_signed(conn, scope.tenant, scope.user_key, proof(key, scope, session_id(conn)),
+               agent_id=scope.agent_id or "", run_id=scope.run_id or "")
 
 
-def set_signed(conn: psycopg.Connection[Any], tenant: str, user_key: str, signed: str) -> None:
-    """The three settings the policies read, for this transaction (and, on Citus, its workers)."""
+def set_signed(conn: psycopg.Connection[Any], tenant: str, user_key: str, signed: str, *,
+               agent_id: str = "", run_id: str = "") -> None:
+    """The settings the policies read, for this transaction (and, on Citus, its workers)."""
     conn.execute(PROPAGATE_SETTINGS)
-    conn.execute(APPLY_SCOPE.format(tenant=sql.Literal(tenant), user=sql.Literal(user_key),
-                                    proof=sql.Literal(signed)))  # fmt: skip
+    conn.execute(APPLY_SCOPE.format(agent=sql.Literal(agent_id), run=sql.Literal(run_id), tenant=sql.Literal(tenant),
+                                    user=sql.Literal(user_key), proof=sql.Literal(signed)))  # fmt: skip
 
 
 _sessions: weakref.WeakKeyDictionary[psycopg.Connection[Any], int] = weakref.WeakKeyDictionary()

@@ -25,6 +25,8 @@ class StoreStatus:
     counts: dict[str, int] = field(default_factory=dict)  # current memories by type
     pending_embeddings: int = 0  # rows waiting for a vector: memories and turns
     pending_turns: int = 0  # of which conversation turns (ingest.turn_vectors="background", async mode…)
+    # jobs whose last due tick nobody ran: no worker, no in-process scheduler (lifecycle.scheduler, issue 27)
+    overdue_jobs: tuple[str, ...] = ()
 
 
 STORE_STATUS = "SELECT extversion FROM pg_extension WHERE extname = 'vector'"

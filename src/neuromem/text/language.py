@@ -10,6 +10,7 @@ product name in it must still be segmented with jieba).
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from neuromem.text._scripts import is_cjk
@@ -24,6 +25,9 @@ ZH_THRESHOLD = 0.3
 #: Share of ASCII letters among all letters required for "en".
 EN_THRESHOLD = 0.6
 
+_ASCII_LETTER = re.compile("[A-Za-z]")
+_NON_ASCII = re.compile("[^\x00-\x7f]")
+
 
 def detect_language(text: str) -> Language:
     """Return ``"zh"``, ``"en"`` or ``"other"`` for ``text``.
@@ -34,13 +38,11 @@ def detect_language(text: str) -> Language:
     - ``"other"`` otherwise, including empty text, digits/punctuation only, and
       other scripts (Cyrillic, Japanese kana…).
     """
-    han = latin = other = 0
-    for ch in text:
+    latin = len(_ASCII_LETTER.findall(text))  # counted in C: a long English text costs no Python loop
+    han = other = 0
+    for ch in _NON_ASCII.findall(text):
         if is_cjk(ch):
             han += 1
-        elif ch.isascii():
-            if ch.isalpha():
-                latin += 1
         elif ch.isalpha():
             other += 1
     if han == 0 and latin == 0:

@@ -19,8 +19,22 @@ dates, timestamps, prices and years are left alone:
   (…小区/花园/公寓/大厦 N栋/号楼 … N室); English street addresses
   ("221B Baker Street", "1600 Pennsylvania Ave NW, Apt 5").
 
-Redaction replaces each match with ``[EMAIL]``, ``[PHONE]``, ``[ID_CARD]``,
-``[BANK_CARD]`` or ``[ADDRESS]``. Rejection names the kinds, never the values.
+- ``password``: the value after "password / passcode / PIN is|:|=" or 密码是/为 (the words
+  around it are not part of the match);
+- ``secret``: access keys and tokens (``sk-…``, ``AKIA…``, ``ghp_…``, ``xoxb-…``, JWTs, and a
+  long token after "api key / token / secret is|:|=").
+
+Redaction replaces each match with ``[EMAIL]``, ``[PHONE]``, ``[ID_CARD]``, ``[BANK_CARD]``,
+``[ADDRESS]``, ``[PASSWORD]`` or ``[SECRET]``. Rejection names the kinds, never the values.
+
+The policies (``ingest.pii_mode``, issue 21 item 5): ``mark`` (the default) keeps the user's
+own words and marks every span (:func:`privacy_spans` → ``metadata.privacy``), redacting
+only ``SECRET_KINDS`` — card numbers, national ids, access keys — which no memory needs
+verbatim; a password the user tells the memory ("the wifi password is …") is marked, not
+redacted: they expect it back. ``redact`` replaces every kind, ``keep`` changes nothing,
+``reject`` refuses text with personal data. Words leave the store masked (:func:`mask`)
+where someone other than their owner reads them: exports made ``mask_pii=True`` and the
+pipeline's event log.
 """
 
 from __future__ import annotations
@@ -32,8 +46,9 @@ from typing import Literal
 
 from neuromem.errors import ConfigError, PIIRejectedError
 
-PIIKind = Literal["email", "phone", "id_card", "bank_card", "address"]
-PIIMode = Literal["redact", "keep", "reject"]
+PIIKind = Literal["email", "phone", "id_card", "bank_card", "address", "password", "secret"]
+PIIMode = Literal["mark", "redact", "keep", "reject"]
+SECRET_KINDS: frozenset[str] = frozenset({"bank_card", "id_card", "secret"})  # redacted by ``mark`` too
 
 PLACEHOLDERS: dict[str, str] = {
     "email": "[EMAIL]",
@@ -41,6 +56,8 @@ PLACEHOLDERS: dict[str, str] = {
     "id_card": "[ID_CARD]",
     "bank_card": "[BANK_CARD]",
     "address": "[ADDRESS]",
+    "password": "[PASSWORD]",
+    "secret": "[SECRET]",
 }
 
 
@@ -111,6 +128,11 @@ _EN_STREET = (
     r"Terrace|Ter|Parkway|Pkwy|Highway|Hwy|Square|Sq|Circle|Cir"
 )
 
+_NOT_PASSWORDS = frozenset(
+    ["also", "the", "a", "an", "not", "my", "your", "our", "their", "its", "that", "this", "same", "different", "required", "needed", "correct", "wrong", "incorrect", "invalid", "valid", "strong", "weak", "secure", "long", "short", "protected", "set", "reset", "changed", "saved", "stored", "expired", "missing", "case", "sensitive", "empty", "blank", "optional", "mandatory", "there", "here", "still", "now"]
+)
+
+
 _PATTERNS: list[tuple[PIIKind, re.Pattern[str], Callable[[str], bool] | None]] = [
     (
         "email",
@@ -148,6 +170,19 @@ _PATTERNS: list[tuple[PIIKind, re.Pattern[str], Callable[[str], bool] | None]] =
         lambda v: 8 <= len(_digits(v)) <= 15,
     ),
     (
+        "password",
+        re.compile(r"(?i:\b(?:password|passcode|passwd|pin(?: code)?)\b(?:\s+(?:is|was)(?:\s+now)?|\s*[:=])\s*[\"'“]?)"
+                   r"(?P<v>[^\s\"'”,;]{3,64}?)(?=[\"'”]?(?:[.,;!?]?(?:\s|$)))|密码(?:是|为|：|:)\s*(?P<v2>[^\s，。,；;！!]{3,64})"),
+        lambda v: v.casefold() not in _NOT_PASSWORDS,
+    ),
+    (
+        "secret",
+        re.compile(r"(?<![\w-])(?:sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}"
+                   r"|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})(?![\w-])"
+                   r"|(?i:\b(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token)\b(?:\s+is|\s*[:=])\s*)(?P<v>[A-Za-z0-9_\-+/=]{16,})"),
+        None,
+    ),
+    (
         "address",
         re.compile(
             rf"{_ZH_ADMIN}(?:{_PLACE_CHAR}|\d){{1,15}}(?:路|街|大道|大街|道|巷|弄|胡同|里){_NUM_ZH}号(?:院)?{_ZH_ROOMS}"
@@ -164,7 +199,7 @@ _PATTERNS: list[tuple[PIIKind, re.Pattern[str], Callable[[str], bool] | None]] =
     (
         "address",
         re.compile(
-            rf"(?<![\w-])\d{{1,6}}[A-Za-z]?\s+(?:(?:[NSEW]\.?|North|South|East|West)\s+)?(?:[A-Z][A-Za-z'-]*\.?\s+){{1,4}}(?:{_EN_STREET})\b\.?"
+            rf"(?<![\w-])\d{{1,6}}[A-Za-z]?[ \t]+(?:(?:[NSEW]\.?|North|South|East|West)[ \t]+)?(?!(?:AM|PM|am|pm)\b)(?:[A-Z][A-Za-z'-]*\.?[ \t]+){{1,4}}(?:{_EN_STREET})\b\.?"
             r"(?:\s+(?:NW|NE|SW|SE|N|S|E|W)\b)?(?:,?\s*(?:Apt|Apartment|Suite|Ste|Unit|Room|#)\.?\s*#?\w+)?"
         ),
         None,
@@ -183,7 +218,7 @@ def _consistent_groups(value: str) -> bool:
     )
 
 
-_PRIORITY = {"email": 0, "id_card": 1, "bank_card": 2, "phone": 3, "address": 4}
+_PRIORITY = {"secret": 0, "email": 1, "id_card": 2, "bank_card": 3, "password": 4, "phone": 5, "address": 6}
 
 
 def find_pii(text: str) -> list[PIIMatch]:
@@ -195,10 +230,10 @@ def find_pii(text: str) -> list[PIIMatch]:
     candidates: list[PIIMatch] = []
     for kind, pattern, valid in _PATTERNS:
         for m in pattern.finditer(text):
-            value = m.group()
-            value = value.rstrip()
+            group = next((g for g in ("v", "v2") if g in pattern.groupindex and m.group(g)), 0)
+            value = m.group(group).rstrip()
             if valid is None or valid(value):
-                candidates.append(PIIMatch(kind, m.start(), m.start() + len(value), value))
+                candidates.append(PIIMatch(kind, m.start(group), m.start(group) + len(value), value))
     candidates.sort(key=lambda c: (c.start, -(c.end - c.start), _PRIORITY[c.kind]))
     chosen: list[PIIMatch] = []
     for c in candidates:
@@ -208,12 +243,15 @@ def find_pii(text: str) -> list[PIIMatch]:
     return chosen
 
 
-def redact(text: str) -> RedactionResult:
-    """Replace every match of :func:`find_pii` with its placeholder."""
+def redact(text: str, kinds: frozenset[str] | None = None) -> RedactionResult:
+    """Replace every match of :func:`find_pii` (of ``kinds``; every kind when None) with its placeholder.
+    ``matches`` lists everything found in the original text."""
     matches = find_pii(text)
     parts: list[str] = []
     pos = 0
     for m in matches:
+        if kinds is not None and m.kind not in kinds:
+            continue
         parts.append(text[pos : m.start])
         parts.append(PLACEHOLDERS[m.kind])
         pos = m.end
@@ -221,9 +259,21 @@ def redact(text: str) -> RedactionResult:
     return RedactionResult("".join(parts), tuple(matches))
 
 
+def mask(text: str) -> str:
+    """``text`` with every piece of personal data replaced by its placeholder: for readers other than its owner."""
+    return redact(text).text if text else text
+
+
+def privacy_spans(text: str) -> list[dict[str, int | str]]:
+    """The personal data still in ``text`` as ``metadata.privacy`` items: ``{"kind", "start", "end"}``."""
+    return [{"kind": m.kind, "start": m.start, "end": m.end} for m in find_pii(text)]
+
+
 def apply_pii_policy(text: str, mode: PIIMode) -> RedactionResult:
     """Apply the configured privacy mode (``settings.pii_mode``) to ``text``.
 
+    - ``"mark"``: the text unchanged but for ``SECRET_KINDS`` (placeholders); the rest is marked
+      by the caller (``privacy_spans``);
     - ``"redact"``: placeholders instead of personal data;
     - ``"keep"``: text unchanged (matches still reported, e.g. for auditing);
     - ``"reject"``: raise :class:`~neuromem.errors.PIIRejectedError` naming the
@@ -231,6 +281,8 @@ def apply_pii_policy(text: str, mode: PIIMode) -> RedactionResult:
     """
     if mode == "redact":
         return redact(text)
+    if mode == "mark":
+        return redact(text, SECRET_KINDS)
     matches = tuple(find_pii(text))
     if mode == "keep":
         return RedactionResult(text, matches)
@@ -241,4 +293,4 @@ def apply_pii_policy(text: str, mode: PIIMode) -> RedactionResult:
             error.kinds = tuple(kinds)  # type: ignore[attr-defined]
             raise error
         return RedactionResult(text, ())
-    raise ConfigError(f"unknown PII mode {mode!r}; expected 'redact', 'keep' or 'reject'")
+    raise ConfigError(f"unknown PII mode {mode!r}; expected 'mark', 'redact', 'keep' or 'reject'")

@@ -9,7 +9,10 @@ allergy): e5 puts any two sentences of the same shape above 0.95. So the write p
    British spellings folded, punctuation and emoji dropped, Han runs cut by jieba's
    precise mode and then compared character by character, and the filler words of
    ``FILLERS`` removed ("really", "very", "the", "真的", "很", "了"…). Word order counts
-   ("Alice likes Bob" is not "Bob likes Alice"); negations and numbers are never fillers.
+   ("Alice likes Bob" is not "Bob likes Alice"); negations and numbers are never fillers —
+   except that an adverbial of time, place or frequency may move to the other end of the
+   sentence with the roles of every other word unchanged (issue 21 item 6): "Every morning I
+   take 10 mg of lisinopril" = "I take 10 mg of lisinopril every morning" (``moved_adverbial``).
 2. **slot** — both are extracted facts with the same ``slot`` and the same value
    (``metadata.slot`` / ``slot_value`` of ``ingest.rules``: employer, residence,
    ``likes:<thing>`` with its polarity), and what tells the two texts apart is only
@@ -107,10 +110,42 @@ def core_tokens(text: str, ignore: frozenset[str] = FILLERS) -> tuple[str, ...]:
     return tuple(out)
 
 
+# words that open an adverbial phrase which may stand at either end of a sentence
+ADVERBIAL_OPENERS = _word_set(
+    "every each on at in during before after when whenever usually always often sometimes daily weekly monthly "
+    "nightly yesterday today tomorrow tonight last next this once twice most throughout"
+)
+_ADVERBIAL_OPENERS_ZH = "每早晚周星今明昨上下平经总通常夜白"
+
+
+def _opens_adverbial(block: tuple[str, ...]) -> bool:
+    first = block[0]
+    return first in ADVERBIAL_OPENERS or (len(first) == 1 and first in _ADVERBIAL_OPENERS_ZH)
+
+
+def moved_adverbial(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """One of ``a`` and ``b`` is the other with one block moved to the front or the end of the
+    sentence, the block opening an adverbial ("every morning", "on weekdays", 每天早上) and every
+    other word in the same order."""
+    if len(a) != len(b) or len(a) < 3 or sorted(a) != sorted(b):
+        return False
+    return _block_moved(a, b) or _block_moved(b, a)
+
+
+def _block_moved(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    n = len(b)
+    for i in range(n):
+        for j in range(i + 1, n + 1):
+            block, rest = b[i:j], b[:i] + b[j:]
+            if rest and (a == block + rest or a == rest + block) and _opens_adverbial(block):
+                return True
+    return False
+
+
 def lexical_restatement(new: str, old: str) -> bool:
-    """Rule 1: the same non-empty core token sequence."""
-    a = core_tokens(new)
-    return bool(a) and a == core_tokens(old)
+    """Rule 1: the same non-empty core token sequence, or the same with an adverbial moved."""
+    a, b = core_tokens(new), core_tokens(old)
+    return bool(a) and (a == b or moved_adverbial(a, b))
 
 
 def slot_restatement(new_meta: Mapping[str, Any], old_meta: Mapping[str, Any], new: str, old: str) -> bool:
@@ -145,7 +180,7 @@ def restatement_keys(text: str, metadata: Mapping[str, Any]) -> list[str]:
     keys = []
     tokens = core_tokens(text)
     if tokens:
-        keys.append("lex:" + "\x1f".join(tokens))
+        keys.append("lex:" + "\x1f".join(sorted(tokens)))  # word order aside: moved adverbials meet here
     slot, value = metadata.get("slot"), metadata.get("slot_value")
     if slot and value not in (None, "") and str(slot).split(":", 1)[0] in SLOT_PARAPHRASES:
         keys.append(f"slot:{slot}={value}")

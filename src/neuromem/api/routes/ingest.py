@@ -8,8 +8,11 @@ from pathlib import Path
 from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
+from fastapi.encoders import jsonable_encoder
+from fastapi.responses import JSONResponse
 
 from ...errors import InvalidInputError
+from ...ingest.async_jobs import IngestJob
 from ...ingest.chat_export import ImportSummary
 from ...ingest.pipeline import IngestReport, SessionEnd
 from ...store.documents import DocumentFile
@@ -24,13 +27,28 @@ router = APIRouter(prefix="/v1", tags=["ingest"], responses=ERROR_RESPONSES)
 _EXPORT_TYPES = {"application/json": ".json", "application/x-ndjson": ".jsonl", "application/jsonl": ".jsonl"}
 
 
-@router.post("/ingest", response_model=IngestReport, summary="Ingest conversation turns")
-async def ingest(body: IngestTurns, request: Request, principal: Principal = WRITE):
-    """Turns → raw chunks → extraction → ADD/UPDATE/NOOP decisions, with drops counted by reason."""
+@router.post("/ingest", response_model=IngestReport, summary="Ingest conversation turns",
+             responses={202: {"model": IngestJob, "description": "Queued (`async=true`): poll `/v1/jobs/{id}`"}})
+async def ingest(body: IngestTurns, request: Request, principal: Principal = WRITE,
+                 run_async: Annotated[bool, Query(alias="async")] = False):  # fmt: skip
+    """Turns → raw chunks → extraction → ADD/UPDATE/NOOP decisions, with drops counted by reason.
+    ``async=true``: the batch is stored on the job queue and 202 returns its job at once (issue 27)."""
     messages = [t.model_dump(exclude_none=True) for t in body.messages]
     m = context(request).memory
+    if run_async:
+        job = await context(request).call(principal, body.user_id, lambda uid: m.ingest(
+            messages, user_id=uid, session_id=body.session_id, metadata=body.metadata, wait=False))  # fmt: skip
+        return JSONResponse(jsonable_encoder(job), status_code=202)
     return await context(request).call(principal, body.user_id, lambda uid: m.ingest(
-        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata))  # fmt: skip
+        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata, agent_id=body.agent_id,
+        run_id=body.run_id, visibility=body.visibility, team_id=body.team_id),
+        agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
+
+
+@router.get("/jobs/{job_id}", response_model=IngestJob, summary="Progress and result of an async ingest")
+async def job_status(job_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ):
+    m = context(request).memory
+    return await context(request).call(principal, user_id, lambda uid: m.job_status(job_id, user_id=uid))
 
 
 @router.post("/sessions/{session_id}/end", response_model=SessionEnd, summary="End a conversation session")

@@ -32,6 +32,8 @@ class ForgetBody(_Body):
     query: str | None = Field(default=None, max_length=2000)
     entity: str | None = Field(default=None, max_length=255)
     concept: str | None = Field(default=None, max_length=255)
+    agent_id: str | None = Field(default=None, description="A scope: every memory this agent of the user wrote")
+    run_id: str | None = Field(default=None, description="A scope: every memory of this run (with agent_id: of it)")
     everything: bool = False
     dry_run: bool = False
 
@@ -49,7 +51,7 @@ class FeedbackBody(_Body):
 @router.post("/forget", response_model=ForgetReceipt | ForgetPreview, summary="Forget one target, with a receipt")
 async def forget(body: ForgetBody, request: Request, principal: Principal = WRITE):
     """Hard-deletes every trace of exactly one target (memory, session, document, time window, query,
-    entity, concept or everything); ``dry_run`` previews what would go."""
+    entity, concept, a scope — agent_id and/or run_id — or everything); ``dry_run`` previews what would go."""
     m = context(request).memory
     target: dict[str, Any] = body.model_dump(exclude={"user_id", "dry_run"})
     return await context(request).call(principal, body.user_id,

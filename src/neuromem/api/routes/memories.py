@@ -29,7 +29,8 @@ async def add_memory(body: AddMemory, request: Request, principal: Principal = W
     return await context(request).call(principal, body.user_id, lambda uid: m.add(
         body.content, user_id=uid, memory_type=body.memory_type, metadata=body.metadata,
         importance=body.importance, category=body.category, valid_at=body.valid_at, invalid_at=body.invalid_at,
-        tags=body.tags))  # fmt: skip
+        tags=body.tags, agent_id=body.agent_id, run_id=body.run_id, visibility=body.visibility,
+        team_id=body.team_id), agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
 
 
 @router.get("", response_model=list[MemoryRecord], summary="List memories")
@@ -42,12 +43,16 @@ async def list_memories(
     as_of: dt.datetime | None = None,
     include_inactive: bool = False,
     filters: Annotated[str | None, Query(max_length=4096, description="A JSON filter object (see the SDK)")] = None,
+    agent_id: Annotated[str | None, Query(description="List as this agent of the user")] = None,
+    run_id: Annotated[str | None, Query(description="List as this run")] = None,
+    include_shared: Annotated[bool, Query(description="With other users' team (of the user's teams) and public memories")] = False,
 ):
     """Current memories, newest first; ``as_of`` travels back in time; ``filters`` as in ``Memory.get_all``."""
     parsed = _filters(filters)
     m = context(request).memory
     return await context(request).call(principal, user_id, lambda uid: m.get_all(
-        user_id=uid, filters=parsed, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive))  # fmt: skip
+        user_id=uid, filters=parsed, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive,
+        agent_id=agent_id, run_id=run_id, include_shared=include_shared), agent_id=agent_id, run_id=run_id)  # fmt: skip
 
 
 @router.get("/{memory_id}", response_model=MemoryRecord, summary="Get one memory")

@@ -22,7 +22,8 @@ async def search(body: Search, request: Request, principal: Principal = READ):
     return await context(request).call(principal, body.user_id, lambda uid: m.search(
         body.query, user_id=uid, limit=body.limit, filters=body.filters, memory_types=body.memory_types,
         as_of=body.as_of, trace=body.trace, recipe=body.recipe, reference_time=body.reference_time,
-        strict=body.strict))  # fmt: skip
+        strict=body.strict, agent_id=body.agent_id, run_id=body.run_id),
+        agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
 
 
 @router.post("/recall", response_model=PromptBlock, summary="The memory block for a system prompt")
@@ -31,4 +32,5 @@ async def recall(body: Recall, request: Request, principal: Principal = READ):
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: m.recall_prompt(
         body.query, user_id=uid, token_budget=body.token_budget, style=body.style, limit=body.limit,
-        recipe=body.recipe, reference_time=body.reference_time))  # fmt: skip
+        recipe=body.recipe, reference_time=body.reference_time, agent_id=body.agent_id, run_id=body.run_id),
+        agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Request
 from pydantic_core import to_jsonable_python
 
 from ... import __version__
@@ -25,8 +25,12 @@ async def healthz() -> Health:
     return Health(status="ok", version=__version__)
 
 
-@router.get("/readyz", response_model=Ready, responses={503: ERROR_RESPONSES[503]}, summary="The database answers")
+@router.get("/readyz", response_model=Ready, responses={503: ERROR_RESPONSES[503]},
+            summary="The embedder is loaded and the database answers")  # fmt: skip
 async def readyz(request: Request) -> Ready:
+    ready = getattr(request.app.state, "ready", None)
+    if ready is not None and not ready.is_set():
+        raise HTTPException(503, "starting: the embedder is still loading", headers={"Retry-After": "1"})
     ctx = context(request)
     db = ctx.memory._core.db
 

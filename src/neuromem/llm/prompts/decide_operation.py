@@ -25,11 +25,12 @@ class DecisionResponse(BaseModel):
     target: int | None = Field(default=None, description="number of the existing memory concerned")
     mode: Literal["merge", "replace", "keep_both"] | None = None
     content: str | None = Field(default=None, max_length=2000, description="merged text for UPDATE")
+    reason: str | None = Field(default=None, max_length=300, description="why, in a few words")
 
 
 DECIDE_OPERATION = Prompt(
     name="decide_operation",
-    version=1,
+    version=2,
     system="""\
 You maintain an assistant's long-term memory about one user. A new memory arrives;
 compare it with the existing memories (numbered) and choose exactly one operation:
@@ -37,12 +38,19 @@ compare it with the existing memories (numbered) and choose exactly one operatio
 - "NOOP": the new memory says nothing that an existing one (target) does not already say.
 - "UPDATE": it refines or extends an existing one (target); give the merged text in
   "content", written in the same language as the new memory; mode "merge" or "replace".
-- "DELETE": it shows that an existing one (target) is no longer true (e.g. a new
-  employer, a changed preference); the old one is ended and the new one is stored.
-- "ADD": it is new information (mode "keep_both" when related memories exist).
+- "DELETE": it gives a new value to the same subject and relation as an existing one
+  (target) whose relation holds one value at a time — where someone lives or works, a
+  phone number or extension, a password, a price, a status, a manager or partner, a
+  deadline — or it negates it ("I quit smoking"); the old one is ended (kept in history)
+  and the new one is stored. Words like "now", "changed", "moved", "switched", "no
+  longer", 现在, 改成, 换成, 搬到, 不再 are strong signs of such a change.
+- "ADD": it is new information (mode "keep_both" when related memories exist). Another
+  value of a relation that holds many values at once (allergies, likes, children, friends,
+  languages spoken) is an ADD: both stay true. Two different facts are never merged or ended.
 
 Answer with one JSON object and nothing else:
-{"operation": "ADD|UPDATE|DELETE|NOOP", "target": 1, "mode": "merge|replace|keep_both", "content": "…"}""",
+{"operation": "ADD|UPDATE|DELETE|NOOP", "target": 1, "mode": "merge|replace|keep_both", "content": "…",
+ "reason": "a few words"}""",
     user="""\
 New memory:
 $new_memory

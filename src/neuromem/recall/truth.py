@@ -1,0 +1,175 @@
+"""Ranking that knows time, and a floor under relevance (issue 21 item 2, issue 22 item 6). Pure.
+
+**Newer first.** Two hits are about one subject when a value-change edge links their memories
+(``CONTRADICTS``, ``SUPERSEDES``; ``store.recall_truth``), they are facts
+on one slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
+``same_subject_cosine``), or a turn whose value a newer memory replaced and that memory. Of such a
+pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated turn after
+the current hit: when the lower of the two must come first they exchange places and scores (the
+original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
+and no other hit moves, so the rule never pushes an unrelated hit out of the top; the scores still
+fall down the list. It runs after fusion and the judge in every recipe
+(``pipeline.RecallPipeline.search``).
+
+**Relevance floor.** A hit the z-score fusion clipped to 0 but a lexical list found (it shares words
+with the query) keeps a trace of a score below every scored hit (:func:`lexical_traces`). A hit is
+returned only when its final score is above 0 and either reaches ``floor`` × the best hit's score or
+a lexical list found it: the search never answers with hits scored 0, and the prompt block (which
+packs the search's hits) is not padded with lines nothing matched.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from ..types import MemoryRecord, SearchHit
+from .units import is_turn_only
+
+#: Lists that match the query's words (a hit one of them found shares words with the query)
+LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw", "bm25_hop", "bm25_turns_hop"})
+
+
+@dataclass(frozen=True, slots=True)
+class Outdated:
+    """A turn that stated a value since replaced (``store.recall_truth.OutdatedTurn``); ``shown_as`` is the
+    hit that stands for the replacement when the ranking holds it (the memory, or its source turn's unit)."""
+
+    replaced_by: uuid.UUID | None
+    until: dt.datetime | None
+    shown_as: uuid.UUID | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TruthFacts:
+    """What the store says about a ranking: same-subject links, outdated turns (by hit id) and the
+    current memories that replaced them but were not among the hits."""
+
+    links: Sequence[tuple[uuid.UUID, uuid.UUID]] = ()
+    outdated: Mapping[uuid.UUID, Outdated] = field(default_factory=dict)
+    replacements: Mapping[uuid.UUID, SearchHit] = field(default_factory=dict)  # by memory id, with its turn
+
+
+def event_time(record: MemoryRecord) -> dt.datetime:
+    when = record.valid_at or record.created_at
+    return when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
+
+
+def mark_outdated(hit: SearchHit, outdated: Outdated) -> SearchHit:
+    """``hit`` (a turn) saying, in its record's metadata, that a newer value replaced it and when."""
+    meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
+    meta["outdated"] = {"until": None if outdated.until is None else outdated.until.isoformat(),
+                        "replaced_by": None if outdated.replaced_by is None else str(outdated.replaced_by)}  # fmt: skip
+    return replace(hit, memory=replace(hit.memory, metadata=meta))
+
+
+def is_outdated(record: MemoryRecord) -> bool:
+    return isinstance(record.metadata, dict) and isinstance(record.metadata.get("outdated"), dict)
+
+
+def _with_replacements(hits: list[SearchHit], facts: TruthFacts) -> list[SearchHit]:
+    """The hits with each outdated turn marked and, after it, the memory that replaced it when that
+    memory was not among the hits (scored as the turn: the grouping then puts it first)."""
+    present = {h.memory.id for h in hits}
+    out: list[SearchHit] = []
+    for hit in hits:
+        old = facts.outdated.get(hit.memory.id)
+        if old is None:
+            out.append(hit)
+            continue
+        out.append(mark_outdated(hit, old))
+        new = facts.replacements.get(old.replaced_by) if old.shown_as is None and old.replaced_by else None
+        if new is not None and new.memory.id not in present:
+            present.add(new.memory.id)
+            out.append(replace(new, score=replace(hit.score, extra={**hit.score.extra, "replacement": 1.0})))
+    return out
+
+
+def _near_duplicates(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray],
+                     cosine: float) -> Iterable[tuple[int, int]]:  # fmt: skip
+    idx = [i for i, h in enumerate(hits) if h.memory.id in vectors]
+    if len(idx) < 2 or cosine > 1.0:
+        return []
+    matrix = np.stack([np.asarray(vectors[hits[i].memory.id], dtype=np.float32) for i in idx])
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    unit = matrix / np.where(norms > 0, norms, 1.0)
+    sims = unit @ unit.T
+    rows, cols = np.nonzero(np.triu(sims >= cosine, k=1))
+    return [(idx[a], idx[b]) for a, b in zip(rows.tolist(), cols.tolist(), strict=True)]
+
+
+def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray],
+                cosine: float) -> list[SearchHit]:  # fmt: skip
+    """``hits`` with the two hits of every same-subject pair in time order (module docstring)."""
+    ordered = _with_replacements(list(hits), facts)
+    if len(ordered) < 2:
+        return ordered
+    at = {h.memory.id: i for i, h in enumerate(ordered)}
+    pairs: set[tuple[int, int]] = set()
+    for a, b in facts.links:
+        if a in at and b in at:
+            pairs.add((min(at[a], at[b]), max(at[a], at[b])))
+    slots: dict[str, list[int]] = {}
+    for i, h in enumerate(ordered):
+        old = facts.outdated.get(h.memory.id)
+        stands_for = None if old is None else old.shown_as or old.replaced_by
+        if stands_for in at:
+            pairs.add((min(i, at[stands_for]), max(i, at[stands_for])))
+        slot = h.memory.metadata.get("slot") if isinstance(h.memory.metadata, dict) else None
+        if isinstance(slot, str) and slot and not is_turn_only(h.memory):
+            slots.setdefault(slot, []).append(i)
+    pairs.update((a, b) for same in slots.values() for n, a in enumerate(same) for b in same[n + 1 :])
+    pairs.update(_near_duplicates(ordered, vectors, cosine))
+    if not pairs:
+        return ordered
+
+    def first(i: int) -> tuple[bool, float]:  # sorts first: current, then later
+        return is_outdated(ordered[i].memory), -event_time(ordered[i].memory).timestamp()
+
+    # each pair's two hits exchange places (and scores) when the lower one must come first; no other hit
+    # moves, so a rule about one subject never pushes an unrelated hit out of the top. Pairs are settled
+    # best place first, each at most once
+    slot_of = list(range(len(ordered)))  # place → index of the hit now there
+    place_of = list(range(len(ordered)))
+    for x, y in sorted(pairs):
+        pa, pb = sorted((place_of[x], place_of[y]))
+        upper, lower = slot_of[pa], slot_of[pb]
+        if first(lower) < first(upper):
+            slot_of[pa], slot_of[pb] = lower, upper
+            place_of[lower], place_of[upper] = pa, pb
+    out = []
+    for place, i in enumerate(slot_of):
+        hit = ordered[i]
+        if i != place:
+            final = ordered[place].score.final
+            hit = replace(hit, score=replace(hit.score, final=final,
+                                             extra={**hit.score.extra, "newer_first": hit.score.final}))  # fmt: skip
+        out.append(hit)
+    return out
+
+
+#: The score of a hit the z-score fusion clipped to 0 although it shares words with the query: a trace,
+#: decaying with its rank, so that it is returned (and packed) after every scored hit, never as 0
+LEXICAL_TRACE = 1e-6
+
+
+def lexical_traces(hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """``hits`` with each lexically found hit whose fused score is 0 scored ``LEXICAL_TRACE / (1 + rank)``."""
+    out = []
+    for position, hit in enumerate(hits):
+        if hit.score.final <= 0 and LEXICAL_LISTS & set(hit.score.ranks):
+            hit = replace(hit, score=replace(hit.score, final=LEXICAL_TRACE / (1 + position)))
+        out.append(hit)
+    return out
+
+
+def above_floor(hits: Sequence[SearchHit], floor: float) -> list[SearchHit]:
+    """The hits whose final score is above 0 and reaches ``floor`` × the best one's, or that a lexical list
+    found (module docstring)."""
+    top = max((h.score.final for h in hits), default=0.0)
+    return [h for h in hits if h.score.final > 0
+            and (h.score.final >= floor * top or bool(LEXICAL_LISTS & set(h.score.ranks)))]  # fmt: skip

@@ -1,0 +1,633 @@
+"""Which statements give a value to the same slot, and whether a new value replaces the old (issue 21 item 1).
+
+A *slot* is a subject and a relation: "my office phone extension", "where Mei works", "the
+capital of France", "我的车牌号". A statement that fills a slot is a :class:`Claim`; its
+``key`` is ``"<attribute>"`` for the speaker's own sphere and ``"<owner>|<attribute>"`` otherwise:
+
+- ``owner`` — whose slot it is: ``""`` for the speaker's own sphere ("my", "our", "the", 我,
+  我们), else the normalised owner ("mei", "france", "my husband" → ``"husband"``);
+- ``attribute`` — the relation: the noun phrase of a copular statement with its determiners
+  and change adjectives dropped ("my **new** manager" → ``manager``), or the canonical name of
+  a relation verb (``residence``: live in / moved to / 住在 / 搬到; ``employer``: work at /
+  joined / 在…上班 / 跳槽去 / 入职), or, for any other verb, its stem and preposition
+  (``take``, ``drive``, ``抽烟``).
+
+Claims are found by templates over function words in both languages — copulas (is / are /
+costs / changed to / 是 / 叫 / 改成 / 换成), relation verbs, negations ("no longer", "quit",
+"I don't … anymore", 不再, 戒) — never by a list of known slots. Two statements whose claims
+have the same key and different values are a *value change* (:func:`value_change`); its
+``arity`` decides what the write does:
+
+- ``single`` — a single-valued relation (where someone lives or works, an extension, a price,
+  a status, a name, a partner; a definite singular noun phrase in general: "the X of Y is Z"),
+  or explicit change words ("changed", "now", "switched", "moved to", 改成, 换成, 现在, 搬到)
+  in the new statement: the old value ends;
+- ``unknown`` — a verb of no known arity without change words: both stay current and the
+  pair goes to the review queue;
+- a *multi-valued* relation (allergies, likes, children, friends, languages, goals; a value
+  naming a class, "a doctor") is no change at all: both stay current.
+
+A negation ends the fact it negates ("I quit smoking" ends "I smoke"; "I no longer live in
+Boston" ends "I live in Boston"); a statement about the past ("I used to…", 以前) claims
+nothing. Values must be of one kind to be compared (a name or number is not "a doctor").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Literal
+
+Arity = Literal["single", "multi", "unknown"]
+
+RESIDENCE = "residence"  # the names ``ingest.rules`` gives these slots
+EMPLOYER = "employer"
+
+# ------------------------------------------------------------------ lexicons (words, not slots)
+# attribute words whose relation holds one value at a time (en stems, zh words)
+_SINGLE_EN = frozenset(
+    ["live", "residence", "employer", "job", "company", "extension", "ext", "number", "phone", "mobile", "cell", "password", "passcode", "pin", "code", "wifi", "price", "cost", "costs", "fee", "rent", "salary", "pay", "wage", "rate", "manager", "boss", "supervisor", "lead", "head", "partner", "husband", "wife", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "name", "surname", "nickname", "address", "email", "e-mail", "deadline", "capital", "status", "age", "birthday", "title", "role", "position", "ceo", "cto", "cfo", "coo", "president", "chair", "chairman", "owner", "director", "principal", "coach", "doctor", "dentist", "therapist", "landlord", "team", "department", "school", "university", "major", "plan", "subscription", "car", "plate", "license", "licence", "weight", "height", "city", "country", "town", "neighborhood", "office", "location", "time", "date", "day", "schedule", "budget", "balance", "score", "rank", "level", "grade", "version", "username", "handle", "account", "bank", "provider", "carrier", "insurer", "insurance", "mayor", "governor", "population", "currency", "timezone", "zip", "postcode", "headquarters", "hq", "favorite", "favourite"]
+)
+_SINGLE_ZH = ("住", "上班", "工作", "公司", "单位", "号", "码", "密码", "价", "费", "租", "工资", "薪", "经理", "老板",
+              "领导", "上司", "主管", "老公", "老婆", "丈夫", "妻子", "太太", "先生", "男朋友", "女朋友", "对象",
+              "名字", "名", "地址", "邮箱", "截止", "首都", "状态", "年龄", "生日", "职位", "职务", "车牌", "城市",
+              "电话", "分机", "手机", "学校", "专业", "预算", "余额", "时间", "日期", "总部", "校长", "主任",
+              "负责人", "ceo", "cto", "最喜欢", "最爱")  # fmt: skip
+# attribute words of relations that hold many values at once
+_MULTI_EN = frozenset(
+    ["allergy", "allergies", "allergic", "like", "likes", "love", "loves", "enjoy", "enjoys", "hate", "hates", "dislike", "dislikes", "child", "children", "kid", "kids", "son", "sons", "daughter", "daughters", "friend", "friends", "sibling", "siblings", "brother", "brothers", "sister", "sisters", "cousin", "cousins", "language", "languages", "speak", "speaks", "hobby", "hobbies", "interest", "interests", "pet", "pets", "dog", "dogs", "cat", "cats", "goal", "goals", "dream", "dreams", "habit", "habits", "skill", "skills", "fan", "colleague", "colleagues", "coworker", "coworkers", "neighbor", "neighbors", "teammate", "teammates", "worry", "worries", "concern", "concerns", "problem", "issue", "reason", "idea", "question", "task", "visited", "play", "plays", "read", "reads", "watch", "watches"]
+)
+_MULTI_ZH = ("过敏", "喜欢", "爱", "讨厌", "孩子", "儿子", "女儿", "朋友", "兄弟", "姐妹", "哥哥", "姐姐", "弟弟", "妹妹",
+             "语言", "会说", "爱好", "兴趣", "宠物", "同事", "邻居", "目标", "计划", "梦想", "习惯", "技能", "担心", "问题")  # fmt: skip
+_DROPPED_ADJ = frozenset(["new", "current", "present", "latest", "updated", "actual"])
+_PAST_EN = re.compile(r"\b(?:used to|formerly|previously|back then|in the past|years ago|as a kid|as a child|"
+                      r"(?:old|former|previous|ex)[- ](?:\w+))\b", re.IGNORECASE)  # fmt: skip
+_PAST_ZH = re.compile(r"以前|之前|从前|曾经|过去|小时候|前任|原来的|打算|计划|准备|将要|将会|要搬|想搬|下个月|明年")
+# a plan is not yet a change: "I'm moving to Berlin next month" leaves the current value current
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|(?:i|we|'m|am|are)\s+plan(?:ning)?\s+to|about to|hope to|want to|might|"
+                        r"thinking (?:of|about)|considering|next (?:week|month|year)|soon|someday|one day|"
+                        r"(?:am|'m|are|is)\s+(?:moving|relocating|switching|joining|starting))\b", re.IGNORECASE)  # fmt: skip
+
+_CHANGE_EN = re.compile(
+    r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
+    r"these days|nowadays|went (?:up|down)|raised|lowered|increased|decreased|dropped|rose|jumped|replaced|"
+    r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from))\b", re.IGNORECASE)  # fmt: skip
+_CHANGE_ZH = re.compile(r"改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到|"
+                        r"提高|降低|改订|改到|迁到|推迟|提前|续到|升职|调整|涨薪|换新|改考|改向|改名|重新")
+
+_LEAD_EN = re.compile(
+    r"^(?:(?:oh|ah|well|so|actually|btw|by the way|fyi|update|heads[- ]up|just so you know|quick update|also|"
+    r"and|but|ok|okay|hey|um|hmm|yes|yeah|no|note|reminder|correction|small update|good news|news|these days|"
+    r"nowadays|now|currently|as of (?:now|today|this \w+)|from now on|starting (?:today|now|this \w+)|"
+    r"since (?:last|this) \w+|(?:last|this) (?:week|month|year|weekend|spring|summer|fall|autumn|winter)|"
+    r"yesterday|today|recently|lately)\b[,:!\s.-]*)+",
+    re.IGNORECASE,
+)  # fmt: skip
+_LEAD_ZH = re.compile(r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息)[，,：:！!\s]*")
+_VALUE_END_EN = re.compile(
+    r"\s*(?:,(?!\d{3}\b)|[;!?()]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|since|so that|which|who|as of|starting|effective|from now|"
+    r"until|though|although|if|when|after|before|and (?:i|it|we|my|he|she|they|that|the|now)|now|these days|"
+    r"nowadays|anymore|any more|instead|again|too|as well)\b).*$",
+    re.IGNORECASE,
+)  # fmt: skip
+_VALUE_END_ZH = re.compile(r"[，,。！!？?；;（(].*$|(?:了|啦|呢|哦|喔|吧|呀|啊)+$|(?:上班|工作|任职|打工|实习)了?$")
+
+_NP_HEAD = r"[\w'’&.-]+"
+# a capitalised word that names someone or something, not a sentence opener or a pronoun
+_NAME_EN = (
+    r"(?-i:(?!(?:That|This|These|Those|It|Its|There|Here|Thanks|Thank|What|When|Where|Who|Why|How|He|She|They|We|"
+    r"You|Your|Let|Please|Maybe|Also|So|And|But|Then|Now|Today|Yesterday|Tomorrow|Yes|No|Ok|Okay|Well|Oh|Hi|Hello|"
+    r"Hey|Sure|Great|Good|Nice|Sorry|Just|Actually|Really|Can|Could|Would|Should|Will|Do|Does|Did|Is|Are|Was|Were|"
+    r"Has|Have|Had|If|As|At|In|On|For|With|By|From|To|After|Before|Since|Because|While|Although|Though|The|A|An|"
+    r"My|Our|Some|Any|All|Every|Each|Both|One|Most|Many|Much|Everyone|Everything|Nothing|Someone|Something|"
+    r"Anyone|Anything|Not|Never|Always|Usually|Sometimes|Recently|Finally|Lastly|First|Second|Next|Last)\b)"
+    r"[A-Z][a-z][\w-]*)"
+)  # fmt: skip
+_OWNER_EN = rf"(?:my|our|the|(?:{_NAME_EN}|my \w+|our \w+)(?:'s|’s|s'))"
+_COPULA_EN = re.compile(
+    rf"^(?P<np>{_OWNER_EN}\s+(?:{_NP_HEAD}\s+){{0,5}}?{_NP_HEAD}?)\s*"
+    r"(?:(?:has\s+|have\s+|was\s+|got\s+|just\s+)?(?:changed|been changed|been updated|updated|switched)\s+from\s+.+?\s+to\s+"
+    r"|(?:has\s+|have\s+|was\s+|got\s+|just\s+)?(?:changed|been changed|been updated|updated|switched)(?:\s+to\s+"
+    r"|\s*[,;:.\-–—]+\s*(?:(?:and|so)\s+)?(?:(?:it|they|that|this|the new one)\s*(?:'s|’s|\s+is|\s+are)\s+)?"
+    r"|\s+and\s+(?:it|they)(?:'s|’s|\s+is|\s+are)\s+)"
+    r"|(?:is|are|was)\s+(?:now\s+|currently\s+)?(?:changed\s+|moved\s+|set\s+)?to\s+(?=\S)"
+    r"|(?:is|are|were|was|has become|have become|became|will be|is going to be|remains|stays)\s+"
+    r"|(?:has\s+|have\s+|just\s+)?(?:went|gone|risen|rose|climbed|jumped|dropped|fell|fallen|increased|decreased|"
+    r"been raised|been lowered|was raised|was lowered|got raised|got lowered)(?:\s+(?:up|down))?\s+to\s+"
+    r"|(?:has\s+|have\s+|was\s+|got\s+|been\s+|just\s+)*(?:moved|pushed(?:\s+back)?|postponed|delayed|brought\s+forward"
+    r"|rescheduled|reset|set)\s+to\s+"
+    r"|(?:now\s+)?(?:costs?|is priced at|comes to|runs)\s+)"
+    r"(?P<value>.+)$",
+    re.IGNORECASE,
+)  # fmt: skip
+_HAVE_NEW_EN = re.compile(
+    r"^(?:i|we)\s+(?:have|'ve got|got|have got)\s+a\s+new\s+(?P<attr>[\w'-]+(?:\s+[\w'-]+)?)\s*(?:[,:—–-]+\s*|\s+(?:named|called|who is)\s+)(?P<value>.+)$",
+    re.IGNORECASE,
+)  # fmt: skip
+_SET_EN = re.compile(
+    r"^(?:i|we|they|(?:my|our)\s+\w+)\s+(?:just\s+|finally\s+|have\s+|'ve\s+|had\s+)?(?:changed|updated|reset|switched|moved|set|"
+    r"pushed|postponed|rescheduled|raised|lowered)\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){0,5}?"
+    r"[\w'’&.-]+)\s+(?:back\s+)?to\s+(?P<value>.+)$",
+    re.IGNORECASE,
+)  # fmt: skip
+_SUBJ_EN = (rf"(?P<subj>i|we|(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?|{_NAME_EN}(?:'s|’s)\s+[\w-]+"
+            rf"|{_NAME_EN}(?:\s+(?-i:[A-Z][a-z][\w-]*))?)")  # fmt: skip
+_ADV_EN = r"(?:\s+(?:now|currently|still|just|recently|finally|actually|officially|have|has|had|'ve|’ve|am|'m|’m|is|are|was|will|be|also))*"
+_RELATIONS_EN: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(rf"^{_SUBJ_EN}(?:'m|’m|'ve|’ve|'s|’s)?{_ADV_EN}\s+(?:{verbs})\s+(?P<value>.+)$", re.IGNORECASE))
+    for name, verbs in (
+        (RESIDENCE, r"live[sd]?\s+in|living\s+in|reside[sd]?\s+in|residing\s+in|moved\s+(?:to|into)|moving\s+(?:to|into)"
+                    r"|relocated\s+to|relocating\s+to|based\s+in|settled\s+in"),
+        (EMPLOYER, r"work(?:s|ed|ing)?\s+(?:at|for)|joined|joining|started\s+(?:a\s+new\s+job\s+|working\s+|a\s+job\s+)?(?:at|with)"
+                   r"|switched\s+(?:jobs\s+|companies\s+)?to|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)"
+                   r"|employed\s+(?:at|by)|hired\s+(?:at|by)"),
+    )
+)  # fmt: skip
+_NEGATION_EN = re.compile(
+    rf"^{_SUBJ_EN}(?:'m|’m|'ve|’ve|'s|’s)?(?:\s+(?:have|has|had|am|is|are|finally|just|recently|officially|actually))*\s+"
+    r"(?:(?P<stop>quit|stopped|gave up|give up|kicked)\s+(?P<gerund>\w+ing)\b(?P<rest>.*)"
+    r"|(?:quit|left)\s+(?:my\s+job\s+(?:at|with)\s+)?(?P<left>[A-Z][\w&.'-]*(?:\s+[A-Z][\w&.'-]*)*)"
+    r"|(?:quit|left)\s+my\s+job\b(?P<nojob>)"
+    r"|no\s+longer\s+(?P<longer>.+)"
+    r"|(?:am|is|are|'m|'s|'re)?\s*not\s+(?:a\s+|an\s+)?(?P<notbe>[\w-]+)\s+any\s?more\b.*"
+    r"|(?:don't|do not|doesn't|does not|don’t|doesn’t)\s+(?P<anymore>.+?)\s+any\s?more\b.*)$",
+    re.IGNORECASE,
+)  # fmt: skip
+_VERB_EN = re.compile(
+    rf"^{_SUBJ_EN}(?:\s+(?:now|currently|still|just|recently|usually|always|also|only|mostly))*\s+"
+    r"(?P<verb>(?!am\b|is\b|are\b|was\b|have\b|has\b|had\b|do\b|does\b|did\b|will\b|would\b|can\b|could\b|should\b|"
+    r"may\b|might\b|must\b|think\b|feel\b|guess\b|hope\b|want\b|need\b|wish\b|know\b|believe\b|mean\b|not\b|never\b)"
+    r"[a-z]+)(?:\s+(?P<prep>to|at|in|for|with|on|from|by))?\s*(?P<value>.*)$",
+    re.IGNORECASE,
+)  # fmt: skip
+
+_ZH_SUBJ = r"(?P<subj>我们|我|[\u4e00-\u9fff]{1,4}?)"
+_ZH_ADV = r"(?:现在|目前|如今|已经|刚刚|刚|最近|还|也|又|就|正式|终于|下个月|下周|明天)*"
+_RELATIONS_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (EMPLOYER, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:在|去|到|进)(?P<value>[^，。！？,.!?\s]{{1,15}}?)(?:工作|上班|任职|实习|打工)")),
+    (EMPLOYER, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:入职|加入|跳槽|跳到|换到|转到|跳去|调到)(?:到|去|进)?了?(?P<value>[^，。！？,.!?\s]{{1,15}})")),
+    (RESIDENCE, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:住在|住|搬到|搬去|搬进|搬家到|搬家去|定居在|定居)了?(?P<value>[^，。！？,.!?\s]{{1,15}})")),
+)
+_NEGATION_ZH = re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:(?:不再|已经不|没有再|不)(?P<rest>.+?)了?$|(?:戒了?|戒掉了?)(?P<quit>烟|酒)了?"
+                          r"|(?:辞职|离职|失业|退休)了?(?P<nojob>))[。！!.]*$")  # fmt: skip
+_ZH_QUIT = {"烟": "抽烟", "酒": "喝酒"}
+_ZH_KIN = ("老公", "老婆", "丈夫", "妻子", "太太", "先生", "男朋友", "女朋友", "对象", "爸爸", "妈妈", "父亲", "母亲",
+           "老板", "领导", "经理", "上司", "主管", "室友", "导师", "医生", "车", "手机号", "电话", "邮箱")  # fmt: skip
+_COPULA_ZH = re.compile(
+    r"^(?P<np>(?:我们?的|[^，。！？,.!?\s的是]{1,8}的)[^，。！？,.!?\s]{1,10}?|我(?:" + "|".join(_ZH_KIN) + r")"
+    r"|(?![我你他她它这那])[\u4e00-\u9fffA-Za-z0-9]{2,8}?)"
+    r"(?:现在|目前|如今|已经|也|又|刚)*(?:改成|换成|变成|改为|换为|变为|涨到|降到|调到|升到|调整为|更新为|是|为|叫|叫做)了?"
+    r"(?P<value>[^，。！？,!?；;]+)"
+)  # fmt: skip
+_ZH_NP_STOP = re.compile(r"[觉想说要会能看听做让给被把得应该可以知道认为希望需要打算]|^(?:今天|明天|昨天|这|那|哪|谁|什么|怎么|因为|所以|如果|但是)")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One statement's slot and value."""
+
+    owner: str
+    attribute: str
+    value: str  # normalised; "" for a negation that names no value ("I quit my job")
+    arity: Arity
+    change: bool  # explicit change words
+    negated: bool = False
+    kind: str = "value"  # "value" | "class" (a value naming a class: "a doctor") | "place" (a prepositional phrase)
+    template: str = "copula"
+
+    @property
+    def key(self) -> str:
+        return self.attribute if not self.owner else f"{self.owner}|{self.attribute}"
+
+
+@dataclass(frozen=True, slots=True)
+class ValueChange:
+    """The new statement gives another value to the old one's slot (or negates it)."""
+
+    key: str
+    old_value: str
+    new_value: str
+    arity: Arity  # "single": the old value ends; "unknown": review
+    reason: str
+
+
+# ------------------------------------------------------------------ normalisation
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).replace("’", "'").strip()
+
+
+def _stem(word: str) -> str:
+    w = word.casefold()
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(w) > len(suffix) + 2 and w.endswith(suffix):
+            w = w[: -len(suffix)]
+            break
+    return w.rstrip("e") or w
+
+
+def _value(raw: str, zh: bool) -> tuple[str, str]:
+    """The normalised value and its kind."""
+    text = re.sub(r"^(?:(?:now|currently|still|actually|officially|just)\s+)+", "", _fold(raw), flags=re.IGNORECASE)
+    text = (_VALUE_END_ZH if zh else _VALUE_END_EN).sub("", text).strip(" .。!！'\"“”‘’")
+    kind = "value"
+    if re.match(r"^(?:a|an|one of|some|kind of|pretty|very|really|so|quite|too|not)\s", text, re.IGNORECASE) or (
+        zh and re.match(r"^(?:一[个名位只家种]|个|很|挺|非常|特别|不)", text)
+    ):
+        kind = "class"
+    elif re.match(r"^(?:on|at|by)\s+(?:\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midnight)", text, re.IGNORECASE):
+        text = text.split(None, 1)[1]  # "on Tuesday" = "Tuesday": a date is a value
+    elif re.match(r"^(?:in|on|at|with|from|for|about|by|over|under|near|like)\b", text, re.IGNORECASE):
+        kind = "place"
+    text = re.sub(r"^(?:the|a|an)\s+", "", text, flags=re.IGNORECASE)
+    return " ".join(text.casefold().split()), kind
+
+
+def _owner_en(phrase: str) -> str:
+    p = _fold(phrase).casefold()
+    p = re.sub(r"^(?:i|we|my|our|the)$", "", p)
+    p = re.sub(r"^(?:my|our|the)\s+", "", p)
+    return re.sub(r"(?:'s|s')$", "", p).strip()
+
+
+def _attribute_words(words: list[str]) -> str:
+    return " ".join(w for w in words if w not in _DROPPED_ADJ)
+
+
+_MULTI_STEMS = frozenset(_stem(w) for w in _MULTI_EN)
+_SINGLE_STEMS = frozenset(_stem(w) for w in _SINGLE_EN)
+
+
+def _arity(attribute: str, *, zh: bool) -> Arity:
+    if zh:  # the longest lexicon word in the attribute decides: 男朋友 (single) over 朋友 (multi)
+        multi = max((len(w) for w in _MULTI_ZH if w in attribute), default=0)
+        single = max((len(w) for w in _SINGLE_ZH if w in attribute), default=0)
+        return "unknown" if not (multi or single) else "multi" if multi >= single else "single"
+    words = re.split(r"[\s_'-]+", attribute.casefold())
+    stems = {_stem(w) for w in words} | set(words)
+    if stems & (_MULTI_EN | _MULTI_STEMS) or (words and words[-1].endswith("s") and not words[-1].endswith("ss")
+                             and words[-1] not in _SINGLE_EN and len(words[-1]) > 3):  # fmt: skip
+        return "multi"  # a plural head ("my hobbies are …") names several values
+    return "single" if (stems | {attribute}) & (_SINGLE_EN | _SINGLE_STEMS) else "unknown"
+
+
+# ------------------------------------------------------------------ templates
+def _split_np_en(np: str) -> tuple[str, str] | None:
+    words = _fold(np).casefold().split()
+    if not words:
+        return None
+    # "the capital of france" → owner france, attribute capital
+    if "of" in words[1:-1]:
+        i = words.index("of", 1)
+        owner, attr = _owner_en(" ".join(words[i + 1 :])), _attribute_words(words[1:i] if words[0] in
+                                                                                ("my", "our", "the") else words[:i])  # fmt: skip
+        return (owner, attr) if attr else None
+    if words[0] in ("my", "our", "the"):
+        return "", _attribute_words(words[1:])
+    head = words[0]
+    if head.endswith(("'s", "s'")) and len(words) > 1:
+        return _owner_en(head), _attribute_words(words[1:])
+    return None
+
+
+def _copula_en(text: str) -> Claim | None:
+    m = _HAVE_NEW_EN.match(text)
+    if m:
+        value, kind = _value(m.group("value"), False)
+        attr = _attribute_words(_fold(m.group("attr")).casefold().split())
+        return Claim("", attr, value, _arity(attr, zh=False), True, kind=kind) if value else None
+    m = _COPULA_EN.match(text) or _SET_EN.match(text)
+    if m is None:
+        return None
+    split = _split_np_en(m.group("np"))
+    if split is None or not split[1] or re.search(r"\b(?:is|are|was|were)\b", split[1]):
+        return None
+    value, kind = _value(m.group("value"), False)
+    if not value or len(value) > 80 or len(split[1].split()) > 6:
+        return None
+    owner, attr = split
+    return Claim(owner, attr, value, _arity(attr, zh=False), bool(_CHANGE_EN.search(text)), kind=kind)
+
+
+def _relation_en(text: str) -> Claim | None:
+    for name, pattern in _RELATIONS_EN:
+        m = pattern.match(text)
+        if m:
+            value, kind = _value(m.group("value"), False)
+            if value:
+                return Claim(_owner_en(m.group("subj")), name, value, "single", bool(_CHANGE_EN.search(text)),
+                             kind=kind, template="relation")  # fmt: skip
+    return None
+
+
+def _negation_en(text: str) -> Claim | None:
+    m = _NEGATION_EN.match(text)
+    if m is None:
+        return None
+    owner = _owner_en(m.group("subj"))
+    if m.group("gerund"):  # "I quit smoking in January": the habit ends, whatever follows
+        return Claim(owner, _stem(m.group("gerund")), "", "single", True, True, template="negation")
+    if m.group("left") is not None:
+        value, _kind = _value(m.group("left"), False)
+        return Claim(owner, EMPLOYER, value, "single", True, True, template="negation")
+    if m.group("nojob") is not None:
+        return Claim(owner, EMPLOYER, "", "single", True, True, template="negation")
+    if m.group("notbe"):
+        return Claim(owner, "be " + _stem(m.group("notbe")), "", "single", True, True, template="negation")
+    rest = m.group("longer") or m.group("anymore")
+    positive = _claim_en(f"{m.group('subj')} {rest}", generic=True)
+    if positive is None:
+        be = re.match(r"^(?:a\s+|an\s+)?([\w-]+)$", rest, re.IGNORECASE)
+        if be:
+            return Claim(owner, "be " + _stem(be.group(1)), "", "single", True, True, template="negation")
+    if positive is None:
+        return None
+    return replace(positive, negated=True, change=True, template="negation")
+
+
+_BE_EN = re.compile(r"^(?P<subj>i|we)(?:'m|\s+am|'re|\s+are)\s+(?:a\s+|an\s+)?(?P<x>[\w-]+)$", re.IGNORECASE)
+
+
+def _verb_en(text: str) -> Claim | None:
+    be = _BE_EN.match(text)
+    if be:  # "I'm a vegetarian": a state that a negation can end
+        return Claim("", "be " + _stem(be.group("x")), "", "unknown", False, template="verb")
+    m = _VERB_EN.match(text)
+    if m is None:
+        return None
+    subject = m.group("subj").casefold()
+    if subject not in ("i", "we") and not subject.startswith(("my ", "our ")) and not m.group("verb").endswith(("s", "ed")):
+        return None  # "Create a plan", "Perform the tasks": an imperative, not "Dana runs the team"
+    verb = _stem(m.group("verb"))
+    attr = verb + (f" {m.group('prep').casefold()}" if m.group("prep") else "")
+    value, kind = _value(m.group("value"), False)
+    arity = _arity(attr, zh=False)
+    return Claim(_owner_en(m.group("subj")), attr, value, "unknown" if arity == "single" else arity,
+                 bool(_CHANGE_EN.search(text)), kind=kind, template="verb")  # fmt: skip
+
+
+def _claim_en(text: str, *, generic: bool) -> Claim | None:
+    if _PAST_EN.search(text) or _FUTURE_EN.search(text):
+        return None
+    for find in (_negation_en, _relation_en, _copula_en):
+        claim = find(text)
+        if claim is not None:
+            return claim
+    return _verb_en(text) if generic else None
+
+
+def _owner_zh(subject: str) -> str:
+    s = subject.strip()
+    return "" if s in ("我", "我们", "") else s
+
+
+def _claim_zh(text: str, *, generic: bool) -> Claim | None:
+    if _PAST_ZH.search(text):
+        return None
+    change = bool(_CHANGE_ZH.search(text))
+    m = _NEGATION_ZH.match(text)
+    if (m and m.group("subj") in ("我", "我们")) or (m and len(m.group("subj")) >= 2):
+        owner = _owner_zh(m.group("subj"))
+        if m.group("quit"):
+            return Claim(owner, _ZH_QUIT[m.group("quit")], "", "single", True, True, template="negation")
+        if m.group("nojob") is not None:
+            return Claim(owner, EMPLOYER, "", "single", True, True, template="negation")
+        positive = _claim_zh(m.group("subj") + m.group("rest"), generic=True)
+        if positive is not None:
+            return replace(positive, negated=True, change=True, template="negation")
+    for name, pattern in _RELATIONS_ZH:
+        m = pattern.match(text)
+        if m and (m.group("subj") in ("我", "我们") or not _ZH_NP_STOP.search(m.group("subj"))):
+            value, kind = _value(m.group("value"), True)
+            if value:
+                return Claim(_owner_zh(m.group("subj")), name, value, "single", change, kind=kind, template="relation")
+    m = _COPULA_ZH.match(text)
+    if m and not _ZH_NP_STOP.search(m.group("np")):
+        np = m.group("np")
+        owner, _, attr = np.rpartition("的") if "的" in np else (np[:1] if np.startswith("我") else "", "", np[1:]
+                                                                  if np.startswith("我") else np)  # fmt: skip
+        value, kind = _value(m.group("value"), True)
+        attr = attr.removeprefix("新").strip()
+        if owner.startswith("我") and owner not in ("我", "我们"):  # 我最喜欢的运动: the speaker's "最喜欢运动"
+            owner, attr = "我", owner.removeprefix("我们").removeprefix("我") + attr
+        if attr and value and len(value) <= 40:
+            return Claim(_owner_zh(owner), attr.casefold(), value, _arity(attr, zh=True), change, kind=kind)
+    if generic:
+        m = re.match(rf"^{_ZH_SUBJ}{_ZH_ADV}(?P<pred>[\u4e00-\u9fff]{{1,8}})[了啦呢。！!.]*$", text)
+        if m and m.group("subj") in ("我", "我们"):
+            return Claim("", m.group("pred"), "", "unknown", change, template="verb")
+    return None
+
+
+def _mark_change(claim: Claim | None) -> Claim | None:
+    return None if claim is None else replace(claim, change=True)
+
+
+def _clauses(text: str) -> list[str]:
+    """The clauses of an English sentence, the last first: "Karen left, my boss is now Tom" → the
+    second clause says the value; a clause that drops its subject ("…and now drive a Honda") gets "I"."""
+    parts = [p.strip() for p in re.split(r"\s*(?:[;]|,(?!\d{3}\b)|\s[-–—]\s)\s*|\s+(?:and|but|so)\s+(?=now\b|then\b|i\b|my\b|our\b)", text, flags=re.IGNORECASE) if p and p.strip()]  # fmt: skip
+    out = []
+    for p in reversed(parts[1:]):
+        p = re.sub(r"^(?:and|but|so)\s+", "", p, flags=re.IGNORECASE)
+        if re.match(r"^(?:now|then|also)\s+[a-z]+", p, re.IGNORECASE) and not re.match(r"^now\s+(?:i|my|our|the)\b", p, re.IGNORECASE):
+            p = "I " + p
+        out.append(p)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def claim_of(text: str, *, generic: bool = False) -> Claim | None:
+    """The slot claim of one statement, or None. ``generic`` also reads "<subject> <verb> <object>"
+    statements of no known relation (used for the older side of a comparison and under negations)."""
+    t = _fold(text)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", t)) and not re.match(r"^[A-Za-z]", t)
+    if zh:
+        t = _TIME_LEAD_ZH.sub("", _LEAD_ZH.sub("", t))
+        if _CHANGE_ZH.search(t):  # "我现在的男朋友叫…" is "我的男朋友叫…", said as a change
+            t = re.sub(r"^(我们?)(?:现在|目前|如今)的", r"\1的", t)
+            t = re.sub(r"^(?:现在|目前|如今)[，,]?", "", t)
+            return _mark_change(_claim_zh(t.rstrip("。！!.～~ "), generic=generic))
+        return _claim_zh(t.rstrip("。！!.～~ "), generic=generic)
+    t = _LEAD_EN.sub("", t)
+    t = re.sub(r"[.!。\s]+$", "", t)
+    if not t or t.endswith("?") or len(t) > 200:
+        return None
+    claim = _claim_en(t, generic=generic)
+    if claim is not None and claim.template != "verb":
+        return claim
+    change = bool(_CHANGE_EN.search(t))
+    for clause in _clauses(t):  # a later clause that states a value ("…, my boss is now Tom")
+        found = _claim_en(_LEAD_EN.sub("", clause), generic=generic)
+        if found is not None and found.template != "verb":
+            return replace(found, change=found.change or change)
+    return claim
+
+
+def slot_of(text: str) -> Claim | None:
+    """The claim a stored statement makes (no generic verbs), for ``metadata.slot`` and the review queue."""
+    return claim_of(text)
+
+
+_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|又", re.IGNORECASE)
+_VALUE_STOP = frozenset(["a", "an", "the", "of", "to", "in", "on", "at", "for", "with", "my", "our", "and", "or", "every", "each", "per", "mg"])
+
+
+def _shares_word(a: str, b: str) -> bool:
+    """The aligned part of two values: a content word in common ("10 mg of lisinopril" / "20 mg of lisinopril")."""
+    wa = {w for w in re.findall(r"[^\W\d_]+", a) if w not in _VALUE_STOP}
+    wb = {w for w in re.findall(r"[^\W\d_]+", b) if w not in _VALUE_STOP}
+    return bool(wa & wb)
+
+
+def _same_value(a: str, b: str) -> bool:
+    return a == b or (bool(a) and bool(b) and (a.startswith(b + " ") or b.startswith(a + " ")))
+
+
+# ------------------------------------------------------------------ alignment (any statement shape)
+_ALIGN_STOP_EN = frozenset(
+    ["i", "me", "my", "mine", "we", "us", "our", "you", "your", "he", "she", "his", "her", "they", "them", "their", "it", "its", "the", "a", "an", "is", "are", "was", "were", "be", "been", "am", "to", "of", "in", "on", "at", "for", "with", "from", "by", "and", "or", "but", "so", "as", "that", "this", "these", "those", "there", "here", "do", "does", "did", "have", "has", "had", "will", "would", "can", "could", "should", "just", "about", "some", "any", "all", "very", "really", "also", "still", "now", "new", "old", "today", "yesterday", "week", "month", "year", "last", "next", "this", "ago", "since", "after", "before", "then", "than", "not", "no", "yes", "got", "get", "gets", "one", "ones"]
+)
+_ALIGN_STOP_ZH = frozenset(["我", "我们", "你", "他", "她", "它", "的", "了", "是", "在", "和", "跟", "也", "都", "就", "还", "又", "很", "把", "被", "给", "到", "去", "从", "现在", "已经", "以后", "之后", "今天", "昨天", "这", "那", "个", "一"])
+# a new statement that ends what an old one said about a shared word ("Sold the Civic", "我和陈浩分手了")
+_ENDING_EN = re.compile(r"\b(?:sold|quit|left|divorced|broke up|split up|closed|cancel+ed|scrapped|dropped|gave up|"
+                        r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|"
+                        r"no longer|not anymore|any ?more)\b", re.IGNORECASE)  # fmt: skip
+_ENDING_ZH = re.compile(r"卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽")
+_STRONG_CHANGE_EN = re.compile(
+    r"\b(?:changed?|now|new|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
+    r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
+    r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|"
+    r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b", re.IGNORECASE)  # fmt: skip
+_FROM_TO = re.compile(r"\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+?)(?:[,.;!]|$)|从(?P<old2>.+?)(?:换|改|搬|调|转)?到(?P<new2>[^，。！,]+)",
+                      re.IGNORECASE)  # fmt: skip
+_TIME_LEAD_ZH = re.compile(r"^(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|最近|刚刚?|周末|上周末)[，,]?")
+
+
+def _align_tokens(text: str) -> tuple[set[str], set[str]]:
+    """Content tokens of ``text`` (stems; zh words and their characters' bigrams) and its value tokens
+    (numbers, capitalised words after the first, e-mail addresses, Latin words inside zh)."""
+    folded = _fold(text)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", folded))
+    content: set[str] = set()
+    values: set[str] = set()
+    if zh:
+        from ._jieba import cut_precise
+
+        for run in re.findall(r"[\u4e00-\u9fff]+", folded):
+            words = [w for w in cut_precise(run) if w not in _ALIGN_STOP_ZH and w not in _FILLER_ZH
+                     and not _CHANGE_ZH.search(w) and not _ENDING_ZH.search(w)]  # fmt: skip
+            content.update(w for w in words if len(w) >= 2)
+        values.update(v.casefold() for v in re.findall(r"[A-Za-z0-9][\w@.·:-]*[\w]|\d", folded))
+        return content, values
+    for i, m in enumerate(re.finditer(r"[\w@.'-]*\w", folded)):
+        word = m.group()
+        low = word.casefold()
+        if any(ch.isdigit() for ch in word) or "@" in word or (i > 0 and word[:1].isupper() and low != "i"):
+            values.add(low)
+        if low not in _ALIGN_STOP_EN and not low.isdigit() and not _CHANGE_WORD_EN.fullmatch(low):
+            content.add(_stem(low))
+    return content, values
+
+
+_CHANGE_WORD_EN = re.compile(
+    r"(?:chang|mov|switch|reassign|rais|lower|extend|postpon|rebook|renam|upgrad|downgrad|promot|reset|regist|"
+    r"re-regist|increas|decreas|bump|boost|reduc|dropp|renew|rebrand|swapp|trad|sold|sell|quit|left|leav|divorc|"
+    r"clos|cancel|scrapp|stopp|end|retir|replac|start|transferr|relocat|cut)\w*|new|now|instead|again",
+)  # fmt: skip
+_FILLER_ZH = frozenset(["现在", "已经", "目前", "如今", "然后", "因为", "所以", "但是", "不过", "以后", "之后", "完全", "一直", "还是", "只"])
+
+
+def _aligned_change(new: str, old: str) -> ValueChange | None:
+    """The slot found by aligning the two statements: the words they share name the thing, the words
+    only one has hold its values. An ending word about a shared word ends the old fact; a change
+    word with a new value of the same kind replaces the old value."""
+    if _ADDITIVE.search(new) or _PAST_EN.search(new) or _FUTURE_EN.search(new):
+        return None
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    old_c, old_v = _align_tokens(old)
+    new_c, new_v = _align_tokens(_TIME_LEAD_ZH.sub("", new) if zh else new)
+    shared = old_c & new_c
+    if not shared and not (old_v & new_v):
+        return None
+    if any(_arity(w, zh=zh) == "multi" for w in shared | (old_c if zh else set())):
+        return None  # allergies, likes, children: another value is an addition
+    anchor = " ".join(sorted(shared | (old_v & new_v)))[:80]
+    ending = (_ENDING_ZH if zh else _ENDING_EN).search(new)
+    if ending and (shared or old_v & new_v):
+        return ValueChange(anchor, " ".join(sorted(old_v)) or old.strip()[:60], "", "single",
+                           f"'{ending.group()}' about {anchor!r}")  # fmt: skip
+    m = _FROM_TO.search(new)
+    if m:
+        before = (m.group("old") or m.group("old2") or "").casefold()
+        after = (m.group("new") or m.group("new2") or "").casefold()
+        if before and before in old.casefold() and after and after not in old.casefold():
+            return ValueChange(anchor, before, after, "single", "from the old value to a new one")
+    change = (_CHANGE_ZH if zh else _STRONG_CHANGE_EN).search(new)
+    gone, came = old_v - new_v, new_v - old_v
+    if change and shared and gone and came:
+        return ValueChange(anchor, " ".join(sorted(gone)), " ".join(sorted(came)), "single",
+                           f"'{change.group()}' and a new value of {anchor!r}")  # fmt: skip
+    if change and len(shared) >= (1 if zh else 2):  # a small substitution: "night team" → "day team"
+        old_only, new_only = old_c - new_c, new_c - old_c
+        if old_only and new_only and (zh or (len(old_only) <= 2 and len(new_only) <= 3)):
+            return ValueChange(anchor, " ".join(sorted(old_only)), " ".join(sorted(new_only)), "single",
+                               f"'{change.group()}' and a new value of {anchor!r}")  # fmt: skip
+    return None
+
+
+def may_change(text: str) -> bool:
+    """Whether ``text`` can change a stored value at all: it fills a slot, or says a change or an end."""
+    if claim_of(text, generic=True) is not None:
+        return True
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    change, ending = (_CHANGE_ZH, _ENDING_ZH) if zh else (_STRONG_CHANGE_EN, _ENDING_EN)
+    return bool(change.search(text) or ending.search(text) or _FROM_TO.search(text))
+
+
+def value_change(new: str, old: str) -> ValueChange | None:
+    """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
+    a multi-valued relation, values of different kinds)."""
+    found = _template_change(new, old)
+    if found is not None:
+        return found
+    a, b = claim_of(new), claim_of(old)
+    if a is not None and b is not None and a.key == b.key:
+        return None  # one slot, and its templates found no change (the same value, a multi-valued relation)
+    return _aligned_change(new, old)
+
+
+def _template_change(new: str, old: str) -> ValueChange | None:
+    a = claim_of(new)
+    generic = a is None or a.change or a.negated
+    if a is None:
+        a = claim_of(new, generic=True)
+        if a is None or not (a.change or a.negated):
+            return None
+    b = claim_of(old, generic=generic or a.template == "verb")
+    if b is None or a.key != b.key:
+        return None
+    if a.negated and b.negated:
+        return None
+    if a.negated:
+        if not a.value or _same_value(a.value, b.value) or not b.value:
+            return ValueChange(a.key, b.value, "", "single", f"'{new.strip()}' ends it (negation)")
+        return None
+    if b.negated:  # "I smoke again" after "I quit smoking"
+        return ValueChange(a.key, "", a.value, "single", "the new statement takes back a negation")
+    if _same_value(a.value, b.value) or a.kind != b.kind or not a.value or not b.value:
+        return None
+    if a.kind == "class" and not a.change:
+        return None  # "a doctor", "a runner": classes hold together
+    if a.arity == "multi" or b.arity == "multi" or _ADDITIVE.search(new):
+        return None
+    if a.template == "verb" and not _shares_word(a.value, b.value):
+        return ValueChange(a.key, b.value, a.value, "unknown", "same verb, unrelated values")
+    if a.arity == "single" or b.arity == "single" or a.change:
+        why = "explicit change words" if a.change else "single-valued relation"
+        return ValueChange(a.key, b.value, a.value, "single", why)
+    return ValueChange(a.key, b.value, a.value, "unknown", "same slot, arity unknown")
+
+
+__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "claim_of", "may_change", "slot_of", "value_change"]

@@ -1,0 +1,119 @@
+"""Recall tells the truth over time (issue 21 items 2–3) and without noise (issue 22 item 6): newer values
+rank first in every recipe, a replaced value is shown only as "earlier: … (until DATE)", an open conflict
+is one line to ask about, no hit scored 0, no padding nothing matched, one line per statement."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import pytest
+
+from neuromem import Memory
+from neuromem.recall.recipes import RECIPES
+from neuromem.store import conflicts
+from neuromem.types import MemoryRecord
+from tests.recall.helpers import insert_memory, link
+
+T1 = dt.datetime(2024, 1, 10, 9, 0, tzinfo=dt.UTC)
+T2 = dt.datetime(2024, 3, 5, 9, 0, tzinfo=dt.UTC)
+OLD = "My office phone extension is 4417."
+NEW = "My office phone extension changed in March, it is now 4492."
+QUESTION = "What is my office phone extension?"
+
+
+def _invalidate(memory: Memory, user: str, old: uuid.UUID, new: uuid.UUID, when: dt.datetime) -> None:
+    """What ingest records for a changed value of one slot (issue 21 item 1): the older memory ends at the
+    newer one's event time, and a SUPERSEDES edge links them."""
+    with memory._core.db.transaction() as conn:
+        conn.execute("UPDATE memories SET invalid_at = %s WHERE user_id = %s AND id = %s", (when, user, old))
+    link(memory, user, new, old, "SUPERSEDES")
+
+
+@pytest.mark.parametrize("recipe", sorted(n for n, r in RECIPES.items() if r.use_bm25 or r.use_vector))
+def test_the_newer_of_two_linked_values_ranks_first_in_every_recipe(memory: Memory, recipe: str) -> None:
+    old = insert_memory(memory, "u", OLD, valid_at=T1)
+    new = insert_memory(memory, "u", NEW, valid_at=T2)
+    link(memory, "u", new.id, old.id, "CONTRADICTS")  # both current: ingest could not decide which holds
+    ids = [h.memory.id for h in memory.search(QUESTION, user_id="u", recipe=recipe).hits]
+    assert new.id in ids and old.id in ids
+    assert ids.index(new.id) < ids.index(old.id)
+
+
+def _ingest_update(memory: Memory, user: str) -> tuple[MemoryRecord, MemoryRecord]:
+    memory.ingest([{"role": "user", "content": OLD, "timestamp": T1}], user_id=user, session_id="s1")
+    memory.ingest([{"role": "user", "content": NEW, "timestamp": T2}], user_id=user, session_id="s2")
+    facts = {r.content: r for r in memory.get_all(user_id=user)}
+    old = next(r for c, r in facts.items() if "4417" in c)
+    new = next(r for c, r in facts.items() if "4492" in c)
+    _invalidate(memory, user, old.id, new.id, T2)
+    return old, new
+
+
+def test_a_turn_that_stated_the_replaced_value_ranks_below_its_replacement(memory: Memory) -> None:
+    _, new = _ingest_update(memory, "u")
+    for recipe in sorted(RECIPES):
+        hits = memory.search(QUESTION, user_id="u", recipe=recipe, limit=5).hits
+        texts = [h.turns[0].content if h.turns else h.memory.content for h in hits]
+        assert "4492" in texts[0], (recipe, texts)  # the current value first, even when only the old turn matched
+        assert sum("4492" in t for t in texts) == 1  # its unit moved up, not added a second time
+        assert hits[0].turns and hits[0].turns[0].content == NEW  # ... with the turn it came from
+        stale = [h for h in hits if "4417" in h.memory.content]
+        assert all(h.memory.metadata["outdated"]["replaced_by"] == str(new.id) for h in stale)
+        assert all(h.memory.metadata["outdated"]["until"].startswith("2024-03-05") for h in stale)
+
+
+def test_the_prompt_shows_a_replaced_value_only_as_earlier(memory: Memory) -> None:
+    _ingest_update(memory, "u")
+    block = memory.recall_prompt(QUESTION, user_id="u", token_budget=2000)
+    current = [line.text for line in block.lines if "4492" in line.text]
+    earlier = [line.text for line in block.lines if "4417" in line.text]
+    assert current and not any(t.startswith("earlier:") for t in current)
+    assert earlier and all(t.startswith("earlier: ") and t.endswith("(until 2024-03-05)") for t in earlier)
+    unrelated = memory.recall_prompt("When is the dentist appointment?", user_id="u", token_budget=2000)
+    assert "4417" not in unrelated.text  # an earlier value that does not bear on the question is left out
+
+
+def test_an_open_conflict_is_one_line_to_ask_about(memory: Memory) -> None:
+    lisbon = insert_memory(memory, "u", "I live in Lisbon.", valid_at=T1)
+    porto = insert_memory(memory, "u", "I live in Porto.", valid_at=T2)
+    with memory._core.db.transaction() as conn:
+        conflicts.insert(conn, "u", attribute="live in", old_id=lisbon.id, new_id=porto.id, old_score=0.5,
+                         new_score=0.5, status="open", winner_id=None, detector="rules")  # fmt: skip
+    block = memory.recall_prompt("Where do I live?", user_id="u", token_budget=1000)
+    lines = [line.text for line in block.lines if "Lisbon" in line.text or "Porto" in line.text]
+    assert lines == ['unresolved, ask the user which holds: "I live in Lisbon." (2024-01-10) '
+                     'or "I live in Porto." (2024-03-05)']  # fmt: skip
+
+
+DRINK = "I drink a cup of green tea every afternoon."
+NOISE = ["Kafka consumer failed with OffsetOutOfRange on partition 3.", "Ran 10 km along the river on Sunday.",
+         "The CI pipeline runs nightly at 02:00.", "Dentist appointment moved to Friday.",
+         "Sister works at a bank in Lyon.", "Bike stays in the garage over winter.",
+         "Finished reading a novel about lighthouses.", "Quarterly report is due on the 30th.",
+         "Flight to Oslo leaves at 7:45.", "The router password was reset yesterday.",
+         "Booked a table for four at the ramen place.", "The plumber fixed the kitchen sink.",
+         "Planted tomatoes on the balcony.", "Watched the football final with Marco.",
+         "Renewed the car insurance online."]  # fmt: skip
+
+
+def test_no_hit_scored_zero_and_no_padding_nothing_matched(memory: Memory) -> None:
+    for text in [DRINK, *NOISE]:
+        memory.add(text, user_id="u")
+    hits = memory.search("What do I drink in the afternoon?", user_id="u", limit=20).hits
+    assert hits and all(h.score.final > 0 for h in hits)
+    assert hits[0].memory.content == DRINK
+    block = memory.recall_prompt("What do I drink in the afternoon?", user_id="u", token_budget=2000)
+    assert DRINK.rstrip(".") in block.text
+    assert "Kafka" not in block.text
+    assert len(block.lines) < 1 + len(NOISE)  # before: every memory, one line each
+
+
+def test_one_line_per_distinct_statement(memory: Memory) -> None:
+    """The same words told twice (a re-imported history) and added as a memory are one line."""
+    for n, session in enumerate(("s1", "s1-reimport")):
+        memory.ingest([{"role": "user", "content": DRINK, "timestamp": T1 + dt.timedelta(days=n)}],
+                      user_id="u", session_id=session)  # fmt: skip
+    memory.add(DRINK, user_id="u")
+    block = memory.recall_prompt("What do I drink in the afternoon?", user_id="u", token_budget=2000)
+    assert sum("green tea" in line.text for line in block.lines) == 1, block.text
