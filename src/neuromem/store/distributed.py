@@ -98,7 +98,7 @@ _SESSION_BOUND_FUNCTIONS = """
     WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.prosrc LIKE '%%pg_backend_pid()%%'"""
 # row-level security policies of the user tables: Citus refuses a subquery in a distributed table's
 # policy, and 0017's read the scoped user once per statement as ``(SELECT neuromem_scoped_user())``
-_POLICIES = """SELECT tablename, policyname, qual, with_check FROM pg_policies
+_POLICIES = """SELECT tablename, policyname, qual, with_check, cmd FROM pg_policies
     WHERE schemaname = 'public' AND (qual LIKE '%%SELECT%%' OR with_check LIKE '%%SELECT%%')"""  # partitions too
 _SCALAR_SUBQUERY = re.compile(r"\( SELECT (\w+\([^()]*\)) AS \w+\)")
 # 0017's policy, ``user_id = (SELECT neuromem_scoped_user())``, as the catalog prints it
@@ -112,6 +112,7 @@ CLUSTER_SCOPED_USER_POLICY = ("(((user_id)::text = current_setting('neuromem.use
                               " AND neuromem_scoped_user() IS NOT NULL)")
 ALLOW_NESTED = sql.SQL("ALTER FUNCTION {} SET citus.allow_nested_distributed_execution = on")
 ALTER_POLICY = sql.SQL("ALTER POLICY {} ON {} USING ({}) WITH CHECK ({})")
+ALTER_POLICY_USING = sql.SQL("ALTER POLICY {} ON {} USING ({})")  # a SELECT or DELETE policy: no WITH CHECK
 _READING_FUNCTIONS = """
     SELECT p.oid::regprocedure::text FROM pg_proc p
     WHERE p.pronamespace = 'public'::regnamespace AND p.proname LIKE %s AND p.provolatile <> 'i'
@@ -196,8 +197,11 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
 def _policies_without_subqueries(conn: psycopg.Connection[Any]) -> None:
     """0017's policy → ``CLUSTER_SCOPED_USER_POLICY``; any other ``(SELECT f())`` → ``f()`` (a stable
     function: the same value, evaluated per row instead of once per statement)."""
-    for table, name, qual, check in _rows(conn, _POLICIES):
+    for table, name, qual, check, command in _rows(conn, _POLICIES):
         using = _cluster_policy(qual or "true")
+        if command in ("SELECT", "DELETE"):
+            conn.execute(ALTER_POLICY_USING.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using)))  # type: ignore[arg-type]
+            continue
         with_check = _cluster_policy(check) if check else using
         conn.execute(ALTER_POLICY.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using),  # type: ignore[arg-type]
                                          sql.SQL(with_check)))  # type: ignore[arg-type]  # fmt: skip
