@@ -35,6 +35,12 @@ test: $(TEST_STAMP)
 	@tools/install_chromium.sh
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n 2 -q
 
+# the test suite on a real 3-node Citus cluster built from source (issue 24; docs/operations.md):
+# `CITUS_SOURCE=path/to/citus-<version>.tar.gz make test-cluster` (the build is cached in ~/.cache/neuromem)
+.PHONY: test-cluster
+test-cluster: $(STAMP)
+	PYTHON=$(BIN)/python deploy/citus/test-cluster.sh
+
 # a wheel in dist/ to install outside the clone: pip install 'dist/neuromem-VERSION-py3-none-any.whl[service]'
 dist: $(STAMP)
 	$(BIN)/pip wheel --no-deps --no-build-isolation --wheel-dir dist .

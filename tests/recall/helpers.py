@@ -37,8 +37,10 @@ def insert_trait(memory: Memory, user_id: str, content: str, *, stage: str, subt
 
 
 def refresh_traits(memory: Memory) -> None:
-    with memory._core.db.transaction() as conn:
-        conn.execute("REFRESH MATERIALIZED VIEW mv_trait_decayed")
+    """What the refresh job does (on a Citus cluster the view is a plain view: nothing to refresh)."""
+    from neuromem.store.maintenance import refresh_trait_view
+
+    refresh_trait_view(memory._core.db)
 
 
 def link(memory: Memory, user_id: str, a: uuid.UUID, b: uuid.UUID, edge_type: str, *,

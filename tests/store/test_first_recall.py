@@ -9,6 +9,7 @@ import psycopg
 import pytest
 
 from neuromem import Memory, Settings
+from neuromem.store.maintenance import refresh_trait_view
 from neuromem.store.search import SearchRequest, search
 from neuromem.text import query_terms
 from neuromem.types import MemoryType
@@ -45,12 +46,12 @@ def test_trait_stage_boost_from_the_decayed_view(memory: Memory, db_url: str) ->
     with psycopg.connect(db_url, autocommit=True) as conn:
         conn.execute("UPDATE memories SET trait_subtype = 'preference', trait_stage = 'core', "
                      "trait_confidence = 0.9 WHERE id = %s", (rec.id,))
-        conn.execute("REFRESH MATERIALIZED VIEW mv_trait_decayed")
+    refresh_trait_view(memory._core.db)
     hit = first_recall(memory, "morning meetings", "t")[0]
     assert hit.memory.id == rec.id and hit.score.stage_boost == pytest.approx(0.25)
     with psycopg.connect(db_url, autocommit=True) as conn:  # a dissolved trait is never recalled
         conn.execute("UPDATE memories SET trait_stage = 'dissolved' WHERE id = %s", (rec.id,))
-        conn.execute("REFRESH MATERIALIZED VIEW mv_trait_decayed")
+    refresh_trait_view(memory._core.db)
     assert first_recall(memory, "morning meetings", "t", [MemoryType.TRAIT]) == []
 
 

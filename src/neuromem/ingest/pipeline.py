@@ -331,7 +331,7 @@ class IngestPipeline:
             usage.record_events(conn, uid, events)
             if new:
                 conversations.record_activity(
-                    conn, row.id, added=len(new), last_message_at=max(turns[i].sent_at for i in new),
+                    conn, uid, row.id, added=len(new), last_message_at=max(turns[i].sent_at for i in new),
                     importance=importance, memories_written=written,
                 )  # fmt: skip
         report.turns = len(new)

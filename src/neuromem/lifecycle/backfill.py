@@ -63,14 +63,15 @@ def _memory_batch(rt: Runtime, size: int) -> int | None:
         rows = memories.claim_pending_embeddings(conn, size)
         if not rows:
             return None
+        user_id = rows[0]["user_id"]  # a claim is one user's rows
         try:
             vectors = rt.embedder.embed_passages([r["content"] for r in rows], batch_size=size)
         except EmbedderError as exc:
-            memories.record_embed_failure(conn, [(r["id"], r["memory_type"]) for r in rows], str(exc))
+            memories.record_embed_failure(conn, user_id, [(r["id"], r["memory_type"]) for r in rows], str(exc))
             log.warning("backfill batch of %d failed: %s", len(rows), exc)
             return None
         triples = [(r["id"], r["memory_type"], vectors[i]) for i, r in enumerate(rows)]
-        return memories.set_embeddings(conn, triples, rt.dim)
+        return memories.set_embeddings(conn, user_id, triples, rt.dim)
 
 
 def _turn_batch(rt: Runtime, longest: int, size: int) -> int | None:

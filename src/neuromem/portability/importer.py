@@ -124,7 +124,7 @@ def _embed_again(core: Runtime, user_id: str) -> int:
             log.warning("re-embedding imported rows failed, the backfill will retry: %s", exc)
             break
         with core.db.transaction() as conn:
-            done += memories.set_embeddings(conn, [(r["id"], r["memory_type"], v) for r, v in zip(batch, vectors, strict=True)],
+            done += memories.set_embeddings(conn, user_id, [(r["id"], r["memory_type"], v) for r, v in zip(batch, vectors, strict=True)],
                                             core.dim)  # fmt: skip
     return done
 

@@ -161,7 +161,7 @@ class ReflectionEngine:
     def _fail(self, cycle_id: uuid.UUID, report: ReflectionReport, exc: Exception) -> None:
         report.status, report.error = "failed", f"{type(exc).__name__}: {exc}"
         with self.db.transaction() as conn:
-            store.fail_cycle(conn, cycle_id, report.error)
+            store.fail_cycle(conn, report.user_id, cycle_id, report.error)
 
 
 class _Cycle:
@@ -282,6 +282,7 @@ class _Cycle:
         store.advance_session_watermark(self.conn, self.user_id, self.now)
         store.finish_cycle(
             self.conn,
+            self.user_id,
             self.report.cycle_id,
             scanned=self.report.scanned,
             created=self.report.created,

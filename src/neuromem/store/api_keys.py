@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from typing import Any
 
@@ -28,13 +29,12 @@ def list_keys(conn: Conn, tenant: str | None, *, include_revoked: bool) -> list[
     return conn.execute(LIST_KEYS, {"t": tenant, "all": include_revoked}).fetchall()
 
 
-REVOKE_KEY = "UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = %s RETURNING *"
+# the clock is a parameter: on a Citus cluster (a reference table) only immutable functions may sit in coalesce()
+REVOKE_KEY = "UPDATE api_keys SET revoked_at = coalesce(revoked_at, %s) WHERE id = %s RETURNING *"
 
 
 def revoke(conn: Conn, key_id: uuid.UUID) -> dict[str, Any] | None:
-    return conn.execute(
-        REVOKE_KEY, (key_id,)
-    ).fetchone()
+    return conn.execute(REVOKE_KEY, (dt.datetime.now(dt.UTC), key_id)).fetchone()
 
 
 ACTIVE_KEY = "SELECT * FROM api_keys WHERE id = %s AND revoked_at IS NULL"

@@ -48,7 +48,7 @@ def users_with_old_episodes(conn: Conn, before: dt.datetime, limit: int) -> list
 COPY_SOURCES = """INSERT INTO memory_sources (memory_id, session_id, message_id, user_id)
            SELECT DISTINCT ON (session_id) %s, session_id, message_id, user_id FROM memory_sources
            WHERE user_id = %s AND memory_id = ANY(%s) ORDER BY session_id, created_at
-           ON CONFLICT (memory_id, session_id) DO NOTHING"""
+           ON CONFLICT ON CONSTRAINT memory_sources_pkey DO NOTHING"""
 
 
 def copy_sources(conn: Conn, user_id: str, from_ids: Sequence[uuid.UUID], to_id: uuid.UUID) -> None:

@@ -18,6 +18,7 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..ids import uuid7
+from . import memories
 from .db import Conn
 from .sql_parts import nearest
 from .vectors import from_halfvec_send, to_halfvec
@@ -144,6 +145,7 @@ def session_speakers(conn: Conn, user_id: str, session_id: uuid.UUID, roles: Seq
 
 def record_activity(
     conn: Conn,
+    user_id: str,
     session_id: uuid.UUID,
     *,
     added: int,
@@ -155,7 +157,7 @@ def record_activity(
     and accumulate ``metadata.importance_sum`` / ``metadata.memories_written`` (reflection trigger input)."""
     conn.execute(
         RECORD_ACTIVITY,
-        {"n": added, "t": last_message_at, "imp": importance, "w": memories_written, "id": session_id},
+        {"n": added, "t": last_message_at, "imp": importance, "w": memories_written, "u": user_id, "id": session_id},
     )
 
 
@@ -166,10 +168,11 @@ RECORD_ACTIVITY = """UPDATE conversation_sessions
                metadata = metadata || jsonb_build_object(
                    'importance_sum', coalesce((metadata->>'importance_sum')::float, 0) + %(imp)s,
                    'memories_written', coalesce((metadata->>'memories_written')::int, 0) + %(w)s)
-           WHERE id = %(id)s"""
+           WHERE user_id = %(u)s AND id = %(id)s"""
 
 
-END_SESSION = sql.SQL("""UPDATE conversation_sessions SET ended_at = coalesce(%s, now()), end_reason = %s
+# the clock is a parameter: on a Citus cluster only immutable functions may sit in coalesce()
+END_SESSION = sql.SQL("""UPDATE conversation_sessions SET ended_at = %s, end_reason = %s
             WHERE user_id = %s AND external_id = %s AND ended_at IS NULL RETURNING {columns}""").format(
     columns=_SESSION_COLUMNS
 )
@@ -179,7 +182,7 @@ def end_session(
     conn: Conn, user_id: str, external_id: str, *, reason: str, at: dt.datetime | None = None
 ) -> SessionRow | None:
     """Mark one open session ended; None when there is no such open session."""
-    row = conn.execute(END_SESSION, (at, reason, user_id, external_id)).fetchone()
+    row = conn.execute(END_SESSION, (at or dt.datetime.now(dt.UTC), reason, user_id, external_id)).fetchone()
     return None if row is None else _session(row)
 
 
@@ -219,7 +222,7 @@ def messages_of(conn: Conn, user_id: str, session_id: uuid.UUID) -> list[dict[st
 
 
 ADD_SOURCES = """INSERT INTO memory_sources (memory_id, session_id, message_id, user_id)
-               VALUES (%s, %s, %s, %s) ON CONFLICT (memory_id, session_id) DO NOTHING"""
+               VALUES (%s, %s, %s, %s) ON CONFLICT ON CONSTRAINT memory_sources_pkey DO NOTHING"""
 
 
 def add_sources(conn: Conn, user_id: str, links: Sequence[tuple[uuid.UUID, uuid.UUID, uuid.UUID | None]]) -> None:
@@ -232,8 +235,8 @@ def add_sources(conn: Conn, user_id: str, links: Sequence[tuple[uuid.UUID, uuid.
 
 SOURCES_OF_MEMORY = """SELECT s.memory_id, s.session_id, s.message_id, c.external_id, m.seq, m.role, m.speaker, m.content,
                   m.sent_at, m.metadata
-           FROM memory_sources s JOIN conversation_sessions c ON c.id = s.session_id
-           LEFT JOIN conversation_messages m ON m.id = s.message_id
+           FROM memory_sources s JOIN conversation_sessions c ON c.user_id = s.user_id AND c.id = s.session_id
+           LEFT JOIN conversation_messages m ON m.user_id = s.user_id AND m.id = s.message_id
            WHERE s.user_id = %s AND s.memory_id = %s ORDER BY m.seq"""
 
 
@@ -296,7 +299,8 @@ def turn_vector_search(
     return sorted(((r["id"], 1.0 - float(r["distance"])) for r in rows), key=lambda p: (-p[1], p[0]))
 
 
-_TURNS = sql.SQL("""SELECT {columns} FROM conversation_messages m JOIN conversation_sessions c ON c.id = m.session_id
+_TURNS = sql.SQL("""SELECT {columns} FROM conversation_messages m
+            JOIN conversation_sessions c ON c.user_id = m.user_id AND c.id = m.session_id
             {where}""")
 TURNS_BY_ID = _TURNS.format(columns=_TURN_COLUMNS, where=sql.SQL("WHERE m.user_id = %s AND m.id = ANY(%s)"))
 TURNS_AT = _TURNS.format(columns=_TURN_COLUMNS, where=sql.SQL("""JOIN unnest(%s::text[], %s::int[]) AS w(external_id, seq)
@@ -312,7 +316,7 @@ def turns_by_id(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid
 
 
 FIRST_SOURCE_TURNS = """SELECT DISTINCT ON (s.memory_id) s.memory_id, s.message_id FROM memory_sources s
-           JOIN conversation_messages m ON m.id = s.message_id
+           JOIN conversation_messages m ON m.user_id = s.user_id AND m.id = s.message_id
            WHERE s.user_id = %s AND s.memory_id = ANY(%s) AND s.message_id IS NOT NULL
            ORDER BY s.memory_id, m.sent_at, m.seq"""
 
@@ -350,8 +354,10 @@ def withdrawn_turns(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> set[u
 
 # --------------------------------------------------------------------------- turn vectors, backfilled
 
+PENDING_TURN_VECTOR_USERS = """SELECT user_id FROM conversation_messages WHERE embedding IS NULL
+                               GROUP BY user_id ORDER BY min(sent_at) LIMIT %s"""
 PENDING_TURN_VECTORS = """SELECT id, user_id, content FROM conversation_messages
-                          WHERE embedding IS NULL AND length(content) <= %s
+                          WHERE user_id = %s AND embedding IS NULL AND length(content) <= %s
                           ORDER BY sent_at, id LIMIT %s FOR UPDATE SKIP LOCKED"""
 SET_TURN_VECTOR = "UPDATE conversation_messages SET embedding = %s::halfvec WHERE user_id = %s AND id = %s"
 COUNT_PENDING_TURN_VECTORS = """SELECT count(*) AS n FROM conversation_messages
@@ -364,7 +370,7 @@ def claim_pending_turn_vectors(conn: Conn, max_chars: int, limit: int) -> list[d
     """Turns stored without a vector (async mode, the embedder was down, or stored before migration
     0011), locked so that concurrent workers skip them. Over-long turns (``max_chars``) are stored as
     document pieces with their own vectors and stay without one, as ingest leaves them."""
-    return conn.execute(PENDING_TURN_VECTORS, (max_chars, limit)).fetchall()
+    return memories.claim_per_user(conn, PENDING_TURN_VECTOR_USERS, PENDING_TURN_VECTORS, (max_chars, limit))
 
 
 def set_turn_vectors(conn: Conn, rows: Sequence[tuple[str, uuid.UUID, np.ndarray]], dim: int) -> int:

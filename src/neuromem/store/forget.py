@@ -24,6 +24,7 @@ deleted content and id (the receipt's proof). Nothing here keeps deleted text.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -59,12 +60,15 @@ _LOG_QUOTE_CHARS = 200
 _KEPT_NODE_TYPES = ("user",)
 
 
-SHA256_HEX = sql.SQL("encode(sha256(convert_to({}, 'UTF8')), 'hex')")
+def sha256_hex(text: str) -> str:
+    """The hex sha256 of a text's UTF-8 bytes (what the receipt proves was deleted)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _sha(expr: str) -> sql.Composed:
-    """The hex sha256 of the text expression ``expr`` (a column of the statement)."""
-    return SHA256_HEX.format(sql.SQL(expr))  # type: ignore[arg-type]
+    """The text a statement returns for hashing: ``sha256_hex`` runs in Python, since on a Citus cluster
+    a RETURNING clause may call only immutable functions (``convert_to`` is stable)."""
+    return sql.Composed([sql.SQL(expr)])
 
 
 CREATE_SET = sql.SQL("CREATE TEMP TABLE IF NOT EXISTS {name} ({columns}) ON COMMIT DROP")
@@ -283,7 +287,7 @@ def users_with_soft_deleted(conn: Conn, before: dt.datetime, limit: int) -> list
 DERIVE_OLDER_VERSIONS = """
             INSERT INTO _forget_mem SELECT m.id, m.memory_type FROM memories m
             JOIN _forget_mem f ON m.superseded_by = f.id
-            WHERE m.user_id = %(u)s AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.id = f.id
+            WHERE m.user_id = %(u)s AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.user_id = %(u)s AND s.id = f.id
                                                     AND s.memory_type = f.memory_type AND s.metadata ? 'summary_of')
             ON CONFLICT DO NOTHING"""
 DERIVE_NEWER_VERSIONS = """
@@ -297,7 +301,8 @@ DERIVE_DOCUMENT_CHUNKS = """
 DERIVE_SOURCE_MESSAGES = """
             INSERT INTO _forget_msg SELECT DISTINCT s.message_id FROM memory_sources s
             JOIN _forget_mem f ON f.id = s.memory_id
-            JOIN memories m ON m.id = f.id AND m.memory_type = f.memory_type AND NOT m.metadata ? 'summary_of'
+            JOIN memories m ON m.user_id = s.user_id AND m.id = f.id AND m.memory_type = f.memory_type
+                                AND NOT m.metadata ? 'summary_of'
             WHERE s.user_id = %(u)s AND s.message_id IS NOT NULL ON CONFLICT DO NOTHING"""
 DERIVE_CITED_CHUNKS = """
             INSERT INTO _forget_chunk SELECT DISTINCT ref->>'sha256' FROM memories m
@@ -493,31 +498,31 @@ DELETE_CHUNKS = """DELETE FROM raw_chunks r USING _forget_chunk k WHERE r.user_i
 
 _QUOTE_CHARS = sql.Literal(_LOG_QUOTE_CHARS)
 DELETE_NODES = sql.SQL("""DELETE FROM graph_nodes WHERE user_id = %(u)s AND id IN (SELECT id FROM _forget_node)
-            RETURNING {id_sha} AS id_sha, {name_sha} AS content_sha""").format(id_sha=_sha("id::text"),
+            RETURNING {id_sha} AS id_text, {name_sha} AS content_text""").format(id_sha=_sha("id::text"),
                                                                               name_sha=_sha("name"))
 DELETE_MEMORIES = sql.SQL("""DELETE FROM memories m USING _forget_mem f
             WHERE m.user_id = %(u)s AND m.id = f.id AND m.memory_type = f.memory_type
-            RETURNING m.memory_type, m.file_id, m.id::text AS id, {id_sha} AS id_sha,
-                      {content_sha} AS content_sha, left(m.content, {quote}) AS quote""").format(
+            RETURNING m.memory_type, m.file_id, m.id::text AS id, {id_sha} AS id_text,
+                      {content_sha} AS content_text, left(m.content, {quote}) AS quote""").format(
     id_sha=_sha("m.id::text"), content_sha=_sha("m.content"), quote=_QUOTE_CHARS
 )
 DELETE_MESSAGES = sql.SQL("""DELETE FROM conversation_messages c USING _forget_msg f WHERE c.user_id = %(u)s AND c.id = f.id
-            RETURNING c.id::text AS id, c.session_id, {id_sha} AS id_sha,
-                      {content_sha} AS content_sha, left(c.content, {quote}) AS quote""").format(
+            RETURNING c.id::text AS id, c.session_id, {id_sha} AS id_text,
+                      {content_sha} AS content_text, left(c.content, {quote}) AS quote""").format(
     id_sha=_sha("c.id::text"), content_sha=_sha("c.content"), quote=_QUOTE_CHARS
 )
 # sessions targeted, and sessions left without any message
 DELETE_SESSIONS = sql.SQL("""DELETE FROM conversation_sessions s WHERE s.user_id = %(u)s AND (
                 s.id IN (SELECT id FROM _forget_session)
              OR (s.id = ANY(%(emptied)s) AND NOT EXISTS (
-                   SELECT 1 FROM conversation_messages c WHERE c.session_id = s.id)))
-            RETURNING s.id::text AS id, s.external_id, {id_sha} AS id_sha""").format(id_sha=_sha("s.id::text"))
+                   SELECT 1 FROM conversation_messages c WHERE c.user_id = %(u)s AND c.session_id = s.id)))
+            RETURNING s.id::text AS id, s.external_id, {id_sha} AS id_text""").format(id_sha=_sha("s.id::text"))
 # files targeted, and files left without any chunk
 DELETE_DOCUMENTS = sql.SQL("""DELETE FROM document_files d WHERE d.user_id = %(u)s AND (d.id IN (SELECT id FROM _forget_doc)
                 OR (d.id = ANY(%(files)s) AND NOT EXISTS (
-                      SELECT 1 FROM memories m WHERE m.user_id = d.user_id AND m.memory_type = 'document'
+                      SELECT 1 FROM memories m WHERE m.user_id = %(u)s AND m.memory_type = 'document'
                       AND m.file_id = d.id)))
-            RETURNING d.id::text AS id, d.sha256, {id_sha} AS id_sha""").format(id_sha=_sha("d.id::text"))
+            RETURNING d.id::text AS id, d.sha256, {id_sha} AS id_text""").format(id_sha=_sha("d.id::text"))
 
 
 def erase(conn: Conn, user_id: str) -> Erased:
@@ -534,7 +539,7 @@ def erase(conn: Conn, user_id: str) -> Erased:
     _mark_orphan_nodes(conn, user_id, touched["ids"] or [])
     nodes = conn.execute(DELETE_NODES, u).fetchall()
     out.add("graph_nodes", len(nodes))
-    out.id_sha256.extend(r["id_sha"] for r in nodes)
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in nodes)
     # trait evidence of forgotten memories (the caller recomputes those traits)
     lost = conn.execute(DELETE_EVIDENCE, u).fetchall()
     out.add("trait_evidence", len(lost))
@@ -549,23 +554,23 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.add("memory_history", conn.execute(DELETE_HISTORY, u).rowcount)
     mems = conn.execute(DELETE_MEMORIES, u).fetchall()
     out.add("memories", len(mems))
-    out.tombstones = [(r["memory_type"], r["id_sha"], r["content_sha"]) for r in mems]
-    out.id_sha256.extend(r["id_sha"] for r in mems)
-    out.content_sha256.extend(r["content_sha"] for r in mems)
+    out.tombstones = [(r["memory_type"], sha256_hex(r["id_text"]), sha256_hex(r["content_text"])) for r in mems]
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in mems)
+    out.content_sha256.extend(sha256_hex(r["content_text"]) for r in mems)
     out.log_needles.extend(r["id"] for r in mems)
     out.log_needles.extend(r["quote"] for r in mems)
     restore_archived(conn, user_id, [r["id"] for r in mems])
     msgs = conn.execute(DELETE_MESSAGES, u).fetchall()
     out.add("conversation_messages", len(msgs))
-    out.id_sha256.extend(r["id_sha"] for r in msgs)
-    out.content_sha256.extend(r["content_sha"] for r in msgs)
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in msgs)
+    out.content_sha256.extend(sha256_hex(r["content_text"]) for r in msgs)
     out.log_needles.extend(r["id"] for r in msgs)
     out.log_needles.extend(r["quote"] for r in msgs)
     # sessions targeted, and sessions left without any message
     emptied = list({r["session_id"] for r in msgs})
     sessions = conn.execute(DELETE_SESSIONS, {**u, "emptied": emptied}).fetchall()
     out.add("conversation_sessions", len(sessions))
-    out.id_sha256.extend(r["id_sha"] for r in sessions)
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in sessions)
     out.log_needles.extend(r["id"] for r in sessions)
     out.log_needles.extend(r["external_id"] for r in sessions)
     chunks = conn.execute(DELETE_CHUNKS, u).fetchall()
@@ -575,7 +580,7 @@ def erase(conn: Conn, user_id: str) -> Erased:
     files = list({r["file_id"] for r in mems if r["file_id"] is not None})
     docs = conn.execute(DELETE_DOCUMENTS, {**u, "files": files}).fetchall()
     out.add("document_files", len(docs))
-    out.id_sha256.extend(r["id_sha"] for r in docs)
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in docs)
     out.content_sha256.extend(r["sha256"].strip() for r in docs)
     out.log_needles.extend(r["id"] for r in docs)
     _detach_survivors(conn, user_id)
@@ -692,11 +697,11 @@ def user_tables(conn: Conn) -> list[str]:
 
 
 DELETE_USER_CHUNKS = "DELETE FROM raw_chunks WHERE user_id = %(u)s RETURNING sha256, path"
-_ROW_HASHES = sql.SQL("RETURNING {id_sha} AS i, {content_sha} AS c").format(id_sha=_sha("id::text"),
+_ROW_HASHES = sql.SQL("RETURNING {id_sha} AS id_text, {content_sha} AS content_text").format(id_sha=_sha("id::text"),
                                                                           content_sha=_sha("content"))
 DELETE_USER_MEMORIES = sql.SQL("DELETE FROM memories WHERE user_id = %(u)s {}").format(_ROW_HASHES)
 DELETE_USER_MESSAGES = sql.SQL("DELETE FROM conversation_messages WHERE user_id = %(u)s {}").format(_ROW_HASHES)
-DELETE_USER_DOCUMENTS = sql.SQL("DELETE FROM document_files WHERE user_id = %(u)s RETURNING {} AS i, sha256").format(
+DELETE_USER_DOCUMENTS = sql.SQL("DELETE FROM document_files WHERE user_id = %(u)s RETURNING {} AS id_text, sha256").format(
     _sha("id::text")
 )
 DELETE_USER_ROWS = sql.SQL("DELETE FROM {} WHERE user_id = %(u)s")
@@ -709,19 +714,19 @@ def erase_user(conn: Conn, user_id: str) -> Erased:
     u = {"u": user_id}
     rows = conn.execute(DELETE_USER_MEMORIES, u).fetchall()
     out.add("memories", len(rows))
-    out.id_sha256.extend(r["i"] for r in rows)
-    out.content_sha256.extend(r["c"] for r in rows)
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in rows)
+    out.content_sha256.extend(sha256_hex(r["content_text"]) for r in rows)
     rows = conn.execute(DELETE_USER_MESSAGES, u).fetchall()
     out.add("conversation_messages", len(rows))
-    out.id_sha256.extend(r["i"] for r in rows)
-    out.content_sha256.extend(r["c"] for r in rows)
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in rows)
+    out.content_sha256.extend(sha256_hex(r["content_text"]) for r in rows)
     rows = conn.execute(DELETE_USER_CHUNKS, u).fetchall()
     out.add("raw_chunks", len(rows))
     out.content_sha256.extend(r["sha256"].strip() for r in rows)
     out.files.extend(Path(r["path"]) for r in rows if r["path"])
     rows = conn.execute(DELETE_USER_DOCUMENTS, u).fetchall()
     out.add("document_files", len(rows))
-    out.id_sha256.extend(r["i"] for r in rows)
+    out.id_sha256.extend(sha256_hex(r["id_text"]) for r in rows)
     out.content_sha256.extend(r["sha256"].strip() for r in rows)
     for table in user_tables(conn):
         n = conn.execute(DELETE_USER_ROWS.format(sql.Identifier(table)), u).rowcount

@@ -49,7 +49,7 @@ UPSERT_NODES = """INSERT INTO graph_nodes (id, user_id, node_type, name, normali
                    VALUES (%s, %s, %s, %s, %s, ARRAY[%s], 1)
                    ON CONFLICT (user_id, node_type, normalized_name) DO UPDATE SET
                        mention_count = graph_nodes.mention_count + 1,
-                       updated_at = now(),
+                       updated_at = %s,  -- the clock as a parameter: Citus allows only immutable functions here
                        -- a new mention brings an archived node back (seed 003 §6.4, lifecycle.archive)
                        expired_at = CASE WHEN graph_nodes.archived_at IS NULL THEN graph_nodes.expired_at END,
                        archived_at = NULL,
@@ -64,11 +64,12 @@ def upsert_nodes(conn: Conn, user_id: str, nodes: Sequence[NodeInput]) -> dict[t
     Each input counts as one mention; a new surface form joins ``aliases``.
     """
     out: dict[tuple[str, str], uuid.UUID] = {}
+    now = dt.datetime.now(dt.UTC)
     with conn.cursor() as cur:
         for n in nodes:
             cur.execute(
                 UPSERT_NODES,
-                (uuid7(), user_id, n.node_type[:30], n.name, n.normalized_name, n.name, n.name, n.name),
+                (uuid7(), user_id, n.node_type[:30], n.name, n.normalized_name, n.name, now, n.name, n.name),
             )
             row = cur.fetchone()
             assert row is not None

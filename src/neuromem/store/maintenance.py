@@ -21,11 +21,17 @@ from .db import Conn, Database
 from .decay import trait_confidence_sql, trait_decay_params
 
 REFRESH_TRAIT_VIEW = "REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed"
+# on a Citus cluster the view is a plain view, always current (store.distributed): nothing to refresh
+TRAIT_VIEW_IS_MATERIALIZED = """SELECT 1 FROM pg_class
+    WHERE relname = 'mv_trait_decayed' AND relkind = 'm' AND relnamespace = current_schema()::regnamespace"""
 
 
 def refresh_trait_view(db: Database) -> None:
     """``REFRESH MATERIALIZED VIEW CONCURRENTLY mv_trait_decayed`` (readers are never blocked)."""
     with scope.suspended(), db.connection() as conn:  # cross-user: runs as owner even in a request
+        if conn.execute(TRAIT_VIEW_IS_MATERIALIZED).fetchone() is None:
+            return
+        conn.commit()
         conn.autocommit = True
         try:
             conn.execute(REFRESH_TRAIT_VIEW)
@@ -99,17 +105,17 @@ def _count(db: Database, where: sql.Composable, params: Any) -> int:
 
 _ORPHANS = {
     "trait_evidence_without_trait": """SELECT count(*) AS n FROM trait_evidence e WHERE NOT EXISTS
-        (SELECT 1 FROM memories m WHERE m.id = e.trait_id AND m.memory_type = 'trait')""",
+        (SELECT 1 FROM memories m WHERE m.user_id = e.user_id AND m.id = e.trait_id AND m.memory_type = 'trait')""",
     "trait_evidence_without_memory": """SELECT count(*) AS n FROM trait_evidence e WHERE NOT EXISTS
-        (SELECT 1 FROM memories m WHERE m.id = e.memory_id)""",
+        (SELECT 1 FROM memories m WHERE m.user_id = e.user_id AND m.id = e.memory_id)""",
     "history_without_memory": """SELECT count(*) AS n FROM memory_history h WHERE NOT EXISTS
-        (SELECT 1 FROM memories m WHERE m.id = h.memory_id)""",
+        (SELECT 1 FROM memories m WHERE m.user_id = h.user_id AND m.id = h.memory_id)""",
     "sources_without_memory": """SELECT count(*) AS n FROM memory_sources s WHERE NOT EXISTS
-        (SELECT 1 FROM memories m WHERE m.id = s.memory_id)""",
+        (SELECT 1 FROM memories m WHERE m.user_id = s.user_id AND m.id = s.memory_id)""",
     "sources_without_session": """SELECT count(*) AS n FROM memory_sources s WHERE NOT EXISTS
-        (SELECT 1 FROM conversation_sessions c WHERE c.id = s.session_id)""",
+        (SELECT 1 FROM conversation_sessions c WHERE c.user_id = s.user_id AND c.id = s.session_id)""",
     "traits_with_missing_parent": """SELECT count(*) AS n FROM memories_trait t WHERE t.trait_parent_id IS NOT NULL
-        AND NOT EXISTS (SELECT 1 FROM memories_trait p WHERE p.id = t.trait_parent_id)""",
+        AND NOT EXISTS (SELECT 1 FROM memories_trait p WHERE p.user_id = t.user_id AND p.id = t.trait_parent_id)""",
     "reflections_stuck_running": """SELECT count(*) AS n FROM reflection_cycles
         WHERE status = 'running' AND started_at < now() - interval '1 hour'""",
 }

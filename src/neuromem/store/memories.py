@@ -248,13 +248,18 @@ CHAIN_IDS = """WITH RECURSIVE back AS (
         WHERE m.user_id = %(u)s
     )
     SELECT id, created_at FROM back UNION SELECT id, created_at FROM fwd ORDER BY created_at, id"""
-SET_EMBEDDING = "UPDATE memories SET embedding = %s::halfvec, embed_error = NULL WHERE id = %s AND memory_type = %s"
+SET_EMBEDDING = """UPDATE memories SET embedding = %s::halfvec, embed_error = NULL
+    WHERE user_id = %s AND id = %s AND memory_type = %s"""
+# the backfill claims one user's rows at a time (a row lock is taken on one node: on a Citus cluster
+# FOR UPDATE cannot span shards); the users come oldest pending row first
+PENDING_EMBEDDING_USERS = """SELECT user_id FROM memories WHERE embedding IS NULL AND expired_at IS NULL
+    GROUP BY user_id ORDER BY min(created_at) LIMIT %s"""
 CLAIM_PENDING_EMBEDDINGS = """SELECT id, memory_type, user_id, content, embed_attempts FROM memories
-    WHERE embedding IS NULL AND expired_at IS NULL
+    WHERE user_id = %s AND embedding IS NULL AND expired_at IS NULL
     ORDER BY created_at LIMIT %s FOR UPDATE SKIP LOCKED"""
-RECORD_EMBED_FAILURE = (
-    "UPDATE memories SET embed_attempts = embed_attempts + 1, embed_error = %s WHERE id = %s AND memory_type = %s"
-)
+RECORD_EMBED_FAILURE = """UPDATE memories SET embed_attempts = embed_attempts + 1, embed_error = %s
+    WHERE user_id = %s AND id = %s AND memory_type = %s"""
+CLAIM_CANDIDATE_USERS = 8  # users tried per claim when other workers hold the first ones' rows
 COUNT_PENDING_EMBEDDINGS = "SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL"
 COUNT_PENDING_EMBEDDINGS_OF_USER = (
     "SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL AND user_id = %s"
@@ -418,25 +423,36 @@ def chain_ids(conn: Conn, user_id: str, memory_id: uuid.UUID) -> list[uuid.UUID]
     return [r["id"] for r in rows]
 
 
-def set_embeddings(conn: Conn, pairs: Sequence[tuple[uuid.UUID, str, np.ndarray]], dim: int) -> int:
-    """Backfill embeddings: (id, memory_type, vector) triples. Returns rows written."""
+def set_embeddings(
+    conn: Conn, user_id: str, triples: Sequence[tuple[uuid.UUID, str, np.ndarray]], dim: int
+) -> int:
+    """Backfill embeddings of one user's rows: (id, memory_type, vector) triples. Returns rows written."""
     written = 0
     with conn.cursor() as cur:
-        for memory_id, memory_type, vector in pairs:
-            cur.execute(SET_EMBEDDING, (to_halfvec(vector, dim), memory_id, memory_type))
+        for memory_id, memory_type, vector in triples:
+            cur.execute(SET_EMBEDDING, (to_halfvec(vector, dim), user_id, memory_id, memory_type))
             written += cur.rowcount
     return written
 
 
 def claim_pending_embeddings(conn: Conn, limit: int) -> list[dict[str, Any]]:
-    """Rows still waiting for an embedding, locked so that concurrent workers skip them."""
-    return conn.execute(CLAIM_PENDING_EMBEDDINGS, (limit,)).fetchall()
+    """One user's rows still waiting for an embedding, locked so that concurrent workers skip them."""
+    return claim_per_user(conn, PENDING_EMBEDDING_USERS, CLAIM_PENDING_EMBEDDINGS, (limit,))
 
 
-def record_embed_failure(conn: Conn, ids: Sequence[tuple[uuid.UUID, str]], error: str) -> None:
+def claim_per_user(conn: Conn, users_query: str, claim_query: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The first of the pending users (``users_query``) whose rows ``claim_query`` can still lock."""
+    for row in conn.execute(users_query, (CLAIM_CANDIDATE_USERS,)).fetchall():
+        claimed = conn.execute(claim_query, (row["user_id"], *params)).fetchall()
+        if claimed:
+            return claimed
+    return []
+
+
+def record_embed_failure(conn: Conn, user_id: str, ids: Sequence[tuple[uuid.UUID, str]], error: str) -> None:
     with conn.cursor() as cur:
         for memory_id, memory_type in ids:
-            cur.execute(RECORD_EMBED_FAILURE, (error[:500], memory_id, memory_type))
+            cur.execute(RECORD_EMBED_FAILURE, (error[:500], user_id, memory_id, memory_type))
 
 
 def count_pending_embeddings(conn: Conn, user_id: str | None = None) -> int:

@@ -20,6 +20,7 @@ from psycopg.rows import tuple_row
 
 from ..config import Settings
 from ..errors import EmbeddingDimensionError, ExtensionError, SchemaVersionError, StoreError
+from . import distributed
 
 MIN_SERVER_VERSION = 160000
 MIN_PGVECTOR = (0, 7, 0)
@@ -138,7 +139,18 @@ def migrate(conn: psycopg.Connection, settings: Settings, *, target: int | None 
     with conn.transaction():
         conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
         check_schema(conn, settings)
+    lay_out_for_cluster(conn)
     return applied
+
+
+def lay_out_for_cluster(conn: psycopg.Connection) -> distributed.Layout | None:
+    """On a Citus coordinator (the ``citus`` extension is installed), distribute the schema
+    (``store.distributed``); on a single node, nothing. Idempotent, like the migrations."""
+    if not distributed.has_citus(conn):
+        return None
+    with conn.transaction():
+        conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
+        return distributed.lay_out(conn)
 
 
 def create_from_scratch(conn: psycopg.Connection, settings: Settings) -> None:
@@ -151,6 +163,7 @@ def create_from_scratch(conn: psycopg.Connection, settings: Settings) -> None:
         for migration in migrations():
             conn.execute(RECORD_MIGRATION, (migration.version, migration.name))
         check_schema(conn, settings)
+    lay_out_for_cluster(conn)
 
 
 CREATE_VECTOR_EXTENSION = "CREATE EXTENSION IF NOT EXISTS vector"

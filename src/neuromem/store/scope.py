@@ -23,12 +23,15 @@ from __future__ import annotations
 
 import contextvars
 import hashlib
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+import psycopg.rows
+from psycopg import sql
 
 SERVICE_ROLE = "neuromem_service"
 """The role of migrations 0009 and 0017: LOGIN, no BYPASSRLS, owns nothing; every user-owned table
@@ -73,12 +76,20 @@ def suspended() -> Iterator[None]:
         _current.reset(token)
 
 
-APPLY_SCOPE = """SELECT set_config('neuromem.tenant', %s, true), set_config('neuromem.user_id', %s, true),
-                          set_config('neuromem.scope_proof', %s, true)"""
-#: the scope with its agent and run (migration 0022): the agent's and run's settings, then ``APPLY_SCOPE``'s
-APPLY_AGENT_SCOPE = APPLY_SCOPE.replace(
-    "SELECT ", "SELECT set_config('neuromem.agent_id', %s, true), set_config('neuromem.run_id', %s, true), ", 1)
+# SET LOCAL rather than set_config(..., true): on a Citus cluster the coordinator passes a transaction's
+# SET LOCAL commands on to the workers (citus.propagate_set_commands), where the policies run; on a single
+# node the citus.* setting is an inert placeholder. The agent and run are signed too (migration 0022;
+# empty: none)
+PROPAGATE_SETTINGS = "SET LOCAL citus.propagate_set_commands = 'local'"
+APPLY_SCOPE = sql.SQL(
+    "SET LOCAL neuromem.agent_id = {agent}; SET LOCAL neuromem.run_id = {run}; "
+    "SET LOCAL neuromem.tenant = {tenant}; SET LOCAL neuromem.user_id = {user}; SET LOCAL neuromem.scope_proof = {proof}"
+)
 READ_SCOPE_KEY = "SELECT key FROM neuromem_scope_key"
+# the session a proof is bound to: the backend pid, or on a Citus cluster the coordinator session's global
+# pid, which the workers' backends serving it report too (store.distributed redefines the check to match)
+HAS_CITUS_SESSIONS = "SELECT to_regprocedure('pg_catalog.citus_backend_gpid()') IS NOT NULL AS citus"
+CITUS_SESSION = "SELECT citus_backend_gpid() AS gpid"
 
 
 def proof(key: bytes, scope: Scope, backend_pid: int) -> str:
@@ -95,5 +106,29 @@ def apply(conn: psycopg.Connection[Any], key: bytes) -> None:
     scope = _current.get()
     if scope is None:
         return
-    conn.execute(APPLY_AGENT_SCOPE, (scope.agent_id or "", scope.run_id or "", scope.tenant, scope.user_key,
-                                     proof(key, scope, conn.info.backend_pid)))
+    set_signed(conn, scope.tenant, scope.user_key, proof(key, scope, session_id(conn)),
+               agent_id=scope.agent_id or "", run_id=scope.run_id or "")
+
+
+def set_signed(conn: psycopg.Connection[Any], tenant: str, user_key: str, signed: str, *,
+               agent_id: str = "", run_id: str = "") -> None:
+    """The settings the policies read, for this transaction (and, on Citus, its workers)."""
+    conn.execute(PROPAGATE_SETTINGS)
+    conn.execute(APPLY_SCOPE.format(agent=sql.Literal(agent_id), run=sql.Literal(run_id), tenant=sql.Literal(tenant),
+                                    user=sql.Literal(user_key), proof=sql.Literal(signed)))  # fmt: skip
+
+
+_sessions: weakref.WeakKeyDictionary[psycopg.Connection[Any], int] = weakref.WeakKeyDictionary()
+
+
+def session_id(conn: psycopg.Connection[Any]) -> int:
+    """The id ``neuromem_scoped_user()`` binds a proof to, read once per connection."""
+    known = _sessions.get(conn)
+    if known is None:
+        with conn.cursor(row_factory=psycopg.rows.tuple_row) as cur:
+            row = cur.execute(HAS_CITUS_SESSIONS).fetchone()
+            on_citus = bool(row and row[0])
+            gpid = cur.execute(CITUS_SESSION).fetchone() if on_citus else None
+        known = int(gpid[0]) if gpid else conn.info.backend_pid
+        _sessions[conn] = known
+    return known

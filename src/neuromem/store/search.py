@@ -60,7 +60,7 @@ VEC_TRAIT = sql.SQL("""
             FROM (SELECT mv.id, mv.embedding FROM mv_trait_decayed mv
                   WHERE mv.user_id = %(user_id)s AND mv.embedding IS NOT NULL
                     AND mv.trait_stage = ANY(%(stages)s) AND {decayed} > %(floor)s
-                    AND EXISTS (SELECT 1 FROM memories m WHERE m.id = mv.id AND m.memory_type = 'trait'
+                    AND EXISTS (SELECT 1 FROM memories m WHERE m.user_id = %(user_id)s AND m.id = mv.id AND m.memory_type = 'trait'
                                 AND {scope})
                   ORDER BY mv.embedding <=> %(v)s::halfvec LIMIT %(k)s) t
         )""")

@@ -172,37 +172,32 @@ def has_supporting_evidence(conn: Conn, user_id: str, trait: MemoryRecord) -> bo
 # --------------------------------------------------------------------------- evidence
 
 
+# which of the rows exist already, then a plain INSERT of the others: both name the user, so each runs
+# on the user's shard (an INSERT … SELECT … WHERE NOT EXISTS is planned through the coordinator on Citus,
+# which then copies rows into the shards, refused under row-level security); the cycle holds the
+# user's reflection lock, so no other writer adds evidence in between
+EXISTING_EVIDENCE = """SELECT trait_id, memory_id, evidence_type FROM trait_evidence
+               WHERE user_id = %s AND trait_id = ANY(%s)"""
 ADD_EVIDENCE = """INSERT INTO trait_evidence (id, user_id, trait_id, memory_id, evidence_type, quality, context,
                                            created_at)
-               SELECT %s, %s, %s, %s, %s, %s, %s, %s
-               WHERE NOT EXISTS (SELECT 1 FROM trait_evidence
-                                 WHERE trait_id = %s AND memory_id = %s AND evidence_type = %s)"""
+               VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"""
 
 
 def add_evidence(conn: Conn, user_id: str, rows: Sequence[NewEvidence], *, created_at: dt.datetime) -> int:
     """Insert evidence rows (seed 000 §2.6.1); a memory is recorded once per trait and type."""
     if not rows:
         return 0
-    with conn.cursor() as cur:
-        cur.executemany(
-            ADD_EVIDENCE,
-            [
-                (
-                    uuid7(),
-                    user_id,
-                    r.trait_id,
-                    r.memory_id,
-                    r.evidence_type,
-                    str(r.quality),
-                    r.context,
-                    created_at,
-                    r.trait_id,
-                    r.memory_id,
-                    r.evidence_type,
-                )
-                for r in rows
-            ],
-        )
+    existing = conn.execute(EXISTING_EVIDENCE, (user_id, list({r.trait_id for r in rows}))).fetchall()
+    seen = {(e["trait_id"], e["memory_id"], e["evidence_type"]) for e in existing}
+    new = []
+    for r in rows:
+        if (r.trait_id, r.memory_id, r.evidence_type) not in seen:
+            seen.add((r.trait_id, r.memory_id, r.evidence_type))
+            new.append((uuid7(), user_id, r.trait_id, r.memory_id, r.evidence_type, str(r.quality), r.context,
+                        created_at))  # fmt: skip
+    if new:
+        with conn.cursor() as cur:
+            cur.executemany(ADD_EVIDENCE, new)
     return len(rows)
 
 
@@ -299,12 +294,13 @@ def start_cycle(conn: Conn, user_id: str, trigger_type: str, trigger_value: floa
 
 FINISH_CYCLE = """UPDATE reflection_cycles
            SET memories_scanned = %s, traits_created = %s, traits_updated = %s, traits_dissolved = %s,
-               completed_at = clock_timestamp(), status = 'completed', details = %s
-           WHERE id = %s"""
+               completed_at = %s, status = 'completed', details = %s
+           WHERE user_id = %s AND id = %s"""
 
 
 def finish_cycle(
     conn: Conn,
+    user_id: str,
     cycle_id: uuid.UUID,
     *,
     scanned: int,
@@ -315,16 +311,17 @@ def finish_cycle(
 ) -> None:
     conn.execute(
         FINISH_CYCLE,
-        (scanned, created, updated, dissolved, Jsonb(details), cycle_id),
+        (scanned, created, updated, dissolved, dt.datetime.now(dt.UTC), Jsonb(details), user_id, cycle_id),
     )
 
 
-FAIL_CYCLE = """UPDATE reflection_cycles SET status = 'failed', completed_at = clock_timestamp(), error_message = %s
-           WHERE id = %s"""
+# the clock is a parameter: on a Citus cluster an UPDATE may not call a volatile function (clock_timestamp)
+FAIL_CYCLE = """UPDATE reflection_cycles SET status = 'failed', completed_at = %s, error_message = %s
+           WHERE user_id = %s AND id = %s"""
 
 
-def fail_cycle(conn: Conn, cycle_id: uuid.UUID, error: str) -> None:
-    conn.execute(FAIL_CYCLE, (error[:2000], cycle_id))
+def fail_cycle(conn: Conn, user_id: str, cycle_id: uuid.UUID, error: str) -> None:
+    conn.execute(FAIL_CYCLE, (dt.datetime.now(dt.UTC), error[:2000], user_id, cycle_id))
 
 
 LAST_COMPLETED_CYCLE = """SELECT * FROM reflection_cycles WHERE user_id = %s AND status = 'completed'
@@ -385,7 +382,8 @@ REFLECTION_ROWS = sql.SQL(
         """SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
                    m.created_at, coalesce(m.valid_at, m.created_at) AS observed_at,
                    halfvec_send(m.embedding) AS embedding,
-                   (SELECT s.session_id FROM memory_sources s WHERE s.memory_id = m.id LIMIT 1) AS session_id
+                   (SELECT s.session_id FROM memory_sources s WHERE s.user_id = m.user_id AND s.memory_id = m.id
+                    LIMIT 1) AS session_id
             FROM memories m
             WHERE {where} AND m.memory_type IN ('fact', 'episodic')
               AND m.expired_at IS NULL AND m.invalid_at IS NULL

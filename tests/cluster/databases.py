@@ -1,0 +1,107 @@
+"""Databases on the test cluster (``NEUROMEM_TEST_CLUSTER_URL``, started by ``make test-cluster``).
+
+A Citus database spans every node, so the single node's trick — clone a migrated template per
+test — does not apply (a template copies the coordinator's metadata, not the workers' shards).
+Instead each test process keeps one migrated, distributed database per embedding dimension and
+empties its tables before handing it to the next test: the same clean state, in a fraction of
+the time a new distributed database takes. A test that needs an empty database gets a new one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from urllib.parse import urlsplit
+
+import psycopg
+
+from neuromem import Settings
+from neuromem.store import migrate
+
+CLUSTER_URL_ENV = "NEUROMEM_TEST_CLUSTER_URL"
+# the schema's version, the data's dimension, the scope-signing key (migration 0017)
+_KEEP = ("neuromem_migrations", "neuromem_meta", "neuromem_scope_key")
+_TABLES = """
+    SELECT c.relname FROM pg_class c
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p') AND NOT c.relispartition
+      AND NOT (c.relname = ANY(%s))
+      AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = c.oid AND d.deptype = 'e')"""
+_REFERENCES = """SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
+    WHERE contype = 'f' AND connamespace = 'public'::regnamespace AND conparentid = 0"""
+_counter = itertools.count()
+_migrated: dict[int, tuple[str, str]] = {}  # dimension → (URL, schema fingerprint)
+_SCHEMA_FINGERPRINT = """SELECT md5(string_agg(c.relname || '.' || a.attname, ',' ORDER BY c.relname, a.attnum))
+    FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm')"""
+_created: list[str] = []
+
+
+def cluster_url() -> str | None:
+    return os.environ.get(CLUSTER_URL_ENV) or None
+
+
+def coordinator_port(url: str) -> int:
+    return urlsplit(url).port or 5432
+
+
+def empty_database(url: str) -> str:
+    """A new database on every node, Citus set up in it, nothing else; returns its URL."""
+    from deploy.citus import cluster  # the repository's cluster script, needed only in cluster runs
+
+    name = f"c_{os.getpid()}_{next(_counter)}"
+    _created.append(name)
+    return cluster.create_database(coordinator_port(url), name)
+
+
+def drop_created(url: str) -> None:
+    """At the end of the session: drop this process's databases (each holds a background worker per node)."""
+    from deploy.citus import cluster
+
+    while _created:
+        cluster.drop_database(coordinator_port(url), _created.pop())
+    _migrated.clear()
+
+
+def migrated_database(url: str, settings: Settings) -> str:
+    """This process's migrated database of ``settings``' dimension, emptied of every row — or a new
+    one when a test changed its schema (the outage tests rename tables and columns)."""
+    dim = settings.store.embedding_dim
+    if dim in _migrated and _fingerprint(_migrated[dim][0]) == _migrated[dim][1]:
+        truncate_all(_migrated[dim][0])
+        return _migrated[dim][0]
+    db_url = empty_database(url)
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        migrate.migrate(conn, settings)
+    _migrated[dim] = (db_url, _fingerprint(db_url))
+    return db_url
+
+
+def _fingerprint(db_url: str) -> str:
+    with psycopg.connect(db_url) as conn:
+        row = conn.execute(_SCHEMA_FINGERPRINT).fetchone()
+    return str(row[0]) if row else ""
+
+
+def truncate_all(db_url: str) -> None:
+    """Delete every row (but the schema's version and dimension) in one transaction: on a cluster
+    DELETE of nearly empty shards is several times faster than TRUNCATE, which swaps every shard's
+    files. Referencing tables go first."""
+    with psycopg.connect(db_url, autocommit=True) as conn, conn.transaction():
+        conn.execute("SET LOCAL lock_timeout = '20s'")
+        tables = [r[0] for r in conn.execute(_TABLES, (list(_KEEP),)).fetchall()]
+        edges = conn.execute(_REFERENCES).fetchall()
+        for table in _children_first(tables, edges):
+            conn.execute(f'DELETE FROM "{table}"')
+        # a test may record a future schema version (tests/store/test_migrations.py does)
+        conn.execute("DELETE FROM neuromem_migrations WHERE version > %s", (migrate.latest_version(),))
+
+
+def _children_first(tables: list[str], edges: list[tuple[str, str]]) -> list[str]:
+    ordered: list[str] = []
+    pending = set(tables)
+    while pending:
+        ready = sorted(t for t in pending if not any(p == t and c in pending and c != t for c, p in edges))
+        ready = ready or sorted(pending)  # a cycle: let the database say so
+        ordered.extend(ready)
+        pending -= set(ready)
+    return ordered
