@@ -754,8 +754,8 @@ class Memory:
                              embed_mode=self.settings.embedder.mode,
                              turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
         late = overdue_jobs(self._core, self._core.now())
-        for name in late:
-            log.warning("job %s is overdue: run `memctl worker` or Memory(background_jobs=True)", name)
+        if late:
+            log.warning("overdue jobs: %s; run `memctl worker` or Memory(background_jobs=True)", ", ".join(late))
         return dataclasses.replace(found, overdue_jobs=tuple(late))
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import psycopg
 import pytest
 
 from neuromem import Memory, Settings
@@ -75,8 +76,15 @@ def test_two_processes_with_background_jobs_run_one_tick_once(settings: Settings
         assert len(_cycles(a, "two")) == 1  # the queue ran the sweep's tick once
 
 
+def test_a_new_store_has_no_overdue_jobs(memory: Memory) -> None:
+    """A tick due before the store was laid out was never missed: a first ``memctl demo`` warns of nothing."""
+    assert memory.status().overdue_jobs == ()
+
+
 def test_status_warns_of_overdue_jobs_when_nothing_runs_them(memory: Memory, memctl: Any,
                                                             caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+    with psycopg.connect(memory.settings.store.database_url.get_secret_value()) as conn:  # a store 3 days old
+        conn.execute("UPDATE neuromem_migrations SET applied_at = applied_at - interval '3 days'")
     late = memory.status().overdue_jobs
     assert {"reflection_sweep", "purge_soft_deleted", "backfill_embeddings"} <= set(late)
     assert "overdue" in caplog.text

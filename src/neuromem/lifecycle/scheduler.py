@@ -94,17 +94,19 @@ class Scheduler:
 
 def overdue_jobs(core: Runtime, now: dt.datetime, *, jobs: Mapping[str, Job] | None = None) -> list[str]:
     """Jobs with a tick due more than ``lifecycle.job_overdue_after_s`` ago that has not run, while no
-    ``memctl worker`` is alive: nothing is keeping this store up. Plus ``run_ingest_jobs`` while a
+    ``memctl worker`` is alive: nothing is keeping this store up. Ticks due before the store was
+    created do not count, so a new store warns of nothing. Plus ``run_ingest_jobs`` while a
     batch queued by ``ingest(wait=False)`` waits longer than that."""
     grace = core.settings.lifecycle.job_overdue_after_s
     with core.db.connection() as conn:
         ran = job_schedule.last_run_ticks(conn, TASK_PREFIX)
         waiting, oldest = ingest_jobs.queued(conn)
         worker = job_schedule.live_workers(conn, grace) > 0
+        born = job_schedule.store_created(conn) or 0.0
     late = []
     for job in () if worker else (JOBS if jobs is None else jobs).values():
         due = croniter(job.cron, now.timestamp() - grace).get_prev(float)  # the latest tick past the grace
-        if ran.get(job.name, 0) < due:
+        if due > born and ran.get(job.name, 0) < due:  # a tick before the store existed was never missed
             late.append(job.name)
     if waiting and oldest is not None and (now - oldest).total_seconds() > grace and "run_ingest_jobs" not in late:
         late.append("run_ingest_jobs")

@@ -22,6 +22,15 @@ def last_run_ticks(conn: Conn, task_prefix: str) -> dict[str, int]:
     return {r["periodic_id"]: int(r["last_tick"]) for r in rows if r["last_tick"] is not None}
 
 
+STORE_CREATED = "SELECT extract(epoch FROM min(applied_at)) AS at FROM neuromem_migrations"
+
+
+def store_created(conn: Conn) -> float | None:
+    """When this store's schema was first laid out (epoch seconds): no tick before it was ever due here."""
+    row = conn.execute(STORE_CREATED).fetchone()
+    return None if row is None or row["at"] is None else float(row["at"])
+
+
 LIVE_WORKERS = "SELECT count(*) AS n FROM procrastinate_workers WHERE last_heartbeat > now() - make_interval(secs => %s)"
 
 
