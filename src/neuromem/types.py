@@ -7,6 +7,7 @@ contexts, evidence quality) and seed 000 (history events, operations).
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import uuid
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -314,3 +315,41 @@ class UsageRecord:
     latency_ms: float
     ok: bool
     error: str | None = None
+
+
+def sha256_text(text: str) -> str:
+    """The hex sha256 of a text's UTF-8 bytes: what a forget receipt proves was deleted."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class ForgetReceipt:
+    """Proof of a forget (``forget_receipts``): counts, hashes, actor, time — none of the deleted content."""
+
+    # the store reads and writes the first twelve fields (the table's columns); the forget
+    # pipeline adds what it did after the deletion (traits recomputed or dissolved, files removed)
+
+    id: uuid.UUID
+    user_id: str
+    target_kind: str
+    target_sha256: str
+    actor: str
+    counts: dict[str, int]
+    content_sha256: tuple[str, ...]
+    id_sha256: tuple[str, ...]
+    digest: str
+    created_at: dt.datetime
+    relations: tuple[str, ...] = ()  # where the rows were: what physical erasure (compaction) rewrites
+    erased_at: dt.datetime | None = None  # when that rewrite completed and the WAL retired
+    traits_recomputed: int = 0
+    traits_deleted: int = 0
+    files_removed: int = 0
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    def proves(self, value: Any) -> bool:
+        """Whether this receipt covers an id (memory, message, session, document) or a content text."""
+        digest = sha256_text(str(value))
+        return digest in self.id_sha256 or digest in self.content_sha256

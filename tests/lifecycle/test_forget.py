@@ -19,7 +19,8 @@ from neuromem.errors import (
     ReceiptNotFoundError,
     SessionNotFoundError,
 )
-from neuromem.lifecycle.forget import ForgetPreview, ForgetReceipt, sha256_text, unreinforce
+from neuromem.lifecycle.forget import ForgetPreview, ForgetReceipt, unreinforce
+from neuromem.types import sha256_text
 
 from ..reflect.helpers import by_content, day, say
 from .traces import chunk_files, find_traces

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..config import EmbedderSettings, secret
+from ..config import EmbedderSettings
 from ..errors import ConfigError
 from .base import Embedder
 
@@ -42,20 +42,12 @@ def create_embedder(settings: EmbedderSettings, *, state_file: Path | None = Non
             raise ConfigError(
                 "embedder provider 'openai' needs embedder.model (NEUROMEM_EMBED_MODEL, e.g. text-embedding-3-small)"
             )
-        from ..llm.circuit import shared_breaker
+        from ..llm.endpoint import endpoint_options
 
         return OpenAIEmbedder(
-            base_url=settings.base_url,
-            api_key=secret(settings.api_key),
-            model=settings.model,
+            **endpoint_options("embedder", settings, state_file=state_file),
             dim=settings.dim,
-            timeout_s=settings.timeout_s,
-            max_retries=settings.max_retries,
             batch_size=settings.batch_size,
-            deadline_s=settings.deadline_s,
-            breaker=shared_breaker("embedder", settings.base_url, settings.model,
-                                   failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s,
-                                   state_file=state_file),
         )
     if provider == "sentence-transformers":
         if not settings.model:

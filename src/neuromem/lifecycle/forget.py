@@ -27,7 +27,7 @@ import hashlib
 import logging
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -39,10 +39,10 @@ from ..ingest.raw import chunk_turn
 from ..reflect import math as tm
 from ..store import forget as store
 from ..store import maintenance, traits
-from ..store.forget import PreviewRow, ReceiptRow
+from ..store.forget import PreviewRow
 from ..text.entities import normalize_entity_name
 from ..text.tokenize import search_text
-from ..types import HistoryEvent, TraitStage
+from ..types import ForgetReceipt, HistoryEvent, TraitStage
 from .compaction import relations_of
 
 log = logging.getLogger(__name__)
@@ -135,44 +135,6 @@ class ForgetPreview:
     counts: dict[str, int]  # sizes of the work sets: memories, messages, sessions, chunks, documents, nodes
 
 
-@dataclass(frozen=True, slots=True)
-class ForgetReceipt:
-    """Proof of a forget (``forget_receipts``): counts, hashes, actor, time — none of the deleted content."""
-
-    id: uuid.UUID
-    user_id: str
-    target_kind: str
-    target_sha256: str
-    actor: str
-    counts: dict[str, int]
-    content_sha256: tuple[str, ...]
-    id_sha256: tuple[str, ...]
-    digest: str
-    created_at: dt.datetime
-    relations: tuple[str, ...] = ()  # the relations the rows were deleted from (rewritten by compaction)
-    erased_at: dt.datetime | None = None  # when their files were rewritten and the WAL retired
-    traits_recomputed: int = 0
-    traits_deleted: int = 0
-    files_removed: int = 0
-
-    @classmethod
-    def of(cls, row: ReceiptRow, **extra: int) -> ForgetReceipt:
-        return cls(**{f: getattr(row, f) for f in row.__slots__}, **extra)  # type: ignore[attr-defined,arg-type]
-
-    @property
-    def total(self) -> int:
-        return sum(self.counts.values())
-
-    def proves(self, value: Any) -> bool:
-        """Whether this receipt covers an id (memory, message, session, document) or a content text."""
-        digest = sha256_text(str(value))
-        return digest in self.id_sha256 or digest in self.content_sha256
-
-
-def sha256_text(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
 def digest_of(content: Sequence[str], ids: Sequence[str]) -> str:
     """One sha256 over the sorted content and id hashes: the receipt's seal."""
     h = hashlib.sha256()
@@ -229,7 +191,7 @@ def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = Fal
     removed = remove_files(erased.files)
     if (recomputed or deleted or target.kind == "everything") and core.settings.traits.refresh_view_after_reflect:
         _refresh_view(core)
-    return ForgetReceipt.of(row, traits_recomputed=recomputed, traits_deleted=deleted, files_removed=removed)
+    return replace(row, traits_recomputed=recomputed, traits_deleted=deleted, files_removed=removed)
 
 
 class _DryRun(Exception):
@@ -418,13 +380,13 @@ def receipt(core: Any, user_id: Any, receipt_id: Any) -> ForgetReceipt:
         row = store.get_receipt(conn, uid, rid)
     if row is None:
         raise ReceiptNotFoundError(f"no forget receipt {rid} for user {uid!r}")
-    return ForgetReceipt.of(row)
+    return row
 
 
 def receipts(core: Any, user_id: Any, *, limit: int = 100) -> list[ForgetReceipt]:
     uid = check.user_id(user_id, core.settings.write)
     with core.db.connection() as conn:
-        return [ForgetReceipt.of(r) for r in store.list_receipts(conn, uid, check.limit(limit, maximum=10_000))]
+        return store.list_receipts(conn, uid, check.limit(limit, maximum=10_000))
 
 
 __all__ = ["ForgetPreview", "ForgetReceipt", "ForgetTarget", "forget", "receipt", "receipts", "target_of"]

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..config import LLMSettings, secret
+from ..config import LLMSettings
 from .base import ChatModel
-from .circuit import shared_breaker
+from .endpoint import endpoint_options
 from .openai_compat import OpenAICompatibleChat
 
 
@@ -21,14 +21,5 @@ def create_chat_model(settings: LLMSettings, *, state_file: Path | None = None) 
     if not settings.base_url:
         return None
     return OpenAICompatibleChat(
-        base_url=settings.base_url,
-        api_key=secret(settings.api_key),
-        model=settings.model,
-        timeout_s=settings.timeout_s,
-        max_retries=settings.max_retries,
-        temperature=settings.temperature,
-        deadline_s=settings.deadline_s,
-        breaker=shared_breaker("llm", settings.base_url, settings.model,
-                               failures=settings.breaker_failures, cooldown_s=settings.breaker_cooldown_s,
-                               state_file=state_file),
+        **endpoint_options("llm", settings, state_file=state_file), temperature=settings.temperature
     )

@@ -1,4 +1,7 @@
-"""The first recall, fused in one SQL statement (seed 000 §6.1; STYLE.md habit 7).
+"""The first recall, fused in one SQL statement (seed 000 §6.1; STYLE.md habit 7): a reference.
+
+Not on the product path (``recall/`` fuses in Python); ``bench/scale.py`` reports this statement's
+plan and timings as "first recall db".
 
 Per-type vector top-k (HNSW with iterative scans, rows without embeddings skipped, types the
 user has no rows of skipped), plus full-text rank (ts_rank: half the cost of ts_rank_cd at 100k
@@ -26,15 +29,21 @@ from typing import Any
 import numpy as np
 from psycopg import sql
 
-from ..config import RecallSettings, TraitSettings
-from ..decay import recency_rate
-from ..types import MemoryType, ScoreBreakdown, SearchHit
-from .db import Conn
-from .decay import trait_confidence_sql, trait_decay_params
-from .filters import CompiledFilter
-from .memories import M_MEMORY_COLUMNS, row_to_memory
-from .sql_parts import ACTIVE_TRAIT_STAGES, AS_OF_SQL, CURRENT_SQL, nearest_in_partition, quote_term
-from .vectors import to_halfvec
+from neuromem.config import RecallSettings, TraitSettings
+from neuromem.decay import recency_rate
+from neuromem.store.db import Conn
+from neuromem.store.decay import trait_confidence_sql, trait_decay_params
+from neuromem.store.filters import CompiledFilter
+from neuromem.store.memories import M_MEMORY_COLUMNS, row_to_memory
+from neuromem.store.sql_parts import (
+    ACTIVE_TRAIT_STAGES,
+    AS_OF_SQL,
+    CURRENT_SQL,
+    nearest_in_partition,
+    quote_term,
+)
+from neuromem.store.vectors import to_halfvec
+from neuromem.types import MemoryType, ScoreBreakdown, SearchHit
 
 # full text: the OR match brings at most per_type_k × this many candidate rows
 _MATCH_CANDIDATES = 25

@@ -7,10 +7,10 @@ import math
 
 import psycopg
 import pytest
+from bench.first_recall_sql import SearchRequest, search
 
 from neuromem import Memory, Settings
 from neuromem.store.maintenance import refresh_trait_view
-from neuromem.store.search import SearchRequest, search
 from neuromem.text import query_terms
 from neuromem.types import MemoryType
 from tests.recall.helpers import insert_memory
