@@ -1,29 +1,5 @@
 """The scheduled jobs of seed 000 §5.2 and seed 001 §7: the one registry that the queue reads.
 
-name                   default period  what it does
-=====================  ==============  ===============================================
-refresh_mv_trait       30 min          REFRESH MATERIALIZED VIEW CONCURRENTLY
-expire_trends          1 day           trends past their window, under-reinforced → dissolved
-dissolve_weak_traits   1 week          decayed confidence < 0.05 → dissolved
-flush_access_counts    5 min           buffered recall access counts → ``memories``
-consistency_check      1 day           counts orphaned evidence / history / sources
-end_idle_sessions      1 min           sessions idle past ``ingest.session_idle_timeout_s`` → ended
-                                       (the session-end signal of reflection, issue 3 §1)
-backfill_embeddings    1 min           rows written without a vector → embedded
-promote_tiers          6 h             facts / episodes short → mid → long (``lifecycle.tiers``, seed 003 §6.2)
-compress_episodes      1 day           episodes older than 90 days, recalled < 5 times → summaries, originals
-                                       archived (``lifecycle.compress``, seed 004 §2.2)
-purge_soft_deleted     1 day           rows soft-deleted longer than ``lifecycle.soft_delete_retention_days``
-                                       → hard-deleted with a receipt (``lifecycle.purge``, issue 16)
-consolidate_concepts   1 day           related memories → concept nodes linked by ABOUT (``lifecycle.concepts``)
-archive_low_weight     1 day           memories / nodes under the seed 003 §6.1 weight → archived (``lifecycle.archive``)
-enforce_retention      1 day           rows past a per-type / per-category TTL → hard-deleted with a receipt
-                                       (``lifecycle.retention``; off until a TTL is set)
-compact_forgotten      1 day           relations that held forgotten rows → rewritten (VACUUM FULL), WAL
-                                       retired, receipts get ``erased_at`` (``lifecycle.compaction``, issue 23)
-deliver_webhooks       1 min           new events → POSTed, signed, to the registered webhooks
-=====================  ==============  ===============================================
-=======
 Each job is a plain function over the store, run one by one (``memctl job --run NAME
 [--dry-run]``, ``Memory.run_job``, ``POST /v1/jobs/{name}/run``) or by the durable queue
 (``lifecycle.worker``: ``memctl worker``), which defers every entry of :data:`JOBS` on its cron

@@ -1,4 +1,4 @@
-"""The five retrievers of recall (seed 003 §5.2, W5; seed 000 §6.1–§6.2).
+"""The retrievers of recall (seed 003 §5.2, W5; seed 000 §6.1–§6.2): these five, and the turn lists.
 
 Each takes an open connection and a :class:`RecallRequest` and returns a best-first
 list of :class:`~neuromem.recall.fusion.Ranked` with the retriever's own score:
