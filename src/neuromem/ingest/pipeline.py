@@ -1,6 +1,6 @@
 """The ingest pipeline: turns → raw chunks → extraction → decisions → writes → links.
 
-MISSION capability 2, seeds 002, 003 §3.0/§4, 000 §5.4, 004 §4.1. One call handles a
+MISSION capability 2, seed 002, seed 003 §3.0/§4, seed 000 §5.4, seed 004 §4.1. One call handles a
 batch of turns of one session: extraction and embedding happen first (no transaction
 open), then the messages, raw chunks, memories, history, sources, graph edges, usage
 and events are written in **one** transaction — a batch is stored completely or not at

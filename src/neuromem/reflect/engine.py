@@ -359,7 +359,7 @@ class _Cycle:
         return out
 
     def propagate(self, parent_id: uuid.UUID, support: Sequence[EvidenceLink], best: EvidenceQuality) -> None:
-        """A reinforced child reinforces its parent once per cycle; the parent inherits the evidence (§4.3)."""
+        """A reinforced child reinforces its parent once per cycle; the parent inherits the evidence (seed 001 §4.3)."""
         parent = self.traits.get(parent_id)
         if parent is None or parent.trait_stage == TraitStage.DISSOLVED:
             return

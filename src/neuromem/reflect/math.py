@@ -16,7 +16,7 @@ Confidence life cycle (seed 001 §4.1)::
 
 Boundary inclusivity: the seed's table says candidate is ``conf<0.3`` and core
 ``>0.85``, but the seed also promotes a trend to *candidate* with confidence
-exactly 0.3 (§3.3, §4.1) and recalls only ``decayed_confidence > 0.3`` (seed 000
+exactly 0.3 (seed 001 §3.3, §4.1) and recalls only ``decayed_confidence > 0.3`` (seed 000
 §6.2, candidates never take part in recall). Every bound is therefore an
 exclusive lower bound: a trait must rise *above* a threshold to enter the
 stage, and exactly 0.3 / 0.6 / 0.85 stay in the stage below. This satisfies the

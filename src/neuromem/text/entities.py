@@ -1,6 +1,6 @@
 """Rule-based entity extraction (the offline fallback of the LLM extractor).
 
-Seed 003 (抽取): extract entities, times and keywords from each turn; the
+Seed 003 R2G-2: extract entities, times and keywords from each turn; the
 graph links memories through shared entities, so names are normalised with
 :func:`normalize_entity_name` before they are compared.
 

@@ -1,6 +1,6 @@
 """Resolve time expressions (Chinese and English) to absolute intervals.
 
-Seed 003 §(抽取): "相对时间需解析到绝对时间并记录原表达" — relative time must be
+Seed 003 R2G-4: "相对时间需解析到绝对时间并记录原表达" — relative time must be
 resolved to absolute time, keeping the original expression. Everything here is
 resolved against an explicit ``reference`` (the turn's timestamp), never
 ``datetime.now()`` (STYLE.md habit 10). The reference must be timezone-aware;

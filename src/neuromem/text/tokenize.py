@@ -2,8 +2,8 @@
 
 PostgreSQL's ``to_tsvector('simple', …)`` cannot segment Chinese, so the store
 indexes :func:`search_text` — our tokens joined by spaces — and queries with
-:func:`query_terms` (seed 003: BM25 inverted index first; DESIGN.md: store is
-the only module that speaks SQL, this module only prepares text).
+:func:`query_terms` (seed 003: BM25 inverted index first; DESIGN.md "store is
+the only module that speaks SQL": this module only prepares text).
 
 Segmentation choice: Han runs are cut with ``jieba.lcut_for_search``. Its output
 holds the precise-mode words *and* their dictionary sub-words
