@@ -28,7 +28,7 @@ def test_cli_modules_import_only_the_public_doors() -> None:
 
 
 def test_loading_the_command_line_loads_no_engine() -> None:
-    code = ("import sys; from neuromem.cli.main import cli; "
+    code = ("import sys; from neuromem.cli.main import cli; import neuromem.admin, neuromem.service; "
             "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('neuromem', 'numpy', 'psycopg', 'torch'))))")  # fmt: skip
     loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
     assert not loaded & {"neuromem.memory", "neuromem.core", "neuromem.store.db", "numpy", "psycopg", "torch"}, loaded

@@ -25,5 +25,4 @@ def config_command(reference: bool) -> None:
 
 def register_commands(cli: click.Group) -> None:
     """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
-    for command in (config_command,):
-        cli.add_command(command)
+    cli.add_command(config_command)

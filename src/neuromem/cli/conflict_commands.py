@@ -55,5 +55,4 @@ def resolve_command(user_id: str, conflict_id: str, keep: str) -> None:
 
 def register_commands(cli: click.Group) -> None:
     """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
-    for command in (conflicts,):
-        cli.add_command(command)
+    cli.add_command(conflicts)

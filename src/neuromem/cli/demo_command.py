@@ -87,5 +87,4 @@ def demo() -> None:
 
 def register_commands(cli: click.Group) -> None:
     """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
-    for command in (demo,):
-        cli.add_command(command)
+    cli.add_command(demo)

@@ -32,5 +32,4 @@ def graph(user_id: str, memory_id: str, limit: int) -> None:
 
 def register_commands(cli: click.Group) -> None:
     """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
-    for command in (graph,):
-        cli.add_command(command)
+    cli.add_command(graph)

@@ -90,5 +90,4 @@ def recall_remote(user_id: str, query: str, limit: int, budget: int | None) -> b
 
 def register_commands(cli: click.Group) -> None:
     """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
-    for command in (recall,):
-        cli.add_command(command)
+    cli.add_command(recall)
