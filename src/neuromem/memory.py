@@ -73,7 +73,7 @@ from .recall.related import related as graph_neighbours
 from .store import history, memories, teams
 from .store.db import Database
 from .store.filters import compile_filter
-from .store.visibility import Owner, narrowed
+from .store.visibility import narrowed
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import (
     DocumentFile,
@@ -399,11 +399,8 @@ class Memory:
         sid = DEFAULT_SESSION if session_id is None else session_id
         owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
                              team_id=team_id)  # fmt: skip
-        if not check.flag(wait, "wait"):
-            if owner != Owner():
-                raise InvalidScopeError("ingest(wait=False) stores the user's shared memory only: "
-                                        "pass agent_id, run_id, visibility or team_id with wait=True")  # fmt: skip
-            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict)
+        if not check.flag(wait, "wait"):  # the job's memories get the same scope (kept in its payload)
+            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict, owner)
         with self._foreground:
             report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict, owner=owner)
         self._poke()
