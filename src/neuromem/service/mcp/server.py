@@ -1,4 +1,5 @@
-"""MCP tools over ``Memory``: ``remember``, ``recall``, ``forget``, ``list_memories``, ``traits``.
+"""MCP tools over ``Memory``: ``remember``, ``recall``, ``forget``, ``list_memories``, ``traits`` — and the
+rest of what an agent uses of the SDK, in ``neuromem.service.mcp.knowledge_tools``.
 
 Every tool goes through ``ServiceContext.call`` like a REST route: the same tenant
 scoping, row-level security and typed errors. Over HTTP the caller is the API key in
@@ -32,6 +33,7 @@ from ..api.context import ServiceContext
 from ..api.keys import KeyScope, Principal
 from ..api.problems import from_error
 from ..api.tenancy import DEFAULT_TENANT
+from . import knowledge_tools
 
 T = TypeVar("T")
 
@@ -236,6 +238,7 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
 
         return await invoke(ctx, KeyScope.READ, user_id, run)
 
+    knowledge_tools.register(server, m, invoke)
     return server
 
 

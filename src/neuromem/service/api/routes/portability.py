@@ -17,6 +17,7 @@ from typing import Annotated, Literal
 from fastapi import APIRouter, Query, Request, Response
 
 from ....errors import InvalidInputError
+from ....memory import Memory
 from ....portability.format import read_export
 from ....portability.importer import ImportReport
 from ..context import ADMIN, READ, WRITE, context
@@ -90,18 +91,18 @@ async def markdown_sync(body: MarkdownSync, request: Request, principal: Princip
     """Your added, edited and removed lines become adds, updates and deletes (history actor ``file``); both files
     come back rewritten from the memory; a line changed on both sides stays in the file, marked as a conflict."""
     ctx = context(request)
-    m = ctx.memory
+    return await ctx.call(principal, body.user_id, lambda uid: sync_files(ctx.memory, uid, body))
 
-    def run(uid: str) -> MarkdownFiles:
-        folder = ctx.settings.store.data_dir.expanduser() / SYNC_FOLDER / hashlib.sha256(uid.encode()).hexdigest()[:32]
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, text in body.files.items():
-            (folder / name).write_text(text, encoding="utf-8")
-        report = m.sync_markdown(folder, user_id=uid, language=body.language)
-        return MarkdownFiles(added=report.added, updated=report.updated, deleted=report.deleted,
-                             conflicts=report.conflicts, files={name: _read(folder / name) for name in MARKDOWN_FILES})  # fmt: skip
 
-    return await ctx.call(principal, body.user_id, run)
+def sync_files(m: Memory, uid: str, body: MarkdownSync) -> MarkdownFiles:
+    """``body.files`` over the user's server-side copies, one ``Memory.sync_markdown``, both files back."""
+    folder = m.settings.store.data_dir.expanduser() / SYNC_FOLDER / hashlib.sha256(uid.encode()).hexdigest()[:32]
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in body.files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    report = m.sync_markdown(folder, user_id=uid, language=body.language)
+    return MarkdownFiles(added=report.added, updated=report.updated, deleted=report.deleted,
+                         conflicts=report.conflicts, files={name: _read(folder / name) for name in MARKDOWN_FILES})  # fmt: skip
 
 
 def _read(path: Path) -> str:
