@@ -17,6 +17,8 @@ UserId = Field(min_length=1, max_length=255, description="The tenant's own user 
 # scope ids are checked by the library (InvalidScopeError, 400), like user ids (docs/architecture.md, "Scopes")
 AgentId = Field(default=None, description="The agent acting for the user: its own memories plus the user's shared ones")
 RunId = Field(default=None, description="The run of the agent: narrows to this run's memories plus the unscoped ones")
+IncludeShared = Field(default=False, description="Also what other users share with the user: team memories of its "
+                                                 "teams and public ones, ranked with its own")
 
 
 class _Body(BaseModel):
@@ -90,6 +92,7 @@ class Search(ScopedBody):
     recipe: str | None = Field(default=None, max_length=64)
     reference_time: dt.datetime | None = None
     strict: bool = False  # any degraded recall path → 503 instead of hits marked ``degraded``
+    include_shared: bool = IncludeShared
 
 
 class Recall(ScopedBody):
@@ -100,6 +103,7 @@ class Recall(ScopedBody):
     limit: int | None = Field(default=None, ge=1, le=200)
     recipe: str | None = Field(default=None, max_length=64)
     reference_time: dt.datetime | None = None
+    include_shared: bool = IncludeShared
 
 
 class AddDocument(_Body):

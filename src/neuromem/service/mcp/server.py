@@ -174,13 +174,16 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         limit: Annotated[int, Field(ge=1, le=50, description="At most this many memories")] = 10,
         agent_id: AgentId = None,
         run_id: RunId = None,
+        include_shared: Annotated[bool, Field(description="Also what other users share with the user: their "
+                                              "team memories (of the user's teams) and public ones")] = False,
     ) -> Recalled:
         def run(uid: str) -> Recalled:
             if mode == "hits":
-                found = m.search(query, user_id=uid, limit=limit, agent_id=agent_id, run_id=run_id)
+                found = m.search(query, user_id=uid, limit=limit, agent_id=agent_id, run_id=run_id,
+                                 include_shared=include_shared)  # fmt: skip
                 return Recalled(text="", hits=[_out(h.memory, h.score.final) for h in found])
             block = m.recall_prompt(query, user_id=uid, token_budget=token_budget, limit=limit, agent_id=agent_id,
-                                    run_id=run_id)  # fmt: skip
+                                    run_id=run_id, include_shared=include_shared)  # fmt: skip
             return Recalled(text=block.text, tokens=block.tokens,
                             hits=[_out(h.memory, h.score.final) for h in block.results])  # fmt: skip
 
