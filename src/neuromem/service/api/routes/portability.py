@@ -35,7 +35,8 @@ SYNC_FOLDER = "markdown-sync"  # under the store's data_dir
 
 
 @router.get("/export", summary="Export a user's memory", response_class=Response,
-            responses={200: {"content": {media: {"schema": {"type": "string"}} for media in EXPORT_MEDIA.values()},
+            responses={200: {"content": {media: {"schema": {"type": "object" if fmt == "json" else "string"}}
+                                         for fmt, media in EXPORT_MEDIA.items()},
                              "description": "The export file"}})  # fmt: skip
 async def export(request: Request, user_id: UserQuery, principal: Principal = READ,
                  format: Annotated[Literal["jsonl", "json", "markdown"], Query(
