@@ -4,6 +4,7 @@ problem that writes nothing."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import time
 
@@ -102,6 +103,16 @@ def test_consolidation_per_user(service: Service) -> None:
         assert c.post("/v1/consolidate", json={"user_id": "ola", "steps": ["defrag"]}).status_code == 422
         missing = c.post("/v1/memories/0190a3c4-0000-7000-8000-000000000000/restore", json={"user_id": "ola"})
         assert missing.status_code == 404 and missing.headers["content-type"] == PROBLEM
+        # archive a faded memory 400 days on, then bring it back
+        stale = c.post("/v1/memories", json={"user_id": "ola", "content": "Ola once owned a blue bicycle",
+                                             "importance": 0.2}).json()[0]["memory"]["id"]  # fmt: skip
+        later = (dt.datetime.now(dt.UTC) + dt.timedelta(days=400)).isoformat()
+        archived = c.post("/v1/consolidate", json={"user_id": "ola", "steps": ["archive"], "now": later}).json()
+        assert stale in {i["id"] for i in archived["archive"]["items"]}
+        assert stale not in {m["id"] for m in c.get("/v1/memories", params={"user_id": "ola"}).json()}
+        restored = c.post(f"/v1/memories/{stale}/restore", json={"user_id": "ola"})
+        assert restored.status_code == 200 and restored.json()["archived_at"] is None
+        assert stale in {m["id"] for m in c.get("/v1/memories", params={"user_id": "ola"}).json()}
 
 
 def test_document_upload_and_status(service: Service) -> None:
