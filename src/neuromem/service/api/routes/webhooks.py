@@ -9,9 +9,9 @@ import uuid
 
 from fastapi import APIRouter, Request
 
+from ....admin import add_webhook, list_webhooks, remove_webhook
 from ....errors import NotFoundError
 from ....lifecycle.webhooks import Webhook
-from ....webhooks import add_webhook, list_webhooks, remove_webhook
 from ..context import ADMIN, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES
