@@ -83,7 +83,6 @@ if typing.TYPE_CHECKING:
     from .lifecycle.conflicts import Conflict
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
-    from .lifecycle.tiers import Promotion
     from .lifecycle.webhooks import Event, EventPage, Webhook
     from .memory import Memory
     from .portability.export import ExportReport
@@ -217,7 +216,6 @@ _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     "ForgetPreview": ".lifecycle.forget",
     "ForgetReceipt": ".lifecycle.forget",
     "RetentionReport": ".lifecycle.retention",
-    "Promotion": ".lifecycle.tiers",
     "Memory": ".memory",
     "ExportReport": ".portability.export",
     "EXPORT_FORMATS": ".portability.format",
@@ -315,7 +313,6 @@ __all__ = [
     "PIIRejectedError",
     "PayloadTooLargeError",
     "PermissionDeniedError",
-    "Promotion",
     "PromptBlock",
     "PromptLine",
     "Provenance",

@@ -61,7 +61,6 @@ from .lifecycle.forget import target_of as forget_target
 from .lifecycle.jobs import JobContext
 from .lifecycle.retention import RetentionReport, enforce_retention
 from .lifecycle.scheduler import BackgroundJobs, overdue_jobs
-from .lifecycle.tiers import Promotion, promote
 from .lifecycle.webhooks import EventPage
 from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
@@ -336,11 +335,6 @@ class Memory:
         originals are archived behind the summary, their citations kept."""
         when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
         return compress_user(self._core, user_id, when, chat=self._core.chat, dry_run=dry_run)
-
-    def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
-        """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
-        when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return promote(self._core, user_id, when, dry_run=dry_run)
 
     def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
@@ -812,7 +806,7 @@ class Memory:
 # its database work ends by ``store.deadline_s`` and its model requests share one deadline per model
 # (issue 23 items 2 and 3, ``neuromem.deadlines``).
 BULK_CALLS = frozenset({
-    "reset", "forget", "compress", "promote", "consolidate_concepts", "archive", "enforce_retention",
+    "reset", "forget", "compress", "consolidate_concepts", "archive", "enforce_retention",
     "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
     "compact_forgotten",
 })  # fmt: skip

@@ -84,7 +84,6 @@ PUBLIC = {
     "PIIRejectedError",
     "PayloadTooLargeError",
     "PermissionDeniedError",
-    "Promotion",
     "PromptBlock",
     "PromptLine",
     "Provenance",
