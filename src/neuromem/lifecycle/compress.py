@@ -1,5 +1,6 @@
 """Compression of old, rarely used episodes into summaries (seed 004 §2.2 "随时间压缩旧记忆",
-§4.1; seed 003 §6.2 mid-term "摘要化").
+§4.1; seed 003 §6.2 mid-term "摘要化", read as an age line: the tier label itself was dropped, see
+docs/architecture.md "Tiers").
 
 Episodes older than ``lifecycle.compress_after_days`` (90) and recalled fewer than
 ``lifecycle.compress_max_access`` (5) times are grouped by session (else by day), at most
