@@ -21,7 +21,9 @@ Each policy of :data:`POLICIES` runs on its own database (ingested afresh): ``de
 settings as shipped) against the alternatives. Reported per half: current memory rows and their
 tokens before → after, history rows written, and recall — ``recall_any@10`` / ``recall_all@10``
 over the question's evidence sessions (a memory among the top 10 whose sources include one / all
-of them), with the question's date as the reference time — and each alternative's paired
+of them) and ``answer words@10`` (the share of the answer's distinct words in the top 10 hits' text:
+what a summary that keeps the citation but drops the words loses), with the question's date as the
+reference time — and each alternative's paired
 difference to ``default`` after consolidation with a bootstrap 95 % interval.
 """
 
@@ -40,11 +42,12 @@ from bench.harness import bench_settings, temporary_server
 
 from neuromem import Memory
 from neuromem.text.token_count import count_tokens
+from neuromem.text.tokenize import tokenize
 
 #: policies compared: name → settings sections over the shipped defaults
 POLICIES: Mapping[str, Mapping[str, Mapping[str, Any]]] = {
     "default": {},
-    # the seed 003 §6.2 mid tier as compression's line: every episode past 7 days is summarised
+    # seed 003 §6.2's mid tier feeding compression: past its first week the mid tier is "older than 7 days"
     "mid-line": {"lifecycle": {"compress_after_days": 7.0}},
 }
 HALVES = ("dev", "heldout", "all")
@@ -59,6 +62,7 @@ class Outcome:
     tokens: tuple[int, int]
     any_hit: tuple[bool, bool]
     all_hit: tuple[bool, bool]
+    answer: tuple[float, float]  # share of the answer's words in the top ``K`` hits' text
     history: int  # history rows the consolidation wrote
     repeated: int  # memories cited by ≥ 2 sessions after ingest (:data:`REPEATED`)
     compressed: int
@@ -91,15 +95,21 @@ def _repeated(m: Memory, user: str) -> int:
         return int(conn.execute(REPEATED, (user,)).fetchone()["n"])
 
 
-def _hits(m: Memory, user: str, q: LMEQuestion) -> tuple[bool, bool]:
-    """(any, all): whether the top ``K`` hits cite one / every evidence session."""
+def _hits(m: Memory, user: str, q: LMEQuestion) -> tuple[bool, bool, float]:
+    """(any, all, answer): whether the top ``K`` hits cite one / every evidence session, and the share of
+    the answer's distinct words (``text.tokenize``) their text holds — what a summary that keeps the
+    citation but not the words loses."""
     gold = {hidden(s) for s in evidence_session_ids(q)}
     cited: set[str] = set()
+    said: set[str] = set()
     for hit in m.search(q.question, user_id=user, limit=K, reference_time=q.question_date):
         cited |= {t.session_id for t in hit.turns}
+        said |= set(tokenize(hit.turns[0].content if hit.memory.metadata.get("turn_only") and hit.turns
+                             else hit.memory.content))  # fmt: skip
         if not hit.memory.metadata.get("turn_only"):  # a turn's own hit has no memory row
             cited |= {str(msg["session_id"]) for msg in m.sources(hit.memory.id, user_id=user).messages}
-    return bool(gold & cited), gold <= cited
+    wanted = set(tokenize(str(q.answer)))
+    return bool(gold & cited), gold <= cited, len(wanted & said) / len(wanted) if wanted else 1.0
 
 
 def run(q: LMEQuestion, half: str, m: Memory, user: str, months: int) -> Outcome:
@@ -111,7 +121,7 @@ def run(q: LMEQuestion, half: str, m: Memory, user: str, months: int) -> Outcome
     while m.pending_embeddings(user_id=user):  # turn vectors (background) before anything is measured
         m.flush()
     rows0, tokens0 = _state(m, user)
-    any0, all0 = _hits(m, user, q)
+    any0, all0, answer0 = _hits(m, user, q)
     history0, repeated = _history_rows(m, user), _repeated(m, user)
     now = q.question_date + dt.timedelta(days=30 * months)
     started = time.perf_counter()
@@ -120,8 +130,8 @@ def run(q: LMEQuestion, half: str, m: Memory, user: str, months: int) -> Outcome
     archived = m.archive(user_id=user, now=now)
     elapsed = time.perf_counter() - started
     rows1, tokens1 = _state(m, user)
-    any1, all1 = _hits(m, user, q)
-    return Outcome(q.question_id, half, (rows0, rows1), (tokens0, tokens1), (any0, any1), (all0, all1),
+    any1, all1, answer1 = _hits(m, user, q)
+    return Outcome(q.question_id, half, (rows0, rows1), (tokens0, tokens1), (any0, any1), (all0, all1), (answer0, answer1),
                    _history_rows(m, user) - history0, repeated, compressed, len(concepts.groups), archived.memories,
                    elapsed)  # fmt: skip
 
@@ -147,15 +157,18 @@ def summary(name: str, outcomes: Sequence[Outcome], base: Sequence[Outcome] | No
     t0, t1 = (sum(o.tokens[j] for o in outcomes) for j in (0, 1))
     a0, a1 = (100 * sum(o.any_hit[j] for o in outcomes) / max(1, n) for j in (0, 1))
     l0, l1 = (100 * sum(o.all_hit[j] for o in outcomes) / max(1, n) for j in (0, 1))
+    w0, w1 = (100 * sum(o.answer[j] for o in outcomes) / max(1, n) for j in (0, 1))
     line = (f"  {name:<10} n={n}  rows {r0} → {r1} ({100 * (r0 - r1) / max(1, r0):.1f}% fewer)  tokens {t0} → {t1} "
             f"({100 * (t0 - t1) / max(1, t0):.1f}% fewer)  history +{sum(o.history for o in outcomes)}  "
-            f"recall_any@{K} {a0:.1f} → {a1:.1f}  recall_all@{K} {l0:.1f} → {l1:.1f}  "
+            f"recall_any@{K} {a0:.1f} → {a1:.1f}  recall_all@{K} {l0:.1f} → {l1:.1f}  answer words@{K} {w0:.1f} → {w1:.1f}  "
             f"repeated {sum(o.repeated for o in outcomes)}  compressed {sum(o.compressed for o in outcomes)}  concepts {sum(o.concepts for o in outcomes)}  "
             f"archived {sum(o.archived for o in outcomes)}")  # fmt: skip
     if base is not None:
-        for label, pick in (("any", lambda o: o.any_hit[1]), ("all", lambda o: o.all_hit[1])):
+        picks = (("recall_any", lambda o: float(o.any_hit[1])), ("recall_all", lambda o: float(o.all_hit[1])),
+                 ("answer words", lambda o: o.answer[1]))  # fmt: skip
+        for label, pick in picks:
             mean, lo, hi = paired_ci([100 * (pick(o) - pick(b)) for o, b in zip(outcomes, base, strict=True)])
-            line += f"\n  {'':<10} vs default after, recall_{label}@{K}: {mean:+.1f} points (95% CI {lo:+.1f} … {hi:+.1f})"
+            line += f"\n  {'':<10} vs default after, {label}@{K}: {mean:+.1f} points (95% CI {lo:+.1f} … {hi:+.1f})"
     return line
 
 
@@ -182,7 +195,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     results.setdefault(name, []).append(o)
                     print(f"{name:<10} {half:<7} {q.question_id:>12}  rows {o.rows[0]:>5} → {o.rows[1]:>5}  tokens "
                           f"{o.tokens[0]:>7} → {o.tokens[1]:>7}  any {o.any_hit[0]:d}→{o.any_hit[1]:d}  all "
-                          f"{o.all_hit[0]:d}→{o.all_hit[1]:d}  history +{o.history}  repeated {o.repeated}  compressed {o.compressed}  "
+                          f"{o.all_hit[0]:d}→{o.all_hit[1]:d}  answer {o.answer[0]:.2f}→{o.answer[1]:.2f}  history +{o.history}  repeated {o.repeated}  compressed {o.compressed}  "
                           f"concepts {o.concepts}  archived {o.archived}  ({o.seconds:.1f} s)", flush=True)  # fmt: skip
     base_name = args.policies[0]
     print(f"\n{args.embedder}, clock {args.months} months past each question date; differences against {base_name!r}")

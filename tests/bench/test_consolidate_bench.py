@@ -43,4 +43,5 @@ def _check(memory: Memory) -> None:
     assert seen and not any("answer" in s or "filler" in s for s in seen)
     assert hidden("answer_ab12_1") in seen
     assert outcome.any_hit == (True, True) and outcome.all_hit == (True, True)
+    assert outcome.answer == (1.0, 1.0)  # "Biscuit" is in the hits' text
     assert outcome.rows[0] >= outcome.rows[1] > 0 and outcome.tokens[0] >= outcome.tokens[1] > 0
