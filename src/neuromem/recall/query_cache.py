@@ -56,6 +56,10 @@ class QueryEmbeddingCache:
             while len(self._items) > self.size:
                 self._items.popitem(last=False)
 
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
     @property
     def hit_rate(self) -> float:
         """Hits over look-ups since the cache was made (0.0 before the first)."""
