@@ -547,7 +547,7 @@ class Memory:
             recipe=recipe, reference_time=reference_time, strict=strict, valid_at=valid_at, agent_id=agent_id,
             run_id=run_id,
         )
-        return self._recall.run(request)
+        return self._recall.run(request).results
 
     def recall_prompt(
         self,
@@ -571,8 +571,8 @@ class Memory:
         budget = prompt_budget(self.settings.recall.token_budget if token_budget is None else token_budget, style)
         request = self._recall_request(query, user_id, limit=limit or depth_for(budget), recipe=recipe,
                                        reference_time=reference_time, agent_id=agent_id, run_id=run_id)  # fmt: skip
-        results = self._recall.run(request)
-        return build_recall_prompt(self._core, request, results, budget, style=style, chat=self._core.chat)
+        return build_recall_prompt(self._core, request, self._recall.run(request), budget, style=style,
+                                   chat=self._core.chat)
 
     def _recall_request(
         self, query: Any, user_id: Any, *, limit: Any = None, filters: Any = None, memory_types: Any = None,

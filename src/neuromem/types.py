@@ -10,10 +10,7 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    import numpy as np
+from typing import Any
 
 
 class MemoryType(StrEnum):
@@ -249,9 +246,6 @@ class SearchResults:
     # retrieval paths that were wanted but failed or had no input, as "path: why"; empty when
     # recall ran in full. Non-empty means the hits may miss memories (issue #12 item 4).
     degraded: tuple[str, ...] = ()
-    # the query's vector (None: not embedded, or the embedder failed), read by ``recall_prompt`` so the
-    # question is embedded once (issue 25 item 1); a read-only NumPy array, left out of repr and ==
-    query_vector: np.ndarray | None = field(default=None, repr=False, compare=False)
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         return iter(self.hits)

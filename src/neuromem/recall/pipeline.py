@@ -39,8 +39,9 @@ from .hop import anchor_window, expansion_terms
 from .mmr import mmr_order, session_spread
 from .query import QueryAnalysis, analyze_query
 from .query_cache import QueryEmbeddingCache
+from .reads import isolated, statements_on_their_own
 from .recipes import RecallRecipe
-from .request import RecallRequest
+from .request import Recalled, RecallRequest
 from .rerank import Reranker, create_reranker
 from .retriever_table import HOP_RETRIEVERS, NOT_APPLICABLE, RETRIEVERS, Retriever, Search
 from .retrievers import Probe
@@ -73,9 +74,9 @@ class RecallPipeline:
         self._pool: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
 
-    def run(self, request: RecallRequest) -> SearchResults:
+    def run(self, request: RecallRequest) -> Recalled:
         """Recall for ``request`` (checked by the facade): the hits, the trace, the raw passages, the
-        degraded paths and the query vector."""
+        degraded paths — and the query vector."""
         tr = Trace(request.trace)
         started = time.perf_counter()
         recipe = request.recipe
@@ -89,7 +90,7 @@ class RecallPipeline:
         probe = Probe(request.user_id, analysis, None, request.types, request.limit, recipe, request.as_of,
                       request.where, request.valid_at)  # fmt: skip
         vectors: dict[uuid.UUID, np.ndarray] = {}
-        with self.runtime.db.connection() as conn:
+        with self.runtime.db.connection() as conn, statements_on_their_own(conn):
             found = Search(conn, probe, self.settings, tr, pending=pending, embed=self._embed_cached)
             self._run_table(RETRIEVERS, found)
             for name, listed in found.lists.items():
@@ -123,7 +124,7 @@ class RecallPipeline:
                 [h.memory.id for h in hits if h.memory.memory_type == "trait"],
                 request.query,
             )
-        return SearchResults(tuple(hits), tr.as_dict(), tuple(found.passages), degraded, req.vector)
+        return Recalled(SearchResults(tuple(hits), tr.as_dict(), tuple(found.passages), degraded), req.vector)
 
     # ------------------------------------------------------------------ retrieval
     def _run_table(self, table: tuple[Retriever, ...], search: Search) -> None:
@@ -139,9 +140,9 @@ class RecallPipeline:
                 search.lists[retriever.name] = found
 
     def _attempt(self, conn: Conn, tr: Trace, name: str, fn: Callable[[], T]) -> T | None:
-        """``fn`` in its own sub-transaction; on an error the path says why and the answer is None."""
+        """``fn`` on its own (:func:`isolated`); on an error the path says why and the answer is None."""
         try:
-            with conn.transaction():
+            with isolated(conn):
                 out = tr.timed(name, fn)
         except Exception as exc:
             raise_if_fatal(exc)
@@ -361,7 +362,7 @@ class RecallPipeline:
         """Conversational context: each candidate's best TEMPORAL_NEXT neighbour among the candidates."""
         pool = sorted(fused, key=lambda i: (-fused[i].lin, i))[: req.recipe.neighbour_pool]
         try:
-            with conn.transaction():
+            with isolated(conn):
                 pairs = tr.timed(
                     "neighbours", lambda: rq.memory_neighbours(conn, req.user_id, pool, as_of=req.as_of)
                 )

@@ -46,7 +46,8 @@ from ..text.tokenize import tokenize
 from ..types import ScoreBreakdown, SearchHit, SearchResults
 from .packing import Citation, PackItem, group, make_items, pack
 from .prompt_truth import conflicts, earlier
-from .request import RecallRequest
+from .reads import statements_on_their_own
+from .request import Recalled, RecallRequest
 
 if TYPE_CHECKING:
     from ..core import Runtime
@@ -248,27 +249,28 @@ def prompt_budget(token_budget: Any, style: Any) -> int:
 
 
 def build_recall_prompt(
-    runtime: Runtime, request: RecallRequest, results: SearchResults, budget: int, *, style: str = "sections",
+    runtime: Runtime, request: RecallRequest, recalled: Recalled, budget: int, *, style: str = "sections",
     chat: ChatModel | None = None,
 ) -> PromptBlock:
-    """Pack ``results`` — the recall of ``request``, checked by the facade with :func:`prompt_budget` —
+    """Pack ``recalled`` — the recall of ``request``, checked by the facade with :func:`prompt_budget` —
     within ``budget`` tokens and lay out the memory block. What the block adds to the hits (pinned
     lines, proven skills, turn dates, conflicts, citations) is read over one connection; the
-    question's vector comes with ``results``. The stages' times join ``results.trace["timings_ms"]``
+    question's vector comes with ``recalled``. The stages' times join ``results.trace["timings_ms"]``
     (``prompt_reads``, ``prompt_pack``, ``prompt_total``)."""
     started = time.perf_counter()
     reads = 0.0
+    results = recalled.results
     uid, query = request.user_id, request.query
     lang = "zh" if detect_language(query) == "zh" else "en"
     terms = tokenize(query)
     top = max((h.score.final for h in results.hits), default=0.0)
     found = {h.memory.id for h in results.hits if top > 0 and h.score.final >= RELEVANT_SHARE * top}
-    with runtime.db.connection() as conn:
+    with runtime.db.connection() as conn, statements_on_their_own(conn):
         mark = time.perf_counter()
         pins = sorted((p for p in _pins(runtime, conn, uid, request.viewer) if bears_on(p, set(terms), found)),
                       key=lambda p: pin_priority(p, found))  # the share is filled in this order  # fmt: skip
         # seed 004 §4.2 "Proven Skills": only for a task that looks alike
-        pins += alike_procedures(runtime, conn, query, uid, results.query_vector)
+        pins += alike_procedures(runtime, conn, query, uid, recalled.query_vector)
         pinned_ids = frozenset(p.memory.id for p in pins)
         hits = [h for h in results.hits if h.memory.category != PROCEDURE or h.memory.id in pinned_ids]
         hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
@@ -285,7 +287,7 @@ def build_recall_prompt(
             reads += time.perf_counter() - mark
     if asks_model:  # no connection is held while the model compresses the bullets
         text, ordered = layout(chat)
-        with runtime.db.connection() as conn:
+        with runtime.db.connection() as conn, statements_on_their_own(conn):
             citations = _citations(conn, uid, [i.hit for i in ordered])
     lines = tuple(PromptLine(n, i.section, i.text, i.hit.memory.id, i.compressed)
                   for n, i in enumerate(ordered, start=1))  # fmt: skip

@@ -2,8 +2,9 @@
 
 The facade (``Memory.search``, ``Memory.recall_prompt``) checks the caller's arguments and
 builds a :class:`RecallRequest`; :meth:`~neuromem.recall.pipeline.RecallPipeline.run` takes it
-and answers :class:`~neuromem.types.SearchResults` (which carry the query vector, so the prompt
-block does not embed the question a second time). Nothing below the facade validates again.
+and answers a :class:`Recalled`: the public :class:`~neuromem.types.SearchResults` and the query
+vector, so the prompt block does not embed the question a second time (the vector stays out of
+the public results, which go over the wire as JSON). Nothing below the facade validates again.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..store.filters import CompiledFilter
 from ..store.visibility import EVERYTHING, Viewer
-from ..types import MemoryType
+from ..types import MemoryType, SearchResults
 from .recipes import RecallRecipe
 
 
@@ -41,4 +44,13 @@ class RecallRequest:
     strict: bool = False
 
 
-__all__ = ["RecallRequest"]
+@dataclass(frozen=True, slots=True)
+class Recalled:
+    """What ``RecallPipeline.run`` answers: the results, and the query's vector (None when recall did not
+    embed it — a lexical recipe — or the embedder failed; read-only, shared with the query-vector LRU)."""
+
+    results: SearchResults
+    query_vector: np.ndarray | None = None
+
+
+__all__ = ["RecallRequest", "Recalled"]
