@@ -18,7 +18,9 @@ Reported: p50/p95/p99 of end-to-end ``search`` wall time, of the query embedding
 (it overlaps BM25, so ``search_minus_embedding`` understates the non-embedding work),
 of ``recall_prompt`` (``--budget`` tokens, query embedding included) with its stages (the
 search's, then ``prompt_reads`` — pins, skills, turn dates, conflicts, citations over one
-connection — ``prompt_pack`` and ``prompt_total``), of repeated (cached) queries; then the same
+connection — ``prompt_pack`` and ``prompt_total``) and the CPU time of this process per ``search`` and
+``recall_prompt`` (every thread, the query embedding included: less sensitive to a loaded host than
+wall time), of repeated (cached) queries; then the same
 search under ``--clients`` concurrent clients (threads, each its own questions, embedding included).
 
 The agent loop (issue 25 "Speed"): ``--loop-turns`` calls of ``recall_prompt`` per user, as an
@@ -148,15 +150,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             prompt_ms: list[float] = []
             stage_ms: dict[str, list[float]] = {}
             prompt_stage_ms: dict[str, list[float]] = {}
+            search_cpu_ms: list[float] = []  # this process's CPU time (every thread): less load-sensitive
+            prompt_cpu_ms: list[float] = []
             for q in questions:  # warm-up: load the model, fill the pool and caches
                 memory.search(q.question, user_id=f"lat-{q.question_id}", recipe=args.recipe)
             for q in tqdm(questions, desc="recall", file=sys.stderr):
                 user = f"lat-{q.question_id}"
                 for text in texts[: args.queries]:
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     results = memory.search(text, user_id=user, limit=10, reference_time=q.question_date,
                                             recipe=args.recipe)  # fmt: skip
                     total = (time.perf_counter() - start) * 1000
+                    search_cpu_ms.append((time.process_time() - cpu) * 1000)
                     search_ms.append(total)
                     e = results.trace["timings_ms"].get("embed_query", 0.0)
                     embed_ms.append(e)
@@ -164,10 +169,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                     for stage, ms in results.trace["timings_ms"].items():
                         stage_ms.setdefault(stage, []).append(ms)
                 for text in texts[: max(1, args.queries // 4)]:
-                    start = time.perf_counter()
+                    start, cpu = time.perf_counter(), time.process_time()
                     block = memory.recall_prompt(text, user_id=user, token_budget=args.budget,
                                                  reference_time=q.question_date, recipe=args.recipe)  # fmt: skip
                     prompt_ms.append((time.perf_counter() - start) * 1000)
+                    prompt_cpu_ms.append((time.process_time() - cpu) * 1000)
                     for stage, ms in block.results.trace["timings_ms"].items():
                         prompt_stage_ms.setdefault(stage, []).append(ms)
             recall.query_cache.size = memory.settings.recall.query_embedding_cache
@@ -216,6 +222,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "search_minus_embedding_ms": percentiles(rest_ms),
         "recall_prompt_ms": percentiles(prompt_ms),
         "recall_prompt_p95_over_search_p95_ms": round(percentiles(prompt_ms)["p95"] - percentiles(search_ms)["p95"], 2),
+        "search_cpu_ms": percentiles(search_cpu_ms),
+        "recall_prompt_cpu_ms": percentiles(prompt_cpu_ms),
         "recall_prompt_stages_ms": {k: percentiles(v) for k, v in prompt_stage_ms.items()},
         "agent_loop": loop,
         "repeated_query_search_ms": percentiles(repeated_ms),
