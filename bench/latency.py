@@ -20,7 +20,8 @@ of ``recall_prompt`` (``--budget`` tokens, query embedding included) with its st
 search's, then ``prompt_reads`` — pins, skills, turn dates, conflicts, citations over one
 connection — ``prompt_pack`` and ``prompt_total``) and the CPU time of this process per ``search`` and
 ``recall_prompt`` (every thread, the query embedding included: less sensitive to a loaded host than
-wall time), of repeated (cached) queries; then the same
+wall time) and the round trips to PostgreSQL (statements and BEGIN/COMMIT/SAVEPOINT commands,
+:class:`RoundTrips`), of repeated (cached) queries; then the same
 search under ``--clients`` concurrent clients (threads, each its own questions, embedding included).
 
 The agent loop (issue 25 "Speed"): ``--loop-turns`` calls of ``recall_prompt`` per user, as an
@@ -41,6 +42,7 @@ import json
 import os
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -48,8 +50,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import psycopg
 from bench.datasets import lme_corpus, load_longmemeval
 from bench.retrieval import CachedEmbedder, ingest
+from psycopg._connection_base import BaseConnection
 from tqdm import tqdm
 
 from neuromem import Memory, Settings
@@ -74,6 +78,36 @@ def store_turns(memory: Memory, user: str, docs: Sequence[Any], vectors: np.ndar
                 row.id, seq, "user", None, text, date, doc_id, None, {"doc_id": doc_id}, doc_id, None,
                 tokens, count, vec)])  # fmt: skip
             conversations.add_sources(conn, user, [(records[i].id, row.id, mid)])
+
+
+class RoundTrips:
+    """Statements and transaction commands (BEGIN, COMMIT, SAVEPOINT…) this thread sends to PostgreSQL:
+    each is one round trip, and a round trip costs most on a loaded host (counted by wrapping psycopg)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._thread = threading.get_ident()
+        self._saved: list[tuple[type, str, Any]] = []
+
+    def __enter__(self) -> RoundTrips:
+        for cls, name in ((psycopg.Connection, "execute"), (psycopg.Cursor, "execute"),
+                          (BaseConnection, "_exec_command")):  # fmt: skip
+            real = getattr(cls, name)
+            self._saved.append((cls, name, real))
+            setattr(cls, name, self._counted(real))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for cls, name, real in self._saved:
+            setattr(cls, name, real)
+
+    def _counted(self, real: Any) -> Any:
+        def call(obj: Any, *args: Any, **kwargs: Any) -> Any:
+            if threading.get_ident() == self._thread:
+                self.count += 1
+            return real(obj, *args, **kwargs)
+
+        return call
 
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:
@@ -152,30 +186,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             prompt_stage_ms: dict[str, list[float]] = {}
             search_cpu_ms: list[float] = []  # this process's CPU time (every thread): less load-sensitive
             prompt_cpu_ms: list[float] = []
+            search_trips: list[float] = []
+            prompt_trips: list[float] = []
             for q in questions:  # warm-up: load the model, fill the pool and caches
                 memory.search(q.question, user_id=f"lat-{q.question_id}", recipe=args.recipe)
-            for q in tqdm(questions, desc="recall", file=sys.stderr):
-                user = f"lat-{q.question_id}"
-                for text in texts[: args.queries]:
-                    start, cpu = time.perf_counter(), time.process_time()
-                    results = memory.search(text, user_id=user, limit=10, reference_time=q.question_date,
-                                            recipe=args.recipe)  # fmt: skip
-                    total = (time.perf_counter() - start) * 1000
-                    search_cpu_ms.append((time.process_time() - cpu) * 1000)
-                    search_ms.append(total)
-                    e = results.trace["timings_ms"].get("embed_query", 0.0)
-                    embed_ms.append(e)
-                    rest_ms.append(total - e)
-                    for stage, ms in results.trace["timings_ms"].items():
-                        stage_ms.setdefault(stage, []).append(ms)
-                for text in texts[: max(1, args.queries // 4)]:
-                    start, cpu = time.perf_counter(), time.process_time()
-                    block = memory.recall_prompt(text, user_id=user, token_budget=args.budget,
-                                                 reference_time=q.question_date, recipe=args.recipe)  # fmt: skip
-                    prompt_ms.append((time.perf_counter() - start) * 1000)
-                    prompt_cpu_ms.append((time.process_time() - cpu) * 1000)
-                    for stage, ms in block.results.trace["timings_ms"].items():
-                        prompt_stage_ms.setdefault(stage, []).append(ms)
+            with RoundTrips() as trips:  # this thread's statements: the search and the prompt block
+                for q in tqdm(questions, desc="recall", file=sys.stderr):
+                    user = f"lat-{q.question_id}"
+                    for text in texts[: args.queries]:
+                        start, cpu, sent = time.perf_counter(), time.process_time(), trips.count
+                        results = memory.search(text, user_id=user, limit=10, reference_time=q.question_date,
+                                                recipe=args.recipe)  # fmt: skip
+                        total = (time.perf_counter() - start) * 1000
+                        search_cpu_ms.append((time.process_time() - cpu) * 1000)
+                        search_trips.append(trips.count - sent)
+                        search_ms.append(total)
+                        e = results.trace["timings_ms"].get("embed_query", 0.0)
+                        embed_ms.append(e)
+                        rest_ms.append(total - e)
+                        for stage, ms in results.trace["timings_ms"].items():
+                            stage_ms.setdefault(stage, []).append(ms)
+                    for text in texts[: max(1, args.queries // 4)]:
+                        start, cpu, sent = time.perf_counter(), time.process_time(), trips.count
+                        block = memory.recall_prompt(text, user_id=user, token_budget=args.budget,
+                                                     reference_time=q.question_date, recipe=args.recipe)  # fmt: skip
+                        prompt_ms.append((time.perf_counter() - start) * 1000)
+                        prompt_cpu_ms.append((time.process_time() - cpu) * 1000)
+                        prompt_trips.append(trips.count - sent)
+                        for stage, ms in block.results.trace["timings_ms"].items():
+                            prompt_stage_ms.setdefault(stage, []).append(ms)
             recall.query_cache.size = memory.settings.recall.query_embedding_cache
             repeated_ms: list[float] = []
             for q in questions:
@@ -224,6 +263,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "recall_prompt_p95_over_search_p95_ms": round(percentiles(prompt_ms)["p95"] - percentiles(search_ms)["p95"], 2),
         "search_cpu_ms": percentiles(search_cpu_ms),
         "recall_prompt_cpu_ms": percentiles(prompt_cpu_ms),
+        "search_round_trips": percentiles(search_trips),
+        "recall_prompt_round_trips": percentiles(prompt_trips),
         "recall_prompt_stages_ms": {k: percentiles(v) for k, v in prompt_stage_ms.items()},
         "agent_loop": loop,
         "repeated_query_search_ms": percentiles(repeated_ms),
