@@ -74,7 +74,7 @@ from .recall.request import RecallRequest
 from .store import history, memories, teams
 from .store.db import Database
 from .store.filters import compile_filter
-from .store.visibility import Owner, narrowed
+from .store.visibility import narrowed
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import (
     DocumentFile,
@@ -400,11 +400,8 @@ class Memory:
         sid = DEFAULT_SESSION if session_id is None else session_id
         owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
                              team_id=team_id)  # fmt: skip
-        if not check.flag(wait, "wait"):
-            if owner != Owner():
-                raise InvalidScopeError("ingest(wait=False) stores the user's shared memory only: "
-                                        "pass agent_id, run_id, visibility or team_id with wait=True")  # fmt: skip
-            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict)
+        if not check.flag(wait, "wait"):  # the job's memories get the same scope (kept in its payload)
+            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict, owner)
         with self._foreground:
             report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict, owner=owner)
         self._poke()
@@ -525,6 +522,7 @@ class Memory:
         valid_at: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
@@ -537,7 +535,9 @@ class Memory:
         recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
         failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
         and ``strict=True`` turns that into ``RecallDegradedError`` too. ``agent_id`` / ``run_id``: recall as
-        that agent / run — its own memories and the user's shared ones (docs/architecture.md, "Scopes").
+        that agent / run — its own memories and the user's shared ones (docs/architecture.md, "Scopes");
+        ``include_shared``: with what other users share with the user (team memories of its teams, public ones),
+        ranked with its own (``neuromem.recall.shared``).
 
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
@@ -545,7 +545,7 @@ class Memory:
         request = self._recall_request(
             query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of, trace=trace,
             recipe=recipe, reference_time=reference_time, strict=strict, valid_at=valid_at, agent_id=agent_id,
-            run_id=run_id,
+            run_id=run_id, include_shared=include_shared,
         )
         return self._recall.run(request).results
 
@@ -561,6 +561,7 @@ class Memory:
         reference_time: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -570,18 +571,20 @@ class Memory:
         """
         budget = prompt_budget(self.settings.recall.token_budget if token_budget is None else token_budget, style)
         request = self._recall_request(query, user_id, limit=limit or depth_for(budget), recipe=recipe,
-                                       reference_time=reference_time, agent_id=agent_id, run_id=run_id)  # fmt: skip
+                                       reference_time=reference_time, agent_id=agent_id, run_id=run_id,
+                                       include_shared=include_shared)  # what others share: as in search  # fmt: skip
         return build_recall_prompt(self._core, request, self._recall.run(request), budget, style=style,
                                    chat=self._core.chat)
 
     def _recall_request(
         self, query: Any, user_id: Any, *, limit: Any = None, filters: Any = None, memory_types: Any = None,
         as_of: Any = None, trace: Any = False, recipe: Any = None, reference_time: Any = None, strict: Any = False,
-        valid_at: Any = None, agent_id: Any = None, run_id: Any = None,
+        valid_at: Any = None, agent_id: Any = None, run_id: Any = None, include_shared: Any = False,
     ) -> RecallRequest:
         """The arguments of ``search`` / ``recall_prompt``, checked once (issue 25 item 1)."""
-        if not isinstance(trace, bool) or not isinstance(strict, bool):
-            raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
+        if not all(isinstance(flag, bool) for flag in (trace, strict, include_shared)):
+            raise InvalidInputError(f"trace, strict and include_shared must be booleans, got {trace!r}, {strict!r} "
+                                    f"and {include_shared!r}")  # fmt: skip
         uid = self._uid(user_id)
         viewer = scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
         return RecallRequest(
@@ -592,6 +595,7 @@ class Memory:
             where=narrowed(compile_filter(filters), viewer), viewer=viewer,
             as_of=check.timestamp(as_of, "as_of"), valid_at=check.timestamp(valid_at, "valid_at"),
             reference=check.timestamp(reference_time, "reference_time"), trace=trace, strict=strict,
+            include_shared=include_shared,
         )
 
     def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:

@@ -45,6 +45,7 @@ from .request import Recalled, RecallRequest
 from .rerank import Reranker, create_reranker
 from .retriever_table import HOP_RETRIEVERS, NOT_APPLICABLE, RETRIEVERS, Retriever, Search
 from .retrievers import Probe
+from .shared import merged, shared_hits
 from .trace import NO_VECTOR, Trace
 from .truth import Outdated, TruthFacts, above_floor, lexical_traces, newer_first
 from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
@@ -124,7 +125,20 @@ class RecallPipeline:
                 [h.memory.id for h in hits if h.memory.memory_type == "trait"],
                 request.query,
             )
-        return Recalled(SearchResults(tuple(hits), tr.as_dict(), tuple(found.passages), degraded), req.vector)
+        answer = SearchResults(tuple(hits), tr.as_dict(), tuple(found.passages), degraded)
+        if request.include_shared:  # what others share with the user, ranked with the user's own hits
+            answer = self._with_shared(request, answer, req.vector, now)
+        return Recalled(answer, req.vector)
+
+    def _with_shared(
+        self, request: RecallRequest, own: SearchResults, vector: np.ndarray | None, now: dt.datetime
+    ) -> SearchResults:
+        """``own`` merged with the memories other users share with the user (``recall.shared``), ranked with
+        the query vector recall already has (the question is not embedded again)."""
+        others = shared_hits(self.runtime.db, self.settings, lambda _query: vector, request.query, request.user_id,
+                             recipe=request.recipe, types=request.types, limit=request.limit, as_of=request.as_of,
+                             valid_at=request.valid_at, where=request.where, reference=now)  # fmt: skip
+        return merged(own, others, request.limit, request.recipe.rrf_k)
 
     # ------------------------------------------------------------------ retrieval
     def _run_table(self, table: tuple[Retriever, ...], search: Search) -> None:

@@ -27,7 +27,8 @@ class RecallRequest:
     ``where`` is the caller's metadata filter already narrowed to ``viewer`` (an agent or run
     sees its own memories and the user's shared ones); the prompt block narrows its pinned
     lines to ``viewer`` too. ``reference`` is "now" for relative dates in the query; ``as_of``
-    (record time) and ``valid_at`` (event time) travel in time (docs/time-travel.md)."""
+    (record time) and ``valid_at`` (event time) travel in time (docs/time-travel.md); ``include_shared``
+    ranks what other users share with the user among the user's own hits (``recall.shared``)."""
 
     query: str
     user_id: str
@@ -42,6 +43,7 @@ class RecallRequest:
     trace: bool = False
     track_access: bool = True
     strict: bool = False
+    include_shared: bool = False  # with what other users share with the user (``recall.shared``)
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,7 +9,7 @@ the current hit: when the lower of the two must come first they exchange places 
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
 and no other hit moves, so the rule never pushes an unrelated hit out of the top; the scores still
 fall down the list. It runs after fusion and the judge in every recipe
-(``pipeline.RecallPipeline.search``).
+(``pipeline.RecallPipeline.run``).
 
 **Relevance floor.** A hit the z-score fusion clipped to 0 but a lexical list found (it shares words
 with the query) keeps a trace of a score below every scored hit (:func:`lexical_traces`). A hit is
