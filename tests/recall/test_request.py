@@ -9,6 +9,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
+import psycopg
 import pytest
 
 from neuromem import Memory
@@ -135,3 +136,23 @@ def test_recall_reads_the_runtime_clock(clocked: Memory) -> None:
     assert window is not None and window["start"].startswith("2024-05-02")
     clocked._core.access.flush()
     assert clocked.get(added.id, user_id="u").last_accessed_at == T0
+
+
+def test_recall_reads_statement_by_statement_and_gives_the_connection_back_as_it_was(memory: Memory) -> None:
+    from neuromem.recall.reads import isolated, statements_on_their_own
+
+    with memory._core.db.connection() as conn:
+        assert not conn.autocommit
+        with statements_on_their_own(conn):
+            assert conn.autocommit
+            with pytest.raises(psycopg.errors.UndefinedColumn), isolated(conn):
+                conn.execute("SELECT no_such_column FROM memories")
+            assert conn.execute("SELECT 1 AS one").fetchone() == {"one": 1}  # the failure cost nothing else
+        assert not conn.autocommit
+        conn.execute("SELECT 1")
+        with statements_on_their_own(conn):  # inside a transaction: left as it is, savepoints do the work
+            assert not conn.autocommit
+            with pytest.raises(psycopg.errors.UndefinedColumn), isolated(conn):
+                conn.execute("SELECT no_such_column FROM memories")
+            assert conn.execute("SELECT 2 AS two").fetchone() == {"two": 2}
+        conn.rollback()
