@@ -18,7 +18,6 @@ end_idle_sessions      every minute  sessions idle past ``ingest.session_idle_ti
 backfill_embeddings    every minute  rows written without a vector → embedded
 reflection_sweep       hourly        users past the 24 h fallback of seed 001 §4.5 → reflected
                                      (memories added without an ingest batch get reflected too)
-promote_tiers          every 6 h     facts / episodes short → mid → long (``lifecycle.tiers``, seed 003 §6.2)
 compress_episodes      daily         episodes older than 90 days, recalled < 5 times → summaries, originals
                                      archived (``lifecycle.compress``, seed 004 §2.2)
 purge_soft_deleted     daily         rows soft-deleted longer than ``lifecycle.soft_delete_retention_days``
@@ -58,7 +57,6 @@ from .compress import compress_job
 from .concepts import concepts_job
 from .purge import purge_preview, purge_soft_deleted
 from .retention import enforce_retention
-from .tiers import promote_job
 from .webhooks import deliver_webhooks
 
 if TYPE_CHECKING:
@@ -126,8 +124,6 @@ JOBS: dict[str, Job] = {
             "embed rows written without a vector", previews=False),
         Job("reflection_sweep", "40 * * * *", _reflection_sweep,
             "reflect on users past the 24 h fallback (memories added without an ingest batch)"),
-        Job("promote_tiers", "50 */6 * * *", lambda c, now, dry: promote_job(_core(c), now, dry_run=dry),
-            "move facts and episodes to the mid and long tiers"),
         Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(_core(c), now, dry_run=dry),
             "summarise old, rarely recalled episodes; originals archived"),
         Job("purge_soft_deleted", "30 4 * * *",
