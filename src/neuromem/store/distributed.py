@@ -47,6 +47,10 @@ from .scope import SERVICE_ROLE
 DISTRIBUTION_COLUMN = "user_id"
 QUEUE_TABLE_PREFIX = "procrastinate_"  # the job queue (lifecycle.worker): stays on the coordinator
 COORDINATOR_TABLES = ("neuromem_migrations", "neuromem_meta")
+# tables with a user_id that are read across users: who belongs to which team (0022) is read by the
+# policy shared_visibility of every memory shard, for the viewer, not the owner, of the rows; a copy
+# on every node lets each shard check membership locally (a small table, written rarely)
+REFERENCE_USER_TABLES = ("team_members",)
 FUNCTION_PREFIX = "neuromem_"
 
 HAS_CITUS = "SELECT 1 FROM pg_extension WHERE extname = 'citus'"
@@ -120,6 +124,23 @@ _READING_FUNCTIONS = """
 _COLUMN_TYPE = """
     SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
     WHERE a.attrelid = %s::regclass AND a.attname = %s"""
+# statement-level triggers with transition tables on user tables (0020's change feed): Citus fires a
+# distributed table's triggers on its shards, where its planner cannot read a transition table
+_TRANSITION_TRIGGERS = """
+    SELECT t.tgname, c.relname, p.proname, t.tgtype
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY(%s) AND NOT t.tgisinternal
+      AND (t.tgoldtable IS NOT NULL OR t.tgnewtable IS NOT NULL)
+    ORDER BY c.relname, t.tgname"""
+PER_ROW_SUFFIX = "_per_row"  # the per-row twin of a statement-level trigger function (migration 0024)
+FUNCTION_EXISTS = "SELECT to_regprocedure(%s) IS NOT NULL"
+DROP_TRIGGER = sql.SQL("DROP TRIGGER {} ON {}")
+CREATE_ROW_TRIGGER = sql.SQL("CREATE TRIGGER {name} AFTER {events} ON {table} FOR EACH ROW EXECUTE FUNCTION {fn}({arg})")
+# pg_trigger.tgtype bits (PostgreSQL's trigger.h)
+_TRIGGER_EVENTS = {4: "INSERT", 8: "DELETE", 16: "UPDATE"}
+# Citus refuses to distribute a table with triggers unless told (its triggers run on the shards): the
+# per-row triggers above only touch rows of their own user, on co-located shards of the same node
+ALLOW_TRIGGERS = "SET LOCAL citus.enable_unsafe_triggers = on"
 DISTRIBUTE = "SELECT create_distributed_table(%s, %s, colocate_with => %s)"
 MAKE_REFERENCE = "SELECT create_reference_table(%s)"
 DISTRIBUTE_FUNCTION = "SELECT create_distributed_function(%s)"
@@ -166,12 +187,16 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
         conn.execute(ALLOW_NESTED.format(sql.SQL(signature)))  # type: ignore[arg-type]
     done = {name: method for name, method in _rows(conn, _LAID_OUT)}
     tables = [(name, bool(per_user)) for name, per_user in _rows(conn, _TABLES, {"col": DISTRIBUTION_COLUMN})]
-    user_tables = [name for name, per_user in tables if per_user and name not in done]
-    shared = [name for name, per_user in tables if not per_user and name not in done and _is_shared(name)]
+    user_tables = [name for name, per_user in tables
+                   if per_user and name not in done and name not in REFERENCE_USER_TABLES]  # fmt: skip
+    shared = [name for name, per_user in tables
+              if (not per_user or name in REFERENCE_USER_TABLES) and name not in done and _is_shared(name)]  # fmt: skip
     if user_tables:
         _require_one_column_type(conn, user_tables + [n for n, m in done.items() if m == "h"])
         foreign_keys = _drop_foreign_keys(conn, user_tables)
         _policies_without_subqueries(conn)
+        _triggers_per_row(conn, user_tables)
+        conn.execute(ALLOW_TRIGGERS)
         for table in user_tables:
             if _widen_keys(conn, table):
                 layout.rekeyed.append(table)
@@ -205,6 +230,23 @@ def _policies_without_subqueries(conn: psycopg.Connection[Any]) -> None:
         with_check = _cluster_policy(check) if check else using
         conn.execute(ALTER_POLICY.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using),  # type: ignore[arg-type]
                                          sql.SQL(with_check)))  # type: ignore[arg-type]  # fmt: skip
+
+
+def _triggers_per_row(conn: psycopg.Connection[Any], tables: list[str]) -> None:
+    """Replace each statement-level trigger with transition tables by a row-level trigger of the same
+    name and events calling ``<function>_per_row(<table>)`` (migration 0024); a trigger without such a
+    twin cannot run on a cluster, and the layout says which."""
+    for name, table, function, tgtype in _rows(conn, _TRANSITION_TRIGGERS, (tables,)):
+        twin = function + PER_ROW_SUFFIX
+        if not _rows(conn, FUNCTION_EXISTS, (f"{twin}()",))[0][0]:
+            from ..errors import StoreError
+
+            raise StoreError(f"trigger {name} on {table} reads a transition table, which Citus cannot plan on a "
+                             f"shard, and {twin}() (its per-row form) does not exist")  # fmt: skip
+        events = sql.SQL(" OR ").join(sql.SQL(e) for bit, e in _TRIGGER_EVENTS.items() if tgtype & bit)  # type: ignore[arg-type]
+        conn.execute(DROP_TRIGGER.format(sql.Identifier(name), sql.Identifier(table)))
+        conn.execute(CREATE_ROW_TRIGGER.format(name=sql.Identifier(name), events=events, table=sql.Identifier(table),
+                                               fn=sql.Identifier(twin), arg=sql.Literal(table)))  # fmt: skip
 
 
 def _cluster_policy(expression: str) -> str:
