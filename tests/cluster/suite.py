@@ -28,6 +28,12 @@ SINGLE_NODE_ONLY = {
     "tests/store/test_first_recall.py::test_vector_queries_use_the_hnsw_index": "index statistics live on the workers",
     "tests/store/test_first_recall.py::test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of": "index statistics live on the workers",
     "tests/store/test_first_recall.py::test_a_user_with_few_rows_is_searched_exactly": "index statistics live on the workers",
+    # the trigger swap of the layout step, run on a single node's migrated schema (on the cluster the
+    # swap is already done: test_layout.py::test_the_cluster_layout)
+    "tests/cluster/test_layout.py::test_transition_table_triggers_become_their_per_row_twins_with_the_same_events":
+        "swaps a single node's statement triggers",
+    "tests/cluster/test_layout.py::test_a_transition_table_trigger_without_a_per_row_twin_is_refused":
+        "swaps a single node's statement triggers",
     # the embedded server's own lifecycle: no embedded server in a cluster run
     "tests/store/test_server.py": "starts and stops embedded servers",
     "tests/store/test_server_lifecycle.py": "starts and stops embedded servers",

@@ -10,8 +10,12 @@ edits:
   column in every primary key, unique constraint, unique index and foreign key of a distributed
   table, so keys that lack it get ``user_id`` appended first (ids are UUIDv7, globally unique:
   the wider keys accept exactly the same rows);
-- **shared tables** (no ``user_id``: API keys, tenants) become reference tables, a copy on every
-  node, so joins with them stay on the user's node;
+- **shared tables** (no ``user_id``: API keys, webhooks) become reference tables, a copy on every
+  node, so joins with them stay on the user's node; so does ``team_members`` (``REFERENCE_USER_TABLES``),
+  which the ``shared_visibility`` policy of migration 0022 reads for the viewer on the owner's shard;
+- a **statement-level trigger with transition tables** (0020's change feed) becomes a row-level
+  trigger of the same name calling its function's ``_per_row`` twin (migration 0024): Citus fires a
+  distributed table's triggers on the shards, where its planner cannot read a transition table;
 - the **job queue** (procrastinate's tables) and the migrations' bookkeeping stay on the
   coordinator;
 - a **materialized view** cannot be refreshed over shards, so each becomes a plain view with the
@@ -29,7 +33,8 @@ edits:
   (docs/operations.md says how workers authenticate it).
 
 Row-level security policies, triggers and indexes of a distributed table are carried to its
-shards by Citus itself. The step is idempotent: a second run finds nothing to do.
+shards by Citus itself (triggers only with ``citus.enable_unsafe_triggers``, set for this step: the
+per-row triggers touch their own user's rows, on co-located shards of the same node). The step is idempotent: a second run finds nothing to do.
 """
 
 from __future__ import annotations
@@ -164,6 +169,7 @@ class Layout:
     reference: list[str] = field(default_factory=list)
     rekeyed: list[str] = field(default_factory=list)
     views: list[str] = field(default_factory=list)
+    triggers: list[str] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
 
 
@@ -195,7 +201,7 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
         _require_one_column_type(conn, user_tables + [n for n, m in done.items() if m == "h"])
         foreign_keys = _drop_foreign_keys(conn, user_tables)
         _policies_without_subqueries(conn)
-        _triggers_per_row(conn, user_tables)
+        layout.triggers = _triggers_per_row(conn, user_tables)
         conn.execute(ALLOW_TRIGGERS)
         for table in user_tables:
             if _widen_keys(conn, table):
@@ -232,10 +238,11 @@ def _policies_without_subqueries(conn: psycopg.Connection[Any]) -> None:
                                          sql.SQL(with_check)))  # type: ignore[arg-type]  # fmt: skip
 
 
-def _triggers_per_row(conn: psycopg.Connection[Any], tables: list[str]) -> None:
+def _triggers_per_row(conn: psycopg.Connection[Any], tables: list[str]) -> list[str]:
     """Replace each statement-level trigger with transition tables by a row-level trigger of the same
     name and events calling ``<function>_per_row(<table>)`` (migration 0024); a trigger without such a
     twin cannot run on a cluster, and the layout says which."""
+    replaced = []
     for name, table, function, tgtype in _rows(conn, _TRANSITION_TRIGGERS, (tables,)):
         twin = function + PER_ROW_SUFFIX
         if not _rows(conn, FUNCTION_EXISTS, (f"{twin}()",))[0][0]:
@@ -247,6 +254,8 @@ def _triggers_per_row(conn: psycopg.Connection[Any], tables: list[str]) -> None:
         conn.execute(DROP_TRIGGER.format(sql.Identifier(name), sql.Identifier(table)))
         conn.execute(CREATE_ROW_TRIGGER.format(name=sql.Identifier(name), events=events, table=sql.Identifier(table),
                                                fn=sql.Identifier(twin), arg=sql.Literal(table)))  # fmt: skip
+        replaced.append(f"{table}.{name}")
+    return replaced
 
 
 def _cluster_policy(expression: str) -> str:
