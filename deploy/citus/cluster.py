@@ -208,7 +208,8 @@ def ensure_node(base: Path, port: int) -> Node:
     data = base / f"node{port - int(state(base)['ports'][0])}"  # type: ignore[index]
     if (data / "postmaster.pid").exists() and _accepts_connections(port):
         return Node(port, data)
-    return start_node  # (pg_ctl start sees through a pid file left by a node that died)(Path(str(state(base)["pginstall"])), data, port)
+    # (pg_ctl start sees through a pid file left by a node that died)
+    return start_node(Path(str(state(base)["pginstall"])), data, port)
 
 
 def _accepts_connections(port: int) -> bool:
