@@ -16,8 +16,8 @@ edits:
 - a **statement-level trigger with transition tables** (0020's change feed) becomes a row-level
   trigger of the same name calling its function's ``_per_row`` twin (migration 0024): Citus fires a
   distributed table's triggers on the shards, where its planner cannot read a transition table;
-- the **job queue** (procrastinate's tables) and the migrations' bookkeeping stay on the
-  coordinator;
+- the **job queues** (procrastinate's tables, and ``ingest_jobs``, whose runner claims any user's
+  oldest job with ``FOR UPDATE SKIP LOCKED``) and the migrations' bookkeeping stay on the coordinator;
 - a **materialized view** cannot be refreshed over shards, so each becomes a plain view with the
   same definition (``security_invoker``: the service role's row-level security applies); a
   query on it with ``user_id = …`` is routed like one on its tables (docs/architecture.md,
@@ -51,7 +51,10 @@ from .scope import SERVICE_ROLE
 
 DISTRIBUTION_COLUMN = "user_id"
 QUEUE_TABLE_PREFIX = "procrastinate_"  # the job queue (lifecycle.worker): stays on the coordinator
-COORDINATOR_TABLES = ("neuromem_migrations", "neuromem_meta")
+# the migrations' bookkeeping, and the queue of ingest(wait=False) batches (0021): its runner claims the
+# oldest job of any user with FOR UPDATE SKIP LOCKED, which Citus cannot run over shards; a queue, like
+# procrastinate's, whose statements touch no other table
+COORDINATOR_TABLES = ("neuromem_migrations", "neuromem_meta", "ingest_jobs")
 # tables with a user_id that are read across users: who belongs to which team (0022) is read by the
 # policy shared_visibility of every memory shard, for the viewer, not the owner, of the rows; a copy
 # on every node lets each shard check membership locally (a small table, written rarely)
@@ -194,7 +197,7 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
     done = {name: method for name, method in _rows(conn, _LAID_OUT)}
     tables = [(name, bool(per_user)) for name, per_user in _rows(conn, _TABLES, {"col": DISTRIBUTION_COLUMN})]
     user_tables = [name for name, per_user in tables
-                   if per_user and name not in done and name not in REFERENCE_USER_TABLES]  # fmt: skip
+                   if per_user and name not in done and name not in REFERENCE_USER_TABLES and _is_shared(name)]  # fmt: skip
     shared = [name for name, per_user in tables
               if (not per_user or name in REFERENCE_USER_TABLES) and name not in done and _is_shared(name)]  # fmt: skip
     if user_tables:
@@ -263,6 +266,7 @@ def _cluster_policy(expression: str) -> str:
 
 
 def _is_shared(table: str) -> bool:
+    """Whether the table goes to the workers (distributed or replicated), not stays on the coordinator."""
     return not table.startswith(QUEUE_TABLE_PREFIX) and table not in COORDINATOR_TABLES
 
 
