@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from .config import Settings
+    from .conflicts import Conflict
     from .embed.base import Embedder
     from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from .lifecycle.compaction import CompactionReport
     from .lifecycle.compress import CompressionReport
     from .lifecycle.concepts import ConceptReport
-    from .lifecycle.conflicts import Conflict
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion
@@ -464,6 +464,7 @@ class AsyncMemory:
         valid_at: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts and the retrievers that
         found it. ``recipe`` names a preset of ``neuromem.recall.recipes`` (default
@@ -487,6 +488,7 @@ class AsyncMemory:
             valid_at=valid_at,
             agent_id=agent_id,
             run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def recall_prompt(
@@ -501,6 +503,7 @@ class AsyncMemory:
         reference_time: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -517,6 +520,7 @@ class AsyncMemory:
             reference_time=reference_time,
             agent_id=agent_id,
             run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
