@@ -685,7 +685,8 @@ _FROM_TO = re.compile(r"\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+?)(?:[,.;!]|$)|�
 _TIME_LEAD_ZH = re.compile(r"^(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|最近|刚刚?|周末|上周末)[，,]?")
 
 
-def _align_tokens(text: str) -> tuple[set[str], set[str]]:
+@lru_cache(maxsize=8192)
+def _align_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Content tokens of ``text`` (stems; zh words and their characters' bigrams) and its value tokens
     (numbers, capitalised words after the first, e-mail addresses, Latin words inside zh)."""
     folded = _fold(text)
@@ -700,7 +701,7 @@ def _align_tokens(text: str) -> tuple[set[str], set[str]]:
                      and not _CHANGE_ZH.search(w) and not _ENDING_ZH.search(w)]  # fmt: skip
             content.update(w for w in words if len(w) >= 2)
         values.update(v.casefold() for v in re.findall(r"[A-Za-z0-9][\w@.·:-]*[\w]|\d", folded))
-        return content, values
+        return frozenset(content), frozenset(values)
     for i, m in enumerate(re.finditer(r"[\w@.'-]*\w", folded)):
         word = m.group()
         low = word.casefold()
@@ -708,7 +709,7 @@ def _align_tokens(text: str) -> tuple[set[str], set[str]]:
             values.add(low)
         if low not in _ALIGN_STOP_EN and not low.isdigit() and not _CHANGE_WORD_EN.fullmatch(low):
             content.add(_stem(low))
-    return content, values
+    return frozenset(content), frozenset(values)
 
 
 _CHANGE_WORD_EN = re.compile(
@@ -761,21 +762,27 @@ def may_change(text: str) -> bool:
     """Whether ``text`` can change a stored value at all: it fills a slot, or says a change or an end."""
     if claim_of(text, generic=True) is not None:
         return True
-    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-    change, ending = (_CHANGE_ZH, _ENDING_ZH) if zh else (_STRONG_CHANGE_EN, _ENDING_EN)
-    return bool(change.search(text) or ending.search(text) or _FROM_TO.search(text))
+    from .slot_frames import change_evidence
+
+    return change_evidence(text) is not None
 
 
-def value_change(new: str, old: str) -> ValueChange | None:
+def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
     """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
-    a multi-valued relation, values of different kinds)."""
+    a multi-valued relation, values of different kinds): the templates first, then the aligned
+    words, then the statement frames (``text.slot_frames``; ``cosine`` of the two statements'
+    vectors when known)."""
     found = _template_change(new, old)
     if found is not None:
         return found
     a, b = claim_of(new), claim_of(old)
     if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
         return None  # one slot whose templates found no change, or two slots each statement names
-    return _aligned_change(new, old)
+    from .slot_frames import frame_change, same_people  # it builds on this module's word lists
+
+    if new.rstrip().endswith(("?", "？")) or not same_people(new, old):
+        return None  # a question states no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
+    return _aligned_change(new, old) or frame_change(new, old, cosine=cosine)
 
 
 def _named_apart(a: Claim, b: Claim) -> bool:
