@@ -123,17 +123,27 @@ def _cosine(a: np.ndarray | None, b: np.ndarray | None) -> float | None:
     return float(np.dot(a, b) / (na * nb)) if na and nb else None
 
 
+def said_at(hit: SearchHit) -> dt.datetime:
+    """When the hit's words were said: its source turn's time, else its event time. A memory's ``valid_at``
+    may be a time its words name ("my contract ends on December 31"), not when they were said."""
+    if hit.turns:
+        when = hit.turns[0].sent_at
+        return when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
+    return event_time(hit.memory)
+
+
 def value_changes(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray],
                   top: int = SAME_SLOT_TOP) -> dict[int, int]:  # fmt: skip
     """Among the first ``top`` hits, the older → the newer of every two the user said that give one slot two
     values (``text.slots.value_change``, arity single: the same matcher the write side uses, here for the
-    pairs it did not link — a missed candidate, a value kept only as a turn). By position in ``hits``."""
+    pairs it did not link — a missed candidate, a value kept only as a turn), ordered by when each was
+    said (:func:`said_at`). By position in ``hits``."""
     idx = [i for i, h in enumerate(hits[:top]) if _users_words(h.memory) and not is_outdated(h.memory)]
     out: dict[int, int] = {}
     for n, i in enumerate(idx):
         for j in idx[n + 1 :]:
-            older, newer = sorted((i, j), key=lambda k: event_time(hits[k].memory))
-            if event_time(hits[older].memory) == event_time(hits[newer].memory) or older in out:
+            older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
+            if said_at(hits[older]) == said_at(hits[newer]) or older in out:
                 continue
             a, b = hits[older].memory, hits[newer].memory
             change = value_change(b.content, a.content, cosine=_cosine(vectors.get(a.id), vectors.get(b.id)))
@@ -150,7 +160,7 @@ def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[u
         return ordered
     pairs: set[tuple[int, int]] = set()
     for older, newer in value_changes(ordered, vectors).items():
-        until = event_time(ordered[newer].memory)
+        until = said_at(ordered[newer])
         ordered[older] = mark_outdated(ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id))
         pairs.add((min(older, newer), max(older, newer)))
     at = {h.memory.id: i for i, h in enumerate(ordered)}

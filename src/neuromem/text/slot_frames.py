@@ -7,8 +7,9 @@ differs between them, aligned word by word (``slots._align_tokens``):
 - **the frame agrees** — the statements share a content word or a value ("shift", "shared drive
   password", 女儿, "Olive & Thyme"), or their stored vectors are close (cosine ≥
   :data:`FRAME_COSINE`: "I drink my coffee with milk" / "I take my coffee black now");
-- **the subject agrees** — no person is named in one and not in the other ("my wife", "my kids'",
-  我姐姐的闺蜜): "My dentist is Dr. Alvarez" and "My kids' dentist is Dr. Moreau" are two slots;
+- **the subject agrees** — the newer statement names no person the older one does not ("my wife",
+  "my kids'", 我姐姐的闺蜜): "My dentist is Dr. Alvarez" and "My kids' dentist is Dr. Moreau" are two
+  slots (with no shared word, neither may name a person the other does not);
 - **the value differs** — each statement holds a word the other lacks, and not only the wording
   differs around the same numbers (else it is a restatement);
 - **the newer one says so** — an explicit change or ending ("switched", "got promoted", "rotated",
@@ -103,10 +104,13 @@ def _people(text: str, zh: bool) -> set[str]:
     return {w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded)} & _PEOPLE_EN
 
 
-def same_people(new: str, old: str) -> bool:
-    """No person is named in one statement and not in the other (the subjects agree)."""
+def same_people(new: str, old: str, *, strict: bool = False) -> bool:
+    """The newer statement names no person the older one does not ("my wife", "my kids'": another
+    subject); ``strict``: nor the older one a person the newer one does not. ("Mei's husband is Kenji" →
+    "Mei divorced Kenji …" names the husband by his value: the subjects agree.)"""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    return not (_people(old, zh) ^ _people(new, zh))
+    before, after = _people(old, zh), _people(new, zh)
+    return not (before ^ after if strict else after - before)
 
 
 def _not_a_claim(text: str, zh: bool) -> bool:
@@ -128,8 +132,8 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     if not shared and (cosine is None or cosine < FRAME_COSINE):
         return None  # nothing says they are about one thing
     people = _people(old, zh)
-    if not same_people(new, old):
-        return None  # "my wife", "my kids'": another subject
+    if not same_people(new, old, strict=not (old_c & new_c or old_v & new_v)):
+        return None  # "my wife", "my kids'": another subject (close vectors alone: the same people, both ways)
     if any(_multi(w, zh) and w not in people for w in shared):
         return None  # allergies, likes: another value is an addition ("my daughter" is whom it is about)
     gone, came = (old_c | old_v) - (new_c | new_v), (new_c | new_v) - (old_c | old_v)
