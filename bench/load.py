@@ -159,8 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     dim = 64 if args.embedder == "hashing" else 384
     with temporary_server("neuromem-bench-load-") as admin_url:
         settings = bench_settings(admin_url, embedder=args.embedder, dim=dim)
-        from neuromem.api.keys import KeyStore
         from neuromem.config import secret
+        from neuromem.service.api.keys import KeyStore
         from neuromem.store.db import Database
 
         db = Database.open(settings)

@@ -30,8 +30,8 @@ from bench.harness import bench_settings, temporary_server
 from tests.fakes import FakeOpenAI
 
 from neuromem import Memory
-from neuromem.api.keys import KeyStore
-from neuromem.api.serve import ServiceServer
+from neuromem.service.api.keys import KeyStore
+from neuromem.service.api.serve import ServiceServer
 
 USER = "bench-proxy"
 TOPICS = ["tea", "cycling", "Berlin", "cello", "Python", "hiking", "sushi", "jazz", "chess", "gardening"]

@@ -21,15 +21,6 @@ if typing.TYPE_CHECKING:
         settings_reference,
         stop_embedded_server,
     )
-    from .api.handles import (
-        ApiKey,
-        KeyStore,
-        key_store,
-        metrics_exposition,
-        openapi_document,
-        serve,
-        serve_mcp_stdio,
-    )
     from .async_memory import AsyncMemory
     from .config import Settings
     from .env_names import ServiceFiles, service_auto_start, service_files, store_location
@@ -106,6 +97,15 @@ if typing.TYPE_CHECKING:
     from .reflect.engine import ReflectionReport
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
+    from .service.api.handles import (
+        ApiKey,
+        KeyStore,
+        key_store,
+        metrics_exposition,
+        openapi_document,
+        serve,
+        serve_mcp_stdio,
+    )
     from .store.status import StoreStatus
     from .store.traits import Evidence
     from .types import (
@@ -124,13 +124,13 @@ if typing.TYPE_CHECKING:
 
 _EXPORTS: dict[str, str] = {  # public name → the module that defines it
     # the service face (the `service` extra): what memctl serve / mcp / metrics / openapi / keys use
-    "ApiKey": ".api.handles",
-    "KeyStore": ".api.handles",
-    "key_store": ".api.handles",
-    "metrics_exposition": ".api.handles",
-    "openapi_document": ".api.handles",
-    "serve": ".api.handles",
-    "serve_mcp_stdio": ".api.handles",
+    "ApiKey": ".service.api.handles",
+    "KeyStore": ".service.api.handles",
+    "key_store": ".service.api.handles",
+    "metrics_exposition": ".service.api.handles",
+    "openapi_document": ".service.api.handles",
+    "serve": ".service.api.handles",
+    "serve_mcp_stdio": ".service.api.handles",
     "store_location": ".env_names",
     "ServiceFiles": ".env_names",
     "service_auto_start": ".env_names",

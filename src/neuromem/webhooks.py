@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .api.tenancy import check_tenant
 from .lifecycle import webhooks as feed
 from .lifecycle.webhooks import Webhook
 from .memory import Memory
+from .service.api.tenancy import check_tenant
 
 
 def add_webhook(memory: Memory, url: str, *, tenant: str = "default", events: Sequence[str] | None = None) -> Webhook:

@@ -9,8 +9,8 @@ import httpx
 import pytest
 
 from neuromem import Memory, Settings
-from neuromem.api.keys import KeyStore
-from neuromem.api.serve import ServiceServer
+from neuromem.service.api.keys import KeyStore
+from neuromem.service.api.serve import ServiceServer
 from tests.conftest import base_settings, fresh_database
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from neuromem.api.keys import KeyStore
 from neuromem.errors import AuthenticationError, InvalidInputError, InvalidTenantError
+from neuromem.service.api.keys import KeyStore
 from tests.api.conftest import Service
 
 
@@ -88,9 +88,9 @@ def test_request_timeout_is_a_504_problem(service: Service) -> None:
     import asyncio
     import time
 
-    from neuromem.api.context import ServiceContext
-    from neuromem.api.keys import KeyScope, Principal
     from neuromem.errors import RequestTimeoutError
+    from neuromem.service.api.context import ServiceContext
+    from neuromem.service.api.keys import KeyScope, Principal
 
     slow = ServiceContext(service.memory, service.settings.with_updates(service={"request_timeout_s": 0.05}))
     who = Principal(service.keys.list("default")[0].id, "default", KeyScope.READ, None)

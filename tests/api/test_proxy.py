@@ -12,8 +12,8 @@ import openai
 import pytest
 
 from neuromem import Memory
-from neuromem.api.keys import KeyStore
-from neuromem.api.serve import ServiceServer
+from neuromem.service.api.keys import KeyStore
+from neuromem.service.api.serve import ServiceServer
 from tests.conftest import base_settings, fresh_database
 from tests.fakes import FakeError, FakeOpenAI
 

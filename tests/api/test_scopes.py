@@ -86,7 +86,7 @@ def test_rest_teams_need_an_admin_key_and_share_team_rows(service: Service) -> N
         assert shared.json()[0]["user_id"] == "uma"  # the tenant's own user id, not the stored key
         assert c.get("/v1/memories", params={"user_id": "tia"}).json() == []
     # the database shows tia's scope uma's team row, not uma's private one (RLS, as the service role)
-    from neuromem.api.tenancy import scope_for
+    from neuromem.service.api.tenancy import scope_for
     from neuromem.store import scope
 
     with scope.bind(scope_for("acme", "tia")), service.memory._core.db.transaction() as conn:

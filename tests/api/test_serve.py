@@ -18,9 +18,9 @@ import httpx
 import pytest
 
 from neuromem import Settings
-from neuromem.api import logs
-from neuromem.api.serve import HANDSHAKE_KEY, handshake
 from neuromem.errors import AuthenticationError
+from neuromem.service.api import logs
+from neuromem.service.api.serve import HANDSHAKE_KEY, handshake
 from tests.api.conftest import Service
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,7 +58,7 @@ def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service
         code = proc.wait(30)
     assert code == 0
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
-    access = [e for e in lines if e.get("request_id") == "req-42" and e["logger"] == "neuromem.api.access"]
+    access = [e for e in lines if e.get("request_id") == "req-42" and e["logger"] == "neuromem.service.api.access"]
     assert access and access[0]["tenant"] == "default" and access[0]["user_id"] == "p" and access[0]["status"] == 201
     assert "secret plans" not in log.read_text()  # memory content never reaches the INFO log
 
@@ -91,8 +91,8 @@ def test_a_crashed_runs_key_is_deleted_by_the_next_run(service: Service, tmp_pat
 
 def test_readyz_waits_for_the_warm_embedder(service: Service) -> None:
     from neuromem import Memory
-    from neuromem.api.serve import ServiceServer
     from neuromem.embed.hashing import HashingEmbedder
+    from neuromem.service.api.serve import ServiceServer
 
     gate = threading.Event()
 
@@ -114,7 +114,7 @@ def test_readyz_waits_for_the_warm_embedder(service: Service) -> None:
 
 
 def test_json_log_lines_carry_request_fields() -> None:
-    record = logging.LogRecord("neuromem.api.access", logging.INFO, __file__, 1, "POST %s %s", ("/v1/x", 201), None)
+    record = logging.LogRecord("neuromem.service.api.access", logging.INFO, __file__, 1, "POST %s %s", ("/v1/x", 201), None)
     token = logs.request_fields.set({"request_id": "r1"})
     try:
         logs.annotate(tenant="acme", user_id="alice", ignored=None)

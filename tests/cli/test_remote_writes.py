@@ -13,9 +13,9 @@ import pytest
 from click.testing import CliRunner
 
 from neuromem import Memory
-from neuromem.api.keys import KeyStore
-from neuromem.api.serve import ServiceServer
 from neuromem.cli.main import cli
+from neuromem.service.api.keys import KeyStore
+from neuromem.service.api.serve import ServiceServer
 
 
 @pytest.fixture

@@ -64,7 +64,7 @@ def test_a_command_leaves_a_service_that_the_next_uses_and_that_stops_when_idle(
     wait_for(lambda: served(home), 120, f"no service started: {(home / 'serve.log').read_text()[-3000:]}")
     assert memctl(home, "add", "-u", "ann", "Ann lives in Porto").startswith("ADD: ")
     log = [json.loads(line) for line in (home / "serve.log").read_text().splitlines() if line.startswith("{")]
-    assert any(e.get("logger") == "neuromem.api.access" and e.get("status") == 201 for e in log), log[-5:]
+    assert any(e.get("logger") == "neuromem.service.api.access" and e.get("status") == 201 for e in log), log[-5:]
     assert "neuromem ready in " in (home / "serve.log").read_text()  # the banner line
 
     wait_for(lambda: not (home / "serve.json").exists(), IDLE_S + 30, "the service did not stop when idle")

@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from neuromem import Memory
-from neuromem.api.keys import KeyStore
-from neuromem.api.serve import ServiceServer
+from neuromem.service.api.keys import KeyStore
+from neuromem.service.api.serve import ServiceServer
 from neuromem.store import conversations, memories
 from tests.cluster.routing import Capture, capture, normalized
 from tests.conftest import base_settings, fresh_database

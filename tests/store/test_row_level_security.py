@@ -7,7 +7,7 @@ import psycopg
 import pytest
 
 from neuromem import DatabaseUnavailableError, Memory, Settings, StoreError
-from neuromem.api.tenancy import scope_for
+from neuromem.service.api.tenancy import scope_for
 from neuromem.store import scope
 from tests.cluster import databases as cluster_databases
 

@@ -7,7 +7,7 @@ import psycopg
 import pytest
 
 from neuromem import ForgetReceipt, InvalidScopeError, Memory
-from neuromem.api.tenancy import scope_for
+from neuromem.service.api.tenancy import scope_for
 from neuromem.store import scope
 from neuromem.store.scope import Scope
 

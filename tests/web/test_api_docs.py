@@ -18,7 +18,7 @@ from neuromem import Memory
 
 @pytest.fixture
 def service(memory: Memory) -> Iterator[str]:
-    from neuromem.api.serve import ServiceServer
+    from neuromem.service.api.serve import ServiceServer
 
     settings = memory.settings.with_updates(service={"graceful_shutdown_s": 0, "mcp_http": False})
     with ServiceServer(memory, settings) as url:

@@ -25,7 +25,7 @@ from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import WebDriverWait
 
 from neuromem import Memory
-from neuromem.web import build_router
+from neuromem.service.web import build_router
 from tests.reflect.helpers import say
 
 U = "alice"
@@ -57,9 +57,9 @@ def populate(memory: Memory) -> None:
 
 @pytest.fixture
 def service_url(memory: Memory) -> Iterator[tuple[str, str]]:
-    """The real service app (which mounts ``neuromem.web`` at /ui) and a write key for it."""
-    from neuromem.api.keys import KeyStore
-    from neuromem.api.serve import ServiceServer
+    """The real service app (which mounts ``neuromem.service.web`` at /ui) and a write key for it."""
+    from neuromem.service.api.keys import KeyStore
+    from neuromem.service.api.serve import ServiceServer
 
     token = KeyStore(memory._core.db).create("default", "write", name="page test")[1]
     settings = memory.settings.with_updates(service={"graceful_shutdown_s": 0, "mcp_http": False})

@@ -1,5 +1,5 @@
 """SQL over ``api_keys`` (migration 0009): the service's hashed keys. Rows come back as dicts;
-``neuromem.api.keys`` turns them into ``ApiKey`` / ``Principal`` values."""
+``neuromem.service.api.keys`` turns them into ``ApiKey`` / ``Principal`` values."""
 
 from __future__ import annotations
 

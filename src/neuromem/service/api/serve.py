@@ -27,10 +27,10 @@ from typing import Any
 
 import uvicorn
 
-from ..config import Settings
-from ..env_names import service_files
-from ..errors import ConflictError
-from ..memory import Memory
+from ...config import Settings
+from ...env_names import service_files
+from ...errors import ConflictError
+from ...memory import Memory
 from .app import create_app
 from .keys import KeyScope, KeyStore
 from .tenancy import DEFAULT_TENANT

@@ -23,11 +23,11 @@ from prometheus_client import CollectorRegistry, Counter, Histogram, generate_la
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from ..lifecycle.backfill import turn_max_chars
-from ..memory import Memory
-from ..store import usage
-from ..store.scope import suspended
-from ..store.status import count_pending_vectors
+from ...lifecycle.backfill import turn_max_chars
+from ...memory import Memory
+from ...store import usage
+from ...store.scope import suspended
+from ...store.status import count_pending_vectors
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 _LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)

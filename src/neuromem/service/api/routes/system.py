@@ -7,10 +7,10 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic_core import to_jsonable_python
 
-from ... import __version__
-from ...errors import PermissionDeniedError
-from ...lifecycle.jobs import JOBS
-from ...store import migrate
+from .... import __version__
+from ....errors import PermissionDeniedError
+from ....lifecycle.jobs import JOBS
+from ....store import migrate
 from ..context import ADMIN, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES

@@ -11,11 +11,11 @@ from fastapi import APIRouter, Query, Request
 from fastapi.encoders import jsonable_encoder
 from fastapi.responses import JSONResponse
 
-from ...errors import InvalidInputError
-from ...ingest.async_jobs import IngestJob
-from ...ingest.chat_export import ImportSummary
-from ...ingest.pipeline import IngestReport, SessionEnd
-from ...store.documents import DocumentFile
+from ....errors import InvalidInputError
+from ....ingest.async_jobs import IngestJob
+from ....ingest.chat_export import ImportSummary
+from ....ingest.pipeline import IngestReport, SessionEnd
+from ....store.documents import DocumentFile
 from ..context import READ, WRITE, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES

@@ -19,10 +19,10 @@ import uuid
 from dataclasses import dataclass
 from enum import IntEnum
 
-from ..errors import AuthenticationError, InvalidInputError, NotFoundError
-from ..ids import uuid7
-from ..store import api_keys
-from ..store.db import Database
+from ...errors import AuthenticationError, InvalidInputError, NotFoundError
+from ...ids import uuid7
+from ...store import api_keys
+from ...store.db import Database
 from .tenancy import check_tenant, user_key
 
 _TOUCH_EVERY = dt.timedelta(minutes=1)  # last_used_at is refreshed at most this often

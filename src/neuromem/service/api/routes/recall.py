@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ...recall.prompt import PromptBlock
-from ...types import SearchResults
+from ....recall.prompt import PromptBlock
+from ....types import SearchResults
 from ..context import READ, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES

@@ -3,7 +3,7 @@
 The status comes from the typed error's class (``NeuromemError.http_status``, the one
 mapping in ``neuromem.errors``), never from its message text (STYLE.md habit 11).
 Unexpected exceptions become a 500 problem whose detail reveals nothing internal
-(``neuromem.api.middleware``, which keeps the server answering).
+(``neuromem.service.api.middleware``, which keeps the server answering).
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from ..errors import NeuromemError
+from ...errors import NeuromemError
 
-log = logging.getLogger("neuromem.api")
+log = logging.getLogger("neuromem.service.api")
 
 PROBLEM_JSON = "application/problem+json"
 _TYPE_BASE = "https://neuromem.dev/problems/"

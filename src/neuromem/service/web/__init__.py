@@ -4,7 +4,7 @@ words; memories with history and sources; the prompt block a query would get —
 user's corrections, deletions, pins and forgetting. Plain HTML, JS and CSS served as package
 data (no build step), in English and Chinese.
 
-``build_router(service)`` returns the FastAPI router that ``neuromem.api`` mounts at ``/ui``.
+``build_router(service)`` returns the FastAPI router that ``neuromem.service.api`` mounts at ``/ui``.
 """
 
 from .routes import build_router

@@ -7,9 +7,9 @@ import uuid
 
 from fastapi import APIRouter, Request
 
-from ...reflect.engine import ReflectionReport
-from ...reflect.service import TraitDetail, TraitGroups
-from ...types import MemoryRecord
+from ....reflect.engine import ReflectionReport
+from ....reflect.service import TraitDetail, TraitGroups
+from ....types import MemoryRecord
 from ..context import READ, WRITE, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES

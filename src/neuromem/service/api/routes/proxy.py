@@ -33,12 +33,12 @@ from fastapi import APIRouter, Request, Response
 from fastapi.responses import JSONResponse, StreamingResponse
 from starlette.background import BackgroundTask
 
-from ...errors import ConfigError, InvalidInputError, LLMError, PermissionDeniedError
+from ....errors import ConfigError, InvalidInputError, LLMError, PermissionDeniedError
 from ..chat_wire import StreamCollector, WireError, answer_text, last_user_text, parse_request, with_memory
 from ..context import ServiceContext
 from ..keys import KeyScope, Principal
 
-log = logging.getLogger("neuromem.api.proxy")
+log = logging.getLogger("neuromem.service.api.proxy")
 
 KEY_HEADER = "x-neuromem-key"
 USER_HEADER = "x-neuromem-user"

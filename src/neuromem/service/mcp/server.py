@@ -24,14 +24,14 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .. import __version__
+from ... import __version__
+from ...errors import AuthenticationError, InvalidInputError, NeuromemError, PermissionDeniedError
+from ...lifecycle.forget import ForgetReceipt
+from ...types import MemoryType
 from ..api.context import ServiceContext
 from ..api.keys import KeyScope, Principal
 from ..api.problems import from_error
 from ..api.tenancy import DEFAULT_TENANT
-from ..errors import AuthenticationError, InvalidInputError, NeuromemError, PermissionDeniedError
-from ..lifecycle.forget import ForgetReceipt
-from ..types import MemoryType
 
 T = TypeVar("T")
 

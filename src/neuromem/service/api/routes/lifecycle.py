@@ -10,9 +10,9 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from ...lifecycle.conflicts import Conflict
-from ...lifecycle.forget import ForgetPreview, ForgetReceipt
-from ...types import MemoryRecord
+from ....lifecycle.conflicts import Conflict
+from ....lifecycle.forget import ForgetPreview, ForgetReceipt
+from ....types import MemoryRecord
 from ..context import READ, WRITE, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES

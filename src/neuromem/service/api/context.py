@@ -17,15 +17,15 @@ from fastapi import Depends, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic_core import to_jsonable_python
 
-from .. import validation as check
-from ..config import Settings
-from ..errors import AuthenticationError, NeuromemError, PermissionDeniedError, RequestTimeoutError
-from ..ingest.chat_export import ImportSummary
-from ..ingest.pipeline import IngestReport
-from ..memory import Memory
-from ..recall.prompt import PromptBlock
-from ..store.scope import bind
-from ..types import SearchResults
+from ... import validation as check
+from ...config import Settings
+from ...errors import AuthenticationError, NeuromemError, PermissionDeniedError, RequestTimeoutError
+from ...ingest.chat_export import ImportSummary
+from ...ingest.pipeline import IngestReport
+from ...memory import Memory
+from ...recall.prompt import PromptBlock
+from ...store.scope import bind
+from ...types import SearchResults
 from . import logs
 from .keys import KeyScope, KeyStore, Principal
 from .tenancy import DEFAULT_TENANT, external_user_id, scope_for
@@ -37,7 +37,7 @@ _BEARER = Depends(bearer)
 
 
 class ServiceContext:
-    """The service's one ``Memory`` with its keys and metrics; routers (and ``neuromem.web``) use ``call``."""
+    """The service's one ``Memory`` with its keys and metrics; routers (and ``neuromem.service.web``) use ``call``."""
 
     def __init__(self, memory: Memory, settings: Settings) -> None:
         from .metrics import ServiceMetrics

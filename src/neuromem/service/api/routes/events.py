@@ -6,7 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
-from ...lifecycle.webhooks import EventKind, EventPage
+from ....lifecycle.webhooks import EventKind, EventPage
 from ..context import READ, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES

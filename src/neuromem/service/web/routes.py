@@ -17,16 +17,16 @@ from typing import Any
 from fastapi import APIRouter, Body, Depends, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
 
-from .. import validation as check
-from ..errors import NeuromemError
-from ..memory import Memory
+from ... import validation as check
+from ...errors import NeuromemError
+from ...memory import Memory
 from . import views
 
 STATIC = {"app.js": "text/javascript; charset=utf-8", "app.css": "text/css; charset=utf-8"}
 
 
 def _asset(name: str) -> str:
-    return resources.files("neuromem.web").joinpath("static", name).read_text(encoding="utf-8")
+    return resources.files("neuromem.service.web").joinpath("static", name).read_text(encoding="utf-8")
 
 
 def build_router(service: Any) -> APIRouter:

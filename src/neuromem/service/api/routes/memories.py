@@ -9,9 +9,9 @@ from typing import Annotated
 
 from fastapi import APIRouter, Header, Query, Request
 
-from ...errors import InvalidFilterError, InvalidInputError
-from ...ingest.provenance import Provenance
-from ...types import HistoryEntry, MemoryRecord, WriteResult
+from ....errors import InvalidFilterError, InvalidInputError
+from ....ingest.provenance import Provenance
+from ....types import HistoryEntry, MemoryRecord, WriteResult
 from ..context import READ, WRITE, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES

@@ -1,12 +1,12 @@
 """``create_app``: the FastAPI application of ``memctl serve`` (issue #15).
 
 >>> from neuromem import Memory
->>> from neuromem.api.app import create_app
+>>> from neuromem.service.api.app import create_app
 >>> app = create_app(Memory())            # doctest: +SKIP  (then: uvicorn.run(app))
 
 The caller owns ``memory`` (and closes it). Optional routers — the transparency web
-page of ``neuromem.web``, or your own — are included through ``extra_routers``: each item
-is an ``APIRouter`` or a ``(prefix, APIRouter)`` pair. When ``neuromem.web`` is importable
+page of ``neuromem.service.web``, or your own — are included through ``extra_routers``: each item
+is an ``APIRouter`` or a ``(prefix, APIRouter)`` pair. When ``neuromem.service.web`` is importable
 and defines ``build_router(service: ServiceContext) -> APIRouter``, it is mounted at
 ``/ui`` automatically (``include_web=False`` turns that off).
 """
@@ -24,9 +24,9 @@ from fastapi import APIRouter, FastAPI, Response
 from fastapi_offline import FastAPIOffline
 from starlette.routing import Route
 
-from .. import __version__
-from ..config import Settings
-from ..memory import Memory
+from ... import __version__
+from ...config import Settings
+from ...memory import Memory
 from . import problems
 from .context import ServiceContext
 from .metrics import CONTENT_TYPE
@@ -129,7 +129,7 @@ def _web_router(service: ServiceContext, enabled: bool) -> list[ExtraRouter]:
     if not enabled:
         return []
     try:
-        web = importlib.import_module("neuromem.web")
+        web = importlib.import_module("neuromem.service.web")
     except ImportError:
         return []
     build = getattr(web, "build_router", None)

@@ -1,7 +1,7 @@
 """The ASGI middleware in front of every route: request id, body limit, latency metric, access log, span.
 
 Pure ASGI (no ``BaseHTTPMiddleware``), so the route runs in the same task and sees the
-request's log context (``neuromem.api.logs``).
+request's log context (``neuromem.service.api.logs``).
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from ..errors import PayloadTooLargeError
+from ...errors import PayloadTooLargeError
 from . import logs
 from .metrics import ServiceMetrics
 from .problems import PROBLEM_JSON, problem_response
 
-log = logging.getLogger("neuromem.api.access")
+log = logging.getLogger("neuromem.service.api.access")
 
 try:  # OpenTelemetry spans when the API is installed (no-ops without an SDK configured)
     from opentelemetry import trace as _otel
 
-    _tracer: Any = _otel.get_tracer("neuromem.api")
+    _tracer: Any = _otel.get_tracer("neuromem.service.api")
 except ImportError:  # pragma: no cover - depends on the environment
     _tracer = None
 

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..types import MemoryType
+from ...types import MemoryType
 
 UserId = Field(min_length=1, max_length=255, description="The tenant's own user id")
 # scope ids are checked by the library (InvalidScopeError, 400), like user ids (docs/architecture.md, "Scopes")

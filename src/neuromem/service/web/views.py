@@ -10,9 +10,9 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from ..errors import NotFoundError
-from ..memory import Memory
-from ..types import HistoryEntry, MemoryRecord
+from ...errors import NotFoundError
+from ...memory import Memory
+from ...types import HistoryEntry, MemoryRecord
 
 STAGES = ("core", "established", "emerging", "candidate", "trend")
 LISTED_TYPES = ("fact", "episodic", "document")

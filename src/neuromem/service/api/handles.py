@@ -13,8 +13,8 @@ from .keys import ApiKey, KeyStore
 from .serve import serve
 
 if TYPE_CHECKING:
-    from ..config import Settings
-    from ..memory import Memory
+    from ...config import Settings
+    from ...memory import Memory
 
 
 def serve_mcp_stdio(memory: Memory, settings: Settings) -> None:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query, Request
 
-from ...recall.related import Related
+from ....recall.related import Related
 from ..context import READ, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES
