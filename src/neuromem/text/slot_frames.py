@@ -101,7 +101,9 @@ def _people(text: str, zh: bool) -> set[str]:
     folded = _fold(text).casefold()
     if zh:
         return {p for p in _PEOPLE_ZH if p in folded}
-    return {w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded)} & _PEOPLE_EN
+    return {
+        w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded)
+    } & _PEOPLE_EN
 
 
 def same_people(new: str, old: str, *, strict: bool = False) -> bool:
@@ -117,7 +119,9 @@ def _not_a_claim(text: str, zh: bool) -> bool:
     t = _fold(text)
     if t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
         return True
-    return bool(_PAST_ZH.search(t) if zh else (_PAST_EN.search(t) or _FUTURE_EN.search(t)) or (zh and _FUTURE_ZH.search(t)))
+    if zh:
+        return bool(_PAST_ZH.search(t) or _FUTURE_ZH.search(t))
+    return bool(_PAST_EN.search(t) or _FUTURE_EN.search(t))
 
 
 def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
@@ -133,7 +137,7 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None  # nothing says they are about one thing
     people = _people(old, zh)
     if not same_people(new, old, strict=not (old_c & new_c or old_v & new_v)):
-        return None  # "my wife", "my kids'": another subject (close vectors alone: the same people, both ways)
+        return None  # another subject (with close vectors alone: the same people both ways)
     if any(_multi(w, zh) and w not in people for w in shared):
         return None  # allergies, likes: another value is an addition ("my daughter" is whom it is about)
     gone, came = (old_c | old_v) - (new_c | new_v), (new_c | new_v) - (old_c | old_v)
