@@ -58,7 +58,7 @@ _EVENT_EN = re.compile(
     re.IGNORECASE,
 )  # fmt: skip
 _EVENT_ZH = re.compile(r"升入|升学|升为|升任|当选|选了|选上|重装|转到|转去|改上|改去|改用|改考|改签|走了|退了|毕业|"
-                       r"租了|买了新|剪短|剪了|染成|换工作|不是了|没有了|不了(?:[，,。]|$)|提前到|推迟到|延期到|延长到|能选.+就选")  # fmt: skip
+                       r"买了新|剪短|剪了|染成|换工作|不是了|没有了|不了(?:[，,。]|$)|提前到|推迟到|延期到|延长到")  # fmt: skip
 # a short answer that takes back what was asked: "No, we're back in the office", 不是了，…
 _DENIAL = re.compile(r"^(?:no|nope|not anymore|not any more)\b[,.!\s]|^(?:不是了|没有了|不了|不是|没有)[，,。！!\s]",
                      re.IGNORECASE)  # fmt: skip
