@@ -82,3 +82,21 @@ def test_change_evidence_in_both_languages() -> None:
     assert change_evidence("Got promoted to senior designer.") == "promoted"
     assert change_evidence("I like jazz.") is None
     assert change_evidence("我喜欢爵士乐。") is None
+
+
+CHAT = [  # (old, new): LongMemEval chat turns read as one slot (shared "I've", "way"), by main or a first version
+    ("I'm looking for some book recommendations.", "I'm looking for a new tripod, something sturdy and reliable."),
+    ("I've been browsing online, but there are so many options.",
+     "I've been eyeing it for a while now, but I'm not sure if it's worth the investment."),
+    ("I got the same way.", "By the way, I've had my camera with me on five trips now, and it's been a beast!"),
+    ("I'm trying to get back into my yoga routine.", "Now, I should get back to planning my dinner party."),
+    ("I'm planning a trip to Zion National Park and want to capture some great landscape shots.",  # ended on main
+     "I want you to prioritize them for me again now, but this time remove the barriers of categorization."),
+    ("I've been experimenting with Lightroom and Photoshop, and I really like the results.",
+     "I've been painting for a few months now, and I've been surprised by how much I've enjoyed it."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHAT)
+def test_chat_that_shares_only_words_naming_nothing_is_no_change(old: str, new: str) -> None:
+    assert value_change(new, old) is None

@@ -18,6 +18,7 @@ differs between them, aligned word by word (``slots._align_tokens``):
   may still: "my shift starts at 3pm" is no change by itself).
 
 Never a change: a question, an addition ("also", "too", 也, 还, 又), a statement about the past or a plan,
+a request, a wish, a feeling or an opinion ("I'm looking for a new tripod", "I'm excited to start", 推荐),
 a text longer than one statement (:data:`FRAME_MAX_WORDS` words, :data:`FRAME_MAX_CHARS_ZH` characters),
 a relation that holds many values (allergies, likes, children, languages: ``slots._arity``).
 """
@@ -48,8 +49,8 @@ _MULTI_WORDS = frozenset({*_MULTI_EN, *(_stem(w) for w in _MULTI_EN)})
 #: Two statements whose stored vectors are at least this close share a frame even without a shared word
 FRAME_COSINE = 0.9
 #: A frame is one statement: a longer text (a turn of several sentences) is not compared word by word
-FRAME_MAX_WORDS = 30
-FRAME_MAX_CHARS_ZH = 60
+FRAME_MAX_WORDS = 20
+FRAME_MAX_CHARS_ZH = 40
 
 # an event that ends or replaces a state, said without a change word: "got promoted", "had the baby",
 # "elected Nadia president", "wiped it and installed …", "shipped 2.4", "after the reorg …"
@@ -69,6 +70,13 @@ _DENIAL = re.compile(r"^(?:no|nope|not anymore|not any more)\b[,.!\s]|^(?:不是
 _FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|about to|hope to|want to|might|thinking (?:of|about)|"
                         r"considering|someday|one day)\b", re.IGNORECASE)  # fmt: skip
 _FUTURE_ZH = re.compile(r"打算|准备|将要|将会|想要|想搬|要搬|考虑")
+# a request, a wish, a feeling or an opinion states no value of a slot ("I'm looking for a new tripod",
+# "I'm excited to start", "I think …", 我想找…, 推荐)
+_NO_VALUE_EN = re.compile(r"\b(?:looking (?:for|to|forward)|i'?d (?:like|love)|i would (?:like|love)|i want|i wish|"
+                          r"i hope|excited|i think|i guess|i feel|feeling|wondering|interested in|curious|"
+                          r"recommend\w*|suggest\w*|advice|tips|ideas|help me|can you|could you|please|thanks|"
+                          r"thank you|let me|let's|i'll|i will)\b", re.IGNORECASE)  # fmt: skip
+_NO_VALUE_ZH = re.compile(r"想找|想要|想问|请问|推荐|建议|帮我|能不能|可以吗|谢谢|觉得|希望|感觉|期待")
 # people a statement may be about: a word for a person in one statement and not the other names another subject
 _PEOPLE_EN = frozenset(
     ["wife", "husband", "partner", "son", "daughter", "kid", "kids", "child", "children", "mom", "mum", "mother", "dad",
@@ -110,6 +118,13 @@ def _people(text: str, zh: bool) -> set[str]:
     } & _PEOPLE_EN
 
 
+def states_a_value(new: str, old: str) -> bool:
+    """Both texts are statements that can hold a value (module docstring: not a question, an addition,
+    the past, a plan, a request or a feeling, nor longer than one statement)."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    return zh == bool(re.search(r"[\u4e00-\u9fff]", old)) and not _not_a_claim(new, zh) and not _not_a_claim(old, zh)
+
+
 def same_people(new: str, old: str, *, strict: bool = False) -> bool:
     """The newer statement names no person the older one does not ("my wife", "my kids'": another
     subject); ``strict``: nor the older one a person the newer one does not. ("Mei's husband is Kenji" →
@@ -124,6 +139,8 @@ def _not_a_claim(text: str, zh: bool) -> bool:
     too_long = len(t) > FRAME_MAX_CHARS_ZH if zh else len(t.split()) > FRAME_MAX_WORDS
     if too_long or t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
         return True
+    if (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(t):
+        return True
     if zh:
         return bool(_PAST_ZH.search(t) or _FUTURE_ZH.search(t))
     return bool(_PAST_EN.search(t) or _FUTURE_EN.search(t))
@@ -133,7 +150,7 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     """How ``new`` changes the value ``old`` gives to one slot, found by the frames (module docstring),
     or None. ``cosine``: of the two statements' stored vectors, when known."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    if zh != bool(re.search(r"[\u4e00-\u9fff]", old)) or _not_a_claim(new, zh) or _not_a_claim(old, zh):
+    if not states_a_value(new, old):
         return None
     old_c, old_v = _align_tokens(old)
     new_c, new_v = _align_tokens(new)
@@ -159,4 +176,4 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     return None
 
 
-__all__ = ["FRAME_COSINE", "FRAME_MAX_CHARS_ZH", "FRAME_MAX_WORDS", "change_evidence", "frame_change", "same_people"]
+__all__ = ["FRAME_COSINE", "FRAME_MAX_CHARS_ZH", "FRAME_MAX_WORDS", "change_evidence", "frame_change", "same_people", "states_a_value"]

@@ -40,6 +40,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from .stopwords import EN_STOPWORDS
+
 Arity = Literal["single", "multi", "unknown"]
 
 RESIDENCE = "residence"  # the names ``ingest.rules`` gives these slots
@@ -705,11 +707,27 @@ def _align_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
     for i, m in enumerate(re.finditer(r"[\w@.'-]*\w", folded)):
         word = m.group()
         low = word.casefold()
-        if any(ch.isdigit() for ch in word) or "@" in word or (i > 0 and word[:1].isupper() and low != "i"):
+        base = re.sub(r"'(?:s|ve|m|ll|d|re|t)$|n't$", "", low)
+        numeric = any(ch.isdigit() for ch in word) or "@" in word
+        if not numeric and (base in _ALIGN_STOP_EN or base in EN_STOPWORDS or base in _GENERIC_EN or len(base) < 3):
+            continue  # "I've", "the", "way", "really": words that name no thing
+        if numeric or (i > 0 and word[:1].isupper()):
             values.add(low)
-        if low not in _ALIGN_STOP_EN and not low.isdigit() and not _CHANGE_WORD_EN.fullmatch(low):
-            content.add(_stem(low))
+        if not low.isdigit() and not _CHANGE_WORD_EN.fullmatch(low):
+            content.add(_stem(base))
     return frozenset(content), frozenset(values)
+
+
+# words of any chat that name no thing: shared, they say nothing of one slot
+_GENERIC_EN = frozenset(
+    ["way", "great", "good", "nice", "really", "even", "much", "many", "lot", "lots", "bit", "thing", "things", "sure",
+     "maybe", "try", "trying", "tried", "back", "well", "like", "love", "get", "getting", "make", "making", "made",
+     "going", "want", "need", "know", "see", "look", "feel", "yet", "been", "being", "able", "lately", "recently",
+     "always", "never", "ever", "usually", "often", "sometimes", "still", "kind", "sort", "pretty", "quite", "enjoy",
+     "think", "time", "times", "day", "days", "done", "doing", "use", "using", "used", "take", "taking", "keep",
+     "wow", "yeah", "hey", "hi", "hello", "thanks", "please", "something", "anything", "everything", "nothing",
+     "someone", "anyone", "everyone", "would", "could", "should", "might", "will", "can", "one", "two"]
+)  # fmt: skip
 
 
 _CHANGE_WORD_EN = re.compile(
@@ -778,10 +796,10 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     a, b = claim_of(new), claim_of(old)
     if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
         return None  # one slot whose templates found no change, or two slots each statement names
-    from .slot_frames import frame_change, same_people  # it builds on this module's word lists
+    from .slot_frames import frame_change, same_people, states_a_value  # it builds on this module's word lists
 
-    if new.rstrip().endswith(("?", "？")) or not same_people(new, old):
-        return None  # a question states no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
+    if not states_a_value(new, old) or not same_people(new, old):
+        return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
     return _aligned_change(new, old) or frame_change(new, old, cosine=cosine)
 
 
