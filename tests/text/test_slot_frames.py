@@ -66,10 +66,14 @@ def test_close_vectors_stand_for_a_shared_word_only_with_change_words() -> None:
 
 def test_a_turn_of_several_sentences_is_not_one_frame() -> None:
     """Two long turns share words by chance (LongMemEval: a book-club turn read as replaced by a music one)."""
-    old = ("I'm looking for some book recommendations. I just finished a discussion on a novel by Taylor Jenkins "
-           "Reid in an online book club, and I'm in the mood for something similar.")
-    new = ("I've been obsessed with a new album lately, and I've even started to learn the lyrics to some of my "
-           "favourite songs from it. I would love some books about music by similar artists.")
+    old = (
+        "I'm looking for some book recommendations. I just finished a discussion on a novel by Taylor Jenkins "
+        "Reid in an online book club, and I'm in the mood for something similar."
+    )
+    new = (
+        "I've been obsessed with a new album lately, and I've even started to learn the lyrics to some of my "
+        "favourite songs from it. I would love some books about music by similar artists."
+    )
     assert len(new.split()) > FRAME_MAX_WORDS
     assert frame_change(new, old, cosine=0.95) is None
     short = "Taylor Jenkins Reid is my favourite author."
@@ -85,15 +89,27 @@ def test_change_evidence_in_both_languages() -> None:
 
 
 CHAT = [  # (old, new): LongMemEval chat turns read as one slot (shared "I've", "way"), by main or a first version
-    ("I'm looking for some book recommendations.", "I'm looking for a new tripod, something sturdy and reliable."),
-    ("I've been browsing online, but there are so many options.",
-     "I've been eyeing it for a while now, but I'm not sure if it's worth the investment."),
-    ("I got the same way.", "By the way, I've had my camera with me on five trips now, and it's been a beast!"),
+    (
+        "I'm looking for some book recommendations.",
+        "I'm looking for a new tripod, something sturdy and reliable.",
+    ),
+    (
+        "I've been browsing online, but there are so many options.",
+        "I've been eyeing it for a while now, but I'm not sure if it's worth the investment.",
+    ),
+    (
+        "I got the same way.",
+        "By the way, I've had my camera with me on five trips now, and it's been a beast!",
+    ),
     ("I'm trying to get back into my yoga routine.", "Now, I should get back to planning my dinner party."),
-    ("I'm planning a trip to Zion National Park and want to capture some great landscape shots.",  # ended on main
-     "I want you to prioritize them for me again now, but this time remove the barriers of categorization."),
-    ("I've been experimenting with Lightroom and Photoshop, and I really like the results.",
-     "I've been painting for a few months now, and I've been surprised by how much I've enjoyed it."),
+    (
+        "I'm planning a trip to Zion National Park and want to capture some great landscape shots.",  # ended on main
+        "I want you to prioritize them for me again now, but this time remove the barriers of categorization.",
+    ),
+    (
+        "I've been experimenting with Lightroom and Photoshop, and I really like the results.",
+        "I've been painting for a few months now, and I've been surprised by how much I've enjoyed it.",
+    ),
 ]
 
 

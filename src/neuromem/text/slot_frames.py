@@ -122,7 +122,11 @@ def states_a_value(new: str, old: str) -> bool:
     """Both texts are statements that can hold a value (module docstring: not a question, an addition,
     the past, a plan, a request or a feeling, nor longer than one statement)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    return zh == bool(re.search(r"[\u4e00-\u9fff]", old)) and not _not_a_claim(new, zh) and not _not_a_claim(old, zh)
+    return (
+        zh == bool(re.search(r"[\u4e00-\u9fff]", old))
+        and not _not_a_claim(new, zh)
+        and not _not_a_claim(old, zh)
+    )
 
 
 def same_people(new: str, old: str, *, strict: bool = False) -> bool:
@@ -176,4 +180,12 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     return None
 
 
-__all__ = ["FRAME_COSINE", "FRAME_MAX_CHARS_ZH", "FRAME_MAX_WORDS", "change_evidence", "frame_change", "same_people", "states_a_value"]
+__all__ = [
+    "FRAME_COSINE",
+    "FRAME_MAX_CHARS_ZH",
+    "FRAME_MAX_WORDS",
+    "change_evidence",
+    "frame_change",
+    "same_people",
+    "states_a_value",
+]

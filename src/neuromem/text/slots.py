@@ -796,7 +796,11 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     a, b = claim_of(new), claim_of(old)
     if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
         return None  # one slot whose templates found no change, or two slots each statement names
-    from .slot_frames import frame_change, same_people, states_a_value  # it builds on this module's word lists
+    from .slot_frames import (  # it builds on this module's word lists
+        frame_change,
+        same_people,
+        states_a_value,
+    )
 
     if not states_a_value(new, old) or not same_people(new, old):
         return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
