@@ -678,7 +678,7 @@ _ENDING_EN = re.compile(r"\b(?:sold|quit|left|divorced|broke up|split up|closed|
                         r"no longer|not anymore|any ?more)\b", re.IGNORECASE)  # fmt: skip
 _ENDING_ZH = re.compile(r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽")
 _STRONG_CHANGE_EN = re.compile(
-    r"\b(?:changed?|now|new|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
+    r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
     r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|"
     r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b", re.IGNORECASE)  # fmt: skip
