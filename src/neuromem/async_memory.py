@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from .config import Settings
+    from .conflicts import Conflict
     from .embed.base import Embedder
     from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
@@ -31,10 +32,8 @@ if TYPE_CHECKING:
     from .lifecycle.compaction import CompactionReport
     from .lifecycle.compress import CompressionReport
     from .lifecycle.concepts import ConceptReport
-    from .lifecycle.conflicts import Conflict
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
-    from .lifecycle.tiers import Promotion
     from .lifecycle.webhooks import EventPage
     from .portability.export import ExportReport
     from .portability.importer import ImportReport
@@ -260,10 +259,6 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.compress, user_id=user_id, now=now, dry_run=dry_run)
 
-    async def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
-        """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2). (``Memory.promote``, awaited)"""
-        return await asyncio.to_thread(self.sync.promote, user_id=user_id, now=now, dry_run=dry_run)
-
     async def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3).
         (``Memory.consolidate_concepts``, awaited)
@@ -464,6 +459,7 @@ class AsyncMemory:
         valid_at: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts and the retrievers that
         found it. ``recipe`` names a preset of ``neuromem.recall.recipes`` (default
@@ -487,6 +483,7 @@ class AsyncMemory:
             valid_at=valid_at,
             agent_id=agent_id,
             run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def recall_prompt(
@@ -501,6 +498,7 @@ class AsyncMemory:
         reference_time: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -517,6 +515,7 @@ class AsyncMemory:
             reference_time=reference_time,
             agent_id=agent_id,
             run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, overload
 from . import scopes, writes
 from . import validation as check
 from .config import Settings
+from .conflicts import Conflict, list_conflicts, resolve_conflict
 from .core import Runtime
 from .deadlines import public_call
 from .embed.base import Embedder
@@ -52,7 +53,6 @@ from .lifecycle.backfill import (
 from .lifecycle.compaction import CompactionReport, compact_forgotten
 from .lifecycle.compress import CompressionReport, compress_user
 from .lifecycle.concepts import ConceptReport, consolidate_concepts
-from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
 from .lifecycle.feedback import give_feedback
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
@@ -61,19 +61,19 @@ from .lifecycle.forget import target_of as forget_target
 from .lifecycle.jobs import JobContext
 from .lifecycle.retention import RetentionReport, enforce_retention
 from .lifecycle.scheduler import BackgroundJobs, overdue_jobs
-from .lifecycle.tiers import Promotion, promote
 from .lifecycle.webhooks import EventPage
 from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
-from .recall.prompt import PromptBlock, build_recall_prompt
+from .recall.prompt import PromptBlock, build_recall_prompt, depth_for, prompt_budget
 from .recall.recipes import RecallRecipe, get_recipe
 from .recall.related import Related
 from .recall.related import related as graph_neighbours
+from .recall.request import RecallRequest
 from .store import history, memories, teams
 from .store.db import Database
 from .store.filters import compile_filter
-from .store.visibility import Owner, narrowed
+from .store.visibility import narrowed
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import (
     DocumentFile,
@@ -123,8 +123,8 @@ class Memory:
         except Exception:
             db.close()
             raise
-        self._core.access = self._access = access = AccessTracker(db, self.settings.recall)
-        self._recall = RecallPipeline(self.settings, db, self._core.embed_query, access)
+        self._core.access = self._access = access = AccessTracker(db, self.settings.recall, clock=self._core.now)
+        self._recall = RecallPipeline(self._core, access)
         self._backfill: BackfillWorker | None = None
         self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
@@ -303,7 +303,7 @@ class Memory:
     def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
         return forget_receipts(self._core, user_id, limit=limit)
 
-    # -- conflicts (seed 003 §7.2, neuromem.lifecycle.conflicts) ---------------
+    # -- conflicts (seed 003 §7.2, neuromem.conflicts) ---------------------------
     def conflicts(self, *, user_id: str, status: str = "open", limit: int = 100) -> list[Conflict]:
         """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
         return list_conflicts(self._core, user_id, status=status, limit=limit)
@@ -336,11 +336,6 @@ class Memory:
         originals are archived behind the summary, their citations kept."""
         when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
         return compress_user(self._core, user_id, when, chat=self._core.chat, dry_run=dry_run)
-
-    def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
-        """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
-        when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return promote(self._core, user_id, when, dry_run=dry_run)
 
     def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
@@ -399,11 +394,8 @@ class Memory:
         sid = DEFAULT_SESSION if session_id is None else session_id
         owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
                              team_id=team_id)  # fmt: skip
-        if not check.flag(wait, "wait"):
-            if owner != Owner():
-                raise InvalidScopeError("ingest(wait=False) stores the user's shared memory only: "
-                                        "pass agent_id, run_id, visibility or team_id with wait=True")  # fmt: skip
-            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict)
+        if not check.flag(wait, "wait"):  # the job's memories get the same scope (kept in its payload)
+            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict, owner)
         with self._foreground:
             report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict, owner=owner)
         self._poke()
@@ -524,6 +516,7 @@ class Memory:
         valid_at: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
@@ -536,23 +529,19 @@ class Memory:
         recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
         failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
         and ``strict=True`` turns that into ``RecallDegradedError`` too. ``agent_id`` / ``run_id``: recall as
-        that agent / run — its own memories and the user's shared ones (docs/architecture.md, "Scopes").
+        that agent / run — its own memories and the user's shared ones (docs/architecture.md, "Scopes");
+        ``include_shared``: with what other users share with the user (team memories of its teams, public ones),
+        ranked with its own (``neuromem.recall.shared``).
 
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
-        uid = self._uid(user_id)
-        text = check.content(query, self.settings.write, field="query")
-        n = check.limit(self.settings.recall.default_limit if limit is None else limit)
-        types = check.memory_types(memory_types, SEARCHABLE_TYPES)
-        where = narrowed(compile_filter(filters), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id))
-        when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
-        reference = check.timestamp(reference_time, "reference_time")
-        chosen = get_recipe(recipe, self.settings.recall.recipe)
-        if not isinstance(trace, bool) or not isinstance(strict, bool):
-            raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
-        return self._recall.search(text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-                                   reference=reference, trace=trace, strict=strict, valid_at=event_time)  # fmt: skip
+        request = self._recall_request(
+            query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of, trace=trace,
+            recipe=recipe, reference_time=reference_time, strict=strict, valid_at=valid_at, agent_id=agent_id,
+            run_id=run_id, include_shared=include_shared,
+        )
+        return self._recall.run(request).results
 
     def recall_prompt(
         self,
@@ -566,6 +555,7 @@ class Memory:
         reference_time: Any = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -573,12 +563,34 @@ class Memory:
         >>> block = m.recall_prompt("周末去哪玩？", user_id="alice", token_budget=400)  # doctest: +SKIP
         >>> system_prompt = base_prompt + "\n" + block.text                            # doctest: +SKIP
         """
+        budget = prompt_budget(self.settings.recall.token_budget if token_budget is None else token_budget, style)
+        request = self._recall_request(query, user_id, limit=limit or depth_for(budget), recipe=recipe,
+                                       reference_time=reference_time, agent_id=agent_id, run_id=run_id,
+                                       include_shared=include_shared)  # what others share: as in search  # fmt: skip
+        return build_recall_prompt(self._core, request, self._recall.run(request), budget, style=style,
+                                   chat=self._core.chat)
+
+    def _recall_request(
+        self, query: Any, user_id: Any, *, limit: Any = None, filters: Any = None, memory_types: Any = None,
+        as_of: Any = None, trace: Any = False, recipe: Any = None, reference_time: Any = None, strict: Any = False,
+        valid_at: Any = None, agent_id: Any = None, run_id: Any = None, include_shared: Any = False,
+    ) -> RecallRequest:
+        """The arguments of ``search`` / ``recall_prompt``, checked once (issue 25 item 1)."""
+        if not all(isinstance(flag, bool) for flag in (trace, strict, include_shared)):
+            raise InvalidInputError(f"trace, strict and include_shared must be booleans, got {trace!r}, {strict!r} "
+                                    f"and {include_shared!r}")  # fmt: skip
+        uid = self._uid(user_id)
         viewer = scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
-        search = functools.partial(self.search, agent_id=viewer.agent_id, run_id=viewer.run_id)
-        return build_recall_prompt(
-            self._core, search, query, user_id, token_budget=token_budget, style=style, limit=limit,
-            recipe=recipe, reference_time=reference_time, chat=self._core.chat, viewer=viewer,
-        )  # fmt: skip
+        return RecallRequest(
+            query=check.content(query, self.settings.write, field="query"), user_id=uid,
+            recipe=get_recipe(recipe, self.settings.recall.recipe),
+            types=tuple(check.memory_types(memory_types, SEARCHABLE_TYPES)),
+            limit=check.limit(self.settings.recall.default_limit if limit is None else limit),
+            where=narrowed(compile_filter(filters), viewer), viewer=viewer,
+            as_of=check.timestamp(as_of, "as_of"), valid_at=check.timestamp(valid_at, "valid_at"),
+            reference=check.timestamp(reference_time, "reference_time"), trace=trace, strict=strict,
+            include_shared=include_shared,
+        )
 
     def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         """One memory by id (any version)."""
@@ -812,7 +824,7 @@ class Memory:
 # its database work ends by ``store.deadline_s`` and its model requests share one deadline per model
 # (issue 23 items 2 and 3, ``neuromem.deadlines``).
 BULK_CALLS = frozenset({
-    "reset", "forget", "compress", "promote", "consolidate_concepts", "archive", "enforce_retention",
+    "reset", "forget", "compress", "consolidate_concepts", "archive", "enforce_retention",
     "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
     "compact_forgotten",
 })  # fmt: skip

@@ -17,7 +17,6 @@ from typing import IO, TYPE_CHECKING, Any
 from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import portable
-from ..store.migrate import current_version
 from ..text.pii import mask
 from .format import EXPORT_FORMATS, ExportHeader
 from .readable import render_markdown
@@ -67,7 +66,7 @@ def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fm
             user_id=uid,
             embedding_dim=core.dim,
             embedder=core.embedder.name,
-            schema_version=current_version(conn),
+            schema_version=portable.schema_version(conn),
             vectors=chosen == "jsonl",
             tables=counts,
         )

@@ -840,7 +840,7 @@ $fn$;
 REVOKE ALL ON FUNCTION neuromem_scoped_setting(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION neuromem_scoped_setting(text) TO neuromem_service;
 
--- the tenant of a stored user key (neuromem.service.api.tenancy: 't=<tenant>/<user>', else 'default')
+-- the tenant of a stored user key (neuromem.store.tenancy: 't=<tenant>/<user>', else 'default')
 CREATE FUNCTION neuromem_tenant_of(user_key text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
     SELECT CASE WHEN user_key LIKE 't=%/%' THEN split_part(substr(user_key, 3), '/', 1)
@@ -898,3 +898,11 @@ END
 $fn$;
 
 SELECT neuromem_enable_rls();
+
+-- 0025_service_schema_version
+CREATE FUNCTION neuromem_schema_version() RETURNS integer
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+    SELECT coalesce(max(version), 0) FROM public.neuromem_migrations
+$fn$;
+REVOKE ALL ON FUNCTION neuromem_schema_version() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION neuromem_schema_version() TO neuromem_service;
