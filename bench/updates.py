@@ -43,6 +43,7 @@ per label and language. The write time of each path gives turns/s (turns sent / 
     PYTHONPATH=. .venv/bin/python -m bench.updates --embedder hashing --json /tmp/updates.json
     PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --limit 160   # tune on dev, report heldout too
     PYTHONPATH=. .venv/bin/python -m bench.updates --by gap --show 20   # rows per gap; list misses
+    PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --failures 8  # failed updates per cause
 """
 
 from __future__ import annotations
@@ -279,6 +280,10 @@ def measure(memory: Memory, record: Mapping[str, Any], user_id: str, top: list[s
         scores["prompt current"] = float(contains(block, current))
         scores["prompt both"] = float(shows_both_as_current(block, current, stale))
         scores["stale live"] = float(any(contains(t, stale) and not contains(t, current) for t in live))
+        stored = [m.content for m in memory.get_all(user_id=user_id, limit=1000, include_inactive=True)]
+        scores["current stored"] = float(any(contains(t, current) for t in live))
+        scores["stale stored"] = float(any(contains(t, stale) for t in stored))
+        scores["queued"] = float(bool(memory.conflicts(user_id=user_id, status="open", limit=10)))
     else:
         stored = [m.content for m in memory.get_all(user_id=user_id, limit=1000, include_inactive=True)]
         ended = ended_facts(stored, live, record["keep"])
@@ -348,6 +353,42 @@ def table(run: PathRun, records: Sequence[Mapping[str, Any]], by: str = "lang") 
     return "\n".join(rows)
 
 
+#: Why an update failed (a record fails when its top hit is not current, a stale hit ranks above the
+#: current one, or the prompt shows both values as current), first matching cause first
+CAUSES = (
+    ("new value kept only as a turn", lambda s: not s["current stored"]),
+    ("old value kept only as a turn", lambda s: not s["stale stored"]),
+    ("slot found, arity unknown: review queue", lambda s: bool(s["stale live"] and s["queued"])),
+    ("slot not found at write time", lambda s: bool(s["stale live"])),
+    ("old value ended, ranking wrong", lambda s: bool(s["current@1"] == 0 or s["stale>current"])),
+    ("ranking right, prompt shows both", lambda s: bool(s["prompt both"])),
+)
+
+
+def failed(scores: Mapping[str, float]) -> bool:
+    return scores["current@1"] == 0 or bool(scores["stale>current"]) or bool(scores["prompt both"])
+
+
+def cause(scores: Mapping[str, float]) -> str:
+    """The first of :data:`CAUSES` that explains a failed update."""
+    return next(name for name, test in CAUSES if test(scores))
+
+
+def failures(run: PathRun, records: Sequence[Mapping[str, Any]], n: int) -> str:
+    """How many updates failed per cause (:data:`CAUSES`), with up to ``n`` record ids each."""
+    by_cause: dict[str, list[str]] = {}
+    updates = [r for r in records if r["label"] == "update"]
+    for r in updates:
+        if failed(run.scores[r["id"]]):
+            by_cause.setdefault(cause(run.scores[r["id"]]), []).append(r["id"])
+    rows = [f"{len(updates)} updates, {sum(map(len, by_cause.values()))} failed"]
+    for name, _ in CAUSES:
+        ids = by_cause.get(name, [])
+        if ids:
+            rows.append(f"- {name}: {len(ids)}  " + " ".join(ids[:n]))
+    return "\n".join(rows)
+
+
 def misses(run: PathRun, records: Sequence[Mapping[str, Any]], n: int) -> str:
     """The first ``n`` updates whose top hit is not the current value, with the hits recall gave."""
     out = []
@@ -368,6 +409,8 @@ def main() -> None:
     parser.add_argument("--by", choices=GROUPINGS, default="lang", help="break each label down by this field")
     parser.add_argument("--show", type=int, default=0, metavar="N",
                         help="list N updates per path whose top hit is not the current value")  # fmt: skip
+    parser.add_argument("--failures", type=int, default=None, metavar="N",
+                        help="break failed updates down by cause, listing N record ids per cause")  # fmt: skip
     parser.add_argument(
         "--json", type=Path, default=None, help="write every record's metrics and top hits here"
     )
@@ -394,6 +437,8 @@ def main() -> None:
         print(table(run, records, args.by))
         if args.show:
             print(f"\nupdates missed by path {run.path}:\n" + misses(run, records, args.show))
+        if args.failures is not None:
+            print(f"\nwhy updates failed on path {run.path}:\n" + failures(run, records, args.failures))
     if args.json is not None:
         dump = {r.path: {"turns_per_s": r.turns_per_s, "scores": r.scores, "top": r.top} for r in runs}
         args.json.write_text(json.dumps(dump, ensure_ascii=False, indent=1))

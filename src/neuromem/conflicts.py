@@ -3,7 +3,8 @@
 When a fact is written (``add`` and ingest), a new fact that contradicts current facts — the
 same slot with another value (rules or the LLM extractor), or the same subject and relation
 with another value of a single-valued relation (``neuromem.text.slots.value_change``, issue
-21: the old facts come from ``metadata.slot`` and from the nearest current facts) — is scored
+21: templates, aligned words, then statement frames with the vectors' cosine,
+``text.slot_frames``; the old facts come from ``metadata.slot`` and from the nearest current facts) — is scored
 against each of them with the conflict priority. The winner stays (or becomes)
 the active version; the loser keeps its row with ``invalid_at``; a call closer than
 ``conflicts.review_margin`` leaves both active and opens an item of the review queue
@@ -120,6 +121,7 @@ class ConflictResolver:
         of another speaker are no conflict."""
         c = self.settings.conflicts
         seen: dict[uuid.UUID, MemoryRecord] = {}
+        cosines: dict[uuid.UUID, float] = {}  # of the vector neighbours: the statement frames' closeness
         claim = claim_of(content, generic=True)
         if not (metadata or {}).get("slot") and not may_change(content):
             return []  # a statement that fills no slot and says no change changes no value
@@ -129,6 +131,7 @@ class ConflictResolver:
             near = memories.nearest_current(conn, user_id, MemoryType.FACT, vector, self.dim,
                                             limit=c.detect_neighbours)  # fmt: skip
             seen.update((m.id, m) for m, s in near if s >= c.detect_min_similarity and m.id not in seen)
+            cosines.update((m.id, s) for m, s in near)
         if c.detect_neighbours > 0:  # lexical neighbours: a shared word ("flat", 储物柜) when the vectors are far apart
             lexical = memories.current_sharing_terms(conn, user_id, _stems(content), c.detect_neighbours)
             seen.update((m.id, m) for m in lexical if m.id not in seen)
@@ -137,7 +140,7 @@ class ConflictResolver:
         for old in seen.values():
             if old.id in exclude or old.invalid_at is not None or speaker_of(old.metadata) != speaker:
                 continue
-            change = value_change(content, old.content)
+            change = value_change(content, old.content, cosine=cosines.get(old.id))
             if change is not None:
                 found.append(Opposed(old, change.key, change.old_value, change.new_value, "attribute",
                                      arity=change.arity, reason=change.reason))  # fmt: skip

@@ -17,8 +17,11 @@ from bench.updates import (
     DATA,
     LABELS,
     RecordError,
+    cause,
     check_record,
     ended_facts,
+    failed,
+    failures,
     half,
     load_records,
     measure,
@@ -183,7 +186,8 @@ def test_measure_a_stale_only_memory(memory: Memory) -> None:
     memory.add(record["turns"][0]["content"], user_id="u1", valid_at=record["turns"][0]["timestamp"])
     scores = measure(memory, record, "u1")
     assert scores == {"current@1": 0.0, "stale>current": 1.0, "prompt current": 0.0, "prompt both": 0.0,
-                      "stale live": 1.0}  # fmt: skip
+                      "stale live": 1.0, "current stored": 0.0, "stale stored": 1.0, "queued": 0.0}  # fmt: skip
+    assert failed(scores) and cause(scores) == "new value kept only as a turn"
 
 
 def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
@@ -199,7 +203,8 @@ def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
 
 
 ENDED = {"wrongly ended", "facts ended", "facts stored"}
-METRICS_OF = {"update": {"current@1", "stale>current", "prompt current", "prompt both", "stale live"},
+METRICS_OF = {"update": {"current@1", "stale>current", "prompt current", "prompt both", "stale live", "current stored",
+                          "stale stored", "queued"},
               "addition": ENDED, "restatement": {"current@1", *ENDED}, "unrelated": {"current@1", *ENDED}}  # fmt: skip
 
 
@@ -216,6 +221,10 @@ def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
     assert set(run.top) == set(run.scores) and all(len(t) <= 3 for t in run.top.values())
     missed = [r["id"] for r in records if r["label"] == "update" and run.scores[r["id"]]["current@1"] == 0]
     assert [line.split()[1] for line in misses(run, records, 10).splitlines()] == missed
+    report = failures(run, records, 5).splitlines()
+    assert report[0] == f"{sum(r['label'] == 'update' for r in records)} updates, " \
+                        f"{sum(failed(run.scores[r['id']]) for r in records if r['label'] == 'update')} failed"
+    assert all(line.startswith("- ") and ": " in line for line in report[1:])
     by_gap = table(run, records, by="gap")
     assert "| label | gap | n |" in by_gap and "| addition | all | 2 |" in by_gap
     rendered = table(run, records)
@@ -227,6 +236,26 @@ def test_the_command_rejects_bad_paths_before_starting_a_server() -> None:
     done = subprocess.run([sys.executable, "-m", "bench.updates", "--paths", "add,bogus"], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)  # fmt: skip
     assert done.returncode == 2 and "--paths" in done.stderr
+
+
+def _scores(**given: float) -> dict[str, float]:
+    base = {"current@1": 1.0, "stale>current": 0.0, "prompt both": 0.0, "stale live": 0.0, "current stored": 1.0,
+            "stale stored": 1.0, "queued": 0.0}  # fmt: skip
+    return {**base, **given}
+
+
+@pytest.mark.parametrize(("given", "expected"), [
+    ({"current stored": 0.0, "current@1": 0.0}, "new value kept only as a turn"),
+    ({"stale stored": 0.0, "stale>current": 1.0}, "old value kept only as a turn"),
+    ({"stale live": 1.0, "queued": 1.0, "prompt both": 1.0}, "slot found, arity unknown: review queue"),
+    ({"stale live": 1.0, "current@1": 0.0}, "slot not found at write time"),
+    ({"stale>current": 1.0}, "old value ended, ranking wrong"),
+    ({"prompt both": 1.0}, "ranking right, prompt shows both"),
+])  # fmt: skip
+def test_a_failed_update_gets_the_first_cause_that_explains_it(given: dict[str, float], expected: str) -> None:
+    scores = _scores(**given)
+    assert failed(scores) and cause(scores) == expected
+    assert not failed(_scores())
 
 
 def test_half_splits_the_file_by_position() -> None:

@@ -117,3 +117,39 @@ def test_one_line_per_distinct_statement(memory: Memory) -> None:
     memory.add(DRINK, user_id="u")
     block = memory.recall_prompt("What do I drink in the afternoon?", user_id="u", token_budget=2000)
     assert sum("green tea" in line.text for line in block.lines) == 1, block.text
+
+
+ROTATED_OLD = "The password for the shared drive is Orca!2023."
+ROTATED_NEW = "Shared drive password got rotated: Walrus#77."
+
+
+@pytest.mark.parametrize("recipe", sorted(n for n, r in RECIPES.items() if r.use_bm25 or r.use_vector))
+def test_a_change_the_write_side_never_linked_still_ranks_newer_first(memory: Memory, recipe: str) -> None:
+    """Two current memories, no edge, no slot, no conflict (an import that skipped the write rules): recall
+    compares its best hits two by two with the write side's matcher and puts the newer value first."""
+    old = insert_memory(memory, "u", ROTATED_OLD, valid_at=T1)
+    new = insert_memory(memory, "u", ROTATED_NEW, valid_at=T2)
+    hits = memory.search("What is the shared drive password?", user_id="u", recipe=recipe).hits
+    ids = [h.memory.id for h in hits]
+    assert ids.index(new.id) < ids.index(old.id), recipe
+    assert hits[ids.index(old.id)].memory.metadata["outdated"]["replaced_by"] == str(new.id)
+
+
+def test_the_prompt_shows_an_unlinked_older_value_as_earlier(memory: Memory) -> None:
+    insert_memory(memory, "u", ROTATED_OLD, valid_at=T1)
+    insert_memory(memory, "u", ROTATED_NEW, valid_at=T2)
+    block = memory.recall_prompt("What is the shared drive password?", user_id="u", token_budget=2000)
+    current = [line.text for line in block.lines if "Walrus" in line.text]
+    earlier = [line.text for line in block.lines if "Orca" in line.text]
+    assert current and not current[0].startswith("earlier:")
+    assert earlier == [f"earlier: {ROTATED_OLD} (until 2024-03-05)"], block.text
+
+
+def test_distinct_facts_are_not_paired_at_recall(memory: Memory) -> None:
+    """Another person's slot, and another person's words, are never an older value."""
+    mine = insert_memory(memory, "u", "My dentist is Dr. Alvarez.", valid_at=T1)
+    insert_memory(memory, "u", "My kids' dentist is now Dr. Moreau.", valid_at=T2)
+    insert_memory(memory, "u", "My dentist switched to Dr. Brandt.", valid_at=T2,
+                  metadata={"speaker": "Ana", "speaker_is_user": False})  # fmt: skip
+    hits = memory.search("Who is my dentist?", user_id="u").hits
+    assert not any("outdated" in h.memory.metadata for h in hits if h.memory.id == mine.id)

@@ -3,8 +3,11 @@
 **Newer first.** Two hits are about one subject when a value-change edge links their memories
 (``CONTRADICTS``, ``SUPERSEDES``; ``store.recall_truth``), they are facts
 on one slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
-``same_subject_cosine``), or a turn whose value a newer memory replaced and that memory. Of such a
-pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated turn after
+``same_subject_cosine``), a turn whose value a newer memory replaced and that memory, or — found at
+recall time among the first :data:`SAME_SLOT_TOP` hits, for what the write side did not link — two
+statements of the user that give one slot two values (:func:`value_changes`: the older is marked
+outdated like a replaced turn, and the prompt shows it as "earlier: …"). Of such a
+pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
 the current hit: when the lower of the two must come first they exchange places and scores (the
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
 and no other hit moves, so the rule never pushes an unrelated hit out of the top; the scores still
@@ -28,8 +31,13 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from .. import blas
+from ..supersede import speaker_of
+from ..text.slots import value_change
 from ..types import MemoryRecord, SearchHit
 from .units import is_turn_only
+
+#: How many of the best hits are compared two by two for a change of value the write side did not link
+SAME_SLOT_TOP = 8
 
 #: Lists that match the query's words (a hit one of them found shares words with the query)
 LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw", "bm25_hop", "bm25_turns_hop"})
@@ -104,14 +112,60 @@ def _near_duplicates(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.n
     return [(idx[a], idx[b]) for a, b in zip(rows.tolist(), cols.tolist(), strict=True)]
 
 
+def _users_words(record: MemoryRecord) -> bool:
+    """A memory or a turn the user said (not an assistant's turn, nor another person's words)."""
+    meta = record.metadata if isinstance(record.metadata, dict) else {}
+    return speaker_of(meta) == "" and (not is_turn_only(record) or meta.get("role") == "user")
+
+
+def _cosine(a: np.ndarray | None, b: np.ndarray | None) -> float | None:
+    if a is None or b is None:
+        return None
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    return float(np.dot(a, b) / (na * nb)) if na and nb else None
+
+
+def said_at(hit: SearchHit) -> dt.datetime:
+    """When the hit's words were said: its source turn's time, else its event time. A memory's ``valid_at``
+    may be a time its words name ("my contract ends on December 31"), not when they were said."""
+    if hit.turns:
+        when = hit.turns[0].sent_at
+        return when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
+    return event_time(hit.memory)
+
+
+def value_changes(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray],
+                  top: int = SAME_SLOT_TOP) -> dict[int, int]:  # fmt: skip
+    """Among the first ``top`` hits, the older → the newer of every two the user said that give one slot two
+    values (``text.slots.value_change``, arity single: the same matcher the write side uses, here for the
+    pairs it did not link — a missed candidate, a value kept only as a turn), ordered by when each was
+    said (:func:`said_at`). By position in ``hits``."""
+    idx = [i for i, h in enumerate(hits[:top]) if _users_words(h.memory) and not is_outdated(h.memory)]
+    out: dict[int, int] = {}
+    for n, i in enumerate(idx):
+        for j in idx[n + 1 :]:
+            older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
+            if said_at(hits[older]) == said_at(hits[newer]) or older in out:
+                continue
+            a, b = hits[older].memory, hits[newer].memory
+            change = value_change(b.content, a.content, cosine=_cosine(vectors.get(a.id), vectors.get(b.id)))
+            if change is not None and change.arity == "single":
+                out[older] = newer
+    return out
+
+
 def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray],
                 cosine: float) -> list[SearchHit]:  # fmt: skip
     """``hits`` with the two hits of every same-subject pair in time order (module docstring)."""
     ordered = _with_replacements(list(hits), facts)
     if len(ordered) < 2:
         return ordered
-    at = {h.memory.id: i for i, h in enumerate(ordered)}
     pairs: set[tuple[int, int]] = set()
+    for older, newer in value_changes(ordered, vectors).items():
+        until = said_at(ordered[newer])
+        ordered[older] = mark_outdated(ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id))
+        pairs.add((min(older, newer), max(older, newer)))
+    at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
         if a in at and b in at:
             pairs.add((min(at[a], at[b]), max(at[a], at[b])))

