@@ -72,7 +72,7 @@ def run_worker(memory: Any, *, concurrency: int = 1, wait: bool = True, name: st
     from .lifecycle.worker import run_worker as run
 
     context = JobContext(memory._reflection, memory._ingest)
-    run(context, memory._core.db.server.url, concurrency=concurrency, wait=wait, name=name)
+    run(context, memory.runtime.db.server.url, concurrency=concurrency, wait=wait, name=name)
 
 
 def read_chat_export(path: str | Path) -> dict[str, list[dict[str, Any]]]:
@@ -106,7 +106,7 @@ def check_models(memory: Any) -> list[ModelCheck]:
 
     settings: Settings = memory.settings
     e, llm = settings.embedder, settings.llm
-    embedder = memory._core.embedder
+    embedder = memory.runtime.embedder
     configured = f"{embedder.name} ({embedder.dim}-d, {e.provider}{f' at {e.base_url}' if e.base_url else ''})"
     checks = [_ask("embedder", configured, lambda: embedder.embed_query("status check"))]
     if not llm.base_url:

@@ -119,18 +119,25 @@ class Memory:
         embedder = embedder or create_embedder(self.settings.embedder, state_file=self.settings.breaker_file())
         db = Database.open(self.settings)
         try:
-            self._core = Runtime(self.settings, db, embedder)
+            self._runtime = Runtime(self.settings, db, embedder)
         except Exception:
             db.close()
             raise
-        self._core.access = self._access = access = AccessTracker(db, self.settings.recall)
-        self._recall = RecallPipeline(self.settings, db, self._core.embed_query, access)
+        self._runtime.access = self._access = access = AccessTracker(db, self.settings.recall)
+        self._recall = RecallPipeline(self.settings, db, self._runtime.embed_query, access)
         self._backfill: BackfillWorker | None = None
         self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
-            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
+            self._backfill = BackfillWorker(self._runtime, foreground=self._foreground).start()
         # ingest(wait=False)'s runner and the in-process scheduler (lifecycle.background_jobs)
-        self._jobs = BackgroundJobs(self._core, lambda: JobContext(self._reflection, self._ingest), self._ingested)
+        self._jobs = BackgroundJobs(self._runtime, lambda: JobContext(self._reflection, self._ingest), self._ingested)
+
+    @property
+    def runtime(self) -> Runtime:
+        """The runtime this facade runs on — settings, database pool, embedder, the one chat model
+        and the clock (``neuromem.core.Runtime``): the door for the service, the CLI, adapters
+        and benchmarks that need more than the public calls."""
+        return self._runtime
 
     @classmethod
     def from_env(cls, **sections: Mapping[str, Any]) -> Memory:
@@ -189,7 +196,7 @@ class Memory:
         session = None if session_id is None else parse_session_id(session_id)
         if session is not None:
             metadata = {"session_id": session, **(metadata or {})}
-        draft = writes.draft(self._core, content, user_id, memory_type=memory_type, metadata=metadata,
+        draft = writes.draft(self._runtime, content, user_id, memory_type=memory_type, metadata=metadata,
                              importance=importance, category=category, valid_at=valid_at, invalid_at=invalid_at)
         if draft.memory_type is MemoryType.TRAIT:
             raise TraitWriteError(
@@ -199,9 +206,9 @@ class Memory:
             )
         if tags is not None:  # seed 002 tags: a column of the row (``Draft.extra``)
             draft = dataclasses.replace(draft, extra={**draft.extra, "tags": check.tags(tags)})
-        result = writes.add(self._core, draft.owned_by(owner), session=session, judge=self._judge)
+        result = writes.add(self._runtime, draft.owned_by(owner), session=session, judge=self._judge)
         self._poke()
-        return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
+        return [with_embedding_warning(result, self._runtime.embed_failure, self.settings.embedder.mode)]
 
     def update(
         self,
@@ -222,17 +229,17 @@ class Memory:
         >>> m.update(mem_id, user_id="alice", content="I live in Munich", ends_previous=True)  # doctest: +SKIP
         """
         uid, mid = self._ids(user_id, memory_id)
-        change = writes.Change.checked(self._core, content=content, metadata=metadata, importance=importance,
+        change = writes.Change.checked(self._runtime, content=content, metadata=metadata, importance=importance,
                                        valid_at=valid_at, ends_previous=ends_previous,
                                        expected_version=expected_version, tags=tags)  # fmt: skip
-        record = writes.update(self._core, uid, mid, change)
+        record = writes.update(self._runtime, uid, mid, change)
         self._poke()
         return record
 
     def delete(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         """Soft-delete a memory (it stays visible to ``history`` and ``as_of`` queries)."""
         uid, mid = self._ids(user_id, memory_id)
-        return writes.delete(self._core, uid, mid)
+        return writes.delete(self._runtime, uid, mid)
 
     def reset(self, *, user_id: str) -> dict[str, int]:
         """Erase everything stored for ``user_id`` (irreversible)."""
@@ -240,7 +247,7 @@ class Memory:
         from .store.forget import chunk_paths
 
         uid = self._uid(user_id)
-        with self._access.without_user(uid), self._core.db.transaction() as conn:
+        with self._access.without_user(uid), self._runtime.db.transaction() as conn:
             files = chunk_paths(conn, uid)
             removed = memories.delete_user(conn, uid)
         remove_files(files)  # the chunk directory's files of this user (after the commit)
@@ -250,19 +257,19 @@ class Memory:
     def add_team_member(self, team_id: str, *, user_id: str) -> bool:
         """Make ``user_id`` a member of ``team_id``; False when it already was."""
         uid, team = self._uid(user_id), self._team(team_id)
-        with self._core.db.transaction() as conn:
+        with self._runtime.db.transaction() as conn:
             return teams.join(conn, uid, team)
 
     def remove_team_member(self, team_id: str, *, user_id: str) -> bool:
         """End ``user_id``'s membership of ``team_id``; False when there was none."""
         uid, team = self._uid(user_id), self._team(team_id)
-        with self._core.db.transaction() as conn:
+        with self._runtime.db.transaction() as conn:
             return teams.leave(conn, uid, team)
 
     def teams(self, *, user_id: str) -> list[str]:
         """The teams ``user_id`` belongs to."""
         uid = self._uid(user_id)
-        with self._core.db.connection() as conn:
+        with self._runtime.db.connection() as conn:
             return teams.teams_of(conn, uid)
 
     # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
@@ -286,37 +293,37 @@ class Memory:
         target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
                                until=until, query=query, entity=entity, concept=concept, everything=everything,
                                agent_id=agent_id, run_id=run_id, settings=self.settings.write)  # fmt: skip
-        result = forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
+        result = forget(self._runtime, user_id, target, dry_run=dry_run, actor=actor)
         if compact and isinstance(result, ForgetReceipt):
-            compact_forgotten(self._core, user_id=result.user_id)
-            return dataclasses.replace(result, erased_at=forget_receipt(self._core, result.user_id, result.id).erased_at)
+            compact_forgotten(self._runtime, user_id=result.user_id)
+            return dataclasses.replace(result, erased_at=forget_receipt(self._runtime, result.user_id, result.id).erased_at)
         return result
 
     def compact_forgotten(self, *, user_id: str | None = None) -> CompactionReport:
         """Physical erasure (issue 23 item 4): rewrite the relations that held forgotten rows (VACUUM FULL),
         retire the WAL, and stamp ``erased_at`` on the receipts — every user's pending receipts, or one user's."""
-        return compact_forgotten(self._core, user_id=None if user_id is None else self._uid(user_id))
+        return compact_forgotten(self._runtime, user_id=None if user_id is None else self._uid(user_id))
 
     def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
-        return forget_receipt(self._core, user_id, receipt_id)
+        return forget_receipt(self._runtime, user_id, receipt_id)
 
     def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
-        return forget_receipts(self._core, user_id, limit=limit)
+        return forget_receipts(self._runtime, user_id, limit=limit)
 
     # -- conflicts (seed 003 §7.2, neuromem.lifecycle.conflicts) ---------------
     def conflicts(self, *, user_id: str, status: str = "open", limit: int = 100) -> list[Conflict]:
         """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
-        return list_conflicts(self._core, user_id, status=status, limit=limit)
+        return list_conflicts(self._runtime, user_id, status=status, limit=limit)
 
     def resolve_conflict(self, conflict_id: Any, *, user_id: str, keep: Any, actor: str = "user") -> Conflict:
         """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``."""
-        return resolve_conflict(self._core, user_id, conflict_id, keep=keep, actor=actor)
+        return resolve_conflict(self._runtime, user_id, conflict_id, keep=keep, actor=actor)
 
     # -- feedback (seed 003 §9.1, neuromem.lifecycle.feedback) -----------------
     def feedback(self, memory_id: Any, *, user_id: str, kind: str) -> MemoryRecord:
         """``pin`` / ``unpin`` (a pinned memory is always in the prompt block) or ``upvote`` /
         ``downvote`` (moves its importance, hence its weight in recall)."""
-        return give_feedback(self._core, *self._ids(user_id, memory_id), kind)
+        return give_feedback(self._runtime, *self._ids(user_id, memory_id), kind)
 
     def pin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         return self.feedback(memory_id, user_id=user_id, kind="pin")
@@ -335,31 +342,31 @@ class Memory:
         """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
         originals are archived behind the summary, their citations kept."""
         when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return compress_user(self._core, user_id, when, chat=self._core.chat, dry_run=dry_run)
+        return compress_user(self._runtime, user_id, when, chat=self._runtime.chat, dry_run=dry_run)
 
     def promote(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> list[Promotion]:
         """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
         when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return promote(self._core, user_id, when, dry_run=dry_run)
+        return promote(self._runtime, user_id, when, dry_run=dry_run)
 
     def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
-        return consolidate_concepts(self._core, user_id, dry_run=dry_run)
+        return consolidate_concepts(self._runtime, user_id, dry_run=dry_run)
 
     def archive(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> ArchiveReport:
         """Archive the user's memories and nodes whose seed 003 §6.1 weight fell under the threshold."""
-        return archive_user(self._core, user_id, check.timestamp(now, "now") or dt.datetime.now(dt.UTC),
+        return archive_user(self._runtime, user_id, check.timestamp(now, "now") or dt.datetime.now(dt.UTC),
                             dry_run=dry_run)  # fmt: skip
 
     def restore(self, item_id: Any, *, user_id: str) -> MemoryRecord | dict[str, Any]:
         """Bring back an archived memory (or graph node)."""
-        return restore_archived(self._core, user_id, item_id)
+        return restore_archived(self._runtime, user_id, item_id)
 
     def enforce_retention(self, *, user_id: str | None = None, now: Any = None, dry_run: bool = False
                           ) -> RetentionReport:  # fmt: skip
         """Hard-delete, with receipts, what is past ``lifecycle.retention_days_by_type`` / ``_by_category``."""
         when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return enforce_retention(self._core, when, user_id=user_id, dry_run=dry_run)
+        return enforce_retention(self._runtime, when, user_id=user_id, dry_run=dry_run)
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     @overload
@@ -412,7 +419,7 @@ class Memory:
 
     def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
         """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result."""
-        return job_status(self._core, job_id, user_id)
+        return job_status(self._runtime, job_id, user_id)
 
     def import_chat_export(
         self, path: str | Path, *, user_id: str, batch_size: int | None = None,
@@ -439,20 +446,20 @@ class Memory:
 
     def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words."""
-        return provenance(self._core, memory_id, user_id)
+        return provenance(self._runtime, memory_id, user_id)
 
     def events(self, *, user_id: str, after: str | None = None, kinds: Sequence[str] | None = None,
                limit: int = 100) -> EventPage:  # fmt: skip
         """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten;
         conflicts opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the
         page's ``next`` as ``after`` to read on."""
-        return read_events(self._core, self._uid(user_id), after=after, kinds=kinds, limit=limit)
+        return read_events(self._runtime, self._uid(user_id), after=after, kinds=kinds, limit=limit)
 
     def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
         """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind
         and direction, heaviest first (``.kinds`` counts the edges by kind)."""
         uid, mid = self._ids(user_id, memory_id)
-        return graph_neighbours(self._core, mid, uid, limit=check.limit(limit))
+        return graph_neighbours(self._runtime, mid, uid, limit=check.limit(limit))
 
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
@@ -465,7 +472,7 @@ class Memory:
         ``document_status``. Chunks still pending when the process exits are embedded by the next
         backfill (``flush()``, ``memctl worker``) — nothing is lost.
         """
-        document = add_document(self._core, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
+        document = add_document(self._runtime, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
                                 metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
@@ -485,25 +492,25 @@ class Memory:
             data, name = source, file_name
         else:
             data, name = Path(source).read_bytes(), file_name or Path(source).name
-        document = add_document_file(self._core, data, user_id=user_id, file_name=name, mime_type=mime_type,
+        document = add_document_file(self._runtime, data, user_id=user_id, file_name=name, mime_type=mime_type,
                                      metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
 
     def document_status(self, file_id: Any, *, user_id: str) -> DocumentStatus:
         """How many of a document's chunks are embedded (``.state``: ready / embedding / retrying)."""
-        return document_status(self._core, file_id, user_id)
+        return document_status(self._runtime, file_id, user_id)
 
     def list_documents(self, *, user_id: str, limit: int = 100) -> list[DocumentFile]:
-        return list_documents(self._core, user_id, limit=limit)
+        return list_documents(self._runtime, user_id, limit=limit)
 
     def delete_document(self, file_id: Any, *, user_id: str) -> DocumentFile:
         """Soft-delete a document and all of its chunks."""
-        return delete_document(self._core, file_id, user_id)
+        return delete_document(self._runtime, file_id, user_id)
 
     @functools.cached_property
     def _ingest(self) -> IngestPipeline:
-        pipeline = IngestPipeline(self._core, self._core.chat)
+        pipeline = IngestPipeline(self._runtime, self._runtime.chat)
         pipeline.session_end_listeners.append(self._reflect_on_session_end)
         return pipeline
 
@@ -576,13 +583,13 @@ class Memory:
         viewer = scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
         search = functools.partial(self.search, agent_id=viewer.agent_id, run_id=viewer.run_id)
         return build_recall_prompt(
-            self._core, search, query, user_id, token_budget=token_budget, style=style, limit=limit,
-            recipe=recipe, reference_time=reference_time, chat=self._core.chat, viewer=viewer,
+            self._runtime, search, query, user_id, token_budget=token_budget, style=style, limit=limit,
+            recipe=recipe, reference_time=reference_time, chat=self._runtime.chat, viewer=viewer,
         )  # fmt: skip
 
     def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
         """One memory by id (any version)."""
-        return writes.get(self._core, *self._ids(user_id, memory_id))
+        return writes.get(self._runtime, *self._ids(user_id, memory_id))
 
     def get_all(
         self,
@@ -613,14 +620,14 @@ class Memory:
         n, skip = check.limit(limit, maximum=10_000), check.offset(offset)
         if not isinstance(include_shared, bool):
             raise InvalidInputError(f"include_shared must be a boolean, got {include_shared!r}")
-        with self._core.db.connection() as conn:
+        with self._runtime.db.connection() as conn:
             return memories.list_memories(conn, uid, where=where, as_of=when, include_inactive=include_inactive,
                                           limit=n, offset=skip, valid_at=event_time, shared=include_shared)  # fmt: skip
 
     def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
         """Every change to the memory and the versions it superseded or was superseded by."""
         uid, mid = self._ids(user_id, memory_id)
-        with self._core.db.connection() as conn:
+        with self._runtime.db.connection() as conn:
             ids = memories.chain_ids(conn, uid, mid)
             if not ids:
                 raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
@@ -653,7 +660,7 @@ class Memory:
     def _reflection(self) -> ReflectionService:
         from .reflect.service import ReflectionService
 
-        return ReflectionService(self._core)
+        return ReflectionService(self._runtime)
 
     def _ingested(self, user_ids: Sequence[str]) -> None:
         """After ingest jobs ran on the job thread: what ``ingest`` does after a batch."""
@@ -684,7 +691,7 @@ class Memory:
         """
         from .portability.export import export_user
 
-        return export_user(self._core, target, user_id, fmt=format, mask_pii=mask_pii)
+        return export_user(self._runtime, target, user_id, fmt=format, mask_pii=mask_pii)
 
     def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
@@ -693,7 +700,7 @@ class Memory:
         ``include_forgotten=True`` is the owner's own restore and brings it back."""
         from .portability.importer import import_file
 
-        report = import_file(self._core, source, include_forgotten=include_forgotten)
+        report = import_file(self._runtime, source, include_forgotten=include_forgotten)
         self._poke()
         return report
 
@@ -706,7 +713,7 @@ class Memory:
         """
         from .portability.markdown_sync import sync_markdown
 
-        report = sync_markdown(self._core, directory, user_id, language=language)
+        report = sync_markdown(self._runtime, directory, user_id, language=language)
         self._poke()
         return report
 
@@ -723,7 +730,7 @@ class Memory:
         """
         from .procedural.service import record_procedure
 
-        result = record_procedure(self._core, user_id, name, steps, preconditions=preconditions, outcome=outcome,
+        result = record_procedure(self._runtime, user_id, name, steps, preconditions=preconditions, outcome=outcome,
                                   tools=tools, metadata=metadata)  # fmt: skip
         self._poke()
         return result
@@ -738,22 +745,22 @@ class Memory:
         """
         if self._backfill is not None:  # takes over from the backfill thread after its batch in flight
             return self._backfill.run(batch_size=batch_size)
-        return backfill_embeddings(self._core, batch_size=batch_size)
+        return backfill_embeddings(self._runtime, batch_size=batch_size)
 
     def warm_up(self) -> None:
         """Load the embedding model now, so the first write or search does not pay for it (``memctl
         serve`` before it says ready; ``memctl ingest`` and ``documents upload`` before their bars)."""
-        self._core.embedder.embed_passages(["warm up"])
+        self._runtime.embedder.embed_passages(["warm up"])
 
     def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
         from .store.status import store_status
 
         uid = None if user_id is None else self._uid(user_id)
-        found = store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
+        found = store_status(self._runtime.db, user_id=uid, embedder=self._runtime.embedder.name,
                              embed_mode=self.settings.embedder.mode,
                              turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
-        late = overdue_jobs(self._core, self._core.now())
+        late = overdue_jobs(self._runtime, self._runtime.now())
         if late:
             log.warning("overdue jobs: %s; run `memctl worker` or Memory(background_jobs=True)", ", ".join(late))
         return dataclasses.replace(found, overdue_jobs=tuple(late))
@@ -761,7 +768,7 @@ class Memory:
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
         """Rows waiting for a vector: memories and conversation turns (zero once ``flush()`` has run)."""
         uid = None if user_id is None else self._uid(user_id)
-        return pending_embeddings(self._core, uid)
+        return pending_embeddings(self._runtime, uid)
 
     def close(self) -> None:
         self._jobs.stop()  # the queued ingest jobs of this process run first
@@ -771,7 +778,7 @@ class Memory:
         if reflection is not None:
             reflection.close()
         self._recall.close()
-        self._core.close()  # access counts flushed, then the chat model, the pool and the embedder
+        self._runtime.close()  # access counts flushed, then the chat model, the pool and the embedder
 
     def __enter__(self) -> Self:
         return self
@@ -782,7 +789,7 @@ class Memory:
     @functools.cached_property
     def _judge(self) -> RestatementJudge | None:
         """The LLM's restatement judgement for ``add`` when a chat model is configured (``neuromem.supersede``)."""
-        chat = self._core.chat
+        chat = self._runtime.chat
         return None if chat is None else LLMRestatementJudge(chat)
 
     def _team(self, team_id: Any) -> str:
@@ -798,10 +805,10 @@ class Memory:
         return self._uid(user_id), check.memory_id(memory_id)
 
     def _poke(self) -> None:
-        if self._backfill is None and (self._core.embeddings_deferred or self._core.embed_failure is not None):
+        if self._backfill is None and (self._runtime.embeddings_deferred or self._runtime.embed_failure is not None):
             # sync mode, but rows wait without a vector: turns left to the backfill (ingest.turn_vectors), a large
             # document, or the embedder failed (embed them once it is back)
-            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
+            self._backfill = BackfillWorker(self._runtime, foreground=self._foreground).start()
         if self._backfill is not None:
             self._backfill.poke()
 

@@ -39,7 +39,7 @@ def _context(memory: Memory) -> JobContext:
 
 
 def _url(memory: Memory) -> str:
-    return memory._core.db.server.url
+    return memory.runtime.db.server.url
 
 
 async def _work(*apps: Any) -> None:
@@ -160,7 +160,7 @@ def test_real_jobs_are_deferred_on_their_schedule_and_run(memory: Memory) -> Non
 
 
 def _cycles(memory: Memory, user_id: str) -> list[dict[str, Any]]:
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         return stored_traits.cycles(conn, user_id)
 
 

@@ -23,10 +23,10 @@ class Provenance:
     quotes: tuple[str, ...]  # the words each raw_refs item points to, in order
 
 
-def provenance(core: Runtime, memory_id: Any, user_id: Any) -> Provenance:
-    uid = check.user_id(user_id, core.settings.write)
+def provenance(runtime: Runtime, memory_id: Any, user_id: Any) -> Provenance:
+    uid = check.user_id(user_id, runtime.settings.write)
     mid = check.memory_id(memory_id)
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         record = memories.get(conn, uid, mid)
         if record is None:
             raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")

@@ -87,16 +87,16 @@ class ArchiveReport:
         return sum(1 for i in self.items if i.kind == "node")
 
 
-def archive_user(core: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = False,
+def archive_user(runtime: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = False,
                  limit: int = 10_000) -> ArchiveReport:  # fmt: skip
     """Archive the user's memories and nodes whose weight fell under the threshold (``dry_run``: list them)."""
-    uid = check.user_id(user_id, core.settings.write)
-    s = core.settings.lifecycle
+    uid = check.user_id(user_id, runtime.settings.write)
+    s = runtime.settings.lifecycle
     items: list[Archived] = []
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         before = now - dt.timedelta(days=s.compress_after_days)
         for record in store.memory_candidates(conn, uid, before, limit):
-            w = memory_weight(record, now, s, core.settings.recall)
+            w = memory_weight(record, now, s, runtime.settings.recall)
             if w >= s.archive_threshold:
                 continue
             items.append(Archived("memory", record.id, str(record.memory_type), round(w, 4)))
@@ -109,7 +109,7 @@ def archive_user(core: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = F
                            extra={"weight": round(w, 4)})  # fmt: skip
         for node in store.node_candidates(conn, uid, limit):
             age = (now - node.last_seen).total_seconds() / 86400.0
-            w = weight(node.importance, node.live_links, age, tau_days(node.node_type, core.settings.recall), s)
+            w = weight(node.importance, node.live_links, age, tau_days(node.node_type, runtime.settings.recall), s)
             if w >= s.archive_threshold:
                 continue
             items.append(Archived("node", node.id, f"{node.node_type}:{node.name}", round(w, 4)))
@@ -119,11 +119,11 @@ def archive_user(core: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = F
     return ArchiveReport(uid, dry_run, tuple(items))
 
 
-def restore(core: Any, user_id: Any, item_id: Any, *, actor: str = "user") -> MemoryRecord | dict[str, Any]:
+def restore(runtime: Any, user_id: Any, item_id: Any, *, actor: str = "user") -> MemoryRecord | dict[str, Any]:
     """Bring back an archived memory (its ``RESTORE`` history row) or an archived node."""
-    uid = check.user_id(user_id, core.settings.write)
+    uid = check.user_id(user_id, runtime.settings.write)
     iid = check.memory_id(item_id)
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         restored = store.restore_memory(conn, uid, iid)
         if restored is not None:
             history.record(conn, HistoryEvent.RESTORE, new=restored, actor=actor)
@@ -144,11 +144,11 @@ class ArchiveRun:
         return sum(len(r.items) for r in self.reports)
 
 
-def archive_job(core: Any, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> ArchiveRun:
+def archive_job(runtime: Any, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> ArchiveRun:
     """The scheduled form: every user with current facts or episodes (up to ``users`` per run)."""
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         found = consolidation.users_with_current(conn, users)
-    return ArchiveRun(tuple(archive_user(core, u, now, dry_run=dry_run) for u in found))
+    return ArchiveRun(tuple(archive_user(runtime, u, now, dry_run=dry_run) for u in found))
 
 
 __all__ = ["ACTOR", "ArchiveReport", "ArchiveRun", "Archived", "archive_job", "archive_user", "memory_weight",

@@ -202,20 +202,20 @@ def uncontradict(c: float, settings: Any) -> float:
 # --------------------------------------------------------------------------- the operation
 
 
-def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = False, actor: str = "user",
+def forget(runtime: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = False, actor: str = "user",
            preview_limit: int = 200) -> ForgetReceipt | ForgetPreview:  # fmt: skip
     """Forget ``target`` for ``user_id`` (module docstring). Raises ``NotFoundError`` subclasses when a
     named memory, session or document does not exist (nothing is written)."""
-    uid = check.user_id(user_id, core.settings.write)
+    uid = check.user_id(user_id, runtime.settings.write)
     if not isinstance(dry_run, bool):
         raise InvalidInputError(f"dry_run must be a boolean, got {dry_run!r}")
     if not isinstance(actor, str) or not actor.strip() or len(actor) > 50:  # memory_history.actor width
         raise InvalidInputError("actor must be a non-empty string of at most 50 characters")
     receipt_id = uuid7()
     try:
-        with core.access.without_user(uid), core.db.transaction() as conn:
+        with runtime.access.without_user(uid), runtime.db.transaction() as conn:
             store.lock_user(conn, uid)
-            erased, recomputed, deleted = _erase(conn, uid, target, core.settings, dry_run=dry_run,
+            erased, recomputed, deleted = _erase(conn, uid, target, runtime.settings, dry_run=dry_run,
                                                  actor=actor, preview_limit=preview_limit)  # fmt: skip
             store.write_tombstones(conn, uid, receipt_id, actor, erased.tombstones)
             row = store.insert_receipt(
@@ -227,8 +227,8 @@ def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = Fal
     except _DryRun as done:  # raised inside the transaction, so it rolled back
         return done.preview
     removed = remove_files(erased.files)
-    if (recomputed or deleted or target.kind == "everything") and core.settings.traits.refresh_view_after_reflect:
-        _refresh_view(core)
+    if (recomputed or deleted or target.kind == "everything") and runtime.settings.traits.refresh_view_after_reflect:
+        _refresh_view(runtime)
     return ForgetReceipt.of(row, traits_recomputed=recomputed, traits_deleted=deleted, files_removed=removed)
 
 
@@ -403,27 +403,27 @@ def remove_files(paths: Sequence[Path]) -> int:
     return removed
 
 
-def _refresh_view(core: Any) -> None:
+def _refresh_view(runtime: Any) -> None:
     """Forgotten traits leave ``mv_trait_decayed`` at once (the view copies trait text and vectors)."""
     try:
-        maintenance.refresh_trait_view(core.db)
+        maintenance.refresh_trait_view(runtime.db)
     except Exception as exc:  # the recall query re-checks the base table; the job refreshes later
         log.warning("refreshing mv_trait_decayed after a forget failed: %s", exc)
 
 
-def receipt(core: Any, user_id: Any, receipt_id: Any) -> ForgetReceipt:
-    uid = check.user_id(user_id, core.settings.write)
+def receipt(runtime: Any, user_id: Any, receipt_id: Any) -> ForgetReceipt:
+    uid = check.user_id(user_id, runtime.settings.write)
     rid = check.memory_id(receipt_id)
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         row = store.get_receipt(conn, uid, rid)
     if row is None:
         raise ReceiptNotFoundError(f"no forget receipt {rid} for user {uid!r}")
     return ForgetReceipt.of(row)
 
 
-def receipts(core: Any, user_id: Any, *, limit: int = 100) -> list[ForgetReceipt]:
-    uid = check.user_id(user_id, core.settings.write)
-    with core.db.connection() as conn:
+def receipts(runtime: Any, user_id: Any, *, limit: int = 100) -> list[ForgetReceipt]:
+    uid = check.user_id(user_id, runtime.settings.write)
+    with runtime.db.connection() as conn:
         return [ForgetReceipt.of(r) for r in store.list_receipts(conn, uid, check.limit(limit, maximum=10_000))]
 
 

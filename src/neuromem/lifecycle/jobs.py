@@ -117,56 +117,56 @@ def _reflection_sweep(context: JobContext, now: dt.datetime, dry_run: bool) -> d
     """Reflect on every user whose seed 001 §4.5 trigger holds with the 24 h fallback."""
     service = context.service
     done: dict[str, str] = {}
-    for uid, decision in triggers.sweep_due(service.core.db, now, limit=SWEEP_USERS):
+    for uid, decision in triggers.sweep_due(service.runtime.db, now, limit=SWEEP_USERS):
         if not dry_run:
             service.reflect(uid, now, trigger=decision.trigger or "scheduled", trigger_value=decision.value)
         done[uid] = str(decision.trigger)
     return done
 
 
-def _core(context: JobContext) -> Any:
-    return context.service.core
+def _runtime(context: JobContext) -> Any:
+    return context.service.runtime
 
 
 JOBS: dict[str, Job] = {
     j.name: j
     for j in (
-        Job("refresh_mv_trait", "*/30 * * * *", lambda c, now, dry: maintenance.refresh_trait_view(_core(c).db),
+        Job("refresh_mv_trait", "*/30 * * * *", lambda c, now, dry: maintenance.refresh_trait_view(_runtime(c).db),
             "refresh mv_trait_decayed concurrently", previews=False),
         Job("expire_trends", "10 3 * * *",
-            lambda c, now, dry: maintenance.expire_trends(_core(c).db, now, _core(c).settings.traits, dry_run=dry),
+            lambda c, now, dry: maintenance.expire_trends(_runtime(c).db, now, _runtime(c).settings.traits, dry_run=dry),
             "dissolve trends whose window ended without enough reinforcement"),
         Job("dissolve_weak_traits", "20 3 * * 0",
-            lambda c, now, dry: maintenance.dissolve_weak_traits(_core(c).db, now, _core(c).settings.traits,
+            lambda c, now, dry: maintenance.dissolve_weak_traits(_runtime(c).db, now, _runtime(c).settings.traits,
                                                                  dry_run=dry),
             "dissolve traits whose decayed confidence is below the floor"),
-        Job("flush_access_counts", "*/5 * * * *", lambda c, now, dry: _core(c).access.flush(),
+        Job("flush_access_counts", "*/5 * * * *", lambda c, now, dry: _runtime(c).access.flush(),
             "write buffered recall access counts", previews=False),
-        Job("consistency_check", "30 3 * * *", lambda c, now, dry: maintenance.consistency_check(_core(c).db),
+        Job("consistency_check", "30 3 * * *", lambda c, now, dry: maintenance.consistency_check(_runtime(c).db),
             "count orphaned evidence, history, sources and lineage (reads only)"),
         Job("end_idle_sessions", "* * * * *", lambda c, now, dry: len(c.ingest.end_idle_sessions(now=now)),
             "end sessions idle past the timeout", previews=False),
-        Job("backfill_embeddings", "* * * * *", lambda c, now, dry: backfill_embeddings(_core(c)),
+        Job("backfill_embeddings", "* * * * *", lambda c, now, dry: backfill_embeddings(_runtime(c)),
             "embed rows written without a vector", previews=False),
         Job("reflection_sweep", "40 * * * *", _reflection_sweep,
             "reflect on users past the 24 h fallback (memories added without an ingest batch)"),
-        Job("promote_tiers", "50 */6 * * *", lambda c, now, dry: promote_job(_core(c), now, dry_run=dry),
+        Job("promote_tiers", "50 */6 * * *", lambda c, now, dry: promote_job(_runtime(c), now, dry_run=dry),
             "move facts and episodes to the mid and long tiers"),
-        Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(_core(c), now, dry_run=dry),
+        Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(_runtime(c), now, dry_run=dry),
             "summarise old, rarely recalled episodes; originals archived"),
         Job("purge_soft_deleted", "30 4 * * *",
-            lambda c, now, dry: purge_preview(_core(c), now) if dry else purge_soft_deleted(_core(c), now),
+            lambda c, now, dry: purge_preview(_runtime(c), now) if dry else purge_soft_deleted(_runtime(c), now),
             "hard-delete rows soft-deleted past the retention, with a receipt"),
-        Job("consolidate_concepts", "0 5 * * *", lambda c, now, dry: concepts_job(_core(c), now, dry_run=dry),
+        Job("consolidate_concepts", "0 5 * * *", lambda c, now, dry: concepts_job(_runtime(c), now, dry_run=dry),
             "cluster related memories into concept nodes linked by ABOUT"),
-        Job("archive_low_weight", "30 5 * * *", lambda c, now, dry: archive_job(_core(c), now, dry_run=dry),
+        Job("archive_low_weight", "30 5 * * *", lambda c, now, dry: archive_job(_runtime(c), now, dry_run=dry),
             "archive memories and nodes under the seed 003 §6.1 weight"),
-        Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(_core(c), now, dry_run=dry),
+        Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(_runtime(c), now, dry_run=dry),
             "hard-delete rows past their per-type / per-category TTL, with receipts"),
         Job("compact_forgotten", "0 7 * * *",
-            lambda c, now, dry: pending_count(_core(c)) if dry else compact_forgotten(_core(c)),
+            lambda c, now, dry: pending_count(_runtime(c)) if dry else compact_forgotten(_runtime(c)),
             "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
-        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_core(c), now),
+        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_runtime(c), now),
             "POST new events to the registered webhooks, signed", previews=False),
         Job("run_ingest_jobs", "* * * * *", lambda c, now, dry: len(run_queued(c.ingest)),
             "extract and write the batches queued by ingest(wait=False)", previews=False),

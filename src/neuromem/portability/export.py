@@ -52,21 +52,21 @@ def choose_format(target: str | Path | IO[str], fmt: str | None) -> str:
     return fmt
 
 
-def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None,
+def export_user(runtime: Runtime, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None,
                 mask_pii: bool = False) -> ExportReport:  # fmt: skip
     """Write ``user_id``'s memory to ``target`` (a path or a text stream) in one snapshot.
     ``mask_pii``: an export for someone other than the user — personal data in every text is
     replaced by placeholders (``text.pii.mask``) and raw chunk bytes are left out."""
-    uid = check.user_id(user_id, core.settings.write)
+    uid = check.user_id(user_id, runtime.settings.write)
     chosen = choose_format(target, fmt)
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         portable.snapshot(conn)
         tables = portable.user_tables(conn)
         counts = {t.name: portable.count_rows(conn, t.name, uid) for t in tables}
         header = ExportHeader(
             user_id=uid,
-            embedding_dim=core.dim,
-            embedder=core.embedder.name,
+            embedding_dim=runtime.dim,
+            embedder=runtime.embedder.name,
             schema_version=current_version(conn),
             vectors=chosen == "jsonl",
             tables=counts,

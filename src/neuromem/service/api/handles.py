@@ -43,7 +43,7 @@ def openapi_document(memory: Memory) -> dict[str, Any]:
 
 def key_store(memory: Memory) -> KeyStore:
     """The API keys of ``memory``'s database."""
-    return KeyStore(memory._core.db)
+    return KeyStore(memory.runtime.db)
 
 
 __all__ = ["ApiKey", "KeyStore", "key_store", "metrics_exposition", "openapi_document", "serve", "serve_mcp_stdio"]
