@@ -71,7 +71,7 @@ def run_worker(memory: Any, *, concurrency: int = 1, wait: bool = True, name: st
     from .lifecycle.jobs import JobContext
     from .lifecycle.worker import run_worker as run
 
-    context = JobContext(memory._reflection, memory._ingest)
+    context = JobContext(memory.runtime, memory._reflection, memory._ingest)
     run(context, memory.runtime.db.server.url, concurrency=concurrency, wait=wait, name=name)
 
 

@@ -84,17 +84,18 @@ _OWNER_FIELDS = ("agent_id", "run_id", "visibility", "team_id")
 
 
 def draft(
-    runtime: Runtime, content: Any, user_id: Any, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
+    runtime: Runtime, content: Any, uid: str, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
     importance: Any = None, category: Any = None, valid_at: Any = None, invalid_at: Any = None,
 ) -> Draft:  # fmt: skip
-    """Validate raw input into a ``Draft`` (raises a typed ``InvalidInputError``; writes nothing)."""
+    """Validate raw input into a ``Draft`` of the (checked) user ``uid`` (raises a typed ``InvalidInputError``;
+    writes nothing)."""
     w = runtime.settings.write
     valid = check.timestamp(valid_at, "valid_at")
     invalid = check.timestamp(invalid_at, "invalid_at")
     if valid and invalid and invalid <= valid:
         raise InvalidInputError("invalid_at must be later than valid_at")
     return Draft(
-        user_id=check.user_id(user_id, w),
+        user_id=uid,
         memory_type=check.memory_type(memory_type),
         content=check.content(content, w),
         importance=check.importance(importance, w.default_importance),

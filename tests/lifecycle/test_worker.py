@@ -35,7 +35,7 @@ def quick_retry(settings: Settings) -> Iterator[Memory]:
 
 
 def _context(memory: Memory) -> JobContext:
-    return JobContext(memory._reflection, memory._ingest)
+    return JobContext(memory.runtime, memory._reflection, memory._ingest)
 
 
 def _url(memory: Memory) -> str:

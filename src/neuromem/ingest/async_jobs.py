@@ -58,11 +58,10 @@ class IngestJob:
     error: str | None = None
 
 
-def submit(runtime: Runtime, messages: Any, user_id: Any, session: Any, *, metadata: Any = None,
+def submit(runtime: Runtime, messages: Any, uid: str, session: Any, *, metadata: Any = None,
            strict: bool = False) -> IngestJob:  # fmt: skip
-    """Validate and durably queue one batch; returns at once (no model is called)."""
+    """Validate and durably queue one batch of the (checked) user ``uid``; returns at once (no model is called)."""
     settings = runtime.settings
-    uid = check.user_id(user_id, settings.write)
     sid = session_id(session)
     extra = None if metadata is None else check.metadata(metadata)
     received = runtime.now()
@@ -80,10 +79,8 @@ def submit(runtime: Runtime, messages: Any, user_id: Any, session: Any, *, metad
     return IngestJob(job_id, uid, sid, "queued", created_at=received)
 
 
-def status(runtime: Runtime, job_id: Any, user_id: Any) -> IngestJob:
+def status(runtime: Runtime, jid: uuid.UUID, uid: str) -> IngestJob:
     """The job's state and, once done, its result; ``JobNotFoundError`` for an id this user does not own."""
-    uid = check.user_id(user_id, runtime.settings.write)
-    jid = check.memory_id(job_id)
     with runtime.db.transaction() as conn:
         row = store.get(conn, jid, uid)
         if row is None:

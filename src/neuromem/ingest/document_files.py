@@ -19,11 +19,11 @@ from .readers import mime_of, read_sections
 
 
 def add_document_file(
-    runtime: Runtime, data: bytes, *, user_id: Any, file_name: Any, mime_type: str | None = None,
+    runtime: Runtime, data: bytes, *, user_id: str, file_name: Any, mime_type: str | None = None,
     metadata: Mapping[str, Any] | None = None, background: bool | None = None,
 ) -> DocumentFile:  # fmt: skip
     s = runtime.settings
-    uid = check.user_id(user_id, s.write)
+    uid = user_id  # checked by the facade
     if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
         raise InvalidInputError("file_name must be a non-empty string of at most 255 characters")
     if background is not None and not isinstance(background, bool):

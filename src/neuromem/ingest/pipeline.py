@@ -148,7 +148,7 @@ class IngestPipeline:
 
     # ------------------------------------------------------------------ ingest
     def ingest(
-        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
+        self, messages: Any, user_id: str, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
         strict: bool = False, owner: Owner | None = None,
     ) -> IngestReport:
         """Store a batch of turns of one session and the memories extracted from them.
@@ -176,11 +176,11 @@ class IngestPipeline:
                 yield self.commit(pending.result())
 
     def prepare(
-        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
+        self, messages: Any, uid: str, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
         strict: bool = False, owner: Owner | None = None,
     ) -> Prepared:
-        """Everything that needs no database: validation, privacy, chunks, extraction, embeddings."""
-        uid = check.user_id(user_id, self.settings.write)
+        """Everything that needs no database for a batch of the (checked) user ``uid``: validation of the
+        messages, privacy, chunks, extraction, embeddings."""
         sid = session_id(session)
         extra_meta = {} if metadata is None else check.metadata(metadata)
         parsed = parse_turns(messages, self.settings, now=now, strict=strict)
@@ -483,8 +483,7 @@ class IngestPipeline:
                 ended.append(closed)  # the same id continues as a new stretch; reopened below
         return row, ended
 
-    def end_session(self, user_id: Any, session: Any, *, reason: str = "explicit") -> SessionEnd:
-        uid = check.user_id(user_id, self.settings.write)
+    def end_session(self, uid: str, session: Any, *, reason: str = "explicit") -> SessionEnd:
         sid = session_id(session)
         with self.runtime.db.transaction() as conn:
             row = conversations.end_session(conn, uid, sid, reason=reason[:20])
@@ -494,9 +493,11 @@ class IngestPipeline:
         self._notify([end])
         return end
 
-    def end_idle_sessions(self, *, now: dt.datetime | None = None, user_id: Any = None) -> list[SessionEnd]:
-        uid = None if user_id is None else check.user_id(user_id, self.settings.write)
-        moment = now or dt.datetime.now(dt.UTC)
+    def end_idle_sessions(self, *, now: dt.datetime | None = None, user_id: str | None = None) -> list[SessionEnd]:
+        """End the open sessions (of the checked ``user_id``, or of every user) idle at ``now`` (default:
+        the runtime's clock) for longer than ``ingest.session_idle_timeout_s``."""
+        uid = user_id
+        moment = now or self.runtime.now()
         idle_before = moment - dt.timedelta(seconds=self.settings.ingest.session_idle_timeout_s)
         with self.runtime.db.transaction() as conn:
             rows = conversations.end_idle_sessions(conn, idle_before, user_id=uid)
@@ -512,9 +513,9 @@ class IngestPipeline:
                 except Exception:  # a listener must not undo a committed ingest
                     log.exception("session-end listener failed for session %s", end.session_id)
 
-    def new_turns(self, user_id: Any, session: Any, turns: Sequence[Turn]) -> list[Turn]:
-        """The ``turns`` this session does not hold yet (a resumed import skips the others)."""
-        uid = check.user_id(user_id, self.settings.write)
+    def new_turns(self, uid: str, session: Any, turns: Sequence[Turn]) -> list[Turn]:
+        """The ``turns`` this session of the (checked) user ``uid`` does not hold yet (a resumed import
+        skips the others)."""
         with self.runtime.db.connection() as conn:
             row = conversations.get_session(conn, uid, session_id(session))
             stored = {} if row is None else conversations.stored_turn_keys(conn, uid, row.id, lookup_keys(turns))

@@ -24,16 +24,19 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import validation as check
 from ..config import RecallSettings
 from ..decay import decay
 from ..errors import MemoryNotFoundError, VersionConflictError
 from ..store import archive as store
 from ..store import consolidation, history
 from ..types import HistoryEvent, MemoryRecord, MemoryType
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 
 ACTOR = "consolidate:archive"
 
@@ -87,10 +90,10 @@ class ArchiveReport:
         return sum(1 for i in self.items if i.kind == "node")
 
 
-def archive_user(runtime: Any, user_id: Any, now: dt.datetime, *, dry_run: bool = False,
+def archive_user(runtime: Runtime, uid: str, now: dt.datetime, *, dry_run: bool = False,
                  limit: int = 10_000) -> ArchiveReport:  # fmt: skip
-    """Archive the user's memories and nodes whose weight fell under the threshold (``dry_run``: list them)."""
-    uid = check.user_id(user_id, runtime.settings.write)
+    """Archive the (checked) user ``uid``'s memories and nodes whose weight fell under the threshold
+    (``dry_run``: list them)."""
     s = runtime.settings.lifecycle
     items: list[Archived] = []
     with runtime.db.transaction() as conn:
@@ -119,10 +122,8 @@ def archive_user(runtime: Any, user_id: Any, now: dt.datetime, *, dry_run: bool 
     return ArchiveReport(uid, dry_run, tuple(items))
 
 
-def restore(runtime: Any, user_id: Any, item_id: Any, *, actor: str = "user") -> MemoryRecord | dict[str, Any]:
+def restore(runtime: Runtime, uid: str, iid: uuid.UUID, *, actor: str = "user") -> MemoryRecord | dict[str, Any]:
     """Bring back an archived memory (its ``RESTORE`` history row) or an archived node."""
-    uid = check.user_id(user_id, runtime.settings.write)
-    iid = check.memory_id(item_id)
     with runtime.db.transaction() as conn:
         restored = store.restore_memory(conn, uid, iid)
         if restored is not None:

@@ -1,7 +1,7 @@
 """Selective forgetting with a receipt (seed 003 §24 "选择性遗忘": node, topic, time window,
 whole user; tombstones; deletion proof).
 
-``forget(core, user_id, target)`` hard-deletes, in **one** transaction, every trace of
+``forget(runtime, user_id, target)`` hard-deletes, in **one** transaction, every trace of
 exactly one target: the memories (every version), their history (one content-free
 ``FORGET`` tombstone per memory stays), provenance rows, the messages and raw chunks
 holding the words (and the chunk files of a chunk directory, unlinked after the commit),
@@ -29,21 +29,24 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
 from ..config import WriteSettings
-from ..errors import ForgetTargetError, InvalidInputError, ReceiptNotFoundError
+from ..errors import ForgetTargetError, ReceiptNotFoundError
 from ..ids import uuid7
 from ..ingest.raw import chunk_turn
 from ..reflect import math as tm
 from ..store import forget as store
-from ..store import maintenance, traits
+from ..store import maintenance, memories, traits
 from ..store.forget import PreviewRow, ReceiptRow
 from ..text.entities import normalize_entity_name
 from ..text.tokenize import search_text
 from ..types import HistoryEvent, TraitStage
 from .compaction import relations_of
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -202,15 +205,10 @@ def uncontradict(c: float, settings: Any) -> float:
 # --------------------------------------------------------------------------- the operation
 
 
-def forget(runtime: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = False, actor: str = "user",
+def forget(runtime: Runtime, uid: str, target: ForgetTarget, *, dry_run: bool = False, actor: str = "user",
            preview_limit: int = 200) -> ForgetReceipt | ForgetPreview:  # fmt: skip
-    """Forget ``target`` for ``user_id`` (module docstring). Raises ``NotFoundError`` subclasses when a
-    named memory, session or document does not exist (nothing is written)."""
-    uid = check.user_id(user_id, runtime.settings.write)
-    if not isinstance(dry_run, bool):
-        raise InvalidInputError(f"dry_run must be a boolean, got {dry_run!r}")
-    if not isinstance(actor, str) or not actor.strip() or len(actor) > 50:  # memory_history.actor width
-        raise InvalidInputError("actor must be a non-empty string of at most 50 characters")
+    """Forget ``target`` for the (checked) user ``uid`` (module docstring). Raises ``NotFoundError``
+    subclasses when a named memory, session or document does not exist (nothing is written)."""
     receipt_id = uuid7()
     try:
         with runtime.access.without_user(uid), runtime.db.transaction() as conn:
@@ -403,7 +401,18 @@ def remove_files(paths: Sequence[Path]) -> int:
     return removed
 
 
-def _refresh_view(runtime: Any) -> None:
+def reset(runtime: Runtime, uid: str) -> dict[str, int]:
+    """Erase every row of the (checked) user ``uid`` in every table, then the user's files of the
+    chunk directory (after the commit); no receipt — ``Memory.reset`` is the operator's wipe.
+    Recall's buffered access counts of the user are dropped, not flushed into rows being deleted."""
+    with runtime.access.without_user(uid), runtime.db.transaction() as conn:
+        files = store.chunk_paths(conn, uid)
+        removed = memories.delete_user(conn, uid)
+    remove_files(files)
+    return removed
+
+
+def _refresh_view(runtime: Runtime) -> None:
     """Forgotten traits leave ``mv_trait_decayed`` at once (the view copies trait text and vectors)."""
     try:
         maintenance.refresh_trait_view(runtime.db)
@@ -411,9 +420,7 @@ def _refresh_view(runtime: Any) -> None:
         log.warning("refreshing mv_trait_decayed after a forget failed: %s", exc)
 
 
-def receipt(runtime: Any, user_id: Any, receipt_id: Any) -> ForgetReceipt:
-    uid = check.user_id(user_id, runtime.settings.write)
-    rid = check.memory_id(receipt_id)
+def receipt(runtime: Runtime, uid: str, rid: uuid.UUID) -> ForgetReceipt:
     with runtime.db.connection() as conn:
         row = store.get_receipt(conn, uid, rid)
     if row is None:
@@ -421,10 +428,9 @@ def receipt(runtime: Any, user_id: Any, receipt_id: Any) -> ForgetReceipt:
     return ForgetReceipt.of(row)
 
 
-def receipts(runtime: Any, user_id: Any, *, limit: int = 100) -> list[ForgetReceipt]:
-    uid = check.user_id(user_id, runtime.settings.write)
+def receipts(runtime: Runtime, uid: str, *, limit: int = 100) -> list[ForgetReceipt]:
     with runtime.db.connection() as conn:
-        return [ForgetReceipt.of(r) for r in store.list_receipts(conn, uid, check.limit(limit, maximum=10_000))]
+        return [ForgetReceipt.of(r) for r in store.list_receipts(conn, uid, limit)]
 
 
-__all__ = ["ForgetPreview", "ForgetReceipt", "ForgetTarget", "forget", "receipt", "receipts", "target_of"]
+__all__ = ["ForgetPreview", "ForgetReceipt", "ForgetTarget", "forget", "receipt", "receipts", "reset", "target_of"]

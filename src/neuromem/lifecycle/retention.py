@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import validation as check
 from ..store import forget as store
 from .forget import RETENTION, ForgetPreview, ForgetReceipt, ForgetTarget, forget
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 
 ACTOR = "job:retention"
 
@@ -41,15 +43,16 @@ class RetentionReport:
         return sum(r.counts.get("memories", 0) for r in self.results)
 
 
-def enforce_retention(runtime: Any, now: dt.datetime, *, user_id: Any = None, dry_run: bool = False) -> RetentionReport:
-    """Apply the TTLs to ``user_id``, or to every user with expired rows (``lifecycle.purge_batch_users``
+def enforce_retention(runtime: Runtime, now: dt.datetime, *, user_id: str | None = None, dry_run: bool = False
+                      ) -> RetentionReport:  # fmt: skip
+    """Apply the TTLs to the (checked) ``user_id``, or to every user with expired rows (``lifecycle.purge_batch_users``
     per run). No TTL configured: nothing to do."""
     s = runtime.settings.lifecycle
     ttl = cutoffs(s, now)
     if not ttl:
         return RetentionReport(dry_run)
     if user_id is not None:
-        users = [check.user_id(user_id, runtime.settings.write)]
+        users = [user_id]
     else:
         with runtime.db.connection() as conn:
             found = {u for kind, value, cutoff in ttl

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import portable
 from ..store.migrate import current_version
@@ -52,12 +51,11 @@ def choose_format(target: str | Path | IO[str], fmt: str | None) -> str:
     return fmt
 
 
-def export_user(runtime: Runtime, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None,
+def export_user(runtime: Runtime, target: str | Path | IO[str], uid: str, *, fmt: str | None = None,
                 mask_pii: bool = False) -> ExportReport:  # fmt: skip
-    """Write ``user_id``'s memory to ``target`` (a path or a text stream) in one snapshot.
+    """Write the (checked) user ``uid``'s memory to ``target`` (a path or a text stream) in one snapshot.
     ``mask_pii``: an export for someone other than the user — personal data in every text is
     replaced by placeholders (``text.pii.mask``) and raw chunk bytes are left out."""
-    uid = check.user_id(user_id, runtime.settings.write)
     chosen = choose_format(target, fmt)
     with runtime.db.transaction() as conn:
         portable.snapshot(conn)

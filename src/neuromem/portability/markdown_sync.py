@@ -68,9 +68,8 @@ class _State:
     records: dict[str, MemoryRecord]
 
 
-def sync_markdown(runtime: Runtime, directory: str | Path, user_id: Any, *, language: str = "en") -> SyncReport:
-    """Take the person's edits of ``directory``'s files in, then write both files again."""
-    uid = check.user_id(user_id, runtime.settings.write)
+def sync_markdown(runtime: Runtime, directory: str | Path, uid: str, *, language: str = "en") -> SyncReport:
+    """Take the (checked) user ``uid``'s edits of ``directory``'s files in, then write both files again."""
     if language not in LANGUAGES:
         raise InvalidInputError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}")
     folder = Path(directory)

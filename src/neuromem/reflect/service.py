@@ -8,14 +8,13 @@ offers the read views of seed 001 §8.2 "Trait Transparency".
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import validation as check
 from ..core import Runtime
 from ..decay import decayed_trait
 from ..errors import MemoryNotFoundError
-from ..llm.factory import create_chat_model
 from ..store import history
 from ..store import traits as store
 from ..store.decay import history_clock
@@ -71,7 +70,7 @@ def create_detector(runtime: Runtime) -> PatternDetector:
     LLM calls fail); otherwise :class:`~neuromem.reflect.offline.OfflineDetector`.
     """
     offline = OfflineDetector(runtime.settings.traits, SimilarityFloor(runtime.embed_passages))
-    chat = create_chat_model(runtime.settings.llm, state_file=runtime.settings.breaker_file())
+    chat = runtime.chat  # the runtime's one chat model: it closes it
     if chat is None:
         return offline
     return LLMDetector(chat, runtime.settings.traits, offline)
@@ -81,7 +80,7 @@ class ReflectionService:
     def __init__(self, runtime: Runtime, detector: PatternDetector | None = None) -> None:
         self.runtime = runtime
         self.detector = detector or create_detector(runtime)
-        self.engine = ReflectionEngine(runtime.settings, runtime.db, self.detector, embed=runtime.embed_passages)
+        self.engine = ReflectionEngine(runtime, self.detector)
         self.queue = ReflectionQueue(self._run_queued)
 
     def _run_queued(self, user_id: str, request: Request) -> ReflectionReport | None:
@@ -94,14 +93,14 @@ class ReflectionService:
         return self.reflect(user_id, request.now, trigger=request.trigger, trigger_value=request.value)
 
     def maybe_reflect(
-        self, user_id: Any, now: Any = None, *, session_ended: bool = False
+        self, user_id: str, now: dt.datetime, *, session_ended: bool = False
     ) -> tm.TriggerType | None:
         """Seed 001 §4.5 triggers → a queued background cycle (see ``reflect.triggers``)."""
         return triggers.check_and_schedule(self.runtime.db, self.queue, user_id, now, session_ended=session_ended)
 
-    def schedule_check(self, user_id: Any, now: Any = None, *, session_ended: bool = False) -> None:
+    def schedule_check(self, user_id: str, now: dt.datetime | None = None, *, session_ended: bool = False) -> None:
         """The ingest hook: evaluate the triggers on the background worker, off the request path."""
-        triggers.schedule_check(self.runtime.db, self.queue, user_id, now, session_ended=session_ended)
+        triggers.schedule_check(self.runtime.db, self.queue, user_id, now, self.runtime.now, session_ended=session_ended)
 
     def close(self) -> None:
         self.queue.stop()
@@ -111,15 +110,13 @@ class ReflectionService:
 
     def reflect(
         self,
-        user_id: Any,
-        now: dt.datetime | None = None,
+        uid: str,
+        now: dt.datetime,
         *,
         trigger: tm.TriggerType | str = tm.TriggerType.MANUAL,
         trigger_value: float | None = None,
     ) -> ReflectionReport:
-        """Run one cycle at ``now`` (default: the wall clock, read here at the edge) on the user's
-        history clock (:meth:`clock`)."""
-        uid = check.user_id(user_id, self.runtime.settings.write)
+        """Run one cycle for the (checked) user ``uid`` at ``now`` on the user's history clock (:meth:`clock`)."""
         report = self.engine.run(uid, self.clock(uid, now), trigger=trigger, trigger_value=trigger_value)
         if self.runtime.settings.traits.refresh_view_after_reflect:
             from ..store.maintenance import refresh_trait_view
@@ -127,19 +124,16 @@ class ReflectionService:
             refresh_trait_view(self.runtime.db)
         return report
 
-    def clock(self, user_id: str, now: Any = None) -> dt.datetime:
-        """``now`` (default: the wall clock) on the history's own clock of ``user_id``: trait decay
-        and trend windows measure event time against the user's history, so a history imported
-        late is not taken as months of silence (``store.decay.history_clock``, migration 0016)."""
-        when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
-        assert when is not None
+    def clock(self, user_id: str, now: dt.datetime) -> dt.datetime:
+        """``now`` on the history's own clock of ``user_id``: trait decay and trend windows measure
+        event time against the user's history, so a history imported late is not taken as months
+        of silence (``store.decay.history_clock``, migration 0016)."""
         with self.runtime.db.connection() as conn:
-            clock = history_clock(conn, user_id, when)
+            clock = history_clock(conn, user_id, now)
             conn.rollback()
         return clock
 
-    def traits(self, user_id: Any, now: dt.datetime | None = None) -> TraitGroups:
-        uid = check.user_id(user_id, self.runtime.settings.write)
+    def traits(self, uid: str, now: dt.datetime) -> TraitGroups:
         when = self.clock(uid, now)
         floor = self.runtime.settings.recall.trait_confidence_floor
         groups: dict[str, list[MemoryRecord]] = {"core": [], "preference": [], "behavior": [], "forming": []}
@@ -157,9 +151,7 @@ class ReflectionService:
             tuple(groups["forming"]),
         )
 
-    def trait(self, trait_id: Any, user_id: Any, now: dt.datetime | None = None) -> TraitDetail:
-        uid = check.user_id(user_id, self.runtime.settings.write)
-        tid = check.memory_id(trait_id)
+    def trait(self, tid: uuid.UUID, uid: str, now: dt.datetime) -> TraitDetail:
         when = self.clock(uid, now)
         with self.runtime.db.connection() as conn:
             trait = store.get_trait(conn, uid, tid)
