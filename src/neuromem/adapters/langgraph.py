@@ -104,7 +104,7 @@ class NeuromemStore(BaseStore):
         text = _text(value, fields or None) or op.key
         meta: dict[str, Any] = {_VALUE: value, _INDEX: "no" if op.index is False else "yes"}
         if record is None:
-            now = dt.datetime.now(dt.UTC).isoformat()
+            now = self.memory.runtime.now().isoformat()
             meta |= {_NS: _ns_text(op.namespace), _KEY: op.key, _CREATED: now, _DEPTH: len(op.namespace),
                      **{f"lg_ns{i}": label for i, label in enumerate(op.namespace)}}  # fmt: skip
             runtime = self.memory.runtime

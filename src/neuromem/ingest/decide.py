@@ -25,7 +25,6 @@ writes ``memory_history`` with its actor.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import logging
 from dataclasses import dataclass, field
 
@@ -176,7 +175,7 @@ class Decider:
         if op == "DELETE":
             assert target is not None
             why = f"LLM: {answer.reason or 'no longer true'}"[:300]
-            invalidate_fact(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM,
+            invalidate_fact(conn, target, draft.valid_at or self.runtime.now(), ACTOR_LLM,
                             {"reason": "contradicted", "why": why, "by_content": draft.content[:200]})  # fmt: skip
             result = writes.write(self.runtime, conn, draft, vector=vector, actor=ACTOR_LLM)
             done = Operation.UPDATE if result.operation is Operation.ADD else result.operation

@@ -183,7 +183,7 @@ class IngestPipeline:
         messages, privacy, chunks, extraction, embeddings."""
         sid = session_id(session)
         extra_meta = {} if metadata is None else check.metadata(metadata)
-        parsed = parse_turns(messages, self.settings, now=now, strict=strict)
+        parsed = parse_turns(messages, self.settings, now=now or self.runtime.now(), strict=strict)
         turns, rejected = self._private_turns(parsed.turns, parsed.rejected, strict)
         if not turns:  # nothing acceptable: the batch is refused with the first message's error
             raise rejected[0].error
@@ -486,7 +486,7 @@ class IngestPipeline:
     def end_session(self, uid: str, session: Any, *, reason: str = "explicit") -> SessionEnd:
         sid = session_id(session)
         with self.runtime.db.transaction() as conn:
-            row = conversations.end_session(conn, uid, sid, reason=reason[:20])
+            row = conversations.end_session(conn, uid, sid, reason=reason[:20], at=self.runtime.now())
         if row is None:
             raise SessionNotFoundError(f"no open session {sid!r} for user {uid!r}")
         end = SessionEnd.of(row)

@@ -85,7 +85,7 @@ def parse_turns(
     messages: Any,
     settings: Settings,
     *,
-    now: dt.datetime | None = None,
+    now: dt.datetime,
     strict: bool = True,
     undated_by_content: bool = False,
 ) -> ParsedTurns:
@@ -103,7 +103,7 @@ def parse_turns(
     limit = settings.ingest.max_messages_per_call
     if len(messages) > limit:
         raise InvalidTurnError(f"at most {limit} messages per call (ingest.max_messages_per_call), got {len(messages)}")
-    received = now or dt.datetime.now(dt.UTC)
+    received = now
     seen: Counter[str] = Counter()
     turns: list[Turn] = []
     rejected: list[RejectedMessage] = []

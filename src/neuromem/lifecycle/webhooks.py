@@ -198,7 +198,7 @@ def _deliver(runtime: Runtime, hook: dict[str, Any], http: httpx.Client, now: dt
         batch = [_event(r, _external(hook["tenant"], r["user_id"])) for r in rows]
         body = json.dumps({"webhook_id": str(hook["id"]), "events": [_jsonable(e) for e in batch]},
                           ensure_ascii=False).encode()  # fmt: skip
-        stamp = int(time.time())
+        stamp = int(runtime.now().timestamp())
         reply = http.post(hook["url"], content=body, headers={
             "Content-Type": "application/json", TIMESTAMP_HEADER: str(stamp),
             SIGNATURE_HEADER: sign(hook["secret"], stamp, body), "X-Neuromem-Webhook": str(hook["id"])})  # fmt: skip

@@ -68,6 +68,7 @@ def export_user(runtime: Runtime, target: str | Path | IO[str], uid: str, *, fmt
             schema_version=current_version(conn),
             vectors=chosen == "jsonl",
             tables=counts,
+            exported_at=runtime.now().isoformat(),
         )
         with _open(target) as out:
             if chosen == "jsonl":

@@ -162,7 +162,7 @@ class ReflectionEngine:
     def _fail(self, cycle_id: uuid.UUID, report: ReflectionReport, exc: Exception) -> None:
         report.status, report.error = "failed", f"{type(exc).__name__}: {exc}"
         with self.db.transaction() as conn:
-            store.fail_cycle(conn, report.user_id, cycle_id, report.error)
+            store.fail_cycle(conn, report.user_id, cycle_id, report.error, self.runtime.now())
 
 
 class _Cycle:
@@ -289,6 +289,7 @@ class _Cycle:
             created=self.report.created,
             updated=self.report.updated,
             dissolved=self.report.dissolved,
+            at=self.e.runtime.now(),
             details={
                 "watermark": watermark,
                 "now": self.now.isoformat(),

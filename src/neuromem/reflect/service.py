@@ -80,6 +80,7 @@ class ReflectionService:
     def __init__(self, runtime: Runtime, detector: PatternDetector | None = None) -> None:
         self.runtime = runtime
         self.detector = detector or create_detector(runtime)
+        self._owns_detector = detector is not None  # one made here uses the runtime's chat model, which the runtime closes
         self.engine = ReflectionEngine(runtime, self.detector)
         self.queue = ReflectionQueue(self._run_queued)
 
@@ -104,7 +105,7 @@ class ReflectionService:
 
     def close(self) -> None:
         self.queue.stop()
-        close = getattr(self.detector, "close", None)
+        close = getattr(self.detector, "close", None) if self._owns_detector else None
         if close is not None:
             close()
 
