@@ -145,7 +145,7 @@ class ArchiveRun:
         return sum(len(r.items) for r in self.reports)
 
 
-def archive_job(runtime: Any, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> ArchiveRun:
+def archive_job(runtime: Runtime, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> ArchiveRun:
     """The scheduled form: every user with current facts or episodes (up to ``users`` per run)."""
     with runtime.db.connection() as conn:
         found = consolidation.users_with_current(conn, users)

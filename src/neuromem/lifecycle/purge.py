@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..store import forget as store
 from .forget import PURGE, ForgetReceipt, ForgetTarget, forget
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 
 ACTOR = "job:purge"
 
@@ -32,7 +35,7 @@ class PurgeReport:
         return sum(r.counts.get("memories", 0) for r in self.receipts)
 
 
-def purge_preview(runtime: Any, now: dt.datetime) -> tuple[dt.datetime, list[str]]:
+def purge_preview(runtime: Runtime, now: dt.datetime) -> tuple[dt.datetime, list[str]]:
     """The cutoff and the users (up to ``lifecycle.purge_batch_users``) a purge at ``now`` would touch."""
     settings = runtime.settings.lifecycle
     cutoff = now - dt.timedelta(days=settings.soft_delete_retention_days)
@@ -41,7 +44,7 @@ def purge_preview(runtime: Any, now: dt.datetime) -> tuple[dt.datetime, list[str
     return cutoff, list(users)
 
 
-def purge_soft_deleted(runtime: Any, now: dt.datetime) -> PurgeReport:
+def purge_soft_deleted(runtime: Runtime, now: dt.datetime) -> PurgeReport:
     """Purge, for up to ``lifecycle.purge_batch_users`` users, what was soft-deleted before the cutoff."""
     cutoff, users = purge_preview(runtime, now)
     receipts = []
