@@ -232,7 +232,7 @@ TurnUnit = tuple[str, int, str | None]
 
 def turn_unit(turn: Turn, vector: np.ndarray | None, dim: int, content_tokens: str | None = None) -> TurnUnit:
     """What makes a stored turn findable by itself: its words (with the speaker's name, as memories'
-    tokens have it: ``core._searchable``), their count for BM25, and its passage vector (None: full text only).
+    tokens have it: ``writes._searchable``), their count for BM25, and its passage vector (None: full text only).
     ``content_tokens``: the content's search tokens when already computed (its raw chunks'), so a long
     turn is tokenised once."""
     literal = None if vector is None else to_halfvec(vector, dim)

@@ -6,7 +6,7 @@ each user in one transaction with a receipt (kind ``purge``, actor ``job:purge``
 the disk when the job ``compact_forgotten`` (``lifecycle.compaction``, scheduled after this one)
 rewrites the relations the receipts name.
 
-A plain function of the core and a clock, so any scheduler can run it
+A plain function of the runtime and a clock, so any scheduler can run it
 (``lifecycle.jobs.JOBS["purge_soft_deleted"]``, ``memctl job --run purge_soft_deleted``).
 """
 
