@@ -169,7 +169,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.runs < 1 or args.first_runs < 0:
         parser.error("--runs must be at least 1 and --first-runs at least 0")
 
-    from neuromem import Memory, Settings, stop_embedded_server
+    from neuromem import Memory, Settings
+    from neuromem.admin import stop_embedded_server
 
     with tempfile.TemporaryDirectory(prefix="neuromem-bench-cli-") as tmp:
         Path(tmp).chmod(0o755)

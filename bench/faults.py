@@ -259,7 +259,8 @@ def kill_run(kind: str, trials: int, turns: int, seed: int) -> dict[str, Any]:
 # ----------------------------------------------------------------------------- (b) concurrent writers
 def churn_main(url: str, seconds: float, seed: int) -> int:
     """One concurrent writer: mixed operations until the time is up; prints a JSON tally."""
-    from neuromem import Memory, NeuromemError, VersionConflictError
+    from neuromem import Memory, NeuromemError
+    from neuromem.errors import VersionConflictError
 
     rng = random.Random(seed)
     tally: dict[str, int] = {"ops": 0, "stale_update_conflicts": 0}

@@ -53,7 +53,7 @@ def test_the_built_wheel_installs_and_runs_in_a_fresh_venv(tmp_path: Path) -> No
     where = subprocess.run(
         [python, "-c", "import neuromem, importlib.resources as r; print(neuromem.__file__); "
          "print(all(r.files('neuromem').joinpath(p).is_file() for p in "
-         "('store/schema.sql', 'service/web/static/index.html', 'demo_data/conversation.json', 'py.typed')))"],
+         "('store/schema.sql', 'service/web/static/index.html', 'demo_data/conversation.json', 'py.typed', '__init__.pyi')))"],
         capture_output=True, text=True, cwd=tmp_path, env=clean)  # fmt: skip
     assert where.returncode == 0, where.stderr
     where = where.stdout.split()

@@ -163,7 +163,7 @@ def test_connection_errors_mask_the_password() -> None:
 )
 def test_store_location_agrees_with_the_settings(environ: dict[str, str]) -> None:
     """The CLI's fast path to a running service (no settings machinery) finds the same store."""
-    from neuromem import store_location
+    from neuromem.admin import store_location
 
     home = Path.home()
     if (home / ".neuromem" / "config.toml").exists():
@@ -173,7 +173,7 @@ def test_store_location_agrees_with_the_settings(environ: dict[str, str]) -> Non
 
 
 def test_store_location_defers_to_the_settings_when_a_config_file_takes_part(tmp_path: Path) -> None:
-    from neuromem import store_location
+    from neuromem.admin import store_location
 
     assert store_location({"NEUROMEM_CONFIG": str(tmp_path / "c.toml")}, home=tmp_path) is None
     (tmp_path / ".neuromem").mkdir()

@@ -1,384 +1,84 @@
 """neuromem — long-term memory for LLM agents on PostgreSQL + pgvector, offline by default.
 
-The public surface is what ``__all__`` lists; everything else is private. Names are imported on
-first use (PEP 562), so ``import neuromem`` and the command line stay fast: a ``memctl`` command
-that talks to a running service never loads the store, the recall pipeline or a model.
+This is the library's front door: ``Memory`` and ``AsyncMemory``, ``Settings``, what their methods
+return, and the branches of the error tree (every error class is in ``neuromem.errors``). Operator
+verbs live in ``neuromem.admin`` (server, worker, re-embedding, webhooks…) and
+``neuromem.service`` (the REST and MCP service, API keys). Everything else is private.
+
+``_EXPORTS`` below is the one table of public names; ``__all__`` is derived from it, and type
+checkers read ``__init__.pyi``, generated from it (``python -m tools.gen_exports``). Names are
+imported on first use (PEP 562), so ``import neuromem`` and the command line stay fast: a
+``memctl`` command that talks to a running service never loads the store, the recall pipeline or
+a model.
 """
 
 import importlib
 import typing
 
-if typing.TYPE_CHECKING:
-    from .admin import (
-        ModelCheck,
-        ScheduledJob,
-        ServerStop,
-        check_models,
-        read_chat_export,
-        reembed,
-        run_worker,
-        scheduled_jobs,
-        settings_reference,
-        stop_embedded_server,
-    )
-    from .async_memory import AsyncMemory
-    from .config import Settings
-    from .env_names import ServiceFiles, service_auto_start, service_files, store_location
-    from .errors import (
-        AccessError,
-        AuthenticationError,
-        ConfigError,
-        ConflictError,
-        ConflictNotFoundError,
-        ContentTooLongError,
-        DatabaseUnavailableError,
-        DocumentNotFoundError,
-        EmbedderError,
-        EmbeddingDimensionError,
-        EmptyContentError,
-        ExportFormatError,
-        ExportVersionError,
-        ExtensionError,
-        ForgetTargetError,
-        InvalidFilterError,
-        InvalidInputError,
-        InvalidMetadataError,
-        InvalidScopeError,
-        InvalidTenantError,
-        InvalidTextError,
-        InvalidTurnError,
-        InvalidUserIdError,
-        JobNotFoundError,
-        LLMError,
-        LLMResponseError,
-        MarkdownSyncError,
-        MemoryNotFoundError,
-        ModelError,
-        NeuromemError,
-        NotFoundError,
-        OutOfRangeError,
-        PayloadTooLargeError,
-        PermissionDeniedError,
-        PIIRejectedError,
-        RecallDegradedError,
-        ReceiptNotFoundError,
-        RequestTimeoutError,
-        SchemaVersionError,
-        SessionNotFoundError,
-        StoreError,
-        TraitWriteError,
-        UnknownMemoryTypeError,
-        VectorDimensionError,
-        VersionConflictError,
-    )
-    from .ingest.async_jobs import IngestJob
-    from .ingest.chat_export import ImportSummary
-    from .ingest.pipeline import IngestReport, SessionEnd
-    from .ingest.provenance import Provenance
-    from .ingest.turns import RejectedMessage
-    from .lifecycle.archive import Archived, ArchiveReport
-    from .lifecycle.compaction import CompactionReport
-    from .lifecycle.compress import CompressedGroup, CompressionReport
-    from .lifecycle.concepts import ConceptGroup, ConceptReport
-    from .lifecycle.conflicts import Conflict
-    from .lifecycle.forget import ForgetPreview, ForgetReceipt
-    from .lifecycle.retention import RetentionReport
-    from .lifecycle.tiers import Promotion
-    from .lifecycle.webhooks import Event, EventPage, Webhook
-    from .memory import Memory
-    from .portability.export import ExportReport
-    from .portability.format import EXPORT_FORMATS
-    from .portability.importer import ImportReport
-    from .portability.markdown_sync import SyncReport
-    from .recall.packing import Citation
-    from .recall.prompt import PromptBlock, PromptLine
-    from .recall.recipes import RecallRecipe
-    from .recall.related import Neighbour, Related
-    from .reflect.engine import ReflectionReport
-    from .reflect.math import TriggerType
-    from .reflect.service import TraitDetail, TraitGroups
-    from .service.api.handles import (
-        ApiKey,
-        KeyStore,
-        key_store,
-        metrics_exposition,
-        openapi_document,
-        serve,
-        serve_mcp_stdio,
-    )
-    from .store.status import StoreStatus
-    from .store.traits import Evidence
-    from .types import (
-        DocumentFile,
-        DocumentStatus,
-        HistoryEntry,
-        MemoryRecord,
-        MemoryType,
-        Operation,
-        ScoreBreakdown,
-        SearchHit,
-        SearchResults,
-        WriteResult,
-    )
-    from .webhooks import add_webhook, list_webhooks, remove_webhook
+_EXPORTS: dict[str, tuple[str, ...]] = {  # the module that defines them → public names
+    ".memory": ("Memory",),
+    ".async_memory": ("AsyncMemory",),
+    ".config": ("Settings",),
+    ".recall.recipes": ("RecallRecipe",),
+    # the data model, and what Memory's methods return
+    ".types": (
+        "DocumentFile", "DocumentStatus", "HistoryEntry", "MemoryRecord", "MemoryType", "Operation",
+        "ScoreBreakdown", "SearchHit", "SearchResults", "WriteResult",
+    ),
+    ".ingest.async_jobs": ("IngestJob",),
+    ".ingest.chat_export": ("ImportSummary",),
+    ".ingest.pipeline": ("IngestReport", "SessionEnd"),
+    ".ingest.provenance": ("Provenance",),
+    ".lifecycle.archive": ("ArchiveReport",),
+    ".lifecycle.compaction": ("CompactionReport",),
+    ".lifecycle.compress": ("CompressionReport",),
+    ".lifecycle.concepts": ("ConceptReport",),
+    ".conflicts": ("Conflict",),
+    ".lifecycle.forget": ("ForgetPreview", "ForgetReceipt"),
+    ".lifecycle.retention": ("RetentionReport",),
+    ".lifecycle.tiers": ("Promotion",),
+    ".lifecycle.webhooks": ("EventPage",),
+    ".portability.export": ("ExportReport",),
+    ".portability.importer": ("ImportReport",),
+    ".portability.markdown_sync": ("SyncReport",),
+    ".recall.prompt": ("PromptBlock",),
+    ".recall.related": ("Related",),
+    ".reflect.engine": ("ReflectionReport",),
+    ".reflect.math": ("TriggerType",),
+    ".reflect.service": ("TraitDetail", "TraitGroups"),
+    ".store.status": ("StoreStatus",),
+    # the root of the error tree and its branches: what a caller catches (leaves: neuromem.errors)
+    ".errors": (
+        "NeuromemError", "AccessError", "ConfigError", "ConflictError", "InvalidInputError", "ModelError",
+        "NotFoundError", "RequestTimeoutError", "StoreError",
+    ),
+}  # fmt: skip
 
-_EXPORTS: dict[str, str] = {  # public name → the module that defines it
-    # the service face (the `service` extra): what memctl serve / mcp / metrics / openapi / keys use
-    "ApiKey": ".service.api.handles",
-    "KeyStore": ".service.api.handles",
-    "key_store": ".service.api.handles",
-    "metrics_exposition": ".service.api.handles",
-    "openapi_document": ".service.api.handles",
-    "serve": ".service.api.handles",
-    "serve_mcp_stdio": ".service.api.handles",
-    "store_location": ".env_names",
-    "ServiceFiles": ".env_names",
-    "service_auto_start": ".env_names",
-    "service_files": ".env_names",
-    "ScheduledJob": ".admin",
-    "ModelCheck": ".admin",
-    "check_models": ".admin",
-    "ServerStop": ".admin",
-    "read_chat_export": ".admin",
-    "reembed": ".admin",
-    "run_worker": ".admin",
-    "scheduled_jobs": ".admin",
-    "settings_reference": ".admin",
-    "stop_embedded_server": ".admin",
-    "AsyncMemory": ".async_memory",
-    "Settings": ".config",
-    "AccessError": ".errors",
-    "AuthenticationError": ".errors",
-    "ConfigError": ".errors",
-    "ConflictError": ".errors",
-    "ConflictNotFoundError": ".errors",
-    "ContentTooLongError": ".errors",
-    "DatabaseUnavailableError": ".errors",
-    "DocumentNotFoundError": ".errors",
-    "EmbedderError": ".errors",
-    "EmbeddingDimensionError": ".errors",
-    "EmptyContentError": ".errors",
-    "ExportFormatError": ".errors",
-    "ExportVersionError": ".errors",
-    "ExtensionError": ".errors",
-    "ForgetTargetError": ".errors",
-    "InvalidFilterError": ".errors",
-    "JobNotFoundError": ".errors",
-    "InvalidInputError": ".errors",
-    "InvalidMetadataError": ".errors",
-    "InvalidTenantError": ".errors",
-    "InvalidTextError": ".errors",
-    "InvalidScopeError": ".errors",
-    "InvalidTurnError": ".errors",
-    "InvalidUserIdError": ".errors",
-    "LLMError": ".errors",
-    "LLMResponseError": ".errors",
-    "MarkdownSyncError": ".errors",
-    "MemoryNotFoundError": ".errors",
-    "ModelError": ".errors",
-    "NeuromemError": ".errors",
-    "NotFoundError": ".errors",
-    "OutOfRangeError": ".errors",
-    "PIIRejectedError": ".errors",
-    "PayloadTooLargeError": ".errors",
-    "PermissionDeniedError": ".errors",
-    "RecallDegradedError": ".errors",
-    "ReceiptNotFoundError": ".errors",
-    "RequestTimeoutError": ".errors",
-    "SchemaVersionError": ".errors",
-    "SessionNotFoundError": ".errors",
-    "StoreError": ".errors",
-    "TraitWriteError": ".errors",
-    "UnknownMemoryTypeError": ".errors",
-    "VectorDimensionError": ".errors",
-    "VersionConflictError": ".errors",
-    "IngestJob": ".ingest.async_jobs",
-    "ImportSummary": ".ingest.chat_export",
-    "IngestReport": ".ingest.pipeline",
-    "SessionEnd": ".ingest.pipeline",
-    "Provenance": ".ingest.provenance",
-    "Neighbour": ".recall.related",
-    "Related": ".recall.related",
-    "Event": ".lifecycle.webhooks",
-    "EventPage": ".lifecycle.webhooks",
-    "Webhook": ".lifecycle.webhooks",
-    "add_webhook": ".webhooks",
-    "list_webhooks": ".webhooks",
-    "remove_webhook": ".webhooks",
-    "RejectedMessage": ".ingest.turns",
-    "Archived": ".lifecycle.archive",
-    "ArchiveReport": ".lifecycle.archive",
-    "CompactionReport": ".lifecycle.compaction",
-    "CompressedGroup": ".lifecycle.compress",
-    "ConceptGroup": ".lifecycle.concepts",
-    "ConceptReport": ".lifecycle.concepts",
-    "CompressionReport": ".lifecycle.compress",
-    "Conflict": ".lifecycle.conflicts",
-    "ForgetPreview": ".lifecycle.forget",
-    "ForgetReceipt": ".lifecycle.forget",
-    "RetentionReport": ".lifecycle.retention",
-    "Promotion": ".lifecycle.tiers",
-    "Memory": ".memory",
-    "ExportReport": ".portability.export",
-    "EXPORT_FORMATS": ".portability.format",
-    "ImportReport": ".portability.importer",
-    "SyncReport": ".portability.markdown_sync",
-    "Citation": ".recall.packing",
-    "PromptBlock": ".recall.prompt",
-    "PromptLine": ".recall.prompt",
-    "RecallRecipe": ".recall.recipes",
-    "ReflectionReport": ".reflect.engine",
-    "TriggerType": ".reflect.math",
-    "TraitDetail": ".reflect.service",
-    "TraitGroups": ".reflect.service",
-    "StoreStatus": ".store.status",
-    "Evidence": ".store.traits",
-    "DocumentFile": ".types",
-    "DocumentStatus": ".types",
-    "HistoryEntry": ".types",
-    "MemoryRecord": ".types",
-    "MemoryType": ".types",
-    "Operation": ".types",
-    "ScoreBreakdown": ".types",
-    "SearchHit": ".types",
-    "SearchResults": ".types",
-    "WriteResult": ".types",
-}
+_MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 
-__version__ = "0.1.0"
+__all__ = sorted([*_MODULE_OF, "__version__"])
 
-__all__ = [
-    "EXPORT_FORMATS",
-    "AccessError",
-    "ApiKey",
-    "ArchiveReport",
-    "Archived",
-    "AsyncMemory",
-    "AuthenticationError",
-    "Citation",
-    "CompactionReport",
-    "CompressedGroup",
-    "CompressionReport",
-    "ConceptGroup",
-    "ConceptReport",
-    "ConfigError",
-    "Conflict",
-    "ConflictError",
-    "ConflictNotFoundError",
-    "ContentTooLongError",
-    "DatabaseUnavailableError",
-    "DocumentFile",
-    "DocumentNotFoundError",
-    "DocumentStatus",
-    "EmbedderError",
-    "EmbeddingDimensionError",
-    "EmptyContentError",
-    "Event",
-    "EventPage",
-    "Evidence",
-    "ExportFormatError",
-    "ExportReport",
-    "ExportVersionError",
-    "ExtensionError",
-    "ForgetPreview",
-    "ForgetReceipt",
-    "ForgetTargetError",
-    "HistoryEntry",
-    "ImportReport",
-    "ImportSummary",
-    "IngestJob",
-    "IngestReport",
-    "InvalidFilterError",
-    "InvalidInputError",
-    "InvalidMetadataError",
-    "InvalidScopeError",
-    "InvalidTenantError",
-    "InvalidTextError",
-    "InvalidTurnError",
-    "InvalidUserIdError",
-    "JobNotFoundError",
-    "KeyStore",
-    "LLMError",
-    "LLMResponseError",
-    "MarkdownSyncError",
-    "Memory",
-    "MemoryNotFoundError",
-    "MemoryRecord",
-    "MemoryType",
-    "ModelCheck",
-    "ModelError",
-    "Neighbour",
-    "NeuromemError",
-    "NotFoundError",
-    "Operation",
-    "OutOfRangeError",
-    "PIIRejectedError",
-    "PayloadTooLargeError",
-    "PermissionDeniedError",
-    "Promotion",
-    "PromptBlock",
-    "PromptLine",
-    "Provenance",
-    "RecallDegradedError",
-    "RecallRecipe",
-    "ReceiptNotFoundError",
-    "ReflectionReport",
-    "RejectedMessage",
-    "Related",
-    "RequestTimeoutError",
-    "RetentionReport",
-    "ScheduledJob",
-    "SchemaVersionError",
-    "ScoreBreakdown",
-    "SearchHit",
-    "SearchResults",
-    "ServerStop",
-    "ServiceFiles",
-    "SessionEnd",
-    "SessionNotFoundError",
-    "Settings",
-    "StoreError",
-    "StoreStatus",
-    "SyncReport",
-    "TraitDetail",
-    "TraitGroups",
-    "TraitWriteError",
-    "TriggerType",
-    "UnknownMemoryTypeError",
-    "VectorDimensionError",
-    "VersionConflictError",
-    "Webhook",
-    "WriteResult",
-    "__version__",
-    "add_webhook",
-    "check_models",
-    "key_store",
-    "list_webhooks",
-    "metrics_exposition",
-    "openapi_document",
-    "read_chat_export",
-    "reembed",
-    "remove_webhook",
-    "run_worker",
-    "scheduled_jobs",
-    "serve",
-    "serve_mcp_stdio",
-    "service_auto_start",
-    "service_files",
-    "settings_reference",
-    "stop_embedded_server",
-    "store_location",
-]
+
+def _version() -> str:
+    """The installed distribution's version: ``pyproject.toml`` is its one source."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("neuromem")
+    except PackageNotFoundError:  # a source tree that was never installed
+        return "0+unknown"
 
 
 def __getattr__(name: str) -> typing.Any:
-    module = _EXPORTS.get(name)
-    if module is None:
+    if name == "__version__":
+        value: typing.Any = _version()
+    elif (module := _MODULE_OF.get(name)) is not None:
+        value = getattr(importlib.import_module(module, __name__), name)
+    else:
         raise AttributeError(f"module 'neuromem' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
     globals()[name] = value
     return value
 
 
 def __dir__() -> list[str]:
-    return sorted(__all__)
+    return __all__

@@ -1,17 +1,51 @@
-"""Operations on a store as a whole, for operators and the command line (not per user).
+"""Operator verbs: operations on a store as a whole, for operators and ``memctl`` (not per user).
 
->>> from neuromem import Settings, stop_embedded_server
+The library's front door is ``neuromem`` (``Memory`` and what it returns); this module holds what
+runs a deployment — the embedded server, the worker, re-embedding, model checks, webhooks, the
+files of a service a command leaves behind. The REST and MCP service's verbs are in
+``neuromem.service``. Importing this module is cheap (``memctl``'s fast path reads
+``service_files`` from it): each verb imports the engine when called.
+
+>>> from neuromem import Settings
+>>> from neuromem.admin import stop_embedded_server
 >>> stop_embedded_server(Settings())        # doctest: +SKIP
 ServerStop(data_dir=..., postmaster_pid=4242, watchdog_pid=4250, external=False)
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .config import Settings
+from .env_names import ServiceFiles, service_auto_start, service_files, store_location
+
+if TYPE_CHECKING:
+    from .config import Settings
+    from .lifecycle.webhooks import Webhook
+    from .memory import Memory
+
+__all__ = [
+    "ModelCheck",
+    "ScheduledJob",
+    "ServerStop",
+    "ServiceFiles",
+    "Webhook",
+    "add_webhook",
+    "check_models",
+    "list_webhooks",
+    "read_chat_export",
+    "reembed",
+    "remove_webhook",
+    "run_worker",
+    "scheduled_jobs",
+    "service_auto_start",
+    "service_files",
+    "settings_reference",
+    "stop_embedded_server",
+    "store_location",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +99,7 @@ def scheduled_jobs() -> list[ScheduledJob]:
     return [ScheduledJob(j.name, j.cron, j.description, j.previews) for j in JOBS.values()]
 
 
-def run_worker(memory: Any, *, concurrency: int = 1, wait: bool = True, name: str | None = None) -> None:
+def run_worker(memory: Memory, *, concurrency: int = 1, wait: bool = True, name: str | None = None) -> None:
     """Run a job-queue worker over ``memory``'s database until stopped: every scheduled job on its
     cron schedule, once per tick across all workers (``neuromem.lifecycle.worker``)."""
     from .lifecycle.jobs import JobContext
@@ -100,11 +134,11 @@ class ModelCheck:
     detail: str  # "answered in 120 ms", the error, or what runs instead
 
 
-def check_models(memory: Any) -> list[ModelCheck]:
+def check_models(memory: Memory) -> list[ModelCheck]:
     """Ask ``memory``'s embedder and its configured LLM for one small answer each (``memctl status``)."""
     from .llm.factory import create_chat_model
 
-    settings: Settings = memory.settings
+    settings = memory.settings
     e, llm = settings.embedder, settings.llm
     embedder = memory.runtime.embedder
     configured = f"{embedder.name} ({embedder.dim}-d, {e.provider}{f' at {e.base_url}' if e.base_url else ''})"
@@ -132,3 +166,38 @@ def _ask(role: str, configured: str, call: Any) -> ModelCheck:
     except Exception as exc:  # any failure is the answer: status reports it
         return ModelCheck(role, configured, False, f"{type(exc).__name__}: {exc}")
     return ModelCheck(role, configured, True, f"answered in {(time.perf_counter() - started) * 1000:.0f} ms")
+
+
+def add_webhook(memory: Memory, url: str, *, tenant: str = "default", events: Sequence[str] | None = None) -> Webhook:
+    """Deliver ``tenant``'s events (the kinds in ``events``; every kind when empty) to ``url`` from
+    now on (issue 26 item 5; delivery is the job ``deliver_webhooks``, ``neuromem.lifecycle.webhooks``
+    documents the signature). The result's ``secret`` signs the deliveries and is shown only here."""
+    from .lifecycle import webhooks as feed
+    from .store.tenancy import check_tenant
+
+    return feed.add_webhook(memory.runtime, url, tenant=check_tenant(tenant), kinds=events)
+
+
+def list_webhooks(memory: Memory, *, tenant: str | None = None, include_removed: bool = False) -> list[Webhook]:
+    """The webhooks of ``tenant`` (of every tenant when None), the removed ones too on request."""
+    from .lifecycle import webhooks as feed
+    from .store.tenancy import check_tenant
+
+    return feed.list_webhooks(memory.runtime, tenant=None if tenant is None else check_tenant(tenant),
+                              include_removed=include_removed)  # fmt: skip
+
+
+def remove_webhook(memory: Memory, webhook_id: Any) -> Webhook:
+    """Stop delivering to a webhook (it stays listed with ``removed_at``)."""
+    from .lifecycle import webhooks as feed
+
+    return feed.remove_webhook(memory.runtime, webhook_id)
+
+
+def __getattr__(name: str) -> Any:
+    """``Webhook`` loads on first use: importing its module loads the store."""
+    if name == "Webhook":
+        from .lifecycle.webhooks import Webhook
+
+        return Webhook
+    raise AttributeError(f"module 'neuromem.admin' has no attribute {name!r}")

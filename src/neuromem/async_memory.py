@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from typing import IO, Any
 
     from .config import Settings
+    from .conflicts import Conflict
     from .embed.base import Embedder
     from .ingest.async_jobs import IngestJob
     from .ingest.chat_export import ImportSummary
@@ -31,7 +32,6 @@ if TYPE_CHECKING:
     from .lifecycle.compaction import CompactionReport
     from .lifecycle.compress import CompressionReport
     from .lifecycle.concepts import ConceptReport
-    from .lifecycle.conflicts import Conflict
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
     from .lifecycle.tiers import Promotion

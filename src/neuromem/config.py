@@ -359,7 +359,7 @@ class LifecycleSettings(_Section):
 
 
 class ConflictSettings(_Section):
-    """Conflict priority of seed 003 §7.2 and its review queue (``neuromem.lifecycle.conflict_priority``)."""
+    """Conflict priority of seed 003 §7.2 and its review queue (``neuromem.conflict_priority``)."""
 
     weight_trust: float = Field(default=0.5, ge=0)
     weight_recency: float = Field(default=0.3, ge=0)

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal, Self, overload
 from . import scopes, writes
 from . import validation as check
 from .config import Settings
+from .conflicts import Conflict, list_conflicts, resolve_conflict
 from .core import Runtime
 from .deadlines import public_call
 from .embed.base import Embedder
@@ -53,7 +54,6 @@ from .lifecycle.backfill import (
 from .lifecycle.compaction import CompactionReport, compact_forgotten
 from .lifecycle.compress import CompressionReport, compress_user
 from .lifecycle.concepts import ConceptReport, consolidate_concepts
-from .lifecycle.conflicts import Conflict, list_conflicts, resolve_conflict
 from .lifecycle.feedback import give_feedback
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
@@ -308,7 +308,7 @@ class Memory:
     def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
         return forget_receipts(self._runtime, self._uid(user_id), limit=check.limit(limit, maximum=10_000))
 
-    # -- conflicts (seed 003 §7.2, neuromem.lifecycle.conflicts) ---------------
+    # -- conflicts (seed 003 §7.2, neuromem.conflicts) ---------------------------
     def conflicts(self, *, user_id: str, status: str = "open", limit: int = 100) -> list[Conflict]:
         """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
         return list_conflicts(self._runtime, self._uid(user_id), status=status, limit=limit)

@@ -5,7 +5,7 @@ An identical content hash is a NOOP; a **fact** that *restates* a current fact
 value, or the LLM's judgement) is an UPDATE done as a supersede; a fact that gives a **new
 value** to the slot of a current fact (issue 21, ``neuromem.text.slots``: "my extension is
 now 4492" after "my extension is 4417") is written and, by the conflict priority
-(``lifecycle.conflicts``), ends the old fact (``invalid_at`` = the new fact's event time: it
+(``neuromem.conflicts``), ends the old fact (``invalid_at`` = the new fact's event time: it
 stays in history and time travel) — an UPDATE whose ``previous_id`` is the old fact — or
 opens a review item when the relation may hold several values; anything else is an ADD,
 linked ``SIMILAR_TO`` the similar memories. Every fact that fills a slot carries it in
@@ -33,9 +33,9 @@ from uuid import UUID
 import numpy as np
 
 from . import validation as check
+from .conflicts import ConflictResolver, invalidate_fact
 from .core import Runtime
 from .errors import InvalidInputError, MemoryNotFoundError, VersionConflictError
-from .lifecycle.conflicts import ConflictResolver, invalidate_fact
 from .store import conversations, graph, history, memories, suppressions, usage
 from .store.db import Conn
 from .store.memories import NewMemory

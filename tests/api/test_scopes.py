@@ -86,8 +86,8 @@ def test_rest_teams_need_an_admin_key_and_share_team_rows(service: Service) -> N
         assert shared.json()[0]["user_id"] == "uma"  # the tenant's own user id, not the stored key
         assert c.get("/v1/memories", params={"user_id": "tia"}).json() == []
     # the database shows tia's scope uma's team row, not uma's private one (RLS, as the service role)
-    from neuromem.service.api.tenancy import scope_for
     from neuromem.store import scope
+    from neuromem.store.tenancy import scope_for
 
     with scope.bind(scope_for("acme", "tia")), service.memory.runtime.db.transaction() as conn:
         seen = {r["content"] for r in conn.execute("SELECT content FROM memories").fetchall()}

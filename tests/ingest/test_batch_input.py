@@ -9,8 +9,8 @@ import psycopg
 import pytest
 from psycopg.rows import dict_row
 
-from neuromem import EmptyContentError, Memory, Operation
-from neuromem.errors import InvalidTurnError
+from neuromem import Memory, Operation
+from neuromem.errors import EmptyContentError, InvalidTurnError
 from neuromem.reflect.observations import from_row
 
 T0 = dt.datetime(2024, 5, 2, 18, 0, tzinfo=dt.UTC)

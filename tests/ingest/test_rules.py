@@ -6,9 +6,10 @@ import datetime as dt
 
 import pytest
 
-from neuromem.ingest.raw import chunk_turn
-from neuromem.ingest.rules import classify, extract_with_rules, split_sentences
+from neuromem.ingest.rules import classify, extract_with_rules
 from neuromem.ingest.turns import Turn
+from neuromem.store.raw_chunks import chunk_turn
+from neuromem.text.spans import split_sentences
 from neuromem.types import FactCategory, MemoryType
 
 T0 = dt.datetime(2024, 3, 13, 10, 0, tzinfo=dt.timezone(dt.timedelta(hours=8)))  # a Wednesday, UTC+8

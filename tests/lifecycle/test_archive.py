@@ -7,8 +7,9 @@ import io
 
 import pytest
 
-from neuromem import Memory, MemoryNotFoundError
+from neuromem import Memory
 from neuromem.config import LifecycleSettings
+from neuromem.errors import MemoryNotFoundError
 from neuromem.lifecycle.archive import weight
 from neuromem.store import graph
 

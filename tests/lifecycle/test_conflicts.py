@@ -8,8 +8,8 @@ import psycopg
 import pytest
 
 from neuromem import Memory
+from neuromem.conflict_priority import Side, attribute_and_value, judge, priority
 from neuromem.errors import ConflictNotFoundError, InvalidInputError
-from neuromem.lifecycle.conflict_priority import Side, attribute_and_value, judge, priority
 
 U = "alice"
 

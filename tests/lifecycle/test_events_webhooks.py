@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from neuromem import InvalidInputError, Memory, NotFoundError, add_webhook, list_webhooks, remove_webhook
+from neuromem import InvalidInputError, Memory, NotFoundError
+from neuromem.admin import add_webhook, list_webhooks, remove_webhook
 from neuromem.lifecycle.webhooks import SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookDeliveryError, verify
 from tests.reflect.helpers import day, say
 

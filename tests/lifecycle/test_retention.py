@@ -6,9 +6,9 @@ import datetime as dt
 
 import pytest
 
-from neuromem import Memory, MemoryNotFoundError
+from neuromem import Memory
 from neuromem.config import LifecycleSettings, Settings
-from neuromem.errors import ConfigError
+from neuromem.errors import ConfigError, MemoryNotFoundError
 
 U = "retainer"
 

@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from neuromem import InvalidFilterError, InvalidInputError, Memory
+from neuromem import InvalidInputError, Memory
+from neuromem.errors import InvalidFilterError
 
 U = "tagger"
 

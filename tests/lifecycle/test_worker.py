@@ -200,8 +200,8 @@ def test_dry_runs_change_nothing_and_jobs_without_one_refuse(memory: Memory, set
 
 
 def test_run_worker_runs_queued_jobs_and_deletes_the_successes(memory: Memory) -> None:
-    """``memctl worker``'s entry point (``neuromem.run_worker``), stopping once the queue is empty."""
-    from neuromem import run_worker
+    """``memctl worker``'s entry point (``neuromem.admin.run_worker``), stopping once the queue is empty."""
+    from neuromem.admin import run_worker
 
     app = build_app(_context(memory), _url(memory))
     with app.open():

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 
-from neuromem import EmbedderError, LLMError, Memory, Settings
+from neuromem import Memory, Settings
 from neuromem.embed.openai import OpenAIEmbedder
+from neuromem.errors import EmbedderError, LLMError
 from neuromem.llm.circuit import CircuitBreaker, reset_shared_breakers
 from neuromem.llm.openai_compat import OpenAICompatibleChat
 from tests.conftest import TEST_DIM

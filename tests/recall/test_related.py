@@ -6,7 +6,8 @@ import uuid
 
 import pytest
 
-from neuromem import Memory, MemoryNotFoundError, Related
+from neuromem import Memory, Related
+from neuromem.errors import MemoryNotFoundError
 from neuromem.store import graph
 
 

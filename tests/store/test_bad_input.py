@@ -5,13 +5,12 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from neuromem import (
+from neuromem import InvalidInputError, Memory
+from neuromem.errors import (
     ContentTooLongError,
     EmptyContentError,
     InvalidFilterError,
-    InvalidInputError,
     InvalidUserIdError,
-    Memory,
     UnknownMemoryTypeError,
     VectorDimensionError,
 )

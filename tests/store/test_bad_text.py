@@ -9,14 +9,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from neuromem import (
-    InvalidFilterError,
-    InvalidInputError,
-    InvalidMetadataError,
-    InvalidTextError,
-    Memory,
-    OutOfRangeError,
-)
+from neuromem import InvalidInputError, Memory
+from neuromem.errors import InvalidFilterError, InvalidMetadataError, InvalidTextError, OutOfRangeError
 
 TABLES = ("memories", "memory_history", "conversation_messages", "document_files", "raw_chunks")
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import threading
 
-from neuromem import Memory, VersionConflictError
+from neuromem import Memory
+from neuromem.errors import VersionConflictError
 
 
 def test_two_concurrent_updates_one_wins_one_conflicts(memory: Memory) -> None:

@@ -24,7 +24,8 @@ from typing import Any
 import psycopg
 import pytest
 
-from neuromem import DatabaseUnavailableError, Memory
+from neuromem import Memory
+from neuromem.errors import DatabaseUnavailableError
 from tests.conftest import _with_db, base_settings
 
 DEADLINE = 2.0

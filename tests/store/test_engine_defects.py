@@ -6,7 +6,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from neuromem import Memory, MemoryType, Operation, TraitWriteError
+from neuromem import Memory, MemoryType, Operation
+from neuromem.errors import TraitWriteError
 from tests.recall.helpers import insert_trait, refresh_traits
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from neuromem import EmbeddingDimensionError, ExtensionError, Memory, SchemaVersionError, StoreError
+from neuromem import Memory, StoreError
+from neuromem.errors import EmbeddingDimensionError, ExtensionError, SchemaVersionError
 from neuromem.store import migrate
 from neuromem.store.reembed import reembed
 from tests.conftest import TEST_DIM, base_settings, fresh_database

@@ -7,7 +7,8 @@ import time
 
 import pytest
 
-from neuromem import Memory, MemoryNotFoundError, MemoryType, Operation, VersionConflictError, writes
+from neuromem import Memory, MemoryType, Operation, writes
+from neuromem.errors import MemoryNotFoundError, VersionConflictError
 from neuromem.types import HistoryEvent
 
 

@@ -18,9 +18,9 @@ import numpy as np
 import psycopg
 import pytest
 
-from neuromem import DatabaseUnavailableError, Memory, NeuromemError, RecallDegradedError, Settings
+from neuromem import Memory, NeuromemError, Settings
 from neuromem.embed import HashingEmbedder
-from neuromem.errors import EmbedderError
+from neuromem.errors import DatabaseUnavailableError, EmbedderError, RecallDegradedError
 from neuromem.recall.pipeline import NO_VECTOR
 from tests.conftest import TEST_DIM, base_settings
 

@@ -4,156 +4,91 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 import neuromem
 from neuromem import AsyncMemory, Memory, Operation, Settings
 
-#: The public surface, written out: adding or removing a name is a deliberate change of this list.
+#: The front door, written out: adding or removing a name is a deliberate change of this list.
 PUBLIC = {
-    "Event",
-    "EventPage",
-    "Webhook",
-    "add_webhook",
-    "list_webhooks",
-    "remove_webhook",
-    "EXPORT_FORMATS",
-    "AccessError",
-    "ApiKey",
-    "KeyStore",
-    "key_store",
-    "metrics_exposition",
-    "openapi_document",
-    "serve",
-    "serve_mcp_stdio",
-    "AsyncMemory",
-    "AuthenticationError",
-    "Citation",
-    "ArchiveReport",
-    "Archived",
-    "CompactionReport",
-    "CompressedGroup",
-    "CompressionReport",
-    "ConceptGroup",
-    "ConceptReport",
-    "ConfigError",
-    "Conflict",
-    "ConflictError",
-    "ConflictNotFoundError",
-    "ContentTooLongError",
-    "DatabaseUnavailableError",
-    "DocumentFile",
-    "DocumentNotFoundError",
-    "DocumentStatus",
-    "EmbedderError",
-    "EmbeddingDimensionError",
-    "EmptyContentError",
-    "Evidence",
-    "ExportFormatError",
-    "ExportReport",
-    "ExportVersionError",
-    "ExtensionError",
-    "ForgetPreview",
-    "ForgetReceipt",
-    "ForgetTargetError",
-    "HistoryEntry",
-    "ImportReport",
-    "IngestJob",
-    "ImportSummary",
-    "IngestReport",
-    "InvalidFilterError",
-    "JobNotFoundError",
-    "InvalidInputError",
-    "InvalidMetadataError",
-    "InvalidTenantError",
-    "InvalidTextError",
-    "InvalidTurnError",
-    "InvalidScopeError",
-    "InvalidUserIdError",
-    "LLMError",
-    "LLMResponseError",
-    "MarkdownSyncError",
-    "Memory",
-    "MemoryNotFoundError",
-    "MemoryRecord",
-    "MemoryType",
-    "ModelError",
-    "NeuromemError",
-    "Neighbour",
-    "NotFoundError",
-    "Operation",
-    "OutOfRangeError",
-    "PIIRejectedError",
-    "PayloadTooLargeError",
-    "PermissionDeniedError",
-    "Promotion",
-    "PromptBlock",
-    "PromptLine",
-    "Provenance",
-    "RetentionReport",
-    "RecallDegradedError",
-    "RecallRecipe",
-    "ReceiptNotFoundError",
-    "ReflectionReport",
-    "Related",
-    "RejectedMessage",
-    "RequestTimeoutError",
-    "ScheduledJob",
-    "SchemaVersionError",
-    "ScoreBreakdown",
-    "SearchHit",
-    "SearchResults",
-    "ServerStop",
-    "SessionEnd",
-    "SessionNotFoundError",
-    "Settings",
-    "StoreError",
-    "StoreStatus",
-    "SyncReport",
-    "TraitDetail",
-    "TraitGroups",
-    "TraitWriteError",
-    "TriggerType",
-    "UnknownMemoryTypeError",
-    "VectorDimensionError",
-    "VersionConflictError",
-    "WriteResult",
-    "__version__",
-    "read_chat_export",
-    "reembed",
-    "run_worker",
-    "scheduled_jobs",
-    "settings_reference",
-    "stop_embedded_server",
-    "store_location",
-    # issue 22: memctl status's model checks, and the files of the service a command leaves behind
-    "ModelCheck",
-    "check_models",
-    "ServiceFiles",
-    "service_auto_start",
-    "service_files",
-}
+    "Memory", "AsyncMemory", "Settings", "RecallRecipe", "__version__",
+    # the data model and what Memory's methods return
+    "DocumentFile", "DocumentStatus", "HistoryEntry", "MemoryRecord", "MemoryType", "Operation",
+    "ScoreBreakdown", "SearchHit", "SearchResults", "WriteResult",
+    "ArchiveReport", "CompactionReport", "CompressionReport", "ConceptReport", "Conflict", "EventPage",
+    "ExportReport", "ForgetPreview", "ForgetReceipt", "ImportReport", "ImportSummary", "IngestJob",
+    "IngestReport", "Promotion", "PromptBlock", "Provenance", "ReflectionReport", "Related",
+    "RetentionReport", "SessionEnd", "StoreStatus", "SyncReport", "TraitDetail", "TraitGroups", "TriggerType",
+    # the root of the error tree and its branches
+    "NeuromemError", "AccessError", "ConfigError", "ConflictError", "InvalidInputError", "ModelError",
+    "NotFoundError", "RequestTimeoutError", "StoreError",
+}  # fmt: skip
+
+#: the operator verbs (issue 25 item 5): ``neuromem.admin`` and ``neuromem.service``, never the front door
+ADMIN = {
+    "ModelCheck", "ScheduledJob", "ServerStop", "ServiceFiles", "Webhook", "add_webhook", "check_models",
+    "list_webhooks", "read_chat_export", "reembed", "remove_webhook", "run_worker", "scheduled_jobs",
+    "service_auto_start", "service_files", "settings_reference", "stop_embedded_server", "store_location",
+}  # fmt: skip
+SERVICE = {"ApiKey", "KeyStore", "key_store", "metrics_exposition", "openapi_document", "serve", "serve_mcp_stdio"}
 
 
 def test_exported_members() -> None:
-    """``__all__`` is exactly ``PUBLIC`` (STYLE.md habit 1: httpx's ``test_exported_members``)."""
+    """``__all__`` is exactly ``PUBLIC`` (STYLE.md habit 1: httpx's ``test_exported_members``), derived
+    from the one table ``_EXPORTS``; every name loads, and what is loaded is public."""
     import importlib
 
     assert set(neuromem.__all__) == PUBLIC, (set(neuromem.__all__) ^ PUBLIC)
     assert len(neuromem.__all__) == len(set(neuromem.__all__))
+    table = [name for names in neuromem._EXPORTS.values() for name in names]
+    assert sorted([*table, "__version__"]) == sorted(neuromem.__all__), "a name listed twice in _EXPORTS"
+    assert all(getattr(neuromem, name) is not None for name in PUBLIC)
     exported_now = {name for name, value in vars(neuromem).items()
                     if not name.startswith("_") and not isinstance(value, type(importlib))}
-    # names load on first use (PEP 562): what is loaded so far is public, and every public name loads
     assert exported_now <= PUBLIC, "neuromem/__init__.py and __all__ disagree"
-    assert set(neuromem._EXPORTS) == PUBLIC - {"__version__"}
-    assert all(getattr(neuromem, name) is not None for name in PUBLIC)
+    assert dir(neuromem) == sorted(PUBLIC)
 
 
-def test_every_error_is_exported() -> None:
-    """Every error class neuromem can raise is importable from ``neuromem``."""
+def test_operator_verbs_live_in_admin_and_service() -> None:
+    """The operator verbs left the front door for ``neuromem.admin`` and ``neuromem.service``."""
+    import neuromem.admin
+    import neuromem.service
+
+    assert set(neuromem.admin.__all__) == ADMIN and set(neuromem.service.__all__) == SERVICE
+    assert not (ADMIN | SERVICE) & set(neuromem.__all__)
+    assert all(getattr(neuromem.admin, name) is not None for name in ADMIN)
+    assert all(getattr(neuromem.service, name) is not None for name in SERVICE)
+    for name in ("serve", "add_webhook", "MemoryNotFoundError"):
+        with pytest.raises(AttributeError):
+            getattr(neuromem, name)
+
+
+def test_the_type_stub_is_generated_from_the_table() -> None:
+    """Type checkers read ``__init__.pyi``: ``python -m tools.gen_exports`` keeps it in step."""
+    from tools.gen_exports import TARGET, generate
+
+    assert TARGET.read_text("utf-8") == generate(), "neuromem/__init__.pyi is stale: python -m tools.gen_exports"
+
+
+def test_version_comes_from_the_package_metadata() -> None:
+    """``__version__`` is the installed distribution's, whose one source is ``pyproject.toml``."""
+    import tomllib
+    from importlib.metadata import version
+    from pathlib import Path
+
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text("utf-8"))
+    assert neuromem.__version__ == version("neuromem") == project["project"]["version"]
+
+
+def test_every_error_is_public() -> None:
+    """Every error class is in ``neuromem.errors``; the front door exports the root and every branch
+    (a direct subclass of ``NeuromemError``), so ``except neuromem.X`` catches any error."""
     from neuromem import errors
 
-    defined = {name for name, value in vars(errors).items()
+    defined = {value for value in vars(errors).values()
                if isinstance(value, type) and issubclass(value, errors.NeuromemError)}  # fmt: skip
-    assert defined <= PUBLIC, defined - PUBLIC
+    branches = {e.__name__ for e in defined if e.__bases__[0] is errors.NeuromemError}
+    assert branches | {"NeuromemError"} == {n for n in PUBLIC if n.endswith("Error")}, branches
 
 
 def _annotation_names(annotation: str) -> set[str]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from neuromem import DatabaseUnavailableError, Memory, Settings, StoreError
-from neuromem.service.api.tenancy import scope_for
+from neuromem import Memory, Settings, StoreError
+from neuromem.errors import DatabaseUnavailableError
 from neuromem.store import scope
+from neuromem.store.tenancy import scope_for
 from tests.cluster import databases as cluster_databases
 
 USER_TABLES_SQL = """

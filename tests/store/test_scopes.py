@@ -6,10 +6,11 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from neuromem import ForgetReceipt, InvalidScopeError, Memory
-from neuromem.service.api.tenancy import scope_for
+from neuromem import ForgetReceipt, Memory
+from neuromem.errors import InvalidScopeError
 from neuromem.store import scope
 from neuromem.store.scope import Scope
+from neuromem.store.tenancy import scope_for
 
 
 def _contents(records: object) -> set[str]:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from neuromem import DatabaseUnavailableError, Memory, Settings
+from neuromem import Memory, Settings
+from neuromem.errors import DatabaseUnavailableError
 from neuromem.store.server import stop_embedded
 
 SCRIPT = """

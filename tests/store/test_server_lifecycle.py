@@ -17,7 +17,8 @@ import psutil
 import pytest
 from click.testing import CliRunner
 
-from neuromem import Memory, Settings, stop_embedded_server
+from neuromem import Memory, Settings
+from neuromem.admin import stop_embedded_server
 from neuromem.cli.main import cli
 from neuromem.store.server import prune_dead_handles, running_pid
 from neuromem.store.watchdog import ensure_watchdog, poll_interval, stop_watchdog, watchdog_pid

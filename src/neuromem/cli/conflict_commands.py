@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 import click
 
 from .context import friendly_errors, open_memory, user_option
-from .main import cli
 
 if TYPE_CHECKING:
     from neuromem import Conflict
@@ -23,7 +22,7 @@ def describe_conflict(c: Conflict) -> str:
             f"  new {r.new_id}  prio {r.new_score:.3f}  {new}")  # fmt: skip
 
 
-@cli.group()
+@click.group()
 def conflicts() -> None:
     """Conflicts between facts and their review queue."""
 
@@ -52,3 +51,8 @@ def resolve_command(user_id: str, conflict_id: str, keep: str) -> None:
     """Resolve a conflict: KEEP stays active, the other side gets invalid_at."""
     with open_memory() as m:
         click.echo(describe_conflict(m.resolve_conflict(conflict_id, user_id=user_id, keep=keep, actor="memctl")))
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    cli.add_command(conflicts)

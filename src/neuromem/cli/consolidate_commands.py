@@ -6,12 +6,11 @@ from __future__ import annotations
 import click
 
 from .context import friendly_errors, open_memory, user_option
-from .main import cli
 
 now_option = click.option("--now", default=None, help="ISO-8601 time taken as now (default: the clock).")
 
 
-@cli.command()
+@click.command()
 @user_option
 @now_option
 @click.option("--dry-run", is_flag=True, help="Show the summaries that would be written; change nothing.")
@@ -27,7 +26,7 @@ def compress(user_id: str, now: str | None, dry_run: bool) -> None:
             click.echo(f"  {g.summary_id or '(dry run)'}  {g.summary}")
 
 
-@cli.command()
+@click.command()
 @user_option
 @now_option
 @click.option("--dry-run", is_flag=True, help="Show the moves; change nothing.")
@@ -41,7 +40,7 @@ def promote(user_id: str, now: str | None, dry_run: bool) -> None:
             click.echo(f"  {p.memory_id}  {p.before} → {p.after}")
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.option("--dry-run", is_flag=True, help="Show the concepts that would be formed; change nothing.")
 @friendly_errors
@@ -56,7 +55,7 @@ def concepts(user_id: str, dry_run: bool) -> None:
             click.echo(f"  {g.name}: {len(g.members)} memories, {len(g.new_links)} new")
 
 
-@cli.command()
+@click.command()
 @user_option
 @now_option
 @click.option("--dry-run", is_flag=True, help="Show what would be archived; change nothing.")
@@ -71,7 +70,7 @@ def archive(user_id: str, now: str | None, dry_run: bool) -> None:
             click.echo(f"  {item.kind} {item.id}  {item.label}  weight {item.weight:.3f}")
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("item_id")
 @friendly_errors
@@ -82,7 +81,7 @@ def restore(user_id: str, item_id: str) -> None:
         click.echo(f"restored {item_id}")
 
 
-@cli.command()
+@click.command()
 @click.option("--user-id", "-u", "user_id", default=None, help="Only this user (default: every user).")
 @now_option
 @click.option("--dry-run", is_flag=True, help="Preview the deletions; change nothing.")
@@ -95,3 +94,9 @@ def retention(user_id: str | None, now: str | None, dry_run: bool) -> None:
         click.echo(f"{verb} {report.memories} memories of {len(report.results)} users")
         for r in report.results:
             click.echo(f"  {r.user_id}  {getattr(r, 'id', '(dry run)')}  {r.counts.get('memories', 0)} memories")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (compress, promote, concepts, archive, restore, retention):
+        cli.add_command(command)

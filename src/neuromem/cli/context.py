@@ -67,12 +67,12 @@ def remote_or_none(settings: Settings | None, call: Callable[[Remote], T]) -> T 
     the caller then runs the command in-process, and a service is started for the next command
     when this one ends (``remote.start_service``; embedded store and ``service.auto_start`` only).
     With ``settings`` None the service is looked for without loading the settings
-    (``neuromem.store_location``), unless a config file takes part."""
+    (``neuromem.admin.store_location``), unless a config file takes part."""
     from .remote import RemoteError, RemoteUnavailable, find_remote
 
     where = None
     if settings is None and _config_file() is None:
-        from neuromem import store_location
+        from neuromem.admin import store_location
 
         where = store_location(os.environ)
     if where is None:
@@ -96,7 +96,7 @@ def remote_or_none(settings: Settings | None, call: Callable[[Remote], T]) -> T 
 
 def _start_service_afterwards(data_dir: Any, settings: Settings | None) -> None:
     """Once this command is done, leave a service behind for the next one (service.auto_start)."""
-    from neuromem import service_auto_start
+    from neuromem.admin import service_auto_start
 
     enabled = settings.service.auto_start if settings is not None else service_auto_start(os.environ)
     context = click.get_current_context(silent=True)

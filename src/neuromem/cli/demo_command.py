@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING
 import click
 
 from .context import friendly_errors, open_memory
-from .main import cli
 from .memory_commands import describe_hit
 
 if TYPE_CHECKING:
@@ -44,7 +43,7 @@ def show_trait(m: Memory, user: str) -> None:
     click.echo(f"  (memctl trait {trait.id} -u {user} shows its history)")
 
 
-@cli.command()
+@click.command()
 @friendly_errors
 def demo() -> None:
     """Ingest a bundled Chinese/English conversation for 'demo-user' (erasing what an earlier
@@ -84,3 +83,8 @@ def demo() -> None:
                    f"for: {data['prompt_query']}\n")
         click.echo(block.text)
     click.echo("\nDone. Try: memctl recall -u demo-user '花生' --trace   or   memctl status")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    cli.add_command(demo)

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .context import friendly_errors, open_memory, user_option
-from .main import cli
 
 if TYPE_CHECKING:
     from neuromem import CompactionReport, ForgetReceipt
@@ -38,7 +37,7 @@ def describe_compaction(report: CompactionReport) -> str:
     return "\n".join(lines)
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.option("--memory", "memory_id", default=None, help="One memory id (all its versions).")
 @click.option("--session", "session_id", default=None, help="One conversation session id.")
@@ -82,7 +81,7 @@ def forget(user_id: str, memory_id: str | None, session_id: str | None, document
             click.echo(describe_receipt(result))
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("receipt_id", required=False)
 @click.option("--limit", type=click.IntRange(1, 10000), default=20, show_default=True)
@@ -96,3 +95,9 @@ def receipts(user_id: str, receipt_id: str | None, limit: int) -> None:
             click.echo("no receipts")
         for r in found:
             click.echo(describe_receipt(r))
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (forget, receipts):
+        cli.add_command(command)

@@ -5,10 +5,9 @@ from __future__ import annotations
 import click
 
 from .context import friendly_errors, open_memory, user_option
-from .main import cli
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("memory_id")
 @click.option("--limit", type=click.IntRange(1, 1000), default=100, show_default=True)
@@ -29,3 +28,8 @@ def graph(user_id: str, memory_id: str, limit: int) -> None:
         else:
             what = f"{n.node_type} {n.name!r} ({n.id})"
         click.echo(f"  {arrow} {n.edge_type:<13} w={n.weight:.2f}  {what}")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    cli.add_command(graph)

@@ -8,7 +8,6 @@ from pathlib import Path
 import click
 
 from .context import friendly_errors, load_settings, open_memory, remote_or_none, user_option
-from .main import cli
 
 UPLOAD_BATCH = 8  # chunks per embedding batch of `documents upload`: one step of its bar
 POLL_S = 0.2  # how often the upload bar reads the document's state
@@ -21,7 +20,7 @@ def _load_model(m, *, quiet: bool) -> None:  # type: ignore[no-untyped-def]
     m.warm_up()
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--batch-size", type=click.IntRange(1, 10_000), default=None, help="Turns per transaction.")
@@ -36,7 +35,7 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, 
     (ingest.turn_vectors="background" leaves them to the backfill) unless --no-wait."""
     from tqdm import tqdm
 
-    from neuromem import read_chat_export
+    from neuromem.admin import read_chat_export
 
     total = sum(len(m) for m in read_chat_export(file).values())
     with open_memory() as m:
@@ -59,7 +58,7 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, 
                    "`memctl backfill` or a running `memctl worker`")  # fmt: skip
 
 
-@cli.group()
+@click.group()
 def documents() -> None:
     """Upload, list and delete documents (text or markdown), stored as searchable chunks."""
 
@@ -148,7 +147,7 @@ def documents_delete(user_id: str, file_id: str) -> None:
     click.echo(f"deleted {doc.id}  {doc.file_name}")
 
 
-@cli.group()
+@click.group()
 def session() -> None:
     """Conversation sessions: a session groups the turns ingested under one session id.
 
@@ -166,3 +165,9 @@ def session_end(user_id: str, session_id: str) -> None:
     with open_memory() as m:
         end = m.end_session(user_id=user_id, session_id=session_id)
     click.echo(f"session {end.session_id} ended: {end.message_count} messages, {end.memories_written} memories")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (ingest, documents, session):
+        cli.add_command(command)

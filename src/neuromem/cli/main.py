@@ -1,11 +1,14 @@
 """``memctl``: the command line over the library (STYLE.md habit 15).
 
-Commands live in small modules that register themselves on the ``cli`` group; each
-validates, calls the library, formats, and turns typed errors into messages.
+Commands live in small modules; each validates, calls the library, formats, and turns typed
+errors into messages. No command module imports this one: each has ``register_commands(cli)``,
+which ``main`` calls for every module in ``COMMAND_MODULES`` (simonw/llm's pattern), so the
+package has no import circle.
 """
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 
 import click
@@ -31,31 +34,26 @@ def cli(config_file: Path | None) -> None:
     """
 
 
-# command modules register themselves on import (keep this list sorted)
-from . import (  # noqa: E402, F401
-    config_commands,
-    conflict_commands,
-    consolidate_commands,
-    demo_command,
-    forget_commands,
-    graph_commands,
-    ingest_commands,
-    memory_commands,
-    portability_commands,
-    recall_commands,
-    reflect_commands,
-    server_commands,
-    service_commands,
-    setup_commands,
-    webhook_commands,
-)
+#: the command modules, each with ``register_commands(cli)`` (keep this list sorted)
+COMMAND_MODULES = (
+    "config_commands", "conflict_commands", "consolidate_commands", "demo_command", "forget_commands",
+    "graph_commands", "ingest_commands", "memory_commands", "portability_commands", "recall_commands",
+    "reflect_commands", "server_commands", "service_commands", "setup_commands", "webhook_commands",
+)  # fmt: skip
+
+
+def register_all(group: click.Group) -> None:
+    """Add every command module's commands to ``group``."""
+    for name in COMMAND_MODULES:
+        importlib.import_module(f".{name}", __package__).register_commands(group)
+
+
+register_all(cli)
 
 
 def main() -> None:
     cli()
 
 
-if __name__ == "__main__":  # python -m neuromem.cli.main: register on the importable module's group
-    from neuromem.cli.main import main as _main
-
-    _main()
+if __name__ == "__main__":  # python -m neuromem.cli.main
+    main()

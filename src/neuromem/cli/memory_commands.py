@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from .context import friendly_errors, open_memory, query_settings, remote_or_none, user_option
-from .main import cli
 
 if TYPE_CHECKING:
     from neuromem import MemoryRecord, SearchHit
@@ -95,7 +94,7 @@ def parse_metadata(text: str | None) -> dict[str, Any] | None:
     return value
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("content")
 @click.option("--type", "memory_type", default="fact", show_default=True,
@@ -121,7 +120,7 @@ def add(user_id: str, content: str, memory_type: str, category: str | None, impo
             click.echo(f"{result.operation.value.upper()}: {describe(result.memory)} ({result.reason})")
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("query")
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=10, show_default=True)
@@ -153,7 +152,7 @@ def show_hits(hits: Sequence[Any], describe_one: Callable[[int, Any], str]) -> N
         click.echo(describe_one(i, hit))
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("memory_id")
 @friendly_errors
@@ -176,7 +175,7 @@ def history(user_id: str, memory_id: str) -> None:
                        f"{entry.memory_id}  {change}")
 
 
-@cli.command("list")
+@click.command("list")
 @user_option
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
 @click.option("--as-of", default=None, help=TIME_HELP[0])
@@ -204,7 +203,7 @@ def list_memories(user_id: str, limit: int, as_of: str | None, valid_at: str | N
             click.echo("(none)")
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("memory_id")
 @friendly_errors
@@ -222,3 +221,8 @@ def delete(user_id: str, memory_id: str) -> None:
         record = m.delete(memory_id, user_id=user_id)
         click.echo(f"deleted {record.id}")
 
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (add, search, history, list_memories, delete):
+        cli.add_command(command)

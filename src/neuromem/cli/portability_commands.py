@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING
 import click
 
 from .context import friendly_errors, open_memory, user_option
-from .main import cli
 
 if TYPE_CHECKING:
     from neuromem import SyncReport
 
 
-@cli.command("export")
+@click.command("export")
 @user_option
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", default=None, metavar="jsonl|json|markdown",
@@ -29,7 +28,7 @@ def export_command(user_id: str, file: Path, fmt: str | None) -> None:
     click.echo(f"exported {report.total} rows of {user_id!r} to {file} ({report.format})")
 
 
-@cli.command("import")
+@click.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--include-forgotten", is_flag=True,
               help="Also bring back what `forget` erased since the export (your own restore; asks first).")
@@ -51,7 +50,7 @@ def import_command(file: Path, include_forgotten: bool, yes: bool) -> None:
                    "(--include-forgotten restores them)")
 
 
-@cli.command("sync")
+@click.command("sync")
 @user_option
 @click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--language", type=click.Choice(["en", "zh"]), default="en", show_default=True,
@@ -77,3 +76,9 @@ def sync_command(user_id: str, directory: Path, language: str, watch: bool, inte
                 time.sleep(interval)
         except KeyboardInterrupt:
             click.echo("stopped")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (export_command, import_command, sync_command):
+        cli.add_command(command)

@@ -9,11 +9,10 @@ from typing import Any
 import click
 
 from .context import friendly_errors, open_memory, query_settings, remote_or_none, user_option
-from .main import cli
 from .memory_commands import TIME_HELP, describe_hit, describe_remote_hit, scored, show_hits
 
 
-@cli.command()
+@click.command()
 @user_option
 @click.argument("query")
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=10, show_default=True)
@@ -87,3 +86,8 @@ def recall_remote(user_id: str, query: str, limit: int, budget: int | None) -> b
             sessions = ",".join(c.get("session_ids") or []) or "-"
             click.echo(f"[{n}] memory {c.get('memory_id')} sessions {sessions}{quote}")
     return True
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    cli.add_command(recall)

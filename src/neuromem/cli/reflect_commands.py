@@ -7,7 +7,6 @@ from typing import Any
 import click
 
 from .context import friendly_errors, open_memory, user_option
-from .main import cli
 
 
 def _line(t: Any) -> str:
@@ -15,7 +14,7 @@ def _line(t: Any) -> str:
     return f"  {conf}  [{t.trait_stage}/{t.trait_context or '-'}]  {t.content}  ({t.id})"
 
 
-@cli.command()
+@click.command()
 @user_option
 @friendly_errors
 def traits(user_id: str) -> None:
@@ -32,7 +31,7 @@ def traits(user_id: str) -> None:
                 click.echo("  (none)")
 
 
-@cli.command()
+@click.command()
 @click.argument("trait_id")
 @user_option
 @friendly_errors
@@ -55,7 +54,7 @@ def trait(trait_id: str, user_id: str) -> None:
             click.echo(f"  {h.created_at:%Y-%m-%d %H:%M} {h.event} by {h.actor}")
 
 
-@cli.command()
+@click.command()
 @user_option
 @friendly_errors
 def reflect(user_id: str) -> None:
@@ -67,7 +66,7 @@ def reflect(user_id: str) -> None:
                    f"dissolved {r.dissolved}, promoted {r.promoted}")  # fmt: skip
 
 
-@cli.command()
+@click.command()
 @click.option("--run", "name", required=True, help="a job name: expire_trends, reflection_sweep, promote_tiers, …")
 @click.option("--dry-run", is_flag=True, help="report what the job would change, change nothing")
 @friendly_errors
@@ -78,7 +77,7 @@ def job(name: str, dry_run: bool) -> None:
         click.echo(f"{name}{' (dry run)' if dry_run else ''}: {m.run_job(name, dry_run=dry_run)}")
 
 
-@cli.command()
+@click.command()
 @click.option("--concurrency", default=1, show_default=True, help="jobs run at once by this worker")
 @click.option("--once", is_flag=True, help="run every job once in this process, without the queue, and exit")
 @click.option("--list", "list_", is_flag=True, help="list the jobs and their schedules and exit")
@@ -89,7 +88,7 @@ def worker(concurrency: int, once: bool, list_: bool) -> None:
     backfill, the reflection sweep, tiers, compression, purge). Start as many as you like: each
     job runs once per tick across all of them, and a failing job is retried without stopping
     the others."""
-    from neuromem import run_worker, scheduled_jobs
+    from neuromem.admin import run_worker, scheduled_jobs
 
     if list_:
         for job_ in scheduled_jobs():
@@ -118,3 +117,9 @@ def _show_job_runs() -> None:
     logger = logging.getLogger("neuromem.lifecycle.worker")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (traits, trait, reflect, job, worker):
+        cli.add_command(command)

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlencode
 
-from neuromem import service_files
+from neuromem.admin import service_files
 
 HEALTH_TIMEOUT_S = 0.5
 REQUEST_TIMEOUT_S = 30.0

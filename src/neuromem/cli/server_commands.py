@@ -5,14 +5,13 @@ from __future__ import annotations
 import click
 
 from .context import friendly_errors, load_settings, open_memory, query_settings
-from .main import cli
 
 
 def where(status) -> str:  # type: ignore[no-untyped-def]
     return f"embedded in {status.data_dir}" if status.embedded else "external server"
 
 
-@cli.command()
+@click.command()
 @friendly_errors
 def init() -> None:
     """Start (or reach) the database and bring its schema up to date."""
@@ -21,13 +20,13 @@ def init() -> None:
         click.echo(f"neuromem ready: {where(s)}, schema version {s.schema_version}")
 
 
-@cli.command()
+@click.command()
 @click.option("--user-id", "-u", default=None, help="Counts for one user only.")
 @friendly_errors
 def status(user_id: str | None) -> None:
     """Server, schema version, memory counts (of every user, or of one with -u), and the embedder
     and LLM configured, each asked for one small answer to show whether it answers."""
-    from neuromem import check_models
+    from neuromem.admin import check_models
 
     with open_memory(query_settings()) as m:  # one text to embed: the engine that loads fastest
         s = m.status(user_id=user_id)
@@ -47,7 +46,7 @@ def status(user_id: str | None) -> None:
                    "or use Memory(background_jobs=True)", err=True)  # fmt: skip
 
 
-@cli.command()
+@click.command()
 @click.option("--batch-size", type=click.IntRange(1, 4096), default=None)
 @friendly_errors
 def backfill(batch_size: int | None) -> None:
@@ -57,13 +56,13 @@ def backfill(batch_size: int | None) -> None:
         click.echo(f"embedded {done} memories and turns; {m.pending_embeddings()} still pending")
 
 
-@cli.command()
+@click.command()
 @click.option("--dim", type=click.IntRange(8, 4000), required=True, help="The new embedding dimension.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 @friendly_errors
 def reembed(dim: int, yes: bool) -> None:
     """Change the embedding dimension and re-embed every memory with the configured embedder."""
-    from neuromem import reembed as run_reembed
+    from neuromem.admin import reembed as run_reembed
 
     settings = load_settings()
     if not yes:
@@ -72,7 +71,7 @@ def reembed(dim: int, yes: bool) -> None:
     click.echo(f"vectors reset to {dim}-d; re-embedded {total} memories")
 
 
-@cli.group()
+@click.group()
 def server() -> None:
     """The embedded PostgreSQL server: it starts on first use and stops by itself after
     NEUROMEM_STORE__IDLE_SHUTDOWN_S seconds without a client (default 300)."""
@@ -83,7 +82,7 @@ def server() -> None:
 def server_stop() -> None:
     """Stop the embedded server of the configured data directory now (and its idle watchdog), and the
     service a command started for it."""
-    from neuromem import stop_embedded_server
+    from neuromem.admin import stop_embedded_server
 
     from .remote import stop_service
 
@@ -98,3 +97,9 @@ def server_stop() -> None:
     else:
         watchdog = f" (stopped its idle watchdog, pid {done.watchdog_pid})" if done.watchdog_pid else ""
         click.echo(f"no embedded PostgreSQL was running in {done.data_dir}{watchdog}")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (init, status, backfill, reembed, server):
+        cli.add_command(command)

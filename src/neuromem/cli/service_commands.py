@@ -7,7 +7,6 @@ import json
 import click
 
 from .context import friendly_errors, load_settings, open_memory
-from .main import cli
 
 _EXTRA = "the service needs its extra: pip install 'neuromem[service]'"
 
@@ -22,7 +21,7 @@ def _require_extra() -> None:
         raise click.ClickException(f"{_EXTRA} ({exc.name} is missing)") from None
 
 
-@cli.command()
+@click.command()
 @click.option("--host", default=None, help="Address to listen on (default: service.host, 127.0.0.1).")
 @click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: service.port, 8765).")
 @click.option("--proxy", "proxy_upstream", default=None, metavar="UPSTREAM_URL",
@@ -38,48 +37,48 @@ def serve(host: str | None, port: int | None, proxy_upstream: str | None, auto: 
     embedded database, memctl commands use it (and a service they started gives way to this one).
     """
     _require_extra()
-    from neuromem import serve as run
+    from neuromem.service import serve as run
 
     settings = load_settings()
     updates = {k: v for k, v in (("host", host), ("port", port), ("proxy_upstream", proxy_upstream)) if v is not None}
     run(settings.with_updates(service=updates) if updates else settings, auto=auto)  # another service: exit 2
 
 
-@cli.command("mcp")
+@click.command("mcp")
 @friendly_errors
 def mcp_command() -> None:
     """Serve the MCP tools over stdio (for Claude Desktop, Cursor…), as the local operator."""
     _require_extra()
-    from neuromem import serve_mcp_stdio
+    from neuromem.service import serve_mcp_stdio
 
     settings = load_settings()
     with open_memory() as memory:
         serve_mcp_stdio(memory, settings)
 
 
-@cli.command()
+@click.command()
 @friendly_errors
 def metrics() -> None:
     """Print the database-side metrics (model calls and tokens, pending embeddings…) in Prometheus format."""
     _require_extra()
-    from neuromem import metrics_exposition
+    from neuromem.service import metrics_exposition
 
     with open_memory() as memory:
         click.echo(metrics_exposition(memory).decode(), nl=False)
 
 
-@cli.command()
+@click.command()
 @friendly_errors
 def openapi() -> None:
     """Print the OpenAPI 3.1 document of the REST API (committed as docs/openapi.json)."""
     _require_extra()
-    from neuromem import openapi_document
+    from neuromem.service import openapi_document
 
     with open_memory() as memory:
         click.echo(json.dumps(openapi_document(memory), indent=2, ensure_ascii=False))
 
 
-@cli.group()
+@click.group()
 def keys() -> None:
     """API keys of the service: create (shown once), list, revoke."""
 
@@ -92,7 +91,7 @@ def keys() -> None:
 @friendly_errors
 def keys_create(tenant: str, scope: str, user_id: str | None, name: str) -> None:
     """Create a key; its token is printed once and never stored."""
-    from neuromem import key_store
+    from neuromem.service import key_store
 
     with open_memory() as memory:
         key, token = key_store(memory).create(tenant, scope, name=name, user_id=user_id)
@@ -108,7 +107,7 @@ def keys_create(tenant: str, scope: str, user_id: str | None, name: str) -> None
 @friendly_errors
 def keys_list(tenant: str | None, include_revoked: bool) -> None:
     """The keys (never their tokens)."""
-    from neuromem import key_store
+    from neuromem.service import key_store
 
     with open_memory() as memory:
         found = key_store(memory).list(tenant, include_revoked=include_revoked)
@@ -126,8 +125,14 @@ def keys_list(tenant: str | None, include_revoked: bool) -> None:
 @friendly_errors
 def keys_revoke(key_id: str) -> None:
     """Revoke a key by id (or by its token); requests with it get 401 from then on."""
-    from neuromem import key_store
+    from neuromem.service import key_store
 
     with open_memory() as memory:
         key = key_store(memory).revoke(key_id)
     click.echo(f"revoked {key.id} ({key.tenant}, {key.scope.label})")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (serve, mcp_command, metrics, openapi, keys):
+        cli.add_command(command)

@@ -20,7 +20,6 @@ import click
 from .agent_setup import AGENTS, changes, plan, write
 from .context import open_memory, query_settings, remote_or_none
 from .hook_io import PendingPrompts, last_exchange, read_event, read_transcript
-from .main import cli
 
 RECALL_BUDGET = 400  # tokens of memory a hook adds to a prompt
 HEADING = "Relevant memories about the user (neuromem, user_id={user}):"
@@ -31,7 +30,7 @@ def default_user() -> str:
     return re.sub(r"[^A-Za-z0-9_.@-]", "_", getpass.getuser())[:255] or "me"
 
 
-@cli.command()
+@click.command()
 @click.argument("agent", type=click.Choice(AGENTS))
 @click.option("--user-id", "-u", default=None, help="Whose memory the agent uses (default: your login name).")
 @click.option("--project", type=click.Path(file_okay=False, path_type=Path), default=None,
@@ -61,7 +60,7 @@ def setup(agent: str, user_id: str | None, project: Path | None, show: bool, und
                    f"undo with: memctl setup {agent} --undo")  # fmt: skip
 
 
-@cli.group()
+@click.group()
 def hook() -> None:
     """Commands a coding agent's hooks run (installed by `memctl setup`); they read the hook's JSON on stdin."""
 
@@ -145,3 +144,9 @@ def _quietly(run: Callable[[], None]) -> None:
     except (Exception, SystemExit) as exc:
         detail = f"exit {exc.code}" if isinstance(exc, SystemExit) else f"{type(exc).__name__}: {exc}"
         click.echo(f"neuromem hook: skipped ({detail})", err=True)
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (setup, hook):
+        cli.add_command(command)

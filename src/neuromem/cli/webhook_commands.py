@@ -5,10 +5,9 @@ from __future__ import annotations
 import click
 
 from .context import friendly_errors, open_memory, user_option
-from .main import cli
 
 
-@cli.group()
+@click.group()
 def webhooks() -> None:
     """URLs a tenant's events are POSTed to, signed (the job deliver_webhooks; `memctl worker` runs it)."""
 
@@ -21,7 +20,7 @@ def webhooks() -> None:
 @friendly_errors
 def webhooks_add(url: str, kinds: str, tenant: str) -> None:
     """Deliver the tenant's events to URL from now on; prints the signing secret once."""
-    from neuromem import add_webhook
+    from neuromem.admin import add_webhook
 
     with open_memory() as m:
         hook = add_webhook(m, url, tenant=tenant, events=[k.strip() for k in kinds.split(",") if k.strip()])
@@ -36,7 +35,7 @@ def webhooks_add(url: str, kinds: str, tenant: str) -> None:
 @click.option("--all", "include_removed", is_flag=True, help="Include removed webhooks.")
 @friendly_errors
 def webhooks_list(tenant: str | None, include_removed: bool) -> None:
-    from neuromem import list_webhooks
+    from neuromem.admin import list_webhooks
 
     with open_memory() as m:
         found = list_webhooks(m, tenant=tenant, include_removed=include_removed)
@@ -53,14 +52,14 @@ def webhooks_list(tenant: str | None, include_removed: bool) -> None:
 @click.argument("webhook_id")
 @friendly_errors
 def webhooks_remove(webhook_id: str) -> None:
-    from neuromem import remove_webhook
+    from neuromem.admin import remove_webhook
 
     with open_memory() as m:
         hook = remove_webhook(m, webhook_id)
     click.echo(f"removed {hook.id} ({hook.url})")
 
 
-@cli.command("events")
+@click.command("events")
 @user_option
 @click.option("--after", default=None, help="The cursor printed last time (default: from the beginning).")
 @click.option("--limit", type=click.IntRange(1, 1000), default=100, show_default=True)
@@ -73,3 +72,9 @@ def events_command(user_id: str, after: str | None, limit: int) -> None:
         click.echo(f"{e.created_at:%Y-%m-%d %H:%M:%S}  {e.kind:<20} {e.memory_id or '-'}  "
                    + " ".join(f"{k}={v}" for k, v in sorted(e.detail.items())))  # fmt: skip
     click.echo(f"next: {page.next}")
+
+
+def register_commands(cli: click.Group) -> None:
+    """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
+    for command in (webhooks, events_command):
+        cli.add_command(command)

@@ -6,7 +6,7 @@ Order of the rules, per candidate, inside the batch's transaction:
 2. a current fact with the same ``slot`` and another value (a new employer, a flipped
    preference), or — any statement shape, ``text.slots`` — a current fact whose value the new
    one changes ("my extension is now 4492") → scored by the conflict priority
-   (``lifecycle.conflicts``): the loser gets ``invalid_at`` = the new fact's ``valid_at`` (it
+   (``neuromem.conflicts``): the loser gets ``invalid_at`` = the new fact's ``valid_at`` (it
    stays visible to time travel), CONTRADICTS / SUPERSEDES edges are drawn, a close call or a
    relation of unknown arity goes to the review queue; the same slot with the same value →
    the new fact SUPPORTS the old one;
@@ -32,9 +32,9 @@ import numpy as np
 
 from .. import validation as check
 from .. import writes
+from ..conflicts import ConflictResolver, invalidate_fact, opposed_by_slot
 from ..core import Runtime
 from ..errors import LLMError
-from ..lifecycle.conflicts import ConflictResolver, invalidate_fact, opposed_by_slot
 from ..llm.base import ChatModel, UsageRecord
 from ..llm.prompts.decide_operation import decide_operation
 from ..store import memories
@@ -71,7 +71,7 @@ class Decider:
         self.conflicts = ConflictResolver(self.runtime.settings, self.runtime.dim, self.events)
 
     def decide(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None) -> Decision:
-        """Conflicts are scored first (seed 003 §7.2, ``lifecycle.conflicts``): an old fact that loses is
+        """Conflicts are scored first (seed 003 §7.2, ``neuromem.conflicts``): an old fact that loses is
         invalidated before the write, a new one that loses after it, a close call goes to review."""
         draft = writes.annotated(draft)
         contradicted, supported = self._slot_conflicts(conn, candidate, draft)

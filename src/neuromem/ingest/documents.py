@@ -21,13 +21,13 @@ from ..store.db import Conn
 from ..store.documents import DocumentFile, DocumentStatus
 from ..store.filters import compile_filter
 from ..store.memories import NewMemory
+from ..store.raw_chunks import TurnChunks, chunk_turn
 from ..text.language import detect_language
 from ..text.pii import apply_pii_policy
+from ..text.spans import split_sentences
 from ..text.token_count import count_tokens
 from ..text.tokenize import search_text
 from ..types import MemoryRecord, MemoryType
-from .raw import TurnChunks, chunk_turn
-from .rules import split_sentences
 
 MIME_TYPES = frozenset({"text/plain", "text/markdown"})
 

@@ -32,6 +32,7 @@ from ..llm.base import ChatModel, UsageRecord
 from ..store import conversations, memories, raw_chunks, usage
 from ..store.conversations import NewMessage, SessionRow
 from ..store.documents import DocumentFile
+from ..store.raw_chunks import TurnChunks, chunk_turn
 from ..store.retry import run_with_retries
 from ..store.visibility import Owner
 from ..text.pii import apply_pii_policy, privacy_spans
@@ -43,7 +44,6 @@ from .decide import Decider
 from .documents import chunk_document, write_document
 from .links import Linker
 from .llm_extractor import extract_with_llm
-from .raw import TurnChunks, chunk_turn
 from .rules import extract_with_rules
 from .turns import RejectedMessage, Turn, TurnUnit, lookup_keys, new_turns, parse_turns, session_id, turn_unit
 

@@ -23,7 +23,7 @@ from ..text.entities import extract_entities
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
 from ..text.slots import answer_frame, claim_of, may_change
-from ..text.spans import trim_span
+from ..text.spans import split_sentences
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
 from ..types import Emotion, FactCategory, MemoryType
@@ -35,12 +35,6 @@ MIN_STATEMENT_CHARS = 4
 MAX_ANSWER_CHARS = 40  # a longer reply to a question is read on its own
 
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;]+|\n|$)|[^.\n]+(?:\.(?=\s|$))")
-_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Sr", "Prof", "vs", "etc", "e.g", "i.e", "approx", "No")
-_SPLIT = re.compile(
-    r"(?<=[。！？!?；;])|\n+|"
-    + "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)
-    + r"(?<=[.])\s+"
-)
 
 _SMALL_TALK = re.compile(
     r"^(?:(?:hi|hello|hey|yo|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: so much| a lot)?|thx|"
@@ -181,18 +175,6 @@ _EMOTIONS: tuple[tuple[re.Pattern[str], Emotion], ...] = tuple(
         (r"\b(?:frustrated|annoyed)\b|烦|郁闷", Emotion(-0.5, 0.6, "frustrated")),
     )
 )
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Spans of the sentences of ``text`` (Chinese and English punctuation, newlines), trimmed."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for m in _SPLIT.finditer(text):
-        if m.start() > start or m.end() > start:
-            spans.append((start, m.start() if m.start() > start else m.end()))
-        start = max(start, m.end())
-    spans.append((start, len(text)))
-    return [span for a, b in spans if (span := trim_span(text, a, b)) is not None]
 
 
 def classify(sentence: str) -> tuple[str, Rule | None, re.Match[str] | None]:

@@ -27,10 +27,10 @@ from typing import Any
 
 from .. import validation as check
 from ..errors import LLMError, VersionConflictError
-from ..ingest.rules import split_sentences
 from ..llm.base import ChatModel
 from ..llm.prompts.summarize import summarize_memories
 from ..store import consolidation, history, memories
+from ..text.spans import split_sentences
 from ..text.token_count import count_tokens
 from ..types import HistoryEvent, MemoryRecord, MemoryType
 from ..writes import Draft, new_row

@@ -35,11 +35,11 @@ from .. import validation as check
 from ..config import WriteSettings
 from ..errors import ForgetTargetError, ReceiptNotFoundError
 from ..ids import uuid7
-from ..ingest.raw import chunk_turn
 from ..reflect import math as tm
 from ..store import forget as store
 from ..store import maintenance, memories, traits
 from ..store.forget import PreviewRow, ReceiptRow
+from ..store.raw_chunks import chunk_turn
 from ..text.entities import normalize_entity_name
 from ..text.tokenize import search_text
 from ..types import HistoryEvent, TraitStage

@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import validation as check
+from ..conflict_priority import evidence_support
 from ..errors import VersionConflictError
 from ..store import consolidation, history, memories
 from ..types import HistoryEvent
-from .conflict_priority import evidence_support
 
 ACTOR = "consolidate:promote"
 TIERS = ("short", "mid", "long")

@@ -46,7 +46,7 @@ BATCH = 100  # events per webhook request
 DELIVERY_TIMEOUT_S = 10.0
 SIGNATURE_HEADER = "X-Neuromem-Signature"
 TIMESTAMP_HEADER = "X-Neuromem-Timestamp"
-TENANT_PREFIX = "t="  # stored user keys of tenants other than "default" (api/tenancy.py)
+TENANT_PREFIX = "t="  # stored user keys of tenants other than "default" (store/tenancy.py)
 
 
 class WebhookDeliveryError(RuntimeError):

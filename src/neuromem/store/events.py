@@ -19,7 +19,7 @@ USER_EVENTS = """SELECT id, txid::text AS txid, user_id, kind, memory_id, memory
       AND (cardinality(%(kinds)s::text[]) = 0 OR kind = ANY(%(kinds)s::text[]))
     ORDER BY txid, id LIMIT %(limit)s"""
 
-# the stored user keys of a tenant (api/tenancy.py): the plain id for "default", "t=<tenant>/<id>" otherwise
+# the stored user keys of a tenant (store/tenancy.py): the plain id for "default", "t=<tenant>/<id>" otherwise
 TENANT_EVENTS = """SELECT id, txid::text AS txid, user_id, kind, memory_id, memory_type, detail, created_at FROM memory_events
     WHERE (txid, id) > (%(txid)s::xid8, %(id)s) AND txid < pg_snapshot_xmin(pg_current_snapshot())
       AND CASE WHEN %(tenant)s = 'default' THEN user_id NOT LIKE 't=%%'

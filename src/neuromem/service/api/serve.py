@@ -31,9 +31,9 @@ from ...config import Settings
 from ...env_names import service_files
 from ...errors import ConflictError
 from ...memory import Memory
+from ...store.tenancy import DEFAULT_TENANT
 from .app import create_app
 from .keys import KeyScope, KeyStore
-from .tenancy import DEFAULT_TENANT
 
 HANDSHAKE_KEY = "memctl serve (local handshake)"
 

@@ -27,11 +27,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ... import __version__
 from ...errors import AuthenticationError, InvalidInputError, NeuromemError, PermissionDeniedError
 from ...lifecycle.forget import ForgetReceipt
+from ...store.tenancy import DEFAULT_TENANT
 from ...types import MemoryType
 from ..api.context import ServiceContext
 from ..api.keys import KeyScope, Principal
 from ..api.problems import from_error
-from ..api.tenancy import DEFAULT_TENANT
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ from typing import Any, Literal
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from ....lifecycle.conflicts import Conflict
+from ....conflicts import Conflict
 from ....lifecycle.forget import ForgetPreview, ForgetReceipt
 from ....types import MemoryRecord
 from ..context import READ, WRITE, context

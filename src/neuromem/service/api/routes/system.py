@@ -11,11 +11,11 @@ from .... import __version__
 from ....errors import PermissionDeniedError
 from ....lifecycle.jobs import JOBS
 from ....store import migrate
+from ....store.tenancy import DEFAULT_TENANT
 from ..context import ADMIN, context
 from ..keys import Principal
 from ..problems import ERROR_RESPONSES
 from ..schemas import Health, JobRun, Jobs, Ready
-from ..tenancy import DEFAULT_TENANT
 
 router = APIRouter(tags=["system"])
 

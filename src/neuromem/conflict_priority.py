@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from ..config import ConflictSettings
+from .config import ConflictSettings
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ...errors import InvalidTenantError, InvalidUserIdError
-from ...store.scope import Scope
+from ..errors import InvalidTenantError, InvalidUserIdError
+from .scope import Scope
 
 DEFAULT_TENANT = "default"
 """The tenant of the in-process SDK; its user keys are the plain user ids."""

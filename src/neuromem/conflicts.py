@@ -28,18 +28,18 @@ from typing import Any
 
 import numpy as np
 
-from .. import validation as check
-from ..errors import ConflictNotFoundError, InvalidInputError
-from ..store import conflicts as store
-from ..store import graph, history, memories, usage
-from ..store.conflicts import ConflictRow
-from ..store.db import Conn
-from ..store.graph import EdgeInput
-from ..supersede import speaker_of
-from ..text.slots import claim_of, may_change, value_change
-from ..text.tokenize import query_terms
-from ..types import HistoryEvent, MemoryRecord, MemoryType, Operation
+from . import validation as check
 from .conflict_priority import Side, Verdict, judge, source_trust
+from .errors import ConflictNotFoundError, InvalidInputError
+from .store import conflicts as store
+from .store import graph, history, memories, usage
+from .store.conflicts import ConflictRow
+from .store.db import Conn
+from .store.graph import EdgeInput
+from .supersede import speaker_of
+from .text.slots import claim_of, may_change, value_change
+from .text.tokenize import query_terms
+from .types import HistoryEvent, MemoryRecord, MemoryType, Operation
 
 Invalidate = Callable[[Conn, MemoryRecord, dt.datetime, str, dict[str, Any]], MemoryRecord | None]
 
