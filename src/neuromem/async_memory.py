@@ -482,6 +482,7 @@ class AsyncMemory:
         valid_at: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts and the retrievers that
         found it. ``recipe`` names a preset of ``neuromem.recall.recipes`` (default
@@ -505,6 +506,7 @@ class AsyncMemory:
             valid_at=valid_at,
             agent_id=agent_id,
             run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def recall_prompt(
@@ -519,6 +521,7 @@ class AsyncMemory:
         reference_time: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -535,6 +538,7 @@ class AsyncMemory:
             reference_time=reference_time,
             agent_id=agent_id,
             run_id=run_id,
+            include_shared=include_shared,
         )
 
     async def get(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:

@@ -72,10 +72,11 @@ from .recall.prompt import PromptBlock, build_recall_prompt
 from .recall.recipes import RecallRecipe, get_recipe
 from .recall.related import Related
 from .recall.related import related as graph_neighbours
+from .recall.shared import merged, shared_hits
 from .store import history, memories, teams
 from .store.db import Database
 from .store.filters import compile_filter
-from .store.visibility import Owner, narrowed
+from .store.visibility import narrowed
 from .supersede import LLMRestatementJudge, RestatementJudge
 from .types import (
     DocumentFile,
@@ -403,11 +404,8 @@ class Memory:
         uid, sid = self._uid(user_id), DEFAULT_SESSION if session_id is None else session_id
         owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
                              team_id=team_id)  # fmt: skip
-        if not check.flag(wait, "wait"):
-            if owner != Owner():
-                raise InvalidScopeError("ingest(wait=False) stores the user's shared memory only: "
-                                        "pass agent_id, run_id, visibility or team_id with wait=True")  # fmt: skip
-            return self._jobs.submit_ingest(messages, uid, sid, metadata, strict)
+        if not check.flag(wait, "wait"):  # the job's memories get the same scope (kept in its payload)
+            return self._jobs.submit_ingest(messages, uid, sid, metadata, strict, owner)
         with self._foreground:
             report = self._ingest.ingest(messages, uid, sid, metadata=metadata, strict=strict, owner=owner)
         self._poke()
@@ -535,6 +533,7 @@ class Memory:
         valid_at: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> SearchResults:
         """Recall the memories that matter for ``query``, best first, each with its score parts
         and the retrievers that found it. ``recipe`` names a preset of ``neuromem.recall.recipes``
@@ -547,7 +546,9 @@ class Memory:
         recall raises ``RecallDegradedError`` instead of answering "nothing found". When only some
         failed (e.g. the embedder is down) the hits come with ``results.degraded`` listing them,
         and ``strict=True`` turns that into ``RecallDegradedError`` too. ``agent_id`` / ``run_id``: recall as
-        that agent / run — its own memories and the user's shared ones (docs/architecture.md, "Scopes").
+        that agent / run — its own memories and the user's shared ones (docs/architecture.md, "Scopes");
+        ``include_shared``: with what other users share with the user (team memories of its teams, public ones),
+        ranked with its own (``neuromem.recall.shared``).
 
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
@@ -560,10 +561,16 @@ class Memory:
         when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
         reference = check.timestamp(reference_time, "reference_time")
         chosen = get_recipe(recipe, self.settings.recall.recipe)
-        if not isinstance(trace, bool) or not isinstance(strict, bool):
-            raise InvalidInputError(f"trace and strict must be booleans, got {trace!r} and {strict!r}")
-        return self._recall.search(text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-                                   reference=reference, trace=trace, strict=strict, valid_at=event_time)  # fmt: skip
+        if not all(isinstance(flag, bool) for flag in (trace, strict, include_shared)):
+            raise InvalidInputError(f"trace, strict and include_shared must be booleans, got {trace!r}, {strict!r} "
+                                    f"and {include_shared!r}")  # fmt: skip
+        own = self._recall.search(text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
+                                  reference=reference, trace=trace, strict=strict, valid_at=event_time)  # fmt: skip
+        if not include_shared:
+            return own
+        others = shared_hits(self._runtime.db, self.settings, self._runtime.embed_query, text, uid, recipe=chosen,
+                             types=types, limit=n, as_of=when, valid_at=event_time, where=where, reference=reference)  # fmt: skip
+        return merged(own, others, n, chosen.rrf_k)
 
     def recall_prompt(
         self,
@@ -577,6 +584,7 @@ class Memory:
         reference_time: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
+        include_shared: bool = False,
     ) -> PromptBlock:
         """The memory block for a system prompt, packed into ``token_budget`` tokens with citations:
         ``style="sections"`` lays it out as seed 001 §6.2, ``"bullets"`` as seed 002's 3–6 points.
@@ -585,7 +593,8 @@ class Memory:
         >>> system_prompt = base_prompt + "\n" + block.text                            # doctest: +SKIP
         """
         uid, viewer = self._uid(user_id), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
-        search = functools.partial(self.search, agent_id=viewer.agent_id, run_id=viewer.run_id)
+        search = functools.partial(self.search, agent_id=viewer.agent_id, run_id=viewer.run_id,
+                                   include_shared=include_shared)  # what others share: as in search
         return build_recall_prompt(
             self._runtime, search, query, uid, token_budget=token_budget, style=style, limit=limit,
             recipe=recipe, reference_time=reference_time, chat=self._runtime.chat, viewer=viewer,

@@ -28,8 +28,9 @@ class Service:
 
 
 @pytest.fixture(scope="module")
-def service(pg_server: str) -> Iterator[Service]:
-    settings = base_settings(store={"database_url": fresh_database(pg_server)},
+def service(pg_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
+    data_dir = str(tmp_path_factory.mktemp("data"))  # files the service keeps (markdown sync), never ~/.neuromem
+    settings = base_settings(store={"database_url": fresh_database(pg_server), "data_dir": data_dir},
                              traits={"reflect_on_ingest": False})  # fmt: skip
     with Memory(settings) as memory:
         keys = KeyStore(memory.runtime.db)

@@ -31,3 +31,23 @@ def test_async_ingest_returns_202_and_the_job_reports_its_result(service: Servic
         assert c.get("/v1/jobs/not-a-uuid", params={"user_id": "aj"}).status_code == 422
     with service.client("acme:read") as other_tenant:  # another tenant's same user id sees nothing
         assert other_tenant.get(f"/v1/jobs/{job['id']}", params={"user_id": "aj"}).status_code == 404
+
+
+def test_async_ingest_carries_the_scope(service: Service) -> None:
+    turns = [{"role": "user", "content": "I keep a bonsai tree on my desk"}]
+    with service.client("acme:write") as c:
+        r = c.post("/v1/ingest", params={"async": "true"},
+                   json={"user_id": "sc", "agent_id": "gardener", "run_id": "r1", "messages": turns})  # fmt: skip
+        assert r.status_code == 202, r.text
+        deadline = time.monotonic() + 60
+        while (state := c.get(f"/v1/jobs/{r.json()['id']}", params={"user_id": "sc"}).json())["status"] != "done":
+            assert time.monotonic() < deadline and state["status"] != "failed", state
+            time.sleep(0.05)
+        ids = set(state["result"]["memory_ids"])
+        rows = [c.get(f"/v1/memories/{i}", params={"user_id": "sc"}).json() for i in ids]
+        assert ids and {(m["agent_id"], m["run_id"]) for m in rows} == {("gardener", "r1")}
+        other_agent = {m["id"] for m in c.get("/v1/memories", params={"user_id": "sc", "agent_id": "coder"}).json()}
+        assert not ids & other_agent
+        bad = c.post("/v1/ingest", params={"async": "true"},
+                     json={"user_id": "sc", "visibility": "team", "messages": turns})  # fmt: skip
+        assert bad.status_code == 400 and bad.headers["content-type"] == "application/problem+json"

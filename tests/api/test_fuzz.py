@@ -18,7 +18,9 @@ from schemathesis.specs.openapi.checks import (
 from tests.api.conftest import Service
 
 DOC = json.loads((Path(__file__).resolve().parents[2] / "docs" / "openapi.json").read_text("utf-8"))
-schemathesis.serializer.alias(["application/x-ndjson", "application/jsonl"], "application/octet-stream")
+schemathesis.serializer.alias(["application/x-ndjson", "application/jsonl", "application/pdf",
+                               "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
+                              "application/octet-stream")  # fmt: skip
 schema = schemathesis.openapi.from_dict(DOC)
 CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance, content_type_conformance]
 

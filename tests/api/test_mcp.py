@@ -18,7 +18,9 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.api.conftest import Service
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"remember", "recall", "forget", "list_memories", "traits"}
+TOOLS = {"remember", "recall", "forget", "list_memories", "traits", "record_procedure", "procedures", "conflicts",
+         "resolve_conflict", "trait", "related", "add_document", "document_status", "consolidate_memory",
+         "export_memory", "sync_markdown"}  # fmt: skip
 
 
 def _http(service: Service, token: str) -> Client:

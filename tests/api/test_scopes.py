@@ -127,3 +127,39 @@ def test_mcp_tools_take_scopes(service: Service) -> None:
 
     anyio.run(main)
     assert len(service.memory.get_all(user_id="t=acme/vic")) == 2
+
+
+def test_search_and_recall_include_what_the_team_shares(service: Service) -> None:
+    team, private = "Kim's team note: the demo is on Thursday", "Kim's private note: the demo on Thursday scares me"
+    with service.client("acme:admin") as c:
+        assert c.put("/v1/teams/demo/members/lee").status_code == 200
+        c.post("/v1/memories", json={"user_id": "kim", "content": team, "visibility": "team", "team_id": "demo"})
+        c.post("/v1/memories", json={"user_id": "kim", "content": private})
+        c.post("/v1/memories", json={"user_id": "kim", "content": "Kim's public note: demo tickets are free",
+                                     "visibility": "public"})  # fmt: skip
+    with service.client("acme:read") as c:
+        query = {"user_id": "lee", "query": "demo Thursday", "limit": 20}
+        assert c.post("/v1/search", json=query).json()["hits"] == []
+        hits = c.post("/v1/search", json={**query, "include_shared": True}).json()["hits"]
+        found = {h["memory"]["content"]: h for h in hits}
+        assert team in found and "Kim's public note: demo tickets are free" in found and private not in found
+        assert found[team]["memory"]["user_id"] == "kim" and found[team]["score"]["extra"]["shared"] == 1.0
+        block = c.post("/v1/recall", json={"user_id": "lee", "query": "when is the demo?", "include_shared": True})
+        assert block.status_code == 200 and "Kim's team note" in block.json()["text"]
+        assert "private" not in block.json()["text"]
+        bad = c.post("/v1/search", json={**query, "include_shared": "sometimes"})
+        assert bad.status_code == 422 and bad.headers["content-type"] == "application/problem+json"
+    with service.client("default:read") as c:  # the same names in another tenant share nothing
+        hits = c.post("/v1/search", json={"user_id": "lee", "query": "demo Thursday", "include_shared": True})
+        assert hits.json()["hits"] == []
+
+    async def main() -> None:
+        headers = {"Authorization": f"Bearer {service.tokens['acme:read']}"}
+        async with Client(streamable_http_client(f"{service.url}/mcp", http_client=httpx2.AsyncClient(headers=headers))) as client:
+            result = await client.call_tool("recall", {"user_id": "lee", "query": "demo Thursday", "mode": "hits",
+                                                       "include_shared": True})  # fmt: skip
+            assert not result.is_error
+            contents = {h["content"] for h in result.structured_content["hits"]}
+            assert team in contents and private not in contents
+
+    anyio.run(main)

@@ -56,6 +56,18 @@ def test_wait_false_queues_returns_a_job_and_the_job_thread_writes_what_ingest_w
         assert report.turns == 0 and report.skipped == 20
 
 
+def test_a_queued_batch_carries_its_scope_to_the_memories_it_writes(memory: Memory) -> None:
+    job = memory.ingest(_session(4), user_id="ana", session_id="s1", agent_id="planner", run_id="r1",
+                        visibility="team", team_id="eng", wait=False)  # fmt: skip
+    done = _wait_done(memory, job.id, "ana")
+    assert done.status == "done" and done.result["memory_ids"]
+    written = [memory.get(i, user_id="ana") for i in done.result["memory_ids"]]
+    assert {(r.agent_id, r.run_id, r.visibility, r.team_id) for r in written} == {("planner", "r1", "team", "eng")}
+    private = memory.ingest(_session(2), user_id="ana", session_id="s2", agent_id="planner", wait=False)
+    ids = set(_wait_done(memory, private.id, "ana").result["memory_ids"])
+    assert ids and not ids & {str(r.id) for r in memory.get_all(user_id="ana", agent_id="coder")}  # planner's own
+
+
 def test_close_waits_for_the_queued_jobs(settings: Settings) -> None:
     m = Memory(settings)
     jobs = [m.ingest(_session(4), user_id="bo", session_id=f"s{i}", wait=False) for i in range(3)]
@@ -72,8 +84,8 @@ def test_bad_batches_are_refused_at_once_and_store_nothing(memory: Memory) -> No
         memory.ingest(_session(2), user_id="ana", wait="no")  # type: ignore[call-overload]
     with pytest.raises(InvalidInputError):
         memory.ingest([{"role": "user", "content": "hi", "metadata": {"x": object()}}], user_id="ana", wait=False)
-    with pytest.raises(InvalidScopeError):  # a queued batch carries no scope: refused, not stored unscoped
-        memory.ingest(_session(2), user_id="ana", agent_id="planner", wait=False)
+    with pytest.raises(InvalidScopeError):  # a bad scope is refused before anything is queued
+        memory.ingest(_session(2), user_id="ana", agent_id="planner", visibility="team", wait=False)
     assert _rows(memory.settings, "SELECT count(*) FROM ingest_jobs") == [(0,)]
     with pytest.raises(JobNotFoundError):
         memory.job_status("0190a3c4-0000-7000-8000-000000000000", user_id="ana")

@@ -35,10 +35,13 @@ from ..core import Runtime
 from ..errors import InvalidInputError, JobNotFoundError, NeuromemError
 from ..ids import uuid7
 from ..store import ingest_jobs as store
+from ..store.visibility import Owner
 from .pipeline import IngestPipeline, IngestReport
 from .turns import parse_turns, session_id
 
 log = logging.getLogger(__name__)
+
+NO_SCOPE = Owner()  # the user's own memory (a job queued before scopes existed has no "owner")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,8 +62,10 @@ class IngestJob:
 
 
 def submit(runtime: Runtime, messages: Any, uid: str, session: Any, *, metadata: Any = None,
-           strict: bool = False) -> IngestJob:  # fmt: skip
-    """Validate and durably queue one batch of the (checked) user ``uid``; returns at once (no model is called)."""
+           strict: bool = False, owner: Owner = NO_SCOPE) -> IngestJob:  # fmt: skip
+    """Validate and durably queue one batch of the (checked) user ``uid``; returns at once (no model is called).
+    ``owner``: the scope (agent, run, visibility, team; checked by the caller) the job's memories get, kept in
+    the payload."""
     settings = runtime.settings
     sid = session_id(session)
     extra = None if metadata is None else check.metadata(metadata)
@@ -72,7 +77,8 @@ def submit(runtime: Runtime, messages: Any, uid: str, session: Any, *, metadata:
         stored_messages = json.loads(json.dumps(list(messages), default=_jsonable))
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"messages cannot be queued: {exc}") from None
-    payload = {"messages": stored_messages, "metadata": extra, "strict": strict, "received": received.isoformat()}
+    payload = {"messages": stored_messages, "metadata": extra, "strict": strict, "received": received.isoformat(),
+               "owner": owner.columns()}
     job_id = uuid7()
     with runtime.db.transaction() as conn:
         store.insert(conn, job_id, uid, sid, payload)
@@ -118,7 +124,8 @@ def _run(pipeline: IngestPipeline, row: store.IngestJobRow) -> tuple[dict[str, A
     p = row.payload
     try:
         report = pipeline.ingest(p["messages"], row.user_id, row.session_id, metadata=p.get("metadata"),
-                                 now=dt.datetime.fromisoformat(p["received"]), strict=bool(p.get("strict")))  # fmt: skip
+                                 now=dt.datetime.fromisoformat(p["received"]), strict=bool(p.get("strict")),
+                                 owner=Owner(**p.get("owner") or {}))  # fmt: skip
     except NeuromemError as exc:  # the batch itself is at fault (or the store): recorded, not retried
         log.warning("ingest job %s failed: %s", row.id, exc)
         return None, f"{type(exc).__name__}: {exc}"[:2000]

@@ -30,6 +30,7 @@ from procrastinate.periodic import PeriodicDeferrer
 from ..core import Runtime
 from ..ingest.async_jobs import IngestJob, IngestJobRunner, submit
 from ..store import ingest_jobs, job_schedule
+from ..store.visibility import Owner
 from .jobs import JOBS, Job, JobContext
 from .worker import QUEUE, TASK_PREFIX, build_app
 
@@ -128,8 +129,9 @@ class BackgroundJobs:
         if runtime.settings.lifecycle.background_jobs:
             self.scheduler = Scheduler(runtime, context).start()
 
-    def submit_ingest(self, messages: Any, user_id: Any, session: str, metadata: Any, strict: bool) -> IngestJob:
-        job = submit(self.runtime, messages, user_id, session, metadata=metadata, strict=strict)
+    def submit_ingest(self, messages: Any, user_id: str, session: str, metadata: Any, strict: bool,
+                      owner: Owner) -> IngestJob:  # fmt: skip
+        job = submit(self.runtime, messages, user_id, session, metadata=metadata, strict=strict, owner=owner)
         with self._lock:
             if self._runner is None:
                 self._runner = IngestJobRunner(self._context().ingest, on_done=self._after_ingest)

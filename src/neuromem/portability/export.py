@@ -16,7 +16,6 @@ from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import InvalidInputError
 from ..store import portable
-from ..store.migrate import current_version
 from ..text.pii import mask
 from .format import EXPORT_FORMATS, ExportHeader
 from .readable import render_markdown
@@ -65,7 +64,7 @@ def export_user(runtime: Runtime, target: str | Path | IO[str], uid: str, *, fmt
             user_id=uid,
             embedding_dim=runtime.dim,
             embedder=runtime.embedder.name,
-            schema_version=current_version(conn),
+            schema_version=portable.schema_version(conn),
             vectors=chosen == "jsonl",
             tables=counts,
             exported_at=runtime.now().isoformat(),

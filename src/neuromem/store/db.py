@@ -214,6 +214,9 @@ def _open_pool(url: str, settings: Settings, server: ServerInfo, *, name: str) -
         # statements of recall that is pure overhead (BM25 over 100k rows of one user:
         # 140 → 122 ms p50, 219 → 183 ms p95 with it off)
         conn.execute(SET_JIT_OFF)
+        # the id a scope's proof is bound to, read now: a scoped transaction then starts with no query, so it
+        # can still choose its isolation (an export's snapshot, store.portable)
+        scope.session_id(conn)
         conn.commit()
 
     pool: ConnectionPool[Conn] = ConnectionPool(

@@ -71,6 +71,15 @@ def user_tables(conn: Conn) -> list[TableShape]:
 READ_ONLY_SNAPSHOT = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
 
 
+SCHEMA_VERSION = "SELECT neuromem_schema_version() AS version"  # migration 0025: the service role may call it
+
+
+def schema_version(conn: Conn) -> int:
+    """The schema version, readable by the owner and by a service request alike."""
+    row = conn.execute(SCHEMA_VERSION).fetchone()
+    return int(row["version"]) if row else 0
+
+
 def snapshot(conn: Conn) -> None:
     """Make the caller's transaction one consistent read-only snapshot (call first)."""
     conn.execute(READ_ONLY_SNAPSHOT)

@@ -898,3 +898,11 @@ END
 $fn$;
 
 SELECT neuromem_enable_rls();
+
+-- 0025_service_schema_version
+CREATE FUNCTION neuromem_schema_version() RETURNS integer
+LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+    SELECT coalesce(max(version), 0) FROM public.neuromem_migrations
+$fn$;
+REVOKE ALL ON FUNCTION neuromem_schema_version() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION neuromem_schema_version() TO neuromem_service;

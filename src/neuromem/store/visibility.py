@@ -12,8 +12,8 @@ A row of ``memories`` names its user, optionally an agent (``agent_id``) and a r
 ``narrowed`` is that rule as a filter clause for the library's own queries (the in-process SDK runs as
 the owner, whom row-level security does not bind); the policy ``user_isolation`` of migration 0022 is
 the same rule for the service role. Rows other users share (team / public) are the policy
-``shared_visibility``'s: the database shows them to a scoped request, the library's recall does not
-search other users (docs/architecture.md, "Scopes").
+``shared_visibility``'s: the database shows them to a scoped request; the library lists and searches
+them only when asked (``include_shared``; ``store.shared``, docs/architecture.md, "Scopes").
 """
 
 from __future__ import annotations

@@ -31,7 +31,22 @@ from . import problems
 from .context import ServiceContext
 from .metrics import CONTENT_TYPE
 from .middleware import ServiceMiddleware
-from .routes import events, graph, ingest, lifecycle, memories, recall, system, teams, traits
+from .routes import (
+    consolidation,
+    documents,
+    events,
+    graph,
+    ingest,
+    lifecycle,
+    memories,
+    portability,
+    procedures,
+    recall,
+    system,
+    teams,
+    traits,
+    webhooks,
+)
 
 DESCRIPTION = """Long-term memory for LLM agents: memories, conversations, recall with citations, traits.
 
@@ -91,7 +106,8 @@ def create_app(
     app.state.metrics = metrics
     problems.install(app)
     for router in (system.router, memories.router, ingest.router, recall.router, traits.router, system.jobs_router,
-                   lifecycle.router, graph.router, events.router, teams.router):
+                   lifecycle.router, graph.router, events.router, teams.router, documents.router, procedures.router,
+                   consolidation.router, portability.router, webhooks.router):
         app.include_router(router)
 
     @app.get("/metrics", tags=["system"], response_class=Response, summary="Prometheus metrics",

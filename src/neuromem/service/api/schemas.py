@@ -17,6 +17,8 @@ UserId = Field(min_length=1, max_length=255, description="The tenant's own user 
 # scope ids are checked by the library (InvalidScopeError, 400), like user ids (docs/architecture.md, "Scopes")
 AgentId = Field(default=None, description="The agent acting for the user: its own memories plus the user's shared ones")
 RunId = Field(default=None, description="The run of the agent: narrows to this run's memories plus the unscoped ones")
+IncludeShared = Field(default=False, description="Also what other users share with the user: team memories of its "
+                                                 "teams and public ones, ranked with its own")
 
 
 class _Body(BaseModel):
@@ -90,6 +92,7 @@ class Search(ScopedBody):
     recipe: str | None = Field(default=None, max_length=64)
     reference_time: dt.datetime | None = None
     strict: bool = False  # any degraded recall path → 503 instead of hits marked ``degraded``
+    include_shared: bool = IncludeShared
 
 
 class Recall(ScopedBody):
@@ -100,6 +103,7 @@ class Recall(ScopedBody):
     limit: int | None = Field(default=None, ge=1, le=200)
     recipe: str | None = Field(default=None, max_length=64)
     reference_time: dt.datetime | None = None
+    include_shared: bool = IncludeShared
 
 
 class AddDocument(_Body):
@@ -133,3 +137,75 @@ class JobRun(BaseModel):
 
 class Jobs(BaseModel):
     jobs: list[str]
+
+
+# -- issue 26 item 4: REST parity with the SDK -----------------------------------------------------------
+class RecordProcedure(_Body):
+    user_id: str = UserId
+    name: str = Field(min_length=1, max_length=200, description="The task, e.g. 'Deploy the API' (same name: one more success)")
+    steps: list[str] = Field(min_length=1, max_length=100, description="The steps, in order")
+    preconditions: list[str] = Field(default_factory=list, max_length=50)
+    outcome: str | None = Field(default=None, max_length=2000)
+    tools: list[str] = Field(default_factory=list, max_length=50)
+    metadata: dict[str, Any] | None = None
+
+
+class ProcedureOut(BaseModel):
+    """A procedure that worked (a fact of category ``procedure``; ``metadata.procedure`` holds its parts)."""
+
+    id: str
+    name: str
+    steps: list[str]
+    preconditions: list[str]
+    outcome: str | None
+    successes: int
+    tools: list[str]
+    importance: float
+    content: str
+
+
+ConsolidationStep = Literal["compress", "promote", "concepts", "archive"]
+
+
+class Consolidate(_Body):
+    user_id: str = UserId
+    steps: list[ConsolidationStep] = Field(
+        default=["compress", "promote", "concepts", "archive"], min_length=1, max_length=4,
+        description="What to run, in this order: compress old episodes, promote tiers, cluster concepts, archive")
+    dry_run: bool = Field(default=False, description="Report what would change; change nothing")
+    now: dt.datetime | None = Field(default=None, description="'Now' for the age rules (default: the server's clock)")
+
+
+class MarkdownSync(_Body):
+    user_id: str = UserId
+    language: Literal["en", "zh"] = "en"
+    files: dict[Literal["memory.md", "learnings.md"], str] = Field(
+        default_factory=dict,
+        description="Your edited copies; a file left out keeps the server's last copy (no change from it)")
+
+
+class MarkdownFiles(BaseModel):
+    """The outcome of a sync and both files as the server wrote them (edit them and sync again)."""
+
+    added: int
+    updated: int
+    deleted: int
+    conflicts: int
+    files: dict[str, str]
+
+
+class AddWebhook(_Body):
+    url: str = Field(min_length=8, max_length=2000, description="An http(s) URL the events are POSTed to, signed")
+    events: list[str] = Field(default_factory=list, max_length=20, description="Event kinds to deliver (empty: all)")
+
+
+class DocumentProgress(BaseModel):
+    """``Memory.document_status``: chunks are searchable by full text at once, by vector once embedded."""
+
+    file_id: str
+    chunks: int
+    embedded: int
+    failed: int = Field(description="Chunks whose last embedding attempt failed (the backfill retries them)")
+    pending: int
+    state: Literal["ready", "embedding", "retrying"]
+    progress: float

@@ -1,4 +1,5 @@
-"""MCP tools over ``Memory``: ``remember``, ``recall``, ``forget``, ``list_memories``, ``traits``.
+"""MCP tools over ``Memory``: ``remember``, ``recall``, ``forget``, ``list_memories``, ``traits`` — and the
+rest of what an agent uses of the SDK, in ``neuromem.service.mcp.knowledge_tools``.
 
 Every tool goes through ``ServiceContext.call`` like a REST route: the same tenant
 scoping, row-level security and typed errors. Over HTTP the caller is the API key in
@@ -32,6 +33,7 @@ from ...types import MemoryType
 from ..api.context import ServiceContext
 from ..api.keys import KeyScope, Principal
 from ..api.problems import from_error
+from . import knowledge_tools
 
 T = TypeVar("T")
 
@@ -172,13 +174,16 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
         limit: Annotated[int, Field(ge=1, le=50, description="At most this many memories")] = 10,
         agent_id: AgentId = None,
         run_id: RunId = None,
+        include_shared: Annotated[bool, Field(description="Also what other users share with the user: their "
+                                              "team memories (of the user's teams) and public ones")] = False,
     ) -> Recalled:
         def run(uid: str) -> Recalled:
             if mode == "hits":
-                found = m.search(query, user_id=uid, limit=limit, agent_id=agent_id, run_id=run_id)
+                found = m.search(query, user_id=uid, limit=limit, agent_id=agent_id, run_id=run_id,
+                                 include_shared=include_shared)  # fmt: skip
                 return Recalled(text="", hits=[_out(h.memory, h.score.final) for h in found])
             block = m.recall_prompt(query, user_id=uid, token_budget=token_budget, limit=limit, agent_id=agent_id,
-                                    run_id=run_id)  # fmt: skip
+                                    run_id=run_id, include_shared=include_shared)  # fmt: skip
             return Recalled(text=block.text, tokens=block.tokens,
                             hits=[_out(h.memory, h.score.final) for h in block.results])  # fmt: skip
 
@@ -236,6 +241,7 @@ def build_server(service: ServiceContext, *, local: Principal | None = None) -> 
 
         return await invoke(ctx, KeyScope.READ, user_id, run)
 
+    knowledge_tools.register(server, m, invoke)
     return server
 
 

@@ -35,14 +35,11 @@ async def ingest(body: IngestTurns, request: Request, principal: Principal = WRI
     ``async=true``: the batch is stored on the job queue and 202 returns its job at once (issue 27)."""
     messages = [t.model_dump(exclude_none=True) for t in body.messages]
     m = context(request).memory
-    if run_async:
-        job = await context(request).call(principal, body.user_id, lambda uid: m.ingest(
-            messages, user_id=uid, session_id=body.session_id, metadata=body.metadata, wait=False))  # fmt: skip
-        return JSONResponse(jsonable_encoder(job), status_code=202)
-    return await context(request).call(principal, body.user_id, lambda uid: m.ingest(
-        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata, agent_id=body.agent_id,
-        run_id=body.run_id, visibility=body.visibility, team_id=body.team_id),
+    result = await context(request).call(principal, body.user_id, lambda uid: m.ingest(
+        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata, wait=not run_async,
+        agent_id=body.agent_id, run_id=body.run_id, visibility=body.visibility, team_id=body.team_id),
         agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
+    return JSONResponse(jsonable_encoder(result), status_code=202) if run_async else result
 
 
 @router.get("/jobs/{job_id}", response_model=IngestJob, summary="Progress and result of an async ingest")

@@ -22,7 +22,7 @@ async def search(body: Search, request: Request, principal: Principal = READ):
     return await context(request).call(principal, body.user_id, lambda uid: m.search(
         body.query, user_id=uid, limit=body.limit, filters=body.filters, memory_types=body.memory_types,
         as_of=body.as_of, trace=body.trace, recipe=body.recipe, reference_time=body.reference_time,
-        strict=body.strict, agent_id=body.agent_id, run_id=body.run_id),
+        strict=body.strict, agent_id=body.agent_id, run_id=body.run_id, include_shared=body.include_shared),
         agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
 
 
@@ -32,5 +32,6 @@ async def recall(body: Recall, request: Request, principal: Principal = READ):
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: m.recall_prompt(
         body.query, user_id=uid, token_budget=body.token_budget, style=body.style, limit=body.limit,
-        recipe=body.recipe, reference_time=body.reference_time, agent_id=body.agent_id, run_id=body.run_id),
+        recipe=body.recipe, reference_time=body.reference_time, agent_id=body.agent_id, run_id=body.run_id,
+        include_shared=body.include_shared),
         agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
