@@ -36,7 +36,6 @@ _EXPORTS: dict[str, tuple[str, ...]] = {  # the module that defines them → pub
     ".conflicts": ("Conflict",),
     ".lifecycle.forget": ("ForgetPreview", "ForgetReceipt"),
     ".lifecycle.retention": ("RetentionReport",),
-    ".lifecycle.tiers": ("Promotion",),
     ".lifecycle.webhooks": ("EventPage",),
     ".portability.export": ("ExportReport",),
     ".portability.importer": ("ImportReport",),

@@ -28,7 +28,6 @@ from .lifecycle.concepts import ConceptReport as ConceptReport
 from .lifecycle.forget import ForgetPreview as ForgetPreview
 from .lifecycle.forget import ForgetReceipt as ForgetReceipt
 from .lifecycle.retention import RetentionReport as RetentionReport
-from .lifecycle.tiers import Promotion as Promotion
 from .lifecycle.webhooks import EventPage as EventPage
 from .memory import Memory as Memory
 from .portability.export import ExportReport as ExportReport

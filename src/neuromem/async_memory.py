@@ -34,7 +34,6 @@ if TYPE_CHECKING:
     from .lifecycle.concepts import ConceptReport
     from .lifecycle.forget import ForgetPreview, ForgetReceipt
     from .lifecycle.retention import RetentionReport
-    from .lifecycle.tiers import Promotion
     from .lifecycle.webhooks import EventPage
     from .portability.export import ExportReport
     from .portability.importer import ImportReport
@@ -277,10 +276,6 @@ class AsyncMemory:
         behind the summary, their citations kept. (``Memory.compress``, awaited)
         """
         return await asyncio.to_thread(self.sync.compress, user_id=user_id, now=now, dry_run=dry_run)
-
-    async def promote(self, *, user_id: str, now: When | None = None, dry_run: bool = False) -> list[Promotion]:
-        """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2). (``Memory.promote``, awaited)"""
-        return await asyncio.to_thread(self.sync.promote, user_id=user_id, now=now, dry_run=dry_run)
 
     async def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3).

@@ -321,12 +321,6 @@ class LifecycleSettings(_Section):
     compress_max_access: int = Field(default=5, ge=0)  # episodes recalled this often or more are kept whole
     compress_group_max: int = Field(default=20, ge=2)  # episodes per summary
     compress_item_chars: int = Field(default=160, ge=20)  # characters kept of each episode by the rules
-    # tiers short → mid → long (seed 003 §6.2, the PromoterJob)
-    tier_mid_after_days: float = Field(default=7.0, ge=0)
-    tier_mid_topic_repeats: int = Field(default=3, ge=1)  # same ABOUT concept this often → mid early
-    tier_long_min_support: int = Field(default=3, ge=1)  # repetitions (sources + SUPPORTS)
-    tier_long_min_sessions: int = Field(default=2, ge=1)  # distinct sources
-    tier_long_min_confidence: float = Field(default=0.8, ge=0, le=1)
     # concepts (seed 003 §6.3): memories linked by mutual nearest neighbours at cosine ≥ concept_similarity
     # (seed 003 §17's SIMILAR_TO θ) and by shared entities, grouped by label propagation
     concept_similarity: float = Field(default=0.75, ge=0, le=1)

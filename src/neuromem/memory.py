@@ -63,16 +63,15 @@ from .lifecycle.forget import target_of as forget_target
 from .lifecycle.jobs import JobContext
 from .lifecycle.retention import RetentionReport, enforce_retention
 from .lifecycle.scheduler import BackgroundJobs, overdue_jobs
-from .lifecycle.tiers import Promotion, promote
 from .lifecycle.webhooks import EventPage
 from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
-from .recall.prompt import PromptBlock, build_recall_prompt
+from .recall.prompt import PromptBlock, build_recall_prompt, depth_for, prompt_budget
 from .recall.recipes import RecallRecipe, get_recipe
 from .recall.related import Related
 from .recall.related import related as graph_neighbours
-from .recall.shared import merged, shared_hits
+from .recall.request import RecallRequest
 from .store import history, memories, teams
 from .store.db import Database
 from .store.filters import compile_filter
@@ -130,8 +129,8 @@ class Memory:
         except Exception:
             db.close()
             raise
-        self._runtime.access = self._access = access = AccessTracker(db, self.settings.recall)
-        self._recall = RecallPipeline(self.settings, db, self._runtime.embed_query, access)
+        self._runtime.access = self._access = access = AccessTracker(db, self.settings.recall, clock=self._runtime.now)
+        self._recall = RecallPipeline(self._runtime, access)
         self._backfill: BackfillWorker | None = None
         self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
@@ -344,10 +343,6 @@ class Memory:
         return compress_user(self._runtime, self._uid(user_id), self._now(now), chat=self._runtime.chat,
                              dry_run=self._dry_run(dry_run))  # fmt: skip
 
-    def promote(self, *, user_id: str, now: When | None = None, dry_run: bool = False) -> list[Promotion]:
-        """Move the user's facts and episodes to the mid / long tiers (seed 003 §6.2)."""
-        return promote(self._runtime, self._uid(user_id), self._now(now), dry_run=self._dry_run(dry_run))
-
     def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
         return consolidate_concepts(self._runtime, self._uid(user_id), dry_run=self._dry_run(dry_run))
@@ -553,24 +548,12 @@ class Memory:
         >>> hits = m.search("what does alice drink?", user_id="alice", limit=5)  # doctest: +SKIP
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
-        uid = self._uid(user_id)
-        text = check.content(query, self.settings.write, field="query")
-        n = check.limit(self.settings.recall.default_limit if limit is None else limit)
-        types = check.memory_types(memory_types, SEARCHABLE_TYPES)
-        where = narrowed(compile_filter(filters), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id))
-        when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
-        reference = check.timestamp(reference_time, "reference_time")
-        chosen = get_recipe(recipe, self.settings.recall.recipe)
-        if not all(isinstance(flag, bool) for flag in (trace, strict, include_shared)):
-            raise InvalidInputError(f"trace, strict and include_shared must be booleans, got {trace!r}, {strict!r} "
-                                    f"and {include_shared!r}")  # fmt: skip
-        own = self._recall.search(text, uid, recipe=chosen, types=tuple(types), limit=n, as_of=when, where=where,
-                                  reference=reference, trace=trace, strict=strict, valid_at=event_time)  # fmt: skip
-        if not include_shared:
-            return own
-        others = shared_hits(self._runtime.db, self.settings, self._runtime.embed_query, text, uid, recipe=chosen,
-                             types=types, limit=n, as_of=when, valid_at=event_time, where=where, reference=reference)  # fmt: skip
-        return merged(own, others, n, chosen.rrf_k)
+        request = self._recall_request(
+            query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of, trace=trace,
+            recipe=recipe, reference_time=reference_time, strict=strict, valid_at=valid_at, agent_id=agent_id,
+            run_id=run_id, include_shared=include_shared,
+        )
+        return self._recall.run(request).results
 
     def recall_prompt(
         self,
@@ -592,13 +575,36 @@ class Memory:
         >>> block = m.recall_prompt("周末去哪玩？", user_id="alice", token_budget=400)  # doctest: +SKIP
         >>> system_prompt = base_prompt + "\n" + block.text                            # doctest: +SKIP
         """
-        uid, viewer = self._uid(user_id), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
-        search = functools.partial(self.search, agent_id=viewer.agent_id, run_id=viewer.run_id,
-                                   include_shared=include_shared)  # what others share: as in search
-        return build_recall_prompt(
-            self._runtime, search, query, uid, token_budget=token_budget, style=style, limit=limit,
-            recipe=recipe, reference_time=reference_time, chat=self._runtime.chat, viewer=viewer,
-        )  # fmt: skip
+        budget = prompt_budget(self.settings.recall.token_budget if token_budget is None else token_budget, style)
+        request = self._recall_request(query, user_id, limit=limit or depth_for(budget), recipe=recipe,
+                                       reference_time=reference_time, agent_id=agent_id, run_id=run_id,
+                                       include_shared=include_shared)  # what others share: as in search  # fmt: skip
+        return build_recall_prompt(self._runtime, request, self._recall.run(request), budget, style=style,
+                                   chat=self._runtime.chat)
+
+    def _recall_request(
+        self, query: str, user_id: str, *, limit: int | None = None, filters: JsonObject | None = None,
+        memory_types: Sequence[str | MemoryType] | None = None, as_of: When | None = None, trace: bool = False,
+        recipe: str | RecallRecipe | None = None, reference_time: When | None = None, strict: bool = False,
+        valid_at: When | None = None, agent_id: str | None = None, run_id: str | None = None,
+        include_shared: bool = False,
+    ) -> RecallRequest:
+        """The arguments of ``search`` / ``recall_prompt``, checked once (issue 25 item 1)."""
+        if not all(isinstance(flag, bool) for flag in (trace, strict, include_shared)):
+            raise InvalidInputError(f"trace, strict and include_shared must be booleans, got {trace!r}, {strict!r} "
+                                    f"and {include_shared!r}")  # fmt: skip
+        uid = self._uid(user_id)
+        viewer = scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
+        return RecallRequest(
+            query=check.content(query, self.settings.write, field="query"), user_id=uid,
+            recipe=get_recipe(recipe, self.settings.recall.recipe),
+            types=tuple(check.memory_types(memory_types, SEARCHABLE_TYPES)),
+            limit=check.limit(self.settings.recall.default_limit if limit is None else limit),
+            where=narrowed(compile_filter(filters), viewer), viewer=viewer,
+            as_of=check.timestamp(as_of, "as_of"), valid_at=check.timestamp(valid_at, "valid_at"),
+            reference=check.timestamp(reference_time, "reference_time"), trace=trace, strict=strict,
+            include_shared=include_shared,
+        )
 
     def get(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """One memory by id (any version)."""
@@ -841,7 +847,7 @@ class Memory:
 # its database work ends by ``store.deadline_s`` and its model requests share one deadline per model
 # (issue 23 items 2 and 3, ``neuromem.deadlines``).
 BULK_CALLS = frozenset({
-    "reset", "forget", "compress", "promote", "consolidate_concepts", "archive", "enforce_retention",
+    "reset", "forget", "compress", "consolidate_concepts", "archive", "enforce_retention",
     "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
     "compact_forgotten",
 })  # fmt: skip

@@ -95,8 +95,8 @@ def test_documents_consolidation_export_and_markdown(service: Service) -> None:
             _data(await client.call_tool("remember", {"user_id": "lena", "content": "Lena collects postcards"}))
             report = _data(await client.call_tool("consolidate_memory", {"user_id": "lena", "dry_run": True}))
             assert report["dry_run"] is True and report["concepts"]["user_id"] == "lena"
-            only = _data(await client.call_tool("consolidate_memory", {"user_id": "lena", "steps": ["promote"]}))
-            assert only["compress"] is None and isinstance(only["promote"], list)
+            only = _data(await client.call_tool("consolidate_memory", {"user_id": "lena", "steps": ["archive"]}))
+            assert only["compress"] is None and only["archive"]["user_id"] == "lena"
             assert (await client.call_tool("consolidate_memory", {"user_id": "lena", "steps": ["defrag"]})).is_error
 
             exported = _data(await client.call_tool("export_memory", {"user_id": "lena"}))

@@ -98,3 +98,15 @@ def test_llm_summary_when_configured_rules_when_it_fails(settings: Settings, fak
     assert summaries[0].startswith("Hiked with Tom")  # the LLM's bullets for one session…
     assert summaries[1].startswith("Yesterday I went")  # …the rules for the other, after the LLM failed
     assert len(fake_openai.requests_to("/v1/chat/completions")) == 2
+
+
+def test_without_now_the_runtimes_clock_decides(memory: Memory) -> None:
+    from neuromem.lifecycle.compress import compress_user
+
+    written = dt.datetime.now(dt.UTC) - dt.timedelta(days=10)
+    turns = [{"role": "user", "content": t, "timestamp": written.isoformat()} for t in OLD]
+    memory.ingest(turns, user_id=U, session_id="recent")
+    runtime = memory.runtime
+    assert compress_user(runtime, U).archived == 0  # 10 days old: under the 90-day line
+    runtime.clock = lambda: written + dt.timedelta(days=100)
+    assert compress_user(runtime, U, dry_run=True).archived == 3

@@ -63,7 +63,7 @@ def test_every_registered_job_is_a_periodic_task(memory: Memory) -> None:
     app = build_app(_context(memory), _url(memory))
     periodic = {p.periodic_id: p.cron for p in app.periodic_registry.periodic_tasks.values()}
     assert periodic == {name: job.cron for name, job in JOBS.items()}
-    assert {"reflection_sweep", "purge_soft_deleted", "promote_tiers", "compress_episodes",
+    assert {"reflection_sweep", "purge_soft_deleted", "compress_episodes", "consolidate_concepts",
             "backfill_embeddings", "expire_trends", "dissolve_weak_traits", "flush_access_counts",
             "consistency_check", "refresh_mv_trait"} <= set(periodic)  # fmt: skip
     for job in JOBS.values():

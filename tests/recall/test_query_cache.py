@@ -45,3 +45,20 @@ def test_a_repeated_query_is_embedded_once(memory: Memory) -> None:
     assert second.trace["stages"]["query_embedding"] == "cached"
     assert [h.memory.id for h in first] == [h.memory.id for h in second]
     assert "vector" in second[0].score.ranks
+
+
+def test_the_key_is_the_normalised_text_and_the_hit_rate_is_counted() -> None:
+    cache = QueryEmbeddingCache(4)
+    assert cache.hit_rate == 0.0
+    cache.put("what does  Mia like?\n", np.ones(2))
+    assert cache.get(" what does Mia like?") is not None  # whitespace runs and ends do not matter
+    assert cache.get("what does Ｍia like?") is not None  # NFKC: a full-width letter is the letter
+    assert cache.get("What does Mia like?") is None  # case does: the embedder is cased
+    assert (len(cache), cache.hits, cache.misses, round(cache.hit_rate, 3)) == (1, 2, 1, 0.667)
+
+
+def test_a_re_spaced_question_is_not_embedded_again(memory: Memory) -> None:
+    memory.add("Mia plays the cello", user_id="u")
+    memory.search("who plays the cello?", user_id="u")
+    again = memory.search("who  plays the cello? ", user_id="u", trace=True)
+    assert again.trace["stages"]["query_embedding"] == "cached"

@@ -17,7 +17,7 @@ PUBLIC = {
     "ScoreBreakdown", "SearchHit", "SearchResults", "WriteResult",
     "ArchiveReport", "CompactionReport", "CompressionReport", "ConceptReport", "Conflict", "EventPage",
     "ExportReport", "ForgetPreview", "ForgetReceipt", "ImportReport", "ImportSummary", "IngestJob",
-    "IngestReport", "Promotion", "PromptBlock", "Provenance", "ReflectionReport", "Related",
+    "IngestReport", "PromptBlock", "Provenance", "ReflectionReport", "Related",
     "RetentionReport", "SessionEnd", "StoreStatus", "SyncReport", "TraitDetail", "TraitGroups", "TriggerType",
     # the root of the error tree and its branches
     "NeuromemError", "AccessError", "ConfigError", "ConflictError", "InvalidInputError", "ModelError",

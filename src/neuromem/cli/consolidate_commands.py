@@ -1,4 +1,4 @@
-"""``memctl compress`` (seed 004 §2.2), ``promote`` (seed 003 §6.2), ``concepts`` (§6.3), ``archive`` / ``restore``
+"""``memctl compress`` (seed 004 §2.2), ``concepts`` (seed 003 §6.3), ``archive`` / ``restore``
 (§6.4) and ``retention`` (issue 16), each change with ``--dry-run``."""
 
 from __future__ import annotations
@@ -24,20 +24,6 @@ def compress(user_id: str, now: str | None, dry_run: bool) -> None:
                    f"({report.tokens_before} → {report.tokens_after} tokens)")  # fmt: skip
         for g in report.groups:
             click.echo(f"  {g.summary_id or '(dry run)'}  {g.summary}")
-
-
-@click.command()
-@user_option
-@now_option
-@click.option("--dry-run", is_flag=True, help="Show the moves; change nothing.")
-@friendly_errors
-def promote(user_id: str, now: str | None, dry_run: bool) -> None:
-    """Move USER's facts and episodes between the short, mid and long tiers."""
-    with open_memory() as m:
-        moves = m.promote(user_id=user_id, now=now, dry_run=dry_run)
-        click.echo(f"{'would move' if dry_run else 'moved'} {len(moves)} memories")
-        for p in moves:
-            click.echo(f"  {p.memory_id}  {p.before} → {p.after}")
 
 
 @click.command()
@@ -98,5 +84,5 @@ def retention(user_id: str | None, now: str | None, dry_run: bool) -> None:
 
 def register_commands(cli: click.Group) -> None:
     """Add this module's commands to ``memctl`` (``cli.main`` calls it)."""
-    for command in (compress, promote, concepts, archive, restore, retention):
+    for command in (compress, concepts, archive, restore, retention):
         cli.add_command(command)

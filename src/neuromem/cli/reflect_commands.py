@@ -67,7 +67,7 @@ def reflect(user_id: str) -> None:
 
 
 @click.command()
-@click.option("--run", "name", required=True, help="a job name: expire_trends, reflection_sweep, promote_tiers, …")
+@click.option("--run", "name", required=True, help="a job name: expire_trends, reflection_sweep, compress_episodes, …")
 @click.option("--dry-run", is_flag=True, help="report what the job would change, change nothing")
 @friendly_errors
 def job(name: str, dry_run: bool) -> None:
@@ -85,7 +85,7 @@ def job(name: str, dry_run: bool) -> None:
 def worker(concurrency: int, once: bool, list_: bool) -> None:
     """Run the job-queue worker until interrupted: every maintenance job on its schedule (trait
     view refresh, trend expiry, trait decay, access-count flushes, idle session ends, embedding
-    backfill, the reflection sweep, tiers, compression, purge). Start as many as you like: each
+    backfill, the reflection sweep, compression, purge). Start as many as you like: each
     job runs once per tick across all of them, and a failing job is retried without stopping
     the others."""
     from neuromem.admin import run_worker, scheduled_jobs

@@ -26,17 +26,15 @@ import datetime as dt
 import math
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..config import RecallSettings
+from ..core import Runtime
 from ..decay import decay
 from ..errors import MemoryNotFoundError, VersionConflictError
 from ..store import archive as store
 from ..store import consolidation, history
 from ..types import HistoryEvent, MemoryRecord, MemoryType
-
-if TYPE_CHECKING:
-    from ..core import Runtime
 
 ACTOR = "consolidate:archive"
 
@@ -90,10 +88,11 @@ class ArchiveReport:
         return sum(1 for i in self.items if i.kind == "node")
 
 
-def archive_user(runtime: Runtime, uid: str, now: dt.datetime, *, dry_run: bool = False,
+def archive_user(runtime: Runtime, uid: str, now: dt.datetime | None = None, *, dry_run: bool = False,
                  limit: int = 10_000) -> ArchiveReport:  # fmt: skip
-    """Archive the (checked) user ``uid``'s memories and nodes whose weight fell under the threshold
-    (``dry_run``: list them)."""
+    """Archive the (checked) user ``uid``'s memories and nodes whose weight fell under the threshold at ``now``
+    (default: the runtime's clock; ``dry_run``: list them)."""
+    now = runtime.now() if now is None else now
     s = runtime.settings.lifecycle
     items: list[Archived] = []
     with runtime.db.transaction() as conn:

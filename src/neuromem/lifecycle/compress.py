@@ -1,5 +1,6 @@
 """Compression of old, rarely used episodes into summaries (seed 004 §2.2 "随时间压缩旧记忆",
-§4.1; seed 003 §6.2 mid-term "摘要化").
+§4.1; seed 003 §6.2 mid-term "摘要化", read as an age line: the tier label itself was dropped, see
+docs/architecture.md "Tiers").
 
 Episodes older than ``lifecycle.compress_after_days`` (90) and recalled fewer than
 ``lifecycle.compress_max_access`` (5) times are grouped by session (else by day), at most
@@ -26,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .. import validation as check
+from ..core import Runtime
 from ..errors import LLMError, VersionConflictError
 from ..llm.base import ChatModel
 from ..llm.prompts.summarize import summarize_memories
@@ -95,12 +97,14 @@ def _llm_summary(chat: ChatModel, texts: list[str]) -> str | None:
     return "; ".join(b.text.strip() for b in bullets if b.text.strip()) or None
 
 
-def compress_user(core: Any, user_id: Any, now: dt.datetime, *, chat: ChatModel | None = None,
+def compress_user(runtime: Runtime, user_id: Any, now: dt.datetime | None = None, *, chat: ChatModel | None = None,
                   dry_run: bool = False, limit: int = 5_000) -> CompressionReport:  # fmt: skip
-    uid = check.user_id(user_id, core.settings.write)
-    s = core.settings.lifecycle
+    """Compress ``user_id``'s episodes past the line at ``now`` (default: the runtime's clock)."""
+    uid = check.user_id(user_id, runtime.settings.write)
+    now = runtime.now() if now is None else now
+    s = runtime.settings.lifecycle
     before = now - dt.timedelta(days=s.compress_after_days)
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         rows = consolidation.compressible_episodes(conn, uid, before, s.compress_max_access, limit)
     groups: dict[str, list[MemoryRecord]] = {}
     for key, record in rows:
@@ -119,16 +123,16 @@ def compress_user(core: Any, user_id: Any, now: dt.datetime, *, chat: ChatModel 
                 plans.append(plan)
     if dry_run or not plans:
         return CompressionReport(uid, dry_run, tuple(plans))
-    vectors = core.embed_passages([p.summary for p in plans])
+    vectors = runtime.embed_passages([p.summary for p in plans])
     done = []
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         for k, plan in enumerate(plans):
-            archived = _archive(core, conn, uid, plan, None if vectors is None else vectors[k])
+            archived = _archive(runtime, conn, uid, plan, None if vectors is None else vectors[k])
             done.append(CompressedGroup(plan.summary, plan.originals, archived.id))
     return CompressionReport(uid, False, tuple(done))
 
 
-def _archive(core: Any, conn: Any, uid: str, plan: CompressedGroup, vector: Any) -> MemoryRecord:
+def _archive(runtime: Runtime, conn: Any, uid: str, plan: CompressedGroup, vector: Any) -> MemoryRecord:
     originals = plan.originals
     draft = Draft(
         user_id=uid, memory_type=MemoryType.EPISODIC, content=plan.summary,
@@ -138,7 +142,7 @@ def _archive(core: Any, conn: Any, uid: str, plan: CompressedGroup, vector: Any)
         extra={"raw_refs": tuple(ref for m in originals for ref in m.raw_refs),
                "source_episode_ids": tuple(m.id for m in originals)},
     )  # fmt: skip
-    summary = memories.insert(conn, new_row(draft, check.content_hash(plan.summary), vector), core.dim)
+    summary = memories.insert(conn, new_row(draft, check.content_hash(plan.summary), vector), runtime.dim)
     history.record(conn, HistoryEvent.ADD, new=summary, actor=ACTOR)
     for m in originals:
         archived = memories.expire(conn, uid, m.id, expected_version=m.version, superseded_by=summary.id)
@@ -159,13 +163,13 @@ class CompressionRun:
         return sum(r.archived for r in self.reports)
 
 
-def compress_job(core: Any, now: dt.datetime, *, chat: ChatModel | None = None, dry_run: bool = False,
+def compress_job(runtime: Runtime, now: dt.datetime, *, chat: ChatModel | None = None, dry_run: bool = False,
                  users: int = 100) -> CompressionRun:  # fmt: skip
     """The scheduled form: every user with old episodes (up to ``users`` per run)."""
-    before = now - dt.timedelta(days=core.settings.lifecycle.compress_after_days)
-    with core.db.connection() as conn:
+    before = now - dt.timedelta(days=runtime.settings.lifecycle.compress_after_days)
+    with runtime.db.connection() as conn:
         found = consolidation.users_with_old_episodes(conn, before, users)
-    return CompressionRun(tuple(compress_user(core, u, now, chat=chat, dry_run=dry_run) for u in found))
+    return CompressionRun(tuple(compress_user(runtime, u, now, chat=chat, dry_run=dry_run) for u in found))
 
 
 __all__ = ["CompressedGroup", "CompressionReport", "CompressionRun", "compress_job", "compress_user", "rule_summary"]

@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from .. import validation as check
+from ..core import Runtime
 from ..store import concepts as store
 from ..store import consolidation, graph, history, memories
 from ..store.graph import EdgeInput, NodeInput
@@ -138,23 +139,23 @@ class ConceptReport:
         return sum(1 for g in self.groups if g.concept_id is None or g.created)
 
 
-def consolidate_concepts(core: Any, user_id: Any, *, dry_run: bool = False) -> ConceptReport:
-    uid = check.user_id(user_id, core.settings.write)
-    s = core.settings.lifecycle
-    with core.db.transaction() as conn:
-        data = store.cluster_input(conn, uid, s.concept_max_memories, core.dim)
+def consolidate_concepts(runtime: Runtime, user_id: Any, *, dry_run: bool = False) -> ConceptReport:
+    uid = check.user_id(user_id, runtime.settings.write)
+    s = runtime.settings.lifecycle
+    with runtime.db.transaction() as conn:
+        data = store.cluster_input(conn, uid, s.concept_max_memories, runtime.dim)
         existing = store.concept_nodes(conn, uid)
         groups = _plan(data, existing, s)
         if dry_run:
             return ConceptReport(uid, True, len(data.ids), tuple(groups))
         done = [_apply(conn, uid, data, g) for g in groups]
-        about = store.cluster_input(conn, uid, s.concept_max_memories, core.dim).about
+        about = store.cluster_input(conn, uid, s.concept_max_memories, runtime.dim).about
         position = {mid: i for i, mid in enumerate(data.ids)}
         centroids = 0
         for node_id, members in about.items():
             rows = [position[m] for m in members if m in position and data.has_vector[position[m]]]
             vector = centroid(data.vectors[rows])
-            store.set_concept(conn, uid, node_id, vector, core.dim, {"members": len(members),
+            store.set_concept(conn, uid, node_id, vector, runtime.dim, {"members": len(members),
                                                                      "consolidated_by": ACTOR})  # fmt: skip
             centroids += vector is not None
     return ConceptReport(uid, False, len(data.ids), tuple(done), centroids)
@@ -229,13 +230,13 @@ def _apply(conn: Any, uid: str, data: store.ClusterInput, group: ConceptGroup) -
     return ConceptGroup(group.name, group.members, group.new_links, concept_id, created=group.concept_id is None)
 
 
-def concepts_job(core: Any, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> dict[str, int]:
+def concepts_job(runtime: Runtime, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> dict[str, int]:
     """The scheduled form (seed 003 §6.3 "睡眠巩固": an off-peak batch): every user with current
     facts or episodes, up to ``users`` per run; returns the new links per user (that would be made,
     with ``dry_run``)."""
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         found = consolidation.users_with_current(conn, users)
-    return {u: consolidate_concepts(core, u, dry_run=dry_run).linked for u in found}
+    return {u: consolidate_concepts(runtime, u, dry_run=dry_run).linked for u in found}
 
 
 __all__ = ["ACTOR", "ConceptGroup", "ConceptReport", "centroid", "concepts_job", "consolidate_concepts",

@@ -81,7 +81,6 @@ from .compress import compress_job
 from .concepts import concepts_job
 from .purge import purge_preview, purge_soft_deleted
 from .retention import enforce_retention
-from .tiers import promote_job
 from .webhooks import deliver_webhooks
 
 if TYPE_CHECKING:
@@ -150,8 +149,6 @@ JOBS: dict[str, Job] = {
             "embed rows written without a vector", previews=False),
         Job("reflection_sweep", "40 * * * *", _reflection_sweep,
             "reflect on users past the 24 h fallback (memories added without an ingest batch)"),
-        Job("promote_tiers", "50 */6 * * *", lambda c, now, dry: promote_job(c.runtime, now, dry_run=dry),
-            "move facts and episodes to the mid and long tiers"),
         Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(c.runtime, now, dry_run=dry),
             "summarise old, rarely recalled episodes; originals archived"),
         Job("purge_soft_deleted", "30 4 * * *",

@@ -17,9 +17,12 @@ import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from .. import validation as check
 from .. import writes
 from ..store import procedures as store
+from ..store.db import Conn
 from ..text.tokenize import tokenize
 from ..types import MemoryRecord, Operation, ScoreBreakdown, SearchHit, WriteResult
 from .record import CATEGORY, METADATA_KEY, Procedure, checked
@@ -31,7 +34,7 @@ ACTOR = "procedure"
 
 
 def record_procedure(
-    core: Runtime,
+    runtime: Runtime,
     user_id: Any,
     name: Any,
     steps: Any,
@@ -42,16 +45,16 @@ def record_procedure(
     metadata: Any = None,
 ) -> WriteResult:
     """Store a procedure that just worked, or count one more success of a known one."""
-    uid = check.user_id(user_id, core.settings.write)
+    uid = check.user_id(user_id, runtime.settings.write)
     procedure = checked(name, steps, preconditions, outcome, tools)
     extra = check.metadata(metadata)
-    settings = core.settings.procedures
-    with core.db.connection() as conn:
+    settings = runtime.settings.procedures
+    with runtime.db.connection() as conn:
         known = _by_name(store.current_procedures(conn, uid, CATEGORY), procedure.name)
     if known is None:
-        draft = writes.draft(core, procedure.to_text(), uid, metadata={**extra, METADATA_KEY: procedure.to_metadata()},
+        draft = writes.draft(runtime, procedure.to_text(), uid, metadata={**extra, METADATA_KEY: procedure.to_metadata()},
                              importance=settings.importance, category=CATEGORY)  # fmt: skip
-        return writes.add(core, draft, actor=ACTOR)
+        return writes.add(runtime, draft, actor=ACTOR)
     before = Procedure.from_metadata(known.metadata[METADATA_KEY])
     merged = Procedure(
         name=before.name, steps=procedure.steps, preconditions=procedure.preconditions or before.preconditions,
@@ -64,22 +67,27 @@ def record_procedure(
         metadata={**extra, METADATA_KEY: merged.to_metadata()},
         importance=min(1.0, known.importance + settings.reinforce_importance),
     )
-    record = writes.update(core, uid, known.id, change, actor=ACTOR)
+    record = writes.update(runtime, uid, known.id, change, actor=ACTOR)
     return WriteResult(Operation.UPDATE, record, previous_id=known.id, reason=f"{merged.successes} successes")
 
 
-def alike_procedures(core: Runtime, query: str, user_id: str, *, limit: int | None = None) -> list[SearchHit]:
-    """The user's procedures for a task like ``query``, best first (see the module docstring)."""
-    settings = core.settings.procedures
+def alike_procedures(
+    runtime: Runtime, conn: Conn, query: str, user_id: str, vector: np.ndarray | None = None, *,
+    limit: int | None = None,
+) -> list[SearchHit]:  # fmt: skip
+    """The user's procedures for a task like ``query``, best first (see the module docstring), read over
+    ``conn``. ``vector``: the query's, when recall already has it (``SearchResults.query_vector``); else
+    the query is embedded here, and only if the user has procedures."""
+    settings = runtime.settings.procedures
     n = settings.max_in_prompt if limit is None else limit
     if n <= 0:
         return []
-    with core.db.connection() as conn:
-        known = store.current_procedures(conn, user_id, CATEGORY)
-        if not known:
-            return []
-        vector = core.embed_query(query)
-        cosine = {} if vector is None else store.similarities(conn, user_id, CATEGORY, vector, core.dim)
+    known = store.current_procedures(conn, user_id, CATEGORY)
+    if not known:
+        return []
+    if vector is None:
+        vector = runtime.embed_query(query)
+    cosine = {} if vector is None else store.similarities(conn, user_id, CATEGORY, vector, runtime.dim)
     words = set(tokenize(query))
     scored = []
     for record in known:

@@ -16,10 +16,11 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from ..config import RecallSettings
+from ..core import utc_now
 from ..store import memories
 from ..store import traits as trait_store
 from ..store.db import Database
@@ -32,8 +33,12 @@ log = logging.getLogger(__name__)
 class AccessTracker:
     """Accumulates recall hits per (user, memory) and flushes them in batches."""
 
-    def __init__(self, db: Database, settings: RecallSettings, *, background: bool = True) -> None:
+    def __init__(
+        self, db: Database, settings: RecallSettings, *, background: bool = True,
+        clock: Callable[[], dt.datetime] | None = None,
+    ) -> None:  # fmt: skip
         self._db = db
+        self._now = clock or utc_now  # the runtime's clock (``Runtime.now``)
         self._settings = settings
         self._background = background
         self._lock = threading.Lock()
@@ -54,7 +59,7 @@ class AccessTracker:
         self, user_id: str, memory_ids: Iterable[uuid.UUID], trait_ids: Iterable[uuid.UUID] = (),
         query: str = "",
     ) -> None:
-        now = dt.datetime.now(dt.UTC)
+        now = self._now()
         with self._lock:
             for mid in memory_ids:
                 count, _ = self._counts.get((user_id, mid), (0, now))
@@ -98,7 +103,7 @@ class AccessTracker:
             try:
                 with self._db.transaction() as conn:
                     updated = memories.bump_access(conn, counts)
-                    now = dt.datetime.now(dt.UTC)
+                    now = self._now()
                     for user_id, per_trait in traits.items():
                         # recall is weak evidence (seed 001 §8.2): bounded and damped per query; written
                         # through the optimistic lock, so a concurrent reflection is never overwritten

@@ -12,13 +12,13 @@ from ..store import concepts as store
 from ..store.db import Conn
 from ..types import MemoryType
 from .fusion import Ranked, ranked
-from .retrievers import RecallRequest
+from .retrievers import Probe
 
 #: members read per concept at most (the list then keeps ``recipe.vector_k``)
 MEMBERS_PER_CONCEPT = 50
 
 
-def concepts(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
+def concepts(conn: Conn, req: Probe, dim: int) -> list[Ranked]:
     if req.vector is None:
         return []
     types = [t for t in req.types if t in (MemoryType.FACT, MemoryType.EPISODIC)]

@@ -75,7 +75,7 @@ def compress_rule_based(text: str, max_tokens: int) -> str:
     kept: list[str] = []
     used = 1  # the closing "…"
     for piece in (p.strip() for p in _SENTENCE_END.split(text)):
-        cost = count_tokens(piece)  # pieces are joined by a space, which is free: costs add up
+        cost = passage_tokens(piece)  # pieces are joined by a space, which is free: costs add up
         if used + cost > max_tokens:
             break
         kept.append(piece)
@@ -95,13 +95,21 @@ def make_items(
     items = []
     for hit in hits:
         text = " ".join(((texts or {}).get(hit.memory.id) or hit.memory.content).split())
-        compressed = False
-        if not fewer_tokens_than(text, max_item_tokens + 1):  # reads a prefix: turns can be long
-            text, compressed = focus_passage(text, terms, max_item_tokens), True
-        tokens = count_tokens(text)
+        tokens = passage_tokens(text)  # once: a long passage is read whole by focus_passage anyway
+        compressed = tokens > max_item_tokens
+        if compressed:
+            text = focus_passage(text, terms, max_item_tokens)
+            tokens = count_tokens(text)
         items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit),
                               hit.memory.id in pinned, compressed))  # fmt: skip
     return items
+
+
+@functools.lru_cache(maxsize=4096)
+def passage_tokens(text: str) -> int:
+    """``count_tokens`` of a recalled passage, remembered: an agent's recalls bring the same memories back
+    again and again, and counting their words is most of the packing's time."""
+    return count_tokens(text)
 
 
 def pack_value(hit: SearchHit) -> float:
@@ -122,7 +130,7 @@ def focus_passage(text: str, terms: Sequence[str], max_tokens: int) -> str:
         return compress_rule_based(text, max_tokens)
     # joined by spaces (free) and "…" (1 each), the sentences' costs add up; only those holding a term
     # can be chosen, so only they are counted
-    costs = [count_tokens(s) if hits[i] else 0 for i, s in enumerate(sentences)]
+    costs = [passage_tokens(s) if hits[i] else 0 for i, s in enumerate(sentences)]
     chosen: set[int] = set()
     for i in sorted((i for i in range(len(sentences)) if hits[i]), key=lambda i: (-hits[i], i)):
         if _joined_cost(costs, chosen | {i}) <= max_tokens:

@@ -3,15 +3,18 @@
     analyze → embed query → bm25 ∥ vector ∥ traits → graph (PPR) → raw fallback
             → fuse (RRF / λ-sum) → four-factor score → time filter → MMR → top-k
 
-Every retriever runs in its own (sub)transaction: if one fails — the graph under
-maintenance, full text broken — or is switched off by the recipe, or the embedder is
-down, recall answers with what is left and the trace says which path ran and why
-(seed 003 §18 degradation matrix).
+The facade validates once and builds a :class:`~neuromem.recall.request.RecallRequest`;
+:meth:`RecallPipeline.run` takes it. The retrievers are a table (``recall.retriever_table``)
+consumed by one loop, and every retriever runs in its own (sub)transaction: if one fails — the
+graph under maintenance, full text broken — or is switched off by the recipe, or the embedder is
+down, recall answers with what is left and the trace says which path ran and why (seed 003 §18
+degradation matrix).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import logging
 import threading
 import time
@@ -19,156 +22,141 @@ import uuid
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
-from ..config import Settings
 from ..errors import DatabaseUnavailableError, InvalidInputError, RecallDegradedError
 from ..llm.factory import create_chat_model
 from ..store import conversations, recall_truth
 from ..store import recall_queries as rq
-from ..store.db import Conn, Database
+from ..store.db import Conn
 from ..store.db_errors import map_db_error
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults, TurnRef
-from . import retrievers as rt
 from .access import AccessTracker
-from .concepts import concepts as concept_route
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
 from .hop import anchor_window, expansion_terms
 from .mmr import mmr_order, session_spread
-from .query import QueryAnalysis, analyze_query, user_lines
+from .query import QueryAnalysis, analyze_query
 from .query_cache import QueryEmbeddingCache
+from .reads import isolated, statements_on_their_own
 from .recipes import RecallRecipe
+from .request import Recalled, RecallRequest
 from .rerank import Reranker, create_reranker
+from .retriever_table import HOP_RETRIEVERS, NOT_APPLICABLE, RETRIEVERS, Retriever, Search
+from .retrievers import Probe
+from .shared import merged, shared_hits
+from .trace import NO_VECTOR, Trace
 from .truth import Outdated, TruthFacts, above_floor, lexical_traces, newer_first
 from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
 
+if TYPE_CHECKING:
+    from ..core import Runtime
+
 log = logging.getLogger(__name__)
 T = TypeVar("T")
-NO_VECTOR = "skipped: no query vector (embedder unavailable)"
-
-
-class Trace:
-    """Stage timings, candidates and notes; cheap when not requested (only timings kept)."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-        self.timings_ms: dict[str, float] = {}
-        self.paths: dict[str, str] = {}  # retriever → "ran" | "off" | "skipped: …" | "failed: …"
-        self.stages: dict[str, Any] = {}
-
-    def timed(self, name: str, fn: Callable[[], T]) -> T:
-        start = time.perf_counter()
-        try:
-            return fn()
-        finally:
-            self.timings_ms[name] = round((time.perf_counter() - start) * 1000, 3)
-
-    def candidates(self, name: str, hits: list[Ranked]) -> None:
-        if self.enabled:
-            self.stages[name] = [{"id": str(h.id), "rank": h.rank, "score": round(h.score, 6)} for h in hits]
-
-    def degraded(self) -> tuple[str, ...]:
-        """Paths that were wanted but failed, or had no query vector because the embedder failed."""
-        return tuple(f"{k}: {v}" for k, v in sorted(self.paths.items()) if v.startswith("failed") or v == NO_VECTOR)
-
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"paths": dict(self.paths), "timings_ms": dict(self.timings_ms)}
-        out["degraded"] = sorted(k for k, v in self.paths.items() if v != "ran")
-        if self.enabled:
-            out["stages"] = self.stages
-        return out
 
 
 class RecallPipeline:
-    """Runs recipes against one database; shared by the sync and async facades."""
+    """Runs recall requests against the runtime's database; shared by the sync and async facades."""
 
     def __init__(
-        self,
-        settings: Settings,
-        db: Database,
-        embed_query: Callable[[str], np.ndarray | None],
-        tracker: AccessTracker | None = None,
-        reranker: Reranker | None = None,
+        self, runtime: Runtime, tracker: AccessTracker | None = None, reranker: Reranker | None = None
     ) -> None:
+        settings = runtime.settings
+        self.runtime = runtime
         self.settings = settings
         # the relevance judge (issue 14 item 4): given, or built from ``settings.reranker`` (off by default)
         judge = (create_chat_model(settings.llm, state_file=settings.breaker_file())
                  if settings.reranker.provider == "llm" else None)  # fmt: skip
         self.reranker = reranker if reranker is not None else create_reranker(settings.reranker, judge)
-        self.db = db
-        self.embed_query = embed_query
         self.tracker = tracker
-        self.dim = settings.store.embedding_dim
         self.query_cache = QueryEmbeddingCache(settings.recall.query_embedding_cache)
         self._pool: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
 
-    def search(
-        self,
-        query: str,
-        user_id: str,
-        *,
-        recipe: RecallRecipe,
-        types: tuple[Any, ...],
-        limit: int,
-        as_of: dt.datetime | None = None,
-        where: Any = None,
-        reference: dt.datetime | None = None,
-        trace: bool = False,
-        track_access: bool = True,
-        strict: bool = False,
-        valid_at: dt.datetime | None = None,
-    ) -> SearchResults:
-        tr = Trace(trace)
+    def run(self, request: RecallRequest) -> Recalled:
+        """Recall for ``request`` (checked by the facade): the hits, the trace, the raw passages, the
+        degraded paths — and the query vector."""
+        tr = Trace(request.trace)
         started = time.perf_counter()
+        recipe = request.recipe
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
         wants_vector = recipe.use_vector or recipe.use_traits or recipe.use_turns or recipe.use_concepts
-        pending = self._start_embedding(query, tr) if wants_vector else None
-        analysis = tr.timed("analyze", lambda: analyze_query(query, reference or valid_at or as_of))
-        if trace:
+        pending = self._start_embedding(request.query, tr) if wants_vector else None
+        now = request.reference or request.valid_at or request.as_of or self.runtime.now()
+        analysis = tr.timed("analyze", lambda: analyze_query(request.query, now))
+        if request.trace:
             tr.stages["query"] = analysis.as_trace()
-        req = rt.RecallRequest(user_id, analysis, None, types, limit, recipe, as_of, where, valid_at)
+        probe = Probe(request.user_id, analysis, None, request.types, request.limit, recipe, request.as_of,
+                      request.where, request.valid_at)  # fmt: skip
         vectors: dict[uuid.UUID, np.ndarray] = {}
-        with self.db.connection() as conn:
-            lists, passages = self._retrieve(conn, req, tr, pending)
-            degraded = check_degraded(tr, strict=strict)
+        with self.runtime.db.connection() as conn, statements_on_their_own(conn):
+            found = Search(conn, probe, self.settings, tr, pending=pending, embed=self._embed_cached)
+            self._run_table(RETRIEVERS, found)
+            for name, listed in found.lists.items():
+                tr.candidates(name, listed)
+            lists, req = found.lists, found.probe
+            degraded = check_degraded(tr, strict=request.strict)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr, vectors))
             if recipe.second_hop and results:
                 results = tr.timed("second_hop", lambda: self._second_hop(conn, req, lists, results, tr, vectors))
             ranked = [h for h, _ in results]
             # the store's word on what is current is a refinement: if it fails, the ranking stands (seed 003 §18)
-            facts = self._attempt(conn, tr, "truth", bool(ranked), "skipped: no hits",
-                                  lambda: self._truth(conn, req, ranked, tr)) or TruthFacts()  # fmt: skip
-        depth = max(limit, self._rerank_depth())
-        ranked = lexical_traces(self._rerank(query, ranked[:depth], tr) + ranked[depth:])
+            facts = TruthFacts()
+            if not ranked:
+                tr.paths["truth"] = "skipped: no hits"
+            else:
+                facts = self._attempt(conn, tr, "truth", lambda: self._truth(conn, req, ranked, tr)) or facts
+        depth = max(request.limit, self._rerank_depth())
+        ranked = lexical_traces(self._rerank(request.query, ranked[:depth], tr) + ranked[depth:])
         ranked = newer_first(ranked, facts, vectors, recipe.same_subject_cosine)
-        hits = above_floor(ranked, recipe.relevance_floor)[:limit]
+        hits = above_floor(ranked, recipe.relevance_floor)[: request.limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
-        if trace:
+        if request.trace:
             tr.stages["final"] = [
                 {"id": str(h.memory.id), "final": round(h.score.final, 6), "ranks": h.score.ranks}
                 for h in hits
             ]
-        if track_access and self.tracker is not None and hits:
+        if request.track_access and self.tracker is not None and hits:
             self.tracker.record(
-                user_id,
+                request.user_id,
                 [h.memory.id for h in hits if not is_turn_only(h.memory)],
                 [h.memory.id for h in hits if h.memory.memory_type == "trait"],
-                query,
+                request.query,
             )
-        return SearchResults(tuple(hits), tr.as_dict(), tuple(passages), degraded)
+        answer = SearchResults(tuple(hits), tr.as_dict(), tuple(found.passages), degraded)
+        if request.include_shared:  # what others share with the user, ranked with the user's own hits
+            answer = self._with_shared(request, answer, req.vector, now)
+        return Recalled(answer, req.vector)
+
+    def _with_shared(
+        self, request: RecallRequest, own: SearchResults, vector: np.ndarray | None, now: dt.datetime
+    ) -> SearchResults:
+        """``own`` merged with the memories other users share with the user (``recall.shared``), ranked with
+        the query vector recall already has (the question is not embedded again)."""
+        others = shared_hits(self.runtime.db, self.settings, lambda _query: vector, request.query, request.user_id,
+                             recipe=request.recipe, types=request.types, limit=request.limit, as_of=request.as_of,
+                             valid_at=request.valid_at, where=request.where, reference=now)  # fmt: skip
+        return merged(own, others, request.limit, request.recipe.rrf_k)
 
     # ------------------------------------------------------------------ retrieval
-    def _attempt(
-        self, conn: Conn, tr: Trace, name: str, enabled: bool, why_off: str, fn: Callable[[], T]
-    ) -> T | None:
-        if not enabled:
-            tr.paths[name] = why_off
-            return None
+    def _run_table(self, table: tuple[Retriever, ...], search: Search) -> None:
+        """Each retriever of ``table`` that is not off, in order, its list kept under its name."""
+        for retriever in table:
+            why = retriever.off(search)
+            if why is not None:
+                if why != NOT_APPLICABLE:
+                    search.trace.paths[retriever.name] = why
+                continue
+            found = self._attempt(search.conn, search.trace, retriever.name, functools.partial(retriever.run, search))
+            if found is not None:
+                search.lists[retriever.name] = found
+
+    def _attempt(self, conn: Conn, tr: Trace, name: str, fn: Callable[[], T]) -> T | None:
+        """``fn`` on its own (:func:`isolated`); on an error the path says why and the answer is None."""
         try:
-            with conn.transaction():
+            with isolated(conn):
                 out = tr.timed(name, fn)
         except Exception as exc:
             raise_if_fatal(exc)
@@ -179,7 +167,7 @@ class RecallPipeline:
         return out
 
     def _second_hop(
-        self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]],
+        self, conn: Conn, req: Probe, lists: dict[str, list[Ranked]],
         first: list[tuple[SearchHit, Fused]], tr: Trace, vectors: dict[uuid.UUID, np.ndarray],
     ) -> list[tuple[SearchHit, Fused]]:
         """Search again with the words of the best first-hop hits, and a time anchor dated by them
@@ -197,18 +185,10 @@ class RecallPipeline:
         if not terms and window is None:
             return first
         sub = replace(req, analysis=replace(req.analysis, terms=tuple(terms)))
-        more = dict(lists)
-        found = self._attempt(conn, tr, "bm25_hop", bool(terms) and req.recipe.use_bm25, "skipped: no new terms",
-                              lambda: rt.bm25(conn, sub, self.settings.recall))  # fmt: skip
-        if found is not None:
-            more["bm25_hop"] = found
-        found = self._attempt(conn, tr, "bm25_turns_hop", bool(terms) and rt.turns_wanted(req),
-                              "skipped: no new terms or no turn channel",
-                              lambda: rt.turn_bm25(conn, sub, self.settings.recall))  # fmt: skip
-        if found is not None:
-            more["bm25_turns_hop"] = found
+        more = Search(conn, sub, self.settings, tr, lists=lists)
+        self._run_table(HOP_RETRIEVERS, more)
         again = req if window is None else replace(req, analysis=replace(req.analysis, time=window))
-        return self._score(conn, again, more, tr, vectors)
+        return self._score(conn, again, more.lists, tr, vectors)
 
     def _rerank_depth(self) -> int:
         return self.settings.reranker.top_n if self.reranker is not None else 0
@@ -247,7 +227,7 @@ class RecallPipeline:
 
         def work() -> np.ndarray | None:
             start = time.perf_counter()
-            vector = self.embed_query(query)
+            vector = self.runtime.embed_query(query)
             tr.timings_ms["embed_query"] = round((time.perf_counter() - start) * 1000, 3)
             if vector is not None:
                 self.query_cache.put(query, vector)
@@ -259,7 +239,7 @@ class RecallPipeline:
     def _embed_cached(self, text: str) -> np.ndarray | None:
         vector = self.query_cache.get(text)
         if vector is None:
-            vector = self.embed_query(text)
+            vector = self.runtime.embed_query(text)
             if vector is not None:
                 self.query_cache.put(text, vector)
         return vector
@@ -276,110 +256,7 @@ class RecallPipeline:
                 self._pool.shutdown(wait=True)
                 self._pool = None
 
-    def _retrieve(
-        self, conn: Conn, req: rt.RecallRequest, tr: Trace, pending: Callable[[], np.ndarray | None] | None
-    ) -> tuple[dict[str, list[Ranked]], list[Any]]:
-        recipe, rs = req.recipe, self.settings.recall
-        lists: dict[str, list[Ranked]] = {}
-        no_vector = NO_VECTOR
-        found = self._attempt(conn, tr, "bm25", recipe.use_bm25 and bool(req.analysis.terms),
-                              "off" if not recipe.use_bm25 else "skipped: no query terms",
-                              lambda: rt.bm25(conn, req, rs))  # fmt: skip
-        if found is not None:
-            lists["bm25"] = found
-        if pending is not None:
-            req = replace(req, vector=pending())
-        found = self._attempt(conn, tr, "vector", recipe.use_vector and req.vector is not None,
-                              "off" if not recipe.use_vector else no_vector,
-                              lambda: rt.vector(conn, req, self.dim))  # fmt: skip
-        if found is not None:
-            lists["vector"] = found
-        focus = focus_text(req.analysis.text, recipe.focus_lines)
-        if focus is not None:
-            self._view(conn, req, "focus", focus, lists, tr)
-        own = user_lines(req.analysis.text) if recipe.user_view else None
-        if own is not None:
-            self._view(conn, req, "user", own, lists, tr)
-        self._turns(conn, req, lists, tr)
-        found = self._attempt(conn, tr, "traits", recipe.use_traits, "off",
-                              lambda: rt.traits(conn, req, rs, self.dim, self.settings.traits))  # fmt: skip
-        if found is not None:
-            lists["traits"] = found
-        found = self._attempt(conn, tr, "concepts",  # lifecycle.concepts' route (issue 16); no vector: the
-                              recipe.use_concepts and recipe.weighs("concepts") and req.vector is not None,  # vector
-                              "off" if not recipe.use_concepts else "skipped: no query vector",  # path says why
-                              lambda: concept_route(conn, req, self.dim))  # fmt: skip
-        if found is not None:
-            lists["concepts"] = found
-        seed_lists = [lists[n] for n in ("bm25", "vector", "bm25_focus", "vector_focus") if n in lists]
-        graph = self._attempt(
-            conn, tr, "graph", recipe.use_graph, "off", lambda: rt.graph(conn, req, seed_lists)
-        )
-        if graph is not None:
-            lists["graph"] = graph.hits
-            if tr.enabled:
-                tr.stages["graph_subgraph"] = {"seeds": graph.seeds, "entity_nodes": graph.entity_nodes,
-                                               "edges": graph.edges, "nodes": graph.nodes}  # fmt: skip
-        distinct = len({h.id for hits in lists.values() for h in hits})
-        trigger = rt.raw_trigger(req.analysis, distinct, recipe)
-        raw = self._attempt(conn, tr, "raw", recipe.use_raw and bool(trigger),
-                            "off" if not recipe.use_raw else "skipped: not triggered",
-                            lambda: rt.raw(conn, req, trigger))  # fmt: skip
-        passages: list[Any] = []
-        if raw is not None:
-            lists["raw"] = raw.hits
-            passages = raw.passages
-            if tr.enabled:
-                tr.stages["raw_trigger"] = trigger
-                tr.stages["raw_passages"] = [{"sha256": p.sha256, "offset": p.offset, "text": p.text}
-                                             for p in passages]  # fmt: skip
-        for name, hits in lists.items():
-            tr.candidates(name, hits)
-        return lists, passages
-
-    def _view(
-        self, conn: Conn, req: rt.RecallRequest, view: str, text: str, lists: dict[str, list[Ranked]], tr: Trace
-    ) -> None:
-        """Search one view of a conversation-shaped query on its own (seed 003 §5.1 Q + C): ``"focus"``,
-        the current message, or ``"user"``, the lines the assistant did not speak; the lists are
-        ``bm25_<view>`` and ``vector_<view>``, each searched only when the recipe weighs it."""
-        recipe = req.recipe
-        bm25_name, vector_name = f"bm25_{view}", f"vector_{view}"
-        analysis = analyze_query(text, req.analysis.reference)
-        vector = None
-        wanted = recipe.use_vector and recipe.weighs(vector_name)
-        if wanted and req.vector is not None:
-            vector = tr.timed(f"embed_{view}", lambda: self._embed_cached(text))
-        sub = replace(req, analysis=analysis, vector=vector)
-        if tr.enabled:
-            tr.stages[view] = {"text": text, "terms": list(analysis.terms)}
-        lexical = recipe.use_bm25 and recipe.weighs(bm25_name)
-        found = self._attempt(conn, tr, bm25_name, lexical and bool(analysis.terms),
-                              "skipped: no query terms" if lexical else "off",
-                              lambda: rt.bm25(conn, sub, self.settings.recall))  # fmt: skip
-        if found is not None:
-            lists[bm25_name] = found
-        found = self._attempt(conn, tr, vector_name, vector is not None,
-                              NO_VECTOR if wanted else "off",
-                              lambda: rt.vector(conn, sub, self.dim))  # fmt: skip
-        if found is not None:
-            lists[vector_name] = found
-
-    def _turns(self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace) -> None:
-        """The turn channel (``recall.units``): every stored turn by BM25 and by its vector."""
-        wanted = rt.turns_wanted(req)
-        why = "off" if not req.recipe.use_turns else "skipped: a type or metadata filter excludes turns"
-        found = self._attempt(conn, tr, "bm25_turns", wanted and bool(req.analysis.terms),
-                              why if not wanted else "skipped: no query terms",
-                              lambda: rt.turn_bm25(conn, req, self.settings.recall))  # fmt: skip
-        if found is not None:
-            lists["bm25_turns"] = found
-        found = self._attempt(conn, tr, "vector_turns", wanted and req.vector is not None,
-                              why if not wanted else NO_VECTOR, lambda: rt.turn_vector(conn, req, self.dim))  # fmt: skip
-        if found is not None:
-            lists["vector_turns"] = found
-
-    def _units(self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace) -> Units:
+    def _units(self, conn: Conn, req: Probe, lists: dict[str, list[Ranked]], tr: Trace) -> Units:
         """The lists re-keyed to units (a memory and its source turn are one, with or without the turn
         channel), without the turns a deleted memory came from."""
         if not any(lists.values()):
@@ -393,7 +270,7 @@ class RecallPipeline:
         return to_units(lists, source)
 
     def _records(
-        self, conn: Conn, req: rt.RecallRequest, ids: list[uuid.UUID], units: Units
+        self, conn: Conn, req: Probe, ids: list[uuid.UUID], units: Units
     ) -> tuple[dict[uuid.UUID, MemoryRecord], dict[uuid.UUID, np.ndarray], dict[uuid.UUID, tuple[TurnRef, ...]]]:
         """For each candidate unit: its record (the memory, or the turn's read-only view), vectors by
         record id (for MMR), and the turns it stands for."""
@@ -418,7 +295,7 @@ class RecallPipeline:
 
     # ------------------------------------------------------------------ scoring
     def _score(
-        self, conn: Conn, req: rt.RecallRequest, lists: dict[str, list[Ranked]], tr: Trace,
+        self, conn: Conn, req: Probe, lists: dict[str, list[Ranked]], tr: Trace,
         vectors_out: dict[uuid.UUID, np.ndarray],
     ) -> list[tuple[SearchHit, Fused]]:
         """Fused and scored hits, best first; the candidates' stored vectors go to ``vectors_out``."""
@@ -457,7 +334,7 @@ class RecallPipeline:
             scored = self._mmr(req, scored, vectors)
         return scored
 
-    def _truth(self, conn: Conn, req: rt.RecallRequest, ranked: list[SearchHit], tr: Trace) -> TruthFacts:
+    def _truth(self, conn: Conn, req: Probe, ranked: list[SearchHit], tr: Trace) -> TruthFacts:
         """What the store says about which of ``ranked`` is current (``store.recall_truth``): same-subject
         links, and — recalling the present, not a past state — turns whose value a newer memory replaced,
         with that memory when it may be shown (no metadata filter, its type wanted)."""
@@ -494,12 +371,12 @@ class RecallPipeline:
         return TruthFacts(links, outdated, replacements)
 
     def _neighbours(
-        self, conn: Conn, req: rt.RecallRequest, fused: dict[uuid.UUID, Fused], tr: Trace
+        self, conn: Conn, req: Probe, fused: dict[uuid.UUID, Fused], tr: Trace
     ) -> None:
         """Conversational context: each candidate's best TEMPORAL_NEXT neighbour among the candidates."""
         pool = sorted(fused, key=lambda i: (-fused[i].lin, i))[: req.recipe.neighbour_pool]
         try:
-            with conn.transaction():
+            with isolated(conn):
                 pairs = tr.timed(
                     "neighbours", lambda: rq.memory_neighbours(conn, req.user_id, pool, as_of=req.as_of)
                 )
@@ -516,7 +393,7 @@ class RecallPipeline:
         neighbour_context(fused, adjacency)
 
     def _time_filter(
-        self, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], tr: Trace
+        self, req: Probe, scored: list[tuple[SearchHit, Fused]], tr: Trace
     ) -> list[tuple[SearchHit, Fused]]:
         window = req.analysis.time
         if window is None or not req.recipe.time_filter or not scored:
@@ -538,7 +415,7 @@ class RecallPipeline:
         return kept or scored
 
     def _mmr(
-        self, req: rt.RecallRequest, scored: list[tuple[SearchHit, Fused]], vectors: dict[uuid.UUID, np.ndarray]
+        self, req: Probe, scored: list[tuple[SearchHit, Fused]], vectors: dict[uuid.UUID, np.ndarray]
     ) -> list[tuple[SearchHit, Fused]]:
         """The first ``req.limit`` hits chosen by MMR from the best ``mmr_pool``; the rest of the pool
         follows in score order (only the first ``limit`` are returned)."""
@@ -634,16 +511,6 @@ def spread_sessions(scored: list[tuple[SearchHit, Fused]], recipe: RecallRecipe)
     return out + scored[len(pool) :]
 
 
-def focus_text(query: str, lines: int) -> str | None:
-    """The last ``lines`` non-empty lines of a multi-line query, or None for a one-message query."""
-    if lines <= 0:
-        return None
-    parts = [ln.strip() for ln in query.splitlines() if ln.strip()]
-    if len(parts) <= lines:
-        return None
-    return "\n".join(parts[-lines:])
-
-
 def _plus(hit: SearchHit, bonus: float) -> SearchHit:
     """``hit`` with ``bonus`` added to its final score (and kept in ``extra`` as ``time_boost``)."""
     score = replace(hit.score, final=hit.score.final + bonus, extra={**hit.score.extra, "time_boost": bonus})
@@ -660,4 +527,4 @@ def in_window(record: MemoryRecord, start: dt.datetime, end: dt.datetime) -> boo
     return start <= when < end
 
 
-__all__ = ["QueryAnalysis", "RecallPipeline", "Trace", "in_window", "uuid"]
+__all__ = ["NO_VECTOR", "QueryAnalysis", "RecallPipeline", "Trace", "in_window", "uuid"]

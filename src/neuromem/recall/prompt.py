@@ -22,10 +22,11 @@ rendered text never exceeds ``token_budget`` tokens (offline token counter).
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
+import time
 import uuid
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -36,14 +37,17 @@ from ..procedural.record import CATEGORY as PROCEDURE
 from ..procedural.service import alike_procedures
 from ..store import conversations, memories, raw_chunks
 from ..store import recall_queries as rq
+from ..store.db import Conn
 from ..store.filters import compile_filter
-from ..store.visibility import EVERYTHING, Viewer, narrowed
+from ..store.visibility import Viewer, narrowed
 from ..text.language import detect_language
 from ..text.token_count import count_tokens, fewer_tokens_than, truncate_to_tokens
 from ..text.tokenize import tokenize
 from ..types import ScoreBreakdown, SearchHit, SearchResults
 from .packing import Citation, PackItem, group, make_items, pack
 from .prompt_truth import conflicts, earlier
+from .reads import statements_on_their_own
+from .request import Recalled, RecallRequest
 
 if TYPE_CHECKING:
     from ..core import Runtime
@@ -120,25 +124,24 @@ def pin_priority(hit: SearchHit, found: set[uuid.UUID]) -> int:
     return 1 if m.id in found else 2
 
 
-def _pins(core: Runtime, user_id: str, viewer: Viewer) -> list[SearchHit]:
+def _pins(runtime: Runtime, conn: Conn, user_id: str, viewer: Viewer) -> list[SearchHit]:
     """Explicit preference facts, core/preference traits and pinned memories (``Memory.pin``,
     seed 003 §9.1): the candidates for pinned lines (``bears_on`` picks among them)."""
-    with core.db.connection() as conn:
-        pinned = memories.list_memories(conn, user_id, where=narrowed(compile_filter({"metadata.pinned": True}), viewer),
-                                        limit=20)  # fmt: skip
-        records = memories.list_memories(conn, user_id, limit=10,
-                                         where=narrowed(compile_filter({"category": "preference"}), viewer))
-        traits = rq.trait_candidates(conn, user_id, None, core.dim, floor=core.settings.recall.trait_confidence_floor,
-                                     limit=20, rates=core.settings.traits)  # fmt: skip
-        wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
-        found = memories.get_many(conn, user_id, wanted)
-        trait_records = [found[i] for i in wanted if i in found]
+    pinned = memories.list_memories(conn, user_id, where=narrowed(compile_filter({"metadata.pinned": True}), viewer),
+                                    limit=20)  # fmt: skip
+    records = memories.list_memories(conn, user_id, limit=10,
+                                     where=narrowed(compile_filter({"category": "preference"}), viewer))
+    traits = rq.trait_candidates(conn, user_id, None, runtime.dim, limit=20, rates=runtime.settings.traits,
+                                 floor=runtime.settings.recall.trait_confidence_floor)  # fmt: skip
+    wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
+    found = memories.get_many(conn, user_id, wanted)
+    trait_records = [found[i] for i in wanted if i in found]
     zero = ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)
     chosen = {r.id: r for r in [*pinned, *trait_records, *[r for r in records if r.memory_type == "fact"]]}
     return [SearchHit(r, zero) for r in chosen.values()]
 
 
-def _turn_texts(core: Runtime, user_id: str, hits: list[SearchHit]) -> dict[uuid.UUID, str]:
+def _turn_texts(conn: Conn, user_id: str, hits: list[SearchHit]) -> dict[uuid.UUID, str]:
     """The line of each hit that stands for a conversation turn: date and speaker, the turn's words
     (or the memory's, when they are not the turn's own), and for a short turn the line before it."""
     with_turns = [h for h in hits if h.turns]
@@ -146,9 +149,8 @@ def _turn_texts(core: Runtime, user_id: str, hits: list[SearchHit]) -> dict[uuid
         return {}
     short = [(h.turns[0].session_id, h.turns[0].seq - 1) for h in with_turns
              if h.turns[0].seq > 0 and fewer_tokens_than(h.turns[0].content, SHORT_TURN_TOKENS)]  # fmt: skip
-    with core.db.connection() as conn:
-        before = conversations.turns_at(conn, user_id, short)
-        withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])
+    before = conversations.turns_at(conn, user_id, short)
+    withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])
     before = {k: t for k, t in before.items() if t.id not in withdrawn}  # what the user took back stays out
     out: dict[uuid.UUID, str] = {}
     for h in with_turns:
@@ -164,25 +166,24 @@ def _turn_texts(core: Runtime, user_id: str, hits: list[SearchHit]) -> dict[uuid
     return out
 
 
-def _citations(core: Runtime, user_id: str, hits: list[SearchHit]) -> list[Citation]:
-    ids = [h.memory.id for h in hits]
-    with core.db.connection() as conn:
-        sessions = rq.sessions_of(conn, user_id, ids)
-        out = []
-        for h in hits:
-            m = h.memory
-            session_ids = list(sessions.get(m.id, []))
-            meta_session = m.metadata.get("session_id") if isinstance(m.metadata, dict) else None
-            if meta_session and str(meta_session) not in session_ids:
-                session_ids.append(str(meta_session))
-            ref = m.raw_refs[0] if m.raw_refs else None
-            quote = raw_chunks.quote(conn, user_id, ref) if ref else None
-            out.append(Citation(
-                m.id, tuple(session_ids), quote,
-                None if ref is None else str(ref.get("sha256")),
-                None if ref is None else int(ref.get("offset", 0)),
-                None if ref is None or ref.get("length") is None else int(ref["length"]),
-            ))  # fmt: skip
+def _citations(conn: Conn, user_id: str, hits: list[SearchHit]) -> list[Citation]:
+    """Each packed line's memory, its sessions and the exact original words it cites (one read each)."""
+    sessions = rq.sessions_of(conn, user_id, [h.memory.id for h in hits])
+    refs = [h.memory.raw_refs[0] if h.memory.raw_refs else None for h in hits]
+    texts = raw_chunks.get_texts(conn, user_id, sorted({str(r["sha256"]) for r in refs if r}))
+    out = []
+    for h, ref in zip(hits, refs, strict=True):
+        m = h.memory
+        session_ids = list(sessions.get(m.id, []))
+        meta_session = m.metadata.get("session_id") if isinstance(m.metadata, dict) else None
+        if meta_session and str(meta_session) not in session_ids:
+            session_ids.append(str(meta_session))
+        out.append(Citation(
+            m.id, tuple(session_ids), None if ref is None else raw_chunks.cut(texts.get(str(ref["sha256"])), ref),
+            None if ref is None else str(ref.get("sha256")),
+            None if ref is None else int(ref.get("offset", 0)),
+            None if ref is None or ref.get("length") is None else int(ref["length"]),
+        ))  # fmt: skip
     return out
 
 
@@ -238,65 +239,85 @@ def _llm_bullets(chat: ChatModel, items: list[PackItem], query: str, lang: str, 
     return ("\n".join(lines), used) if len(lines) > 1 else None
 
 
-def build_recall_prompt(
-    core: Runtime,
-    search: Callable[..., SearchResults],
-    query: str,
-    user_id: str,
-    *,
-    token_budget: int | None = None,
-    style: str = "sections",
-    limit: int | None = None,
-    recipe: Any = None,
-    reference_time: Any = None,
-    chat: ChatModel | None = None,
-    viewer: Viewer = EVERYTHING,
-) -> PromptBlock:
-    """Recall for ``query`` (``search``: the facade's validated ``Memory.search``, already narrowed to
-    ``viewer``; the pinned lines are narrowed here), pack within ``token_budget`` and lay out the memory block."""
-    budget = core.settings.recall.token_budget if token_budget is None else token_budget
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget < 16:
+def prompt_budget(token_budget: Any, style: Any) -> int:
+    """``token_budget`` checked (an integer of at least 16), after ``style`` (one of ``STYLES``)."""
+    if isinstance(token_budget, bool) or not isinstance(token_budget, int) or token_budget < 16:
         raise InvalidInputError(f"token_budget must be an integer of at least 16, got {token_budget!r}")
     if style not in STYLES:
         raise InvalidInputError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
-    results = search(query, user_id=user_id, limit=limit or depth_for(budget), recipe=recipe,
-                          reference_time=reference_time)  # fmt: skip
-    uid = results.hits[0].memory.user_id if results.hits else user_id
+    return token_budget
+
+
+def build_recall_prompt(
+    runtime: Runtime, request: RecallRequest, recalled: Recalled, budget: int, *, style: str = "sections",
+    chat: ChatModel | None = None,
+) -> PromptBlock:
+    """Pack ``recalled`` — the recall of ``request``, checked by the facade with :func:`prompt_budget` —
+    within ``budget`` tokens and lay out the memory block. What the block adds to the hits (pinned
+    lines, proven skills, turn dates, conflicts, citations) is read over one connection; the
+    question's vector comes with ``recalled``. The stages' times join ``results.trace["timings_ms"]``
+    (``prompt_reads``, ``prompt_pack``, ``prompt_total``)."""
+    started = time.perf_counter()
+    reads = 0.0
+    results = recalled.results
+    uid, query = request.user_id, request.query
     lang = "zh" if detect_language(query) == "zh" else "en"
     terms = tokenize(query)
     top = max((h.score.final for h in results.hits), default=0.0)
     found = {h.memory.id for h in results.hits if top > 0 and h.score.final >= RELEVANT_SHARE * top}
-    pins = sorted((p for p in _pins(core, uid, viewer) if bears_on(p, set(terms), found)),
-                  key=lambda p: pin_priority(p, found))  # the share is filled in this order  # fmt: skip
-    pins += alike_procedures(core, query, uid)  # seed 004 §4.2 "Proven Skills": only for a task that looks alike
-    pinned_ids = frozenset(p.memory.id for p in pins)
-    hits = [h for h in results.hits if h.memory.category != PROCEDURE or h.memory.id in pinned_ids]
-    hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
+    with runtime.db.connection() as conn, statements_on_their_own(conn):
+        mark = time.perf_counter()
+        pins = sorted((p for p in _pins(runtime, conn, uid, request.viewer) if bears_on(p, set(terms), found)),
+                      key=lambda p: pin_priority(p, found))  # the share is filled in this order  # fmt: skip
+        # seed 004 §4.2 "Proven Skills": only for a task that looks alike
+        pins += alike_procedures(runtime, conn, query, uid, recalled.query_vector)
+        pinned_ids = frozenset(p.memory.id for p in pins)
+        hits = [h for h in results.hits if h.memory.category != PROCEDURE or h.memory.id in pinned_ids]
+        hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
+        texts = _turn_texts(conn, uid, hits)
+        hits = earlier(hits, texts, set(terms), lang)  # issue 21 item 3: a replaced value is never shown as current
+        hits = conflicts(conn, uid, hits, texts, lang)
+        reads += time.perf_counter() - mark
+        layout = functools.partial(_layout, hits, pins, pinned_ids, terms, texts, budget, style, lang, query, results)
+        asks_model = style == "bullets" and chat is not None
+        if not asks_model:  # packing is quick: the citations are read over the same connection
+            text, ordered = layout(None)
+            mark = time.perf_counter()
+            citations = _citations(conn, uid, [i.hit for i in ordered])
+            reads += time.perf_counter() - mark
+    if asks_model:  # no connection is held while the model compresses the bullets
+        text, ordered = layout(chat)
+        with runtime.db.connection() as conn, statements_on_their_own(conn):
+            citations = _citations(conn, uid, [i.hit for i in ordered])
+    lines = tuple(PromptLine(n, i.section, i.text, i.hit.memory.id, i.compressed)
+                  for n, i in enumerate(ordered, start=1))  # fmt: skip
+    total = (time.perf_counter() - started) * 1000
+    timings = results.trace.setdefault("timings_ms", {})
+    timings.update(prompt_reads=round(reads * 1000, 3), prompt_pack=round(total - reads * 1000, 3),
+                   prompt_total=round(total, 3))  # fmt: skip
+    return PromptBlock(text, style, lang, count_tokens(text), budget, lines, tuple(citations), results)
+
+
+def _layout(
+    hits: list[SearchHit], pins: list[SearchHit], pinned_ids: frozenset[uuid.UUID], terms: list[str],
+    texts: dict[uuid.UUID, str], budget: int, style: str, lang: str, query: str, results: SearchResults,
+    chat: ChatModel | None,
+) -> tuple[str, list[PackItem]]:
+    """The lines chosen within ``budget`` (``packing.pack``) and laid out in ``style``, in marker order."""
     line_cost = count_tokens("- [99]\n")
-    texts = _turn_texts(core, uid, hits)
-    hits = earlier(hits, texts, set(terms), lang)  # issue 21 item 3: a replaced value is never shown as current
-    hits = conflicts(core, uid, hits, texts, lang)
     items = make_items(hits, pinned=pinned_ids, max_item_tokens=max(MAX_ITEM_TOKENS, budget // LINE_SHARE),
                        line_cost=line_cost, terms=terms, texts=texts)  # fmt: skip
     heads = HEADINGS[lang]
     skills = any(p.memory.category == PROCEDURE for p in pins)
     reserve = count_tokens("\n".join(v for k, v in heads.items() if k != "skills" or skills))
     chosen = pack(items, max(0, budget - reserve), pinned_share=PINNED_SHARE)
-    text = ""
-    ordered: list[PackItem] = []
     if style == "bullets" and chat is not None and chosen:
         today = (results.trace.get("stages", {}).get("query", {}) or {}).get("reference", "") or "today"
         llm = _llm_bullets(
             chat, sorted(chosen, key=lambda i: -i.value)[:12], query, lang, budget, str(today)[:10]
         )
-        if llm is not None:
-            text, ordered = llm
-    if not ordered:
-        if style == "bullets":
-            text, ordered = _fit(chosen, budget, lambda c: _render_bullets(c, lang))
-        else:
-            text, ordered = _fit(chosen, budget, lambda c: _render_sections(group(c), lang))
-    citations = _citations(core, uid, [i.hit for i in ordered])
-    lines = tuple(PromptLine(n, i.section, i.text, i.hit.memory.id, i.compressed)
-                  for n, i in enumerate(ordered, start=1))  # fmt: skip
-    return PromptBlock(text, style, lang, count_tokens(text), budget, lines, tuple(citations), results)
+        if llm is not None and llm[1]:
+            return llm
+    if style == "bullets":
+        return _fit(chosen, budget, lambda c: _render_bullets(c, lang))
+    return _fit(chosen, budget, lambda c: _render_sections(group(c), lang))

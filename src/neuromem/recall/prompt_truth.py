@@ -13,15 +13,12 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..store import memories, recall_truth
+from ..store.db import Conn
 from ..text.tokenize import tokenize
 from ..types import MemoryRecord, SearchHit
 from .truth import event_time, is_outdated
-
-if TYPE_CHECKING:
-    from ..core import Runtime
 
 LABELS = {
     "en": {"earlier": "earlier: {text} (until {date})",
@@ -55,16 +52,15 @@ def earlier(hits: list[SearchHit], texts: dict[uuid.UUID, str], terms: set[str],
     return out
 
 
-def conflicts(core: Runtime, user_id: str, hits: list[SearchHit], texts: dict[uuid.UUID, str],
+def conflicts(conn: Conn, user_id: str, hits: list[SearchHit], texts: dict[uuid.UUID, str],
               lang: str) -> list[SearchHit]:  # fmt: skip
     """Each open review item touching ``hits`` as one line, on the better ranked of its two hits (``texts``
     updated); the other value's hit is left out."""
     ids = [h.memory.id for h in hits]
-    with core.db.connection() as conn:
-        found = recall_truth.open_conflicts(conn, user_id, ids)
-        if not found:
-            return hits
-        records = memories.get_many(conn, user_id, {i for c in found for i in (c.old_id, c.new_id)})
+    found = recall_truth.open_conflicts(conn, user_id, ids)
+    if not found:
+        return hits
+    records = memories.get_many(conn, user_id, {i for c in found for i in (c.old_id, c.new_id)})
     position = {i: n for n, i in enumerate(ids)}
     dropped: set[uuid.UUID] = set()
     for c in found:

@@ -1,14 +1,17 @@
-"""The five retrievers of recall (seed 003 §5.2, W5; seed 000 §6.1–§6.2).
+"""The retrievers of recall (seed 003 §5.2, W5; seed 000 §6.1–§6.2).
 
-Each takes an open connection and a :class:`RecallRequest` and returns a best-first
-list of :class:`~neuromem.recall.fusion.Ranked` with the retriever's own score:
+Each takes an open connection and a :class:`Probe` (one reading of the question under the
+request's scope) and returns a best-first list of :class:`~neuromem.recall.fusion.Ranked`
+with the retriever's own score. ``recall.retriever_table`` says which runs when, in order:
 
 - ``bm25``   — Okapi BM25 over the jieba-segmented tokens (``store.bm25``);
 - ``vector`` — cosine similarity, HNSW per memory type (traits excluded: see ``traits``);
 - ``traits`` — ``mv_trait_decayed``, emerging/established/core above the confidence
   floor, score = similarity × decayed confidence (confidence alone without a vector);
 - ``graph``  — k-hop expansion from seeds and query entities, personalized PageRank;
-- ``raw``    — passage-level search over raw chunks, mapped to the memories citing them.
+- ``raw``    — passage-level search over raw chunks, mapped to the memories citing them;
+- ``turn_bm25`` / ``turn_vector`` — the turn channel (``recall.units``): stored turns by BM25
+  and by their vector (the concept route is ``recall.concepts``).
 """
 
 from __future__ import annotations
@@ -37,7 +40,10 @@ from .recipes import RecallRecipe
 
 
 @dataclass(frozen=True, slots=True)
-class RecallRequest:
+class Probe:
+    """What the retrievers search with: the analysed question (or one view of it, or the second
+    hop's words) and its vector, under the scope of a :class:`~neuromem.recall.request.RecallRequest`."""
+
     user_id: str
     analysis: QueryAnalysis
     vector: np.ndarray | None
@@ -65,7 +71,7 @@ class RawOutcome:
     trigger: str = ""
 
 
-def bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[Ranked]:
+def bm25(conn: Conn, req: Probe, settings: RecallSettings) -> list[Ranked]:
     terms = req.analysis.terms + req.analysis.variants if req.recipe.inflections else req.analysis.terms
     rows = bm25_store.bm25_search(
         conn, req.user_id, terms, req.types, limit=req.recipe.bm25_k,
@@ -74,7 +80,7 @@ def bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[Ranke
     return ranked([(r.id, r.score) for r in rows])
 
 
-def vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
+def vector(conn: Conn, req: Probe, dim: int) -> list[Ranked]:
     if req.vector is None:
         return []
     types = [t for t in req.types if t is not MemoryType.TRAIT]  # traits: their own retriever
@@ -85,13 +91,13 @@ def vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
     return ranked(pairs)
 
 
-def turns_wanted(req: RecallRequest) -> bool:
+def turns_wanted(req: Probe) -> bool:
     """Whether the turn channel may answer this request: turns are episodic evidence, so not when the
     caller restricts the types to others, nor under a metadata filter (turns carry no memory metadata)."""
     return req.recipe.use_turns and req.where is None and MemoryType.EPISODIC in req.types
 
 
-def turn_bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[Ranked]:
+def turn_bm25(conn: Conn, req: Probe, settings: RecallSettings) -> list[Ranked]:
     """BM25 over the user's stored turns, every role (issue 14 item 1); ids are message ids."""
     rows = bm25_store.turn_bm25_search(conn, req.user_id, req.analysis.terms, limit=req.recipe.turn_k,
                                        k1=settings.bm25_k1, b=settings.bm25_b, as_of=req.as_of,
@@ -99,7 +105,7 @@ def turn_bm25(conn: Conn, req: RecallRequest, settings: RecallSettings) -> list[
     return ranked([(r.id, r.score) for r in rows])
 
 
-def turn_vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
+def turn_vector(conn: Conn, req: Probe, dim: int) -> list[Ranked]:
     """Cosine similarity over the user's embedded turns; ids are message ids."""
     if req.vector is None:
         return []
@@ -110,7 +116,7 @@ def turn_vector(conn: Conn, req: RecallRequest, dim: int) -> list[Ranked]:
 
 
 def traits(
-    conn: Conn, req: RecallRequest, settings: RecallSettings, dim: int, decay: TraitSettings
+    conn: Conn, req: Probe, settings: RecallSettings, dim: int, decay: TraitSettings
 ) -> list[Ranked]:
     if MemoryType.TRAIT not in req.types:
         return []
@@ -127,7 +133,7 @@ def traits(
     return ranked(pairs)
 
 
-def graph(conn: Conn, req: RecallRequest, seed_lists: Sequence[Sequence[Ranked]]) -> GraphOutcome:
+def graph(conn: Conn, req: Probe, seed_lists: Sequence[Sequence[Ranked]]) -> GraphOutcome:
     """Seeds (top of the first retrievers by RRF, plus entity nodes named in the query) →
     k-hop expansion over the typed, weighted edges → personalized PageRank → memories."""
     recipe = req.recipe
@@ -234,7 +240,7 @@ def passages_of(
     return out
 
 
-def raw(conn: Conn, req: RecallRequest, trigger: str) -> RawOutcome:
+def raw(conn: Conn, req: Probe, trigger: str) -> RawOutcome:
     """Passage-level search over raw chunks; memories citing a matching chunk become hits."""
     analysis = req.analysis
     terms = list(analysis.terms)

@@ -1,6 +1,6 @@
 """Recall that includes what other users share with the user (issue 26 item 2): ``search(include_shared=True)``.
 
-The user's own recall runs unchanged (``RecallPipeline.search``). The memories others share with the user
+The user's own recall runs unchanged (``RecallPipeline.run``). The memories others share with the user
 (``store.shared``: team memories of the user's teams, public ones) are ranked by full text and by vector
 and fused by RRF with the memory factors of the user's recipe (``recall.fusion``; a handful of shared rows
 is too few for the recipe's score normalisation), kept when they pass the recipe's relevance floor

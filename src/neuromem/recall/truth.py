@@ -9,7 +9,7 @@ the current hit: when the lower of the two must come first they exchange places 
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
 and no other hit moves, so the rule never pushes an unrelated hit out of the top; the scores still
 fall down the list. It runs after fusion and the judge in every recipe
-(``pipeline.RecallPipeline.search``).
+(``pipeline.RecallPipeline.run``).
 
 **Relevance floor.** A hit the z-score fusion clipped to 0 but a lexical list found (it shares words
 with the query) keeps a trace of a score below every scored hit (:func:`lexical_traces`). A hit is
@@ -27,6 +27,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from .. import blas
 from ..types import MemoryRecord, SearchHit
 from .units import is_turn_only
 
@@ -97,7 +98,8 @@ def _near_duplicates(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.n
     matrix = np.stack([np.asarray(vectors[hits[i].memory.id], dtype=np.float32) for i in idx])
     norms = np.linalg.norm(matrix, axis=1, keepdims=True)
     unit = matrix / np.where(norms > 0, norms, 1.0)
-    sims = unit @ unit.T
+    with blas.single_threaded():  # a few hundred rows: BLAS threads would cost far more than the product
+        sims = unit @ unit.T
     rows, cols = np.nonzero(np.triu(sims >= cosine, k=1))
     return [(idx[a], idx[b]) for a, b in zip(rows.tolist(), cols.tolist(), strict=True)]
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from psycopg import sql
 
@@ -54,49 +53,6 @@ COPY_SOURCES = """INSERT INTO memory_sources (memory_id, session_id, message_id,
 def copy_sources(conn: Conn, user_id: str, from_ids: Sequence[uuid.UUID], to_id: uuid.UUID) -> None:
     """The summary inherits the sessions and messages of what it summarises."""
     conn.execute(COPY_SOURCES, (to_id, user_id, list(from_ids)))
-
-
-@dataclass(frozen=True, slots=True)
-class TierCandidate:
-    """A current fact or episode with the counts the promoter decides on."""
-
-    record: MemoryRecord
-    support: int  # provenance rows + SUPPORTS edges pointing at it
-    sessions: int  # distinct source sessions
-    topic_repeats: int  # most memories sharing one of its ABOUT concepts
-
-
-TIER_CANDIDATES = sql.SQL("""SELECT {select_columns},
-                   (SELECT count(*) FROM memory_sources s WHERE s.user_id = m.user_id AND s.memory_id = m.id)
-                 + (SELECT count(*) FROM graph_edges e WHERE e.user_id = m.user_id AND e.target_id = m.id
-                    AND e.edge_type = 'SUPPORTS' AND e.expired_at IS NULL) AS support,
-                   (SELECT count(DISTINCT s.session_id) FROM memory_sources s
-                    WHERE s.user_id = m.user_id AND s.memory_id = m.id) AS sessions,
-                   coalesce((SELECT max(n) FROM (
-                       SELECT count(*) AS n FROM graph_edges a JOIN graph_edges b
-                         ON b.user_id = a.user_id AND b.target_id = a.target_id AND b.edge_type = 'ABOUT'
-                        AND b.expired_at IS NULL
-                       WHERE a.user_id = m.user_id AND a.source_id = m.id AND a.edge_type = 'ABOUT'
-                         AND a.expired_at IS NULL GROUP BY a.target_id) t), 0) AS topic_repeats
-            FROM memories m
-            WHERE m.user_id = %s AND m.memory_type IN ('fact', 'episodic') AND m.expired_at IS NULL
-              AND coalesce(m.metadata->>'tier', 'short') <> 'long'
-            ORDER BY m.created_at, m.id LIMIT %s""").format(select_columns=MEMORY_COLUMNS)
-
-
-def tier_candidates(conn: Conn, user_id: str, limit: int) -> list[TierCandidate]:
-    rows = conn.execute(TIER_CANDIDATES, (user_id, limit)).fetchall()
-    return [TierCandidate(row_to_memory(r), int(r["support"]), int(r["sessions"]), int(r["topic_repeats"]))
-            for r in rows]  # fmt: skip
-
-
-USERS_WITH_MEMORIES = """SELECT DISTINCT user_id FROM memories WHERE memory_type IN ('fact', 'episodic') AND expired_at IS NULL
-           AND coalesce(metadata->>'tier', 'short') <> 'long' ORDER BY user_id LIMIT %s"""
-
-
-def users_with_memories(conn: Conn, limit: int) -> list[str]:
-    rows = conn.execute(USERS_WITH_MEMORIES, (limit,)).fetchall()
-    return [r["user_id"] for r in rows]
 
 
 USERS_WITH_CURRENT = """SELECT DISTINCT user_id FROM memories WHERE memory_type IN ('fact', 'episodic') AND expired_at IS NULL

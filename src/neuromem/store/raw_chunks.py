@@ -207,7 +207,11 @@ def get_texts(conn: Conn, user_id: str, shas: Sequence[str]) -> dict[str, str]:
 def quote(conn: Conn, user_id: str, ref: Mapping[str, Any]) -> str | None:
     """The exact original words a ``raw_refs`` item points to, or None if the chunk is gone."""
     sha = str(ref["sha256"])
-    text = get_texts(conn, user_id, [sha]).get(sha)
+    return cut(get_texts(conn, user_id, [sha]).get(sha), ref)
+
+
+def cut(text: str | None, ref: Mapping[str, Any]) -> str | None:
+    """The words of the chunk ``text`` that a ``raw_refs`` item points to (None for a chunk that is gone)."""
     if text is None:
         return None
     offset = int(ref.get("offset", 0))

@@ -164,14 +164,14 @@ class ProcedureOut(BaseModel):
     content: str
 
 
-ConsolidationStep = Literal["compress", "promote", "concepts", "archive"]
+ConsolidationStep = Literal["compress", "concepts", "archive"]
 
 
 class Consolidate(_Body):
     user_id: str = UserId
     steps: list[ConsolidationStep] = Field(
-        default=["compress", "promote", "concepts", "archive"], min_length=1, max_length=4,
-        description="What to run, in this order: compress old episodes, promote tiers, cluster concepts, archive")
+        default=["compress", "concepts", "archive"], min_length=1, max_length=3,
+        description="What to run, in this order: compress old episodes, cluster concepts, archive")
     dry_run: bool = Field(default=False, description="Report what would change; change nothing")
     now: dt.datetime | None = Field(default=None, description="'Now' for the age rules (default: the server's clock)")
 

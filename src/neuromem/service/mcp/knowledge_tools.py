@@ -5,7 +5,7 @@
 - ``trait``: one trait with its evidence chain (what supports it, what contradicts it);
 - ``related``: a memory's neighbours in the graph and the edges' kinds;
 - ``add_document`` / ``document_status``: a text or markdown document, and how far its embedding came;
-- ``consolidate``: one user's consolidation now (compress, promote, concepts, archive);
+- ``consolidate``: one user's consolidation now (compress, concepts, archive);
 - ``export_memory``: the user's memory as markdown (for people) or json;
 - ``sync_markdown``: two-way sync with ``memory.md`` / ``learnings.md`` (``POST /v1/markdown/sync``).
 
@@ -227,12 +227,12 @@ def register(server: MCPServer, m: Memory, invoke: Invoke) -> None:
                             lambda uid: progress(m.document_status(_uuid(file_id, "document"), user_id=uid)))
 
     @server.tool(description=(
-        "Consolidate the user's memory now: summarise old episodes, promote facts to longer tiers, "
-        "cluster related memories into concepts, archive what faded. dry_run reports without changing."))  # fmt: skip
+        "Consolidate the user's memory now: summarise old episodes, cluster related memories into concepts, "
+        "archive what faded. dry_run reports without changing."))  # fmt: skip
     async def consolidate_memory(
         user_id: UserId, ctx: Context,
-        steps: Annotated[list[ConsolidationStep], Field(min_length=1, max_length=4, description="What to run")] = [  # noqa: B006
-            "compress", "promote", "concepts", "archive"],
+        steps: Annotated[list[ConsolidationStep], Field(min_length=1, max_length=3, description="What to run")] = [  # noqa: B006
+            "compress", "concepts", "archive"],
         dry_run: Annotated[bool, Field(description="Report what would change; change nothing")] = False,
     ) -> ConsolidationReport:
         body = Consolidate(user_id=user_id, steps=steps, dry_run=dry_run)

@@ -1,5 +1,5 @@
 """``/v1/consolidate`` and ``/v1/memories/{id}/restore``: one user's consolidation now (issue 26 item 4;
-seed 004 §2.2, seed 003 §6): compress old episodes, promote tiers, cluster concepts, archive what faded —
+seed 004 §2.2, seed 003 §6): compress old episodes, cluster concepts, archive what faded —
 the per-user parts of the scheduled jobs — and bring an archived memory back."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from pydantic import BaseModel
 from ....lifecycle.archive import ArchiveReport
 from ....lifecycle.compress import CompressionReport
 from ....lifecycle.concepts import ConceptReport
-from ....lifecycle.tiers import Promotion
 from ....memory import Memory
 from ....types import MemoryRecord
 from ..context import WRITE, context
@@ -29,7 +28,6 @@ class ConsolidationReport(BaseModel):
 
     dry_run: bool
     compress: CompressionReport | None = None
-    promote: list[Promotion] | None = None
     concepts: ConceptReport | None = None
     archive: ArchiveReport | None = None
 
@@ -38,7 +36,6 @@ def consolidate(m: Memory, uid: str, body: Consolidate) -> ConsolidationReport:
     """The asked steps, in the order given, for one user."""
     steps = {
         "compress": lambda: m.compress(user_id=uid, now=body.now, dry_run=body.dry_run),
-        "promote": lambda: m.promote(user_id=uid, now=body.now, dry_run=body.dry_run),
         "concepts": lambda: m.consolidate_concepts(user_id=uid, dry_run=body.dry_run),
         "archive": lambda: m.archive(user_id=uid, now=body.now, dry_run=body.dry_run),
     }
@@ -47,8 +44,8 @@ def consolidate(m: Memory, uid: str, body: Consolidate) -> ConsolidationReport:
 
 @router.post("/consolidate", response_model=ConsolidationReport, summary="Consolidate one user's memory now")
 async def consolidate_user(body: Consolidate, request: Request, principal: Principal = WRITE):
-    """Episodes summarised (originals archived behind the summary, citations kept), facts promoted to the
-    mid / long tiers, related memories clustered into concepts, faded memories archived."""
+    """Episodes summarised (originals archived behind the summary, citations kept), related memories
+    clustered into concepts, faded memories archived."""
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: consolidate(m, uid, body))
 
