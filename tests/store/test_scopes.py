@@ -182,7 +182,9 @@ def test_rls_an_agent_setting_without_its_proof_matches_nobody(memory: Memory) -
     memory.add("A public notice", user_id="dave", visibility="public")
     with scope.bind(Scope("default", "alice", agent_id="planner")), memory.runtime.db.transaction() as conn:
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 6  # 5 of alice's + public
-        conn.execute("SELECT set_config('neuromem.agent_id', 'coder', true)")  # unsigned change of agent
+        # an unsigned change of agent, made as the scope makes its own (SET LOCAL: on a Citus cluster it reaches
+        # the workers, where the policies run; a set_config() stays on the coordinator and changes nothing there)
+        conn.execute("SET LOCAL neuromem.agent_id = 'coder'")
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0  # not even public rows
 
 

@@ -52,7 +52,7 @@ NODE_CANDIDATES = """SELECT n.id, n.node_type, n.name, coalesce(n.updated_at, n.
                                   AND e.expired_at IS NULL
            LEFT JOIN memories m ON m.user_id = e.user_id AND m.id = e.source_id AND m.expired_at IS NULL
            WHERE n.user_id = %s AND n.expired_at IS NULL AND n.node_type <> ALL(%s)
-           GROUP BY n.id ORDER BY n.id LIMIT %s"""
+           GROUP BY n.user_id, n.id ORDER BY n.id LIMIT %s"""  # (user_id, id): the key on a Citus cluster too
 
 
 def node_candidates(conn: Conn, user_id: str, limit: int) -> list[NodeCandidate]:

@@ -10,10 +10,14 @@ edits:
   column in every primary key, unique constraint, unique index and foreign key of a distributed
   table, so keys that lack it get ``user_id`` appended first (ids are UUIDv7, globally unique:
   the wider keys accept exactly the same rows);
-- **shared tables** (no ``user_id``: API keys, tenants) become reference tables, a copy on every
-  node, so joins with them stay on the user's node;
-- the **job queue** (procrastinate's tables) and the migrations' bookkeeping stay on the
-  coordinator;
+- **shared tables** (no ``user_id``: API keys, webhooks) become reference tables, a copy on every
+  node, so joins with them stay on the user's node; so does ``team_members`` (``REFERENCE_USER_TABLES``),
+  which the ``shared_visibility`` policy of migration 0022 reads for the viewer on the owner's shard;
+- a **statement-level trigger with transition tables** (0020's change feed) becomes a row-level
+  trigger of the same name calling its function's ``_per_row`` twin (migration 0024): Citus fires a
+  distributed table's triggers on the shards, where its planner cannot read a transition table;
+- the **job queues** (procrastinate's tables, and ``ingest_jobs``, whose runner claims any user's
+  oldest job with ``FOR UPDATE SKIP LOCKED``) and the migrations' bookkeeping stay on the coordinator;
 - a **materialized view** cannot be refreshed over shards, so each becomes a plain view with the
   same definition (``security_invoker``: the service role's row-level security applies); a
   query on it with ``user_id = …`` is routed like one on its tables (docs/architecture.md,
@@ -29,7 +33,8 @@ edits:
   (docs/operations.md says how workers authenticate it).
 
 Row-level security policies, triggers and indexes of a distributed table are carried to its
-shards by Citus itself. The step is idempotent: a second run finds nothing to do.
+shards by Citus itself (triggers only with ``citus.enable_unsafe_triggers``, set for this step: the
+per-row triggers touch their own user's rows, on co-located shards of the same node). The step is idempotent: a second run finds nothing to do.
 """
 
 from __future__ import annotations
@@ -46,7 +51,14 @@ from .scope import SERVICE_ROLE
 
 DISTRIBUTION_COLUMN = "user_id"
 QUEUE_TABLE_PREFIX = "procrastinate_"  # the job queue (lifecycle.worker): stays on the coordinator
-COORDINATOR_TABLES = ("neuromem_migrations", "neuromem_meta")
+# the migrations' bookkeeping, and the queue of ingest(wait=False) batches (0021): its runner claims the
+# oldest job of any user with FOR UPDATE SKIP LOCKED, which Citus cannot run over shards; a queue, like
+# procrastinate's, whose statements touch no other table
+COORDINATOR_TABLES = ("neuromem_migrations", "neuromem_meta", "ingest_jobs")
+# tables with a user_id that are read across users: who belongs to which team (0022) is read by the
+# policy shared_visibility of every memory shard, for the viewer, not the owner, of the rows; a copy
+# on every node lets each shard check membership locally (a small table, written rarely)
+REFERENCE_USER_TABLES = ("team_members",)
 FUNCTION_PREFIX = "neuromem_"
 
 HAS_CITUS = "SELECT 1 FROM pg_extension WHERE extname = 'citus'"
@@ -120,6 +132,23 @@ _READING_FUNCTIONS = """
 _COLUMN_TYPE = """
     SELECT format_type(a.atttypid, a.atttypmod) FROM pg_attribute a
     WHERE a.attrelid = %s::regclass AND a.attname = %s"""
+# statement-level triggers with transition tables on user tables (0020's change feed): Citus fires a
+# distributed table's triggers on its shards, where its planner cannot read a transition table
+_TRANSITION_TRIGGERS = """
+    SELECT t.tgname, c.relname, p.proname, t.tgtype
+    FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid JOIN pg_proc p ON p.oid = t.tgfoid
+    WHERE c.relnamespace = 'public'::regnamespace AND c.relname = ANY(%s) AND NOT t.tgisinternal
+      AND (t.tgoldtable IS NOT NULL OR t.tgnewtable IS NOT NULL)
+    ORDER BY c.relname, t.tgname"""
+PER_ROW_SUFFIX = "_per_row"  # the per-row twin of a statement-level trigger function (migration 0024)
+FUNCTION_EXISTS = "SELECT to_regprocedure(%s) IS NOT NULL"
+DROP_TRIGGER = sql.SQL("DROP TRIGGER {} ON {}")
+CREATE_ROW_TRIGGER = sql.SQL("CREATE TRIGGER {name} AFTER {events} ON {table} FOR EACH ROW EXECUTE FUNCTION {fn}({arg})")
+# pg_trigger.tgtype bits (PostgreSQL's trigger.h)
+_TRIGGER_EVENTS = {4: "INSERT", 8: "DELETE", 16: "UPDATE"}
+# Citus refuses to distribute a table with triggers unless told (its triggers run on the shards): the
+# per-row triggers above only touch rows of their own user, on co-located shards of the same node
+ALLOW_TRIGGERS = "SET LOCAL citus.enable_unsafe_triggers = on"
 DISTRIBUTE = "SELECT create_distributed_table(%s, %s, colocate_with => %s)"
 MAKE_REFERENCE = "SELECT create_reference_table(%s)"
 DISTRIBUTE_FUNCTION = "SELECT create_distributed_function(%s)"
@@ -143,6 +172,7 @@ class Layout:
     reference: list[str] = field(default_factory=list)
     rekeyed: list[str] = field(default_factory=list)
     views: list[str] = field(default_factory=list)
+    triggers: list[str] = field(default_factory=list)
     functions: list[str] = field(default_factory=list)
 
 
@@ -166,12 +196,16 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
         conn.execute(ALLOW_NESTED.format(sql.SQL(signature)))  # type: ignore[arg-type]
     done = {name: method for name, method in _rows(conn, _LAID_OUT)}
     tables = [(name, bool(per_user)) for name, per_user in _rows(conn, _TABLES, {"col": DISTRIBUTION_COLUMN})]
-    user_tables = [name for name, per_user in tables if per_user and name not in done]
-    shared = [name for name, per_user in tables if not per_user and name not in done and _is_shared(name)]
+    user_tables = [name for name, per_user in tables
+                   if per_user and name not in done and name not in REFERENCE_USER_TABLES and _is_shared(name)]  # fmt: skip
+    shared = [name for name, per_user in tables
+              if (not per_user or name in REFERENCE_USER_TABLES) and name not in done and _is_shared(name)]  # fmt: skip
     if user_tables:
         _require_one_column_type(conn, user_tables + [n for n, m in done.items() if m == "h"])
         foreign_keys = _drop_foreign_keys(conn, user_tables)
         _policies_without_subqueries(conn)
+        layout.triggers = _triggers_per_row(conn, user_tables)
+        conn.execute(ALLOW_TRIGGERS)
         for table in user_tables:
             if _widen_keys(conn, table):
                 layout.rekeyed.append(table)
@@ -207,11 +241,32 @@ def _policies_without_subqueries(conn: psycopg.Connection[Any]) -> None:
                                          sql.SQL(with_check)))  # type: ignore[arg-type]  # fmt: skip
 
 
+def _triggers_per_row(conn: psycopg.Connection[Any], tables: list[str]) -> list[str]:
+    """Replace each statement-level trigger with transition tables by a row-level trigger of the same
+    name and events calling ``<function>_per_row(<table>)`` (migration 0024); a trigger without such a
+    twin cannot run on a cluster, and the layout says which."""
+    replaced = []
+    for name, table, function, tgtype in _rows(conn, _TRANSITION_TRIGGERS, (tables,)):
+        twin = function + PER_ROW_SUFFIX
+        if not _rows(conn, FUNCTION_EXISTS, (f"{twin}()",))[0][0]:
+            from ..errors import StoreError
+
+            raise StoreError(f"trigger {name} on {table} reads a transition table, which Citus cannot plan on a "
+                             f"shard, and {twin}() (its per-row form) does not exist")  # fmt: skip
+        events = sql.SQL(" OR ").join(sql.SQL(e) for bit, e in _TRIGGER_EVENTS.items() if tgtype & bit)  # type: ignore[arg-type]
+        conn.execute(DROP_TRIGGER.format(sql.Identifier(name), sql.Identifier(table)))
+        conn.execute(CREATE_ROW_TRIGGER.format(name=sql.Identifier(name), events=events, table=sql.Identifier(table),
+                                               fn=sql.Identifier(twin), arg=sql.Literal(table)))  # fmt: skip
+        replaced.append(f"{table}.{name}")
+    return replaced
+
+
 def _cluster_policy(expression: str) -> str:
     return _SCALAR_SUBQUERY.sub(r"\1", _SCOPED_USER_POLICY.sub(CLUSTER_SCOPED_USER_POLICY, expression))
 
 
 def _is_shared(table: str) -> bool:
+    """Whether the table goes to the workers (distributed or replicated), not stays on the coordinator."""
     return not table.startswith(QUEUE_TABLE_PREFIX) and table not in COORDINATOR_TABLES
 
 

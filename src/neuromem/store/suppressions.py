@@ -21,9 +21,12 @@ class Suppression:
     deleted_at: dt.datetime
 
 
-INSERT = """INSERT INTO trait_suppressions (id, user_id, trait_id, content, keywords, evidence_ids)
-            SELECT %s, %s, %s, %s, %s, coalesce(array_agg(DISTINCT memory_id), '{}')
+# two statements, not INSERT … SELECT array_agg(…): Citus cannot route an INSERT … SELECT whose target's
+# user_id is a parameter, and runs it through the coordinator with COPY, which row-level security forbids
+SUPPORTING = """SELECT coalesce(array_agg(DISTINCT memory_id), '{}') AS ids
             FROM trait_evidence WHERE user_id = %s AND trait_id = %s AND evidence_type = 'supporting'"""
+INSERT = """INSERT INTO trait_suppressions (id, user_id, trait_id, content, keywords, evidence_ids)
+            VALUES (%s, %s, %s, %s, %s, %s)"""
 ACTIVE = """SELECT id, trait_id, content, keywords, evidence_ids, deleted_at FROM trait_suppressions
             WHERE user_id = %s AND lifted_at IS NULL ORDER BY deleted_at"""
 LIFT = "UPDATE trait_suppressions SET lifted_at = %s WHERE user_id = %s AND id = %s"
@@ -32,7 +35,9 @@ STORED_AFTER = "SELECT id FROM memories WHERE user_id = %s AND id = ANY(%s) AND 
 
 def record(conn: Conn, user_id: str, trait_id: uuid.UUID, content: str, keywords: Sequence[str]) -> None:
     """Suppress a deleted trait: its theme and every memory that supported it, as of now."""
-    conn.execute(INSERT, (uuid7(), user_id, trait_id, content, list(keywords), user_id, trait_id))
+    row = conn.execute(SUPPORTING, (user_id, trait_id)).fetchone()
+    evidence = list(row["ids"]) if row is not None else []
+    conn.execute(INSERT, (uuid7(), user_id, trait_id, content, list(keywords), evidence))
 
 
 def active(conn: Conn, user_id: str) -> list[Suppression]:
