@@ -77,7 +77,7 @@ def _state(m: Memory, user: str) -> tuple[int, int]:
 
 
 def _history_rows(m: Memory, user: str) -> int:
-    with m._core.db.connection() as conn:
+    with m.runtime.db.connection() as conn:
         row = conn.execute("SELECT count(*) AS n FROM memory_history WHERE user_id = %s", (user,)).fetchone()
     return int(row["n"])
 
@@ -91,7 +91,7 @@ REPEATED = """SELECT count(*) AS n FROM memories m WHERE m.user_id = %s AND m.me
 
 
 def _repeated(m: Memory, user: str) -> int:
-    with m._core.db.connection() as conn:
+    with m.runtime.db.connection() as conn:
         return int(conn.execute(REPEATED, (user,)).fetchone()["n"])
 
 

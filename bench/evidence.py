@@ -124,7 +124,7 @@ def ingest_question(memory: Memory, user: str, q: Any, user_only: bool) -> dict[
             memory.ingest(turns, user_id=user, session_id=hidden(s.session_id))
     while memory.pending_embeddings(user_id=user):  # turn vectors computed after the ingest (background)
         memory.flush()
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         rows = conn.execute("SELECT id, metadata->>'doc_id' AS doc FROM conversation_messages WHERE user_id = %s",
                             (user,)).fetchall()  # fmt: skip
     return {r["id"]: turn_of[r["doc"]] for r in rows if r["doc"] in turn_of}
@@ -269,7 +269,7 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
         doc_of = ingest_question(memory, user, q, user_only)
         per_q[q.question_id] = score_question(memory, user, q, doc_of, user_only, recipes, args.budgets)
         types[q.question_id] = q.question_type
-        memory._core.access.flush()
+        memory.runtime.access.flush()
         memory.reset(user_id=user)
         print(f"[{n + 1}/{len(loaded)}] {q.question_id} {time.perf_counter() - started:.0f}s", file=sys.stderr)
         partial(args).write_text(json.dumps({"per_question": per_q, "types": types, "splits": splits}))

@@ -167,7 +167,7 @@ def replay_history(n: int, embedder_name: str) -> None:
             for text in statements:
                 m.add(text, user_id="history")
             current = m.get_all(user_id="history", limit=10_000)
-            vectors = m._core.embedder.embed_passages(statements, batch_size=32)
+            vectors = m.runtime.embedder.embed_passages(statements, batch_size=32)
     unit = np.asarray(vectors, dtype=np.float32)
     unit /= np.linalg.norm(unit, axis=1, keepdims=True)
     print(f"history of {n} distinct statements, one add each ({embedder_name}):")

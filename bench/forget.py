@@ -52,13 +52,13 @@ def load(memory: Memory, user: str, n: int, seed: int) -> list:  # type: ignore[
     """N memories with their messages, chunks and sources; returns the memory ids."""
     rng = random.Random(seed)
     embedder = HashingEmbedder(dim=DIM)
-    core = memory._core
+    runtime = memory.runtime
     ids = []
     for start in range(0, n, _BATCH):
         texts = [f"Note {i}: I like {rng.choice(_THINGS)} and {rng.choice(_THINGS)} ({i})"
                  for i in range(start, min(n, start + _BATCH))]  # fmt: skip
         vectors = embedder.embed_passages(texts)
-        with core.db.transaction() as conn:
+        with runtime.db.transaction() as conn:
             chunks = [RawChunk(sha256_of(t), t, search_text(t)) for t in texts]
             raw_chunks.put_many(conn, user, chunks)
             sessions = {}

@@ -65,15 +65,15 @@ from neuromem.store.conversations import NewMessage
 
 def store_turns(memory: Memory, user: str, docs: Sequence[Any], vectors: np.ndarray, records: Sequence[Any]) -> None:
     """Each memory's turn as a stored conversation turn with its vector, linked as the memory's source."""
-    core = memory._core
-    with core.db.transaction() as conn:
+    runtime = memory.runtime
+    with runtime.db.transaction() as conn:
         sessions: dict[str, Any] = {}
         for i, (doc_id, session_id, text, date) in enumerate(docs):
             if session_id not in sessions:
                 sessions[session_id] = [conversations.lock_session(conn, user, session_id, date)[0], 0]
             row, seq = sessions[session_id]
             sessions[session_id][1] += 1
-            tokens, count, vec = turn_unit(Turn("user", text, date), vectors[i], core.dim)
+            tokens, count, vec = turn_unit(Turn("user", text, date), vectors[i], runtime.dim)
             [mid] = conversations.insert_messages(conn, user, [NewMessage(
                 row.id, seq, "user", None, text, date, doc_id, None, {"doc_id": doc_id}, doc_id, None,
                 tokens, count, vec)])  # fmt: skip
@@ -247,7 +247,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with ThreadPoolExecutor(max_workers=args.clients) as pool:
                 for found in pool.map(client, range(args.clients)):
                     concurrent_ms.extend(found)
-            memory._core.access.flush()
+            memory.runtime.access.flush()
     report: dict[str, Any] = {
         "load_average_at_end": os.getloadavg(),
         "turns_stored": not args.no_turns,

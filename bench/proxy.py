@@ -67,7 +67,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                                   service={"proxy_upstream": fake.base_url})  # fmt: skip
         with Memory(settings) as memory:
             seed(memory, args.memories)
-            token = KeyStore(memory._core.db).create("default", "write", name="bench")[1]
+            token = KeyStore(memory.runtime.db).create("default", "write", name="bench")[1]
             with ServiceServer(memory, settings, mcp_http=False, include_web=False) as url, httpx.Client(timeout=60) as c:
                 proxied = {"X-Neuromem-Key": token, "X-Neuromem-User": USER}
                 for stream in (False, True):

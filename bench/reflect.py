@@ -58,7 +58,7 @@ def run(n: int, pg_url: str) -> float:
     settings = bench_settings(pg_url, dim=DIM, traits={"refresh_view_after_reflect": False})
     db = Database.open(settings)
     embedder = HashingEmbedder(dim=DIM)
-    core = Runtime(settings, db, embedder)
+    runtime = Runtime(settings, db, embedder)
     rows = synthetic(n)
     vectors = embedder.embed_passages([r[0] for r in rows])
     with db.transaction() as conn:
@@ -66,7 +66,7 @@ def run(n: int, pg_url: str) -> float:
                                      content_hash=content_hash(text), search_tokens=search_text(text),
                                      embedding=vectors[k], metadata={"session_id": s}, valid_at=when)
                            for k, (text, when, s) in enumerate(rows)], DIM)  # fmt: skip
-    service = ReflectionService(core, OfflineDetector(settings.traits))
+    service = ReflectionService(runtime, OfflineDetector(settings.traits))
     started = time.perf_counter()
     report = service.reflect("bench", T0 + dt.timedelta(days=61))
     elapsed = time.perf_counter() - started

@@ -267,7 +267,7 @@ def ingest(
 ) -> list[Any]:
     """Insert ``(doc_id, session_id, text, date)`` as episodic memories, then the turn graph;
     returns the memory records in the order of ``docs``."""
-    core = memory._core
+    runtime = memory.runtime
     rows = [
         NewMemory(
             user_id=user_id,
@@ -282,8 +282,8 @@ def ingest(
         )
         for i, (doc_id, session_id, text, date) in enumerate(docs)
     ]
-    with core.db.transaction() as conn:
-        records = memories.insert_many(conn, rows, core.dim)
+    with runtime.db.transaction() as conn:
+        records = memories.insert_many(conn, rows, runtime.dim)
         edges: list[graph.EdgeInput] = []
         mentions: list[tuple[int, str, str, str]] = []
         for i, (_, session_id, text, _) in enumerate(docs):
@@ -344,7 +344,7 @@ def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespac
             sess_rank = collapse_ranking(ranking, session_of_turn)
             sess = {f"session_{k}": v for k, v in lme_scores(sess_rank, gold_sessions, KS).items()}
             per_system[name].append(QuestionScores(q.question_id, q.question_type, {**sess, **turn}))
-        memory._core.access.flush()  # no background access flush may race the reset's DELETE (deadlock)
+        memory.runtime.access.flush()  # no background access flush may race the reset's DELETE (deadlock)
         memory.reset(user_id=user)
     emb.save()
     if dump is not None:

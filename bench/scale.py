@@ -194,11 +194,11 @@ def measure(
         for _ in range(api_adds):
             m.add(corpus.sentence()[0], user_id=f"user-{rng.randrange(users)}")
         result["api_add_rows_per_s"] = round(api_adds / (time.perf_counter() - started), 1)
-        core = m._core
-        drafts = [writes.draft(core, corpus.sentence()[0], "user-0") for _ in range(api_adds)]
+        runtime = m.runtime
+        drafts = [writes.draft(runtime, corpus.sentence()[0], "user-0") for _ in range(api_adds)]
         started = time.perf_counter()
         for i in range(0, len(drafts), 100):
-            writes.add_many(core, drafts[i : i + 100])
+            writes.add_many(runtime, drafts[i : i + 100])
         result["add_many_rows_per_s"] = round(len(drafts) / (time.perf_counter() - started), 1)
         # search latency
         texts = [corpus.query() for _ in range(queries)]
@@ -207,7 +207,7 @@ def measure(
         types = [MemoryType.FACT, MemoryType.EPISODIC, MemoryType.TRAIT, MemoryType.DOCUMENT]
         first, pipeline = [], []
         for _ in range(2):  # warm the caches
-            with core.db.connection() as conn:
+            with runtime.db.connection() as conn:
                 search(conn, SearchRequest(who[0], vectors[0], query_terms(texts[0]), types, 10),
                        settings.recall, DIM, settings.traits)  # fmt: skip
             m.search(texts[0], user_id=who[0])
@@ -216,7 +216,7 @@ def measure(
         for text, user, vector in tqdm(list(zip(texts, who, vectors, strict=True)), desc="first recall", unit="q"):
             request = SearchRequest(user, vector, query_terms(text), types, 10)
             t0 = time.perf_counter()
-            with core.db.connection() as conn:
+            with runtime.db.connection() as conn:
                 search(conn, request, settings.recall, DIM, settings.traits)
             first.append(time.perf_counter() - t0)
         for text, user in tqdm(list(zip(texts, who, strict=True)), desc="pipeline", unit="q"):
@@ -229,7 +229,7 @@ def measure(
             for i in slowest:
                 request = SearchRequest(who[i], vectors[i], query_terms(texts[i]), types, 10)
                 print(f"-- {first[i] * 1000:.1f} ms: {texts[i]!r}")
-                with core.db.connection() as conn:
+                with runtime.db.connection() as conn:
                     print(explain_analyze(conn, request, settings))
         result["first_recall_db_ms"] = percentiles(first)
         result["recall_pipeline_without_embedding_ms"] = percentiles(pipeline)
@@ -309,11 +309,11 @@ def measure_layout(
         for _ in range(api_adds):
             m.add(corpus.sentence()[0], user_id=f"user-{rng.randrange(users)}")
         result["api_add_rows_per_s"] = round(api_adds / (time.perf_counter() - started), 1)
-        core = m._core
-        drafts = [writes.draft(core, corpus.sentence()[0], "user-0") for _ in range(api_adds)]
+        runtime = m.runtime
+        drafts = [writes.draft(runtime, corpus.sentence()[0], "user-0") for _ in range(api_adds)]
         started = time.perf_counter()
         for i in range(0, len(drafts), 100):
-            writes.add_many(core, drafts[i : i + 100])
+            writes.add_many(runtime, drafts[i : i + 100])
         result["add_many_rows_per_s"] = round(len(drafts) / (time.perf_counter() - started), 1)
         texts = [corpus.query() for _ in range(queries)]
         who = [f"user-{rng.randrange(users)}" for _ in texts]
@@ -323,7 +323,7 @@ def measure_layout(
         first, pipeline = [], []
         for text, user, vector in zip(texts, who, vectors, strict=True):
             t0 = time.perf_counter()
-            with core.db.connection() as conn:
+            with runtime.db.connection() as conn:
                 search(conn, SearchRequest(user, vector, query_terms(text), types, 10), settings.recall, DIM,
                        settings.traits)  # fmt: skip
             first.append(time.perf_counter() - t0)

@@ -185,9 +185,9 @@ def test_recall_reads_the_rates_of_its_settings_at_query_time(memory: Memory) ->
     at = trait.trait_last_reinforced + dt.timedelta(days=120)  # as_of: known then (created before)
     slow, fast = S, TraitSettings(lambda_preference=0.02)
     seen = {}
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         for rates in (slow, fast):
-            rows = rq.trait_candidates(conn, "q", None, memory._core.dim, floor=0.0, limit=5, as_of=at, rates=rates)
+            rows = rq.trait_candidates(conn, "q", None, memory.runtime.dim, floor=0.0, limit=5, as_of=at, rates=rates)
             assert [r.id for r in rows] == [trait.id]
             seen[rates.lambda_preference] = rows[0].decayed_confidence
             # the column is REAL: SQL widens its binary value, Python reads its shortest text (0.8), so

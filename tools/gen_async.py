@@ -112,7 +112,11 @@ def _imports(names: set[str], providers: dict[str, tuple[str, str]], indent: str
         by_module.setdefault(module, []).append(real if real == name else f"{real} as {name}")
     groups: list[list[str]] = [[], []]  # the standard library, then the package (relative imports)
     for m, v in sorted(by_module.items()):
-        groups[m.startswith(".")].append(f"{indent}from {m} import {', '.join(sorted(v, key=_order))}")
+        names_ = sorted(v, key=_order)
+        line = f"{indent}from {m} import {', '.join(names_)}"
+        if len(line) > 120:  # isort's wrapping: one name a line
+            line = f"{indent}from {m} import (\n" + "".join(f"{indent}    {n},\n" for n in names_) + f"{indent})"
+        groups[m.startswith(".")].append(line)
     return [*groups[0], *([""] if all(groups) else []), *groups[1]]
 
 

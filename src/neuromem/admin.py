@@ -105,8 +105,8 @@ def run_worker(memory: Memory, *, concurrency: int = 1, wait: bool = True, name:
     from .lifecycle.jobs import JobContext
     from .lifecycle.worker import run_worker as run
 
-    context = JobContext(memory._reflection, memory._ingest)
-    run(context, memory._core.db.server.url, concurrency=concurrency, wait=wait, name=name)
+    context = JobContext(memory.runtime, memory._reflection, memory._ingest)
+    run(context, memory.runtime.db.server.url, concurrency=concurrency, wait=wait, name=name)
 
 
 def read_chat_export(path: str | Path) -> dict[str, list[dict[str, Any]]]:
@@ -140,7 +140,7 @@ def check_models(memory: Memory) -> list[ModelCheck]:
 
     settings = memory.settings
     e, llm = settings.embedder, settings.llm
-    embedder = memory._core.embedder
+    embedder = memory.runtime.embedder
     configured = f"{embedder.name} ({embedder.dim}-d, {e.provider}{f' at {e.base_url}' if e.base_url else ''})"
     checks = [_ask("embedder", configured, lambda: embedder.embed_query("status check"))]
     if not llm.base_url:
@@ -175,7 +175,7 @@ def add_webhook(memory: Memory, url: str, *, tenant: str = "default", events: Se
     from .lifecycle import webhooks as feed
     from .store.tenancy import check_tenant
 
-    return feed.add_webhook(memory._core, url, tenant=check_tenant(tenant), kinds=events)
+    return feed.add_webhook(memory.runtime, url, tenant=check_tenant(tenant), kinds=events)
 
 
 def list_webhooks(memory: Memory, *, tenant: str | None = None, include_removed: bool = False) -> list[Webhook]:
@@ -183,7 +183,7 @@ def list_webhooks(memory: Memory, *, tenant: str | None = None, include_removed:
     from .lifecycle import webhooks as feed
     from .store.tenancy import check_tenant
 
-    return feed.list_webhooks(memory._core, tenant=None if tenant is None else check_tenant(tenant),
+    return feed.list_webhooks(memory.runtime, tenant=None if tenant is None else check_tenant(tenant),
                               include_removed=include_removed)  # fmt: skip
 
 
@@ -191,7 +191,7 @@ def remove_webhook(memory: Memory, webhook_id: Any) -> Webhook:
     """Stop delivering to a webhook (it stays listed with ``removed_at``)."""
     from .lifecycle import webhooks as feed
 
-    return feed.remove_webhook(memory._core, webhook_id)
+    return feed.remove_webhook(memory.runtime, webhook_id)
 
 
 def __getattr__(name: str) -> Any:

@@ -45,7 +45,18 @@ if TYPE_CHECKING:
     from .reflect.math import TriggerType
     from .reflect.service import TraitDetail, TraitGroups
     from .store.status import StoreStatus
-    from .types import DocumentFile, DocumentStatus, HistoryEntry, MemoryRecord, SearchResults, WriteResult
+    from .types import (
+        DocumentFile,
+        DocumentStatus,
+        HistoryEntry,
+        JsonObject,
+        MemoryId,
+        MemoryRecord,
+        Messages,
+        SearchResults,
+        When,
+        WriteResult,
+    )
 
 
 class AsyncMemory:
@@ -73,16 +84,16 @@ class AsyncMemory:
 
     async def add(
         self,
-        content: str | Mapping[str, Any] | Sequence[Mapping[str, Any]],
+        content: str | Messages,
         *,
         user_id: str,
         session_id: str | None = None,
         memory_type: str | MemoryType = MemoryType.FACT,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
         importance: float | None = None,
         category: str | None = None,
-        valid_at: Any = None,
-        invalid_at: Any = None,
+        valid_at: When | None = None,
+        invalid_at: When | None = None,
         tags: Sequence[str] | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
@@ -112,13 +123,13 @@ class AsyncMemory:
 
     async def update(
         self,
-        memory_id: Any,
+        memory_id: MemoryId,
         *,
         user_id: str,
         content: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
         importance: float | None = None,
-        valid_at: Any = None,
+        valid_at: When | None = None,
         ends_previous: bool = False,
         expected_version: int | None = None,
         tags: Sequence[str] | None = None,
@@ -139,7 +150,7 @@ class AsyncMemory:
             tags=tags,
         )
 
-    async def delete(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    async def delete(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """Soft-delete a memory (it stays visible to ``history`` and ``as_of`` queries). (``Memory.delete``, awaited)"""
         return await asyncio.to_thread(self.sync.delete, memory_id, user_id=user_id)
 
@@ -165,11 +176,11 @@ class AsyncMemory:
         self,
         *,
         user_id: str,
-        memory_id: Any = None,
+        memory_id: MemoryId | None = None,
         session_id: str | None = None,
-        document_id: Any = None,
-        since: Any = None,
-        until: Any = None,
+        document_id: MemoryId | None = None,
+        since: When | None = None,
+        until: When | None = None,
         query: str | None = None,
         entity: str | None = None,
         concept: str | None = None,
@@ -211,7 +222,7 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.compact_forgotten, user_id=user_id)
 
-    async def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
+    async def forget_receipt(self, receipt_id: MemoryId, *, user_id: str) -> ForgetReceipt:
         """``Memory.forget_receipt``, awaited."""
         return await asyncio.to_thread(self.sync.forget_receipt, receipt_id, user_id=user_id)
 
@@ -225,35 +236,42 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.conflicts, user_id=user_id, status=status, limit=limit)
 
-    async def resolve_conflict(self, conflict_id: Any, *, user_id: str, keep: Any, actor: str = 'user') -> Conflict:
+    async def resolve_conflict(
+        self,
+        conflict_id: MemoryId,
+        *,
+        user_id: str,
+        keep: MemoryId,
+        actor: str = 'user',
+    ) -> Conflict:
         """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``.
         (``Memory.resolve_conflict``, awaited)
         """
         return await asyncio.to_thread(self.sync.resolve_conflict, conflict_id, user_id=user_id, keep=keep, actor=actor)
 
-    async def feedback(self, memory_id: Any, *, user_id: str, kind: str) -> MemoryRecord:
+    async def feedback(self, memory_id: MemoryId, *, user_id: str, kind: str) -> MemoryRecord:
         """``pin`` / ``unpin`` (a pinned memory is always in the prompt block) or ``upvote`` / ``downvote`` (moves its
         importance, hence its weight in recall). (``Memory.feedback``, awaited)
         """
         return await asyncio.to_thread(self.sync.feedback, memory_id, user_id=user_id, kind=kind)
 
-    async def pin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    async def pin(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """``Memory.pin``, awaited."""
         return await asyncio.to_thread(self.sync.pin, memory_id, user_id=user_id)
 
-    async def unpin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    async def unpin(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """``Memory.unpin``, awaited."""
         return await asyncio.to_thread(self.sync.unpin, memory_id, user_id=user_id)
 
-    async def upvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    async def upvote(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """``Memory.upvote``, awaited."""
         return await asyncio.to_thread(self.sync.upvote, memory_id, user_id=user_id)
 
-    async def downvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    async def downvote(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """``Memory.downvote``, awaited."""
         return await asyncio.to_thread(self.sync.downvote, memory_id, user_id=user_id)
 
-    async def compress(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> CompressionReport:
+    async def compress(self, *, user_id: str, now: When | None = None, dry_run: bool = False) -> CompressionReport:
         """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules); originals are archived
         behind the summary, their citations kept. (``Memory.compress``, awaited)
         """
@@ -265,13 +283,13 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.consolidate_concepts, user_id=user_id, dry_run=dry_run)
 
-    async def archive(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> ArchiveReport:
+    async def archive(self, *, user_id: str, now: When | None = None, dry_run: bool = False) -> ArchiveReport:
         """Archive the user's memories and nodes whose seed 003 §6.1 weight fell under the threshold.
         (``Memory.archive``, awaited)
         """
         return await asyncio.to_thread(self.sync.archive, user_id=user_id, now=now, dry_run=dry_run)
 
-    async def restore(self, item_id: Any, *, user_id: str) -> MemoryRecord | dict[str, Any]:
+    async def restore(self, item_id: MemoryId, *, user_id: str) -> MemoryRecord | dict[str, Any]:
         """Bring back an archived memory (or graph node). (``Memory.restore``, awaited)"""
         return await asyncio.to_thread(self.sync.restore, item_id, user_id=user_id)
 
@@ -279,7 +297,7 @@ class AsyncMemory:
         self,
         *,
         user_id: str | None = None,
-        now: Any = None,
+        now: When | None = None,
         dry_run: bool = False,
     ) -> RetentionReport:
         """Hard-delete, with receipts, what is past ``lifecycle.retention_days_by_type`` / ``_by_category``.
@@ -289,11 +307,11 @@ class AsyncMemory:
 
     async def ingest(
         self,
-        messages: Any,
+        messages: Messages,
         *,
         user_id: str,
         session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
         strict: bool = False,
         wait: bool = True,
         agent_id: str | None = None,
@@ -319,7 +337,7 @@ class AsyncMemory:
             team_id=team_id,
         )
 
-    async def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
+    async def job_status(self, job_id: MemoryId, *, user_id: str) -> IngestJob:
         """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result.
         (``Memory.job_status``, awaited)
         """
@@ -350,7 +368,7 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.end_session, user_id=user_id, session_id=session_id)
 
-    async def end_idle_sessions(self, *, user_id: str | None = None, now: Any = None) -> list[SessionEnd]:
+    async def end_idle_sessions(self, *, user_id: str | None = None, now: When | None = None) -> list[SessionEnd]:
         """End every open session idle longer than ``ingest.session_idle_timeout_s``. (``Memory.end_idle_sessions``,
         awaited)
         """
@@ -360,7 +378,7 @@ class AsyncMemory:
         """Call ``listener(SessionEnd)`` after every session end (explicit or idle). (``Memory.on_session_end``, awaited)"""
         return await asyncio.to_thread(self.sync.on_session_end, listener)
 
-    async def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
+    async def sources(self, memory_id: MemoryId, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words. (``Memory.sources``, awaited)"""
         return await asyncio.to_thread(self.sync.sources, memory_id, user_id=user_id)
 
@@ -378,7 +396,7 @@ class AsyncMemory:
         """
         return await asyncio.to_thread(self.sync.events, user_id=user_id, after=after, kinds=kinds, limit=limit)
 
-    async def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+    async def related(self, memory_id: MemoryId, *, user_id: str, limit: int = 100) -> Related:
         """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind and direction,
         heaviest first (``.kinds`` counts the edges by kind). (``Memory.related``, awaited)
         """
@@ -391,7 +409,7 @@ class AsyncMemory:
         user_id: str,
         file_name: str,
         mime_type: str = 'text/plain',
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
         background: bool | None = None,
     ) -> DocumentFile:
         """Store a text or markdown document as chunks in the document partition. (``Memory.add_document``, awaited)"""
@@ -412,7 +430,7 @@ class AsyncMemory:
         user_id: str,
         file_name: str | None = None,
         mime_type: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
         background: bool | None = None,
     ) -> DocumentFile:
         """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks keep their
@@ -429,7 +447,7 @@ class AsyncMemory:
             background=background,
         )
 
-    async def document_status(self, file_id: Any, *, user_id: str) -> DocumentStatus:
+    async def document_status(self, file_id: MemoryId, *, user_id: str) -> DocumentStatus:
         """How many of a document's chunks are embedded (``.state``: ready / embedding / retrying).
         (``Memory.document_status``, awaited)
         """
@@ -439,7 +457,7 @@ class AsyncMemory:
         """``Memory.list_documents``, awaited."""
         return await asyncio.to_thread(self.sync.list_documents, user_id=user_id, limit=limit)
 
-    async def delete_document(self, file_id: Any, *, user_id: str) -> DocumentFile:
+    async def delete_document(self, file_id: MemoryId, *, user_id: str) -> DocumentFile:
         """Soft-delete a document and all of its chunks. (``Memory.delete_document``, awaited)"""
         return await asyncio.to_thread(self.sync.delete_document, file_id, user_id=user_id)
 
@@ -449,14 +467,14 @@ class AsyncMemory:
         *,
         user_id: str,
         limit: int | None = None,
-        filters: Mapping[str, Any] | None = None,
+        filters: JsonObject | None = None,
         memory_types: Sequence[str | MemoryType] | None = None,
-        as_of: Any = None,
+        as_of: When | None = None,
         trace: bool = False,
         recipe: str | RecallRecipe | None = None,
-        reference_time: Any = None,
+        reference_time: When | None = None,
         strict: bool = False,
-        valid_at: Any = None,
+        valid_at: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
         include_shared: bool = False,
@@ -495,7 +513,7 @@ class AsyncMemory:
         style: str = 'sections',
         limit: int | None = None,
         recipe: str | RecallRecipe | None = None,
-        reference_time: Any = None,
+        reference_time: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
         include_shared: bool = False,
@@ -518,7 +536,7 @@ class AsyncMemory:
             include_shared=include_shared,
         )
 
-    async def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    async def get(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """One memory by id (any version). (``Memory.get``, awaited)"""
         return await asyncio.to_thread(self.sync.get, memory_id, user_id=user_id)
 
@@ -526,12 +544,12 @@ class AsyncMemory:
         self,
         *,
         user_id: str,
-        filters: Mapping[str, Any] | None = None,
+        filters: JsonObject | None = None,
         limit: int = 100,
         offset: int = 0,
-        as_of: Any = None,
+        as_of: When | None = None,
         include_inactive: bool = False,
-        valid_at: Any = None,
+        valid_at: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
         include_shared: bool = False,
@@ -557,33 +575,39 @@ class AsyncMemory:
             include_shared=include_shared,
         )
 
-    async def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
+    async def history(self, memory_id: MemoryId, *, user_id: str) -> list[HistoryEntry]:
         """Every change to the memory and the versions it superseded or was superseded by. (``Memory.history``, awaited)"""
         return await asyncio.to_thread(self.sync.history, memory_id, user_id=user_id)
 
-    async def reflect(self, *, user_id: str, now: Any = None) -> ReflectionReport:
+    async def reflect(self, *, user_id: str, now: When | None = None) -> ReflectionReport:
         """Run one reflection cycle for ``user_id`` now (``now`` injectable for replays); returns its report.
         (``Memory.reflect``, awaited)
         """
         return await asyncio.to_thread(self.sync.reflect, user_id=user_id, now=now)
 
-    async def maybe_reflect(self, *, user_id: str, now: Any = None, session_ended: bool = False) -> TriggerType | None:
+    async def maybe_reflect(
+        self,
+        *,
+        user_id: str,
+        now: When | None = None,
+        session_ended: bool = False,
+    ) -> TriggerType | None:
         """Check the seed 001 §4.5 triggers; when one fires, queue a background cycle. Returns the trigger.
         (``Memory.maybe_reflect``, awaited)
         """
         return await asyncio.to_thread(self.sync.maybe_reflect, user_id=user_id, now=now, session_ended=session_ended)
 
-    async def traits(self, *, user_id: str, now: Any = None) -> TraitGroups:
+    async def traits(self, *, user_id: str, now: When | None = None) -> TraitGroups:
         """The user's traits grouped core / preference / behaviour (+ forming), seed 000 §6.2. (``Memory.traits``,
         awaited)
         """
         return await asyncio.to_thread(self.sync.traits, user_id=user_id, now=now)
 
-    async def trait(self, trait_id: Any, *, user_id: str, now: Any = None) -> TraitDetail:
+    async def trait(self, trait_id: MemoryId, *, user_id: str, now: When | None = None) -> TraitDetail:
         """One trait with its evidence chain, parents, children and history. (``Memory.trait``, awaited)"""
         return await asyncio.to_thread(self.sync.trait, trait_id, user_id=user_id, now=now)
 
-    async def run_job(self, name: str, *, now: Any = None, dry_run: bool = False) -> Any:
+    async def run_job(self, name: str, *, now: When | None = None, dry_run: bool = False) -> object:
         """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``) in this process.
         (``Memory.run_job``, awaited)
         """
@@ -628,7 +652,7 @@ class AsyncMemory:
         preconditions: Sequence[str] = (),
         outcome: str | None = None,
         tools: Sequence[str] = (),
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
     ) -> WriteResult:
         """After a task succeeded: store how it was done, or count one more success of a known procedure (same name).
         Alike tasks get it in the prompt block's "Proven skills". (``Memory.record_procedure``, awaited)

@@ -25,7 +25,7 @@ import re
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -38,6 +38,9 @@ from .store.conflicts import ConflictRow
 from .store.db import Conn
 from .store.graph import EdgeInput
 from .supersede import speaker_of
+
+if TYPE_CHECKING:
+    from .core import Runtime
 from .text.slots import claim_of, may_change, value_change
 from .text.tokenize import query_terms
 from .types import HistoryEvent, MemoryRecord, MemoryType, Operation
@@ -234,22 +237,22 @@ class Conflict:
     new: MemoryRecord | None
 
 
-def list_conflicts(core: Any, user_id: Any, *, status: str = "open", limit: int = 100) -> list[Conflict]:
-    uid = check.user_id(user_id, core.settings.write)
+def list_conflicts(runtime: Runtime, uid: str, *, status: str = "open", limit: int = 100) -> list[Conflict]:
+    """One user's conflicts; ``uid`` is checked by the facade."""
     statuses = {"open": ["open"], "resolved": ["resolved"], "auto": ["auto"], "all": ["open", "resolved", "auto"]}
     if status not in statuses:
         raise InvalidInputError(f"status must be one of {sorted(statuses)}, got {status!r}")
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         rows = store.list_conflicts(conn, uid, statuses[status], check.limit(limit, maximum=10_000))
         records = memories.get_many(conn, uid, [i for r in rows for i in (r.old_id, r.new_id)])
     return [Conflict(r, records.get(r.old_id), records.get(r.new_id)) for r in rows]
 
 
-def resolve_conflict(core: Any, user_id: Any, conflict_id: Any, *, keep: Any, actor: str = "user") -> Conflict:
-    """Resolve an open conflict: ``keep`` (one side's memory id) stays active, the other gets ``invalid_at``."""
-    uid = check.user_id(user_id, core.settings.write)
-    cid, kept = check.memory_id(conflict_id), check.memory_id(keep)
-    with core.db.transaction() as conn:
+def resolve_conflict(runtime: Runtime, uid: str, cid: uuid.UUID, *, keep: uuid.UUID, actor: str = "user") -> Conflict:
+    """Resolve an open conflict: ``keep`` (one side's memory id) stays active, the other gets ``invalid_at``.
+    The ids are checked by the facade."""
+    kept = keep
+    with runtime.db.transaction() as conn:
         row = store.get_for_update(conn, uid, cid)
         if row is None:
             raise ConflictNotFoundError(f"no conflict {cid} for user {uid!r}")
@@ -260,7 +263,7 @@ def resolve_conflict(core: Any, user_id: Any, conflict_id: Any, *, keep: Any, ac
         loser_id = row.new_id if kept == row.old_id else row.old_id
         loser = memories.get(conn, uid, loser_id)
         if loser is not None and loser.expired_at is None and loser.invalid_at is None:
-            at = max(dt.datetime.now(dt.UTC), (loser.valid_at or loser.created_at) + dt.timedelta(microseconds=1))
+            at = max(runtime.now(), (loser.valid_at or loser.created_at) + dt.timedelta(microseconds=1))
             invalidate_fact(conn, loser, at, actor[:50], {"reason": "conflict resolved", "conflict_id": str(cid)})
         resolved = store.mark_resolved(conn, uid, cid, kept, actor)
         usage.record_events(conn, uid, _events(resolved))

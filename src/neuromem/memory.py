@@ -20,6 +20,7 @@ import dataclasses
 import datetime as dt
 import functools
 import logging
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Self, overload
@@ -57,6 +58,7 @@ from .lifecycle.feedback import give_feedback
 from .lifecycle.forget import ForgetPreview, ForgetReceipt, forget
 from .lifecycle.forget import receipt as forget_receipt
 from .lifecycle.forget import receipts as forget_receipts
+from .lifecycle.forget import reset as reset_user
 from .lifecycle.forget import target_of as forget_target
 from .lifecycle.jobs import JobContext
 from .lifecycle.retention import RetentionReport, enforce_retention
@@ -79,9 +81,13 @@ from .types import (
     DocumentFile,
     DocumentStatus,
     HistoryEntry,
+    JsonObject,
+    MemoryId,
     MemoryRecord,
     MemoryType,
+    Messages,
     SearchResults,
+    When,
     WriteResult,
 )
 
@@ -119,18 +125,25 @@ class Memory:
         embedder = embedder or create_embedder(self.settings.embedder, state_file=self.settings.breaker_file())
         db = Database.open(self.settings)
         try:
-            self._core = Runtime(self.settings, db, embedder)
+            self._runtime = Runtime(self.settings, db, embedder)
         except Exception:
             db.close()
             raise
-        self._core.access = self._access = access = AccessTracker(db, self.settings.recall, clock=self._core.now)
-        self._recall = RecallPipeline(self._core, access)
+        self._runtime.access = self._access = access = AccessTracker(db, self.settings.recall, clock=self._runtime.now)
+        self._recall = RecallPipeline(self._runtime, access)
         self._backfill: BackfillWorker | None = None
         self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
-            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
+            self._backfill = BackfillWorker(self._runtime, foreground=self._foreground).start()
         # ingest(wait=False)'s runner and the in-process scheduler (lifecycle.background_jobs)
-        self._jobs = BackgroundJobs(self._core, lambda: JobContext(self._reflection, self._ingest), self._ingested)
+        self._jobs = BackgroundJobs(self._runtime, lambda: JobContext(self._runtime, self._reflection, self._ingest), self._ingested)
+
+    @property
+    def runtime(self) -> Runtime:
+        """The runtime this facade runs on — settings, database pool, embedder, the one chat model
+        and the clock (``neuromem.core.Runtime``): the door for the service, the CLI, adapters
+        and benchmarks that need more than the public calls."""
+        return self._runtime
 
     @classmethod
     def from_env(cls, **sections: Mapping[str, Any]) -> Memory:
@@ -140,16 +153,16 @@ class Memory:
     # -- writes -------------------------------------------------------------
     def add(
         self,
-        content: str | Mapping[str, Any] | Sequence[Mapping[str, Any]],
+        content: str | Messages,
         *,
         user_id: str,
         session_id: str | None = None,
         memory_type: str | MemoryType = MemoryType.FACT,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
         importance: float | None = None,
         category: str | None = None,
-        valid_at: Any = None,
-        invalid_at: Any = None,
+        valid_at: When | None = None,
+        invalid_at: When | None = None,
         tags: Sequence[str] | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
@@ -172,6 +185,7 @@ class Memory:
         ``TraitWriteError``. ``agent_id`` / ``run_id`` / ``visibility`` / ``team_id``: who the memory
         belongs to beyond the user (docs/architecture.md, "Scopes"); by default the user's own.
         """
+        uid = self._uid(user_id)
         owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
                              team_id=team_id)  # fmt: skip
         if not isinstance(content, str):
@@ -189,7 +203,7 @@ class Memory:
         session = None if session_id is None else parse_session_id(session_id)
         if session is not None:
             metadata = {"session_id": session, **(metadata or {})}
-        draft = writes.draft(self._core, content, user_id, memory_type=memory_type, metadata=metadata,
+        draft = writes.draft(self._runtime, content, uid, memory_type=memory_type, metadata=metadata,
                              importance=importance, category=category, valid_at=valid_at, invalid_at=invalid_at)
         if draft.memory_type is MemoryType.TRAIT:
             raise TraitWriteError(
@@ -199,19 +213,19 @@ class Memory:
             )
         if tags is not None:  # seed 002 tags: a column of the row (``Draft.extra``)
             draft = dataclasses.replace(draft, extra={**draft.extra, "tags": check.tags(tags)})
-        result = writes.add(self._core, draft.owned_by(owner), session=session, judge=self._judge)
+        result = writes.add(self._runtime, draft.owned_by(owner), session=session, judge=self._judge)
         self._poke()
-        return [with_embedding_warning(result, self._core.embed_failure, self.settings.embedder.mode)]
+        return [with_embedding_warning(result, self._runtime.embed_failure, self.settings.embedder.mode)]
 
     def update(
         self,
-        memory_id: Any,
+        memory_id: MemoryId,
         *,
         user_id: str,
         content: str | None = None,
-        metadata: Mapping[str, Any] | None = None,
+        metadata: JsonObject | None = None,
         importance: float | None = None,
-        valid_at: Any = None,
+        valid_at: When | None = None,
         ends_previous: bool = False,
         expected_version: int | None = None,
         tags: Sequence[str] | None = None,
@@ -222,53 +236,45 @@ class Memory:
         >>> m.update(mem_id, user_id="alice", content="I live in Munich", ends_previous=True)  # doctest: +SKIP
         """
         uid, mid = self._ids(user_id, memory_id)
-        change = writes.Change.checked(self._core, content=content, metadata=metadata, importance=importance,
+        change = writes.Change.checked(self._runtime, content=content, metadata=metadata, importance=importance,
                                        valid_at=valid_at, ends_previous=ends_previous,
                                        expected_version=expected_version, tags=tags)  # fmt: skip
-        record = writes.update(self._core, uid, mid, change)
+        record = writes.update(self._runtime, uid, mid, change)
         self._poke()
         return record
 
-    def delete(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    def delete(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """Soft-delete a memory (it stays visible to ``history`` and ``as_of`` queries)."""
         uid, mid = self._ids(user_id, memory_id)
-        return writes.delete(self._core, uid, mid)
+        return writes.delete(self._runtime, uid, mid)
 
     def reset(self, *, user_id: str) -> dict[str, int]:
         """Erase everything stored for ``user_id`` (irreversible)."""
-        from .lifecycle.forget import remove_files
-        from .store.forget import chunk_paths
-
-        uid = self._uid(user_id)
-        with self._access.without_user(uid), self._core.db.transaction() as conn:
-            files = chunk_paths(conn, uid)
-            removed = memories.delete_user(conn, uid)
-        remove_files(files)  # the chunk directory's files of this user (after the commit)
-        return removed
+        return reset_user(self._runtime, self._uid(user_id))
 
     # -- teams (issue 26 item 2: a memory of visibility "team" is seen by the team's members) ----
     def add_team_member(self, team_id: str, *, user_id: str) -> bool:
         """Make ``user_id`` a member of ``team_id``; False when it already was."""
         uid, team = self._uid(user_id), self._team(team_id)
-        with self._core.db.transaction() as conn:
+        with self._runtime.db.transaction() as conn:
             return teams.join(conn, uid, team)
 
     def remove_team_member(self, team_id: str, *, user_id: str) -> bool:
         """End ``user_id``'s membership of ``team_id``; False when there was none."""
         uid, team = self._uid(user_id), self._team(team_id)
-        with self._core.db.transaction() as conn:
+        with self._runtime.db.transaction() as conn:
             return teams.leave(conn, uid, team)
 
     def teams(self, *, user_id: str) -> list[str]:
         """The teams ``user_id`` belongs to."""
         uid = self._uid(user_id)
-        with self._core.db.connection() as conn:
+        with self._runtime.db.connection() as conn:
             return teams.teams_of(conn, uid)
 
     # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
     def forget(
-        self, *, user_id: str, memory_id: Any = None, session_id: str | None = None, document_id: Any = None,
-        since: Any = None, until: Any = None, query: str | None = None, entity: str | None = None,
+        self, *, user_id: str, memory_id: MemoryId | None = None, session_id: str | None = None, document_id: MemoryId | None = None,
+        since: When | None = None, until: When | None = None, query: str | None = None, entity: str | None = None,
         concept: str | None = None, everything: bool = False, dry_run: bool = False, actor: str = "user",
         compact: bool = False, agent_id: str | None = None, run_id: str | None = None,
     ) -> ForgetReceipt | ForgetPreview:
@@ -281,103 +287,102 @@ class Memory:
         >>> m.forget(user_id="alice", query="peanut allergy", dry_run=True)  # doctest: +SKIP
         >>> m.forget(user_id="alice", agent_id="planner")                 # doctest: +SKIP  (a scope: every memory it wrote)
         """
-        if not isinstance(compact, bool):
-            raise InvalidInputError(f"compact must be a boolean, got {compact!r}")
+        uid, compact = self._uid(user_id), check.flag(compact, "compact")
         target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
                                until=until, query=query, entity=entity, concept=concept, everything=everything,
                                agent_id=agent_id, run_id=run_id, settings=self.settings.write)  # fmt: skip
-        result = forget(self._core, user_id, target, dry_run=dry_run, actor=actor)
+        result = forget(self._runtime, uid, target, dry_run=self._dry_run(dry_run), actor=check.actor(actor))
         if compact and isinstance(result, ForgetReceipt):
-            compact_forgotten(self._core, user_id=result.user_id)
-            return dataclasses.replace(result, erased_at=forget_receipt(self._core, result.user_id, result.id).erased_at)
+            compact_forgotten(self._runtime, user_id=result.user_id)
+            return dataclasses.replace(result, erased_at=forget_receipt(self._runtime, result.user_id, result.id).erased_at)
         return result
 
     def compact_forgotten(self, *, user_id: str | None = None) -> CompactionReport:
         """Physical erasure (issue 23 item 4): rewrite the relations that held forgotten rows (VACUUM FULL),
         retire the WAL, and stamp ``erased_at`` on the receipts — every user's pending receipts, or one user's."""
-        return compact_forgotten(self._core, user_id=None if user_id is None else self._uid(user_id))
+        return compact_forgotten(self._runtime, user_id=None if user_id is None else self._uid(user_id))
 
-    def forget_receipt(self, receipt_id: Any, *, user_id: str) -> ForgetReceipt:
-        return forget_receipt(self._core, user_id, receipt_id)
+    def forget_receipt(self, receipt_id: MemoryId, *, user_id: str) -> ForgetReceipt:
+        return forget_receipt(self._runtime, *self._ids(user_id, receipt_id))
 
     def forget_receipts(self, *, user_id: str, limit: int = 100) -> list[ForgetReceipt]:
-        return forget_receipts(self._core, user_id, limit=limit)
+        return forget_receipts(self._runtime, self._uid(user_id), limit=check.limit(limit, maximum=10_000))
 
     # -- conflicts (seed 003 §7.2, neuromem.conflicts) ---------------------------
     def conflicts(self, *, user_id: str, status: str = "open", limit: int = 100) -> list[Conflict]:
         """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
-        return list_conflicts(self._core, user_id, status=status, limit=limit)
+        return list_conflicts(self._runtime, self._uid(user_id), status=status, limit=limit)
 
-    def resolve_conflict(self, conflict_id: Any, *, user_id: str, keep: Any, actor: str = "user") -> Conflict:
+    def resolve_conflict(self, conflict_id: MemoryId, *, user_id: str, keep: MemoryId, actor: str = "user") -> Conflict:
         """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``."""
-        return resolve_conflict(self._core, user_id, conflict_id, keep=keep, actor=actor)
+        uid, cid = self._ids(user_id, conflict_id)
+        return resolve_conflict(self._runtime, uid, cid, keep=check.memory_id(keep), actor=actor)
 
     # -- feedback (seed 003 §9.1, neuromem.lifecycle.feedback) -----------------
-    def feedback(self, memory_id: Any, *, user_id: str, kind: str) -> MemoryRecord:
+    def feedback(self, memory_id: MemoryId, *, user_id: str, kind: str) -> MemoryRecord:
         """``pin`` / ``unpin`` (a pinned memory is always in the prompt block) or ``upvote`` /
         ``downvote`` (moves its importance, hence its weight in recall)."""
-        return give_feedback(self._core, *self._ids(user_id, memory_id), kind)
+        return give_feedback(self._runtime, *self._ids(user_id, memory_id), kind)
 
-    def pin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    def pin(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         return self.feedback(memory_id, user_id=user_id, kind="pin")
 
-    def unpin(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    def unpin(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         return self.feedback(memory_id, user_id=user_id, kind="unpin")
 
-    def upvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    def upvote(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         return self.feedback(memory_id, user_id=user_id, kind="upvote")
 
-    def downvote(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    def downvote(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         return self.feedback(memory_id, user_id=user_id, kind="downvote")
 
     # -- consolidation (seed 004 §2.2, neuromem.lifecycle.compress) ----------
-    def compress(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> CompressionReport:
+    def compress(self, *, user_id: str, now: When | None = None, dry_run: bool = False) -> CompressionReport:
         """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
         originals are archived behind the summary, their citations kept."""
-        when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return compress_user(self._core, user_id, when, chat=self._core.chat, dry_run=dry_run)
+        return compress_user(self._runtime, self._uid(user_id), self._now(now), chat=self._runtime.chat,
+                             dry_run=self._dry_run(dry_run))  # fmt: skip
 
     def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
-        return consolidate_concepts(self._core, user_id, dry_run=dry_run)
+        return consolidate_concepts(self._runtime, self._uid(user_id), dry_run=self._dry_run(dry_run))
 
-    def archive(self, *, user_id: str, now: Any = None, dry_run: bool = False) -> ArchiveReport:
+    def archive(self, *, user_id: str, now: When | None = None, dry_run: bool = False) -> ArchiveReport:
         """Archive the user's memories and nodes whose seed 003 §6.1 weight fell under the threshold."""
-        return archive_user(self._core, user_id, check.timestamp(now, "now") or dt.datetime.now(dt.UTC),
-                            dry_run=dry_run)  # fmt: skip
+        return archive_user(self._runtime, self._uid(user_id), self._now(now), dry_run=self._dry_run(dry_run))
 
-    def restore(self, item_id: Any, *, user_id: str) -> MemoryRecord | dict[str, Any]:
+    def restore(self, item_id: MemoryId, *, user_id: str) -> MemoryRecord | dict[str, Any]:
         """Bring back an archived memory (or graph node)."""
-        return restore_archived(self._core, user_id, item_id)
+        return restore_archived(self._runtime, *self._ids(user_id, item_id))
 
-    def enforce_retention(self, *, user_id: str | None = None, now: Any = None, dry_run: bool = False
+    def enforce_retention(self, *, user_id: str | None = None, now: When | None = None, dry_run: bool = False
                           ) -> RetentionReport:  # fmt: skip
         """Hard-delete, with receipts, what is past ``lifecycle.retention_days_by_type`` / ``_by_category``."""
-        when = check.timestamp(now, "now") or dt.datetime.now(dt.UTC)
-        return enforce_retention(self._core, when, user_id=user_id, dry_run=dry_run)
+        uid = None if user_id is None else self._uid(user_id)
+        return enforce_retention(self._runtime, self._now(now), user_id=uid, dry_run=self._dry_run(dry_run))
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     @overload
-    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
-               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+    def ingest(self, messages: Messages, *, user_id: str, session_id: str | None = None,
+               metadata: JsonObject | None = None, strict: bool = False,
                wait: Literal[True] = True, agent_id: str | None = None, run_id: str | None = None,
                visibility: str | None = None, team_id: str | None = None) -> IngestReport: ...  # fmt: skip
 
     @overload
-    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
-               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+    def ingest(self, messages: Messages, *, user_id: str, session_id: str | None = None,
+               metadata: JsonObject | None = None, strict: bool = False,
                wait: Literal[False], agent_id: str | None = None, run_id: str | None = None,
                visibility: str | None = None, team_id: str | None = None) -> IngestJob: ...  # fmt: skip
 
     @overload
-    def ingest(self, messages: Any, *, user_id: str, session_id: str | None = None,
-               metadata: Mapping[str, Any] | None = None, strict: bool = False,
+    def ingest(self, messages: Messages, *, user_id: str, session_id: str | None = None,
+               metadata: JsonObject | None = None, strict: bool = False,
                wait: bool = True, agent_id: str | None = None, run_id: str | None = None,
                visibility: str | None = None, team_id: str | None = None) -> IngestReport | IngestJob: ...  # fmt: skip
 
     def ingest(
-        self, messages: Any, *, user_id: str, session_id: str | None = None,
-        metadata: Mapping[str, Any] | None = None, strict: bool = False, wait: bool = True,
+        self, messages: Messages, *, user_id: str, session_id: str | None = None,
+        metadata: JsonObject | None = None, strict: bool = False, wait: bool = True,
         agent_id: str | None = None, run_id: str | None = None, visibility: str | None = None,
         team_id: str | None = None,
     ) -> IngestReport | IngestJob:
@@ -391,64 +396,68 @@ class Memory:
         ``IngestJob`` at once; this ``Memory``'s job thread extracts it right away (``close()`` waits
         for it), and a batch left behind by a process that died is run by the next runner
         (``neuromem.ingest.async_jobs``). ``job_status(job.id)`` reports progress and the result."""
-        sid = DEFAULT_SESSION if session_id is None else session_id
+        uid, sid = self._uid(user_id), DEFAULT_SESSION if session_id is None else session_id
         owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
                              team_id=team_id)  # fmt: skip
         if not check.flag(wait, "wait"):  # the job's memories get the same scope (kept in its payload)
-            return self._jobs.submit_ingest(messages, user_id, sid, metadata, strict, owner)
+            return self._jobs.submit_ingest(messages, uid, sid, metadata, strict, owner)
         with self._foreground:
-            report = self._ingest.ingest(messages, user_id, sid, metadata=metadata, strict=strict, owner=owner)
+            report = self._ingest.ingest(messages, uid, sid, metadata=metadata, strict=strict, owner=owner)
         self._poke()
-        self._reflect_soon(user_id)
+        self._reflect_soon(uid)
         return report
 
-    def job_status(self, job_id: Any, *, user_id: str) -> IngestJob:
+    def job_status(self, job_id: MemoryId, *, user_id: str) -> IngestJob:
         """The state of an ``ingest(wait=False)`` job (queued / running / done / failed) and, once done, its result."""
-        return job_status(self._core, job_id, user_id)
+        uid, jid = self._ids(user_id, job_id)
+        return job_status(self._runtime, jid, uid)
 
     def import_chat_export(
         self, path: str | Path, *, user_id: str, batch_size: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> ImportSummary:
         """Ingest a JSON / JSONL chat export; resumable after an interruption without duplicates."""
+        uid = self._uid(user_id)
         with self._foreground:
-            summary = import_export(self._ingest, Path(path), user_id, batch_size=batch_size, progress=progress)
+            summary = import_export(self._ingest, Path(path), uid, batch_size=batch_size, progress=progress)
         self._poke()
-        self._reflect_soon(user_id)
+        self._reflect_soon(uid)
         return summary
 
     def end_session(self, *, user_id: str, session_id: str) -> SessionEnd:
         """Mark a conversation session ended (the session-end signal reflection listens to)."""
-        return self._ingest.end_session(user_id, session_id)
+        return self._ingest.end_session(self._uid(user_id), session_id)
 
-    def end_idle_sessions(self, *, user_id: str | None = None, now: Any = None) -> list[SessionEnd]:
+    def end_idle_sessions(self, *, user_id: str | None = None, now: When | None = None) -> list[SessionEnd]:
         """End every open session idle longer than ``ingest.session_idle_timeout_s``."""
-        return self._ingest.end_idle_sessions(user_id=user_id, now=now)
+        uid = None if user_id is None else self._uid(user_id)
+        return self._ingest.end_idle_sessions(user_id=uid, now=self._now(now))
 
     def on_session_end(self, listener: SessionEndListener) -> None:
         """Call ``listener(SessionEnd)`` after every session end (explicit or idle)."""
         self._ingest.session_end_listeners.append(listener)
 
-    def sources(self, memory_id: Any, *, user_id: str) -> Provenance:
+    def sources(self, memory_id: MemoryId, *, user_id: str) -> Provenance:
         """Where a memory came from: sessions, messages and the exact original words."""
-        return provenance(self._core, memory_id, user_id)
+        uid, mid = self._ids(user_id, memory_id)
+        return provenance(self._runtime, mid, uid)
 
     def events(self, *, user_id: str, after: str | None = None, kinds: Sequence[str] | None = None,
                limit: int = 100) -> EventPage:  # fmt: skip
         """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten;
         conflicts opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the
         page's ``next`` as ``after`` to read on."""
-        return read_events(self._core, self._uid(user_id), after=after, kinds=kinds, limit=limit)
+        return read_events(self._runtime, self._uid(user_id), after=after, kinds=kinds, limit=limit)
 
-    def related(self, memory_id: Any, *, user_id: str, limit: int = 100) -> Related:
+    def related(self, memory_id: MemoryId, *, user_id: str, limit: int = 100) -> Related:
         """A memory's neighbours in the graph — memories, entities, concepts — with each edge's kind
         and direction, heaviest first (``.kinds`` counts the edges by kind)."""
         uid, mid = self._ids(user_id, memory_id)
-        return graph_neighbours(self._core, mid, uid, limit=check.limit(limit))
+        return graph_neighbours(self._runtime, mid, uid, limit=check.limit(limit))
 
     def add_document(
         self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
-        metadata: Mapping[str, Any] | None = None, background: bool | None = None,
+        metadata: JsonObject | None = None, background: bool | None = None,
     ) -> DocumentFile:
         """Store a text or markdown document as chunks in the document partition.
 
@@ -457,14 +466,14 @@ class Memory:
         ``document_status``. Chunks still pending when the process exits are embedded by the next
         backfill (``flush()``, ``memctl worker``) — nothing is lost.
         """
-        document = add_document(self._core, text, user_id=user_id, file_name=file_name, mime_type=mime_type,
+        document = add_document(self._runtime, text, user_id=self._uid(user_id), file_name=file_name, mime_type=mime_type,
                                 metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
 
     def add_document_file(
         self, source: str | Path | bytes, *, user_id: str, file_name: str | None = None,
-        mime_type: str | None = None, metadata: Mapping[str, Any] | None = None, background: bool | None = None,
+        mime_type: str | None = None, metadata: JsonObject | None = None, background: bool | None = None,
     ) -> DocumentFile:
         """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks
         keep their page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
@@ -473,29 +482,32 @@ class Memory:
         """
         from .ingest.document_files import add_document_file
 
+        uid = self._uid(user_id)
         if isinstance(source, bytes):
             data, name = source, file_name
         else:
             data, name = Path(source).read_bytes(), file_name or Path(source).name
-        document = add_document_file(self._core, data, user_id=user_id, file_name=name, mime_type=mime_type,
+        document = add_document_file(self._runtime, data, user_id=uid, file_name=name, mime_type=mime_type,
                                      metadata=metadata, background=background)  # fmt: skip
         self._poke()
         return document
 
-    def document_status(self, file_id: Any, *, user_id: str) -> DocumentStatus:
+    def document_status(self, file_id: MemoryId, *, user_id: str) -> DocumentStatus:
         """How many of a document's chunks are embedded (``.state``: ready / embedding / retrying)."""
-        return document_status(self._core, file_id, user_id)
+        uid, fid = self._ids(user_id, file_id)
+        return document_status(self._runtime, fid, uid)
 
     def list_documents(self, *, user_id: str, limit: int = 100) -> list[DocumentFile]:
-        return list_documents(self._core, user_id, limit=limit)
+        return list_documents(self._runtime, self._uid(user_id), limit=check.limit(limit, maximum=10_000))
 
-    def delete_document(self, file_id: Any, *, user_id: str) -> DocumentFile:
+    def delete_document(self, file_id: MemoryId, *, user_id: str) -> DocumentFile:
         """Soft-delete a document and all of its chunks."""
-        return delete_document(self._core, file_id, user_id)
+        uid, fid = self._ids(user_id, file_id)
+        return delete_document(self._runtime, fid, uid)
 
     @functools.cached_property
     def _ingest(self) -> IngestPipeline:
-        pipeline = IngestPipeline(self._core, self._core.chat)
+        pipeline = IngestPipeline(self._runtime, self._runtime.chat)
         pipeline.session_end_listeners.append(self._reflect_on_session_end)
         return pipeline
 
@@ -506,14 +518,14 @@ class Memory:
         *,
         user_id: str,
         limit: int | None = None,
-        filters: Mapping[str, Any] | None = None,
+        filters: JsonObject | None = None,
         memory_types: Sequence[str | MemoryType] | None = None,
-        as_of: Any = None,
+        as_of: When | None = None,
         trace: bool = False,
         recipe: str | RecallRecipe | None = None,
-        reference_time: Any = None,
+        reference_time: When | None = None,
         strict: bool = False,
-        valid_at: Any = None,
+        valid_at: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
         include_shared: bool = False,
@@ -552,7 +564,7 @@ class Memory:
         style: str = "sections",
         limit: int | None = None,
         recipe: str | RecallRecipe | None = None,
-        reference_time: Any = None,
+        reference_time: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
         include_shared: bool = False,
@@ -567,13 +579,15 @@ class Memory:
         request = self._recall_request(query, user_id, limit=limit or depth_for(budget), recipe=recipe,
                                        reference_time=reference_time, agent_id=agent_id, run_id=run_id,
                                        include_shared=include_shared)  # what others share: as in search  # fmt: skip
-        return build_recall_prompt(self._core, request, self._recall.run(request), budget, style=style,
-                                   chat=self._core.chat)
+        return build_recall_prompt(self._runtime, request, self._recall.run(request), budget, style=style,
+                                   chat=self._runtime.chat)
 
     def _recall_request(
-        self, query: Any, user_id: Any, *, limit: Any = None, filters: Any = None, memory_types: Any = None,
-        as_of: Any = None, trace: Any = False, recipe: Any = None, reference_time: Any = None, strict: Any = False,
-        valid_at: Any = None, agent_id: Any = None, run_id: Any = None, include_shared: Any = False,
+        self, query: str, user_id: str, *, limit: int | None = None, filters: JsonObject | None = None,
+        memory_types: Sequence[str | MemoryType] | None = None, as_of: When | None = None, trace: bool = False,
+        recipe: str | RecallRecipe | None = None, reference_time: When | None = None, strict: bool = False,
+        valid_at: When | None = None, agent_id: str | None = None, run_id: str | None = None,
+        include_shared: bool = False,
     ) -> RecallRequest:
         """The arguments of ``search`` / ``recall_prompt``, checked once (issue 25 item 1)."""
         if not all(isinstance(flag, bool) for flag in (trace, strict, include_shared)):
@@ -592,20 +606,20 @@ class Memory:
             include_shared=include_shared,
         )
 
-    def get(self, memory_id: Any, *, user_id: str) -> MemoryRecord:
+    def get(self, memory_id: MemoryId, *, user_id: str) -> MemoryRecord:
         """One memory by id (any version)."""
-        return writes.get(self._core, *self._ids(user_id, memory_id))
+        return writes.get(self._runtime, *self._ids(user_id, memory_id))
 
     def get_all(
         self,
         *,
         user_id: str,
-        filters: Mapping[str, Any] | None = None,
+        filters: JsonObject | None = None,
         limit: int = 100,
         offset: int = 0,
-        as_of: Any = None,
+        as_of: When | None = None,
         include_inactive: bool = False,
-        valid_at: Any = None,
+        valid_at: When | None = None,
         agent_id: str | None = None,
         run_id: str | None = None,
         include_shared: bool = False,
@@ -625,47 +639,49 @@ class Memory:
         n, skip = check.limit(limit, maximum=10_000), check.offset(offset)
         if not isinstance(include_shared, bool):
             raise InvalidInputError(f"include_shared must be a boolean, got {include_shared!r}")
-        with self._core.db.connection() as conn:
+        with self._runtime.db.connection() as conn:
             return memories.list_memories(conn, uid, where=where, as_of=when, include_inactive=include_inactive,
                                           limit=n, offset=skip, valid_at=event_time, shared=include_shared)  # fmt: skip
 
-    def history(self, memory_id: Any, *, user_id: str) -> list[HistoryEntry]:
+    def history(self, memory_id: MemoryId, *, user_id: str) -> list[HistoryEntry]:
         """Every change to the memory and the versions it superseded or was superseded by."""
         uid, mid = self._ids(user_id, memory_id)
-        with self._core.db.connection() as conn:
+        with self._runtime.db.connection() as conn:
             ids = memories.chain_ids(conn, uid, mid)
             if not ids:
                 raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")
             return history.for_memories(conn, uid, ids)
 
     # -- reflection (seed 001 §3–§5, neuromem.reflect) -----------------------
-    def reflect(self, *, user_id: str, now: Any = None) -> ReflectionReport:
+    def reflect(self, *, user_id: str, now: When | None = None) -> ReflectionReport:
         """Run one reflection cycle for ``user_id`` now (``now`` injectable for replays); returns its report."""
-        return self._reflection.reflect(user_id, now)
+        return self._reflection.reflect(self._uid(user_id), self._now(now))
 
-    def maybe_reflect(self, *, user_id: str, now: Any = None, session_ended: bool = False) -> TriggerType | None:
+    def maybe_reflect(self, *, user_id: str, now: When | None = None, session_ended: bool = False) -> TriggerType | None:
         """Check the seed 001 §4.5 triggers; when one fires, queue a background cycle. Returns the trigger."""
-        return self._reflection.maybe_reflect(user_id, now, session_ended=session_ended)
+        return self._reflection.maybe_reflect(self._uid(user_id), self._now(now), session_ended=session_ended)
 
-    def traits(self, *, user_id: str, now: Any = None) -> TraitGroups:
+    def traits(self, *, user_id: str, now: When | None = None) -> TraitGroups:
         """The user's traits grouped core / preference / behaviour (+ forming), seed 000 §6.2."""
-        return self._reflection.traits(user_id, now)
+        return self._reflection.traits(self._uid(user_id), self._now(now))
 
-    def trait(self, trait_id: Any, *, user_id: str, now: Any = None) -> TraitDetail:
+    def trait(self, trait_id: MemoryId, *, user_id: str, now: When | None = None) -> TraitDetail:
         """One trait with its evidence chain, parents, children and history."""
-        return self._reflection.trait(trait_id, user_id, now)
+        uid, tid = self._ids(user_id, trait_id)
+        return self._reflection.trait(tid, uid, self._now(now))
 
-    def run_job(self, name: str, *, now: Any = None, dry_run: bool = False) -> Any:
+    def run_job(self, name: str, *, now: When | None = None, dry_run: bool = False) -> object:
         """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``) in this process."""
         from .lifecycle.jobs import run_job
 
-        return run_job(name, JobContext(self._reflection, self._ingest), now=now, dry_run=dry_run)
+        return run_job(name, JobContext(self._runtime, self._reflection, self._ingest), now=self._now(now),
+                       dry_run=self._dry_run(dry_run))  # fmt: skip
 
     @functools.cached_property
     def _reflection(self) -> ReflectionService:
         from .reflect.service import ReflectionService
 
-        return ReflectionService(self._core)
+        return ReflectionService(self._runtime)
 
     def _ingested(self, user_ids: Sequence[str]) -> None:
         """After ingest jobs ran on the job thread: what ``ingest`` does after a batch."""
@@ -696,7 +712,7 @@ class Memory:
         """
         from .portability.export import export_user
 
-        return export_user(self._core, target, user_id, fmt=format, mask_pii=mask_pii)
+        return export_user(self._runtime, target, self._uid(user_id), fmt=format, mask_pii=mask_pii)
 
     def import_file(self, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
         """Import an export (JSONL or JSON) with its ids, versions and history; idempotent, all or
@@ -705,7 +721,7 @@ class Memory:
         ``include_forgotten=True`` is the owner's own restore and brings it back."""
         from .portability.importer import import_file
 
-        report = import_file(self._core, source, include_forgotten=include_forgotten)
+        report = import_file(self._runtime, source, include_forgotten=include_forgotten)
         self._poke()
         return report
 
@@ -718,14 +734,14 @@ class Memory:
         """
         from .portability.markdown_sync import sync_markdown
 
-        report = sync_markdown(self._core, directory, user_id, language=language)
+        report = sync_markdown(self._runtime, directory, self._uid(user_id), language=language)
         self._poke()
         return report
 
     # -- procedural memory (seed 004 §2.1 Layer 3, neuromem.procedural) -----
     def record_procedure(
         self, name: str, steps: Sequence[str], *, user_id: str, preconditions: Sequence[str] = (),
-        outcome: str | None = None, tools: Sequence[str] = (), metadata: Mapping[str, Any] | None = None,
+        outcome: str | None = None, tools: Sequence[str] = (), metadata: JsonObject | None = None,
     ) -> WriteResult:
         """After a task succeeded: store how it was done, or count one more success of a known
         procedure (same name). Alike tasks get it in the prompt block's "Proven skills".
@@ -735,7 +751,7 @@ class Memory:
         """
         from .procedural.service import record_procedure
 
-        result = record_procedure(self._core, user_id, name, steps, preconditions=preconditions, outcome=outcome,
+        result = record_procedure(self._runtime, self._uid(user_id), name, steps, preconditions=preconditions, outcome=outcome,
                                   tools=tools, metadata=metadata)  # fmt: skip
         self._poke()
         return result
@@ -750,22 +766,22 @@ class Memory:
         """
         if self._backfill is not None:  # takes over from the backfill thread after its batch in flight
             return self._backfill.run(batch_size=batch_size)
-        return backfill_embeddings(self._core, batch_size=batch_size)
+        return backfill_embeddings(self._runtime, batch_size=batch_size)
 
     def warm_up(self) -> None:
         """Load the embedding model now, so the first write or search does not pay for it (``memctl
         serve`` before it says ready; ``memctl ingest`` and ``documents upload`` before their bars)."""
-        self._core.embedder.embed_passages(["warm up"])
+        self._runtime.embedder.embed_passages(["warm up"])
 
     def status(self, *, user_id: str | None = None) -> StoreStatus:
         """The server, schema version, embedder and current memory counts (of ``user_id`` if given)."""
         from .store.status import store_status
 
         uid = None if user_id is None else self._uid(user_id)
-        found = store_status(self._core.db, user_id=uid, embedder=self._core.embedder.name,
+        found = store_status(self._runtime.db, user_id=uid, embedder=self._runtime.embedder.name,
                              embed_mode=self.settings.embedder.mode,
                              turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
-        late = overdue_jobs(self._core, self._core.now())
+        late = overdue_jobs(self._runtime, self._runtime.now())
         if late:
             log.warning("overdue jobs: %s; run `memctl worker` or Memory(background_jobs=True)", ", ".join(late))
         return dataclasses.replace(found, overdue_jobs=tuple(late))
@@ -773,7 +789,7 @@ class Memory:
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
         """Rows waiting for a vector: memories and conversation turns (zero once ``flush()`` has run)."""
         uid = None if user_id is None else self._uid(user_id)
-        return pending_embeddings(self._core, uid)
+        return pending_embeddings(self._runtime, uid)
 
     def close(self) -> None:
         self._jobs.stop()  # the queued ingest jobs of this process run first
@@ -783,7 +799,7 @@ class Memory:
         if reflection is not None:
             reflection.close()
         self._recall.close()
-        self._core.close()  # access counts flushed, then the chat model, the pool and the embedder
+        self._runtime.close()  # access counts flushed, then the chat model, the pool and the embedder
 
     def __enter__(self) -> Self:
         return self
@@ -794,26 +810,33 @@ class Memory:
     @functools.cached_property
     def _judge(self) -> RestatementJudge | None:
         """The LLM's restatement judgement for ``add`` when a chat model is configured (``neuromem.supersede``)."""
-        chat = self._core.chat
+        chat = self._runtime.chat
         return None if chat is None else LLMRestatementJudge(chat)
 
-    def _team(self, team_id: Any) -> str:
+    def _team(self, team_id: str) -> str:
         team = check.scope_id(team_id, "team_id", self.settings.write)
         if team is None:
             raise InvalidScopeError("team_id is required")
         return team
 
-    def _uid(self, user_id: Any) -> str:
+    def _uid(self, user_id: str) -> str:
         return check.user_id(user_id, self.settings.write)
 
-    def _ids(self, user_id: Any, memory_id: Any) -> tuple[str, Any]:
+    def _ids(self, user_id: str, memory_id: MemoryId) -> tuple[str, uuid.UUID]:
         return self._uid(user_id), check.memory_id(memory_id)
 
+    def _now(self, now: When | None) -> dt.datetime:
+        """``now`` checked, or the runtime's clock."""
+        return check.timestamp(now, "now") or self._runtime.now()
+
+    def _dry_run(self, dry_run: bool) -> bool:
+        return check.flag(dry_run, "dry_run")
+
     def _poke(self) -> None:
-        if self._backfill is None and (self._core.embeddings_deferred or self._core.embed_failure is not None):
+        if self._backfill is None and (self._runtime.embeddings_deferred or self._runtime.embed_failure is not None):
             # sync mode, but rows wait without a vector: turns left to the backfill (ingest.turn_vectors), a large
             # document, or the embedder failed (embed them once it is back)
-            self._backfill = BackfillWorker(self._core, foreground=self._foreground).start()
+            self._backfill = BackfillWorker(self._runtime, foreground=self._foreground).start()
         if self._backfill is not None:
             self._backfill.poke()
 

@@ -9,9 +9,21 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
+
+# What the public calls accept, before ``neuromem.validation`` checks it at the facade (``Memory``) or the
+# HTTP boundary (``service.api.context``); below them every pipeline takes the checked value.
+#: an id of a memory, trait, document, receipt, conflict or job: a UUID or its text form
+MemoryId = uuid.UUID | str
+#: a moment: a datetime (naive is taken as UTC) or an ISO-8601 text
+When = dt.datetime | str
+#: a JSON object given by the caller: a memory's metadata, a filter
+JsonObject = Mapping[str, Any]
+#: conversation turns in the Mem0 style: one ``{"role": ..., "content": ...}`` mapping or a list of them
+Messages = JsonObject | Sequence[JsonObject]
 
 
 class MemoryType(StrEnum):

@@ -230,6 +230,16 @@ def flag(value: Any, field: str = "background_jobs") -> bool:
     return value
 
 
+MAX_ACTOR_CHARS = 50  # memory_history.actor
+
+
+def actor(value: Any) -> str:
+    """Who made a change, as history records it: a non-empty string of at most ``MAX_ACTOR_CHARS``."""
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_ACTOR_CHARS:
+        raise InvalidInputError(f"actor must be a non-empty string of at most {MAX_ACTOR_CHARS} characters")
+    return value
+
+
 def offset(value: Any) -> int:
     """A non-negative integer that fits PostgreSQL's ``OFFSET`` (bigint)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:

@@ -84,17 +84,18 @@ _OWNER_FIELDS = ("agent_id", "run_id", "visibility", "team_id")
 
 
 def draft(
-    rt: Runtime, content: Any, user_id: Any, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
+    runtime: Runtime, content: Any, uid: str, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
     importance: Any = None, category: Any = None, valid_at: Any = None, invalid_at: Any = None,
 ) -> Draft:  # fmt: skip
-    """Validate raw input into a ``Draft`` (raises a typed ``InvalidInputError``; writes nothing)."""
-    w = rt.settings.write
+    """Validate raw input into a ``Draft`` of the (checked) user ``uid`` (raises a typed ``InvalidInputError``;
+    writes nothing)."""
+    w = runtime.settings.write
     valid = check.timestamp(valid_at, "valid_at")
     invalid = check.timestamp(invalid_at, "invalid_at")
     if valid and invalid and invalid <= valid:
         raise InvalidInputError("invalid_at must be later than valid_at")
     return Draft(
-        user_id=check.user_id(user_id, w),
+        user_id=uid,
         memory_type=check.memory_type(memory_type),
         content=check.content(content, w),
         importance=check.importance(importance, w.default_importance),
@@ -105,72 +106,72 @@ def draft(
     )
 
 
-def vector_of(rt: Runtime, text: str) -> np.ndarray | None:
+def vector_of(runtime: Runtime, text: str) -> np.ndarray | None:
     """The vector of ``text``, or None: the embedder failed, or the text is longer than
     ``embedder.inline_max_chars`` and the backfill embeds it after the call (issue 23 item 1)."""
-    if len(text) > rt.settings.embedder.inline_max_chars:
-        rt.embeddings_deferred = True
+    if len(text) > runtime.settings.embedder.inline_max_chars:
+        runtime.embeddings_deferred = True
         return None
-    vectors = rt.embed_passages([text])
+    vectors = runtime.embed_passages([text])
     return None if vectors is None else vectors[0]
 
 
 # ---------------------------------------------------------------------- ADD / NOOP / UPDATE
 def add(
-    rt: Runtime, d: Draft, *, actor: str = "user", vector: np.ndarray | None = None, session: str | None = None,
+    runtime: Runtime, d: Draft, *, actor: str = "user", vector: np.ndarray | None = None, session: str | None = None,
     judge: RestatementJudge | None = None,
 ) -> WriteResult:  # fmt: skip
     """Write one memory by the rules; ``session`` (a caller's session id) records the session as
     the memory's source (``memory_sources``, no message)."""
     if vector is None:
-        vector = vector_of(rt, d.content)
+        vector = vector_of(runtime, d.content)
 
     def attempt() -> WriteResult:
-        with rt.db.transaction() as conn:
+        with runtime.db.transaction() as conn:
             row = None  # the session first, in the same lock order as ingest
             if session is not None:
-                row, _ = conversations.lock_session(conn, d.user_id, session, rt.now())
-            resolver = ConflictResolver(rt.settings, rt.dim, [])
-            result = write(rt, conn, d, vector=vector, actor=actor, judge=judge, conflicts=resolver)
+                row, _ = conversations.lock_session(conn, d.user_id, session, runtime.now())
+            resolver = ConflictResolver(runtime.settings, runtime.dim, [])
+            result = write(runtime, conn, d, vector=vector, actor=actor, judge=judge, conflicts=resolver)
             if row is not None:
                 conversations.add_sources(conn, d.user_id, [(result.memory.id, row.id, None)])
             usage.record_events(conn, d.user_id, resolver.events)
             return result
 
-    return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add")
+    return run_with_retries(attempt, runtime.settings.write.conflict_retries, what="add")
 
 
-def add_many(rt: Runtime, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
+def add_many(runtime: Runtime, drafts: Sequence[Draft], *, actor: str = "user") -> list[WriteResult]:
     """Write many memories: one embedding batch, one transaction."""
-    inline = [i for i, d in enumerate(drafts) if len(d.content) <= rt.settings.embedder.inline_max_chars]
-    rt.embeddings_deferred |= len(inline) < len(drafts)  # the longer ones: the backfill (``vector_of``)
-    embedded = rt.embed_passages([drafts[i].content for i in inline])
+    inline = [i for i, d in enumerate(drafts) if len(d.content) <= runtime.settings.embedder.inline_max_chars]
+    runtime.embeddings_deferred |= len(inline) < len(drafts)  # the longer ones: the backfill (``vector_of``)
+    embedded = runtime.embed_passages([drafts[i].content for i in inline])
     vectors = {} if embedded is None else dict(zip(inline, embedded, strict=True))
 
     def attempt() -> list[WriteResult]:
-        with rt.db.transaction() as conn:
+        with runtime.db.transaction() as conn:
             results = []
             for i, d in enumerate(drafts):
-                resolver = ConflictResolver(rt.settings, rt.dim, [])
-                results.append(write(rt, conn, d, vector=vectors.get(i), actor=actor, conflicts=resolver))
+                resolver = ConflictResolver(runtime.settings, runtime.dim, [])
+                results.append(write(runtime, conn, d, vector=vectors.get(i), actor=actor, conflicts=resolver))
                 usage.record_events(conn, d.user_id, resolver.events)
             return results
 
-    return run_with_retries(attempt, rt.settings.write.conflict_retries, what="add_many")
+    return run_with_retries(attempt, runtime.settings.write.conflict_retries, what="add_many")
 
 
-def insert(rt: Runtime, d: Draft, *, actor: str = "user") -> MemoryRecord:
+def insert(runtime: Runtime, d: Draft, *, actor: str = "user") -> MemoryRecord:
     """Write ``d`` as a new memory without the NOOP / near-duplicate decision: for callers
     that own the identity of what they store (the LangGraph store's namespace and key)."""
-    row = new_row(d, check.content_hash(d.content), vector_of(rt, d.content))
-    with rt.db.transaction() as conn:
-        record = memories.insert(conn, row, rt.dim)
+    row = new_row(d, check.content_hash(d.content), vector_of(runtime, d.content))
+    with runtime.db.transaction() as conn:
+        record = memories.insert(conn, row, runtime.dim)
         history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
     return record
 
 
 def write(
-    rt: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None,
+    runtime: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None,
     conflicts: ConflictResolver | None = None,
 ) -> WriteResult:
     """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction.
@@ -185,30 +186,30 @@ def write(
                                          owner=d.owner)
     if same is not None:
         return WriteResult(Operation.NOOP, same, reason="identical content hash")
-    w = rt.settings.write
+    w = runtime.settings.write
     similar: list[tuple[MemoryRecord, float]] = []
     if vector is not None and d.memory_type in LINKED_TYPES:
         for _attempt in range(w.conflict_retries + 1):
-            near = memories.nearest_current(conn, d.user_id, d.memory_type, vector, rt.dim,
+            near = memories.nearest_current(conn, d.user_id, d.memory_type, vector, runtime.dim,
                                             limit=w.restatement_candidates, owner=d.owner)  # fmt: skip
             similar = [(m, s) for m, s in near if s >= w.near_duplicate_threshold]
             if d.memory_type is not MemoryType.FACT:
                 break  # episodes are append-only (seed 001 §2.3): linked, never superseded
-            restated = _restated(rt, d, near, judge)
+            restated = _restated(runtime, d, near, judge)
             if restated is None:
                 break
             old, similarity, reason = restated
             current = memories.get(conn, d.user_id, old.id, for_update=True)
             if current is None or current.expired_at is not None:
                 continue  # a concurrent writer superseded or deleted it meanwhile: decide again
-            new = supersede(rt, conn, current, d, vector=vector, actor=actor)
+            new = supersede(runtime, conn, current, d, vector=vector, actor=actor)
             return WriteResult(Operation.UPDATE, new, previous_id=old.id,
                                reason=f"restatement: {reason} (cosine {similarity:.3f})")  # fmt: skip
     plan = None
     if conflicts is not None and d.memory_type is MemoryType.FACT:
         opposed = conflicts.detect(conn, d.user_id, d.content, vector, exclude=[], metadata=d.metadata)
         plan = conflicts.before_write(conn, d, opposed, invalidate_fact, actor) if opposed else None
-    record = memories.insert(conn, new_row(d, digest, vector), rt.dim)
+    record = memories.insert(conn, new_row(d, digest, vector), runtime.dim)
     history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
     if similar:
         graph.add_edges(conn, d.user_id, [
@@ -247,12 +248,12 @@ def annotated(d: Draft) -> Draft:
 
 
 def _restated(
-    rt: Runtime, d: Draft, near: Sequence[tuple[MemoryRecord, float]], judge: RestatementJudge | None
+    runtime: Runtime, d: Draft, near: Sequence[tuple[MemoryRecord, float]], judge: RestatementJudge | None
 ) -> tuple[MemoryRecord, float, str] | None:
     """The first of ``near`` that ``d`` restates, with the cosine and the reason."""
     for old, similarity in near:
         reason = restates(d.content, old.content, new_meta=d.metadata, old_meta=old.metadata, similarity=similarity,
-                          judge=judge, judge_floor=rt.settings.write.near_duplicate_threshold)  # fmt: skip
+                          judge=judge, judge_floor=runtime.settings.write.near_duplicate_threshold)  # fmt: skip
         if reason is not None:
             return old, similarity, reason
     return None
@@ -270,11 +271,11 @@ def new_row(d: Draft, digest: str, vector: np.ndarray | None, *, version: int = 
 
 
 def supersede(
-    rt: Runtime, conn: Conn, old: MemoryRecord, d: Draft, *, vector: np.ndarray | None, actor: str,
+    runtime: Runtime, conn: Conn, old: MemoryRecord, d: Draft, *, vector: np.ndarray | None, actor: str,
     ends_previous: bool = False,
 ) -> MemoryRecord:  # fmt: skip
     """Replace ``old`` by a new version: old gets expired_at + superseded_by (+ invalid_at)."""
-    new = memories.insert(conn, new_row(d, check.content_hash(d.content), vector, version=old.version + 1), rt.dim)
+    new = memories.insert(conn, new_row(d, check.content_hash(d.content), vector, version=old.version + 1), runtime.dim)
     invalid_at = (d.valid_at or new.created_at) if ends_previous else None
     expired = memories.expire(conn, old.user_id, old.id, expected_version=old.version, superseded_by=new.id,
                               invalid_at=invalid_at)  # fmt: skip
@@ -302,7 +303,7 @@ class Change:
 
     @classmethod
     def checked(
-        cls, rt: Runtime, *, content: Any = None, metadata: Any = None, importance: Any = None, valid_at: Any = None,
+        cls, runtime: Runtime, *, content: Any = None, metadata: Any = None, importance: Any = None, valid_at: Any = None,
         ends_previous: bool = False, expected_version: Any = None, tags: Any = None,
     ) -> Change:  # fmt: skip
         if content is None and metadata is None and importance is None and tags is None:
@@ -310,7 +311,7 @@ class Change:
         if expected_version is not None and (isinstance(expected_version, bool) or not isinstance(expected_version, int)):
             raise InvalidInputError(f"expected_version must be an integer, got {expected_version!r}")
         return cls(
-            content=None if content is None else check.content(content, rt.settings.write),
+            content=None if content is None else check.content(content, runtime.settings.write),
             metadata=None if metadata is None else check.metadata(metadata),
             importance=None if importance is None else check.importance(importance, 0.5),
             valid_at=check.timestamp(valid_at, "valid_at"), ends_previous=bool(ends_previous),
@@ -318,13 +319,13 @@ class Change:
         )  # fmt: skip
 
 
-def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor: str = "user") -> MemoryRecord:
+def update(runtime: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor: str = "user") -> MemoryRecord:
     """Change a memory. New content supersedes (new row, version + 1; a trait keeps its subtype,
     stage and confidence); metadata or importance alone change the row in place (version + 1).
     ``ends_previous`` marks the old content as no longer holding from ``valid_at`` (event time).
     Raises ``VersionConflictError`` when another writer got there first."""
-    vector = None if change.content is None else vector_of(rt, change.content)
-    with rt.db.transaction() as conn:
+    vector = None if change.content is None else vector_of(runtime, change.content)
+    with runtime.db.transaction() as conn:
         current = memories.get(conn, user_id, memory_id)
         if current is None:
             raise MemoryNotFoundError(f"no memory {memory_id} for user {user_id!r}")
@@ -345,7 +346,7 @@ def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor:
                 valid_at=change.valid_at or current.valid_at,
                 extra={**_carried_fields(current), **({} if change.tags is None else {"tags": change.tags})},
             )  # fmt: skip
-            return supersede(rt, conn, current, annotated(d), vector=vector, actor=actor,
+            return supersede(runtime, conn, current, annotated(d), vector=vector, actor=actor,
                              ends_previous=change.ends_previous)
         fields: dict[str, Any] = {}
         if change.metadata is not None:
@@ -365,18 +366,18 @@ def update(rt: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor:
         return updated
 
 
-def get(rt: Runtime, user_id: str, memory_id: UUID) -> MemoryRecord:
+def get(runtime: Runtime, user_id: str, memory_id: UUID) -> MemoryRecord:
     """One memory by id (any version), or ``MemoryNotFoundError``."""
-    with rt.db.connection() as conn:
+    with runtime.db.connection() as conn:
         record = memories.get(conn, user_id, memory_id)
     if record is None:
         raise MemoryNotFoundError(f"no memory {memory_id} for user {user_id!r}")
     return record
 
 
-def delete(rt: Runtime, user_id: str, memory_id: UUID, *, actor: str = "user") -> MemoryRecord:
+def delete(runtime: Runtime, user_id: str, memory_id: UUID, *, actor: str = "user") -> MemoryRecord:
     """Soft delete: the memory gets ``expired_at`` and a DELETE history row."""
-    with rt.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         current = memories.get(conn, user_id, memory_id)
         if current is None or current.expired_at is not None:
             raise MemoryNotFoundError(f"no current memory {memory_id} for user {user_id!r}")

@@ -33,7 +33,7 @@ def service(pg_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     settings = base_settings(store={"database_url": fresh_database(pg_server), "data_dir": data_dir},
                              traits={"reflect_on_ingest": False})  # fmt: skip
     with Memory(settings) as memory:
-        keys = KeyStore(memory._core.db)
+        keys = KeyStore(memory.runtime.db)
         tokens = {}
         for tenant in ("default", "acme"):
             for scope in ("read", "write", "admin"):

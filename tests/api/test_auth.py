@@ -76,7 +76,7 @@ def test_key_store_rules(service: Service) -> None:
     key, token = keys.create("acme", "admin", name="listed")
     assert key.id in {k.id for k in keys.list("acme")}
     assert token not in repr(keys.list())
-    with service.memory._core.db.connection() as conn:
+    with service.memory.runtime.db.connection() as conn:
         stored = conn.execute("SELECT secret_sha256 FROM api_keys WHERE id = %s", (key.id,)).fetchone()
     assert token.split("_")[-1].encode() not in bytes(stored["secret_sha256"])
     keys.revoke(key.id)

@@ -95,7 +95,7 @@ def test_mcp_forget_is_a_hard_forget_with_a_receipt(service: Service) -> None:
             assert receipts[0].proves(memory_id) and receipts[0].actor == "mcp"
 
     anyio.run(main)
-    with psycopg.connect(service.memory._core.db.server.url) as conn:
+    with psycopg.connect(service.memory.runtime.db.server.url) as conn:
         kept = conn.execute("SELECT count(*) FROM memories WHERE content LIKE '%8841-zebra%'").fetchone()
         history = conn.execute("SELECT count(*) FROM memory_history WHERE new_content LIKE '%8841-zebra%' "
                                "OR old_content LIKE '%8841-zebra%'").fetchone()  # fmt: skip

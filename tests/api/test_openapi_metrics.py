@@ -43,7 +43,7 @@ def test_metrics_content(service: Service) -> None:
 
 
 def test_model_usage_metrics(service: Service) -> None:
-    with service.memory._core.db.transaction() as conn:
+    with service.memory.runtime.db.transaction() as conn:
         conn.execute("INSERT INTO model_usage (id, user_id, operation, model, prompt_tokens, completion_tokens, ok) "
                      "VALUES (gen_random_uuid(), 'u', 'extract', 'fake-llm', 120, 30, true), "
                      "(gen_random_uuid(), 'u', 'extract', 'fake-llm', 0, 0, false)")  # fmt: skip

@@ -57,7 +57,7 @@ def proxy(pg_server: str) -> Iterator[Proxy]:
         settings = base_settings(store={"database_url": fresh_database(pg_server)}, traits={"reflect_on_ingest": False},
                                  service={"proxy_upstream": fake.base_url, "request_timeout_s": 5})  # fmt: skip
         with Memory(settings) as memory:
-            keys = KeyStore(memory._core.db)
+            keys = KeyStore(memory.runtime.db)
             token = keys.create("default", "write", name="proxy test")[1]
             bound = keys.create("default", "write", name="bound", user_id="alice")[1]
             with ServiceServer(memory, settings) as url:
@@ -144,7 +144,7 @@ def test_unreachable_upstream_answers_502_within_the_deadline(pg_server: str) ->
     settings = base_settings(store={"database_url": fresh_database(pg_server)},
                              service={"proxy_upstream": upstream, "request_timeout_s": 3})  # fmt: skip
     with Memory(settings) as memory:
-        token = KeyStore(memory._core.db).create("default", "write")[1]
+        token = KeyStore(memory.runtime.db).create("default", "write")[1]
         with ServiceServer(memory, settings) as url:
             started = time.monotonic()
             r = httpx.post(f"{url}/v1/chat/completions", headers={"X-Neuromem-Key": token}, timeout=10, json={

@@ -89,7 +89,7 @@ def test_rest_teams_need_an_admin_key_and_share_team_rows(service: Service) -> N
     from neuromem.store import scope
     from neuromem.store.tenancy import scope_for
 
-    with scope.bind(scope_for("acme", "tia")), service.memory._core.db.transaction() as conn:
+    with scope.bind(scope_for("acme", "tia")), service.memory.runtime.db.transaction() as conn:
         seen = {r["content"] for r in conn.execute("SELECT content FROM memories").fetchall()}
     assert seen == {"The ops rota changes on Mondays"}
     with service.client("acme:admin") as c:

@@ -37,7 +37,7 @@ def test_run_hides_labels_and_scores_on_hashed_sessions(settings: Settings) -> N
 
 def _check(memory: Memory) -> None:
     outcome = run(_question(), "heldout", memory, "lme0", months=0)
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         seen = [r["external_id"] for r in conn.execute(
             "SELECT external_id FROM conversation_sessions WHERE user_id = 'lme0'").fetchall()]  # fmt: skip
     assert seen and not any("answer" in s or "filler" in s for s in seen)

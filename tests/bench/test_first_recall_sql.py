@@ -17,11 +17,11 @@ from tests.recall.helpers import insert_memory
 
 
 def first_recall(memory: Memory, query: str, user_id: str, types: list[MemoryType] | None = None) -> list:
-    core = memory._core
-    request = SearchRequest(user_id, core.embedder.embed_query(query), query_terms(query),
+    runtime = memory.runtime
+    request = SearchRequest(user_id, runtime.embedder.embed_query(query), query_terms(query),
                             types or list(MemoryType), 10)
-    with core.db.connection() as conn:
-        return search(conn, request, core.settings.recall, core.dim, core.settings.traits)
+    with runtime.db.connection() as conn:
+        return search(conn, request, runtime.settings.recall, runtime.dim, runtime.settings.traits)
 
 
 def test_score_components_match_the_formula(memory: Memory, settings: Settings) -> None:
@@ -46,19 +46,19 @@ def test_trait_stage_boost_from_the_decayed_view(memory: Memory, db_url: str) ->
     with psycopg.connect(db_url, autocommit=True) as conn:
         conn.execute("UPDATE memories SET trait_subtype = 'preference', trait_stage = 'core', "
                      "trait_confidence = 0.9 WHERE id = %s", (rec.id,))
-    refresh_trait_view(memory._core.db)
+    refresh_trait_view(memory.runtime.db)
     hit = first_recall(memory, "morning meetings", "t")[0]
     assert hit.memory.id == rec.id and hit.score.stage_boost == pytest.approx(0.25)
     with psycopg.connect(db_url, autocommit=True) as conn:  # a dissolved trait is never recalled
         conn.execute("UPDATE memories SET trait_stage = 'dissolved' WHERE id = %s", (rec.id,))
-    refresh_trait_view(memory._core.db)
+    refresh_trait_view(memory.runtime.db)
     assert first_recall(memory, "morning meetings", "t", [MemoryType.TRAIT]) == []
 
 
 def test_every_pooled_connection_scans_hnsw_iteratively(memory: Memory, settings: Settings) -> None:
     """pgvector 0.8 iterative scans are on for every connection, so per-user filters applied after
     the HNSW scan keep scanning until enough rows match instead of silently returning fewer."""
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         assert conn.execute("SHOW hnsw.iterative_scan").fetchone()["hnsw.iterative_scan"] == "relaxed_order"
         assert conn.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == str(settings.store.hnsw_ef_search)
         assert conn.execute("SHOW jit").fetchone()["jit"] == "off"  # no compile pauses on large scans
@@ -76,8 +76,8 @@ def test_per_user_filter_returns_all_of_a_small_users_rows(memory: Memory, setti
                 FROM generate_series(1, 3000) AS g(n)"""
         )
         conn.execute("ANALYZE memories_fact")
-    vector = memory._core.embedder.embed_query("anything at all")
-    with memory._core.db.connection() as conn:
+    vector = memory.runtime.embedder.embed_query("anything at all")
+    with memory.runtime.db.connection() as conn:
         hits = search(conn, SearchRequest("needle", vector, [], [MemoryType.FACT], 50), settings.recall, dim,
                       settings.traits)
     assert len(hits) == 12 and {h.memory.user_id for h in hits} == {"needle"}
@@ -111,17 +111,17 @@ def test_vector_queries_use_the_hnsw_index(
     monkeypatch.setattr(sql_parts, "EXACT_SEARCH_MAX_ROWS", 0)
 
     memory.add("Lena grows tomatoes on her balcony", user_id="lena")
-    core = memory._core
-    vector = core.embedder.embed_query("balcony tomatoes")
+    runtime = memory.runtime
+    vector = runtime.embedder.embed_query("balcony tomatoes")
     searches = {
-        "nearest_current": lambda c: store_memories.nearest_current(c, "lena", MemoryType.FACT, vector, core.dim),
-        "vector_search": lambda c: recall_queries.vector_search(c, "lena", vector, core.dim, [MemoryType.FACT],
+        "nearest_current": lambda c: store_memories.nearest_current(c, "lena", MemoryType.FACT, vector, runtime.dim),
+        "vector_search": lambda c: recall_queries.vector_search(c, "lena", vector, runtime.dim, [MemoryType.FACT],
                                                                  limit=5),
         "first_recall": lambda c: search(c, SearchRequest("lena", vector, ["tomatoes"], list(MemoryType), 5),
-                                         settings.recall, core.dim, settings.traits),
+                                         settings.recall, runtime.dim, settings.traits),
     }
     for name, run in searches.items():
-        with core.db.connection() as conn:
+        with runtime.db.connection() as conn:
             # on a tiny table the planner would rather scan and sort; forbid both so that it takes
             # the HNSW index whenever the query allows it at all
             conn.execute("SET enable_seqscan = off")
@@ -146,8 +146,8 @@ def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(
     monkeypatch.setattr(sql_parts, "EXACT_SEARCH_MAX_ROWS", 0)
     memory.add("Mo keeps bees behind the garage", user_id="mo")
     memory.add("Yesterday Ana harvested honey from the hives", user_id="ana", memory_type="episodic")
-    core = memory._core
-    vector = core.embedder.embed_query("bees and honey")
+    runtime = memory.runtime
+    vector = runtime.embedder.embed_query("bees and honey")
 
     def scans(conn, index: str) -> int:  # type: ignore[no-untyped-def]
         conn.execute("SELECT pg_stat_force_next_flush()")
@@ -161,12 +161,12 @@ def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(
     types = [MemoryType.FACT, MemoryType.EPISODIC]
     searches = {  # the first recall, and the pipeline's vector retriever
         "first recall": lambda c, user: [h.memory.id for h in search(
-            c, SearchRequest(user, vector, [], types, 5), settings.recall, core.dim, settings.traits)],
+            c, SearchRequest(user, vector, [], types, 5), settings.recall, runtime.dim, settings.traits)],
         "vector_search": lambda c, user: [r.id for r in recall_queries.vector_search(
-            c, user, vector, core.dim, types, limit=5)],
+            c, user, vector, runtime.dim, types, limit=5)],
     }  # fmt: skip
     for name, run in searches.items():
-        with core.db.connection() as conn:
+        with runtime.db.connection() as conn:
             conn.execute("SET enable_seqscan = off")  # the index whenever the query allows it
             conn.execute("SET enable_sort = off")
             before = {i: scans(conn, i) for i in ("idx_fact_embedding", "idx_episodic_embedding")}
@@ -187,12 +187,12 @@ def test_rows_holding_several_common_terms_survive_the_candidate_cap(memory: Mem
         memory.add(f"quince jelly batch {i}", user_id="w")
     both = memory.add("walnut and quince tart for the fair", user_id="w")[0].memory  # the newest row
     recall = settings.recall.model_copy(update={"per_type_k": 1})
-    core = memory._core
-    with core.db.connection() as conn:
-        hits = search(conn, SearchRequest("w", None, ["walnut", "quince"], list(MemoryType), 4), recall, core.dim,
-                      core.settings.traits)
-        single = search(conn, SearchRequest("w", None, ["walnut"], list(MemoryType), 4), recall, core.dim,
-                      core.settings.traits)
+    runtime = memory.runtime
+    with runtime.db.connection() as conn:
+        hits = search(conn, SearchRequest("w", None, ["walnut", "quince"], list(MemoryType), 4), recall, runtime.dim,
+                      runtime.settings.traits)
+        single = search(conn, SearchRequest("w", None, ["walnut"], list(MemoryType), 4), recall, runtime.dim,
+                      runtime.settings.traits)
     assert hits[0].memory.id == both.id and hits[0].score.ranks == {"lexical": 1}
     # a one-term query over more rows than the cap still fills its list, oldest first among ties
     assert [h.score.ranks["lexical"] for h in single] == [1, 2]
@@ -218,16 +218,16 @@ def test_a_user_with_few_rows_is_searched_exactly(
         memory.add(text, user_id="ira")
     for i in range(20):  # other users' rows share the partition and its graph
         memory.add(f"User {i} repairs bicycles and swims", user_id=f"other-{i}")
-    core = memory._core
-    query = core.embedder.embed_query("fixing a bike")
-    with core.db.connection() as conn:
+    runtime = memory.runtime
+    query = runtime.embedder.embed_query("fixing a bike")
+    with runtime.db.connection() as conn:
         stored = conn.execute("SELECT id, halfvec_send(embedding) AS v FROM memories WHERE user_id = 'ira'").fetchall()
         truth = sorted(stored, key=lambda r: -float(np.dot(from_halfvec_send(r["v"]), query)))
         conn.execute("SET enable_seqscan = off")  # as above: the HNSW index whenever a branch allows it
         conn.execute("SET enable_sort = off")
         before = _hnsw_scans(conn)
-        pipeline = recall_queries.vector_search(conn, "ira", query, core.dim, [MemoryType.FACT], limit=3)
-        first = search(conn, SearchRequest("ira", query, [], [MemoryType.FACT], 3), settings.recall, core.dim,
+        pipeline = recall_queries.vector_search(conn, "ira", query, runtime.dim, [MemoryType.FACT], limit=3)
+        first = search(conn, SearchRequest("ira", query, [], [MemoryType.FACT], 3), settings.recall, runtime.dim,
                        settings.traits)
         after = _hnsw_scans(conn)
     assert [r.id for r in pipeline] == [r["id"] for r in truth]

@@ -21,7 +21,7 @@ from neuromem.service.api.serve import ServiceServer
 @pytest.fixture
 def data_dir(memory: Memory, tmp_path: Path) -> Iterator[Path]:
     """A data directory that is never created, whose serve.json names a real service over ``memory``."""
-    token = KeyStore(memory._core.db).create("default", "admin", name="cli test")[1]
+    token = KeyStore(memory.runtime.db).create("default", "admin", name="cli test")[1]
     settings = memory.settings.with_updates(service={"graceful_shutdown_s": 0, "mcp_http": False})
     with ServiceServer(memory, settings) as url:
         data_dir = tmp_path / "pgdata"

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_worker_lists_its_jobs_then_reports_each_run(memory: Memory, settings: Settings) -> None:
-    app = build_app(JobContext(memory._reflection, memory._ingest), memory._core.db.server.url)
+    app = build_app(JobContext(memory.runtime, memory._reflection, memory._ingest), memory.runtime.db.server.url)
     with app.open():
         assert defer(app, "consistency_check") is not None  # queued: the worker runs it at once
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),

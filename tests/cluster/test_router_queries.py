@@ -94,7 +94,7 @@ def test_every_rest_route_statement_is_routed_to_one_shard(pg_server: str) -> No
     settings = _settings(pg_server)
     with Memory(settings) as m:
         m.add("Someone else entirely", user_id="other-user")
-        token = KeyStore(m._core.db).create("default", "admin", name="router test")[1]
+        token = KeyStore(m.runtime.db).create("default", "admin", name="router test")[1]
         with ServiceServer(m, settings) as url, capture() as rest:
             _rest_hot_path(url, token, "bob")
     _check(rest)

@@ -121,7 +121,7 @@ def test_migration_0004_keys_old_turns_as_python_does(pg_server: str) -> None:
             )
         migrate.migrate(conn, settings)
         stored = [r[0] for r in conn.execute("SELECT turn_key FROM conversation_messages ORDER BY seq")]
-    assert stored == [t.key for t in parse_turns(messages, settings).turns]
+    assert stored == [t.key for t in parse_turns(messages, settings, now=dt.datetime.now(dt.UTC)).turns]
 
 
 def test_an_edited_message_under_the_same_id_is_stored_not_skipped(memory: Memory) -> None:

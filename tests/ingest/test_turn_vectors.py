@@ -138,7 +138,7 @@ def test_memctl_ingest_waits_for_the_turn_vectors(memctl, settings: Settings, tm
 
 def test_a_stream_of_ingests_that_never_pauses_still_gets_its_vectors(memory: Memory, db_url: str) -> None:
     """The thread gives way to ingest calls in flight, but at most ``max_defer_s`` per batch."""
-    memory._backfill = BackfillWorker(memory._core, foreground=memory._foreground, max_defer_s=0.2).start()
+    memory._backfill = BackfillWorker(memory.runtime, foreground=memory._foreground, max_defer_s=0.2).start()
     with memory._foreground:  # an ingest call that never ends
         memory.ingest(TURNS, user_id="u8", session_id="s")
         assert _pending_after_waiting(memory, "u8") == 0

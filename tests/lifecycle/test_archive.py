@@ -81,5 +81,5 @@ def test_orphaned_stale_nodes_are_archived_and_come_back_when_mentioned(memory: 
 
 
 def _node_names(memory: Memory) -> set[str]:
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         return {n["name"].lower() for n in graph.nodes(conn, U)}

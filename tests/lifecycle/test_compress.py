@@ -106,7 +106,7 @@ def test_without_now_the_runtimes_clock_decides(memory: Memory) -> None:
     written = dt.datetime.now(dt.UTC) - dt.timedelta(days=10)
     turns = [{"role": "user", "content": t, "timestamp": written.isoformat()} for t in OLD]
     memory.ingest(turns, user_id=U, session_id="recent")
-    runtime = memory._core
+    runtime = memory.runtime
     assert compress_user(runtime, U).archived == 0  # 10 days old: under the 90-day line
     runtime.clock = lambda: written + dt.timedelta(days=100)
     assert compress_user(runtime, U, dry_run=True).archived == 3

@@ -70,7 +70,7 @@ def _concepts(memory: Memory, memctl) -> None:  # type: ignore[no-untyped-def]
     [loner] = memory.add("The dentist appointment is on the 3rd", user_id=U)
     out = memctl("concepts", "-u", U, "--dry-run")
     assert out.exit_code == 0 and "would link" in out.output, out.output
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         assert graph.nodes(conn, U, node_type="concept") == []  # a dry run writes nothing
 
     report = memory.consolidate_concepts(user_id=U)
@@ -84,7 +84,7 @@ def _concepts(memory: Memory, memctl) -> None:  # type: ignore[no-untyped-def]
     last = memory.history(linked, user_id=U)[-1]
     assert last.event == "LINK" and last.actor == "consolidate:concepts"
     assert last.new_metadata["concept_id"] == str(report.groups[0].concept_id)
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         concepts = graph.nodes(conn, U, node_type="concept")
         about = graph.edges(conn, U, edge_type="ABOUT")
     assert {c["id"] for c in concepts} >= {g.concept_id for g in report.groups}

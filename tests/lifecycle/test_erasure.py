@@ -68,7 +68,7 @@ def own_server() -> Iterator[Memory]:
 
 
 def _checkpoint(memory: Memory) -> None:
-    with psycopg.connect(memory._core.db.server.url, autocommit=True) as conn:
+    with psycopg.connect(memory.runtime.db.server.url, autocommit=True) as conn:
         conn.execute("CHECKPOINT")
 
 

@@ -16,9 +16,9 @@ def test_flush_access_counts_job_writes_buffered_recall_hits(settings: Settings)
         hits = m.search("bees on the balcony", user_id="ann", limit=5)
         recalled = {h.memory.id for h in hits}
         assert written.memory.id in recalled
-        assert m._core.access.pending == len(recalled)
+        assert m.runtime.access.pending == len(recalled)
         assert m.get(written.memory.id, user_id="ann").access_count == 0  # still only in the buffer
         assert m.run_job("flush_access_counts") == len(recalled)
         record = m.get(written.memory.id, user_id="ann")
         assert record.access_count == 1 and record.last_accessed_at is not None
-        assert m._core.access.pending == 0 and m.run_job("flush_access_counts") == 0
+        assert m.runtime.access.pending == 0 and m.run_job("flush_access_counts") == 0

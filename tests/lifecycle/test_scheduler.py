@@ -21,7 +21,7 @@ RUNS = ("I run along the river every morning", "I ran along the river before wor
 
 
 def _cycles(memory: Memory, user_id: str) -> list[dict[str, Any]]:
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         return stored_traits.cycles(conn, user_id)
 
 
@@ -41,7 +41,7 @@ def _sweep_clock(added: dt.datetime) -> dt.datetime:
 def _move_clock(*memories: Memory, to: dt.datetime) -> None:
     """Set the runtime's clock (what the scheduler reads) and wait for a poll at that clock."""
     for memory in memories:
-        memory._core.clock = lambda: to
+        memory.runtime.clock = lambda: to
         assert memory._jobs.scheduler is not None
         memory._jobs.scheduler.poke()
     for memory in memories:

@@ -23,9 +23,9 @@ def test_upkeep_writes_no_tier_and_no_new_version(memory: Memory) -> None:
     [once] = memory.add("I visited Lisbon once", user_id=U)
     before = {m.id: m for m in memory.get_all(user_id=U)}
     assert once.memory.id in before and len(before) == 2
-    memory._core.clock = lambda: dt.datetime.now(dt.UTC) + dt.timedelta(days=10)  # the old "mid" line is 7 days
+    memory.runtime.clock = lambda: dt.datetime.now(dt.UTC) + dt.timedelta(days=10)  # the old "mid" line is 7 days
     for name in JOBS:  # every scheduled job once, at the moved clock
-        memory.run_job(name, now=memory._core.now())
+        memory.run_job(name, now=memory.runtime.now())
     after = {m.id: m for m in memory.get_all(user_id=U)}
     assert after.keys() == before.keys()
     for mid, record in after.items():

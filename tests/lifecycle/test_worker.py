@@ -35,11 +35,11 @@ def quick_retry(settings: Settings) -> Iterator[Memory]:
 
 
 def _context(memory: Memory) -> JobContext:
-    return JobContext(memory._reflection, memory._ingest)
+    return JobContext(memory.runtime, memory._reflection, memory._ingest)
 
 
 def _url(memory: Memory) -> str:
-    return memory._core.db.server.url
+    return memory.runtime.db.server.url
 
 
 async def _work(*apps: Any) -> None:
@@ -160,7 +160,7 @@ def test_real_jobs_are_deferred_on_their_schedule_and_run(memory: Memory) -> Non
 
 
 def _cycles(memory: Memory, user_id: str) -> list[dict[str, Any]]:
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         return stored_traits.cycles(conn, user_id)
 
 

@@ -16,16 +16,16 @@ from neuromem.types import MemoryRecord, MemoryType
 
 
 def insert_memory(memory: Memory, user_id: str, content: str, **fields: Any) -> MemoryRecord:
-    core = memory._core
+    runtime = memory.runtime
     fields.setdefault("memory_type", MemoryType.FACT)
     vector = None
     if fields.pop("embed", True):
-        vector = core.embedder.embed_passages([content])[0]
+        vector = runtime.embedder.embed_passages([content])[0]
     new = NewMemory(user_id=user_id, content=content, content_hash=hashlib.md5(content.encode()).hexdigest(),
                     search_tokens=search_text(content), token_count=count_tokens(content), embedding=vector,
                     **fields)  # fmt: skip
-    with core.db.transaction() as conn:
-        return memories.insert(conn, new, core.dim)
+    with runtime.db.transaction() as conn:
+        return memories.insert(conn, new, runtime.dim)
 
 
 def insert_trait(memory: Memory, user_id: str, content: str, *, stage: str, subtype: str, confidence: float,
@@ -40,23 +40,23 @@ def refresh_traits(memory: Memory) -> None:
     """What the refresh job does (on a Citus cluster the view is a plain view: nothing to refresh)."""
     from neuromem.store.maintenance import refresh_trait_view
 
-    refresh_trait_view(memory._core.db)
+    refresh_trait_view(memory.runtime.db)
 
 
 def link(memory: Memory, user_id: str, a: uuid.UUID, b: uuid.UUID, edge_type: str, *,
          a_kind: str = "memory", b_kind: str = "memory") -> None:  # fmt: skip
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         graph.add_edges(conn, user_id, [graph.EdgeInput(a, a_kind, b, b_kind, edge_type)])  # type: ignore[arg-type]
 
 
 def entity(memory: Memory, user_id: str, name: str, normalized: str, node_type: str = "person") -> uuid.UUID:
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         ids = graph.upsert_nodes(conn, user_id, [graph.NodeInput(node_type, name, normalized)])
     return ids[(node_type, normalized)]
 
 
 def store_raw(memory: Memory, user_id: str, text: str) -> str:
     sha = raw_chunks.sha256_of(text)
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         raw_chunks.put_many(conn, user_id, [raw_chunks.RawChunk(sha, text, search_text(text))])
     return sha

@@ -20,18 +20,18 @@ def test_access_counts_are_buffered_then_flushed_in_one_batch(memory: Memory) ->
     for _ in range(3):
         memory.search("cello", user_id="u")
     assert memory.get(a.id, user_id="u").access_count == 0  # nothing written on the hot path
-    assert memory._core.access.pending >= 1
-    assert memory._core.access.flush() >= 1
+    assert memory.runtime.access.pending >= 1
+    assert memory.runtime.access.flush() >= 1
     after = memory.get(a.id, user_id="u")
     assert after.access_count == 3 and after.last_accessed_at is not None
-    assert memory._core.access.flush() == 0
+    assert memory.runtime.access.flush() == 0
 
 
 def test_flush_triggers_in_background_when_enough_rows_wait(settings: Settings) -> None:
     s = settings.with_updates(recall={"access_flush_max_pending": 2})
     with Memory(s) as memory:
         ids = [memory.add(f"note {w}", user_id="u")[0].memory.id for w in ("apple", "banana", "cherry")]
-        tracker = memory._core.access
+        tracker = memory.runtime.access
         tracker.record("u", ids)
         assert tracker._thread is not None
         tracker._thread.join(timeout=10)
@@ -46,38 +46,38 @@ def test_recall_reinforces_traits_by_the_configured_step(memory: Memory) -> None
     refresh_traits(memory)
     results = memory.search("jazz music", user_id="u")
     assert {t.id, bare.id} <= {h.memory.id for h in results}
-    memory._core.access.flush()
+    memory.runtime.access.flush()
     after = memory.get(t.id, user_id="u")
     assert after.trait_confidence == pytest.approx(0.72, abs=1e-6)
     assert after.version == t.version + 1  # written through the optimistic lock (store.traits)
     assert after.trait_last_reinforced == t.trait_last_reinforced  # the decay clock belongs to evidence
     assert memory.get(bare.id, user_id="u").trait_confidence == pytest.approx(0.7)  # no evidence: no boost
     memory.search("jazz music", user_id="u")  # the same query again: counted once per window
-    memory._core.access.flush()
+    memory.runtime.access.flush()
     assert memory.get(t.id, user_id="u").trait_confidence == pytest.approx(0.72, abs=1e-6)
 
 
 def test_failed_flush_keeps_the_counts(memory: Memory) -> None:
     a = memory.add("Bob builds kites", user_id="u")[0].memory
-    tracker = AccessTracker(memory._core.db, memory.settings.recall, background=False)
-    with memory._core.db.transaction() as conn:
+    tracker = AccessTracker(memory.runtime.db, memory.settings.recall, background=False)
+    with memory.runtime.db.transaction() as conn:
         conn.execute("ALTER TABLE memories RENAME COLUMN access_count TO access_count_x")
     tracker.record("u", [a.id])
     with pytest.raises(Exception):  # noqa: B017 - any database error
         tracker.flush()
     assert tracker.pending == 1
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         conn.execute("ALTER TABLE memories RENAME COLUMN access_count_x TO access_count")
     assert tracker.flush() == 1
 
 
 def _profile(memory: Memory) -> dict[str, object]:
     pref = memory.add("以后用中文回答", user_id="u", category="preference")[0].memory
-    core = insert_trait(memory, "u", "重视效率", stage="core", subtype="core", confidence=0.9)
+    runtime = insert_trait(memory, "u", "重视效率", stage="core", subtype="core", confidence=0.9)
     beh = insert_trait(memory, "u", "晚上写代码", stage="established", subtype="behavior", confidence=0.8)
     ep = memory.add("上周去杭州西湖骑车", user_id="u", memory_type="episodic")[0].memory
     refresh_traits(memory)
-    return {"pref": pref, "core": core, "beh": beh, "ep": ep}
+    return {"pref": pref, "core": runtime, "beh": beh, "ep": ep}
 
 
 def test_prompt_sections_in_chinese_follow_seed_001_layout(memory: Memory) -> None:
@@ -149,7 +149,7 @@ def test_bullets_compressed_by_the_llm_when_configured(settings: Settings, fake_
 def test_reset_drops_the_users_buffered_accesses_and_keeps_flushes_out(memory: Memory) -> None:
     kept = memory.add("Noor keeps a sourdough starter", user_id="noor")[0].memory
     gone = memory.add("Omar keeps a sourdough starter", user_id="omar")[0].memory
-    tracker = memory._core.access
+    tracker = memory.runtime.access
     tracker.record("noor", [kept.id])
     tracker.record("omar", [gone.id])
     memory.reset(user_id="omar")

@@ -81,7 +81,7 @@ def test_vector_index_off_by_recipe(memory: Memory) -> None:
 
 def test_graph_under_maintenance_keeps_bm25_and_vector(memory: Memory) -> None:
     rows = _corpus(memory)
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         conn.execute("ALTER TABLE graph_edges RENAME TO graph_edges_maintenance")
     context = memory.search("espresso machine", user_id="u", trace=True, recipe=HYBRID_CONTEXT)
     assert context.trace["paths"]["neighbours"].startswith("failed") and context[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
@@ -106,7 +106,7 @@ def test_full_text_off_still_answers_by_vector(memory: Memory) -> None:
 
 def test_full_text_broken_is_reported_and_survived(memory: Memory) -> None:
     rows = _corpus(memory)
-    with memory._core.db.transaction() as conn:  # BM25 reads token_count: take it away
+    with memory.runtime.db.transaction() as conn:  # BM25 reads token_count: take it away
         conn.execute("ALTER TABLE memories RENAME COLUMN token_count TO token_count_x")
     results = memory.search(
         "espresso machine", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_graph=False)
@@ -138,7 +138,7 @@ def test_users_own_lines_degrade_with_their_retrievers(switchable: tuple[Memory,
     assert paths["vector_user"].startswith("skipped") and paths["bm25_user"] == "ran"
     assert results[0].memory.id == rows["a"].id  # type: ignore[attr-defined]
     embedder.down = False
-    with memory._core.db.transaction() as conn:  # every BM25 list fails: the user view's too
+    with memory.runtime.db.transaction() as conn:  # every BM25 list fails: the user view's too
         conn.execute("ALTER TABLE memories RENAME COLUMN token_count TO token_count_x")
     broken = memory.search(query, user_id="u", trace=True)
     assert broken.trace["paths"]["bm25_user"].startswith("failed") and broken.trace["paths"]["vector_user"] == "ran"

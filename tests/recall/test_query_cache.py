@@ -31,14 +31,14 @@ def test_size_zero_disables_the_cache() -> None:
 def test_a_repeated_query_is_embedded_once(memory: Memory) -> None:
     memory.add("Mia plays the cello", user_id="u")
     calls: list[str] = []
-    core = memory._core
-    original = core.embedder.embed_query
+    runtime = memory.runtime
+    original = runtime.embedder.embed_query
 
     def counting(text: str) -> np.ndarray:
         calls.append(text)
         return original(text)
 
-    core.embedder.embed_query = counting  # type: ignore[method-assign]
+    runtime.embedder.embed_query = counting  # type: ignore[method-assign]
     first = memory.search("cello", user_id="u", trace=True)
     second = memory.search("cello", user_id="u", trace=True)
     assert calls == ["cello"]

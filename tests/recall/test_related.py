@@ -46,7 +46,7 @@ def test_related_is_scoped_and_checked(memory: Memory) -> None:
 def test_memory_neighbours_both_ways_and_deleted_ones_left_out(memory: Memory) -> None:
     [a] = memory.add("Dana keeps bees on her roof in Lyon", user_id="gra2")
     [b] = memory.add("The honey harvest is in August", user_id="gra2")
-    with memory._core.db.transaction() as conn:  # an edge as ingest's linker writes them
+    with memory.runtime.db.transaction() as conn:  # an edge as ingest's linker writes them
         graph.add_edges(conn, "gra2", [graph.EdgeInput(a.memory.id, "memory", b.memory.id, "memory", "SUPPORTS",
                                                        weight=0.7)])  # fmt: skip
     [out] = [n for n in memory.related(a.memory.id, user_id="gra2").neighbours if n.id == b.memory.id]

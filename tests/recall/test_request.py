@@ -26,7 +26,7 @@ T0 = dt.datetime(2024, 5, 3, 9, 0, tzinfo=dt.UTC)
 
 def _count_connections(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """How many pool connections this thread takes from now on (a counter around the real pool)."""
-    db = memory._core.db
+    db = memory.runtime.db
     caller = threading.get_ident()
     taken = [0]
     real: Callable[..., AbstractContextManager[Any]] = db.connection
@@ -41,7 +41,7 @@ def _count_connections(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> list[
 
 
 def _count_embeddings(memory: Memory, monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    embedder = memory._core.embedder
+    embedder = memory.runtime.embedder
     calls: list[str] = []
     real = embedder.embed_query
 
@@ -60,7 +60,7 @@ def test_the_pipeline_runs_a_request_and_answers_the_query_vector_with_the_resul
     results = recalled.results
     assert "cello" in results[0].memory.content
     assert recalled.query_vector is not None
-    assert np.allclose(recalled.query_vector, memory._core.embedder.embed_query("who plays the cello"))
+    assert np.allclose(recalled.query_vector, memory.runtime.embedder.embed_query("who plays the cello"))
     assert [h.memory.id for h in memory.search("who plays the cello", user_id="u", limit=5)] == [
         h.memory.id for h in results]  # the facade builds the same request
 
@@ -114,7 +114,7 @@ def test_a_failing_retriever_costs_only_its_own_list(memory: Memory) -> None:
     )
     trace = Trace(False)
     probe = Probe("u", analyze_query("cello", T0), None, tuple(MemoryType), 5, get_recipe("hybrid"))
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         search = Search(conn, probe, memory.settings, trace)
         memory._recall._run_table(table, search)
     assert trace.paths["boom"].startswith("failed: ValueError: broken on purpose")
@@ -124,7 +124,7 @@ def test_a_failing_retriever_costs_only_its_own_list(memory: Memory) -> None:
 
 @pytest.fixture
 def clocked(memory: Memory) -> Iterator[Memory]:
-    memory._core.clock = lambda: T0
+    memory.runtime.clock = lambda: T0
     yield memory
 
 
@@ -134,14 +134,14 @@ def test_recall_reads_the_runtime_clock(clocked: Memory) -> None:
     assert results.trace["stages"]["query"]["reference"] == T0.isoformat()
     window = results.trace["stages"]["query"]["time"]
     assert window is not None and window["start"].startswith("2024-05-02")
-    clocked._core.access.flush()
+    clocked.runtime.access.flush()
     assert clocked.get(added.id, user_id="u").last_accessed_at == T0
 
 
 def test_recall_reads_statement_by_statement_and_gives_the_connection_back_as_it_was(memory: Memory) -> None:
     from neuromem.recall.reads import isolated, statements_on_their_own
 
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         assert not conn.autocommit
         with statements_on_their_own(conn):
             assert conn.autocommit

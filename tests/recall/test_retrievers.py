@@ -21,7 +21,7 @@ def test_bm25_matches_the_hand_computed_formula(memory: Memory) -> None:
     recs = [insert_memory(memory, "u", d) for d in docs]
     insert_memory(memory, "other", "coffee coffee coffee")  # another user's rows never count
     terms = query_terms("coffee tea")
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         got = bm25_search(conn, "u", terms, [MemoryType.FACT], limit=10, k1=1.2, b=0.75)
     lengths = [max(count_tokens(d), 1) for d in docs]
     avgdl = sum(lengths) / 3
@@ -58,7 +58,7 @@ def test_bm25_caches_the_statistics_of_a_large_corpus_for_a_while(
     insert_memory(memory, "small", "lemon pie")
 
     def kiwi(user: str, **kw: object) -> float:
-        with memory._core.db.connection() as conn:
+        with memory.runtime.db.connection() as conn:
             hits = bm25_search(conn, user, ["kiwi"], [MemoryType.FACT], limit=5, k1=1.2, b=0.75, **kw)  # type: ignore[arg-type]
         return hits[0].score
 
@@ -121,7 +121,7 @@ def test_graph_seeds_from_query_entities(memory: Memory) -> None:
 
 
 def test_traits_come_from_the_view_with_stage_and_floor(memory: Memory) -> None:
-    core = insert_trait(memory, "u", "prefers concise answers", stage="core", subtype="core", confidence=0.9)
+    runtime = insert_trait(memory, "u", "prefers concise answers", stage="core", subtype="core", confidence=0.9)
     insert_trait(memory, "u", "prefers concise emails", stage="candidate", subtype="preference", confidence=0.9)
     insert_trait(memory, "u", "prefers concise notes", stage="established", subtype="preference", confidence=0.2)
     old = dt.datetime.now(dt.UTC) - dt.timedelta(days=2000)
@@ -130,7 +130,7 @@ def test_traits_come_from_the_view_with_stage_and_floor(memory: Memory) -> None:
     refresh_traits(memory)
     results = memory.search("concise", user_id="u", recipe=derive(HYBRID_RRF, use_bm25=False, use_vector=False,
                                                                    use_graph=False, use_raw=False))  # fmt: skip
-    assert [h.memory.id for h in results] == [core.id]
+    assert [h.memory.id for h in results] == [runtime.id]
     assert results[0].retrievers == ("traits",) and results[0].score.stage_boost == 0.25
 
 
@@ -192,7 +192,7 @@ def test_memory_neighbours_reads_temporal_next_edges_among_the_ids(memory: Memor
     link(memory, "u", b.id, c.id, "TEMPORAL_NEXT")
     link(memory, "u", c.id, other.id, "TEMPORAL_NEXT")  # `other` is not asked for
     link(memory, "u", a.id, c.id, "SUPPORTS")  # another edge type
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         pairs = rq.memory_neighbours(conn, "u", [a.id, b.id, c.id])
         assert rq.memory_neighbours(conn, "someone-else", [a.id, b.id, c.id]) == []
     assert sorted(pairs) == sorted([(a.id, b.id), (b.id, c.id)])
@@ -227,7 +227,7 @@ def test_conversation_query_is_also_searched_by_the_users_own_lines(memory: Memo
     assert {"bm25_user", "vector_user"} <= set(by_id[cake.id].retrievers)
     assert "bm25_user" not in by_id[calm.id].retrievers  # it matches only what the assistant said
     # the list is BM25 of the user's lines, as the store computes it for that text alone
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         alone = bm25_search(conn, "u", query_terms(own), [MemoryType.EPISODIC], limit=10, k1=1.2, b=0.75)
     assert [r.id for r in alone] == [cake.id]
     assert by_id[cake.id].score.extra["score_bm25_user"] == pytest.approx(alone[0].score, rel=1e-6)

@@ -76,7 +76,7 @@ def test_the_same_queries_twice_give_the_same_rankings(memory: Memory) -> None:
     started = dt.datetime.now(dt.UTC)
     _store(memory)
     first = _pass(memory)
-    memory._core.access.flush()  # the reinforcement is written…
+    memory.runtime.access.flush()  # the reinforcement is written…
     refresh_traits(memory)  # …and the scheduled view refresh makes it visible to recall
     second = _pass(memory)
     for a, b in zip(first, second, strict=True):

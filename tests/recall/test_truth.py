@@ -25,7 +25,7 @@ QUESTION = "What is my office phone extension?"
 def _invalidate(memory: Memory, user: str, old: uuid.UUID, new: uuid.UUID, when: dt.datetime) -> None:
     """What ingest records for a changed value of one slot (issue 21 item 1): the older memory ends at the
     newer one's event time, and a SUPERSEDES edge links them."""
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         conn.execute("UPDATE memories SET invalid_at = %s WHERE user_id = %s AND id = %s", (when, user, old))
     link(memory, user, new, old, "SUPERSEDES")
 
@@ -77,7 +77,7 @@ def test_the_prompt_shows_a_replaced_value_only_as_earlier(memory: Memory) -> No
 def test_an_open_conflict_is_one_line_to_ask_about(memory: Memory) -> None:
     lisbon = insert_memory(memory, "u", "I live in Lisbon.", valid_at=T1)
     porto = insert_memory(memory, "u", "I live in Porto.", valid_at=T2)
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         conflicts.insert(conn, "u", attribute="live in", old_id=lisbon.id, new_id=porto.id, old_score=0.5,
                          new_score=0.5, status="open", winner_id=None, detector="rules")  # fmt: skip
     block = memory.recall_prompt("Where do I live?", user_id="u", token_budget=1000)

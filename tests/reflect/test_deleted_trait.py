@@ -21,7 +21,7 @@ NEW = ("I run along the river every morning again", "Ran along the river this mo
 def _live_traits(memory: Memory, user_id: str, now: dt.datetime) -> dict[uuid.UUID, set[uuid.UUID]]:
     """Each live trait's supporting memories."""
     ids = [t.id for t in memory.traits(user_id=user_id, now=now).all()]
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         evidence = stored_traits.evidence_for(conn, user_id, ids)
     return {i: {e.memory_id for e in evidence if e.trait_id == i and e.evidence_type == "supporting"} for i in ids}
 
@@ -31,7 +31,7 @@ def _add(memory: Memory, texts: tuple[str, ...], user_id: str) -> set[uuid.UUID]
 
 
 def _held(memory: Memory, user_id: str) -> list[int]:
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         return [c["details"].get("suppressed", 0) for c in stored_traits.cycles(conn, user_id)]
 
 
@@ -77,6 +77,6 @@ def test_only_the_users_deletion_suppresses(memory: Memory) -> None:
     memory.reflect(user_id=uid, now=dt.datetime.now(dt.UTC) + dt.timedelta(hours=1))
     fact = memory.add("I keep a diary", user_id=uid)[0].memory.id
     memory.delete(fact, user_id=uid)  # a fact's deletion is no trait's: nothing suppressed
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         row = conn.execute("SELECT count(*) AS n FROM trait_suppressions").fetchone()
     assert row is not None and row["n"] == 0

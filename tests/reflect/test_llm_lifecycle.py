@@ -57,7 +57,7 @@ def test_english_weeks_behaviours_rise_and_make_a_preference(llm_memory: Memory,
     assert [p.id for p in detail.parents] == [pref.id]
     assert m.get(pref.id, user_id=u).trait_reinforcement_count == 2  # reinforcement propagated upwards
     # every call accounted per user and operation; the prompts carried the cycle's clock
-    with m._core.db.connection() as conn:
+    with m.runtime.db.connection() as conn:
         ops = {r["operation"]: r["calls"] for r in usage.usage_totals(conn, u)}
         cycles = trait_store.cycles(conn, u)
     assert ops["reflect_propose_traits"] == 1 and ops["reflect_link_evidence"] == 2

@@ -28,12 +28,12 @@ def _tea_sessions(m: Memory, start: int = 0) -> None:
 
 
 def _events(m: Memory, kind: str) -> list[dict[str, Any]]:
-    with m._core.db.connection() as conn:
+    with m.runtime.db.connection() as conn:
         return [r["detail"] for r in usage.events(conn, U, kind)]
 
 
 def _last_cycle(m: Memory) -> dict[str, Any]:
-    with m._core.db.connection() as conn:
+    with m.runtime.db.connection() as conn:
         return trait_store.cycles(conn, U, limit=1)[0]
 
 
@@ -96,7 +96,7 @@ def test_malformed_json_is_repaired_or_asked_again(llm_memory: Memory, fake_open
     assert report.created == 1 and by_content(llm_memory, U, TEA.content)
     chat = fake_openai.requests_to("chat/completions")
     assert len(chat) == 2 and "could not be used" in chat[1]["messages"][-1]["content"]
-    with llm_memory._core.db.connection() as conn:
+    with llm_memory.runtime.db.connection() as conn:
         [row] = usage.usage_totals(conn, U)
     assert (row["operation"], row["calls"], row["failures"]) == ("reflect_propose_traits", 2, 1)
     assert row["prompt_tokens"] > 0
@@ -118,7 +118,7 @@ def test_a_failing_llm_falls_back_to_offline_and_the_failure_is_recorded(
     assert log["fallback"] == "offline" and "500" in log["llm_error"]
     [event] = _events(llm_memory, "reflect_llm_fallback")
     assert event["operation"] == "propose" and event["cycle_id"] == str(report.cycle_id)
-    with llm_memory._core.db.connection() as conn:
+    with llm_memory.runtime.db.connection() as conn:
         [row] = usage.usage_totals(conn, U)
     assert (row["calls"], row["failures"]) == (1, 1)  # one failed call, then no more calls this cycle
     # the next cycle asks the model again

@@ -13,7 +13,7 @@ U = "tina"
 
 
 def _cycles(memory: Memory, user: str = U) -> list[dict]:
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         return trait_store.cycles(conn, user)
 
 
@@ -21,30 +21,30 @@ def test_accumulated_importance_reaching_the_threshold_triggers(memory: Memory) 
     # 0–1 importance ×10 on the seed's scale: five memories at 0.5 make 25, the sixth makes 30
     for i in range(5):
         say(memory, U, day(0), [f"note number {i} about the garden"], importance=0.5)
-    decision = due(memory._core.db, U, day(0.1))
+    decision = due(memory.runtime.db, U, day(0.1))
     assert decision.trigger is None and decision.accumulated == 25.0
     say(memory, U, day(0), ["one more note about the roses"], importance=0.5)
-    decision = due(memory._core.db, U, day(0.1))
+    decision = due(memory.runtime.db, U, day(0.1))
     assert (decision.trigger, decision.value) == (TriggerType.IMPORTANCE_ACCUMULATED, 30.0)
 
 
 def test_a_day_since_the_last_reflection_triggers_when_there_is_something_new(memory: Memory) -> None:
     say(memory, U, day(0), ["visited the bakery"])
     memory.reflect(user_id=U, now=day(0))
-    assert due(memory._core.db, U, day(3)).trigger is None  # 72 h, but nothing new to scan
+    assert due(memory.runtime.db, U, day(3)).trigger is None  # 72 h, but nothing new to scan
     say(memory, U, day(0.5), ["bought sourdough bread"])
-    assert due(memory._core.db, U, day(0.99)).trigger is None
-    decision = due(memory._core.db, U, day(1))
+    assert due(memory.runtime.db, U, day(0.99)).trigger is None
+    decision = due(memory.runtime.db, U, day(1))
     assert (decision.trigger, decision.value) == (TriggerType.SCHEDULED, 24.0)
 
 
 def test_session_end_triggers_and_nothing_else_does(memory: Memory) -> None:
     say(memory, U, day(0), ["watched a documentary about whales"])
-    quiet = due(memory._core.db, U, day(0.2))
+    quiet = due(memory.runtime.db, U, day(0.2))
     assert quiet.trigger is None and quiet.hours_since_last == 0.0  # never reflected: no schedule yet
-    assert due(memory._core.db, U, day(0.2), session_ended=True).trigger is TriggerType.SESSION_END
+    assert due(memory.runtime.db, U, day(0.2), session_ended=True).trigger is TriggerType.SESSION_END
     memory.reflect(user_id=U, now=day(0.2))
-    assert due(memory._core.db, U, day(0.3), session_ended=True).trigger is None  # nothing new since
+    assert due(memory.runtime.db, U, day(0.3), session_ended=True).trigger is None  # nothing new since
 
 
 def test_maybe_reflect_queues_a_background_cycle(memory: Memory) -> None:
@@ -78,7 +78,7 @@ def test_ingest_then_session_end_records_a_cycle_off_the_request_path(memory: Me
     assert cycle["memories_scanned"] == len([r for r in report.results if r.memory.memory_type != "trait"])
     # the cycle ran at the conversation's clock (its latest message), not the wall clock
     assert cycle["details"]["now"] == day(0.01).isoformat()
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         row = conn.execute(
             "SELECT last_reflected_at FROM conversation_sessions WHERE user_id = %s", (U,)
         ).fetchone()

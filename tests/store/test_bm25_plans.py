@@ -15,7 +15,7 @@ def test_bm25_is_never_a_prepared_statement(memory: Memory) -> None:
     while an ordinary repeated statement on the same connection is prepared."""
     for text in ["coffee with milk", "green tea", "coffee beans from Kenya"]:
         insert_memory(memory, "u", text)
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         for query in ["coffee", "tea", "coffee tea", "milk", "kenya beans", "green coffee", "tea milk"]:
             hits = bm25_search(conn, "u", query_terms(query), [MemoryType.FACT], limit=5, k1=1.2, b=0.75)
             assert hits, query

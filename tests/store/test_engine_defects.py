@@ -57,7 +57,7 @@ def test_a_near_duplicate_episode_never_supersedes(settings) -> None:  # type: i
 
 def test_unused_tables_of_seed_000_section_7_are_dropped(memory: Memory) -> None:
     """Migration 0012: nothing wrote ``key_values`` or ``emotion_profiles``; they are gone."""
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         rows = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
                             "AND table_name IN ('key_values', 'emotion_profiles')").fetchall()  # fmt: skip
     assert rows == []

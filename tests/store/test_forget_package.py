@@ -32,7 +32,7 @@ def test_one_receipt_type_from_the_table_to_the_public_api(memory: Memory) -> No
     added = memory.add("Ines keeps a spare key under the blue flowerpot", user_id="ines")[0].memory
     receipt = memory.forget(memory_id=added.id, user_id="ines")
     assert isinstance(receipt, ForgetReceipt) and receipt.proves(added.id)
-    with memory._core.db.connection() as conn:
+    with memory.runtime.db.connection() as conn:
         stored = store_receipts.get_receipt(conn, "ines", receipt.id)
         listed = store_receipts.list_receipts(conn, "ines", 10)
     assert type(stored) is ForgetReceipt and [r.id for r in listed] == [receipt.id]

@@ -144,7 +144,7 @@ def test_memory_types_and_reset(memory: Memory) -> None:
     for kind in MemoryType:
         text = f"a {kind.value} memory about gardening"
         if kind is MemoryType.TRAIT:  # traits come only from reflection: written by the internal rules
-            writes.add(memory._core, writes.draft(memory._core, text, "r", memory_type=kind))
+            writes.add(memory.runtime, writes.draft(memory.runtime, text, "r", memory_type=kind))
         else:
             memory.add(text, user_id="r", memory_type=kind)
     memory.add("another user's memory", user_id="other")

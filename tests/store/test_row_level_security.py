@@ -53,7 +53,7 @@ def test_every_user_table_has_rls_and_a_policy(db_url: str) -> None:
 
 def test_unfiltered_queries_see_only_the_scoped_user(memory: Memory) -> None:
     _seed(memory)
-    db = memory._core.db
+    db = memory.runtime.db
     with db.connection() as conn:  # unscoped: the owner sees every user of every tenant
         everyone = {r["user_id"] for r in conn.execute("SELECT DISTINCT user_id FROM memories").fetchall()}
     assert everyone == {"alice", "bob", "t=acme/alice"}
@@ -73,7 +73,7 @@ def test_unfiltered_queries_see_only_the_scoped_user(memory: Memory) -> None:
 
 def test_writes_for_another_user_are_refused(memory: Memory) -> None:
     _seed(memory)
-    db = memory._core.db
+    db = memory.runtime.db
     with scope.bind(scope_for("acme", "alice")), db.transaction() as conn:
         assert conn.execute("UPDATE memories SET importance = 0.123").rowcount >= 1  # only acme's alice
         assert conn.execute("DELETE FROM pipeline_events WHERE user_id = 'bob'").rowcount == 0
@@ -90,7 +90,7 @@ def test_writes_for_another_user_are_refused(memory: Memory) -> None:
 
 def test_scope_ends_with_the_transaction(memory: Memory) -> None:
     _seed(memory)
-    db = memory._core.db
+    db = memory.runtime.db
     with scope.bind(scope_for("default", "bob")):
         with db.transaction() as conn:
             assert conn.execute("SELECT current_setting('neuromem.user_id') AS u").fetchone()["u"] == "bob"
@@ -106,7 +106,7 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
     """Issue 23 item 6: scoped transactions log in as a role that is neither superuser nor BYPASSRLS, and
     neither ``RESET ROLE`` nor rewriting ``neuromem.user_id`` (or forging its proof) reaches another user."""
     _seed(memory)
-    db = memory._core.db
+    db = memory.runtime.db
     alice = scope_for("acme", "alice")
     with scope.bind(alice), db.transaction() as conn:
         who = conn.execute("SELECT session_user AS s, r.rolsuper, r.rolbypassrls FROM pg_roles r "
@@ -149,5 +149,5 @@ def test_a_service_login_that_fails_names_the_setting(settings: Settings) -> Non
     with Memory(broken) as m:
         m.add("the owner's pool still works", user_id="alice")
         with pytest.raises(DatabaseUnavailableError, match="NEUROMEM_STORE__SERVICE_DATABASE_URL"), \
-                scope.bind(scope_for("default", "alice")), m._core.db.transaction():  # fmt: skip
+                scope.bind(scope_for("default", "alice")), m.runtime.db.transaction():  # fmt: skip
             pass

@@ -106,7 +106,7 @@ def test_forgetting_a_scope_erases_it_with_a_receipt(memory: Memory) -> None:
     left = _contents(memory.get_all(user_id="alice"))
     assert left == {"Alice drinks green tea every morning", "The planner books trains before flights",
                     "Run 8 of the planner targets Oslo"}  # fmt: skip
-    with psycopg.connect(memory._core.db.server.url) as conn:
+    with psycopg.connect(memory.runtime.db.server.url) as conn:
         gone = conn.execute("SELECT count(*) FROM memories WHERE agent_id = 'coder'").fetchone()
     assert gone == (0,)  # hard-deleted, every version
     assert memory.forget_receipt(receipt.id, user_id="alice").target_kind == "scope"
@@ -125,7 +125,7 @@ def test_team_membership(memory: Memory) -> None:
 # -- row-level security: deliberately unfiltered queries, as the service role, per scope ----------
 
 def _seen(memory: Memory, who: Scope) -> set[str]:
-    with scope.bind(who), memory._core.db.transaction() as conn:
+    with scope.bind(who), memory.runtime.db.transaction() as conn:
         assert conn.execute("SELECT current_user AS u").fetchone()["u"] == scope.SERVICE_ROLE
         return {r["content"] for r in conn.execute("SELECT content FROM memories").fetchall()}  # no WHERE at all
 
@@ -168,19 +168,19 @@ def test_rls_a_team_member_sees_team_rows_never_a_members_private_ones(memory: M
     memory.add_team_member("eng", user_id=scope_for("acme", "bob").user_key)
     assert _seen(memory, scope_for("acme", "bob")) == set()
     # a team member cannot change or delete another member's team rows
-    with scope.bind(Scope("default", "bob")), memory._core.db.transaction() as conn:
+    with scope.bind(Scope("default", "bob")), memory.runtime.db.transaction() as conn:
         assert conn.execute("UPDATE memories SET importance = 0.9 WHERE user_id = 'carol'").rowcount == 0
         assert conn.execute("DELETE FROM memories WHERE user_id <> 'bob'").rowcount == 0
     # nor write a row as an agent other than its scope's
     with pytest.raises(Exception, match="row-level security"), scope.bind(Scope("default", "alice", agent_id="planner")), \
-            memory._core.db.transaction() as conn:  # fmt: skip
+            memory.runtime.db.transaction() as conn:  # fmt: skip
         conn.execute("UPDATE memories SET agent_id = 'coder' WHERE agent_id = 'planner' AND run_id IS NULL")
 
 
 def test_rls_an_agent_setting_without_its_proof_matches_nobody(memory: Memory) -> None:
     _seed_alice(memory)
     memory.add("A public notice", user_id="dave", visibility="public")
-    with scope.bind(Scope("default", "alice", agent_id="planner")), memory._core.db.transaction() as conn:
+    with scope.bind(Scope("default", "alice", agent_id="planner")), memory.runtime.db.transaction() as conn:
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 6  # 5 of alice's + public
         # an unsigned change of agent, made as the scope makes its own (SET LOCAL: on a Citus cluster it reaches
         # the workers, where the policies run; a set_config() stays on the coordinator and changes nothing there)

@@ -22,7 +22,7 @@ s = Settings(store={"data_dir": Path(sys.argv[1]), "embedding_dim": 64, "shared_
 with Memory(s) as m:
     if sys.argv[2] == "write":
         m.add("the embedded server keeps this across processes", user_id="p")
-    with m._core.db.connection() as conn:
+    with m.runtime.db.connection() as conn:
         buffers = conn.execute("SHOW shared_buffers").fetchone()["shared_buffers"]
     print(len(m.get_all(user_id="p")), buffers)
 """

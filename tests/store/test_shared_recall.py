@@ -63,10 +63,10 @@ def test_under_rls_the_same_and_an_unfiltered_query_sees_no_private_row(memory: 
         assert _found(found) == {OWN, TEAM, PUBLIC}
     everything = SHARED_CANDIDATES.format(shared=sql.SQL("true"), scope=sql.SQL("true"), columns=M_MEMORY_COLUMNS)
     params = {"types": ["fact"], "k": 100, "tsq": "'release' | 'train'", "v": None}
-    with scope.bind(Scope("default", "bob")), memory._core.db.transaction() as conn:  # no user predicate at all
+    with scope.bind(Scope("default", "bob")), memory.runtime.db.transaction() as conn:  # no user predicate at all
         assert {r["content"] for r in conn.execute(everything, params).fetchall()} == {OWN, TEAM, PUBLIC}
-    with scope.bind(Scope("default", "erin")), memory._core.db.transaction() as conn:
+    with scope.bind(Scope("default", "erin")), memory.runtime.db.transaction() as conn:
         assert {r["content"] for r in conn.execute(everything, params).fetchall()} == {PUBLIC}
     # the owner (no RLS) sees every row with that query: the library's predicate is what keeps them out
-    with memory._core.db.transaction() as conn:
+    with memory.runtime.db.transaction() as conn:
         assert PRIVATE in {r["content"] for r in conn.execute(everything, params).fetchall()}

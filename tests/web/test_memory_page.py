@@ -61,7 +61,7 @@ def service_url(memory: Memory) -> Iterator[tuple[str, str]]:
     from neuromem.service.api.keys import KeyStore
     from neuromem.service.api.serve import ServiceServer
 
-    token = KeyStore(memory._core.db).create("default", "write", name="page test")[1]
+    token = KeyStore(memory.runtime.db).create("default", "write", name="page test")[1]
     settings = memory.settings.with_updates(service={"graceful_shutdown_s": 0, "mcp_http": False})
     with ServiceServer(memory, settings) as url:
         yield url + "/ui/", token

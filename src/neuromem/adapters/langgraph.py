@@ -97,22 +97,22 @@ class NeuromemStore(BaseStore):
         record = self._find(op.namespace, op.key)
         if op.value is None:
             if record is not None:
-                writes.delete(self.memory._core, self.user_id, record.id, actor=_ACTOR)
+                writes.delete(self.memory.runtime, self.user_id, record.id, actor=_ACTOR)
             return None
         value = dict(op.value)
         fields = self.index_fields if op.index is None else op.index
         text = _text(value, fields or None) or op.key
         meta: dict[str, Any] = {_VALUE: value, _INDEX: "no" if op.index is False else "yes"}
         if record is None:
-            now = dt.datetime.now(dt.UTC).isoformat()
+            now = self.memory.runtime.now().isoformat()
             meta |= {_NS: _ns_text(op.namespace), _KEY: op.key, _CREATED: now, _DEPTH: len(op.namespace),
                      **{f"lg_ns{i}": label for i, label in enumerate(op.namespace)}}  # fmt: skip
-            rt = self.memory._core
-            writes.insert(rt, writes.draft(rt, text, self.user_id, metadata=meta), actor=_ACTOR)
+            runtime = self.memory.runtime
+            writes.insert(runtime, writes.draft(runtime, text, self.user_id, metadata=meta), actor=_ACTOR)
         elif text != record.content or any(record.metadata.get(k) != v for k, v in meta.items()):
-            change = writes.Change.checked(self.memory._core, content=None if text == record.content else text,
+            change = writes.Change.checked(self.memory.runtime, content=None if text == record.content else text,
                                            metadata=meta)  # fmt: skip
-            writes.update(self.memory._core, self.user_id, record.id, change, actor=_ACTOR)
+            writes.update(self.memory.runtime, self.user_id, record.id, change, actor=_ACTOR)
         return None
 
     def _search(self, op: SearchOp) -> list[SearchItem]:

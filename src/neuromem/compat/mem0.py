@@ -107,7 +107,7 @@ class Memory:
 
     def reset(self) -> None:
         """Erase every user's memories (Mem0's ``reset`` empties the whole store)."""
-        with self.memory._core.db.connection() as conn:
+        with self.memory.runtime.db.connection() as conn:
             everyone = owners.users(conn)
         for user in everyone:
             self.memory.reset(user_id=user)
@@ -156,7 +156,7 @@ class Memory:
         self.close()
 
     def _record(self, memory_id: Any) -> MemoryRecord:
-        with self.memory._core.db.connection() as conn:
+        with self.memory.runtime.db.connection() as conn:
             owner = owners.owner_of(conn, _uuid(memory_id))
         if owner is None:
             raise MemoryNotFoundError(f"no memory {memory_id}")

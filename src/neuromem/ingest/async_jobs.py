@@ -61,15 +61,15 @@ class IngestJob:
     error: str | None = None
 
 
-def submit(core: Runtime, messages: Any, user_id: Any, session: Any, *, metadata: Any = None,
+def submit(runtime: Runtime, messages: Any, uid: str, session: Any, *, metadata: Any = None,
            strict: bool = False, owner: Owner = NO_SCOPE) -> IngestJob:  # fmt: skip
-    """Validate and durably queue one batch; returns at once (no model is called). ``owner``: the scope
-    (agent, run, visibility, team; checked by the caller) the job's memories get, kept in the payload."""
-    settings = core.settings
-    uid = check.user_id(user_id, settings.write)
+    """Validate and durably queue one batch of the (checked) user ``uid``; returns at once (no model is called).
+    ``owner``: the scope (agent, run, visibility, team; checked by the caller) the job's memories get, kept in
+    the payload."""
+    settings = runtime.settings
     sid = session_id(session)
     extra = None if metadata is None else check.metadata(metadata)
-    received = core.now()
+    received = runtime.now()
     parsed = parse_turns(messages, settings, now=received, strict=strict)
     if not parsed.turns:  # nothing acceptable: refused now, as a waiting ingest would refuse it
         raise parsed.rejected[0].error
@@ -80,16 +80,14 @@ def submit(core: Runtime, messages: Any, user_id: Any, session: Any, *, metadata
     payload = {"messages": stored_messages, "metadata": extra, "strict": strict, "received": received.isoformat(),
                "owner": owner.columns()}
     job_id = uuid7()
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         store.insert(conn, job_id, uid, sid, payload)
     return IngestJob(job_id, uid, sid, "queued", created_at=received)
 
 
-def status(core: Runtime, job_id: Any, user_id: Any) -> IngestJob:
+def status(runtime: Runtime, jid: uuid.UUID, uid: str) -> IngestJob:
     """The job's state and, once done, its result; ``JobNotFoundError`` for an id this user does not own."""
-    uid = check.user_id(user_id, core.settings.write)
-    jid = check.memory_id(job_id)
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         row = store.get(conn, jid, uid)
         if row is None:
             raise JobNotFoundError(f"no ingest job {jid} for user {uid!r}")
@@ -111,7 +109,7 @@ def run_queued(pipeline: IngestPipeline, *, limit: int | None = None) -> list[st
 
 def run_one(pipeline: IngestPipeline) -> str | None:
     """Claim the oldest free queued job and run it; its user, or None when none was free."""
-    db = pipeline.core.db
+    db = pipeline.runtime.db
     with db.transaction() as claim:  # the row lock lives as long as this transaction
         row = store.claim(claim)
         if row is None:

@@ -111,7 +111,8 @@ def import_export(
     dropped: dict[str, int] = {}
     batches = []
     for sid, messages in sessions.items():
-        parsed = parse_turns(messages, pipeline.settings, strict=False, undated_by_content=True)
+        parsed = parse_turns(messages, pipeline.settings, now=pipeline.runtime.now(), strict=False,
+                             undated_by_content=True)  # fmt: skip
         summary.rejected += [(sid, r) for r in parsed.rejected]
         todo = pipeline.new_turns(user_id, sid, parsed.turns)
         summary.turns_skipped += len(parsed.turns) - len(todo)

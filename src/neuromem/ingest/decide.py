@@ -25,7 +25,6 @@ writes ``memory_history`` with its actor.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import logging
 from dataclasses import dataclass, field
 
@@ -63,13 +62,13 @@ class Decision:
 
 @dataclass
 class Decider:
-    core: Runtime
+    runtime: Runtime
     chat: ChatModel | None = None
     usage: list[UsageRecord] = field(default_factory=list)
     events: list[tuple[str, dict]] = field(default_factory=list)  # type: ignore[type-arg]
 
     def __post_init__(self) -> None:
-        self.conflicts = ConflictResolver(self.core.settings, self.core.dim, self.events)
+        self.conflicts = ConflictResolver(self.runtime.settings, self.runtime.dim, self.events)
 
     def decide(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None) -> Decision:
         """Conflicts are scored first (seed 003 §7.2, ``neuromem.conflicts``): an old fact that loses is
@@ -95,7 +94,7 @@ class Decider:
         return decision
 
     def _llm_decides(self, vector: np.ndarray | None) -> bool:
-        return self.chat is not None and self.core.settings.ingest.llm_decisions and vector is not None
+        return self.chat is not None and self.runtime.settings.ingest.llm_decisions and vector is not None
 
     def _write(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None,
                contradicted: list[MemoryRecord], supported: list[MemoryRecord],
@@ -110,7 +109,7 @@ class Decider:
         else:
             fallback = None  # the offline detector already ran in ``decide``
         actor = ACTOR_LLM if candidate.extractor == "llm" else ACTOR_RULES
-        result = writes.write(self.core, conn, draft, vector=vector, actor=actor, conflicts=fallback)
+        result = writes.write(self.runtime, conn, draft, vector=vector, actor=actor, conflicts=fallback)
         return Decision(result, contradicted, supported)
 
     # ---------------------------------------------------------------- slots
@@ -134,11 +133,11 @@ class Decider:
         same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content),
                                              owner=draft.owner)  # fmt: skip
         if same is not None:  # identical content stays a rule: NOOP without asking
-            return writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_RULES)
-        k = self.core.settings.ingest.decision_candidates
+            return writes.write(self.runtime, conn, draft, vector=vector, actor=ACTOR_RULES)
+        k = self.runtime.settings.ingest.decision_candidates
         near = [
             (m, s)
-            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.core.dim, k,
+            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.runtime.dim, k,
                                                  owner=draft.owner)
             if s >= _SIMILAR_FLOOR
         ]
@@ -169,18 +168,18 @@ class Decider:
             if current is None or current.expired_at is not None:  # a concurrent writer replaced it
                 self.events.append(("decision_rejected", {"reason": "target no longer current", "operation": op}))
                 return None
-            vectors = self.core.embed_passages([content]) if content != draft.content else None
-            new = writes.supersede(self.core, conn, current, merged, vector=vector if vectors is None else vectors[0],
+            vectors = self.runtime.embed_passages([content]) if content != draft.content else None
+            new = writes.supersede(self.runtime, conn, current, merged, vector=vector if vectors is None else vectors[0],
                                    actor=ACTOR_LLM)  # fmt: skip
             return WriteResult(Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}")
         if op == "DELETE":
             assert target is not None
             why = f"LLM: {answer.reason or 'no longer true'}"[:300]
-            invalidate_fact(conn, target, draft.valid_at or dt.datetime.now(dt.UTC), ACTOR_LLM,
+            invalidate_fact(conn, target, draft.valid_at or self.runtime.now(), ACTOR_LLM,
                             {"reason": "contradicted", "why": why, "by_content": draft.content[:200]})  # fmt: skip
-            result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
+            result = writes.write(self.runtime, conn, draft, vector=vector, actor=ACTOR_LLM)
             done = Operation.UPDATE if result.operation is Operation.ADD else result.operation
             return WriteResult(done, result.memory, previous_id=target.id, reason=f"{why}; replaces {target.id}")
-        result = writes.write(self.core, conn, draft, vector=vector, actor=ACTOR_LLM)
+        result = writes.write(self.runtime, conn, draft, vector=vector, actor=ACTOR_LLM)
         return result
 

@@ -19,11 +19,11 @@ from .readers import mime_of, read_sections
 
 
 def add_document_file(
-    core: Runtime, data: bytes, *, user_id: Any, file_name: Any, mime_type: str | None = None,
+    runtime: Runtime, data: bytes, *, user_id: str, file_name: Any, mime_type: str | None = None,
     metadata: Mapping[str, Any] | None = None, background: bool | None = None,
 ) -> DocumentFile:  # fmt: skip
-    s = core.settings
-    uid = check.user_id(user_id, s.write)
+    s = runtime.settings
+    uid = user_id  # checked by the facade
     if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
         raise InvalidInputError("file_name must be a non-empty string of at most 255 characters")
     if background is not None and not isinstance(background, bool):
@@ -47,11 +47,11 @@ def add_document_file(
     check.storable(body, "document text")
     check.storable(file_name, "file_name")
     defer = len(body) > s.ingest.document_background_chars if background is None else background
-    vectors = None if defer else core.embed_passages(pieces)
-    core.embeddings_deferred |= defer
+    vectors = None if defer else runtime.embed_passages(pieces)
+    runtime.embeddings_deferred |= defer
     meta = {**meta, **({"pii": sorted(kinds)} if kinds else {})}
-    with core.db.transaction() as conn:
-        file, chunks = write_document(core, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
+    with runtime.db.transaction() as conn:
+        file, chunks = write_document(runtime, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
                                       mime_type=mime, metadata=meta)  # fmt: skip
         if not any("source_ref" in c.metadata for c in chunks):  # new chunks, in order (else: the same bytes again)
             chunk_refs.set_refs(conn, uid, [(c.id, ref) for c, ref in zip(chunks, refs, strict=True)])

@@ -8,6 +8,7 @@ memory cites. Uploading the same bytes under the same name again returns the exi
 from __future__ import annotations
 
 import hashlib
+import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -57,17 +58,17 @@ def chunk_document(text: str, max_tokens: int) -> list[str]:
 
 
 def add_document(
-    core: Runtime, text: Any, *, user_id: Any, file_name: Any, mime_type: str = "text/plain",
+    runtime: Runtime, text: Any, *, user_id: str, file_name: Any, mime_type: str = "text/plain",
     metadata: Mapping[str, Any] | None = None, background: bool | None = None,
 ) -> DocumentFile:
-    """Validate, chunk and write a document in one transaction. Its chunks are embedded now, or —
+    """Validate, chunk and write a document of the (checked) ``user_id`` in one transaction. Its chunks are embedded now, or —
     ``background=True``, or by default when the text is longer than
     ``ingest.document_background_chars`` — left without a vector for the backfill (issue #12
     item 7): searchable by full text at once, by vector as ``document_status`` shows."""
-    s = core.settings
+    s = runtime.settings
     if background is not None and not isinstance(background, bool):
         raise InvalidInputError(f"background must be a boolean or None, got {background!r}")
-    uid = check.user_id(user_id, s.write)
+    uid = user_id
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError("a document needs non-empty text")
     if len(text) > s.ingest.document_max_chars:
@@ -83,24 +84,24 @@ def add_document(
     body = private.text
     pieces = chunk_document(body, s.ingest.document_chunk_tokens)
     defer = len(body) > s.ingest.document_background_chars if background is None else background
-    vectors = None if defer else core.embed_passages(pieces)
-    core.embeddings_deferred |= defer
+    vectors = None if defer else runtime.embed_passages(pieces)
+    runtime.embeddings_deferred |= defer
     meta = {**meta, **({"pii": sorted(private.kinds)} if private.matches else {})}
-    with core.db.transaction() as conn:
-        file, _chunks = write_document(core, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
+    with runtime.db.transaction() as conn:
+        file, _chunks = write_document(runtime, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
                                        mime_type=mime_type, metadata=meta)  # fmt: skip
     return file
 
 
 def write_document(
-    core: Runtime, conn: Conn, uid: str, body: str, pieces: Sequence[str], vectors: Any, *, file_name: str,
+    runtime: Runtime, conn: Conn, uid: str, body: str, pieces: Sequence[str], vectors: Any, *, file_name: str,
     mime_type: str, metadata: dict[str, Any],
 ) -> tuple[DocumentFile, list[MemoryRecord]]:
     """Inside ``conn``'s transaction: the file row, its chunk memories (``pieces``, embedded as
     ``vectors`` or backfilled later), their raw chunks and DERIVED_FROM edges. The same bytes
     already stored under the same name return the existing file and its current chunks; under
     another name they are a document of their own (issue 23 item 7)."""
-    s = core.settings
+    s = runtime.settings
     digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
     existing = documents.find_current(conn, uid, digest, file_name)
     if existing is not None:
@@ -125,7 +126,7 @@ def write_document(
         )
         for i, piece in enumerate(pieces)
     ]  # fmt: skip
-    written = memories.insert_many(conn, rows, core.dim)
+    written = memories.insert_many(conn, rows, runtime.dim)
     node = graph.upsert_nodes(conn, uid, [graph.NodeInput("document", file.file_name, str(file_id))])
     node_id = node[("document", str(file_id))]
     graph.add_edges(
@@ -142,25 +143,20 @@ def _tokens_of(piece: str, chunks: TurnChunks) -> str:
     return first.search_tokens if not rest and first.text == piece else search_text(piece)
 
 
-def document_status(core: Runtime, file_id: Any, user_id: Any) -> DocumentStatus:
-    uid = check.user_id(user_id, core.settings.write)
-    fid = check.memory_id(file_id)
-    with core.db.connection() as conn:
+def document_status(runtime: Runtime, fid: uuid.UUID, uid: str) -> DocumentStatus:
+    with runtime.db.connection() as conn:
         if documents.get_file(conn, uid, fid) is None:
             raise DocumentNotFoundError(f"no document {fid} for user {uid!r}")
         return documents.embedding_status(conn, uid, fid)
 
 
-def list_documents(core: Runtime, user_id: Any, *, limit: int = 100) -> list[DocumentFile]:
-    uid = check.user_id(user_id, core.settings.write)
-    with core.db.connection() as conn:
-        return documents.list_files(conn, uid, limit=check.limit(limit, maximum=10_000))
+def list_documents(runtime: Runtime, uid: str, *, limit: int = 100) -> list[DocumentFile]:
+    with runtime.db.connection() as conn:
+        return documents.list_files(conn, uid, limit=limit)
 
 
-def delete_document(core: Runtime, file_id: Any, user_id: Any) -> DocumentFile:
-    uid = check.user_id(user_id, core.settings.write)
-    fid = check.memory_id(file_id)
-    with core.db.transaction() as conn:
+def delete_document(runtime: Runtime, fid: uuid.UUID, uid: str) -> DocumentFile:
+    with runtime.db.transaction() as conn:
         file, chunk_ids = documents.delete_file(conn, uid, fid)
         if file is None:
             raise DocumentNotFoundError(f"no document {fid} for user {uid!r}")

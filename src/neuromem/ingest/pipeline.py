@@ -140,15 +140,15 @@ DEFAULT_SESSION = "default"  # session id of messages added without one
 
 
 class IngestPipeline:
-    def __init__(self, core: Runtime, chat: ChatModel | None = None) -> None:
-        self.core = core
+    def __init__(self, runtime: Runtime, chat: ChatModel | None = None) -> None:
+        self.runtime = runtime
         self.chat = chat
-        self.settings = core.settings
+        self.settings = runtime.settings
         self.session_end_listeners: list[SessionEndListener] = []
 
     # ------------------------------------------------------------------ ingest
     def ingest(
-        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
+        self, messages: Any, user_id: str, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
         strict: bool = False, owner: Owner | None = None,
     ) -> IngestReport:
         """Store a batch of turns of one session and the memories extracted from them.
@@ -176,14 +176,14 @@ class IngestPipeline:
                 yield self.commit(pending.result())
 
     def prepare(
-        self, messages: Any, user_id: Any, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
+        self, messages: Any, uid: str, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
         strict: bool = False, owner: Owner | None = None,
     ) -> Prepared:
-        """Everything that needs no database: validation, privacy, chunks, extraction, embeddings."""
-        uid = check.user_id(user_id, self.settings.write)
+        """Everything that needs no database for a batch of the (checked) user ``uid``: validation of the
+        messages, privacy, chunks, extraction, embeddings."""
         sid = session_id(session)
         extra_meta = {} if metadata is None else check.metadata(metadata)
-        parsed = parse_turns(messages, self.settings, now=now, strict=strict)
+        parsed = parse_turns(messages, self.settings, now=now or self.runtime.now(), strict=strict)
         turns, rejected = self._private_turns(parsed.turns, parsed.rejected, strict)
         if not turns:  # nothing acceptable: the batch is refused with the first message's error
             raise rejected[0].error
@@ -209,7 +209,7 @@ class IngestPipeline:
         background = {i for i in long_pieces if len(turns[i].content) > self.settings.ingest.document_background_chars}
         pieces_flat = [p for i, pieces in long_pieces.items() if i not in background for p in pieces]
         texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + list(turn_texts.values())))
-        unique = self.core.embed_passages(texts)
+        unique = self.runtime.embed_passages(texts)
         row_of = {t: n for n, t in enumerate(texts)}
 
         def rows(items: Sequence[str]) -> Any:
@@ -219,7 +219,7 @@ class IngestPipeline:
         long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, None if i in background else rows(pieces))
                                            for i, pieces in long_pieces.items()}  # fmt: skip
         turn_index = [turn_unit(t, None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
-                                self.core.dim, " ".join(c.search_tokens for _, c in chunks[i].pieces))
+                                self.runtime.dim, " ".join(c.search_tokens for _, c in chunks[i].pieces))
                       for i, t in enumerate(turns)]  # fmt: skip
         return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
                         turn_index)  # fmt: skip
@@ -259,8 +259,8 @@ class IngestPipeline:
             p.user_id, p.session_id, p.turns, p.chunks, p.extraction, p.kept, p.drafts, p.vectors, p.usage
         )  # fmt: skip
         report = dataclasses.replace(p.report, results=[], dropped=Counter(p.report.dropped), documents=[])
-        decider = Decider(self.core, self.chat)
-        with self.core.db.transaction() as conn:
+        decider = Decider(self.runtime, self.chat)
+        with self.runtime.db.transaction() as conn:
             row, ended = self._open_session(conn, uid, sid, turns[0].sent_at)
             stored = conversations.stored_turn_keys(conn, uid, row.id, lookup_keys(turns))
             fresh = new_turns(turns, stored)
@@ -336,9 +336,9 @@ class IngestPipeline:
                 )  # fmt: skip
         report.turns = len(new)
         if any(p.turn_index[i][2] is None for i in new if i not in p.long_turns) and self.settings.ingest.embed_turns:
-            self.core.embeddings_deferred = True  # turns wait for the backfill: the facade starts its thread
+            self.runtime.embeddings_deferred = True  # turns wait for the backfill: the facade starts its thread
         if any(p.long_turns[i].vectors is None for i in new if i in p.long_turns):
-            self.core.embeddings_deferred = True  # so do the pieces of a long turn
+            self.runtime.embeddings_deferred = True  # so do the pieces of a long turn
         report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
         report.warnings = fallback_warnings(events, deferred=bool(drafts) and vectors is None,
                                             mode=self.settings.embedder.mode)  # fmt: skip
@@ -368,7 +368,7 @@ class IngestPipeline:
     ) -> DocumentFile:
         """An over-long turn's text as a document whose chunks cite the turn (``memory_sources``)."""
         file, chunks = write_document(
-            self.core, conn, uid, turn.content, long.pieces, long.vectors,
+            self.runtime, conn, uid, turn.content, long.pieces, long.vectors,
             file_name=f"turn {turn.key[:12]} of session {sid}"[:255], mime_type="text/plain",
             metadata={"source": "conversation_turn", "session_id": sid, "turn_key": turn.key,
                       **({"speaker": turn.speaker} if turn.speaker else {})},
@@ -380,7 +380,7 @@ class IngestPipeline:
         """Current episodes similar enough and close enough in event time to be the same event."""
         cfg = self.settings.ingest
         window = dt.timedelta(seconds=cfg.same_as_window_s)
-        near = memories.nearest_current(conn, memory.user_id, MemoryType.EPISODIC, vector, self.core.dim, limit=3)
+        near = memories.nearest_current(conn, memory.user_id, MemoryType.EPISODIC, vector, self.runtime.dim, limit=3)
         return [
             (m, s)
             for m, s in near
@@ -458,7 +458,7 @@ class IngestPipeline:
         if turn.speaker:
             meta["speaker"] = turn.speaker
         draft = writes.draft(
-            self.core,
+            self.runtime,
             c.content,
             uid,
             memory_type=c.memory_type,
@@ -483,22 +483,23 @@ class IngestPipeline:
                 ended.append(closed)  # the same id continues as a new stretch; reopened below
         return row, ended
 
-    def end_session(self, user_id: Any, session: Any, *, reason: str = "explicit") -> SessionEnd:
-        uid = check.user_id(user_id, self.settings.write)
+    def end_session(self, uid: str, session: Any, *, reason: str = "explicit") -> SessionEnd:
         sid = session_id(session)
-        with self.core.db.transaction() as conn:
-            row = conversations.end_session(conn, uid, sid, reason=reason[:20])
+        with self.runtime.db.transaction() as conn:
+            row = conversations.end_session(conn, uid, sid, reason=reason[:20], at=self.runtime.now())
         if row is None:
             raise SessionNotFoundError(f"no open session {sid!r} for user {uid!r}")
         end = SessionEnd.of(row)
         self._notify([end])
         return end
 
-    def end_idle_sessions(self, *, now: dt.datetime | None = None, user_id: Any = None) -> list[SessionEnd]:
-        uid = None if user_id is None else check.user_id(user_id, self.settings.write)
-        moment = now or dt.datetime.now(dt.UTC)
+    def end_idle_sessions(self, *, now: dt.datetime | None = None, user_id: str | None = None) -> list[SessionEnd]:
+        """End the open sessions (of the checked ``user_id``, or of every user) idle at ``now`` (default:
+        the runtime's clock) for longer than ``ingest.session_idle_timeout_s``."""
+        uid = user_id
+        moment = now or self.runtime.now()
         idle_before = moment - dt.timedelta(seconds=self.settings.ingest.session_idle_timeout_s)
-        with self.core.db.transaction() as conn:
+        with self.runtime.db.transaction() as conn:
             rows = conversations.end_idle_sessions(conn, idle_before, user_id=uid)
         ends = [SessionEnd.of(r) for r in rows]
         self._notify(ends)
@@ -512,10 +513,10 @@ class IngestPipeline:
                 except Exception:  # a listener must not undo a committed ingest
                     log.exception("session-end listener failed for session %s", end.session_id)
 
-    def new_turns(self, user_id: Any, session: Any, turns: Sequence[Turn]) -> list[Turn]:
-        """The ``turns`` this session does not hold yet (a resumed import skips the others)."""
-        uid = check.user_id(user_id, self.settings.write)
-        with self.core.db.connection() as conn:
+    def new_turns(self, uid: str, session: Any, turns: Sequence[Turn]) -> list[Turn]:
+        """The ``turns`` this session of the (checked) user ``uid`` does not hold yet (a resumed import
+        skips the others)."""
+        with self.runtime.db.connection() as conn:
             row = conversations.get_session(conn, uid, session_id(session))
             stored = {} if row is None else conversations.stored_turn_keys(conn, uid, row.id, lookup_keys(turns))
         return [turns[i] for i, _ in new_turns(turns, stored)]  # re-keyed, if edited, by commit

@@ -4,10 +4,10 @@
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass
 from typing import Any
 
-from .. import validation as check
 from ..core import Runtime
 from ..errors import MemoryNotFoundError
 from ..store import conversations, memories, raw_chunks
@@ -23,10 +23,9 @@ class Provenance:
     quotes: tuple[str, ...]  # the words each raw_refs item points to, in order
 
 
-def provenance(core: Runtime, memory_id: Any, user_id: Any) -> Provenance:
-    uid = check.user_id(user_id, core.settings.write)
-    mid = check.memory_id(memory_id)
-    with core.db.connection() as conn:
+def provenance(runtime: Runtime, mid: uuid.UUID, uid: str) -> Provenance:
+    """Where the memory ``mid`` of the (checked) user ``uid`` came from (``Memory.sources``)."""
+    with runtime.db.connection() as conn:
         record = memories.get(conn, uid, mid)
         if record is None:
             raise MemoryNotFoundError(f"no memory {mid} for user {uid!r}")

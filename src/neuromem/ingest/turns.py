@@ -85,7 +85,7 @@ def parse_turns(
     messages: Any,
     settings: Settings,
     *,
-    now: dt.datetime | None = None,
+    now: dt.datetime,
     strict: bool = True,
     undated_by_content: bool = False,
 ) -> ParsedTurns:
@@ -103,7 +103,7 @@ def parse_turns(
     limit = settings.ingest.max_messages_per_call
     if len(messages) > limit:
         raise InvalidTurnError(f"at most {limit} messages per call (ingest.max_messages_per_call), got {len(messages)}")
-    received = now or dt.datetime.now(dt.UTC)
+    received = now
     seen: Counter[str] = Counter()
     turns: list[Turn] = []
     rejected: list[RejectedMessage] = []
@@ -232,7 +232,7 @@ TurnUnit = tuple[str, int, str | None]
 
 def turn_unit(turn: Turn, vector: np.ndarray | None, dim: int, content_tokens: str | None = None) -> TurnUnit:
     """What makes a stored turn findable by itself: its words (with the speaker's name, as memories'
-    tokens have it: ``core._searchable``), their count for BM25, and its passage vector (None: full text only).
+    tokens have it: ``writes._searchable``), their count for BM25, and its passage vector (None: full text only).
     ``content_tokens``: the content's search tokens when already computed (its raw chunks'), so a long
     turn is tokenised once."""
     literal = None if vector is None else to_halfvec(vector, dim)

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-from .. import validation as check
 from ..config import RecallSettings
 from ..core import Runtime
 from ..decay import decay
@@ -88,11 +88,10 @@ class ArchiveReport:
         return sum(1 for i in self.items if i.kind == "node")
 
 
-def archive_user(runtime: Runtime, user_id: Any, now: dt.datetime | None = None, *, dry_run: bool = False,
+def archive_user(runtime: Runtime, uid: str, now: dt.datetime | None = None, *, dry_run: bool = False,
                  limit: int = 10_000) -> ArchiveReport:  # fmt: skip
-    """Archive the user's memories and nodes whose weight fell under the threshold at ``now`` (default: the
-    runtime's clock; ``dry_run``: list them)."""
-    uid = check.user_id(user_id, runtime.settings.write)
+    """Archive the (checked) user ``uid``'s memories and nodes whose weight fell under the threshold at ``now``
+    (default: the runtime's clock; ``dry_run``: list them)."""
     now = runtime.now() if now is None else now
     s = runtime.settings.lifecycle
     items: list[Archived] = []
@@ -122,10 +121,8 @@ def archive_user(runtime: Runtime, user_id: Any, now: dt.datetime | None = None,
     return ArchiveReport(uid, dry_run, tuple(items))
 
 
-def restore(runtime: Runtime, user_id: Any, item_id: Any, *, actor: str = "user") -> MemoryRecord | dict[str, Any]:
+def restore(runtime: Runtime, uid: str, iid: uuid.UUID, *, actor: str = "user") -> MemoryRecord | dict[str, Any]:
     """Bring back an archived memory (its ``RESTORE`` history row) or an archived node."""
-    uid = check.user_id(user_id, runtime.settings.write)
-    iid = check.memory_id(item_id)
     with runtime.db.transaction() as conn:
         restored = store.restore_memory(conn, uid, iid)
         if restored is not None:

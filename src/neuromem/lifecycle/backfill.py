@@ -26,7 +26,7 @@ log = logging.getLogger(__name__)
 
 
 def backfill_embeddings(
-    rt: Runtime, *, batch_size: int | None = None, max_batches: int | None = None,
+    runtime: Runtime, *, batch_size: int | None = None, max_batches: int | None = None,
     stopping: Callable[[], bool] = lambda: False,
 ) -> int:  # fmt: skip
     """Embed rows written without a vector, batch by batch: memories first, then turns. Returns how
@@ -36,11 +36,11 @@ def backfill_embeddings(
     next run; the rows stay searchable by full text meanwhile. ``stopping`` is asked before
     each batch (the worker's: the process closes, a flush takes over, or an ingest has the CPU).
     """
-    size = batch_size or rt.settings.embedder.batch_size
-    longest = turn_max_chars(rt.settings)
-    phases: list[Callable[[], int | None]] = [lambda: _memory_batch(rt, size)]
+    size = batch_size or runtime.settings.embedder.batch_size
+    longest = turn_max_chars(runtime.settings)
+    phases: list[Callable[[], int | None]] = [lambda: _memory_batch(runtime, size)]
     if longest is not None:
-        phases.append(lambda: _turn_batch(rt, longest, size))
+        phases.append(lambda: _turn_batch(runtime, longest, size))
     done = batches = 0
     for batch in phases:
         while (max_batches is None or batches < max_batches) and not stopping():
@@ -58,46 +58,46 @@ def turn_max_chars(settings: Settings) -> int | None:
     return settings.write.max_content_chars if settings.ingest.embed_turns else None
 
 
-def _memory_batch(rt: Runtime, size: int) -> int | None:
-    with rt.db.transaction() as conn:
+def _memory_batch(runtime: Runtime, size: int) -> int | None:
+    with runtime.db.transaction() as conn:
         rows = memories.claim_pending_embeddings(conn, size)
         if not rows:
             return None
         user_id = rows[0]["user_id"]  # a claim is one user's rows
         try:
-            vectors = rt.embedder.embed_passages([r["content"] for r in rows], batch_size=size)
+            vectors = runtime.embedder.embed_passages([r["content"] for r in rows], batch_size=size)
         except EmbedderError as exc:
             memories.record_embed_failure(conn, user_id, [(r["id"], r["memory_type"]) for r in rows], str(exc))
             log.warning("backfill batch of %d failed: %s", len(rows), exc)
             return None
         triples = [(r["id"], r["memory_type"], vectors[i]) for i, r in enumerate(rows)]
-        return memories.set_embeddings(conn, user_id, triples, rt.dim)
+        return memories.set_embeddings(conn, user_id, triples, runtime.dim)
 
 
-def _turn_batch(rt: Runtime, longest: int, size: int) -> int | None:
+def _turn_batch(runtime: Runtime, longest: int, size: int) -> int | None:
     """Vectors for stored turns that have none (issue 14: every turn is a recall unit; seed 003 §5 hybrid
     recall): each reads its first ``ingest.turn_embed_tokens`` tokens, as at ingest. A failing batch
     stops the run; the turns stay findable by BM25 and are tried again next time."""
-    with rt.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         rows = conversations.claim_pending_turn_vectors(conn, longest, size)
         if not rows:
             return None
-        texts = [truncate_to_tokens(r["content"], rt.settings.ingest.turn_embed_tokens) for r in rows]
+        texts = [truncate_to_tokens(r["content"], runtime.settings.ingest.turn_embed_tokens) for r in rows]
         try:
-            vectors = rt.embedder.embed_passages(texts, batch_size=size)
+            vectors = runtime.embedder.embed_passages(texts, batch_size=size)
         except EmbedderError as exc:
             log.warning("turn backfill batch of %d failed: %s", len(rows), exc)
             return None
         return conversations.set_turn_vectors(
-            conn, [(r["user_id"], r["id"], vectors[i]) for i, r in enumerate(rows)], rt.dim
+            conn, [(r["user_id"], r["id"], vectors[i]) for i, r in enumerate(rows)], runtime.dim
         )
 
 
-def pending_embeddings(rt: Runtime, user_id: str | None = None) -> int:
+def pending_embeddings(runtime: Runtime, user_id: str | None = None) -> int:
     """Rows waiting for a vector (of ``user_id`` if given): memories, and turns that get one — exactly
     what ``backfill_embeddings`` claims, so the count reaches zero once it has run without a failure."""
-    with rt.db.connection() as conn:
-        return sum(count_pending_vectors(conn, user_id, turn_max_chars(rt.settings)))
+    with runtime.db.connection() as conn:
+        return sum(count_pending_vectors(conn, user_id, turn_max_chars(runtime.settings)))
 
 
 class Foreground:
@@ -137,9 +137,9 @@ class BackfillWorker:
     that never pauses still gets its vectors. ``run`` (``Memory.flush``) takes over at once.
     """
 
-    def __init__(self, rt: Runtime, *, foreground: Foreground | None = None, interval_s: float = 2.0,
+    def __init__(self, runtime: Runtime, *, foreground: Foreground | None = None, interval_s: float = 2.0,
                  max_backoff_s: float = 60.0, max_defer_s: float = 30.0) -> None:  # fmt: skip
-        self.rt = rt
+        self.runtime = runtime
         self.foreground = foreground or Foreground()
         self.interval_s = interval_s
         self.max_backoff_s = max_backoff_s
@@ -163,7 +163,7 @@ class BackfillWorker:
         self.foreground.wake()
         try:
             with self._running:
-                return backfill_embeddings(self.rt, batch_size=batch_size)
+                return backfill_embeddings(self.runtime, batch_size=batch_size)
         finally:
             with self._flushes_lock:
                 self._flushes -= 1
@@ -196,8 +196,8 @@ class BackfillWorker:
                 break
             try:
                 with self._running:
-                    done = backfill_embeddings(self.rt, stopping=self._before_batch)
-                still = pending_embeddings(self.rt)
+                    done = backfill_embeddings(self.runtime, stopping=self._before_batch)
+                still = pending_embeddings(self.runtime)
             except Exception:  # the worker must survive anything; the rows stay pending
                 if self._stop.is_set():
                     break  # the process is closing under a run: the rows wait for the next backfill

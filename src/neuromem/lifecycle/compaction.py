@@ -27,13 +27,16 @@ import time
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
 from ..store import compaction as store
 from ..store.db import translated_errors
 from ..types import MemoryType
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -71,17 +74,17 @@ def relations_of(counts: Mapping[str, int], memory_types: Iterable[str]) -> tupl
     return tuple(sorted(out))
 
 
-def pending_count(core: Any, *, user_id: str | None = None) -> int:
+def pending_count(runtime: Runtime, *, user_id: str | None = None) -> int:
     """Receipts not yet physically erased (the job's dry run)."""
-    with translated_errors(), psycopg.connect(core.db.server.url, autocommit=True) as conn:
-        return len(store.pending(conn, user_id, core.settings.lifecycle.compact_batch_receipts))
+    with translated_errors(), psycopg.connect(runtime.db.server.url, autocommit=True) as conn:
+        return len(store.pending(conn, user_id, runtime.settings.lifecycle.compact_batch_receipts))
 
 
-def compact_forgotten(core: Any, *, user_id: str | None = None) -> CompactionReport:
+def compact_forgotten(runtime: Runtime, *, user_id: str | None = None) -> CompactionReport:
     """Rewrite the relations of the pending receipts (module docstring); returns what was done."""
-    s = core.settings.lifecycle
+    s = runtime.settings.lifecycle
     started = time.perf_counter()
-    with translated_errors(), psycopg.connect(core.db.server.url, autocommit=True) as conn:
+    with translated_errors(), psycopg.connect(runtime.db.server.url, autocommit=True) as conn:
         moment = store.now(conn)
         todo = store.pending(conn, user_id, s.compact_batch_receipts)
         if not todo:

@@ -97,10 +97,10 @@ def _llm_summary(chat: ChatModel, texts: list[str]) -> str | None:
     return "; ".join(b.text.strip() for b in bullets if b.text.strip()) or None
 
 
-def compress_user(runtime: Runtime, user_id: Any, now: dt.datetime | None = None, *, chat: ChatModel | None = None,
+def compress_user(runtime: Runtime, user_id: str, now: dt.datetime | None = None, *, chat: ChatModel | None = None,
                   dry_run: bool = False, limit: int = 5_000) -> CompressionReport:  # fmt: skip
     """Compress ``user_id``'s episodes past the line at ``now`` (default: the runtime's clock)."""
-    uid = check.user_id(user_id, runtime.settings.write)
+    uid = user_id  # checked by the facade, or a stored user id from the sweep
     now = runtime.now() if now is None else now
     s = runtime.settings.lifecycle
     before = now - dt.timedelta(days=s.compress_after_days)

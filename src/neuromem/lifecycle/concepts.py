@@ -34,7 +34,6 @@ from typing import Any
 
 import numpy as np
 
-from .. import validation as check
 from ..core import Runtime
 from ..store import concepts as store
 from ..store import consolidation, graph, history, memories
@@ -139,8 +138,8 @@ class ConceptReport:
         return sum(1 for g in self.groups if g.concept_id is None or g.created)
 
 
-def consolidate_concepts(runtime: Runtime, user_id: Any, *, dry_run: bool = False) -> ConceptReport:
-    uid = check.user_id(user_id, runtime.settings.write)
+def consolidate_concepts(runtime: Runtime, user_id: str, *, dry_run: bool = False) -> ConceptReport:
+    uid = user_id  # checked by the facade, or a stored user id from the sweep
     s = runtime.settings.lifecycle
     with runtime.db.transaction() as conn:
         data = store.cluster_input(conn, uid, s.concept_max_memories, runtime.dim)

@@ -1,7 +1,7 @@
 """Selective forgetting with a receipt (seed 003 §24 "选择性遗忘": node, topic, time window,
 whole user; tombstones; deletion proof).
 
-``forget(core, user_id, target)`` hard-deletes, in **one** transaction, every trace of
+``forget(runtime, user_id, target)`` hard-deletes, in **one** transaction, every trace of
 exactly one target: the memories (every version), their history (one content-free
 ``FORGET`` tombstone per memory stays), provenance rows, the messages and raw chunks
 holding the words (and the chunk files of a chunk directory, unlinked after the commit),
@@ -29,21 +29,24 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import validation as check
 from ..config import WriteSettings
-from ..errors import ForgetTargetError, InvalidInputError, ReceiptNotFoundError
+from ..errors import ForgetTargetError, ReceiptNotFoundError
 from ..ids import uuid7
 from ..reflect import math as tm
 from ..store import forget as store
-from ..store import maintenance, traits
+from ..store import maintenance, memories, traits
 from ..store.forget import PreviewRow
 from ..store.raw_chunks import chunk_turn
 from ..text.entities import normalize_entity_name
 from ..text.tokenize import search_text
 from ..types import ForgetReceipt, HistoryEvent, TraitStage
 from .compaction import relations_of
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -164,20 +167,15 @@ def uncontradict(c: float, settings: Any) -> float:
 # --------------------------------------------------------------------------- the operation
 
 
-def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = False, actor: str = "user",
+def forget(runtime: Runtime, uid: str, target: ForgetTarget, *, dry_run: bool = False, actor: str = "user",
            preview_limit: int = 200) -> ForgetReceipt | ForgetPreview:  # fmt: skip
-    """Forget ``target`` for ``user_id`` (module docstring). Raises ``NotFoundError`` subclasses when a
-    named memory, session or document does not exist (nothing is written)."""
-    uid = check.user_id(user_id, core.settings.write)
-    if not isinstance(dry_run, bool):
-        raise InvalidInputError(f"dry_run must be a boolean, got {dry_run!r}")
-    if not isinstance(actor, str) or not actor.strip() or len(actor) > 50:  # memory_history.actor width
-        raise InvalidInputError("actor must be a non-empty string of at most 50 characters")
+    """Forget ``target`` for the (checked) user ``uid`` (module docstring). Raises ``NotFoundError``
+    subclasses when a named memory, session or document does not exist (nothing is written)."""
     receipt_id = uuid7()
     try:
-        with core.access.without_user(uid), core.db.transaction() as conn:
+        with runtime.access.without_user(uid), runtime.db.transaction() as conn:
             store.lock_user(conn, uid)
-            erased, recomputed, deleted = _erase(conn, uid, target, core.settings, dry_run=dry_run,
+            erased, recomputed, deleted = _erase(conn, uid, target, runtime.settings, dry_run=dry_run,
                                                  actor=actor, preview_limit=preview_limit)  # fmt: skip
             store.write_tombstones(conn, uid, receipt_id, actor, erased.tombstones)
             row = store.insert_receipt(
@@ -189,8 +187,8 @@ def forget(core: Any, user_id: Any, target: ForgetTarget, *, dry_run: bool = Fal
     except _DryRun as done:  # raised inside the transaction, so it rolled back
         return done.preview
     removed = remove_files(erased.files)
-    if (recomputed or deleted or target.kind == "everything") and core.settings.traits.refresh_view_after_reflect:
-        _refresh_view(core)
+    if (recomputed or deleted or target.kind == "everything") and runtime.settings.traits.refresh_view_after_reflect:
+        _refresh_view(runtime)
     return replace(row, traits_recomputed=recomputed, traits_deleted=deleted, files_removed=removed)
 
 
@@ -365,28 +363,36 @@ def remove_files(paths: Sequence[Path]) -> int:
     return removed
 
 
-def _refresh_view(core: Any) -> None:
+def reset(runtime: Runtime, uid: str) -> dict[str, int]:
+    """Erase every row of the (checked) user ``uid`` in every table, then the user's files of the
+    chunk directory (after the commit); no receipt — ``Memory.reset`` is the operator's wipe.
+    Recall's buffered access counts of the user are dropped, not flushed into rows being deleted."""
+    with runtime.access.without_user(uid), runtime.db.transaction() as conn:
+        files = store.chunk_paths(conn, uid)
+        removed = memories.delete_user(conn, uid)
+    remove_files(files)
+    return removed
+
+
+def _refresh_view(runtime: Runtime) -> None:
     """Forgotten traits leave ``mv_trait_decayed`` at once (the view copies trait text and vectors)."""
     try:
-        maintenance.refresh_trait_view(core.db)
+        maintenance.refresh_trait_view(runtime.db)
     except Exception as exc:  # the recall query re-checks the base table; the job refreshes later
         log.warning("refreshing mv_trait_decayed after a forget failed: %s", exc)
 
 
-def receipt(core: Any, user_id: Any, receipt_id: Any) -> ForgetReceipt:
-    uid = check.user_id(user_id, core.settings.write)
-    rid = check.memory_id(receipt_id)
-    with core.db.connection() as conn:
+def receipt(runtime: Runtime, uid: str, rid: uuid.UUID) -> ForgetReceipt:
+    with runtime.db.connection() as conn:
         row = store.get_receipt(conn, uid, rid)
     if row is None:
         raise ReceiptNotFoundError(f"no forget receipt {rid} for user {uid!r}")
     return row
 
 
-def receipts(core: Any, user_id: Any, *, limit: int = 100) -> list[ForgetReceipt]:
-    uid = check.user_id(user_id, core.settings.write)
-    with core.db.connection() as conn:
-        return store.list_receipts(conn, uid, check.limit(limit, maximum=10_000))
+def receipts(runtime: Runtime, uid: str, *, limit: int = 100) -> list[ForgetReceipt]:
+    with runtime.db.connection() as conn:
+        return store.list_receipts(conn, uid, limit)
 
 
-__all__ = ["ForgetPreview", "ForgetReceipt", "ForgetTarget", "forget", "receipt", "receipts", "target_of"]
+__all__ = ["ForgetPreview", "ForgetReceipt", "ForgetTarget", "forget", "receipt", "receipts", "reset", "target_of"]

@@ -43,9 +43,8 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from .. import validation as check
 from ..errors import InvalidInputError
 from ..ingest.async_jobs import run_queued
 from ..reflect import triggers
@@ -60,6 +59,7 @@ from .retention import enforce_retention
 from .webhooks import deliver_webhooks
 
 if TYPE_CHECKING:
+    from ..core import Runtime
     from ..ingest.pipeline import IngestPipeline
     from ..reflect.service import ReflectionService
 
@@ -69,13 +69,17 @@ SWEEP_USERS = 100
 
 @dataclass(frozen=True, slots=True)
 class JobContext:
-    """What jobs run against: the reflection service (which holds the core) and the ingest pipeline."""
+    """What jobs run against: the runtime (pool, settings, clock), the reflection service and the
+    ingest pipeline, all three over that runtime."""
 
+    runtime: Runtime
     service: ReflectionService
     ingest: IngestPipeline
 
 
-Runner = Callable[[JobContext, dt.datetime, bool], Any]
+#: what a job returns: its report (a dataclass, a count, a mapping) — logged and shown, never read back
+JobResult = object
+Runner = Callable[[JobContext, dt.datetime, bool], JobResult]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,54 +95,50 @@ def _reflection_sweep(context: JobContext, now: dt.datetime, dry_run: bool) -> d
     """Reflect on every user whose seed 001 §4.5 trigger holds with the 24 h fallback."""
     service = context.service
     done: dict[str, str] = {}
-    for uid, decision in triggers.sweep_due(service.core.db, now, limit=SWEEP_USERS):
+    for uid, decision in triggers.sweep_due(context.runtime.db, now, limit=SWEEP_USERS):
         if not dry_run:
             service.reflect(uid, now, trigger=decision.trigger or "scheduled", trigger_value=decision.value)
         done[uid] = str(decision.trigger)
     return done
 
 
-def _core(context: JobContext) -> Any:
-    return context.service.core
-
-
 JOBS: dict[str, Job] = {
     j.name: j
     for j in (
-        Job("refresh_mv_trait", "*/30 * * * *", lambda c, now, dry: maintenance.refresh_trait_view(_core(c).db),
+        Job("refresh_mv_trait", "*/30 * * * *", lambda c, now, dry: maintenance.refresh_trait_view(c.runtime.db),
             "refresh mv_trait_decayed concurrently", previews=False),
         Job("expire_trends", "10 3 * * *",
-            lambda c, now, dry: maintenance.expire_trends(_core(c).db, now, _core(c).settings.traits, dry_run=dry),
+            lambda c, now, dry: maintenance.expire_trends(c.runtime.db, now, c.runtime.settings.traits, dry_run=dry),
             "dissolve trends whose window ended without enough reinforcement"),
         Job("dissolve_weak_traits", "20 3 * * 0",
-            lambda c, now, dry: maintenance.dissolve_weak_traits(_core(c).db, now, _core(c).settings.traits,
+            lambda c, now, dry: maintenance.dissolve_weak_traits(c.runtime.db, now, c.runtime.settings.traits,
                                                                  dry_run=dry),
             "dissolve traits whose decayed confidence is below the floor"),
-        Job("flush_access_counts", "*/5 * * * *", lambda c, now, dry: _core(c).access.flush(),
+        Job("flush_access_counts", "*/5 * * * *", lambda c, now, dry: c.runtime.access.flush(),
             "write buffered recall access counts", previews=False),
-        Job("consistency_check", "30 3 * * *", lambda c, now, dry: maintenance.consistency_check(_core(c).db),
+        Job("consistency_check", "30 3 * * *", lambda c, now, dry: maintenance.consistency_check(c.runtime.db),
             "count orphaned evidence, history, sources and lineage (reads only)"),
         Job("end_idle_sessions", "* * * * *", lambda c, now, dry: len(c.ingest.end_idle_sessions(now=now)),
             "end sessions idle past the timeout", previews=False),
-        Job("backfill_embeddings", "* * * * *", lambda c, now, dry: backfill_embeddings(_core(c)),
+        Job("backfill_embeddings", "* * * * *", lambda c, now, dry: backfill_embeddings(c.runtime),
             "embed rows written without a vector", previews=False),
         Job("reflection_sweep", "40 * * * *", _reflection_sweep,
             "reflect on users past the 24 h fallback (memories added without an ingest batch)"),
-        Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(_core(c), now, dry_run=dry),
+        Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(c.runtime, now, dry_run=dry),
             "summarise old, rarely recalled episodes; originals archived"),
         Job("purge_soft_deleted", "30 4 * * *",
-            lambda c, now, dry: purge_preview(_core(c), now) if dry else purge_soft_deleted(_core(c), now),
+            lambda c, now, dry: purge_preview(c.runtime, now) if dry else purge_soft_deleted(c.runtime, now),
             "hard-delete rows soft-deleted past the retention, with a receipt"),
-        Job("consolidate_concepts", "0 5 * * *", lambda c, now, dry: concepts_job(_core(c), now, dry_run=dry),
+        Job("consolidate_concepts", "0 5 * * *", lambda c, now, dry: concepts_job(c.runtime, now, dry_run=dry),
             "cluster related memories into concept nodes linked by ABOUT"),
-        Job("archive_low_weight", "30 5 * * *", lambda c, now, dry: archive_job(_core(c), now, dry_run=dry),
+        Job("archive_low_weight", "30 5 * * *", lambda c, now, dry: archive_job(c.runtime, now, dry_run=dry),
             "archive memories and nodes under the seed 003 §6.1 weight"),
-        Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(_core(c), now, dry_run=dry),
+        Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(c.runtime, now, dry_run=dry),
             "hard-delete rows past their per-type / per-category TTL, with receipts"),
         Job("compact_forgotten", "0 7 * * *",
-            lambda c, now, dry: pending_count(_core(c)) if dry else compact_forgotten(_core(c)),
+            lambda c, now, dry: pending_count(c.runtime) if dry else compact_forgotten(c.runtime),
             "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
-        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(_core(c), now),
+        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(c.runtime, now),
             "POST new events to the registered webhooks, signed", previews=False),
         Job("run_ingest_jobs", "* * * * *", lambda c, now, dry: len(run_queued(c.ingest)),
             "extract and write the batches queued by ingest(wait=False)", previews=False),
@@ -153,15 +153,13 @@ def get_job(name: str) -> Job:
     return job
 
 
-def run_job(name: str, context: JobContext, *, now: Any = None, dry_run: bool = False) -> Any:
-    """Run the job called ``name`` once, in this process; ``now`` (default: the wall clock) is its clock."""
+def run_job(name: str, context: JobContext, *, now: dt.datetime | None = None, dry_run: bool = False) -> JobResult:
+    """Run the job called ``name`` once, in this process; ``now`` (default: the runtime's clock) is its clock."""
     return execute(get_job(name), context, now=now, dry_run=dry_run)
 
 
-def execute(job: Job, context: JobContext, *, now: Any = None, dry_run: bool = False) -> Any:
+def execute(job: Job, context: JobContext, *, now: dt.datetime | None = None, dry_run: bool = False) -> JobResult:
     """Run ``job`` once (what :func:`run_job` and the queue's tasks do)."""
     if dry_run and not job.previews:
         raise InvalidInputError(f"job {job.name!r} has no dry run: its only effect is the change itself")
-    when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
-    assert when is not None
-    return job.run(context, when, dry_run)
+    return job.run(context, context.runtime.now() if now is None else now, dry_run)

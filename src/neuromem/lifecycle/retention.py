@@ -15,11 +15,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .. import validation as check
 from ..store import forget as store
 from .forget import RETENTION, ForgetPreview, ForgetReceipt, ForgetTarget, forget
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 
 ACTOR = "job:retention"
 
@@ -41,22 +43,23 @@ class RetentionReport:
         return sum(r.counts.get("memories", 0) for r in self.results)
 
 
-def enforce_retention(core: Any, now: dt.datetime, *, user_id: Any = None, dry_run: bool = False) -> RetentionReport:
-    """Apply the TTLs to ``user_id``, or to every user with expired rows (``lifecycle.purge_batch_users``
+def enforce_retention(runtime: Runtime, now: dt.datetime, *, user_id: str | None = None, dry_run: bool = False
+                      ) -> RetentionReport:  # fmt: skip
+    """Apply the TTLs to the (checked) ``user_id``, or to every user with expired rows (``lifecycle.purge_batch_users``
     per run). No TTL configured: nothing to do."""
-    s = core.settings.lifecycle
+    s = runtime.settings.lifecycle
     ttl = cutoffs(s, now)
     if not ttl:
         return RetentionReport(dry_run)
     if user_id is not None:
-        users = [check.user_id(user_id, core.settings.write)]
+        users = [user_id]
     else:
-        with core.db.connection() as conn:
+        with runtime.db.connection() as conn:
             found = {u for kind, value, cutoff in ttl
                      for u in store.users_with_older_than(conn, kind, value, cutoff, s.purge_batch_users)}  # fmt: skip
         users = sorted(found)[: s.purge_batch_users]
     target = ForgetTarget(RETENTION, until=now, ttl=ttl)
-    results = tuple(forget(core, u, target, dry_run=dry_run, actor=ACTOR) for u in users)
+    results = tuple(forget(runtime, u, target, dry_run=dry_run, actor=ACTOR) for u in users)
     return RetentionReport(dry_run, results)
 
 

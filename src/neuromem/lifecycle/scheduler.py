@@ -40,13 +40,13 @@ log = logging.getLogger(__name__)
 class Scheduler:
     """The cron schedule of :data:`JOBS` run by a daemon thread of this process (``start`` / ``stop``)."""
 
-    def __init__(self, core: Runtime, context: Callable[[], JobContext], *, jobs: Mapping[str, Job] | None = None,
+    def __init__(self, runtime: Runtime, context: Callable[[], JobContext], *, jobs: Mapping[str, Job] | None = None,
                  name: str = "in-process") -> None:  # fmt: skip
-        self._core = core
+        self.runtime = runtime
         self._context = context
         self._jobs = dict(JOBS if jobs is None else jobs)
         self._name = name
-        self._poll_s = core.settings.lifecycle.scheduler_poll_s
+        self._poll_s = runtime.settings.lifecycle.scheduler_poll_s
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
@@ -69,12 +69,12 @@ class Scheduler:
 
     def tick(self) -> None:
         """One poll: defer the due ticks at the runtime's clock, then run the queue until it is empty."""
-        now = self._core.now()
+        now = self.runtime.now()
         asyncio.run(self._tick(now.timestamp()))
         self.polled_at = now
 
     async def _tick(self, at: float) -> None:
-        app = build_app(self._context(), self._core.db.server.url, jobs=self._jobs)
+        app = build_app(self._context(), self.runtime.db.server.url, jobs=self._jobs)
         async with app.open_async():
             # a fresh deferrer each poll: the latest tick of each job however old (a tick missed while no
             # process ran is caught up once), never a backlog of ticks; a tick already deferred is not again
@@ -93,13 +93,13 @@ class Scheduler:
             self._wake.clear()
 
 
-def overdue_jobs(core: Runtime, now: dt.datetime, *, jobs: Mapping[str, Job] | None = None) -> list[str]:
+def overdue_jobs(runtime: Runtime, now: dt.datetime, *, jobs: Mapping[str, Job] | None = None) -> list[str]:
     """Jobs with a tick due more than ``lifecycle.job_overdue_after_s`` ago that has not run, while no
     ``memctl worker`` is alive: nothing is keeping this store up. Ticks due before the store was
     created do not count, so a new store warns of nothing. Plus ``run_ingest_jobs`` while a
     batch queued by ``ingest(wait=False)`` waits longer than that."""
-    grace = core.settings.lifecycle.job_overdue_after_s
-    with core.db.connection() as conn:
+    grace = runtime.settings.lifecycle.job_overdue_after_s
+    with runtime.db.connection() as conn:
         ran = job_schedule.last_run_ticks(conn, TASK_PREFIX)
         waiting, oldest = ingest_jobs.queued(conn)
         worker = job_schedule.live_workers(conn, grace) > 0
@@ -118,20 +118,20 @@ class BackgroundJobs:
     """What a ``Memory`` runs off the caller's thread: the ingest job runner (started on the first
     ``ingest(wait=False)``) and, with ``lifecycle.background_jobs``, the scheduler."""
 
-    def __init__(self, core: Runtime, context: Callable[[], JobContext],
+    def __init__(self, runtime: Runtime, context: Callable[[], JobContext],
                  after_ingest: Callable[[list[str]], None]) -> None:  # fmt: skip
-        self._core = core
+        self.runtime = runtime
         self._context = context
         self._after_ingest = after_ingest
         self._runner: IngestJobRunner | None = None
         self._lock = threading.Lock()
         self.scheduler: Scheduler | None = None
-        if core.settings.lifecycle.background_jobs:
-            self.scheduler = Scheduler(core, context).start()
+        if runtime.settings.lifecycle.background_jobs:
+            self.scheduler = Scheduler(runtime, context).start()
 
-    def submit_ingest(self, messages: Any, user_id: Any, session: str, metadata: Any, strict: bool,
+    def submit_ingest(self, messages: Any, user_id: str, session: str, metadata: Any, strict: bool,
                       owner: Owner) -> IngestJob:  # fmt: skip
-        job = submit(self._core, messages, user_id, session, metadata=metadata, strict=strict, owner=owner)
+        job = submit(self.runtime, messages, user_id, session, metadata=metadata, strict=strict, owner=owner)
         with self._lock:
             if self._runner is None:
                 self._runner = IngestJobRunner(self._context().ingest, on_done=self._after_ingest)

@@ -106,11 +106,11 @@ def _event(row: dict[str, Any], user_id: str | None = None) -> Event:
                  row["memory_type"], dict(row["detail"] or {}), row["created_at"])  # fmt: skip
 
 
-def events(core: Runtime, user_id: str, *, after: str | None = None, kinds: Sequence[str] | None = None,
+def events(runtime: Runtime, user_id: str, *, after: str | None = None, kinds: Sequence[str] | None = None,
            limit: int = 100) -> EventPage:  # fmt: skip
     """One user's events after ``after`` (from the beginning when None), oldest first."""
     start = parse_cursor(after)
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         rows = store.user_events(conn, user_id, start, kinds_of(kinds), check.limit(limit))
     found = tuple(_event(r) for r in rows)
     return EventPage(found, found[-1].cursor if found else f"{start[0]}.{start[1]}")
@@ -124,7 +124,7 @@ def _webhook(row: dict[str, Any], secret: str | None = None) -> Webhook:
                    row["last_error"], row["created_at"], row["removed_at"], secret)  # fmt: skip
 
 
-def add_webhook(core: Runtime, url: str, *, tenant: str = "default", kinds: Sequence[str] | None = None) -> Webhook:
+def add_webhook(runtime: Runtime, url: str, *, tenant: str = "default", kinds: Sequence[str] | None = None) -> Webhook:
     """Register ``url`` for ``tenant``'s events (of ``kinds``; all when empty) from now on; the returned
     webhook carries its signing secret, which is not shown again. ``tenant`` is checked by the caller
     (``neuromem.admin.add_webhook``)."""
@@ -132,19 +132,19 @@ def add_webhook(core: Runtime, url: str, *, tenant: str = "default", kinds: Sequ
         raise InvalidInputError(f"a webhook URL must be an http(s) URL, got {url!r}")
     chosen = kinds_of(kinds)
     secret = "whsec_" + secrets.token_urlsafe(32)
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         row = store.add_webhook(conn, uuid7(), tenant, url, chosen, secret)
     return _webhook(row, secret)
 
 
-def list_webhooks(core: Runtime, *, tenant: str | None = None, include_removed: bool = False) -> list[Webhook]:
-    with core.db.connection() as conn:
+def list_webhooks(runtime: Runtime, *, tenant: str | None = None, include_removed: bool = False) -> list[Webhook]:
+    with runtime.db.connection() as conn:
         return [_webhook(r) for r in store.list_webhooks(conn, tenant, include_removed=include_removed)]
 
 
-def remove_webhook(core: Runtime, webhook_id: Any) -> Webhook:
+def remove_webhook(runtime: Runtime, webhook_id: Any) -> Webhook:
     wid = check.memory_id(webhook_id)
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         row = store.remove_webhook(conn, wid)
     if row is None:
         raise NotFoundError(f"no active webhook {wid}")
@@ -165,21 +165,21 @@ def verify(secret: str, timestamp: str, body: bytes, signature: str, *, toleranc
     return hmac.compare_digest(sign(secret, int(timestamp), body), signature)
 
 
-def deliver_webhooks(core: Runtime, now: dt.datetime, *, client: httpx.Client | None = None) -> dict[str, int]:
+def deliver_webhooks(runtime: Runtime, now: dt.datetime, *, client: httpx.Client | None = None) -> dict[str, int]:
     """One delivery round for every active webhook: events after its cursor, in batches, until caught up
     or a request fails. Returns events delivered per webhook; raises ``WebhookDeliveryError`` after the
     round when any failed (the queue then retries the job)."""
     done: dict[str, int] = {}
     failed: list[str] = []
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         hooks = store.list_webhooks(conn, None)
     with client or httpx.Client(timeout=DELIVERY_TIMEOUT_S) as http:
         for hook in hooks:
             try:
-                done[str(hook["id"])] = _deliver(core, hook, http, now)
+                done[str(hook["id"])] = _deliver(runtime, hook, http, now)
             except (httpx.HTTPError, WebhookDeliveryError) as exc:
                 reason = f"{type(exc).__name__}: {exc}"[:500]
-                with core.db.transaction() as conn:
+                with runtime.db.transaction() as conn:
                     store.mark_failed(conn, hook["id"], reason, now)
                 failed.append(f"{hook['url']} ({reason})")
     if failed:
@@ -187,25 +187,25 @@ def deliver_webhooks(core: Runtime, now: dt.datetime, *, client: httpx.Client | 
     return done
 
 
-def _deliver(core: Runtime, hook: dict[str, Any], http: httpx.Client, now: dt.datetime) -> int:
+def _deliver(runtime: Runtime, hook: dict[str, Any], http: httpx.Client, now: dt.datetime) -> int:
     cursor = (int(hook["cursor_txid"]), int(hook["cursor_id"]))
     sent = 0
     while True:
-        with core.db.connection() as conn:
+        with runtime.db.connection() as conn:
             rows = store.tenant_events(conn, hook["tenant"], cursor, hook["events"], BATCH)
         if not rows:
             return sent
         batch = [_event(r, _external(hook["tenant"], r["user_id"])) for r in rows]
         body = json.dumps({"webhook_id": str(hook["id"]), "events": [_jsonable(e) for e in batch]},
                           ensure_ascii=False).encode()  # fmt: skip
-        stamp = int(time.time())
+        stamp = int(runtime.now().timestamp())
         reply = http.post(hook["url"], content=body, headers={
             "Content-Type": "application/json", TIMESTAMP_HEADER: str(stamp),
             SIGNATURE_HEADER: sign(hook["secret"], stamp, body), "X-Neuromem-Webhook": str(hook["id"])})  # fmt: skip
         if not reply.is_success:
             raise WebhookDeliveryError(f"{hook['url']} answered {reply.status_code}")
         last = (int(rows[-1]["txid"]), int(rows[-1]["id"]))
-        with core.db.transaction() as conn:
+        with runtime.db.transaction() as conn:
             if not store.mark_delivered(conn, hook["id"], cursor, last, len(rows), now):
                 return sent  # another delivery moved the cursor meanwhile: it goes on from there
         cursor, sent = last, sent + len(rows)

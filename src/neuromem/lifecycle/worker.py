@@ -40,7 +40,7 @@ def task_name(job: str) -> str:
 def build_app(context: JobContext, conninfo: str, *, jobs: dict[str, Job] | None = None) -> procrastinate.App:
     """A procrastinate app on ``conninfo`` with one task (and one periodic schedule) per job."""
     app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo))
-    settings = context.service.core.settings.lifecycle
+    settings = context.runtime.settings.lifecycle
     retries = settings.job_max_attempts - 1  # procrastinate counts the retries after the first attempt
     retry: procrastinate.RetryStrategy | bool = procrastinate.RetryStrategy(
         max_attempts=retries, wait=int(settings.job_retry_wait_s), linear_wait=int(settings.job_retry_wait_s)
@@ -57,7 +57,7 @@ def _runner(context: JobContext, job: Job) -> Any:
     name = job.name
 
     def run(timestamp: int | None = None, dry_run: bool = False) -> Any:
-        now = dt.datetime.fromtimestamp(timestamp, dt.UTC) if timestamp is not None else dt.datetime.now(dt.UTC)
+        now = dt.datetime.fromtimestamp(timestamp, dt.UTC) if timestamp is not None else context.runtime.now()
         try:
             result = execute(job, context, now=now, dry_run=dry_run)
         except Exception:

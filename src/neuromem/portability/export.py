@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
-from .. import validation as check
 from ..errors import InvalidInputError
 from ..store import portable
 from ..text.pii import mask
@@ -51,24 +50,24 @@ def choose_format(target: str | Path | IO[str], fmt: str | None) -> str:
     return fmt
 
 
-def export_user(core: Runtime, target: str | Path | IO[str], user_id: Any, *, fmt: str | None = None,
+def export_user(runtime: Runtime, target: str | Path | IO[str], uid: str, *, fmt: str | None = None,
                 mask_pii: bool = False) -> ExportReport:  # fmt: skip
-    """Write ``user_id``'s memory to ``target`` (a path or a text stream) in one snapshot.
+    """Write the (checked) user ``uid``'s memory to ``target`` (a path or a text stream) in one snapshot.
     ``mask_pii``: an export for someone other than the user — personal data in every text is
     replaced by placeholders (``text.pii.mask``) and raw chunk bytes are left out."""
-    uid = check.user_id(user_id, core.settings.write)
     chosen = choose_format(target, fmt)
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         portable.snapshot(conn)
         tables = portable.user_tables(conn)
         counts = {t.name: portable.count_rows(conn, t.name, uid) for t in tables}
         header = ExportHeader(
             user_id=uid,
-            embedding_dim=core.dim,
-            embedder=core.embedder.name,
+            embedding_dim=runtime.dim,
+            embedder=runtime.embedder.name,
             schema_version=portable.schema_version(conn),
             vectors=chosen == "jsonl",
             tables=counts,
+            exported_at=runtime.now().isoformat(),
         )
         with _open(target) as out:
             if chosen == "jsonl":

@@ -16,10 +16,9 @@ importable too (the rows are re-embedded). A reader refuses a version newer than
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import IO, Any
 
 from ..errors import ExportFormatError, ExportVersionError
@@ -39,7 +38,7 @@ class ExportHeader:
     schema_version: int
     vectors: bool
     tables: dict[str, int]
-    exported_at: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).isoformat())
+    exported_at: str  # ISO-8601, the runtime's clock
     format: str = FORMAT_NAME
     version: int = FORMAT_VERSION
 

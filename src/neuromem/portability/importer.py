@@ -59,24 +59,24 @@ class ImportReport:
         return sum(self.forgotten.values())
 
 
-def import_file(core: Runtime, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
+def import_file(runtime: Runtime, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
     """Import an export (path or text stream) written by ``export_user``; what a forget erased
     since stays out unless ``include_forgotten``."""
     if not isinstance(include_forgotten, bool):
         raise InvalidInputError(f"include_forgotten must be a boolean, got {include_forgotten!r}")
     if isinstance(source, str | Path):
         with Path(source).open(encoding="utf-8") as stream:
-            return _import(core, stream, include_forgotten)
-    return _import(core, source, include_forgotten)
+            return _import(runtime, stream, include_forgotten)
+    return _import(runtime, source, include_forgotten)
 
 
-def _import(core: Runtime, stream: IO[str], include_forgotten: bool) -> ImportReport:
+def _import(runtime: Runtime, stream: IO[str], include_forgotten: bool) -> ImportReport:
     header, rows = read_export(stream)
-    reembed = not header.vectors or header.embedding_dim != core.dim or header.embedder != core.embedder.name
+    reembed = not header.vectors or header.embedding_dim != runtime.dim or header.embedder != runtime.embedder.name
     seen: Counter[str] = Counter()
     inserted: Counter[str] = Counter()
     forgotten: Counter[str] = Counter()
-    with core.db.transaction() as conn:
+    with runtime.db.transaction() as conn:
         shapes = {t.name: t for t in portable.user_tables(conn)}
         tombstones = Tombstones([] if include_forgotten else portable.forget_tombstones(conn, header.user_id))
         pending: dict[str, list[dict[str, Any]]] = {}
@@ -95,11 +95,11 @@ def _import(core: Runtime, stream: IO[str], include_forgotten: bool) -> ImportRe
         _check_counts(header, seen)
     reembedded = 0
     if reembed and inserted.get("conversation_messages"):
-        core.embeddings_deferred = True  # the turns wait for the backfill: the facade starts its thread
+        runtime.embeddings_deferred = True  # the turns wait for the backfill: the facade starts its thread
     if inserted.get("memories"):
         if reembed:
-            reembedded = _embed_again(core, header.user_id)
-        refresh_trait_view(core.db)  # imported traits become recallable
+            reembedded = _embed_again(runtime, header.user_id)
+        refresh_trait_view(runtime.db)  # imported traits become recallable
     return ImportReport(
         user_id=header.user_id,
         inserted={t: inserted[t] for t in header.tables},
@@ -109,23 +109,23 @@ def _import(core: Runtime, stream: IO[str], include_forgotten: bool) -> ImportRe
     )
 
 
-def _embed_again(core: Runtime, user_id: str) -> int:
+def _embed_again(runtime: Runtime, user_id: str) -> int:
     """Embed every imported version with this database's embedder; on failure the current
     rows stay for the backfill (searchable by full text meanwhile)."""
-    with core.db.connection() as conn:
+    with runtime.db.connection() as conn:
         rows = portable.memories_without_vectors(conn, user_id)
-    size = core.settings.embedder.batch_size
+    size = runtime.settings.embedder.batch_size
     done = 0
     for start in range(0, len(rows), size):
         batch = rows[start : start + size]
         try:
-            vectors = core.embedder.embed_passages([r["content"] for r in batch], batch_size=size)
+            vectors = runtime.embedder.embed_passages([r["content"] for r in batch], batch_size=size)
         except EmbedderError as exc:
             log.warning("re-embedding imported rows failed, the backfill will retry: %s", exc)
             break
-        with core.db.transaction() as conn:
+        with runtime.db.transaction() as conn:
             done += memories.set_embeddings(conn, user_id, [(r["id"], r["memory_type"], v) for r, v in zip(batch, vectors, strict=True)],
-                                            core.dim)  # fmt: skip
+                                            runtime.dim)  # fmt: skip
     return done
 
 

@@ -68,15 +68,14 @@ class _State:
     records: dict[str, MemoryRecord]
 
 
-def sync_markdown(core: Runtime, directory: str | Path, user_id: Any, *, language: str = "en") -> SyncReport:
-    """Take the person's edits of ``directory``'s files in, then write both files again."""
-    uid = check.user_id(user_id, core.settings.write)
+def sync_markdown(runtime: Runtime, directory: str | Path, uid: str, *, language: str = "en") -> SyncReport:
+    """Take the (checked) user ``uid``'s edits of ``directory``'s files in, then write both files again."""
     if language not in LANGUAGES:
         raise InvalidInputError(f"language must be one of {', '.join(LANGUAGES)}, got {language!r}")
     folder = Path(directory)
     state_dir = folder / STATE_DIR
     _claim(state_dir, uid)
-    state = _read_state(core, uid, language)
+    state = _read_state(runtime, uid, language)
     report = SyncReport()
     plans: dict[Document, Plan] = {}
     seen: dict[Document, float | None] = {}
@@ -89,10 +88,10 @@ def sync_markdown(core: Runtime, directory: str | Path, user_id: Any, *, languag
         plans[document] = plan(base, mine, state.lines[document])
     for p in plans.values():  # every line is checked before anything is written
         for line in [*p.adds, *(u.line for u in p.updates)]:
-            _check_line(core, line)
+            _check_line(runtime, line)
     for p in plans.values():
-        _apply(core, uid, p, state, report)
-    state = _read_state(core, uid, language) if report.changes else state
+        _apply(runtime, uid, p, state, report)
+    state = _read_state(runtime, uid, language) if report.changes else state
     for document, p in plans.items():
         text = render(document, uid, language, state.lines[document], state.shown, p.conflicts)
         report.conflicts += len(p.conflicts)
@@ -129,8 +128,8 @@ def _parse_file(path: Path, document: Document) -> Parsed:
         raise MarkdownSyncError(f"{path}: {exc}") from exc
 
 
-def _read_state(core: Runtime, user_id: str, language: str) -> _State:
-    with core.db.connection() as conn:
+def _read_state(runtime: Runtime, user_id: str, language: str) -> _State:
+    with runtime.db.connection() as conn:
         rows = memories.list_memories(conn, user_id, limit=_MAX_ROWS)
         rows = [r for r in rows if _section(r) is not None]
         roots = chains.chain_roots(conn, user_id, [r.id for r in rows])
@@ -178,9 +177,9 @@ def one_line(text: str) -> str:
     return re.sub(r"\s*\n\s*", " ", text).strip()
 
 
-def _check_line(core: Runtime, line: Line) -> None:
+def _check_line(runtime: Runtime, line: Line) -> None:
     try:
-        check.content(line.text, core.settings.write)
+        check.content(line.text, runtime.settings.write)
         if line.section is Section.PROCEDURES:
             parse_text(line.text)
     except InvalidInputError as exc:
@@ -194,22 +193,22 @@ def _metadata(line: Line, successes: int = 1) -> dict[str, Any] | None:
     return {METADATA_KEY: procedure.to_metadata()}
 
 
-def _apply(core: Runtime, user_id: str, p: Plan, state: _State, report: SyncReport) -> None:
+def _apply(runtime: Runtime, user_id: str, p: Plan, state: _State, report: SyncReport) -> None:
     for line in p.adds:
-        draft = writes.draft(core, line.text, user_id, category=_CATEGORY_OF.get(line.section),
+        draft = writes.draft(runtime, line.text, user_id, category=_CATEGORY_OF.get(line.section),
                              metadata={"source": ACTOR, **(_metadata(line) or {})})  # fmt: skip
-        result = writes.add(core, draft, actor=ACTOR)
+        result = writes.add(runtime, draft, actor=ACTOR)
         if result.operation is not Operation.NOOP:
             report.added += 1
     for update in p.updates:
         record = state.records[update.key]
         known = record.metadata.get(METADATA_KEY)
         successes = int(known.get("successes", 1)) if isinstance(known, dict) else 1
-        change = writes.Change.checked(core, content=update.line.text, metadata=_metadata(update.line, successes))
-        writes.update(core, user_id, record.id, change, actor=ACTOR)
+        change = writes.Change.checked(runtime, content=update.line.text, metadata=_metadata(update.line, successes))
+        writes.update(runtime, user_id, record.id, change, actor=ACTOR)
         report.updated += 1
     for key in p.deletes:
-        writes.delete(core, user_id, state.records[key].id, actor=ACTOR)
+        writes.delete(runtime, user_id, state.records[key].id, actor=ACTOR)
         report.deleted += 1
 
 

@@ -35,7 +35,7 @@ ACTOR = "procedure"
 
 def record_procedure(
     runtime: Runtime,
-    user_id: Any,
+    user_id: str,
     name: Any,
     steps: Any,
     *,
@@ -45,7 +45,7 @@ def record_procedure(
     metadata: Any = None,
 ) -> WriteResult:
     """Store a procedure that just worked, or count one more success of a known one."""
-    uid = check.user_id(user_id, runtime.settings.write)
+    uid = user_id  # checked by the facade
     procedure = checked(name, steps, preconditions, outcome, tools)
     extra = check.metadata(metadata)
     settings = runtime.settings.procedures

@@ -48,8 +48,8 @@ class Related:
     kinds: dict[str, int]
 
 
-def related(core: Runtime, memory_id: uuid.UUID, user_id: str, *, limit: int) -> Related:
-    with core.db.connection() as conn:
+def related(runtime: Runtime, memory_id: uuid.UUID, user_id: str, *, limit: int) -> Related:
+    with runtime.db.connection() as conn:
         record = memories.get(conn, user_id, memory_id)
         if record is None or _deleted(record):
             raise MemoryNotFoundError(f"no memory {memory_id} for user {user_id!r}")

@@ -41,23 +41,25 @@ import uuid
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .. import validation as check
-from ..config import Settings
 from ..decay import decayed_trait
 from ..errors import InvalidInputError
 from ..store import history, memories, usage
 from ..store import traits as store
-from ..store.db import Conn, Database
+from ..store.db import Conn
 from ..store.memories import NewMemory
 from ..text.token_count import count_tokens
 from ..text.tokenize import search_text
 from ..types import EvidenceQuality, HistoryEvent, MemoryRecord, MemoryType, TraitStage
 from . import math as tm
 from .detector import EvidenceLink, PatternDetector, ProposedTrait, TraitView
+
+if TYPE_CHECKING:
+    from ..core import Runtime
 from .observations import Observation, from_row, parse_vector
 from .offline import related
 from .suppression import Suppressions
@@ -95,14 +97,12 @@ def _aware(now: dt.datetime) -> dt.datetime:
 class ReflectionEngine:
     """Runs reflection cycles against one database with one detector."""
 
-    def __init__(
-        self, settings: Settings, db: Database, detector: PatternDetector, embed: Any = None
-    ) -> None:
-        self.settings = settings
-        self.t = settings.traits
-        self.db = db
+    def __init__(self, runtime: Runtime, detector: PatternDetector) -> None:
+        self.runtime = runtime
+        self.settings = runtime.settings
+        self.t = runtime.settings.traits
+        self.db = runtime.db
         self.detector = detector
-        self.embed = embed  # callable(list[str]) -> ndarray | None
 
     # ------------------------------------------------------------------ entry point
     def run(
@@ -113,8 +113,9 @@ class ReflectionEngine:
         trigger: tm.TriggerType | str = tm.TriggerType.MANUAL,
         trigger_value: float | None = None,
     ) -> ReflectionReport:
-        """One cycle; returns its report. A failure is recorded (status ``failed``) and re-raised."""
-        uid = check.user_id(user_id, self.settings.write)
+        """One cycle for the (checked) ``user_id``; returns its report. A failure is recorded (status
+        ``failed``) and re-raised."""
+        uid = user_id
         now = _aware(now)
         with self.db.transaction() as conn:
             cycle_id = store.start_cycle(conn, uid, str(trigger), trigger_value)
@@ -161,7 +162,7 @@ class ReflectionEngine:
     def _fail(self, cycle_id: uuid.UUID, report: ReflectionReport, exc: Exception) -> None:
         report.status, report.error = "failed", f"{type(exc).__name__}: {exc}"
         with self.db.transaction() as conn:
-            store.fail_cycle(conn, report.user_id, cycle_id, report.error)
+            store.fail_cycle(conn, report.user_id, cycle_id, report.error, self.runtime.now())
 
 
 class _Cycle:
@@ -288,6 +289,7 @@ class _Cycle:
             created=self.report.created,
             updated=self.report.updated,
             dissolved=self.report.dissolved,
+            at=self.e.runtime.now(),
             details={
                 "watermark": watermark,
                 "now": self.now.isoformat(),
@@ -453,7 +455,7 @@ class _Cycle:
         self, content: str, language: str, meta: dict[str, Any], fields: dict[str, Any]
     ) -> MemoryRecord:
         meta = {**meta, "reflection_cycle_ids": [str(self.report.cycle_id)]}
-        vectors = self.e.embed([content]) if self.e.embed is not None else None
+        vectors = self.e.runtime.embed_passages([content])
         record = memories.insert(
             self.conn,
             NewMemory(

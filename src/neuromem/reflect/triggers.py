@@ -30,10 +30,9 @@ from __future__ import annotations
 
 import datetime as dt
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from .. import validation as check
 from ..store import maintenance
 from ..store import traits as store
 from ..store.db import Database
@@ -93,12 +92,10 @@ def due(
 
 
 def check_and_schedule(
-    db: Database, queue: ReflectionQueue, user_id: Any, now: Any = None, *, session_ended: bool = False
+    db: Database, queue: ReflectionQueue, uid: str, when: dt.datetime, *, session_ended: bool = False
 ) -> tm.TriggerType | None:
-    """Evaluate the triggers here; when one fires, queue a cycle on the in-process queue."""
-    uid = check.user_id(user_id, db.settings.write)
-    when = check.timestamp(now, "now") if now is not None else dt.datetime.now(dt.UTC)
-    assert when is not None
+    """Evaluate the triggers for the (checked) user ``uid`` at ``when``; when one fires, queue a cycle
+    on the in-process queue."""
     decision = due(db, uid, when, session_ended=session_ended)
     if decision.trigger is not None:
         queue.submit(uid, when, decision.trigger, decision.value)
@@ -106,23 +103,23 @@ def check_and_schedule(
 
 
 def schedule_check(
-    db: Database, queue: ReflectionQueue, user_id: Any, now: Any = None, *, session_ended: bool = False
+    db: Database, queue: ReflectionQueue, uid: str, now: dt.datetime | None, wall: Callable[[], dt.datetime], *,
+    session_ended: bool = False,
 ) -> None:
     """Queue a trigger check for ``user_id`` at ``now``; the worker evaluates :func:`due` and reflects if due.
 
     ``now`` defaults to the conversation's clock — the time of the user's latest
     stored message (the wall clock when there is none) — so a replayed or
     imported conversation is reflected on in its own time, and a live one at the
-    present.
+    present (``wall``, the runtime's clock).
     """
-    uid = check.user_id(user_id, db.settings.write)
-    when = check.timestamp(now, "now") if now is not None else None
+    when = now
     if when is None:
         with db.connection() as conn:
             when = store.latest_message_at(conn, uid)
             conn.rollback()
     if when is None:
-        when = dt.datetime.now(dt.UTC)
+        when = wall()
     queue.submit(uid, when, CHECK, session_ended=session_ended)
 
 

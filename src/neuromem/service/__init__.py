@@ -50,7 +50,7 @@ def key_store(memory: Memory) -> KeyStore:
     """The API keys of ``memory``'s database."""
     from .api.keys import KeyStore
 
-    return KeyStore(memory._core.db)
+    return KeyStore(memory.runtime.db)
 
 
 def __getattr__(name: str) -> Any:

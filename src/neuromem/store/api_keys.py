@@ -33,8 +33,8 @@ def list_keys(conn: Conn, tenant: str | None, *, include_revoked: bool) -> list[
 REVOKE_KEY = "UPDATE api_keys SET revoked_at = coalesce(revoked_at, %s) WHERE id = %s RETURNING *"
 
 
-def revoke(conn: Conn, key_id: uuid.UUID) -> dict[str, Any] | None:
-    return conn.execute(REVOKE_KEY, (dt.datetime.now(dt.UTC), key_id)).fetchone()
+def revoke(conn: Conn, key_id: uuid.UUID, at: dt.datetime) -> dict[str, Any] | None:
+    return conn.execute(REVOKE_KEY, (at, key_id)).fetchone()
 
 
 ACTIVE_KEY = "SELECT * FROM api_keys WHERE id = %s AND revoked_at IS NULL"

@@ -179,10 +179,10 @@ END_SESSION = sql.SQL("""UPDATE conversation_sessions SET ended_at = %s, end_rea
 
 
 def end_session(
-    conn: Conn, user_id: str, external_id: str, *, reason: str, at: dt.datetime | None = None
+    conn: Conn, user_id: str, external_id: str, *, reason: str, at: dt.datetime
 ) -> SessionRow | None:
-    """Mark one open session ended; None when there is no such open session."""
-    row = conn.execute(END_SESSION, (at or dt.datetime.now(dt.UTC), reason, user_id, external_id)).fetchone()
+    """Mark one open session ended at ``at``; None when there is no such open session."""
+    row = conn.execute(END_SESSION, (at, reason, user_id, external_id)).fetchone()
     return None if row is None else _session(row)
 
 

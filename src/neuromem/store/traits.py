@@ -308,11 +308,9 @@ def finish_cycle(
     updated: int,
     dissolved: int,
     details: dict[str, Any],
+    at: dt.datetime,
 ) -> None:
-    conn.execute(
-        FINISH_CYCLE,
-        (scanned, created, updated, dissolved, dt.datetime.now(dt.UTC), Jsonb(details), user_id, cycle_id),
-    )
+    conn.execute(FINISH_CYCLE, (scanned, created, updated, dissolved, at, Jsonb(details), user_id, cycle_id))
 
 
 # the clock is a parameter: on a Citus cluster an UPDATE may not call a volatile function (clock_timestamp)
@@ -320,8 +318,8 @@ FAIL_CYCLE = """UPDATE reflection_cycles SET status = 'failed', completed_at = %
            WHERE user_id = %s AND id = %s"""
 
 
-def fail_cycle(conn: Conn, user_id: str, cycle_id: uuid.UUID, error: str) -> None:
-    conn.execute(FAIL_CYCLE, (dt.datetime.now(dt.UTC), error[:2000], user_id, cycle_id))
+def fail_cycle(conn: Conn, user_id: str, cycle_id: uuid.UUID, error: str, at: dt.datetime) -> None:
+    conn.execute(FAIL_CYCLE, (at, error[:2000], user_id, cycle_id))
 
 
 LAST_COMPLETED_CYCLE = """SELECT * FROM reflection_cycles WHERE user_id = %s AND status = 'completed'

@@ -44,7 +44,7 @@ class ServiceContext:
 
         self.memory = memory
         self.settings = settings
-        self.keys = KeyStore(memory._core.db)
+        self.keys = KeyStore(memory.runtime.db, clock=memory.runtime.now)
         self.metrics = ServiceMetrics(memory)
 
     def observe(self, result: Any) -> None:

@@ -19,6 +19,7 @@ import uuid
 from dataclasses import dataclass
 from enum import IntEnum
 
+from ...core import Clock, utc_now
 from ...errors import AuthenticationError, InvalidInputError, NotFoundError
 from ...ids import uuid7
 from ...store import api_keys
@@ -79,8 +80,9 @@ def _digest(secret: str) -> bytes:
 class KeyStore:
     """Create, list, revoke and check keys in the ``api_keys`` table (runs as the table owner)."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, *, clock: Clock = utc_now) -> None:
         self.db = db
+        self.clock = clock  # the runtime's (``Memory.runtime.now``): when a key is revoked
 
     def create(
         self, tenant: str, scope: str | KeyScope, *, name: str = "", user_id: str | None = None
@@ -110,7 +112,7 @@ class KeyStore:
         except ValueError:
             raise InvalidInputError(f"{key_id!r} is not a key id") from None
         with self.db.transaction() as conn:
-            row = api_keys.revoke(conn, kid)
+            row = api_keys.revoke(conn, kid, self.clock())
         if row is None:
             raise NotFoundError(f"no API key {kid}")
         return _key(row)

@@ -78,14 +78,14 @@ class StoreCollector(Collector):
         self.memory = memory
 
     def collect(self) -> Iterator[Metric]:
-        core = self.memory._core
+        runtime = self.memory.runtime
         calls = CounterMetricFamily("neuromem_model_calls", "Embedder and LLM calls recorded in model_usage",
                                     labels=["operation", "model", "outcome"])  # fmt: skip
         tokens = CounterMetricFamily("neuromem_model_tokens", "Tokens of recorded model calls",
                                      labels=["operation", "model", "kind"])  # fmt: skip
-        with suspended(), core.db.connection() as conn:
+        with suspended(), runtime.db.connection() as conn:
             rows = usage.totals(conn)
-            pending = sum(count_pending_vectors(conn, None, turn_max_chars(core.settings)))
+            pending = sum(count_pending_vectors(conn, None, turn_max_chars(runtime.settings)))
         for row in rows:
             calls.add_metric([row["operation"], row["model"], "ok" if row["ok"] else "error"], row["n"])
             tokens.add_metric([row["operation"], row["model"], "prompt"], row["p"])
@@ -101,14 +101,14 @@ class StoreCollector(Collector):
         failures = CounterMetricFamily("neuromem_reflection_failures", "Background reflection runs that failed")
         failures.add_metric([], 0 if queue is None else len(queue.errors))
         yield failures
-        stats = core.db.pool.get_stats()
+        stats = runtime.db.pool.get_stats()
         pool = GaugeMetricFamily("neuromem_db_pool_connections", "Connection pool usage", labels=["state"])
         size, idle = stats.get("pool_size", 0), stats.get("pool_available", 0)
         pool.add_metric(["open"], size)
         pool.add_metric(["idle"], idle)
         pool.add_metric(["busy"], size - idle)
         pool.add_metric(["waiting_requests"], stats.get("requests_waiting", 0))
-        pool.add_metric(["max"], core.settings.store.pool_max_size)
+        pool.add_metric(["max"], runtime.settings.store.pool_max_size)
         yield pool
 
 

@@ -97,10 +97,10 @@ def handshake(memory: Memory, settings: Settings, url: str, *, enabled: bool | N
     """Write ``serve.json`` with a fresh local admin key for the run; delete the key and the file afterwards.
 
     ``enabled`` defaults to "the database is the embedded one"."""
-    if not (memory._core.db.server.embedded if enabled is None else enabled):
+    if not (memory.runtime.db.server.embedded if enabled is None else enabled):
         yield None
         return
-    keys = KeyStore(memory._core.db)
+    keys = KeyStore(memory.runtime.db)
     keys.delete_named(DEFAULT_TENANT, HANDSHAKE_KEY)  # a crashed run's key: one service per data directory
     key, token = keys.create(DEFAULT_TENANT, KeyScope.ADMIN, name=HANDSHAKE_KEY)
     path = serve_file(settings)
@@ -215,7 +215,7 @@ def serve(settings: Settings, *, auto: bool = False, echo: Callable[[str], None]
     with single_service(settings, auto=auto) if embedded else nullcontext(), Memory(settings) as memory:
         # requests log in as neuromem_service (issue 23 item 6): a login it refuses stops the start here,
         # with the setting to fix named, rather than failing the first request
-        memory._core.db.service_pool()
+        memory.runtime.db.service_pool()
         app = create_app(memory, settings)
         watch = IdleWatch(app, idle_s)
         server = GracefulServer(uvicorn_config(watch, settings))

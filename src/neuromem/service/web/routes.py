@@ -17,7 +17,6 @@ from typing import Any
 from fastapi import APIRouter, Body, Depends, HTTPException, Query
 from fastapi.responses import HTMLResponse, Response
 
-from ... import validation as check
 from ...errors import NeuromemError
 from ...memory import Memory
 from . import views
@@ -49,7 +48,7 @@ def build_router(service: Any) -> APIRouter:
         try:
             if keyed:
                 return await service.call(principal, user_id, fn)
-            return await asyncio.to_thread(fn, check.user_id(user_id, memory.settings.write))
+            return await asyncio.to_thread(fn, user_id)  # every view calls the facade, which checks it
         except NeuromemError as exc:
             raise HTTPException(exc.http_status, f"{type(exc).__name__}: {exc}") from None
 

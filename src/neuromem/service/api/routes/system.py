@@ -32,7 +32,7 @@ async def readyz(request: Request) -> Ready:
     if ready is not None and not ready.is_set():
         raise HTTPException(503, "starting: the embedder is still loading", headers={"Retry-After": "1"})
     ctx = context(request)
-    db = ctx.memory._core.db
+    db = ctx.memory.runtime.db
 
     def probe() -> int:
         with db.connection() as conn:
