@@ -49,6 +49,7 @@ dist: $(STAMP)
 # mypy sees every optional extra
 lint: $(TEST_STAMP)
 	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench tools
 	$(BIN)/mypy src/neuromem
 	$(BIN)/lint-imports
 

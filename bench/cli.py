@@ -39,11 +39,19 @@ from bench.latency import percentiles
 
 USER = "bench-cli"
 FACTS = [
-    "我对花生过敏", "My sister Mei is a nurse in Vancouver", "I prefer green tea in the morning",
-    "周末我喜欢去西湖边散步", "I am learning to sail on Lake Geneva", "我在字节跳动上班，住在杭州",
-    "The dentist appointment is on Friday", "I keep my bike in the garage", "我不喜欢咖啡",
-    "My daughter plays the cello", "I run five kilometres every Tuesday", "我最喜欢的电影是《千与千寻》",
-]  # fmt: skip
+    "我对花生过敏",
+    "My sister Mei is a nurse in Vancouver",
+    "I prefer green tea in the morning",
+    "周末我喜欢去西湖边散步",
+    "I am learning to sail on Lake Geneva",
+    "我在字节跳动上班，住在杭州",
+    "The dentist appointment is on Friday",
+    "I keep my bike in the garage",
+    "我不喜欢咖啡",
+    "My daughter plays the cello",
+    "I run five kilometres every Tuesday",
+    "我最喜欢的电影是《千与千寻》",
+]
 QUERY = "what is the user allergic to"
 
 
@@ -81,7 +89,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_service(env: dict[str, str], data_dir: Path) -> tuple[subprocess.Popen[bytes] | None, dict[str, str], str]:
+def start_service(
+    env: dict[str, str], data_dir: Path
+) -> tuple[subprocess.Popen[bytes] | None, dict[str, str], str]:
     """A running service and the environment that makes ``memctl`` use it: the one a command leaves
     behind, or ``memctl serve`` (found by the CLI through the ``serve.json`` it writes) when this
     neuromem has it and it comes up, else the minimal service of this module (``NEUROMEM_SERVE_URL``)."""
@@ -95,7 +105,9 @@ def start_service(env: dict[str, str], data_dir: Path) -> tuple[subprocess.Popen
                 return None, auto, "left behind by the first command (memctl serve --auto)"
             time.sleep(0.5)
     if subprocess.run(memctl("serve", "--help"), env=env, capture_output=True).returncode == 0:
-        proc = subprocess.Popen(memctl("serve"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            memctl("serve"), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         deadline = time.monotonic() + 120
         while proc.poll() is None and time.monotonic() < deadline:
             if find_remote(data_dir, external_database=False, environ={}) is not None:
@@ -104,8 +116,12 @@ def start_service(env: dict[str, str], data_dir: Path) -> tuple[subprocess.Popen
         proc.terminate()
         proc.wait(30)
     port, token = free_port(), secrets.token_hex(8)
-    proc = subprocess.Popen([sys.executable, "-m", "bench.cli", "--serve", str(port), token], env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bench.cli", "--serve", str(port), token],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 120
     while not Remote(url).healthy():
@@ -144,20 +160,43 @@ def serve(port: int, token: str) -> None:
                 return self.answer(401, {"error": {"type": "AuthenticationError", "message": "bad key"}})
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
             if self.path == "/v1/recall":
-                block = memory.recall_prompt(body["query"], user_id=body["user_id"], token_budget=body["token_budget"])
+                block = memory.recall_prompt(
+                    body["query"], user_id=body["user_id"], token_budget=body["token_budget"]
+                )
                 return self.answer(200, {"text": block.text, "citations": []})
             hits = memory.search(body["query"], user_id=body["user_id"], limit=body["limit"])
-            return self.answer(200, {"hits": [
-                {"memory": {"id": str(h.memory.id), "memory_type": h.memory.memory_type.value, "content": h.memory.content},
-                 "score": {"final": h.score.final, "rrf": h.score.rrf, "recency": h.score.recency,
-                           "importance": h.score.importance, "stage_boost": h.score.stage_boost,
-                           "ranks": h.score.ranks, "extra": h.score.extra}} for h in hits]})  # fmt: skip
+            return self.answer(
+                200,
+                {
+                    "hits": [
+                        {
+                            "memory": {
+                                "id": str(h.memory.id),
+                                "memory_type": h.memory.memory_type.value,
+                                "content": h.memory.content,
+                            },
+                            "score": {
+                                "final": h.score.final,
+                                "rrf": h.score.rrf,
+                                "recency": h.score.recency,
+                                "importance": h.score.importance,
+                                "stage_boost": h.score.stage_boost,
+                                "ranks": h.score.ranks,
+                                "extra": h.score.extra,
+                            },
+                        }
+                        for h in hits
+                    ]
+                },
+            )
 
     ThreadingHTTPServer(("127.0.0.1", port), Handler).serve_forever()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=10, help="runs per command and situation")
     parser.add_argument("--first-runs", type=int, default=3, help="runs that start the server")
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
@@ -189,19 +228,36 @@ def main(argv: Sequence[str] | None = None) -> int:
                 stop_embedded_server(settings)
                 samples["first"].setdefault("search", []).append(timed(search, env, "first search"))
             timed(memctl("status"), env)  # the server is up from here on
-            commands = {"search": search, "add": None, "list": memctl("list", "-u", USER),
-                        "status": memctl("status"), "help": memctl("--help")}  # fmt: skip
+            commands = {
+                "search": search,
+                "add": None,
+                "list": memctl("list", "-u", USER),
+                "status": memctl("status"),
+                "help": memctl("--help"),
+            }
             for name, cmd in commands.items():
-                samples["cold"][name] = [timed(cmd or add(f"cold {i}"), env, f"cold {name}") for i in range(args.runs)]
+                samples["cold"][name] = [
+                    timed(cmd or add(f"cold {i}"), env, f"cold {name}") for i in range(args.runs)
+                ]
             proc, remote_env, kind = start_service(env, data_dir)
             try:
-                samples["warm"]["search"] = [timed(search, remote_env, "warm search") for _ in range(args.runs)]
-                samples["warm"]["add"] = [timed(add(f"warm {i}"), remote_env, "warm add") for i in range(args.runs)]
-                samples["warm"]["list"] = [timed(memctl("list", "-u", USER), remote_env, "warm list")
-                                           for _ in range(args.runs)]  # fmt: skip
+                samples["warm"]["search"] = [
+                    timed(search, remote_env, "warm search") for _ in range(args.runs)
+                ]
+                samples["warm"]["add"] = [
+                    timed(add(f"warm {i}"), remote_env, "warm add") for i in range(args.runs)
+                ]
+                samples["warm"]["list"] = [
+                    timed(memctl("list", "-u", USER), remote_env, "warm list") for _ in range(args.runs)
+                ]
                 samples["warm"]["recall --prompt"] = [
-                    timed(memctl("recall", "-u", USER, QUERY, "--prompt", "200"), remote_env, "warm recall --prompt")
-                    for _ in range(args.runs)]  # fmt: skip
+                    timed(
+                        memctl("recall", "-u", USER, QUERY, "--prompt", "200"),
+                        remote_env,
+                        "warm recall --prompt",
+                    )
+                    for _ in range(args.runs)
+                ]
             finally:
                 if proc is not None:
                     proc.terminate()
@@ -211,7 +267,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         finally:
             stop_embedded_server(settings)
 
-    report = {situation: {name: percentiles(v) for name, v in cmds.items()} for situation, cmds in samples.items()}
+    report = {
+        situation: {name: percentiles(v) for name, v in cmds.items()} for situation, cmds in samples.items()
+    }
     report["cpu_ms"] = {label: percentiles(v) for label, v in CPU_MS.items()}  # type: ignore[assignment]
     report["service"] = kind  # type: ignore[assignment]
     report["load_average"] = os.getloadavg()  # type: ignore[assignment]
@@ -221,8 +279,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for situation, cmds in samples.items():
         for name, values in cmds.items():
             p, c = percentiles(values), percentiles(CPU_MS[f"{situation} {name}"])
-            print(f"{situation:<6} {name:<16} wall p50 {p['p50']:>7.0f} ms  p95 {p['p95']:>7.0f} ms   "
-                  f"cpu p50 {c['p50']:>6.0f} ms  p95 {c['p95']:>6.0f} ms   (n={p['n']})")
+            print(
+                f"{situation:<6} {name:<16} wall p50 {p['p50']:>7.0f} ms  p95 {p['p95']:>7.0f} ms   "
+                f"cpu p50 {c['p50']:>6.0f} ms  p95 {c['p95']:>6.0f} ms   (n={p['n']})"
+            )
     print(f"warm service: {kind}; load average {os.getloadavg()[0]:.1f}; {out}")
     return 0
 

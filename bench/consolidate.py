@@ -104,8 +104,13 @@ def _hits(m: Memory, user: str, q: LMEQuestion) -> tuple[bool, bool, float]:
     said: set[str] = set()
     for hit in m.search(q.question, user_id=user, limit=K, reference_time=q.question_date):
         cited |= {t.session_id for t in hit.turns}
-        said |= set(tokenize(hit.turns[0].content if hit.memory.metadata.get("turn_only") and hit.turns
-                             else hit.memory.content))  # fmt: skip
+        said |= set(
+            tokenize(
+                hit.turns[0].content
+                if hit.memory.metadata.get("turn_only") and hit.turns
+                else hit.memory.content
+            )
+        )
         if not hit.memory.metadata.get("turn_only"):  # a turn's own hit has no memory row
             cited |= {str(msg["session_id"]) for msg in m.sources(hit.memory.id, user_id=user).messages}
     wanted = set(tokenize(str(q.answer)))
@@ -114,8 +119,11 @@ def _hits(m: Memory, user: str, q: LMEQuestion) -> tuple[bool, bool, float]:
 
 def run(q: LMEQuestion, half: str, m: Memory, user: str, months: int) -> Outcome:
     for s in q.sessions:
-        turns = [{"role": t.role, "content": t.content, "timestamp": s.date.isoformat()}
-                 for t in s.turns if t.content.strip()]  # fmt: skip
+        turns = [
+            {"role": t.role, "content": t.content, "timestamp": s.date.isoformat()}
+            for t in s.turns
+            if t.content.strip()
+        ]
         if turns:
             m.ingest(turns, user_id=user, session_id=hidden(s.session_id))
     while m.pending_embeddings(user_id=user):  # turn vectors (background) before anything is measured
@@ -131,9 +139,21 @@ def run(q: LMEQuestion, half: str, m: Memory, user: str, months: int) -> Outcome
     elapsed = time.perf_counter() - started
     rows1, tokens1 = _state(m, user)
     any1, all1, answer1 = _hits(m, user, q)
-    return Outcome(q.question_id, half, (rows0, rows1), (tokens0, tokens1), (any0, any1), (all0, all1), (answer0, answer1),
-                   _history_rows(m, user) - history0, repeated, compressed, len(concepts.groups), archived.memories,
-                   elapsed)  # fmt: skip
+    return Outcome(
+        q.question_id,
+        half,
+        (rows0, rows1),
+        (tokens0, tokens1),
+        (any0, any1),
+        (all0, all1),
+        (answer0, answer1),
+        _history_rows(m, user) - history0,
+        repeated,
+        compressed,
+        len(concepts.groups),
+        archived.memories,
+        elapsed,
+    )
 
 
 def questions(half: str, count: int) -> list[tuple[str, LMEQuestion]]:
@@ -158,14 +178,19 @@ def summary(name: str, outcomes: Sequence[Outcome], base: Sequence[Outcome] | No
     a0, a1 = (100 * sum(o.any_hit[j] for o in outcomes) / max(1, n) for j in (0, 1))
     l0, l1 = (100 * sum(o.all_hit[j] for o in outcomes) / max(1, n) for j in (0, 1))
     w0, w1 = (100 * sum(o.answer[j] for o in outcomes) / max(1, n) for j in (0, 1))
-    line = (f"  {name:<10} n={n}  rows {r0} → {r1} ({100 * (r0 - r1) / max(1, r0):.1f}% fewer)  tokens {t0} → {t1} "
-            f"({100 * (t0 - t1) / max(1, t0):.1f}% fewer)  history +{sum(o.history for o in outcomes)}  "
-            f"recall_any@{K} {a0:.1f} → {a1:.1f}  recall_all@{K} {l0:.1f} → {l1:.1f}  answer words@{K} {w0:.1f} → {w1:.1f}  "
-            f"repeated {sum(o.repeated for o in outcomes)}  compressed {sum(o.compressed for o in outcomes)}  concepts {sum(o.concepts for o in outcomes)}  "
-            f"archived {sum(o.archived for o in outcomes)}")  # fmt: skip
+    line = (
+        f"  {name:<10} n={n}  rows {r0} → {r1} ({100 * (r0 - r1) / max(1, r0):.1f}% fewer)  tokens {t0} → {t1} "
+        f"({100 * (t0 - t1) / max(1, t0):.1f}% fewer)  history +{sum(o.history for o in outcomes)}  "
+        f"recall_any@{K} {a0:.1f} → {a1:.1f}  recall_all@{K} {l0:.1f} → {l1:.1f}  answer words@{K} {w0:.1f} → {w1:.1f}  "
+        f"repeated {sum(o.repeated for o in outcomes)}  compressed {sum(o.compressed for o in outcomes)}  concepts {sum(o.concepts for o in outcomes)}  "
+        f"archived {sum(o.archived for o in outcomes)}"
+    )
     if base is not None:
-        picks = (("recall_any", lambda o: float(o.any_hit[1])), ("recall_all", lambda o: float(o.all_hit[1])),
-                 ("answer words", lambda o: o.answer[1]))  # fmt: skip
+        picks = (
+            ("recall_any", lambda o: float(o.any_hit[1])),
+            ("recall_all", lambda o: float(o.all_hit[1])),
+            ("answer words", lambda o: o.answer[1]),
+        )
         for label, pick in picks:
             mean, lo, hi = paired_ci([100 * (pick(o) - pick(b)) for o, b in zip(outcomes, base, strict=True)])
             line += f"\n  {'':<10} vs default after, {label}@{K}: {mean:+.1f} points (95% CI {lo:+.1f} … {hi:+.1f})"
@@ -173,9 +198,15 @@ def summary(name: str, outcomes: Sequence[Outcome], base: Sequence[Outcome] | No
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--half", choices=HALVES, default="heldout",
-                        help="dev: even positions of the data file; heldout: odd (default); all: both")  # fmt: skip
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--half",
+        choices=HALVES,
+        default="heldout",
+        help="dev: even positions of the data file; heldout: odd (default); all: both",
+    )
     parser.add_argument("--questions", type=int, default=4, help="questions per half (default 4)")
     parser.add_argument("--months", type=int, default=0, help="months past the question date (default 0)")
     parser.add_argument("--policies", nargs="+", choices=tuple(POLICIES), default=list(POLICIES))
@@ -193,12 +224,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for i, (half, q) in enumerate(chosen):
                     o = run(q, half, m, f"lme{i}", args.months)
                     results.setdefault(name, []).append(o)
-                    print(f"{name:<10} {half:<7} {q.question_id:>12}  rows {o.rows[0]:>5} → {o.rows[1]:>5}  tokens "
-                          f"{o.tokens[0]:>7} → {o.tokens[1]:>7}  any {o.any_hit[0]:d}→{o.any_hit[1]:d}  all "
-                          f"{o.all_hit[0]:d}→{o.all_hit[1]:d}  answer {o.answer[0]:.2f}→{o.answer[1]:.2f}  history +{o.history}  repeated {o.repeated}  compressed {o.compressed}  "
-                          f"concepts {o.concepts}  archived {o.archived}  ({o.seconds:.1f} s)", flush=True)  # fmt: skip
+                    print(
+                        f"{name:<10} {half:<7} {q.question_id:>12}  rows {o.rows[0]:>5} → {o.rows[1]:>5}  tokens "
+                        f"{o.tokens[0]:>7} → {o.tokens[1]:>7}  any {o.any_hit[0]:d}→{o.any_hit[1]:d}  all "
+                        f"{o.all_hit[0]:d}→{o.all_hit[1]:d}  answer {o.answer[0]:.2f}→{o.answer[1]:.2f}  history +{o.history}  repeated {o.repeated}  compressed {o.compressed}  "
+                        f"concepts {o.concepts}  archived {o.archived}  ({o.seconds:.1f} s)",
+                        flush=True,
+                    )
     base_name = args.policies[0]
-    print(f"\n{args.embedder}, clock {args.months} months past each question date; differences against {base_name!r}")
+    print(
+        f"\n{args.embedder}, clock {args.months} months past each question date; differences against {base_name!r}"
+    )
     for half in ("dev", "heldout"):
         picked = {name: [o for o in outs if o.half == half] for name, outs in results.items()}
         if not picked[base_name]:

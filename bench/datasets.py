@@ -275,8 +275,11 @@ def lme_corpus(
             seen.add(s.session_id)
         turns = s.user_turns if user_only else s.turns
         if granularity == "turn":
-            docs.extend(LMECorpusDoc(t.turn_id, s.session_id, s.date, t.content, t.role)
-                        for t in turns if t.content.strip())  # a few turns are empty: nothing to find
+            docs.extend(
+                LMECorpusDoc(t.turn_id, s.session_id, s.date, t.content, t.role)
+                for t in turns
+                if t.content.strip()
+            )  # a few turns are empty: nothing to find
         else:
             text = (
                 " ".join(t.content for t in turns)

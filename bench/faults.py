@@ -125,9 +125,11 @@ def new_database(admin_url: str, name: str) -> str:
 def settings_for(url: str, **sections: Any) -> Any:
     from neuromem import Settings
 
-    data: dict[str, Any] = {"store": {"database_url": url, "embedding_dim": DIM, "connect_timeout_s": 3.0},
-                            "embedder": {"provider": "hashing", "dim": DIM},
-                            "traits": {"reflect_on_ingest": False}}  # fmt: skip
+    data: dict[str, Any] = {
+        "store": {"database_url": url, "embedding_dim": DIM, "connect_timeout_s": 3.0},
+        "embedder": {"provider": "hashing", "dim": DIM},
+        "traits": {"reflect_on_ingest": False},
+    }
     for name, values in sections.items():
         data.setdefault(name, {}).update(values)
     return Settings.model_validate(data)
@@ -144,8 +146,17 @@ def export_file(path: Path, turns: int, seed: int) -> list[str]:
         for i in range(turns):
             text = f"I bought {rng.choice(things)} item number {i} on day {rng.randrange(1, 28)} of the trip {seed}"
             texts.append(text)
-            f.write(json.dumps({"session_id": f"s{i % 2}", "role": "user", "content": text,
-                                "timestamp": f"2024-04-{1 + i // 10:02d}T10:{i % 60:02d}:00Z"}) + "\n")  # fmt: skip
+            f.write(
+                json.dumps(
+                    {
+                        "session_id": f"s{i % 2}",
+                        "role": "user",
+                        "content": text,
+                        "timestamp": f"2024-04-{1 + i // 10:02d}T10:{i % 60:02d}:00Z",
+                    }
+                )
+                + "\n"
+            )
     return texts
 
 
@@ -179,8 +190,14 @@ def writer_main(url: str, export: str, acks: str) -> int:
 
 def _spawn(*args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}"}
-    return subprocess.Popen([sys.executable, "-m", "bench.faults", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    return subprocess.Popen(
+        [sys.executable, "-m", "bench.faults", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def _acked(path: Path) -> int:
@@ -190,17 +207,22 @@ def _acked(path: Path) -> int:
 
 def _stored(url: str, texts: list[str]) -> dict[str, int]:
     with psycopg.connect(url) as conn:
-        counts = dict(conn.execute(
-            "SELECT content, count(*) FROM conversation_messages WHERE user_id = %s GROUP BY content", (USER,)
-        ).fetchall())  # fmt: skip
+        counts = dict(
+            conn.execute(
+                "SELECT content, count(*) FROM conversation_messages WHERE user_id = %s GROUP BY content",
+                (USER,),
+            ).fetchall()
+        )
         dup_memories = conn.execute(
             """SELECT count(*) FROM (SELECT 1 FROM memories WHERE user_id = %s AND expired_at IS NULL
                GROUP BY memory_type, content_hash HAVING count(*) > 1) d""",
             (USER,),
         ).fetchone()
-    return {"present": sum(1 for t in texts if counts.get(t, 0) >= 1),
-            "duplicated_turns": sum(1 for t in texts if counts.get(t, 0) > 1),
-            "duplicated_memories": int(dup_memories[0]) if dup_memories else 0}  # fmt: skip
+    return {
+        "present": sum(1 for t in texts if counts.get(t, 0) >= 1),
+        "duplicated_turns": sum(1 for t in texts if counts.get(t, 0) > 1),
+        "duplicated_memories": int(dup_memories[0]) if dup_memories else 0,
+    }
 
 
 def kill_run(kind: str, trials: int, turns: int, seed: int) -> dict[str, Any]:
@@ -219,7 +241,9 @@ def kill_run(kind: str, trials: int, turns: int, seed: int) -> dict[str, Any]:
             ready = writer.stdout.readline()
             if "ready" not in ready:
                 writer.kill()
-                raise RuntimeError(f"writer did not start: {ready!r} {writer.stderr.read() if writer.stderr else ''}")
+                raise RuntimeError(
+                    f"writer did not start: {ready!r} {writer.stderr.read() if writer.stderr else ''}"
+                )
             # mid-ingest: after a random number of committed batches, plus a random fraction of the next
             wait_for = rng.randrange(0, turns // BATCH)
             while _acked(acks) < wait_for * BATCH and writer.poll() is None:
@@ -248,12 +272,23 @@ def kill_run(kind: str, trials: int, turns: int, seed: int) -> dict[str, Any]:
             lost += turns - final["present"] if "finished" in out else 0
             dup_turns += final["duplicated_turns"]
             dup_memories += final["duplicated_memories"]
-    return {"run": kind, "trials": trials, "turns_per_trial": turns, "killed_mid_ingest": mid,
-            "acked_turns_at_kill": {"min": min(acked_at_kill), "max": max(acked_at_kill),
-                                    "mean": round(sum(acked_at_kill) / trials, 1)},
-            "accepted_turns_lost": lost, "duplicated_turns": dup_turns, "duplicated_memories": dup_memories,
-            "raw_errors": raw_errors, "resumes_not_finished": incomplete,
-            "ok": lost == dup_turns == dup_memories == raw_errors == incomplete == 0}  # fmt: skip
+    return {
+        "run": kind,
+        "trials": trials,
+        "turns_per_trial": turns,
+        "killed_mid_ingest": mid,
+        "acked_turns_at_kill": {
+            "min": min(acked_at_kill),
+            "max": max(acked_at_kill),
+            "mean": round(sum(acked_at_kill) / trials, 1),
+        },
+        "accepted_turns_lost": lost,
+        "duplicated_turns": dup_turns,
+        "duplicated_memories": dup_memories,
+        "raw_errors": raw_errors,
+        "resumes_not_finished": incomplete,
+        "ok": lost == dup_turns == dup_memories == raw_errors == incomplete == 0,
+    }
 
 
 # ----------------------------------------------------------------------------- (b) concurrent writers
@@ -274,12 +309,18 @@ def churn_main(url: str, seconds: float, seed: int) -> int:
             op = rng.choice(["add", "add_shared", "ingest", "update", "stale_update", "search"])
             try:
                 if op == "add":
-                    m.add(f"writer {seed} wrote note {i} about {rng.choice(['tea', 'chess', 'bees'])}", user_id=USER)
+                    m.add(
+                        f"writer {seed} wrote note {i} about {rng.choice(['tea', 'chess', 'bees'])}",
+                        user_id=USER,
+                    )
                 elif op == "add_shared":
                     m.add(rng.choice(shared), user_id=USER)
                 elif op == "ingest":
-                    m.ingest([{"role": "user", "content": f"writer {seed} turn {i}: I like rowing on day {i}"}],
-                             user_id=USER, session_id=f"w{seed}")  # fmt: skip
+                    m.ingest(
+                        [{"role": "user", "content": f"writer {seed} turn {i}: I like rowing on day {i}"}],
+                        user_id=USER,
+                        session_id=f"w{seed}",
+                    )
                 elif op in ("update", "stale_update"):
                     current = m.get_all(user_id=USER, limit=20)
                     if not current:
@@ -318,15 +359,24 @@ def writers_run(writers: int, seconds: float, seed: int) -> dict[str, Any]:
     tallies = []
     for out, err in outs:
         lines = [ln for ln in out.splitlines() if ln.startswith("{")]
-        tallies.append(json.loads(lines[-1]) if lines else {"ops": 0, "errors": {"crashed": 1}, "stderr": err[-500:]})
+        tallies.append(
+            json.loads(lines[-1]) if lines else {"ops": 0, "errors": {"crashed": 1}, "stderr": err[-500:]}
+        )
     errors: dict[str, int] = {}
     for t in tallies:
         for k, v in t.get("errors", {}).items():
             errors[k] = errors.get(k, 0) + v
     unexpected = sum(errors.values())
-    return {"run": "writers", "writers": writers, "seconds": seconds, "ops": sum(t.get("ops", 0) for t in tallies),
-            "genuine_stale_version_conflicts": sum(t.get("stale_update_conflicts", 0) for t in tallies),
-            "other_errors": unexpected, "errors_by_kind": errors, "ok": unexpected == 0}  # fmt: skip
+    return {
+        "run": "writers",
+        "writers": writers,
+        "seconds": seconds,
+        "ops": sum(t.get("ops", 0) for t in tallies),
+        "genuine_stale_version_conflicts": sum(t.get("stale_update_conflicts", 0) for t in tallies),
+        "other_errors": unexpected,
+        "errors_by_kind": errors,
+        "ok": unexpected == 0,
+    }
 
 
 # ----------------------------------------------------------------------------- (c) hung / refused providers
@@ -352,7 +402,9 @@ def hangs_run(calls: int, deadline_s: float) -> dict[str, Any]:
             emb = OpenAIEmbedder(base, model="e", dim=DIM, timeout_s=60, max_retries=3, deadline_s=deadline_s)
             chat = OpenAICompatibleChat(base, model="c", timeout_s=60, max_retries=3, deadline_s=deadline_s)
             measure(f"embedder_{where}", lambda e=emb: e.embed_passages(["hello"]))
-            measure(f"llm_{where}", lambda c=chat: c.complete([{"role": "user", "content": "hi"}], operation="x"))
+            measure(
+                f"llm_{where}", lambda c=chat: c.complete([{"role": "user", "content": "hi"}], operation="x")
+            )
             emb.close()
             chat.close()
         with private_server() as (start, _data):
@@ -360,38 +412,92 @@ def hangs_run(calls: int, deadline_s: float) -> dict[str, Any]:
             # warm-up without providers: the first ingest of a process loads the tokenizer's dictionary
             # (seconds on a busy machine), which is not time spent waiting on a provider
             with Memory(settings_for(new_database(admin, "hang_warm"))) as m:
-                m.ingest([{"role": "user", "content": "warm-up turn about tea"}], user_id=USER, session_id="w")
+                m.ingest(
+                    [{"role": "user", "content": "warm-up turn about tea"}], user_id=USER, session_id="w"
+                )
                 m.search("tea", user_id=USER)
             no_breaker = {"deadline_s": deadline_s, "breaker_failures": 10**6}
-            s_emb = settings_for(new_database(admin, "hang_embed"), embedder={
-                "provider": "openai", "base_url": hung.base_url, "model": "e", "dim": DIM, **no_breaker})  # fmt: skip
+            s_emb = settings_for(
+                new_database(admin, "hang_embed"),
+                embedder={
+                    "provider": "openai",
+                    "base_url": hung.base_url,
+                    "model": "e",
+                    "dim": DIM,
+                    **no_breaker,
+                },
+            )
             with Memory(s_emb) as m:
                 measure("memory_add_hung_embedder", lambda: m.add(f"note {random.random()}", user_id=USER))
-            s_llm = settings_for(new_database(admin, "hang_llm"), llm={
-                "base_url": hung.base_url, "model": "c", "deadline_s": deadline_s, "breaker_failures": 1})  # fmt: skip
+            s_llm = settings_for(
+                new_database(admin, "hang_llm"),
+                llm={
+                    "base_url": hung.base_url,
+                    "model": "c",
+                    "deadline_s": deadline_s,
+                    "breaker_failures": 1,
+                },
+            )
             with Memory(s_llm) as m:  # one hung extraction call, then the open breaker: rules at once
-                measure("memory_ingest_hung_llm", lambda: m.ingest(
-                    [{"role": "user", "content": f"I am allergic to item {random.random()}"}], user_id=USER,
-                    session_id="h"))  # fmt: skip
+                measure(
+                    "memory_ingest_hung_llm",
+                    lambda: m.ingest(
+                        [{"role": "user", "content": f"I am allergic to item {random.random()}"}],
+                        user_id=USER,
+                        session_id="h",
+                    ),
+                )
     worst = max(overshoot.values())
-    return {"run": "hangs", "deadline_s": deadline_s, "calls_each": calls, "max_overshoot_s": overshoot,
-            "worst_overshoot_s": worst, "ok": worst <= 1.0}  # fmt: skip
+    return {
+        "run": "hangs",
+        "deadline_s": deadline_s,
+        "calls_each": calls,
+        "max_overshoot_s": overshoot,
+        "worst_overshoot_s": worst,
+        "ok": worst <= 1.0,
+    }
 
 
 # ----------------------------------------------------------------------------- (d) fuzz
 def fuzz_run(examples: int) -> dict[str, Any]:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}", "NEUROMEM_FUZZ_EXAMPLES": str(examples),
-           "NEUROMEM_FUZZ_SEED": "random", "NEUROMEM_FUZZ_VERBOSE": "1"}  # fmt: skip
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-s", "-p", "no:cacheprovider",
-                           "tests/store/test_fuzz_public_api.py"], cwd=ROOT, env=env, capture_output=True,
-                          text=True, timeout=3600)  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{ROOT / 'src'}{os.pathsep}{ROOT}",
+        "NEUROMEM_FUZZ_EXAMPLES": str(examples),
+        "NEUROMEM_FUZZ_SEED": "random",
+        "NEUROMEM_FUZZ_VERBOSE": "1",
+    }
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+            "tests/store/test_fuzz_public_api.py",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=3600,
+    )
     outcomes = next((ln for ln in done.stdout.splitlines() if ln.startswith("[('")), "[]")
     tally = dict(eval(outcomes, {"__builtins__": {}}))
     raw = 0 if done.returncode == 0 else 1
-    return {"run": "fuzz", "examples": examples, "calls": sum(tally.values()),
-            "rejected": sum(v for k, v in tally.items() if k.endswith("rejected")),
-            "succeeded": sum(v for k, v in tally.items() if k.endswith("ok")),
-            "raw_exceptions": raw, "failure": done.stdout[-3000:] if raw else None, "ok": raw == 0}  # fmt: skip
+    return {
+        "run": "fuzz",
+        "examples": examples,
+        "calls": sum(tally.values()),
+        "rejected": sum(v for k, v in tally.items() if k.endswith("rejected")),
+        "succeeded": sum(v for k, v in tally.items() if k.endswith("ok")),
+        "raw_exceptions": raw,
+        "failure": done.stdout[-3000:] if raw else None,
+        "ok": raw == 0,
+    }
 
 
 # ----------------------------------------------------------------------------- entry point
@@ -403,7 +509,9 @@ def main(argv: list[str] | None = None) -> int:
         return churn_main(argv[1], float(argv[2]), int(argv[3]))
     parser = argparse.ArgumentParser(prog="python -m bench.faults", description=__doc__.splitlines()[0])
     parser.add_argument("run", choices=["all", "kill-writer", "kill-db", "writers", "hangs", "fuzz"])
-    parser.add_argument("--quick", action="store_true", help="small sizes: 5 trials, 4 writers × 20 s, 300 examples")
+    parser.add_argument(
+        "--quick", action="store_true", help="small sizes: 5 trials, 4 writers × 20 s, 300 examples"
+    )
     parser.add_argument("--trials", type=int, default=None, help="kill runs: trials each (default 20)")
     parser.add_argument("--turns", type=int, default=80, help="kill runs: turns in each export")
     parser.add_argument("--writers", type=int, default=None, help="writers run: processes (default 8)")

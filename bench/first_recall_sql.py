@@ -86,7 +86,9 @@ def _vector_cte(memory_type: MemoryType, scope: sql.Composable) -> sql.Composabl
         # decayed confidence from the materialized view (seed 000 §5.1, §6.1)
         return VEC_TRAIT.format(decayed=trait_confidence_sql("mv", one_user=True), scope=scope)
     name = memory_type.value
-    return VEC_PARTITION.format(name=sql.Identifier(f"vec_{name}"), nearest=nearest_in_partition(name, scope, K))
+    return VEC_PARTITION.format(
+        name=sql.Identifier(f"vec_{name}"), nearest=nearest_in_partition(name, scope, K)
+    )
 
 
 LEXICAL_FILTER = sql.SQL("""m.user_id = %(user_id)s AND m.memory_type = ANY(%(types)s)
@@ -190,9 +192,10 @@ def fused_query(
         "v": None if request.vector is None else to_halfvec(request.vector, dim),
         "tsq": " | ".join(lexemes),
         "cap": settings.per_type_k * _MATCH_CANDIDATES,
-        "pairs": " | ".join(f"{a} & {b}" for i, a in enumerate(lexemes[:_PAIR_TERMS])
-                            for b in lexemes[i + 1 : _PAIR_TERMS]),
-    }  # fmt: skip
+        "pairs": " | ".join(
+            f"{a} & {b}" for i, a in enumerate(lexemes[:_PAIR_TERMS]) for b in lexemes[i + 1 : _PAIR_TERMS]
+        ),
+    }
     scope: sql.Composable = validity
     if request.where is not None:
         scope = sql.SQL(" AND ").join([validity, request.where.clause])

@@ -43,8 +43,28 @@ from neuromem.validation import content_hash
 
 DIM = 64
 T0 = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
-_THINGS = ["tea", "chess", "Berlin", "a cat", "jazz", "sushi", "tennis", "Python", "the sea", "hiking", "Kyoto",
-           "bread", "violins", "rain", "maps", "cycling", "garlic", "poetry", "tulips", "astronomy"]  # fmt: skip
+_THINGS = [
+    "tea",
+    "chess",
+    "Berlin",
+    "a cat",
+    "jazz",
+    "sushi",
+    "tennis",
+    "Python",
+    "the sea",
+    "hiking",
+    "Kyoto",
+    "bread",
+    "violins",
+    "rain",
+    "maps",
+    "cycling",
+    "garlic",
+    "poetry",
+    "tulips",
+    "astronomy",
+]
 _BATCH = 5_000
 
 
@@ -55,8 +75,10 @@ def load(memory: Memory, user: str, n: int, seed: int) -> list:  # type: ignore[
     runtime = memory.runtime
     ids = []
     for start in range(0, n, _BATCH):
-        texts = [f"Note {i}: I like {rng.choice(_THINGS)} and {rng.choice(_THINGS)} ({i})"
-                 for i in range(start, min(n, start + _BATCH))]  # fmt: skip
+        texts = [
+            f"Note {i}: I like {rng.choice(_THINGS)} and {rng.choice(_THINGS)} ({i})"
+            for i in range(start, min(n, start + _BATCH))
+        ]
         vectors = embedder.embed_passages(texts)
         with runtime.db.transaction() as conn:
             chunks = [RawChunk(sha256_of(t), t, search_text(t)) for t in texts]
@@ -68,16 +90,41 @@ def load(memory: Memory, user: str, n: int, seed: int) -> list:  # type: ignore[
                 key = f"s{i // 50}"
                 if key not in sessions:
                     sessions[key] = conversations.lock_session(conn, user, key, T0)[0].id
-                messages.append(NewMessage(sessions[key], i % 50, "user", None, t, T0 + dt.timedelta(minutes=i),
-                                           sha256_of(t), chunks[k].sha256, {}, turn_key=sha256_of(f"{key}:{i}")))  # fmt: skip
+                messages.append(
+                    NewMessage(
+                        sessions[key],
+                        i % 50,
+                        "user",
+                        None,
+                        t,
+                        T0 + dt.timedelta(minutes=i),
+                        sha256_of(t),
+                        chunks[k].sha256,
+                        {},
+                        turn_key=sha256_of(f"{key}:{i}"),
+                    )
+                )
             message_ids = conversations.insert_messages(conn, user, messages)
-            rows = insert_many(conn, [
-                NewMemory(user_id=user, memory_type=MemoryType.FACT, content=t, content_hash=content_hash(t),
-                          search_tokens=search_text(t), embedding=vectors[k], valid_at=T0,
-                          raw_refs=({"sha256": chunks[k].sha256, "offset": 0, "length": len(t)},))
-                for k, t in enumerate(texts)], DIM)  # fmt: skip
-            conversations.add_sources(conn, user, [(r.id, messages[k].session_id, message_ids[k])
-                                                   for k, r in enumerate(rows)])  # fmt: skip
+            rows = insert_many(
+                conn,
+                [
+                    NewMemory(
+                        user_id=user,
+                        memory_type=MemoryType.FACT,
+                        content=t,
+                        content_hash=content_hash(t),
+                        search_tokens=search_text(t),
+                        embedding=vectors[k],
+                        valid_at=T0,
+                        raw_refs=({"sha256": chunks[k].sha256, "offset": 0, "length": len(t)},),
+                    )
+                    for k, t in enumerate(texts)
+                ],
+                DIM,
+            )
+            conversations.add_sources(
+                conn, user, [(r.id, messages[k].session_id, message_ids[k]) for k, r in enumerate(rows)]
+            )
         ids.extend(r.id for r in rows)
     return ids
 
@@ -98,15 +145,19 @@ def run(n: int, singles: int, admin_url: str) -> None:
             assert isinstance(receipt, ForgetReceipt) and receipt.counts["memories"] == 1, receipt.counts
         times.sort()
         p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-        print(f"           forget one memory ×{len(times)}: p50 {statistics.median(times) * 1000:7.1f} ms  "
-              f"p95 {p95 * 1000:7.1f} ms  max {times[-1] * 1000:7.1f} ms")  # fmt: skip
+        print(
+            f"           forget one memory ×{len(times)}: p50 {statistics.median(times) * 1000:7.1f} ms  "
+            f"p95 {p95 * 1000:7.1f} ms  max {times[-1] * 1000:7.1f} ms"
+        )
         _compact(memory, "after the single forgets")
         t = time.perf_counter()
         receipt = memory.forget(user_id="bench", everything=True)
         elapsed = time.perf_counter() - t
         assert isinstance(receipt, ForgetReceipt)
-        print(f"           forget everything: {elapsed:6.2f} s  ({receipt.counts.get('memories', 0)} memories, "
-              f"{receipt.total} rows)")  # fmt: skip
+        print(
+            f"           forget everything: {elapsed:6.2f} s  ({receipt.counts.get('memories', 0)} memories, "
+            f"{receipt.total} rows)"
+        )
         _compact(memory, "after forget everything")
         assert len(memory.get_all(user_id="neighbour", limit=2_000)) == 1_000
 
@@ -114,14 +165,23 @@ def run(n: int, singles: int, admin_url: str) -> None:
 def _compact(memory: Memory, when: str) -> None:
     report = memory.compact_forgotten()
     assert report.erased and not report.waiting, report
-    print(f"           compact {when}: {report.seconds:6.2f} s  ({len(report.erased)} receipts, "
-          f"{len(report.relations)} relations, WAL retired: {report.wal_retired})")  # fmt: skip
+    print(
+        f"           compact {when}: {report.seconds:6.2f} s  ({len(report.erased)} receipts, "
+        f"{len(report.relations)} relations, WAL retired: {report.wal_retired})"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sizes", nargs="*", type=int, default=[10_000, 100_000],
-                        help="memories of the user (default: 10000 100000)")  # fmt: skip
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "sizes",
+        nargs="*",
+        type=int,
+        default=[10_000, 100_000],
+        help="memories of the user (default: 10000 100000)",
+    )
     parser.add_argument("--single", type=int, default=20, help="single-memory forgets timed (default 20)")
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.sizes) or args.single < 1:

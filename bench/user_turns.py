@@ -83,8 +83,11 @@ def gate(turns: list[str], threshold: float) -> dict[str, float]:
     total = sum(outcomes.values()) or 1
     shares = {k: round(v / total, 4) for k, v in sorted(outcomes.items())}
     n_others = sum(others.values()) or 1
-    return shares | {"units": total, "statements_about_others": n_others,
-                     "about_others_dropped": round(others["dropped"] / n_others, 4)}  # fmt: skip
+    return shares | {
+        "units": total,
+        "statements_about_others": n_others,
+        "about_others_dropped": round(others["dropped"] / n_others, 4),
+    }
 
 
 def pii(turns: list[str], show: int) -> dict[str, int]:
@@ -97,7 +100,9 @@ def pii(turns: list[str], show: int) -> dict[str, int]:
         for m in matches:
             kinds[m.kind] += 1
             if shown < show:
-                print(f"  [{m.kind}] …{text[max(0, m.start - 50):m.start]}⟦{m.value}⟧{text[m.end:m.end + 30]}…")
+                print(
+                    f"  [{m.kind}] …{text[max(0, m.start - 50) : m.start]}⟦{m.value}⟧{text[m.end : m.end + 30]}…"
+                )
                 shown += 1
     return {"turns": len(turns), "flagged_turns": flagged, **kinds}
 

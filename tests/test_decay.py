@@ -82,16 +82,19 @@ def test_trait_decay_never_increases_and_is_monotone(
 
 
 @given(confidences, subtypes, counts, counts, day_counts)
-def test_more_reinforcements_decay_slower(c: float, sub: TraitSubtype | str | None, n1: int, n2: int,
-                                          days: float) -> None:  # fmt: skip
+def test_more_reinforcements_decay_slower(
+    c: float, sub: TraitSubtype | str | None, n1: int, n2: int, days: float
+) -> None:
     lo, hi = sorted((n1, n2))
     assert trait_confidence(c, sub, hi, days, S) >= trait_confidence(c, sub, lo, days, S)
 
 
 @given(confidences, counts, day_counts)
 def test_deeper_subtypes_decay_slower(c: float, n: int, days: float) -> None:
-    behavior, preference, core = (trait_confidence(c, s, n, days, S) for s in
-                                  (TraitSubtype.BEHAVIOR, TraitSubtype.PREFERENCE, TraitSubtype.CORE))  # fmt: skip
+    behavior, preference, core = (
+        trait_confidence(c, s, n, days, S)
+        for s in (TraitSubtype.BEHAVIOR, TraitSubtype.PREFERENCE, TraitSubtype.CORE)
+    )
     assert behavior <= preference <= core
 
 
@@ -109,20 +112,30 @@ def test_per_type_tau_and_documents_do_not_decay() -> None:
     later = T0 + dt.timedelta(days=14)
     assert recency("episodic", T0, later, 0.0, R) == pytest.approx(R.recency_weight * math.exp(-1))
     assert recency("fact", T0, T0 + dt.timedelta(days=90), 0.0, R) == pytest.approx(R.recency_weight / math.e)
-    assert recency("trait", T0, T0 + dt.timedelta(days=180), 0.0, R) == pytest.approx(R.recency_weight / math.e)
-    assert recency("episodic", T0, later, 0.0, R) < recency("fact", T0, later, 0.0, R) < recency("trait", T0, later, 0.0, R)
+    assert recency("trait", T0, T0 + dt.timedelta(days=180), 0.0, R) == pytest.approx(
+        R.recency_weight / math.e
+    )
+    assert (
+        recency("episodic", T0, later, 0.0, R)
+        < recency("fact", T0, later, 0.0, R)
+        < recency("trait", T0, later, 0.0, R)
+    )
     # arousal slows the curve: τ · (1 + arousal · 0.5)
     assert recency("episodic", T0, later, 1.0, R) == pytest.approx(R.recency_weight * math.exp(-1 / 1.5))
     for days in (0, 30, 3650):
         assert recency("document", T0, T0 + dt.timedelta(days=days), 0.0, R) == R.recency_weight
     custom = R.model_copy(update={"recency_tau_fact_days": 10.0})
-    assert recency("fact", T0, T0 + dt.timedelta(days=10), 0.0, custom) == pytest.approx(R.recency_weight / math.e)
+    assert recency("fact", T0, T0 + dt.timedelta(days=10), 0.0, custom) == pytest.approx(
+        R.recency_weight / math.e
+    )
 
 
 def test_documents_do_not_decay_in_recall_scoring(memory: Memory) -> None:
     """Seed 001 §2.3: a document's recency term is the same at any age; facts and episodes fall."""
-    rows = {t: insert_memory(memory, "d", f"The office opens at nine ({t})", memory_type=t)
-            for t in (MemoryType.DOCUMENT, MemoryType.FACT, MemoryType.EPISODIC)}  # fmt: skip
+    rows = {
+        t: insert_memory(memory, "d", f"The office opens at nine ({t})", memory_type=t)
+        for t in (MemoryType.DOCUMENT, MemoryType.FACT, MemoryType.EPISODIC)
+    }
     for memory_type, record in rows.items():
         now = record.valid_at or record.created_at
         fresh = memory_factors(record, now, R).recency
@@ -148,7 +161,9 @@ CASES = [
 def test_python_and_sql_decay_agree(db_url: str) -> None:
     with psycopg.connect(db_url) as conn:
         for value, rate, slowdown, since, at in CASES:
-            row = conn.execute("SELECT neuromem_decay(%s, %s, %s, %s, %s)", (value, rate, slowdown, since, at)).fetchone()
+            row = conn.execute(
+                "SELECT neuromem_decay(%s, %s, %s, %s, %s)", (value, rate, slowdown, since, at)
+            ).fetchone()
             assert row is not None
             assert row[0] == pytest.approx(decay(value, rate, elapsed_days(since, at), slowdown), rel=1e-12)
 
@@ -162,7 +177,9 @@ TRAITS = [  # confidence, subtype, reinforcements, last reinforced, first observ
 ]
 
 
-@pytest.mark.parametrize("rates", [S, TraitSettings(lambda_behavior=0.05, lambda_core=0.01, spacing_factor=0.3)])
+@pytest.mark.parametrize(
+    "rates", [S, TraitSettings(lambda_behavior=0.05, lambda_core=0.01, spacing_factor=0.3)]
+)
 def test_python_and_sql_trait_confidence_agree(db_url: str, rates: TraitSettings) -> None:
     at = T0 + dt.timedelta(days=180, hours=5)
     with psycopg.connect(db_url) as conn:
@@ -179,21 +196,33 @@ def test_python_and_sql_trait_confidence_agree(db_url: str, rates: TraitSettings
 def test_recall_reads_the_rates_of_its_settings_at_query_time(memory: Memory) -> None:
     """Changing λ changes what recall reads at once, with no migration (the rates are arguments of
     the query), and SQL's decayed confidence equals Python's for the stored row."""
-    trait = insert_trait(memory, "q", "Prefers tea to coffee in the morning", stage="established",
-                         subtype="preference", confidence=0.8)  # fmt: skip
+    trait = insert_trait(
+        memory,
+        "q",
+        "Prefers tea to coffee in the morning",
+        stage="established",
+        subtype="preference",
+        confidence=0.8,
+    )
     refresh_traits(memory)
     at = trait.trait_last_reinforced + dt.timedelta(days=120)  # as_of: known then (created before)
     slow, fast = S, TraitSettings(lambda_preference=0.02)
     seen = {}
     with memory.runtime.db.connection() as conn:
         for rates in (slow, fast):
-            rows = rq.trait_candidates(conn, "q", None, memory.runtime.dim, floor=0.0, limit=5, as_of=at, rates=rates)
+            rows = rq.trait_candidates(
+                conn, "q", None, memory.runtime.dim, floor=0.0, limit=5, as_of=at, rates=rates
+            )
             assert [r.id for r in rows] == [trait.id]
             seen[rates.lambda_preference] = rows[0].decayed_confidence
             # the column is REAL: SQL widens its binary value, Python reads its shortest text (0.8), so
             # they differ by float4 rounding (≤ 6e-8); the formula itself agrees to 1e-12 (tests above)
             assert rows[0].decayed_confidence == pytest.approx(decayed_trait(trait, at, rates), rel=1e-7)
-        confidence = sql.SQL("SELECT {} AS c FROM memories_trait t WHERE id = %(id)s").format(trait_confidence_sql("t"))
+        confidence = sql.SQL("SELECT {} AS c FROM memories_trait t WHERE id = %(id)s").format(
+            trait_confidence_sql("t")
+        )
         row = conn.execute(confidence, {**trait_decay_params(slow, at), "id": trait.id}).fetchone()
     assert row is not None and row["c"] == pytest.approx(seen[slow.lambda_preference], rel=1e-12)
-    assert seen[0.02] == pytest.approx(0.8 * math.exp(-2.4)) and seen[0.002] == pytest.approx(0.8 * math.exp(-0.24))
+    assert seen[0.02] == pytest.approx(0.8 * math.exp(-2.4)) and seen[0.002] == pytest.approx(
+        0.8 * math.exp(-0.24)
+    )

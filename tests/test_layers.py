@@ -22,9 +22,15 @@ def _graph() -> grimp.ImportGraph:
 
 def test_every_top_level_module_has_a_layer() -> None:
     """A module outside every layer would be free to import upwards: each one is placed."""
-    [contract] = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"]["contracts"]
+    [contract] = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["importlinter"][
+        "contracts"
+    ]
     assert contract["type"] == "layers"
-    placed = {name.strip().removeprefix("neuromem.") for layer in contract["layers"] for name in re.split(r"[|:]", layer)}
+    placed = {
+        name.strip().removeprefix("neuromem.")
+        for layer in contract["layers"]
+        for name in re.split(r"[|:]", layer)
+    }
     modules = {p.stem for p in SRC.glob("*.py") if p.stem != "__init__"}
     packages = {p.parent.name for p in SRC.glob("*/__init__.py")}
     assert modules | packages - {"demo_data"} == placed, (modules | packages) ^ placed  # demo_data: JSON only

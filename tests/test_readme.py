@@ -45,7 +45,9 @@ def test_set_up_is_exactly_two_commands() -> None:
     assert re.search(r"^demo: ", makefile, re.M) and re.search(r"^test: ", makefile, re.M)
 
 
-def test_python_examples_run_as_written(settings: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_python_examples_run_as_written(
+    settings: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     class ReadmeMemory(Memory):
         def __init__(self, given: Settings | None = None, **kwargs) -> None:  # type: ignore[no-untyped-def]
             super().__init__(given or settings, **kwargs)
@@ -68,11 +70,15 @@ def test_python_examples_run_as_written(settings: Settings, monkeypatch: pytest.
     assert isinstance(namespace["m"], ReadmeMemory)
 
 
-def test_command_line_examples_run_as_written(memctl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_command_line_examples_run_as_written(
+    memctl, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.chdir(tmp_path)  # the files the examples name, as a user would have them
     (tmp_path / "history.jsonl").write_text(
         '{"session_id": "s1", "role": "user", "content": "I prefer green tea in the morning", '
-        '"timestamp": "2024-04-20T10:00:00+00:00"}\n', encoding="utf-8")  # fmt: skip
+        '"timestamp": "2024-04-20T10:00:00+00:00"}\n',
+        encoding="utf-8",
+    )
     (tmp_path / "notes.md").write_text("# Notes\n\nThe boat is moored in Annecy.\n", encoding="utf-8")
     [block] = blocks("bash", section("The command line"))
     lines = commands(block)

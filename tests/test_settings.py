@@ -24,23 +24,36 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("raw", "expected"), [("false", False), ("0", False), ("no", False), ("off", False),
-                                               ("true", True), ("1", True), ("YES", True)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("false", False),
+        ("0", False),
+        ("no", False),
+        ("off", False),
+        ("true", True),
+        ("1", True),
+        ("YES", True),
+    ],
+)
 def test_environment_booleans(raw: str, expected: bool) -> None:
     s = Settings.from_env({"NEUROMEM_TRAITS__REFLECT_ON_INGEST": raw, "NEUROMEM_SERVICE__MCP_HTTP": raw})
     assert s.traits.reflect_on_ingest is expected and s.service.mcp_http is expected
 
 
 def test_environment_nesting_json_and_aliases() -> None:
-    s = Settings.from_env({
-        "NEUROMEM_TRAITS__LAMBDA_CORE": "0.0125",
-        "neuromem_recall__rrf_k": "7",  # names are not case-sensitive
-        "NEUROMEM_INGEST__EXTRACT_ROLES": '["user", "assistant"]',
-        "NEUROMEM_CONFLICTS__SOURCE_TRUST": '{"user": 0.9}',
-        "NEUROMEM_EMBEDDER": "hashing",  # a short alias…
-        "NEUROMEM_LLM_MODEL": "from-alias", "NEUROMEM_LLM__MODEL": "from-long-form",  # …which the long form beats
-        "NEUROMEM_SERVE_URL": "http://elsewhere",  # not a setting: ignored
-    })  # fmt: skip
+    s = Settings.from_env(
+        {
+            "NEUROMEM_TRAITS__LAMBDA_CORE": "0.0125",
+            "neuromem_recall__rrf_k": "7",  # names are not case-sensitive
+            "NEUROMEM_INGEST__EXTRACT_ROLES": '["user", "assistant"]',
+            "NEUROMEM_CONFLICTS__SOURCE_TRUST": '{"user": 0.9}',
+            "NEUROMEM_EMBEDDER": "hashing",  # a short alias…
+            "NEUROMEM_LLM_MODEL": "from-alias",
+            "NEUROMEM_LLM__MODEL": "from-long-form",  # …which the long form beats
+            "NEUROMEM_SERVE_URL": "http://elsewhere",  # not a setting: ignored
+        }
+    )
     assert s.traits.lambda_core == 0.0125 and s.recall.rrf_k == 7
     assert s.ingest.extract_roles == ("user", "assistant") and s.conflicts.source_trust == {"user": 0.9}
     assert s.embedder.provider == "hashing" and s.llm.model == "from-long-form"
@@ -48,10 +61,16 @@ def test_environment_nesting_json_and_aliases() -> None:
 
 
 def test_file_then_environment_then_arguments(tmp_path: Path) -> None:
-    config = _write(tmp_path / "neuromem.toml", "[recall]\nrrf_k = 11\nper_type_k = 3\n\n[llm]\nmodel = 'file'\n")
+    config = _write(
+        tmp_path / "neuromem.toml", "[recall]\nrrf_k = 11\nper_type_k = 3\n\n[llm]\nmodel = 'file'\n"
+    )
     env = {"NEUROMEM_CONFIG": str(config), "NEUROMEM_RECALL__RRF_K": "22", "NEUROMEM_LLM_MODEL": "env"}
     s = Settings.from_env(env)
-    assert (s.recall.rrf_k, s.recall.per_type_k, s.llm.model) == (22, 3, "env")  # env over file, file over defaults
+    assert (s.recall.rrf_k, s.recall.per_type_k, s.llm.model) == (
+        22,
+        3,
+        "env",
+    )  # env over file, file over defaults
     s = Settings.from_env(env, recall={"rrf_k": 33})
     assert (s.recall.rrf_k, s.recall.per_type_k) == (33, 3)  # arguments over both
 
@@ -72,19 +91,39 @@ def test_the_library_reads_no_environment(monkeypatch: pytest.MonkeyPatch) -> No
         Settings().recall.rrf_k = 3  # type: ignore[misc]  # frozen
 
 
-@pytest.mark.parametrize(("env", "files", "message"), [
-    ({"NEUROMEM_STORE__EMBEDDING_DIM": "lots"}, {}, r"store\.embedding_dim: Input should be a valid integer"),
-    ({"NEUROMEM_TRAITS__REFLECT_ON_INGEST": "maybe"}, {}, r"traits\.reflect_on_ingest: Input should be a valid boolean"),
-    ({"NEUROMEM_STORE__NO_SUCH_FIELD": "1"}, {}, r"store\.no_such_field: Extra inputs are not permitted"),
-    ({"NEUROMEM_TRAIT__LAMBDA_CORE": "1"}, {}, r"unknown settings section in NEUROMEM_TRAIT__LAMBDA_CORE"),
-    ({"NEUROMEM_INGEST__EXTRACT_ROLES": "[user"}, {}, r"\"ingest\".*lists and dicts are JSON"),
-    ({"NEUROMEM_CONFIG": "{tmp}/missing.toml"}, {}, r"config file .*missing\.toml does not exist"),
-    ({"NEUROMEM_CONFIG": "{tmp}/bad.toml"}, {"bad.toml": "[store\n"}, r"config file .*bad\.toml: "),
-    ({"NEUROMEM_CONFIG": "{tmp}/typo.toml"}, {"typo.toml": "[stor]\nx = 1\n"}, r"stor: Extra inputs are not permitted"),
-    ({"NEUROMEM_STORE__POOL_MIN_SIZE": "9"}, {}, r"pool_min_size must not exceed store\.pool_max_size"),
-])  # fmt: skip
-def test_bad_settings_are_one_typed_error(tmp_path: Path, env: dict[str, str], files: dict[str, str],
-                                          message: str) -> None:  # fmt: skip
+@pytest.mark.parametrize(
+    ("env", "files", "message"),
+    [
+        (
+            {"NEUROMEM_STORE__EMBEDDING_DIM": "lots"},
+            {},
+            r"store\.embedding_dim: Input should be a valid integer",
+        ),
+        (
+            {"NEUROMEM_TRAITS__REFLECT_ON_INGEST": "maybe"},
+            {},
+            r"traits\.reflect_on_ingest: Input should be a valid boolean",
+        ),
+        ({"NEUROMEM_STORE__NO_SUCH_FIELD": "1"}, {}, r"store\.no_such_field: Extra inputs are not permitted"),
+        (
+            {"NEUROMEM_TRAIT__LAMBDA_CORE": "1"},
+            {},
+            r"unknown settings section in NEUROMEM_TRAIT__LAMBDA_CORE",
+        ),
+        ({"NEUROMEM_INGEST__EXTRACT_ROLES": "[user"}, {}, r"\"ingest\".*lists and dicts are JSON"),
+        ({"NEUROMEM_CONFIG": "{tmp}/missing.toml"}, {}, r"config file .*missing\.toml does not exist"),
+        ({"NEUROMEM_CONFIG": "{tmp}/bad.toml"}, {"bad.toml": "[store\n"}, r"config file .*bad\.toml: "),
+        (
+            {"NEUROMEM_CONFIG": "{tmp}/typo.toml"},
+            {"typo.toml": "[stor]\nx = 1\n"},
+            r"stor: Extra inputs are not permitted",
+        ),
+        ({"NEUROMEM_STORE__POOL_MIN_SIZE": "9"}, {}, r"pool_min_size must not exceed store\.pool_max_size"),
+    ],
+)
+def test_bad_settings_are_one_typed_error(
+    tmp_path: Path, env: dict[str, str], files: dict[str, str], message: str
+) -> None:
     for name, text in files.items():
         _write(tmp_path / name, text)
     env = {key: value.replace("{tmp}", str(tmp_path)) for key, value in env.items()}
@@ -99,9 +138,19 @@ def test_errors_never_carry_a_secret() -> None:
 
 
 def test_secrets_are_masked_in_repr_dumps_and_copies() -> None:
-    s = Settings.from_env({"NEUROMEM_DATABASE_URL": URL, "NEUROMEM_EMBED_API_KEY": "sk-" + PASSWORD,
-                           "NEUROMEM_LLM__API_KEY": "sk-" + PASSWORD})  # fmt: skip
-    for shown in (repr(s), str(s), repr(s.store), json.dumps(s.model_dump(mode="json"))):  # what logs would print
+    s = Settings.from_env(
+        {
+            "NEUROMEM_DATABASE_URL": URL,
+            "NEUROMEM_EMBED_API_KEY": "sk-" + PASSWORD,
+            "NEUROMEM_LLM__API_KEY": "sk-" + PASSWORD,
+        }
+    )
+    for shown in (
+        repr(s),
+        str(s),
+        repr(s.store),
+        json.dumps(s.model_dump(mode="json")),
+    ):  # what logs would print
         assert PASSWORD not in shown
     dumped = s.model_dump(mode="json")
     assert dumped["store"]["database_url"] == "postgresql://ann:***@127.0.0.1:1/none"
@@ -109,22 +158,34 @@ def test_secrets_are_masked_in_repr_dumps_and_copies() -> None:
     copy = s.with_updates(llm={"model": "m"})  # a copy keeps the real values
     assert copy.llm.api_key is not None and copy.llm.api_key.get_secret_value() == "sk-" + PASSWORD
     assert copy.store.database_url is not None and copy.store.database_url.get_secret_value() == URL
-    assert not Settings.from_env({"NEUROMEM_DATABASE_URL": ""}).store.database_url  # empty: the embedded server
+    assert not Settings.from_env(
+        {"NEUROMEM_DATABASE_URL": ""}
+    ).store.database_url  # empty: the embedded server
 
 
-@pytest.mark.parametrize(("url", "masked"), [
-    ("postgresql://ann@db/n", "postgresql://ann@db/n"),
-    ("postgresql://ann:p%40ss@db:5432/n?sslmode=require", "postgresql://ann:***@db:5432/n?sslmode=require"),
-    ("postgresql://db/n?user=ann&password=secret&sslmode=require", "postgresql://db/n?user=ann&password=***&sslmode=require"),
-    ("host=db user=ann password=secret dbname=n", "host=db user=ann password=*** dbname=n"),
-    ("host=db password='se cret' dbname=n", "host=db password=*** dbname=n"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    ("url", "masked"),
+    [
+        ("postgresql://ann@db/n", "postgresql://ann@db/n"),
+        (
+            "postgresql://ann:p%40ss@db:5432/n?sslmode=require",
+            "postgresql://ann:***@db:5432/n?sslmode=require",
+        ),
+        (
+            "postgresql://db/n?user=ann&password=secret&sslmode=require",
+            "postgresql://db/n?user=ann&password=***&sslmode=require",
+        ),
+        ("host=db user=ann password=secret dbname=n", "host=db user=ann password=*** dbname=n"),
+        ("host=db password='se cret' dbname=n", "host=db password=*** dbname=n"),
+    ],
+)
 def test_mask_url(url: str, masked: str) -> None:
     assert mask_url(url) == masked
 
 
-def test_memctl_config_masks_secrets_and_takes_a_config_file(tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_memctl_config_masks_secrets_and_takes_a_config_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("NEUROMEM_DATABASE_URL", URL)
     monkeypatch.setenv("NEUROMEM_LLM_API_KEY", "sk-" + PASSWORD)
     config = _write(tmp_path / "c.toml", f"[embedder]\napi_key = 'sk-{PASSWORD}'\n\n[recall]\nrrf_k = 5\n")
@@ -132,7 +193,10 @@ def test_memctl_config_masks_secrets_and_takes_a_config_file(tmp_path: Path,
     assert shown.exit_code == 0, shown.output
     assert PASSWORD not in shown.output
     data = json.loads(shown.output)
-    assert data["store"]["database_url"] == "postgresql://ann:***@127.0.0.1:1/none" and data["recall"]["rrf_k"] == 5
+    assert (
+        data["store"]["database_url"] == "postgresql://ann:***@127.0.0.1:1/none"
+        and data["recall"]["rrf_k"] == 5
+    )
     assert data["embedder"]["api_key"] == "**********"
     missing = CliRunner().invoke(cli, ["--config", str(tmp_path / "nope.toml"), "config"])
     assert missing.exit_code == 1 and "ConfigError: config file" in missing.output

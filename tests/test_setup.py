@@ -35,7 +35,9 @@ def test_make_test_installs_every_extra_and_chromium() -> None:
 
 
 def test_ci_runs_the_readme_commands_and_installs_nothing() -> None:
-    lines = [shlex.split(line, comments=True) for line in (ROOT / ".ci" / "run").read_text("utf-8").splitlines()]
+    lines = [
+        shlex.split(line, comments=True) for line in (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+    ]
     commands = [words for words in lines if words and words[0] not in ("set", "cd")]
     # a leading VAR=value (the Citus source for `make test-cluster`) sets an input, it installs nothing
     commands = [[w for w in words if not ("=" in w and w.split("=", 1)[0].isupper())] for words in commands]

@@ -70,9 +70,10 @@ class AsyncMemory:
 def _public_methods(tree: ast.Module) -> list[ast.FunctionDef]:
     cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "Memory")
     return [
-        n for n in cls.body
+        n
+        for n in cls.body
         if isinstance(n, ast.FunctionDef) and not n.name.startswith("_") and not n.decorator_list
-    ]  # fmt: skip
+    ]
 
 
 def _names(nodes: list[ast.AST | None], *, quoted: bool = True) -> set[str]:
@@ -83,7 +84,9 @@ def _names(nodes: list[ast.AST | None], *, quoted: bool = True) -> set[str]:
         for sub in ast.walk(node):
             if isinstance(sub, ast.Name):
                 found.add(sub.id)
-            elif quoted and isinstance(sub, ast.Constant) and isinstance(sub.value, str):  # a quoted annotation
+            elif (
+                quoted and isinstance(sub, ast.Constant) and isinstance(sub.value, str)
+            ):  # a quoted annotation
                 with contextlib.suppress(SyntaxError):
                     found |= _names([ast.parse(sub.value, mode="eval")])
     return found
@@ -115,7 +118,9 @@ def _imports(names: set[str], providers: dict[str, tuple[str, str]], indent: str
         names_ = sorted(v, key=_order)
         line = f"{indent}from {m} import {', '.join(names_)}"
         if len(line) > 120:  # isort's wrapping: one name a line
-            line = f"{indent}from {m} import (\n" + "".join(f"{indent}    {n},\n" for n in names_) + f"{indent})"
+            line = (
+                f"{indent}from {m} import (\n" + "".join(f"{indent}    {n},\n" for n in names_) + f"{indent})"
+            )
         groups[m.startswith(".")].append(line)
     return [*groups[0], *([""] if all(groups) else []), *groups[1]]
 
@@ -168,7 +173,8 @@ def _method(fn: ast.FunctionDef) -> str:
     return (
         _wrapped(f"async def {fn.name}", _parameters(a), f"{returns}:", "    ") + "\n"
         f'        """{doc}"""\n'
-        + _wrapped("return await asyncio.to_thread", ["self.sync." + fn.name, *call], "", "        ") + "\n"
+        + _wrapped("return await asyncio.to_thread", ["self.sync." + fn.name, *call], "", "        ")
+        + "\n"
     )
 
 
@@ -178,8 +184,13 @@ def generate() -> str:
     providers = _providers(tree)
     providers["Memory"] = (".memory", "Memory")
     runtime = _names([d for fn in methods for d in [*fn.args.defaults, *fn.args.kw_defaults]], quoted=False)
-    typed = _names([n for fn in methods for n in [fn.returns, *(p.annotation for p in ast.walk(fn.args)
-                                                                 if isinstance(p, ast.arg))]])  # fmt: skip
+    typed = _names(
+        [
+            n
+            for fn in methods
+            for n in [fn.returns, *(p.annotation for p in ast.walk(fn.args) if isinstance(p, ast.arg))]
+        ]
+    )
     typed |= {"Any", "Embedder", "Mapping", "Settings"}  # the hand-written part of the class
     skip = set(dir(builtins)) | {"Self"}
     runtime -= skip

@@ -22,8 +22,17 @@ _EXPORTS: dict[str, tuple[str, ...]] = {  # the module that defines them → pub
     ".recall.recipes": ("RecallRecipe",),
     # the data model, and what Memory's methods return
     ".types": (
-        "DocumentFile", "DocumentStatus", "ForgetReceipt", "HistoryEntry", "MemoryRecord", "MemoryType",
-        "Operation", "ScoreBreakdown", "SearchHit", "SearchResults", "WriteResult",
+        "DocumentFile",
+        "DocumentStatus",
+        "ForgetReceipt",
+        "HistoryEntry",
+        "MemoryRecord",
+        "MemoryType",
+        "Operation",
+        "ScoreBreakdown",
+        "SearchHit",
+        "SearchResults",
+        "WriteResult",
     ),
     ".ingest.async_jobs": ("IngestJob",),
     ".ingest.chat_export": ("ImportSummary",),
@@ -48,10 +57,17 @@ _EXPORTS: dict[str, tuple[str, ...]] = {  # the module that defines them → pub
     ".store.status": ("StoreStatus",),
     # the root of the error tree and its branches: what a caller catches (leaves: neuromem.errors)
     ".errors": (
-        "NeuromemError", "AccessError", "ConfigError", "ConflictError", "InvalidInputError", "ModelError",
-        "NotFoundError", "RequestTimeoutError", "StoreError",
+        "NeuromemError",
+        "AccessError",
+        "ConfigError",
+        "ConflictError",
+        "InvalidInputError",
+        "ModelError",
+        "NotFoundError",
+        "RequestTimeoutError",
+        "StoreError",
     ),
-}  # fmt: skip
+}
 
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
 

@@ -141,7 +141,9 @@ def check_models(memory: Memory) -> list[ModelCheck]:
     settings = memory.settings
     e, llm = settings.embedder, settings.llm
     embedder = memory.runtime.embedder
-    configured = f"{embedder.name} ({embedder.dim}-d, {e.provider}{f' at {e.base_url}' if e.base_url else ''})"
+    configured = (
+        f"{embedder.name} ({embedder.dim}-d, {e.provider}{f' at {e.base_url}' if e.base_url else ''})"
+    )
     checks = [_ask("embedder", configured, lambda: embedder.embed_query("status check"))]
     if not llm.base_url:
         checks.append(ModelCheck("llm", "none", None, "rule-based extraction and reflection, offline"))
@@ -168,7 +170,9 @@ def _ask(role: str, configured: str, call: Any) -> ModelCheck:
     return ModelCheck(role, configured, True, f"answered in {(time.perf_counter() - started) * 1000:.0f} ms")
 
 
-def add_webhook(memory: Memory, url: str, *, tenant: str = "default", events: Sequence[str] | None = None) -> Webhook:
+def add_webhook(
+    memory: Memory, url: str, *, tenant: str = "default", events: Sequence[str] | None = None
+) -> Webhook:
     """Deliver ``tenant``'s events (the kinds in ``events``; every kind when empty) to ``url`` from
     now on (issue 26 item 5; delivery is the job ``deliver_webhooks``, ``neuromem.lifecycle.webhooks``
     documents the signature). The result's ``secret`` signs the deliveries and is shown only here."""
@@ -178,13 +182,18 @@ def add_webhook(memory: Memory, url: str, *, tenant: str = "default", events: Se
     return feed.add_webhook(memory.runtime, url, tenant=check_tenant(tenant), kinds=events)
 
 
-def list_webhooks(memory: Memory, *, tenant: str | None = None, include_removed: bool = False) -> list[Webhook]:
+def list_webhooks(
+    memory: Memory, *, tenant: str | None = None, include_removed: bool = False
+) -> list[Webhook]:
     """The webhooks of ``tenant`` (of every tenant when None), the removed ones too on request."""
     from .lifecycle import webhooks as feed
     from .store.tenancy import check_tenant
 
-    return feed.list_webhooks(memory.runtime, tenant=None if tenant is None else check_tenant(tenant),
-                              include_removed=include_removed)  # fmt: skip
+    return feed.list_webhooks(
+        memory.runtime,
+        tenant=None if tenant is None else check_tenant(tenant),
+        include_removed=include_removed,
+    )
 
 
 def remove_webhook(memory: Memory, webhook_id: Any) -> Webhook:

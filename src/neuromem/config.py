@@ -146,7 +146,9 @@ class LLMSettings(_Section):
     # item 3): extraction, decisions and judgements of one ingest share it
     deadline_s: float = Field(default=30.0, gt=0)
     breaker_failures: int = Field(default=3, ge=1)  # failed calls in a row that open the circuit breaker…
-    breaker_cooldown_s: float = Field(default=30.0, ge=0)  # …which skips the provider (rules instead) this long
+    breaker_cooldown_s: float = Field(
+        default=30.0, ge=0
+    )  # …which skips the provider (rules instead) this long
     # where the breakers' states outlive the process (issue 23 item 3), for the LLM and an HTTP embedder;
     # None → breakers.json beside the data directory (~/.neuromem/breakers.json)
     breaker_state_file: Path | None = None
@@ -159,7 +161,9 @@ class WriteSettings(_Section):
     # not a restatement of it, and the LLM is asked when one is configured (neuromem.supersede)
     near_duplicate_threshold: float = Field(default=0.9, gt=0, le=1)
     restatement_candidates: int = Field(default=5, ge=1, le=50)  # nearest facts checked for a restatement
-    conflict_retries: int = Field(default=5, ge=0, le=50)  # internal re-decisions when a concurrent writer won
+    conflict_retries: int = Field(
+        default=5, ge=0, le=50
+    )  # internal re-decisions when a concurrent writer won
     max_content_chars: int = Field(default=20_000, ge=1)
     max_user_id_chars: int = Field(default=255, ge=1)  # seed 000 user_id VARCHAR(255)
     default_importance: float = Field(default=0.5, ge=0, le=1)
@@ -179,7 +183,9 @@ class IngestSettings(_Section):
     raw_chunk_max_chars: int = Field(default=8_000, ge=200)  # seed 003 §3.0: ≈1k–2k tokens per RawChunk
     document_chunk_tokens: int = Field(default=300, ge=20)  # document chunk size (seed 000 §7.3)
     document_max_chars: int = Field(default=5_000_000, ge=1)
-    document_background_chars: int = Field(default=20_000, ge=0)  # longer documents are embedded in the background
+    document_background_chars: int = Field(
+        default=20_000, ge=0
+    )  # longer documents are embedded in the background
     llm_decisions: bool = True  # with an LLM configured, let it decide ADD/UPDATE/DELETE/NOOP (seed 004 §4.1)
     decision_candidates: int = Field(default=5, ge=1, le=20)  # similar memories shown to the deciding LLM
     same_as_threshold: float = Field(default=0.85, gt=0, le=1)  # seed 003 R2G-5: episodes this similar…
@@ -271,7 +277,9 @@ class TraitSettings(_Section):
     trend_min_support: int = Field(default=2, ge=1)  # memories of one theme that open a trend
     pattern_lookback_days: float = Field(default=90.0, gt=0)  # unexplained memories kept in the pool
     keyword_max_df_ratio: float = Field(default=0.3, gt=0, le=1)  # too-common words make no theme
-    link_min_similarity: float = Field(default=0.55, ge=-1, le=1)  # embedding match memory → trait, on the embedder's own scale (reflect.calibration)
+    link_min_similarity: float = Field(
+        default=0.55, ge=-1, le=1
+    )  # embedding match memory → trait, on the embedder's own scale (reflect.calibration)
     upgrade_min_similarity: float = Field(default=0.5, ge=-1, le=1)  # related traits without shared keywords
     contradiction_dissolve_below: float = Field(default=0.3, ge=0, le=1)  # offline rule: weak → dissolve
     reflection_retries: int = Field(default=3, ge=0)  # optimistic-lock conflicts before giving up
@@ -296,7 +304,9 @@ class ServiceSettings(_Section):
     # the memory proxy (issue 26): `memctl serve --proxy URL` forwards POST /v1/chat/completions to this
     # OpenAI-compatible base URL (…/v1) with recalled memory in a system message, then ingests the exchange
     proxy_upstream: str | None = None
-    proxy_token_budget: int = Field(default=600, ge=16, le=32000)  # tokens of memory put in the system message
+    proxy_token_budget: int = Field(
+        default=600, ge=16, le=32000
+    )  # tokens of memory put in the system message
     proxy_recall_timeout_s: float = Field(default=5.0, gt=0)  # past this the chat goes on without memory
     # memctl commands on the embedded store start a service for the next ones (issue 22 item 2); it
     # stops after idle_shutdown_s seconds without a request
@@ -327,7 +337,9 @@ class LifecycleSettings(_Section):
     concept_neighbours: int = Field(default=5, ge=1, le=50)  # k of the mutual k-nearest-neighbour links
     concept_min_members: int = Field(default=3, ge=2)  # smaller groups make no concept
     concept_entity_max_degree: int = Field(default=50, ge=2)  # entities named by more memories link nothing
-    concept_max_memories: int = Field(default=5000, ge=10)  # newest current facts / episodes clustered per run
+    concept_max_memories: int = Field(
+        default=5000, ge=10
+    )  # newest current facts / episodes clustered per run
     # archive of low-weight rows (seed 003 §6.1 weight, §6.4): weight = w_imp·importance
     # + w_freq·min(1, ln(1+accesses)/ln(1+freq_ref)) + w_rec·exp(−age/τ_type); pinned never archived; 0.1 keeps
     # every memory of default importance (0.2 archived 40% of a LongMemEval haystack's facts: −25 points recall)
@@ -339,7 +351,9 @@ class LifecycleSettings(_Section):
     # the recency τ of the weight is recall.recency_tau_*_days (seed 003 §15: one decay formula)
     # retention (issue 16, off by default): rows of a type / category older than this many days are
     # hard-deleted with a receipt by the job enforce_retention
-    retention_days_by_type: dict[Literal["fact", "episodic", "document"], PositiveFloat] = Field(default_factory=dict)
+    retention_days_by_type: dict[Literal["fact", "episodic", "document"], PositiveFloat] = Field(
+        default_factory=dict
+    )
     retention_days_by_category: dict[str, PositiveFloat] = Field(default_factory=dict)
     # the job queue (``neuromem.lifecycle.worker``): attempts of a failing job, first wait between them
     job_max_attempts: int = Field(default=3, ge=1)
@@ -360,10 +374,19 @@ class ConflictSettings(_Section):
     weight_support: float = Field(default=0.15, ge=0)
     weight_consistency: float = Field(default=0.05, ge=0)
     review_margin: float = Field(default=0.05, ge=0)  # sides closer than this go to the review queue
-    source_trust: dict[str, float] = Field(default_factory=lambda: {
-        "user": 0.8, "document": 0.7, "import": 0.6, "assistant": 0.4, "inferred": 0.3})  # fmt: skip
+    source_trust: dict[str, float] = Field(
+        default_factory=lambda: {
+            "user": 0.8,
+            "document": 0.7,
+            "import": 0.6,
+            "assistant": 0.4,
+            "inferred": 0.3,
+        }
+    )
     default_trust: float = Field(default=0.5, ge=0, le=1)
-    detect_neighbours: int = Field(default=5, ge=0)  # nearest current facts (and as many sharing a word) checked offline
+    detect_neighbours: int = Field(
+        default=5, ge=0
+    )  # nearest current facts (and as many sharing a word) checked offline
     detect_min_similarity: float = Field(default=0.6, ge=0, le=1)
 
 
@@ -420,7 +443,11 @@ class Settings(BaseSettings):
     def breaker_file(self) -> Path:
         """Where the model providers' circuit breakers keep their state between processes."""
         configured = self.llm.breaker_state_file
-        return configured.expanduser() if configured else self.store.data_dir.expanduser().parent / "breakers.json"
+        return (
+            configured.expanduser()
+            if configured
+            else self.store.data_dir.expanduser().parent / "breakers.json"
+        )
 
     def with_updates(self, **sections: Mapping[str, Any]) -> Settings:
         """A copy with some fields of some sections replaced, validated again."""
@@ -445,8 +472,6 @@ class Settings(BaseSettings):
         return build_settings(data)
 
 
-
-
 class _EnvironmentSource(EnvSettingsSource):
     """pydantic-settings' parsing of ``NEUROMEM_<SECTION>__<FIELD>`` over a given mapping."""
 
@@ -456,8 +481,11 @@ class _EnvironmentSource(EnvSettingsSource):
 
     def _load_env_vars(self) -> Mapping[str, str | None]:
         # the aliases are read apart: NEUROMEM_EMBEDDER would otherwise be the whole section as JSON
-        return {key.lower(): value for key, value in self._environ.items()
-                if key.upper().startswith(ENV_PREFIX) and key.upper() not in _ALIASES}
+        return {
+            key.lower(): value
+            for key, value in self._environ.items()
+            if key.upper().startswith(ENV_PREFIX) and key.upper() not in _ALIASES
+        }
 
 
 def _environment_values(environ: Mapping[str, str]) -> dict[str, Any]:
@@ -469,10 +497,19 @@ def _environment_values(environ: Mapping[str, str]) -> dict[str, Any]:
         parsed = _EnvironmentSource(environ)()
     except SettingsError as exc:  # a JSON value that does not parse; the message names the section
         raise ConfigError(f"invalid settings in the environment ({exc}): lists and dicts are JSON") from None
-    unknown = sorted({key for key in environ if key.upper().startswith(ENV_PREFIX) and "__" in key
-                      and key[len(ENV_PREFIX):].partition("__")[0].lower() not in Settings.model_fields})
+    unknown = sorted(
+        {
+            key
+            for key in environ
+            if key.upper().startswith(ENV_PREFIX)
+            and "__" in key
+            and key[len(ENV_PREFIX) :].partition("__")[0].lower() not in Settings.model_fields
+        }
+    )
     if unknown:
-        raise ConfigError(f"unknown settings section in {', '.join(unknown)} (sections: {', '.join(Settings.model_fields)})")
+        raise ConfigError(
+            f"unknown settings section in {', '.join(unknown)} (sections: {', '.join(Settings.model_fields)})"
+        )
     _merge(data, parsed)
     return data
 
@@ -513,7 +550,5 @@ def build_settings(data: Mapping[str, Any]) -> Settings:
     try:
         return Settings.model_validate(data)
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
+        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors())
         raise ConfigError(f"invalid settings: {problems}") from None

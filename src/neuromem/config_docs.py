@@ -49,7 +49,7 @@ LLM_EXAMPLES = [
     "deadline_s = 60",
     "```",
     "",
-    "An embedding endpoint is set the same way in `[embedder]` (`provider = \"openai\"`, `base_url`,",
+    'An embedding endpoint is set the same way in `[embedder]` (`provider = "openai"`, `base_url`,',
     "`model`, and `store.embedding_dim` to its dimension), e.g. Ollama's `nomic-embed-text` (768-d).",
     "",
 ]
@@ -59,7 +59,7 @@ SECTION_NOTES: dict[str, list[str]] = {
     "ingest": [
         "**Privacy (`pii_mode`, issue 21).** `mark` (the default) keeps the user's own words: e-mail",
         "addresses, phone numbers, street addresses and passwords the user tells the memory are stored",
-        "as said and marked, span by span, in `metadata.privacy` (`[{\"kind\", \"start\", \"end\"}]`, on",
+        'as said and marked, span by span, in `metadata.privacy` (`[{"kind", "start", "end"}]`, on',
         "the turn and on each memory). Secrets no memory needs verbatim — bank-card numbers, national",
         "ID numbers, API keys and tokens — are replaced by `[BANK_CARD]`, `[ID_CARD]`, `[SECRET]`",
         "before anything is stored. Words are masked where they leave the store for someone other",
@@ -89,7 +89,7 @@ def reference_markdown() -> str:
         "   one table per section, e.g. `[store]` then `embedding_dim = 768`;",
         "3. environment variables `NEUROMEM_<SECTION>__<FIELD>` (booleans take",
         "   `true`/`false`/`1`/`0`/`yes`/`no`; lists and dicts are JSON, e.g.",
-        "   `NEUROMEM_INGEST__EXTRACT_ROLES='[\"user\", \"assistant\"]'`), and the short aliases listed",
+        '   `NEUROMEM_INGEST__EXTRACT_ROLES=\'["user", "assistant"]\'`), and the short aliases listed',
         "   below, which the long form overrides;",
         "4. arguments: `Settings.from_env(store={...})`, `Memory.from_env(store={...})`.",
         "",
@@ -104,7 +104,14 @@ def reference_markdown() -> str:
     for section_name, section_field in Settings.model_fields.items():
         section: BaseModel = getattr(defaults, section_name)
         doc = (type(section).__doc__ or "").strip().splitlines()[0] if type(section).__doc__ else ""
-        lines += [f"## `{section_name}`", "", doc, "", "| field | default | environment |", "| --- | --- | --- |"]
+        lines += [
+            f"## `{section_name}`",
+            "",
+            doc,
+            "",
+            "| field | default | environment |",
+            "| --- | --- | --- |",
+        ]
         for name in type(section).model_fields:
             value = getattr(section, name)
             shown = "(home)/.neuromem/pgdata" if name == "data_dir" else repr(value)

@@ -66,9 +66,12 @@ def consistency(agreeing: int, others: int) -> float:
 
 
 def priority(side: Side, settings: ConflictSettings) -> float:
-    return (settings.weight_trust * side.trust + settings.weight_recency * (1.0 if side.newer else 0.0)
-            + settings.weight_support * evidence_support(side.support)
-            + settings.weight_consistency * consistency(side.agreeing, side.others))  # fmt: skip
+    return (
+        settings.weight_trust * side.trust
+        + settings.weight_recency * (1.0 if side.newer else 0.0)
+        + settings.weight_support * evidence_support(side.support)
+        + settings.weight_consistency * consistency(side.agreeing, side.others)
+    )
 
 
 def judge(old: Side, new: Side, settings: ConflictSettings) -> Verdict:
@@ -80,8 +83,10 @@ def judge(old: Side, new: Side, settings: ConflictSettings) -> Verdict:
 
 # --------------------------------------------------------------------------- offline detector
 
-_EN = re.compile(r"^\s*(my (?:[\w'’-]+ ){0,4}?[\w'’-]+) (?:is|are|was) (?:now |currently |still )?(.+?)[\s.!。]*$",
-                 re.IGNORECASE)  # fmt: skip
+_EN = re.compile(
+    r"^\s*(my (?:[\w'’-]+ ){0,4}?[\w'’-]+) (?:is|are|was) (?:now |currently |still )?(.+?)[\s.!。]*$",
+    re.IGNORECASE,
+)
 _ZH = re.compile(r"^\s*(我的\S{1,12}?)(?:现在|目前)?(?:是|为|叫)(.+?)[。！!.\s]*$")
 
 
@@ -97,5 +102,13 @@ def attribute_and_value(text: str) -> tuple[str, str] | None:
     return None
 
 
-__all__ = ["Side", "Verdict", "attribute_and_value", "consistency", "evidence_support", "judge", "priority",
-           "source_trust"]  # fmt: skip
+__all__ = [
+    "Side",
+    "Verdict",
+    "attribute_and_value",
+    "consistency",
+    "evidence_support",
+    "judge",
+    "priority",
+    "source_trust",
+]

@@ -53,8 +53,9 @@ CONTRADICTS = "CONTRADICTS"
 SLOT_CANDIDATES = 20  # current facts of one slot checked for a value change
 
 
-def invalidate_fact(conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str,
-                    detail: dict[str, Any]) -> MemoryRecord | None:  # fmt: skip
+def invalidate_fact(
+    conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str, detail: dict[str, Any]
+) -> MemoryRecord | None:
     """End ``old`` at ``at`` (event time; it stays in history and time travel), with a history row
     naming why (``detail``); None when a concurrent writer already ended or replaced it."""
     current = memories.get(conn, old.user_id, old.id, for_update=True)
@@ -64,8 +65,14 @@ def invalidate_fact(conn: Conn, old: MemoryRecord, at: dt.datetime, actor: str,
         at = current.valid_at + dt.timedelta(microseconds=1)  # invalid_at must follow valid_at
     ended = memories.invalidate(conn, old.user_id, old.id, expected_version=current.version, invalid_at=at)
     assert ended is not None  # the row is locked and current
-    history.record(conn, HistoryEvent.UPDATE, old=current, new=ended, actor=actor,
-                   extra={"reason": "contradicted", **detail, "invalid_at": at.isoformat()})  # fmt: skip
+    history.record(
+        conn,
+        HistoryEvent.UPDATE,
+        old=current,
+        new=ended,
+        actor=actor,
+        extra={"reason": "contradicted", **detail, "invalid_at": at.isoformat()},
+    )
     return ended
 
 
@@ -83,8 +90,12 @@ class Opposed:
 
     def detail(self) -> dict[str, Any]:
         """What the history row and the edges say about this change."""
-        return {"slot": self.attribute, "old_value": self.old_value, "new_value": self.new_value,
-                "why": self.reason or f"same {self.detector}, another value"}  # fmt: skip
+        return {
+            "slot": self.attribute,
+            "old_value": self.old_value,
+            "new_value": self.new_value,
+            "why": self.reason or f"same {self.detector}, another value",
+        }
 
 
 @dataclass
@@ -98,9 +109,12 @@ class ConflictPlan:
             return None
         for o, v in self.verdicts:
             if v.winner == "new" and o.old.id != new.id:
-                return (Operation.UPDATE, o.old.id,
-                        f"value update of {o.attribute!r}: {o.old_value!r} → {o.new_value!r} ({o.reason or o.detector}); "
-                        f"the old fact ends at {new.valid_at or new.created_at:%Y-%m-%d %H:%M}")  # fmt: skip
+                return (
+                    Operation.UPDATE,
+                    o.old.id,
+                    f"value update of {o.attribute!r}: {o.old_value!r} → {o.new_value!r} ({o.reason or o.detector}); "
+                    f"the old fact ends at {new.valid_at or new.created_at:%Y-%m-%d %H:%M}",
+                )
         o, v = self.verdicts[0]
         if v.winner == "old":
             return Operation.ADD, None, f"lost a conflict on {o.attribute!r} to {o.old.id}"
@@ -115,8 +129,16 @@ class ConflictResolver:
     dim: int
     events: list[tuple[str, dict[str, Any]]]
 
-    def detect(self, conn: Conn, user_id: str, content: str, vector: np.ndarray | None, *,
-               exclude: Sequence[uuid.UUID], metadata: dict[str, Any] | None = None) -> list[Opposed]:  # fmt: skip
+    def detect(
+        self,
+        conn: Conn,
+        user_id: str,
+        content: str,
+        vector: np.ndarray | None,
+        *,
+        exclude: Sequence[uuid.UUID],
+        metadata: dict[str, Any] | None = None,
+    ) -> list[Opposed]:
         """Offline: current facts of the same slot (``metadata.slot`` = the slot of ``content`` or
         the one ``metadata`` names), the nearest current facts (embeddings) and those sharing a word
         with it (full text) whose value
@@ -129,13 +151,18 @@ class ConflictResolver:
         if not (metadata or {}).get("slot") and not may_change(content):
             return []  # a statement that fills no slot and says no change changes no value
         for slot in {(metadata or {}).get("slot"), None if claim is None else claim.key} - {None, ""}:
-            seen.update((m.id, m) for m in memories.current_in_slot(conn, user_id, str(slot), SLOT_CANDIDATES))
+            seen.update(
+                (m.id, m) for m in memories.current_in_slot(conn, user_id, str(slot), SLOT_CANDIDATES)
+            )
         if vector is not None and c.detect_neighbours > 0:
-            near = memories.nearest_current(conn, user_id, MemoryType.FACT, vector, self.dim,
-                                            limit=c.detect_neighbours)  # fmt: skip
+            near = memories.nearest_current(
+                conn, user_id, MemoryType.FACT, vector, self.dim, limit=c.detect_neighbours
+            )
             seen.update((m.id, m) for m, s in near if s >= c.detect_min_similarity and m.id not in seen)
             cosines.update((m.id, s) for m, s in near)
-        if c.detect_neighbours > 0:  # lexical neighbours: a shared word ("flat", 储物柜) when the vectors are far apart
+        if (
+            c.detect_neighbours > 0
+        ):  # lexical neighbours: a shared word ("flat", 储物柜) when the vectors are far apart
             lexical = memories.current_sharing_terms(conn, user_id, _stems(content), c.detect_neighbours)
             seen.update((m.id, m) for m in lexical if m.id not in seen)
         speaker = speaker_of(metadata or {})
@@ -145,20 +172,35 @@ class ConflictResolver:
                 continue
             change = value_change(content, old.content, cosine=cosines.get(old.id))
             if change is not None:
-                found.append(Opposed(old, change.key, change.old_value, change.new_value, "attribute",
-                                     arity=change.arity, reason=change.reason))  # fmt: skip
+                found.append(
+                    Opposed(
+                        old,
+                        change.key,
+                        change.old_value,
+                        change.new_value,
+                        "attribute",
+                        arity=change.arity,
+                        reason=change.reason,
+                    )
+                )
         return found
 
-    def before_write(self, conn: Conn, draft: Any, opposed: Sequence[Opposed], invalidate: Invalidate,
-                     actor: str) -> ConflictPlan:  # fmt: skip
+    def before_write(
+        self, conn: Conn, draft: Any, opposed: Sequence[Opposed], invalidate: Invalidate, actor: str
+    ) -> ConflictPlan:
         """Score each pair; an old fact that loses is invalidated now (before the new one is written)."""
         plan = ConflictPlan()
         new_trust = source_trust(draft.metadata, self.settings.conflicts)
         when = draft.valid_at or dt.datetime.now(dt.UTC)
         for o in opposed:
             agreeing_old, agreeing_new, others = _agreement(conn, draft.user_id, o)
-            old_side = Side(source_trust(o.old.metadata, self.settings.conflicts), False,
-                            store.support_count(conn, draft.user_id, o.old.id), agreeing_old, others)  # fmt: skip
+            old_side = Side(
+                source_trust(o.old.metadata, self.settings.conflicts),
+                False,
+                store.support_count(conn, draft.user_id, o.old.id),
+                agreeing_old,
+                others,
+            )
             new_side = Side(new_trust, True, 1, agreeing_new, others)
             verdict = judge(old_side, new_side, self.settings.conflicts)
             if o.arity == "unknown":  # the relation may hold several values: a person decides
@@ -168,8 +210,9 @@ class ConflictResolver:
             plan.verdicts.append((o, verdict))
         return plan
 
-    def after_write(self, conn: Conn, new: MemoryRecord, plan: ConflictPlan, invalidate: Invalidate,
-                    actor: str) -> MemoryRecord:  # fmt: skip
+    def after_write(
+        self, conn: Conn, new: MemoryRecord, plan: ConflictPlan, invalidate: Invalidate, actor: str
+    ) -> MemoryRecord:
         """Invalidate a new fact that lost, open review items, record conflicts, edges and events.
         Returns the new fact as it now stands."""
         for o, verdict in plan.verdicts:
@@ -178,19 +221,47 @@ class ConflictResolver:
             if verdict.winner == "old":
                 current = memories.get(conn, new.user_id, new.id)
                 if current is not None and current.invalid_at is None and current.expired_at is None:
-                    new = invalidate(conn, current, current.valid_at or current.created_at, actor,
-                                     {**o.detail(), "reason": "lost a conflict"}) or new  # fmt: skip
+                    new = (
+                        invalidate(
+                            conn,
+                            current,
+                            current.valid_at or current.created_at,
+                            actor,
+                            {**o.detail(), "reason": "lost a conflict"},
+                        )
+                        or new
+                    )
             winner = {"old": o.old.id, "new": new.id}.get(verdict.winner or "")
-            row = store.insert(conn, new.user_id, attribute=o.attribute, old_id=o.old.id, new_id=new.id,
-                               old_score=verdict.old_score, new_score=verdict.new_score,
-                               status="open" if winner is None else "auto", winner_id=winner,
-                               detector=o.detector)  # fmt: skip
+            row = store.insert(
+                conn,
+                new.user_id,
+                attribute=o.attribute,
+                old_id=o.old.id,
+                new_id=new.id,
+                old_score=verdict.old_score,
+                new_score=verdict.new_score,
+                status="open" if winner is None else "auto",
+                winner_id=winner,
+                detector=o.detector,
+            )
             props = {"conflict_id": str(row.id), **o.detail()}
-            edges = [EdgeInput(o.old.id, "memory", new.id, "memory", CONTRADICTS, properties=props,
-                               valid_at=new.valid_at)]  # fmt: skip
+            edges = [
+                EdgeInput(
+                    o.old.id, "memory", new.id, "memory", CONTRADICTS, properties=props, valid_at=new.valid_at
+                )
+            ]
             if winner == new.id:
-                edges.append(EdgeInput(new.id, "memory", o.old.id, "memory", SUPERSEDES, properties=props,
-                                       valid_at=new.valid_at))  # fmt: skip
+                edges.append(
+                    EdgeInput(
+                        new.id,
+                        "memory",
+                        o.old.id,
+                        "memory",
+                        SUPERSEDES,
+                        properties=props,
+                        valid_at=new.valid_at,
+                    )
+                )
             graph.add_edges(conn, new.user_id, edges)
             self.events.extend(_events(row))
         return new
@@ -199,7 +270,9 @@ class ConflictResolver:
 def _stems(text: str) -> list[str]:
     """The search stems of ``text``: its terms, English ones without an inflection ("extensions" →
     "extension", "moved" → "mov"), for a prefix match."""
-    return [re.sub(r"(?:ing|ed|es|s)$", "", t) if t.isascii() and len(t) > 5 else t for t in query_terms(text)]
+    return [
+        re.sub(r"(?:ing|ed|es|s)$", "", t) if t.isascii() and len(t) > 5 else t for t in query_terms(text)
+    ]
 
 
 def _agreement(conn: Conn, user_id: str, o: Opposed) -> tuple[int, int, int]:
@@ -211,8 +284,14 @@ def _agreement(conn: Conn, user_id: str, o: Opposed) -> tuple[int, int, int]:
 
 
 def _events(row: ConflictRow) -> list[tuple[str, dict[str, Any]]]:
-    detail = {"conflict_id": str(row.id), "old_id": str(row.old_id), "new_id": str(row.new_id),
-              "old_score": round(row.old_score, 4), "new_score": round(row.new_score, 4), "status": row.status}  # fmt: skip
+    detail = {
+        "conflict_id": str(row.id),
+        "old_id": str(row.old_id),
+        "new_id": str(row.new_id),
+        "old_score": round(row.old_score, 4),
+        "new_score": round(row.new_score, 4),
+        "status": row.status,
+    }
     out = [("ConflictDetected", detail)]
     if row.winner_id is not None:
         loser = row.new_id if row.winner_id == row.old_id else row.old_id
@@ -239,7 +318,12 @@ class Conflict:
 
 def list_conflicts(runtime: Runtime, uid: str, *, status: str = "open", limit: int = 100) -> list[Conflict]:
     """One user's conflicts; ``uid`` is checked by the facade."""
-    statuses = {"open": ["open"], "resolved": ["resolved"], "auto": ["auto"], "all": ["open", "resolved", "auto"]}
+    statuses = {
+        "open": ["open"],
+        "resolved": ["resolved"],
+        "auto": ["auto"],
+        "all": ["open", "resolved", "auto"],
+    }
     if status not in statuses:
         raise InvalidInputError(f"status must be one of {sorted(statuses)}, got {status!r}")
     with runtime.db.connection() as conn:
@@ -248,7 +332,9 @@ def list_conflicts(runtime: Runtime, uid: str, *, status: str = "open", limit: i
     return [Conflict(r, records.get(r.old_id), records.get(r.new_id)) for r in rows]
 
 
-def resolve_conflict(runtime: Runtime, uid: str, cid: uuid.UUID, *, keep: uuid.UUID, actor: str = "user") -> Conflict:
+def resolve_conflict(
+    runtime: Runtime, uid: str, cid: uuid.UUID, *, keep: uuid.UUID, actor: str = "user"
+) -> Conflict:
     """Resolve an open conflict: ``keep`` (one side's memory id) stays active, the other gets ``invalid_at``.
     The ids are checked by the facade."""
     kept = keep
@@ -264,12 +350,24 @@ def resolve_conflict(runtime: Runtime, uid: str, cid: uuid.UUID, *, keep: uuid.U
         loser = memories.get(conn, uid, loser_id)
         if loser is not None and loser.expired_at is None and loser.invalid_at is None:
             at = max(runtime.now(), (loser.valid_at or loser.created_at) + dt.timedelta(microseconds=1))
-            invalidate_fact(conn, loser, at, actor[:50], {"reason": "conflict resolved", "conflict_id": str(cid)})
+            invalidate_fact(
+                conn, loser, at, actor[:50], {"reason": "conflict resolved", "conflict_id": str(cid)}
+            )
         resolved = store.mark_resolved(conn, uid, cid, kept, actor)
         usage.record_events(conn, uid, _events(resolved))
         records = memories.get_many(conn, uid, [row.old_id, row.new_id])
     return Conflict(resolved, records.get(row.old_id), records.get(row.new_id))
 
 
-__all__ = ["CONTRADICTS", "SUPERSEDES", "Conflict", "ConflictPlan", "ConflictResolver", "Opposed",
-           "invalidate_fact", "list_conflicts", "opposed_by_slot", "resolve_conflict"]  # fmt: skip
+__all__ = [
+    "CONTRADICTS",
+    "SUPERSEDES",
+    "Conflict",
+    "ConflictPlan",
+    "ConflictResolver",
+    "Opposed",
+    "invalidate_fact",
+    "list_conflicts",
+    "opposed_by_slot",
+    "resolve_conflict",
+]

@@ -71,9 +71,14 @@ class Runtime:
     offline) and clock. ``close()`` releases them once, in order; a second call does nothing."""
 
     def __init__(
-        self, settings: Settings, db: Database, embedder: Embedder, *, clock: Clock = utc_now,
+        self,
+        settings: Settings,
+        db: Database,
+        embedder: Embedder,
+        *,
+        clock: Clock = utc_now,
         chat: ChatModel | None = _NO_CHAT,
-    ) -> None:  # fmt: skip
+    ) -> None:
         if embedder.dim != settings.store.embedding_dim:
             raise ConfigError(
                 f"the embedder {embedder.name!r} makes {embedder.dim}-d vectors but store.embedding_dim is "

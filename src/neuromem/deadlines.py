@@ -37,7 +37,9 @@ class CallDeadlines:
     models: dict[str, float] = field(default_factory=dict)  # by model kind, from its first call
 
 
-_current: contextvars.ContextVar[CallDeadlines | None] = contextvars.ContextVar("neuromem_deadlines", default=None)
+_current: contextvars.ContextVar[CallDeadlines | None] = contextvars.ContextVar(
+    "neuromem_deadlines", default=None
+)
 
 
 @contextmanager

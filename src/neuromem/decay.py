@@ -100,7 +100,9 @@ def trait_confidence(
 
     Behavior λ 0.005 becomes 0.0045 after one reinforcement and 0.0025 after ten.
     """
-    return decay(confidence, trait_rate(subtype, settings), days, trait_slowdown(reinforcement_count, settings))
+    return decay(
+        confidence, trait_rate(subtype, settings), days, trait_slowdown(reinforcement_count, settings)
+    )
 
 
 def decayed_trait(record: MemoryRecord, at: dt.datetime, settings: TraitSettings) -> float:
@@ -128,7 +130,11 @@ def recency_rate(memory_type: MemoryType | str, settings: RecallSettings) -> flo
 
 
 def recency(
-    memory_type: MemoryType | str, since: dt.datetime, at: dt.datetime, arousal: float, settings: RecallSettings
+    memory_type: MemoryType | str,
+    since: dt.datetime,
+    at: dt.datetime,
+    arousal: float,
+    settings: RecallSettings,
 ) -> float:
     """The recency term of seed 000 §6.1: ``w_r · exp(−days / (τ_type · (1 + arousal · arousal_factor)))``."""
     return decay(

@@ -61,8 +61,25 @@ def service_files(data_dir: Path) -> ServiceFiles:
 
 def service_auto_start(environ: Mapping[str, str]) -> bool:
     """``service.auto_start`` as the environment sets it (default true), parsed as pydantic does."""
-    return environ.get(AUTO_START_VARIABLE, "true").strip().lower() not in ("0", "false", "no", "off", "f", "n")
+    return environ.get(AUTO_START_VARIABLE, "true").strip().lower() not in (
+        "0",
+        "false",
+        "no",
+        "off",
+        "f",
+        "n",
+    )
 
 
-__all__ = ["ALIASES", "AUTO_START_VARIABLE", "CONFIG_FILE_VARIABLE", "DEFAULT_CONFIG_FILE", "DEFAULT_DATA_DIR",
-           "ENV_PREFIX", "ServiceFiles", "service_auto_start", "service_files", "store_location"]
+__all__ = [
+    "ALIASES",
+    "AUTO_START_VARIABLE",
+    "CONFIG_FILE_VARIABLE",
+    "DEFAULT_CONFIG_FILE",
+    "DEFAULT_DATA_DIR",
+    "ENV_PREFIX",
+    "ServiceFiles",
+    "service_auto_start",
+    "service_files",
+    "store_location",
+]

@@ -68,9 +68,13 @@ class NeuromemError(Exception):
         """Errors inside public result types (pydantic / FastAPI) serialise as ``as_problem()``."""
         from pydantic_core import core_schema as cs
 
-        shape = cs.typed_dict_schema({"type": cs.typed_dict_field(cs.str_schema()),
-                                      "detail": cs.typed_dict_field(cs.str_schema()),
-                                      "status": cs.typed_dict_field(cs.int_schema())})  # fmt: skip
+        shape = cs.typed_dict_schema(
+            {
+                "type": cs.typed_dict_field(cs.str_schema()),
+                "detail": cs.typed_dict_field(cs.str_schema()),
+                "status": cs.typed_dict_field(cs.int_schema()),
+            }
+        )
 
         def validate(value: object) -> NeuromemError:
             if isinstance(value, cls):
@@ -80,9 +84,12 @@ class NeuromemError(Exception):
             raise ValueError(f"expected a {cls.__name__} or its problem dict")
 
         return cs.no_info_plain_validator_function(
-            validate, json_schema_input_schema=shape,
-            serialization=cs.plain_serializer_function_ser_schema(lambda e: e.as_problem(), return_schema=shape),
-        )  # fmt: skip
+            validate,
+            json_schema_input_schema=shape,
+            serialization=cs.plain_serializer_function_ser_schema(
+                lambda e: e.as_problem(), return_schema=shape
+            ),
+        )
 
 
 class ConfigError(NeuromemError):
@@ -253,6 +260,8 @@ class RequestTimeoutError(NeuromemError):
     """The request did not finish within ``service.request_timeout_s`` (HTTP 504)."""
 
     http_status = 504
+
+
 class ForgetTargetError(InvalidInputError):
     """``forget`` needs exactly one well-formed target (memory, session, document, window, topic, everything)."""
 

@@ -117,26 +117,39 @@ class Memory:
     ``NEUROMEM_*`` variables apply through ``Memory.from_env()`` and ``memctl`` only.
     """
 
-    def __init__(self, settings: Settings | None = None, *, embedder: Embedder | None = None,
-                 background_jobs: bool | None = None) -> None:  # fmt: skip
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        *,
+        embedder: Embedder | None = None,
+        background_jobs: bool | None = None,
+    ) -> None:
         self.settings = settings or Settings()
         if background_jobs is not None:  # the in-process scheduler (``lifecycle.background_jobs``, issue 27)
-            self.settings = self.settings.with_updates(lifecycle={"background_jobs": check.flag(background_jobs)})
-        embedder = embedder or create_embedder(self.settings.embedder, state_file=self.settings.breaker_file())
+            self.settings = self.settings.with_updates(
+                lifecycle={"background_jobs": check.flag(background_jobs)}
+            )
+        embedder = embedder or create_embedder(
+            self.settings.embedder, state_file=self.settings.breaker_file()
+        )
         db = Database.open(self.settings)
         try:
             self._runtime = Runtime(self.settings, db, embedder)
         except Exception:
             db.close()
             raise
-        self._runtime.access = self._access = access = AccessTracker(db, self.settings.recall, clock=self._runtime.now)
+        self._runtime.access = self._access = access = AccessTracker(
+            db, self.settings.recall, clock=self._runtime.now
+        )
         self._recall = RecallPipeline(self._runtime, access)
         self._backfill: BackfillWorker | None = None
         self._foreground = Foreground()  # ingest calls in flight: the backfill thread gives way to them
         if self.settings.embedder.mode == "async":
             self._backfill = BackfillWorker(self._runtime, foreground=self._foreground).start()
         # ingest(wait=False)'s runner and the in-process scheduler (lifecycle.background_jobs)
-        self._jobs = BackgroundJobs(self._runtime, lambda: JobContext(self._runtime, self._reflection, self._ingest), self._ingested)
+        self._jobs = BackgroundJobs(
+            self._runtime, lambda: JobContext(self._runtime, self._reflection, self._ingest), self._ingested
+        )
 
     @property
     def runtime(self) -> Runtime:
@@ -186,25 +199,49 @@ class Memory:
         belongs to beyond the user (docs/architecture.md, "Scopes"); by default the user's own.
         """
         uid = self._uid(user_id)
-        owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
-                             team_id=team_id)  # fmt: skip
+        owner = scopes.owner(
+            self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility, team_id=team_id
+        )
         if not isinstance(content, str):
-            if (memory_type, importance, category, valid_at, invalid_at, tags) != (MemoryType.FACT, None, None, None,
-                                                                                  None, None):  # fmt: skip
+            if (memory_type, importance, category, valid_at, invalid_at, tags) != (
+                MemoryType.FACT,
+                None,
+                None,
+                None,
+                None,
+                None,
+            ):
                 raise InvalidInputError(
                     "memory_type, importance, category, valid_at, invalid_at and tags apply to a single memory; "
                     "for messages they are decided by extraction (metadata is applied to every memory)"
                 )
-            report = self.ingest(content, user_id=user_id, session_id=session_id, metadata=metadata,
-                                 agent_id=agent_id, run_id=run_id, visibility=visibility, team_id=team_id)
+            report = self.ingest(
+                content,
+                user_id=user_id,
+                session_id=session_id,
+                metadata=metadata,
+                agent_id=agent_id,
+                run_id=run_id,
+                visibility=visibility,
+                team_id=team_id,
+            )
             for bad in report.rejected:
                 log.warning("message %d was not stored: %s", bad.index, bad.reason)
             return report.results
         session = None if session_id is None else parse_session_id(session_id)
         if session is not None:
             metadata = {"session_id": session, **(metadata or {})}
-        draft = writes.draft(self._runtime, content, uid, memory_type=memory_type, metadata=metadata,
-                             importance=importance, category=category, valid_at=valid_at, invalid_at=invalid_at)
+        draft = writes.draft(
+            self._runtime,
+            content,
+            uid,
+            memory_type=memory_type,
+            metadata=metadata,
+            importance=importance,
+            category=category,
+            valid_at=valid_at,
+            invalid_at=invalid_at,
+        )
         if draft.memory_type is MemoryType.TRAIT:
             raise TraitWriteError(
                 "traits come only from reflection (seed 001 §1.3): add the observations as facts or "
@@ -236,9 +273,16 @@ class Memory:
         >>> m.update(mem_id, user_id="alice", content="I live in Munich", ends_previous=True)  # doctest: +SKIP
         """
         uid, mid = self._ids(user_id, memory_id)
-        change = writes.Change.checked(self._runtime, content=content, metadata=metadata, importance=importance,
-                                       valid_at=valid_at, ends_previous=ends_previous,
-                                       expected_version=expected_version, tags=tags)  # fmt: skip
+        change = writes.Change.checked(
+            self._runtime,
+            content=content,
+            metadata=metadata,
+            importance=importance,
+            valid_at=valid_at,
+            ends_previous=ends_previous,
+            expected_version=expected_version,
+            tags=tags,
+        )
         record = writes.update(self._runtime, uid, mid, change)
         self._poke()
         return record
@@ -273,10 +317,23 @@ class Memory:
 
     # -- forgetting (seed 003 §24, neuromem.lifecycle.forget) -----------------
     def forget(
-        self, *, user_id: str, memory_id: MemoryId | None = None, session_id: str | None = None, document_id: MemoryId | None = None,
-        since: When | None = None, until: When | None = None, query: str | None = None, entity: str | None = None,
-        concept: str | None = None, everything: bool = False, dry_run: bool = False, actor: str = "user",
-        compact: bool = False, agent_id: str | None = None, run_id: str | None = None,
+        self,
+        *,
+        user_id: str,
+        memory_id: MemoryId | None = None,
+        session_id: str | None = None,
+        document_id: MemoryId | None = None,
+        since: When | None = None,
+        until: When | None = None,
+        query: str | None = None,
+        entity: str | None = None,
+        concept: str | None = None,
+        everything: bool = False,
+        dry_run: bool = False,
+        actor: str = "user",
+        compact: bool = False,
+        agent_id: str | None = None,
+        run_id: str | None = None,
     ) -> ForgetReceipt | ForgetPreview:
         """Hard-delete every trace of exactly one target and return the receipt proving it
         (``dry_run=True``: a preview of what would go, nothing deleted). ``compact=True`` also
@@ -288,13 +345,26 @@ class Memory:
         >>> m.forget(user_id="alice", agent_id="planner")                 # doctest: +SKIP  (a scope: every memory it wrote)
         """
         uid, compact = self._uid(user_id), check.flag(compact, "compact")
-        target = forget_target(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since,
-                               until=until, query=query, entity=entity, concept=concept, everything=everything,
-                               agent_id=agent_id, run_id=run_id, settings=self.settings.write)  # fmt: skip
+        target = forget_target(
+            memory_id=memory_id,
+            session_id=session_id,
+            document_id=document_id,
+            since=since,
+            until=until,
+            query=query,
+            entity=entity,
+            concept=concept,
+            everything=everything,
+            agent_id=agent_id,
+            run_id=run_id,
+            settings=self.settings.write,
+        )
         result = forget(self._runtime, uid, target, dry_run=self._dry_run(dry_run), actor=check.actor(actor))
         if compact and isinstance(result, ForgetReceipt):
             compact_forgotten(self._runtime, user_id=result.user_id)
-            return dataclasses.replace(result, erased_at=forget_receipt(self._runtime, result.user_id, result.id).erased_at)
+            return dataclasses.replace(
+                result, erased_at=forget_receipt(self._runtime, result.user_id, result.id).erased_at
+            )
         return result
 
     def compact_forgotten(self, *, user_id: str | None = None) -> CompactionReport:
@@ -313,7 +383,9 @@ class Memory:
         """Conflicts between facts: ``open`` (the review queue), ``auto``, ``resolved`` or ``all``."""
         return list_conflicts(self._runtime, self._uid(user_id), status=status, limit=limit)
 
-    def resolve_conflict(self, conflict_id: MemoryId, *, user_id: str, keep: MemoryId, actor: str = "user") -> Conflict:
+    def resolve_conflict(
+        self, conflict_id: MemoryId, *, user_id: str, keep: MemoryId, actor: str = "user"
+    ) -> Conflict:
         """Close a review item: the memory ``keep`` stays active, the other side gets ``invalid_at``."""
         uid, cid = self._ids(user_id, conflict_id)
         return resolve_conflict(self._runtime, uid, cid, keep=check.memory_id(keep), actor=actor)
@@ -340,8 +412,13 @@ class Memory:
     def compress(self, *, user_id: str, now: When | None = None, dry_run: bool = False) -> CompressionReport:
         """Summarise the user's old, rarely recalled episodes (LLM when configured, else rules);
         originals are archived behind the summary, their citations kept."""
-        return compress_user(self._runtime, self._uid(user_id), self._now(now), chat=self._runtime.chat,
-                             dry_run=self._dry_run(dry_run))  # fmt: skip
+        return compress_user(
+            self._runtime,
+            self._uid(user_id),
+            self._now(now),
+            chat=self._runtime.chat,
+            dry_run=self._dry_run(dry_run),
+        )
 
     def consolidate_concepts(self, *, user_id: str, dry_run: bool = False) -> ConceptReport:
         """Cluster the user's related memories into concept nodes linked by ABOUT (seed 003 §6.3)."""
@@ -355,35 +432,74 @@ class Memory:
         """Bring back an archived memory (or graph node)."""
         return restore_archived(self._runtime, *self._ids(user_id, item_id))
 
-    def enforce_retention(self, *, user_id: str | None = None, now: When | None = None, dry_run: bool = False
-                          ) -> RetentionReport:  # fmt: skip
+    def enforce_retention(
+        self, *, user_id: str | None = None, now: When | None = None, dry_run: bool = False
+    ) -> RetentionReport:
         """Hard-delete, with receipts, what is past ``lifecycle.retention_days_by_type`` / ``_by_category``."""
         uid = None if user_id is None else self._uid(user_id)
         return enforce_retention(self._runtime, self._now(now), user_id=uid, dry_run=self._dry_run(dry_run))
 
     # -- conversations and documents (neuromem.ingest) -----------------------
     @overload
-    def ingest(self, messages: Messages, *, user_id: str, session_id: str | None = None,
-               metadata: JsonObject | None = None, strict: bool = False,
-               wait: Literal[True] = True, agent_id: str | None = None, run_id: str | None = None,
-               visibility: str | None = None, team_id: str | None = None) -> IngestReport: ...  # fmt: skip
+    def ingest(
+        self,
+        messages: Messages,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        metadata: JsonObject | None = None,
+        strict: bool = False,
+        wait: Literal[True] = True,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
+    ) -> IngestReport: ...
 
     @overload
-    def ingest(self, messages: Messages, *, user_id: str, session_id: str | None = None,
-               metadata: JsonObject | None = None, strict: bool = False,
-               wait: Literal[False], agent_id: str | None = None, run_id: str | None = None,
-               visibility: str | None = None, team_id: str | None = None) -> IngestJob: ...  # fmt: skip
+    def ingest(
+        self,
+        messages: Messages,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        metadata: JsonObject | None = None,
+        strict: bool = False,
+        wait: Literal[False],
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
+    ) -> IngestJob: ...
 
     @overload
-    def ingest(self, messages: Messages, *, user_id: str, session_id: str | None = None,
-               metadata: JsonObject | None = None, strict: bool = False,
-               wait: bool = True, agent_id: str | None = None, run_id: str | None = None,
-               visibility: str | None = None, team_id: str | None = None) -> IngestReport | IngestJob: ...  # fmt: skip
+    def ingest(
+        self,
+        messages: Messages,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        metadata: JsonObject | None = None,
+        strict: bool = False,
+        wait: bool = True,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
+        team_id: str | None = None,
+    ) -> IngestReport | IngestJob: ...
 
     def ingest(
-        self, messages: Messages, *, user_id: str, session_id: str | None = None,
-        metadata: JsonObject | None = None, strict: bool = False, wait: bool = True,
-        agent_id: str | None = None, run_id: str | None = None, visibility: str | None = None,
+        self,
+        messages: Messages,
+        *,
+        user_id: str,
+        session_id: str | None = None,
+        metadata: JsonObject | None = None,
+        strict: bool = False,
+        wait: bool = True,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        visibility: str | None = None,
         team_id: str | None = None,
     ) -> IngestReport | IngestJob:
         """Ingest conversation turns and return the full report (writes, drops by reason, session ends,
@@ -397,8 +513,9 @@ class Memory:
         for it), and a batch left behind by a process that died is run by the next runner
         (``neuromem.ingest.async_jobs``). ``job_status(job.id)`` reports progress and the result."""
         uid, sid = self._uid(user_id), DEFAULT_SESSION if session_id is None else session_id
-        owner = scopes.owner(self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility,
-                             team_id=team_id)  # fmt: skip
+        owner = scopes.owner(
+            self.settings.write, agent_id=agent_id, run_id=run_id, visibility=visibility, team_id=team_id
+        )
         if not check.flag(wait, "wait"):  # the job's memories get the same scope (kept in its payload)
             return self._jobs.submit_ingest(messages, uid, sid, metadata, strict, owner)
         with self._foreground:
@@ -413,7 +530,11 @@ class Memory:
         return job_status(self._runtime, jid, uid)
 
     def import_chat_export(
-        self, path: str | Path, *, user_id: str, batch_size: int | None = None,
+        self,
+        path: str | Path,
+        *,
+        user_id: str,
+        batch_size: int | None = None,
         progress: Callable[[int], None] | None = None,
     ) -> ImportSummary:
         """Ingest a JSON / JSONL chat export; resumable after an interruption without duplicates."""
@@ -442,8 +563,9 @@ class Memory:
         uid, mid = self._ids(user_id, memory_id)
         return provenance(self._runtime, mid, uid)
 
-    def events(self, *, user_id: str, after: str | None = None, kinds: Sequence[str] | None = None,
-               limit: int = 100) -> EventPage:  # fmt: skip
+    def events(
+        self, *, user_id: str, after: str | None = None, kinds: Sequence[str] | None = None, limit: int = 100
+    ) -> EventPage:
         """The user's change feed, oldest first: memories added, updated, invalidated, deleted, forgotten;
         conflicts opened; traits formed, changing stage, dissolved (ids and kinds, no content). Pass the
         page's ``next`` as ``after`` to read on."""
@@ -456,8 +578,14 @@ class Memory:
         return graph_neighbours(self._runtime, mid, uid, limit=check.limit(limit))
 
     def add_document(
-        self, text: str, *, user_id: str, file_name: str, mime_type: str = "text/plain",
-        metadata: JsonObject | None = None, background: bool | None = None,
+        self,
+        text: str,
+        *,
+        user_id: str,
+        file_name: str,
+        mime_type: str = "text/plain",
+        metadata: JsonObject | None = None,
+        background: bool | None = None,
     ) -> DocumentFile:
         """Store a text or markdown document as chunks in the document partition.
 
@@ -466,14 +594,27 @@ class Memory:
         ``document_status``. Chunks still pending when the process exits are embedded by the next
         backfill (``flush()``, ``memctl worker``) — nothing is lost.
         """
-        document = add_document(self._runtime, text, user_id=self._uid(user_id), file_name=file_name, mime_type=mime_type,
-                                metadata=metadata, background=background)  # fmt: skip
+        document = add_document(
+            self._runtime,
+            text,
+            user_id=self._uid(user_id),
+            file_name=file_name,
+            mime_type=mime_type,
+            metadata=metadata,
+            background=background,
+        )
         self._poke()
         return document
 
     def add_document_file(
-        self, source: str | Path | bytes, *, user_id: str, file_name: str | None = None,
-        mime_type: str | None = None, metadata: JsonObject | None = None, background: bool | None = None,
+        self,
+        source: str | Path | bytes,
+        *,
+        user_id: str,
+        file_name: str | None = None,
+        mime_type: str | None = None,
+        metadata: JsonObject | None = None,
+        background: bool | None = None,
     ) -> DocumentFile:
         """Store a PDF, DOCX or HTML file (a path, or its bytes with ``file_name``) as a document whose chunks
         keep their page or section in ``metadata.source_ref``; PDF and DOCX need the ``documents`` extra.
@@ -487,8 +628,15 @@ class Memory:
             data, name = source, file_name
         else:
             data, name = Path(source).read_bytes(), file_name or Path(source).name
-        document = add_document_file(self._runtime, data, user_id=uid, file_name=name, mime_type=mime_type,
-                                     metadata=metadata, background=background)  # fmt: skip
+        document = add_document_file(
+            self._runtime,
+            data,
+            user_id=uid,
+            file_name=name,
+            mime_type=mime_type,
+            metadata=metadata,
+            background=background,
+        )
         self._poke()
         return document
 
@@ -549,9 +697,20 @@ class Memory:
         >>> hits[0].score.final, hits[0].retrievers                             # doctest: +SKIP
         """
         request = self._recall_request(
-            query, user_id, limit=limit, filters=filters, memory_types=memory_types, as_of=as_of, trace=trace,
-            recipe=recipe, reference_time=reference_time, strict=strict, valid_at=valid_at, agent_id=agent_id,
-            run_id=run_id, include_shared=include_shared,
+            query,
+            user_id,
+            limit=limit,
+            filters=filters,
+            memory_types=memory_types,
+            as_of=as_of,
+            trace=trace,
+            recipe=recipe,
+            reference_time=reference_time,
+            strict=strict,
+            valid_at=valid_at,
+            agent_id=agent_id,
+            run_id=run_id,
+            include_shared=include_shared,
         )
         return self._recall.run(request).results
 
@@ -575,34 +734,62 @@ class Memory:
         >>> block = m.recall_prompt("周末去哪玩？", user_id="alice", token_budget=400)  # doctest: +SKIP
         >>> system_prompt = base_prompt + "\n" + block.text                            # doctest: +SKIP
         """
-        budget = prompt_budget(self.settings.recall.token_budget if token_budget is None else token_budget, style)
-        request = self._recall_request(query, user_id, limit=limit or depth_for(budget), recipe=recipe,
-                                       reference_time=reference_time, agent_id=agent_id, run_id=run_id,
-                                       include_shared=include_shared)  # what others share: as in search  # fmt: skip
-        return build_recall_prompt(self._runtime, request, self._recall.run(request), budget, style=style,
-                                   chat=self._runtime.chat)
+        budget = prompt_budget(
+            self.settings.recall.token_budget if token_budget is None else token_budget, style
+        )
+        request = self._recall_request(
+            query,
+            user_id,
+            limit=limit or depth_for(budget),
+            recipe=recipe,
+            reference_time=reference_time,
+            agent_id=agent_id,
+            run_id=run_id,
+            include_shared=include_shared,
+        )  # what others share: as in search
+        return build_recall_prompt(
+            self._runtime, request, self._recall.run(request), budget, style=style, chat=self._runtime.chat
+        )
 
     def _recall_request(
-        self, query: str, user_id: str, *, limit: int | None = None, filters: JsonObject | None = None,
-        memory_types: Sequence[str | MemoryType] | None = None, as_of: When | None = None, trace: bool = False,
-        recipe: str | RecallRecipe | None = None, reference_time: When | None = None, strict: bool = False,
-        valid_at: When | None = None, agent_id: str | None = None, run_id: str | None = None,
+        self,
+        query: str,
+        user_id: str,
+        *,
+        limit: int | None = None,
+        filters: JsonObject | None = None,
+        memory_types: Sequence[str | MemoryType] | None = None,
+        as_of: When | None = None,
+        trace: bool = False,
+        recipe: str | RecallRecipe | None = None,
+        reference_time: When | None = None,
+        strict: bool = False,
+        valid_at: When | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
         include_shared: bool = False,
     ) -> RecallRequest:
         """The arguments of ``search`` / ``recall_prompt``, checked once (issue 25 item 1)."""
         if not all(isinstance(flag, bool) for flag in (trace, strict, include_shared)):
-            raise InvalidInputError(f"trace, strict and include_shared must be booleans, got {trace!r}, {strict!r} "
-                                    f"and {include_shared!r}")  # fmt: skip
+            raise InvalidInputError(
+                f"trace, strict and include_shared must be booleans, got {trace!r}, {strict!r} "
+                f"and {include_shared!r}"
+            )
         uid = self._uid(user_id)
         viewer = scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
         return RecallRequest(
-            query=check.content(query, self.settings.write, field="query"), user_id=uid,
+            query=check.content(query, self.settings.write, field="query"),
+            user_id=uid,
             recipe=get_recipe(recipe, self.settings.recall.recipe),
             types=tuple(check.memory_types(memory_types, SEARCHABLE_TYPES)),
             limit=check.limit(self.settings.recall.default_limit if limit is None else limit),
-            where=narrowed(compile_filter(filters), viewer), viewer=viewer,
-            as_of=check.timestamp(as_of, "as_of"), valid_at=check.timestamp(valid_at, "valid_at"),
-            reference=check.timestamp(reference_time, "reference_time"), trace=trace, strict=strict,
+            where=narrowed(compile_filter(filters), viewer),
+            viewer=viewer,
+            as_of=check.timestamp(as_of, "as_of"),
+            valid_at=check.timestamp(valid_at, "valid_at"),
+            reference=check.timestamp(reference_time, "reference_time"),
+            trace=trace,
+            strict=strict,
             include_shared=include_shared,
         )
 
@@ -634,14 +821,25 @@ class Memory:
         >>> m.get_all(user_id="alice", filters={"category": "preference"})  # doctest: +SKIP
         """
         uid = self._uid(user_id)
-        where = narrowed(compile_filter(filters), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id))
+        where = narrowed(
+            compile_filter(filters), scopes.viewer(self.settings.write, agent_id=agent_id, run_id=run_id)
+        )
         when, event_time = check.timestamp(as_of, "as_of"), check.timestamp(valid_at, "valid_at")
         n, skip = check.limit(limit, maximum=10_000), check.offset(offset)
         if not isinstance(include_shared, bool):
             raise InvalidInputError(f"include_shared must be a boolean, got {include_shared!r}")
         with self._runtime.db.connection() as conn:
-            return memories.list_memories(conn, uid, where=where, as_of=when, include_inactive=include_inactive,
-                                          limit=n, offset=skip, valid_at=event_time, shared=include_shared)  # fmt: skip
+            return memories.list_memories(
+                conn,
+                uid,
+                where=where,
+                as_of=when,
+                include_inactive=include_inactive,
+                limit=n,
+                offset=skip,
+                valid_at=event_time,
+                shared=include_shared,
+            )
 
     def history(self, memory_id: MemoryId, *, user_id: str) -> list[HistoryEntry]:
         """Every change to the memory and the versions it superseded or was superseded by."""
@@ -657,7 +855,9 @@ class Memory:
         """Run one reflection cycle for ``user_id`` now (``now`` injectable for replays); returns its report."""
         return self._reflection.reflect(self._uid(user_id), self._now(now))
 
-    def maybe_reflect(self, *, user_id: str, now: When | None = None, session_ended: bool = False) -> TriggerType | None:
+    def maybe_reflect(
+        self, *, user_id: str, now: When | None = None, session_ended: bool = False
+    ) -> TriggerType | None:
         """Check the seed 001 §4.5 triggers; when one fires, queue a background cycle. Returns the trigger."""
         return self._reflection.maybe_reflect(self._uid(user_id), self._now(now), session_ended=session_ended)
 
@@ -674,8 +874,12 @@ class Memory:
         """Run one scheduled job of seed 000 §5.2 by name (``neuromem.lifecycle.jobs.JOBS``) in this process."""
         from .lifecycle.jobs import run_job
 
-        return run_job(name, JobContext(self._runtime, self._reflection, self._ingest), now=self._now(now),
-                       dry_run=self._dry_run(dry_run))  # fmt: skip
+        return run_job(
+            name,
+            JobContext(self._runtime, self._reflection, self._ingest),
+            now=self._now(now),
+            dry_run=self._dry_run(dry_run),
+        )
 
     @functools.cached_property
     def _reflection(self) -> ReflectionService:
@@ -740,8 +944,15 @@ class Memory:
 
     # -- procedural memory (seed 004 §2.1 Layer 3, neuromem.procedural) -----
     def record_procedure(
-        self, name: str, steps: Sequence[str], *, user_id: str, preconditions: Sequence[str] = (),
-        outcome: str | None = None, tools: Sequence[str] = (), metadata: JsonObject | None = None,
+        self,
+        name: str,
+        steps: Sequence[str],
+        *,
+        user_id: str,
+        preconditions: Sequence[str] = (),
+        outcome: str | None = None,
+        tools: Sequence[str] = (),
+        metadata: JsonObject | None = None,
     ) -> WriteResult:
         """After a task succeeded: store how it was done, or count one more success of a known
         procedure (same name). Alike tasks get it in the prompt block's "Proven skills".
@@ -751,8 +962,16 @@ class Memory:
         """
         from .procedural.service import record_procedure
 
-        result = record_procedure(self._runtime, self._uid(user_id), name, steps, preconditions=preconditions, outcome=outcome,
-                                  tools=tools, metadata=metadata)  # fmt: skip
+        result = record_procedure(
+            self._runtime,
+            self._uid(user_id),
+            name,
+            steps,
+            preconditions=preconditions,
+            outcome=outcome,
+            tools=tools,
+            metadata=metadata,
+        )
         self._poke()
         return result
 
@@ -778,12 +997,18 @@ class Memory:
         from .store.status import store_status
 
         uid = None if user_id is None else self._uid(user_id)
-        found = store_status(self._runtime.db, user_id=uid, embedder=self._runtime.embedder.name,
-                             embed_mode=self.settings.embedder.mode,
-                             turn_max_chars=turn_max_chars(self.settings))  # fmt: skip
+        found = store_status(
+            self._runtime.db,
+            user_id=uid,
+            embedder=self._runtime.embedder.name,
+            embed_mode=self.settings.embedder.mode,
+            turn_max_chars=turn_max_chars(self.settings),
+        )
         late = overdue_jobs(self._runtime, self._runtime.now())
         if late:
-            log.warning("overdue jobs: %s; run `memctl worker` or Memory(background_jobs=True)", ", ".join(late))
+            log.warning(
+                "overdue jobs: %s; run `memctl worker` or Memory(background_jobs=True)", ", ".join(late)
+            )
         return dataclasses.replace(found, overdue_jobs=tuple(late))
 
     def pending_embeddings(self, *, user_id: str | None = None) -> int:
@@ -833,7 +1058,9 @@ class Memory:
         return check.flag(dry_run, "dry_run")
 
     def _poke(self) -> None:
-        if self._backfill is None and (self._runtime.embeddings_deferred or self._runtime.embed_failure is not None):
+        if self._backfill is None and (
+            self._runtime.embeddings_deferred or self._runtime.embed_failure is not None
+        ):
             # sync mode, but rows wait without a vector: turns left to the backfill (ingest.turn_vectors), a large
             # document, or the embedder failed (embed them once it is back)
             self._backfill = BackfillWorker(self._runtime, foreground=self._foreground).start()
@@ -846,11 +1073,25 @@ class Memory:
 # request has its own deadline, as in background work. Every other public call is one ``public_call``:
 # its database work ends by ``store.deadline_s`` and its model requests share one deadline per model
 # (issue 23 items 2 and 3, ``neuromem.deadlines``).
-BULK_CALLS = frozenset({
-    "reset", "forget", "compress", "consolidate_concepts", "archive", "enforce_retention",
-    "import_chat_export", "reflect", "maybe_reflect", "run_job", "export", "import_file", "sync_markdown", "flush",
-    "compact_forgotten",
-})  # fmt: skip
+BULK_CALLS = frozenset(
+    {
+        "reset",
+        "forget",
+        "compress",
+        "consolidate_concepts",
+        "archive",
+        "enforce_retention",
+        "import_chat_export",
+        "reflect",
+        "maybe_reflect",
+        "run_job",
+        "export",
+        "import_file",
+        "sync_markdown",
+        "flush",
+        "compact_forgotten",
+    }
+)
 _NO_DATABASE = frozenset({"from_env", "on_session_end", "close"})
 
 

@@ -12,17 +12,29 @@ from .errors import InvalidScopeError
 from .store.visibility import DEFAULT_VISIBILITY, VISIBILITIES, Owner, Viewer
 
 
-def owner(settings: WriteSettings, *, agent_id: Any = None, run_id: Any = None, visibility: Any = None,
-          team_id: Any = None) -> Owner:  # fmt: skip
+def owner(
+    settings: WriteSettings,
+    *,
+    agent_id: Any = None,
+    run_id: Any = None,
+    visibility: Any = None,
+    team_id: Any = None,
+) -> Owner:
     """The scope of a write: ``team`` visibility needs a ``team_id``, and a ``team_id`` needs ``team``."""
     chosen = DEFAULT_VISIBILITY if visibility is None else visibility
     if chosen not in VISIBILITIES:
-        raise InvalidScopeError(f"visibility must be one of {', '.join(VISIBILITIES)}, got {visibility!r:.80}")
+        raise InvalidScopeError(
+            f"visibility must be one of {', '.join(VISIBILITIES)}, got {visibility!r:.80}"
+        )
     team = check.scope_id(team_id, "team_id", settings)
     if (chosen == "team") != (team is not None):
         raise InvalidScopeError("visibility 'team' needs a team_id, and a team_id needs visibility 'team'")
-    return Owner(check.scope_id(agent_id, "agent_id", settings), check.scope_id(run_id, "run_id", settings),
-                 chosen, team)  # fmt: skip
+    return Owner(
+        check.scope_id(agent_id, "agent_id", settings),
+        check.scope_id(run_id, "run_id", settings),
+        chosen,
+        team,
+    )
 
 
 def viewer(settings: WriteSettings, *, agent_id: Any = None, run_id: Any = None) -> Viewer:

@@ -149,7 +149,9 @@ class MemoryColumns:
     archived_at: dt.datetime | None = None  # set while archived (seed 003 §6.4): out of recall, restorable
     agent_id: str | None = None  # the agent that owns it (None: the user's, shared by all the user's agents)
     run_id: str | None = None  # the run it belongs to (None: not tied to a run)
-    visibility: str = "private"  # private / team / public (seed 003 privacy.scope; docs/architecture.md "Scopes")
+    visibility: str = (
+        "private"  # private / team / public (seed 003 privacy.scope; docs/architecture.md "Scopes")
+    )
     team_id: str | None = None  # the team that sees it (visibility "team" only)
 
 

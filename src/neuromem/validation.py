@@ -46,7 +46,9 @@ def user_id(value: Any, settings: WriteSettings) -> str:
     return value
 
 
-def content(value: Any, settings: WriteSettings, *, field: str = "content", max_chars: int | None = None) -> str:
+def content(
+    value: Any, settings: WriteSettings, *, field: str = "content", max_chars: int | None = None
+) -> str:
     """Stripped, non-empty text of at most ``max_chars`` (default ``write.max_content_chars``) characters."""
     limit = settings.max_content_chars if max_chars is None else max_chars
     if not isinstance(value, str):
@@ -245,7 +247,9 @@ def offset(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise InvalidInputError(f"offset must be a non-negative integer, got {value!r}")
     if value > MAX_BIGINT:
-        raise OutOfRangeError(f"offset must be at most {MAX_BIGINT}, got a number of {len(str(value))} digits")
+        raise OutOfRangeError(
+            f"offset must be at most {MAX_BIGINT}, got a number of {len(str(value))} digits"
+        )
     return value
 
 

@@ -66,7 +66,9 @@ class Draft:
     category: str | None = None
     valid_at: dt.datetime | None = None
     invalid_at: dt.datetime | None = None
-    extra: dict[str, Any] = field(default_factory=dict)  # further NewMemory fields (trait columns, provenance)
+    extra: dict[str, Any] = field(
+        default_factory=dict
+    )  # further NewMemory fields (trait columns, provenance)
 
     def with_content(self, content: str) -> Draft:
         return dataclasses.replace(self, content=content)
@@ -77,16 +79,26 @@ class Draft:
         return Owner(**{name: self.extra[name] for name in _OWNER_FIELDS if name in self.extra})
 
     def owned_by(self, owner: Owner) -> Draft:
-        return self if owner == Owner() else dataclasses.replace(self, extra={**self.extra, **owner.columns()})
+        return (
+            self if owner == Owner() else dataclasses.replace(self, extra={**self.extra, **owner.columns()})
+        )
 
 
 _OWNER_FIELDS = ("agent_id", "run_id", "visibility", "team_id")
 
 
 def draft(
-    runtime: Runtime, content: Any, uid: str, *, memory_type: Any = MemoryType.FACT, metadata: Any = None,
-    importance: Any = None, category: Any = None, valid_at: Any = None, invalid_at: Any = None,
-) -> Draft:  # fmt: skip
+    runtime: Runtime,
+    content: Any,
+    uid: str,
+    *,
+    memory_type: Any = MemoryType.FACT,
+    metadata: Any = None,
+    importance: Any = None,
+    category: Any = None,
+    valid_at: Any = None,
+    invalid_at: Any = None,
+) -> Draft:
     """Validate raw input into a ``Draft`` of the (checked) user ``uid`` (raises a typed ``InvalidInputError``;
     writes nothing)."""
     w = runtime.settings.write
@@ -118,9 +130,14 @@ def vector_of(runtime: Runtime, text: str) -> np.ndarray | None:
 
 # ---------------------------------------------------------------------- ADD / NOOP / UPDATE
 def add(
-    runtime: Runtime, d: Draft, *, actor: str = "user", vector: np.ndarray | None = None, session: str | None = None,
+    runtime: Runtime,
+    d: Draft,
+    *,
+    actor: str = "user",
+    vector: np.ndarray | None = None,
+    session: str | None = None,
     judge: RestatementJudge | None = None,
-) -> WriteResult:  # fmt: skip
+) -> WriteResult:
     """Write one memory by the rules; ``session`` (a caller's session id) records the session as
     the memory's source (``memory_sources``, no message)."""
     if vector is None:
@@ -153,7 +170,9 @@ def add_many(runtime: Runtime, drafts: Sequence[Draft], *, actor: str = "user") 
             results = []
             for i, d in enumerate(drafts):
                 resolver = ConflictResolver(runtime.settings, runtime.dim, [])
-                results.append(write(runtime, conn, d, vector=vectors.get(i), actor=actor, conflicts=resolver))
+                results.append(
+                    write(runtime, conn, d, vector=vectors.get(i), actor=actor, conflicts=resolver)
+                )
                 usage.record_events(conn, d.user_id, resolver.events)
             return results
 
@@ -171,7 +190,13 @@ def insert(runtime: Runtime, d: Draft, *, actor: str = "user") -> MemoryRecord:
 
 
 def write(
-    runtime: Runtime, conn: Conn, d: Draft, *, vector: np.ndarray | None, actor: str, judge: RestatementJudge | None = None,
+    runtime: Runtime,
+    conn: Conn,
+    d: Draft,
+    *,
+    vector: np.ndarray | None,
+    actor: str,
+    judge: RestatementJudge | None = None,
     conflicts: ConflictResolver | None = None,
 ) -> WriteResult:
     """Decide NOOP / UPDATE / ADD for a draft and write it inside ``conn``'s transaction.
@@ -182,16 +207,24 @@ def write(
     # serialise concurrent writers of the same content, or of restatements of one fact, for this user
     keys = [digest, *(restatement_keys(d.content, d.metadata) if d.memory_type is MemoryType.FACT else [])]
     memories.lock_write_keys(conn, d.user_id, keys)
-    same = memories.find_current_by_hash(conn, d.user_id, d.memory_type, digest, speaker=speaker_of(d.metadata),
-                                         owner=d.owner)
+    same = memories.find_current_by_hash(
+        conn, d.user_id, d.memory_type, digest, speaker=speaker_of(d.metadata), owner=d.owner
+    )
     if same is not None:
         return WriteResult(Operation.NOOP, same, reason="identical content hash")
     w = runtime.settings.write
     similar: list[tuple[MemoryRecord, float]] = []
     if vector is not None and d.memory_type in LINKED_TYPES:
         for _attempt in range(w.conflict_retries + 1):
-            near = memories.nearest_current(conn, d.user_id, d.memory_type, vector, runtime.dim,
-                                            limit=w.restatement_candidates, owner=d.owner)  # fmt: skip
+            near = memories.nearest_current(
+                conn,
+                d.user_id,
+                d.memory_type,
+                vector,
+                runtime.dim,
+                limit=w.restatement_candidates,
+                owner=d.owner,
+            )
             similar = [(m, s) for m, s in near if s >= w.near_duplicate_threshold]
             if d.memory_type is not MemoryType.FACT:
                 break  # episodes are append-only (seed 001 §2.3): linked, never superseded
@@ -203,8 +236,12 @@ def write(
             if current is None or current.expired_at is not None:
                 continue  # a concurrent writer superseded or deleted it meanwhile: decide again
             new = supersede(runtime, conn, current, d, vector=vector, actor=actor)
-            return WriteResult(Operation.UPDATE, new, previous_id=old.id,
-                               reason=f"restatement: {reason} (cosine {similarity:.3f})")  # fmt: skip
+            return WriteResult(
+                Operation.UPDATE,
+                new,
+                previous_id=old.id,
+                reason=f"restatement: {reason} (cosine {similarity:.3f})",
+            )
     plan = None
     if conflicts is not None and d.memory_type is MemoryType.FACT:
         opposed = conflicts.detect(conn, d.user_id, d.content, vector, exclude=[], metadata=d.metadata)
@@ -212,11 +249,23 @@ def write(
     record = memories.insert(conn, new_row(d, digest, vector), runtime.dim)
     history.record(conn, HistoryEvent.ADD, new=record, actor=actor)
     if similar:
-        graph.add_edges(conn, d.user_id, [
-            graph.EdgeInput(record.id, "memory", m.id, "memory", SIMILAR_TO, weight=s, confidence=s,
-                            valid_at=record.valid_at)
-            for m, s in similar
-        ])  # fmt: skip
+        graph.add_edges(
+            conn,
+            d.user_id,
+            [
+                graph.EdgeInput(
+                    record.id,
+                    "memory",
+                    m.id,
+                    "memory",
+                    SIMILAR_TO,
+                    weight=s,
+                    confidence=s,
+                    valid_at=record.valid_at,
+                )
+                for m, s in similar
+            ],
+        )
     if plan is not None and conflicts is not None:
         record = conflicts.after_write(conn, record, plan, invalidate_fact, actor)
         outcome = plan.outcome(record)
@@ -252,8 +301,15 @@ def _restated(
 ) -> tuple[MemoryRecord, float, str] | None:
     """The first of ``near`` that ``d`` restates, with the cosine and the reason."""
     for old, similarity in near:
-        reason = restates(d.content, old.content, new_meta=d.metadata, old_meta=old.metadata, similarity=similarity,
-                          judge=judge, judge_floor=runtime.settings.write.near_duplicate_threshold)  # fmt: skip
+        reason = restates(
+            d.content,
+            old.content,
+            new_meta=d.metadata,
+            old_meta=old.metadata,
+            similarity=similarity,
+            judge=judge,
+            judge_floor=runtime.settings.write.near_duplicate_threshold,
+        )
         if reason is not None:
             return old, similarity, reason
     return None
@@ -263,22 +319,42 @@ def new_row(d: Draft, digest: str, vector: np.ndarray | None, *, version: int = 
     """The store row of a draft: its search tokens, token count and language derived here, once."""
     language = d.metadata.get("language") or detect_language(d.content)
     return NewMemory(
-        user_id=d.user_id, memory_type=d.memory_type, content=d.content, content_hash=digest,
-        search_tokens=search_text(_searchable(d)), token_count=count_tokens(d.content), embedding=vector,
-        importance=d.importance, metadata=d.metadata, category=d.category, language=str(language)[:8],
-        valid_at=d.valid_at, invalid_at=d.invalid_at, version=version, **d.extra,
-    )  # fmt: skip
+        user_id=d.user_id,
+        memory_type=d.memory_type,
+        content=d.content,
+        content_hash=digest,
+        search_tokens=search_text(_searchable(d)),
+        token_count=count_tokens(d.content),
+        embedding=vector,
+        importance=d.importance,
+        metadata=d.metadata,
+        category=d.category,
+        language=str(language)[:8],
+        valid_at=d.valid_at,
+        invalid_at=d.invalid_at,
+        version=version,
+        **d.extra,
+    )
 
 
 def supersede(
-    runtime: Runtime, conn: Conn, old: MemoryRecord, d: Draft, *, vector: np.ndarray | None, actor: str,
+    runtime: Runtime,
+    conn: Conn,
+    old: MemoryRecord,
+    d: Draft,
+    *,
+    vector: np.ndarray | None,
+    actor: str,
     ends_previous: bool = False,
-) -> MemoryRecord:  # fmt: skip
+) -> MemoryRecord:
     """Replace ``old`` by a new version: old gets expired_at + superseded_by (+ invalid_at)."""
-    new = memories.insert(conn, new_row(d, check.content_hash(d.content), vector, version=old.version + 1), runtime.dim)
+    new = memories.insert(
+        conn, new_row(d, check.content_hash(d.content), vector, version=old.version + 1), runtime.dim
+    )
     invalid_at = (d.valid_at or new.created_at) if ends_previous else None
-    expired = memories.expire(conn, old.user_id, old.id, expected_version=old.version, superseded_by=new.id,
-                              invalid_at=invalid_at)  # fmt: skip
+    expired = memories.expire(
+        conn, old.user_id, old.id, expected_version=old.version, superseded_by=new.id, invalid_at=invalid_at
+    )
     if expired is None:
         raise VersionConflictError(
             f"memory {old.id} was changed by another writer (expected version {old.version}); re-read and retry"
@@ -303,23 +379,37 @@ class Change:
 
     @classmethod
     def checked(
-        cls, runtime: Runtime, *, content: Any = None, metadata: Any = None, importance: Any = None, valid_at: Any = None,
-        ends_previous: bool = False, expected_version: Any = None, tags: Any = None,
-    ) -> Change:  # fmt: skip
+        cls,
+        runtime: Runtime,
+        *,
+        content: Any = None,
+        metadata: Any = None,
+        importance: Any = None,
+        valid_at: Any = None,
+        ends_previous: bool = False,
+        expected_version: Any = None,
+        tags: Any = None,
+    ) -> Change:
         if content is None and metadata is None and importance is None and tags is None:
             raise InvalidInputError("update needs content, metadata, importance or tags")
-        if expected_version is not None and (isinstance(expected_version, bool) or not isinstance(expected_version, int)):
+        if expected_version is not None and (
+            isinstance(expected_version, bool) or not isinstance(expected_version, int)
+        ):
             raise InvalidInputError(f"expected_version must be an integer, got {expected_version!r}")
         return cls(
             content=None if content is None else check.content(content, runtime.settings.write),
             metadata=None if metadata is None else check.metadata(metadata),
             importance=None if importance is None else check.importance(importance, 0.5),
-            valid_at=check.timestamp(valid_at, "valid_at"), ends_previous=bool(ends_previous),
-            expected_version=expected_version, tags=None if tags is None else check.tags(tags),
-        )  # fmt: skip
+            valid_at=check.timestamp(valid_at, "valid_at"),
+            ends_previous=bool(ends_previous),
+            expected_version=expected_version,
+            tags=None if tags is None else check.tags(tags),
+        )
 
 
-def update(runtime: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor: str = "user") -> MemoryRecord:
+def update(
+    runtime: Runtime, user_id: str, memory_id: UUID, change: Change, *, actor: str = "user"
+) -> MemoryRecord:
     """Change a memory. New content supersedes (new row, version + 1; a trait keeps its subtype,
     stage and confidence); metadata or importance alone change the row in place (version + 1).
     ``ends_previous`` marks the old content as no longer holding from ``valid_at`` (event time).
@@ -340,14 +430,24 @@ def update(runtime: Runtime, user_id: str, memory_id: UUID, change: Change, *, a
             )
         if change.content is not None and change.content != current.content:
             d = Draft(
-                user_id=user_id, memory_type=current.memory_type, content=change.content,
+                user_id=user_id,
+                memory_type=current.memory_type,
+                content=change.content,
                 importance=current.importance if change.importance is None else change.importance,
-                metadata={**_without_slot(current.metadata), **(change.metadata or {})}, category=current.category,
+                metadata={**_without_slot(current.metadata), **(change.metadata or {})},
+                category=current.category,
                 valid_at=change.valid_at or current.valid_at,
                 extra={**_carried_fields(current), **({} if change.tags is None else {"tags": change.tags})},
-            )  # fmt: skip
-            return supersede(runtime, conn, current, annotated(d), vector=vector, actor=actor,
-                             ends_previous=change.ends_previous)
+            )
+            return supersede(
+                runtime,
+                conn,
+                current,
+                annotated(d),
+                vector=vector,
+                actor=actor,
+                ends_previous=change.ends_previous,
+            )
         fields: dict[str, Any] = {}
         if change.metadata is not None:
             fields["metadata"] = {**current.metadata, **change.metadata}
@@ -385,16 +485,30 @@ def delete(runtime: Runtime, user_id: str, memory_id: UUID, *, actor: str = "use
         if expired is None:
             raise VersionConflictError(f"memory {memory_id} was changed while deleting; retry")
         history.record(conn, HistoryEvent.DELETE, old=current, actor=actor)
-        if current.memory_type is MemoryType.TRAIT and actor in ("user", "file"):  # stays deleted (reflect.suppression)
-            suppressions.record(conn, user_id, memory_id, current.content, current.metadata.get("keywords") or [])
+        if current.memory_type is MemoryType.TRAIT and actor in (
+            "user",
+            "file",
+        ):  # stays deleted (reflect.suppression)
+            suppressions.record(
+                conn, user_id, memory_id, current.content, current.metadata.get("keywords") or []
+            )
         return expired
 
 
 _TRAIT_FIELDS = (
-    "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
-    "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced", "trait_first_observed",
-    "trait_window_start", "trait_window_end", "trait_derived_from",
-)  # fmt: skip
+    "trait_subtype",
+    "trait_stage",
+    "trait_confidence",
+    "trait_context",
+    "trait_parent_id",
+    "trait_reinforcement_count",
+    "trait_contradiction_count",
+    "trait_last_reinforced",
+    "trait_first_observed",
+    "trait_window_start",
+    "trait_window_end",
+    "trait_derived_from",
+)
 
 
 def _searchable(d: Draft) -> str:

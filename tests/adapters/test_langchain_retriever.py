@@ -25,8 +25,12 @@ def test_retriever_invoke_ainvoke_batch_and_chain(memory: Memory) -> None:
     assert asyncio.run(retriever.ainvoke("我在哪里工作？"))[0].page_content == "我在杭州工作"
     batched = retriever.batch(["dog name", "tea"])
     assert batched[0][0].page_content == "My dog is called Rex"
-    chain = {"context": retriever | RunnableLambda(lambda ds: "\n".join(d.page_content for d in ds)),
-             "question": RunnablePassthrough()} | RunnableLambda(lambda x: f"{x['context']}\nQ: {x['question']}")
+    chain = {
+        "context": retriever | RunnableLambda(lambda ds: "\n".join(d.page_content for d in ds)),
+        "question": RunnablePassthrough(),
+    } | RunnableLambda(lambda x: f"{x['context']}\nQ: {x['question']}")
     assert "Rex" in chain.invoke("what is my dog called?")
     only_prefs = NeuromemRetriever(memory=memory, user_id="alice", k=5, filters={"category": "preference"})
-    assert [d.page_content for d in only_prefs.invoke("anything I like")] == ["I drink oolong tea every morning"]
+    assert [d.page_content for d in only_prefs.invoke("anything I like")] == [
+        "I drink oolong tea every morning"
+    ]

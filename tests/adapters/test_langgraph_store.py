@@ -37,29 +37,55 @@ def test_list_namespaces_basic(store: NeuromemStore) -> None:
         store.put(namespace=ns, key=f"id_{i}", value={"data": f"value_{i:02d}"})
 
     assert sorted(store.list_namespaces(prefix=("a", "b"))) == [
-        ("a", "b", "c"), ("a", "b", "d", "e"), ("a", "b", "d", "i"), ("a", "b", "f")]
+        ("a", "b", "c"),
+        ("a", "b", "d", "e"),
+        ("a", "b", "d", "i"),
+        ("a", "b", "f"),
+    ]
     assert sorted(store.list_namespaces(suffix=("f",))) == [("a", "b", "f"), ("a", "c", "f"), ("b", "a", "f")]
     assert sorted(store.list_namespaces(prefix=("a",), suffix=("f",))) == [("a", "b", "f"), ("a", "c", "f")]
     assert sorted(store.list_namespaces(prefix=("a", "b"), max_depth=3)) == [
-        ("a", "b", "c"), ("a", "b", "d"), ("a", "b", "f")]
+        ("a", "b", "c"),
+        ("a", "b", "d"),
+        ("a", "b", "f"),
+    ]
     assert store.list_namespaces(prefix=("a", "b"), limit=2) == [("a", "b", "c"), ("a", "b", "d", "e")]
     assert store.list_namespaces(prefix=("a", "b"), offset=2) == [("a", "b", "d", "i"), ("a", "b", "f")]
     assert sorted(store.list_namespaces(prefix=("a", "*", "f"))) == [("a", "b", "f"), ("a", "c", "f")]
-    assert sorted(store.list_namespaces(suffix=("*", "f"))) == [("a", "b", "f"), ("a", "c", "f"), ("b", "a", "f")]
+    assert sorted(store.list_namespaces(suffix=("*", "f"))) == [
+        ("a", "b", "f"),
+        ("a", "c", "f"),
+        ("b", "a", "f"),
+    ]
     assert store.list_namespaces(prefix=("nonexistent",)) == []
     assert store.list_namespaces(prefix=("users", "123")) == [("users", "123")]
-    assert sorted(store.list_namespaces(max_depth=2)) == [("a", "b"), ("a", "c"), ("admin", "users"), ("b", "a"),
-                                                         ("users", "123"), ("users", "456")]  # fmt: skip
+    assert sorted(store.list_namespaces(max_depth=2)) == [
+        ("a", "b"),
+        ("a", "c"),
+        ("admin", "users"),
+        ("b", "a"),
+        ("users", "123"),
+        ("users", "456"),
+    ]
 
 
 def test_list_namespaces_with_wildcards_and_empty_store(store: NeuromemStore) -> None:
     assert store.list_namespaces() == []
-    namespaces = [("users", "123"), ("users", "456"), ("users", "789", "settings"), ("admin", "users", "789"),
-                  ("guests", "123"), ("guests", "456", "preferences")]  # fmt: skip
+    namespaces = [
+        ("users", "123"),
+        ("users", "456"),
+        ("users", "789", "settings"),
+        ("admin", "users", "789"),
+        ("guests", "123"),
+        ("guests", "456", "preferences"),
+    ]
     for i, ns in enumerate(namespaces):
         store.put(namespace=ns, key=f"id_{i}", value={"data": f"value_{i:02d}"})
     assert sorted(store.list_namespaces(prefix=("users", "*"))) == [
-        ("users", "123"), ("users", "456"), ("users", "789", "settings")]
+        ("users", "123"),
+        ("users", "456"),
+        ("users", "789", "settings"),
+    ]
     assert store.list_namespaces(suffix=("*", "preferences")) == [("guests", "456", "preferences")]
     assert store.list_namespaces(prefix=("*", "users"), suffix=("*", "settings")) == []
 
@@ -106,10 +132,14 @@ def test_put_update_equal_values_filters_and_concurrent_async(store: NeuromemSto
 
 async def _put_update_and_filters(store: NeuromemStore) -> None:
     same, diff = {"value": "same"}, {"value": "different"}
-    await asyncio.gather(store.aput(("test",), "same", same), store.aput(("test",), "different", diff),
-                         store.aput(("test",), "twin", same))  # fmt: skip
-    got = await asyncio.gather(store.aget(("test",), "same"), store.aget(("test",), "twin"),
-                               store.aget(("test",), "different"))  # fmt: skip
+    await asyncio.gather(
+        store.aput(("test",), "same", same),
+        store.aput(("test",), "different", diff),
+        store.aput(("test",), "twin", same),
+    )
+    got = await asyncio.gather(
+        store.aget(("test",), "same"), store.aget(("test",), "twin"), store.aget(("test",), "different")
+    )
     assert [g.value for g in got] == [same, same, diff]  # type: ignore[union-attr]  # equal values stay two items
     first = store.get(("test",), "same")
     store.put(("test",), "same", {"value": 2})
@@ -158,9 +188,12 @@ class State(TypedDict):
 def test_a_compiled_graph_remembers_across_runs_through_the_store(store: NeuromemStore) -> None:
     def remember(state: State, *, store: BaseStore) -> dict[str, str]:
         if state["message"].startswith("remember "):
-            fact = state["message"][len("remember "):]
-            store.put(("memories", state["user"]), f"m{len(store.search(('memories', state['user'])))}",
-                      {"text": fact})  # fmt: skip
+            fact = state["message"][len("remember ") :]
+            store.put(
+                ("memories", state["user"]),
+                f"m{len(store.search(('memories', state['user'])))}",
+                {"text": fact},
+            )
         return {}
 
     def answer(state: State, *, store: BaseStore) -> dict[str, str]:
@@ -178,4 +211,7 @@ def test_a_compiled_graph_remembers_across_runs_through_the_store(store: Neurome
     graph.invoke({"user": "alice", "message": "remember my sister lives in Oslo", "reply": ""})
     out = graph.invoke({"user": "alice", "message": "which food allergy do I have? peanuts?", "reply": ""})
     assert out["reply"] == "I am allergic to peanuts"
-    assert graph.invoke({"user": "bob", "message": "where does my sister live?", "reply": ""})["reply"] == "I don't know"
+    assert (
+        graph.invoke({"user": "bob", "message": "where does my sister live?", "reply": ""})["reply"]
+        == "I don't know"
+    )

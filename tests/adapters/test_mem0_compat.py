@@ -24,7 +24,10 @@ def test_python_quickstart(neuromem_env: Settings) -> None:
         {"role": "user", "content": "I'm planning to watch a movie tonight. Any recommendations?"},
         {"role": "assistant", "content": "How about a thriller movies? They can be quite engaging."},
         {"role": "user", "content": "I'm not a big fan of thriller movies but I love sci-fi movies."},
-        {"role": "assistant", "content": "Got it! I'll avoid thriller recommendations and suggest sci-fi movies in the future."}
+        {
+            "role": "assistant",
+            "content": "Got it! I'll avoid thriller recommendations and suggest sci-fi movies in the future.",
+        },
     ]
 
     # Store inferred memories (default behavior)
@@ -41,12 +44,16 @@ def test_python_quickstart(neuromem_env: Settings) -> None:
     # Retrieve Memories
     # Get all memories
     all_memories = m.get_all(user_id="alice")
-    assert {"id", "memory", "hash", "created_at", "updated_at", "metadata", "user_id"} <= set(all_memories["results"][0])
+    assert {"id", "memory", "hash", "created_at", "updated_at", "metadata", "user_id"} <= set(
+        all_memories["results"][0]
+    )
 
     # Get a single memory by ID
     memory_id = result["results"][0]["id"]  # the docs print the id "892db2ae-…"
     specific_memory = m.get(memory_id)
-    assert specific_memory["memory"] == result["results"][0]["memory"] and specific_memory["user_id"] == "alice"
+    assert (
+        specific_memory["memory"] == result["results"][0]["memory"] and specific_memory["user_id"] == "alice"
+    )
 
     # Search Memories
     related_memories = m.search(query="What do you know about me?", user_id="alice")
@@ -74,7 +81,7 @@ def test_python_quickstart(neuromem_env: Settings) -> None:
 
     # Reset Memory
     m.add("Likes to play cricket on weekends", user_id="bob", metadata={"category": "hobbies"})
-    m.reset() # Reset all memories
+    m.reset()  # Reset all memories
     assert m.get_all(user_id="bob") == {"results": []}
     m.close()
 
@@ -85,7 +92,7 @@ def test_current_quickstart_with_filters_scope(neuromem_env: Settings) -> None:
     m = Memory()
     messages = [
         {"role": "user", "content": "Hi, I'm Alex. I love basketball and gaming."},
-        {"role": "assistant", "content": "Hey Alex! I'll remember your interests."}
+        {"role": "assistant", "content": "Hey Alex! I'll remember your interests."},
     ]
     m.add(messages, user_id="alex")
     results = m.search("What do you know about me?", filters={"user_id": "alex"})
@@ -98,27 +105,20 @@ def test_metadata_filtering_samples(neuromem_env: Settings) -> None:
     from neuromem.compat.mem0 import Memory  # was: from mem0 import Memory
 
     m = Memory()
-    for text, meta in (("I prefer window seats", {"category": "preferences", "priority": 7, "status": "active"}),
-                       ("I finished the quarterly report", {"category": "work", "priority": 9, "status": "completed"}),
-                       ("I want to learn the cello", {"category": "personal", "priority": 5, "status": "active"})):
+    for text, meta in (
+        ("I prefer window seats", {"category": "preferences", "priority": 7, "status": "active"}),
+        ("I finished the quarterly report", {"category": "work", "priority": 9, "status": "completed"}),
+        ("I want to learn the cello", {"category": "personal", "priority": 5, "status": "active"}),
+    ):
         m.add(text, user_id="alice", metadata=meta, infer=False)
 
     # Search with simple metadata filters
-    results = m.search(
-        "What are my preferences?",
-        user_id="alice",
-        filters={"category": "preferences"}
-    )
+    results = m.search("What are my preferences?", user_id="alice", filters={"category": "preferences"})
     assert [r["memory"] for r in results["results"]] == ["I prefer window seats"]
 
     # Equality operators
     results = m.search(
-        "specific content",
-        user_id="alice",
-        filters={
-            "status": {"eq": "active"},
-            "archived": {"ne": True}
-        }
+        "specific content", user_id="alice", filters={"status": {"eq": "active"}, "archived": {"ne": True}}
     )
     found = {r["memory"] for r in results["results"]}  # what recall finds relevant, within the filter
     assert found and found <= {"I prefer window seats", "I want to learn the cello"}
@@ -129,8 +129,8 @@ def test_metadata_filtering_samples(neuromem_env: Settings) -> None:
         user_id="alice",
         filters={
             "category": {"in": ["food", "travel", "entertainment"]},
-            "status": {"nin": ["deleted", "archived"]}
-        }
+            "status": {"nin": ["deleted", "archived"]},
+        },
     )
     assert results["results"] == []
 
@@ -140,20 +140,11 @@ def test_metadata_filtering_samples(neuromem_env: Settings) -> None:
         user_id="alice",
         filters={
             "AND": [
-                {
-                    "OR": [
-                        {"category": "work"},
-                        {"category": "personal"}
-                    ]
-                },
+                {"OR": [{"category": "work"}, {"category": "personal"}]},
                 {"priority": {"gte": 5}},
-                {
-                    "NOT": [
-                        {"status": "archived"}
-                    ]
-                }
+                {"NOT": [{"status": "archived"}]},
             ]
-        }
+        },
     )
     found = {r["memory"] for r in results["results"]}
     assert found and found <= {"I finished the quarterly report", "I want to learn the cello"}
@@ -162,31 +153,16 @@ def test_metadata_filtering_samples(neuromem_env: Settings) -> None:
     results = m.search(
         "exclusion query",
         user_id="alice",
-        filters={
-            "NOT": [
-                {"category": "archived"},
-                {"status": "completed"}
-            ]
-        }
+        filters={"NOT": [{"category": "archived"}, {"status": "completed"}]},
     )
     assert "I finished the quarterly report" not in {r["memory"] for r in results["results"]}
 
     # Handle invalid operators
     try:
-        results = m.search(
-            "test query",
-            user_id="alice",
-            filters={
-                "invalid_operator": {"unknown": "value"}
-            }
-        )
+        results = m.search("test query", user_id="alice", filters={"invalid_operator": {"unknown": "value"}})
     except ValueError as e:
         print(f"Filter error: {e}")
-        results = m.search(
-            "test query",
-            user_id="alice",
-            filters={"category": "general"}
-        )
+        results = m.search("test query", user_id="alice", filters={"category": "general"})
     assert results == {"results": []}
     m.close()
 
@@ -223,8 +199,10 @@ def test_agent_and_run_scopes_map_to_neuromem_columns(neuromem_env: Settings) ->
     m.add("Targets Lisbon this time", user_id="alex", agent_id="planner", run_id="r1", infer=False)
     stored = m.memory.get_all(user_id="alex")
     assert {(r.content, r.agent_id, r.run_id) for r in stored} == {
-        ("Likes window seats", None, None), ("Books trains before flights", "planner", None),
-        ("Targets Lisbon this time", "planner", "r1")}
+        ("Likes window seats", None, None),
+        ("Books trains before flights", "planner", None),
+        ("Targets Lisbon this time", "planner", "r1"),
+    }
     planner = m.get_all(user_id="alex", agent_id="planner")["results"]
     assert {r["memory"] for r in planner} == {"Books trains before flights", "Targets Lisbon this time"}
     assert all(r["agent_id"] == "planner" for r in planner)
@@ -240,9 +218,16 @@ def test_search_returns_memories_only(neuromem_env: Settings) -> None:
     from neuromem.compat.mem0 import Memory
 
     m = Memory()
-    m.add([{"role": "user", "content": "I love sci-fi movies, Dune most of all."},
-           {"role": "assistant", "content": "Noted: sci-fi movies like Dune. Shall I suggest more sci-fi movies?"}],
-          user_id="alice")  # fmt: skip
+    m.add(
+        [
+            {"role": "user", "content": "I love sci-fi movies, Dune most of all."},
+            {
+                "role": "assistant",
+                "content": "Noted: sci-fi movies like Dune. Shall I suggest more sci-fi movies?",
+            },
+        ],
+        user_id="alice",
+    )
     found = m.search("sci-fi movies", user_id="alice", limit=10)["results"]
     assert found and all(r["hash"] for r in found)
     assert not any("Shall I suggest" in r["memory"] for r in found)

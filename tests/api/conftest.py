@@ -29,9 +29,13 @@ class Service:
 
 @pytest.fixture(scope="module")
 def service(pg_server: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
-    data_dir = str(tmp_path_factory.mktemp("data"))  # files the service keeps (markdown sync), never ~/.neuromem
-    settings = base_settings(store={"database_url": fresh_database(pg_server), "data_dir": data_dir},
-                             traits={"reflect_on_ingest": False})  # fmt: skip
+    data_dir = str(
+        tmp_path_factory.mktemp("data")
+    )  # files the service keeps (markdown sync), never ~/.neuromem
+    settings = base_settings(
+        store={"database_url": fresh_database(pg_server), "data_dir": data_dir},
+        traits={"reflect_on_ingest": False},
+    )
     with Memory(settings) as memory:
         keys = KeyStore(memory.runtime.db)
         tokens = {}

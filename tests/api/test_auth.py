@@ -37,7 +37,9 @@ def test_scopes(service: Service) -> None:
 
 def test_tenants_are_isolated(service: Service) -> None:
     with service.client("default:write") as c:
-        mine = c.post("/v1/memories", json={"user_id": "alice", "content": "Alice of default likes jazz"}).json()
+        mine = c.post(
+            "/v1/memories", json={"user_id": "alice", "content": "Alice of default likes jazz"}
+        ).json()
     mid = mine[0]["memory"]["id"]
     with service.client("acme:write") as c:
         # the same user_id in another tenant is another person
@@ -47,13 +49,17 @@ def test_tenants_are_isolated(service: Service) -> None:
         assert c.patch(f"/v1/memories/{mid}", json={"user_id": "alice", "content": "x"}).status_code == 404
         hits = c.post("/v1/search", json={"user_id": "alice", "query": "jazz"}).json()["hits"]
         assert all("default" not in h["memory"]["content"] for h in hits)
-        theirs = c.post("/v1/memories", json={"user_id": "alice", "content": "Alice of acme likes opera"}).json()
+        theirs = c.post(
+            "/v1/memories", json={"user_id": "alice", "content": "Alice of acme likes opera"}
+        ).json()
         assert theirs[0]["memory"]["user_id"] == "alice"  # shown as the tenant's own user id
         listed = c.get("/v1/memories", params={"user_id": "alice"}).json()
         assert [m["content"] for m in listed] == ["Alice of acme likes opera"]
     with service.client("default:read") as c:
         assert c.get(f"/v1/memories/{mid}", params={"user_id": "alice"}).status_code == 200
-        assert c.get(f"/v1/memories/{theirs[0]['memory']['id']}", params={"user_id": "alice"}).status_code == 404
+        assert (
+            c.get(f"/v1/memories/{theirs[0]['memory']['id']}", params={"user_id": "alice"}).status_code == 404
+        )
     stored = service.memory.get_all(user_id="t=acme/alice")
     assert [m.content for m in stored] == ["Alice of acme likes opera"]
 

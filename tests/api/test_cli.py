@@ -4,7 +4,9 @@ from __future__ import annotations
 
 
 def test_keys_lifecycle_and_metrics(memctl) -> None:  # type: ignore[no-untyped-def]
-    created = memctl("keys", "create", "--tenant", "acme", "--scope", "read", "--user-id", "alice", "--name", "ci")
+    created = memctl(
+        "keys", "create", "--tenant", "acme", "--scope", "read", "--user-id", "alice", "--name", "ci"
+    )
     assert created.exit_code == 0, created.output
     token = next(line.split()[1] for line in created.output.splitlines() if line.startswith("token:"))
     key_id = next(line.split()[1] for line in created.output.splitlines() if line.startswith("id:"))
@@ -21,4 +23,6 @@ def test_keys_lifecycle_and_metrics(memctl) -> None:  # type: ignore[no-untyped-
 
     metrics = memctl("metrics")
     assert metrics.exit_code == 0
-    assert "neuromem_embeddings_pending" in metrics.output and "neuromem_db_pool_connections" in metrics.output
+    assert (
+        "neuromem_embeddings_pending" in metrics.output and "neuromem_db_pool_connections" in metrics.output
+    )

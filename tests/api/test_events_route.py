@@ -7,7 +7,9 @@ from tests.api.conftest import Service
 
 def test_events_route(service: Service) -> None:
     with service.client("acme:write") as c:
-        added = c.post("/v1/memories", json={"user_id": "evr", "content": "Ines sails a dinghy called Petrel"}).json()
+        added = c.post(
+            "/v1/memories", json={"user_id": "evr", "content": "Ines sails a dinghy called Petrel"}
+        ).json()
         mid = added[0]["memory"]["id"]
         page = c.get("/v1/events", params={"user_id": "evr"})
         assert page.status_code == 200, page.text

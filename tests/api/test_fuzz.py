@@ -18,17 +18,32 @@ from schemathesis.specs.openapi.checks import (
 from tests.api.conftest import Service
 
 DOC = json.loads((Path(__file__).resolve().parents[2] / "docs" / "openapi.json").read_text("utf-8"))
-schemathesis.serializer.alias(["application/x-ndjson", "application/jsonl", "application/pdf",
-                               "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
-                              "application/octet-stream")  # fmt: skip
+schemathesis.serializer.alias(
+    [
+        "application/x-ndjson",
+        "application/jsonl",
+        "application/pdf",
+        "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+    ],
+    "application/octet-stream",
+)
 schema = schemathesis.openapi.from_dict(DOC)
 CHECKS = [not_a_server_error, response_schema_conformance, status_code_conformance, content_type_conformance]
 
 
 @schema.exclude(path="/v1/jobs/{name}/run").parametrize()
-@settings(max_examples=6, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                                 HealthCheck.filter_too_much])  # fmt: skip
+@settings(
+    max_examples=6,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+    ],
+)
 def test_api_conforms_to_its_openapi_document(case, service: Service) -> None:  # type: ignore[no-untyped-def]
-    response = case.call(base_url=service.url, headers={"Authorization": f"Bearer {service.tokens['acme:admin']}"})
+    response = case.call(
+        base_url=service.url, headers={"Authorization": f"Bearer {service.tokens['acme:admin']}"}
+    )
     case.validate_response(response, checks=CHECKS)

@@ -18,14 +18,31 @@ from mcp.client.streamable_http import streamable_http_client
 from tests.api.conftest import Service
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS = {"remember", "recall", "forget", "list_memories", "traits", "record_procedure", "procedures", "conflicts",
-         "resolve_conflict", "trait", "related", "add_document", "document_status", "consolidate_memory",
-         "export_memory", "sync_markdown"}  # fmt: skip
+TOOLS = {
+    "remember",
+    "recall",
+    "forget",
+    "list_memories",
+    "traits",
+    "record_procedure",
+    "procedures",
+    "conflicts",
+    "resolve_conflict",
+    "trait",
+    "related",
+    "add_document",
+    "document_status",
+    "consolidate_memory",
+    "export_memory",
+    "sync_markdown",
+}
 
 
 def _http(service: Service, token: str) -> Client:
     headers = {"Authorization": f"Bearer {service.tokens.get(token, token)}"}
-    return Client(streamable_http_client(f"{service.url}/mcp", http_client=httpx2.AsyncClient(headers=headers)))
+    return Client(
+        streamable_http_client(f"{service.url}/mcp", http_client=httpx2.AsyncClient(headers=headers))
+    )
 
 
 def _data(result) -> object:  # type: ignore[no-untyped-def]
@@ -45,24 +62,35 @@ def test_tools_over_streamable_http(service: Service) -> None:
             assert tools["recall"].input_schema["properties"]["mode"]["enum"] == ["prompt", "hits"]
             assert all(t.description and len(t.description) > 40 for t in tools.values())
 
-            stored = _data(await client.call_tool("remember", {"user_id": "mia", "content": "Mia is allergic to peanuts",
-                                                              "category": "identity"}))  # fmt: skip
+            stored = _data(
+                await client.call_tool(
+                    "remember",
+                    {"user_id": "mia", "content": "Mia is allergic to peanuts", "category": "identity"},
+                )
+            )
             assert stored["operations"] == {"add": 1}
             turns = [{"role": "user", "content": "I just started learning the violin and I live in Porto."}]
             learned = _data(await client.call_tool("remember", {"user_id": "mia", "messages": turns}))
             assert learned["written"]
 
-            prompt = _data(await client.call_tool("recall", {"user_id": "mia", "query": "peanuts allergy",
-                                                            "token_budget": 200}))  # fmt: skip
+            prompt = _data(
+                await client.call_tool(
+                    "recall", {"user_id": "mia", "query": "peanuts allergy", "token_budget": 200}
+                )
+            )
             assert "peanuts" in prompt["text"] and prompt["hits"]
-            hits = _data(await client.call_tool("recall", {"user_id": "mia", "query": "peanuts", "mode": "hits"}))
+            hits = _data(
+                await client.call_tool("recall", {"user_id": "mia", "query": "peanuts", "mode": "hits"})
+            )
             assert hits["text"] == "" and hits["hits"][0]["content"] == "Mia is allergic to peanuts"
 
             listed = _data(await client.call_tool("list_memories", {"user_id": "mia"}))
             assert "Mia is allergic to peanuts" in [m["content"] for m in listed]
             assert isinstance(_data(await client.call_tool("traits", {"user_id": "mia"})), list)
 
-            forgotten = _data(await client.call_tool("forget", {"user_id": "mia", "memory_id": stored["written"][0]["id"]}))
+            forgotten = _data(
+                await client.call_tool("forget", {"user_id": "mia", "memory_id": stored["written"][0]["id"]})
+            )
             assert forgotten["counts"]["memories"] >= 1 and len(forgotten["digest"]) == 64
             listed = _data(await client.call_tool("list_memories", {"user_id": "mia"}))
             assert "Mia is allergic to peanuts" not in [m["content"] for m in listed]
@@ -74,7 +102,9 @@ def test_tools_over_streamable_http(service: Service) -> None:
         assert service.memory.get_all(user_id="t=acme/mia")
 
         async with _http(service, "acme:read") as client:
-            denied = await client.call_tool("remember", {"user_id": "mia", "content": "read keys cannot write"})
+            denied = await client.call_tool(
+                "remember", {"user_id": "mia", "content": "read keys cannot write"}
+            )
             assert denied.is_error and "scope" in denied.content[0].text
 
     anyio.run(main)
@@ -97,15 +127,20 @@ def test_mcp_forget_is_a_hard_forget_with_a_receipt(service: Service) -> None:
     anyio.run(main)
     with psycopg.connect(service.memory.runtime.db.server.url) as conn:
         kept = conn.execute("SELECT count(*) FROM memories WHERE content LIKE '%8841-zebra%'").fetchone()
-        history = conn.execute("SELECT count(*) FROM memory_history WHERE new_content LIKE '%8841-zebra%' "
-                               "OR old_content LIKE '%8841-zebra%'").fetchone()  # fmt: skip
+        history = conn.execute(
+            "SELECT count(*) FROM memory_history WHERE new_content LIKE '%8841-zebra%' "
+            "OR old_content LIKE '%8841-zebra%'"
+        ).fetchone()
     assert kept == (0,) and history == (0,)
 
 
 def test_http_mcp_needs_a_key(service: Service) -> None:
     with service.client(None) as c:
-        r = c.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                   headers={"accept": "application/json, text/event-stream"})  # fmt: skip
+        r = c.post(
+            "/mcp",
+            json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+            headers={"accept": "application/json, text/event-stream"},
+        )
     assert r.status_code == 401 and r.headers["www-authenticate"] == "Bearer"
 
 
@@ -118,14 +153,19 @@ def test_tools_over_stdio(service: Service) -> None:
         "NEUROMEM_EMBEDDING_DIM": str(service.settings.store.embedding_dim),
         "NEUROMEM_TRAITS__REFLECT_ON_INGEST": "false",
     }
-    params = StdioServerParameters(command=sys.executable, env=env,
-                                   args=["-c", "from neuromem.cli.main import main; main()", "mcp"])  # fmt: skip
+    params = StdioServerParameters(
+        command=sys.executable, env=env, args=["-c", "from neuromem.cli.main import main; main()", "mcp"]
+    )
 
     async def main() -> None:
         async with Client(params) as client:  # the SDK spawns `memctl mcp` and speaks JSON-RPC on its stdio
             assert {t.name for t in (await client.list_tools()).tools} == TOOLS
-            _data(await client.call_tool("remember", {"user_id": "stdio", "content": "Noor sails on weekends"}))
-            hits = _data(await client.call_tool("recall", {"user_id": "stdio", "query": "sails", "mode": "hits"}))
+            _data(
+                await client.call_tool("remember", {"user_id": "stdio", "content": "Noor sails on weekends"})
+            )
+            hits = _data(
+                await client.call_tool("recall", {"user_id": "stdio", "query": "sails", "mode": "hits"})
+            )
             assert hits["hits"][0]["content"] == "Noor sails on weekends"
 
     anyio.run(main)

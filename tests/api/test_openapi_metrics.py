@@ -16,14 +16,27 @@ def test_served_openapi_matches_docs_openapi_json(service: Service) -> None:
     assert served["openapi"].startswith("3.1")
     assert served == json.loads(DOC.read_text("utf-8")), "regenerate: memctl openapi > docs/openapi.json"
     paths = set(served["paths"])
-    assert {"/v1/search", "/v1/recall", "/v1/memories", "/v1/ingest", "/v1/traits", "/healthz", "/readyz"} <= paths
+    assert {
+        "/v1/search",
+        "/v1/recall",
+        "/v1/memories",
+        "/v1/ingest",
+        "/v1/traits",
+        "/healthz",
+        "/readyz",
+    } <= paths
     assert served["components"]["securitySchemes"]["HTTPBearer"]["scheme"] == "bearer"
 
 
 def test_metrics_content(service: Service) -> None:
     with service.client("default:write") as c:
-        c.post("/v1/ingest", json={"user_id": "met", "messages": [
-            {"role": "user", "content": "I adopted a cat named Miso and I live in Osaka."}]})  # fmt: skip
+        c.post(
+            "/v1/ingest",
+            json={
+                "user_id": "met",
+                "messages": [{"role": "user", "content": "I adopted a cat named Miso and I live in Osaka."}],
+            },
+        )
         c.post("/v1/search", json={"user_id": "met", "query": "cat"})
         c.post("/v1/recall", json={"user_id": "met", "query": "cat", "token_budget": 100})
         text = c.get("/metrics").text
@@ -44,9 +57,11 @@ def test_metrics_content(service: Service) -> None:
 
 def test_model_usage_metrics(service: Service) -> None:
     with service.memory.runtime.db.transaction() as conn:
-        conn.execute("INSERT INTO model_usage (id, user_id, operation, model, prompt_tokens, completion_tokens, ok) "
-                     "VALUES (gen_random_uuid(), 'u', 'extract', 'fake-llm', 120, 30, true), "
-                     "(gen_random_uuid(), 'u', 'extract', 'fake-llm', 0, 0, false)")  # fmt: skip
+        conn.execute(
+            "INSERT INTO model_usage (id, user_id, operation, model, prompt_tokens, completion_tokens, ok) "
+            "VALUES (gen_random_uuid(), 'u', 'extract', 'fake-llm', 120, 30, true), "
+            "(gen_random_uuid(), 'u', 'extract', 'fake-llm', 0, 0, false)"
+        )
     with service.client(None) as c:
         text = c.get("/metrics").text
     assert 'neuromem_model_calls_total{model="fake-llm",operation="extract",outcome="ok"} 1.0' in text

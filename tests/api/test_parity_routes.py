@@ -26,7 +26,10 @@ def test_export_then_import_restores_the_user(service: Service) -> None:
         header = json.loads(exported.text.splitlines()[0])
         assert header["tables"]["memories"] == 2
         readable = c.get("/v1/export", params={"user_id": "pia", "format": "markdown"})
-        assert readable.headers["content-type"].startswith("text/markdown") and "Pia plays the cello" in readable.text
+        assert (
+            readable.headers["content-type"].startswith("text/markdown")
+            and "Pia plays the cello" in readable.text
+        )
         assert c.get("/v1/export", params={"user_id": "pia", "format": "xml"}).status_code == 422
 
         service.memory.reset(user_id="t=acme/pia")  # the user is gone; the file brings it back
@@ -37,19 +40,29 @@ def test_export_then_import_restores_the_user(service: Service) -> None:
         assert c.get("/v1/memories", params={"user_id": "quinn"}).json() == []
         bad = c.post("/v1/import", params={"user_id": "pia"}, content="not an export", headers=ndjson)
         assert bad.status_code == 400 and bad.headers["content-type"] == PROBLEM
-        wrong_type = c.post("/v1/import", params={"user_id": "pia"}, content=exported.text,
-                            headers={"content-type": "text/csv"})  # fmt: skip
+        wrong_type = c.post(
+            "/v1/import",
+            params={"user_id": "pia"},
+            content=exported.text,
+            headers={"content-type": "text/csv"},
+        )
         assert wrong_type.status_code == 400
         imported = c.post("/v1/import", params={"user_id": "pia"}, content=exported.text, headers=ndjson)
         assert imported.status_code == 200, imported.text
         assert imported.json()["inserted"]["memories"] == 2 and imported.json()["user_id"] == "pia"
         assert _contents(c.get("/v1/memories", params={"user_id": "pia"}).json()) == {
-            "Pia plays the cello", "Pia lives in Ghent"}
+            "Pia plays the cello",
+            "Pia lives in Ghent",
+        }
         again = c.post("/v1/import", params={"user_id": "pia"}, content=exported.text, headers=ndjson)
         assert again.json()["inserted"]["memories"] == 0  # idempotent
     with service.client("acme:write") as c:  # a file restores team memberships too: an admin key
-        denied = c.post("/v1/import", params={"user_id": "pia"}, content=exported.text,
-                        headers={"content-type": "application/x-ndjson"})  # fmt: skip
+        denied = c.post(
+            "/v1/import",
+            params={"user_id": "pia"},
+            content=exported.text,
+            headers={"content-type": "application/x-ndjson"},
+        )
         assert denied.status_code == 403
 
 
@@ -59,21 +72,31 @@ def test_markdown_sync_round_trip(service: Service) -> None:
         first = c.post("/v1/markdown/sync", json={"user_id": "mo"})
         assert first.status_code == 200, first.text
         assert first.json()["added"] == 0 and "Mo works at a bakery" in first.json()["files"]["memory.md"]
-        page = first.json()["files"]["memory.md"].replace("## Known facts\n", "## Known facts\n- Mo rides a tandem\n")
+        page = first.json()["files"]["memory.md"].replace(
+            "## Known facts\n", "## Known facts\n- Mo rides a tandem\n"
+        )
         synced = c.post("/v1/markdown/sync", json={"user_id": "mo", "files": {"memory.md": page}})
         assert synced.status_code == 200 and synced.json()["added"] == 1
         assert "Mo rides a tandem" in _contents(c.get("/v1/memories", params={"user_id": "mo"}).json())
         assert "<!-- nm:" in synced.json()["files"]["memory.md"].split("Mo rides a tandem")[1].splitlines()[0]
         # another user's sync keeps its own files
-        assert "Mo rides" not in c.post("/v1/markdown/sync", json={"user_id": "nia"}).json()["files"]["memory.md"]
+        assert (
+            "Mo rides"
+            not in c.post("/v1/markdown/sync", json={"user_id": "nia"}).json()["files"]["memory.md"]
+        )
         bad = c.post("/v1/markdown/sync", json={"user_id": "mo", "files": {"notes.md": "x"}})
         assert bad.status_code == 422 and bad.headers["content-type"] == PROBLEM
         assert c.post("/v1/markdown/sync", json={"user_id": "mo", "language": "fr"}).status_code == 422
 
 
 def test_procedures_are_recorded_and_listed(service: Service) -> None:
-    body = {"user_id": "ro", "name": "Deploy the API", "steps": ["run tests", "build image", "push"],
-            "preconditions": ["tests green"], "outcome": "new version live"}  # fmt: skip
+    body = {
+        "user_id": "ro",
+        "name": "Deploy the API",
+        "steps": ["run tests", "build image", "push"],
+        "preconditions": ["tests green"],
+        "outcome": "new version live",
+    }
     with service.client("acme:write") as c:
         first = c.post("/v1/procedures", json=body)
         assert first.status_code == 201 and first.json()["operation"] == "add"
@@ -81,10 +104,15 @@ def test_procedures_are_recorded_and_listed(service: Service) -> None:
         assert second.json()["operation"] == "update"
         [listed] = c.get("/v1/procedures", params={"user_id": "ro"}).json()
         assert listed["name"] == "Deploy the API" and listed["successes"] == 2
-        assert listed["steps"] == ["run tests", "build image", "push"] and listed["outcome"] == "new version live"
+        assert (
+            listed["steps"] == ["run tests", "build image", "push"]
+            and listed["outcome"] == "new version live"
+        )
         assert c.post("/v1/procedures", json={**body, "steps": []}).status_code == 422
         assert c.post("/v1/procedures", json={**body, "steps": ["  "]}).status_code == 400
-        assert len(c.get("/v1/procedures", params={"user_id": "ro"}).json()) == 1  # nothing written by bad input
+        assert (
+            len(c.get("/v1/procedures", params={"user_id": "ro"}).json()) == 1
+        )  # nothing written by bad input
     with service.client("acme:read") as c:
         assert c.post("/v1/procedures", json=body).status_code == 403
 
@@ -105,10 +133,14 @@ def test_consolidation_per_user(service: Service) -> None:
         missing = c.post("/v1/memories/0190a3c4-0000-7000-8000-000000000000/restore", json={"user_id": "ola"})
         assert missing.status_code == 404 and missing.headers["content-type"] == PROBLEM
         # archive a faded memory 400 days on, then bring it back
-        stale = c.post("/v1/memories", json={"user_id": "ola", "content": "Ola once owned a blue bicycle",
-                                             "importance": 0.2}).json()[0]["memory"]["id"]  # fmt: skip
+        stale = c.post(
+            "/v1/memories",
+            json={"user_id": "ola", "content": "Ola once owned a blue bicycle", "importance": 0.2},
+        ).json()[0]["memory"]["id"]
         later = (dt.datetime.now(dt.UTC) + dt.timedelta(days=400)).isoformat()
-        archived = c.post("/v1/consolidate", json={"user_id": "ola", "steps": ["archive"], "now": later}).json()
+        archived = c.post(
+            "/v1/consolidate", json={"user_id": "ola", "steps": ["archive"], "now": later}
+        ).json()
         assert stale in {i["id"] for i in archived["archive"]["items"]}
         assert stale not in {m["id"] for m in c.get("/v1/memories", params={"user_id": "ola"}).json()}
         restored = c.post(f"/v1/memories/{stale}/restore", json={"user_id": "ola"})
@@ -119,14 +151,19 @@ def test_consolidation_per_user(service: Service) -> None:
 def test_document_upload_and_status(service: Service) -> None:
     html = b"<html><body><h1>Lease</h1><p>The rent of the flat is 900 euros a month.</p></body></html>"
     with service.client("acme:write") as c:
-        up = c.post("/v1/documents/upload", params={"user_id": "lu", "file_name": "lease.html"}, content=html,
-                    headers={"content-type": "text/html"})  # fmt: skip
+        up = c.post(
+            "/v1/documents/upload",
+            params={"user_id": "lu", "file_name": "lease.html"},
+            content=html,
+            headers={"content-type": "text/html"},
+        )
         assert up.status_code == 201, up.text
         document = up.json()
         assert document["file_name"] == "lease.html" and document["chunk_count"] >= 1
         deadline = time.monotonic() + 30
         while (state := c.get(f"/v1/documents/{document['id']}/status", params={"user_id": "lu"}).json())[
-                "state"] != "ready":  # fmt: skip
+            "state"
+        ] != "ready":
             assert time.monotonic() < deadline, state
             time.sleep(0.05)
         assert state["chunks"] == document["chunk_count"] and state["progress"] == 1.0
@@ -144,11 +181,18 @@ def test_webhooks_are_an_admins_of_its_own_tenant(service: Service) -> None:
         added = c.post("/v1/webhooks", json={"url": "http://127.0.0.1:9/hook", "events": ["memory.added"]})
         assert added.status_code == 201, added.text
         hook = added.json()
-        assert hook["tenant"] == "acme" and hook["secret"].startswith("whsec_") and hook["events"] == ["memory.added"]
+        assert (
+            hook["tenant"] == "acme"
+            and hook["secret"].startswith("whsec_")
+            and hook["events"] == ["memory.added"]
+        )
         listed = c.get("/v1/webhooks").json()
         assert [h["id"] for h in listed] == [hook["id"]] and listed[0]["secret"] is None
         assert c.post("/v1/webhooks", json={"url": "ftp://x.example/hook"}).status_code == 400
-        assert c.post("/v1/webhooks", json={"url": "http://127.0.0.1:9/h", "events": ["nope"]}).status_code == 400
+        assert (
+            c.post("/v1/webhooks", json={"url": "http://127.0.0.1:9/h", "events": ["nope"]}).status_code
+            == 400
+        )
         assert len(c.get("/v1/webhooks").json()) == 1  # bad input registered nothing
     with service.client("default:admin") as c:  # another tenant neither sees nor removes it
         assert hook["id"] not in {h["id"] for h in c.get("/v1/webhooks").json()}

@@ -16,7 +16,10 @@ TURNS = [
 
 def test_memory_crud_history_list_and_as_of(service: Service) -> None:
     with service.client("default:write") as c:
-        r = c.post("/v1/memories", json={"user_id": "crud", "content": "Carol plays the cello", "category": "general"})
+        r = c.post(
+            "/v1/memories",
+            json={"user_id": "crud", "content": "Carol plays the cello", "category": "general"},
+        )
         assert r.status_code == 201
         written = r.json()
         assert written[0]["operation"] == "add"
@@ -28,20 +31,28 @@ def test_memory_crud_history_list_and_as_of(service: Service) -> None:
         assert got.status_code == 200 and got.json()["content"] == "Carol plays the cello"
         before = got.json()["created_at"]
 
-        stale = c.patch(f"/v1/memories/{mid}", json={"user_id": "crud", "content": "Carol plays the viola"},
-                        headers={"If-Match": '"7"'})  # fmt: skip
+        stale = c.patch(
+            f"/v1/memories/{mid}",
+            json={"user_id": "crud", "content": "Carol plays the viola"},
+            headers={"If-Match": '"7"'},
+        )
         assert stale.status_code == 409
         assert stale.headers["content-type"] == "application/problem+json"
         assert stale.json()["type"].endswith("/version-conflict-error")
-        updated = c.patch(f"/v1/memories/{mid}", json={"user_id": "crud", "content": "Carol plays the viola"},
-                          headers={"If-Match": '"1"'})  # fmt: skip
+        updated = c.patch(
+            f"/v1/memories/{mid}",
+            json={"user_id": "crud", "content": "Carol plays the viola"},
+            headers={"If-Match": '"1"'},
+        )
         assert updated.status_code == 200, updated.text
         new = updated.json()
         assert new["content"] == "Carol plays the viola" and new["id"] != mid
 
         listed = c.get("/v1/memories", params={"user_id": "crud"}).json()
         assert [m["content"] for m in listed] == ["Carol plays the viola"]
-        filtered = c.get("/v1/memories", params={"user_id": "crud", "filters": json.dumps({"category": "nope"})})
+        filtered = c.get(
+            "/v1/memories", params={"user_id": "crud", "filters": json.dumps({"category": "nope"})}
+        )
         assert filtered.status_code == 200 and filtered.json() == []
         past = c.get("/v1/memories", params={"user_id": "crud", "as_of": before}).json()
         assert [m["content"] for m in past] == ["Carol plays the cello"]
@@ -66,8 +77,11 @@ def test_bad_input_is_a_typed_4xx_and_writes_nothing(service: Service) -> None:
         assert r.status_code == 400 and r.json()["type"].endswith("/invalid-filter-error")
         r = c.get(f"/v1/memories/{uuid.uuid4()}", params={"user_id": "bad"})
         assert r.status_code == 404 and r.json()["type"].endswith("/memory-not-found-error")
-        r = c.post("/v1/memories", content=b"{" + b" " * (service.settings.service.max_body_bytes + 10) + b"}",
-                   headers={"content-type": "application/json"})  # fmt: skip
+        r = c.post(
+            "/v1/memories",
+            content=b"{" + b" " * (service.settings.service.max_body_bytes + 10) + b"}",
+            headers={"content-type": "application/json"},
+        )
         assert r.status_code == 413 and r.headers["content-type"] == "application/problem+json"
         assert c.get("/v1/memories", params={"user_id": "bad"}).json() == []
         r = c.post("/v1/memories", json={"user_id": "t=acme/alice", "content": "impersonation"})
@@ -95,18 +109,33 @@ def test_ingest_sessions_sources_and_import(service: Service) -> None:
         sources = c.get(f"/v1/memories/{mid}/sources", params={"user_id": "ing"})
         assert sources.status_code == 200 and sources.json()["messages"]
         end = c.post("/v1/sessions/s1/end", json={"user_id": "ing"})
-        assert end.status_code == 200 and end.json()["session_id"] == "s1" and end.json()["message_count"] == 3
+        assert (
+            end.status_code == 200 and end.json()["session_id"] == "s1" and end.json()["message_count"] == 3
+        )
         assert c.post("/v1/sessions/nope/end", json={"user_id": "ing"}).status_code == 404
 
         export = "\n".join(json.dumps({"session_id": "imp", **t}) for t in TURNS)
-        r = c.post("/v1/imports", params={"user_id": "ing2"}, content=export.encode(),
-                   headers={"content-type": "application/x-ndjson"})  # fmt: skip
+        r = c.post(
+            "/v1/imports",
+            params={"user_id": "ing2"},
+            content=export.encode(),
+            headers={"content-type": "application/x-ndjson"},
+        )
         assert r.status_code == 200, r.text
         assert r.json()["turns_ingested"] == 3 and r.json()["sessions"] == 1
-        again = c.post("/v1/imports", params={"user_id": "ing2"}, content=export.encode(),
-                       headers={"content-type": "application/x-ndjson"}).json()  # fmt: skip
+        again = c.post(
+            "/v1/imports",
+            params={"user_id": "ing2"},
+            content=export.encode(),
+            headers={"content-type": "application/x-ndjson"},
+        ).json()
         assert again["turns_ingested"] == 0 and again["turns_skipped"] == 3  # resumable, no duplicates
-        bad = c.post("/v1/imports", params={"user_id": "ing2"}, content=b"[1,2", headers={"content-type": "application/json"})
+        bad = c.post(
+            "/v1/imports",
+            params={"user_id": "ing2"},
+            content=b"[1,2",
+            headers={"content-type": "application/json"},
+        )
         assert bad.status_code == 400
 
 
@@ -115,7 +144,9 @@ def test_search_with_trace_and_recall_with_citations(service: Service) -> None:
         c.post("/v1/memories", json={"user_id": "rec", "content": "Dana drinks green tea every morning"})
         c.post("/v1/memories", json={"user_id": "rec", "content": "Dana lives in Lisbon"})
     with service.client("default:read") as c:
-        r = c.post("/v1/search", json={"user_id": "rec", "query": "Dana green tea", "limit": 5, "trace": True})
+        r = c.post(
+            "/v1/search", json={"user_id": "rec", "query": "Dana green tea", "limit": 5, "trace": True}
+        )
         assert r.status_code == 200
         body = r.json()
         assert body["hits"][0]["memory"]["content"] == "Dana drinks green tea every morning"
@@ -129,38 +160,65 @@ def test_search_with_trace_and_recall_with_citations(service: Service) -> None:
 
 def test_documents(service: Service) -> None:
     with service.client("default:write") as c:
-        r = c.post("/v1/documents", json={"user_id": "doc", "text": "# Handbook\n\nVacation needs two weeks notice.",
-                                          "file_name": "handbook.md", "mime_type": "text/markdown"})  # fmt: skip
+        r = c.post(
+            "/v1/documents",
+            json={
+                "user_id": "doc",
+                "text": "# Handbook\n\nVacation needs two weeks notice.",
+                "file_name": "handbook.md",
+                "mime_type": "text/markdown",
+            },
+        )
         assert r.status_code == 201, r.text
         fid = r.json()["id"]
         assert [d["id"] for d in c.get("/v1/documents", params={"user_id": "doc"}).json()] == [fid]
         assert c.delete(f"/v1/documents/{fid}", params={"user_id": "doc"}).json()["deleted_at"] is not None
         assert c.get("/v1/documents", params={"user_id": "doc"}).json() == []
-        assert c.post("/v1/documents", json={"user_id": "doc", "text": "x", "file_name": "a.pdf",
-                                             "mime_type": "application/pdf"}).status_code == 400  # fmt: skip
+        assert (
+            c.post(
+                "/v1/documents",
+                json={"user_id": "doc", "text": "x", "file_name": "a.pdf", "mime_type": "application/pdf"},
+            ).status_code
+            == 400
+        )
 
 
 def test_traits_reflect_correct_delete(service: Service) -> None:
     with service.client("default:write") as c:
         for day in range(1, 7):
-            c.post("/v1/memories", json={"user_id": "tr", "content": f"I went running in the park this morning ({day})",
-                                         "memory_type": "episodic", "valid_at": f"2026-10-0{day}T07:00:00Z"})  # fmt: skip
+            c.post(
+                "/v1/memories",
+                json={
+                    "user_id": "tr",
+                    "content": f"I went running in the park this morning ({day})",
+                    "memory_type": "episodic",
+                    "valid_at": f"2026-10-0{day}T07:00:00Z",
+                },
+            )
         r = c.post("/v1/reflect", json={"user_id": "tr"})
         assert r.status_code == 200 and r.json()["status"] == "completed"
         groups = c.get("/v1/traits", params={"user_id": "tr"}).json()
         assert set(groups) == {"core", "preferences", "behaviors", "forming"}
         traits = [t for g in groups.values() for t in g]
         if not traits:  # the offline detector found nothing: make one directly to exercise the routes
-            traits = [c.post("/v1/memories", json={"user_id": "tr", "content": "runs in the mornings",
-                                                   "memory_type": "trait"}).json()[0]["memory"]]  # fmt: skip
+            traits = [
+                c.post(
+                    "/v1/memories",
+                    json={"user_id": "tr", "content": "runs in the mornings", "memory_type": "trait"},
+                ).json()[0]["memory"]
+            ]
         tid = traits[0]["id"]
         detail = c.get(f"/v1/traits/{tid}", params={"user_id": "tr"})
         assert detail.status_code == 200 and detail.json()["trait"]["id"] == tid
-        fixed = c.post(f"/v1/traits/{tid}/correct", json={"user_id": "tr", "content": "I run on weekday mornings"})
+        fixed = c.post(
+            f"/v1/traits/{tid}/correct", json={"user_id": "tr", "content": "I run on weekday mornings"}
+        )
         assert fixed.status_code == 200 and fixed.json()["content"] == "I run on weekday mornings"
         gone = c.delete(f"/v1/traits/{fixed.json()['id']}", params={"user_id": "tr"})
         assert gone.status_code == 200 and gone.json()["expired_at"] is not None
-        fact = c.post("/v1/memories", json={"user_id": "tr", "content": "not a trait"}).json()[0]["memory"]["id"]
+        fact = c.post("/v1/memories", json={"user_id": "tr", "content": "not a trait"}).json()[0]["memory"][
+            "id"
+        ]
         assert c.get(f"/v1/traits/{fact}", params={"user_id": "tr"}).status_code == 404
 
 
@@ -184,22 +242,32 @@ def test_health_ready_jobs(service: Service) -> None:
 
 def test_tags_are_written_returned_and_filtered(service: Service) -> None:
     with service.client("default:write") as c:
-        r = c.post("/v1/memories", json={"user_id": "tags", "content": "Dana runs on Sundays", "tags": ["sport"]})
+        r = c.post(
+            "/v1/memories", json={"user_id": "tags", "content": "Dana runs on Sundays", "tags": ["sport"]}
+        )
         assert r.status_code == 201 and r.json()[0]["memory"]["tags"] == ["sport"]
         mid = r.json()[0]["memory"]["id"]
         c.post("/v1/memories", json={"user_id": "tags", "content": "Dana reads poetry", "tags": ["books"]})
         wanted = json.dumps({"tags": {"contains_any": ["sport", "music"]}})
         listed = c.get("/v1/memories", params={"user_id": "tags", "filters": wanted}).json()
         assert [m["content"] for m in listed] == ["Dana runs on Sundays"]
-        hits = c.post("/v1/search", json={"user_id": "tags", "query": "what does Dana do",
-                                          "filters": {"tags": {"contains_all": ["books"]}}}).json()  # fmt: skip
+        hits = c.post(
+            "/v1/search",
+            json={
+                "user_id": "tags",
+                "query": "what does Dana do",
+                "filters": {"tags": {"contains_all": ["books"]}},
+            },
+        ).json()
         assert [h["memory"]["content"] for h in hits["hits"]] == ["Dana reads poetry"]
         patched = c.patch(f"/v1/memories/{mid}", json={"user_id": "tags", "tags": ["sport", "outdoor"]})
         assert patched.status_code == 200 and patched.json()["tags"] == ["sport", "outdoor"]
         bad = c.post("/v1/memories", json={"user_id": "tags", "content": "x", "tags": [""]})
         assert bad.status_code == 400 and "tag" in bad.json()["detail"]  # the library's InvalidInputError
         assert len(c.get("/v1/memories", params={"user_id": "tags"}).json()) == 2  # nothing written
-        bad_filter = c.get("/v1/memories", params={"user_id": "tags", "filters": json.dumps({"tags": {"eq": 1}})})
+        bad_filter = c.get(
+            "/v1/memories", params={"user_id": "tags", "filters": json.dumps({"tags": {"eq": 1}})}
+        )
         assert bad_filter.status_code in (400, 422)
 
 
@@ -217,22 +285,32 @@ def test_a_chunked_body_over_the_limit_gets_413_and_a_small_one_is_served(servic
         yield suffix
 
     with service.client("default:write") as c:
-        big = c.post("/v1/memories", content=chunks(20 * 1024 * 1024, b'{"user_id": "chunked", "content": "x"',
-                                                       b"}"), headers={"content-type": "application/json"})  # fmt: skip
+        big = c.post(
+            "/v1/memories",
+            content=chunks(20 * 1024 * 1024, b'{"user_id": "chunked", "content": "x"', b"}"),
+            headers={"content-type": "application/json"},
+        )
         assert big.status_code == 413 and big.headers["content-type"] == "application/problem+json"
         assert big.json()["detail"] == f"the request body is larger than {limit} bytes"
-        small = c.post("/v1/memories", content=chunks(200, b'{"user_id": "chunked", "content": "Erin sails"', b"}"),
-                       headers={"content-type": "application/json"})  # fmt: skip
+        small = c.post(
+            "/v1/memories",
+            content=chunks(200, b'{"user_id": "chunked", "content": "Erin sails"', b"}"),
+            headers={"content-type": "application/json"},
+        )
         assert small.status_code == 201, small.text
-        assert [m["content"] for m in c.get("/v1/memories", params={"user_id": "chunked"}).json()] == ["Erin sails"]
+        assert [m["content"] for m in c.get("/v1/memories", params={"user_id": "chunked"}).json()] == [
+            "Erin sails"
+        ]
 
 
 def test_a_one_megabyte_turn_is_stored_as_a_document(service: Service) -> None:
     """Issue 23 item 1: a 1 MB turn got 504 after 60 s and stored nothing; it is a document now."""
     turn = "".join(f"Note {i}: the gauge on pump {i} read nominal. " for i in range(30_000))[:1_000_000]
     with service.client("default:write") as c:
-        r = c.post("/v1/ingest", json={"user_id": "big", "session_id": "paste",
-                                       "messages": [{"role": "user", "content": turn}]})  # fmt: skip
+        r = c.post(
+            "/v1/ingest",
+            json={"user_id": "big", "session_id": "paste", "messages": [{"role": "user", "content": turn}]},
+        )
         assert r.status_code == 200, r.text[:300]
         assert r.json()["turns"] == 1 and r.json()["results"] == []  # not mined sentence by sentence
         [doc] = c.get("/v1/documents", params={"user_id": "big"}).json()

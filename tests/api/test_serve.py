@@ -27,13 +27,23 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service, tmp_path: Path) -> None:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-           "NEUROMEM_DATABASE_URL": service.settings.store.database_url.get_secret_value(), "NEUROMEM_EMBEDDER": "hashing",
-           "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64", "NEUROMEM_SERVICE__PORT": "0"}  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+        "NEUROMEM_DATABASE_URL": service.settings.store.database_url.get_secret_value(),
+        "NEUROMEM_EMBEDDER": "hashing",
+        "NEUROMEM_EMBEDDER__DIM": "64",
+        "NEUROMEM_EMBEDDING_DIM": "64",
+        "NEUROMEM_SERVICE__PORT": "0",
+    }
     log = tmp_path / "serve.log"
     with log.open("w") as out:
-        proc = subprocess.Popen([sys.executable, "-c", "from neuromem.cli.main import main; main()", "serve"],
-                                env=env, stdout=out, stderr=subprocess.STDOUT)  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-c", "from neuromem.cli.main import main; main()", "serve"],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     try:
         url = None
         deadline = time.monotonic() + 60
@@ -47,25 +57,44 @@ def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service
         while not (banner := [line for line in log.read_text().splitlines() if "neuromem ready in" in line]):
             assert time.monotonic() < deadline and proc.poll() is None, log.read_text()[-2000:]
             time.sleep(0.1)
-        assert [f"{url}{path}" in banner[0] for path in ("/docs", "/ui/", "/mcp", "/metrics")] == [True] * 4, banner
+        assert [f"{url}{path}" in banner[0] for path in ("/docs", "/ui/", "/mcp", "/metrics")] == [
+            True
+        ] * 4, banner
         with httpx.Client(base_url=url, timeout=30) as c:
             assert c.get("/readyz").json()["status"] == "ready"
-            r = c.post("/v1/memories", json={"user_id": "p", "content": "secret plans for the weekend"},
-                       headers={"Authorization": f"Bearer {service.tokens['default:write']}", "X-Request-ID": "req-42"})  # fmt: skip
+            r = c.post(
+                "/v1/memories",
+                json={"user_id": "p", "content": "secret plans for the weekend"},
+                headers={
+                    "Authorization": f"Bearer {service.tokens['default:write']}",
+                    "X-Request-ID": "req-42",
+                },
+            )
             assert r.status_code == 201 and r.headers["x-request-id"] == "req-42"
     finally:
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(30)
     assert code == 0
     lines = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
-    access = [e for e in lines if e.get("request_id") == "req-42" and e["logger"] == "neuromem.service.api.access"]
-    assert access and access[0]["tenant"] == "default" and access[0]["user_id"] == "p" and access[0]["status"] == 201
+    access = [
+        e for e in lines if e.get("request_id") == "req-42" and e["logger"] == "neuromem.service.api.access"
+    ]
+    assert (
+        access
+        and access[0]["tenant"] == "default"
+        and access[0]["user_id"] == "p"
+        and access[0]["status"] == 201
+    )
     assert "secret plans" not in log.read_text()  # memory content never reaches the INFO log
 
 
 def test_serve_json_handshake(service: Service, tmp_path: Path) -> None:
-    settings = Settings.model_validate({**service.settings.model_dump(), "store": {
-        **service.settings.store.model_dump(), "data_dir": tmp_path / "pgdata"}})  # fmt: skip
+    settings = Settings.model_validate(
+        {
+            **service.settings.model_dump(),
+            "store": {**service.settings.store.model_dump(), "data_dir": tmp_path / "pgdata"},
+        }
+    )
     with handshake(service.memory, settings, "http://127.0.0.1:9999", enabled=True) as path:
         assert path == tmp_path / "serve.json"
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
@@ -114,7 +143,9 @@ def test_readyz_waits_for_the_warm_embedder(service: Service) -> None:
 
 
 def test_json_log_lines_carry_request_fields() -> None:
-    record = logging.LogRecord("neuromem.service.api.access", logging.INFO, __file__, 1, "POST %s %s", ("/v1/x", 201), None)
+    record = logging.LogRecord(
+        "neuromem.service.api.access", logging.INFO, __file__, 1, "POST %s %s", ("/v1/x", 201), None
+    )
     token = logs.request_fields.set({"request_id": "r1"})
     try:
         logs.annotate(tenant="acme", user_id="alice", ignored=None)
@@ -137,10 +168,20 @@ def test_opentelemetry_spans_per_request(service: Service) -> None:
     provider.add_span_processor(SimpleSpanProcessor(exporter))
     api.set_tracer_provider(provider)
     with service.client("default:read") as c:
-        c.post("/v1/search", json={"user_id": "otel", "query": "anything"}, headers={"X-Request-ID": "span-1"})
+        c.post(
+            "/v1/search", json={"user_id": "otel", "query": "anything"}, headers={"X-Request-ID": "span-1"}
+        )
     deadline = time.monotonic() + 5  # the span ends just after the response is sent: wait for it
-    while not (spans := [s for s in exporter.get_finished_spans()
-                         if s.attributes.get("neuromem.request_id") == "span-1"]) and time.monotonic() < deadline:
+    while (
+        not (
+            spans := [
+                s
+                for s in exporter.get_finished_spans()
+                if s.attributes.get("neuromem.request_id") == "span-1"
+            ]
+        )
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.01)
     assert spans and spans[0].name == "POST /v1/search"
     assert spans[0].attributes["http.response.status_code"] == 200

@@ -20,14 +20,31 @@ def _session(sid: str, day: int, texts: list[str], answer: bool) -> LMESession:
 
 
 def _question() -> LMEQuestion:
-    evidence = _session("answer_ab12_1", 0, ["I adopted a beagle called Biscuit last week.",
-                                             "Biscuit loves the park near the river."], True)
-    fillers = [_session(f"filler_{n}", 10 + n, [f"We talked about the weather on day {n}.",
-                                                f"Then I cooked pasta number {n} for dinner."], False)
-               for n in range(3)]
+    evidence = _session(
+        "answer_ab12_1",
+        0,
+        ["I adopted a beagle called Biscuit last week.", "Biscuit loves the park near the river."],
+        True,
+    )
+    fillers = [
+        _session(
+            f"filler_{n}",
+            10 + n,
+            [f"We talked about the weather on day {n}.", f"Then I cooked pasta number {n} for dinner."],
+            False,
+        )
+        for n in range(3)
+    ]
     sessions = (evidence, *fillers)
-    return LMEQuestion("q1", "single-session-user", "What is my beagle called?", START + dt.timedelta(days=200),
-                       "Biscuit", ("answer_ab12_1",), sessions)  # fmt: skip
+    return LMEQuestion(
+        "q1",
+        "single-session-user",
+        "What is my beagle called?",
+        START + dt.timedelta(days=200),
+        "Biscuit",
+        ("answer_ab12_1",),
+        sessions,
+    )
 
 
 def test_run_hides_labels_and_scores_on_hashed_sessions(settings: Settings) -> None:
@@ -38,8 +55,12 @@ def test_run_hides_labels_and_scores_on_hashed_sessions(settings: Settings) -> N
 def _check(memory: Memory) -> None:
     outcome = run(_question(), "heldout", memory, "lme0", months=0)
     with memory.runtime.db.connection() as conn:
-        seen = [r["external_id"] for r in conn.execute(
-            "SELECT external_id FROM conversation_sessions WHERE user_id = 'lme0'").fetchall()]  # fmt: skip
+        seen = [
+            r["external_id"]
+            for r in conn.execute(
+                "SELECT external_id FROM conversation_sessions WHERE user_id = 'lme0'"
+            ).fetchall()
+        ]
     assert seen and not any("answer" in s or "filler" in s for s in seen)
     assert hidden("answer_ab12_1") in seen
     assert outcome.any_hit == (True, True) and outcome.all_hit == (True, True)

@@ -170,8 +170,16 @@ def test_corpora(lme_file: Path) -> None:
 
 def test_empty_turns_are_not_documents(tmp_path: Path) -> None:
     """A few real haystacks hold an empty turn; it is no document (an embedder refuses empty text)."""
-    blank = {**Q_ASSISTANT_ONLY, "haystack_sessions": [[_turn("user", "  ", False), _turn("user", "Bread?", False),
-                                                         _turn("assistant", "Rye bread.", True)]]}  # fmt: skip
+    blank = {
+        **Q_ASSISTANT_ONLY,
+        "haystack_sessions": [
+            [
+                _turn("user", "  ", False),
+                _turn("user", "Bread?", False),
+                _turn("assistant", "Rye bread.", True),
+            ]
+        ],
+    }
     path = tmp_path / "blank.jsonl.gz"
     with gzip.open(path, "wt", encoding="utf-8") as f:
         f.write(json.dumps(blank) + "\n")

@@ -18,22 +18,30 @@ from tests.recall.helpers import insert_memory
 
 def first_recall(memory: Memory, query: str, user_id: str, types: list[MemoryType] | None = None) -> list:
     runtime = memory.runtime
-    request = SearchRequest(user_id, runtime.embedder.embed_query(query), query_terms(query),
-                            types or list(MemoryType), 10)
+    request = SearchRequest(
+        user_id, runtime.embedder.embed_query(query), query_terms(query), types or list(MemoryType), 10
+    )
     with runtime.db.connection() as conn:
         return search(conn, request, runtime.settings.recall, runtime.dim, runtime.settings.traits)
 
 
 def test_score_components_match_the_formula(memory: Memory, settings: Settings) -> None:
     valid_at = dt.datetime.now(dt.UTC) - dt.timedelta(days=10)
-    memory.add("Hana plays the cello in an orchestra", user_id="hana", importance=0.8, valid_at=valid_at,
-               metadata={"emotion": {"valence": 0.6, "arousal": 0.4, "label": "proud"}})
+    memory.add(
+        "Hana plays the cello in an orchestra",
+        user_id="hana",
+        importance=0.8,
+        valid_at=valid_at,
+        metadata={"emotion": {"valence": 0.6, "arousal": 0.4, "label": "proud"}},
+    )
     hit = first_recall(memory, "cello orchestra", "hana")[0]
     r = settings.recall
     assert hit.score.ranks == {"lexical": 1, "vector": 1}
     assert hit.score.rrf == pytest.approx(2 / (r.rrf_k + 1))
     age_s = 10 * 86400
-    expected_recency = r.recency_weight * math.exp(-age_s / (r.recency_tau_fact_days * 86400 * (1 + 0.4 * r.arousal_factor)))
+    expected_recency = r.recency_weight * math.exp(
+        -age_s / (r.recency_tau_fact_days * 86400 * (1 + 0.4 * r.arousal_factor))
+    )
     assert hit.score.recency == pytest.approx(expected_recency, rel=1e-3)
     assert hit.score.importance == pytest.approx(r.importance_weight * 0.8)
     assert hit.score.stage_boost == 0
@@ -44,8 +52,11 @@ def test_score_components_match_the_formula(memory: Memory, settings: Settings) 
 def test_trait_stage_boost_from_the_decayed_view(memory: Memory, db_url: str) -> None:
     rec = insert_memory(memory, "t", "Prefers morning meetings over evening ones", memory_type="trait")
     with psycopg.connect(db_url, autocommit=True) as conn:
-        conn.execute("UPDATE memories SET trait_subtype = 'preference', trait_stage = 'core', "
-                     "trait_confidence = 0.9 WHERE id = %s", (rec.id,))
+        conn.execute(
+            "UPDATE memories SET trait_subtype = 'preference', trait_stage = 'core', "
+            "trait_confidence = 0.9 WHERE id = %s",
+            (rec.id,),
+        )
     refresh_trait_view(memory.runtime.db)
     hit = first_recall(memory, "morning meetings", "t")[0]
     assert hit.memory.id == rec.id and hit.score.stage_boost == pytest.approx(0.25)
@@ -60,11 +71,15 @@ def test_every_pooled_connection_scans_hnsw_iteratively(memory: Memory, settings
     the HNSW scan keep scanning until enough rows match instead of silently returning fewer."""
     with memory.runtime.db.connection() as conn:
         assert conn.execute("SHOW hnsw.iterative_scan").fetchone()["hnsw.iterative_scan"] == "relaxed_order"
-        assert conn.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == str(settings.store.hnsw_ef_search)
+        assert conn.execute("SHOW hnsw.ef_search").fetchone()["hnsw.ef_search"] == str(
+            settings.store.hnsw_ef_search
+        )
         assert conn.execute("SHOW jit").fetchone()["jit"] == "off"  # no compile pauses on large scans
 
 
-def test_per_user_filter_returns_all_of_a_small_users_rows(memory: Memory, settings: Settings, db_url: str) -> None:
+def test_per_user_filter_returns_all_of_a_small_users_rows(
+    memory: Memory, settings: Settings, db_url: str
+) -> None:
     dim = settings.store.embedding_dim
     # correlated on g.n so that every row gets its own random vector
     random_vector = f"(SELECT array_agg(random() - 0.5) FROM generate_series(1, {dim}) AS d(i) WHERE g.n > 0)"
@@ -78,8 +93,13 @@ def test_per_user_filter_returns_all_of_a_small_users_rows(memory: Memory, setti
         conn.execute("ANALYZE memories_fact")
     vector = memory.runtime.embedder.embed_query("anything at all")
     with memory.runtime.db.connection() as conn:
-        hits = search(conn, SearchRequest("needle", vector, [], [MemoryType.FACT], 50), settings.recall, dim,
-                      settings.traits)
+        hits = search(
+            conn,
+            SearchRequest("needle", vector, [], [MemoryType.FACT], 50),
+            settings.recall,
+            dim,
+            settings.traits,
+        )
     assert len(hits) == 12 and {h.memory.user_id for h in hits} == {"needle"}
 
 
@@ -94,8 +114,10 @@ def test_chinese_full_text_keeps_words_whole(memory: Memory) -> None:
 def _hnsw_scans(conn) -> int:  # type: ignore[no-untyped-def]
     conn.execute("SELECT pg_stat_force_next_flush()")
     conn.commit()
-    row = conn.execute("SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes "
-                       "WHERE indexrelname IN ('idx_fact_embedding', 'idx_episodic_embedding')").fetchone()
+    row = conn.execute(
+        "SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes "
+        "WHERE indexrelname IN ('idx_fact_embedding', 'idx_episodic_embedding')"
+    ).fetchone()
     return int(row["n"])
 
 
@@ -114,11 +136,19 @@ def test_vector_queries_use_the_hnsw_index(
     runtime = memory.runtime
     vector = runtime.embedder.embed_query("balcony tomatoes")
     searches = {
-        "nearest_current": lambda c: store_memories.nearest_current(c, "lena", MemoryType.FACT, vector, runtime.dim),
-        "vector_search": lambda c: recall_queries.vector_search(c, "lena", vector, runtime.dim, [MemoryType.FACT],
-                                                                 limit=5),
-        "first_recall": lambda c: search(c, SearchRequest("lena", vector, ["tomatoes"], list(MemoryType), 5),
-                                         settings.recall, runtime.dim, settings.traits),
+        "nearest_current": lambda c: store_memories.nearest_current(
+            c, "lena", MemoryType.FACT, vector, runtime.dim
+        ),
+        "vector_search": lambda c: recall_queries.vector_search(
+            c, "lena", vector, runtime.dim, [MemoryType.FACT], limit=5
+        ),
+        "first_recall": lambda c: search(
+            c,
+            SearchRequest("lena", vector, ["tomatoes"], list(MemoryType), 5),
+            settings.recall,
+            runtime.dim,
+            settings.traits,
+        ),
     }
     for name, run in searches.items():
         with runtime.db.connection() as conn:
@@ -152,19 +182,26 @@ def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(
     def scans(conn, index: str) -> int:  # type: ignore[no-untyped-def]
         conn.execute("SELECT pg_stat_force_next_flush()")
         conn.commit()
-        row = conn.execute("SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes "
-                           "WHERE indexrelname = %s", (index,)).fetchone()
+        row = conn.execute(
+            "SELECT coalesce(sum(idx_scan), 0) AS n FROM pg_stat_user_indexes WHERE indexrelname = %s",
+            (index,),
+        ).fetchone()
         return int(row["n"])
 
     from neuromem.store import recall_queries
 
     types = [MemoryType.FACT, MemoryType.EPISODIC]
     searches = {  # the first recall, and the pipeline's vector retriever
-        "first recall": lambda c, user: [h.memory.id for h in search(
-            c, SearchRequest(user, vector, [], types, 5), settings.recall, runtime.dim, settings.traits)],
-        "vector_search": lambda c, user: [r.id for r in recall_queries.vector_search(
-            c, user, vector, runtime.dim, types, limit=5)],
-    }  # fmt: skip
+        "first recall": lambda c, user: [
+            h.memory.id
+            for h in search(
+                c, SearchRequest(user, vector, [], types, 5), settings.recall, runtime.dim, settings.traits
+            )
+        ],
+        "vector_search": lambda c, user: [
+            r.id for r in recall_queries.vector_search(c, user, vector, runtime.dim, types, limit=5)
+        ],
+    }
     for name, run in searches.items():
         with runtime.db.connection() as conn:
             conn.execute("SET enable_seqscan = off")  # the index whenever the query allows it
@@ -179,7 +216,9 @@ def test_no_hnsw_scan_of_a_type_the_user_has_no_rows_of(
         assert after["idx_episodic_embedding"] == before["idx_episodic_embedding"], name
 
 
-def test_rows_holding_several_common_terms_survive_the_candidate_cap(memory: Memory, settings: Settings) -> None:
+def test_rows_holding_several_common_terms_survive_the_candidate_cap(
+    memory: Memory, settings: Settings
+) -> None:
     """The full-text match fetches a bounded number of candidates (per_type_k × 25, here 25); a
     row holding two of the terms is still found when the common words fill that bound first."""
     for i in range(15):
@@ -189,10 +228,20 @@ def test_rows_holding_several_common_terms_survive_the_candidate_cap(memory: Mem
     recall = settings.recall.model_copy(update={"per_type_k": 1})
     runtime = memory.runtime
     with runtime.db.connection() as conn:
-        hits = search(conn, SearchRequest("w", None, ["walnut", "quince"], list(MemoryType), 4), recall, runtime.dim,
-                      runtime.settings.traits)
-        single = search(conn, SearchRequest("w", None, ["walnut"], list(MemoryType), 4), recall, runtime.dim,
-                      runtime.settings.traits)
+        hits = search(
+            conn,
+            SearchRequest("w", None, ["walnut", "quince"], list(MemoryType), 4),
+            recall,
+            runtime.dim,
+            runtime.settings.traits,
+        )
+        single = search(
+            conn,
+            SearchRequest("w", None, ["walnut"], list(MemoryType), 4),
+            recall,
+            runtime.dim,
+            runtime.settings.traits,
+        )
     assert hits[0].memory.id == both.id and hits[0].score.ranks == {"lexical": 1}
     # a one-term query over more rows than the cap still fills its list, oldest first among ties
     assert [h.score.ranks["lexical"] for h in single] == [1, 2]
@@ -221,14 +270,21 @@ def test_a_user_with_few_rows_is_searched_exactly(
     runtime = memory.runtime
     query = runtime.embedder.embed_query("fixing a bike")
     with runtime.db.connection() as conn:
-        stored = conn.execute("SELECT id, halfvec_send(embedding) AS v FROM memories WHERE user_id = 'ira'").fetchall()
+        stored = conn.execute(
+            "SELECT id, halfvec_send(embedding) AS v FROM memories WHERE user_id = 'ira'"
+        ).fetchall()
         truth = sorted(stored, key=lambda r: -float(np.dot(from_halfvec_send(r["v"]), query)))
         conn.execute("SET enable_seqscan = off")  # as above: the HNSW index whenever a branch allows it
         conn.execute("SET enable_sort = off")
         before = _hnsw_scans(conn)
         pipeline = recall_queries.vector_search(conn, "ira", query, runtime.dim, [MemoryType.FACT], limit=3)
-        first = search(conn, SearchRequest("ira", query, [], [MemoryType.FACT], 3), settings.recall, runtime.dim,
-                       settings.traits)
+        first = search(
+            conn,
+            SearchRequest("ira", query, [], [MemoryType.FACT], 3),
+            settings.recall,
+            runtime.dim,
+            settings.traits,
+        )
         after = _hnsw_scans(conn)
     assert [r.id for r in pipeline] == [r["id"] for r in truth]
     assert [h.memory.id for h in first] == [r["id"] for r in truth]

@@ -96,9 +96,13 @@ BREAKS = {
     "keep without current": ("en-addition-000", _drop_current_from_keep),
     "a kept value nobody said": ("zh-unrelated-000", lambda r: r["keep"].append("拉萨")),
     "a stale value on an addition": ("en-addition-000", lambda r: r.update(stale="peanuts")),
-    "an assistant turn last": ("en-update-005", lambda r: r["turns"].append(
-        {"role": "assistant", "content": "Noted.", "timestamp": "2030-01-01T00:00:00Z"})),
-}  # fmt: skip
+    "an assistant turn last": (
+        "en-update-005",
+        lambda r: r["turns"].append(
+            {"role": "assistant", "content": "Noted.", "timestamp": "2030-01-01T00:00:00Z"}
+        ),
+    ),
+}
 
 
 @pytest.mark.parametrize("case", sorted(BREAKS))
@@ -135,8 +139,16 @@ def test_user_ids_are_hashes_that_name_nothing() -> None:
 
 
 def test_sessions_split_after_an_hour_of_silence() -> None:
-    turns = [{"timestamp": t} for t in ("2024-01-01T09:00:00Z", "2024-01-01T09:50:00Z", "2024-01-01T11:00:00Z",
-                                        "2024-03-01T11:00:00Z", "2024-03-01T11:00:30Z")]  # fmt: skip
+    turns = [
+        {"timestamp": t}
+        for t in (
+            "2024-01-01T09:00:00Z",
+            "2024-01-01T09:50:00Z",
+            "2024-01-01T11:00:00Z",
+            "2024-03-01T11:00:00Z",
+            "2024-03-01T11:00:30Z",
+        )
+    ]
     assert [len(s) for s in sessions(turns)] == [2, 1, 2]
 
 
@@ -145,9 +157,13 @@ def test_sessions_split_after_an_hour_of_silence() -> None:
 
 def test_rank_scores() -> None:
     assert rank_scores(["I moved to Munich.", "I live in Berlin."], "munich", "Berlin") == {
-        "current@1": 1.0, "stale>current": 0.0}  # fmt: skip
+        "current@1": 1.0,
+        "stale>current": 0.0,
+    }
     assert rank_scores(["I live in Berlin.", "I moved to Munich."], "Munich", "Berlin") == {
-        "current@1": 0.0, "stale>current": 1.0}  # fmt: skip
+        "current@1": 0.0,
+        "stale>current": 1.0,
+    }
     # a hit with both values counts as current at its rank
     both_first = rank_scores(["Moved from Berlin to Munich.", "I live in Berlin."], "Munich", "Berlin")
     assert both_first["stale>current"] == 0.0
@@ -162,8 +178,9 @@ def test_shows_both_as_current() -> None:
     both = "[User memory]\n- [2024-01-03 user] I live in Berlin. [1]\n- I moved to Munich. [2]"
     assert shows_both_as_current(both, "Munich", "Berlin")
     assert not shows_both_as_current(both.replace("I live", "Earlier I lived"), "Munich", "Berlin")
-    assert not shows_both_as_current("- I live in Berlin (until 2024-03). [1]\n- I live in Munich. [2]",
-                                     "Munich", "Berlin")  # fmt: skip
+    assert not shows_both_as_current(
+        "- I live in Berlin (until 2024-03). [1]\n- I live in Munich. [2]", "Munich", "Berlin"
+    )
     # one line relates the two values
     assert not shows_both_as_current("- I moved from Berlin to Munich. [1]", "Munich", "Berlin")
     assert not shows_both_as_current("- I live in Berlin. [1]", "Munich", "Berlin")  # current absent
@@ -185,8 +202,16 @@ def test_measure_a_stale_only_memory(memory: Memory) -> None:
     record = _by_id("en-update-000")  # Berlin → Munich; write only the first statement
     memory.add(record["turns"][0]["content"], user_id="u1", valid_at=record["turns"][0]["timestamp"])
     scores = measure(memory, record, "u1")
-    assert scores == {"current@1": 0.0, "stale>current": 1.0, "prompt current": 0.0, "prompt both": 0.0,
-                      "stale live": 1.0, "current stored": 0.0, "stale stored": 1.0, "queued": 0.0}  # fmt: skip
+    assert scores == {
+        "current@1": 0.0,
+        "stale>current": 1.0,
+        "prompt current": 0.0,
+        "prompt both": 0.0,
+        "stale live": 1.0,
+        "current stored": 0.0,
+        "stale stored": 1.0,
+        "queued": 0.0,
+    }
     assert failed(scores) and cause(scores) == "new value kept only as a turn"
 
 
@@ -203,9 +228,21 @@ def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
 
 
 ENDED = {"wrongly ended", "facts ended", "facts stored"}
-METRICS_OF = {"update": {"current@1", "stale>current", "prompt current", "prompt both", "stale live", "current stored",
-                          "stale stored", "queued"},
-              "addition": ENDED, "restatement": {"current@1", *ENDED}, "unrelated": {"current@1", *ENDED}}  # fmt: skip
+METRICS_OF = {
+    "update": {
+        "current@1",
+        "stale>current",
+        "prompt current",
+        "prompt both",
+        "stale live",
+        "current stored",
+        "stale stored",
+        "queued",
+    },
+    "addition": ENDED,
+    "restatement": {"current@1", *ENDED},
+    "unrelated": {"current@1", *ENDED},
+}
 
 
 @pytest.mark.parametrize("path", ["add", "ingest"])
@@ -222,8 +259,10 @@ def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
     missed = [r["id"] for r in records if r["label"] == "update" and run.scores[r["id"]]["current@1"] == 0]
     assert [line.split()[1] for line in misses(run, records, 10).splitlines()] == missed
     report = failures(run, records, 5).splitlines()
-    assert report[0] == f"{sum(r['label'] == 'update' for r in records)} updates, " \
-                        f"{sum(failed(run.scores[r['id']]) for r in records if r['label'] == 'update')} failed"
+    assert (
+        report[0] == f"{sum(r['label'] == 'update' for r in records)} updates, "
+        f"{sum(failed(run.scores[r['id']]) for r in records if r['label'] == 'update')} failed"
+    )
     assert all(line.startswith("- ") and ": " in line for line in report[1:])
     by_gap = table(run, records, by="gap")
     assert "| label | gap | n |" in by_gap and "| addition | all | 2 |" in by_gap
@@ -233,26 +272,44 @@ def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
 
 def test_the_command_rejects_bad_paths_before_starting_a_server() -> None:
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'src'}"}
-    done = subprocess.run([sys.executable, "-m", "bench.updates", "--paths", "add,bogus"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.updates", "--paths", "add,bogus"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "--paths" in done.stderr
 
 
 def _scores(**given: float) -> dict[str, float]:
-    base = {"current@1": 1.0, "stale>current": 0.0, "prompt both": 0.0, "stale live": 0.0, "current stored": 1.0,
-            "stale stored": 1.0, "queued": 0.0}  # fmt: skip
+    base = {
+        "current@1": 1.0,
+        "stale>current": 0.0,
+        "prompt both": 0.0,
+        "stale live": 0.0,
+        "current stored": 1.0,
+        "stale stored": 1.0,
+        "queued": 0.0,
+    }
     return {**base, **given}
 
 
-@pytest.mark.parametrize(("given", "expected"), [
-    ({"current stored": 0.0, "current@1": 0.0}, "new value kept only as a turn"),
-    ({"stale stored": 0.0, "stale>current": 1.0}, "old value kept only as a turn"),
-    ({"stale live": 1.0, "queued": 1.0, "prompt both": 1.0}, "slot found, arity unknown: review queue"),
-    ({"stale live": 1.0, "current@1": 0.0}, "slot not found at write time"),
-    ({"stale>current": 1.0}, "old value ended, ranking wrong"),
-    ({"prompt both": 1.0}, "ranking right, prompt shows both"),
-])  # fmt: skip
-def test_a_failed_update_gets_the_first_cause_that_explains_it(given: dict[str, float], expected: str) -> None:
+@pytest.mark.parametrize(
+    ("given", "expected"),
+    [
+        ({"current stored": 0.0, "current@1": 0.0}, "new value kept only as a turn"),
+        ({"stale stored": 0.0, "stale>current": 1.0}, "old value kept only as a turn"),
+        ({"stale live": 1.0, "queued": 1.0, "prompt both": 1.0}, "slot found, arity unknown: review queue"),
+        ({"stale live": 1.0, "current@1": 0.0}, "slot not found at write time"),
+        ({"stale>current": 1.0}, "old value ended, ranking wrong"),
+        ({"prompt both": 1.0}, "ranking right, prompt shows both"),
+    ],
+)
+def test_a_failed_update_gets_the_first_cause_that_explains_it(
+    given: dict[str, float], expected: str
+) -> None:
     scores = _scores(**given)
     assert failed(scores) and cause(scores) == expected
     assert not failed(_scores())

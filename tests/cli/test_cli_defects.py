@@ -31,9 +31,22 @@ def test_bad_metadata_is_a_usage_error_and_writes_nothing(run) -> None:  # type:
 def test_list_as_of_is_record_time_and_valid_at_is_event_time(run, memory: Memory) -> None:  # type: ignore[no-untyped-def]
     """Turns dated April 2024 and imported today: not known to the system on 1 May 2024, but
     true then."""
-    memory.ingest([{"role": "user", "content": "I moved to Lisbon last week.", "timestamp": "2024-04-20T10:00:00+00:00"},
-                   {"role": "user", "content": "I am allergic to peanuts.", "timestamp": "2024-04-21T10:00:00+00:00"}],
-                  user_id="ana", session_id="april")  # fmt: skip
+    memory.ingest(
+        [
+            {
+                "role": "user",
+                "content": "I moved to Lisbon last week.",
+                "timestamp": "2024-04-20T10:00:00+00:00",
+            },
+            {
+                "role": "user",
+                "content": "I am allergic to peanuts.",
+                "timestamp": "2024-04-21T10:00:00+00:00",
+            },
+        ],
+        user_id="ana",
+        session_id="april",
+    )
     assert run("list", "-u", "ana", "--as-of", "2024-05-01T00:00:00+00:00").output == "(none)\n"
     then = run("list", "-u", "ana", "--valid-at", "2024-05-01T00:00:00+00:00")
     assert "peanuts" in then.output and "Lisbon" in then.output
@@ -52,12 +65,19 @@ def test_status_counts_one_user(run, memory: Memory) -> None:  # type: ignore[no
 
 
 def test_search_and_prompt_never_pad_with_zero_scores(run, memory: Memory) -> None:  # type: ignore[no-untyped-def]
-    for text in ("我不喜欢咖啡", "I keep my bike in the garage", "My sister works at a bank",
-                 "The dentist appointment is on Friday", "周末我喜欢去西湖边散步"):  # fmt: skip
+    for text in (
+        "我不喜欢咖啡",
+        "I keep my bike in the garage",
+        "My sister works at a bank",
+        "The dentist appointment is on Friday",
+        "周末我喜欢去西湖边散步",
+    ):
         memory.add(text, user_id="lin")
     hits = memory.search("周末去哪玩", user_id="lin", limit=10)
     positive = [h.memory.content for h in hits if h.score.final > 0]
-    assert positive == [h.memory.content for h in hits]  # search itself returns no hit scored 0 (issue 22 item 6)
+    assert positive == [
+        h.memory.content for h in hits
+    ]  # search itself returns no hit scored 0 (issue 22 item 6)
     for command in ("search", "recall"):
         printed = run(command, "-u", "lin", "周末去哪玩", "-k", "10").output
         assert "0.0000  " not in printed and "西湖" in printed

@@ -22,13 +22,27 @@ def test_cli_modules_import_only_the_public_doors() -> None:
                 if node.level == 1 or (node.module or "").startswith("neuromem.cli"):  # the cli's own modules
                     continue
                 assert node.level == 0 and (node.module in DOORS or not node.module.startswith("neuromem")), (
-                    f"{path.name}: from {'.' * node.level}{node.module} import …")
+                    f"{path.name}: from {'.' * node.level}{node.module} import …"
+                )
             elif isinstance(node, ast.Import):
                 assert all(not a.name.startswith("neuromem") for a in node.names), path.name
 
 
 def test_loading_the_command_line_loads_no_engine() -> None:
-    code = ("import sys; from neuromem.cli.main import cli; import neuromem.admin, neuromem.service; "
-            "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('neuromem', 'numpy', 'psycopg', 'torch'))))")  # fmt: skip
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
-    assert not loaded & {"neuromem.memory", "neuromem.core", "neuromem.store.db", "numpy", "psycopg", "torch"}, loaded
+    code = (
+        "import sys; from neuromem.cli.main import cli; import neuromem.admin, neuromem.service; "
+        "print(' '.join(sorted(m for m in sys.modules if m.split('.')[0] in ('neuromem', 'numpy', 'psycopg', 'torch'))))"
+    )
+    loaded = set(
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, check=True
+        ).stdout.split()
+    )
+    assert not loaded & {
+        "neuromem.memory",
+        "neuromem.core",
+        "neuromem.store.db",
+        "numpy",
+        "psycopg",
+        "torch",
+    }, loaded

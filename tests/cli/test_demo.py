@@ -8,7 +8,9 @@ import re
 from neuromem import Memory
 
 
-def test_the_demo_says_what_it_erases_and_shows_a_trait_with_its_dated_evidence(memctl, memory: Memory) -> None:  # type: ignore[no-untyped-def]
+def test_the_demo_says_what_it_erases_and_shows_a_trait_with_its_dated_evidence(
+    memctl, memory: Memory
+) -> None:  # type: ignore[no-untyped-def]
     memory.add("someone else's memory", user_id="not-the-demo")
     first = memctl("demo")
     assert first.exit_code == 0, first.output

@@ -10,7 +10,8 @@ U = "newcomer"
 
 
 def test_memctl_list_keeps_one_row_per_memory_when_the_content_has_line_breaks(
-    memctl, memory: Memory  # type: ignore[no-untyped-def]
+    memctl,
+    memory: Memory,  # type: ignore[no-untyped-def]
 ) -> None:
     memory.add("Shopping list:\n- oat milk\n\n- matcha powder", user_id=U)
     memory.add("I live in Hangzhou", user_id=U)
@@ -25,8 +26,11 @@ def test_memctl_list_keeps_one_row_per_memory_when_the_content_has_line_breaks(
 
 def test_a_bad_jsonl_line_is_reported_by_its_own_number(memctl, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "chat.jsonl"
-    path.write_text('{"session_id": "s1", "role": "user", "content": "hello"}\n'
-                    '{"session_id": "s1", "role": "user", "content": "oops"\n', encoding="utf-8")  # fmt: skip
+    path.write_text(
+        '{"session_id": "s1", "role": "user", "content": "hello"}\n'
+        '{"session_id": "s1", "role": "user", "content": "oops"\n',
+        encoding="utf-8",
+    )
     out = memctl("ingest", "-u", U, str(path), "--no-progress")
     assert out.exit_code != 0
     assert "line 2" in out.output and "line 1" not in out.output, out.output

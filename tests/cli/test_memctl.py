@@ -56,7 +56,11 @@ def test_configuration_doc_is_generated_from_settings(monkeypatch: pytest.Monkey
     from neuromem.config_docs import reference_markdown
 
     doc = Path(__file__).resolve().parents[2] / "docs" / "configuration.md"
-    assert doc.read_text("utf-8") == reference_markdown(), "run: memctl config --reference > docs/configuration.md"
+    assert doc.read_text("utf-8") == reference_markdown(), (
+        "run: memctl config --reference > docs/configuration.md"
+    )
     monkeypatch.setenv("NEUROMEM_LLM_API_KEY", "sk-secret")
     shown = CliRunner().invoke(cli, ["config"])
-    assert shown.exit_code == 0 and "sk-secret" not in shown.output and '"api_key": "**********"' in shown.output
+    assert (
+        shown.exit_code == 0 and "sk-secret" not in shown.output and '"api_key": "**********"' in shown.output
+    )

@@ -44,20 +44,30 @@ def run(settings: Settings, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no
 
     def open_memory(given: Settings | None = None) -> Memory:
         batch = given.embedder.batch_size if given else settings.embedder.batch_size
-        ours = settings.with_updates(embedder={"batch_size": batch}, ingest={"document_background_chars": 500})
+        ours = settings.with_updates(
+            embedder={"batch_size": batch}, ingest={"document_background_chars": 500}
+        )
         return Memory(ours, embedder=SlowEmbedder(dim, per_call_s=0.3))
 
     monkeypatch.setattr(ingest_commands, "open_memory", open_memory)
-    env = {"NEUROMEM_DATABASE_URL": settings.store.database_url.get_secret_value(),  # type: ignore[union-attr]
-           "NEUROMEM_EMBEDDER": "hashing", "NEUROMEM_EMBEDDER__DIM": str(dim), "NEUROMEM_EMBEDDING_DIM": str(dim),
-           "NEUROMEM_INGEST__DOCUMENT_BACKGROUND_CHARS": "500"}  # fmt: skip
+    env = {
+        "NEUROMEM_DATABASE_URL": settings.store.database_url.get_secret_value(),  # type: ignore[union-attr]
+        "NEUROMEM_EMBEDDER": "hashing",
+        "NEUROMEM_EMBEDDER__DIM": str(dim),
+        "NEUROMEM_EMBEDDING_DIM": str(dim),
+        "NEUROMEM_INGEST__DOCUMENT_BACKGROUND_CHARS": "500",
+    }
     return lambda *args: CliRunner().invoke(cli, list(args), env=env, catch_exceptions=False)
 
 
 def test_the_upload_bar_moves_batch_by_batch(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     doc = tmp_path / "long.md"
-    doc.write_text("\n\n".join(f"## Part {i}\n" + f"Paragraph {i} about sailing and the weather. " * 40
-                               for i in range(40)), encoding="utf-8")  # fmt: skip
+    doc.write_text(
+        "\n\n".join(
+            f"## Part {i}\n" + f"Paragraph {i} about sailing and the weather. " * 40 for i in range(40)
+        ),
+        encoding="utf-8",
+    )
     out = run("documents", "upload", "-u", "ann", str(doc))
     assert out.exit_code == 0, out.output
     chunks = int(re.search(r"  long\.md  (\d+) chunks", out.output).group(1))  # type: ignore[union-attr]
@@ -69,8 +79,19 @@ def test_the_upload_bar_moves_batch_by_batch(run, tmp_path: Path) -> None:  # ty
 
 def test_the_ingest_clock_starts_after_the_model_is_loaded(run, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     export = tmp_path / "chat.json"
-    export.write_text(json.dumps([{"session_id": "s1", "messages": [
-        {"role": "user", "content": f"I walked the dog along the river, day {i}"} for i in range(6)]}]))  # fmt: skip
+    export.write_text(
+        json.dumps(
+            [
+                {
+                    "session_id": "s1",
+                    "messages": [
+                        {"role": "user", "content": f"I walked the dog along the river, day {i}"}
+                        for i in range(6)
+                    ],
+                }
+            ]
+        )
+    )
     out = run("ingest", "-u", "ann", str(export), "--no-wait")
     assert out.exit_code == 0, out.output
     assert out.output.index("loading the embedding model") < out.output.index("ingest:")

@@ -17,16 +17,29 @@ from neuromem.cli.main import cli
 from neuromem.cli.remote import find_remote
 from tests.fakes.service_stub import ServiceStub
 
-HIT = {"memory": {"id": "0190", "memory_type": "fact", "content": "Lin is allergic to peanuts"},
-       "score": {"final": 0.8123, "rrf": 0.03, "recency": 0.1, "importance": 0.15, "stage_boost": 0.0,
-                 "ranks": {"bm25": 1, "vector": 2}, "extra": {"base": 0.6}}}  # fmt: skip
+HIT = {
+    "memory": {"id": "0190", "memory_type": "fact", "content": "Lin is allergic to peanuts"},
+    "score": {
+        "final": 0.8123,
+        "rrf": 0.03,
+        "recency": 0.1,
+        "importance": 0.15,
+        "stage_boost": 0.0,
+        "ranks": {"bm25": 1, "vector": 2},
+        "extra": {"base": 0.6},
+    },
+}
 
 
 @pytest.fixture
 def stub() -> Iterator[ServiceStub]:
-    with ServiceStub(hits=[HIT], block={"text": "## Facts\n- Lin is allergic to peanuts [1]",
-                                        "citations": [{"memory_id": "0190", "session_ids": ["s1"],
-                                                       "quote": "我对花生过敏"}]}) as s:  # fmt: skip
+    with ServiceStub(
+        hits=[HIT],
+        block={
+            "text": "## Facts\n- Lin is allergic to peanuts [1]",
+            "citations": [{"memory_id": "0190", "session_ids": ["s1"], "quote": "我对花生过敏"}],
+        },
+    ) as s:
         yield s
 
 
@@ -44,20 +57,29 @@ def memctl(*args: str, env: dict[str, str]):  # type: ignore[no-untyped-def]
 def test_search_uses_the_service_named_in_serve_json(tmp_path: Path, stub: ServiceStub) -> None:
     data_dir = tmp_path / "pgdata"  # never created: the command must not start a database
     write_serve_json(data_dir, stub.url, os.getpid(), stub.token)
-    result = memctl("search", "-u", "lin", "what is lin allergic to", "-k", "3", env={"NEUROMEM_DATA_DIR": str(data_dir)})
+    result = memctl(
+        "search", "-u", "lin", "what is lin allergic to", "-k", "3", env={"NEUROMEM_DATA_DIR": str(data_dir)}
+    )
     assert result.exit_code == 0, result.output
     assert result.output.startswith(" 1. 0.8123  Lin is allergic to peanuts")
     assert "found by bm25#1,vector#2" in result.output
     post = [r for r in stub.requests if r.method == "POST"]
     assert [(r.path, r.body, r.authorization) for r in post] == [
-        ("/v1/search", {"user_id": "lin", "query": "what is lin allergic to", "limit": 3}, f"Bearer {stub.token}")]
+        (
+            "/v1/search",
+            {"user_id": "lin", "query": "what is lin allergic to", "limit": 3},
+            f"Bearer {stub.token}",
+        )
+    ]
     assert not data_dir.exists()
 
 
 def test_recall_prompt_uses_the_service(tmp_path: Path, stub: ServiceStub) -> None:
     data_dir = tmp_path / "pgdata"
     write_serve_json(data_dir, stub.url, os.getpid(), stub.token)
-    result = memctl("recall", "-u", "lin", "花生", "--prompt", "200", env={"NEUROMEM_DATA_DIR": str(data_dir)})
+    result = memctl(
+        "recall", "-u", "lin", "花生", "--prompt", "200", env={"NEUROMEM_DATA_DIR": str(data_dir)}
+    )
     assert result.exit_code == 0, result.output
     assert "- Lin is allergic to peanuts [1]" in result.output
     assert '[1] memory 0190 sessions s1 "我对花生过敏"' in result.output
@@ -70,7 +92,11 @@ def test_explicit_url_and_key_override_and_errors_are_reported(tmp_path: Path, s
     ok = memctl("search", "-u", "lin", "peanuts", env={**env, "NEUROMEM_API_KEY": stub.token})
     assert ok.exit_code == 0 and "Lin is allergic to peanuts" in ok.output
     refused = memctl("search", "-u", "lin", "peanuts", env={**env, "NEUROMEM_API_KEY": "wrong"})
-    assert refused.exit_code == 2 and "401" in refused.output and "AuthenticationError: bad API key" in refused.output
+    assert (
+        refused.exit_code == 2
+        and "401" in refused.output
+        and "AuthenticationError: bad API key" in refused.output
+    )
     stub.__exit__()
     gone = memctl("search", "-u", "lin", "peanuts", env={**env, "NEUROMEM_API_KEY": stub.token})
     assert gone.exit_code == 1 and "cannot reach the neuromem service" in gone.output

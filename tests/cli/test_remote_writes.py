@@ -31,21 +31,41 @@ def data_dir(memory: Memory, tmp_path: Path) -> Iterator[Path]:
 
 
 def memctl(data_dir: Path, *args: str) -> str:
-    env = {"NEUROMEM_DATA_DIR": str(data_dir), "NEUROMEM_DATABASE_URL": None, "NEUROMEM_SERVE_URL": None,
-           "NEUROMEM_SERVICE__AUTO_START": "true"}  # a service runs: nothing is started  # fmt: skip
+    env = {
+        "NEUROMEM_DATA_DIR": str(data_dir),
+        "NEUROMEM_DATABASE_URL": None,
+        "NEUROMEM_SERVE_URL": None,
+        "NEUROMEM_SERVICE__AUTO_START": "true",
+    }  # a service runs: nothing is started
     result = CliRunner().invoke(cli, list(args), env=env)
     assert result.exit_code == 0, result.output
     return result.output
 
 
 def test_add_list_history_delete_go_through_the_service(memory: Memory, data_dir: Path) -> None:
-    added = memctl(data_dir, "add", "-u", "lin", "Lin is allergic to peanuts", "--category", "identity",
-                   "--metadata", '{"source": "crm"}')  # fmt: skip
+    added = memctl(
+        data_dir,
+        "add",
+        "-u",
+        "lin",
+        "Lin is allergic to peanuts",
+        "--category",
+        "identity",
+        "--metadata",
+        '{"source": "crm"}',
+    )
     assert added.startswith("ADD: ") and "fact     v1  Lin is allergic to peanuts" in added
     [stored] = memory.get_all(user_id="lin")
-    assert (stored.content, stored.category, stored.metadata["source"]) == ("Lin is allergic to peanuts", "identity", "crm")
+    assert (stored.content, stored.category, stored.metadata["source"]) == (
+        "Lin is allergic to peanuts",
+        "identity",
+        "crm",
+    )
     assert memctl(data_dir, "add", "-u", "lin", "Lin is allergic to peanuts").startswith("NOOP: ")
-    assert memctl(data_dir, "list", "-u", "lin").strip() == f"{stored.id}  fact     v1  Lin is allergic to peanuts"
+    assert (
+        memctl(data_dir, "list", "-u", "lin").strip()
+        == f"{stored.id}  fact     v1  Lin is allergic to peanuts"
+    )
     history = memctl(data_dir, "history", "-u", "lin", str(stored.id))
     assert history.endswith(f"  ADD          user       {stored.id}  Lin is allergic to peanuts\n"), history
     assert memctl(data_dir, "delete", "-u", "lin", str(stored.id)).strip() == f"deleted {stored.id}"
@@ -60,5 +80,8 @@ def test_documents_go_through_the_service(memory: Memory, data_dir: Path, tmp_pa
     [stored] = memory.list_documents(user_id="lin")
     assert uploaded.strip() == f"{stored.id}  notes.md  {stored.chunk_count} chunks"
     assert memctl(data_dir, "documents", "list", "-u", "lin").startswith(f"{stored.id}  notes.md  ")
-    assert memctl(data_dir, "documents", "delete", "-u", "lin", str(stored.id)).strip() == f"deleted {stored.id}  notes.md"
+    assert (
+        memctl(data_dir, "documents", "delete", "-u", "lin", str(stored.id)).strip()
+        == f"deleted {stored.id}  notes.md"
+    )
     assert memory.list_documents(user_id="lin") == []

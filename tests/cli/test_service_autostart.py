@@ -29,20 +29,37 @@ def home() -> Iterator[Path]:
     parent.chmod(0o755)  # the embedded server's system user must reach its data directory (root runs)
     yield parent
     env = environment(parent)
-    subprocess.run([sys.executable, "-m", "neuromem.cli.main", "server", "stop"], env=env, capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "neuromem.cli.main", "server", "stop"],
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
     shutil.rmtree(parent, ignore_errors=True)
 
 
 def environment(parent: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NEUROMEM_")}
-    return {**env, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]), "NEUROMEM_DATA_DIR": str(parent / "pgdata"),
-            "NEUROMEM_EMBEDDER": "hashing", "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64",
-            "NEUROMEM_SERVICE__AUTO_START": "true", "NEUROMEM_SERVICE__IDLE_SHUTDOWN_S": str(IDLE_S)}  # fmt: skip
+    return {
+        **env,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+        "NEUROMEM_DATA_DIR": str(parent / "pgdata"),
+        "NEUROMEM_EMBEDDER": "hashing",
+        "NEUROMEM_EMBEDDER__DIM": "64",
+        "NEUROMEM_EMBEDDING_DIM": "64",
+        "NEUROMEM_SERVICE__AUTO_START": "true",
+        "NEUROMEM_SERVICE__IDLE_SHUTDOWN_S": str(IDLE_S),
+    }
 
 
 def memctl(parent: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "neuromem.cli.main", *args], env=environment(parent),
-                          capture_output=True, text=True, timeout=180)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "neuromem.cli.main", *args],
+        env=environment(parent),
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return done.stdout
 
@@ -64,7 +81,9 @@ def test_a_command_leaves_a_service_that_the_next_uses_and_that_stops_when_idle(
     wait_for(lambda: served(home), 120, f"no service started: {(home / 'serve.log').read_text()[-3000:]}")
     assert memctl(home, "add", "-u", "ann", "Ann lives in Porto").startswith("ADD: ")
     log = [json.loads(line) for line in (home / "serve.log").read_text().splitlines() if line.startswith("{")]
-    assert any(e.get("logger") == "neuromem.service.api.access" and e.get("status") == 201 for e in log), log[-5:]
+    assert any(e.get("logger") == "neuromem.service.api.access" and e.get("status") == 201 for e in log), log[
+        -5:
+    ]
     assert "neuromem ready in " in (home / "serve.log").read_text()  # the banner line
 
     wait_for(lambda: not (home / "serve.json").exists(), IDLE_S + 30, "the service did not stop when idle")
@@ -74,4 +93,3 @@ def test_a_command_leaves_a_service_that_the_next_uses_and_that_stops_when_idle(
     wait_for(lambda: served(home), 120, "no second service started")
     assert "stopped the neuromem service commands had started" in memctl(home, "server", "stop")
     assert not (home / "serve.json").exists()
-

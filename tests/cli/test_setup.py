@@ -19,10 +19,28 @@ from click.testing import CliRunner, Result
 from neuromem import Settings
 from neuromem.cli.main import cli
 
-CLAUDE_EVENTS = {"PreToolUse", "PostToolUse", "Notification", "UserPromptSubmit", "Stop", "SubagentStop",
-                 "PreCompact", "SessionStart", "SessionEnd"}  # fmt: skip
-CURSOR_EVENTS = {"beforeShellExecution", "afterShellExecution", "beforeMCPExecution", "afterMCPExecution",
-                 "beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "afterAgentResponse", "stop"}  # fmt: skip
+CLAUDE_EVENTS = {
+    "PreToolUse",
+    "PostToolUse",
+    "Notification",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "PreCompact",
+    "SessionStart",
+    "SessionEnd",
+}
+CURSOR_EVENTS = {
+    "beforeShellExecution",
+    "afterShellExecution",
+    "beforeMCPExecution",
+    "afterMCPExecution",
+    "beforeReadFile",
+    "afterFileEdit",
+    "beforeSubmitPrompt",
+    "afterAgentResponse",
+    "stop",
+}
 
 
 @pytest.fixture
@@ -68,7 +86,7 @@ def check_cursor_hooks(config: dict[str, Any]) -> None:
 def hook_args(command: str) -> list[str]:
     """The memctl arguments of a hook command (after the memctl executable or ``python -m …``)."""
     words = shlex.split(command)
-    return words[words.index("hook"):]
+    return words[words.index("hook") :]
 
 
 def test_claude_code_setup_writes_the_documented_files_and_undo_removes_them(home: Path) -> None:
@@ -83,18 +101,38 @@ def test_claude_code_setup_writes_the_documented_files_and_undo_removes_them(hom
     check_claude_hooks(settings)
     [recall] = settings["hooks"]["UserPromptSubmit"]
     [save] = settings["hooks"]["Stop"]
-    assert hook_args(recall["hooks"][0]["command"]) == ["hook", "recall", "--agent", "claude-code", "--user-id", "kim"]
-    assert hook_args(save["hooks"][0]["command"]) == ["hook", "save", "--agent", "claude-code", "--user-id", "kim"]
+    assert hook_args(recall["hooks"][0]["command"]) == [
+        "hook",
+        "recall",
+        "--agent",
+        "claude-code",
+        "--user-id",
+        "kim",
+    ]
+    assert hook_args(save["hooks"][0]["command"]) == [
+        "hook",
+        "save",
+        "--agent",
+        "claude-code",
+        "--user-id",
+        "kim",
+    ]
 
     assert memctl("setup", "claude-code", "-u", "kim", "--undo").exit_code == 0
     assert not (home / ".claude.json").exists() and not (home / ".claude" / "settings.json").exists()
 
 
 def test_setup_keeps_the_users_settings_is_idempotent_and_undo_restores_them(home: Path) -> None:
-    claude_json = {"numStartups": 7, "mcpServers": {"other": {"type": "stdio", "command": "x", "args": []}},
-                   "projects": {"/src/app": {"allowedTools": ["Bash"]}}}  # fmt: skip
-    user_settings = {"model": "opus", "permissions": {"allow": ["Bash(ls:*)"]},
-                     "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]}}  # fmt: skip
+    claude_json = {
+        "numStartups": 7,
+        "mcpServers": {"other": {"type": "stdio", "command": "x", "args": []}},
+        "projects": {"/src/app": {"allowedTools": ["Bash"]}},
+    }
+    user_settings = {
+        "model": "opus",
+        "permissions": {"allow": ["Bash(ls:*)"]},
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]},
+    }
     (home / ".claude").mkdir()
     (home / ".claude.json").write_text(json.dumps(claude_json), "utf-8")
     (home / ".claude" / "settings.json").write_text(json.dumps(user_settings), "utf-8")
@@ -103,7 +141,9 @@ def test_setup_keeps_the_users_settings_is_idempotent_and_undo_restores_them(hom
         assert memctl("setup", "claude-code", "-u", "kim").exit_code == 0
     merged = load(home / ".claude" / "settings.json")
     assert merged["model"] == "opus" and merged["permissions"] == user_settings["permissions"]
-    assert len(merged["hooks"]["Stop"]) == 2 and merged["hooks"]["Stop"][0] == user_settings["hooks"]["Stop"][0]
+    assert (
+        len(merged["hooks"]["Stop"]) == 2 and merged["hooks"]["Stop"][0] == user_settings["hooks"]["Stop"][0]
+    )
     assert len(merged["hooks"]["UserPromptSubmit"]) == 1
     assert set(load(home / ".claude.json")["mcpServers"]) == {"other", "neuromem"}
 
@@ -114,7 +154,9 @@ def test_setup_keeps_the_users_settings_is_idempotent_and_undo_restores_them(hom
 
 def test_cursor_setup_and_undo(home: Path) -> None:
     (home / ".cursor").mkdir()
-    (home / ".cursor" / "mcp.json").write_text(json.dumps({"mcpServers": {"git": {"command": "git-mcp"}}}), "utf-8")
+    (home / ".cursor" / "mcp.json").write_text(
+        json.dumps({"mcpServers": {"git": {"command": "git-mcp"}}}), "utf-8"
+    )
     assert memctl("setup", "cursor", "-u", "kim").exit_code == 0
     servers = load(home / ".cursor" / "mcp.json")["mcpServers"]
     assert set(servers) == {"git", "neuromem"}
@@ -144,55 +186,103 @@ def test_project_scope_and_unreadable_files(home: Path, tmp_path: Path) -> None:
     assert not (home / ".cursor" / "hooks.json").exists()
 
 
-def test_claude_code_hooks_save_then_recall(home: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch,
-                                            tmp_path: Path) -> None:  # fmt: skip
+def test_claude_code_hooks_save_then_recall(
+    home: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     use_test_database(settings, monkeypatch)
     assert memctl("setup", "claude-code", "-u", "kim").exit_code == 0
     hooks = load(home / ".claude" / "settings.json")["hooks"]
     transcript = tmp_path / "session.jsonl"
     lines = [
         {"type": "user", "message": {"role": "user", "content": "I live in Lisbon and I work as a nurse."}},
-        {"type": "assistant", "message": {"role": "assistant", "content": [
-            {"type": "text", "text": "Lisbon is lovely."}, {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}}]}},
-        {"type": "user", "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1"}]}},
-        {"type": "assistant", "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]}},
-    ]  # fmt: skip
+        {
+            "type": "assistant",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "Lisbon is lovely."},
+                    {"type": "tool_use", "id": "t1", "name": "Bash", "input": {}},
+                ],
+            },
+        },
+        {
+            "type": "user",
+            "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1"}]},
+        },
+        {
+            "type": "assistant",
+            "message": {"role": "assistant", "content": [{"type": "text", "text": "Done."}]},
+        },
+    ]
     transcript.write_text("\n".join(json.dumps(line) for line in lines), "utf-8")
-    stop = {"session_id": "abc", "transcript_path": str(transcript), "hook_event_name": "Stop", "stop_hook_active": False}
+    stop = {
+        "session_id": "abc",
+        "transcript_path": str(transcript),
+        "hook_event_name": "Stop",
+        "stop_hook_active": False,
+    }
     saved = memctl(*hook_args(hooks["Stop"][0]["hooks"][0]["command"]), stdin=json.dumps(stop))
     assert saved.exit_code == 0 and saved.output == ""
 
-    prompt = {"session_id": "abc", "transcript_path": str(transcript), "hook_event_name": "UserPromptSubmit",
-              "prompt": "Which city do I live in?"}  # fmt: skip
-    recalled = memctl(*hook_args(hooks["UserPromptSubmit"][0]["hooks"][0]["command"]), stdin=json.dumps(prompt))
+    prompt = {
+        "session_id": "abc",
+        "transcript_path": str(transcript),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": "Which city do I live in?",
+    }
+    recalled = memctl(
+        *hook_args(hooks["UserPromptSubmit"][0]["hooks"][0]["command"]), stdin=json.dumps(prompt)
+    )
     assert recalled.exit_code == 0
     assert recalled.stdout.startswith("Relevant memories about the user (neuromem, user_id=kim)")
     assert "Lisbon" in recalled.stdout
 
 
-def test_cursor_hooks_keep_the_prompt_and_save_the_exchange(home: Path, settings: Settings,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:  # fmt: skip
+def test_cursor_hooks_keep_the_prompt_and_save_the_exchange(
+    home: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
     use_test_database(settings, monkeypatch)
     assert memctl("setup", "cursor", "-u", "kim").exit_code == 0
     hooks = load(home / ".cursor" / "hooks.json")["hooks"]
-    before = {"conversation_id": "c1", "generation_id": "g1", "hook_event_name": "beforeSubmitPrompt",
-              "prompt": "I play the oboe in an orchestra.", "attachments": []}  # fmt: skip
+    before = {
+        "conversation_id": "c1",
+        "generation_id": "g1",
+        "hook_event_name": "beforeSubmitPrompt",
+        "prompt": "I play the oboe in an orchestra.",
+        "attachments": [],
+    }
     answer = memctl(*hook_args(hooks["beforeSubmitPrompt"][0]["command"]), stdin=json.dumps(before))
     assert answer.exit_code == 0 and json.loads(answer.stdout) == {"continue": True}
-    after = {"conversation_id": "c1", "generation_id": "g1", "hook_event_name": "afterAgentResponse", "text": "Nice!"}
-    assert memctl(*hook_args(hooks["afterAgentResponse"][0]["command"]), stdin=json.dumps(after)).exit_code == 0
+    after = {
+        "conversation_id": "c1",
+        "generation_id": "g1",
+        "hook_event_name": "afterAgentResponse",
+        "text": "Nice!",
+    }
+    assert (
+        memctl(*hook_args(hooks["afterAgentResponse"][0]["command"]), stdin=json.dumps(after)).exit_code == 0
+    )
     found = memctl("search", "-u", "kim", "oboe")
     assert "oboe" in found.output
 
 
 def test_hooks_never_block_the_agent(home: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch) -> None:
     use_test_database(settings, monkeypatch)
-    for args in (["hook", "recall", "--agent", "claude-code", "-u", "kim"],
-                 ["hook", "save", "--agent", "claude-code", "-u", "kim"]):  # fmt: skip
+    for args in (
+        ["hook", "recall", "--agent", "claude-code", "-u", "kim"],
+        ["hook", "save", "--agent", "claude-code", "-u", "kim"],
+    ):
         broken = memctl(*args, stdin="{not json")
         assert broken.exit_code == 0 and broken.stdout == "" and "neuromem hook: skipped" in broken.stderr
-    missing = memctl("hook", "save", "--agent", "claude-code", "-u", "kim",
-                     stdin=json.dumps({"transcript_path": str(home / "nope.jsonl")}))  # fmt: skip
+    missing = memctl(
+        "hook",
+        "save",
+        "--agent",
+        "claude-code",
+        "-u",
+        "kim",
+        stdin=json.dumps({"transcript_path": str(home / "nope.jsonl")}),
+    )
     assert missing.exit_code == 0 and "skipped" in missing.stderr
     bad_user = memctl("hook", "recall", "--agent", "claude-code", "-u", "bad user!", stdin='{"prompt": "hi"}')
     assert bad_user.exit_code == 0 and "skipped" in bad_user.stderr

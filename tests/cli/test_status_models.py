@@ -14,8 +14,9 @@ def test_status_without_an_llm_says_rules_run(memctl) -> None:  # type: ignore[n
     assert "llm:        none: not configured (rule-based extraction and reflection, offline)" in out
 
 
-def test_status_asks_the_configured_llm_and_embedder(memctl, fake_openai: FakeOpenAI,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+def test_status_asks_the_configured_llm_and_embedder(
+    memctl, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("NEUROMEM_LLM_BASE_URL", fake_openai.base_url)
     monkeypatch.setenv("NEUROMEM_LLM_MODEL", "fake-chat")
     out = memctl("status").output
@@ -27,8 +28,9 @@ def test_status_asks_the_configured_llm_and_embedder(memctl, fake_openai: FakeOp
     assert f"llm:        fake-chat at {fake_openai.base_url}: DOES NOT ANSWER (LLMError: " in out, out
 
 
-def test_status_reports_an_embedding_endpoint_that_does_not_answer(memctl, fake_openai: FakeOpenAI,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]  # fmt: skip
+def test_status_reports_an_embedding_endpoint_that_does_not_answer(
+    memctl, fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("NEUROMEM_EMBEDDER", "openai")
     monkeypatch.setenv("NEUROMEM_EMBED_BASE_URL", fake_openai.base_url)
     monkeypatch.setenv("NEUROMEM_EMBED_MODEL", "fake-embed")
@@ -49,20 +51,31 @@ def test_the_llm_examples_are_valid_settings(tmp_path) -> None:  # type: ignore[
     from neuromem import Settings
 
     root = Path(__file__).resolve().parents[2]
-    doc = (root / "docs" / "configuration.md").read_text("utf-8").split("## Connecting an LLM", 1)[1].split("\n## ", 1)[0]
+    doc = (
+        (root / "docs" / "configuration.md")
+        .read_text("utf-8")
+        .split("## Connecting an LLM", 1)[1]
+        .split("\n## ", 1)[0]
+    )
     tomls = re.findall(r"```toml\n(.*?)```", doc, re.S)
     models = []
     for n, text in enumerate(tomls):
         (tmp_path / f"{n}.toml").write_text(text)
         models.append(Settings.from_env({"NEUROMEM_CONFIG": str(tmp_path / f"{n}.toml")}).llm.model)
     assert models == ["qwen2.5:7b", "Qwen/Qwen2.5-7B-Instruct"]
-    readme = (root / "README.md").read_text("utf-8").split("**Connecting an LLM.**", 1)[1].split("```bash\n", 1)[1]
+    readme = (
+        (root / "README.md").read_text("utf-8").split("**Connecting an LLM.**", 1)[1].split("```bash\n", 1)[1]
+    )
     exports = [line for line in readme.split("```", 1)[0].splitlines() if line.startswith("export ")]
+
     def parsed(lines: list[str]) -> Settings:
         env = dict(word.split("=", 1) for line in lines for word in shlex.split(line)[1:])
         return Settings.from_env(env)
 
     assert [parsed([line]).llm.base_url for line in exports] == [
-        "http://localhost:11434/v1", "https://api.deepseek.com/v1", "http://localhost:8000/v1"]  # fmt: skip
+        "http://localhost:11434/v1",
+        "https://api.deepseek.com/v1",
+        "http://localhost:8000/v1",
+    ]
     deepseek = parsed(re.findall(r"```bash\n(.*?)```", doc, re.S)[0].splitlines())
     assert (deepseek.llm.base_url, deepseek.llm.model) == ("https://api.deepseek.com/v1", "deepseek-chat")

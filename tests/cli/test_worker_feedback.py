@@ -19,14 +19,26 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_worker_lists_its_jobs_then_reports_each_run(memory: Memory, settings: Settings) -> None:
-    app = build_app(JobContext(memory.runtime, memory._reflection, memory._ingest), memory.runtime.db.server.url)
+    app = build_app(
+        JobContext(memory.runtime, memory._reflection, memory._ingest), memory.runtime.db.server.url
+    )
     with app.open():
         assert defer(app, "consistency_check") is not None  # queued: the worker runs it at once
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
-           "NEUROMEM_DATABASE_URL": settings.store.database_url.get_secret_value(),  # type: ignore[union-attr]
-           "NEUROMEM_EMBEDDER": "hashing", "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64"}  # fmt: skip
-    proc = subprocess.Popen([sys.executable, "-m", "neuromem.cli.main", "worker"], env=env, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)  # fmt: skip
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), str(ROOT)]),
+        "NEUROMEM_DATABASE_URL": settings.store.database_url.get_secret_value(),  # type: ignore[union-attr]
+        "NEUROMEM_EMBEDDER": "hashing",
+        "NEUROMEM_EMBEDDER__DIM": "64",
+        "NEUROMEM_EMBEDDING_DIM": "64",
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "neuromem.cli.main", "worker"],
+        env=env,
+        text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
     seen: list[str] = []
     try:
         with selectors.DefaultSelector() as sel:
@@ -40,6 +52,8 @@ def test_worker_lists_its_jobs_then_reports_each_run(memory: Memory, settings: S
         proc.send_signal(signal.SIGINT)
         proc.wait(30)
     text = "".join(seen)
-    assert seen[0].startswith("worker: ") and "jobs on their schedules" in seen[0] and "Ctrl-C stops" in seen[0], text
+    assert (
+        seen[0].startswith("worker: ") and "jobs on their schedules" in seen[0] and "Ctrl-C stops" in seen[0]
+    ), text
     assert "  reflection_sweep " in text and "40 * * * *" in text
     assert any("job consistency_check (clock " in line for line in seen), text

@@ -30,16 +30,13 @@ SINGLE_NODE_ONLY = {
     "tests/store/test_first_recall.py::test_a_user_with_few_rows_is_searched_exactly": "index statistics live on the workers",
     # the trigger swap of the layout step, run on a single node's migrated schema (on the cluster the
     # swap is already done: test_layout.py::test_the_cluster_layout)
-    "tests/cluster/test_layout.py::test_transition_table_triggers_become_their_per_row_twins_with_the_same_events":
-        "swaps a single node's statement triggers",
-    "tests/cluster/test_layout.py::test_a_transition_table_trigger_without_a_per_row_twin_is_refused":
-        "swaps a single node's statement triggers",
+    "tests/cluster/test_layout.py::test_transition_table_triggers_become_their_per_row_twins_with_the_same_events": "swaps a single node's statement triggers",
+    "tests/cluster/test_layout.py::test_a_transition_table_trigger_without_a_per_row_twin_is_refused": "swaps a single node's statement triggers",
     # webhooks read a tenant's feed across users by a cursor of one server's transaction ids; each node
     # counts its own, so on a cluster the order is per node and a delivery may skip or hold events
     # (docs/architecture.md, "The change feed on a cluster"): not supported there yet, so not tested there
     # (their outcome depends on how far apart the nodes' counters happen to be, so no xfail either)
-    "tests/lifecycle/test_events_webhooks.py::test_webhooks_deliver_signed_events_and_retry_after_a_failure":
-        "webhooks are not supported on a cluster",
+    "tests/lifecycle/test_events_webhooks.py::test_webhooks_deliver_signed_events_and_retry_after_a_failure": "webhooks are not supported on a cluster",
     "tests/lifecycle/test_events_webhooks.py::test_webhooks_see_only_their_tenant": "webhooks are not supported on a cluster",
     # the embedded server's own lifecycle: no embedded server in a cluster run
     "tests/store/test_server.py": "starts and stops embedded servers",

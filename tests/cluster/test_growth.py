@@ -30,9 +30,13 @@ pytestmark = pytest.mark.cluster
 SEARCHED_USERS = [f"reader-{i}" for i in range(6)]  # seeded, then only read: their hits must not move
 QUERIES = ["bees on the rooftop", "cello lessons", "green tea", "trip to Lisbon"]
 FACTS = [
-    "keeps bees on the rooftop", "takes cello lessons on Sundays", "drinks green tea every morning",
-    "plans a trip to Lisbon in May", "works as a data engineer", "collects vinyl records",
-]  # fmt: skip
+    "keeps bees on the rooftop",
+    "takes cello lessons on Sundays",
+    "drinks green tea every morning",
+    "plans a trip to Lisbon in May",
+    "works as a data engineer",
+    "collects vinyl records",
+]
 CLUSTER_DIR_ENV = "NEUROMEM_TEST_CLUSTER_DIR"
 
 
@@ -63,14 +67,24 @@ def _where(url: str, texts: set[str]) -> list[object]:
     found = []
     with psycopg.connect(url) as conn:
         nodes = [r[0] for r in conn.execute("SELECT nodeport FROM pg_dist_node").fetchall()]
-        active = {(int(port), f"memories_episodic_{shard}") for shard, port in conn.execute(
-            "SELECT shardid, nodeport FROM pg_dist_shard_placement").fetchall()}  # fmt: skip
-        cleanup = conn.execute("SELECT object_name, node_group_id, policy_type FROM pg_dist_cleanup").fetchall()
+        active = {
+            (int(port), f"memories_episodic_{shard}")
+            for shard, port in conn.execute(
+                "SELECT shardid, nodeport FROM pg_dist_shard_placement"
+            ).fetchall()
+        }
+        cleanup = conn.execute(
+            "SELECT object_name, node_group_id, policy_type FROM pg_dist_cleanup"
+        ).fetchall()
     for port in nodes:
         with psycopg.connect(url.replace(f":{urlsplit(url).port}/", f":{port}/"), autocommit=True) as conn:
             conn.execute("SET citus.override_table_visibility = off")
-            for (rel,) in conn.execute("SELECT c.relname FROM pg_class c WHERE c.relname ~ '^memories_episodic_[0-9]+$'").fetchall():
-                for (content,) in conn.execute(f"SELECT content FROM {rel} WHERE content = ANY(%s)", (list(texts),)).fetchall():
+            for (rel,) in conn.execute(
+                "SELECT c.relname FROM pg_class c WHERE c.relname ~ '^memories_episodic_[0-9]+$'"
+            ).fetchall():
+                for (content,) in conn.execute(
+                    f"SELECT content FROM {rel} WHERE content = ANY(%s)", (list(texts),)
+                ).fetchall():
                     found.append((port, rel, content, (port, rel) in active))
     return [*found, ("cleanup", [c for c in cleanup if str(c[0]).startswith("public.memories")])]
 
@@ -83,7 +97,9 @@ def _commits_synchronously(ports: list[int]) -> dict[int, str]:
     return settings
 
 
-def test_a_third_worker_and_a_rebalance_under_writes_lose_nothing(own_database: Settings, pg_server: str) -> None:
+def test_a_third_worker_and_a_rebalance_under_writes_lose_nothing(
+    own_database: Settings, pg_server: str
+) -> None:
     base = Path(os.environ.get(CLUSTER_DIR_ENV, str(cluster.DEFAULT_BASE)))
     coordinator = databases.coordinator_port(pg_server)
     url = own_database.store.database_url.get_secret_value()  # type: ignore[union-attr]
@@ -137,11 +153,19 @@ def test_a_third_worker_and_a_rebalance_under_writes_lose_nothing(own_database: 
         assert errors == []
         assert during > 0, "the writer wrote while shards moved"
         with psycopg.connect(url) as conn:
-            stored = Counter(r[0] for r in conn.execute(
-                "SELECT content FROM memories WHERE user_id LIKE 'writer-%'").fetchall())  # fmt: skip
+            stored = Counter(
+                r[0]
+                for r in conn.execute("SELECT content FROM memories WHERE user_id LIKE 'writer-%'").fetchall()
+            )
         missing, invented = set(acked) - set(stored), set(stored) - set(acked)
-        assert not missing and not invented, ("no acknowledged write lost, none invented", sorted(missing),
-                                              sorted(invented), _where(url, missing | invented), started, during)
+        assert not missing and not invented, (
+            "no acknowledged write lost, none invented",
+            sorted(missing),
+            sorted(invented),
+            _where(url, missing | invented),
+            started,
+            during,
+        )
         assert max(stored.values()) == 1, "no write duplicated"
         assert _hits(m) == before
 
@@ -155,13 +179,17 @@ def test_a_large_tenant_is_isolated_to_its_own_shard(own_database: Settings) -> 
         m.add("a small neighbour's fact", user_id="minnow")
         before = [str(h.memory.id) for h in m.search("ocean fact", user_id=big, limit=10)]
         with psycopg.connect(url, autocommit=True) as conn:
-            old = conn.execute("SELECT get_shard_id_for_distribution_column('memories', %s::varchar)", (big,)).fetchone()
+            old = conn.execute(
+                "SELECT get_shard_id_for_distribution_column('memories', %s::varchar)", (big,)
+            ).fetchone()
             conn.execute(
                 "SELECT isolate_tenant_to_new_shard('memories', %s::varchar, cascade_option => 'CASCADE', "
                 "shard_transfer_mode => 'block_writes')",
                 (big,),
             )
-            shard = conn.execute("SELECT get_shard_id_for_distribution_column('memories', %s::varchar)", (big,)).fetchone()
+            shard = conn.execute(
+                "SELECT get_shard_id_for_distribution_column('memories', %s::varchar)", (big,)
+            ).fetchone()
             bounds = conn.execute(
                 "SELECT shardminvalue::bigint, shardmaxvalue::bigint FROM pg_dist_shard WHERE shardid = %s",
                 (shard[0],),  # type: ignore[index]

@@ -56,7 +56,10 @@ def _rest_hot_path(url: str, token: str, user: str) -> None:
         r = c.post("/v1/memories", json={"user_id": user, "content": "Bob plays the cello on Sundays"})
         assert r.status_code == 201, r.text
         mid = r.json()[0]["memory"]["id"]
-        assert c.post("/v1/ingest", json={"user_id": user, "session_id": "s2", "messages": TURNS}).status_code == 200
+        assert (
+            c.post("/v1/ingest", json={"user_id": user, "session_id": "s2", "messages": TURNS}).status_code
+            == 200
+        )
         assert c.get(f"/v1/memories/{mid}", params={"user_id": user}).status_code == 200
         assert c.get("/v1/memories", params={"user_id": user}).json()
         assert c.get(f"/v1/memories/{mid}/history", params={"user_id": user}).json()
@@ -72,7 +75,9 @@ def _report(cap: Capture) -> list[str]:
 
 
 def _settings(pg_server: str):  # type: ignore[no-untyped-def]
-    return base_settings(store={"database_url": fresh_database(pg_server)}, traits={"reflect_on_ingest": False})
+    return base_settings(
+        store={"database_url": fresh_database(pg_server)}, traits={"reflect_on_ingest": False}
+    )
 
 
 def _check(cap: Capture) -> None:

@@ -17,7 +17,16 @@ OUT = Path(__file__).with_name("fact_pairs.jsonl")
 
 # ---------------------------------------------------------------- distinct: one slot, two values
 EN_SHAPES = {
-    "I'm allergic to {}.": ["peanuts", "seafood", "penicillin", "shellfish", "cats", "pollen", "latex", "eggs"],
+    "I'm allergic to {}.": [
+        "peanuts",
+        "seafood",
+        "penicillin",
+        "shellfish",
+        "cats",
+        "pollen",
+        "latex",
+        "eggs",
+    ],
     "I live in {}.": ["Berlin", "Munich", "Shanghai", "Paris", "Toronto", "Austin", "Lisbon"],
     "I work at {}.": ["Google", "Microsoft", "Tencent", "a bakery", "the city hospital", "Siemens"],
     "I like {}.": ["coffee", "green tea", "jazz", "hiking", "sushi", "chess", "horror movies"],
@@ -47,23 +56,45 @@ ZH_SHAPES = {
 
 # ---------------------------------------------------------------- restatements: the same fact re-said
 EN_RESTATE = [
-    ("I live in {v}.", "I live in {v}!"), ("I live in {v}.", "I currently live in {v}."),
-    ("I'm allergic to {a}.", "I am allergic to {a}."), ("I'm allergic to {a}.", "i'm allergic to {a}"),
-    ("I like {l}.", "I really like {l}!"), ("I like {l}.", "I love {l}."), ("I work at {w}.", "I work for {w}."),
-    ("I work at {w}.", "I still work at {w}."), ("My favourite sport is {s}.", "My favorite sport is {s}."),
+    ("I live in {v}.", "I live in {v}!"),
+    ("I live in {v}.", "I currently live in {v}."),
+    ("I'm allergic to {a}.", "I am allergic to {a}."),
+    ("I'm allergic to {a}.", "i'm allergic to {a}"),
+    ("I like {l}.", "I really like {l}!"),
+    ("I like {l}.", "I love {l}."),
+    ("I work at {w}.", "I work for {w}."),
+    ("I work at {w}.", "I still work at {w}."),
+    ("My favourite sport is {s}.", "My favorite sport is {s}."),
     ("I'm learning {g} this year.", "I am learning {g} this year."),
 ]
-EN_FILL = {"v": ["Berlin", "Shanghai", "Toronto", "Lisbon"], "a": ["peanuts", "penicillin", "shellfish"],
-           "l": ["coffee", "jazz", "hiking", "sushi"], "w": ["Google", "Siemens", "Tencent"],
-           "s": ["tennis", "swimming", "climbing"], "g": ["Spanish", "Japanese", "Rust"]}
+EN_FILL = {
+    "v": ["Berlin", "Shanghai", "Toronto", "Lisbon"],
+    "a": ["peanuts", "penicillin", "shellfish"],
+    "l": ["coffee", "jazz", "hiking", "sushi"],
+    "w": ["Google", "Siemens", "Tencent"],
+    "s": ["tennis", "swimming", "climbing"],
+    "g": ["Spanish", "Japanese", "Rust"],
+}
 ZH_RESTATE = [
-    ("我住在{v}。", "我住在{v}！"), ("我住在{v}。", "我现在住在{v}。"), ("我对{a}过敏。", "我对{a}过敏！"),
-    ("我对{a}过敏。", "我其实对{a}过敏。"), ("我喜欢{l}。", "我真的很喜欢{l}！"), ("我喜欢{l}。", "我也喜欢{l}。"),
-    ("我在{w}工作。", "我在{w}上班。"), ("我在{w}工作。", "我目前在{w}工作。"),
-    ("我最喜欢的运动是{s}。", "我最喜欢的运动其实是{s}。"), ("我今年在学{g}。", "我今年在学{g}呢。"),
+    ("我住在{v}。", "我住在{v}！"),
+    ("我住在{v}。", "我现在住在{v}。"),
+    ("我对{a}过敏。", "我对{a}过敏！"),
+    ("我对{a}过敏。", "我其实对{a}过敏。"),
+    ("我喜欢{l}。", "我真的很喜欢{l}！"),
+    ("我喜欢{l}。", "我也喜欢{l}。"),
+    ("我在{w}工作。", "我在{w}上班。"),
+    ("我在{w}工作。", "我目前在{w}工作。"),
+    ("我最喜欢的运动是{s}。", "我最喜欢的运动其实是{s}。"),
+    ("我今年在学{g}。", "我今年在学{g}呢。"),
 ]
-ZH_FILL = {"v": ["上海", "北京", "成都", "杭州"], "a": ["花生", "青霉素", "海鲜"], "l": ["咖啡", "爵士乐", "爬山", "寿司"],
-           "w": ["腾讯", "华为", "阿里巴巴"], "s": ["网球", "游泳", "攀岩"], "g": ["日语", "钢琴", "编程"]}
+ZH_FILL = {
+    "v": ["上海", "北京", "成都", "杭州"],
+    "a": ["花生", "青霉素", "海鲜"],
+    "l": ["咖啡", "爵士乐", "爬山", "寿司"],
+    "w": ["腾讯", "华为", "阿里巴巴"],
+    "s": ["网球", "游泳", "攀岩"],
+    "g": ["日语", "钢琴", "编程"],
+}
 
 # ---------------------------------------------------------------- hand-picked tricky cases
 TRICKY_DISTINCT = [
@@ -177,17 +208,35 @@ def pairs() -> list[dict[str, str]]:
     for shapes, lang in ((EN_SHAPES, "en"), (ZH_SHAPES, "zh")):
         for shape, values in shapes.items():
             for x, y in itertools.combinations(values, 2):
-                out.append({"old": shape.format(x), "new": shape.format(y), "label": "distinct", "lang": lang,
-                            "source": "template", "note": shape})  # fmt: skip
+                out.append(
+                    {
+                        "old": shape.format(x),
+                        "new": shape.format(y),
+                        "label": "distinct",
+                        "lang": lang,
+                        "source": "template",
+                        "note": shape,
+                    }
+                )
     for templates, fill, lang in ((EN_RESTATE, EN_FILL, "en"), (ZH_RESTATE, ZH_FILL, "zh")):
         for old, new in templates:
             name = old[old.index("{") + 1 : old.index("}")]
             for value in fill[name]:
-                out.append({"old": old.format(**{name: value}), "new": new.format(**{name: value}),
-                            "label": "restatement", "lang": lang, "source": "template", "note": f"{old} | {new}"})  # fmt: skip
+                out.append(
+                    {
+                        "old": old.format(**{name: value}),
+                        "new": new.format(**{name: value}),
+                        "label": "restatement",
+                        "lang": lang,
+                        "source": "template",
+                        "note": f"{old} | {new}",
+                    }
+                )
     for rows, label in ((TRICKY_DISTINCT, "distinct"), (TRICKY_RESTATE, "restatement")):
         for old, new, lang, note in rows:
-            out.append({"old": old, "new": new, "label": label, "lang": lang, "source": "tricky", "note": note})
+            out.append(
+                {"old": old, "new": new, "label": label, "lang": lang, "source": "tricky", "note": note}
+            )
     return out
 
 

@@ -34,9 +34,16 @@ from pathlib import Path
 OUT = Path(__file__).with_name("update_pairs.jsonl")
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
-GAPS = (("minutes", dt.timedelta(minutes=3)), ("days", dt.timedelta(days=3)), ("months", dt.timedelta(days=62)),
-        ("days", dt.timedelta(days=11)), ("months", dt.timedelta(days=150)), ("minutes", dt.timedelta(minutes=40)),
-        ("days", dt.timedelta(days=1)), ("months", dt.timedelta(days=240)))  # fmt: skip
+GAPS = (
+    ("minutes", dt.timedelta(minutes=3)),
+    ("days", dt.timedelta(days=3)),
+    ("months", dt.timedelta(days=62)),
+    ("days", dt.timedelta(days=11)),
+    ("months", dt.timedelta(days=150)),
+    ("minutes", dt.timedelta(minutes=40)),
+    ("days", dt.timedelta(days=1)),
+    ("months", dt.timedelta(days=240)),
+)
 REPLY_AFTER = dt.timedelta(seconds=30)  # a user's answer to an assistant question
 ASSISTANT_PREFIX = {"en": "A:", "zh": "助手:"}
 
@@ -45,6 +52,7 @@ ASSISTANT_PREFIX = {"en": "A:", "zh": "助手:"}
 # (person, slot kind s/m, turns, question, current, other strings to keep ";") for restatements and
 # unrelated pairs.
 
+# one record per line, so that the tables read and diff as rows:
 # fmt: off
 # (person, turns "|"-separated, "A:" = assistant turn, question, current, stale[, gap])
 EN_UPDATES = [
@@ -538,21 +546,46 @@ def timeline(texts: list[str], lang: str, start: dt.datetime, gap: dt.timedelta)
         if i:
             when += REPLY_AFTER if turns[-1]["role"] == "assistant" else gap
         content = text.removeprefix(ASSISTANT_PREFIX[lang]).strip()
-        turns.append({"role": "assistant" if assistant else "user", "content": content,
-                      "timestamp": when.isoformat().replace("+00:00", "Z")})  # fmt: skip
+        turns.append(
+            {
+                "role": "assistant" if assistant else "user",
+                "content": content,
+                "timestamp": when.isoformat().replace("+00:00", "Z"),
+            }
+        )
     return turns
 
 
-def record(n: int, lang: str, label: str, person: int, kind: str, turns: str, question: str, current: str,
-           stale: str | None, keep: list[str]) -> dict[str, object]:  # fmt: skip
+def record(
+    n: int,
+    lang: str,
+    label: str,
+    person: int,
+    kind: str,
+    turns: str,
+    question: str,
+    current: str,
+    stale: str | None,
+    keep: list[str],
+) -> dict[str, object]:
     gap_name, gap = GAPS[n % len(GAPS)]
     start = T0 + dt.timedelta(days=2 * n, hours=n % 7)
     built = timeline(turns.split("|"), lang, start, gap)
     asked = dt.datetime.fromisoformat(built[-1]["timestamp"]) + dt.timedelta(hours=2)
-    return {"id": f"{lang}-{label}-{n:03d}", "lang": lang, "person": "first" if person == 1 else "third",
-            "label": label, "slot_kind": "single" if kind == "s" else "multi", "gap": gap_name, "turns": built,
-            "question": question, "asked_at": asked.isoformat().replace("+00:00", "Z"), "current": current,
-            "stale": stale, "keep": keep}  # fmt: skip
+    return {
+        "id": f"{lang}-{label}-{n:03d}",
+        "lang": lang,
+        "person": "first" if person == 1 else "third",
+        "label": label,
+        "slot_kind": "single" if kind == "s" else "multi",
+        "gap": gap_name,
+        "turns": built,
+        "question": question,
+        "asked_at": asked.isoformat().replace("+00:00", "Z"),
+        "current": current,
+        "stale": stale,
+        "keep": keep,
+    }
 
 
 def split(values: str) -> list[str]:
@@ -568,12 +601,36 @@ def records() -> list[dict[str, object]]:
         for n, (person, turns, question, current, stale) in enumerate([*updates, *sequences]):
             out.append(record(n, lang, "update", person, "s", turns, question, current, stale, []))
         for n, (person, turns, question, current, earlier) in enumerate(additions):
-            out.append(record(n, lang, "addition", person, "m", turns, question, current, None,
-                              [*split(earlier), current]))  # fmt: skip
+            out.append(
+                record(
+                    n,
+                    lang,
+                    "addition",
+                    person,
+                    "m",
+                    turns,
+                    question,
+                    current,
+                    None,
+                    [*split(earlier), current],
+                )
+            )
         for label, rows in (("restatement", restatements), ("unrelated", unrelated)):
             for n, (person, kind, turns, question, current, others) in enumerate(rows):
-                out.append(record(n, lang, label, person, kind, turns, question, current, None,
-                                  [current, *split(others)]))  # fmt: skip
+                out.append(
+                    record(
+                        n,
+                        lang,
+                        label,
+                        person,
+                        kind,
+                        turns,
+                        question,
+                        current,
+                        None,
+                        [current, *split(others)],
+                    )
+                )
     return out
 
 

@@ -29,8 +29,11 @@ PRINCIPLE = re.compile(
 
 def source_texts() -> dict[str, str]:
     src = ROOT / "src"
-    return {str(p.relative_to(ROOT)): p.read_text("utf-8") for p in sorted(src.rglob("*"))
-            if p.suffix in SOURCES and p.is_file()}  # fmt: skip
+    return {
+        str(p.relative_to(ROOT)): p.read_text("utf-8")
+        for p in sorted(src.rglob("*"))
+        if p.suffix in SOURCES and p.is_file()
+    }
 
 
 def seed_citations(text: str) -> list[tuple[str, str | None, int]]:
@@ -45,7 +48,7 @@ def seed_citations(text: str) -> list[tuple[str, str | None, int]]:
             found.append((m.group(1), None, m.start()))
     found.extend((m.group(1), m.group(2), m.start()) for m in NAMED.finditer(text))
     for m in SECTION.finditer(text):
-        if m.start() in covered or NOT_A_SEED.search(text[max(0, m.start() - 20):m.start()]):
+        if m.start() in covered or NOT_A_SEED.search(text[max(0, m.start() - 20) : m.start()]):
             continue
         before = list(SEED_NAMED.finditer(text, 0, m.start()))
         found.append((before[-1].group(1) if before else "none", m.group(1), m.start()))
@@ -90,7 +93,8 @@ def test_every_principle_citation_in_src_names_a_digested_principle() -> None:
             cited += 1
             if kind:
                 ok = f"{doc} {kind} {number}".lower() in titles or any(
-                    t.startswith(f"{doc} {kind} {number} ".lower()) for t in titles)  # fmt: skip
+                    t.startswith(f"{doc} {kind} {number} ".lower()) for t in titles
+                )
             else:
                 wanted = re.sub(r"\s+", " ", quote).lower()
                 ok = any(t.startswith(doc.lower()) and wanted in t for t in titles)
@@ -101,12 +105,21 @@ def test_every_principle_citation_in_src_names_a_digested_principle() -> None:
 
 
 def test_the_forms_are_read_as_documented() -> None:
-    text = ("(seed 003 §5.2, W5; seed 000 §6.1–§6.2) seed 004 §2.1 Layer 3, §5.3 seed 001\n§4.4 "
-            "(issue 5 §4) seed 003 R2G-4 the (§4.3)")  # fmt: skip
+    text = (
+        "(seed 003 §5.2, W5; seed 000 §6.1–§6.2) seed 004 §2.1 Layer 3, §5.3 seed 001\n§4.4 "
+        "(issue 5 §4) seed 003 R2G-4 the (§4.3)"
+    )
     assert [(s, a) for s, a, _ in seed_citations(text)] == [
-        ("003", "5.2"), ("000", "6.1"), ("000", "6.2"), ("004", "2.1"), ("001", "4.4"),
-        ("003", None), ("003", "R2G-4"), ("004", "5.3"), ("003", "4.3"),
-    ]  # fmt: skip
+        ("003", "5.2"),
+        ("000", "6.1"),
+        ("000", "6.2"),
+        ("004", "2.1"),
+        ("001", "4.4"),
+        ("003", None),
+        ("003", "R2G-4"),
+        ("004", "5.3"),
+        ("003", "4.3"),
+    ]
 
 
 def test_readme_and_architecture_point_at_docs_design() -> None:

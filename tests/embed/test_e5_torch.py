@@ -79,7 +79,9 @@ def test_a_batch_equals_its_texts_one_by_one(
         np.testing.assert_array_equal(single[0], model.encode([TEXTS[0]], is_query=False, forward=engine)[0])
 
 
-def test_int8_quantises_all_but_the_ffn_output_and_does_not_pad(engines: dict[str, e5_torch.TorchForward]) -> None:
+def test_int8_quantises_all_but_the_ffn_output_and_does_not_pad(
+    engines: dict[str, e5_torch.TorchForward],
+) -> None:
     engine = engines["int8"]
     kinds = {(q.kind, o.kind, i.kind, f.kind) for q, o, _, i, f, _ in engine.layers}
     assert kinds == {("int8", "int8", "int8", "onednn")}
@@ -162,7 +164,9 @@ def test_a_call_runs_on_one_torch_thread_and_restores_the_callers_setting(
     engine = e5_torch.TorchForward(model, precision="int8")
     seen: list[int] = []
     forward = engine._forward
-    monkeypatch.setattr(engine, "_forward", lambda segments: seen.append(torch.get_num_threads()) or forward(segments))
+    monkeypatch.setattr(
+        engine, "_forward", lambda segments: seen.append(torch.get_num_threads()) or forward(segments)
+    )
     after: list[int] = []
 
     def caller() -> None:

@@ -343,13 +343,26 @@ def _stream_events(ident: str, model: str, reply: str) -> SSE:
     created = int(time.time())
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-        return json.dumps({"id": ident, "object": "chat.completion.chunk", "created": created, "model": model,
-                           "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})  # fmt: skip
+        return json.dumps(
+            {
+                "id": ident,
+                "object": "chat.completion.chunk",
+                "created": created,
+                "model": model,
+                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+            }
+        )
 
     words = [w + " " for w in reply.split(" ")]
     words[-1] = words[-1][:-1]
-    return SSE((chunk({"role": "assistant", "content": ""}), *(chunk({"content": w}) for w in words if w),
-                chunk({}, "stop"), "[DONE]"))  # fmt: skip
+    return SSE(
+        (
+            chunk({"role": "assistant", "content": ""}),
+            *(chunk({"content": w}) for w in words if w),
+            chunk({}, "stop"),
+            "[DONE]",
+        )
+    )
 
 
 def _error(message: str, kind: str) -> dict[str, Any]:

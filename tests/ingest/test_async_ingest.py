@@ -20,9 +20,16 @@ from tests.fakes.hung_server import HungServer
 
 
 def _session(n: int = 20) -> list[dict[str, Any]]:
-    return [{"role": "user" if i % 2 == 0 else "assistant",
-             "content": f"I visited museum number {i} in Lisbon and loved the tiles" if i % 2 == 0
-             else f"Noted, museum {i}.", "timestamp": f"2026-03-01T10:{i:02d}:00Z"} for i in range(n)]  # fmt: skip
+    return [
+        {
+            "role": "user" if i % 2 == 0 else "assistant",
+            "content": f"I visited museum number {i} in Lisbon and loved the tiles"
+            if i % 2 == 0
+            else f"Noted, museum {i}.",
+            "timestamp": f"2026-03-01T10:{i:02d}:00Z",
+        }
+        for i in range(n)
+    ]
 
 
 def _wait_done(memory: Memory, job_id: Any, user_id: str, timeout: float = 60) -> Any:
@@ -41,7 +48,9 @@ def _rows(settings: Settings, sql: str) -> Any:
         return conn.execute(sql).fetchall()
 
 
-def test_wait_false_queues_returns_a_job_and_the_job_thread_writes_what_ingest_would(settings: Settings) -> None:
+def test_wait_false_queues_returns_a_job_and_the_job_thread_writes_what_ingest_would(
+    settings: Settings,
+) -> None:
     with Memory(settings) as m:
         job = m.ingest(_session(), user_id="ana", session_id="s1", wait=False)
         assert job.status == "queued" and job.user_id == "ana" and job.session_id == "s1"
@@ -57,15 +66,27 @@ def test_wait_false_queues_returns_a_job_and_the_job_thread_writes_what_ingest_w
 
 
 def test_a_queued_batch_carries_its_scope_to_the_memories_it_writes(memory: Memory) -> None:
-    job = memory.ingest(_session(4), user_id="ana", session_id="s1", agent_id="planner", run_id="r1",
-                        visibility="team", team_id="eng", wait=False)  # fmt: skip
+    job = memory.ingest(
+        _session(4),
+        user_id="ana",
+        session_id="s1",
+        agent_id="planner",
+        run_id="r1",
+        visibility="team",
+        team_id="eng",
+        wait=False,
+    )
     done = _wait_done(memory, job.id, "ana")
     assert done.status == "done" and done.result["memory_ids"]
     written = [memory.get(i, user_id="ana") for i in done.result["memory_ids"]]
-    assert {(r.agent_id, r.run_id, r.visibility, r.team_id) for r in written} == {("planner", "r1", "team", "eng")}
+    assert {(r.agent_id, r.run_id, r.visibility, r.team_id) for r in written} == {
+        ("planner", "r1", "team", "eng")
+    }
     private = memory.ingest(_session(2), user_id="ana", session_id="s2", agent_id="planner", wait=False)
     ids = set(_wait_done(memory, private.id, "ana").result["memory_ids"])
-    assert ids and not ids & {str(r.id) for r in memory.get_all(user_id="ana", agent_id="coder")}  # planner's own
+    assert ids and not ids & {
+        str(r.id) for r in memory.get_all(user_id="ana", agent_id="coder")
+    }  # planner's own
 
 
 def test_close_waits_for_the_queued_jobs(settings: Settings) -> None:
@@ -83,7 +104,9 @@ def test_bad_batches_are_refused_at_once_and_store_nothing(memory: Memory) -> No
     with pytest.raises(InvalidInputError):
         memory.ingest(_session(2), user_id="ana", wait="no")  # type: ignore[call-overload]
     with pytest.raises(InvalidInputError):
-        memory.ingest([{"role": "user", "content": "hi", "metadata": {"x": object()}}], user_id="ana", wait=False)
+        memory.ingest(
+            [{"role": "user", "content": "hi", "metadata": {"x": object()}}], user_id="ana", wait=False
+        )
     with pytest.raises(InvalidScopeError):  # a bad scope is refused before anything is queued
         memory.ingest(_session(2), user_id="ana", agent_id="planner", visibility="team", wait=False)
     assert _rows(memory.settings, "SELECT count(*) FROM ingest_jobs") == [(0,)]
@@ -130,8 +153,9 @@ def test_a_runner_killed_mid_job_loses_nothing(settings: Settings) -> None:
     url = settings.store.database_url.get_secret_value()
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     with HungServer() as hung:
-        child = subprocess.Popen([sys.executable, "-c", _CHILD, url, hung.base_url], stdout=subprocess.PIPE,
-                                 env=env, text=True)  # fmt: skip
+        child = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, url, hung.base_url], stdout=subprocess.PIPE, env=env, text=True
+        )
         try:
             assert child.stdout is not None
             job_id = child.stdout.readline().strip()
@@ -154,7 +178,9 @@ def test_a_runner_killed_mid_job_loses_nothing(settings: Settings) -> None:
     with Memory(settings) as later:  # a later process (offline: rules) completes the job
         assert later.run_job("run_ingest_jobs") == 1
         job = later.job_status(job_id, user_id="ana")
-        assert job.status == "done" and job.attempts == 1 and job.result["turns"] == 20  # the killed run left no trace
+        assert (
+            job.status == "done" and job.attempts == 1 and job.result["turns"] == 20
+        )  # the killed run left no trace
         contents = [r[0] for r in _rows(settings, "SELECT content FROM conversation_messages ORDER BY seq")]
         assert contents == [f"I visited museum number {i} in Lisbon" for i in range(20)]
         assert later.run_job("run_ingest_jobs") == 0

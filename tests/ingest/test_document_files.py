@@ -59,9 +59,11 @@ def test_a_docx_keeps_its_sections(memory: Memory, tmp_path: Path) -> None:
 
 
 def test_html_is_read_by_headings_without_scripts(memory: Memory) -> None:
-    page = (b"<html><head><title>x</title><script>var secret = 1;</script></head><body>"
-            b"<h1>Trip</h1><p>We fly to Oslo on <b>June 3</b>.</p><h2>Hotel</h2><p>The hotel is near the harbour."
-            b"</p><style>p {color: red}</style></body></html>")  # fmt: skip
+    page = (
+        b"<html><head><title>x</title><script>var secret = 1;</script></head><body>"
+        b"<h1>Trip</h1><p>We fly to Oslo on <b>June 3</b>.</p><h2>Hotel</h2><p>The hotel is near the harbour."
+        b"</p><style>p {color: red}</style></body></html>"
+    )
     doc = memory.add_document_file(page, user_id="u", file_name="trip.html")
     chunks = _chunks(memory, "u", doc.id)
     assert [c.metadata["source_ref"] for c in chunks] == [{"section": "Trip"}, {"section": "Hotel"}]

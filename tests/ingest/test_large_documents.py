@@ -34,8 +34,10 @@ class SlowPassages(HashingEmbedder):
 
 
 def _document(paragraphs: int) -> str:
-    return "\n\n".join(f"Section {i}. The turbine blade {i} was inspected and logged as item code-{i:04d}. " * 3
-                       for i in range(paragraphs))  # fmt: skip
+    return "\n\n".join(
+        f"Section {i}. The turbine blade {i} was inspected and logged as item code-{i:04d}. " * 3
+        for i in range(paragraphs)
+    )
 
 
 def _wait_ready(m: Memory, file_id: object, timeout_s: float = 60) -> DocumentStatus:
@@ -76,7 +78,9 @@ def test_small_document_is_embedded_in_the_call_and_background_can_be_forced(mem
         memory.document_status(forced.id, user_id="someone-else")
 
 
-def test_memctl_documents_upload_waits_with_progress(memctl, tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]
+def test_memctl_documents_upload_waits_with_progress(
+    memctl, tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
     monkeypatch.setenv("NEUROMEM_INGEST__DOCUMENT_BACKGROUND_CHARS", "500")
     path = tmp_path / "manual.md"
     path.write_text(_document(40), encoding="utf-8")

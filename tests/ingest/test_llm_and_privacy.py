@@ -20,17 +20,35 @@ from tests.fakes.openai_server import FakeError
 
 T0 = dt.datetime(2024, 3, 13, 10, 0, tzinfo=dt.UTC)
 TURN = {"role": "user", "content": "我上周三去了上海出差，见了老同学。", "timestamp": T0}
-GOOD = json.dumps({"memories": [{
-    "turn": 1, "quote": "我上周三去了上海出差", "content": "用户上周三去上海出差", "type": "episodic",
-    "importance": 0.6, "entities": [{"name": "上海", "type": "place"}], "keywords": ["出差"],
-    "time_expression": "上周三", "topic": "出差"}], "small_talk_turns": []}, ensure_ascii=False)  # fmt: skip
+GOOD = json.dumps(
+    {
+        "memories": [
+            {
+                "turn": 1,
+                "quote": "我上周三去了上海出差",
+                "content": "用户上周三去上海出差",
+                "type": "episodic",
+                "importance": 0.6,
+                "entities": [{"name": "上海", "type": "place"}],
+                "keywords": ["出差"],
+                "time_expression": "上周三",
+                "topic": "出差",
+            }
+        ],
+        "small_talk_turns": [],
+    },
+    ensure_ascii=False,
+)
 
 
 class Router:
     """Scripted replies per task, chosen by the prompt (other callers, e.g. background reflection,
     get the fake's default reply and cannot consume ours)."""
 
-    MARKERS: ClassVar[dict[str, str]] = {"extract": "You extract long-term memories", "decide": "You maintain an assistant's long-term memory"}
+    MARKERS: ClassVar[dict[str, str]] = {
+        "extract": "You extract long-term memories",
+        "decide": "You maintain an assistant's long-term memory",
+    }
 
     def __init__(self, fake) -> None:  # type: ignore[no-untyped-def]
         self.extract: list = []
@@ -49,8 +67,11 @@ class Router:
 
 
 def ours(memory: Memory) -> list[dict]:
-    return rows(memory, "SELECT operation, ok FROM model_usage WHERE operation IN ('extract_memories', "
-                "'decide_operation') ORDER BY created_at, id")  # fmt: skip
+    return rows(
+        memory,
+        "SELECT operation, ok FROM model_usage WHERE operation IN ('extract_memories', "
+        "'decide_operation') ORDER BY created_at, id",
+    )
 
 
 def rows(memory: Memory, query: str, *params: object) -> list[dict]:
@@ -112,7 +133,10 @@ def test_llm_decides_noop_and_bad_target_falls_back(llm_memory, router) -> None:
     router.decide.append(json.dumps({"operation": "DELETE", "target": 9}))
     [third] = llm_memory.add({**TURN, "content": TURN["content"] + "好累"}, user_id="u1", session_id="s1")
     assert third.operation is Operation.ADD  # out-of-range target → the rules decide
-    assert rows(llm_memory, "SELECT count(*) AS n FROM pipeline_events WHERE kind = 'decision_rejected'")[0]["n"] == 1
+    assert (
+        rows(llm_memory, "SELECT count(*) AS n FROM pipeline_events WHERE kind = 'decision_rejected'")[0]["n"]
+        == 1
+    )
 
 
 @pytest.mark.parametrize("mode", ["redact", "keep", "reject", "mark"])
@@ -156,17 +180,34 @@ def test_the_same_text_under_another_name_is_recorded_under_that_name(memory: Me
     second = memory.add_document(text, user_id="u1", file_name="notes-copy.txt")
     assert second.id != first.id and second.file_name == "notes-copy.txt"
     assert second.chunk_count == first.chunk_count
-    assert sorted(d.file_name for d in memory.list_documents(user_id="u1")) == ["notes-copy.txt", "notes-v1.txt"]
-    assert len(memory.get_all(user_id="u1", filters={"memory_type": "document", "file_id": second.id},
-                              limit=1000)) == second.chunk_count  # fmt: skip
+    assert sorted(d.file_name for d in memory.list_documents(user_id="u1")) == [
+        "notes-copy.txt",
+        "notes-v1.txt",
+    ]
+    assert (
+        len(
+            memory.get_all(
+                user_id="u1", filters={"memory_type": "document", "file_id": second.id}, limit=1000
+            )
+        )
+        == second.chunk_count
+    )
     memory.delete_document(first.id, user_id="u1")  # each name is a document of its own
     assert [d.file_name for d in memory.list_documents(user_id="u1")] == ["notes-copy.txt"]
     assert memory.add_document(text, user_id="u1", file_name="notes-copy.txt").id == second.id
 
 
 def test_import_resumes_without_duplicates(memory: Memory, tmp_path: Path) -> None:
-    lines = [{"session_id": f"s{s}", "role": "user", "content": f"I like dish number {s}-{i}.",
-              "timestamp": (T0 + dt.timedelta(minutes=i)).isoformat()} for s in range(2) for i in range(5)]  # fmt: skip
+    lines = [
+        {
+            "session_id": f"s{s}",
+            "role": "user",
+            "content": f"I like dish number {s}-{i}.",
+            "timestamp": (T0 + dt.timedelta(minutes=i)).isoformat(),
+        }
+        for s in range(2)
+        for i in range(5)
+    ]
     path = tmp_path / "chat.jsonl"
     path.write_text("\n".join(json.dumps(x) for x in lines), encoding="utf-8")
     partial = tmp_path / "partial.jsonl"  # an interrupted run: the first 3 turns of s0 only
@@ -175,7 +216,9 @@ def test_import_resumes_without_duplicates(memory: Memory, tmp_path: Path) -> No
     summary = memory.import_chat_export(path, user_id="u1", batch_size=2)
     assert (summary.turns_skipped, summary.turns_ingested) == (3, 7)
     assert rows(memory, "SELECT count(*) AS n FROM conversation_messages")[0]["n"] == 10
-    seqs = rows(memory, "SELECT array_agg(seq ORDER BY seq) AS s FROM conversation_messages GROUP BY session_id")
+    seqs = rows(
+        memory, "SELECT array_agg(seq ORDER BY seq) AS s FROM conversation_messages GROUP BY session_id"
+    )
     assert all(r["s"] == [0, 1, 2, 3, 4] for r in seqs)
     assert memory.import_chat_export(path, user_id="u1").turns_ingested == 0
 
@@ -186,9 +229,22 @@ def test_cli_ingest_documents_and_session_end(settings, tmp_path: Path, monkeypa
     monkeypatch.setenv("NEUROMEM_EMBEDDER__DIM", "64")
     monkeypatch.setenv("NEUROMEM_EMBEDDING_DIM", "64")
     export = tmp_path / "chat.json"
-    export.write_text(json.dumps({"sessions": [{"session_id": "a", "messages": [
-        {"role": "user", "content": "我住在北京。", "timestamp": T0.isoformat()},
-        {"role": "assistant", "content": "好的。", "timestamp": T0.isoformat()}]}]}, ensure_ascii=False))  # fmt: skip
+    export.write_text(
+        json.dumps(
+            {
+                "sessions": [
+                    {
+                        "session_id": "a",
+                        "messages": [
+                            {"role": "user", "content": "我住在北京。", "timestamp": T0.isoformat()},
+                            {"role": "assistant", "content": "好的。", "timestamp": T0.isoformat()},
+                        ],
+                    }
+                ]
+            },
+            ensure_ascii=False,
+        )
+    )
     runner = CliRunner()
     out = runner.invoke(cli, ["ingest", "-u", "u1", str(export), "--no-progress"])
     assert out.exit_code == 0, out.output
@@ -206,17 +262,37 @@ def test_cli_ingest_documents_and_session_end(settings, tmp_path: Path, monkeypa
 
 
 def test_llm_windows_each_turn_batch_and_links_topics(settings, fake_openai, router) -> None:  # type: ignore[no-untyped-def]
-    job = json.dumps({"memories": [{"turn": 1, "quote": "I joined Stripe", "content": "I joined Stripe as an engineer",
-                                    "type": "fact", "category": "identity", "importance": 0.9, "slot": "employer",
-                                    "slot_value": "Stripe", "topic": "career",
-                                    "relation": {"predicate": "works_at", "object": "Stripe",
-                                                 "object_type": "organization"}}]})  # fmt: skip
-    s = settings.with_updates(llm={"base_url": fake_openai.base_url, "max_retries": 0},
-                              ingest={"llm_turns_per_call": 1})  # fmt: skip
+    job = json.dumps(
+        {
+            "memories": [
+                {
+                    "turn": 1,
+                    "quote": "I joined Stripe",
+                    "content": "I joined Stripe as an engineer",
+                    "type": "fact",
+                    "category": "identity",
+                    "importance": 0.9,
+                    "slot": "employer",
+                    "slot_value": "Stripe",
+                    "topic": "career",
+                    "relation": {"predicate": "works_at", "object": "Stripe", "object_type": "organization"},
+                }
+            ]
+        }
+    )
+    s = settings.with_updates(
+        llm={"base_url": fake_openai.base_url, "max_retries": 0}, ingest={"llm_turns_per_call": 1}
+    )
     router.extract.extend([job, json.dumps({"memories": [], "small_talk_turns": [1]})])
     with Memory(s) as m:
-        report = m.ingest([{"role": "user", "content": "I joined Stripe last month.", "timestamp": T0},
-                           {"role": "user", "content": "thanks!", "timestamp": T0}], user_id="u1", session_id="s1")
+        report = m.ingest(
+            [
+                {"role": "user", "content": "I joined Stripe last month.", "timestamp": T0},
+                {"role": "user", "content": "thanks!", "timestamp": T0},
+            ],
+            user_id="u1",
+            session_id="s1",
+        )
         assert [r.memory.content for r in report.results] == ["I joined Stripe as an engineer"]
         assert report.dropped["small_talk"] == 1
         edges = {r["edge_type"] for r in rows(m, "SELECT edge_type FROM graph_edges")}
@@ -231,8 +307,9 @@ def test_async_memory_ingests_messages(settings) -> None:  # type: ignore[no-unt
 
     async def go() -> list:
         async with await AsyncMemory.create(settings) as m:
-            results = await m.add([{"role": "user", "content": "我住在成都。", "timestamp": T0}], user_id="u1",
-                                  session_id="s1")  # fmt: skip
+            results = await m.add(
+                [{"role": "user", "content": "我住在成都。", "timestamp": T0}], user_id="u1", session_id="s1"
+            )
             await m.end_session(user_id="u1", session_id="s1")
             return results
 
@@ -279,7 +356,7 @@ def test_default_privacy_keeps_the_users_words_and_marks_them(memory: Memory, tm
     content = r.memory.content
     assert "666 Park Avenue" in content and "sk-abc" not in content and "[SECRET]" in content
     [span] = r.memory.metadata["privacy"]
-    assert span["kind"] == "address" and content[span["start"]:span["end"]].startswith("666 Park Avenue")
+    assert span["kind"] == "address" and content[span["start"] : span["end"]].startswith("666 Park Avenue")
     stored = rows(memory, "SELECT content, metadata FROM conversation_messages")[0]
     assert "666 Park Avenue" in stored["content"] and stored["metadata"]["privacy"][0]["kind"] == "address"
     [added] = memory.add("My dentist's phone is (415) 555-0134.", user_id="u1")
@@ -292,8 +369,21 @@ def test_default_privacy_keeps_the_users_words_and_marks_them(memory: Memory, tm
 
 
 def _fact(quote: str) -> str:
-    return json.dumps({"memories": [{"turn": 1, "quote": quote, "content": quote, "type": "fact",
-                                     "category": "identity", "importance": 0.8}], "small_talk_turns": []})  # fmt: skip
+    return json.dumps(
+        {
+            "memories": [
+                {
+                    "turn": 1,
+                    "quote": quote,
+                    "content": quote,
+                    "type": "fact",
+                    "category": "identity",
+                    "importance": 0.8,
+                }
+            ],
+            "small_talk_turns": [],
+        }
+    )
 
 
 def test_value_update_llm_decides_and_the_rules_catch_its_failure(llm_memory, router) -> None:  # type: ignore[no-untyped-def]
@@ -305,19 +395,28 @@ def test_value_update_llm_decides_and_the_rules_catch_its_failure(llm_memory, ro
     new = "My office phone extension changed, it is now 4492."
     router.extract.append(_fact(new))
     router.decide.append(json.dumps({"operation": "DELETE", "target": 1, "reason": "new extension"}))
-    [second] = llm_memory.add({"role": "user", "content": new, "timestamp": T0 + dt.timedelta(days=1)},
-                              user_id="u1", session_id="s1")  # fmt: skip
+    [second] = llm_memory.add(
+        {"role": "user", "content": new, "timestamp": T0 + dt.timedelta(days=1)},
+        user_id="u1",
+        session_id="s1",
+    )
     assert second.operation is Operation.UPDATE and second.previous_id == first.memory.id
     assert "new extension" in second.reason
     assert llm_memory.get(first.memory.id, user_id="u1").invalid_at is not None
     # no usable answer (the script is empty: "{}", or the LLM is not asked): the rules end the old value
     wifi = "Our wifi password is sunflower42."
     router.extract.append(_fact(wifi))
-    [old] = llm_memory.add({"role": "user", "content": wifi, "timestamp": T0 + dt.timedelta(days=2)},
-                           user_id="u1", session_id="s1")  # fmt: skip
+    [old] = llm_memory.add(
+        {"role": "user", "content": wifi, "timestamp": T0 + dt.timedelta(days=2)},
+        user_id="u1",
+        session_id="s1",
+    )
     changed = "We changed the wifi password to bluemoon7."
     router.extract.append(_fact(changed))
-    [third] = llm_memory.add({"role": "user", "content": changed, "timestamp": T0 + dt.timedelta(days=3)},
-                             user_id="u1", session_id="s1")  # fmt: skip
+    [third] = llm_memory.add(
+        {"role": "user", "content": changed, "timestamp": T0 + dt.timedelta(days=3)},
+        user_id="u1",
+        session_id="s1",
+    )
     assert third.operation is Operation.UPDATE and third.previous_id == old.memory.id
     assert "value update" in third.reason  # the offline rule's reason, not the LLM's

@@ -23,7 +23,12 @@ def one(text: str, role: str = "user"):  # type: ignore[no-untyped-def]
 
 def test_sentences_split_on_both_punctuations_and_keep_abbreviations() -> None:
     text = "我喜欢茶。你呢？I saw Dr. Smith today! Fine"
-    assert [text[a:b] for a, b in split_sentences(text)] == ["我喜欢茶。", "你呢？", "I saw Dr. Smith today!", "Fine"]
+    assert [text[a:b] for a, b in split_sentences(text)] == [
+        "我喜欢茶。",
+        "你呢？",
+        "I saw Dr. Smith today!",
+        "Fine",
+    ]
 
 
 @pytest.mark.parametrize("text", ["hi", "Thanks a lot!", "ok, thanks", "好的，谢谢！", "哈哈哈", "嗯嗯"])
@@ -31,7 +36,9 @@ def test_small_talk(text: str) -> None:
     assert classify(text)[0] == "small_talk"
 
 
-@pytest.mark.parametrize("text", ["What should I cook tonight?", "你觉得怎么样？", "Can you recommend a book"])
+@pytest.mark.parametrize(
+    "text", ["What should I cook tonight?", "你觉得怎么样？", "Can you recommend a book"]
+)
 def test_questions_are_not_memories(text: str) -> None:
     assert classify(text)[0] == "question"
 
@@ -41,7 +48,11 @@ def test_questions_are_not_memories(text: str) -> None:
     [
         ("Yesterday I ran a half marathon.", dt.datetime(2024, 3, 12, tzinfo=T0.tzinfo), "Yesterday"),
         ("我上周三去了上海。", dt.datetime(2024, 3, 6, tzinfo=T0.tzinfo), "上周三"),
-        ("Next month I will start a new job at Apple.", dt.datetime(2024, 4, 1, tzinfo=T0.tzinfo), "Next month"),
+        (
+            "Next month I will start a new job at Apple.",
+            dt.datetime(2024, 4, 1, tzinfo=T0.tzinfo),
+            "Next month",
+        ),
         ("我明年要去日本留学。", dt.datetime(2025, 1, 1, tzinfo=T0.tzinfo), "明年"),
     ],
 )
@@ -53,12 +64,23 @@ def test_times_resolve_against_the_turn_not_now(text: str, start: dt.datetime, e
 
 def test_categories_slots_and_languages() -> None:
     job = one("我在字节跳动上班")
-    assert (job.category, job.slot, job.value, job.language) == (FactCategory.IDENTITY, "employer", "字节跳动", "zh")
+    assert (job.category, job.slot, job.value, job.language) == (
+        FactCategory.IDENTITY,
+        "employer",
+        "字节跳动",
+        "zh",
+    )
     assert job.relation is not None and job.relation.predicate == "works_at"
     home = one("I live in San Francisco.")
-    assert home.relation is not None and home.relation.object.type == "place" and home.value == "san francisco"
+    assert (
+        home.relation is not None and home.relation.object.type == "place" and home.value == "san francisco"
+    )
     dislike = one("I don't like spicy food.")
-    assert (dislike.category, dislike.polarity, dislike.slot) == (FactCategory.PREFERENCE, "negative", "likes:spicy")
+    assert (dislike.category, dislike.polarity, dislike.slot) == (
+        FactCategory.PREFERENCE,
+        "negative",
+        "likes:spicy",
+    )
     like = one("我特别喜欢吃火锅")
     assert like.polarity == "positive" and like.slot is not None and like.slot.startswith("likes:")
     assert one("My sister Anna is a nurse.").category is FactCategory.RELATIONSHIP
@@ -70,7 +92,10 @@ def test_categories_slots_and_languages() -> None:
 
 def test_assistant_turns_and_hedges_give_no_memory() -> None:
     out = extract_with_rules(
-        [Turn("assistant", "I love helping you with that.", T0), Turn("user", "I'm curious about black holes.", T0)],
+        [
+            Turn("assistant", "I love helping you with that.", T0),
+            Turn("user", "I'm curious about black holes.", T0),
+        ],
         ("user",),
     )
     assert out.candidates[0].importance < 0.3 and len(out.candidates) == 1
@@ -100,7 +125,11 @@ def test_chinese_clauses_without_subject_become_their_own_memories() -> None:
     got = [(c.content, c.slot, text[c.span[0] : c.span[1]]) for c in out.candidates]
     assert got == [
         ("我在阿里巴巴工作", "employer", "我在阿里巴巴工作"),
-        ("我住在杭州", "residence", "住在杭州"),  # the implied subject is written, the span is the spoken words
+        (
+            "我住在杭州",
+            "residence",
+            "住在杭州",
+        ),  # the implied subject is written, the span is the spoken words
         ("我不喜欢香菜。", "likes:香菜", "不喜欢香菜。"),
     ]
     other = extract_with_rules([Turn("user", "我今天很忙，他住在上海。", T0)], ("user",))
@@ -123,8 +152,14 @@ def test_allergies_and_habits_are_recognised(text: str, category: str, min_impor
 
 @pytest.mark.parametrize(
     "text",
-    ["The capital of Australia is Canberra.", "Our CTO is Dana.", "Mei's husband works at Apple.", "I speak French.",
-     "公司的CTO是王磊。", "Dana Whitfield runs the marketing team at Initech."],
+    [
+        "The capital of Australia is Canberra.",
+        "Our CTO is Dana.",
+        "Mei's husband works at Apple.",
+        "I speak French.",
+        "公司的CTO是王磊。",
+        "Dana Whitfield runs the marketing team at Initech.",
+    ],
 )
 def test_plain_declarative_statements_are_kept(text: str) -> None:
     """Issue 21 item 4: a statement about a person, an organisation or a thing is a fact, not below_threshold."""

@@ -17,7 +17,12 @@ from tests.conftest import base_settings, fresh_database
 
 T0 = dt.datetime(2024, 4, 1, 9, 0, tzinfo=dt.UTC)
 MONDAY = ["I live in Berlin.", "I work at Siemens.", "My sister Anna is a nurse.", "I like green tea."]
-TUESDAY = ["I'm allergic to penicillin.", "My son is 8 years old.", "I play chess on Sundays.", "My car is a red Toyota Corolla."]
+TUESDAY = [
+    "I'm allergic to penicillin.",
+    "My son is 8 years old.",
+    "I play chess on Sundays.",
+    "My car is a red Toyota Corolla.",
+]
 
 
 def count(memory: Memory, query: str) -> int:
@@ -42,12 +47,21 @@ def contents(memory: Memory, user: str) -> set[str]:
     return {m.content for m in memory.get_all(user_id=user, limit=1000)}
 
 
-@pytest.mark.parametrize(("session", "dated"), [(None, True), ("chat", False)],
-                         ids=["no-session-ids-dated", "reused-session-id-undated"])  # fmt: skip
-def test_a_second_export_loses_nothing(memory: Memory, tmp_path: Path, session: str | None, dated: bool) -> None:
+@pytest.mark.parametrize(
+    ("session", "dated"),
+    [(None, True), ("chat", False)],
+    ids=["no-session-ids-dated", "reused-session-id-undated"],
+)
+def test_a_second_export_loses_nothing(
+    memory: Memory, tmp_path: Path, session: str | None, dated: bool
+) -> None:
     monday = export(tmp_path / "monday.jsonl", MONDAY, start=T0 if dated else None, session=session)
-    tuesday = export(tmp_path / "tuesday.jsonl", TUESDAY, start=T0 + dt.timedelta(days=1) if dated else None,
-                     session=session)  # fmt: skip
+    tuesday = export(
+        tmp_path / "tuesday.jsonl",
+        TUESDAY,
+        start=T0 + dt.timedelta(days=1) if dated else None,
+        session=session,
+    )
     memory.import_chat_export(monday, user_id="u")
     summary = memory.import_chat_export(tuesday, user_id="u")
     assert (summary.turns_skipped, summary.turns_ingested) == (0, 4)
@@ -62,8 +76,10 @@ def test_a_second_export_loses_nothing(memory: Memory, tmp_path: Path, session: 
 
 
 def test_an_import_after_add_without_session_skips_nothing(memory: Memory, tmp_path: Path) -> None:
-    memory.add([{"role": "user", "content": "I live in Lisbon."}, {"role": "user", "content": "I like jazz."}],
-               user_id="u")  # fmt: skip
+    memory.add(
+        [{"role": "user", "content": "I live in Lisbon."}, {"role": "user", "content": "I like jazz."}],
+        user_id="u",
+    )
     summary = memory.import_chat_export(export(tmp_path / "later.jsonl", TUESDAY, start=None), user_id="u")
     assert (summary.turns_skipped, summary.turns_ingested) == (0, 4)
     assert set(TUESDAY) <= contents(memory, "u")
@@ -91,8 +107,11 @@ def test_an_interrupted_import_resumes_without_loss_or_duplicates(memory: Memory
 
 
 def test_a_retried_ingest_is_skipped_and_repeated_words_are_kept(memory: Memory) -> None:
-    batch = [{"role": "user", "content": "ok", "timestamp": T0}, {"role": "user", "content": "ok", "timestamp": T0},
-             {"role": "user", "content": "I like tea.", "metadata": {"message_id": "m-3"}}]  # fmt: skip
+    batch = [
+        {"role": "user", "content": "ok", "timestamp": T0},
+        {"role": "user", "content": "ok", "timestamp": T0},
+        {"role": "user", "content": "I like tea.", "metadata": {"message_id": "m-3"}},
+    ]
     first = memory.ingest(batch, user_id="u", session_id="s")
     assert (first.turns, first.skipped) == (3, 0)  # "ok" twice in one batch is two turns
     retry = memory.ingest(batch, user_id="u", session_id="s")  # a network retry of the same call
@@ -105,19 +124,30 @@ def test_a_retried_ingest_is_skipped_and_repeated_words_are_kept(memory: Memory)
 def test_migration_0004_keys_old_turns_as_python_does(pg_server: str) -> None:
     settings = base_settings()
     url = fresh_database(pg_server, template=False)
-    messages = [{"role": "user", "content": "I like tea.", "timestamp": T0, "name": "Ann"},
-                {"role": "user", "content": "I like tea.", "timestamp": T0, "name": "Ann"},
-                {"role": "assistant", "content": "Noted!", "timestamp": T0 + dt.timedelta(microseconds=7)},
-                {"role": "user", "content": "Bye", "timestamp": T0, "metadata": {"message_id": 42}}]  # fmt: skip
+    messages = [
+        {"role": "user", "content": "I like tea.", "timestamp": T0, "name": "Ann"},
+        {"role": "user", "content": "I like tea.", "timestamp": T0, "name": "Ann"},
+        {"role": "assistant", "content": "Noted!", "timestamp": T0 + dt.timedelta(microseconds=7)},
+        {"role": "user", "content": "Bye", "timestamp": T0, "metadata": {"message_id": 42}},
+    ]
     with psycopg.connect(url, autocommit=True) as conn:
         migrate.migrate(conn, settings, target=3)
-        conn.execute("INSERT INTO conversation_sessions (id, user_id, external_id) VALUES (gen_random_uuid(), 'u', 's')")
+        conn.execute(
+            "INSERT INTO conversation_sessions (id, user_id, external_id) VALUES (gen_random_uuid(), 'u', 's')"
+        )
         for seq, m in enumerate(messages):
             conn.execute(
                 """INSERT INTO conversation_messages (id, user_id, session_id, seq, role, speaker, content, sent_at,
                                                       content_hash, metadata)
                    SELECT gen_random_uuid(), 'u', id, %s, %s, %s, %s, %s, 'x', %s FROM conversation_sessions""",
-                (seq, m["role"], m.get("name"), m["content"], m["timestamp"], json.dumps(m.get("metadata", {}))),
+                (
+                    seq,
+                    m["role"],
+                    m.get("name"),
+                    m["content"],
+                    m["timestamp"],
+                    json.dumps(m.get("metadata", {})),
+                ),
             )
         migrate.migrate(conn, settings)
         stored = [r[0] for r in conn.execute("SELECT turn_key FROM conversation_messages ORDER BY seq")]

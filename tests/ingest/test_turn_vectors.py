@@ -28,15 +28,17 @@ TURNS: list[dict[str, Any]] = [
 ]
 # shares no word with ONLY_BY_VECTOR (BM25 cannot find it), only character trigrams (the hashing embedder's)
 VECTOR_QUERY = "zucchinelli reservation"
-VECTOR_TURNS_ONLY = derive(get_recipe("hybrid"), use_bm25=False, use_vector=False, use_graph=False, use_traits=False,
-                           use_raw=False)  # fmt: skip
+VECTOR_TURNS_ONLY = derive(
+    get_recipe("hybrid"), use_bm25=False, use_vector=False, use_graph=False, use_traits=False, use_raw=False
+)
 
 
 def _turn_vectors(db_url: str, user_id: str) -> dict[str, bool]:
     """Each stored turn of ``user_id``: has it a vector?"""
     with psycopg.connect(db_url) as conn:
-        rows = conn.execute("SELECT content, embedding IS NOT NULL FROM conversation_messages WHERE user_id = %s",
-                            (user_id,)).fetchall()  # fmt: skip
+        rows = conn.execute(
+            "SELECT content, embedding IS NOT NULL FROM conversation_messages WHERE user_id = %s", (user_id,)
+        ).fetchall()
     return dict(rows)
 
 
@@ -70,7 +72,9 @@ def test_background_turns_wait_for_the_backfill_and_flush_embeds_them(memory: Me
         status = memory.status(user_id="u1")
         assert (status.pending_embeddings, status.pending_turns) == (2, 2)
         # BM25 finds every turn at once; the vector list not yet
-        assert any(ONLY_BY_VECTOR in [t.content for t in h.turns] for h in memory.search("Zucchinella", user_id="u1"))
+        assert any(
+            ONLY_BY_VECTOR in [t.content for t in h.turns] for h in memory.search("Zucchinella", user_id="u1")
+        )
         assert not _found_by_vector(memory, "u1")
         started = time.monotonic()
         assert memory.flush() == 2  # takes over from the thread, which waits (30 s) for the ingest to end
@@ -119,14 +123,23 @@ def test_prepare_embeds_only_shared_turns_in_background(memory: Memory) -> None:
     prepared = memory._ingest.prepare(TURNS, "u6", "s")
     assert [unit[2] is not None for unit in prepared.turn_index] == [True, False, False]
     shared_row = [d.content for d in prepared.drafts].index(SHARED)  # the memory's vector is the turn's
-    assert prepared.turn_index[0][2] == to_halfvec(prepared.vectors[shared_row], memory.settings.store.embedding_dim)
+    assert prepared.turn_index[0][2] == to_halfvec(
+        prepared.vectors[shared_row], memory.settings.store.embedding_dim
+    )
 
 
 @pytest.mark.parametrize("wait", [True, False])
-def test_memctl_ingest_waits_for_the_turn_vectors(memctl, settings: Settings, tmp_path: Path, wait: bool) -> None:  # type: ignore[no-untyped-def]
+def test_memctl_ingest_waits_for_the_turn_vectors(
+    memctl, settings: Settings, tmp_path: Path, wait: bool
+) -> None:  # type: ignore[no-untyped-def]
     export = tmp_path / "chat.jsonl"
-    export.write_text("".join(json.dumps({"session_id": "s", **t, "timestamp": t["timestamp"].isoformat()}) + "\n"
-                              for t in TURNS), encoding="utf-8")  # fmt: skip
+    export.write_text(
+        "".join(
+            json.dumps({"session_id": "s", **t, "timestamp": t["timestamp"].isoformat()}) + "\n"
+            for t in TURNS
+        ),
+        encoding="utf-8",
+    )
     result = memctl("ingest", "-u", "u7", "--no-progress", *([] if wait else ["--no-wait"]), str(export))
     assert result.exit_code == 0, result.output
     assert "3 turns ingested" in result.output

@@ -21,8 +21,18 @@ T0 = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.UTC)
 
 # the issue's updates: (old statement, new statement, the old value, the new value)
 UPDATES = [
-    ("My office phone extension is 4417.", "My office phone extension changed, it is now 4492.", "4417", "4492"),
-    ("Our wifi password is sunflower42.", "We changed the wifi password to bluemoon7.", "sunflower42", "bluemoon7"),
+    (
+        "My office phone extension is 4417.",
+        "My office phone extension changed, it is now 4492.",
+        "4417",
+        "4492",
+    ),
+    (
+        "Our wifi password is sunflower42.",
+        "We changed the wifi password to bluemoon7.",
+        "sunflower42",
+        "bluemoon7",
+    ),
     ("My manager is Dana Whitfield.", "My new manager is Priya Raman.", "Dana", "Priya"),
     ("My gym membership costs $40 a month.", "My gym membership went up to $55 a month.", "$40", "$55"),
     ("My partner's name is Alex.", "My partner's name is Sam now.", "Alex", "Sam"),
@@ -73,7 +83,9 @@ MORE_KEPT = [
 def memory(settings):  # type: ignore[no-untyped-def]
     """Every current fact is a neighbour: the 64-d hashing embedder of the tests says nothing about
     meaning, so the slot rules alone decide (and must leave distinct facts alone)."""
-    with Memory(settings.with_updates(conflicts={"detect_min_similarity": 0.0, "detect_neighbours": 50})) as m:
+    with Memory(
+        settings.with_updates(conflicts={"detect_min_similarity": 0.0, "detect_neighbours": 50})
+    ) as m:
         yield m
 
 
@@ -85,7 +97,9 @@ def test_slot_analysis_finds_changes_not_additions() -> None:
     for old, new, old_value, new_value in UPDATES:
         change = value_change(new, old)
         assert change is not None and change.arity == "single", (old, new)
-        assert change.old_value.startswith(old_value.casefold()) and change.new_value.startswith(new_value.casefold())
+        assert change.old_value.startswith(old_value.casefold()) and change.new_value.startswith(
+            new_value.casefold()
+        )
     for old, new in MORE_UPDATES:
         change = value_change(new, old)
         assert change is not None and change.arity == "single", (old, new)
@@ -94,7 +108,10 @@ def test_slot_analysis_finds_changes_not_additions() -> None:
     # the same slot from any statement shape: other people and things too
     assert value_change("Mei's husband is Jack.", "Mei's husband is Tom.").key == "mei|husband"  # type: ignore[union-attr]
     assert value_change("The capital of Xland is Bar.", "The capital of Xland is Foo.").key == "xland|capital"  # type: ignore[union-attr]
-    assert value_change("The project deadline moved to April 10.", "The project deadline is March 3.") is not None
+    assert (
+        value_change("The project deadline moved to April 10.", "The project deadline is March 3.")
+        is not None
+    )
     # negations end the fact they negate; a relation of unknown arity is left to a person
     assert value_change("I quit smoking.", "I smoke.").arity == "single"  # type: ignore[union-attr]
     assert value_change("我戒烟了。", "我抽烟。") is not None
@@ -113,8 +130,11 @@ def test_the_issue_updates_end_the_old_value(memory: Memory, db_url: str, path: 
             if path == "add":
                 [r] = memory.add(text, user_id=U, valid_at=when)
             else:
-                report = memory.ingest([{"role": "user", "content": text, "timestamp": when.isoformat()}],
-                                       user_id=U, session_id=f"s{n}-{k}")  # fmt: skip
+                report = memory.ingest(
+                    [{"role": "user", "content": text, "timestamp": when.isoformat()}],
+                    user_id=U,
+                    session_id=f"s{n}-{k}",
+                )
                 [r] = [x for x in report.results if x.memory.content == text]
             results.append(r)
     current = _current(memory)
@@ -132,9 +152,14 @@ def test_the_issue_updates_end_the_old_value(memory: Memory, db_url: str, path: 
         between = first.memory.valid_at + dt.timedelta(days=1)  # type: ignore[operator]
         assert old in [r.content for r in memory.get_all(user_id=U, valid_at=between, limit=500)]
     with psycopg.connect(db_url) as conn:
-        kinds = {r[0] for r in conn.execute(
-            "SELECT edge_type FROM graph_edges WHERE user_id = %s AND source_kind = 'memory' "
-            "AND target_kind = 'memory'", (U,))}  # fmt: skip
+        kinds = {
+            r[0]
+            for r in conn.execute(
+                "SELECT edge_type FROM graph_edges WHERE user_id = %s AND source_kind = 'memory' "
+                "AND target_kind = 'memory'",
+                (U,),
+            )
+        }
         events = [r[0] for r in conn.execute("SELECT kind FROM pipeline_events WHERE user_id = %s", (U,))]
     assert {"SUPERSEDES", "CONTRADICTS"} <= kinds
     assert events.count("FactDemoted") == len(UPDATES)
@@ -148,8 +173,11 @@ def test_multi_valued_and_distinct_facts_stay_current(memory: Memory, path: str)
             if path == "add":
                 memory.add(text, user_id=U, valid_at=when)
             else:
-                memory.ingest([{"role": "user", "content": text, "timestamp": when.isoformat()}], user_id=U,
-                              session_id=f"s{n}-{k}")  # fmt: skip
+                memory.ingest(
+                    [{"role": "user", "content": text, "timestamp": when.isoformat()}],
+                    user_id=U,
+                    session_id=f"s{n}-{k}",
+                )
     current = _current(memory)
     assert [old for old, _ in KEPT if old not in current] == []
     assert memory.conflicts(user_id=U, status="all") == []

@@ -33,12 +33,17 @@ def _pasted(chars: int) -> str:
     return "".join(sentences)[:chars]
 
 
-def test_a_long_turn_becomes_a_document_without_per_sentence_memories_or_inline_vectors(settings: Settings) -> None:
+def test_a_long_turn_becomes_a_document_without_per_sentence_memories_or_inline_vectors(
+    settings: Settings,
+) -> None:
     embedder = CountingEmbedder()
     long_turn = _pasted(60_000) + " The quokka smiled at the ferry. " + _pasted(40_000)  # ~2,400 sentences
     with Memory(settings, embedder=embedder) as m:
-        report = m.ingest([{"role": "user", "content": long_turn}, {"role": "user", "content": "I work at Initech."}],
-                          user_id="u", session_id="s")  # fmt: skip
+        report = m.ingest(
+            [{"role": "user", "content": long_turn}, {"role": "user", "content": "I work at Initech."}],
+            user_id="u",
+            session_id="s",
+        )
         assert [r.memory.content for r in report.results] == ["I work at Initech."]
         assert report.dropped["long_turn"] == 1 and len(report.documents) == 1
         assert embedder.passage_chars < 1_000  # only the short turn's memory was embedded in the call

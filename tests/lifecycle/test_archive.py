@@ -75,8 +75,11 @@ def test_orphaned_stale_nodes_are_archived_and_come_back_when_mentioned(memory: 
     assert nodes and all(not i.label.startswith(("user:", "raw_chunk:")) for i in nodes)
     assert memory.archive(user_id=U, now=later).nodes == 0  # archived once
     assert "reykjavik" not in _node_names(memory)
-    memory.ingest([{"role": "user", "content": "Next summer I will visit Reykjavik with my sister."}], user_id=U,
-                  session_id="s2")  # fmt: skip
+    memory.ingest(
+        [{"role": "user", "content": "Next summer I will visit Reykjavik with my sister."}],
+        user_id=U,
+        session_id="s2",
+    )
     assert "reykjavik" in _node_names(memory)  # a new mention brings the archived node back
 
 

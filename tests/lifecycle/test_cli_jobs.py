@@ -14,8 +14,12 @@ from tests.reflect.helpers import day, say
 
 
 def _env(settings: Settings) -> dict[str, str]:
-    return {"NEUROMEM_DATABASE_URL": settings.store.database_url.get_secret_value(), "NEUROMEM_EMBEDDER": "hashing",
-            "NEUROMEM_EMBEDDER__DIM": "64", "NEUROMEM_EMBEDDING_DIM": "64"}  # fmt: skip
+    return {
+        "NEUROMEM_DATABASE_URL": settings.store.database_url.get_secret_value(),
+        "NEUROMEM_EMBEDDER": "hashing",
+        "NEUROMEM_EMBEDDER__DIM": "64",
+        "NEUROMEM_EMBEDDING_DIM": "64",
+    }
 
 
 def test_cli_shows_traits_and_one_trait_and_runs_jobs(memory: Memory, settings: Settings) -> None:
@@ -51,8 +55,11 @@ def test_jobs_expire_trends_and_dissolve_weak_traits(memory: Memory) -> None:
 
 def test_end_idle_sessions_job_ends_them_and_backfill_job_embeds(memory: Memory) -> None:
     t0 = dt.datetime(2024, 5, 1, 9, 0, tzinfo=dt.UTC)
-    memory.ingest([{"role": "user", "content": "I moved to Lisbon last month.", "timestamp": t0.isoformat()}],
-                  user_id="idle", session_id="s1")  # fmt: skip
+    memory.ingest(
+        [{"role": "user", "content": "I moved to Lisbon last month.", "timestamp": t0.isoformat()}],
+        user_id="idle",
+        session_id="s1",
+    )
     ended = []
     memory.on_session_end(ended.append)
     assert memory.run_job("end_idle_sessions", now=t0 + dt.timedelta(minutes=5)) == 0  # still active

@@ -14,8 +14,11 @@ from neuromem import Memory, Settings
 from .traces import find_traces
 
 U = "alice"
-OLD = ["Yesterday I went hiking with Tom near the lake.", "Last weekend we visited the science museum in Boston.",
-       "This morning I fixed the bike chain myself."]  # fmt: skip
+OLD = [
+    "Yesterday I went hiking with Tom near the lake.",
+    "Last weekend we visited the science museum in Boston.",
+    "This morning I fixed the bike chain myself.",
+]
 NOW = dt.datetime(2025, 9, 1, tzinfo=dt.UTC)
 KEEP = 30  # characters kept of each episode by the rule summary
 
@@ -29,8 +32,11 @@ def memory(settings: Settings):  # type: ignore[no-untyped-def]
 def _ingest_old(m: Memory) -> list:  # type: ignore[type-arg]
     turns = [{"role": "user", "content": t, "timestamp": "2025-01-05T10:00:00Z"} for t in OLD]
     report = m.ingest(turns, user_id=U, session_id="old")
-    m.ingest([{"role": "user", "content": "Today I baked sourdough bread.", "timestamp": "2025-08-30T10:00:00Z"}],
-             user_id=U, session_id="new")  # fmt: skip
+    m.ingest(
+        [{"role": "user", "content": "Today I baked sourdough bread.", "timestamp": "2025-08-30T10:00:00Z"}],
+        user_id=U,
+        session_id="new",
+    )
     return [r.memory for r in report.results if r.memory.memory_type == "episodic"]
 
 
@@ -52,7 +58,9 @@ def test_dry_run_then_compress_keeps_originals_and_citations(memory: Memory, db_
     # recall finds the summary, and its citations resolve to the original words
     in_time_order = [o.content for o in sorted(originals, key=lambda o: o.valid_at)]
     assert [o.content for o in group.originals] == in_time_order
-    assert group.summary == "; ".join(t[: KEEP - 1].rstrip() + "…" for t in in_time_order)  # first sentences, cut
+    assert group.summary == "; ".join(
+        t[: KEEP - 1].rstrip() + "…" for t in in_time_order
+    )  # first sentences, cut
     hits = memory.search("hiking with Tom", user_id=U)
     assert hits[0].memory.id == summary.id
     assert set(memory.sources(summary.id, user_id=U).quotes) == set(OLD)
@@ -73,9 +81,13 @@ def test_forgetting_an_original_updates_the_summary(memory: Memory, db_url: str)
     [again] = memory.compress(user_id=U, now=NOW).groups  # …and summarised again without it
     assert "museum" not in again.summary and len(again.originals) == 2
     with psycopg.connect(db_url) as conn:
-        actors = [r[0] for r in conn.execute(
-            "SELECT actor FROM memory_history WHERE user_id = %s AND memory_id = %s ORDER BY created_at",
-            (U, originals[0].id))]  # fmt: skip
+        actors = [
+            r[0]
+            for r in conn.execute(
+                "SELECT actor FROM memory_history WHERE user_id = %s AND memory_id = %s ORDER BY created_at",
+                (U, originals[0].id),
+            )
+        ]
     assert actors == ["ingest:rules", "consolidate:compress", "forget:restore", "consolidate:compress"]
 
 
@@ -89,10 +101,16 @@ def test_llm_summary_when_configured_rules_when_it_fails(settings: Settings, fak
         old = dt.datetime(2025, 1, 5, tzinfo=dt.UTC)
         for session in ("a", "b"):
             for text in OLD[:2]:
-                m.add(f"{text} ({session})", user_id=U, memory_type="episodic", valid_at=old,
-                      metadata={"session_id": session})  # fmt: skip
-        fake_openai.chat_responses.append(json.dumps({"bullets": [{"text": "Hiked with Tom; museum in Boston",
-                                                                    "sources": [1, 2]}]}))  # fmt: skip
+                m.add(
+                    f"{text} ({session})",
+                    user_id=U,
+                    memory_type="episodic",
+                    valid_at=old,
+                    metadata={"session_id": session},
+                )
+        fake_openai.chat_responses.append(
+            json.dumps({"bullets": [{"text": "Hiked with Tom; museum in Boston", "sources": [1, 2]}]})
+        )
         fake_openai.chat_responses.append(FakeError(500))
         summaries = sorted(g.summary for g in m.compress(user_id=U, now=NOW).groups)
     assert summaries[0].startswith("Hiked with Tom")  # the LLM's bullets for one session…

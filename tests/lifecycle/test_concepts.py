@@ -14,17 +14,26 @@ from neuromem.recall.recipes import HYBRID, derive
 from neuromem.store import graph
 
 U = "clusterer"
-COFFEE = ["I drink espresso every morning", "My favourite coffee beans come from Ethiopia",
-          "I grind coffee beans before brewing espresso", "A flat white is my afternoon coffee"]  # fmt: skip
-CLIMBING = ["I go bouldering at the climbing gym on Tuesdays", "My climbing shoes are too tight",
-            "I climbed my first 6a route at the climbing gym"]  # fmt: skip
+COFFEE = [
+    "I drink espresso every morning",
+    "My favourite coffee beans come from Ethiopia",
+    "I grind coffee beans before brewing espresso",
+    "A flat white is my afternoon coffee",
+]
+CLIMBING = [
+    "I go bouldering at the climbing gym on Tuesdays",
+    "My climbing shoes are too tight",
+    "I climbed my first 6a route at the climbing gym",
+]
 
 
 def test_mutual_neighbours_and_label_propagation_find_two_groups() -> None:
     rng = np.random.default_rng(7)
     a, b = rng.normal(size=16), rng.normal(size=16)
-    vectors = np.stack([a + 0.05 * rng.normal(size=16) for _ in range(4)] + [b + 0.05 * rng.normal(size=16)
-                                                                           for _ in range(3)]).astype(np.float32)
+    vectors = np.stack(
+        [a + 0.05 * rng.normal(size=16) for _ in range(4)]
+        + [b + 0.05 * rng.normal(size=16) for _ in range(3)]
+    ).astype(np.float32)
     has = np.ones(7, dtype=bool)
     pairs = mutual_neighbours(vectors, has, k=3, threshold=0.9)
     assert pairs and all((i < 4) == (j < 4) for i, j, _ in pairs)  # never across the two groups
@@ -49,7 +58,13 @@ class TopicEmbedder(Embedder):
         rows = []
         for text in texts:
             low = text.lower()
-            axis = 0 if ("coffee" in low or "espresso" in low) else 1 if "climb" in low or "boulder" in low else 2
+            axis = (
+                0
+                if ("coffee" in low or "espresso" in low)
+                else 1
+                if "climb" in low or "boulder" in low
+                else 2
+            )
             seed = int(hashlib.sha256(text.encode()).hexdigest()[:8], 16)
             v = 0.05 * np.random.default_rng(seed).normal(size=self.dim)
             v[axis] += 1.0
@@ -94,9 +109,19 @@ def _concepts(memory: Memory, memctl) -> None:  # type: ignore[no-untyped-def]
 
     # the route: a query near the concept reaches its members through it
     group = report.groups[0]
-    only_route = derive(HYBRID, "concepts-only", use_bm25=False, use_vector=False, use_traits=False,
-                        use_raw=False, focus_lines=0, user_view=False, linear_weights={"concepts": 1.0},
-                        concept_k=1, use_concepts=True)  # fmt: skip
+    only_route = derive(
+        HYBRID,
+        "concepts-only",
+        use_bm25=False,
+        use_vector=False,
+        use_traits=False,
+        use_raw=False,
+        focus_lines=0,
+        user_view=False,
+        linear_weights={"concepts": 1.0},
+        concept_k=1,
+        use_concepts=True,
+    )
     query = next(t for t, i in ids.items() if i == group.members[0])
     hits = memory.search(query, user_id=U, recipe=only_route, trace=True)
     assert hits and {h.memory.id for h in hits} <= set(group.members)

@@ -15,15 +15,20 @@ U = "alice"
 
 
 def _say(m: Memory, text: str, session: str, **metadata: object):  # type: ignore[no-untyped-def]
-    [result] = m.ingest([{"role": "user", "content": text}], user_id=U, session_id=session,
-                        metadata=metadata or None).results  # fmt: skip
+    [result] = m.ingest(
+        [{"role": "user", "content": text}], user_id=U, session_id=session, metadata=metadata or None
+    ).results
     return result.memory
 
 
 def _events(db_url: str) -> list[str]:
     with psycopg.connect(db_url) as conn:
-        return [r[0] for r in conn.execute("SELECT kind FROM pipeline_events WHERE user_id = %s ORDER BY created_at",
-                                           (U,))]  # fmt: skip
+        return [
+            r[0]
+            for r in conn.execute(
+                "SELECT kind FROM pipeline_events WHERE user_id = %s ORDER BY created_at", (U,)
+            )
+        ]
 
 
 def test_priority_formula_by_hand() -> None:
@@ -31,10 +36,12 @@ def test_priority_formula_by_hand() -> None:
 
     s = ConflictSettings()
     side = Side(trust=0.8, newer=True, support=2, agreeing=1, others=2)
-    expected = 0.5 * 0.8 + 0.3 * 1 + 0.15 * (1 - 2.718281828459045 ** -1) + 0.05 * 0.5
+    expected = 0.5 * 0.8 + 0.3 * 1 + 0.15 * (1 - 2.718281828459045**-1) + 0.05 * 0.5
     assert priority(side, s) == pytest.approx(expected)
     assert judge(Side(0.8, False, 1, 0, 0), Side(0.8, True, 1, 0, 0), s).winner == "new"
-    assert judge(Side(1.0, False, 1, 0, 0), Side(0.4, True, 1, 0, 0), s).winner is None  # 0.5·0.6 = 0.3: a tie
+    assert (
+        judge(Side(1.0, False, 1, 0, 0), Side(0.4, True, 1, 0, 0), s).winner is None
+    )  # 0.5·0.6 = 0.3: a tie
     assert attribute_and_value("My favourite colour is blue.") == ("my favourite colour", "blue")
     assert attribute_and_value("我的生日是五月三日") == ("我的生日", "五月三日")
     assert attribute_and_value("I like tea") is None
@@ -53,8 +60,13 @@ def test_trusted_old_source_beats_an_untrusted_newer_one(memory: Memory, db_url:
     assert c.row.winner_id == google.id and c.row.attribute == "employer"
     assert sorted(_events(db_url)[-3:]) == ["ConflictDetected", "FactDemoted", "FactPromoted"]
     with psycopg.connect(db_url) as conn:
-        edges = {(str(r[0]), str(r[1])) for r in conn.execute(
-            "SELECT source_id, target_id FROM graph_edges WHERE user_id = %s AND edge_type = 'CONTRADICTS'", (U,))}  # fmt: skip
+        edges = {
+            (str(r[0]), str(r[1]))
+            for r in conn.execute(
+                "SELECT source_id, target_id FROM graph_edges WHERE user_id = %s AND edge_type = 'CONTRADICTS'",
+                (U,),
+            )
+        }
     assert {(str(google.id), str(microsoft.id)), (str(microsoft.id), str(google.id))} <= edges
     # same trust: the newer statement wins (recency), and an offline attribute conflict is found too
     _say(memory, "I live in Berlin.", "s3")

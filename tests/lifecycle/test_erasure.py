@@ -77,8 +77,11 @@ def test_forget_and_compaction_leave_no_byte_of_the_words(own_server: Memory) ->
     data_dir = Path(m.settings.store.data_dir)
     canary = _canary()
     fact = m.add(f"My locker combination word is {canary}", user_id="alice")[0].memory
-    m.ingest([{"role": "user", "content": f"Please remember that my vault password is {canary} now"}],
-             user_id="alice", session_id="s1")  # fmt: skip
+    m.ingest(
+        [{"role": "user", "content": f"Please remember that my vault password is {canary} now"}],
+        user_id="alice",
+        session_id="s1",
+    )
     m.add("Bob keeps his bicycle in the garage", user_id="bob")
     _checkpoint(m)  # the rows reach their files
     before = outside_wal(scan(data_dir, canary))
@@ -95,7 +98,9 @@ def test_forget_and_compaction_leave_no_byte_of_the_words(own_server: Memory) ->
     took = time.perf_counter() - started
     after = scan(data_dir, canary)
     assert outside_wal(after) == {}, after
-    assert after == {}, f"WAL segments still hold the words: {after}"  # wal_recycle = off: removed, not recycled
+    assert after == {}, (
+        f"WAL segments still hold the words: {after}"
+    )  # wal_recycle = off: removed, not recycled
     assert report.erased == (receipt.id,) and report.wal_retired and not report.skipped
     assert "memories_fact" in report.relations
     stamped = m.forget_receipt(receipt.id, user_id="alice")

@@ -63,14 +63,18 @@ def kinds(memory: Memory, user: str, **options: Any) -> list[tuple[str, Any]]:
 def test_the_feed_tells_adds_updates_deletes_and_pages_by_cursor(memory: Memory) -> None:
     [a] = memory.add("Nadia rows on the Thames every Sunday", user_id="ev")
     first = memory.events(user_id="ev")
-    assert [(e.kind, e.memory_id, e.memory_type) for e in first.events] == [("memory.added", a.memory.id, "fact")]
+    assert [(e.kind, e.memory_id, e.memory_type) for e in first.events] == [
+        ("memory.added", a.memory.id, "fact")
+    ]
     new = memory.update(a.memory.id, user_id="ev", content="Nadia rows on the Cam every Sunday")
     memory.delete(new.id, user_id="ev")
     later = memory.events(user_id="ev", after=first.next)
     assert [e.kind for e in later.events] == ["memory.updated", "memory.deleted"]
     assert memory.events(user_id="ev", after=later.next).events == ()
     assert memory.events(user_id="ev", after=later.next).next == later.next
-    assert [e.kind for e in memory.events(user_id="ev", kinds=["memory.deleted"]).events] == ["memory.deleted"]
+    assert [e.kind for e in memory.events(user_id="ev", kinds=["memory.deleted"]).events] == [
+        "memory.deleted"
+    ]
     assert memory.events(user_id="someone-else").events == ()
     everything = json.dumps([e.detail for e in memory.events(user_id="ev").events])
     assert "Thames" not in everything and "Cam" not in everything  # ids and kinds, never content
@@ -81,8 +85,12 @@ def test_the_feed_tells_adds_updates_deletes_and_pages_by_cursor(memory: Memory)
 
 
 def test_conflicts_and_invalidation_are_events(memory: Memory) -> None:
-    memory.ingest([{"role": "user", "content": "My favourite colour is blue."}], user_id="cv", session_id="s1")
-    memory.ingest([{"role": "user", "content": "My favourite colour is green."}], user_id="cv", session_id="s2")
+    memory.ingest(
+        [{"role": "user", "content": "My favourite colour is blue."}], user_id="cv", session_id="s1"
+    )
+    memory.ingest(
+        [{"role": "user", "content": "My favourite colour is green."}], user_id="cv", session_id="s2"
+    )
     conflicts = memory.conflicts(user_id="cv", status="all")
     assert conflicts, "the two statements oppose each other"
     seen = [k for k, _ in kinds(memory, "cv")]

@@ -13,21 +13,29 @@ U = "alice"
 def test_pin_puts_a_memory_in_every_prompt_block(memory: Memory) -> None:
     [parking] = memory.add("My car is parked on level 4, spot 17", user_id=U)
     memory.add("I like green tea in the morning", user_id=U)
-    assert "level 4" not in memory.recall_prompt("what tea do I like?", user_id=U, token_budget=200, limit=1).text
+    assert (
+        "level 4"
+        not in memory.recall_prompt("what tea do I like?", user_id=U, token_budget=200, limit=1).text
+    )
     pinned = memory.pin(parking.memory.id, user_id=U)
     assert pinned.metadata["pinned"] is True and pinned.version == 2
     block = memory.recall_prompt("what tea do I like?", user_id=U, token_budget=200, limit=1)
     assert "level 4" in block.text
     assert memory.history(parking.memory.id, user_id=U)[-1].actor == "feedback:pin"
     memory.unpin(parking.memory.id, user_id=U)
-    assert "level 4" not in memory.recall_prompt("what tea do I like?", user_id=U, token_budget=200, limit=1).text
+    assert (
+        "level 4"
+        not in memory.recall_prompt("what tea do I like?", user_id=U, token_budget=200, limit=1).text
+    )
 
 
 def test_votes_move_the_weight_in_recall(memory: Memory) -> None:
     [a] = memory.add("I play chess on Sundays", user_id=U)
     [b] = memory.add("The chess club meets at the library downtown", user_id=U)
+
     def score(mid):  # type: ignore[no-untyped-def]
         return next(h.score for h in memory.search("chess", user_id=U) if h.memory.id == mid)
+
     before_a, before_b = score(a.memory.id), score(b.memory.id)
     up = memory.upvote(a.memory.id, user_id=U)
     down = memory.downvote(b.memory.id, user_id=U)

@@ -42,13 +42,18 @@ def mem(settings: Settings, chunk_dir: Path) -> Iterator[Memory]:
 
 def _turns(*texts: str, start: dt.datetime | None = None) -> list[dict[str, str]]:
     base = start or dt.datetime(2026, 1, 5, 9, tzinfo=dt.UTC)
-    return [{"role": "user", "content": t, "timestamp": (base + dt.timedelta(minutes=i)).isoformat()}
-            for i, t in enumerate(texts)]  # fmt: skip
+    return [
+        {"role": "user", "content": t, "timestamp": (base + dt.timedelta(minutes=i)).isoformat()}
+        for i, t in enumerate(texts)
+    ]
 
 
 def _message_ids(db_url: str, user: str) -> set[str]:
     with psycopg.connect(db_url) as conn:
-        return {str(r[0]) for r in conn.execute("SELECT id FROM conversation_messages WHERE user_id = %s", (user,))}
+        return {
+            str(r[0])
+            for r in conn.execute("SELECT id FROM conversation_messages WHERE user_id = %s", (user,))
+        }
 
 
 def _assert_unrecallable(m: Memory, words: list[str], query: str) -> None:
@@ -88,8 +93,11 @@ def test_exactly_one_target_or_a_typed_error(mem: Memory, db_url: str) -> None:
 
 
 def test_forget_one_memory_every_version_every_trace(mem: Memory, db_url: str, chunk_dir: Path) -> None:
-    report = mem.ingest(_turns("I am allergic to zanzibarnuts since childhood.", "I work at Quokkacorp now."),
-                        user_id=U, session_id="s1")  # fmt: skip
+    report = mem.ingest(
+        _turns("I am allergic to zanzibarnuts since childhood.", "I work at Quokkacorp now."),
+        user_id=U,
+        session_id="s1",
+    )
     mem.ingest(_turns("I keep bees in my garden."), user_id=OTHER, session_id="s1")
     [target] = [r.memory for r in report.results if "zanzibarnuts" in r.memory.content]
     v2 = mem.update(target.id, user_id=U, content="I am severely allergic to zanzibarnuts.")
@@ -134,12 +142,19 @@ def test_forget_session_and_window(mem: Memory, db_url: str, chunk_dir: Path) ->
     jan = dt.datetime(2026, 1, 10, 8, tzinfo=dt.UTC)
     mar = dt.datetime(2026, 3, 10, 8, tzinfo=dt.UTC)
     mem.ingest(_turns("My locker code word is xylophonic.", start=jan), user_id=U, session_id="jan")
-    mem.ingest(_turns("I adopted a cat named Brambleworth.", start=jan + dt.timedelta(days=1)), user_id=U,
-               session_id="jan2")  # fmt: skip
+    mem.ingest(
+        _turns("I adopted a cat named Brambleworth.", start=jan + dt.timedelta(days=1)),
+        user_id=U,
+        session_id="jan2",
+    )
     mem.ingest(_turns("I enjoy sailing on the lake.", start=mar), user_id=U, session_id="mar")
     with psycopg.connect(db_url) as conn:
-        sessions = {r[0]: str(r[1]) for r in conn.execute(
-            "SELECT external_id, id FROM conversation_sessions WHERE user_id = %s", (U,))}  # fmt: skip
+        sessions = {
+            r[0]: str(r[1])
+            for r in conn.execute(
+                "SELECT external_id, id FROM conversation_sessions WHERE user_id = %s", (U,)
+            )
+        }
     receipt = mem.forget(user_id=U, session_id="jan")
     assert isinstance(receipt, ForgetReceipt) and receipt.counts["conversation_sessions"] == 1
     assert find_traces(db_url, ["xylophonic", sessions["jan"]], chunk_dir) == []
@@ -152,8 +167,11 @@ def test_forget_session_and_window(mem: Memory, db_url: str, chunk_dir: Path) ->
 
 
 def test_forget_document(mem: Memory, db_url: str, chunk_dir: Path) -> None:
-    doc = mem.add_document("Project Thunderquill budget.\n\nThe Thunderquill launch is in May.", user_id=U,
-                           file_name="thunderquill.md")  # fmt: skip
+    doc = mem.add_document(
+        "Project Thunderquill budget.\n\nThe Thunderquill launch is in May.",
+        user_id=U,
+        file_name="thunderquill.md",
+    )
     keep = mem.add_document("Garden notes: tomatoes need sun.", user_id=U, file_name="garden.md")
     assert mem.search("Thunderquill launch", user_id=U).hits
     receipt = mem.forget(user_id=U, document_id=doc.id)
@@ -164,15 +182,23 @@ def test_forget_document(mem: Memory, db_url: str, chunk_dir: Path) -> None:
 
 
 def test_topic_dry_run_previews_then_forgets_every_mention(mem: Memory, db_url: str, chunk_dir: Path) -> None:
-    mem.ingest([{"role": "user", "content": "My secret recipe uses glorbleberries."},
-                {"role": "assistant", "content": "Glorbleberries sound delicious!"},
-                {"role": "user", "content": "I also like plain oatmeal."}], user_id=U, session_id="s1")  # fmt: skip
+    mem.ingest(
+        [
+            {"role": "user", "content": "My secret recipe uses glorbleberries."},
+            {"role": "assistant", "content": "Glorbleberries sound delicious!"},
+            {"role": "user", "content": "I also like plain oatmeal."},
+        ],
+        user_id=U,
+        session_id="s1",
+    )
     mem.add("Buy glorbleberries on Friday", user_id=U)
     before = find_traces(db_url, ["glorbleberries"], chunk_dir)
     preview = mem.forget(user_id=U, query="glorbleberries", dry_run=True)
     assert isinstance(preview, ForgetPreview)
-    assert {p.content for p in preview.memories} == {"My secret recipe uses glorbleberries.",
-                                                     "Buy glorbleberries on Friday"}  # fmt: skip
+    assert {p.content for p in preview.memories} == {
+        "My secret recipe uses glorbleberries.",
+        "Buy glorbleberries on Friday",
+    }
     assert preview.counts["messages"] == 2 and preview.counts["raw_chunks"] == 2
     assert find_traces(db_url, ["glorbleberries"], chunk_dir) == before  # nothing deleted
     assert mem.forget_receipts(user_id=U) == []
@@ -190,7 +216,9 @@ def test_forget_entity(mem: Memory, db_url: str, chunk_dir: Path) -> None:
     assert [x.content for x in mem.get_all(user_id=U)] == ["I live in Berlin."]
 
 
-def test_forget_everything_and_reset_remove_every_row_and_file(mem: Memory, db_url: str, chunk_dir: Path) -> None:
+def test_forget_everything_and_reset_remove_every_row_and_file(
+    mem: Memory, db_url: str, chunk_dir: Path
+) -> None:
     mem.ingest(_turns("I am allergic to zanzibarnuts.", "I work at Quokkacorp."), user_id=U, session_id="s1")
     mem.add_document("Thunderquill notes.", user_id=U, file_name="t.md")
     mem.ingest(_turns("I keep bees in my garden."), user_id=OTHER, session_id="s1")
@@ -199,12 +227,18 @@ def test_forget_everything_and_reset_remove_every_row_and_file(mem: Memory, db_u
     receipt = mem.forget(user_id=U, everything=True)
     assert isinstance(receipt, ForgetReceipt) and receipt.counts["memories"] == 3
     with psycopg.connect(db_url) as conn:
-        tables = [r[0] for r in conn.execute(
-            """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        tables = [
+            r[0]
+            for r in conn.execute(
+                """SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
                JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'user_id'
-               WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')""")]  # fmt: skip
-        left = {t: conn.execute(f'SELECT count(*) FROM "{t}" WHERE user_id = %s', (U,)).fetchone()[0]
-                for t in tables}  # fmt: skip
+               WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p')"""
+            )
+        ]
+        left = {
+            t: conn.execute(f'SELECT count(*) FROM "{t}" WHERE user_id = %s', (U,)).fetchone()[0]
+            for t in tables
+        }
     assert {t: n for t, n in left.items() if n} == {"forget_receipts": 1}
     assert find_traces(db_url, ["zanzibarnuts", "quokkacorp", "thunderquill"], chunk_dir) == []
     assert [x.content for x in mem.get_all(user_id=OTHER)] == ["I keep bees in my garden."]
@@ -229,7 +263,10 @@ def test_cascade_trait_recomputed_then_dissolved(mem: Memory, db_url: str) -> No
     assert isinstance(receipt, ForgetReceipt) and receipt.traits_recomputed == 1
     [after] = by_content(mem, U, "jogging")
     expected = unreinforce(trait.trait_confidence, last.quality, mem.settings.traits)
-    assert after.trait_confidence == pytest.approx(expected, abs=1e-6) and after.trait_confidence < trait.trait_confidence
+    assert (
+        after.trait_confidence == pytest.approx(expected, abs=1e-6)
+        and after.trait_confidence < trait.trait_confidence
+    )
     assert after.trait_reinforcement_count == trait.trait_reinforcement_count - 1
     assert len(mem.trait(trait.id, user_id=U).supporting) == 3
     # forgetting the rest of the evidence dissolves the trait: it is gone everywhere
@@ -241,15 +278,18 @@ def test_cascade_trait_recomputed_then_dissolved(mem: Memory, db_url: str) -> No
 
 
 def test_absence_a_question_about_a_forgotten_fact_is_answered_from_nothing(mem: Memory) -> None:
-    report = mem.ingest(_turns("My passport number is stored under the word quintessor."), user_id=U,
-                        session_id="s1")  # fmt: skip
+    report = mem.ingest(
+        _turns("My passport number is stored under the word quintessor."), user_id=U, session_id="s1"
+    )
     mem.add("I prefer tea over coffee", user_id=U, category="preference")
     [fact] = [r.memory for r in report.results]
     mem.forget(user_id=U, memory_id=fact.id)
     hits = mem.search("quintessor passport", user_id=U, limit=10)
     assert all("quintessor" not in h.memory.content for h in hits)
     assert not [p for p in hits.passages if "quintessor" in p.text]
-    assert "quintessor" not in mem.recall_prompt("what is the word for my passport? quintessor", user_id=U).text
+    assert (
+        "quintessor" not in mem.recall_prompt("what is the word for my passport? quintessor", user_id=U).text
+    )
 
 
 def test_memctl_forget_dry_run_then_receipt(memory: Memory, memctl, db_url: str) -> None:  # type: ignore[no-untyped-def]

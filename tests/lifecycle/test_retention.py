@@ -14,7 +14,10 @@ U = "retainer"
 
 
 def test_ttl_settings_are_validated() -> None:
-    assert LifecycleSettings().retention_days_by_type == {} and LifecycleSettings().retention_days_by_category == {}
+    assert (
+        LifecycleSettings().retention_days_by_type == {}
+        and LifecycleSettings().retention_days_by_category == {}
+    )
     with pytest.raises((ConfigError, ValueError)):
         Settings().with_updates(lifecycle={"retention_days_by_type": {"trait": 3}})
     with pytest.raises((ConfigError, ValueError)):
@@ -22,8 +25,9 @@ def test_ttl_settings_are_validated() -> None:
 
 
 def test_retention_deletes_expired_types_and_categories_with_receipts(settings: Settings) -> None:
-    ttl = settings.with_updates(lifecycle={"retention_days_by_type": {"episodic": 30},
-                                           "retention_days_by_category": {"task": 7}})  # fmt: skip
+    ttl = settings.with_updates(
+        lifecycle={"retention_days_by_type": {"episodic": 30}, "retention_days_by_category": {"task": 7}}
+    )
     with Memory(settings) as off:
         [ep] = off.add("We talked about the weather in Oslo", user_id=U, memory_type="episodic")
         assert off.enforce_retention(now=dt.datetime.now(dt.UTC) + dt.timedelta(days=400)).results == ()

@@ -16,8 +16,11 @@ from neuromem import Memory, Settings
 from neuromem.errors import InvalidInputError
 from neuromem.store import traits as stored_traits
 
-RUNS = ("I run along the river every morning", "I ran along the river before work today",
-        "Went running by the river again this morning")  # fmt: skip
+RUNS = (
+    "I run along the river every morning",
+    "I ran along the river before work today",
+    "Went running by the river again this morning",
+)
 
 
 def _cycles(memory: Memory, user_id: str) -> list[dict[str, Any]]:
@@ -45,7 +48,10 @@ def _move_clock(*memories: Memory, to: dt.datetime) -> None:
         assert memory._jobs.scheduler is not None
         memory._jobs.scheduler.poke()
     for memory in memories:
-        _until(lambda m=memory: m._jobs.scheduler is not None and m._jobs.scheduler.polled_at == to, "no poll ran")
+        _until(
+            lambda m=memory: m._jobs.scheduler is not None and m._jobs.scheduler.polled_at == to,
+            "no poll ran",
+        )
 
 
 def test_background_jobs_reflect_after_the_24h_sweep_with_no_worker(settings: Settings) -> None:
@@ -81,8 +87,9 @@ def test_a_new_store_has_no_overdue_jobs(memory: Memory) -> None:
     assert memory.status().overdue_jobs == ()
 
 
-def test_status_warns_of_overdue_jobs_when_nothing_runs_them(memory: Memory, memctl: Any,
-                                                            caplog: pytest.LogCaptureFixture) -> None:  # fmt: skip
+def test_status_warns_of_overdue_jobs_when_nothing_runs_them(
+    memory: Memory, memctl: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     with psycopg.connect(memory.settings.store.database_url.get_secret_value()) as conn:  # a store 3 days old
         conn.execute("UPDATE neuromem_migrations SET applied_at = applied_at - interval '3 days'")
     late = memory.status().overdue_jobs

@@ -24,8 +24,14 @@ def _everything_recalled(m: Memory, query: str, **kw: object) -> str:
 
 
 def test_no_recall_path_returns_a_soft_deleted_memory(memory: Memory) -> None:
-    report = memory.ingest([{"role": "user", "content": f"My build fails with error {CODE.upper()} every night."},
-                            {"role": "user", "content": "I work at Quokkacorp."}], user_id=U, session_id="s1")  # fmt: skip
+    report = memory.ingest(
+        [
+            {"role": "user", "content": f"My build fails with error {CODE.upper()} every night."},
+            {"role": "user", "content": "I work at Quokkacorp."},
+        ],
+        user_id=U,
+        session_id="s1",
+    )
     [target] = [r.memory for r in report.results if CODE in r.memory.content.lower()]
     query = f"what was the original error {CODE.upper()}?"
     before_delete = dt.datetime.now(dt.UTC)
@@ -66,8 +72,14 @@ def test_trait_evidence_never_shows_a_deleted_memory(memory: Memory) -> None:
 
 
 def test_purge_job_hard_deletes_after_the_retention(memory: Memory, db_url: str) -> None:
-    report = memory.ingest([{"role": "user", "content": "I am allergic to zanzibarnuts."},
-                            {"role": "user", "content": "I work at Quokkacorp."}], user_id=U, session_id="s1")  # fmt: skip
+    report = memory.ingest(
+        [
+            {"role": "user", "content": "I am allergic to zanzibarnuts."},
+            {"role": "user", "content": "I work at Quokkacorp."},
+        ],
+        user_id=U,
+        session_id="s1",
+    )
     [target] = [r.memory for r in report.results if "zanzibarnuts" in r.memory.content]
     [kept] = [r.memory for r in report.results if "Quokkacorp" in r.memory.content]
     memory.delete(target.id, user_id=U)

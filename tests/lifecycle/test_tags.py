@@ -18,7 +18,9 @@ def _ids(records) -> set:  # type: ignore[no-untyped-def]
 
 
 def test_tags_are_stored_updated_and_filtered(memory: Memory) -> None:
-    [work] = memory.add("The quarterly report is due on Friday", user_id=U, tags=["work", "deadline", "work "])
+    [work] = memory.add(
+        "The quarterly report is due on Friday", user_id=U, tags=["work", "deadline", "work "]
+    )
     [trip] = memory.add("Booked the train to Lyon for the conference", user_id=U, tags=["travel", "work"])
     [home] = memory.add("The plumber comes on Tuesday morning", user_id=U)
     assert memory.get(work.memory.id, user_id=U).tags == ("work", "deadline")  # stripped, repeats once
@@ -27,9 +29,15 @@ def test_tags_are_stored_updated_and_filtered(memory: Memory) -> None:
     every = {"user_id": U, "limit": 50}
     assert _ids(memory.get_all(**every, filters={"tags": "work"})) == {work.memory.id, trip.memory.id}
     assert _ids(memory.get_all(**every, filters={"tags": {"contains_any": ["deadline", "travel"]}})) == {
-        work.memory.id, trip.memory.id}
-    assert _ids(memory.get_all(**every, filters={"tags": {"contains_all": ["work", "travel"]}})) == {trip.memory.id}
-    assert _ids(memory.get_all(**every, filters={"NOT": {"tags": {"contains_any": ["work"]}}})) == {home.memory.id}
+        work.memory.id,
+        trip.memory.id,
+    }
+    assert _ids(memory.get_all(**every, filters={"tags": {"contains_all": ["work", "travel"]}})) == {
+        trip.memory.id
+    }
+    assert _ids(memory.get_all(**every, filters={"NOT": {"tags": {"contains_any": ["work"]}}})) == {
+        home.memory.id
+    }
     hits = memory.search("when is the report due", user_id=U, filters={"tags": {"contains_any": ["travel"]}})
     assert hits and {h.memory.id for h in hits} == {trip.memory.id}
 
@@ -50,8 +58,16 @@ def test_bad_tags_are_refused_and_nothing_is_written(memory: Memory, bad) -> Non
         memory.add([{"role": "user", "content": "hello"}], user_id=U, tags=["x"])
 
 
-@pytest.mark.parametrize("bad", [{"tags": {"contains_any": []}}, {"tags": {"eq": "x"}}, {"tags": {"contains_all": [1]}},
-                                 {"tags": {"contains_any": "work"}}, {"tags": {}}])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"tags": {"contains_any": []}},
+        {"tags": {"eq": "x"}},
+        {"tags": {"contains_all": [1]}},
+        {"tags": {"contains_any": "work"}},
+        {"tags": {}},
+    ],
+)
 def test_bad_tag_filters_are_refused(memory: Memory, bad) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(InvalidFilterError):
         memory.get_all(user_id=U, filters=bad)

@@ -18,12 +18,23 @@ U = "alice"
 def test_upkeep_writes_no_tier_and_no_new_version(memory: Memory) -> None:
     t0 = dt.datetime(2025, 3, 1, 9, tzinfo=dt.UTC)
     for day, session in enumerate(("s1", "s2", "s3", "s4")):  # repeated knowledge: the old "long" tier
-        memory.ingest([{"role": "user", "content": "I work at Initech.",
-                        "timestamp": (t0 + dt.timedelta(days=day)).isoformat()}], user_id=U, session_id=session)  # fmt: skip
+        memory.ingest(
+            [
+                {
+                    "role": "user",
+                    "content": "I work at Initech.",
+                    "timestamp": (t0 + dt.timedelta(days=day)).isoformat(),
+                }
+            ],
+            user_id=U,
+            session_id=session,
+        )
     [once] = memory.add("I visited Lisbon once", user_id=U)
     before = {m.id: m for m in memory.get_all(user_id=U)}
     assert once.memory.id in before and len(before) == 2
-    memory.runtime.clock = lambda: dt.datetime.now(dt.UTC) + dt.timedelta(days=10)  # the old "mid" line is 7 days
+    memory.runtime.clock = lambda: (
+        dt.datetime.now(dt.UTC) + dt.timedelta(days=10)
+    )  # the old "mid" line is 7 days
     for name in JOBS:  # every scheduled job once, at the moved clock
         memory.run_job(name, now=memory.runtime.now())
     after = {m.id: m for m in memory.get_all(user_id=U)}

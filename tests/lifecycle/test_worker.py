@@ -47,15 +47,23 @@ async def _work(*apps: Any) -> None:
 
     async def one(app: Any, n: int) -> None:
         async with app.open_async():
-            await app.run_worker_async(queues=[QUEUE], wait=False, install_signal_handlers=False,
-                                       listen_notify=False, name=f"w{n}", fetch_job_polling_interval=0.05)  # fmt: skip
+            await app.run_worker_async(
+                queues=[QUEUE],
+                wait=False,
+                install_signal_handlers=False,
+                listen_notify=False,
+                name=f"w{n}",
+                fetch_job_polling_interval=0.05,
+            )
 
     await asyncio.gather(*(one(app, n) for n, app in enumerate(apps)))
 
 
 def _jobs_table(memory: Memory) -> list[tuple[str, str, int]]:
     with psycopg.connect(_url(memory)) as conn:
-        rows = conn.execute("SELECT task_name, status::text, attempts FROM procrastinate_jobs ORDER BY id").fetchall()
+        rows = conn.execute(
+            "SELECT task_name, status::text, attempts FROM procrastinate_jobs ORDER BY id"
+        ).fetchall()
     return [(r[0], r[1], r[2]) for r in rows]
 
 
@@ -63,9 +71,18 @@ def test_every_registered_job_is_a_periodic_task(memory: Memory) -> None:
     app = build_app(_context(memory), _url(memory))
     periodic = {p.periodic_id: p.cron for p in app.periodic_registry.periodic_tasks.values()}
     assert periodic == {name: job.cron for name, job in JOBS.items()}
-    assert {"reflection_sweep", "purge_soft_deleted", "compress_episodes", "consolidate_concepts",
-            "backfill_embeddings", "expire_trends", "dissolve_weak_traits", "flush_access_counts",
-            "consistency_check", "refresh_mv_trait"} <= set(periodic)  # fmt: skip
+    assert {
+        "reflection_sweep",
+        "purge_soft_deleted",
+        "compress_episodes",
+        "consolidate_concepts",
+        "backfill_embeddings",
+        "expire_trends",
+        "dissolve_weak_traits",
+        "flush_access_counts",
+        "consistency_check",
+        "refresh_mv_trait",
+    } <= set(periodic)
     for job in JOBS.values():
         assert app.tasks[task_name(job.name)].queueing_lock == job.name
         assert app.tasks[task_name(job.name)].lock == job.name
@@ -96,8 +113,11 @@ def test_two_workers_run_one_tick_of_a_job_once(memory: Memory) -> None:
             async with app.open_async():
                 periodic = next(iter(app.periodic_registry.periodic_tasks.values()))
                 deferrer = periodic.task.configure(task_kwargs={"timestamp": tick})
-                ids.append(await deferrer.job_manager.defer_periodic_job(
-                    job=deferrer.job, periodic_id="tick", defer_timestamp=tick))  # fmt: skip
+                ids.append(
+                    await deferrer.job_manager.defer_periodic_job(
+                        job=deferrer.job, periodic_id="tick", defer_timestamp=tick
+                    )
+                )
         await _work(*apps)
         return ids
 
@@ -134,8 +154,9 @@ def test_a_failing_job_is_retried_and_recorded_and_the_others_run(quick_retry: M
     assert calls == {"boom": 2, "ok": 1}  # two attempts (lifecycle.job_max_attempts), the other ran
     assert _jobs_table(memory) == [(task_name("boom"), "failed", 2), (task_name("ok"), "succeeded", 1)]
     with psycopg.connect(_url(memory)) as conn:
-        events = [r[0] for r in conn.execute(
-            "SELECT type::text FROM procrastinate_events ORDER BY id").fetchall()]  # fmt: skip
+        events = [
+            r[0] for r in conn.execute("SELECT type::text FROM procrastinate_events ORDER BY id").fetchall()
+        ]
     assert events.count("failed") == 1 and "scheduled" in events  # the retry was scheduled
 
 
@@ -166,8 +187,11 @@ def _cycles(memory: Memory, user_id: str) -> list[dict[str, Any]]:
 
 def test_memories_added_without_ingest_are_reflected_by_the_sweep(memory: Memory) -> None:
     """Seed 001 §4.5's 24 h fallback: ``add`` raises no ingest hook, the sweep reflects anyway."""
-    for text in ("I run along the river every morning", "I ran along the river before work today",
-                 "Went running by the river again this morning"):  # fmt: skip
+    for text in (
+        "I run along the river every morning",
+        "I ran along the river before work today",
+        "Went running by the river again this morning",
+    ):
         memory.add(text, user_id="adder")
     memory.flush()
     added = memory.get_all(user_id="adder")[0].created_at

@@ -60,12 +60,14 @@ def test_a_hung_provider_call_ends_within_its_deadline(hung: HungServer, kind: s
     """30 s per-attempt timeout and two retries configured: the 1 s deadline wins."""
     client: OpenAIEmbedder | OpenAICompatibleChat
     if kind == "embedder":
-        client = OpenAIEmbedder(hung.base_url, model="fake-embed", dim=TEST_DIM, timeout_s=30, max_retries=2,
-                                deadline_s=DEADLINE)  # fmt: skip
+        client = OpenAIEmbedder(
+            hung.base_url, model="fake-embed", dim=TEST_DIM, timeout_s=30, max_retries=2, deadline_s=DEADLINE
+        )
         took, error = _timed(lambda: client.embed_passages(["hello"]))
     else:
-        client = OpenAICompatibleChat(hung.base_url, model="fake-chat", timeout_s=30, max_retries=2,
-                                      deadline_s=DEADLINE)  # fmt: skip
+        client = OpenAICompatibleChat(
+            hung.base_url, model="fake-chat", timeout_s=30, max_retries=2, deadline_s=DEADLINE
+        )
         took, error = _timed(lambda: client.complete([{"role": "user", "content": "hi"}], operation="test"))
     client.close()
     assert error is not None and "deadline" in str(error)
@@ -75,8 +77,9 @@ def test_a_hung_provider_call_ends_within_its_deadline(hung: HungServer, kind: s
 
 def test_the_breaker_skips_a_refused_provider_at_once() -> None:
     breaker = CircuitBreaker(failures=2, cooldown_s=60.0)
-    chat = OpenAICompatibleChat(refused_url(), model="fake-chat", max_retries=0, deadline_s=DEADLINE,
-                                breaker=breaker)  # fmt: skip
+    chat = OpenAICompatibleChat(
+        refused_url(), model="fake-chat", max_retries=0, deadline_s=DEADLINE, breaker=breaker
+    )
     for _ in range(2):
         _, error = _timed(lambda: chat.complete([{"role": "user", "content": "hi"}], operation="test"))
         assert error is not None and "connection failed" in str(error)
@@ -92,10 +95,18 @@ def _provider_settings(settings: Settings, **sections: dict) -> Settings:
 def test_hung_embedder_add_falls_back_to_a_null_vector_and_recall_to_full_text(
     settings: Settings, hung: HungServer
 ) -> None:
-    s = _provider_settings(settings, embedder={
-        "provider": "openai", "base_url": hung.base_url, "model": "fake-embed-add", "dim": TEST_DIM,
-        "deadline_s": DEADLINE, "breaker_failures": 1, "breaker_cooldown_s": 60.0,
-    })  # fmt: skip
+    s = _provider_settings(
+        settings,
+        embedder={
+            "provider": "openai",
+            "base_url": hung.base_url,
+            "model": "fake-embed-add",
+            "dim": TEST_DIM,
+            "deadline_s": DEADLINE,
+            "breaker_failures": 1,
+            "breaker_cooldown_s": 60.0,
+        },
+    )
     with Memory(s) as m:
         started = time.monotonic()
         first = m.add("my passport expires in March", user_id="kim")[0]
@@ -115,13 +126,21 @@ def test_hung_embedder_add_falls_back_to_a_null_vector_and_recall_to_full_text(
 
 
 def test_hung_llm_ingest_falls_back_to_rules_with_a_warning(settings: Settings, hung: HungServer) -> None:
-    s = _provider_settings(settings, llm={
-        "base_url": hung.base_url, "model": "fake-chat-ingest", "deadline_s": DEADLINE,
-        "breaker_failures": 1, "breaker_cooldown_s": 60.0,
-    })  # fmt: skip
+    s = _provider_settings(
+        settings,
+        llm={
+            "base_url": hung.base_url,
+            "model": "fake-chat-ingest",
+            "deadline_s": DEADLINE,
+            "breaker_failures": 1,
+            "breaker_cooldown_s": 60.0,
+        },
+    )
     with Memory(s) as m:
         started = time.monotonic()
-        report = m.ingest([{"role": "user", "content": "I am allergic to penicillin"}], user_id="kim", session_id="s")
+        report = m.ingest(
+            [{"role": "user", "content": "I am allergic to penicillin"}], user_id="kim", session_id="s"
+        )
         took = time.monotonic() - started
         assert took <= DEADLINE + SLACK + 1.0  # one hung call, then the open breaker; +1 s for the writes
         assert report.fallbacks >= 1 and any("LLM failed" in w for w in report.warnings)
@@ -132,14 +151,22 @@ def test_one_deadline_covers_every_model_call_of_an_ingest(settings: Settings, h
     """Issue 23 item 3: extraction and the decision step each waited out their own deadline (60.6 s for
     one turn with the 30 s default); now they share one. The breaker stays closed here (10 failures)."""
     deadline = 3.0
-    s = _provider_settings(settings, llm={
-        "base_url": hung.base_url, "model": "fake-chat-one-deadline", "deadline_s": deadline,
-        "breaker_failures": 10, "breaker_cooldown_s": 60.0,
-    })  # fmt: skip
+    s = _provider_settings(
+        settings,
+        llm={
+            "base_url": hung.base_url,
+            "model": "fake-chat-one-deadline",
+            "deadline_s": deadline,
+            "breaker_failures": 10,
+            "breaker_cooldown_s": 60.0,
+        },
+    )
     with Memory(s) as m:
         m.add("I was allergic to aspirin", user_id="kim")  # a neighbour, so that a decision is asked for
         started = time.monotonic()
-        report = m.ingest([{"role": "user", "content": "I am allergic to penicillin"}], user_id="kim", session_id="s")
+        report = m.ingest(
+            [{"role": "user", "content": "I am allergic to penicillin"}], user_id="kim", session_id="s"
+        )
         took = time.monotonic() - started
     assert took <= deadline + SLACK + 1.0  # one deadline for the call's model requests; +1 s for the writes
     assert any("penicillin" in r.memory.content for r in report.results)  # the rules kept it
@@ -149,10 +176,17 @@ def test_one_deadline_covers_every_model_call_of_an_ingest(settings: Settings, h
 def test_the_breaker_state_outlives_the_process(settings: Settings, hung: HungServer, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Issue 23 item 3: a new process started with the breaker closed, so `memctl ingest` waited again."""
     state = tmp_path / "breakers.json"
-    s = _provider_settings(settings, llm={
-        "base_url": hung.base_url, "model": "fake-chat-persisted", "deadline_s": DEADLINE,
-        "breaker_failures": 1, "breaker_cooldown_s": 60.0, "breaker_state_file": str(state),
-    })  # fmt: skip
+    s = _provider_settings(
+        settings,
+        llm={
+            "base_url": hung.base_url,
+            "model": "fake-chat-persisted",
+            "deadline_s": DEADLINE,
+            "breaker_failures": 1,
+            "breaker_cooldown_s": 60.0,
+            "breaker_state_file": str(state),
+        },
+    )
     turn = [{"role": "user", "content": "I am allergic to penicillin"}]
     with Memory(s) as m:
         m.ingest(turn, user_id="kim", session_id="s1")  # the hung call opens the breaker

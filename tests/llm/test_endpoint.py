@@ -18,10 +18,23 @@ URL = "http://127.0.0.1:9/v1"  # never called: building a client opens no connec
 
 def test_both_factories_wire_the_breaker_of_their_settings_through_one_helper() -> None:
     reset_shared_breakers(persisted=False)
-    chat_settings = LLMSettings(base_url=URL, model="chat-m", breaker_failures=5, breaker_cooldown_s=7.0,
-                                deadline_s=3.0, timeout_s=4.0, max_retries=1)  # fmt: skip
-    embed_settings = EmbedderSettings(provider="openai", base_url=URL, model="embed-m", breaker_failures=4,
-                                      breaker_cooldown_s=9.0, deadline_s=2.0)  # fmt: skip
+    chat_settings = LLMSettings(
+        base_url=URL,
+        model="chat-m",
+        breaker_failures=5,
+        breaker_cooldown_s=7.0,
+        deadline_s=3.0,
+        timeout_s=4.0,
+        max_retries=1,
+    )
+    embed_settings = EmbedderSettings(
+        provider="openai",
+        base_url=URL,
+        model="embed-m",
+        breaker_failures=4,
+        breaker_cooldown_s=9.0,
+        deadline_s=2.0,
+    )
     chat = create_chat_model(chat_settings)
     embedder = create_embedder(embed_settings)
     try:
@@ -40,7 +53,9 @@ def test_both_factories_wire_the_breaker_of_their_settings_through_one_helper() 
 def test_the_same_endpoint_for_chat_and_embeddings_keeps_two_breakers() -> None:
     reset_shared_breakers(persisted=False)
     settings = LLMSettings(base_url=URL, model="m")
-    assert endpoint_options("llm", settings)["breaker"] is not endpoint_options("embedder", settings)["breaker"]
+    assert (
+        endpoint_options("llm", settings)["breaker"] is not endpoint_options("embedder", settings)["breaker"]
+    )
 
 
 def test_an_endpoint_without_a_base_url_is_a_config_error() -> None:

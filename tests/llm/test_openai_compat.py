@@ -73,7 +73,10 @@ def test_bad_request_is_not_retried(fake_openai: FakeOpenAI) -> None:
 
 def test_timeout_is_retried_then_llm_error(fake_openai: FakeOpenAI) -> None:
     fake_openai.delay_s = 0.3
-    with _chat(fake_openai, timeout_s=0.05, max_retries=1) as chat, pytest.raises(LLMError, match="timed out"):
+    with (
+        _chat(fake_openai, timeout_s=0.05, max_retries=1) as chat,
+        pytest.raises(LLMError, match="timed out"),
+    ):
         chat.complete(HELLO, operation="t")
 
 

@@ -59,7 +59,11 @@ def test_summarize_end_to_end(fake_openai: FakeOpenAI) -> None:
     records: list[UsageRecord] = []
     with OpenAICompatibleChat(fake_openai.base_url, model="qwen-plus") as chat:
         bullets = summarize_memories(
-            chat, ["用户喜欢咖啡", "用户住在北京"], "我该喝什么？", today="2025-05-01", usage_sink=records.append
+            chat,
+            ["用户喜欢咖啡", "用户住在北京"],
+            "我该喝什么？",
+            today="2025-05-01",
+            usage_sink=records.append,
         )
     assert [b.text for b in bullets] == ["喜欢喝咖啡", "住在北京"]
     assert bullets[0].sources == [1]  # 9 is not a memory number

@@ -53,7 +53,9 @@ def test_first_answer_valid(fake_openai: FakeOpenAI, chat: OpenAICompatibleChat)
 
 
 def test_retry_with_correction_then_success(fake_openai: FakeOpenAI, chat: OpenAICompatibleChat) -> None:
-    fake_openai.chat_responses.extend(['{"name": "Li Lei", "age": "thirty"}', '{"name": "Li Lei", "age": 30}'])
+    fake_openai.chat_responses.extend(
+        ['{"name": "Li Lei", "age": "thirty"}', '{"name": "Li Lei", "age": 30}']
+    )
     records: list[UsageRecord] = []
     assert _ask(chat, records).age == 30
     first, second = fake_openai.requests_to("chat/completions")

@@ -18,7 +18,9 @@ QUERIES = ("where does she work?", "乌龙茶", "favourite editor", "jogging", "
 
 
 def hits(memory: Memory) -> list[list[tuple[str, str]]]:
-    return [[(str(h.memory.id), h.memory.content) for h in memory.search(q, user_id=U, limit=5)] for q in QUERIES]
+    return [
+        [(str(h.memory.id), h.memory.content) for h in memory.search(q, user_id=U, limit=5)] for q in QUERIES
+    ]
 
 
 def test_export_then_import_into_a_fresh_database_gives_the_same_rows_and_hits(
@@ -29,8 +31,18 @@ def test_export_then_import_into_a_fresh_database_gives_the_same_rows_and_hits(
     report = memory.export(path, user_id=U)
     header = json.loads(path.read_text(encoding="utf-8").splitlines()[0])
     assert header["format"] == "neuromem.export" and header["version"] == 1
-    for table in ("memories", "memory_history", "memory_sources", "conversation_messages", "raw_chunks",
-                  "graph_nodes", "graph_edges", "trait_evidence", "document_files", "reflection_cycles"):
+    for table in (
+        "memories",
+        "memory_history",
+        "memory_sources",
+        "conversation_messages",
+        "raw_chunks",
+        "graph_nodes",
+        "graph_edges",
+        "trait_evidence",
+        "document_files",
+        "reflection_cycles",
+    ):
         assert report.rows[table] > 0, table
     before = hits(memory)
     assert all(before)

@@ -48,8 +48,15 @@ def test_an_old_export_does_not_bring_back_what_forget_erased(memory: Memory, tm
 def test_words_written_again_after_the_forget_are_not_tombstoned() -> None:
     forgot_at = dt.datetime(2026, 5, 1, tzinfo=dt.UTC)
     words = "I prefer window seats"
-    stones = Tombstones([{"id_sha256": [hashlib.sha256(b"old-id").hexdigest()],
-                          "content_sha256": [hashlib.sha256(words.encode()).hexdigest()], "created_at": forgot_at}])
+    stones = Tombstones(
+        [
+            {
+                "id_sha256": [hashlib.sha256(b"old-id").hexdigest()],
+                "content_sha256": [hashlib.sha256(words.encode()).hexdigest()],
+                "created_at": forgot_at,
+            }
+        ]
+    )
     before = {"id": "other-id", "content": words, "created_at": "2026-04-30T10:00:00+00:00"}
     after = {"id": "new-id", "content": words, "created_at": "2026-05-02T10:00:00+00:00"}
     assert stones.forgotten("memories", {"id": "old-id", "content": "anything"})
@@ -61,7 +68,9 @@ def test_words_written_again_after_the_forget_are_not_tombstoned() -> None:
 
 
 def test_memctl_import_reports_the_skipped_rows_and_asks_before_restoring(
-    memctl, memory: Memory, tmp_path: Path  # type: ignore[no-untyped-def]
+    memctl,
+    memory: Memory,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     [kept] = memory.add("I prefer window seats", user_id=U)
     [gone] = memory.add("My locker code is 4412", user_id=U)

@@ -33,28 +33,40 @@ def test_english_round_trip_add_edit_delete_with_history_actor_file(memory: Memo
     [vim] = memory.add("My favourite editor is vim", user_id=U, category="preference")
     memory.add("I work at Acme in Berlin", user_id=U)
     memory.add("My sister is called Anna", user_id=U)
-    memory.record_procedure("Release the app", ["run the tests", "tag the commit", "push the tag"],
-                            preconditions=["main is green"], outcome="a new version on PyPI", user_id=U)  # fmt: skip
+    memory.record_procedure(
+        "Release the app",
+        ["run the tests", "tag the commit", "push the tag"],
+        preconditions=["main is green"],
+        outcome="a new version on PyPI",
+        user_id=U,
+    )
     first = memory.sync_markdown(tmp_path, user_id=U)
     assert first.changes == 0 and first.conflicts == 0
     page = (tmp_path / "memory.md").read_text(encoding="utf-8")
     assert "## Preferences" in page and "## Known facts" in page
     assert page.index("My favourite editor is vim") < page.index("## Known facts") < page.index("Anna")
     learnings = (tmp_path / "learnings.md").read_text(encoding="utf-8")
-    assert "Release the app: run the tests → tag the commit → push the tag (when: main is green; " \
-           "outcome: a new version on PyPI)" in learnings
+    assert (
+        "Release the app: run the tests → tag the commit → push the tag (when: main is green; "
+        "outcome: a new version on PyPI)" in learnings
+    )
     # the person edits a line, removes one and adds two
     edit(tmp_path / "memory.md", "My favourite editor is vim", "My favourite editor is helix")
     edit(tmp_path / "memory.md", "- My sister is called Anna", "- I drink green tea every morning\n- ")
     page = (tmp_path / "memory.md").read_text(encoding="utf-8")
     page = re.sub(r"\n- <!-- nm:[0-9a-f-]+ -->", "", page)  # the removed line's anchor goes with it
-    (tmp_path / "memory.md").write_text(page.replace("## Preferences\n", "## Preferences\n- I prefer aisle seats\n"),
-                                        encoding="utf-8")  # fmt: skip
+    (tmp_path / "memory.md").write_text(
+        page.replace("## Preferences\n", "## Preferences\n- I prefer aisle seats\n"), encoding="utf-8"
+    )
     edit(tmp_path / "learnings.md", "push the tag", "push the tag → announce it")
     report = memory.sync_markdown(tmp_path, user_id=U)
     assert (report.added, report.updated, report.deleted, report.conflicts) == (2, 2, 1, 0)
-    assert contents(memory) >= {"My favourite editor is helix", "I drink green tea every morning",
-                                "I prefer aisle seats", "I work at Acme in Berlin"}  # fmt: skip
+    assert contents(memory) >= {
+        "My favourite editor is helix",
+        "I drink green tea every morning",
+        "I prefer aisle seats",
+        "I work at Acme in Berlin",
+    }
     assert "My sister is called Anna" not in contents(memory)
     history = memory.history(vim.memory.id, user_id=U)
     assert [(h.event.value, h.actor) for h in history][-1] == ("UPDATE", "file")
@@ -83,7 +95,9 @@ def test_chinese_round_trip_and_traits_with_stage_and_confidence(memory: Memory,
     assert re.search(r"jogging.* _\(behavior · emerging · 置信度 0\.40\)_ <!-- nm:", page), page
     edit(tmp_path / "memory.md", "我喜欢喝乌龙茶", "我更喜欢喝龙井茶")
     page = (tmp_path / "memory.md").read_text(encoding="utf-8")
-    (tmp_path / "memory.md").write_text(page.replace("## 已知事实\n", "## 已知事实\n- 我的猫叫小白\n"), encoding="utf-8")
+    (tmp_path / "memory.md").write_text(
+        page.replace("## 已知事实\n", "## 已知事实\n- 我的猫叫小白\n"), encoding="utf-8"
+    )
     report = memory.sync_markdown(tmp_path, user_id=U, language="zh")
     assert (report.added, report.updated, report.deleted) == (1, 1, 0)
     assert {"我更喜欢喝龙井茶", "我的猫叫小白", "我在杭州的一家创业公司工作"} <= contents(memory)
@@ -104,14 +118,21 @@ def test_conflicts_keep_both_versions_until_the_person_chooses(memory: Memory, t
     edit(path, "I live in Munich", "I live in Hamburg")
     memory.update(home.memory.id, user_id=U, content="I live in Cologne")
     page = path.read_text(encoding="utf-8")
-    path.write_text("\n".join(line for line in page.splitlines() if "nurse" not in line) + "\n", encoding="utf-8")
+    path.write_text(
+        "\n".join(line for line in page.splitlines() if "nurse" not in line) + "\n", encoding="utf-8"
+    )
     memory.update(job.memory.id, user_id=U, content="I work as a head nurse")
     edit(path, "I have a dog named Rex", "I have a dog named Rex and a cat")
     memory.delete(pet.memory.id, user_id=U)
     report = memory.sync_markdown(tmp_path, user_id=U)
     assert report.conflicts == 3 and report.changes == 0
     page = path.read_text(encoding="utf-8")
-    for version in ("I live in Hamburg", "I live in Cologne", "I work as a head nurse", "a dog named Rex and a cat"):
+    for version in (
+        "I live in Hamburg",
+        "I live in Cologne",
+        "I work as a head nurse",
+        "a dog named Rex and a cat",
+    ):
         assert version in page
     assert page.count("<!-- conflict nm:") == 3
     assert {"I live in Cologne", "I work as a head nurse"} <= contents(memory)  # the database kept its own
@@ -138,8 +159,10 @@ def test_bad_lines_and_another_users_directory_are_refused(memory: Memory, tmp_p
     memory.sync_markdown(tmp_path, user_id=U)
     path = tmp_path / "memory.md"
     page = path.read_text(encoding="utf-8")
-    path.write_text(page.replace("## Known facts\n", "## Known facts\n- " + "x" * 20_001 + "\n- I like go\n"),
-                    encoding="utf-8")  # fmt: skip
+    path.write_text(
+        page.replace("## Known facts\n", "## Known facts\n- " + "x" * 20_001 + "\n- I like go\n"),
+        encoding="utf-8",
+    )
     with pytest.raises(MarkdownSyncError, match="nothing was changed"):
         memory.sync_markdown(tmp_path, user_id=U)
     assert contents(memory) == {"I like chess"}

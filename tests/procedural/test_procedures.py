@@ -13,10 +13,16 @@ U = "alice"
 
 
 def test_text_form_round_trips_in_english_and_chinese() -> None:
-    english = Procedure("Deploy the API", ("run the tests", "build the image", "push it"),
-                        ("tests are green",), "new version live")  # fmt: skip
-    assert english.to_text() == "Deploy the API: run the tests → build the image → push it " \
-                                "(when: tests are green; outcome: new version live)"
+    english = Procedure(
+        "Deploy the API",
+        ("run the tests", "build the image", "push it"),
+        ("tests are green",),
+        "new version live",
+    )
+    assert (
+        english.to_text() == "Deploy the API: run the tests → build the image → push it "
+        "(when: tests are green; outcome: new version live)"
+    )
     chinese = Procedure("部署接口", ("运行测试", "构建镜像", "推送镜像"), ("测试通过",), "新版本上线")
     assert chinese.to_text() == "部署接口：运行测试 → 构建镜像 → 推送镜像（前提：测试通过；结果：新版本上线）"
     for procedure in (english, chinese):
@@ -27,16 +33,24 @@ def test_text_form_round_trips_in_english_and_chinese() -> None:
 def test_record_reinforce_and_recall_into_proven_skills(memory: Memory) -> None:
     memory.add("I live in Lisbon", user_id=U)
     memory.add("My cat is called Mia", user_id=U)
-    first = memory.record_procedure("Release the app", ["run the tests", "tag the commit", "push the tag"],
-                                    user_id=U, preconditions=["main is green"], outcome="a new version on PyPI")
+    first = memory.record_procedure(
+        "Release the app",
+        ["run the tests", "tag the commit", "push the tag"],
+        user_id=U,
+        preconditions=["main is green"],
+        outcome="a new version on PyPI",
+    )
     assert first.operation is Operation.ADD and first.memory.category == "procedure"
     assert first.memory.importance == pytest.approx(0.7)
-    again = memory.record_procedure("release the app", ["run the tests", "tag the commit", "push the tag"], user_id=U)
+    again = memory.record_procedure(
+        "release the app", ["run the tests", "tag the commit", "push the tag"], user_id=U
+    )
     assert again.operation is Operation.UPDATE and again.memory.id == first.memory.id  # same steps: in place
     assert again.memory.metadata["procedure"]["successes"] == 2
     assert again.memory.importance == pytest.approx(0.75)
-    changed = memory.record_procedure("Release the app", ["run the tests", "build wheels", "upload with twine"],
-                                      user_id=U)  # fmt: skip
+    changed = memory.record_procedure(
+        "Release the app", ["run the tests", "build wheels", "upload with twine"], user_id=U
+    )
     assert changed.memory.version == 3 and changed.memory.metadata["procedure"]["successes"] == 3
     assert "upload with twine" in changed.memory.content and "main is green" in changed.memory.content
     block = memory.recall_prompt("How do I release the app to PyPI?", user_id=U)
@@ -55,8 +69,12 @@ def test_chinese_skill_is_recalled_for_an_alike_chinese_task(memory: Memory) -> 
 
 
 def test_bad_procedures_are_refused_and_nothing_is_written(memory: Memory) -> None:
-    for name, steps, error in (("", ["a"], "name"), ("Deploy", [], "at least one step"),
-                               ("Deploy", "run tests", "list of strings"), ("Deploy", ["ok", " "], "non-empty")):
+    for name, steps, error in (
+        ("", ["a"], "name"),
+        ("Deploy", [], "at least one step"),
+        ("Deploy", "run tests", "list of strings"),
+        ("Deploy", ["ok", " "], "non-empty"),
+    ):
         with pytest.raises(InvalidInputError, match=error):
             memory.record_procedure(name, steps, user_id=U)  # type: ignore[arg-type]
     assert memory.get_all(user_id=U) == []

@@ -21,19 +21,39 @@ def insert_memory(memory: Memory, user_id: str, content: str, **fields: Any) -> 
     vector = None
     if fields.pop("embed", True):
         vector = runtime.embedder.embed_passages([content])[0]
-    new = NewMemory(user_id=user_id, content=content, content_hash=hashlib.md5(content.encode()).hexdigest(),
-                    search_tokens=search_text(content), token_count=count_tokens(content), embedding=vector,
-                    **fields)  # fmt: skip
+    new = NewMemory(
+        user_id=user_id,
+        content=content,
+        content_hash=hashlib.md5(content.encode()).hexdigest(),
+        search_tokens=search_text(content),
+        token_count=count_tokens(content),
+        embedding=vector,
+        **fields,
+    )
     with runtime.db.transaction() as conn:
         return memories.insert(conn, new, runtime.dim)
 
 
-def insert_trait(memory: Memory, user_id: str, content: str, *, stage: str, subtype: str, confidence: float,
-                 last_reinforced: dt.datetime | None = None) -> MemoryRecord:  # fmt: skip
+def insert_trait(
+    memory: Memory,
+    user_id: str,
+    content: str,
+    *,
+    stage: str,
+    subtype: str,
+    confidence: float,
+    last_reinforced: dt.datetime | None = None,
+) -> MemoryRecord:
     return insert_memory(
-        memory, user_id, content, memory_type=MemoryType.TRAIT, trait_stage=stage, trait_subtype=subtype,
-        trait_confidence=confidence, trait_last_reinforced=last_reinforced or dt.datetime.now(dt.UTC),
-    )  # fmt: skip
+        memory,
+        user_id,
+        content,
+        memory_type=MemoryType.TRAIT,
+        trait_stage=stage,
+        trait_subtype=subtype,
+        trait_confidence=confidence,
+        trait_last_reinforced=last_reinforced or dt.datetime.now(dt.UTC),
+    )
 
 
 def refresh_traits(memory: Memory) -> None:
@@ -43,8 +63,16 @@ def refresh_traits(memory: Memory) -> None:
     refresh_trait_view(memory.runtime.db)
 
 
-def link(memory: Memory, user_id: str, a: uuid.UUID, b: uuid.UUID, edge_type: str, *,
-         a_kind: str = "memory", b_kind: str = "memory") -> None:  # fmt: skip
+def link(
+    memory: Memory,
+    user_id: str,
+    a: uuid.UUID,
+    b: uuid.UUID,
+    edge_type: str,
+    *,
+    a_kind: str = "memory",
+    b_kind: str = "memory",
+) -> None:
     with memory.runtime.db.transaction() as conn:
         graph.add_edges(conn, user_id, [graph.EdgeInput(a, a_kind, b, b_kind, edge_type)])  # type: ignore[arg-type]
 

@@ -40,9 +40,19 @@ def test_flush_triggers_in_background_when_enough_rows_wait(settings: Settings) 
 
 
 def test_recall_reinforces_traits_by_the_configured_step(memory: Memory) -> None:
-    t = insert_memory(memory, "u", "likes jazz music", memory_type="trait", trait_stage="established",
-                      trait_subtype="preference", trait_confidence=0.7, trait_reinforcement_count=1)  # fmt: skip
-    bare = insert_trait(memory, "u", "likes jazz radio", stage="established", subtype="preference", confidence=0.7)
+    t = insert_memory(
+        memory,
+        "u",
+        "likes jazz music",
+        memory_type="trait",
+        trait_stage="established",
+        trait_subtype="preference",
+        trait_confidence=0.7,
+        trait_reinforcement_count=1,
+    )
+    bare = insert_trait(
+        memory, "u", "likes jazz radio", stage="established", subtype="preference", confidence=0.7
+    )
     refresh_traits(memory)
     results = memory.search("jazz music", user_id="u")
     assert {t.id, bare.id} <= {h.memory.id for h in results}
@@ -112,7 +122,10 @@ def test_prompt_bullets_form_and_budget_is_never_exceeded(memory: Memory) -> Non
     assert 1 <= len(bullets) <= 6
     assert count_tokens(block.text) <= 60
     for budget in (16, 40, 90, 300):
-        assert count_tokens(memory.recall_prompt("sailing boats", user_id="u", token_budget=budget).text) <= budget
+        assert (
+            count_tokens(memory.recall_prompt("sailing boats", user_id="u", token_budget=budget).text)
+            <= budget
+        )
 
 
 def test_prompt_rejects_bad_budget_and_style(memory: Memory) -> None:
@@ -127,9 +140,14 @@ def test_citation_resolves_to_the_exact_original_words(memory: Memory) -> None:
     sha = store_raw(memory, "u", text)
     start = text.index("my sister")
     length = len("my sister Jane moved to Lisbon last spring")
-    insert_memory(memory, "u", "The user's sister Jane moved to Lisbon", memory_type=MemoryType.FACT,
-                  raw_refs=({"sha256": sha, "offset": start, "length": length},),
-                  metadata={"session_id": "s-42"})  # fmt: skip
+    insert_memory(
+        memory,
+        "u",
+        "The user's sister Jane moved to Lisbon",
+        memory_type=MemoryType.FACT,
+        raw_refs=({"sha256": sha, "offset": start, "length": length},),
+        metadata={"session_id": "s-42"},
+    )
     block = memory.recall_prompt("where does Jane live", user_id="u", token_budget=100)
     cite = next(c for c in block.citations if c.quote)
     assert cite.quote == "my sister Jane moved to Lisbon last spring"

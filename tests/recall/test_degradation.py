@@ -141,5 +141,8 @@ def test_users_own_lines_degrade_with_their_retrievers(switchable: tuple[Memory,
     with memory.runtime.db.transaction() as conn:  # every BM25 list fails: the user view's too
         conn.execute("ALTER TABLE memories RENAME COLUMN token_count TO token_count_x")
     broken = memory.search(query, user_id="u", trace=True)
-    assert broken.trace["paths"]["bm25_user"].startswith("failed") and broken.trace["paths"]["vector_user"] == "ran"
+    assert (
+        broken.trace["paths"]["bm25_user"].startswith("failed")
+        and broken.trace["paths"]["vector_user"] == "ran"
+    )
     assert broken[0].memory.id == rows["a"].id  # type: ignore[attr-defined]

@@ -21,8 +21,14 @@ NOW = dt.datetime(2025, 1, 31, tzinfo=dt.UTC)
 
 
 def _record(**kw: object) -> MemoryRecord:
-    base: dict[str, object] = {"id": A, "user_id": "u", "memory_type": MemoryType.FACT, "content": "x",
-                               "created_at": NOW, "importance": 0.5}  # fmt: skip
+    base: dict[str, object] = {
+        "id": A,
+        "user_id": "u",
+        "memory_type": MemoryType.FACT,
+        "content": "x",
+        "created_at": NOW,
+        "importance": 0.5,
+    }
     base.update(kw)
     return MemoryRecord(**base)  # type: ignore[arg-type]
 
@@ -64,7 +70,9 @@ def test_four_factor_score_by_hand() -> None:
         created_at=NOW - dt.timedelta(days=30), importance=0.8, metadata={"emotion": {"arousal": 1.0}}
     )
     f = memory_factors(rec, NOW, s)
-    assert f.recency == pytest.approx(0.15 * math.exp(-30 / (s.recency_tau_fact_days * 1.5)))  # a fact: τ 90 days
+    assert f.recency == pytest.approx(
+        0.15 * math.exp(-30 / (s.recency_tau_fact_days * 1.5))
+    )  # a fact: τ 90 days
     assert f.importance == pytest.approx(0.15 * 0.8)
     assert f.stage_boost == 0.0
     trait = _record(memory_type=MemoryType.TRAIT, trait_stage="core", created_at=NOW)
@@ -133,11 +141,19 @@ def test_pruning_never_changes_the_top_k(recipe: RecallRecipe) -> None:
     rng = random.Random(3)
     for _ in range(50):
         ids = [uuid.UUID(int=i + 1) for i in range(40)]
-        lists = {"bm25": ranked([(i, rng.random()) for i in rng.sample(ids, 25)]),
-                 "vector": ranked([(i, rng.random()) for i in rng.sample(ids, 25)])}  # fmt: skip
+        lists = {
+            "bm25": ranked([(i, rng.random()) for i in rng.sample(ids, 25)]),
+            "vector": ranked([(i, rng.random()) for i in rng.sample(ids, 25)]),
+        }
         fused = fuse(lists, recipe)
-        factors = {i: MemoryFactors(rng.uniform(0, s.recency_weight), rng.uniform(0, s.importance_weight),
-                                    rng.choice([0.0, 0.05, 0.25])) for i in fused}  # fmt: skip
+        factors = {
+            i: MemoryFactors(
+                rng.uniform(0, s.recency_weight),
+                rng.uniform(0, s.importance_weight),
+                rng.choice([0.0, 0.05, 0.25]),
+            )
+            for i in fused
+        }
         finals = {i: final_score(fused[i], factors[i], recipe)[1] for i in fused}
         kept = prune(fused, recipe, s, keep=5, filtering=False)
         assert len(kept) <= len(fused)
@@ -150,8 +166,14 @@ def test_pruning_never_changes_the_top_k(recipe: RecallRecipe) -> None:
 def test_linear_fusion_weighs_min_max_scores_and_adds_the_best_neighbour() -> None:
     from neuromem.recall.fusion import linear_base, neighbour_context
 
-    recipe = derive(HYBRID, fusion="linear", four_factor=False, neighbour_weight=0.5, normalization="minmax",
-                    linear_weights={"vector": 1.0, "bm25": 0.3})  # fmt: skip
+    recipe = derive(
+        HYBRID,
+        fusion="linear",
+        four_factor=False,
+        neighbour_weight=0.5,
+        normalization="minmax",
+        linear_weights={"vector": 1.0, "bm25": 0.3},
+    )
     # vector 0.9, 0.7, 0.5 → 1, 0.5, 0; bm25 6, 2 → 1, 0
     lists = {"vector": ranked([(A, 0.9), (B, 0.7), (C, 0.5)]), "bm25": ranked([(C, 6.0), (A, 2.0)])}
     fused = fuse(lists, recipe)
@@ -178,8 +200,10 @@ def test_zscore_fusion_trusts_the_list_whose_top_stands_out() -> None:
     # bm25: A far above the rest; vector: B barely above two near-ties. Min-max gives both tops 1.0 (a tie
     # broken by nothing); the z-score weighs A's clear lead (√3 standard deviations) above B's (≈0.60).
     xs = [uuid.UUID(int=10 + i) for i in range(6)]
-    lists = {"bm25": ranked([(A, 10.0), (xs[0], 1.0), (xs[1], 1.0), (xs[2], 1.0)]),
-             "vector": ranked([(B, 10.0), (xs[3], 9.9), (xs[4], 9.8), (xs[5], 1.0)])}  # fmt: skip
+    lists = {
+        "bm25": ranked([(A, 10.0), (xs[0], 1.0), (xs[1], 1.0), (xs[2], 1.0)]),
+        "vector": ranked([(B, 10.0), (xs[3], 9.9), (xs[4], 9.8), (xs[5], 1.0)]),
+    }
     weights = {"vector": 1.0, "bm25": 1.0}
     by_minmax = fuse(lists, derive(HYBRID, normalization="minmax", linear_weights=weights))
     assert by_minmax[A].lin == pytest.approx(by_minmax[B].lin) == pytest.approx(1.0)
@@ -196,7 +220,9 @@ def test_zscore_fusion_trusts_the_list_whose_top_stands_out() -> None:
 def test_linear_fusion_ignores_unweighted_retrievers_and_outside_neighbours() -> None:
     from neuromem.recall.fusion import neighbour_context
 
-    recipe = derive(HYBRID, fusion="linear", normalization="minmax", linear_weights={"vector": 1.0}, four_factor=True)
+    recipe = derive(
+        HYBRID, fusion="linear", normalization="minmax", linear_weights={"vector": 1.0}, four_factor=True
+    )
     fused = fuse({"vector": ranked([(A, 0.8), (B, 0.4)]), "graph": ranked([(B, 5.0)])}, recipe)
     assert fused[B].lin == pytest.approx(0.0)  # graph weighs 0 unless listed
     neighbour_context(fused, {A: [C], B: [B]})  # C is no candidate; a self-loop does not count

@@ -16,8 +16,14 @@ NOW = dt.datetime(2025, 1, 1, tzinfo=dt.UTC)
 
 
 def _hit(i: int, content: str, score: float, **kw: object) -> SearchHit:
-    rec = MemoryRecord(id=uuid.UUID(int=i), user_id="u", memory_type=kw.pop("memory_type", MemoryType.FACT),  # type: ignore[arg-type]
-                       content=content, created_at=NOW, **kw)  # type: ignore[arg-type]  # fmt: skip
+    rec = MemoryRecord(
+        id=uuid.UUID(int=i),
+        user_id="u",
+        memory_type=kw.pop("memory_type", MemoryType.FACT),  # type: ignore[arg-type]
+        content=content,
+        created_at=NOW,
+        **kw,
+    )  # type: ignore[arg-type]
     return SearchHit(rec, ScoreBreakdown(score, 0, 0, 0, score))
 
 
@@ -41,7 +47,9 @@ def test_pinned_first_and_sections_in_seed_order() -> None:
     hits = [
         _hit(1, "went hiking on Saturday", 0.9, memory_type=MemoryType.EPISODIC),
         _hit(2, "以后用中文回答", 0.01, category="preference"),
-        _hit(3, "values honesty", 0.5, memory_type=MemoryType.TRAIT, trait_subtype="core", trait_stage="core"),
+        _hit(
+            3, "values honesty", 0.5, memory_type=MemoryType.TRAIT, trait_subtype="core", trait_stage="core"
+        ),
         _hit(4, "checks email every morning", 0.4, memory_type=MemoryType.TRAIT, trait_subtype="behavior"),
     ]
     items = make_items(hits, pinned=frozenset({uuid.UUID(int=2)}), max_item_tokens=80, line_cost=4)
@@ -59,10 +67,12 @@ def test_rule_compression_keeps_leading_sentences_within_limit() -> None:
 
 
 def test_pack_fills_the_budget_by_marginal_value_and_skips_repeats() -> None:
-    hits = [_hit(1, "Jane moved to Lisbon last spring with her two cats", 3.0),
-            _hit(2, "Jane moved to Lisbon", 2.9),  # nothing new once hit 1 is in
-            _hit(3, "The dentist appointment is on Friday", 1.0),
-            _hit(4, "Pinned: the locker code is 4412", 0.0)]  # fmt: skip
+    hits = [
+        _hit(1, "Jane moved to Lisbon last spring with her two cats", 3.0),
+        _hit(2, "Jane moved to Lisbon", 2.9),  # nothing new once hit 1 is in
+        _hit(3, "The dentist appointment is on Friday", 1.0),
+        _hit(4, "Pinned: the locker code is 4412", 0.0),
+    ]
     items = make_items(hits, pinned=frozenset({uuid.UUID(int=4)}), max_item_tokens=80, line_cost=3)
     chosen = pack(items, 200, pinned_share=0.25)
     assert [i.hit.memory.id.int for i in chosen] == [4, 1, 3]
@@ -74,8 +84,10 @@ def test_pack_fills_the_budget_by_marginal_value_and_skips_repeats() -> None:
 def test_long_passages_keep_the_sentences_with_the_query_words() -> None:
     from neuromem.recall.packing import focus_passage
 
-    text = ("We drove for hours. The weather was grey. At the market I finally bought the Leica lens. "
-            "Then we had dinner. Everyone was tired.")  # fmt: skip
+    text = (
+        "We drove for hours. The weather was grey. At the market I finally bought the Leica lens. "
+        "Then we had dinner. Everyone was tired."
+    )
     out = focus_passage(text, ["leica", "lens"], 18)
     assert "Leica lens" in out and out.startswith("…") and count_tokens(out) <= 18
     assert "weather" not in out

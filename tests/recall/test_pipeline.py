@@ -49,8 +49,12 @@ def test_unknown_recipe_and_bad_trace_are_rejected(memory: Memory) -> None:
 def _two_concerts(memory: Memory) -> tuple[dt.datetime, Any, Any]:
     """A reference time, a concert three months before it and one ten days before it."""
     ref = dt.datetime(2024, 6, 15, 12, tzinfo=dt.UTC)
-    old = memory.add("went to a concert with Sam", user_id="u", valid_at=dt.datetime(2024, 3, 2, tzinfo=dt.UTC))
-    new = memory.add("went to a concert with Kim", user_id="u", valid_at=dt.datetime(2024, 6, 5, tzinfo=dt.UTC))
+    old = memory.add(
+        "went to a concert with Sam", user_id="u", valid_at=dt.datetime(2024, 3, 2, tzinfo=dt.UTC)
+    )
+    new = memory.add(
+        "went to a concert with Kim", user_id="u", valid_at=dt.datetime(2024, 6, 5, tzinfo=dt.UTC)
+    )
     return ref, old, new
 
 
@@ -59,7 +63,9 @@ def test_time_constraint_filters_by_event_time(memory: Memory) -> None:
     from neuromem.recall.recipes import HYBRID, derive
 
     hard = derive(HYBRID, "hard-time", time_filter=True, time_boost=0.0)
-    results = memory.search("which concert last week", user_id="u", reference_time=ref, recipe=hard, trace=True)
+    results = memory.search(
+        "which concert last week", user_id="u", reference_time=ref, recipe=hard, trace=True
+    )
     ids = [h.memory.id for h in results]
     assert new[0].memory.id in ids and old[0].memory.id not in ids
     assert results.trace["stages"]["time_filter"]["applied"] is True
@@ -70,7 +76,9 @@ def test_soft_time_boost_reorders_without_removing(memory: Memory) -> None:
 
     ref, old, new = _two_concerts(memory)
     soft = derive(HYBRID, "soft-time", time_filter=True, time_boost=1.5)
-    results = memory.search("which concert last week", user_id="u", reference_time=ref, recipe=soft, trace=True)
+    results = memory.search(
+        "which concert last week", user_id="u", reference_time=ref, recipe=soft, trace=True
+    )
     ids = [h.memory.id for h in results]
     assert ids.index(new[0].memory.id) < ids.index(old[0].memory.id)  # boosted first, the other kept
     boosted = results[ids.index(new[0].memory.id)]

@@ -10,7 +10,20 @@ from neuromem.text.token_count import count_tokens
 
 T0 = dt.datetime(2024, 3, 1, 9, 0, tzinfo=dt.UTC)
 TOPICS = ["sailing", "harbour", "boats", "regatta", "knots", "mast", "keel", "wind", "tide", "anchor"]
-NAMES = ["Ana", "Bruno", "Chloe", "Dmitri", "Esme", "Farid", "Greta", "Hiro", "Ines", "Jonas", "Kemal", "Lena"]
+NAMES = [
+    "Ana",
+    "Bruno",
+    "Chloe",
+    "Dmitri",
+    "Esme",
+    "Farid",
+    "Greta",
+    "Hiro",
+    "Ines",
+    "Jonas",
+    "Kemal",
+    "Lena",
+]
 PLACES = ["Porto", "Faro", "Braga", "Sines", "Nazare", "Peniche", "Cascais", "Lagos"]
 
 
@@ -19,17 +32,29 @@ def _chat(memory: Memory, user: str) -> None:
         turns = []
         for i in range(4):
             a, b = TOPICS[(s + i) % 10], TOPICS[(s * 3 + i) % 10]
-            turns.append({"role": "user", "timestamp": T0 + dt.timedelta(days=s, minutes=2 * i),
-                          "content": f"{NAMES[s]} and I talked about {a} and {b} in {PLACES[i]}, pier {s * 10 + i}."})
-            turns.append({"role": "assistant", "timestamp": T0 + dt.timedelta(days=s, minutes=2 * i + 1),
-                          "content": f"Noted what {NAMES[s]} said about {a} in {PLACES[i + 4]}; the {b} plan looks fine."})  # fmt: skip
+            turns.append(
+                {
+                    "role": "user",
+                    "timestamp": T0 + dt.timedelta(days=s, minutes=2 * i),
+                    "content": f"{NAMES[s]} and I talked about {a} and {b} in {PLACES[i]}, pier {s * 10 + i}.",
+                }
+            )
+            turns.append(
+                {
+                    "role": "assistant",
+                    "timestamp": T0 + dt.timedelta(days=s, minutes=2 * i + 1),
+                    "content": f"Noted what {NAMES[s]} said about {a} in {PLACES[i + 4]}; the {b} plan looks fine.",
+                }
+            )
         memory.ingest(turns, user_id=user, session_id=f"s{s}")
 
 
 def test_a_larger_budget_holds_more_evidence(memory: Memory) -> None:
     _chat(memory, "sea")
-    blocks = {b: memory.recall_prompt("sailing boats at the pier", user_id="sea", token_budget=b)
-              for b in (200, 500, 2000)}  # fmt: skip
+    blocks = {
+        b: memory.recall_prompt("sailing boats at the pier", user_id="sea", token_budget=b)
+        for b in (200, 500, 2000)
+    }
     lines = {b: len(block.lines) for b, block in blocks.items()}
     assert lines[200] < lines[500] < lines[2000]
     assert lines[2000] > 30  # no fixed line count
@@ -37,7 +62,9 @@ def test_a_larger_budget_holds_more_evidence(memory: Memory) -> None:
         assert count_tokens(block.text) <= b
     assert blocks[500].tokens > 0.8 * 500  # the budget is used
     # a turn's line says when and who
-    assert any(line.text.startswith("[2024-03-") and " assistant] " in line.text for line in blocks[2000].lines)
+    assert any(
+        line.text.startswith("[2024-03-") and " assistant] " in line.text for line in blocks[2000].lines
+    )
 
 
 def test_pinned_lines_are_bounded_and_preferences_must_bear_on_the_question(memory: Memory) -> None:
@@ -49,21 +76,33 @@ def test_pinned_lines_are_bounded_and_preferences_must_bear_on_the_question(memo
         memory.pin(rec.id, user_id="p")
     memory.add("The dentist appointment is on Friday at noon", user_id="p")
     # BM25 alone: the 64-d hashing vectors of the tests would rank anything above the mean
-    block = memory.recall_prompt("when is the dentist appointment?", user_id="p", token_budget=400, recipe="bm25")
+    block = memory.recall_prompt(
+        "when is the dentist appointment?", user_id="p", token_budget=400, recipe="bm25"
+    )
     assert "dentist" in block.text
     assert "以后用中文回答" in block.text  # how to answer bears on every question
     assert "window seats" not in block.text and "coffee" not in block.text  # other preferences do not
     pinned = [line for line in block.lines if "Pinned reminder" in line.text]
     assert pinned and sum(count_tokens(line.text) for line in pinned) <= 0.25 * 400
-    flights = memory.recall_prompt("which seat do I like on flights?", user_id="p", token_budget=400, recipe="bm25")
+    flights = memory.recall_prompt(
+        "which seat do I like on flights?", user_id="p", token_budget=400, recipe="bm25"
+    )
     assert "window seats" in flights.text
 
 
 def test_a_short_reply_comes_with_the_line_it_answered(memory: Memory) -> None:
-    memory.ingest([
-        {"role": "assistant", "content": "Should we book the Alfama fado restaurant for Saturday?", "timestamp": T0},
-        {"role": "user", "content": "Yes, book it!", "timestamp": T0 + dt.timedelta(minutes=1)},
-    ], user_id="r", session_id="s")  # fmt: skip
+    memory.ingest(
+        [
+            {
+                "role": "assistant",
+                "content": "Should we book the Alfama fado restaurant for Saturday?",
+                "timestamp": T0,
+            },
+            {"role": "user", "content": "Yes, book it!", "timestamp": T0 + dt.timedelta(minutes=1)},
+        ],
+        user_id="r",
+        session_id="s",
+    )
     block = memory.recall_prompt("book it yes", user_id="r", token_budget=300)
     line = next(line for line in block.lines if "Yes, book it!" in line.text)
     assert "(after assistant:" in line.text and "Alfama" in line.text

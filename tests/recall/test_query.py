@@ -15,7 +15,10 @@ def test_user_lines_leave_out_the_assistant_and_keep_continuations() -> None:
 @pytest.mark.parametrize(
     ("query", "expected"),
     [
-        ("AI assistant: hello\nMary Ann Lee: my cat is ill", "Mary Ann Lee: my cat is ill"),  # label's last word
+        (
+            "AI assistant: hello\nMary Ann Lee: my cat is ill",
+            "Mary Ann Lee: my cat is ill",
+        ),  # label's last word
         ("USER: a\nBOT: b\nUSER: c", "USER: a\nUSER: c"),  # labels are case-insensitive
         ("system: be kind\nuser: my cat is ill", "user: my cat is ill"),
     ],

@@ -12,8 +12,11 @@ from neuromem.store import graph
 
 
 def ingest_berlin(memory: Memory, user: str = "gra") -> uuid.UUID:
-    memory.ingest([{"role": "user", "content": "I moved to Berlin last May and I work at Initech as a data engineer."}],
-                  user_id=user, session_id="s1")  # fmt: skip
+    memory.ingest(
+        [{"role": "user", "content": "I moved to Berlin last May and I work at Initech as a data engineer."}],
+        user_id=user,
+        session_id="s1",
+    )
     facts = [m for m in memory.get_all(user_id=user) if "Berlin" in m.content and m.memory_type == "fact"]
     assert facts, [m.content for m in memory.get_all(user_id=user)]
     return facts[0].id
@@ -24,8 +27,9 @@ def test_related_lists_entities_and_memories_with_edge_kinds(memory: Memory) -> 
     found = memory.related(fact, user_id="gra")
     assert isinstance(found, Related) and found.memory.id == fact
     names = {(n.edge_type, n.kind, n.name) for n in found.neighbours if n.kind == "node"}
-    assert ("MENTIONS", "node", "Berlin") in names and all(n.direction == "out" for n in found.neighbours
-                                                           if n.edge_type == "MENTIONS")  # fmt: skip
+    assert ("MENTIONS", "node", "Berlin") in names and all(
+        n.direction == "out" for n in found.neighbours if n.edge_type == "MENTIONS"
+    )
     assert found.kinds["MENTIONS"] == sum(1 for n in found.neighbours if n.edge_type == "MENTIONS")
     memory_ends = [n for n in found.neighbours if n.kind == "memory"]
     assert all(n.memory is not None and n.memory.id == n.id for n in memory_ends)
@@ -47,10 +51,18 @@ def test_memory_neighbours_both_ways_and_deleted_ones_left_out(memory: Memory) -
     [a] = memory.add("Dana keeps bees on her roof in Lyon", user_id="gra2")
     [b] = memory.add("The honey harvest is in August", user_id="gra2")
     with memory.runtime.db.transaction() as conn:  # an edge as ingest's linker writes them
-        graph.add_edges(conn, "gra2", [graph.EdgeInput(a.memory.id, "memory", b.memory.id, "memory", "SUPPORTS",
-                                                       weight=0.7)])  # fmt: skip
+        graph.add_edges(
+            conn,
+            "gra2",
+            [graph.EdgeInput(a.memory.id, "memory", b.memory.id, "memory", "SUPPORTS", weight=0.7)],
+        )
     [out] = [n for n in memory.related(a.memory.id, user_id="gra2").neighbours if n.id == b.memory.id]
-    assert (out.edge_type, out.direction, out.kind, out.weight) == ("SUPPORTS", "out", "memory", pytest.approx(0.7))
+    assert (out.edge_type, out.direction, out.kind, out.weight) == (
+        "SUPPORTS",
+        "out",
+        "memory",
+        pytest.approx(0.7),
+    )
     assert out.memory is not None and out.memory.content == "The honey harvest is in August"
     [back] = [n for n in memory.related(b.memory.id, user_id="gra2").neighbours if n.id == a.memory.id]
     assert (back.edge_type, back.direction) == ("SUPPORTS", "in")

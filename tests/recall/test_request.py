@@ -62,7 +62,8 @@ def test_the_pipeline_runs_a_request_and_answers_the_query_vector_with_the_resul
     assert recalled.query_vector is not None
     assert np.allclose(recalled.query_vector, memory.runtime.embedder.embed_query("who plays the cello"))
     assert [h.memory.id for h in memory.search("who plays the cello", user_id="u", limit=5)] == [
-        h.memory.id for h in results]  # the facade builds the same request
+        h.memory.id for h in results
+    ]  # the facade builds the same request
 
 
 def test_a_request_is_frozen() -> None:
@@ -74,9 +75,15 @@ def test_a_request_is_frozen() -> None:
 def test_recall_prompt_embeds_the_question_once_and_reads_over_one_connection(
     memory: Memory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    memory.ingest([{"role": "user", "content": "I deploy the billing API every Friday", "timestamp": T0},
-                   {"role": "assistant", "content": "ok", "timestamp": T0},
-                   {"role": "user", "content": "yes", "timestamp": T0}], user_id="u", session_id="s")  # fmt: skip
+    memory.ingest(
+        [
+            {"role": "user", "content": "I deploy the billing API every Friday", "timestamp": T0},
+            {"role": "assistant", "content": "ok", "timestamp": T0},
+            {"role": "user", "content": "yes", "timestamp": T0},
+        ],
+        user_id="u",
+        session_id="s",
+    )
     memory.add("I prefer answers in English", user_id="u", category="preference")
     memory.record_procedure("Deploy the billing API", ["run tests", "build image", "push"], user_id="u")
     memory.pin(memory.add("My manager is Ana", user_id="u")[0].memory.id, user_id="u")
@@ -86,7 +93,9 @@ def test_recall_prompt_embeds_the_question_once_and_reads_over_one_connection(
     assert "Deploy the billing API" in block.text and "Ana" in block.text  # a proven skill, a pinned line
     assert any(c.session_ids for c in block.citations)  # turns cited with their session
     assert embedded == ["how do I deploy the billing API"]  # the procedures reuse the recall's vector
-    assert taken[0] == 2  # one for the recall, one for everything the block adds (pins, turns, skills, citations)
+    assert (
+        taken[0] == 2
+    )  # one for the recall, one for everything the block adds (pins, turns, skills, citations)
     assert {"prompt_reads", "prompt_pack", "prompt_total"} <= set(block.results.trace["timings_ms"])
 
 

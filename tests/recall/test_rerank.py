@@ -29,7 +29,11 @@ def test_http_reranker_reads_both_answer_shapes(fake_openai: FakeOpenAI, shape: 
 
 def test_http_reranker_refuses_malformed_answers(fake_openai: FakeOpenAI) -> None:
     judge = HTTPReranker(fake_openai.base_url)
-    for reply in ({"results": "nope"}, {"results": [{"index": 7, "relevance_score": 1}]}, {"results": [{"x": 1}]}):
+    for reply in (
+        {"results": "nope"},
+        {"results": [{"index": 7, "relevance_score": 1}]},
+        {"results": [{"x": 1}]},
+    ):
         fake_openai.rerank_replies.append(reply)
         with pytest.raises(RerankerError):
             judge.score("cat", DOCS, deadline_s=5)
@@ -56,8 +60,12 @@ def test_create_reranker_is_off_by_default_and_checks_its_settings() -> None:
 
 def _memory(settings: Settings, fake: FakeOpenAI, **reranker: object) -> Memory:
     m = Memory(settings.with_updates(reranker={"provider": "http", "base_url": fake.base_url, **reranker}))
-    for text in ("Tom bought a red bicycle in Lisbon", "Tom's bicycle is red", "Tom went to Lisbon by train",
-                 "the bicycle shop in Lisbon closes at six"):  # fmt: skip
+    for text in (
+        "Tom bought a red bicycle in Lisbon",
+        "Tom's bicycle is red",
+        "Tom went to Lisbon by train",
+        "the bicycle shop in Lisbon closes at six",
+    ):
         m.add(text, user_id="t")
     return m
 
@@ -75,17 +83,27 @@ def test_search_applies_the_judge_to_the_fused_top(settings: Settings, fake_open
 
 def test_a_failing_or_late_judge_leaves_the_fused_order(settings: Settings, fake_openai: FakeOpenAI) -> None:
     with Memory(settings) as plain:
-        for text in ("Tom bought a red bicycle in Lisbon", "Tom's bicycle is red", "Tom went to Lisbon by train",
-                     "the bicycle shop in Lisbon closes at six"):  # fmt: skip
+        for text in (
+            "Tom bought a red bicycle in Lisbon",
+            "Tom's bicycle is red",
+            "Tom went to Lisbon by train",
+            "the bicycle shop in Lisbon closes at six",
+        ):
             plain.add(text, user_id="t")
         fused = [h.memory.id for h in plain.search("bicycle shop closes", user_id="t", limit=4)]
-    with Memory(settings.with_updates(reranker={"provider": "http", "base_url": fake_openai.base_url,
-                                                "timeout_s": 0.3})) as m:  # fmt: skip
+    with Memory(
+        settings.with_updates(
+            reranker={"provider": "http", "base_url": fake_openai.base_url, "timeout_s": 0.3}
+        )
+    ) as m:
         fake_openai.rerank_replies.append(FakeError(503, "overloaded"))
         failed = m.search("bicycle shop closes", user_id="t", limit=4, trace=True)
         assert failed.trace["paths"]["rerank"].startswith("failed:")
         assert [h.memory.id for h in failed] == fused
         fake_openai.delay_s = 1.0
         late = m.search("bicycle shop closes", user_id="t", limit=4, trace=True)
-        assert late.trace["paths"]["rerank"].startswith("failed:") and "timed out" in late.trace["paths"]["rerank"]
+        assert (
+            late.trace["paths"]["rerank"].startswith("failed:")
+            and "timed out" in late.trace["paths"]["rerank"]
+        )
         assert [h.memory.id for h in late] == fused

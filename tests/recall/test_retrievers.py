@@ -95,12 +95,16 @@ def test_vector_skips_rows_without_embeddings(memory: Memory) -> None:
 
 
 def test_graph_expansion_finds_a_linked_memory_no_other_retriever_finds(memory: Memory) -> None:
-    seed = insert_memory(memory, "u", "Planning the trip to Kyoto with Maria", memory_type=MemoryType.EPISODIC)
+    seed = insert_memory(
+        memory, "u", "Planning the trip to Kyoto with Maria", memory_type=MemoryType.EPISODIC
+    )
     hop1 = insert_memory(memory, "u", "booked the ryokan near the station", memory_type=MemoryType.EPISODIC)
     hop2 = insert_memory(memory, "u", "paid the deposit by card", memory_type=MemoryType.EPISODIC)
     link(memory, "u", seed.id, hop1.id, "TEMPORAL_NEXT")
     link(memory, "u", hop1.id, hop2.id, "TEMPORAL_NEXT")
-    lexical_graph = derive(HYBRID_RRF, use_vector=False, use_raw=False)  # the vector list would hold every row
+    lexical_graph = derive(
+        HYBRID_RRF, use_vector=False, use_raw=False
+    )  # the vector list would hold every row
     results = memory.search("Kyoto trip", user_id="u", trace=True, recipe=lexical_graph)
     by_id = {h.memory.id: h for h in results}
     assert hop1.id in by_id and by_id[hop1.id].retrievers == ("graph",)
@@ -114,22 +118,40 @@ def test_graph_seeds_from_query_entities(memory: Memory) -> None:
     about = insert_memory(memory, "u", "she recommended a great dentist", memory_type=MemoryType.EPISODIC)
     node = entity(memory, "u", "Maria", "maria")
     link(memory, "u", about.id, node, "MENTIONS", b_kind="node")
-    results = memory.search("What did Maria say?", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_raw=False))
+    results = memory.search(
+        "What did Maria say?", user_id="u", trace=True, recipe=derive(HYBRID_RRF, use_raw=False)
+    )
     hit = next(h for h in results if h.memory.id == about.id)
     assert "graph" in hit.retrievers
     assert results.trace["stages"]["graph_subgraph"]["entity_nodes"] == 1
 
 
 def test_traits_come_from_the_view_with_stage_and_floor(memory: Memory) -> None:
-    runtime = insert_trait(memory, "u", "prefers concise answers", stage="core", subtype="core", confidence=0.9)
-    insert_trait(memory, "u", "prefers concise emails", stage="candidate", subtype="preference", confidence=0.9)
-    insert_trait(memory, "u", "prefers concise notes", stage="established", subtype="preference", confidence=0.2)
+    runtime = insert_trait(
+        memory, "u", "prefers concise answers", stage="core", subtype="core", confidence=0.9
+    )
+    insert_trait(
+        memory, "u", "prefers concise emails", stage="candidate", subtype="preference", confidence=0.9
+    )
+    insert_trait(
+        memory, "u", "prefers concise notes", stage="established", subtype="preference", confidence=0.2
+    )
     old = dt.datetime.now(dt.UTC) - dt.timedelta(days=2000)
-    insert_trait(memory, "u", "prefers concise talks", stage="emerging", subtype="behavior", confidence=0.9,
-                 last_reinforced=old)  # decays below the floor  # fmt: skip
+    insert_trait(
+        memory,
+        "u",
+        "prefers concise talks",
+        stage="emerging",
+        subtype="behavior",
+        confidence=0.9,
+        last_reinforced=old,
+    )  # decays below the floor
     refresh_traits(memory)
-    results = memory.search("concise", user_id="u", recipe=derive(HYBRID_RRF, use_bm25=False, use_vector=False,
-                                                                   use_graph=False, use_raw=False))  # fmt: skip
+    results = memory.search(
+        "concise",
+        user_id="u",
+        recipe=derive(HYBRID_RRF, use_bm25=False, use_vector=False, use_graph=False, use_raw=False),
+    )
     assert [h.memory.id for h in results] == [runtime.id]
     assert results[0].retrievers == ("traits",) and results[0].score.stage_boost == 0.25
 
@@ -138,8 +160,13 @@ def test_raw_fallback_on_pattern_tokens_returns_the_original_passage(memory: Mem
     text = "The deploy failed.\nThe log said ERR_CONN_RESET at /var/log/app.log line 3.\nWe retried later."
     sha = store_raw(memory, "u", text)
     start = text.index("The log")
-    mem = insert_memory(memory, "u", "deploy failed with a connection error", memory_type=MemoryType.EPISODIC,
-                        raw_refs=({"sha256": sha, "offset": 0, "length": len(text)},))  # fmt: skip
+    mem = insert_memory(
+        memory,
+        "u",
+        "deploy failed with a connection error",
+        memory_type=MemoryType.EPISODIC,
+        raw_refs=({"sha256": sha, "offset": 0, "length": len(text)},),
+    )
     results = memory.search("what was ERR_CONN_RESET about?", user_id="u", trace=True)
     assert results.trace["paths"]["raw"] == "ran"
     assert results.trace["stages"]["raw_trigger"] == "pattern tokens"
@@ -160,7 +187,9 @@ def test_raw_fallback_stays_off_for_plain_well_served_queries(memory: Memory) ->
 def test_entity_hubs_are_not_walked_through(memory: Memory) -> None:
     hub = entity(memory, "u", "Bart", "bart")
     first = insert_memory(memory, "u", "Bart found a pizza place downtown", memory_type=MemoryType.EPISODIC)
-    others = [insert_memory(memory, "u", f"unrelated day {i}", memory_type=MemoryType.EPISODIC) for i in range(4)]
+    others = [
+        insert_memory(memory, "u", f"unrelated day {i}", memory_type=MemoryType.EPISODIC) for i in range(4)
+    ]
     for rec in [first, *others]:
         link(memory, "u", rec.id, hub, "MENTIONS", b_kind="node")
     lexical_graph = derive(HYBRID_RRF, use_vector=False, use_raw=False)
@@ -172,7 +201,9 @@ def test_entity_hubs_are_not_walked_through(memory: Memory) -> None:
 
 def test_conversation_query_is_also_searched_by_its_current_message(memory: Memory) -> None:
     target = insert_memory(memory, "u", "the violin lesson was cancelled", memory_type=MemoryType.EPISODIC)
-    query = "\n".join(["A: hello there", "B: hi, how was school", "A: fine", "B: and music?", "A: the violin lesson"])
+    query = "\n".join(
+        ["A: hello there", "B: hi, how was school", "A: fine", "B: and music?", "A: the violin lesson"]
+    )
     results = memory.search(query, user_id="u", trace=True)
     # the default recipe's focus is the last line (the current message); recipes may take more lines
     assert results.trace["stages"]["focus"]["text"] == "A: the violin lesson"
@@ -204,8 +235,15 @@ def test_neighbour_context_lifts_the_turn_next_to_a_strong_match(memory: Memory)
     first = insert_memory(memory, "u", "We adopted a cat last spring", memory_type=MemoryType.EPISODIC)
     follow = insert_memory(memory, "u", "She sleeps all day on the sofa", memory_type=MemoryType.EPISODIC)
     link(memory, "u", first.id, follow.id, "TEMPORAL_NEXT")
-    recipe = derive(HYBRID_RRF, fusion="linear", use_graph=False, mmr=False, four_factor=False, neighbour_weight=0.5,
-                    linear_weights={"vector": 1.0, "bm25": 0.3})  # fmt: skip
+    recipe = derive(
+        HYBRID_RRF,
+        fusion="linear",
+        use_graph=False,
+        mmr=False,
+        four_factor=False,
+        neighbour_weight=0.5,
+        linear_weights={"vector": 1.0, "bm25": 0.3},
+    )
     results = memory.search("adopted a cat", user_id="u", recipe=recipe, trace=True)
     by_id = {h.memory.id: h.score.extra for h in results}
     assert results.trace["paths"]["neighbours"] == "ran"
@@ -216,8 +254,12 @@ def test_neighbour_context_lifts_the_turn_next_to_a_strong_match(memory: Memory)
 
 
 def test_conversation_query_is_also_searched_by_the_users_own_lines(memory: Memory) -> None:
-    cake = insert_memory(memory, "u", "Bart baked a chocolate cake for the school fair", memory_type=MemoryType.EPISODIC)
-    calm = insert_memory(memory, "u", "a calming breathing exercise before exams", memory_type=MemoryType.EPISODIC)
+    cake = insert_memory(
+        memory, "u", "Bart baked a chocolate cake for the school fair", memory_type=MemoryType.EPISODIC
+    )
+    calm = insert_memory(
+        memory, "u", "a calming breathing exercise before exams", memory_type=MemoryType.EPISODIC
+    )
     query = "Bart: I baked something today\nAssistant: try a calming breathing exercise\nBart: the chocolate cake was a hit"
     results = memory.search(query, user_id="u", trace=True)
     own = "Bart: I baked something today\nBart: the chocolate cake was a hit"
@@ -236,7 +278,10 @@ def test_conversation_query_is_also_searched_by_the_users_own_lines(memory: Memo
     assert "user" not in off.trace["stages"] and "bm25_user" not in off.trace["paths"]
     unweighted = derive(HYBRID, linear_weights=dict(HYBRID.linear_weights, vector_user=0.0))
     lexical_only = memory.search(query, user_id="u", trace=True, recipe=unweighted)
-    assert lexical_only.trace["paths"]["vector_user"] == "off" and lexical_only.trace["paths"]["bm25_user"] == "ran"
+    assert (
+        lexical_only.trace["paths"]["vector_user"] == "off"
+        and lexical_only.trace["paths"]["bm25_user"] == "ran"
+    )
     assert "embed_user" not in lexical_only.trace["timings_ms"]
     single = memory.search("the chocolate cake", user_id="u", trace=True)
     assert "user" not in single.trace["stages"]

@@ -17,13 +17,21 @@ def test_anchor_phrases_and_windows() -> None:
     assert parse_anchor("what changed after I moved to Porto?") == ("I moved to Porto", 1, 0)
     assert parse_anchor("what is my cat called?") is None
     seeds = [("I love ramen", None), ("Our trip to Kyoto starts on Monday", T0)]
-    window = anchor_window("What did I buy the week before the trip to Kyoto?", seeds, T0 + dt.timedelta(days=30))
-    assert window is not None and window.end == T0.replace(hour=0) and window.start == window.end - dt.timedelta(days=7)
+    window = anchor_window(
+        "What did I buy the week before the trip to Kyoto?", seeds, T0 + dt.timedelta(days=30)
+    )
+    assert (
+        window is not None
+        and window.end == T0.replace(hour=0)
+        and window.start == window.end - dt.timedelta(days=7)
+    )
     assert anchor_window("what did I buy the week before the wedding?", seeds, T0) is None  # no dated match
 
 
 def test_expansion_terms_are_the_seeds_new_words() -> None:
-    terms = expansion_terms(["workshop"], ["The pottery workshop with Rachel", "Rachel signed me up for pottery"], 3)
+    terms = expansion_terms(
+        ["workshop"], ["The pottery workshop with Rachel", "Rachel signed me up for pottery"], 3
+    )
     assert terms[:2] == ["pottery", "rachel"] and "workshop" not in terms
 
 

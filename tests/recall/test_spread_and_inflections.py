@@ -55,13 +55,19 @@ def test_session_spread_by_hand() -> None:
         session_spread(ids, scores, sessions, decay=0.0)
 
 
-def plain_greedy(ids: list[uuid.UUID], scores: list[float], sessions: dict[uuid.UUID, str], decay: float,
-                 ) -> list[tuple[uuid.UUID, float]]:  # fmt: skip
+def plain_greedy(
+    ids: list[uuid.UUID],
+    scores: list[float],
+    sessions: dict[uuid.UUID, str],
+    decay: float,
+) -> list[tuple[uuid.UUID, float]]:
     """The definition, O(n²): repeatedly the best ``score · decay^n`` (n: picks from its session)."""
     left, picked, out = list(range(len(ids))), dict[str, int](), []
     while left:
-        values = {k: scores[k] * (decay ** picked.get(sessions[ids[k]], 0) if ids[k] in sessions else 1.0)
-                  for k in left}  # fmt: skip
+        values = {
+            k: scores[k] * (decay ** picked.get(sessions[ids[k]], 0) if ids[k] in sessions else 1.0)
+            for k in left
+        }
         best = max(left, key=lambda k: (values[k], -k))
         out.append((ids[best], values[best]))
         left.remove(best)
@@ -92,7 +98,9 @@ def test_bm25_searches_the_inflections_only_when_the_recipe_asks(memory: Memory)
     insert_memory(memory, "u", "my weekly grocery list", embed=False)
     plain = memory.search("fitness classes", user_id="u", recipe=LEXICAL, trace=True)
     assert plain.hits == ()  # "classes" is not "class" in the index
-    inflected = memory.search("fitness classes", user_id="u", recipe=derive(LEXICAL, inflections=True), trace=True)
+    inflected = memory.search(
+        "fitness classes", user_id="u", recipe=derive(LEXICAL, inflections=True), trace=True
+    )
     assert [h.memory.id for h in inflected.hits] == [one.id]
     assert "class" in inflected.trace["stages"]["query"]["variants"]
 
@@ -104,7 +112,9 @@ def test_pipeline_spreads_the_top_over_sessions(memory: Memory) -> None:
     a1 = insert_memory(memory, "u", "kiwi kiwi kiwi kiwi", metadata={"session_id": "a"}, embed=False)
     a2 = insert_memory(memory, "u", "kiwi kiwi kiwi pie", metadata={"session_id": "a"}, embed=False)
     b1 = insert_memory(memory, "u", "kiwi kiwi jam tart", metadata={"session_id": "b"}, embed=False)
-    b2 = insert_memory(memory, "u", "kiwi jam tart with plum and fig", metadata={"session_id": "b"}, embed=False)
+    b2 = insert_memory(
+        memory, "u", "kiwi jam tart with plum and fig", metadata={"session_id": "b"}, embed=False
+    )
     recipe = derive(LEXICAL, four_factor=False, mmr=False, time_filter=False)
     plain = memory.search("kiwi", user_id="u", recipe=recipe)
     assert [h.memory.id for h in plain.hits] == [a1.id, a2.id, b1.id, b2.id]

@@ -22,9 +22,20 @@ from tests.recall.helpers import insert_memory, refresh_traits
 POLICY = ReinforcementPolicy(amount=0.02, cap=0.05, damping=0.5, window_s=86_400)
 NOW = dt.datetime(2026, 5, 1, tzinfo=dt.UTC)
 
-TOPICS = ["jazz records", "green tea", "night cycling", "chess openings", "sourdough bread", "rock climbing",
-          "python scripts", "bird watching", "vinyl collecting", "mountain hiking", "spicy noodles",
-          "early mornings"]  # fmt: skip
+TOPICS = [
+    "jazz records",
+    "green tea",
+    "night cycling",
+    "chess openings",
+    "sourdough bread",
+    "rock climbing",
+    "python scripts",
+    "bird watching",
+    "vinyl collecting",
+    "mountain hiking",
+    "spicy noodles",
+    "early mornings",
+]
 
 
 def test_step_is_damped_per_window_and_once_per_query() -> None:
@@ -42,24 +53,38 @@ def test_step_total_never_exceeds_the_cap_over_many_windows() -> None:
     state, total = None, 0.0
     for day in range(60):
         for q in range(5):
-            delta, new = step(state, query_key(f"q{q}"), NOW + dt.timedelta(days=day), POLICY, has_evidence=True)
+            delta, new = step(
+                state, query_key(f"q{q}"), NOW + dt.timedelta(days=day), POLICY, has_evidence=True
+            )
             if new is not None:
                 state, total = new, total + delta
-    assert total == pytest.approx(POLICY.cap) and state is not None and state["total"] == pytest.approx(POLICY.cap)
+    assert (
+        total == pytest.approx(POLICY.cap)
+        and state is not None
+        and state["total"] == pytest.approx(POLICY.cap)
+    )
 
 
 def _store(memory: Memory) -> None:
     """Facts about each topic, and a trait per topic: half fresh, half decayed just below the recall
     floor (0.45 confidence, last reinforced 200 days ago), all with evidence."""
     for i, topic in enumerate(TOPICS):
-        insert_memory(memory, "u", f"I spent the weekend on {topic} with friends", memory_type=MemoryType.EPISODIC)
+        insert_memory(
+            memory, "u", f"I spent the weekend on {topic} with friends", memory_type=MemoryType.EPISODIC
+        )
         insert_memory(memory, "u", f"my favourite hobby is {topic}")
         old = i % 2 == 1
         insert_memory(
-            memory, "u", f"enjoys {topic}", memory_type=MemoryType.TRAIT, trait_stage="emerging",
-            trait_subtype="behavior", trait_confidence=0.45 if old else 0.5, trait_reinforcement_count=1,
+            memory,
+            "u",
+            f"enjoys {topic}",
+            memory_type=MemoryType.TRAIT,
+            trait_stage="emerging",
+            trait_subtype="behavior",
+            trait_confidence=0.45 if old else 0.5,
+            trait_reinforcement_count=1,
             trait_last_reinforced=dt.datetime.now(dt.UTC) - dt.timedelta(days=200 if old else 1),
-        )  # fmt: skip
+        )
     refresh_traits(memory)
 
 
@@ -85,7 +110,9 @@ def test_the_same_queries_twice_give_the_same_rankings(memory: Memory) -> None:
     traits_second = sum(t == "trait" for hits in second for _, t in hits)
     assert traits_second <= traits_first
     # reinforcement still happened, bounded, for the traits that were recalled (seed 001 §8.2)
-    states = [r.metadata.get(STATE_KEY) for r in memory.get_all(user_id="u", filters={"memory_type": "trait"})]
+    states = [
+        r.metadata.get(STATE_KEY) for r in memory.get_all(user_id="u", filters={"memory_type": "trait"})
+    ]
     totals = [s["total"] for s in states if s]
     assert totals and max(totals) <= memory.settings.recall.trait_recall_cap + 1e-9
     clocks = {r.trait_last_reinforced for r in memory.get_all(user_id="u", filters={"memory_type": "trait"})}

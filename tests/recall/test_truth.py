@@ -55,7 +55,10 @@ def test_a_turn_that_stated_the_replaced_value_ranks_below_its_replacement(memor
     for recipe in sorted(RECIPES):
         hits = memory.search(QUESTION, user_id="u", recipe=recipe, limit=5).hits
         texts = [h.turns[0].content if h.turns else h.memory.content for h in hits]
-        assert "4492" in texts[0], (recipe, texts)  # the current value first, even when only the old turn matched
+        assert "4492" in texts[0], (
+            recipe,
+            texts,
+        )  # the current value first, even when only the old turn matched
         assert sum("4492" in t for t in texts) == 1  # its unit moved up, not added a second time
         assert hits[0].turns and hits[0].turns[0].content == NEW  # ... with the turn it came from
         stale = [h for h in hits if "4417" in h.memory.content]
@@ -78,23 +81,44 @@ def test_an_open_conflict_is_one_line_to_ask_about(memory: Memory) -> None:
     lisbon = insert_memory(memory, "u", "I live in Lisbon.", valid_at=T1)
     porto = insert_memory(memory, "u", "I live in Porto.", valid_at=T2)
     with memory.runtime.db.transaction() as conn:
-        conflicts.insert(conn, "u", attribute="live in", old_id=lisbon.id, new_id=porto.id, old_score=0.5,
-                         new_score=0.5, status="open", winner_id=None, detector="rules")  # fmt: skip
+        conflicts.insert(
+            conn,
+            "u",
+            attribute="live in",
+            old_id=lisbon.id,
+            new_id=porto.id,
+            old_score=0.5,
+            new_score=0.5,
+            status="open",
+            winner_id=None,
+            detector="rules",
+        )
     block = memory.recall_prompt("Where do I live?", user_id="u", token_budget=1000)
     lines = [line.text for line in block.lines if "Lisbon" in line.text or "Porto" in line.text]
-    assert lines == ['unresolved, ask the user which holds: "I live in Lisbon." (2024-01-10) '
-                     'or "I live in Porto." (2024-03-05)']  # fmt: skip
+    assert lines == [
+        'unresolved, ask the user which holds: "I live in Lisbon." (2024-01-10) '
+        'or "I live in Porto." (2024-03-05)'
+    ]
 
 
 DRINK = "I drink a cup of green tea every afternoon."
-NOISE = ["Kafka consumer failed with OffsetOutOfRange on partition 3.", "Ran 10 km along the river on Sunday.",
-         "The CI pipeline runs nightly at 02:00.", "Dentist appointment moved to Friday.",
-         "Sister works at a bank in Lyon.", "Bike stays in the garage over winter.",
-         "Finished reading a novel about lighthouses.", "Quarterly report is due on the 30th.",
-         "Flight to Oslo leaves at 7:45.", "The router password was reset yesterday.",
-         "Booked a table for four at the ramen place.", "The plumber fixed the kitchen sink.",
-         "Planted tomatoes on the balcony.", "Watched the football final with Marco.",
-         "Renewed the car insurance online."]  # fmt: skip
+NOISE = [
+    "Kafka consumer failed with OffsetOutOfRange on partition 3.",
+    "Ran 10 km along the river on Sunday.",
+    "The CI pipeline runs nightly at 02:00.",
+    "Dentist appointment moved to Friday.",
+    "Sister works at a bank in Lyon.",
+    "Bike stays in the garage over winter.",
+    "Finished reading a novel about lighthouses.",
+    "Quarterly report is due on the 30th.",
+    "Flight to Oslo leaves at 7:45.",
+    "The router password was reset yesterday.",
+    "Booked a table for four at the ramen place.",
+    "The plumber fixed the kitchen sink.",
+    "Planted tomatoes on the balcony.",
+    "Watched the football final with Marco.",
+    "Renewed the car insurance online.",
+]
 
 
 def test_no_hit_scored_zero_and_no_padding_nothing_matched(memory: Memory) -> None:
@@ -112,8 +136,11 @@ def test_no_hit_scored_zero_and_no_padding_nothing_matched(memory: Memory) -> No
 def test_one_line_per_distinct_statement(memory: Memory) -> None:
     """The same words told twice (a re-imported history) and added as a memory are one line."""
     for n, session in enumerate(("s1", "s1-reimport")):
-        memory.ingest([{"role": "user", "content": DRINK, "timestamp": T1 + dt.timedelta(days=n)}],
-                      user_id="u", session_id=session)  # fmt: skip
+        memory.ingest(
+            [{"role": "user", "content": DRINK, "timestamp": T1 + dt.timedelta(days=n)}],
+            user_id="u",
+            session_id=session,
+        )
     memory.add(DRINK, user_id="u")
     block = memory.recall_prompt("What do I drink in the afternoon?", user_id="u", token_budget=2000)
     assert sum("green tea" in line.text for line in block.lines) == 1, block.text
@@ -149,7 +176,12 @@ def test_distinct_facts_are_not_paired_at_recall(memory: Memory) -> None:
     """Another person's slot, and another person's words, are never an older value."""
     mine = insert_memory(memory, "u", "My dentist is Dr. Alvarez.", valid_at=T1)
     insert_memory(memory, "u", "My kids' dentist is now Dr. Moreau.", valid_at=T2)
-    insert_memory(memory, "u", "My dentist switched to Dr. Brandt.", valid_at=T2,
-                  metadata={"speaker": "Ana", "speaker_is_user": False})  # fmt: skip
+    insert_memory(
+        memory,
+        "u",
+        "My dentist switched to Dr. Brandt.",
+        valid_at=T2,
+        metadata={"speaker": "Ana", "speaker_is_user": False},
+    )
     hits = memory.search("Who is my dentist?", user_id="u").hits
     assert not any("outdated" in h.memory.metadata for h in hits if h.memory.id == mine.id)

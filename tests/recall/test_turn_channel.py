@@ -14,12 +14,21 @@ T0 = dt.datetime(2024, 5, 3, 18, 0, tzinfo=dt.UTC)
 
 DROPPED = [
     {"role": "user", "content": "haha ok thanks!", "timestamp": T0},  # small talk
-    {"role": "user", "content": "What time does the pottery workshop start on Saturday?",
-     "timestamp": T0 + dt.timedelta(minutes=1)},  # a question
-    {"role": "assistant", "content": "I recommend Lupa Osteria on Thompson Street for the anniversary dinner.",
-     "timestamp": T0 + dt.timedelta(minutes=2)},  # an assistant turn (not mined)
-    {"role": "user", "content": "the weather turned grey over the harbour cranes",
-     "timestamp": T0 + dt.timedelta(minutes=3)},  # mined, nothing worth keeping
+    {
+        "role": "user",
+        "content": "What time does the pottery workshop start on Saturday?",
+        "timestamp": T0 + dt.timedelta(minutes=1),
+    },  # a question
+    {
+        "role": "assistant",
+        "content": "I recommend Lupa Osteria on Thompson Street for the anniversary dinner.",
+        "timestamp": T0 + dt.timedelta(minutes=2),
+    },  # an assistant turn (not mined)
+    {
+        "role": "user",
+        "content": "the weather turned grey over the harbour cranes",
+        "timestamp": T0 + dt.timedelta(minutes=3),
+    },  # mined, nothing worth keeping
 ]
 
 
@@ -47,9 +56,14 @@ def test_turns_extraction_drops_are_found(memory: Memory) -> None:
             assert hit.memory.metadata["turn_only"] is True
             assert hit.memory.content == content
             assert hit.retrievers and set(hit.retrievers) <= {"bm25_turns", "vector_turns"}
-    assistant = next(h for h in memory.search("restaurant recommended", user_id="u1", limit=3)
-                     if h.turns and h.turns[0].role == "assistant")  # fmt: skip
-    assert assistant.turns[0].session_id == "s1" and assistant.turns[0].sent_at == T0 + dt.timedelta(minutes=2)
+    assistant = next(
+        h
+        for h in memory.search("restaurant recommended", user_id="u1", limit=3)
+        if h.turns and h.turns[0].role == "assistant"
+    )
+    assert assistant.turns[0].session_id == "s1" and assistant.turns[0].sent_at == T0 + dt.timedelta(
+        minutes=2
+    )
 
 
 def test_memory_and_its_turn_are_one_hit(memory: Memory) -> None:
@@ -67,15 +81,23 @@ def test_memory_and_its_turn_are_one_hit(memory: Memory) -> None:
 
 def test_turn_vectors_are_stored_and_shared(memory: Memory, db_url: str) -> None:
     text = "I adopted a greyhound named Pixel."
-    memory.ingest([{"role": "user", "content": text, "timestamp": T0},
-                   {"role": "assistant", "content": "Congratulations on Pixel!", "timestamp": T0}],
-                  user_id="u3", session_id="s")  # fmt: skip
+    memory.ingest(
+        [
+            {"role": "user", "content": text, "timestamp": T0},
+            {"role": "assistant", "content": "Congratulations on Pixel!", "timestamp": T0},
+        ],
+        user_id="u3",
+        session_id="s",
+    )
     memory.flush()  # the assistant turn's vector comes from the backfill (ingest.turn_vectors="background")
     with psycopg.connect(db_url) as conn:
-        turns = conn.execute("SELECT content, embedding::text, token_count, search_tokens FROM conversation_messages "
-                             "WHERE user_id = 'u3' ORDER BY seq").fetchall()  # fmt: skip
-        same = conn.execute("SELECT embedding::text FROM memories WHERE user_id = 'u3' AND content = %s",
-                            (text,)).fetchall()  # fmt: skip
+        turns = conn.execute(
+            "SELECT content, embedding::text, token_count, search_tokens FROM conversation_messages "
+            "WHERE user_id = 'u3' ORDER BY seq"
+        ).fetchall()
+        same = conn.execute(
+            "SELECT embedding::text FROM memories WHERE user_id = 'u3' AND content = %s", (text,)
+        ).fetchall()
     assert len(turns) == 2 and all(t[1] is not None and t[2] > 0 and t[3] for t in turns)
     assert "pixel" in turns[1][3]
     if same:  # a memory whose text is its turn's carries the turn's vector
@@ -84,9 +106,14 @@ def test_turn_vectors_are_stored_and_shared(memory: Memory, db_url: str) -> None
 
 def test_deleted_memory_hides_its_turn_and_filters_exclude_turns(memory: Memory) -> None:
     text = "I live in Lisbon and I work at Calamar Robotics."
-    report = memory.ingest([{"role": "user", "content": text, "timestamp": T0},
-                            {"role": "user", "content": "haha ok thanks!", "timestamp": T0}],
-                           user_id="u4", session_id="s")  # fmt: skip
+    report = memory.ingest(
+        [
+            {"role": "user", "content": text, "timestamp": T0},
+            {"role": "user", "content": "haha ok thanks!", "timestamp": T0},
+        ],
+        user_id="u4",
+        session_id="s",
+    )
     for r in report.results:
         memory.delete(r.memory.id, user_id="u4")
     assert text not in _turn_texts(memory.search("Calamar Robotics Lisbon", user_id="u4", limit=10))
@@ -105,13 +132,15 @@ def test_turns_stored_without_a_vector_are_backfilled(settings) -> None:  # type
         m._backfill.stop()  # type: ignore[union-attr]  # this test drives the backfill itself
         m.ingest(DROPPED, user_id="u5", session_id="s5")
         with psycopg.connect(url) as conn:
-            missing = conn.execute("SELECT count(*) FROM conversation_messages WHERE user_id = 'u5' "
-                                   "AND embedding IS NULL").fetchone()  # fmt: skip
+            missing = conn.execute(
+                "SELECT count(*) FROM conversation_messages WHERE user_id = 'u5' AND embedding IS NULL"
+            ).fetchone()
         assert missing == (4,)
         assert m.flush() >= 4  # the memories (if any) and the four turns
         with psycopg.connect(url) as conn:
-            missing = conn.execute("SELECT count(*) FROM conversation_messages WHERE user_id = 'u5' "
-                                   "AND embedding IS NULL").fetchone()  # fmt: skip
+            missing = conn.execute(
+                "SELECT count(*) FROM conversation_messages WHERE user_id = 'u5' AND embedding IS NULL"
+            ).fetchone()
         assert missing == (0,)
         hits = m.search("which restaurant did you recommend for the anniversary dinner?", user_id="u5")
         assert any("vector_turns" in h.retrievers and DROPPED[2]["content"] in _turn_texts([h]) for h in hits)

@@ -14,8 +14,16 @@ def day(n: float) -> dt.datetime:
     return T0 + dt.timedelta(days=n)
 
 
-def say(memory: Memory, user: str, when: dt.datetime, texts: Iterable[str], *, session: str | None = None,
-        memory_type: str = "episodic", **extra) -> None:  # fmt: skip
+def say(
+    memory: Memory,
+    user: str,
+    when: dt.datetime,
+    texts: Iterable[str],
+    *,
+    session: str | None = None,
+    memory_type: str = "episodic",
+    **extra,
+) -> None:
     given = extra.pop("metadata", {})
     for text in texts:
         metadata = {"session_id": session or when.date().isoformat(), **given}

@@ -98,8 +98,15 @@ class Brain:
             if len(members) < 2 or not any(m.new for m in members):
                 continue
             kind = "behavior" if len(members) >= 3 else "trend"
-            traits.append({"kind": kind, "content": theme.content, "context": theme.context,
-                           "keywords": list(theme.keywords), "memories": [m.label for m in members]})  # fmt: skip
+            traits.append(
+                {
+                    "kind": kind,
+                    "content": theme.content,
+                    "context": theme.context,
+                    "keywords": list(theme.keywords),
+                    "memories": [m.label for m in members],
+                }
+            )
         return {"traits": traits}
 
     def link(self, user: str) -> dict[str, Any]:
@@ -117,17 +124,29 @@ class Brain:
                 grade = "B"
             else:
                 grade = "C"
-            links.append({"trait": trait[0], "memory": memory.label, "relation": relation, "quality": grade,
-                          "context": None if memory.context == "-" else memory.context,
-                          "strong": relation == "contradicting"})  # fmt: skip
+            links.append(
+                {
+                    "trait": trait[0],
+                    "memory": memory.label,
+                    "relation": relation,
+                    "quality": grade,
+                    "context": None if memory.context == "-" else memory.context,
+                    "strong": relation == "contradicting",
+                }
+            )
         return {"links": links}
 
     def judge(self, user: str) -> dict[str, Any]:
         head = user.split("\n")[1]
         theme = next(t for t in self.themes if t.content in head)
         if theme.split:
-            return {"action": "split", "content": " / ".join(v["tendency"] for v in theme.split.values()),
-                    "confidence": 0.6, "contexts": theme.split, "reason": "depends on the context"}  # fmt: skip
+            return {
+                "action": "split",
+                "content": " / ".join(v["tendency"] for v in theme.split.values()),
+                "confidence": 0.6,
+                "contexts": theme.split,
+                "reason": "depends on the context",
+            }
         return {"action": "dissolve", "reason": "no longer true"}
 
 

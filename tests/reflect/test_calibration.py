@@ -40,7 +40,9 @@ def test_the_floor_is_the_similarity_of_unrelated_text() -> None:
     tilted = SimilarityFloor(lambda texts: leaning.embed_passages(list(texts))).value
     assert flat < 0.2 and tilted > 0.6
     assert SimilarityFloor(None).value == 0.0 and SimilarityFloor(lambda texts: None).value == 0.0
-    assert mean_pairwise_cosine(np.eye(3)) == 0.0 and mean_pairwise_cosine(np.ones((3, 2))) == pytest.approx(1.0)
+    assert mean_pairwise_cosine(np.eye(3)) == 0.0 and mean_pairwise_cosine(np.ones((3, 2))) == pytest.approx(
+        1.0
+    )
     assert rescaled(0.74, 0.74) == 0.0 and rescaled(1.0, 0.74) == 1.0 and rescaled(0.55, 0.0) == 0.55
 
 
@@ -48,8 +50,17 @@ def test_an_anisotropic_embedder_links_no_unrelated_memory_to_a_trait(settings: 
     with Memory(settings, embedder=LeaningEmbedder(dim=TEST_DIM)) as memory:
         say(memory, U, day(0), ["I went jogging in the park this morning"], session="s0")
         say(memory, U, day(1), ["Another jogging session along the river today"], session="s1")
-        say(memory, U, day(1), ["Our dashboard failed with a Kafka error", "My sister is a nurse in Vancouver",
-                                "I drink green tea in the afternoon"], session="s1")  # fmt: skip
+        say(
+            memory,
+            U,
+            day(1),
+            [
+                "Our dashboard failed with a Kafka error",
+                "My sister is a nurse in Vancouver",
+                "I drink green tea in the afternoon",
+            ],
+            session="s1",
+        )
         say(memory, U, day(2), ["jogging again before breakfast, felt great"], session="s2")
         memory.reflect(user_id=U, now=day(2.5))
         [trait] = by_content(memory, U, "jogging")

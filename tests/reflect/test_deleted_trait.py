@@ -11,11 +11,18 @@ from neuromem.reflect.suppression import matches, outweighs
 from neuromem.store import traits as stored_traits
 from neuromem.store.suppressions import Suppression
 
-OLD = ("I run along the river every morning", "I ran along the river before work today",
-       "Went running by the river again this morning")  # fmt: skip
-NEW = ("I run along the river every morning again", "Ran along the river this morning",
-       "Another morning run along the river", "Morning run by the river as usual",
-       "I ran by the river early this morning")  # fmt: skip
+OLD = (
+    "I run along the river every morning",
+    "I ran along the river before work today",
+    "Went running by the river again this morning",
+)
+NEW = (
+    "I run along the river every morning again",
+    "Ran along the river this morning",
+    "Another morning run along the river",
+    "Morning run by the river as usual",
+    "I ran by the river early this morning",
+)
 
 
 def _live_traits(memory: Memory, user_id: str, now: dt.datetime) -> dict[uuid.UUID, set[uuid.UUID]]:
@@ -23,7 +30,9 @@ def _live_traits(memory: Memory, user_id: str, now: dt.datetime) -> dict[uuid.UU
     ids = [t.id for t in memory.traits(user_id=user_id, now=now).all()]
     with memory.runtime.db.connection() as conn:
         evidence = stored_traits.evidence_for(conn, user_id, ids)
-    return {i: {e.memory_id for e in evidence if e.trait_id == i and e.evidence_type == "supporting"} for i in ids}
+    return {
+        i: {e.memory_id for e in evidence if e.trait_id == i and e.evidence_type == "supporting"} for i in ids
+    }
 
 
 def _add(memory: Memory, texts: tuple[str, ...], user_id: str) -> set[uuid.UUID]:
@@ -62,9 +71,19 @@ def test_a_deleted_trait_does_not_form_again_from_the_same_evidence(memory: Memo
 
 def test_the_suppression_rule() -> None:
     a, b, c, d, e, f = (uuid.uuid4() for _ in range(6))
-    entry = Suppression(uuid.uuid4(), uuid.uuid4(), "runs by the river", ("morning", "river"), frozenset({a, b}),
-                        dt.datetime(2026, 1, 1, tzinfo=dt.UTC))  # fmt: skip
-    assert matches(entry, ("morning",), [c]) and matches(entry, ("work",), [a]) and not matches(entry, ("work",), [c])
+    entry = Suppression(
+        uuid.uuid4(),
+        uuid.uuid4(),
+        "runs by the river",
+        ("morning", "river"),
+        frozenset({a, b}),
+        dt.datetime(2026, 1, 1, tzinfo=dt.UTC),
+    )
+    assert (
+        matches(entry, ("morning",), [c])
+        and matches(entry, ("work",), [a])
+        and not matches(entry, ("work",), [c])
+    )
     assert not matches(entry, (), [c])
     assert not outweighs(entry, [c, d])  # two new against two rejected: the deletion holds
     assert not outweighs(entry, [a, b, c])  # the rejected memories never count

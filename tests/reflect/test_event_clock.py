@@ -18,14 +18,25 @@ from .helpers import day, say
 
 U = "habits"
 START = dt.datetime(2024, 5, 6, 7, 30, tzinfo=dt.UTC)
-JOG = ["I went jogging in the park before work this morning.", "Another jogging session along the river today, 5 km.",
-       "Jogging again at dawn, my legs feel stronger.", "Did my usual jogging loop around the lake.",
-       "Early jogging with a friend, then a cold shower.", "Rainy jogging this morning but I still did it.",
-       "Jogging before breakfast is becoming routine.", "Short jogging run today, knee felt fine."]  # fmt: skip
-TEA = ["I drank a matcha latte at the cafe after lunch.", "Had matcha again in the afternoon at the office.",
-       "Afternoon matcha break with colleagues.", "Tried a new matcha place near the station.",
-       "Matcha after lunch keeps me focused.", "Iced matcha today because it was hot.",
-       "Matcha with oat milk this afternoon."]  # fmt: skip
+JOG = [
+    "I went jogging in the park before work this morning.",
+    "Another jogging session along the river today, 5 km.",
+    "Jogging again at dawn, my legs feel stronger.",
+    "Did my usual jogging loop around the lake.",
+    "Early jogging with a friend, then a cold shower.",
+    "Rainy jogging this morning but I still did it.",
+    "Jogging before breakfast is becoming routine.",
+    "Short jogging run today, knee felt fine.",
+]
+TEA = [
+    "I drank a matcha latte at the cafe after lunch.",
+    "Had matcha again in the afternoon at the office.",
+    "Afternoon matcha break with colleagues.",
+    "Tried a new matcha place near the station.",
+    "Matcha after lunch keeps me focused.",
+    "Iced matcha today because it was hot.",
+    "Matcha with oat milk this afternoon.",
+]
 
 
 def _import_four_weeks(memory: Memory) -> None:
@@ -33,7 +44,11 @@ def _import_four_weeks(memory: Memory) -> None:
         when = START + dt.timedelta(days=d)
         messages = [
             {"role": "user", "content": JOG[n % len(JOG)], "timestamp": when.isoformat()},
-            {"role": "user", "content": TEA[n % len(TEA)], "timestamp": (when + dt.timedelta(hours=5)).isoformat()},
+            {
+                "role": "user",
+                "content": TEA[n % len(TEA)],
+                "timestamp": (when + dt.timedelta(hours=5)).isoformat(),
+            },
         ]
         memory.ingest(messages, user_id=U, session_id=f"2024-week-{d}")
         memory.end_session(user_id=U, session_id=f"2024-week-{d}")
@@ -41,7 +56,11 @@ def _import_four_weeks(memory: Memory) -> None:
 
 
 def _alive(memory: Memory, now: dt.datetime | None = None) -> dict[str, str]:
-    return {t.content: str(t.trait_stage) for t in memory.traits(user_id=U, now=now).all() if t.trait_stage != "dissolved"}
+    return {
+        t.content: str(t.trait_stage)
+        for t in memory.traits(user_id=U, now=now).all()
+        if t.trait_stage != "dissolved"
+    }
 
 
 def test_a_manual_reflect_after_importing_dated_habits_keeps_their_traits(memory: Memory) -> None:
@@ -65,8 +84,10 @@ def test_the_history_clock_moves_with_the_wall_clock_after_the_import(memory: Me
     assert formed
     # the same history, imported two months ago: two months of silence since, on its own clock
     with psycopg.connect(memory.settings.store.database_url.get_secret_value()) as conn:  # type: ignore[union-attr]
-        conn.execute("UPDATE conversation_messages SET created_at = created_at - interval '60 days' WHERE user_id = %s",
-                     (U,))  # fmt: skip
+        conn.execute(
+            "UPDATE conversation_messages SET created_at = created_at - interval '60 days' WHERE user_id = %s",
+            (U,),
+        )
     report = memory.reflect(user_id=U)
     assert report.dissolved >= 1  # the trends' 30-day windows ended on the history's clock too
     assert len(_alive(memory)) < len(formed)
@@ -80,10 +101,17 @@ def test_an_explicit_clock_is_a_replay_and_is_taken_as_given(memory: Memory) -> 
 
 
 def test_recall_decays_a_dated_historys_traits_on_its_own_clock(memory: Memory) -> None:
-    for n, text in enumerate(["I went jogging in the park this morning", "Another jogging session along the river today",
-                              "jogging again before breakfast, felt great"]):  # fmt: skip
+    for n, text in enumerate(
+        [
+            "I went jogging in the park this morning",
+            "Another jogging session along the river today",
+            "jogging again before breakfast, felt great",
+        ]
+    ):
         say(memory, U, day(n), [text], session=f"s{n}")
     memory.reflect(user_id=U, now=day(2.5))  # a behaviour at 0.4, from 2025 (over a year and a half ago)
     hits = memory.search("jogging", user_id=U, limit=10)
     traits = [h for h in hits if h.memory.memory_type.value == "trait"]
-    assert traits and "traits" in traits[0].score.ranks  # at the wall clock it had decayed to 0.02, under the floor
+    assert (
+        traits and "traits" in traits[0].score.ranks
+    )  # at the wall clock it had decayed to 0.02, under the floor

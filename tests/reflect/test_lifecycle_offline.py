@@ -49,9 +49,12 @@ def test_trend_dissolves_without_reinforcement_and_one_is_promoted(memory: Memor
     memory.reflect(user_id=U, now=day(15.5))
     memory.reflect(user_id=U, now=day(32))
     all_traits = memory.traits(user_id=U)
-    assert not [t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}) if "photography" in t.content]
+    assert not [
+        t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}) if "photography" in t.content
+    ]
     photo = [  # a dissolved trait is no current belief: only the inactive view lists it
-        t for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}, include_inactive=True)
+        t
+        for t in memory.get_all(user_id=U, filters={"memory_type": "trait"}, include_inactive=True)
         if "photography" in t.content and t.expired_at is None
     ]
     assert photo and photo[0].trait_stage == "dissolved"
@@ -61,8 +64,13 @@ def test_trend_dissolves_without_reinforcement_and_one_is_promoted(memory: Memor
 
 
 def test_sensitive_memories_are_never_evidence(memory: Memory) -> None:
-    for i, text in enumerate(["I took my antidepressant this morning", "antidepressant dose changed",
-                              "forgot the antidepressant today"]):  # fmt: skip
+    for i, text in enumerate(
+        [
+            "I took my antidepressant this morning",
+            "antidepressant dose changed",
+            "forgot the antidepressant today",
+        ]
+    ):
         say(memory, U, day(i), [text], session=f"h{i}")
     for i in range(3):
         say(

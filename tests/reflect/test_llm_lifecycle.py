@@ -24,9 +24,13 @@ def test_english_weeks_behaviours_rise_and_make_a_preference(llm_memory: Memory,
     fake_openai.default_chat = brain
     m, u = llm_memory, "emma"
     # week 1: three sessions each, personal context
-    for i, (r, s) in enumerate([("Went for a run along the river", "Swam twenty laps at the pool"),
-                                ("A short run in the park before dinner", "Evening swim, the pool was quiet"),
-                                ("Rainy run but I enjoyed it", "Tried a new swim technique today")]):  # fmt: skip
+    for i, (r, s) in enumerate(
+        [
+            ("Went for a run along the river", "Swam twenty laps at the pool"),
+            ("A short run in the park before dinner", "Evening swim, the pool was quiet"),
+            ("Rainy run but I enjoyed it", "Tried a new swim technique today"),
+        ]
+    ):
         say(m, u, day(2 * i), [r, s], session=f"w1-{i}", metadata={"context": "personal"})
     report = m.reflect(user_id=u, now=day(4.5))
     assert report.created == 2 and report.detector == "llm"
@@ -34,8 +38,14 @@ def test_english_weeks_behaviours_rise_and_make_a_preference(llm_memory: Memory,
     assert (run.trait_subtype, run.trait_stage, run.trait_confidence) == ("behavior", "emerging", 0.4)
     assert run.metadata["keywords"] == ["running", "exercise"] and run.metadata["detector"] == "llm"
     # week 2: explicit self-statements → grade B → 0.52 (still emerging)
-    say(m, u, day(8), ["I always run before breakfast, it clears my head",
-                       "I always swim on Sundays"], session="w2", metadata={"context": "personal"})  # fmt: skip
+    say(
+        m,
+        u,
+        day(8),
+        ["I always run before breakfast, it clears my head", "I always swim on Sundays"],
+        session="w2",
+        metadata={"context": "personal"},
+    )
     m.reflect(user_id=u, now=day(8.5))
     run = m.get(run.id, user_id=u)
     assert run.trait_stage == "emerging" and 0.5 < run.trait_confidence < 0.53
@@ -47,8 +57,14 @@ def test_english_weeks_behaviours_rise_and_make_a_preference(llm_memory: Memory,
     assert {c.content for c in detail.children} == {RUN.content, SWIM.content}
     assert len(detail.supporting) == 8  # inherited from both children (seed 001 §4.3)
     # week 3: running at work with colleagues → a second context, grade A → established
-    say(m, u, day(15), ["Went for a run with colleagues after the team meeting"], session="w3",
-        metadata={"context": "work"})  # fmt: skip
+    say(
+        m,
+        u,
+        day(15),
+        ["Went for a run with colleagues after the team meeting"],
+        session="w3",
+        metadata={"context": "work"},
+    )
     m.reflect(user_id=u, now=day(15.5))
     run = m.get(run.id, user_id=u)
     assert run.trait_stage == "established", run.trait_confidence
@@ -75,9 +91,11 @@ ZH_PLAN = Theme(
     keywords=("计划",),
     context="work",
     against=("说走就走",),
-    split={"work": {"tendency": "工作中做事前先做详细计划", "confidence": 0.7},
-           "personal": {"tendency": "生活中随性，说走就走", "confidence": 0.6}},
-)  # fmt: skip
+    split={
+        "work": {"tendency": "工作中做事前先做详细计划", "confidence": 0.7},
+        "personal": {"tendency": "生活中随性，说走就走", "confidence": 0.6},
+    },
+)
 
 
 def test_chinese_weeks_behaviour_rises_and_a_contradiction_splits_by_context(
@@ -86,9 +104,11 @@ def test_chinese_weeks_behaviour_rises_and_a_contradiction_splits_by_context(
     brain = Brain([ZH_COFFEE, ZH_PLAN])
     fake_openai.default_chat = brain
     m, u = llm_memory, "小王"
-    week1 = [("早上在楼下买了一杯咖啡", "开会前把项目计划写得很详细"),
-             ("今天早上的咖啡特别香", "给新需求先列了计划再动手"),
-             ("起床第一件事就是冲咖啡", "周报里把下周计划排好了")]  # fmt: skip
+    week1 = [
+        ("早上在楼下买了一杯咖啡", "开会前把项目计划写得很详细"),
+        ("今天早上的咖啡特别香", "给新需求先列了计划再动手"),
+        ("起床第一件事就是冲咖啡", "周报里把下周计划排好了"),
+    ]
     for i, (coffee, plan) in enumerate(week1):
         say(m, u, day(i), [coffee], session=f"s{i}", metadata={"context": "personal"})
         say(m, u, day(i), [plan], session=f"s{i}", metadata={"context": "work"})

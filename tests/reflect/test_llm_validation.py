@@ -42,15 +42,24 @@ def test_unknown_ids_and_single_session_traits_are_rejected(llm_memory: Memory, 
         if task == "propose":
             answer["traits"] += [
                 {"kind": "behavior", "content": "Invents things", "memories": ["m1", "m2", "m99"]},
-                {"kind": "behavior", "content": "Plays chess a lot", "keywords": ["chess"],
-                 "memories": ["m4", "m5", "m6"]},  # all from one session
-            ]  # fmt: skip
+                {
+                    "kind": "behavior",
+                    "content": "Plays chess a lot",
+                    "keywords": ["chess"],
+                    "memories": ["m4", "m5", "m6"],
+                },  # all from one session
+            ]
         return answer
 
     fake_openai.default_chat = Brain([TEA], tamper=tamper)
     _tea_sessions(llm_memory)
-    say(llm_memory, U, day(5), ["chess opening practice", "chess endgame drill", "a blitz chess game"],
-        session="one-evening")  # fmt: skip
+    say(
+        llm_memory,
+        U,
+        day(5),
+        ["chess opening practice", "chess endgame drill", "a blitz chess game"],
+        session="one-evening",
+    )
     report = llm_memory.reflect(user_id=U, now=day(6))
     assert report.created == 1
     assert [t.content for t in llm_memory.traits(user_id=U, now=day(6)).all()] == [TEA.content]
@@ -130,8 +139,14 @@ def test_a_failing_llm_falls_back_to_offline_and_the_failure_is_recorded(
 def test_sensitive_memories_are_never_shown_to_the_model(llm_memory: Memory, fake_openai) -> None:  # type: ignore[no-untyped-def]
     fake_openai.default_chat = Brain([TEA])
     _tea_sessions(llm_memory)
-    say(llm_memory, U, day(1), ["tea with my therapist about my depression"], session="x",
-        metadata={"sensitive": ["health"]})  # fmt: skip
+    say(
+        llm_memory,
+        U,
+        day(1),
+        ["tea with my therapist about my depression"],
+        session="x",
+        metadata={"sensitive": ["health"]},
+    )
     llm_memory.reflect(user_id=U, now=day(3))
     sent = json.dumps(fake_openai.requests_to("chat/completions"), ensure_ascii=False)
     assert "tea after lunch" in sent and "therapist" not in sent

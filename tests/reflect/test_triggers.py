@@ -88,7 +88,10 @@ def test_ingest_then_session_end_records_a_cycle_off_the_request_path(memory: Me
 
 def test_reflect_on_ingest_can_be_switched_off(settings) -> None:  # type: ignore[no-untyped-def]
     with Memory(settings.with_updates(traits={"reflect_on_ingest": False})) as m:
-        m.ingest([{"role": "user", "content": "I work at Siemens in Berlin.", "timestamp": day(0)}],
-                 user_id=U, session_id="c")  # fmt: skip
+        m.ingest(
+            [{"role": "user", "content": "I work at Siemens in Berlin.", "timestamp": day(0)}],
+            user_id=U,
+            session_id="c",
+        )
         m.end_session(user_id=U, session_id="c")
         assert "_reflection" not in m.__dict__  # nothing was scheduled

@@ -33,8 +33,14 @@ def test_behaviours_make_preferences_and_preferences_a_core_with_lineage(memory:
     assert len(memory.traits(user_id=U, now=day(3)).behaviors) == 4
     for round_, now in ((0, 4), (1, 5)):  # explicit self-statements (B) lift each behaviour past 0.5
         for word, theme in phrases.items():
-            say(memory, U, day(now), [f"I always enjoy {word} {theme}"], session=f"x{round_}{word}",
-                metadata={"context": "personal"})  # fmt: skip
+            say(
+                memory,
+                U,
+                day(now),
+                [f"I always enjoy {word} {theme}"],
+                session=f"x{round_}{word}",
+                metadata={"context": "personal"},
+            )
         memory.reflect(user_id=U, now=day(now + 0.5))
     groups = memory.traits(user_id=U, now=day(5.5))
     assert len(groups.preferences) == 2, groups.preferences
@@ -45,8 +51,14 @@ def test_behaviours_make_preferences_and_preferences_a_core_with_lineage(memory:
     # reinforcement propagates upwards until both preferences pass 0.6 → one core trait above them
     for round_, now in ((2, 7), (3, 8)):
         for word, theme in phrases.items():
-            say(memory, U, day(now), [f"I always enjoy {word} {theme} again"], session=f"x{round_}{word}",
-                metadata={"context": "personal"})  # fmt: skip
+            say(
+                memory,
+                U,
+                day(now),
+                [f"I always enjoy {word} {theme} again"],
+                session=f"x{round_}{word}",
+                metadata={"context": "personal"},
+            )
         memory.reflect(user_id=U, now=day(now + 0.5))
     groups = memory.traits(user_id=U, now=day(8.5))
     assert len(groups.core) == 1, groups
@@ -59,13 +71,25 @@ def test_behaviours_make_preferences_and_preferences_a_core_with_lineage(memory:
 
 def test_contradiction_splits_by_context(memory: Memory) -> None:
     for i in range(3):
-        say(memory, U, day(i), [f"careful review of every detail in the project {i}"], session=f"w{i}",
-            metadata={"context": "work"})  # fmt: skip
+        say(
+            memory,
+            U,
+            day(i),
+            [f"careful review of every detail in the project {i}"],
+            session=f"w{i}",
+            metadata={"context": "work"},
+        )
     memory.reflect(user_id=U, now=day(3))
     [trait] = by_content(memory, U, "detail")
     for i in range(3):
-        say(memory, U, day(4 + i), [f"at home I don't review any detail {i}"], session=f"p{i}",
-            metadata={"context": "personal"})  # fmt: skip
+        say(
+            memory,
+            U,
+            day(4 + i),
+            [f"at home I don't review any detail {i}"],
+            session=f"p{i}",
+            metadata={"context": "personal"},
+        )
     memory.reflect(user_id=U, now=day(7))
     trait = memory.get(trait.id, user_id=U)
     assert trait.trait_context == "contextual", trait

@@ -15,7 +15,9 @@ def _embedder(fake: FakeOpenAI) -> OpenAIEmbedder:
     return OpenAIEmbedder(base_url=fake.base_url, model="fake-embed", dim=DIM, max_retries=0, backoff_s=0.0)
 
 
-def test_sync_mode_embedder_down_stores_row_then_backfills(settings: Settings, fake_openai: FakeOpenAI) -> None:
+def test_sync_mode_embedder_down_stores_row_then_backfills(
+    settings: Settings, fake_openai: FakeOpenAI
+) -> None:
     fake_openai.embedding_dim = DIM
     with Memory(settings, embedder=_embedder(fake_openai)) as m:
         fake_openai.down = True

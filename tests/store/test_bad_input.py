@@ -19,7 +19,9 @@ from neuromem.store.vectors import to_halfvec
 
 def _row_counts(url: str) -> tuple[int, int]:
     with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM memory_history)").fetchone()
+        row = conn.execute(
+            "SELECT (SELECT count(*) FROM memories), (SELECT count(*) FROM memory_history)"
+        ).fetchone()
     assert row is not None
     return row[0], row[1]
 
@@ -41,7 +43,11 @@ def _row_counts(url: str) -> tuple[int, int]:
         ({"metadata": ["not", "a", "mapping"]}, InvalidInputError, "mapping"),
         ({"metadata": {"x": object()}}, InvalidInputError, "JSON"),
         ({"valid_at": "yesterday-ish"}, InvalidInputError, "ISO-8601"),
-        ({"valid_at": "2024-02-01T00:00:00Z", "invalid_at": "2024-01-01T00:00:00Z"}, InvalidInputError, "later"),
+        (
+            {"valid_at": "2024-02-01T00:00:00Z", "invalid_at": "2024-01-01T00:00:00Z"},
+            InvalidInputError,
+            "later",
+        ),
     ],
 )
 def test_bad_add_is_rejected_and_writes_nothing(

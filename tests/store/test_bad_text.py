@@ -31,23 +31,42 @@ def _deep(depth: int) -> dict:
 
 CASES = {
     "surrogate content": (lambda m: m.add("I like \ud800 tea", user_id="u"), InvalidTextError),
-    "surrogate message": (lambda m: m.ingest([{"role": "user", "content": "tea \udfff"}], user_id="u",
-                                              session_id="s"), InvalidInputError),
-    "surrogate document": (lambda m: m.add_document("notes \ud83d", user_id="u", file_name="a.txt"),
-                           InvalidTextError),
+    "surrogate message": (
+        lambda m: m.ingest([{"role": "user", "content": "tea \udfff"}], user_id="u", session_id="s"),
+        InvalidInputError,
+    ),
+    "surrogate document": (
+        lambda m: m.add_document("notes \ud83d", user_id="u", file_name="a.txt"),
+        InvalidTextError,
+    ),
     "NUL metadata key": (lambda m: m.add("tea", user_id="u", metadata={"a\x00": 1}), InvalidMetadataError),
-    "NUL metadata value": (lambda m: m.add("tea", user_id="u", metadata={"a": ["x\x00"]}), InvalidMetadataError),
+    "NUL metadata value": (
+        lambda m: m.add("tea", user_id="u", metadata={"a": ["x\x00"]}),
+        InvalidMetadataError,
+    ),
     "NUL category": (lambda m: m.add("tea", user_id="u", category="pref\x00"), InvalidTextError),
-    "NUL document text": (lambda m: m.add_document("a\x00b", user_id="u", file_name="a.txt"), InvalidTextError),
+    "NUL document text": (
+        lambda m: m.add_document("a\x00b", user_id="u", file_name="a.txt"),
+        InvalidTextError,
+    ),
     "NUL file_name": (lambda m: m.add_document("text", user_id="u", file_name="a\x00.txt"), InvalidTextError),
-    "metadata 10,000 deep": (lambda m: m.add("tea", user_id="u", metadata=_deep(10_000)), InvalidMetadataError),
-    "filter 10**400": (lambda m: m.search("tea", user_id="u", filters={"importance": {"gt": 10**400}}),
-                       InvalidFilterError),
-    "metadata filter 10**400": (lambda m: m.get_all(user_id="u", filters={"metadata.n": 10**400}),
-                                InvalidFilterError),
+    "metadata 10,000 deep": (
+        lambda m: m.add("tea", user_id="u", metadata=_deep(10_000)),
+        InvalidMetadataError,
+    ),
+    "filter 10**400": (
+        lambda m: m.search("tea", user_id="u", filters={"importance": {"gt": 10**400}}),
+        InvalidFilterError,
+    ),
+    "metadata filter 10**400": (
+        lambda m: m.get_all(user_id="u", filters={"metadata.n": 10**400}),
+        InvalidFilterError,
+    ),
     "offset 10**30": (lambda m: m.get_all(user_id="u", offset=10**30), OutOfRangeError),
-    "NUL in filter value": (lambda m: m.search("tea", user_id="u", filters={"category": "a\x00"}),
-                            InvalidFilterError),
+    "NUL in filter value": (
+        lambda m: m.search("tea", user_id="u", filters={"category": "a\x00"}),
+        InvalidFilterError,
+    ),
     "importance 10**400": (lambda m: m.add("tea", user_id="u", importance=10**400), InvalidInputError),
 }
 
@@ -64,9 +83,13 @@ def test_bad_value_is_typed_and_writes_nothing(memory: Memory, db_url: str, case
 
 def test_import_file_with_a_lone_surrogate_keeps_the_good_turns(memory: Memory, tmp_path: Path) -> None:
     path = tmp_path / "export.jsonl"
-    lines = [{"session_id": "s1", "role": "user", "content": "I adopted a cat named Mochi"},
-             {"session_id": "s1", "role": "user", "content": "broken \ud800 turn"}]  # fmt: skip
-    path.write_text("\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8")  # \ud800 escaped in JSON
+    lines = [
+        {"session_id": "s1", "role": "user", "content": "I adopted a cat named Mochi"},
+        {"session_id": "s1", "role": "user", "content": "broken \ud800 turn"},
+    ]
+    path.write_text(
+        "\n".join(json.dumps(x) for x in lines) + "\n", encoding="utf-8"
+    )  # \ud800 escaped in JSON
     summary = memory.import_chat_export(path, user_id="u")
     assert summary.turns_ingested == 1 and len(summary.rejected) == 1
     assert "surrogate" in str(summary.rejected[0])

@@ -92,10 +92,15 @@ def test_every_public_call_with_a_user_id_is_covered() -> None:
     """A new public call that names a user joins ``CALLS`` (so its check is tested too)."""
     import inspect
 
-    named = {n for n, f in inspect.getmembers(Memory, inspect.isfunction)
-             if not n.startswith("_") and "user_id" in inspect.signature(f).parameters}  # fmt: skip
+    named = {
+        n
+        for n, f in inspect.getmembers(Memory, inspect.isfunction)
+        if not n.startswith("_") and "user_id" in inspect.signature(f).parameters
+    }
     covered = {name.split()[0] for name in CALLS}
-    assert named - covered <= {"feedback", "upvote", "downvote", "unpin", "remove_team_member"}, named - covered
+    assert named - covered <= {"feedback", "upvote", "downvote", "unpin", "remove_team_member"}, (
+        named - covered
+    )
 
 
 @pytest.mark.parametrize(
@@ -118,8 +123,9 @@ def test_every_public_call_with_a_user_id_is_covered() -> None:
         ("list_documents limit", lambda m: m.list_documents(user_id="ann", limit=10**6)),
     ],
 )
-def test_bad_ids_times_and_flags_get_typed_errors_at_the_facade(memory: Memory, name: str,
-                                                                 call: Callable[[Memory], object]) -> None:  # fmt: skip
+def test_bad_ids_times_and_flags_get_typed_errors_at_the_facade(
+    memory: Memory, name: str, call: Callable[[Memory], object]
+) -> None:
     with pytest.raises(InvalidInputError):
         call(memory)
 
@@ -134,7 +140,9 @@ def test_runtime_is_the_one_read_only_door(memory: Memory) -> None:
 
 
 def test_calls_without_now_read_the_runtimes_clock(memory: Memory, tmp_path: Path) -> None:
-    memory.ingest([{"role": "user", "content": "I am planning a trip to Kyoto"}], user_id="ann", session_id="s1")
+    memory.ingest(
+        [{"role": "user", "content": "I am planning a trip to Kyoto"}], user_id="ann", session_id="s1"
+    )
     assert memory.end_idle_sessions(user_id="ann") == []  # the session is fresh on the wall clock
     later = dt.datetime.now(dt.UTC) + dt.timedelta(days=3)
     memory.runtime.clock = lambda: later

@@ -20,7 +20,9 @@ def test_two_concurrent_updates_one_wins_one_conflicts(memory: Memory) -> None:
         except VersionConflictError as exc:
             outcomes.append(exc)
 
-    threads = [threading.Thread(target=writer, args=(t,)) for t in ("Erin's team uses Rust", "Erin's team uses Zig")]
+    threads = [
+        threading.Thread(target=writer, args=(t,)) for t in ("Erin's team uses Rust", "Erin's team uses Zig")
+    ]
     for t in threads:
         t.start()
     for t in threads:

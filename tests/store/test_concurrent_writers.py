@@ -31,7 +31,9 @@ def test_concurrent_adds_and_ingests_neither_fail_nor_lose_writes(settings) -> N
                     k = n * ROUNDS + r + 1
                     text = "I like green tea" + "!" * k  # each one restates all the others
                     if r % 2:
-                        report = m.ingest([{"role": "user", "content": text}], user_id="u", session_id=f"s{n}")
+                        report = m.ingest(
+                            [{"role": "user", "content": text}], user_id="u", session_id=f"s{n}"
+                        )
                         assert report.turns == 1 and report.results
                     else:
                         [result] = m.add(text, user_id="u")
@@ -55,12 +57,13 @@ def test_concurrent_adds_and_ingests_neither_fail_nor_lose_writes(settings) -> N
         everything = {m.content for m in first.get_all(user_id="u", limit=1000, include_inactive=True)}
         assert set(tea) <= everything  # every acknowledged write is stored, current or as a version
         with psycopg.connect(settings.store.database_url.get_secret_value()) as conn:
-            stored_turns = [r[0] for r in conn.execute("SELECT content FROM conversation_messages WHERE user_id = 'u'")]
+            stored_turns = [
+                r[0] for r in conn.execute("SELECT content FROM conversation_messages WHERE user_id = 'u'")
+            ]
         assert sorted(stored_turns) == sorted(turns)  # every acknowledged turn, once
         assert set(lockers) <= {m.content for m in current}  # distinct facts all stay current
         tea_facts = [m.content for m in current if "green tea" in m.content and m.memory_type.value == "fact"]
         assert len(tea_facts) == 1, tea_facts  # the restatements form one chain
-
 
 
 def test_restatements_racing_to_supersede_one_memory_all_succeed(memory: Memory) -> None:

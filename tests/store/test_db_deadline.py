@@ -98,9 +98,15 @@ def test_a_frozen_database_ends_the_call_by_its_deadline(own_server: tuple[str, 
     url, data_dir = own_server
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute("CREATE DATABASE frozen")
-    settings = base_settings(store={"database_url": _with_db(url, "frozen"), "deadline_s": DEADLINE,
-                                    "pool_min_size": 1, "pool_max_size": 2},
-                             traits={"reflect_on_ingest": False})  # fmt: skip
+    settings = base_settings(
+        store={
+            "database_url": _with_db(url, "frozen"),
+            "deadline_s": DEADLINE,
+            "pool_min_size": 1,
+            "pool_max_size": 2,
+        },
+        traits={"reflect_on_ingest": False},
+    )
     with Memory(settings) as m:
         m.add("I keep bees on the roof", user_id="u")
         assert m.search("bees", user_id="u", limit=3)

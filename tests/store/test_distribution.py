@@ -72,5 +72,6 @@ def test_user_owned_keys_include_the_distribution_column(db_url: str) -> None:
     assert not fixed, f"no longer violations — remove them from KNOWN_EXCEPTIONS and docs: {sorted(fixed)}"
     with psycopg.connect(db_url) as conn:
         compliant = conn.execute(
-            "SELECT conname FROM pg_constraint WHERE conname IN ('raw_chunks_pkey', 'forget_receipts_pkey')").fetchall()
+            "SELECT conname FROM pg_constraint WHERE conname IN ('raw_chunks_pkey', 'forget_receipts_pkey')"
+        ).fetchall()
     assert len(compliant) == 2  # the content-addressed store and the receipts already comply

@@ -14,12 +14,20 @@ from tests.recall.helpers import insert_trait, refresh_traits
 def test_correcting_a_trait_keeps_subtype_stage_and_confidence(memory: Memory) -> None:
     """``update(content=…)`` of a trait is a new version of the same trait (seed 001 §1.3: a
     corrected wording), so it stays recallable with its subtype, stage and confidence."""
-    old = insert_trait(memory, "tr", "Prefers green tea in the morning", stage="established", subtype="preference",
-                       confidence=0.72)  # fmt: skip
+    old = insert_trait(
+        memory,
+        "tr",
+        "Prefers green tea in the morning",
+        stage="established",
+        subtype="preference",
+        confidence=0.72,
+    )
     new = memory.update(old.id, user_id="tr", content="Prefers green tea in the early morning")
     assert new.version == old.version + 1 and new.memory_type is MemoryType.TRAIT
     assert (new.trait_subtype, new.trait_stage, new.trait_confidence) == ("preference", "established", 0.72)
-    assert new.trait_last_reinforced == old.trait_last_reinforced  # the decay clock is not reset by a rewording
+    assert (
+        new.trait_last_reinforced == old.trait_last_reinforced
+    )  # the decay clock is not reset by a rewording
     refresh_traits(memory)
     hits = memory.search("green tea morning", user_id="tr", memory_types=["trait"])
     assert [h.memory.id for h in hits] == [new.id]
@@ -43,21 +51,27 @@ def test_a_near_duplicate_episode_never_supersedes(settings) -> None:  # type: i
     with Memory(settings.with_updates(write={"near_duplicate_threshold": 0.01})) as m:
         [fact] = m.add(first, user_id="ep-f")
         [restated] = m.add(again, user_id="ep-f")
-        assert restated.operation is Operation.UPDATE and restated.previous_id == fact.memory.id  # the control
+        assert (
+            restated.operation is Operation.UPDATE and restated.previous_id == fact.memory.id
+        )  # the control
         [older] = m.add(first, user_id="ep", memory_type="episodic")
         [newer] = m.add(again, user_id="ep", memory_type="episodic")
         assert newer.operation is Operation.ADD and newer.previous_id is None
         assert m.get(older.memory.id, user_id="ep").expired_at is None
         assert {r.content for r in m.get_all(user_id="ep")} == {first, again}
         with psycopg.connect(settings.store.database_url.get_secret_value()) as conn:
-            link = conn.execute("SELECT source_id, target_id FROM graph_edges WHERE edge_type = 'SIMILAR_TO' "
-                                "AND user_id = 'ep'").fetchall()  # fmt: skip
+            link = conn.execute(
+                "SELECT source_id, target_id FROM graph_edges WHERE edge_type = 'SIMILAR_TO' "
+                "AND user_id = 'ep'"
+            ).fetchall()
         assert link == [(newer.memory.id, older.memory.id)]
 
 
 def test_unused_tables_of_seed_000_section_7_are_dropped(memory: Memory) -> None:
     """Migration 0012: nothing wrote ``key_values`` or ``emotion_profiles``; they are gone."""
     with memory.runtime.db.connection() as conn:
-        rows = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
-                            "AND table_name IN ('key_values', 'emotion_profiles')").fetchall()  # fmt: skip
+        rows = conn.execute(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
+            "AND table_name IN ('key_values', 'emotion_profiles')"
+        ).fetchall()
     assert rows == []

@@ -17,7 +17,16 @@ PACKAGE = Path(store_forget.__file__).parent
 
 def test_forget_sql_is_split_into_modules_named_by_step() -> None:
     modules = {p.stem: len(p.read_text("utf-8").splitlines()) for p in PACKAGE.glob("*.py")}
-    assert set(modules) == {"__init__", "work_sets", "seeds", "closure", "preview", "erase", "whole_user", "receipts"}
+    assert set(modules) == {
+        "__init__",
+        "work_sets",
+        "seeds",
+        "closure",
+        "preview",
+        "erase",
+        "whole_user",
+        "receipts",
+    }
     assert max(modules.values()) < 300, modules
 
 

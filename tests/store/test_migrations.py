@@ -59,7 +59,11 @@ def test_seed_storage_parameters_and_partitions(db_url: str) -> None:
     assert "fillfactor=90" in options["memories_fact"]
     assert options["memories_episodic"] == ["fillfactor=95"]
     assert {p for p, _ in cat["partitions"] if p.startswith("memories_")} == {
-        "memories_fact", "memories_episodic", "memories_trait", "memories_document"}
+        "memories_fact",
+        "memories_episodic",
+        "memories_trait",
+        "memories_document",
+    }
     pk = [c for c in cat["constraints"] if c[0] == "memories" and c[2].startswith("PRIMARY KEY")]
     assert pk[0][2] == "PRIMARY KEY (id, memory_type)"
     assert [v[0] for v in cat["views"]] == ["mv_trait_decayed"]
@@ -85,7 +89,11 @@ def test_other_dimension_is_refused_and_reembed_fixes_it(db_url: str) -> None:
         hits = m.search("vinyl records", user_id="ivy")
         assert hits[0].memory.content == "Ivy collects vinyl records" and "vector" in hits[0].retrievers
         # turns take the new dimension too (migration 0011): ingest writes and recall reads their vectors
-        m.ingest([{"role": "assistant", "content": "The record fair opens on Sunday"}], user_id="ivy", session_id="s")
+        m.ingest(
+            [{"role": "assistant", "content": "The record fair opens on Sunday"}],
+            user_id="ivy",
+            session_id="s",
+        )
         m.flush()  # the turn's vector, from the backfill (ingest.turn_vectors="background")
         fair = m.search("record fair Sunday", user_id="ivy")
         assert any("vector_turns" in h.retrievers for h in fair)
@@ -99,7 +107,9 @@ def test_other_dimension_is_refused_and_reembed_fixes_it(db_url: str) -> None:
         (170000, "0.6.2", "0.6.2", ExtensionError),
     ],
 )
-def test_incapable_servers_are_refused(server: int, available: str | None, installed: str | None, error: type) -> None:
+def test_incapable_servers_are_refused(
+    server: int, available: str | None, installed: str | None, error: type
+) -> None:
     with pytest.raises(error):
         migrate.require_capable_server(server, available=available, installed=installed)
     migrate.require_capable_server(160000, available="0.7.0", installed=None)  # the minimum passes

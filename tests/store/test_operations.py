@@ -13,8 +13,13 @@ from neuromem.types import HistoryEvent
 
 
 def test_add_get_and_list(memory: Memory) -> None:
-    result = memory.add("Alice likes jasmine tea", user_id="alice", category="preference", importance=0.8,
-                        metadata={"topic": "drinks"})[0]
+    result = memory.add(
+        "Alice likes jasmine tea",
+        user_id="alice",
+        category="preference",
+        importance=0.8,
+        metadata={"topic": "drinks"},
+    )[0]
     assert result.operation is Operation.ADD
     got = memory.get(result.memory.id, user_id="alice")
     assert got.content == "Alice likes jasmine tea"
@@ -71,7 +76,12 @@ def test_update_content_supersedes_and_metadata_updates_in_place(memory: Memory)
     original = memory.add("Bob works at Initech", user_id="bob", metadata={"a": 1})[0].memory
     edited = memory.update(original.id, user_id="bob", metadata={"b": 2}, importance=0.9)
     assert edited.id == original.id and edited.version == 2
-    assert edited.metadata == {"a": 1, "b": 2, "slot": "bob|employer", "slot_value": "initech"} and edited.importance == pytest.approx(0.9)
+    assert edited.metadata == {
+        "a": 1,
+        "b": 2,
+        "slot": "bob|employer",
+        "slot_value": "initech",
+    } and edited.importance == pytest.approx(0.9)
     moved = memory.update(original.id, user_id="bob", content="Bob works at Globex")
     assert moved.id != original.id and moved.version == 3
     assert moved.metadata == {"a": 1, "b": 2, "slot": "bob|employer", "slot_value": "globex"}  # its own slot
@@ -103,7 +113,9 @@ def test_time_travel_as_of(memory: Memory) -> None:
     before_move = dt.datetime.now(dt.UTC)
     time.sleep(0.01)
     moved_on = dt.datetime(2024, 6, 1, tzinfo=dt.UTC)
-    new = memory.update(rec.id, user_id="c", content="Carol lives in Lisbon", valid_at=moved_on, ends_previous=True)
+    new = memory.update(
+        rec.id, user_id="c", content="Carol lives in Lisbon", valid_at=moved_on, ends_previous=True
+    )
     old = memory.get(rec.id, user_id="c")
     assert old.invalid_at == moved_on and old.expired_at is not None and old.superseded_by == new.id
     assert [m.content for m in memory.get_all(user_id="c")] == ["Carol lives in Lisbon"]
@@ -116,8 +128,13 @@ def test_time_travel_as_of(memory: Memory) -> None:
 
 
 def test_invalid_at_in_the_past_is_not_current(memory: Memory) -> None:
-    memory.add("Dave was on holiday in Spain", user_id="d", valid_at="2020-07-01T00:00:00Z",
-               invalid_at="2020-07-15T00:00:00Z", memory_type="episodic")
+    memory.add(
+        "Dave was on holiday in Spain",
+        user_id="d",
+        valid_at="2020-07-01T00:00:00Z",
+        invalid_at="2020-07-15T00:00:00Z",
+        memory_type="episodic",
+    )
     assert memory.get_all(user_id="d") == []
     assert len(memory.get_all(user_id="d", include_inactive=True)) == 1
     # as_of is bitemporal: in 2020 the system did not know this memory yet
@@ -125,11 +142,23 @@ def test_invalid_at_in_the_past_is_not_current(memory: Memory) -> None:
 
 
 def test_filters(memory: Memory) -> None:
-    memory.add("likes hiking in the alps", user_id="f", category="preference", importance=0.9,
-               metadata={"topic": "outdoor", "score": 3})
-    memory.add("met Jane at the conference", user_id="f", memory_type="episodic", importance=0.2,
-               metadata={"topic": "work", "score": 7})
-    assert [m.category for m in memory.get_all(user_id="f", filters={"category": "preference"})] == ["preference"]
+    memory.add(
+        "likes hiking in the alps",
+        user_id="f",
+        category="preference",
+        importance=0.9,
+        metadata={"topic": "outdoor", "score": 3},
+    )
+    memory.add(
+        "met Jane at the conference",
+        user_id="f",
+        memory_type="episodic",
+        importance=0.2,
+        metadata={"topic": "work", "score": 7},
+    )
+    assert [m.category for m in memory.get_all(user_id="f", filters={"category": "preference"})] == [
+        "preference"
+    ]
     assert len(memory.get_all(user_id="f", filters={"importance": {"gte": 0.5}})) == 1
     assert len(memory.get_all(user_id="f", filters={"metadata.score": {"gt": 5}})) == 1
     assert len(memory.get_all(user_id="f", filters={"metadata.topic": {"in": ["work", "outdoor"]}})) == 2

@@ -114,8 +114,9 @@ def test_every_path_failing_raises_instead_of_an_empty_answer(settings: Settings
     other path in the recipe, recall raises ``RecallDegradedError`` instead of "nothing found"."""
     from neuromem.recall.recipes import HYBRID_RRF, derive
 
-    lexical_and_dense = derive(HYBRID_RRF, "bm25+vector", use_traits=False, use_graph=False, use_raw=False,
-                               use_turns=False)  # the memory paths only (the turn channel has its own tables)
+    lexical_and_dense = derive(
+        HYBRID_RRF, "bm25+vector", use_traits=False, use_graph=False, use_raw=False, use_turns=False
+    )  # the memory paths only (the turn channel has its own tables)
     with Memory(settings, embedder=QueryEmbedderDown(dim=TEST_DIM)) as m:
         m.add("the cellar door sticks in winter", user_id="ada")
         found = m.search("cellar door", user_id="ada", recipe=lexical_and_dense)

@@ -11,26 +11,88 @@ from neuromem import AsyncMemory, Memory, Operation, Settings
 
 #: The front door, written out: adding or removing a name is a deliberate change of this list.
 PUBLIC = {
-    "Memory", "AsyncMemory", "Settings", "RecallRecipe", "__version__",
+    "Memory",
+    "AsyncMemory",
+    "Settings",
+    "RecallRecipe",
+    "__version__",
     # the data model and what Memory's methods return
-    "DocumentFile", "DocumentStatus", "HistoryEntry", "MemoryRecord", "MemoryType", "Operation",
-    "ScoreBreakdown", "SearchHit", "SearchResults", "WriteResult",
-    "ArchiveReport", "CompactionReport", "CompressionReport", "ConceptReport", "Conflict", "EventPage",
-    "ExportReport", "ForgetPreview", "ForgetReceipt", "ImportReport", "ImportSummary", "IngestJob",
-    "IngestReport", "PromptBlock", "Provenance", "ReflectionReport", "Related",
-    "RetentionReport", "SessionEnd", "StoreStatus", "SyncReport", "TraitDetail", "TraitGroups", "TriggerType",
+    "DocumentFile",
+    "DocumentStatus",
+    "HistoryEntry",
+    "MemoryRecord",
+    "MemoryType",
+    "Operation",
+    "ScoreBreakdown",
+    "SearchHit",
+    "SearchResults",
+    "WriteResult",
+    "ArchiveReport",
+    "CompactionReport",
+    "CompressionReport",
+    "ConceptReport",
+    "Conflict",
+    "EventPage",
+    "ExportReport",
+    "ForgetPreview",
+    "ForgetReceipt",
+    "ImportReport",
+    "ImportSummary",
+    "IngestJob",
+    "IngestReport",
+    "PromptBlock",
+    "Provenance",
+    "ReflectionReport",
+    "Related",
+    "RetentionReport",
+    "SessionEnd",
+    "StoreStatus",
+    "SyncReport",
+    "TraitDetail",
+    "TraitGroups",
+    "TriggerType",
     # the root of the error tree and its branches
-    "NeuromemError", "AccessError", "ConfigError", "ConflictError", "InvalidInputError", "ModelError",
-    "NotFoundError", "RequestTimeoutError", "StoreError",
-}  # fmt: skip
+    "NeuromemError",
+    "AccessError",
+    "ConfigError",
+    "ConflictError",
+    "InvalidInputError",
+    "ModelError",
+    "NotFoundError",
+    "RequestTimeoutError",
+    "StoreError",
+}
 
 #: the operator verbs (issue 25 item 5): ``neuromem.admin`` and ``neuromem.service``, never the front door
 ADMIN = {
-    "ModelCheck", "ScheduledJob", "ServerStop", "ServiceFiles", "Webhook", "add_webhook", "check_models",
-    "list_webhooks", "read_chat_export", "reembed", "remove_webhook", "run_worker", "scheduled_jobs",
-    "service_auto_start", "service_files", "settings_reference", "stop_embedded_server", "store_location",
-}  # fmt: skip
-SERVICE = {"ApiKey", "KeyStore", "key_store", "metrics_exposition", "openapi_document", "serve", "serve_mcp_stdio"}
+    "ModelCheck",
+    "ScheduledJob",
+    "ServerStop",
+    "ServiceFiles",
+    "Webhook",
+    "add_webhook",
+    "check_models",
+    "list_webhooks",
+    "read_chat_export",
+    "reembed",
+    "remove_webhook",
+    "run_worker",
+    "scheduled_jobs",
+    "service_auto_start",
+    "service_files",
+    "settings_reference",
+    "stop_embedded_server",
+    "store_location",
+}
+SERVICE = {
+    "ApiKey",
+    "KeyStore",
+    "key_store",
+    "metrics_exposition",
+    "openapi_document",
+    "serve",
+    "serve_mcp_stdio",
+}
 
 
 def test_exported_members() -> None:
@@ -38,13 +100,16 @@ def test_exported_members() -> None:
     from the one table ``_EXPORTS``; every name loads, and what is loaded is public."""
     import importlib
 
-    assert set(neuromem.__all__) == PUBLIC, (set(neuromem.__all__) ^ PUBLIC)
+    assert set(neuromem.__all__) == PUBLIC, set(neuromem.__all__) ^ PUBLIC
     assert len(neuromem.__all__) == len(set(neuromem.__all__))
     table = [name for names in neuromem._EXPORTS.values() for name in names]
     assert sorted([*table, "__version__"]) == sorted(neuromem.__all__), "a name listed twice in _EXPORTS"
     assert all(getattr(neuromem, name) is not None for name in PUBLIC)
-    exported_now = {name for name, value in vars(neuromem).items()
-                    if not name.startswith("_") and not isinstance(value, type(importlib))}
+    exported_now = {
+        name
+        for name, value in vars(neuromem).items()
+        if not name.startswith("_") and not isinstance(value, type(importlib))
+    }
     assert exported_now <= PUBLIC, "neuromem/__init__.py and __all__ disagree"
     assert dir(neuromem) == sorted(PUBLIC)
 
@@ -67,7 +132,9 @@ def test_the_type_stub_is_generated_from_the_table() -> None:
     """Type checkers read ``__init__.pyi``: ``python -m tools.gen_exports`` keeps it in step."""
     from tools.gen_exports import TARGET, generate
 
-    assert TARGET.read_text("utf-8") == generate(), "neuromem/__init__.pyi is stale: python -m tools.gen_exports"
+    assert TARGET.read_text("utf-8") == generate(), (
+        "neuromem/__init__.pyi is stale: python -m tools.gen_exports"
+    )
 
 
 def test_version_comes_from_the_package_metadata() -> None:
@@ -85,8 +152,11 @@ def test_every_error_is_public() -> None:
     (a direct subclass of ``NeuromemError``), so ``except neuromem.X`` catches any error."""
     from neuromem import errors
 
-    defined = {value for value in vars(errors).values()
-               if isinstance(value, type) and issubclass(value, errors.NeuromemError)}  # fmt: skip
+    defined = {
+        value
+        for value in vars(errors).values()
+        if isinstance(value, type) and issubclass(value, errors.NeuromemError)
+    }
     branches = {e.__name__ for e in defined if e.__bases__[0] is errors.NeuromemError}
     assert branches | {"NeuromemError"} == {n for n in PUBLIC if n.endswith("Error")}, branches
 
@@ -119,10 +189,13 @@ def test_async_memory_matches_memory() -> None:
 
     from tools.gen_async import TARGET, generate
 
-    assert TARGET.read_text("utf-8") == generate(), "neuromem/async_memory.py is stale: python -m tools.gen_async"
+    assert TARGET.read_text("utf-8") == generate(), (
+        "neuromem/async_memory.py is stale: python -m tools.gen_async"
+    )
     sync = {n: m for n, m in inspect.getmembers(Memory, inspect.isfunction) if not n.startswith("_")}
-    coroutines = {n: m for n, m in inspect.getmembers(AsyncMemory, inspect.iscoroutinefunction)
-                  if not n.startswith("_")}  # fmt: skip
+    coroutines = {
+        n: m for n, m in inspect.getmembers(AsyncMemory, inspect.iscoroutinefunction) if not n.startswith("_")
+    }
     assert set(coroutines) - {"create", "from_env"} == set(sync), set(coroutines) ^ set(sync)
     for name, method in sync.items():
         assert inspect.signature(coroutines[name]) == inspect.signature(method), name
@@ -142,9 +215,21 @@ def test_async_memory_round_trip(settings: Settings) -> None:
 
 
 def test_settings_from_env_parses_types_and_aliases() -> None:
-    s = Settings.from_env({"NEUROMEM_EMBEDDER": "hashing", "NEUROMEM_STORE__EMBEDDING_DIM": "128",
-                           "NEUROMEM_EMBEDDER__MODE": "async", "NEUROMEM_RECALL__RRF_K": "30", "HOME": "/x"})
-    assert (s.embedder.provider, s.store.embedding_dim, s.embedder.mode, s.recall.rrf_k) == ("hashing", 128, "async", 30)
+    s = Settings.from_env(
+        {
+            "NEUROMEM_EMBEDDER": "hashing",
+            "NEUROMEM_STORE__EMBEDDING_DIM": "128",
+            "NEUROMEM_EMBEDDER__MODE": "async",
+            "NEUROMEM_RECALL__RRF_K": "30",
+            "HOME": "/x",
+        }
+    )
+    assert (s.embedder.provider, s.store.embedding_dim, s.embedder.mode, s.recall.rrf_k) == (
+        "hashing",
+        128,
+        "async",
+        30,
+    )
 
 
 def test_bad_settings_are_one_clear_error() -> None:

@@ -18,12 +18,15 @@ WORDS = "my safe deposit box number is 4471 at the harbour branch"
 
 def _chunk_rows(url: str, user_id: str) -> list[tuple]:
     with psycopg.connect(url) as conn:
-        return conn.execute("SELECT sha256, compression, data, path, key_id FROM raw_chunks WHERE user_id = %s",
-                            (user_id,)).fetchall()  # fmt: skip
+        return conn.execute(
+            "SELECT sha256, compression, data, path, key_id FROM raw_chunks WHERE user_id = %s", (user_id,)
+        ).fetchall()
 
 
 def test_chunks_are_ciphertext_at_rest_and_read_back_as_text(memory: Memory, db_url: str) -> None:
-    report = memory.ingest([{"role": "user", "content": f"Remember: {WORDS}."}], user_id="ana", session_id="s1")
+    report = memory.ingest(
+        [{"role": "user", "content": f"Remember: {WORDS}."}], user_id="ana", session_id="s1"
+    )
     rows = _chunk_rows(db_url, "ana")
     assert rows and all(r[1] == ENCRYPTED and r[4] is not None for r in rows)
     assert all(b"harbour" not in bytes(r[2]) for r in rows)  # zstd alone leaves short text readable
@@ -37,11 +40,15 @@ def test_chunks_are_ciphertext_at_rest_and_read_back_as_text(memory: Memory, db_
         unseal(b"\1" * 32, rows[0][0].strip(), bytes(rows[0][2]))
 
 
-def test_forgetting_a_user_shreds_the_copies_of_their_chunk_files(settings: Settings, tmp_path: Path, db_url: str) -> None:
+def test_forgetting_a_user_shreds_the_copies_of_their_chunk_files(
+    settings: Settings, tmp_path: Path, db_url: str
+) -> None:
     chunk_dir, backup = tmp_path / "chunks", tmp_path / "backup"
     with Memory(settings.with_updates(ingest={"raw_chunk_dir": str(chunk_dir)})) as m:
         m.ingest([{"role": "user", "content": f"Remember: {WORDS}."}], user_id="ana", session_id="s1")
-        m.ingest([{"role": "user", "content": "I water the ferns on Sundays."}], user_id="ben", session_id="s1")
+        m.ingest(
+            [{"role": "user", "content": "I water the ferns on Sundays."}], user_id="ben", session_id="s1"
+        )
         shutil.copytree(chunk_dir, backup)  # a file-system backup taken before the forget
         ana_files = [Path(r[3]) for r in _chunk_rows(db_url, "ana")]
         receipt = m.forget(user_id="ana", everything=True)

@@ -25,7 +25,10 @@ def edges(memory: Memory, edge_type: str) -> list[dict]:
 def test_the_rule_merges_no_distinct_pair_of_the_labelled_set() -> None:
     pairs = load_pairs()
     assert len(pairs) >= 300
-    assert {p["lang"] for p in pairs} == {"en", "zh"} and {p["source"] for p in pairs} == {"template", "tricky"}
+    assert {p["lang"] for p in pairs} == {"en", "zh"} and {p["source"] for p in pairs} == {
+        "template",
+        "tricky",
+    }
     assert merged_distinct(pairs) == []  # merge precision 1.0: the error that matters never happens
     result = score(pairs, lambda p: new_rule_merges(p["old"], p["new"]))
     assert result.precision == 1.0 and result.merged_distinct == 0
@@ -34,9 +37,13 @@ def test_the_rule_merges_no_distinct_pair_of_the_labelled_set() -> None:
 
 @pytest.mark.parametrize(
     ("old", "new"),
-    [("I'm allergic to penicillin.", "i am allergic to penicillin"), ("我喜欢咖啡。", "我真的很喜欢咖啡！"),
-     ("Ｉ　ｌｉｋｅ　ｔｅａ", "I like tea"), ("My favourite colour is blue", "My favorite color is blue")],
-)  # fmt: skip
+    [
+        ("I'm allergic to penicillin.", "i am allergic to penicillin"),
+        ("我喜欢咖啡。", "我真的很喜欢咖啡！"),
+        ("Ｉ　ｌｉｋｅ　ｔｅａ", "I like tea"),
+        ("My favourite colour is blue", "My favorite color is blue"),
+    ],
+)
 def test_lexical_restatements(old: str, new: str) -> None:
     assert lexical_restatement(new, old)
 
@@ -84,8 +91,9 @@ def test_the_llm_judges_restatements_when_configured(settings, fake_openai) -> N
         return next(answers) if "only restates an EXISTING one" in system else "{}"
 
     fake_openai.default_chat = reply
-    llm = settings.with_updates(llm={"base_url": fake_openai.base_url, "max_retries": 0},
-                                write={"near_duplicate_threshold": 0.01})  # fmt: skip
+    llm = settings.with_updates(
+        llm={"base_url": fake_openai.base_url, "max_retries": 0}, write={"near_duplicate_threshold": 0.01}
+    )
     with Memory(llm) as m:
         [veg] = m.add("I'm a vegetarian.", user_id="u")
         [meat] = m.add("I don't eat meat.", user_id="u")  # the LLM: a restatement
@@ -94,5 +102,7 @@ def test_the_llm_judges_restatements_when_configured(settings, fake_openai) -> N
         [fish] = m.add("I don't eat fish.", user_id="u")  # the LLM: a different fact
         assert fish.operation is Operation.ADD
         assert {x.content for x in m.get_all(user_id="u")} == {"I don't eat meat.", "I don't eat fish."}
-        asked = [json.dumps(body, ensure_ascii=False) for path, body in fake_openai.requests if "chat" in path]
+        asked = [
+            json.dumps(body, ensure_ascii=False) for path, body in fake_openai.requests if "chat" in path
+        ]
         assert sum("only restates an EXISTING one" in a for a in asked) == 2

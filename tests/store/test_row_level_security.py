@@ -22,19 +22,29 @@ def _seed(memory: Memory) -> None:
     for tenant, user in (("default", "alice"), ("default", "bob"), ("acme", "alice")):
         key = scope_for(tenant, user).user_key
         memory.add(f"{tenant} {user} likes green tea", user_id=key)
-        memory.ingest([{"role": "user", "content": f"I am {user} from {tenant} and I work at Initech"}],
-                      user_id=key, session_id="s1")  # fmt: skip
+        memory.ingest(
+            [{"role": "user", "content": f"I am {user} from {tenant} and I work at Initech"}],
+            user_id=key,
+            session_id="s1",
+        )
 
 
 def test_every_user_table_has_rls_and_a_policy(db_url: str) -> None:
     with psycopg.connect(db_url) as conn:
         tables = conn.execute(USER_TABLES_SQL).fetchall()
-        policies = {r[0] for r in conn.execute(
-            "SELECT tablename FROM pg_policies WHERE policyname = 'user_isolation'").fetchall()}  # fmt: skip
-        role = conn.execute("SELECT rolbypassrls, rolsuper FROM pg_roles WHERE rolname = %s",
-                            (scope.SERVICE_ROLE,)).fetchone()  # fmt: skip
-        owned = conn.execute("SELECT count(*) FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner "
-                             "WHERE r.rolname = %s", (scope.SERVICE_ROLE,)).fetchone()  # fmt: skip
+        policies = {
+            r[0]
+            for r in conn.execute(
+                "SELECT tablename FROM pg_policies WHERE policyname = 'user_isolation'"
+            ).fetchall()
+        }
+        role = conn.execute(
+            "SELECT rolbypassrls, rolsuper FROM pg_roles WHERE rolname = %s", (scope.SERVICE_ROLE,)
+        ).fetchone()
+        owned = conn.execute(
+            "SELECT count(*) FROM pg_class c JOIN pg_roles r ON r.oid = c.relowner WHERE r.rolname = %s",
+            (scope.SERVICE_ROLE,),
+        ).fetchone()
     assert role == (False, False)
     assert owned == (0,)
     tables_with_rls = [(name, rls) for name, rls, kind in tables if kind != "m"]
@@ -45,7 +55,8 @@ def test_every_user_table_has_rls_and_a_policy(db_url: str) -> None:
     # Citus cluster it is a plain view that runs with the caller's rights, so the policies apply (issue 24)
     with psycopg.connect(db_url) as conn:
         kind, options = conn.execute(
-            "SELECT relkind, reloptions FROM pg_class WHERE relname = 'mv_trait_decayed'").fetchone()  # type: ignore[misc]  # fmt: skip
+            "SELECT relkind, reloptions FROM pg_class WHERE relname = 'mv_trait_decayed'"
+        ).fetchone()  # type: ignore[misc]
     materialized = [name for name, _, kind in tables if kind == "m"]
     assert materialized == (["mv_trait_decayed"] if kind == "m" else [])
     assert kind == "m" or "security_invoker=true" in options
@@ -64,11 +75,15 @@ def test_unfiltered_queries_see_only_the_scoped_user(memory: Memory) -> None:
         with scope.bind(scope_for(tenant, user)), db.transaction() as conn:
             assert conn.execute("SELECT current_user AS u").fetchone()["u"] == scope.SERVICE_ROLE
             for table in tables:  # deliberately no WHERE user_id = …
-                seen = {r["user_id"] for r in conn.execute(f"SELECT DISTINCT user_id FROM {table}").fetchall()}
+                seen = {
+                    r["user_id"] for r in conn.execute(f"SELECT DISTINCT user_id FROM {table}").fetchall()
+                }
                 assert seen <= {key}, (table, seen)
             assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] >= 2
             # a partition queried directly is guarded by its own policy
-            assert {r["user_id"] for r in conn.execute("SELECT user_id FROM memories_fact").fetchall()} == {key}
+            assert {r["user_id"] for r in conn.execute("SELECT user_id FROM memories_fact").fetchall()} == {
+                key
+            }
 
 
 def test_writes_for_another_user_are_refused(memory: Memory) -> None:
@@ -78,13 +93,21 @@ def test_writes_for_another_user_are_refused(memory: Memory) -> None:
         assert conn.execute("UPDATE memories SET importance = 0.123").rowcount >= 1  # only acme's alice
         assert conn.execute("DELETE FROM pipeline_events WHERE user_id = 'bob'").rowcount == 0
     with db.connection() as conn:
-        touched = conn.execute("SELECT DISTINCT user_id FROM memories WHERE importance = 0.123::real").fetchall()
+        touched = conn.execute(
+            "SELECT DISTINCT user_id FROM memories WHERE importance = 0.123::real"
+        ).fetchall()
     assert [r["user_id"] for r in touched] == ["t=acme/alice"]
-    with pytest.raises(StoreError, match="42501"), scope.bind(scope_for("acme", "alice")), \
-            db.transaction() as conn:  # fmt: skip
+    with (
+        pytest.raises(StoreError, match="42501"),
+        scope.bind(scope_for("acme", "alice")),
+        db.transaction() as conn,
+    ):
         conn.execute("INSERT INTO raw_chunks (user_id, sha256, data, size_bytes) VALUES ('bob', 'x', 'y', 1)")
-    with pytest.raises(StoreError, match="42501"), scope.bind(scope_for("acme", "alice")), \
-            db.transaction() as conn:  # fmt: skip
+    with (
+        pytest.raises(StoreError, match="42501"),
+        scope.bind(scope_for("acme", "alice")),
+        db.transaction() as conn,
+    ):
         conn.execute("SELECT * FROM api_keys")
 
 
@@ -97,7 +120,9 @@ def test_scope_ends_with_the_transaction(memory: Memory) -> None:
         results = memory.search("green tea", user_id="alice")  # the library's own call, in bob's scope
     assert len(results) == 0  # RLS hides alice from a request scoped to bob, even with her user_id
     with db.connection() as conn:  # the pooled connection is back to the owner with no user
-        row = conn.execute("SELECT current_user AS u, current_setting('neuromem.user_id', true) AS k").fetchone()
+        row = conn.execute(
+            "SELECT current_user AS u, current_setting('neuromem.user_id', true) AS k"
+        ).fetchone()
     assert row["u"] != scope.SERVICE_ROLE and not row["k"]
     assert len(memory.search("green tea", user_id="alice")) >= 1
 
@@ -109,8 +134,10 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
     db = memory.runtime.db
     alice = scope_for("acme", "alice")
     with scope.bind(alice), db.transaction() as conn:
-        who = conn.execute("SELECT session_user AS s, r.rolsuper, r.rolbypassrls FROM pg_roles r "
-                           "WHERE r.rolname = session_user").fetchone()  # fmt: skip
+        who = conn.execute(
+            "SELECT session_user AS s, r.rolsuper, r.rolbypassrls FROM pg_roles r "
+            "WHERE r.rolname = session_user"
+        ).fetchone()
         assert who == {"s": scope.SERVICE_ROLE, "rolsuper": False, "rolbypassrls": False}
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] >= 2  # its own rows
         conn.execute("RESET ROLE")
@@ -120,10 +147,14 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
         # signed scope: the statement still sees alice's own rows there, and never another user's
         visible = {alice.user_key} if cluster_databases.cluster_url() else set()
         for local in (True, False):  # the transaction's setting, and the session's
-            conn.execute("SELECT set_config('neuromem.user_id', 'bob', %s), set_config('neuromem.tenant', 'default', %s)",
-                         (local, local))  # fmt: skip
+            conn.execute(
+                "SELECT set_config('neuromem.user_id', 'bob', %s), set_config('neuromem.tenant', 'default', %s)",
+                (local, local),
+            )
             for table in ("memories", "raw_chunks"):
-                users = {r["user_id"] for r in conn.execute(f"SELECT DISTINCT user_id FROM {table}").fetchall()}
+                users = {
+                    r["user_id"] for r in conn.execute(f"SELECT DISTINCT user_id FROM {table}").fetchall()
+                }
                 assert users <= visible, table
         forged = scope.proof(b"\0" * 32, scope_for("default", "bob"), conn.info.backend_pid)
         scope.set_signed(conn, "default", "bob", forged)
@@ -134,20 +165,36 @@ def test_the_service_role_logs_in_and_cannot_leave_its_scope(memory: Memory) -> 
     with db.service_pool().connection() as conn:  # a service login that signed nothing: no one, on every node
         assert conn.execute("SELECT count(*) AS n FROM memories").fetchone()["n"] == 0
         assert conn.execute("SELECT count(*) AS n FROM raw_chunks").fetchone()["n"] == 0
-    for escape in ("SELECT key FROM neuromem_scope_key", "SET ROLE postgres", "SELECT * FROM api_keys",
-                   "SET SESSION AUTHORIZATION postgres", "ALTER TABLE memories DISABLE ROW LEVEL SECURITY",
-                   "CREATE FUNCTION public.planted() RETURNS int LANGUAGE sql AS 'SELECT 1'"):  # fmt: skip
-        with pytest.raises(StoreError, match=r"42501|permission denied"), scope.bind(alice), db.transaction() as conn:
+    for escape in (
+        "SELECT key FROM neuromem_scope_key",
+        "SET ROLE postgres",
+        "SELECT * FROM api_keys",
+        "SET SESSION AUTHORIZATION postgres",
+        "ALTER TABLE memories DISABLE ROW LEVEL SECURITY",
+        "CREATE FUNCTION public.planted() RETURNS int LANGUAGE sql AS 'SELECT 1'",
+    ):
+        with (
+            pytest.raises(StoreError, match=r"42501|permission denied"),
+            scope.bind(alice),
+            db.transaction() as conn,
+        ):
             conn.execute(escape)
     with db.connection() as conn:  # the owner's pool is untouched: everyone's rows, for the SDK and jobs
         assert conn.execute("SELECT count(DISTINCT user_id) AS n FROM memories").fetchone()["n"] == 3
 
 
 def test_a_service_login_that_fails_names_the_setting(settings: Settings) -> None:
-    broken = settings.with_updates(store={"service_database_url": "postgresql://neuromem_service@/none?host=/nonexistent",
-                                          "connect_timeout_s": 1})  # fmt: skip
+    broken = settings.with_updates(
+        store={
+            "service_database_url": "postgresql://neuromem_service@/none?host=/nonexistent",
+            "connect_timeout_s": 1,
+        }
+    )
     with Memory(broken) as m:
         m.add("the owner's pool still works", user_id="alice")
-        with pytest.raises(DatabaseUnavailableError, match="NEUROMEM_STORE__SERVICE_DATABASE_URL"), \
-                scope.bind(scope_for("default", "alice")), m.runtime.db.transaction():  # fmt: skip
+        with (
+            pytest.raises(DatabaseUnavailableError, match="NEUROMEM_STORE__SERVICE_DATABASE_URL"),
+            scope.bind(scope_for("default", "alice")),
+            m.runtime.db.transaction(),
+        ):
             pass

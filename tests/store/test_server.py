@@ -34,8 +34,12 @@ def test_embedded_server_persists_across_processes(tmp_path: Path) -> None:
     data_dir = tmp_path / "pgdata"
 
     def run(mode: str, buffers_mb: int) -> str:  # idle_shutdown_s 0: the last process stops the server
-        done = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), mode, str(buffers_mb), "0"],
-                              capture_output=True, text=True, timeout=120)  # fmt: skip
+        done = subprocess.run(
+            [sys.executable, "-c", SCRIPT, str(data_dir), mode, str(buffers_mb), "0"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
@@ -48,7 +52,11 @@ def test_embedded_server_persists_across_processes(tmp_path: Path) -> None:
 
 
 def test_unreachable_url_is_a_clear_error() -> None:
-    settings = Settings(store={"database_url": "postgresql://nobody@127.0.0.1:1/none", "connect_timeout_s": 2},
-                        embedder={"provider": "hashing", "dim": 384})
-    with pytest.raises(DatabaseUnavailableError, match=r"cannot reach PostgreSQL at postgresql://nobody@127\.0\.0\.1:1"):
+    settings = Settings(
+        store={"database_url": "postgresql://nobody@127.0.0.1:1/none", "connect_timeout_s": 2},
+        embedder={"provider": "hashing", "dim": 384},
+    )
+    with pytest.raises(
+        DatabaseUnavailableError, match=r"cannot reach PostgreSQL at postgresql://nobody@127\.0\.0\.1:1"
+    ):
         Memory(settings)

@@ -46,8 +46,15 @@ def data_dir() -> Iterator[Path]:
 
 
 def settings_for(data_dir: Path, idle_s: float) -> Settings:
-    return Settings(store={"data_dir": data_dir, "embedding_dim": 64, "idle_shutdown_s": idle_s,
-                           "shared_buffers_mb": 128}, embedder={"provider": "hashing", "dim": 64})  # fmt: skip
+    return Settings(
+        store={
+            "data_dir": data_dir,
+            "embedding_dim": 64,
+            "idle_shutdown_s": idle_s,
+            "shared_buffers_mb": 128,
+        },
+        embedder={"provider": "hashing", "dim": 64},
+    )
 
 
 def _alive(process: psutil.Process) -> bool:
@@ -67,8 +74,9 @@ def wait_for(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
 
 
 def test_server_stays_up_after_the_command_then_stops_when_idle(data_dir: Path) -> None:
-    done = subprocess.run([sys.executable, "-c", SCRIPT, str(data_dir), "600"], capture_output=True, text=True,
-                          timeout=120)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(data_dir), "600"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     assert running_pid(data_dir) is not None, "the server stopped with the process that used it"
     first = watchdog_pid(data_dir)
@@ -100,8 +108,10 @@ def test_killed_server_is_revived_in_process_and_stop_reports_the_pid(data_dir: 
         # DatabaseUnavailableError); this test is about the revival, so it waits for them to go
         assert wait_for(lambda: not any(_alive(b) for b in backends), 10)
         m.add("written after the crash", user_id="r")  # the pool reconnects; the server is started again
-        assert sorted(r.content for r in m.get_all(user_id="r")) == ["written after the crash",
-                                                                     "written before the crash"]  # fmt: skip
+        assert sorted(r.content for r in m.get_all(user_id="r")) == [
+            "written after the crash",
+            "written before the crash",
+        ]
         revived = running_pid(data_dir)
         assert revived is not None and revived != victim
     result = CliRunner().invoke(cli, ["server", "stop"], env={"NEUROMEM_DATA_DIR": str(data_dir)})

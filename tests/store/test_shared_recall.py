@@ -46,12 +46,18 @@ def test_a_member_searches_what_its_teams_and_everyone_share(memory: Memory) -> 
     assert {h.memory.user_id for h in shared} == {"carol", "dave"}
     # as one of bob's agents: its own memories, the user's shared ones, and what others share
     assert _found(memory.search(query, user_id="bob", agent_id="helper", limit=20, include_shared=True)) == {
-        OWN, TEAM, PUBLIC}
+        OWN,
+        TEAM,
+        PUBLIC,
+    }
     # not a member of eng: only the public row of others
     assert _found(memory.search(query, user_id="erin", limit=20, include_shared=True)) == {PUBLIC}
     block = memory.recall_prompt("when does the release train leave?", user_id="bob", include_shared=True)
     assert "Carol's team note" in block.text and "private note" not in block.text
-    assert "Carol's team note" not in memory.recall_prompt("when does the release train leave?", user_id="bob").text
+    assert (
+        "Carol's team note"
+        not in memory.recall_prompt("when does the release train leave?", user_id="bob").text
+    )
     with pytest.raises(InvalidInputError):
         memory.search(query, user_id="bob", include_shared="yes")  # type: ignore[arg-type]
 
@@ -61,9 +67,14 @@ def test_under_rls_the_same_and_an_unfiltered_query_sees_no_private_row(memory: 
     with scope.bind(Scope("default", "bob")):  # as the service role, scoped to bob
         found = memory.search("release train Friday", user_id="bob", limit=20, include_shared=True)
         assert _found(found) == {OWN, TEAM, PUBLIC}
-    everything = SHARED_CANDIDATES.format(shared=sql.SQL("true"), scope=sql.SQL("true"), columns=M_MEMORY_COLUMNS)
+    everything = SHARED_CANDIDATES.format(
+        shared=sql.SQL("true"), scope=sql.SQL("true"), columns=M_MEMORY_COLUMNS
+    )
     params = {"types": ["fact"], "k": 100, "tsq": "'release' | 'train'", "v": None}
-    with scope.bind(Scope("default", "bob")), memory.runtime.db.transaction() as conn:  # no user predicate at all
+    with (
+        scope.bind(Scope("default", "bob")),
+        memory.runtime.db.transaction() as conn,
+    ):  # no user predicate at all
         assert {r["content"] for r in conn.execute(everything, params).fetchall()} == {OWN, TEAM, PUBLIC}
     with scope.bind(Scope("default", "erin")), memory.runtime.db.transaction() as conn:
         assert {r["content"] for r in conn.execute(everything, params).fetchall()} == {PUBLIC}

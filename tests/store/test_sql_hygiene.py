@@ -16,7 +16,9 @@ PENDING: set[str] = set()
 # functions not yet converted in converted modules (empty)
 PENDING_FUNCTIONS: dict[str, set[str]] = {}
 # SQL words, upper case as the store writes them; message text is written in lower case
-SQL_WORDS = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|WHERE|FROM|SET|AND|OR|ORDER BY|LIMIT|RETURNING|ALTER)\b")
+SQL_WORDS = re.compile(
+    r"\b(SELECT|INSERT|UPDATE|DELETE|WHERE|FROM|SET|AND|OR|ORDER BY|LIMIT|RETURNING|ALTER)\b"
+)
 
 
 def _store_modules() -> list[Path]:
@@ -32,8 +34,14 @@ def _checked(path: Path) -> ast.Module:
 
 
 def _executes(tree: ast.AST) -> list[ast.Call]:
-    return [node for node in ast.walk(tree) if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("execute", "executemany") and node.args]  # fmt: skip
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("execute", "executemany")
+        and node.args
+    ]
 
 
 def _is_named_query(node: ast.expr) -> bool:
@@ -42,7 +50,11 @@ def _is_named_query(node: ast.expr) -> bool:
         return True
     if isinstance(node, ast.IfExp):
         return _is_named_query(node.body) and _is_named_query(node.orelse)
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in ("format", "join"):
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in ("format", "join")
+    ):
         template = node.func.value  # a named template, or sql.SQL(NAME) where psycopg is imported late
         if isinstance(template, ast.Call) and len(template.args) == 1:
             template = template.args[0]
@@ -51,7 +63,9 @@ def _is_named_query(node: ast.expr) -> bool:
 
 
 def _text_parts(node: ast.AST) -> str:
-    return " ".join(n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str))
+    return " ".join(
+        n.value for n in ast.walk(node) if isinstance(n, ast.Constant) and isinstance(n.value, str)
+    )
 
 
 def _glued_sql(tree: ast.AST) -> list[int]:
@@ -59,10 +73,13 @@ def _glued_sql(tree: ast.AST) -> list[int]:
     lines = []
     for node in ast.walk(tree):
         glued = isinstance(node, ast.JoinedStr) or (
-            isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add | ast.Mod)
-            and any(isinstance(side, ast.Constant | ast.JoinedStr) and isinstance(getattr(side, "value", ""), str)
-                    for side in (node.left, node.right))
-        )  # fmt: skip
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Add | ast.Mod)
+            and any(
+                isinstance(side, ast.Constant | ast.JoinedStr) and isinstance(getattr(side, "value", ""), str)
+                for side in (node.left, node.right)
+            )
+        )
         if glued and SQL_WORDS.search(_text_parts(node)):
             lines.append(node.lineno)
     return lines
@@ -87,15 +104,21 @@ def test_no_module_outside_the_store_executes_sql() -> None:
     for path in sorted(SRC.rglob("*.py")):
         if STORE in path.parents:
             continue
-        outside += [f"{path.relative_to(SRC)}:{call.lineno}" for call in _executes(ast.parse(path.read_text("utf-8")))]
+        outside += [
+            f"{path.relative_to(SRC)}:{call.lineno}" for call in _executes(ast.parse(path.read_text("utf-8")))
+        ]
     assert not outside, f"SQL executed outside neuromem.store: {outside}"
 
 
 def test_the_checks_catch_what_they_forbid() -> None:
     """The checks above can fail: each catches a sample of what it forbids and passes its fixed form."""
-    bad = ast.parse('def f(conn, t):\n    conn.execute(f"SELECT * FROM {t}")\n    conn.execute("SELECT 1 " + "LIMIT 1")\n')
+    bad = ast.parse(
+        'def f(conn, t):\n    conn.execute(f"SELECT * FROM {t}")\n    conn.execute("SELECT 1 " + "LIMIT 1")\n'
+    )
     assert [c.lineno for c in _executes(bad) if not _is_named_query(c.args[0])] == [2, 3]
     assert _glued_sql(bad) == [2, 3]
-    good = ast.parse('Q = sql.SQL("SELECT * FROM {t}")\ndef f(conn, t):\n    conn.execute(Q.format(t=sql.Identifier(t)))\n')
+    good = ast.parse(
+        'Q = sql.SQL("SELECT * FROM {t}")\ndef f(conn, t):\n    conn.execute(Q.format(t=sql.Identifier(t)))\n'
+    )
     assert not [c for c in _executes(good) if not _is_named_query(c.args[0])]
     assert not _glued_sql(good)

@@ -14,9 +14,22 @@ def contents(records) -> list[str]:  # type: ignore[no-untyped-def]
 
 
 def test_imported_history_is_found_by_event_time_not_record_time(memory: Memory) -> None:
-    memory.ingest([{"role": "user", "content": "I am allergic to penicillin.", "timestamp": "2024-04-10T09:00:00+00:00"},
-                   {"role": "user", "content": "I started learning the cello.", "timestamp": "2024-06-10T09:00:00+00:00"}],
-                  user_id="ana", session_id="history")  # fmt: skip
+    memory.ingest(
+        [
+            {
+                "role": "user",
+                "content": "I am allergic to penicillin.",
+                "timestamp": "2024-04-10T09:00:00+00:00",
+            },
+            {
+                "role": "user",
+                "content": "I started learning the cello.",
+                "timestamp": "2024-06-10T09:00:00+00:00",
+            },
+        ],
+        user_id="ana",
+        session_id="history",
+    )
     assert memory.get_all(user_id="ana", as_of=MAY_2024) == []  # nothing of it was known in May 2024
     in_may = contents(memory.get_all(user_id="ana", valid_at=MAY_2024))
     assert any("penicillin" in c for c in in_may) and not any("cello" in c for c in in_may)
@@ -29,14 +42,22 @@ def test_imported_history_is_found_by_event_time_not_record_time(memory: Memory)
 
 def test_event_time_keeps_ended_versions_but_not_corrections_or_deletes(memory: Memory) -> None:
     moved = dt.datetime(2024, 6, 1, tzinfo=dt.UTC)
-    lived = memory.add("Mei lives in Vancouver", user_id="mei", valid_at="2020-01-01T00:00:00+00:00")[0].memory
+    lived = memory.add("Mei lives in Vancouver", user_id="mei", valid_at="2020-01-01T00:00:00+00:00")[
+        0
+    ].memory
     memory.update(lived.id, user_id="mei", content="Mei lives in Toronto", valid_at=moved, ends_previous=True)
-    typo = memory.add("Mei's cat is called Mochu", user_id="mei", valid_at="2021-01-01T00:00:00+00:00")[0].memory
+    typo = memory.add("Mei's cat is called Mochu", user_id="mei", valid_at="2021-01-01T00:00:00+00:00")[
+        0
+    ].memory
     memory.update(typo.id, user_id="mei", content="Mei's cat is called Mochi")  # a correction
     gone = memory.add("Mei owns a red bicycle", user_id="mei", valid_at="2021-01-01T00:00:00+00:00")[0].memory
     memory.delete(gone.id, user_id="mei")
     assert contents(memory.get_all(user_id="mei", valid_at="2023-01-01T00:00:00+00:00")) == [
-        "Mei lives in Vancouver", "Mei's cat is called Mochi"]  # fmt: skip
+        "Mei lives in Vancouver",
+        "Mei's cat is called Mochi",
+    ]
     assert contents(memory.get_all(user_id="mei", valid_at="2024-07-01T00:00:00+00:00")) == [
-        "Mei lives in Toronto", "Mei's cat is called Mochi"]  # fmt: skip
+        "Mei lives in Toronto",
+        "Mei's cat is called Mochi",
+    ]
     assert contents(memory.get_all(user_id="mei")) == ["Mei lives in Toronto", "Mei's cat is called Mochi"]

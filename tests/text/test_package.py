@@ -9,13 +9,33 @@ from neuromem.text._jieba import cut_for_search
 def test_public_surface_is_pinned() -> None:
     assert sorted(neuromem.text.__all__) == sorted(
         [
-            "OPEN_END", "OPEN_START", "SENSITIVE_CATEGORIES", "Entity", "PIIMatch", "PatternToken",
-            "RedactionResult", "TimeExpression", "apply_pii_policy", "count_tokens", "detect_language",
-            "extract_entities", "find_pii", "has_exact_tokens", "keywords", "normalize_entity_name",
-            "pattern_tokens", "query_terms", "redact", "resolve_time_expressions", "search_text",
-            "sensitive_categories", "time_constraint", "tokenize", "truncate_to_tokens",
+            "OPEN_END",
+            "OPEN_START",
+            "SENSITIVE_CATEGORIES",
+            "Entity",
+            "PIIMatch",
+            "PatternToken",
+            "RedactionResult",
+            "TimeExpression",
+            "apply_pii_policy",
+            "count_tokens",
+            "detect_language",
+            "extract_entities",
+            "find_pii",
+            "has_exact_tokens",
+            "keywords",
+            "normalize_entity_name",
+            "pattern_tokens",
+            "query_terms",
+            "redact",
+            "resolve_time_expressions",
+            "search_text",
+            "sensitive_categories",
+            "time_constraint",
+            "tokenize",
+            "truncate_to_tokens",
         ]
-    )  # fmt: skip
+    )
     for name in neuromem.text.__all__:
         assert hasattr(neuromem.text, name)
 

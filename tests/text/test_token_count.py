@@ -59,7 +59,9 @@ def _piece_by_piece(text: str) -> int:
     return sum(_piece_cost(m) for m in _PIECE.finditer(text))
 
 
-_MIXED = st.text(alphabet=st.sampled_from([*"ab Z_9٣１é-.,!\n\t你好かナ한글😀", "\u3000", "\u30fb", "ʼ", "’"]), max_size=60)
+_MIXED = st.text(
+    alphabet=st.sampled_from([*"ab Z_9٣１é-.,!\n\t你好かナ한글😀", "\u3000", "\u30fb", "ʼ", "’"]), max_size=60
+)
 
 
 @given(st.one_of(st.text(max_size=80), _MIXED))
@@ -67,7 +69,10 @@ def test_kind_by_kind_count_equals_the_piece_by_piece_definition(text: str) -> N
     assert count_tokens(text) == _piece_by_piece(text)
 
 
-@given(st.one_of(st.text(max_size=120), _MIXED, _MIXED.map(lambda t: t * 5)), st.integers(min_value=0, max_value=30))
+@given(
+    st.one_of(st.text(max_size=120), _MIXED, _MIXED.map(lambda t: t * 5)),
+    st.integers(min_value=0, max_value=30),
+)
 def test_fewer_tokens_than_agrees_with_the_count(text: str, limit: int) -> None:
     from neuromem.text.token_count import fewer_tokens_than
 

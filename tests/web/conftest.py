@@ -25,8 +25,14 @@ def browser() -> Iterator[WebDriver]:
         pytest.skip("chromium/chromedriver not installed (make test installs them as root with apt)")
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM or "chromium"
-    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1200,1700",
-                 "--lang=en-US", "--disable-gpu"):  # fmt: skip
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1700",
+        "--lang=en-US",
+        "--disable-gpu",
+    ):
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(executable_path=DRIVER or "chromedriver"))
     driver.implicitly_wait(0)

@@ -38,6 +38,8 @@ def test_the_docs_pages_load_only_local_files(service: str, page: str) -> None:
 def test_swagger_ui_renders_the_operations(service: str, browser: WebDriver) -> None:
     browser.get(service + "/docs")
     WebDriverWait(browser, 30).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, ".opblock")) > 10)
-    paths = {e.text.replace("\u200b", "") for e in browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")}
+    paths = {
+        e.text.replace("\u200b", "") for e in browser.find_elements(By.CSS_SELECTOR, ".opblock-summary-path")
+    }
     assert {"/v1/memories", "/v1/search", "/readyz"} <= paths, sorted(paths)
     assert "neuromem" in browser.find_element(By.CSS_SELECTOR, ".info .title").text

@@ -23,12 +23,17 @@ from .test_memory_page import (  # noqa: F401  (fixtures used by name; `browser`
     wait,
 )
 
-LONG = ("My manager asked me to prepare the quarterly retention dashboard for the leadership offsite in Lisbon "
-        "next month, with churn by cohort and the results of the new pricing experiment.")  # fmt: skip
+LONG = (
+    "My manager asked me to prepare the quarterly retention dashboard for the leadership offsite in Lisbon "
+    "next month, with churn by cohort and the results of the new pricing experiment."
+)
 
 
 def test_types_in_chinese_whole_sentence_correction_forget_vs_delete_and_dates(
-    memory: Memory, service_url: tuple[str, str], browser: WebDriver, tmp_path: Path  # noqa: F811
+    memory: Memory,
+    service_url: tuple[str, str],  # noqa: F811  (the fixture imported above)
+    browser: WebDriver,
+    tmp_path: Path,
 ) -> None:
     populate(memory)
     memory.add(LONG, user_id=U)
@@ -39,7 +44,9 @@ def test_types_in_chinese_whole_sentence_correction_forget_vs_delete_and_dates(
     jogging = trait_item(browser, "jogging")
     assert "seen since 3 Mar 2025" in jogging.text and "last seen" in jogging.text
     episode = wait(browser).until(lambda d: memory_item(d, "jogging again before breakfast"))
-    assert "happened 5 Mar 2025" in episode.text and episode.find_element(By.TAG_NAME, "time").get_attribute("datetime")
+    assert "happened 5 Mar 2025" in episode.text and episode.find_element(By.TAG_NAME, "time").get_attribute(
+        "datetime"
+    )
     added = memory_item(browser, "dentist")
     assert added is not None and "added " in added.text
 
@@ -50,7 +57,9 @@ def test_types_in_chinese_whole_sentence_correction_forget_vs_delete_and_dates(
     delete = added.find_element(By.CSS_SELECTOR, "button.delete")
     assert "cannot be undone" in (forget.get_attribute("title") or "")
     assert "history keeps it" in (delete.get_attribute("title") or "")
-    assert forget.value_of_css_property("background-color") != delete.value_of_css_property("background-color")
+    assert forget.value_of_css_property("background-color") != delete.value_of_css_property(
+        "background-color"
+    )
     delete.click()
     assert "Its history keeps it" in added.find_element(By.CSS_SELECTOR, ".confirm").text
     added.find_element(By.CSS_SELECTOR, ".confirm button:not(.danger)").click()  # cancel
@@ -61,7 +70,9 @@ def test_types_in_chinese_whole_sentence_correction_forget_vs_delete_and_dates(
     box = wait(browser).until(lambda d: long_item.find_element(By.CSS_SELECTOR, ".correct-input"))
     assert box.get_attribute("value") == LONG
     fits = browser.execute_script(
-        "const b = arguments[0]; return [b.scrollWidth <= b.clientWidth + 1, b.scrollHeight <= b.clientHeight + 1];", box)
+        "const b = arguments[0]; return [b.scrollWidth <= b.clientWidth + 1, b.scrollHeight <= b.clientHeight + 1];",
+        box,
+    )
     assert fits == [True, True], "the correction box cuts the sentence off"
     shot = Path(os.environ.get("NEUROMEM_UI_SCREENSHOT", tmp_path / "memory-page.png"))
     browser.execute_script("arguments[0].scrollIntoView({block: 'center'});", box)

@@ -41,15 +41,26 @@ class LocalService:
 
 def populate(memory: Memory) -> None:
     """An emerging trait with a confidence (jogging) and a trend whose evidence came from conversations (cello)."""
-    for day, text in enumerate(["I went jogging in the park this morning", "Another jogging session along the river today",
-                                "jogging again before breakfast, felt great"]):  # fmt: skip
+    for day, text in enumerate(
+        [
+            "I went jogging in the park this morning",
+            "Another jogging session along the river today",
+            "jogging again before breakfast, felt great",
+        ]
+    ):
         say(memory, U, T0 + dt.timedelta(days=day), [text], session=f"s{day}")
     memory.reflect(user_id=U, now=T0 + dt.timedelta(days=2.5))
-    cello = ["I practised the cello for an hour", "I practised the cello again after dinner",
-             "I practised the cello with my teacher"]  # fmt: skip
+    cello = [
+        "I practised the cello for an hour",
+        "I practised the cello again after dinner",
+        "I practised the cello with my teacher",
+    ]
     for day, text in enumerate(cello):
-        memory.ingest([{"role": "user", "content": text, "timestamp": (T0 + dt.timedelta(days=3 + day)).isoformat()}],
-                      user_id=U, session_id=f"cello-{day}")  # fmt: skip
+        memory.ingest(
+            [{"role": "user", "content": text, "timestamp": (T0 + dt.timedelta(days=3 + day)).isoformat()}],
+            user_id=U,
+            session_id=f"cello-{day}",
+        )
     memory.reflect(user_id=U, now=T0 + dt.timedelta(days=5.5))
     memory.add("My dentist appointment is on Friday", user_id=U)
     memory.add("我住在杭州", user_id=U)
@@ -74,8 +85,17 @@ def page_url(memory: Memory) -> Iterator[str]:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws="none",
-                                           lifespan="off", timeout_graceful_shutdown=0))  # fmt: skip
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host="127.0.0.1",
+            port=port,
+            log_level="warning",
+            ws="none",
+            lifespan="off",
+            timeout_graceful_shutdown=0,
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -92,12 +112,17 @@ def wait(driver: WebDriver, seconds: float = 15) -> WebDriverWait:
 
 
 def trait_item(driver: WebDriver, needle: str) -> WebElement:
-    return wait(driver).until(lambda d: next(
-        (li for li in d.find_elements(By.CSS_SELECTOR, "#traits li.trait") if needle in li.text), False))
+    return wait(driver).until(
+        lambda d: next(
+            (li for li in d.find_elements(By.CSS_SELECTOR, "#traits li.trait") if needle in li.text), False
+        )
+    )
 
 
 def memory_item(driver: WebDriver, needle: str) -> WebElement | None:
-    return next((li for li in driver.find_elements(By.CSS_SELECTOR, "#memories li.memory") if needle in li.text), None)
+    return next(
+        (li for li in driver.find_elements(By.CSS_SELECTOR, "#memories li.memory") if needle in li.text), None
+    )
 
 
 def open_page(browser: WebDriver, url: str, token: str) -> None:
@@ -108,8 +133,9 @@ def open_page(browser: WebDriver, url: str, token: str) -> None:
     wait(browser).until(ec.text_to_be_present_in_element((By.ID, "status"), "Showing the memory of alice"))
 
 
-def test_flows_keyboard_languages_and_screenshot(memory: Memory, service_url: tuple[str, str], browser: WebDriver,
-                                                 tmp_path: Path) -> None:  # fmt: skip
+def test_flows_keyboard_languages_and_screenshot(
+    memory: Memory, service_url: tuple[str, str], browser: WebDriver, tmp_path: Path
+) -> None:
     populate(memory)
     page_url, token = service_url
     browser.get(page_url)
@@ -146,8 +172,11 @@ def test_flows_keyboard_languages_and_screenshot(memory: Memory, service_url: tu
     confirm = browser.switch_to.active_element  # the confirm step takes the focus
     assert confirm.text.startswith("Yes,")
     confirm.click()
-    wait(browser).until(lambda d: memory_item(d, "dentist") is None and "dentist" not in d.find_element(
-        By.ID, "memories").text)
+    wait(browser).until(
+        lambda d: (
+            memory_item(d, "dentist") is None and "dentist" not in d.find_element(By.ID, "memories").text
+        )
+    )
     assert all("dentist" not in m.content for m in memory.get_all(user_id=U, include_inactive=True))
     assert memory.forget_receipts(user_id=U)  # forgotten for good, with a receipt
 
@@ -181,15 +210,19 @@ def test_flows_keyboard_languages_and_screenshot(memory: Memory, service_url: tu
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and shot.stat().st_size > 20_000
 
 
-def test_the_api_refuses_bad_input_with_typed_errors(memory: Memory, page_url: str,
-                                                     service_url: tuple[str, str]) -> None:  # fmt: skip
+def test_the_api_refuses_bad_input_with_typed_errors(
+    memory: Memory, page_url: str, service_url: tuple[str, str]
+) -> None:
     import httpx
 
     served, token = service_url
     with httpx.Client(base_url=served) as client:
         assert client.get("").status_code == 200 and client.get("api/config").json()["key_required"] is True
         assert client.get("api/users/alice/traits").status_code == 401
-        assert client.get("api/users/alice/traits", headers={"Authorization": f"Bearer {token}"}).status_code == 200
+        assert (
+            client.get("api/users/alice/traits", headers={"Authorization": f"Bearer {token}"}).status_code
+            == 200
+        )
     with httpx.Client(base_url=page_url) as client:
         assert client.get("api/config").json()["key_required"] is False
         assert client.get("static/app.js").headers["content-type"].startswith("text/javascript")

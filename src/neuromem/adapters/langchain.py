@@ -41,16 +41,25 @@ class NeuromemRetriever(BaseRetriever):
     filters: Mapping[str, Any] | None = None
     memory_types: Sequence[str] | None = None
 
-    def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
-        hits = self.memory.search(query, user_id=self.user_id, limit=self.k, filters=self.filters,
-                                  memory_types=self.memory_types)  # fmt: skip
+    def _get_relevant_documents(
+        self, query: str, *, run_manager: CallbackManagerForRetrieverRun
+    ) -> list[Document]:
+        hits = self.memory.search(
+            query, user_id=self.user_id, limit=self.k, filters=self.filters, memory_types=self.memory_types
+        )
         return [_document(h) for h in hits]
 
     async def _aget_relevant_documents(
         self, query: str, *, run_manager: AsyncCallbackManagerForRetrieverRun
     ) -> list[Document]:
-        hits = await asyncio.to_thread(self.memory.search, query, user_id=self.user_id, limit=self.k,
-                                       filters=self.filters, memory_types=self.memory_types)  # fmt: skip
+        hits = await asyncio.to_thread(
+            self.memory.search,
+            query,
+            user_id=self.user_id,
+            limit=self.k,
+            filters=self.filters,
+            memory_types=self.memory_types,
+        )
         return [_document(h) for h in hits]
 
 
@@ -59,7 +68,13 @@ def _document(hit: SearchHit) -> Document:
     return Document(
         page_content=m.content,
         id=str(m.id),
-        metadata={"id": str(m.id), "memory_type": m.memory_type.value, "category": m.category,
-                  "score": hit.score.final, "retrievers": list(hit.retrievers),
-                  "created_at": m.created_at.isoformat(), "user_id": m.user_id},
+        metadata={
+            "id": str(m.id),
+            "memory_type": m.memory_type.value,
+            "category": m.category,
+            "score": hit.score.final,
+            "retrievers": list(hit.retrievers),
+            "created_at": m.created_at.isoformat(),
+            "user_id": m.user_id,
+        },
     )

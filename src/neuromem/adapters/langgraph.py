@@ -49,7 +49,14 @@ from .. import writes
 from ..memory import Memory
 from ..types import MemoryRecord
 
-_NS, _KEY, _VALUE, _INDEX, _CREATED, _DEPTH = "lg_ns", "lg_key", "lg_value", "lg_index", "lg_created", "lg_depth"
+_NS, _KEY, _VALUE, _INDEX, _CREATED, _DEPTH = (
+    "lg_ns",
+    "lg_key",
+    "lg_value",
+    "lg_index",
+    "lg_created",
+    "lg_depth",
+)
 _MAX_ITEMS = 10_000
 _ACTOR = "langgraph"
 
@@ -59,7 +66,9 @@ class NeuromemStore(BaseStore):
 
     __slots__ = ("index_fields", "memory", "user_id")
 
-    def __init__(self, memory: Memory, *, user_id: str = "langgraph", index_fields: list[str] | None = None) -> None:
+    def __init__(
+        self, memory: Memory, *, user_id: str = "langgraph", index_fields: list[str] | None = None
+    ) -> None:
         self.memory = memory
         self.user_id = user_id
         self.index_fields = index_fields
@@ -85,8 +94,11 @@ class NeuromemStore(BaseStore):
 
     # -- operations ---------------------------------------------------------
     def _find(self, namespace: tuple[str, ...], key: str) -> MemoryRecord | None:
-        found = self.memory.get_all(user_id=self.user_id, limit=2,
-                                    filters={f"metadata.{_NS}": _ns_text(namespace), f"metadata.{_KEY}": key})  # fmt: skip
+        found = self.memory.get_all(
+            user_id=self.user_id,
+            limit=2,
+            filters={f"metadata.{_NS}": _ns_text(namespace), f"metadata.{_KEY}": key},
+        )
         return found[0] if found else None
 
     def _get(self, op: GetOp) -> Item | None:
@@ -105,13 +117,19 @@ class NeuromemStore(BaseStore):
         meta: dict[str, Any] = {_VALUE: value, _INDEX: "no" if op.index is False else "yes"}
         if record is None:
             now = self.memory.runtime.now().isoformat()
-            meta |= {_NS: _ns_text(op.namespace), _KEY: op.key, _CREATED: now, _DEPTH: len(op.namespace),
-                     **{f"lg_ns{i}": label for i, label in enumerate(op.namespace)}}  # fmt: skip
+            meta |= {
+                _NS: _ns_text(op.namespace),
+                _KEY: op.key,
+                _CREATED: now,
+                _DEPTH: len(op.namespace),
+                **{f"lg_ns{i}": label for i, label in enumerate(op.namespace)},
+            }
             runtime = self.memory.runtime
             writes.insert(runtime, writes.draft(runtime, text, self.user_id, metadata=meta), actor=_ACTOR)
         elif text != record.content or any(record.metadata.get(k) != v for k, v in meta.items()):
-            change = writes.Change.checked(self.memory.runtime, content=None if text == record.content else text,
-                                           metadata=meta)  # fmt: skip
+            change = writes.Change.checked(
+                self.memory.runtime, content=None if text == record.content else text, metadata=meta
+            )
             writes.update(self.memory.runtime, self.user_id, record.id, change, actor=_ACTOR)
         return None
 
@@ -122,7 +140,9 @@ class NeuromemStore(BaseStore):
         if op.query:
             where[f"metadata.{_INDEX}"] = "yes"
             size = min(1000, wanted * (4 if op.filter else 1))
-            hits = self.memory.search(op.query, user_id=self.user_id, limit=size, filters=where, memory_types=["fact"])
+            hits = self.memory.search(
+                op.query, user_id=self.user_id, limit=size, filters=where, memory_types=["fact"]
+            )
             scored = [(h.memory, h.score.final) for h in hits]
         else:
             listed = self.memory.get_all(user_id=self.user_id, limit=_MAX_ITEMS, filters=where)
@@ -131,10 +151,15 @@ class NeuromemStore(BaseStore):
         return [_item(r, score=s) for r, s in kept[op.offset : wanted]]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:
-        records = self.memory.get_all(user_id=self.user_id, limit=_MAX_ITEMS, filters={f"metadata.{_DEPTH}": {"gte": 1}})
+        records = self.memory.get_all(
+            user_id=self.user_id, limit=_MAX_ITEMS, filters={f"metadata.{_DEPTH}": {"gte": 1}}
+        )
         found = {tuple(json.loads(r.metadata[_NS])) for r in records}
-        chosen = {ns[: op.max_depth] if op.max_depth is not None else ns for ns in found
-                  if all(_ns_match(c, ns) for c in op.match_conditions or ())}  # fmt: skip
+        chosen = {
+            ns[: op.max_depth] if op.max_depth is not None else ns
+            for ns in found
+            if all(_ns_match(c, ns) for c in op.match_conditions or ())
+        }
         return sorted(chosen)[op.offset : op.offset + op.limit]
 
 
@@ -157,16 +182,25 @@ def _item(record: MemoryRecord, *, score: float | None = None) -> SearchItem:
     meta = record.metadata
     created = dt.datetime.fromisoformat(meta.get(_CREATED) or record.created_at.isoformat())
     updated = record.updated_at or record.created_at
-    return SearchItem(namespace=tuple(json.loads(meta[_NS])), key=meta[_KEY], value=meta.get(_VALUE, {}),
-                      created_at=created, updated_at=updated, score=score)  # fmt: skip
+    return SearchItem(
+        namespace=tuple(json.loads(meta[_NS])),
+        key=meta[_KEY],
+        value=meta.get(_VALUE, {}),
+        created_at=created,
+        updated_at=updated,
+        score=score,
+    )
 
 
 def _ns_match(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
     path = condition.path
     if len(namespace) < len(path):
         return False
-    pairs = zip(namespace, path, strict=False) if condition.match_type == "prefix" else \
-        zip(reversed(namespace), reversed(path), strict=False)  # fmt: skip
+    pairs = (
+        zip(namespace, path, strict=False)
+        if condition.match_type == "prefix"
+        else zip(reversed(namespace), reversed(path), strict=False)
+    )
     return all(p == "*" or n == p for n, p in pairs)
 
 
@@ -186,7 +220,12 @@ def _compare(value: Any, op: str, operand: Any) -> bool:
         return bool(value != operand)
     if not isinstance(value, int | float) or isinstance(value, bool):
         return False
-    checks = {"$gt": value > operand, "$gte": value >= operand, "$lt": value < operand, "$lte": value <= operand}
+    checks = {
+        "$gt": value > operand,
+        "$gte": value >= operand,
+        "$lt": value < operand,
+        "$lte": value <= operand,
+    }
     if op not in checks:
         raise ValueError(f"unsupported filter operator {op!r}; use $eq, $ne, $gt, $gte, $lt, $lte")
     return checks[op]

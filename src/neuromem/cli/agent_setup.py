@@ -62,8 +62,9 @@ class Change:
         return self.before != self.after
 
 
-def plan(agent: str, *, user_id: str, home: Path, project: Path | None = None,
-         memctl: list[str] | None = None) -> list[Entry]:  # fmt: skip
+def plan(
+    agent: str, *, user_id: str, home: Path, project: Path | None = None, memctl: list[str] | None = None
+) -> list[Entry]:
     """The entries ``memctl setup AGENT`` owns."""
     base = memctl or memctl_command()
 
@@ -76,11 +77,19 @@ def plan(agent: str, *, user_id: str, home: Path, project: Path | None = None,
         settings = (project or home) / ".claude" / "settings.json"
         return [
             Entry(mcp_file, ("mcpServers", SERVER_NAME), {"type": "stdio", **mcp}),
-            Entry(settings, ("hooks", "UserPromptSubmit"),
-                  {"hooks": [{"type": "command", "command": hook("recall"), "timeout": 30}]}, list_item=True),
-            Entry(settings, ("hooks", "Stop"),
-                  {"hooks": [{"type": "command", "command": hook("save"), "timeout": 60}]}, list_item=True),
-        ]  # fmt: skip
+            Entry(
+                settings,
+                ("hooks", "UserPromptSubmit"),
+                {"hooks": [{"type": "command", "command": hook("recall"), "timeout": 30}]},
+                list_item=True,
+            ),
+            Entry(
+                settings,
+                ("hooks", "Stop"),
+                {"hooks": [{"type": "command", "command": hook("save"), "timeout": 60}]},
+                list_item=True,
+            ),
+        ]
     if agent == "cursor":
         folder = (project or home) / ".cursor"
         hooks = folder / "hooks.json"
@@ -207,4 +216,3 @@ def _only_defaults(data: dict[str, Any], entries: list[Entry]) -> bool:
     """True when what is left of a file is nothing, or only our own scalar defaults (``version``)."""
     scalars = {e.path: e.value for e in entries if not e.list_item and len(e.path) == 1}
     return all(scalars.get((k,), object()) == v for k, v in data.items())
-

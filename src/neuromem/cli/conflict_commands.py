@@ -17,9 +17,11 @@ def describe_conflict(c: Conflict) -> str:
     old = c.old.content if c.old else "(gone)"
     new = c.new.content if c.new else "(gone)"
     winner = f" winner {r.winner_id}" if r.winner_id else ""
-    return (f"{r.id}  {r.status:<8} {r.attribute}  ({r.detector}){winner}\n"
-            f"  old {r.old_id}  prio {r.old_score:.3f}  {old}\n"
-            f"  new {r.new_id}  prio {r.new_score:.3f}  {new}")  # fmt: skip
+    return (
+        f"{r.id}  {r.status:<8} {r.attribute}  ({r.detector}){winner}\n"
+        f"  old {r.old_id}  prio {r.old_score:.3f}  {old}\n"
+        f"  new {r.new_id}  prio {r.new_score:.3f}  {new}"
+    )
 
 
 @click.group()
@@ -29,7 +31,9 @@ def conflicts() -> None:
 
 @conflicts.command("list")
 @user_option
-@click.option("--status", type=click.Choice(["open", "auto", "resolved", "all"]), default="open", show_default=True)
+@click.option(
+    "--status", type=click.Choice(["open", "auto", "resolved", "all"]), default="open", show_default=True
+)
 @click.option("--limit", type=click.IntRange(1, 10000), default=50, show_default=True)
 @friendly_errors
 def list_command(user_id: str, status: str, limit: int) -> None:
@@ -50,7 +54,9 @@ def list_command(user_id: str, status: str, limit: int) -> None:
 def resolve_command(user_id: str, conflict_id: str, keep: str) -> None:
     """Resolve a conflict: KEEP stays active, the other side gets invalid_at."""
     with open_memory() as m:
-        click.echo(describe_conflict(m.resolve_conflict(conflict_id, user_id=user_id, keep=keep, actor="memctl")))
+        click.echo(
+            describe_conflict(m.resolve_conflict(conflict_id, user_id=user_id, keep=keep, actor="memctl"))
+        )
 
 
 def register_commands(cli: click.Group) -> None:

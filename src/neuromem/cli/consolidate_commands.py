@@ -20,8 +20,10 @@ def compress(user_id: str, now: str | None, dry_run: bool) -> None:
     with open_memory() as m:
         report = m.compress(user_id=user_id, now=now, dry_run=dry_run)
         verb = "would archive" if dry_run else "archived"
-        click.echo(f"{verb} {report.archived} episodes into {len(report.groups)} summaries "
-                   f"({report.tokens_before} → {report.tokens_after} tokens)")  # fmt: skip
+        click.echo(
+            f"{verb} {report.archived} episodes into {len(report.groups)} summaries "
+            f"({report.tokens_before} → {report.tokens_after} tokens)"
+        )
         for g in report.groups:
             click.echo(f"  {g.summary_id or '(dry run)'}  {g.summary}")
 
@@ -35,8 +37,10 @@ def concepts(user_id: str, dry_run: bool) -> None:
     with open_memory() as m:
         report = m.consolidate_concepts(user_id=user_id, dry_run=dry_run)
         verb = "would link" if dry_run else "linked"
-        click.echo(f"{verb} {report.linked} memories into {len(report.groups)} concepts "
-                   f"({report.created} new) from {report.memories} memories")  # fmt: skip
+        click.echo(
+            f"{verb} {report.linked} memories into {len(report.groups)} concepts "
+            f"({report.created} new) from {report.memories} memories"
+        )
         for g in report.groups:
             click.echo(f"  {g.name}: {len(g.members)} memories, {len(g.new_links)} new")
 
@@ -79,7 +83,9 @@ def retention(user_id: str | None, now: str | None, dry_run: bool) -> None:
         verb = "would delete" if dry_run else "deleted"
         click.echo(f"{verb} {report.memories} memories of {len(report.results)} users")
         for r in report.results:
-            click.echo(f"  {r.user_id}  {getattr(r, 'id', '(dry run)')}  {r.counts.get('memories', 0)} memories")
+            click.echo(
+                f"  {r.user_id}  {getattr(r, 'id', '(dry run)')}  {r.counts.get('memories', 0)} memories"
+            )
 
 
 def register_commands(cli: click.Group) -> None:

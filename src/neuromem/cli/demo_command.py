@@ -25,21 +25,29 @@ def show_trait(m: Memory, user: str) -> None:
     """Reflect on the dated sessions and show the trait that formed, with its evidence chain."""
     report = m.reflect(user_id=user)
     found = [(len(m.trait(t.id, user_id=user).supporting), t) for t in m.traits(user_id=user).all()]
-    click.echo(f"\nReflection (on the history's own clock, {report.scanned} new "
-               f"memor{'ies' if report.scanned != 1 else 'y'}): "
-               f"{len(found)} trait{'s' if len(found) != 1 else ''} formed from the dated sessions")
+    click.echo(
+        f"\nReflection (on the history's own clock, {report.scanned} new "
+        f"memor{'ies' if report.scanned != 1 else 'y'}): "
+        f"{len(found)} trait{'s' if len(found) != 1 else ''} formed from the dated sessions"
+    )
     if not found:
         return
     _, trait = max(found, key=lambda pair: pair[0])
     detail = m.trait(trait.id, user_id=user)
-    standing = ("a trend: forming, not recalled until it holds" if trait.trait_confidence is None
-                else f"{trait.trait_stage}, confidence {trait.trait_confidence:.2f}")
+    standing = (
+        "a trend: forming, not recalled until it holds"
+        if trait.trait_confidence is None
+        else f"{trait.trait_stage}, confidence {trait.trait_confidence:.2f}"
+    )
     click.echo(f"  [{trait.trait_subtype}; {standing}] {trait.content}")
     click.echo("  evidence chain:")
     for evidence in detail.supporting:
         when = m.get(evidence.memory_id, user_id=user).valid_at
-        click.echo(f"    {when:%Y-%m-%d} grade {evidence.quality}  {evidence.content}" if when else
-                   f"    grade {evidence.quality}  {evidence.content}")
+        click.echo(
+            f"    {when:%Y-%m-%d} grade {evidence.quality}  {evidence.content}"
+            if when
+            else f"    grade {evidence.quality}  {evidence.content}"
+        )
     click.echo(f"  (memctl trait {trait.id} -u {user} shows its history)")
 
 
@@ -55,17 +63,23 @@ def demo() -> None:
     click.echo("Starting neuromem (embedded PostgreSQL + bundled multilingual-e5-small, no LLM)…")
     with open_memory() as m:
         status = m.status(user_id=user)
-        click.echo(f"  database: {'embedded in ' + str(status.data_dir) if status.embedded else 'external server'}"
-                   f"  ({time.perf_counter() - started:.1f} s)")
-        click.echo(f"  the demo starts from scratch: it erases what is stored for {user!r} (no other user is touched)")
+        click.echo(
+            f"  database: {'embedded in ' + str(status.data_dir) if status.embedded else 'external server'}"
+            f"  ({time.perf_counter() - started:.1f} s)"
+        )
+        click.echo(
+            f"  the demo starts from scratch: it erases what is stored for {user!r} (no other user is touched)"
+        )
         erased = sum(m.reset(user_id=user).values())
         if erased:
             click.echo(f"  erased {erased} rows of {user!r} left by an earlier run")
         for session in data["sessions"]:
             report = m.ingest(session["messages"], user_id=user, session_id=session["session_id"])
             m.end_session(user_id=user, session_id=session["session_id"])
-            click.echo(f"\nSession {session['session_id']}: {report.turns} turns → "
-                       f"{len(report.results)} memories (dropped: {dict(report.dropped) or 'none'})")
+            click.echo(
+                f"\nSession {session['session_id']}: {report.turns} turns → "
+                f"{len(report.results)} memories (dropped: {dict(report.dropped) or 'none'})"
+            )
             for result in report.results:
                 record = result.memory
                 label = record.category or record.memory_type.value
@@ -79,8 +93,10 @@ def demo() -> None:
             for i, hit in enumerate(hits, 1):
                 click.echo(describe_hit(i, hit))
         block = m.recall_prompt(data["prompt_query"], user_id=user, token_budget=300)
-        click.echo(f"\nMemory block for a system prompt ({block.tokens}/{block.budget} tokens) "
-                   f"for: {data['prompt_query']}\n")
+        click.echo(
+            f"\nMemory block for a system prompt ({block.tokens}/{block.budget} tokens) "
+            f"for: {data['prompt_query']}\n"
+        )
         click.echo(block.text)
     click.echo("\nDone. Try: memctl recall -u demo-user '花生' --trace   or   memctl status")
 

@@ -14,11 +14,13 @@ if TYPE_CHECKING:
 
 def describe_receipt(receipt: ForgetReceipt) -> str:
     counts = ", ".join(f"{table} {n}" for table, n in receipt.counts.items()) or "nothing"
-    return (f"receipt {receipt.id}  {receipt.created_at:%Y-%m-%d %H:%M:%S}  {receipt.target_kind} by {receipt.actor}\n"
-            f"  deleted: {counts}\n"
-            f"  {len(receipt.content_sha256)} content hashes, {len(receipt.id_sha256)} id hashes, "
-            f"digest {receipt.digest}\n"
-            f"  {_erasure(receipt)}")  # fmt: skip
+    return (
+        f"receipt {receipt.id}  {receipt.created_at:%Y-%m-%d %H:%M:%S}  {receipt.target_kind} by {receipt.actor}\n"
+        f"  deleted: {counts}\n"
+        f"  {len(receipt.content_sha256)} content hashes, {len(receipt.id_sha256)} id hashes, "
+        f"digest {receipt.digest}\n"
+        f"  {_erasure(receipt)}"
+    )
 
 
 def _erasure(receipt: ForgetReceipt) -> str:
@@ -28,8 +30,10 @@ def _erasure(receipt: ForgetReceipt) -> str:
 
 
 def describe_compaction(report: CompactionReport) -> str:
-    lines = [f"compaction: {len(report.erased)} receipts erased, {len(report.relations)} relations rewritten "
-             f"in {report.seconds:.2f} s; WAL {'retired' if report.wal_retired else 'not switched'}"]  # fmt: skip
+    lines = [
+        f"compaction: {len(report.erased)} receipts erased, {len(report.relations)} relations rewritten "
+        f"in {report.seconds:.2f} s; WAL {'retired' if report.wal_retired else 'not switched'}"
+    ]
     if report.skipped:
         lines.append(f"  busy, retried next time: {', '.join(report.skipped)}")
     if report.waiting:
@@ -50,16 +54,40 @@ def describe_compaction(report: CompactionReport) -> str:
 @click.option("--everything", is_flag=True, help="Everything stored for the user.")
 @click.option("--dry-run", is_flag=True, help="Show what would be forgotten; delete nothing.")
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
-@click.option("--compact", is_flag=True,
-              help="Also rewrite the tables that held the rows (VACUUM FULL) so the words leave the disk; "
-                   "without a target: do it for the user's receipts still pending.")  # fmt: skip
+@click.option(
+    "--compact",
+    is_flag=True,
+    help="Also rewrite the tables that held the rows (VACUUM FULL) so the words leave the disk; "
+    "without a target: do it for the user's receipts still pending.",
+)
 @friendly_errors
-def forget(user_id: str, memory_id: str | None, session_id: str | None, document_id: str | None,
-           since: str | None, until: str | None, query: str | None, entity: str | None, concept: str | None,
-           everything: bool, dry_run: bool, yes: bool, compact: bool) -> None:  # fmt: skip
+def forget(
+    user_id: str,
+    memory_id: str | None,
+    session_id: str | None,
+    document_id: str | None,
+    since: str | None,
+    until: str | None,
+    query: str | None,
+    entity: str | None,
+    concept: str | None,
+    everything: bool,
+    dry_run: bool,
+    yes: bool,
+    compact: bool,
+) -> None:
     """Hard-delete every trace of ONE target and print the receipt that proves it."""
-    target: dict[str, Any] = dict(memory_id=memory_id, session_id=session_id, document_id=document_id, since=since, until=until,
-                  query=query, entity=entity, concept=concept, everything=everything)  # fmt: skip
+    target: dict[str, Any] = dict(
+        memory_id=memory_id,
+        session_id=session_id,
+        document_id=document_id,
+        since=since,
+        until=until,
+        query=query,
+        entity=entity,
+        concept=concept,
+        everything=everything,
+    )
     from neuromem import ForgetPreview  # loaded on use: `memctl --help` loads no engine
 
     with open_memory() as m:
@@ -69,9 +97,14 @@ def forget(user_id: str, memory_id: str | None, session_id: str | None, document
         if not dry_run and not yes:
             preview = m.forget(user_id=user_id, dry_run=True, **target)  # validates the target first
             assert isinstance(preview, ForgetPreview)
-            click.confirm(f"forget {preview.counts.get('memories', 0)} memories and "
-                          f"{preview.counts.get('messages', 0)} messages of {user_id!r} for good?", abort=True)  # fmt: skip
-        result = m.forget(user_id=user_id, dry_run=dry_run, actor="memctl", compact=compact and not dry_run, **target)
+            click.confirm(
+                f"forget {preview.counts.get('memories', 0)} memories and "
+                f"{preview.counts.get('messages', 0)} messages of {user_id!r} for good?",
+                abort=True,
+            )
+        result = m.forget(
+            user_id=user_id, dry_run=dry_run, actor="memctl", compact=compact and not dry_run, **target
+        )
         if isinstance(result, ForgetPreview):
             sizes = ", ".join(f"{k} {v}" for k, v in result.counts.items())
             click.echo(f"dry run, nothing deleted; would forget: {sizes}")
@@ -89,8 +122,11 @@ def forget(user_id: str, memory_id: str | None, session_id: str | None, document
 def receipts(user_id: str, receipt_id: str | None, limit: int) -> None:
     """List a user's forget receipts, or show one."""
     with open_memory() as m:
-        found = [m.forget_receipt(receipt_id, user_id=user_id)] if receipt_id else m.forget_receipts(
-            user_id=user_id, limit=limit)  # fmt: skip
+        found = (
+            [m.forget_receipt(receipt_id, user_id=user_id)]
+            if receipt_id
+            else m.forget_receipts(user_id=user_id, limit=limit)
+        )
         if not found:
             click.echo("no receipts")
         for r in found:

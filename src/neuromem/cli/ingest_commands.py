@@ -25,9 +25,12 @@ def _load_model(m, *, quiet: bool) -> None:  # type: ignore[no-untyped-def]
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--batch-size", type=click.IntRange(1, 10_000), default=None, help="Turns per transaction.")
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
-@click.option("--no-wait", is_flag=True,
-              help="Return once the turns are stored (searchable by full text); `memctl backfill` or a "
-                   "running `memctl worker` gives them their vectors.")  # fmt: skip
+@click.option(
+    "--no-wait",
+    is_flag=True,
+    help="Return once the turns are stored (searchable by full text); `memctl backfill` or a "
+    "running `memctl worker` gives them their vectors.",
+)
 @friendly_errors
 def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, no_wait: bool) -> None:
     """Ingest a JSON / JSONL chat export (format: docs/chat-export.md); run it again to resume
@@ -39,7 +42,9 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, 
 
     total = sum(len(m) for m in read_chat_export(file).values())
     with open_memory() as m:
-        _load_model(m, quiet=no_progress)  # before the bar: its ETA measures the ingest, not the model loading
+        _load_model(
+            m, quiet=no_progress
+        )  # before the bar: its ETA measures the ingest, not the model loading
         with tqdm(total=total, unit="turn", disable=no_progress, desc="ingest") as bar:
             summary = m.import_chat_export(file, user_id=user_id, batch_size=batch_size, progress=bar.update)
         if not no_wait and m.pending_embeddings(user_id=user_id):
@@ -54,8 +59,10 @@ def ingest(user_id: str, file: Path, batch_size: int | None, no_progress: bool, 
     for session, bad in summary.rejected:  # not stored: say which and why
         click.echo(f"rejected: session {session}, message {bad.index}: {bad.reason}", err=True)
     if left:
-        click.echo(f"{left} turns and memories still to embed; they are searchable by full text and embedded by "
-                   "`memctl backfill` or a running `memctl worker`")  # fmt: skip
+        click.echo(
+            f"{left} turns and memories still to embed; they are searchable by full text and embedded by "
+            "`memctl backfill` or a running `memctl worker`"
+        )
 
 
 @click.group()
@@ -66,9 +73,12 @@ def documents() -> None:
 @documents.command("upload")
 @user_option
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--no-wait", is_flag=True,
-              help="Return once the text is stored (searchable by full text); a later `memctl worker` "
-                   "or backfill embeds the rest.")  # fmt: skip
+@click.option(
+    "--no-wait",
+    is_flag=True,
+    help="Return once the text is stored (searchable by full text); a later `memctl worker` "
+    "or backfill embeds the rest.",
+)
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @friendly_errors
 def documents_upload(user_id: str, file: Path, no_wait: bool, no_progress: bool) -> None:
@@ -95,15 +105,19 @@ def documents_upload(user_id: str, file: Path, no_wait: bool, no_progress: bool)
         if status.pending and not no_wait:
             status = _wait_for_embedding(m, doc.id, user_id, status, no_progress)
     if status.pending:
-        click.echo(f"{status.pending} of {status.chunks} chunks still to embed ({status.state}); they are "
-                   "searchable by full text and embedded by the next backfill (`memctl worker`)")  # fmt: skip
+        click.echo(
+            f"{status.pending} of {status.chunks} chunks still to embed ({status.state}); they are "
+            "searchable by full text and embedded by the next backfill (`memctl worker`)"
+        )
 
 
 def _wait_for_embedding(m, file_id, user_id, status, no_progress):  # type: ignore[no-untyped-def]
     """Poll the background embedding until every chunk has a vector or attempts start failing."""
     from tqdm import tqdm
 
-    with tqdm(total=status.chunks, initial=status.embedded, unit="chunk", desc="embed", disable=no_progress) as bar:
+    with tqdm(
+        total=status.chunks, initial=status.embedded, unit="chunk", desc="embed", disable=no_progress
+    ) as bar:
         while status.state == "embedding":
             time.sleep(POLL_S)
             status = m.document_status(file_id, user_id=user_id)
@@ -119,15 +133,19 @@ def documents_list(user_id: str) -> None:
     found = remote_or_none(None, lambda r: r.list_documents(user_id))
     if found is not None:
         for d in found:
-            click.echo(f"{d['id']}  {d['file_name']}  {d['chunk_count']} chunks  {d['size_bytes']} bytes  "
-                       f"{d['created_at'][:10]}")  # fmt: skip
+            click.echo(
+                f"{d['id']}  {d['file_name']}  {d['chunk_count']} chunks  {d['size_bytes']} bytes  "
+                f"{d['created_at'][:10]}"
+            )
         if not found:
             click.echo("(none)")
         return
     with open_memory() as m:
         docs = m.list_documents(user_id=user_id)
         for doc in docs:
-            click.echo(f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks  {doc.size_bytes} bytes  {doc.created_at:%Y-%m-%d}")
+            click.echo(
+                f"{doc.id}  {doc.file_name}  {doc.chunk_count} chunks  {doc.size_bytes} bytes  {doc.created_at:%Y-%m-%d}"
+            )
         if not docs:
             click.echo("(none)")
 
@@ -164,7 +182,9 @@ def session_end(user_id: str, session_id: str) -> None:
     """End the session SESSION_ID now (reflection then looks at it)."""
     with open_memory() as m:
         end = m.end_session(user_id=user_id, session_id=session_id)
-    click.echo(f"session {end.session_id} ended: {end.message_count} messages, {end.memories_written} memories")
+    click.echo(
+        f"session {end.session_id} ended: {end.message_count} messages, {end.memories_written} memories"
+    )
 
 
 def register_commands(cli: click.Group) -> None:

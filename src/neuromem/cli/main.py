@@ -16,8 +16,13 @@ import click
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="neuromem")
-@click.option("--config", "config_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="A TOML settings file (default: $NEUROMEM_CONFIG, else ~/.neuromem/config.toml if present).")
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="A TOML settings file (default: $NEUROMEM_CONFIG, else ~/.neuromem/config.toml if present).",
+)
 def cli(config_file: Path | None) -> None:
     """neuromem: long-term memory for LLM agents (PostgreSQL + pgvector, offline by default).
 
@@ -36,10 +41,22 @@ def cli(config_file: Path | None) -> None:
 
 #: the command modules, each with ``register_commands(cli)`` (keep this list sorted)
 COMMAND_MODULES = (
-    "config_commands", "conflict_commands", "consolidate_commands", "demo_command", "forget_commands",
-    "graph_commands", "ingest_commands", "memory_commands", "portability_commands", "recall_commands",
-    "reflect_commands", "server_commands", "service_commands", "setup_commands", "webhook_commands",
-)  # fmt: skip
+    "config_commands",
+    "conflict_commands",
+    "consolidate_commands",
+    "demo_command",
+    "forget_commands",
+    "graph_commands",
+    "ingest_commands",
+    "memory_commands",
+    "portability_commands",
+    "recall_commands",
+    "reflect_commands",
+    "server_commands",
+    "service_commands",
+    "setup_commands",
+    "webhook_commands",
+)
 
 
 def register_all(group: click.Group) -> None:

@@ -14,8 +14,10 @@ from .context import friendly_errors, open_memory, query_settings, remote_or_non
 if TYPE_CHECKING:
     from neuromem import MemoryRecord, SearchHit
 
-TIME_HELP = ("Record time, ISO-8601: what the system knew at that moment.",
-             "Event time, ISO-8601: what was true at that moment (as known now, or at --as-of).")  # fmt: skip
+TIME_HELP = (
+    "Record time, ISO-8601: what the system knew at that moment.",
+    "Event time, ISO-8601: what was true at that moment (as known now, or at --as-of).",
+)
 
 
 LINE_BREAK = " ↵ "  # shown for a line break inside a memory: one memory, one row
@@ -27,8 +29,15 @@ def one_line(text: str) -> str:
 
 
 def describe(record: MemoryRecord | RemoteRecord) -> str:
-    state = ("" if record.is_current else " [expired]" if record.expired_at
-             else " [no longer valid]" if record.invalid_at else " [dissolved]")  # fmt: skip
+    state = (
+        ""
+        if record.is_current
+        else " [expired]"
+        if record.expired_at
+        else " [no longer valid]"
+        if record.invalid_at
+        else " [dissolved]"
+    )
     return f"{record.id}  {record.memory_type.value:<8} v{record.version}  {one_line(record.content)}{state}"
 
 
@@ -48,8 +57,15 @@ class RemoteRecord:
     def of(cls, data: Mapping[str, Any]) -> RemoteRecord:
         dissolved = data.get("trait_stage") == "dissolved"
         expired, invalid = data.get("expired_at"), data.get("invalid_at")
-        return cls(str(data["id"]), _Label(str(data.get("memory_type", "memory"))), int(data.get("version", 1)),
-                   str(data.get("content", "")), expired, invalid, not (expired or invalid or dissolved))  # fmt: skip
+        return cls(
+            str(data["id"]),
+            _Label(str(data.get("memory_type", "memory"))),
+            int(data.get("version", 1)),
+            str(data.get("content", "")),
+            expired,
+            invalid,
+            not (expired or invalid or dissolved),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +77,11 @@ def describe_hit(rank: int, hit: SearchHit) -> str:
     s = hit.score
     found = ",".join(f"{k}#{v}" for k, v in sorted(s.ranks.items()))
     base = s.extra.get("base", s.rrf)  # the fused score the four factors multiply (RRF or linear fusion)
-    return (f"{rank:>2}. {s.final:.4f}  {one_line(hit.memory.content)}\n"
-            f"    [{hit.memory.memory_type.value}; fused {base:.4f} × (1 + recency {s.recency:.3f} + importance "
-            f"{s.importance:.3f} + stage {s.stage_boost:.2f}); found by {found}]")
+    return (
+        f"{rank:>2}. {s.final:.4f}  {one_line(hit.memory.content)}\n"
+        f"    [{hit.memory.memory_type.value}; fused {base:.4f} × (1 + recency {s.recency:.3f} + importance "
+        f"{s.importance:.3f} + stage {s.stage_boost:.2f}); found by {found}]"
+    )
 
 
 def describe_remote_hit(rank: int, hit: Mapping[str, Any]) -> str:
@@ -73,8 +91,10 @@ def describe_remote_hit(rank: int, hit: Mapping[str, Any]) -> str:
     parts = [str(memory.get("memory_type", "memory"))]
     if {"recency", "importance", "stage_boost"} <= score.keys():
         base = score.get("extra", {}).get("base", score.get("rrf", 0.0))
-        parts.append(f"fused {base:.4f} × (1 + recency {score['recency']:.3f} + importance "
-                     f"{score['importance']:.3f} + stage {score['stage_boost']:.2f})")  # fmt: skip
+        parts.append(
+            f"fused {base:.4f} × (1 + recency {score['recency']:.3f} + importance "
+            f"{score['importance']:.3f} + stage {score['stage_boost']:.2f})"
+        )
     if score.get("ranks"):
         parts.append("found by " + ",".join(f"{k}#{v}" for k, v in sorted(score["ranks"].items())))
     return f"{line}\n    [{'; '.join(parts)}]"
@@ -87,36 +107,62 @@ def parse_metadata(text: str | None) -> dict[str, Any] | None:
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise click.BadParameter(f"not valid JSON ({exc.msg} at character {exc.pos}): {text!r}",
-                                 param_hint="--metadata") from None  # fmt: skip
+        raise click.BadParameter(
+            f"not valid JSON ({exc.msg} at character {exc.pos}): {text!r}", param_hint="--metadata"
+        ) from None
     if not isinstance(value, dict):
-        raise click.BadParameter(f"must be a JSON object like '{{\"k\": \"v\"}}', got {text!r}", param_hint="--metadata")
+        raise click.BadParameter(
+            f'must be a JSON object like \'{{"k": "v"}}\', got {text!r}', param_hint="--metadata"
+        )
     return value
 
 
 @click.command()
 @user_option
 @click.argument("content")
-@click.option("--type", "memory_type", default="fact", show_default=True,
-              type=click.Choice(["fact", "episodic", "trait", "document"]))
+@click.option(
+    "--type",
+    "memory_type",
+    default="fact",
+    show_default=True,
+    type=click.Choice(["fact", "episodic", "trait", "document"]),
+)
 @click.option("--category", default=None, help="e.g. identity, preference, relationship, task, procedure.")
 @click.option("--importance", type=click.FloatRange(0, 1), default=None, help="0–1 (default from settings).")
 @click.option("--metadata", default=None, help='A JSON object, e.g. \'{"source": "crm"}\'.')
 @friendly_errors
-def add(user_id: str, content: str, memory_type: str, category: str | None, importance: float | None,
-        metadata: str | None) -> None:
+def add(
+    user_id: str,
+    content: str,
+    memory_type: str,
+    category: str | None,
+    importance: float | None,
+    metadata: str | None,
+) -> None:
     """Store one memory: ADD, or NOOP when already known, or UPDATE of a near-duplicate."""
     meta = parse_metadata(metadata)
-    results = remote_or_none(None, lambda r: r.add(user_id, content, memory_type=memory_type, category=category,
-                                                   importance=importance, metadata=meta))  # fmt: skip
+    results = remote_or_none(
+        None,
+        lambda r: r.add(
+            user_id, content, memory_type=memory_type, category=category, importance=importance, metadata=meta
+        ),
+    )
     if results is not None:
         for data in results:
-            click.echo(f"{data['operation'].upper()}: {describe(RemoteRecord.of(data['memory']))} "
-                       f"({data.get('reason', '')})")  # fmt: skip
+            click.echo(
+                f"{data['operation'].upper()}: {describe(RemoteRecord.of(data['memory']))} "
+                f"({data.get('reason', '')})"
+            )
         return
     with open_memory(query_settings()) as m:  # one text to embed: the engine that loads fastest
-        for result in m.add(content, user_id=user_id, memory_type=memory_type, category=category,
-                            importance=importance, metadata=meta):
+        for result in m.add(
+            content,
+            user_id=user_id,
+            memory_type=memory_type,
+            category=category,
+            importance=importance,
+            metadata=meta,
+        ):
             click.echo(f"{result.operation.value.upper()}: {describe(result.memory)} ({result.reason})")
 
 
@@ -165,14 +211,22 @@ def history(user_id: str, memory_id: str) -> None:
         for e in entries:
             old, new = e.get("old_content"), e.get("new_content")
             change = new if old is None else f"{old!r} → {new!r}"
-            click.echo(f"{dt.datetime.fromisoformat(e['created_at']):%Y-%m-%d %H:%M:%S}  {e['event']:<12} "
-                       f"{e['actor']:<10} {e['memory_id']}  {change}")  # fmt: skip
+            click.echo(
+                f"{dt.datetime.fromisoformat(e['created_at']):%Y-%m-%d %H:%M:%S}  {e['event']:<12} "
+                f"{e['actor']:<10} {e['memory_id']}  {change}"
+            )
         return
     with open_memory() as m:
         for entry in m.history(memory_id, user_id=user_id):
-            change = entry.new_content if entry.old_content is None else f"{entry.old_content!r} → {entry.new_content!r}"
-            click.echo(f"{entry.created_at:%Y-%m-%d %H:%M:%S}  {entry.event.value:<12} {entry.actor:<10} "
-                       f"{entry.memory_id}  {change}")
+            change = (
+                entry.new_content
+                if entry.old_content is None
+                else f"{entry.old_content!r} → {entry.new_content!r}"
+            )
+            click.echo(
+                f"{entry.created_at:%Y-%m-%d %H:%M:%S}  {entry.event.value:<12} {entry.actor:<10} "
+                f"{entry.memory_id}  {change}"
+            )
 
 
 @click.command("list")

@@ -16,16 +16,34 @@ from .memory_commands import TIME_HELP, describe_hit, describe_remote_hit, score
 @user_option
 @click.argument("query")
 @click.option("--limit", "-k", type=click.IntRange(1, 1000), default=10, show_default=True)
-@click.option("--recipe", default=None, help="Retrieval recipe: hybrid (default), hybrid-rrf, dense, bm25, fast, … (an unknown name lists them).")
+@click.option(
+    "--recipe",
+    default=None,
+    help="Retrieval recipe: hybrid (default), hybrid-rrf, dense, bm25, fast, … (an unknown name lists them).",
+)
 @click.option("--as-of", default=None, help=TIME_HELP[0])
 @click.option("--valid-at", default=None, help=TIME_HELP[1])
 @click.option("--trace", is_flag=True, help="Show each stage's candidates, timings and scores.")
-@click.option("--prompt", "budget", type=click.IntRange(16, 100_000), default=None,
-              help="Also print the packed memory block for a system prompt within this many tokens.")
+@click.option(
+    "--prompt",
+    "budget",
+    type=click.IntRange(16, 100_000),
+    default=None,
+    help="Also print the packed memory block for a system prompt within this many tokens.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @friendly_errors
-def recall(user_id: str, query: str, limit: int, recipe: str | None, as_of: str | None, valid_at: str | None,
-           trace: bool, budget: int | None, as_json: bool) -> None:  # fmt: skip
+def recall(
+    user_id: str,
+    query: str,
+    limit: int,
+    recipe: str | None,
+    as_of: str | None,
+    valid_at: str | None,
+    trace: bool,
+    budget: int | None,
+    as_json: bool,
+) -> None:
     """Recall the memories that matter for QUERY: full-text, vector, graph and trait retrieval,
     fused and scored; with --prompt, also the memory block for a system prompt.
 
@@ -35,20 +53,35 @@ def recall(user_id: str, query: str, limit: int, recipe: str | None, as_of: str 
     if not (recipe or as_of or valid_at or trace or as_json) and recall_remote(user_id, query, limit, budget):
         return
     with open_memory(query_settings()) as m:
-        results = m.search(query, user_id=user_id, limit=limit, recipe=recipe, as_of=as_of, valid_at=valid_at,
-                           trace=trace)  # fmt: skip
-        block = m.recall_prompt(query, user_id=user_id, token_budget=budget, recipe=recipe) if budget else None
+        results = m.search(
+            query, user_id=user_id, limit=limit, recipe=recipe, as_of=as_of, valid_at=valid_at, trace=trace
+        )
+        block = (
+            m.recall_prompt(query, user_id=user_id, token_budget=budget, recipe=recipe) if budget else None
+        )
         if as_json:
             payload = {
-                "hits": [{"id": str(h.memory.id), "content": h.memory.content, "final": h.score.final,
-                          "ranks": h.score.ranks, "rrf": h.score.rrf, "recency": h.score.recency,
-                          "importance": h.score.importance, "stage_boost": h.score.stage_boost,
-                          "scores": h.score.extra} for h in results],
-                "passages": [{"sha256": p.sha256, "offset": p.offset, "length": p.length, "text": p.text}
-                             for p in results.passages],
+                "hits": [
+                    {
+                        "id": str(h.memory.id),
+                        "content": h.memory.content,
+                        "final": h.score.final,
+                        "ranks": h.score.ranks,
+                        "rrf": h.score.rrf,
+                        "recency": h.score.recency,
+                        "importance": h.score.importance,
+                        "stage_boost": h.score.stage_boost,
+                        "scores": h.score.extra,
+                    }
+                    for h in results
+                ],
+                "passages": [
+                    {"sha256": p.sha256, "offset": p.offset, "length": p.length, "text": p.text}
+                    for p in results.passages
+                ],
                 "trace": results.trace,
                 "prompt": None if block is None else block.text,
-            }  # fmt: skip
+            }
             click.echo(json.dumps(payload, ensure_ascii=False, indent=1, default=str))
             return
         show_hits(scored(results), describe_hit)

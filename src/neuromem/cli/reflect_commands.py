@@ -22,8 +22,12 @@ def traits(user_id: str) -> None:
     then the ones still forming (not used in recall yet). Dissolved traits are not listed."""
     with open_memory() as m:
         groups = m.traits(user_id=user_id)
-        for title, items in (("Core traits", groups.core), ("Preferences", groups.preferences),
-                             ("Behaviour patterns", groups.behaviors), ("Forming (not recalled)", groups.forming)):  # fmt: skip
+        for title, items in (
+            ("Core traits", groups.core),
+            ("Preferences", groups.preferences),
+            ("Behaviour patterns", groups.behaviors),
+            ("Forming (not recalled)", groups.forming),
+        ):
             click.echo(f"{title}:")
             for t in items:
                 click.echo(_line(t))
@@ -62,12 +66,16 @@ def reflect(user_id: str) -> None:
     create, reinforce, promote or dissolve traits."""
     with open_memory() as m:
         r = m.reflect(user_id=user_id)
-        click.echo(f"cycle {r.cycle_id}: scanned {r.scanned}, created {r.created}, updated {r.updated}, "
-                   f"dissolved {r.dissolved}, promoted {r.promoted}")  # fmt: skip
+        click.echo(
+            f"cycle {r.cycle_id}: scanned {r.scanned}, created {r.created}, updated {r.updated}, "
+            f"dissolved {r.dissolved}, promoted {r.promoted}"
+        )
 
 
 @click.command()
-@click.option("--run", "name", required=True, help="a job name: expire_trends, reflection_sweep, compress_episodes, …")
+@click.option(
+    "--run", "name", required=True, help="a job name: expire_trends, reflection_sweep, compress_episodes, …"
+)
 @click.option("--dry-run", is_flag=True, help="report what the job would change, change nothing")
 @friendly_errors
 def job(name: str, dry_run: bool) -> None:
@@ -100,8 +108,10 @@ def worker(concurrency: int, once: bool, list_: bool) -> None:
                 click.echo(f"{job_.name}: {m.run_job(job_.name)}")
             return
         jobs = scheduled_jobs()
-        click.echo(f"worker: {len(jobs)} jobs on their schedules (UTC), {concurrency} at a time; one line per run "
-                   "below; Ctrl-C stops")  # fmt: skip
+        click.echo(
+            f"worker: {len(jobs)} jobs on their schedules (UTC), {concurrency} at a time; one line per run "
+            "below; Ctrl-C stops"
+        )
         for job_ in jobs:
             click.echo(f"  {job_.name:22} {job_.cron:14} {job_.description}")
         _show_job_runs()

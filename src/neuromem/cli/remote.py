@@ -61,8 +61,13 @@ class Remote:
     token: str | None = None
     explicit: bool = False  # named by NEUROMEM_SERVE_URL: failures are errors, not fallbacks
 
-    def request(self, method: str, path: str, body: Mapping[str, Any] | None = None,
-                timeout: float = REQUEST_TIMEOUT_S) -> Any:  # fmt: skip
+    def request(
+        self,
+        method: str,
+        path: str,
+        body: Mapping[str, Any] | None = None,
+        timeout: float = REQUEST_TIMEOUT_S,
+    ) -> Any:
         """One JSON request; returns the decoded answer."""
         import http.client
         from urllib.parse import urlsplit
@@ -101,8 +106,11 @@ class Remote:
         return list(answer.get("hits", []))
 
     def recall(self, user_id: str, query: str, token_budget: int) -> dict[str, Any]:
-        return dict(self.request("POST", "/v1/recall",
-                                 {"user_id": user_id, "query": query, "token_budget": token_budget}))  # fmt: skip
+        return dict(
+            self.request(
+                "POST", "/v1/recall", {"user_id": user_id, "query": query, "token_budget": token_budget}
+            )
+        )
 
     def add(self, user_id: str, content: str, **fields: Any) -> list[dict[str, Any]]:
         body = {"user_id": user_id, "content": content, **{k: v for k, v in fields.items() if v is not None}}
@@ -113,7 +121,11 @@ class Remote:
         return list(self.request("GET", f"/v1/memories?{urlencode(query)}"))
 
     def delete(self, user_id: str, memory_id: str) -> dict[str, Any]:
-        return dict(self.request("DELETE", f"/v1/memories/{quote(memory_id, safe='')}?{urlencode({'user_id': user_id})}"))
+        return dict(
+            self.request(
+                "DELETE", f"/v1/memories/{quote(memory_id, safe='')}?{urlencode({'user_id': user_id})}"
+            )
+        )
 
     def history(self, user_id: str, memory_id: str) -> list[dict[str, Any]]:
         path = f"/v1/memories/{quote(memory_id, safe='')}/history?{urlencode({'user_id': user_id})}"
@@ -127,10 +139,16 @@ class Remote:
         return list(self.request("GET", f"/v1/documents?{urlencode({'user_id': user_id, 'limit': 1000})}"))
 
     def delete_document(self, user_id: str, file_id: str) -> dict[str, Any]:
-        return dict(self.request("DELETE", f"/v1/documents/{quote(file_id, safe='')}?{urlencode({'user_id': user_id})}"))
+        return dict(
+            self.request(
+                "DELETE", f"/v1/documents/{quote(file_id, safe='')}?{urlencode({'user_id': user_id})}"
+            )
+        )
 
 
-def find_remote(data_dir: Path, *, external_database: bool, environ: Mapping[str, str] | None = None) -> Remote | None:
+def find_remote(
+    data_dir: Path, *, external_database: bool, environ: Mapping[str, str] | None = None
+) -> Remote | None:
     """The live service to use, or None to run in-process (see the module docstring)."""
     env = os.environ if environ is None else environ
     url = env.get("NEUROMEM_SERVE_URL")
@@ -162,9 +180,15 @@ def start_service(data_dir: Path, environ: Mapping[str, str] | None = None) -> i
         return None
     files.log.parent.mkdir(parents=True, exist_ok=True)
     with open(files.log, "ab") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "neuromem.cli.main", "serve", "--auto"],
-                                env=dict(os.environ if environ is None else environ), stdin=subprocess.DEVNULL,
-                                stdout=log, stderr=log, start_new_session=True, close_fds=True)  # fmt: skip
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "neuromem.cli.main", "serve", "--auto"],
+            env=dict(os.environ if environ is None else environ),
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            close_fds=True,
+        )
     return proc.pid
 
 

@@ -39,11 +39,17 @@ def status(user_id: str | None) -> None:
         mode = f", embedding {s.embed_mode}" if check.role == "embedder" else ""
         click.echo(f"{check.role + ':':<12}{check.configured}: {state} ({check.detail}{mode})")
     scope = f" of {user_id}" if user_id else ""
-    click.echo(f"memories{scope}: ".ljust(12) + (", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())) or "none"))
+    click.echo(
+        f"memories{scope}: ".ljust(12)
+        + (", ".join(f"{k} {v}" for k, v in sorted(s.counts.items())) or "none")
+    )
     click.echo(f"pending:    {s.pending_embeddings} rows waiting for an embedding ({s.pending_turns} turns)")
     if s.overdue_jobs:  # issue 27: nothing runs the upkeep
-        click.echo(f"warning:    overdue jobs: {', '.join(s.overdue_jobs)} — run `memctl worker` "
-                   "or use Memory(background_jobs=True)", err=True)  # fmt: skip
+        click.echo(
+            f"warning:    overdue jobs: {', '.join(s.overdue_jobs)} — run `memctl worker` "
+            "or use Memory(background_jobs=True)",
+            err=True,
+        )
 
 
 @click.command()
@@ -91,7 +97,9 @@ def server_stop() -> None:
         click.echo(f"stopped the neuromem service commands had started (pid {pid})")
     done = stop_embedded_server(settings)
     if done.external:
-        click.echo("nothing stopped: NEUROMEM_DATABASE_URL points at an external server, which neuromem does not run")
+        click.echo(
+            "nothing stopped: NEUROMEM_DATABASE_URL points at an external server, which neuromem does not run"
+        )
     elif done.postmaster_pid is not None:
         click.echo(f"stopped the embedded PostgreSQL in {done.data_dir} (pid {done.postmaster_pid})")
     else:

@@ -23,12 +23,23 @@ def _require_extra() -> None:
 
 @click.command()
 @click.option("--host", default=None, help="Address to listen on (default: service.host, 127.0.0.1).")
-@click.option("--port", type=click.IntRange(0, 65535), default=None, help="Port (default: service.port, 8765).")
-@click.option("--proxy", "proxy_upstream", default=None, metavar="UPSTREAM_URL",
-              help="Also serve POST /v1/chat/completions: a memory proxy in front of this OpenAI-compatible "
-                   "base URL (e.g. https://api.openai.com/v1).")
-@click.option("--auto", is_flag=True, hidden=True,
-              help="Started by a command: any free port, stop after service.idle_shutdown_s idle.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=None, help="Port (default: service.port, 8765)."
+)
+@click.option(
+    "--proxy",
+    "proxy_upstream",
+    default=None,
+    metavar="UPSTREAM_URL",
+    help="Also serve POST /v1/chat/completions: a memory proxy in front of this OpenAI-compatible "
+    "base URL (e.g. https://api.openai.com/v1).",
+)
+@click.option(
+    "--auto",
+    is_flag=True,
+    hidden=True,
+    help="Started by a command: any free port, stop after service.idle_shutdown_s idle.",
+)
 @friendly_errors
 def serve(host: str | None, port: int | None, proxy_upstream: str | None, auto: bool) -> None:
     """Serve the REST API (/v1, /docs), MCP over HTTP (/mcp) and /metrics until Ctrl-C.
@@ -40,7 +51,9 @@ def serve(host: str | None, port: int | None, proxy_upstream: str | None, auto: 
     from neuromem.service import serve as run
 
     settings = load_settings()
-    updates = {k: v for k, v in (("host", host), ("port", port), ("proxy_upstream", proxy_upstream)) if v is not None}
+    updates = {
+        k: v for k, v in (("host", host), ("port", port), ("proxy_upstream", proxy_upstream)) if v is not None
+    }
     run(settings.with_updates(service=updates) if updates else settings, auto=auto)  # another service: exit 2
 
 
@@ -95,8 +108,10 @@ def keys_create(tenant: str, scope: str, user_id: str | None, name: str) -> None
 
     with open_memory() as memory:
         key, token = key_store(memory).create(tenant, scope, name=name, user_id=user_id)
-    click.echo(f"id:     {key.id}\ntenant: {key.tenant}\nscope:  {key.scope.label}"
-               + (f"\nuser:   {key.bound_user}" if key.bound_user else ""))  # fmt: skip
+    click.echo(
+        f"id:     {key.id}\ntenant: {key.tenant}\nscope:  {key.scope.label}"
+        + (f"\nuser:   {key.bound_user}" if key.bound_user else "")
+    )
     click.echo(f"token:  {token}")
     click.secho("Store the token now: it is shown only once.", err=True, fg="yellow")
 
@@ -114,8 +129,10 @@ def keys_list(tenant: str | None, include_revoked: bool) -> None:
     for k in found:
         state = f"revoked {k.revoked_at:%Y-%m-%d}" if k.revoked_at else "active"
         used = f"{k.last_used_at:%Y-%m-%d %H:%M}" if k.last_used_at else "never"
-        click.echo(f"{k.id}  {k.tenant:<16} {k.scope.label:<5} {k.bound_user or '*':<16} {state:<18} "
-                   f"used {used}  {k.name}")  # fmt: skip
+        click.echo(
+            f"{k.id}  {k.tenant:<16} {k.scope.label:<5} {k.bound_user or '*':<16} {state:<18} "
+            f"used {used}  {k.name}"
+        )
     if not found:
         click.echo("no keys")
 

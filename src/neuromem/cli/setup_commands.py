@@ -33,8 +33,12 @@ def default_user() -> str:
 @click.command()
 @click.argument("agent", type=click.Choice(AGENTS))
 @click.option("--user-id", "-u", default=None, help="Whose memory the agent uses (default: your login name).")
-@click.option("--project", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Configure this project only (.mcp.json / .claude/settings.json, .cursor/…), not your home.")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Configure this project only (.mcp.json / .claude/settings.json, .cursor/…), not your home.",
+)
 @click.option("--print", "show", is_flag=True, help="Show what would be written; write nothing.")
 @click.option("--undo", is_flag=True, help="Remove exactly what setup wrote; leave everything else.")
 def setup(agent: str, user_id: str | None, project: Path | None, show: bool, undo: bool) -> None:
@@ -50,14 +54,20 @@ def setup(agent: str, user_id: str | None, project: Path | None, show: bool, und
             click.echo(f"{change.file}: unchanged")
             continue
         if show:
-            body = "(deleted)" if change.after is None else json.dumps(change.after, indent=2, ensure_ascii=False)
+            body = (
+                "(deleted)"
+                if change.after is None
+                else json.dumps(change.after, indent=2, ensure_ascii=False)
+            )
             click.echo(f"{change.file} would become:\n{body}")
             continue
         write(change)
         click.echo(f"{change.file}: {'removed' if change.after is None else 'updated'}")
     if not show and not undo:
-        click.echo(f"{agent} now recalls before each prompt and saves each exchange (restart it to load the change); "
-                   f"undo with: memctl setup {agent} --undo")  # fmt: skip
+        click.echo(
+            f"{agent} now recalls before each prompt and saves each exchange (restart it to load the change); "
+            f"undo with: memctl setup {agent} --undo"
+        )
 
 
 @click.group()

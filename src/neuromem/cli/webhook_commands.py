@@ -14,8 +14,12 @@ def webhooks() -> None:
 
 @webhooks.command("add")
 @click.argument("url")
-@click.option("--events", "kinds", default="", help="Comma-separated kinds, e.g. memory.added,trait.formed "
-              "(default: every kind).")  # fmt: skip
+@click.option(
+    "--events",
+    "kinds",
+    default="",
+    help="Comma-separated kinds, e.g. memory.added,trait.formed (default: every kind).",
+)
 @click.option("--tenant", default="default", show_default=True)
 @friendly_errors
 def webhooks_add(url: str, kinds: str, tenant: str) -> None:
@@ -26,8 +30,11 @@ def webhooks_add(url: str, kinds: str, tenant: str) -> None:
         hook = add_webhook(m, url, tenant=tenant, events=[k.strip() for k in kinds.split(",") if k.strip()])
     click.echo(f"id:     {hook.id}\nurl:    {hook.url}\nevents: {', '.join(hook.events) or 'all'}")
     click.echo(f"secret: {hook.secret}")
-    click.secho("Store the secret now: it is shown only once. Receivers check X-Neuromem-Signature with it.",
-                err=True, fg="yellow")  # fmt: skip
+    click.secho(
+        "Store the secret now: it is shown only once. Receivers check X-Neuromem-Signature with it.",
+        err=True,
+        fg="yellow",
+    )
 
 
 @webhooks.command("list")
@@ -42,8 +49,10 @@ def webhooks_list(tenant: str | None, include_removed: bool) -> None:
     for h in found:
         state = f"removed {h.removed_at:%Y-%m-%d}" if h.removed_at else "active"
         failing = f"  failing x{h.failures}: {h.last_error}" if h.failures else ""
-        click.echo(f"{h.id}  {h.tenant:<12} {state:<18} delivered {h.delivered:<6} "
-                   f"{','.join(h.events) or 'all'}  {h.url}{failing}")  # fmt: skip
+        click.echo(
+            f"{h.id}  {h.tenant:<12} {state:<18} delivered {h.delivered:<6} "
+            f"{','.join(h.events) or 'all'}  {h.url}{failing}"
+        )
     if not found:
         click.echo("no webhooks")
 
@@ -69,8 +78,10 @@ def events_command(user_id: str, after: str | None, limit: int) -> None:
     with open_memory() as m:
         page = m.events(user_id=user_id, after=after, limit=limit)
     for e in page.events:
-        click.echo(f"{e.created_at:%Y-%m-%d %H:%M:%S}  {e.kind:<20} {e.memory_id or '-'}  "
-                   + " ".join(f"{k}={v}" for k, v in sorted(e.detail.items())))  # fmt: skip
+        click.echo(
+            f"{e.created_at:%Y-%m-%d %H:%M:%S}  {e.kind:<20} {e.memory_id or '-'}  "
+            + " ".join(f"{k}={v}" for k, v in sorted(e.detail.items()))
+        )
     click.echo(f"next: {page.next}")
 
 

@@ -57,7 +57,9 @@ _EVENTS = {Operation.ADD: "ADD", Operation.UPDATE: "UPDATE", Operation.DELETE: "
 class Memory:
     """Mem0's ``Memory`` (open-source SDK) backed by a ``neuromem.Memory``."""
 
-    def __init__(self, config: Mapping[str, Any] | None = None, *, memory: NeuromemMemory | None = None) -> None:
+    def __init__(
+        self, config: Mapping[str, Any] | None = None, *, memory: NeuromemMemory | None = None
+    ) -> None:
         if memory is None:
             overrides = dict((config or {}).get("neuromem", {}))
             memory = NeuromemMemory(Settings.from_env(**overrides))
@@ -68,22 +70,40 @@ class Memory:
         return cls(config_dict)
 
     # -- writes -------------------------------------------------------------
-    def add(self, messages: Any, *, user_id: str | None = None, agent_id: str | None = None,
-            run_id: str | None = None, metadata: Mapping[str, Any] | None = None, infer: bool = True,
-            memory_type: str | None = None, prompt: str | None = None) -> dict[str, Any]:  # fmt: skip
+    def add(
+        self,
+        messages: Any,
+        *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        infer: bool = True,
+        memory_type: str | None = None,
+        prompt: str | None = None,
+    ) -> dict[str, Any]:
         """Remember ``messages`` (a string, a message dict or a list of them) for one scope."""
         owner = _owner(user_id, agent_id, run_id)
         del memory_type, prompt  # Mem0 options neuromem decides itself (types by extraction)
         given = dict(metadata or {})
-        meta = {**given, _KEYS: sorted(given), **{k: v for k, v in (("agent_id", agent_id), ("run_id", run_id)) if v}}
+        meta = {
+            **given,
+            _KEYS: sorted(given),
+            **{k: v for k, v in (("agent_id", agent_id), ("run_id", run_id)) if v},
+        }
         turns = _messages(messages)
         scoped = _columns(user_id, agent_id, run_id)
         if infer:
             results = self.memory.add(turns, user_id=owner, session_id=run_id, metadata=meta, **scoped)
         else:
-            results = [r for t in turns if t.get("role") != "system"
-                       for r in self.memory.add(t["content"], user_id=owner, metadata={**meta, "role": t["role"]},
-                                                **scoped)]  # fmt: skip
+            results = [
+                r
+                for t in turns
+                if t.get("role") != "system"
+                for r in self.memory.add(
+                    t["content"], user_id=owner, metadata={**meta, "role": t["role"]}, **scoped
+                )
+            ]
         return {"results": [_event(r) for r in results if r.operation in _EVENTS]}
 
     def update(self, memory_id: str, data: str, metadata: Mapping[str, Any] | None = None) -> dict[str, str]:
@@ -96,8 +116,9 @@ class Memory:
         self.memory.delete(record.id, user_id=record.user_id)
         return {"message": "Memory deleted successfully!"}
 
-    def delete_all(self, *, user_id: str | None = None, agent_id: str | None = None,
-                   run_id: str | None = None) -> dict[str, str]:  # fmt: skip
+    def delete_all(
+        self, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None
+    ) -> dict[str, str]:
         owner = _owner(user_id, agent_id, run_id)
         exact = _exact(_columns(user_id, agent_id, run_id), None)
         while batch := self.memory.get_all(user_id=owner, filters=exact, limit=1000):
@@ -113,25 +134,57 @@ class Memory:
             self.memory.reset(user_id=user)
 
     # -- reads --------------------------------------------------------------
-    def search(self, query: str, *, user_id: str | None = None, agent_id: str | None = None,
-               run_id: str | None = None, limit: int = 100, filters: Mapping[str, Any] | None = None,
-               threshold: float | None = None, rerank: bool = True) -> dict[str, Any]:  # fmt: skip
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        limit: int = 100,
+        filters: Mapping[str, Any] | None = None,
+        threshold: float | None = None,
+        rerank: bool = True,
+    ) -> dict[str, Any]:
         del rerank  # neuromem's recall always fuses and re-scores
         scope, where = _split_filters(filters)
-        ids = (user_id or scope.get("user_id"), agent_id or scope.get("agent_id"), run_id or scope.get("run_id"))
+        ids = (
+            user_id or scope.get("user_id"),
+            agent_id or scope.get("agent_id"),
+            run_id or scope.get("run_id"),
+        )
         owner = _owner(*ids)
         # memories only, as Mem0 returns: a conversation turn no memory came from is neuromem's own kind of hit
         # (issue 22 item 6), so the search looks twice as deep and leaves those out
         wanted = check_limit(limit)
-        hits = self.memory.search(query, user_id=owner, limit=min(1000, 2 * wanted), filters=_exact(_columns(*ids), where))
-        memories = [h for h in hits if not (isinstance(h.memory.metadata, dict) and h.memory.metadata.get("turn_only"))]
-        results = [_item(h.memory, h) for h in memories[:wanted] if threshold is None or h.score.final >= threshold]
+        hits = self.memory.search(
+            query, user_id=owner, limit=min(1000, 2 * wanted), filters=_exact(_columns(*ids), where)
+        )
+        memories = [
+            h
+            for h in hits
+            if not (isinstance(h.memory.metadata, dict) and h.memory.metadata.get("turn_only"))
+        ]
+        results = [
+            _item(h.memory, h) for h in memories[:wanted] if threshold is None or h.score.final >= threshold
+        ]
         return {"results": results}
 
-    def get_all(self, *, user_id: str | None = None, agent_id: str | None = None, run_id: str | None = None,
-                filters: Mapping[str, Any] | None = None, limit: int = 100) -> dict[str, Any]:  # fmt: skip
+    def get_all(
+        self,
+        *,
+        user_id: str | None = None,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+        filters: Mapping[str, Any] | None = None,
+        limit: int = 100,
+    ) -> dict[str, Any]:
         scope, where = _split_filters(filters)
-        ids = (user_id or scope.get("user_id"), agent_id or scope.get("agent_id"), run_id or scope.get("run_id"))
+        ids = (
+            user_id or scope.get("user_id"),
+            agent_id or scope.get("agent_id"),
+            run_id or scope.get("run_id"),
+        )
         owner = _owner(*ids)
         records = self.memory.get_all(user_id=owner, filters=_exact(_columns(*ids), where), limit=limit)
         return {"results": [_item(r) for r in records]}
@@ -175,7 +228,9 @@ class Memory:
 class AsyncMemory:
     """Mem0's ``AsyncMemory``: the same methods, awaited (each runs ``Memory``'s in a thread)."""
 
-    def __init__(self, config: Mapping[str, Any] | None = None, *, memory: NeuromemMemory | None = None) -> None:
+    def __init__(
+        self, config: Mapping[str, Any] | None = None, *, memory: NeuromemMemory | None = None
+    ) -> None:
         self.sync = Memory(config, memory=memory)
 
     @classmethod
@@ -249,8 +304,10 @@ def _translate(filters: Mapping[str, Any]) -> dict[str, Any]:
             out["NOT"] = {"OR": [_translate(v) for v in inner]}  # none of them holds
         elif value == "*" or (isinstance(value, Mapping) and not set(value) <= _OPERATORS):
             unknown = "*" if value == "*" else ", ".join(sorted(set(value) - _OPERATORS))
-            raise InvalidFilterError(f"filter operator {unknown!r} on {key!r} is not supported; "
-                                     f"use {', '.join(sorted(_OPERATORS))}, AND, OR, NOT")  # fmt: skip
+            raise InvalidFilterError(
+                f"filter operator {unknown!r} on {key!r} is not supported; "
+                f"use {', '.join(sorted(_OPERATORS))}, AND, OR, NOT"
+            )
         else:
             out[f"metadata.{key}"] = value
     return out
@@ -263,10 +320,14 @@ def _iso(value: dt.datetime | None) -> str | None:
 def _item(record: MemoryRecord, hit: SearchHit | None = None) -> dict[str, Any]:
     meta = dict(record.metadata)
     item: dict[str, Any] = {
-        "id": str(record.id), "memory": record.content, "hash": record.content_hash,
+        "id": str(record.id),
+        "memory": record.content,
+        "hash": record.content_hash,
         "metadata": {k: meta[k] for k in meta.get(_KEYS, meta) if k in meta and k not in (_KEYS, *_SCOPES)},
-        "created_at": _iso(record.created_at), "updated_at": _iso(record.updated_at), "user_id": record.user_id,
-    }  # fmt: skip
+        "created_at": _iso(record.created_at),
+        "updated_at": _iso(record.updated_at),
+        "user_id": record.user_id,
+    }
     for scope in ("agent_id", "run_id"):
         value = getattr(record, scope) or meta.get(scope)
         if value:
@@ -278,7 +339,12 @@ def _item(record: MemoryRecord, hit: SearchHit | None = None) -> dict[str, Any]:
 
 def _event(result: WriteResult) -> dict[str, Any]:
     item = _item(result.memory)
-    out = {"id": item["id"], "memory": item["memory"], "metadata": item["metadata"], "event": _EVENTS[result.operation]}
+    out = {
+        "id": item["id"],
+        "memory": item["memory"],
+        "metadata": item["metadata"],
+        "event": _EVENTS[result.operation],
+    }
     if result.previous_id is not None:
         out["previous_id"] = str(result.previous_id)
     return out
@@ -287,12 +353,19 @@ def _event(result: WriteResult) -> dict[str, Any]:
 def _change(entry: HistoryEntry) -> dict[str, Any]:
     event = str(entry.event.value).upper()
     return {
-        "id": str(entry.id), "memory_id": str(entry.memory_id),
-        "old_memory": entry.old_content, "new_memory": entry.new_content, "event": event,
-        "previous_value": entry.old_content, "new_value": entry.new_content, "action": event,
-        "created_at": _iso(entry.created_at), "updated_at": None, "is_deleted": int(event == "DELETE"),
+        "id": str(entry.id),
+        "memory_id": str(entry.memory_id),
+        "old_memory": entry.old_content,
+        "new_memory": entry.new_content,
+        "event": event,
+        "previous_value": entry.old_content,
+        "new_value": entry.new_content,
+        "action": event,
+        "created_at": _iso(entry.created_at),
+        "updated_at": None,
+        "is_deleted": int(event == "DELETE"),
         "actor_id": entry.actor,
-    }  # fmt: skip
+    }
 
 
 def _uuid(value: Any) -> uuid.UUID:

@@ -133,8 +133,9 @@ class Layer:
 class Tokenizer:
     """The unigram SentencePiece tokenizer of ``e5.c`` (same normalisation and Viterbi)."""
 
-    def __init__(self, pieces: list[str], scores: np.ndarray, specials: dict[str, int],
-                 normalisation: dict[str, str]) -> None:
+    def __init__(
+        self, pieces: list[str], scores: np.ndarray, specials: dict[str, int], normalisation: dict[str, str]
+    ) -> None:
         self.bos, self.eos, self.unk = specials["bos"], specials["eos"], specials["unk"]
         self.norm = normalisation
         self.unk_score = float(scores.min()) - 10.0
@@ -216,10 +217,20 @@ class E5Model:
     ((2, 384), True)
     """
 
-    def __init__(self, *, hidden: int, heads: int, max_positions: int, eps: float,
-                 tokenizer: Tokenizer, word: np.ndarray, positions: np.ndarray,
-                 token_type: np.ndarray, emb_ln: tuple[np.ndarray, np.ndarray],
-                 layers: list[Layer]) -> None:
+    def __init__(
+        self,
+        *,
+        hidden: int,
+        heads: int,
+        max_positions: int,
+        eps: float,
+        tokenizer: Tokenizer,
+        word: np.ndarray,
+        positions: np.ndarray,
+        token_type: np.ndarray,
+        emb_ln: tuple[np.ndarray, np.ndarray],
+        layers: list[Layer],
+    ) -> None:
         self.dim, self.heads, self.max_positions, self.eps = hidden, heads, max_positions, eps
         self.tokenizer = tokenizer
         self.word = word  # Q4_0 blocks [vocab, hidden / 32], dequantised per lookup
@@ -243,8 +254,9 @@ class E5Model:
         offsets = np.frombuffer(r.skip((n_pieces + 1) * 4), dtype="<u4")
         scores = np.frombuffer(r.skip(n_pieces * 4), dtype="<f4").copy()
         blob = bytes(r.skip(blob_len))
-        pieces = [blob[offsets[i] : offsets[i + 1]].decode("utf-8", "surrogateescape")
-                  for i in range(n_pieces)]
+        pieces = [
+            blob[offsets[i] : offsets[i + 1]].decode("utf-8", "surrogateescape") for i in range(n_pieces)
+        ]
         n_norm = int(r.one("i"))
         norm_raw = _Reader(r.skip(int(r.one("I"))))
         normalisation: dict[str, str] = {}
@@ -266,7 +278,8 @@ class E5Model:
         def blocks(name: str, rows: int, cols: int) -> np.ndarray:
             offset = _tensor(tensors, name)[2]
             return np.frombuffer(data, dtype=_BLOCK, count=rows * cols // _QK, offset=offset).reshape(
-                rows, cols // _QK)
+                rows, cols // _QK
+            )
 
         def matrix(name: str, n_out: int, n_in: int) -> np.ndarray:  # [out, in]
             return dequantize(blocks(name, n_out, n_in))
@@ -274,17 +287,24 @@ class E5Model:
         layers = []
         for i in range(n_layers):
             p = f"l{i}."
-            layers.append(Layer(
-                qkv=Linear(np.concatenate([matrix(p + x + ".w", hidden, hidden) for x in "qkv"]),
-                           np.concatenate([floats(p + x + ".b", hidden) for x in "qkv"])),
-                out=Linear(matrix(p + "ao.w", hidden, hidden), floats(p + "ao.b", hidden)),
-                attn_ln=(floats(p + "aln.w", hidden), floats(p + "aln.b", hidden)),
-                ffn_in=Linear(matrix(p + "fi.w", ff, hidden), floats(p + "fi.b", ff)),
-                ffn_out=Linear(matrix(p + "fo.w", hidden, ff), floats(p + "fo.b", hidden)),
-                out_ln=(floats(p + "oln.w", hidden), floats(p + "oln.b", hidden)),
-            ))
+            layers.append(
+                Layer(
+                    qkv=Linear(
+                        np.concatenate([matrix(p + x + ".w", hidden, hidden) for x in "qkv"]),
+                        np.concatenate([floats(p + x + ".b", hidden) for x in "qkv"]),
+                    ),
+                    out=Linear(matrix(p + "ao.w", hidden, hidden), floats(p + "ao.b", hidden)),
+                    attn_ln=(floats(p + "aln.w", hidden), floats(p + "aln.b", hidden)),
+                    ffn_in=Linear(matrix(p + "fi.w", ff, hidden), floats(p + "fi.b", ff)),
+                    ffn_out=Linear(matrix(p + "fo.w", hidden, ff), floats(p + "fo.b", hidden)),
+                    out_ln=(floats(p + "oln.w", hidden), floats(p + "oln.b", hidden)),
+                )
+            )
         return cls(
-            hidden=hidden, heads=heads, max_positions=max_pos, eps=eps,
+            hidden=hidden,
+            heads=heads,
+            max_positions=max_pos,
+            eps=eps,
             tokenizer=Tokenizer(pieces, scores, {"bos": bos, "eos": eos, "unk": unk}, normalisation),
             word=blocks("emb.word", vocab_size, hidden),
             positions=floats("emb.pos", max_pos * hidden).reshape(max_pos, hidden),
@@ -297,8 +317,9 @@ class E5Model:
         """Tokens the model reads for ``text``, ``<s>``/``</s>`` included (before windowing)."""
         return len(self.tokenizer.content_ids(_prefix(is_query) + text)) + 2
 
-    def encode(self, texts: Sequence[str], *, is_query: bool, workers: int = 1,
-               forward: Forward | None = None) -> np.ndarray:
+    def encode(
+        self, texts: Sequence[str], *, is_query: bool, workers: int = 1, forward: Forward | None = None
+    ) -> np.ndarray:
         """L2-normalised embeddings ``[len(texts), dim]`` with the e5 query/passage prefix.
 
         ``workers`` > 1 runs the forward passes of a large batch on that many threads (NumPy

@@ -54,7 +54,11 @@ _PACK_ROWS_HINT = 64  # oneDNN lays prepacked weights out for about this many ro
 _ROW_BUCKET = 16  # oneDNN passes are padded to a multiple of this many rows (one AMX tile of rows)
 _WARM_ROWS = 128  # passes up to this many rows have their kernels built when the engine is made
 _NO_POST_OP: tuple[str, list[Any], str] = ("none", [], "")
-_GELU: tuple[str, list[Any], str] = ("gelu", [], "none")  # oneDNN post-op: GELU, erf form (as the model was trained)
+_GELU: tuple[str, list[Any], str] = (
+    "gelu",
+    [],
+    "none",
+)  # oneDNN post-op: GELU, erf form (as the model was trained)
 _INT8_LEVELS = 63  # int8 weights in [-63, 63]: AVX2's u8×s8 pair sums stay within 16 bits
 _SMOOTHING = 0.5  # SmoothQuant's alpha: the activation range moved into the weights
 _CALIBRATION = (  # per-channel activation ranges for the int8 projections (query and passage forms)
@@ -79,8 +83,10 @@ def native_bfloat16() -> bool:
     import torch
 
     cpu = torch.cpu
-    return any(bool(getattr(cpu, probe, lambda: False)())
-               for probe in ("_is_amx_tile_supported", "_is_avx512_bf16_supported"))
+    return any(
+        bool(getattr(cpu, probe, lambda: False)())
+        for probe in ("_is_amx_tile_supported", "_is_avx512_bf16_supported")
+    )
 
 
 def int8_kernels() -> bool:
@@ -171,8 +177,9 @@ class TorchForward:
             return _Projection(weight, bias, "plain")
         try:
             packed = torch.ops.mkldnn._reorder_linear_weight(weight, _PACK_ROWS_HINT)
-            probe = torch.ops.mkldnn._linear_pointwise(torch.zeros(1, w.shape[1], dtype=self.dtype),
-                                                       packed, bias, *_NO_POST_OP)
+            probe = torch.ops.mkldnn._linear_pointwise(
+                torch.zeros(1, w.shape[1], dtype=self.dtype), packed, bias, *_NO_POST_OP
+            )
             if tuple(probe.shape) == (1, w.shape[0]):
                 return _Projection(packed, bias, "onednn")
         except (AttributeError, RuntimeError):
@@ -191,10 +198,17 @@ class TorchForward:
             self._ranges = None
         try:
             self.layers = [
-                (self._int8(layer.qkv, ranges[id(qkv)]), self._int8(layer.out, ranges[id(out)]), attn_ln,
-                 self._int8(layer.ffn_in, ranges[id(ffn_in)]), ffn_out, out_ln)
-                for layer, (qkv, out, attn_ln, ffn_in, ffn_out, out_ln) in zip(self.model.layers, self.layers,
-                                                                               strict=True)
+                (
+                    self._int8(layer.qkv, ranges[id(qkv)]),
+                    self._int8(layer.out, ranges[id(out)]),
+                    attn_ln,
+                    self._int8(layer.ffn_in, ranges[id(ffn_in)]),
+                    ffn_out,
+                    out_ln,
+                )
+                for layer, (qkv, out, attn_ln, ffn_in, ffn_out, out_ln) in zip(
+                    self.model.layers, self.layers, strict=True
+                )
             ]
         except (AttributeError, RuntimeError):  # a torch build without fbgemm's quantized ops
             self.precision = "float32"
@@ -205,19 +219,26 @@ class TorchForward:
         ±``_INT8_LEVELS``, after moving input channel ranges into the weights (SmoothQuant)."""
         torch = self._torch
         weight, bias = torch.from_numpy(linear.w).float(), torch.from_numpy(linear.b).float()
-        smooth = (input_range.clamp(min=1e-5) ** _SMOOTHING
-                  / weight.abs().amax(dim=0).clamp(min=1e-5) ** (1 - _SMOOTHING))
+        smooth = input_range.clamp(min=1e-5) ** _SMOOTHING / weight.abs().amax(dim=0).clamp(min=1e-5) ** (
+            1 - _SMOOTHING
+        )
         weight = weight * smooth
         scales = (weight.abs().amax(dim=1).clamp(min=1e-8) / _INT8_LEVELS).double()
         engine = torch.backends.quantized.engine
         try:
             torch.backends.quantized.engine = "fbgemm"
             with warnings.catch_warnings():  # torch ≥ 2.10 deprecates quantized tensor creation
-                warnings.filterwarnings("ignore", message=r"torch\.quantize_per_tensor, torch\.quantize_per_channel",
-                                        category=UserWarning)
-                qweight = torch.quantize_per_channel(weight, scales, torch.zeros(len(scales), dtype=torch.long),
-                                                     0, torch.qint8)
-                packed = torch.ops.quantized.linear_prepack(qweight, None)  # the bias is added after rescaling
+                warnings.filterwarnings(
+                    "ignore",
+                    message=r"torch\.quantize_per_tensor, torch\.quantize_per_channel",
+                    category=UserWarning,
+                )
+                qweight = torch.quantize_per_channel(
+                    weight, scales, torch.zeros(len(scales), dtype=torch.long), 0, torch.qint8
+                )
+                packed = torch.ops.quantized.linear_prepack(
+                    qweight, None
+                )  # the bias is added after rescaling
         finally:
             torch.backends.quantized.engine = engine
         return _Projection(packed, bias, "int8", (1 / smooth).contiguous())
@@ -246,12 +267,15 @@ class TorchForward:
         if projection.kind == "int8":
             x = x * projection.smooth
             rows = x.abs().amax(dim=1, keepdim=True).clamp(min=1e-12)  # one scale per row, see above
-            y = torch.addcmul(projection.bias, torch.ops.quantized.linear_dynamic(x / rows, projection.weight, False), rows)
+            y = torch.addcmul(
+                projection.bias, torch.ops.quantized.linear_dynamic(x / rows, projection.weight, False), rows
+            )
             return torch.nn.functional.gelu(y) if gelu else y
         x = x.to(self.dtype)
         if projection.kind == "onednn":
-            return torch.ops.mkldnn._linear_pointwise(x, projection.weight, projection.bias,
-                                                      *_GELU if gelu else _NO_POST_OP)
+            return torch.ops.mkldnn._linear_pointwise(
+                x, projection.weight, projection.bias, *_GELU if gelu else _NO_POST_OP
+            )
         y = torch.nn.functional.linear(x, projection.weight, projection.bias)
         return torch.nn.functional.gelu(y) if gelu else y
 
@@ -277,9 +301,7 @@ class TorchForward:
         inputs, lengths = model.token_inputs(segments)
         real = len(inputs)
         rows = -(-real // self.row_bucket) * self.row_bucket
-        groups = [
-            tuple(torch.from_numpy(a) for a in group) for group in attention_groups(lengths)
-        ]
+        groups = [tuple(torch.from_numpy(a) for a in group) for group in attention_groups(lengths)]
         padding = None
         if len(lengths) == 1:  # one segment (a query): the bucket rows are masked, nothing gathered
             padding = torch.zeros(rows)

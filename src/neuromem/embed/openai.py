@@ -105,7 +105,14 @@ class OpenAIEmbedder(Embedder):
         if self._requested_dim:
             payload["dimensions"] = self._requested_dim
         answer = post_json(
-            self._client, "embeddings", payload, policy=self._policy, error=EmbedderError, deadline_s=self.deadline_s, breaker=self.breaker, provider="embedder"
+            self._client,
+            "embeddings",
+            payload,
+            policy=self._policy,
+            error=EmbedderError,
+            deadline_s=self.deadline_s,
+            breaker=self.breaker,
+            provider="embedder",
         )
         return _parse(answer.body, len(items), self._source)
 

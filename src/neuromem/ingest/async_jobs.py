@@ -61,8 +61,16 @@ class IngestJob:
     error: str | None = None
 
 
-def submit(runtime: Runtime, messages: Any, uid: str, session: Any, *, metadata: Any = None,
-           strict: bool = False, owner: Owner = NO_SCOPE) -> IngestJob:  # fmt: skip
+def submit(
+    runtime: Runtime,
+    messages: Any,
+    uid: str,
+    session: Any,
+    *,
+    metadata: Any = None,
+    strict: bool = False,
+    owner: Owner = NO_SCOPE,
+) -> IngestJob:
     """Validate and durably queue one batch of the (checked) user ``uid``; returns at once (no model is called).
     ``owner``: the scope (agent, run, visibility, team; checked by the caller) the job's memories get, kept in
     the payload."""
@@ -77,8 +85,13 @@ def submit(runtime: Runtime, messages: Any, uid: str, session: Any, *, metadata:
         stored_messages = json.loads(json.dumps(list(messages), default=_jsonable))
     except (TypeError, ValueError) as exc:
         raise InvalidInputError(f"messages cannot be queued: {exc}") from None
-    payload = {"messages": stored_messages, "metadata": extra, "strict": strict, "received": received.isoformat(),
-               "owner": owner.columns()}
+    payload = {
+        "messages": stored_messages,
+        "metadata": extra,
+        "strict": strict,
+        "received": received.isoformat(),
+        "owner": owner.columns(),
+    }
     job_id = uuid7()
     with runtime.db.transaction() as conn:
         store.insert(conn, job_id, uid, sid, payload)
@@ -92,8 +105,18 @@ def status(runtime: Runtime, jid: uuid.UUID, uid: str) -> IngestJob:
         if row is None:
             raise JobNotFoundError(f"no ingest job {jid} for user {uid!r}")
         state = "running" if row.status == "queued" and store.is_locked(conn, uid, jid) else row.status
-    return IngestJob(row.id, row.user_id, row.session_id, state, row.attempts, row.created_at, row.started_at,
-                     row.finished_at, row.result, row.error)  # fmt: skip
+    return IngestJob(
+        row.id,
+        row.user_id,
+        row.session_id,
+        state,
+        row.attempts,
+        row.created_at,
+        row.started_at,
+        row.finished_at,
+        row.result,
+        row.error,
+    )
 
 
 def run_queued(pipeline: IngestPipeline, *, limit: int | None = None) -> list[str]:
@@ -114,7 +137,9 @@ def run_one(pipeline: IngestPipeline) -> str | None:
         row = store.claim(claim)
         if row is None:
             return None
-        store.mark_started(claim, row.user_id, row.id)  # committed with the outcome: a killed run counts no attempt
+        store.mark_started(
+            claim, row.user_id, row.id
+        )  # committed with the outcome: a killed run counts no attempt
         result, error = _run(pipeline, row)
         store.finish(claim, row.user_id, row.id, result=result, error=error)
     return row.user_id
@@ -123,9 +148,15 @@ def run_one(pipeline: IngestPipeline) -> str | None:
 def _run(pipeline: IngestPipeline, row: store.IngestJobRow) -> tuple[dict[str, Any] | None, str | None]:
     p = row.payload
     try:
-        report = pipeline.ingest(p["messages"], row.user_id, row.session_id, metadata=p.get("metadata"),
-                                 now=dt.datetime.fromisoformat(p["received"]), strict=bool(p.get("strict")),
-                                 owner=Owner(**p.get("owner") or {}))  # fmt: skip
+        report = pipeline.ingest(
+            p["messages"],
+            row.user_id,
+            row.session_id,
+            metadata=p.get("metadata"),
+            now=dt.datetime.fromisoformat(p["received"]),
+            strict=bool(p.get("strict")),
+            owner=Owner(**p.get("owner") or {}),
+        )
     except NeuromemError as exc:  # the batch itself is at fault (or the store): recorded, not retried
         log.warning("ingest job %s failed: %s", row.id, exc)
         return None, f"{type(exc).__name__}: {exc}"[:2000]
@@ -158,7 +189,9 @@ def _jsonable(value: Any) -> Any:
 class IngestJobRunner:
     """A daemon thread that runs queued ingest jobs as soon as they are submitted (``poke``)."""
 
-    def __init__(self, pipeline: IngestPipeline, *, on_done: Callable[[list[str]], None] | None = None) -> None:
+    def __init__(
+        self, pipeline: IngestPipeline, *, on_done: Callable[[list[str]], None] | None = None
+    ) -> None:
         self._pipeline = pipeline
         self._on_done = on_done  # called with the users of the jobs run (the facade's post-ingest hooks)
         self._wake = threading.Event()

@@ -44,8 +44,12 @@ class TimeInfo:
     granularity: str
 
     def as_metadata(self) -> dict[str, str]:
-        return {"text": self.text, "start": self.start.isoformat(), "end": self.end.isoformat(),
-                "granularity": self.granularity}  # fmt: skip
+        return {
+            "text": self.text,
+            "start": self.start.isoformat(),
+            "end": self.end.isoformat(),
+            "granularity": self.granularity,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +66,9 @@ class Candidate:
     keywords: tuple[str, ...] = ()
     time: TimeInfo | None = None
     emotion: Emotion | None = None
-    slot: str | None = None  # subject attribute; a current fact with the same slot and another value is contradicted
+    slot: str | None = (
+        None  # subject attribute; a current fact with the same slot and another value is contradicted
+    )
     value: str | None = None  # the normalised value of the slot
     relation: Relation | None = None
     topic: str | None = None
@@ -79,8 +85,11 @@ class Candidate:
         if self.time is not None:
             meta["time"] = self.time.as_metadata()
         if self.emotion is not None:
-            meta["emotion"] = {"valence": self.emotion.valence, "arousal": self.emotion.arousal,
-                               "label": self.emotion.label}  # fmt: skip
+            meta["emotion"] = {
+                "valence": self.emotion.valence,
+                "arousal": self.emotion.arousal,
+                "label": self.emotion.label,
+            }
         if self.slot is not None:
             meta["slot"] = self.slot
             meta["slot_value"] = self.value

@@ -66,7 +66,9 @@ def read_export(path: Path) -> dict[str, list[dict[str, Any]]]:
         if not isinstance(item, dict):
             raise InvalidInputError(f"{path}: item {n} is not an object")
         sid = str(item.get("session_id") or item.get("conversation_id") or DEFAULT_SESSION)
-        message = {k: item[k] for k in ("role", "content", "timestamp", "name", "metadata", "id") if k in item}
+        message = {
+            k: item[k] for k in ("role", "content", "timestamp", "name", "metadata", "id") if k in item
+        }
         sessions.setdefault(sid, []).append(message)
     return sessions
 
@@ -111,8 +113,9 @@ def import_export(
     dropped: dict[str, int] = {}
     batches = []
     for sid, messages in sessions.items():
-        parsed = parse_turns(messages, pipeline.settings, now=pipeline.runtime.now(), strict=False,
-                             undated_by_content=True)  # fmt: skip
+        parsed = parse_turns(
+            messages, pipeline.settings, now=pipeline.runtime.now(), strict=False, undated_by_content=True
+        )
         summary.rejected += [(sid, r) for r in parsed.rejected]
         todo = pipeline.new_turns(user_id, sid, parsed.turns)
         summary.turns_skipped += len(parsed.turns) - len(todo)

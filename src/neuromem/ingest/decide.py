@@ -78,17 +78,31 @@ class Decider:
         opposed = opposed_by_slot(contradicted, candidate.slot or "", candidate.value)
         offline = candidate.memory_type is MemoryType.FACT and not contradicted
         if offline and not self._llm_decides(vector):
-            opposed += self.conflicts.detect(conn, draft.user_id, draft.content, vector,
-                                             exclude=[m.id for m in supported], metadata=draft.metadata)  # fmt: skip
+            opposed += self.conflicts.detect(
+                conn,
+                draft.user_id,
+                draft.content,
+                vector,
+                exclude=[m.id for m in supported],
+                metadata=draft.metadata,
+            )
         plan = self.conflicts.before_write(conn, draft, opposed, invalidate_fact, ACTOR_RULES)
-        decision = self._write(conn, candidate, draft, vector, [o.old for o in opposed], supported,
-                               fallback=self.conflicts if offline else None)  # fmt: skip
+        decision = self._write(
+            conn,
+            candidate,
+            draft,
+            vector,
+            [o.old for o in opposed],
+            supported,
+            fallback=self.conflicts if offline else None,
+        )
         stands = self.conflicts.after_write(conn, decision.result.memory, plan, invalidate_fact, ACTOR_RULES)
         outcome = plan.outcome(stands)
         if outcome is not None and decision.result.operation is Operation.ADD:
             op, previous, reason = outcome
-            decision.result = dataclasses.replace(decision.result, operation=op, memory=stands,
-                                                  previous_id=previous, reason=reason)  # fmt: skip
+            decision.result = dataclasses.replace(
+                decision.result, operation=op, memory=stands, previous_id=previous, reason=reason
+            )
         elif stands is not decision.result.memory:  # the new fact lost: it is kept with invalid_at
             decision.result = dataclasses.replace(decision.result, memory=stands, reason="lost a conflict")
         return decision
@@ -96,9 +110,16 @@ class Decider:
     def _llm_decides(self, vector: np.ndarray | None) -> bool:
         return self.chat is not None and self.runtime.settings.ingest.llm_decisions and vector is not None
 
-    def _write(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None,
-               contradicted: list[MemoryRecord], supported: list[MemoryRecord],
-               fallback: ConflictResolver | None) -> Decision:  # fmt: skip
+    def _write(
+        self,
+        conn: Conn,
+        candidate: Candidate,
+        draft: Draft,
+        vector: np.ndarray | None,
+        contradicted: list[MemoryRecord],
+        supported: list[MemoryRecord],
+        fallback: ConflictResolver | None,
+    ) -> Decision:
         """With an LLM configured it decides (seed 004 §4.1); when it fails or is not asked, the
         rules decide, value changes included (``fallback``: the offline detector of issue 21)."""
         if self._llm_decides(vector):
@@ -130,28 +151,37 @@ class Decider:
     ) -> WriteResult | None:
         if draft.memory_type is not MemoryType.FACT:
             return None  # episodes are append-only (seed 001 §2.3): the rules add them
-        same = memories.find_current_by_hash(conn, draft.user_id, draft.memory_type, check.content_hash(draft.content),
-                                             owner=draft.owner)  # fmt: skip
+        same = memories.find_current_by_hash(
+            conn, draft.user_id, draft.memory_type, check.content_hash(draft.content), owner=draft.owner
+        )
         if same is not None:  # identical content stays a rule: NOOP without asking
             return writes.write(self.runtime, conn, draft, vector=vector, actor=ACTOR_RULES)
         k = self.runtime.settings.ingest.decision_candidates
         near = [
             (m, s)
-            for m, s in memories.nearest_current(conn, draft.user_id, draft.memory_type, vector, self.runtime.dim, k,
-                                                 owner=draft.owner)
+            for m, s in memories.nearest_current(
+                conn, draft.user_id, draft.memory_type, vector, self.runtime.dim, k, owner=draft.owner
+            )
             if s >= _SIMILAR_FLOOR
         ]
         if not near:
             return None
         assert self.chat is not None
         try:
-            answer = decide_operation(self.chat, draft.content, [m.content for m, _ in near],
-                                      usage_sink=self.usage.append)  # fmt: skip
+            answer = decide_operation(
+                self.chat, draft.content, [m.content for m, _ in near], usage_sink=self.usage.append
+            )
         except LLMError as exc:
-            self.events.append(("decision_fallback", {"error": str(exc)[:500], "content": mask(draft.content[:200])}))
+            self.events.append(
+                ("decision_fallback", {"error": str(exc)[:500], "content": mask(draft.content[:200])})
+            )
             return None
         op = answer.operation
-        target = near[answer.target - 1][0] if answer.target is not None and 1 <= answer.target <= len(near) else None
+        target = (
+            near[answer.target - 1][0]
+            if answer.target is not None and 1 <= answer.target <= len(near)
+            else None
+        )
         if op != "ADD" and target is None:
             self.events.append(("decision_rejected", {"reason": "target out of range", "operation": op}))
             return None
@@ -166,20 +196,36 @@ class Decider:
             merged = draft.with_content(content)
             current = memories.get(conn, target.user_id, target.id, for_update=True)
             if current is None or current.expired_at is not None:  # a concurrent writer replaced it
-                self.events.append(("decision_rejected", {"reason": "target no longer current", "operation": op}))
+                self.events.append(
+                    ("decision_rejected", {"reason": "target no longer current", "operation": op})
+                )
                 return None
             vectors = self.runtime.embed_passages([content]) if content != draft.content else None
-            new = writes.supersede(self.runtime, conn, current, merged, vector=vector if vectors is None else vectors[0],
-                                   actor=ACTOR_LLM)  # fmt: skip
-            return WriteResult(Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}")
+            new = writes.supersede(
+                self.runtime,
+                conn,
+                current,
+                merged,
+                vector=vector if vectors is None else vectors[0],
+                actor=ACTOR_LLM,
+            )
+            return WriteResult(
+                Operation.UPDATE, new, previous_id=target.id, reason=f"LLM: {answer.mode or 'merge'}"
+            )
         if op == "DELETE":
             assert target is not None
             why = f"LLM: {answer.reason or 'no longer true'}"[:300]
-            invalidate_fact(conn, target, draft.valid_at or self.runtime.now(), ACTOR_LLM,
-                            {"reason": "contradicted", "why": why, "by_content": draft.content[:200]})  # fmt: skip
+            invalidate_fact(
+                conn,
+                target,
+                draft.valid_at or self.runtime.now(),
+                ACTOR_LLM,
+                {"reason": "contradicted", "why": why, "by_content": draft.content[:200]},
+            )
             result = writes.write(self.runtime, conn, draft, vector=vector, actor=ACTOR_LLM)
             done = Operation.UPDATE if result.operation is Operation.ADD else result.operation
-            return WriteResult(done, result.memory, previous_id=target.id, reason=f"{why}; replaces {target.id}")
+            return WriteResult(
+                done, result.memory, previous_id=target.id, reason=f"{why}; replaces {target.id}"
+            )
         result = writes.write(self.runtime, conn, draft, vector=vector, actor=ACTOR_LLM)
         return result
-

@@ -19,9 +19,15 @@ from .readers import mime_of, read_sections
 
 
 def add_document_file(
-    runtime: Runtime, data: bytes, *, user_id: str, file_name: Any, mime_type: str | None = None,
-    metadata: Mapping[str, Any] | None = None, background: bool | None = None,
-) -> DocumentFile:  # fmt: skip
+    runtime: Runtime,
+    data: bytes,
+    *,
+    user_id: str,
+    file_name: Any,
+    mime_type: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    background: bool | None = None,
+) -> DocumentFile:
     s = runtime.settings
     uid = user_id  # checked by the facade
     if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
@@ -43,7 +49,9 @@ def add_document_file(
             refs.append(section.ref)
     body = "\n\n".join(texts)
     if len(body) > s.ingest.document_max_chars:
-        raise InvalidInputError(f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})")
+        raise InvalidInputError(
+            f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})"
+        )
     check.storable(body, "document text")
     check.storable(file_name, "file_name")
     defer = len(body) > s.ingest.document_background_chars if background is None else background
@@ -51,8 +59,19 @@ def add_document_file(
     runtime.embeddings_deferred |= defer
     meta = {**meta, **({"pii": sorted(kinds)} if kinds else {})}
     with runtime.db.transaction() as conn:
-        file, chunks = write_document(runtime, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
-                                      mime_type=mime, metadata=meta)  # fmt: skip
-        if not any("source_ref" in c.metadata for c in chunks):  # new chunks, in order (else: the same bytes again)
+        file, chunks = write_document(
+            runtime,
+            conn,
+            uid,
+            body,
+            pieces,
+            vectors,
+            file_name=file_name.strip(),
+            mime_type=mime,
+            metadata=meta,
+        )
+        if not any(
+            "source_ref" in c.metadata for c in chunks
+        ):  # new chunks, in order (else: the same bytes again)
             chunk_refs.set_refs(conn, uid, [(c.id, ref) for c, ref in zip(chunks, refs, strict=True)])
     return file

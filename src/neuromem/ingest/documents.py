@@ -58,8 +58,14 @@ def chunk_document(text: str, max_tokens: int) -> list[str]:
 
 
 def add_document(
-    runtime: Runtime, text: Any, *, user_id: str, file_name: Any, mime_type: str = "text/plain",
-    metadata: Mapping[str, Any] | None = None, background: bool | None = None,
+    runtime: Runtime,
+    text: Any,
+    *,
+    user_id: str,
+    file_name: Any,
+    mime_type: str = "text/plain",
+    metadata: Mapping[str, Any] | None = None,
+    background: bool | None = None,
 ) -> DocumentFile:
     """Validate, chunk and write a document of the (checked) ``user_id`` in one transaction. Its chunks are embedded now, or —
     ``background=True``, or by default when the text is longer than
@@ -72,7 +78,9 @@ def add_document(
     if not isinstance(text, str) or not text.strip():
         raise InvalidInputError("a document needs non-empty text")
     if len(text) > s.ingest.document_max_chars:
-        raise InvalidInputError(f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})")
+        raise InvalidInputError(
+            f"document longer than ingest.document_max_chars ({s.ingest.document_max_chars})"
+        )
     if not isinstance(file_name, str) or not file_name.strip() or len(file_name) > 255:
         raise InvalidInputError("file_name must be a non-empty string of at most 255 characters")
     check.storable(text, "document text")
@@ -88,14 +96,31 @@ def add_document(
     runtime.embeddings_deferred |= defer
     meta = {**meta, **({"pii": sorted(private.kinds)} if private.matches else {})}
     with runtime.db.transaction() as conn:
-        file, _chunks = write_document(runtime, conn, uid, body, pieces, vectors, file_name=file_name.strip(),
-                                       mime_type=mime_type, metadata=meta)  # fmt: skip
+        file, _chunks = write_document(
+            runtime,
+            conn,
+            uid,
+            body,
+            pieces,
+            vectors,
+            file_name=file_name.strip(),
+            mime_type=mime_type,
+            metadata=meta,
+        )
     return file
 
 
 def write_document(
-    runtime: Runtime, conn: Conn, uid: str, body: str, pieces: Sequence[str], vectors: Any, *, file_name: str,
-    mime_type: str, metadata: dict[str, Any],
+    runtime: Runtime,
+    conn: Conn,
+    uid: str,
+    body: str,
+    pieces: Sequence[str],
+    vectors: Any,
+    *,
+    file_name: str,
+    mime_type: str,
+    metadata: dict[str, Any],
 ) -> tuple[DocumentFile, list[MemoryRecord]]:
     """Inside ``conn``'s transaction: the file row, its chunk memories (``pieces``, embedded as
     ``vectors`` or backfilled later), their raw chunks and DERIVED_FROM edges. The same bytes
@@ -111,29 +136,46 @@ def write_document(
     chunked = [chunk_turn(p, s.ingest.raw_chunk_max_chars) for p in pieces]
     raw_chunks.put_many(conn, uid, [c for tc in chunked for _, c in tc.pieces], s.ingest.raw_chunk_dir)
     file = documents.insert_file(
-        conn, file_id=file_id, user_id=uid, file_name=file_name, mime_type=mime_type,
-        size_bytes=len(body.encode("utf-8")), sha256=digest, chunk_count=len(pieces), metadata=metadata,
-    )  # fmt: skip
+        conn,
+        file_id=file_id,
+        user_id=uid,
+        file_name=file_name,
+        mime_type=mime_type,
+        size_bytes=len(body.encode("utf-8")),
+        sha256=digest,
+        chunk_count=len(pieces),
+        metadata=metadata,
+    )
     languages = [detect_language(piece) for piece in pieces]
     rows = [
         NewMemory(
-            user_id=uid, memory_type=MemoryType.DOCUMENT, content=piece, content_hash=check.content_hash(piece),
-            search_tokens=_tokens_of(piece, chunked[i]), token_count=count_tokens(piece),
-            embedding=None if vectors is None else vectors[i], importance=s.write.default_importance,
+            user_id=uid,
+            memory_type=MemoryType.DOCUMENT,
+            content=piece,
+            content_hash=check.content_hash(piece),
+            search_tokens=_tokens_of(piece, chunked[i]),
+            token_count=count_tokens(piece),
+            embedding=None if vectors is None else vectors[i],
+            importance=s.write.default_importance,
             metadata={"file_name": file.file_name, "language": languages[i]},
-            language=languages[i], file_id=file_id, chunk_index=i,
+            language=languages[i],
+            file_id=file_id,
+            chunk_index=i,
             raw_refs=(chunked[i].ref((0, len(piece))),),
         )
         for i, piece in enumerate(pieces)
-    ]  # fmt: skip
+    ]
     written = memories.insert_many(conn, rows, runtime.dim)
     node = graph.upsert_nodes(conn, uid, [graph.NodeInput("document", file.file_name, str(file_id))])
     node_id = node[("document", str(file_id))]
     graph.add_edges(
-        conn, uid,
-        [graph.EdgeInput(m.id, "memory", node_id, "node", "DERIVED_FROM", properties={"chunk_index": i})
-         for i, m in enumerate(written)],
-    )  # fmt: skip
+        conn,
+        uid,
+        [
+            graph.EdgeInput(m.id, "memory", node_id, "node", "DERIVED_FROM", properties={"chunk_index": i})
+            for i, m in enumerate(written)
+        ],
+    )
     return file, written
 
 

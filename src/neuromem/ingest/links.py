@@ -66,38 +66,81 @@ class Linker:
             if e.normalized
         ]
         edges.append(
-            EdgeInput(mem, "memory", ids[(RAW_CHUNK_NODE_TYPE, raw_ref["sha256"])], "node", "DERIVED_FROM",
-                      properties={"raw_ref": raw_ref})
+            EdgeInput(
+                mem,
+                "memory",
+                ids[(RAW_CHUNK_NODE_TYPE, raw_ref["sha256"])],
+                "node",
+                "DERIVED_FROM",
+                properties={"raw_ref": raw_ref},
+            )
         )
         if topic:
-            edges.append(EdgeInput(mem, "memory", ids[(CONCEPT_NODE_TYPE, topic)], "node", "ABOUT", valid_at=when))
+            edges.append(
+                EdgeInput(mem, "memory", ids[(CONCEPT_NODE_TYPE, topic)], "node", "ABOUT", valid_at=when)
+            )
         if rel is not None and rel.object.normalized:
             target = ids[(rel.object.type, rel.object.normalized)]
             user_node = self._user(conn)
             if rel.predicate in SINGLE_VALUED_RELATIONS and when is not None:
-                graph.invalidate_relations(conn, self.user_id, user_node, rel.predicate, keep_target=target, at=when)
+                graph.invalidate_relations(
+                    conn, self.user_id, user_node, rel.predicate, keep_target=target, at=when
+                )
             edges.append(
-                EdgeInput(user_node, "node", target, "node", rel.predicate, valid_at=when,
-                          properties={"memory_id": str(mem)})
+                EdgeInput(
+                    user_node,
+                    "node",
+                    target,
+                    "node",
+                    rel.predicate,
+                    valid_at=when,
+                    properties={"memory_id": str(mem)},
+                )
             )
         if memory.memory_type is MemoryType.EPISODIC:
             if self.previous_episode is not None and self.previous_episode != mem:
                 edges.append(EdgeInput(self.previous_episode, "memory", mem, "memory", "TEMPORAL_NEXT"))
             self.previous_episode = mem
         for old in contradicted:
-            edges.append(EdgeInput(mem, "memory", old.id, "memory", "CONTRADICTS", valid_at=when,
-                                   properties={"slot": candidate.slot}))  # fmt: skip
+            edges.append(
+                EdgeInput(
+                    mem,
+                    "memory",
+                    old.id,
+                    "memory",
+                    "CONTRADICTS",
+                    valid_at=when,
+                    properties={"slot": candidate.slot},
+                )
+            )
         for old in supported:
             if old.id != mem:
-                edges.append(EdgeInput(mem, "memory", old.id, "memory", "SUPPORTS", valid_at=when,
-                                       properties={"slot": candidate.slot}))  # fmt: skip
+                edges.append(
+                    EdgeInput(
+                        mem,
+                        "memory",
+                        old.id,
+                        "memory",
+                        "SUPPORTS",
+                        valid_at=when,
+                        properties={"slot": candidate.slot},
+                    )
+                )
         self.edges_written += graph.add_edges(conn, self.user_id, edges)
 
     def same_as(self, conn: Conn, memory: MemoryRecord, others: Sequence[tuple[MemoryRecord, float]]) -> None:
         """SAME_AS between an episode and earlier episodes of the same event (seed 003 R2G-5)."""
         edges = [
-            EdgeInput(memory.id, "memory", other.id, "memory", "SAME_AS", weight=similarity,
-                      confidence=similarity, valid_at=memory.valid_at)
+            EdgeInput(
+                memory.id,
+                "memory",
+                other.id,
+                "memory",
+                "SAME_AS",
+                weight=similarity,
+                confidence=similarity,
+                valid_at=memory.valid_at,
+            )
             for other, similarity in others
             if other.id != memory.id
         ]

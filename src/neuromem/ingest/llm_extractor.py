@@ -26,7 +26,12 @@ from .turns import Turn
 
 
 def extract_with_llm(
-    chat: ChatModel, turns: Sequence[Turn], roles: Sequence[str], usage: list[UsageRecord], *, window: int = 16
+    chat: ChatModel,
+    turns: Sequence[Turn],
+    roles: Sequence[str],
+    usage: list[UsageRecord],
+    *,
+    window: int = 16,
 ) -> Extraction:
     """One call per ``window`` turns (prompts stay small); a failed window falls back to the rules alone."""
     out = Extraction()
@@ -38,7 +43,9 @@ def extract_with_llm(
     return out
 
 
-def _extract_window(chat: ChatModel, turns: Sequence[Turn], roles: Sequence[str], usage: list[UsageRecord]) -> Extraction:
+def _extract_window(
+    chat: ChatModel, turns: Sequence[Turn], roles: Sequence[str], usage: list[UsageRecord]
+) -> Extraction:
     listing = [(t.role, t.sent_at.isoformat(timespec="minutes"), t.content) for t in turns]
     date = turns[-1].sent_at.date().isoformat()
     try:
@@ -85,9 +92,15 @@ def _candidate(item: ExtractedMemory, turn: Turn, index: int) -> Candidate:
         category = FactCategory(item.category) if item.category else FactCategory.GENERAL
     relation = None
     if item.relation is not None:
-        relation = Relation(item.relation.predicate, EntityRef(item.relation.object, item.relation.object_type))
+        relation = Relation(
+            item.relation.predicate, EntityRef(item.relation.object, item.relation.object_type)
+        )
     entities = tuple(EntityRef(e.name, e.type) for e in item.entities)
-    emotion = None if item.emotion is None else Emotion(item.emotion.valence, item.emotion.arousal, item.emotion.label)
+    emotion = (
+        None
+        if item.emotion is None
+        else Emotion(item.emotion.valence, item.emotion.arousal, item.emotion.label)
+    )
     value = item.slot_value.strip().casefold() if item.slot_value else None
     return Candidate(
         content=content,

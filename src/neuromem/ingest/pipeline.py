@@ -125,11 +125,16 @@ class LongTurn:
 def fallback_warnings(events: list[tuple[str, Any]], *, deferred: bool, mode: str) -> list[str]:
     """User-visible warnings for a batch (issue #12 item 5), also logged: rule-based fallbacks
     taken because the LLM failed, and embeddings left to the backfill because the embedder did."""
-    out = [f"{kind.replace('_', ' ')} (the LLM failed: {str(data.get('error', ''))[:200]})"
-           for kind, data in events if kind.endswith("fallback") and isinstance(data, dict)]  # fmt: skip
+    out = [
+        f"{kind.replace('_', ' ')} (the LLM failed: {str(data.get('error', ''))[:200]})"
+        for kind, data in events
+        if kind.endswith("fallback") and isinstance(data, dict)
+    ]
     if deferred and mode == "sync":
-        out.append("embedding deferred: the embedder failed; the memories are searchable by full text "
-                   "and will be embedded by the backfill")  # fmt: skip
+        out.append(
+            "embedding deferred: the embedder failed; the memories are searchable by full text "
+            "and will be embedded by the backfill"
+        )
     for warning in out:
         log.warning("ingest: %s", warning)
     return out
@@ -148,8 +153,15 @@ class IngestPipeline:
 
     # ------------------------------------------------------------------ ingest
     def ingest(
-        self, messages: Any, user_id: str, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
-        strict: bool = False, owner: Owner | None = None,
+        self,
+        messages: Any,
+        user_id: str,
+        session: Any,
+        *,
+        metadata: Any = None,
+        now: dt.datetime | None = None,
+        strict: bool = False,
+        owner: Owner | None = None,
     ) -> IngestReport:
         """Store a batch of turns of one session and the memories extracted from them.
 
@@ -159,8 +171,9 @@ class IngestPipeline:
         ``strict=True`` it raises its typed error and nothing is stored. Turns already stored
         (same turn key, ``ingest.turns``) are skipped and counted in ``IngestReport.skipped``.
         """
-        return self.commit(self.prepare(messages, user_id, session, metadata=metadata, now=now, strict=strict,
-                                        owner=owner))
+        return self.commit(
+            self.prepare(messages, user_id, session, metadata=metadata, now=now, strict=strict, owner=owner)
+        )
 
     def ingest_many(self, batches: Iterable[tuple[Any, Any, Any]]) -> Iterator[IngestReport]:
         """Ingest ``(messages, user_id, session)`` batches in order, preparing (extraction and
@@ -176,8 +189,15 @@ class IngestPipeline:
                 yield self.commit(pending.result())
 
     def prepare(
-        self, messages: Any, uid: str, session: Any, *, metadata: Any = None, now: dt.datetime | None = None,
-        strict: bool = False, owner: Owner | None = None,
+        self,
+        messages: Any,
+        uid: str,
+        session: Any,
+        *,
+        metadata: Any = None,
+        now: dt.datetime | None = None,
+        strict: bool = False,
+        owner: Owner | None = None,
     ) -> Prepared:
         """Everything that needs no database for a batch of the (checked) user ``uid``: validation of the
         messages, privacy, chunks, extraction, embeddings."""
@@ -192,13 +212,18 @@ class IngestPipeline:
         extraction = self._extract(turns, usage_records)
         kept, report = self._filter(extraction, len(turns))
         report.rejected = rejected
-        drafts = [self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta).owned_by(owner or Owner())
-                  for c in kept]  # fmt: skip
+        drafts = [
+            self._draft(c, turns[c.turn_index], chunks[c.turn_index], uid, sid, extra_meta).owned_by(
+                owner or Owner()
+            )
+            for c in kept
+        ]
         limit = self.settings.write.max_content_chars
         long_pieces = {
             i: chunk_document(t.content, self.settings.ingest.document_chunk_tokens)
-            for i, t in enumerate(turns) if len(t.content) > limit
-        }  # fmt: skip
+            for i, t in enumerate(turns)
+            if len(t.content) > limit
+        }
         # one embedding batch: memories, the pieces of over-long turns, and the turns (issue 14), each distinct
         # text once, so a memory whose text is its turn's shares the turn's vector
         # (a turn's vector reads its first ``turn_embed_tokens`` tokens: the cost of a long reply stays that
@@ -206,7 +231,9 @@ class IngestPipeline:
         turn_texts = self._turn_texts(turns, long_pieces, [d.content for d in drafts])
         # an over-long turn's pieces are embedded in the background past ``ingest.document_background_chars``
         # (as ``add_document`` does): the call's cost stays that of chunking, linear in the text
-        background = {i for i in long_pieces if len(turns[i].content) > self.settings.ingest.document_background_chars}
+        background = {
+            i for i in long_pieces if len(turns[i].content) > self.settings.ingest.document_background_chars
+        }
         pieces_flat = [p for i, pieces in long_pieces.items() if i not in background for p in pieces]
         texts = list(dict.fromkeys([d.content for d in drafts] + pieces_flat + list(turn_texts.values())))
         unique = self.runtime.embed_passages(texts)
@@ -216,16 +243,37 @@ class IngestPipeline:
             return None if unique is None else unique[[row_of[t] for t in items]]
 
         vectors = rows([d.content for d in drafts])
-        long_turns: dict[int, LongTurn] = {i: LongTurn(pieces, None if i in background else rows(pieces))
-                                           for i, pieces in long_pieces.items()}  # fmt: skip
-        turn_index = [turn_unit(t, None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
-                                self.runtime.dim, " ".join(c.search_tokens for _, c in chunks[i].pieces))
-                      for i, t in enumerate(turns)]  # fmt: skip
-        return Prepared(uid, sid, turns, chunks, extraction, kept, drafts, vectors, report, usage_records, long_turns,
-                        turn_index)  # fmt: skip
+        long_turns: dict[int, LongTurn] = {
+            i: LongTurn(pieces, None if i in background else rows(pieces))
+            for i, pieces in long_pieces.items()
+        }
+        turn_index = [
+            turn_unit(
+                t,
+                None if unique is None or i not in turn_texts else unique[row_of[turn_texts[i]]],
+                self.runtime.dim,
+                " ".join(c.search_tokens for _, c in chunks[i].pieces),
+            )
+            for i, t in enumerate(turns)
+        ]
+        return Prepared(
+            uid,
+            sid,
+            turns,
+            chunks,
+            extraction,
+            kept,
+            drafts,
+            vectors,
+            report,
+            usage_records,
+            long_turns,
+            turn_index,
+        )
 
-    def _turn_texts(self, turns: Sequence[Turn], long_pieces: Mapping[int, Any], memory_texts: Sequence[str]
-                    ) -> dict[int, str]:  # fmt: skip
+    def _turn_texts(
+        self, turns: Sequence[Turn], long_pieces: Mapping[int, Any], memory_texts: Sequence[str]
+    ) -> dict[int, str]:
         """The text each turn's vector reads, by turn index, for the turns embedded in this batch.
 
         ``ingest.turn_vectors="inline"``: every turn but the over-long ones (stored as document pieces).
@@ -236,8 +284,11 @@ class IngestPipeline:
         cfg = self.settings.ingest
         if not cfg.embed_turns:
             return {}
-        texts = {i: truncate_to_tokens(t.content, cfg.turn_embed_tokens)
-                 for i, t in enumerate(turns) if i not in long_pieces}  # fmt: skip
+        texts = {
+            i: truncate_to_tokens(t.content, cfg.turn_embed_tokens)
+            for i, t in enumerate(turns)
+            if i not in long_pieces
+        }
         if cfg.turn_vectors == "inline":
             return texts
         shared = set(memory_texts)
@@ -256,8 +307,16 @@ class IngestPipeline:
     def _commit_once(self, prepared: Prepared) -> IngestReport:
         p = prepared
         uid, sid, turns, chunks, extraction, kept, drafts, vectors, usage_records = (
-            p.user_id, p.session_id, p.turns, p.chunks, p.extraction, p.kept, p.drafts, p.vectors, p.usage
-        )  # fmt: skip
+            p.user_id,
+            p.session_id,
+            p.turns,
+            p.chunks,
+            p.extraction,
+            p.kept,
+            p.drafts,
+            p.vectors,
+            p.usage,
+        )
         report = dataclasses.replace(p.report, results=[], dropped=Counter(p.report.dropped), documents=[])
         decider = Decider(self.runtime, self.chat)
         with self.runtime.db.transaction() as conn:
@@ -276,18 +335,32 @@ class IngestPipeline:
                 conn,
                 uid,
                 [
-                    NewMessage(row.id, row.message_count + n, turns[i].role, turns[i].speaker, turns[i].content,
-                               turns[i].sent_at, check.content_hash(turns[i].content), chunks[i].first_sha,
-                               turns[i].metadata, turns[i].key, None, *p.turn_index[i])
+                    NewMessage(
+                        row.id,
+                        row.message_count + n,
+                        turns[i].role,
+                        turns[i].speaker,
+                        turns[i].content,
+                        turns[i].sent_at,
+                        check.content_hash(turns[i].content),
+                        chunks[i].first_sha,
+                        turns[i].metadata,
+                        turns[i].key,
+                        None,
+                        *p.turn_index[i],
+                    )
                     for n, i in enumerate(new)
                 ],
-            )  # fmt: skip
+            )
             message_ids = dict(zip(new, ids, strict=True))
             others = self._other_speakers(conn, uid, row.id, [turns[i] for i in new])
             for i in new:
                 if i in p.long_turns:
-                    report.documents.append(self._store_long_turn(conn, uid, sid, row.id, turns[i],
-                                                                  message_ids[i], p.long_turns[i]))  # fmt: skip
+                    report.documents.append(
+                        self._store_long_turn(
+                            conn, uid, sid, row.id, turns[i], message_ids[i], p.long_turns[i]
+                        )
+                    )
             linker = Linker(uid, previous_episode=conversations.last_episode_id(conn, uid, row.id))
             episodes_by_turn: dict[int, list[Any]] = {}
             importance = 0.0
@@ -307,8 +380,9 @@ class IngestPipeline:
                 result = decision.result
                 report.results.append(result)
                 if result.operation is Operation.NOOP:  # a repetition: its provenance counts (seed 003 §6.2)
-                    conversations.add_sources(conn, uid, [(result.memory.id, row.id,
-                                                           message_ids[candidate.turn_index])])  # fmt: skip
+                    conversations.add_sources(
+                        conn, uid, [(result.memory.id, row.id, message_ids[candidate.turn_index])]
+                    )
                     continue
                 written += 1
                 importance += result.memory.importance
@@ -316,32 +390,58 @@ class IngestPipeline:
                 if memory.memory_type is MemoryType.EPISODIC:
                     episodes_by_turn.setdefault(candidate.turn_index, []).append(memory.id)
                 conversations.add_sources(conn, uid, [(memory.id, row.id, message_ids[candidate.turn_index])])
-                linker.link(conn, memory, candidate, draft.extra["raw_refs"][0],
-                            contradicted=decision.contradicted, supported=decision.supported)  # fmt: skip
+                linker.link(
+                    conn,
+                    memory,
+                    candidate,
+                    draft.extra["raw_refs"][0],
+                    contradicted=decision.contradicted,
+                    supported=decision.supported,
+                )
                 if memory.memory_type is MemoryType.EPISODIC and vectors is not None:
                     linker.same_as(conn, memory, self._same_event(conn, memory, vectors[i]))
             events = [*extraction.events, *decider.events]
             if report.dropped:
                 events.append(("candidates_dropped", {"session": sid, "counts": dict(report.dropped)}))
             if report.rejected:
-                events.append(("messages_rejected", {"session": sid, "rejected": [
-                    {"index": r.index, "error": type(r.error).__name__, "reason": r.reason[:200]}
-                    for r in report.rejected]}))  # fmt: skip
+                events.append(
+                    (
+                        "messages_rejected",
+                        {
+                            "session": sid,
+                            "rejected": [
+                                {"index": r.index, "error": type(r.error).__name__, "reason": r.reason[:200]}
+                                for r in report.rejected
+                            ],
+                        },
+                    )
+                )
             usage.record_usage(conn, uid, [*usage_records, *decider.usage])
             usage.record_events(conn, uid, events)
             if new:
                 conversations.record_activity(
-                    conn, uid, row.id, added=len(new), last_message_at=max(turns[i].sent_at for i in new),
-                    importance=importance, memories_written=written,
-                )  # fmt: skip
+                    conn,
+                    uid,
+                    row.id,
+                    added=len(new),
+                    last_message_at=max(turns[i].sent_at for i in new),
+                    importance=importance,
+                    memories_written=written,
+                )
         report.turns = len(new)
-        if any(p.turn_index[i][2] is None for i in new if i not in p.long_turns) and self.settings.ingest.embed_turns:
-            self.runtime.embeddings_deferred = True  # turns wait for the backfill: the facade starts its thread
+        if (
+            any(p.turn_index[i][2] is None for i in new if i not in p.long_turns)
+            and self.settings.ingest.embed_turns
+        ):
+            self.runtime.embeddings_deferred = (
+                True  # turns wait for the backfill: the facade starts its thread
+            )
         if any(p.long_turns[i].vectors is None for i in new if i in p.long_turns):
             self.runtime.embeddings_deferred = True  # so do the pieces of a long turn
         report.fallbacks = sum(1 for kind, _ in events if kind.endswith("fallback"))
-        report.warnings = fallback_warnings(events, deferred=bool(drafts) and vectors is None,
-                                            mode=self.settings.embedder.mode)  # fmt: skip
+        report.warnings = fallback_warnings(
+            events, deferred=bool(drafts) and vectors is None, mode=self.settings.embedder.mode
+        )
         report.session_ends = [SessionEnd.of(r) for r in ended]
         return report
 
@@ -368,11 +468,21 @@ class IngestPipeline:
     ) -> DocumentFile:
         """An over-long turn's text as a document whose chunks cite the turn (``memory_sources``)."""
         file, chunks = write_document(
-            self.runtime, conn, uid, turn.content, long.pieces, long.vectors,
-            file_name=f"turn {turn.key[:12]} of session {sid}"[:255], mime_type="text/plain",
-            metadata={"source": "conversation_turn", "session_id": sid, "turn_key": turn.key,
-                      **({"speaker": turn.speaker} if turn.speaker else {})},
-        )  # fmt: skip
+            self.runtime,
+            conn,
+            uid,
+            turn.content,
+            long.pieces,
+            long.vectors,
+            file_name=f"turn {turn.key[:12]} of session {sid}"[:255],
+            mime_type="text/plain",
+            metadata={
+                "source": "conversation_turn",
+                "session_id": sid,
+                "turn_key": turn.key,
+                **({"speaker": turn.speaker} if turn.speaker else {}),
+            },
+        )
         conversations.add_sources(conn, uid, [(m.id, session_row, message_id) for m in chunks])
         return file
 
@@ -380,12 +490,17 @@ class IngestPipeline:
         """Current episodes similar enough and close enough in event time to be the same event."""
         cfg = self.settings.ingest
         window = dt.timedelta(seconds=cfg.same_as_window_s)
-        near = memories.nearest_current(conn, memory.user_id, MemoryType.EPISODIC, vector, self.runtime.dim, limit=3)
+        near = memories.nearest_current(
+            conn, memory.user_id, MemoryType.EPISODIC, vector, self.runtime.dim, limit=3
+        )
         return [
             (m, s)
             for m, s in near
-            if m.id != memory.id and s >= cfg.same_as_threshold
-            and m.valid_at is not None and memory.valid_at is not None and abs(m.valid_at - memory.valid_at) <= window
+            if m.id != memory.id
+            and s >= cfg.same_as_threshold
+            and m.valid_at is not None
+            and memory.valid_at is not None
+            and abs(m.valid_at - memory.valid_at) <= window
         ]
 
     def _private_turns(
@@ -425,10 +540,12 @@ class IngestPipeline:
         if self.chat is None:
             extraction = extract_with_rules(short, roles)
         else:
-            extraction = extract_with_llm(self.chat, short, roles, usage_records,
-                                          window=self.settings.ingest.llm_turns_per_call)  # fmt: skip
-        extraction.candidates = [dataclasses.replace(c, turn_index=mined[c.turn_index])
-                                 for c in extraction.candidates]  # fmt: skip
+            extraction = extract_with_llm(
+                self.chat, short, roles, usage_records, window=self.settings.ingest.llm_turns_per_call
+            )
+        extraction.candidates = [
+            dataclasses.replace(c, turn_index=mined[c.turn_index]) for c in extraction.candidates
+        ]
         long_turns = sum(1 for t in turns if len(t.content) > limit and t.role in roles)
         if long_turns:
             extraction.dropped["long_turn"] += long_turns  # stored as documents, not mined
@@ -493,7 +610,9 @@ class IngestPipeline:
         self._notify([end])
         return end
 
-    def end_idle_sessions(self, *, now: dt.datetime | None = None, user_id: str | None = None) -> list[SessionEnd]:
+    def end_idle_sessions(
+        self, *, now: dt.datetime | None = None, user_id: str | None = None
+    ) -> list[SessionEnd]:
         """End the open sessions (of the checked ``user_id``, or of every user) idle at ``now`` (default:
         the runtime's clock) for longer than ``ingest.session_idle_timeout_s``."""
         uid = user_id
@@ -518,5 +637,7 @@ class IngestPipeline:
         skips the others)."""
         with self.runtime.db.connection() as conn:
             row = conversations.get_session(conn, uid, session_id(session))
-            stored = {} if row is None else conversations.stored_turn_keys(conn, uid, row.id, lookup_keys(turns))
+            stored = (
+                {} if row is None else conversations.stored_turn_keys(conn, uid, row.id, lookup_keys(turns))
+            )
         return [turns[i] for i, _ in new_turns(turns, stored)]  # re-keyed, if edited, by commit

@@ -32,11 +32,20 @@ def provenance(runtime: Runtime, mid: uuid.UUID, uid: str) -> Provenance:
         if record.expired_at is not None and record.superseded_by is None:
             raise MemoryNotFoundError(f"memory {mid} of user {uid!r} was deleted; its sources are withdrawn")
         rows = conversations.sources_of(conn, uid, mid)
-        quotes = tuple(q for q in (raw_chunks.quote(conn, uid, ref) for ref in record.raw_refs) if q is not None)
+        quotes = tuple(
+            q for q in (raw_chunks.quote(conn, uid, ref) for ref in record.raw_refs) if q is not None
+        )
     messages = tuple(
-        {"session_id": r["external_id"], "message_id": r["message_id"], "seq": r["seq"], "role": r["role"],
-         "speaker": r["speaker"], "sent_at": r["sent_at"], "content": r["content"],
-         "metadata": dict(r["metadata"] or {})}
+        {
+            "session_id": r["external_id"],
+            "message_id": r["message_id"],
+            "seq": r["seq"],
+            "role": r["role"],
+            "speaker": r["speaker"],
+            "sent_at": r["sent_at"],
+            "content": r["content"],
+            "metadata": dict(r["metadata"] or {}),
+        }
         for r in rows
-    )  # fmt: skip
+    )
     return Provenance(mid, messages, quotes)

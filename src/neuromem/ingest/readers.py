@@ -36,7 +36,9 @@ def mime_of(file_name: str) -> str:
     """The MIME type the file name's suffix names (``InvalidInputError`` for one neuromem cannot read)."""
     mime = _BY_SUFFIX.get(PurePath(file_name).suffix.lower())
     if mime is None:
-        raise InvalidInputError(f"cannot tell the type of {file_name!r}: give mime_type ({', '.join(READABLE)})")
+        raise InvalidInputError(
+            f"cannot tell the type of {file_name!r}: give mime_type ({', '.join(READABLE)})"
+        )
     return mime
 
 
@@ -59,15 +61,19 @@ def _extra(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as exc:
-        raise ImportError(f"reading this file needs the optional extra: pip install 'neuromem[documents]' "
-                          f"({module} is missing)") from exc  # fmt: skip
+        raise ImportError(
+            f"reading this file needs the optional extra: pip install 'neuromem[documents]' "
+            f"({module} is missing)"
+        ) from exc
 
 
 def _pdf(data: bytes) -> list[Section]:
     pypdf = _extra("pypdf")
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
-        return [Section(page.extract_text() or "", {"page": n}) for n, page in enumerate(reader.pages, start=1)]
+        return [
+            Section(page.extract_text() or "", {"page": n}) for n, page in enumerate(reader.pages, start=1)
+        ]
     except pypdf.errors.PyPdfError as exc:
         raise InvalidInputError(f"not a readable PDF: {exc}") from None
 

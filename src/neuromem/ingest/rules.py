@@ -44,8 +44,9 @@ _SMALL_TALK = re.compile(
     r"[\s!！.。,，~～?？]*)+$",
     re.IGNORECASE,
 )
-_QUESTION_EN = re.compile(r"^(?:what|how|why|when|where|who|which|can|could|would|should|is|are|do|does|did|will)\b",
-                          re.IGNORECASE)  # fmt: skip
+_QUESTION_EN = re.compile(
+    r"^(?:what|how|why|when|where|who|which|can|could|would|should|is|are|do|does|did|will)\b", re.IGNORECASE
+)
 _QUESTION_ZH = re.compile(r"(?:吗|呢|么|什么|怎么|为什么|如何|哪|谁|几|多少)[？?]?$")
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|we|our)\b|我", re.IGNORECASE)
 
@@ -83,70 +84,172 @@ RULES: tuple[Rule, ...] = (
     # identity and name
     _r(r"\bmy name is\b|\bcall me\b|我叫|我的名字(?:是|叫)", _I, 0.9, slot="name"),
     # employer (relation works_at)
-    _r(r"\bi (?:now |currently |still )?work (?:at|for) " + _OBJ_EN, _I, 0.85, slot="employer",
-       relation="works_at", object_type="organization"),
-    _r(r"\bi (?:just |recently )?(?:joined|started (?:a new job |working )?at) " + _OBJ_EN, _I, 0.85,
-       slot="employer", relation="works_at", object_type="organization"),
-    _r(r"我(?:现在|目前|还)?在" + _OBJ_ZH + r"(?:工作|上班|任职|实习)", _I, 0.85, slot="employer",
-       relation="works_at", object_type="organization"),
-    _r(r"我(?:刚|最近)?(?:入职|加入)了?" + _OBJ_ZH + r"(?=[，。！,.!]|$)", _I, 0.85, slot="employer",
-       relation="works_at", object_type="organization"),
+    _r(
+        r"\bi (?:now |currently |still )?work (?:at|for) " + _OBJ_EN,
+        _I,
+        0.85,
+        slot="employer",
+        relation="works_at",
+        object_type="organization",
+    ),
+    _r(
+        r"\bi (?:just |recently )?(?:joined|started (?:a new job |working )?at) " + _OBJ_EN,
+        _I,
+        0.85,
+        slot="employer",
+        relation="works_at",
+        object_type="organization",
+    ),
+    _r(
+        r"我(?:现在|目前|还)?在" + _OBJ_ZH + r"(?:工作|上班|任职|实习)",
+        _I,
+        0.85,
+        slot="employer",
+        relation="works_at",
+        object_type="organization",
+    ),
+    _r(
+        r"我(?:刚|最近)?(?:入职|加入)了?" + _OBJ_ZH + r"(?=[，。！,.!]|$)",
+        _I,
+        0.85,
+        slot="employer",
+        relation="works_at",
+        object_type="organization",
+    ),
     # residence (relation lives_in)
-    _r(r"\bi (?:now |currently |still )?live in " + _OBJ_EN, _I, 0.8, slot="residence", relation="lives_in",
-       object_type="place"),
-    _r(r"\bi (?:just |recently )?moved to " + _OBJ_EN, _I, 0.8, slot="residence", relation="lives_in",
-       object_type="place"),
-    _r(r"我(?:现在|目前|还)?住在" + _OBJ_ZH + r"(?=[，。！,.!]|$|了)", _I, 0.8, slot="residence", relation="lives_in",
-       object_type="place"),
-    _r(r"我(?:刚|最近)?搬(?:到|去)了?" + _OBJ_ZH + r"(?=[，。！,.!]|$|了)", _I, 0.8, slot="residence",
-       relation="lives_in", object_type="place"),
+    _r(
+        r"\bi (?:now |currently |still )?live in " + _OBJ_EN,
+        _I,
+        0.8,
+        slot="residence",
+        relation="lives_in",
+        object_type="place",
+    ),
+    _r(
+        r"\bi (?:just |recently )?moved to " + _OBJ_EN,
+        _I,
+        0.8,
+        slot="residence",
+        relation="lives_in",
+        object_type="place",
+    ),
+    _r(
+        r"我(?:现在|目前|还)?住在" + _OBJ_ZH + r"(?=[，。！,.!]|$|了)",
+        _I,
+        0.8,
+        slot="residence",
+        relation="lives_in",
+        object_type="place",
+    ),
+    _r(
+        r"我(?:刚|最近)?搬(?:到|去)了?" + _OBJ_ZH + r"(?=[，。！,.!]|$|了)",
+        _I,
+        0.8,
+        slot="residence",
+        relation="lives_in",
+        object_type="place",
+    ),
     # allergies and conditions the assistant must never forget (identity, health-tagged by sensitivity)
-    _r(r"\bi(?:'m| am) (?:severely |very |deathly )?allergic to\s+" + _OBJ_EN, _I, 0.95, slot="allergy:{obj}"),
+    _r(
+        r"\bi(?:'m| am) (?:severely |very |deathly )?allergic to\s+" + _OBJ_EN, _I, 0.95, slot="allergy:{obj}"
+    ),
     _r(r"我对" + _OBJ_ZH + r"(?:严重)?过敏", _I, 0.95, slot="allergy:{obj}"),
     # dislikes before likes ("don't like" contains "like")
-    _r(r"\bi (?:really )?(?:don'?t|do not|never) (?:like|enjoy|eat|drink)\s+" + _OBJ_EN, _P, 0.7,
-       slot="likes:{obj}", polarity="negative"),
-    _r(r"\bi (?:really )?(?:hate|dislike|can'?t stand)\s+" + _OBJ_EN, _P, 0.7,
-       slot="likes:{obj}", polarity="negative"),
-    _r(r"我(?:真的|很|非常|特别)?(?:不喜欢|讨厌|不爱|受不了|不吃|不喝)" + _OBJ_ZH_TAIL, _P, 0.7,
-       slot="likes:{obj}", polarity="negative"),
-    _r(r"\bi (?:really |also |absolutely )?(?:like|love|enjoy|prefer|adore)\s+" + _OBJ_EN, _P, 0.7,
-       slot="likes:{obj}", polarity="positive"),
+    _r(
+        r"\bi (?:really )?(?:don'?t|do not|never) (?:like|enjoy|eat|drink)\s+" + _OBJ_EN,
+        _P,
+        0.7,
+        slot="likes:{obj}",
+        polarity="negative",
+    ),
+    _r(
+        r"\bi (?:really )?(?:hate|dislike|can'?t stand)\s+" + _OBJ_EN,
+        _P,
+        0.7,
+        slot="likes:{obj}",
+        polarity="negative",
+    ),
+    _r(
+        r"我(?:真的|很|非常|特别)?(?:不喜欢|讨厌|不爱|受不了|不吃|不喝)" + _OBJ_ZH_TAIL,
+        _P,
+        0.7,
+        slot="likes:{obj}",
+        polarity="negative",
+    ),
+    _r(
+        r"\bi (?:really |also |absolutely )?(?:like|love|enjoy|prefer|adore)\s+" + _OBJ_EN,
+        _P,
+        0.7,
+        slot="likes:{obj}",
+        polarity="positive",
+    ),
     _r(r"\bmy fav(?:ou)?rite\b|\bi'?m (?:a (?:big |huge )?)?fan of\b", _P, 0.7, polarity="positive"),
-    _r(r"我(?:也|真的|很|非常|特别|超|最)?(?:喜欢|爱|喜爱|偏爱|热爱|爱吃|爱喝)" + _OBJ_ZH_TAIL, _P, 0.7,
-       slot="likes:{obj}", polarity="positive"),
+    _r(
+        r"我(?:也|真的|很|非常|特别|超|最)?(?:喜欢|爱|喜爱|偏爱|热爱|爱吃|爱喝)" + _OBJ_ZH_TAIL,
+        _P,
+        0.7,
+        slot="likes:{obj}",
+        polarity="positive",
+    ),
     _r(r"我最(?:喜欢|爱)的|以后(?:请|都)?(?:用|优先)", _P, 0.7, polarity="positive"),
     # relationships
-    _r(r"\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|mom|mother|dad|father|parents|son|"
-       r"daughter|kids?|children|brother|sister|sibling|friend|best friend|boss|manager|colleague|coworker|"
-       r"roommate|dog|cat|pet|grand(?:ma|pa|mother|father))\b", _R, 0.7),
-    _r(r"我(?:的)?(?:老婆|妻子|太太|丈夫|老公|先生|女朋友|男朋友|对象|妈妈|妈|爸爸|爸|母亲|父亲|父母|儿子|女儿|孩子|"
-       r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|同事|老板|领导|室友|猫|狗|宠物|爷爷|奶奶|外公|外婆)", _R, 0.7),
+    _r(
+        r"\bmy (?:wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|mom|mother|dad|father|parents|son|"
+        r"daughter|kids?|children|brother|sister|sibling|friend|best friend|boss|manager|colleague|coworker|"
+        r"roommate|dog|cat|pet|grand(?:ma|pa|mother|father))\b",
+        _R,
+        0.7,
+    ),
+    _r(
+        r"我(?:的)?(?:老婆|妻子|太太|丈夫|老公|先生|女朋友|男朋友|对象|妈妈|妈|爸爸|爸|母亲|父亲|父母|儿子|女儿|孩子|"
+        r"哥哥|姐姐|弟弟|妹妹|朋友|好朋友|闺蜜|同事|老板|领导|室友|猫|狗|宠物|爷爷|奶奶|外公|外婆)",
+        _R,
+        0.7,
+    ),
     # plans and tasks
-    _r(r"\bremind me\b|\bi (?:\w+ly |also |still |just |really )?(?:need|have|want|plan|hope|intend) to\b|"
-       r"\bi'?m (?:\w+ly |also |still |just |really )?(?:going|planning|about|trying|hoping) to\b|"
-       r"\bi will\b|\bi'll\b|\bmy (?:goal|plan|deadline)\b|\bdeadline\b|"
-       r"\bi(?:'m| am| was) (?:\w+ly )?(?:thinking|considering) (?:of|about)\b", _T, 0.6),
+    _r(
+        r"\bremind me\b|\bi (?:\w+ly |also |still |just |really )?(?:need|have|want|plan|hope|intend) to\b|"
+        r"\bi'?m (?:\w+ly |also |still |just |really )?(?:going|planning|about|trying|hoping) to\b|"
+        r"\bi will\b|\bi'll\b|\bmy (?:goal|plan|deadline)\b|\bdeadline\b|"
+        r"\bi(?:'m| am| was) (?:\w+ly )?(?:thinking|considering) (?:of|about)\b",
+        _T,
+        0.6,
+    ),
     _r(r"提醒我|记得|我(?:要|得|需要|打算|计划|准备|想要|想|必须|将)|截止|目标是", _T, 0.6),
     # habits and procedures
-    _r(r"\bi (?:usually|always|often|normally|typically|never)\b|\bevery (?:day|morning|night|week|weekend)\b|"
-       r"\bmy routine\b", _PR, 0.5),
+    _r(
+        r"\bi (?:usually|always|often|normally|typically|never)\b|\bevery (?:day|morning|night|week|weekend)\b|"
+        r"\bmy routine\b",
+        _PR,
+        0.5,
+    ),
     _r(r"我(?:通常|一般|平时|经常|总是|每天|每周|每晚|习惯)", _PR, 0.5),
-    _r(r"\b(?:once|twice|\w+ times) (?:a|per|every) (?:day|week|month)\b|\bi'?m (?:currently )?(?:training|studying|"
-       r"learning|preparing) for\b", _PR, 0.55),
+    _r(
+        r"\b(?:once|twice|\w+ times) (?:a|per|every) (?:day|week|month)\b|\bi'?m (?:currently )?(?:training|studying|"
+        r"learning|preparing) for\b",
+        _PR,
+        0.55,
+    ),
     _r(r"每(?:天|周|晚|个星期|个月)(?:早上|晚上|都)?|我(?:最近|正在|在)学", _PR, 0.55),
     # identity, generic
-    _r(r"\bi(?:'m| am) (?:a|an) \w+|\bi(?:'m| am) from\b|\bi(?:'m| am) \d{1,3}\b|\bi studied\b|\bmy (?:job|major)\b",
-       _I, 0.6),
+    _r(
+        r"\bi(?:'m| am) (?:a|an) \w+|\bi(?:'m| am) from\b|\bi(?:'m| am) \d{1,3}\b|\bi studied\b|\bmy (?:job|major)\b",
+        _I,
+        0.6,
+    ),
     _r(r"我是(?:一名|一个|个)?\S{1,10}|我来自|我今年\S{1,4}岁|我毕业于|我的(?:工作|专业)", _I, 0.6),
 )
 # Dated events become episodic memories; statements about oneself become general facts.
-_EVENT_EN = re.compile(r"\b(?:i|we)\s+(?:\w+ly\s+)?(?:went|visited|bought|met|got|had|finished|attended|started|"
-                       r"saw|watched|took|made|moved|joined|traveled|travelled|flew|ran|won|lost|graduated|"
-                       r"adopted|received|completed|tried|spent|cooked|read|wrote|played|celebrated)\b",
-                       re.IGNORECASE)  # fmt: skip
+_EVENT_EN = re.compile(
+    r"\b(?:i|we)\s+(?:\w+ly\s+)?(?:went|visited|bought|met|got|had|finished|attended|started|"
+    r"saw|watched|took|made|moved|joined|traveled|travelled|flew|ran|won|lost|graduated|"
+    r"adopted|received|completed|tried|spent|cooked|read|wrote|played|celebrated)\b",
+    re.IGNORECASE,
+)
 _EVENT_ZH = re.compile(r"我.{0,12}?(?:了|过)")
-_GENERAL_IMPORTANCE = 0.3  # a bare first-person statement: kept at the default threshold, boosted by specifics
+_GENERAL_IMPORTANCE = (
+    0.3  # a bare first-person statement: kept at the default threshold, boosted by specifics
+)
 _HEDGE_IMPORTANCE = 0.15  # remarks about the conversation itself ("I'm curious…", "I wonder…"): dropped
 _HEDGE = re.compile(
     r"^(?:\w+,\s*)?(?:i'?m (?:just |really |also )?(?:curious|wondering|interested in (?:learning|knowing))|"
@@ -158,7 +261,9 @@ _HEDGE = re.compile(
 )
 _SPECIFIC = re.compile(r"\bmy\b|\d|我的", re.IGNORECASE)
 _EVENT_IMPORTANCE = 0.55
-DECLARATIVE_IMPORTANCE = 0.45  # a statement of a value, or about a named entity: kept at the default threshold
+DECLARATIVE_IMPORTANCE = (
+    0.45  # a statement of a value, or about a named entity: kept at the default threshold
+)
 _NAMED = frozenset({"person", "organization", "place"})
 _FILLER_IMPORTANCE = 0.1
 
@@ -166,11 +271,20 @@ _EMOTIONS: tuple[tuple[re.Pattern[str], Emotion], ...] = tuple(
     (re.compile(p, re.IGNORECASE), e)
     for p, e in (
         (r"\b(?:thrilled|ecstatic|so excited|excited)\b|兴奋|激动", Emotion(0.8, 0.8, "excited")),
-        (r"\b(?:happy|glad|delighted|love it|great day)\b|开心|高兴|快乐|幸福|太好了", Emotion(0.7, 0.5, "happy")),
+        (
+            r"\b(?:happy|glad|delighted|love it|great day)\b|开心|高兴|快乐|幸福|太好了",
+            Emotion(0.7, 0.5, "happy"),
+        ),
         (r"\b(?:grateful|thankful)\b|感激|感恩", Emotion(0.6, 0.3, "grateful")),
         (r"\b(?:angry|furious|pissed|mad at)\b|生气|愤怒|气死", Emotion(-0.7, 0.8, "angry")),
-        (r"\b(?:anxious|nervous|worried|stressed|overwhelmed)\b|焦虑|紧张|担心|压力", Emotion(-0.5, 0.7, "anxious")),
-        (r"\b(?:sad|upset|depressed|heartbroken|lonely)\b|难过|伤心|失落|孤独|郁闷", Emotion(-0.6, 0.4, "sad")),
+        (
+            r"\b(?:anxious|nervous|worried|stressed|overwhelmed)\b|焦虑|紧张|担心|压力",
+            Emotion(-0.5, 0.7, "anxious"),
+        ),
+        (
+            r"\b(?:sad|upset|depressed|heartbroken|lonely)\b|难过|伤心|失落|孤独|郁闷",
+            Emotion(-0.6, 0.4, "sad"),
+        ),
         (r"\b(?:tired|exhausted|burned out|burnt out)\b|累|疲惫", Emotion(-0.3, 0.2, "tired")),
         (r"\b(?:frustrated|annoyed)\b|烦|郁闷", Emotion(-0.5, 0.6, "frustrated")),
     )
@@ -302,16 +416,26 @@ def extract_sentence(
     elif first_person and time is not None and (_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence)):
         memory_type, category, importance = MemoryType.EPISODIC, None, _EVENT_IMPORTANCE
     elif first_person and len(sentence) >= MIN_STATEMENT_CHARS and len(tokenize(sentence)) >= 3:
-        memory_type, category, importance = MemoryType.FACT, FactCategory.GENERAL, general_importance(sentence)
+        memory_type, category, importance = (
+            MemoryType.FACT,
+            FactCategory.GENERAL,
+            general_importance(sentence),
+        )
     else:
         memory_type, category, importance = MemoryType.FACT, FactCategory.GENERAL, _FILLER_IMPORTANCE
     is_event = bool(_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence))
-    if time is not None and first_person and memory_type is MemoryType.FACT and (
-        rule is None or (is_event and category in (FactCategory.RELATIONSHIP, FactCategory.GENERAL))
+    if (
+        time is not None
+        and first_person
+        and memory_type is MemoryType.FACT
+        and (rule is None or (is_event and category in (FactCategory.RELATIONSHIP, FactCategory.GENERAL)))
     ):
         memory_type, category = MemoryType.EPISODIC, None  # a dated happening is an episode
     if memory_type is MemoryType.EPISODIC and rule is None and states_value(sentence):
-        memory_type, category = MemoryType.FACT, FactCategory.GENERAL  # "I moved to Munich last month": where I live now
+        memory_type, category = (
+            MemoryType.FACT,
+            FactCategory.GENERAL,
+        )  # "I moved to Munich last month": where I live now
     emotion = emotion_of(sentence)
     entities = tuple(EntityRef(e.name, e.type) for e in extract_entities(sentence))
     obj = _object(match)
@@ -330,7 +454,11 @@ def extract_sentence(
         slot = rule.slot.replace("{obj}", topic or "") if "{obj}" in rule.slot else rule.slot
         if "{obj}" in rule.slot and not topic:
             slot = None
-    if memory_type is MemoryType.FACT and importance < DECLARATIVE_IMPORTANCE and declarative(sentence, entities):
+    if (
+        memory_type is MemoryType.FACT
+        and importance < DECLARATIVE_IMPORTANCE
+        and declarative(sentence, entities)
+    ):
         importance = DECLARATIVE_IMPORTANCE
     if emotion is not None:
         importance += 0.1 * emotion.arousal
@@ -362,7 +490,9 @@ def extract_sentence(
     )
 
 
-def extract_with_rules(turns: Sequence[Turn], roles: Sequence[str], indices: Sequence[int] | None = None) -> Extraction:
+def extract_with_rules(
+    turns: Sequence[Turn], roles: Sequence[str], indices: Sequence[int] | None = None
+) -> Extraction:
     """Candidates from the turns whose role is in ``roles`` (others are only kept raw)."""
     out = Extraction()
     for i, turn in enumerate(turns):
@@ -379,8 +509,11 @@ def extract_with_rules(turns: Sequence[Turn], roles: Sequence[str], indices: Seq
     return out
 
 
-_ANSWER_LEAD = re.compile(r"(?:(?:yes|yeah|yep|no|nope|still|it's|it’s|it is|that's|that is|now|actually)\b[,!.\s]*"
-                          r"|(?:还是|就是|仍然是|依然是|现在是|是|对|嗯)[，,\s]*)+", re.IGNORECASE)  # fmt: skip
+_ANSWER_LEAD = re.compile(
+    r"(?:(?:yes|yeah|yep|no|nope|still|it's|it’s|it is|that's|that is|now|actually)\b[,!.\s]*"
+    r"|(?:还是|就是|仍然是|依然是|现在是|是|对|嗯)[，,\s]*)+",
+    re.IGNORECASE,
+)
 
 
 def _asked_frame(previous: Turn) -> str | None:
@@ -396,4 +529,8 @@ def _asked_frame(previous: Turn) -> str | None:
 
 def _short_answer(sentence: str) -> bool:
     """A bare value: a few words that are no statement of their own ("12 Elm St", "Bosch", 8046)."""
-    return claim_of(sentence, generic=True) is None and len(sentence) <= MAX_ANSWER_CHARS and not sentence.endswith(("?", "？"))
+    return (
+        claim_of(sentence, generic=True) is None
+        and len(sentence) <= MAX_ANSWER_CHARS
+        and not sentence.endswith(("?", "？"))
+    )

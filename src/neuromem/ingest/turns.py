@@ -102,7 +102,9 @@ def parse_turns(
         raise InvalidTurnError("messages must not be empty")
     limit = settings.ingest.max_messages_per_call
     if len(messages) > limit:
-        raise InvalidTurnError(f"at most {limit} messages per call (ingest.max_messages_per_call), got {len(messages)}")
+        raise InvalidTurnError(
+            f"at most {limit} messages per call (ingest.max_messages_per_call), got {len(messages)}"
+        )
     received = now
     seen: Counter[str] = Counter()
     turns: list[Turn] = []
@@ -131,8 +133,12 @@ def _turn(message: Any, i: int, settings: Settings, received: dt.datetime, undat
     role = message.get("role")
     if role not in ROLES:
         raise InvalidTurnError(f"message {i}: role must be one of {sorted(ROLES)}, got {role!r}")
-    content = check.content(message.get("content"), settings.write, field=f"message {i} content",
-                            max_chars=settings.ingest.document_max_chars)  # fmt: skip
+    content = check.content(
+        message.get("content"),
+        settings.write,
+        field=f"message {i} content",
+        max_chars=settings.ingest.document_max_chars,
+    )
     raw_time = message.get("timestamp", message.get("created_at"))
     sent_at = received if raw_time is None else _timestamp(raw_time, i)
     speaker = message.get("name")
@@ -153,8 +159,15 @@ def _turn(message: Any, i: int, settings: Settings, received: dt.datetime, undat
     else:
         when = "" if raw_time is None and undated_by_content else str(epoch_us(sent_at))
         basis = _SEP.join((str(role), speaker or "", when, content))
-    return Turn(role=str(role), content=content, sent_at=sent_at, speaker=speaker or None, metadata=meta,
-                key=basis, index=i)  # fmt: skip
+    return Turn(
+        role=str(role),
+        content=content,
+        sent_at=sent_at,
+        speaker=speaker or None,
+        metadata=meta,
+        key=basis,
+        index=i,
+    )
 
 
 def edited_key(turn: Turn) -> str:
@@ -181,8 +194,20 @@ def new_turns(turns: Sequence[Turn], stored: Mapping[str, str]) -> list[tuple[in
         elif held != check.content_hash(turn.content):
             key = edited_key(turn)
             if key not in stored:
-                out.append((i, Turn(turn.role, turn.content, turn.sent_at, turn.speaker, turn.metadata, key,
-                                    turn.index)))  # fmt: skip
+                out.append(
+                    (
+                        i,
+                        Turn(
+                            turn.role,
+                            turn.content,
+                            turn.sent_at,
+                            turn.speaker,
+                            turn.metadata,
+                            key,
+                            turn.index,
+                        ),
+                    )
+                )
     return out
 
 

@@ -53,8 +53,11 @@ def weight(importance: float, accesses: int, age_days: float, tau: float, settin
     """Seed 003 §6.1's weight (module docstring); pure."""
     frequency = min(1.0, math.log1p(max(0, accesses)) / math.log1p(settings.archive_frequency_ref))
     recency = decay(1.0, 1.0 / tau, age_days)  # the one formula (neuromem.decay)
-    return (settings.archive_weight_importance * importance + settings.archive_weight_frequency * frequency
-            + settings.archive_weight_recency * recency)  # fmt: skip
+    return (
+        settings.archive_weight_importance * importance
+        + settings.archive_weight_frequency * frequency
+        + settings.archive_weight_recency * recency
+    )
 
 
 def memory_weight(record: MemoryRecord, now: dt.datetime, settings: Any, recall: RecallSettings) -> float:
@@ -88,8 +91,9 @@ class ArchiveReport:
         return sum(1 for i in self.items if i.kind == "node")
 
 
-def archive_user(runtime: Runtime, uid: str, now: dt.datetime | None = None, *, dry_run: bool = False,
-                 limit: int = 10_000) -> ArchiveReport:  # fmt: skip
+def archive_user(
+    runtime: Runtime, uid: str, now: dt.datetime | None = None, *, dry_run: bool = False, limit: int = 10_000
+) -> ArchiveReport:
     """Archive the (checked) user ``uid``'s memories and nodes whose weight fell under the threshold at ``now``
     (default: the runtime's clock; ``dry_run``: list them)."""
     now = runtime.now() if now is None else now
@@ -107,21 +111,35 @@ def archive_user(runtime: Runtime, uid: str, now: dt.datetime | None = None, *, 
             archived = store.archive_memory(conn, uid, record.id, record.version)
             if archived is None:
                 raise VersionConflictError(f"memory {record.id} changed while being archived; rerun the job")
-            history.record(conn, HistoryEvent.ARCHIVE, old=record, new=archived, actor=ACTOR,
-                           extra={"weight": round(w, 4)})  # fmt: skip
+            history.record(
+                conn,
+                HistoryEvent.ARCHIVE,
+                old=record,
+                new=archived,
+                actor=ACTOR,
+                extra={"weight": round(w, 4)},
+            )
         for node in store.node_candidates(conn, uid, limit):
             age = (now - node.last_seen).total_seconds() / 86400.0
-            w = weight(node.importance, node.live_links, age, tau_days(node.node_type, runtime.settings.recall), s)
+            w = weight(
+                node.importance, node.live_links, age, tau_days(node.node_type, runtime.settings.recall), s
+            )
             if w >= s.archive_threshold:
                 continue
             items.append(Archived("node", node.id, f"{node.node_type}:{node.name}", round(w, 4)))
             if not dry_run and store.set_node_archived(conn, uid, node.id, True) is not None:
-                store.log_node_event(conn, uid, "NodeArchived", {"node_id": str(node.id), "weight": round(w, 4),
-                                                                 "actor": ACTOR})  # fmt: skip
+                store.log_node_event(
+                    conn,
+                    uid,
+                    "NodeArchived",
+                    {"node_id": str(node.id), "weight": round(w, 4), "actor": ACTOR},
+                )
     return ArchiveReport(uid, dry_run, tuple(items))
 
 
-def restore(runtime: Runtime, uid: str, iid: uuid.UUID, *, actor: str = "user") -> MemoryRecord | dict[str, Any]:
+def restore(
+    runtime: Runtime, uid: str, iid: uuid.UUID, *, actor: str = "user"
+) -> MemoryRecord | dict[str, Any]:
     """Bring back an archived memory (its ``RESTORE`` history row) or an archived node."""
     with runtime.db.transaction() as conn:
         restored = store.restore_memory(conn, uid, iid)
@@ -151,5 +169,15 @@ def archive_job(runtime: Runtime, now: dt.datetime, *, dry_run: bool = False, us
     return ArchiveRun(tuple(archive_user(runtime, u, now, dry_run=dry_run) for u in found))
 
 
-__all__ = ["ACTOR", "ArchiveReport", "ArchiveRun", "Archived", "archive_job", "archive_user", "memory_weight",
-           "restore", "tau_days", "weight"]
+__all__ = [
+    "ACTOR",
+    "ArchiveReport",
+    "ArchiveRun",
+    "Archived",
+    "archive_job",
+    "archive_user",
+    "memory_weight",
+    "restore",
+    "tau_days",
+    "weight",
+]

@@ -26,9 +26,12 @@ log = logging.getLogger(__name__)
 
 
 def backfill_embeddings(
-    runtime: Runtime, *, batch_size: int | None = None, max_batches: int | None = None,
+    runtime: Runtime,
+    *,
+    batch_size: int | None = None,
+    max_batches: int | None = None,
     stopping: Callable[[], bool] = lambda: False,
-) -> int:  # fmt: skip
+) -> int:
     """Embed rows written without a vector, batch by batch: memories first, then turns. Returns how
     many were embedded.
 
@@ -45,7 +48,9 @@ def backfill_embeddings(
     for batch in phases:
         while (max_batches is None or batches < max_batches) and not stopping():
             embedded = batch()
-            if embedded is None:  # nothing left to claim, or the batch failed: the next phase, or the next run
+            if (
+                embedded is None
+            ):  # nothing left to claim, or the batch failed: the next phase, or the next run
                 break
             batches += 1
             done += embedded
@@ -67,7 +72,9 @@ def _memory_batch(runtime: Runtime, size: int) -> int | None:
         try:
             vectors = runtime.embedder.embed_passages([r["content"] for r in rows], batch_size=size)
         except EmbedderError as exc:
-            memories.record_embed_failure(conn, user_id, [(r["id"], r["memory_type"]) for r in rows], str(exc))
+            memories.record_embed_failure(
+                conn, user_id, [(r["id"], r["memory_type"]) for r in rows], str(exc)
+            )
             log.warning("backfill batch of %d failed: %s", len(rows), exc)
             return None
         triples = [(r["id"], r["memory_type"], vectors[i]) for i, r in enumerate(rows)]
@@ -137,8 +144,15 @@ class BackfillWorker:
     that never pauses still gets its vectors. ``run`` (``Memory.flush``) takes over at once.
     """
 
-    def __init__(self, runtime: Runtime, *, foreground: Foreground | None = None, interval_s: float = 2.0,
-                 max_backoff_s: float = 60.0, max_defer_s: float = 30.0) -> None:  # fmt: skip
+    def __init__(
+        self,
+        runtime: Runtime,
+        *,
+        foreground: Foreground | None = None,
+        interval_s: float = 2.0,
+        max_backoff_s: float = 60.0,
+        max_defer_s: float = 30.0,
+    ) -> None:
         self.runtime = runtime
         self.foreground = foreground or Foreground()
         self.interval_s = interval_s

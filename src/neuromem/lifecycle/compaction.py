@@ -98,16 +98,24 @@ def compact_forgotten(runtime: Runtime, *, user_id: str | None = None) -> Compac
                 store.rewrite(conn, relation, int(s.compact_lock_timeout_s * 1000))
                 rewritten.append(relation)
             except psycopg.errors.LockNotAvailable:
-                log.warning("compaction: %s was busy for %.0f s; its receipts stay pending", relation,
-                            s.compact_lock_timeout_s)  # fmt: skip
+                log.warning(
+                    "compaction: %s was busy for %.0f s; its receipts stay pending",
+                    relation,
+                    s.compact_lock_timeout_s,
+                )
                 skipped.append(relation)
         wal = _retire_wal(conn)
         done = [p.id for p in todo if not set(p.relations) & set(skipped)]
         erased_at = store.mark_erased(conn, done) if done else None
     return CompactionReport(
-        erased=tuple(done), relations=tuple(rewritten), skipped=tuple(skipped), waiting=len(todo) - len(done),
-        wal_retired=wal, erased_at=erased_at, seconds=time.perf_counter() - started,
-    )  # fmt: skip
+        erased=tuple(done),
+        relations=tuple(rewritten),
+        skipped=tuple(skipped),
+        waiting=len(todo) - len(done),
+        wal_retired=wal,
+        erased_at=erased_at,
+        seconds=time.perf_counter() - started,
+    )
 
 
 def _wait_for_older_transactions(conn: psycopg.Connection[Any], moment: dt.datetime, wait_s: float) -> bool:
@@ -123,8 +131,11 @@ def _retire_wal(conn: psycopg.Connection[Any]) -> bool:
     try:
         store.retire_wal(conn)
     except psycopg.errors.InsufficientPrivilege as exc:
-        log.warning("compaction: no checkpoint / WAL switch (%s); the WAL is retired by the next automatic "
-                    "checkpoint", str(exc).strip())  # fmt: skip
+        log.warning(
+            "compaction: no checkpoint / WAL switch (%s); the WAL is retired by the next automatic "
+            "checkpoint",
+            str(exc).strip(),
+        )
         return False
     return True
 

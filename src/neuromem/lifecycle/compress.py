@@ -97,8 +97,15 @@ def _llm_summary(chat: ChatModel, texts: list[str]) -> str | None:
     return "; ".join(b.text.strip() for b in bullets if b.text.strip()) or None
 
 
-def compress_user(runtime: Runtime, user_id: str, now: dt.datetime | None = None, *, chat: ChatModel | None = None,
-                  dry_run: bool = False, limit: int = 5_000) -> CompressionReport:  # fmt: skip
+def compress_user(
+    runtime: Runtime,
+    user_id: str,
+    now: dt.datetime | None = None,
+    *,
+    chat: ChatModel | None = None,
+    dry_run: bool = False,
+    limit: int = 5_000,
+) -> CompressionReport:
     """Compress ``user_id``'s episodes past the line at ``now`` (default: the runtime's clock)."""
     uid = user_id  # checked by the facade, or a stored user id from the sweep
     now = runtime.now() if now is None else now
@@ -117,7 +124,8 @@ def compress_user(runtime: Runtime, user_id: str, now: dt.datetime | None = None
             if len(chunk) == 1 and len(texts[0]) <= s.compress_item_chars:
                 continue  # a lone short episode has nothing to shed
             summary = (_llm_summary(chat, texts) if chat is not None else None) or rule_summary(
-                texts, s.compress_item_chars)  # fmt: skip
+                texts, s.compress_item_chars
+            )
             plan = CompressedGroup(summary, tuple(chunk))
             if len(chunk) > 1 or plan.tokens_after < plan.tokens_before:
                 plans.append(plan)
@@ -135,21 +143,32 @@ def compress_user(runtime: Runtime, user_id: str, now: dt.datetime | None = None
 def _archive(runtime: Runtime, conn: Any, uid: str, plan: CompressedGroup, vector: Any) -> MemoryRecord:
     originals = plan.originals
     draft = Draft(
-        user_id=uid, memory_type=MemoryType.EPISODIC, content=plan.summary,
+        user_id=uid,
+        memory_type=MemoryType.EPISODIC,
+        content=plan.summary,
         importance=max(m.importance for m in originals),
         metadata={"summary_of": [str(m.id) for m in originals], "compressed_by": ACTOR},
         valid_at=min((m.valid_at or m.created_at) for m in originals),
-        extra={"raw_refs": tuple(ref for m in originals for ref in m.raw_refs),
-               "source_episode_ids": tuple(m.id for m in originals)},
-    )  # fmt: skip
+        extra={
+            "raw_refs": tuple(ref for m in originals for ref in m.raw_refs),
+            "source_episode_ids": tuple(m.id for m in originals),
+        },
+    )
     summary = memories.insert(conn, new_row(draft, check.content_hash(plan.summary), vector), runtime.dim)
     history.record(conn, HistoryEvent.ADD, new=summary, actor=ACTOR)
     for m in originals:
         archived = memories.expire(conn, uid, m.id, expected_version=m.version, superseded_by=summary.id)
         if archived is None:
             raise VersionConflictError(f"memory {m.id} changed while being compressed; rerun the job")
-        history.record(conn, HistoryEvent.SUPERSEDE, old=m, new=summary, actor=ACTOR, memory_id=m.id,
-                       extra={"summary_id": str(summary.id)})  # fmt: skip
+        history.record(
+            conn,
+            HistoryEvent.SUPERSEDE,
+            old=m,
+            new=summary,
+            actor=ACTOR,
+            memory_id=m.id,
+            extra={"summary_id": str(summary.id)},
+        )
     consolidation.copy_sources(conn, uid, [m.id for m in originals], summary.id)
     return summary
 
@@ -163,8 +182,14 @@ class CompressionRun:
         return sum(r.archived for r in self.reports)
 
 
-def compress_job(runtime: Runtime, now: dt.datetime, *, chat: ChatModel | None = None, dry_run: bool = False,
-                 users: int = 100) -> CompressionRun:  # fmt: skip
+def compress_job(
+    runtime: Runtime,
+    now: dt.datetime,
+    *,
+    chat: ChatModel | None = None,
+    dry_run: bool = False,
+    users: int = 100,
+) -> CompressionRun:
     """The scheduled form: every user with old episodes (up to ``users`` per run)."""
     before = now - dt.timedelta(days=runtime.settings.lifecycle.compress_after_days)
     with runtime.db.connection() as conn:
@@ -172,4 +197,11 @@ def compress_job(runtime: Runtime, now: dt.datetime, *, chat: ChatModel | None =
     return CompressionRun(tuple(compress_user(runtime, u, now, chat=chat, dry_run=dry_run) for u in found))
 
 
-__all__ = ["CompressedGroup", "CompressionReport", "CompressionRun", "compress_job", "compress_user", "rule_summary"]
+__all__ = [
+    "CompressedGroup",
+    "CompressionReport",
+    "CompressionRun",
+    "compress_job",
+    "compress_user",
+    "rule_summary",
+]

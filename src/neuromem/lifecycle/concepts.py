@@ -50,8 +50,9 @@ ABOUT_WEIGHT = 1.0  # seed 003 §15
 # --------------------------------------------------------------------------- pure parts
 
 
-def mutual_neighbours(vectors: np.ndarray, has: np.ndarray, k: int, threshold: float,
-                      block: int = 512) -> list[tuple[int, int, float]]:  # fmt: skip
+def mutual_neighbours(
+    vectors: np.ndarray, has: np.ndarray, k: int, threshold: float, block: int = 512
+) -> list[tuple[int, int, float]]:
     """Pairs ``(i, j, cosine)`` with ``i < j``, each among the other's ``k`` nearest and at cosine ≥ ``threshold``."""
     index = np.flatnonzero(has)
     if len(index) < 2:
@@ -154,8 +155,9 @@ def consolidate_concepts(runtime: Runtime, user_id: str, *, dry_run: bool = Fals
         for node_id, members in about.items():
             rows = [position[m] for m in members if m in position and data.has_vector[position[m]]]
             vector = centroid(data.vectors[rows])
-            store.set_concept(conn, uid, node_id, vector, runtime.dim, {"members": len(members),
-                                                                     "consolidated_by": ACTOR})  # fmt: skip
+            store.set_concept(
+                conn, uid, node_id, vector, runtime.dim, {"members": len(members), "consolidated_by": ACTOR}
+            )
             centroids += vector is not None
     return ConceptReport(uid, False, len(data.ids), tuple(done), centroids)
 
@@ -188,14 +190,16 @@ def _plan(data: store.ClusterInput, existing: dict[uuid.UUID, Any], s: Any) -> l
         member_ids = [data.ids[r] for r in rows]
         concept_id, name = _name(data, existing, member_ids)
         linked = data.about.get(concept_id, set()) if concept_id is not None else set()
-        groups.append(ConceptGroup(name, tuple(member_ids), tuple(m for m in member_ids if m not in linked),
-                                   concept_id))  # fmt: skip
+        groups.append(
+            ConceptGroup(name, tuple(member_ids), tuple(m for m in member_ids if m not in linked), concept_id)
+        )
     groups.sort(key=lambda g: (-len(g.members), g.name))
     return groups
 
 
-def _name(data: store.ClusterInput, existing: dict[uuid.UUID, Any], members: list[uuid.UUID]
-          ) -> tuple[uuid.UUID | None, str]:  # fmt: skip
+def _name(
+    data: store.ClusterInput, existing: dict[uuid.UUID, Any], members: list[uuid.UUID]
+) -> tuple[uuid.UUID | None, str]:
     """The concept most members are already ABOUT, else a name from their most named entity or keywords."""
     wanted = set(members)
     best = max(existing, key=lambda c: (len(data.about.get(c, set()) & wanted), str(c)), default=None)
@@ -219,17 +223,35 @@ def _apply(conn: Any, uid: str, data: store.ClusterInput, group: ConceptGroup) -
     concept_id = group.concept_id
     if concept_id is None:
         key = normalize_entity_name(group.name) or group.name.casefold()
-        concept_id = graph.upsert_nodes(conn, uid, [NodeInput(store.CONCEPT, group.name, key)])[(store.CONCEPT, key)]
+        concept_id = graph.upsert_nodes(conn, uid, [NodeInput(store.CONCEPT, group.name, key)])[
+            (store.CONCEPT, key)
+        ]
     if group.new_links:
-        graph.add_edges(conn, uid, [EdgeInput(m, "memory", concept_id, "node", "ABOUT", properties={"by": ACTOR})
-                                    for m in group.new_links])  # fmt: skip
+        graph.add_edges(
+            conn,
+            uid,
+            [
+                EdgeInput(m, "memory", concept_id, "node", "ABOUT", properties={"by": ACTOR})
+                for m in group.new_links
+            ],
+        )
         for record in memories.get_many(conn, uid, group.new_links).values():
-            history.record(conn, HistoryEvent.LINK, old=record, new=record, actor=ACTOR,
-                           extra={"concept_id": str(concept_id), "concept": group.name})  # fmt: skip
-    return ConceptGroup(group.name, group.members, group.new_links, concept_id, created=group.concept_id is None)
+            history.record(
+                conn,
+                HistoryEvent.LINK,
+                old=record,
+                new=record,
+                actor=ACTOR,
+                extra={"concept_id": str(concept_id), "concept": group.name},
+            )
+    return ConceptGroup(
+        group.name, group.members, group.new_links, concept_id, created=group.concept_id is None
+    )
 
 
-def concepts_job(runtime: Runtime, now: dt.datetime, *, dry_run: bool = False, users: int = 100) -> dict[str, int]:
+def concepts_job(
+    runtime: Runtime, now: dt.datetime, *, dry_run: bool = False, users: int = 100
+) -> dict[str, int]:
     """The scheduled form (seed 003 §6.3 "睡眠巩固": an off-peak batch): every user with current
     facts or episodes, up to ``users`` per run; returns the new links per user (that would be made,
     with ``dry_run``)."""
@@ -238,5 +260,13 @@ def concepts_job(runtime: Runtime, now: dt.datetime, *, dry_run: bool = False, u
     return {u: consolidate_concepts(runtime, u, dry_run=dry_run).linked for u in found}
 
 
-__all__ = ["ACTOR", "ConceptGroup", "ConceptReport", "centroid", "concepts_job", "consolidate_concepts",
-           "label_propagation", "mutual_neighbours"]
+__all__ = [
+    "ACTOR",
+    "ConceptGroup",
+    "ConceptReport",
+    "centroid",
+    "concepts_job",
+    "consolidate_concepts",
+    "label_propagation",
+    "mutual_neighbours",
+]

@@ -23,7 +23,9 @@ from ..types import MemoryRecord
 KINDS = ("pin", "unpin", "upvote", "downvote")
 
 
-def give_feedback(runtime: Runtime, user_id: str, memory_id: UUID, kind: str, *, actor: str = "user") -> MemoryRecord:
+def give_feedback(
+    runtime: Runtime, user_id: str, memory_id: UUID, kind: str, *, actor: str = "user"
+) -> MemoryRecord:
     if kind not in KINDS:
         raise InvalidInputError(f"feedback must be one of {', '.join(KINDS)}, got {kind!r}")
     current = writes.get(runtime, user_id, memory_id)
@@ -39,7 +41,9 @@ def give_feedback(runtime: Runtime, user_id: str, memory_id: UUID, kind: str, *,
         metadata = {"feedback": votes}
         importance = min(1.0, max(0.0, current.importance + (step if kind == "upvote" else -step)))
     change = writes.Change(metadata=metadata, importance=importance)
-    return writes.update(runtime, user_id, memory_id, change, actor=f"feedback:{kind}" if actor == "user" else actor[:50])
+    return writes.update(
+        runtime, user_id, memory_id, change, actor=f"feedback:{kind}" if actor == "user" else actor[:50]
+    )
 
 
 __all__ = ["KINDS", "give_feedback"]

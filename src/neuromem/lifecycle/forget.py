@@ -50,7 +50,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-TARGET_KINDS = ("memory", "session", "document", "window", "query", "entity", "concept", "scope", "everything")
+TARGET_KINDS = (
+    "memory",
+    "session",
+    "document",
+    "window",
+    "query",
+    "entity",
+    "concept",
+    "scope",
+    "everything",
+)
 #: the purge job's own kind: rows soft-deleted before ``until`` (``lifecycle.purge``)
 PURGE = "purge"
 #: the retention job's own kind: rows past their type's or category's TTL (``lifecycle.retention``)
@@ -74,27 +84,49 @@ class ForgetTarget:
 
     def fingerprint(self) -> str:
         """sha256 of the target's description (the receipt keeps this, never the query words)."""
-        parts = [self.kind, str(self.memory_id or ""), self.session_id or "", str(self.document_id or ""),
-                 self.since.isoformat() if self.since else "", self.until.isoformat() if self.until else "",
-                 self.text or "", *(f"{k}={v}<{c.isoformat()}" for k, v, c in self.ttl),
-                 *([self.agent_id or "", self.run_id or ""] if self.kind == "scope" else [])]  # fmt: skip
+        parts = [
+            self.kind,
+            str(self.memory_id or ""),
+            self.session_id or "",
+            str(self.document_id or ""),
+            self.since.isoformat() if self.since else "",
+            self.until.isoformat() if self.until else "",
+            self.text or "",
+            *(f"{k}={v}<{c.isoformat()}" for k, v, c in self.ttl),
+            *([self.agent_id or "", self.run_id or ""] if self.kind == "scope" else []),
+        ]
         return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()
 
 
 def target_of(
-    *, memory_id: Any = None, session_id: Any = None, document_id: Any = None, since: Any = None,
-    until: Any = None, query: Any = None, entity: Any = None, concept: Any = None, everything: Any = False,
-    agent_id: Any = None, run_id: Any = None, settings: WriteSettings | None = None,
-) -> ForgetTarget:  # fmt: skip
+    *,
+    memory_id: Any = None,
+    session_id: Any = None,
+    document_id: Any = None,
+    since: Any = None,
+    until: Any = None,
+    query: Any = None,
+    entity: Any = None,
+    concept: Any = None,
+    everything: Any = False,
+    agent_id: Any = None,
+    run_id: Any = None,
+    settings: WriteSettings | None = None,
+) -> ForgetTarget:
     """Validate the caller's keywords into one ``ForgetTarget``; zero or several → ``ForgetTargetError``."""
     if not isinstance(everything, bool):
         raise ForgetTargetError(f"everything must be a boolean, got {everything!r}")
     given = {
-        "memory": memory_id is not None, "session": session_id is not None, "document": document_id is not None,
-        "window": since is not None or until is not None, "query": query is not None,
-        "entity": entity is not None, "concept": concept is not None,
-        "scope": agent_id is not None or run_id is not None, "everything": everything,
-    }  # fmt: skip
+        "memory": memory_id is not None,
+        "session": session_id is not None,
+        "document": document_id is not None,
+        "window": since is not None or until is not None,
+        "query": query is not None,
+        "entity": entity is not None,
+        "concept": concept is not None,
+        "scope": agent_id is not None or run_id is not None,
+        "everything": everything,
+    }
     chosen = [k for k, v in given.items() if v]
     if len(chosen) != 1:
         what = "no target" if not chosen else f"several targets ({', '.join(chosen)})"
@@ -118,8 +150,9 @@ def target_of(
         return ForgetTarget(kind, since=lo, until=hi)
     if kind == "scope":
         w = settings or WriteSettings()
-        return ForgetTarget(kind, agent_id=check.scope_id(agent_id, "agent_id", w),
-                            run_id=check.scope_id(run_id, "run_id", w))  # fmt: skip
+        return ForgetTarget(
+            kind, agent_id=check.scope_id(agent_id, "agent_id", w), run_id=check.scope_id(run_id, "run_id", w)
+        )
     if kind in ("query", "entity", "concept"):
         text = {"query": query, "entity": entity, "concept": concept}[kind]
         if not isinstance(text, str) or not text.strip():
@@ -167,27 +200,44 @@ def uncontradict(c: float, settings: Any) -> float:
 # --------------------------------------------------------------------------- the operation
 
 
-def forget(runtime: Runtime, uid: str, target: ForgetTarget, *, dry_run: bool = False, actor: str = "user",
-           preview_limit: int = 200) -> ForgetReceipt | ForgetPreview:  # fmt: skip
+def forget(
+    runtime: Runtime,
+    uid: str,
+    target: ForgetTarget,
+    *,
+    dry_run: bool = False,
+    actor: str = "user",
+    preview_limit: int = 200,
+) -> ForgetReceipt | ForgetPreview:
     """Forget ``target`` for the (checked) user ``uid`` (module docstring). Raises ``NotFoundError``
     subclasses when a named memory, session or document does not exist (nothing is written)."""
     receipt_id = uuid7()
     try:
         with runtime.access.without_user(uid), runtime.db.transaction() as conn:
             store.lock_user(conn, uid)
-            erased, recomputed, deleted = _erase(conn, uid, target, runtime.settings, dry_run=dry_run,
-                                                 actor=actor, preview_limit=preview_limit)  # fmt: skip
+            erased, recomputed, deleted = _erase(
+                conn, uid, target, runtime.settings, dry_run=dry_run, actor=actor, preview_limit=preview_limit
+            )
             store.write_tombstones(conn, uid, receipt_id, actor, erased.tombstones)
             row = store.insert_receipt(
-                conn, receipt_id, uid, target_kind=target.kind, target_sha256=target.fingerprint(), actor=actor,
-                counts=dict(sorted(erased.counts.items())), content_sha256=erased.content_sha256,
-                id_sha256=erased.id_sha256, digest=digest_of(erased.content_sha256, erased.id_sha256),
+                conn,
+                receipt_id,
+                uid,
+                target_kind=target.kind,
+                target_sha256=target.fingerprint(),
+                actor=actor,
+                counts=dict(sorted(erased.counts.items())),
+                content_sha256=erased.content_sha256,
+                id_sha256=erased.id_sha256,
+                digest=digest_of(erased.content_sha256, erased.id_sha256),
                 relations=relations_of(erased.counts, {kind for kind, _i, _c in erased.tombstones}),
-            )  # fmt: skip
+            )
     except _DryRun as done:  # raised inside the transaction, so it rolled back
         return done.preview
     removed = remove_files(erased.files)
-    if (recomputed or deleted or target.kind == "everything") and runtime.settings.traits.refresh_view_after_reflect:
+    if (
+        recomputed or deleted or target.kind == "everything"
+    ) and runtime.settings.traits.refresh_view_after_reflect:
         _refresh_view(runtime)
     return replace(row, traits_recomputed=recomputed, traits_deleted=deleted, files_removed=removed)
 
@@ -200,8 +250,9 @@ class _DryRun(Exception):
         self.preview = preview
 
 
-def _erase(conn: Any, uid: str, target: ForgetTarget, settings: Any, *, dry_run: bool, actor: str,
-           preview_limit: int) -> tuple[store.Erased, int, int]:  # fmt: skip
+def _erase(
+    conn: Any, uid: str, target: ForgetTarget, settings: Any, *, dry_run: bool, actor: str, preview_limit: int
+) -> tuple[store.Erased, int, int]:
     store.open_sets(conn)
     if target.kind == "everything":
         if dry_run:
@@ -236,8 +287,14 @@ def _erase(conn: Any, uid: str, target: ForgetTarget, settings: Any, *, dry_run:
 
 
 def _set_counts(counts: dict[str, int]) -> dict[str, int]:
-    names = {"_forget_mem": "memories", "_forget_msg": "messages", "_forget_session": "sessions",
-             "_forget_chunk": "raw_chunks", "_forget_doc": "documents", "_forget_node": "graph_nodes"}  # fmt: skip
+    names = {
+        "_forget_mem": "memories",
+        "_forget_msg": "messages",
+        "_forget_session": "sessions",
+        "_forget_chunk": "raw_chunks",
+        "_forget_doc": "documents",
+        "_forget_node": "graph_nodes",
+    }
     return {names[k]: v for k, v in counts.items()}
 
 
@@ -291,14 +348,18 @@ def _close(conn: Any, uid: str, max_chars: int) -> None:
     """Closure to a fixpoint, including the further chunks of long turns (recomputed from the text)."""
     for _ in range(4):
         store.close_over(conn, uid)
-        shas = {c.sha256 for text, _first in store.extra_chunk_shas(conn, uid)
-                for _o, c in chunk_turn(text, max_chars).pieces}  # fmt: skip
+        shas = {
+            c.sha256
+            for text, _first in store.extra_chunk_shas(conn, uid)
+            for _o, c in chunk_turn(text, max_chars).pieces
+        }
         if not store.add_chunks(conn, sorted(shas)):
             return
 
 
-def _recompute_traits(conn: Any, uid: str, lost: Sequence[dict[str, Any]], settings: Any, *, actor: str
-                      ) -> tuple[int, int, store.Erased]:  # fmt: skip
+def _recompute_traits(
+    conn: Any, uid: str, lost: Sequence[dict[str, Any]], settings: Any, *, actor: str
+) -> tuple[int, int, store.Erased]:
     """Recompute each trait that lost evidence; delete a trait left with no supporting evidence."""
     by_trait: dict[uuid.UUID, list[dict[str, Any]]] = {}
     for e in lost:
@@ -319,8 +380,11 @@ def _recompute_traits(conn: Any, uid: str, lost: Sequence[dict[str, Any]], setti
         support = sum(1 for p in pieces if p["evidence_type"] == "supporting")
         if confidence is not None:
             for p in pieces:
-                confidence = (unreinforce(confidence, p["quality"], settings) if p["evidence_type"] == "supporting"
-                              else uncontradict(confidence, settings))  # fmt: skip
+                confidence = (
+                    unreinforce(confidence, p["quality"], settings)
+                    if p["evidence_type"] == "supporting"
+                    else uncontradict(confidence, settings)
+                )
         fields: dict[str, Any] = {
             "trait_reinforcement_count": max(0, trait.trait_reinforcement_count - support),
             "trait_contradiction_count": max(0, trait.trait_contradiction_count - (len(pieces) - support)),
@@ -329,8 +393,11 @@ def _recompute_traits(conn: Any, uid: str, lost: Sequence[dict[str, Any]], setti
         if confidence is not None:
             fields["trait_confidence"] = confidence
             if trait.trait_stage not in (TraitStage.TREND, TraitStage.DISSOLVED, None):
-                stage = (TraitStage.DISSOLVED if tm.should_dissolve(confidence, settings)
-                         else tm.stage_for_confidence(confidence, settings))  # fmt: skip
+                stage = (
+                    TraitStage.DISSOLVED
+                    if tm.should_dissolve(confidence, settings)
+                    else tm.stage_for_confidence(confidence, settings)
+                )
                 if stage != trait.trait_stage:
                     fields["trait_stage"] = stage.value
                     event = HistoryEvent.STAGE_CHANGE
@@ -395,4 +462,13 @@ def receipts(runtime: Runtime, uid: str, *, limit: int = 100) -> list[ForgetRece
         return store.list_receipts(conn, uid, limit)
 
 
-__all__ = ["ForgetPreview", "ForgetReceipt", "ForgetTarget", "forget", "receipt", "receipts", "reset", "target_of"]
+__all__ = [
+    "ForgetPreview",
+    "ForgetReceipt",
+    "ForgetTarget",
+    "forget",
+    "receipt",
+    "receipts",
+    "reset",
+    "target_of",
+]

@@ -105,45 +105,114 @@ def _reflection_sweep(context: JobContext, now: dt.datetime, dry_run: bool) -> d
 JOBS: dict[str, Job] = {
     j.name: j
     for j in (
-        Job("refresh_mv_trait", "*/30 * * * *", lambda c, now, dry: maintenance.refresh_trait_view(c.runtime.db),
-            "refresh mv_trait_decayed concurrently", previews=False),
-        Job("expire_trends", "10 3 * * *",
-            lambda c, now, dry: maintenance.expire_trends(c.runtime.db, now, c.runtime.settings.traits, dry_run=dry),
-            "dissolve trends whose window ended without enough reinforcement"),
-        Job("dissolve_weak_traits", "20 3 * * 0",
-            lambda c, now, dry: maintenance.dissolve_weak_traits(c.runtime.db, now, c.runtime.settings.traits,
-                                                                 dry_run=dry),
-            "dissolve traits whose decayed confidence is below the floor"),
-        Job("flush_access_counts", "*/5 * * * *", lambda c, now, dry: c.runtime.access.flush(),
-            "write buffered recall access counts", previews=False),
-        Job("consistency_check", "30 3 * * *", lambda c, now, dry: maintenance.consistency_check(c.runtime.db),
-            "count orphaned evidence, history, sources and lineage (reads only)"),
-        Job("end_idle_sessions", "* * * * *", lambda c, now, dry: len(c.ingest.end_idle_sessions(now=now)),
-            "end sessions idle past the timeout", previews=False),
-        Job("backfill_embeddings", "* * * * *", lambda c, now, dry: backfill_embeddings(c.runtime),
-            "embed rows written without a vector", previews=False),
-        Job("reflection_sweep", "40 * * * *", _reflection_sweep,
-            "reflect on users past the 24 h fallback (memories added without an ingest batch)"),
-        Job("compress_episodes", "0 4 * * *", lambda c, now, dry: compress_job(c.runtime, now, dry_run=dry),
-            "summarise old, rarely recalled episodes; originals archived"),
-        Job("purge_soft_deleted", "30 4 * * *",
+        Job(
+            "refresh_mv_trait",
+            "*/30 * * * *",
+            lambda c, now, dry: maintenance.refresh_trait_view(c.runtime.db),
+            "refresh mv_trait_decayed concurrently",
+            previews=False,
+        ),
+        Job(
+            "expire_trends",
+            "10 3 * * *",
+            lambda c, now, dry: maintenance.expire_trends(
+                c.runtime.db, now, c.runtime.settings.traits, dry_run=dry
+            ),
+            "dissolve trends whose window ended without enough reinforcement",
+        ),
+        Job(
+            "dissolve_weak_traits",
+            "20 3 * * 0",
+            lambda c, now, dry: maintenance.dissolve_weak_traits(
+                c.runtime.db, now, c.runtime.settings.traits, dry_run=dry
+            ),
+            "dissolve traits whose decayed confidence is below the floor",
+        ),
+        Job(
+            "flush_access_counts",
+            "*/5 * * * *",
+            lambda c, now, dry: c.runtime.access.flush(),
+            "write buffered recall access counts",
+            previews=False,
+        ),
+        Job(
+            "consistency_check",
+            "30 3 * * *",
+            lambda c, now, dry: maintenance.consistency_check(c.runtime.db),
+            "count orphaned evidence, history, sources and lineage (reads only)",
+        ),
+        Job(
+            "end_idle_sessions",
+            "* * * * *",
+            lambda c, now, dry: len(c.ingest.end_idle_sessions(now=now)),
+            "end sessions idle past the timeout",
+            previews=False,
+        ),
+        Job(
+            "backfill_embeddings",
+            "* * * * *",
+            lambda c, now, dry: backfill_embeddings(c.runtime),
+            "embed rows written without a vector",
+            previews=False,
+        ),
+        Job(
+            "reflection_sweep",
+            "40 * * * *",
+            _reflection_sweep,
+            "reflect on users past the 24 h fallback (memories added without an ingest batch)",
+        ),
+        Job(
+            "compress_episodes",
+            "0 4 * * *",
+            lambda c, now, dry: compress_job(c.runtime, now, dry_run=dry),
+            "summarise old, rarely recalled episodes; originals archived",
+        ),
+        Job(
+            "purge_soft_deleted",
+            "30 4 * * *",
             lambda c, now, dry: purge_preview(c.runtime, now) if dry else purge_soft_deleted(c.runtime, now),
-            "hard-delete rows soft-deleted past the retention, with a receipt"),
-        Job("consolidate_concepts", "0 5 * * *", lambda c, now, dry: concepts_job(c.runtime, now, dry_run=dry),
-            "cluster related memories into concept nodes linked by ABOUT"),
-        Job("archive_low_weight", "30 5 * * *", lambda c, now, dry: archive_job(c.runtime, now, dry_run=dry),
-            "archive memories and nodes under the seed 003 §6.1 weight"),
-        Job("enforce_retention", "0 6 * * *", lambda c, now, dry: enforce_retention(c.runtime, now, dry_run=dry),
-            "hard-delete rows past their per-type / per-category TTL, with receipts"),
-        Job("compact_forgotten", "0 7 * * *",
+            "hard-delete rows soft-deleted past the retention, with a receipt",
+        ),
+        Job(
+            "consolidate_concepts",
+            "0 5 * * *",
+            lambda c, now, dry: concepts_job(c.runtime, now, dry_run=dry),
+            "cluster related memories into concept nodes linked by ABOUT",
+        ),
+        Job(
+            "archive_low_weight",
+            "30 5 * * *",
+            lambda c, now, dry: archive_job(c.runtime, now, dry_run=dry),
+            "archive memories and nodes under the seed 003 §6.1 weight",
+        ),
+        Job(
+            "enforce_retention",
+            "0 6 * * *",
+            lambda c, now, dry: enforce_retention(c.runtime, now, dry_run=dry),
+            "hard-delete rows past their per-type / per-category TTL, with receipts",
+        ),
+        Job(
+            "compact_forgotten",
+            "0 7 * * *",
             lambda c, now, dry: pending_count(c.runtime) if dry else compact_forgotten(c.runtime),
-            "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL"),
-        Job("deliver_webhooks", "* * * * *", lambda c, now, dry: deliver_webhooks(c.runtime, now),
-            "POST new events to the registered webhooks, signed", previews=False),
-        Job("run_ingest_jobs", "* * * * *", lambda c, now, dry: len(run_queued(c.ingest)),
-            "extract and write the batches queued by ingest(wait=False)", previews=False),
+            "rewrite the relations that held forgotten rows (VACUUM FULL) and retire the WAL",
+        ),
+        Job(
+            "deliver_webhooks",
+            "* * * * *",
+            lambda c, now, dry: deliver_webhooks(c.runtime, now),
+            "POST new events to the registered webhooks, signed",
+            previews=False,
+        ),
+        Job(
+            "run_ingest_jobs",
+            "* * * * *",
+            lambda c, now, dry: len(run_queued(c.ingest)),
+            "extract and write the batches queued by ingest(wait=False)",
+            previews=False,
+        ),
     )
-}  # fmt: skip
+}
 
 
 def get_job(name: str) -> Job:
@@ -153,12 +222,16 @@ def get_job(name: str) -> Job:
     return job
 
 
-def run_job(name: str, context: JobContext, *, now: dt.datetime | None = None, dry_run: bool = False) -> JobResult:
+def run_job(
+    name: str, context: JobContext, *, now: dt.datetime | None = None, dry_run: bool = False
+) -> JobResult:
     """Run the job called ``name`` once, in this process; ``now`` (default: the runtime's clock) is its clock."""
     return execute(get_job(name), context, now=now, dry_run=dry_run)
 
 
-def execute(job: Job, context: JobContext, *, now: dt.datetime | None = None, dry_run: bool = False) -> JobResult:
+def execute(
+    job: Job, context: JobContext, *, now: dt.datetime | None = None, dry_run: bool = False
+) -> JobResult:
     """Run ``job`` once (what :func:`run_job` and the queue's tasks do)."""
     if dry_run and not job.previews:
         raise InvalidInputError(f"job {job.name!r} has no dry run: its only effect is the change itself")

@@ -28,8 +28,14 @@ ACTOR = "job:retention"
 
 def cutoffs(settings: Any, now: dt.datetime) -> tuple[tuple[str, str, dt.datetime], ...]:
     """``("type" | "category", value, cutoff)`` for every TTL configured, in a stable order."""
-    out = [("type", str(t), now - dt.timedelta(days=d)) for t, d in sorted(settings.retention_days_by_type.items())]
-    out += [("category", c, now - dt.timedelta(days=d)) for c, d in sorted(settings.retention_days_by_category.items())]
+    out = [
+        ("type", str(t), now - dt.timedelta(days=d))
+        for t, d in sorted(settings.retention_days_by_type.items())
+    ]
+    out += [
+        ("category", c, now - dt.timedelta(days=d))
+        for c, d in sorted(settings.retention_days_by_category.items())
+    ]
     return tuple(out)
 
 
@@ -43,8 +49,9 @@ class RetentionReport:
         return sum(r.counts.get("memories", 0) for r in self.results)
 
 
-def enforce_retention(runtime: Runtime, now: dt.datetime, *, user_id: str | None = None, dry_run: bool = False
-                      ) -> RetentionReport:  # fmt: skip
+def enforce_retention(
+    runtime: Runtime, now: dt.datetime, *, user_id: str | None = None, dry_run: bool = False
+) -> RetentionReport:
     """Apply the TTLs to the (checked) ``user_id``, or to every user with expired rows (``lifecycle.purge_batch_users``
     per run). No TTL configured: nothing to do."""
     s = runtime.settings.lifecycle
@@ -55,8 +62,11 @@ def enforce_retention(runtime: Runtime, now: dt.datetime, *, user_id: str | None
         users = [user_id]
     else:
         with runtime.db.connection() as conn:
-            found = {u for kind, value, cutoff in ttl
-                     for u in store.users_with_older_than(conn, kind, value, cutoff, s.purge_batch_users)}  # fmt: skip
+            found = {
+                u
+                for kind, value, cutoff in ttl
+                for u in store.users_with_older_than(conn, kind, value, cutoff, s.purge_batch_users)
+            }
         users = sorted(found)[: s.purge_batch_users]
     target = ForgetTarget(RETENTION, until=now, ttl=ttl)
     results = tuple(forget(runtime, u, target, dry_run=dry_run, actor=ACTOR) for u in users)

@@ -40,8 +40,14 @@ log = logging.getLogger(__name__)
 class Scheduler:
     """The cron schedule of :data:`JOBS` run by a daemon thread of this process (``start`` / ``stop``)."""
 
-    def __init__(self, runtime: Runtime, context: Callable[[], JobContext], *, jobs: Mapping[str, Job] | None = None,
-                 name: str = "in-process") -> None:  # fmt: skip
+    def __init__(
+        self,
+        runtime: Runtime,
+        context: Callable[[], JobContext],
+        *,
+        jobs: Mapping[str, Job] | None = None,
+        name: str = "in-process",
+    ) -> None:
         self.runtime = runtime
         self._context = context
         self._jobs = dict(JOBS if jobs is None else jobs)
@@ -80,8 +86,15 @@ class Scheduler:
             # process ran is caught up once), never a backlog of ticks; a tick already deferred is not again
             deferrer = PeriodicDeferrer(registry=app.periodic_registry, max_delay=float("inf"))
             await deferrer.defer_jobs(deferrer.get_previous_tasks(at))
-            await app.run_worker_async(queues=[QUEUE], wait=False, install_signal_handlers=False, listen_notify=False,
-                                       name=self._name, delete_jobs="successful", fetch_job_polling_interval=0.05)  # fmt: skip
+            await app.run_worker_async(
+                queues=[QUEUE],
+                wait=False,
+                install_signal_handlers=False,
+                listen_notify=False,
+                name=self._name,
+                delete_jobs="successful",
+                fetch_job_polling_interval=0.05,
+            )
 
     def _loop(self) -> None:
         while not self._stop.is_set():
@@ -109,7 +122,12 @@ def overdue_jobs(runtime: Runtime, now: dt.datetime, *, jobs: Mapping[str, Job] 
         due = croniter(job.cron, now.timestamp() - grace).get_prev(float)  # the latest tick past the grace
         if due > born and ran.get(job.name, 0) < due:  # a tick before the store existed was never missed
             late.append(job.name)
-    if waiting and oldest is not None and (now - oldest).total_seconds() > grace and "run_ingest_jobs" not in late:
+    if (
+        waiting
+        and oldest is not None
+        and (now - oldest).total_seconds() > grace
+        and "run_ingest_jobs" not in late
+    ):
         late.append("run_ingest_jobs")
     return late
 
@@ -118,8 +136,9 @@ class BackgroundJobs:
     """What a ``Memory`` runs off the caller's thread: the ingest job runner (started on the first
     ``ingest(wait=False)``) and, with ``lifecycle.background_jobs``, the scheduler."""
 
-    def __init__(self, runtime: Runtime, context: Callable[[], JobContext],
-                 after_ingest: Callable[[list[str]], None]) -> None:  # fmt: skip
+    def __init__(
+        self, runtime: Runtime, context: Callable[[], JobContext], after_ingest: Callable[[list[str]], None]
+    ) -> None:
         self.runtime = runtime
         self._context = context
         self._after_ingest = after_ingest
@@ -129,8 +148,9 @@ class BackgroundJobs:
         if runtime.settings.lifecycle.background_jobs:
             self.scheduler = Scheduler(runtime, context).start()
 
-    def submit_ingest(self, messages: Any, user_id: str, session: str, metadata: Any, strict: bool,
-                      owner: Owner) -> IngestJob:  # fmt: skip
+    def submit_ingest(
+        self, messages: Any, user_id: str, session: str, metadata: Any, strict: bool, owner: Owner
+    ) -> IngestJob:
         job = submit(self.runtime, messages, user_id, session, metadata=metadata, strict=strict, owner=owner)
         with self._lock:
             if self._runner is None:

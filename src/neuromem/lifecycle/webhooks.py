@@ -39,8 +39,17 @@ from ..errors import InvalidInputError, NotFoundError
 from ..ids import uuid7
 from ..store import events as store
 
-EventKind = Literal["memory.added", "memory.updated", "memory.invalidated", "memory.deleted", "memory.forgotten",
-                    "conflict.opened", "trait.formed", "trait.stage_changed", "trait.dissolved"]  # fmt: skip
+EventKind = Literal[
+    "memory.added",
+    "memory.updated",
+    "memory.invalidated",
+    "memory.deleted",
+    "memory.forgotten",
+    "conflict.opened",
+    "trait.formed",
+    "trait.stage_changed",
+    "trait.dissolved",
+]
 EVENT_KINDS: tuple[str, ...] = get_args(EventKind)  # the names migration 0020's triggers write
 BATCH = 100  # events per webhook request
 DELIVERY_TIMEOUT_S = 10.0
@@ -89,7 +98,7 @@ def parse_cursor(cursor: str | None) -> tuple[int, int]:
         return (0, 0)
     parts = str(cursor).split(".")
     if len(parts) != 2 or not all(p.isdigit() and len(p) <= 19 for p in parts):
-        raise InvalidInputError(f"after must be a cursor from a previous answer (\"<n>.<n>\"), got {cursor!r}")
+        raise InvalidInputError(f'after must be a cursor from a previous answer ("<n>.<n>"), got {cursor!r}')
     return int(parts[0]), int(parts[1])
 
 
@@ -102,12 +111,25 @@ def kinds_of(kinds: Sequence[str] | None) -> tuple[str, ...]:
 
 
 def _event(row: dict[str, Any], user_id: str | None = None) -> Event:
-    return Event(f"{row['txid']}.{row['id']}", row["kind"], user_id or row["user_id"], row["memory_id"],
-                 row["memory_type"], dict(row["detail"] or {}), row["created_at"])  # fmt: skip
+    return Event(
+        f"{row['txid']}.{row['id']}",
+        row["kind"],
+        user_id or row["user_id"],
+        row["memory_id"],
+        row["memory_type"],
+        dict(row["detail"] or {}),
+        row["created_at"],
+    )
 
 
-def events(runtime: Runtime, user_id: str, *, after: str | None = None, kinds: Sequence[str] | None = None,
-           limit: int = 100) -> EventPage:  # fmt: skip
+def events(
+    runtime: Runtime,
+    user_id: str,
+    *,
+    after: str | None = None,
+    kinds: Sequence[str] | None = None,
+    limit: int = 100,
+) -> EventPage:
     """One user's events after ``after`` (from the beginning when None), oldest first."""
     start = parse_cursor(after)
     with runtime.db.connection() as conn:
@@ -120,11 +142,23 @@ def events(runtime: Runtime, user_id: str, *, after: str | None = None, kinds: S
 
 
 def _webhook(row: dict[str, Any], secret: str | None = None) -> Webhook:
-    return Webhook(row["id"], row["tenant"], row["url"], tuple(row["events"]), row["delivered"], row["failures"],
-                   row["last_error"], row["created_at"], row["removed_at"], secret)  # fmt: skip
+    return Webhook(
+        row["id"],
+        row["tenant"],
+        row["url"],
+        tuple(row["events"]),
+        row["delivered"],
+        row["failures"],
+        row["last_error"],
+        row["created_at"],
+        row["removed_at"],
+        secret,
+    )
 
 
-def add_webhook(runtime: Runtime, url: str, *, tenant: str = "default", kinds: Sequence[str] | None = None) -> Webhook:
+def add_webhook(
+    runtime: Runtime, url: str, *, tenant: str = "default", kinds: Sequence[str] | None = None
+) -> Webhook:
     """Register ``url`` for ``tenant``'s events (of ``kinds``; all when empty) from now on; the returned
     webhook carries its signing secret, which is not shown again. ``tenant`` is checked by the caller
     (``neuromem.admin.add_webhook``)."""
@@ -137,7 +171,9 @@ def add_webhook(runtime: Runtime, url: str, *, tenant: str = "default", kinds: S
     return _webhook(row, secret)
 
 
-def list_webhooks(runtime: Runtime, *, tenant: str | None = None, include_removed: bool = False) -> list[Webhook]:
+def list_webhooks(
+    runtime: Runtime, *, tenant: str | None = None, include_removed: bool = False
+) -> list[Webhook]:
     with runtime.db.connection() as conn:
         return [_webhook(r) for r in store.list_webhooks(conn, tenant, include_removed=include_removed)]
 
@@ -157,15 +193,24 @@ def sign(secret: str, timestamp: int, body: bytes) -> str:
     return f"sha256={digest}"
 
 
-def verify(secret: str, timestamp: str, body: bytes, signature: str, *, tolerance_s: float = 300,
-           now: float | None = None) -> bool:  # fmt: skip
+def verify(
+    secret: str,
+    timestamp: str,
+    body: bytes,
+    signature: str,
+    *,
+    tolerance_s: float = 300,
+    now: float | None = None,
+) -> bool:
     """What a receiver does: the signature matches and the timestamp is recent (no replays)."""
     if not timestamp.isdigit() or abs((time.time() if now is None else now) - int(timestamp)) > tolerance_s:
         return False
     return hmac.compare_digest(sign(secret, int(timestamp), body), signature)
 
 
-def deliver_webhooks(runtime: Runtime, now: dt.datetime, *, client: httpx.Client | None = None) -> dict[str, int]:
+def deliver_webhooks(
+    runtime: Runtime, now: dt.datetime, *, client: httpx.Client | None = None
+) -> dict[str, int]:
     """One delivery round for every active webhook: events after its cursor, in batches, until caught up
     or a request fails. Returns events delivered per webhook; raises ``WebhookDeliveryError`` after the
     round when any failed (the queue then retries the job)."""
@@ -196,12 +241,20 @@ def _deliver(runtime: Runtime, hook: dict[str, Any], http: httpx.Client, now: dt
         if not rows:
             return sent
         batch = [_event(r, _external(hook["tenant"], r["user_id"])) for r in rows]
-        body = json.dumps({"webhook_id": str(hook["id"]), "events": [_jsonable(e) for e in batch]},
-                          ensure_ascii=False).encode()  # fmt: skip
+        body = json.dumps(
+            {"webhook_id": str(hook["id"]), "events": [_jsonable(e) for e in batch]}, ensure_ascii=False
+        ).encode()
         stamp = int(runtime.now().timestamp())
-        reply = http.post(hook["url"], content=body, headers={
-            "Content-Type": "application/json", TIMESTAMP_HEADER: str(stamp),
-            SIGNATURE_HEADER: sign(hook["secret"], stamp, body), "X-Neuromem-Webhook": str(hook["id"])})  # fmt: skip
+        reply = http.post(
+            hook["url"],
+            content=body,
+            headers={
+                "Content-Type": "application/json",
+                TIMESTAMP_HEADER: str(stamp),
+                SIGNATURE_HEADER: sign(hook["secret"], stamp, body),
+                "X-Neuromem-Webhook": str(hook["id"]),
+            },
+        )
         if not reply.is_success:
             raise WebhookDeliveryError(f"{hook['url']} answered {reply.status_code}")
         last = (int(rows[-1]["txid"]), int(rows[-1]["id"]))
@@ -213,10 +266,16 @@ def _deliver(runtime: Runtime, hook: dict[str, Any], http: httpx.Client, now: dt
 
 def _external(tenant: str, user_key: str) -> str:
     prefix = f"{TENANT_PREFIX}{tenant}/"
-    return user_key[len(prefix):] if tenant != "default" and user_key.startswith(prefix) else user_key
+    return user_key[len(prefix) :] if tenant != "default" and user_key.startswith(prefix) else user_key
 
 
 def _jsonable(event: Event) -> dict[str, Any]:
-    return {"cursor": event.cursor, "kind": event.kind, "user_id": event.user_id,
-            "memory_id": None if event.memory_id is None else str(event.memory_id),
-            "memory_type": event.memory_type, "detail": event.detail, "created_at": event.created_at.isoformat()}  # fmt: skip
+    return {
+        "cursor": event.cursor,
+        "kind": event.kind,
+        "user_id": event.user_id,
+        "memory_id": None if event.memory_id is None else str(event.memory_id),
+        "memory_type": event.memory_type,
+        "detail": event.detail,
+        "created_at": event.created_at.isoformat(),
+    }

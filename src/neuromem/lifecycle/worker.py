@@ -42,9 +42,15 @@ def build_app(context: JobContext, conninfo: str, *, jobs: dict[str, Job] | None
     app = procrastinate.App(connector=procrastinate.PsycopgConnector(conninfo=conninfo))
     settings = context.runtime.settings.lifecycle
     retries = settings.job_max_attempts - 1  # procrastinate counts the retries after the first attempt
-    retry: procrastinate.RetryStrategy | bool = procrastinate.RetryStrategy(
-        max_attempts=retries, wait=int(settings.job_retry_wait_s), linear_wait=int(settings.job_retry_wait_s)
-    ) if retries else False  # fmt: skip
+    retry: procrastinate.RetryStrategy | bool = (
+        procrastinate.RetryStrategy(
+            max_attempts=retries,
+            wait=int(settings.job_retry_wait_s),
+            linear_wait=int(settings.job_retry_wait_s),
+        )
+        if retries
+        else False
+    )
     for job in (JOBS if jobs is None else jobs).values():
         task = app.task(
             name=task_name(job.name), queue=QUEUE, lock=job.name, queueing_lock=job.name, retry=retry
@@ -87,8 +93,9 @@ def defer(app: procrastinate.App, name: str, *, dry_run: bool = False) -> int | 
         return None
 
 
-def run_worker(context: JobContext, conninfo: str, *, concurrency: int = 1, wait: bool = True,
-               name: str | None = None) -> None:  # fmt: skip
+def run_worker(
+    context: JobContext, conninfo: str, *, concurrency: int = 1, wait: bool = True, name: str | None = None
+) -> None:
     """Run a worker (with the periodic deferrer) until stopped (SIGINT/SIGTERM) or, with
     ``wait=False``, until the queue is empty."""
     app = build_app(context, conninfo)

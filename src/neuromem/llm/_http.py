@@ -98,8 +98,10 @@ def post_json(
     if deadline_s is not None:  # one deadline for every call to this kind of model in the public call
         left = model_left(error.__name__, deadline_s)
         if left <= 0:
-            raise error(f"{provider} at {url} was not called: this call's {deadline_s:g} s deadline for "
-                        f"model requests has passed (an earlier request used it)")  # fmt: skip
+            raise error(
+                f"{provider} at {url} was not called: this call's {deadline_s:g} s deadline for "
+                f"model requests has passed (an earlier request used it)"
+            )
         deadline_s = left
     if breaker is not None and not breaker.allow():
         raise error(
@@ -122,8 +124,15 @@ def post_json(
 
 
 def _attempts(
-    client: httpx.Client, path: str, url: str, payload: dict[str, Any], policy: RetryPolicy,
-    error: type[ModelError], provider: str, deadline_s: float | None, list_ok: bool = False,
+    client: httpx.Client,
+    path: str,
+    url: str,
+    payload: dict[str, Any],
+    policy: RetryPolicy,
+    error: type[ModelError],
+    provider: str,
+    deadline_s: float | None,
+    list_ok: bool = False,
 ) -> JSONResponse:
     import httpx
 
@@ -162,8 +171,9 @@ def _attempts(
             time.sleep(pause)
     took = time.monotonic() - start
     within = "" if deadline_s is None else f" within its {deadline_s:g} s deadline"
-    raise _Unavailable(f"{provider} request to {url} failed{within} ({took:.1f} s, after {attempt + 1} "
-                       f"attempt(s)): {cause}")
+    raise _Unavailable(
+        f"{provider} request to {url} failed{within} ({took:.1f} s, after {attempt + 1} attempt(s)): {cause}"
+    )
 
 
 class _Unavailable(Exception):
@@ -177,8 +187,9 @@ def _cut(timeout: httpx.Timeout, left: float) -> httpx.Timeout:
     def cut(value: float | None) -> float:
         return left if value is None else min(value, left)
 
-    return httpx.Timeout(connect=cut(timeout.connect), read=cut(timeout.read), write=cut(timeout.write),
-                         pool=cut(timeout.pool))  # fmt: skip
+    return httpx.Timeout(
+        connect=cut(timeout.connect), read=cut(timeout.read), write=cut(timeout.write), pool=cut(timeout.pool)
+    )
 
 
 def _decode(

@@ -75,8 +75,15 @@ class CircuitBreaker:
     """Thread-safe consecutive-failure counter with a cool-down; with a ``store`` (and its ``key``),
     its state outlives the process."""
 
-    def __init__(self, *, failures: int = 3, cooldown_s: float = 30.0, clock: Callable[[], float] = time.monotonic,
-                 store: BreakerFile | None = None, key: str = "") -> None:  # fmt: skip
+    def __init__(
+        self,
+        *,
+        failures: int = 3,
+        cooldown_s: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+        store: BreakerFile | None = None,
+        key: str = "",
+    ) -> None:
         if failures < 1 or cooldown_s < 0:
             raise ValueError("CircuitBreaker needs failures >= 1 and cooldown_s >= 0")
         self.failures = failures
@@ -153,8 +160,15 @@ _files: dict[Path, BreakerFile] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_breaker(provider: str, base_url: str, model: str, *, failures: int, cooldown_s: float,
-                   state_file: Path | None = None) -> CircuitBreaker:  # fmt: skip
+def shared_breaker(
+    provider: str,
+    base_url: str,
+    model: str,
+    *,
+    failures: int,
+    cooldown_s: float,
+    state_file: Path | None = None,
+) -> CircuitBreaker:
     """The one breaker of this process for a provider endpoint: a hung server is hung for every
     ``Memory``, pipeline and client that calls it (the ingest, recall and reflection clients).
     With ``state_file`` its state is also kept there for the next process (``BreakerFile``)."""
@@ -162,9 +176,15 @@ def shared_breaker(provider: str, base_url: str, model: str, *, failures: int, c
     with _shared_lock:
         breaker = _shared.get(key)
         if breaker is None:
-            store = None if state_file is None else _files.setdefault(Path(state_file), BreakerFile(state_file))
-            breaker = _shared[key] = CircuitBreaker(failures=failures, cooldown_s=cooldown_s, store=store,
-                                                    key=f"{provider} {base_url.rstrip('/')} {model}")  # fmt: skip
+            store = (
+                None if state_file is None else _files.setdefault(Path(state_file), BreakerFile(state_file))
+            )
+            breaker = _shared[key] = CircuitBreaker(
+                failures=failures,
+                cooldown_s=cooldown_s,
+                store=store,
+                key=f"{provider} {base_url.rstrip('/')} {model}",
+            )
         return breaker
 
 

@@ -85,7 +85,9 @@ class OpenAICompatibleChat(ChatModel):
             "chat/completions",
             payload,
             policy=self._policy,
-            error=LLMError, deadline_s=self.deadline_s, breaker=self.breaker,
+            error=LLMError,
+            deadline_s=self.deadline_s,
+            breaker=self.breaker,
             provider=f"chat model {self.model!r} ({operation})",
         )
         latency_ms = (time.perf_counter() - started) * 1000.0

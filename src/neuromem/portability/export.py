@@ -23,7 +23,13 @@ from .readable import render_markdown
 if TYPE_CHECKING:
     from ..core import Runtime
 
-_SUFFIXES = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".md": "markdown", ".markdown": "markdown"}
+_SUFFIXES = {
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".md": "markdown",
+    ".markdown": "markdown",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +56,14 @@ def choose_format(target: str | Path | IO[str], fmt: str | None) -> str:
     return fmt
 
 
-def export_user(runtime: Runtime, target: str | Path | IO[str], uid: str, *, fmt: str | None = None,
-                mask_pii: bool = False) -> ExportReport:  # fmt: skip
+def export_user(
+    runtime: Runtime,
+    target: str | Path | IO[str],
+    uid: str,
+    *,
+    fmt: str | None = None,
+    mask_pii: bool = False,
+) -> ExportReport:
     """Write the (checked) user ``uid``'s memory to ``target`` (a path or a text stream) in one snapshot.
     ``mask_pii``: an export for someone other than the user — personal data in every text is
     replaced by placeholders (``text.pii.mask``) and raw chunk bytes are left out."""
@@ -76,8 +88,10 @@ def export_user(runtime: Runtime, target: str | Path | IO[str], uid: str, *, fmt
                     for row in _rows(conn, table, uid, mask_pii):
                         out.write(json.dumps({"table": table.name, "row": row}, ensure_ascii=False) + "\n")
             else:
-                rows = {t.name: [_without(row, t.vector_columns) for row in _rows(conn, t, uid, mask_pii)]
-                        for t in tables}  # fmt: skip
+                rows = {
+                    t.name: [_without(row, t.vector_columns) for row in _rows(conn, t, uid, mask_pii)]
+                    for t in tables
+                }
                 if chosen == "json":
                     json.dump({"header": header.to_json(), "tables": rows}, out, ensure_ascii=False, indent=2)
                     out.write("\n")

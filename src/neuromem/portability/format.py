@@ -117,6 +117,12 @@ def _jsonl_rows(stream: IO[str]) -> Iterator[tuple[str, dict[str, Any]]]:
             item = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ExportFormatError(f"line {number} of the export is not JSON: {exc}") from exc
-        if not isinstance(item, dict) or not isinstance(item.get("table"), str) or not isinstance(item.get("row"), dict):
-            raise ExportFormatError(f'line {number} of the export is not a {{"table": ..., "row": {{...}}}} object')
+        if (
+            not isinstance(item, dict)
+            or not isinstance(item.get("table"), str)
+            or not isinstance(item.get("row"), dict)
+        ):
+            raise ExportFormatError(
+                f'line {number} of the export is not a {{"table": ..., "row": {{...}}}} object'
+            )
         yield item["table"], item["row"]

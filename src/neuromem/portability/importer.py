@@ -59,7 +59,9 @@ class ImportReport:
         return sum(self.forgotten.values())
 
 
-def import_file(runtime: Runtime, source: str | Path | IO[str], *, include_forgotten: bool = False) -> ImportReport:
+def import_file(
+    runtime: Runtime, source: str | Path | IO[str], *, include_forgotten: bool = False
+) -> ImportReport:
     """Import an export (path or text stream) written by ``export_user``; what a forget erased
     since stays out unless ``include_forgotten``."""
     if not isinstance(include_forgotten, bool):
@@ -72,7 +74,9 @@ def import_file(runtime: Runtime, source: str | Path | IO[str], *, include_forgo
 
 def _import(runtime: Runtime, stream: IO[str], include_forgotten: bool) -> ImportReport:
     header, rows = read_export(stream)
-    reembed = not header.vectors or header.embedding_dim != runtime.dim or header.embedder != runtime.embedder.name
+    reembed = (
+        not header.vectors or header.embedding_dim != runtime.dim or header.embedder != runtime.embedder.name
+    )
     seen: Counter[str] = Counter()
     inserted: Counter[str] = Counter()
     forgotten: Counter[str] = Counter()
@@ -124,13 +128,19 @@ def _embed_again(runtime: Runtime, user_id: str) -> int:
             log.warning("re-embedding imported rows failed, the backfill will retry: %s", exc)
             break
         with runtime.db.transaction() as conn:
-            done += memories.set_embeddings(conn, user_id, [(r["id"], r["memory_type"], v) for r, v in zip(batch, vectors, strict=True)],
-                                            runtime.dim)  # fmt: skip
+            done += memories.set_embeddings(
+                conn,
+                user_id,
+                [(r["id"], r["memory_type"], v) for r, v in zip(batch, vectors, strict=True)],
+                runtime.dim,
+            )
     return done
 
 
 def _flush(
-    conn: Any, shapes: dict[str, portable.TableShape], pending: dict[str, list[dict[str, Any]]],
+    conn: Any,
+    shapes: dict[str, portable.TableShape],
+    pending: dict[str, list[dict[str, Any]]],
     inserted: Counter[str],
 ) -> None:
     """Write every pending row, tables in import order (what a row points at is written before it)."""
@@ -145,7 +155,9 @@ def _check_row(
 ) -> portable.TableShape:
     shape = shapes.get(table)
     if shape is None:
-        raise ExportFormatError(f"the export holds rows of table {table!r}, which this database does not have")
+        raise ExportFormatError(
+            f"the export holds rows of table {table!r}, which this database does not have"
+        )
     unknown = set(row) - set(shape.columns)
     if unknown:
         raise ExportFormatError(

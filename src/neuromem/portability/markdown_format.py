@@ -46,11 +46,19 @@ SECTIONS_OF = {
     Document.LEARNINGS: (Section.PROCEDURES,),
 }
 HEADINGS = {
-    "en": {Section.PREFERENCES: "Preferences", Section.FACTS: "Known facts", Section.PATTERNS: "Patterns",
-           Section.PROCEDURES: "Procedures and skills"},
-    "zh": {Section.PREFERENCES: "偏好", Section.FACTS: "已知事实", Section.PATTERNS: "行为模式",
-           Section.PROCEDURES: "流程与技能"},
-}  # fmt: skip
+    "en": {
+        Section.PREFERENCES: "Preferences",
+        Section.FACTS: "Known facts",
+        Section.PATTERNS: "Patterns",
+        Section.PROCEDURES: "Procedures and skills",
+    },
+    "zh": {
+        Section.PREFERENCES: "偏好",
+        Section.FACTS: "已知事实",
+        Section.PATTERNS: "行为模式",
+        Section.PROCEDURES: "流程与技能",
+    },
+}
 TITLES = {
     "en": {Document.MEMORY: "Memory of {user}", Document.LEARNINGS: "Learnings of {user}"},
     "zh": {Document.MEMORY: "{user} 的记忆", Document.LEARNINGS: "{user} 的经验"},
@@ -58,10 +66,10 @@ TITLES = {
 # one comment, never nested: a renderer ends a comment at its first "-->" and shows the rest
 GUIDE = {
     "en": "<!-- neuromem keeps this file in sync: edit, add or delete lines (one memory per line); "
-          "keep the nm:… anchor that ends each line; text in _(…)_ is shown, not read back. -->",
+    "keep the nm:… anchor that ends each line; text in _(…)_ is shown, not read back. -->",
     "zh": "<!-- neuromem 会同步此文件：可以修改、添加或删除条目（每行一条记忆）；"
-          "请保留每行末尾的 nm:… 锚点；_(…)_ 中的内容只供查看，不会被读回。 -->",
-}  # fmt: skip
+    "请保留每行末尾的 nm:… 锚点；_(…)_ 中的内容只供查看，不会被读回。 -->",
+}
 CONFLICT_NOTE = {
     "en": "keep the version you want, then delete the other line and these two comments",
     "zh": "保留你想要的版本，然后删除另一行和这两行注释",
@@ -118,7 +126,9 @@ def parse(text: str, default_section: Section) -> Parsed:
                 continue
             key, side, body = item
             if key != block[0] or side is None:
-                raise MarkdownSyncError(f"line {number}: the conflict block of nm:{block[0]} holds a foreign line")
+                raise MarkdownSyncError(
+                    f"line {number}: the conflict block of nm:{block[0]} holds a foreign line"
+                )
             block[2][side] = body
             continue
         start = _CONFLICT_START.match(stripped)
@@ -157,8 +167,14 @@ def _item(line: str) -> tuple[str | None, str | None, str] | None:
     return key, side, body
 
 
-def render(document: Document, user_id: str, language: str, lines: dict[str, Line], shown: dict[str, str],
-           conflicts: dict[str, Conflict]) -> str:  # fmt: skip
+def render(
+    document: Document,
+    user_id: str,
+    language: str,
+    lines: dict[str, Line],
+    shown: dict[str, str],
+    conflicts: dict[str, Conflict],
+) -> str:
     """The file for ``lines`` (key → line), ``shown`` extras (key → text) and open conflicts."""
     words = HEADINGS[language]
     out = [f"# {TITLES[language][document].format(user=user_id)}", "", GUIDE[language], ""]

@@ -61,7 +61,9 @@ def plan(base: Parsed | None, file: Parsed, memory: dict[str, Line]) -> Plan:
     old = base_lines(base) if base is not None else {}
     for key, conflict in file.conflicts.items():  # unresolved: shown again with the memory's current version
         current = memory.get(key)
-        result.conflicts[key] = Conflict(conflict.section, conflict.file_text, current.text if current else None)
+        result.conflicts[key] = Conflict(
+            conflict.section, conflict.file_text, current.text if current else None
+        )
     for key in (old.keys() | file.lines.keys() | memory.keys()) - file.conflicts.keys():
         b, f, m = old.get(key), file.lines.get(key), memory.get(key)
         if _same(f, b) and (base is not None or f is None):
@@ -75,7 +77,9 @@ def plan(base: Parsed | None, file: Parsed, memory: dict[str, Line]) -> Plan:
                 result.updates.append(Update(key, f))
         elif not _same(f, m):
             section = (f or m or b).section  # type: ignore[union-attr]
-            result.conflicts[key] = Conflict(section, None if f is None else f.text, None if m is None else m.text)
+            result.conflicts[key] = Conflict(
+                section, None if f is None else f.text, None if m is None else m.text
+            )
     return result
 
 

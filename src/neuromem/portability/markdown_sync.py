@@ -183,7 +183,9 @@ def _check_line(runtime: Runtime, line: Line) -> None:
         if line.section is Section.PROCEDURES:
             parse_text(line.text)
     except InvalidInputError as exc:
-        raise MarkdownSyncError(f"cannot take back the line {line.text[:60]!r}: {exc}; nothing was changed") from exc
+        raise MarkdownSyncError(
+            f"cannot take back the line {line.text[:60]!r}: {exc}; nothing was changed"
+        ) from exc
 
 
 def _metadata(line: Line, successes: int = 1) -> dict[str, Any] | None:
@@ -195,8 +197,13 @@ def _metadata(line: Line, successes: int = 1) -> dict[str, Any] | None:
 
 def _apply(runtime: Runtime, user_id: str, p: Plan, state: _State, report: SyncReport) -> None:
     for line in p.adds:
-        draft = writes.draft(runtime, line.text, user_id, category=_CATEGORY_OF.get(line.section),
-                             metadata={"source": ACTOR, **(_metadata(line) or {})})  # fmt: skip
+        draft = writes.draft(
+            runtime,
+            line.text,
+            user_id,
+            category=_CATEGORY_OF.get(line.section),
+            metadata={"source": ACTOR, **(_metadata(line) or {})},
+        )
         result = writes.add(runtime, draft, actor=ACTOR)
         if result.operation is not Operation.NOOP:
             report.added += 1
@@ -204,7 +211,9 @@ def _apply(runtime: Runtime, user_id: str, p: Plan, state: _State, report: SyncR
         record = state.records[update.key]
         known = record.metadata.get(METADATA_KEY)
         successes = int(known.get("successes", 1)) if isinstance(known, dict) else 1
-        change = writes.Change.checked(runtime, content=update.line.text, metadata=_metadata(update.line, successes))
+        change = writes.Change.checked(
+            runtime, content=update.line.text, metadata=_metadata(update.line, successes)
+        )
         writes.update(runtime, user_id, record.id, change, actor=ACTOR)
         report.updated += 1
     for key in p.deletes:

@@ -49,15 +49,23 @@ class Procedure:
         colon, sep, left, right = ("：", "；", "（", "）") if chinese else (": ", "; ", " (", ")")
         parts = []
         if self.preconditions:
-            parts.append(("前提：" if chinese else "when: ") + ("、" if chinese else ", ").join(self.preconditions))
+            parts.append(
+                ("前提：" if chinese else "when: ") + ("、" if chinese else ", ").join(self.preconditions)
+            )
         if self.outcome:
             parts.append(("结果：" if chinese else "outcome: ") + self.outcome)
         tail = f"{left}{sep.join(parts)}{right}" if parts else ""
         return f"{self.name}{colon}{' → '.join(self.steps)}{tail}"
 
     def to_metadata(self) -> dict[str, Any]:
-        return {"name": self.name, "steps": list(self.steps), "preconditions": list(self.preconditions),
-                "outcome": self.outcome, "successes": self.successes, "tools": list(self.tools)}  # fmt: skip
+        return {
+            "name": self.name,
+            "steps": list(self.steps),
+            "preconditions": list(self.preconditions),
+            "outcome": self.outcome,
+            "successes": self.successes,
+            "tools": list(self.tools),
+        }
 
     @classmethod
     def from_metadata(cls, data: Mapping[str, Any]) -> Procedure:
@@ -88,10 +96,14 @@ def parse_text(text: str, *, successes: int = 1) -> Procedure:
     named = _NAME.match(body)
     name, steps_text = (named.group(1).strip(), named.group(2)) if named else (body[:80], body)
     steps = tuple(s.strip() for s in _ARROW.split(steps_text) if s.strip())
-    return Procedure(name=name, steps=steps, preconditions=preconditions, outcome=outcome, successes=successes)
+    return Procedure(
+        name=name, steps=steps, preconditions=preconditions, outcome=outcome, successes=successes
+    )
 
 
-def checked(name: Any, steps: Any, preconditions: Any = (), outcome: Any = None, tools: Any = ()) -> Procedure:
+def checked(
+    name: Any, steps: Any, preconditions: Any = (), outcome: Any = None, tools: Any = ()
+) -> Procedure:
     """A ``Procedure`` from caller input, with a typed error for each bad field."""
     if not isinstance(name, str) or not name.strip() or len(name) > 200:
         raise InvalidInputError("procedure name must be a non-empty string of at most 200 characters")
@@ -100,8 +112,13 @@ def checked(name: Any, steps: Any, preconditions: Any = (), outcome: Any = None,
         raise InvalidInputError("a procedure needs at least one step")
     if outcome is not None and (not isinstance(outcome, str) or not outcome.strip()):
         raise InvalidInputError("outcome must be a non-empty string or None")
-    return Procedure(name=name.strip(), steps=steps, preconditions=_strings(preconditions, "preconditions"),
-                     outcome=None if outcome is None else outcome.strip(), tools=_strings(tools, "tools"))  # fmt: skip
+    return Procedure(
+        name=name.strip(),
+        steps=steps,
+        preconditions=_strings(preconditions, "preconditions"),
+        outcome=None if outcome is None else outcome.strip(),
+        tools=_strings(tools, "tools"),
+    )
 
 
 def _strings(value: Any, field_name: str) -> tuple[str, ...]:

@@ -52,15 +52,24 @@ def record_procedure(
     with runtime.db.connection() as conn:
         known = _by_name(store.current_procedures(conn, uid, CATEGORY), procedure.name)
     if known is None:
-        draft = writes.draft(runtime, procedure.to_text(), uid, metadata={**extra, METADATA_KEY: procedure.to_metadata()},
-                             importance=settings.importance, category=CATEGORY)  # fmt: skip
+        draft = writes.draft(
+            runtime,
+            procedure.to_text(),
+            uid,
+            metadata={**extra, METADATA_KEY: procedure.to_metadata()},
+            importance=settings.importance,
+            category=CATEGORY,
+        )
         return writes.add(runtime, draft, actor=ACTOR)
     before = Procedure.from_metadata(known.metadata[METADATA_KEY])
     merged = Procedure(
-        name=before.name, steps=procedure.steps, preconditions=procedure.preconditions or before.preconditions,
-        outcome=procedure.outcome or before.outcome, successes=before.successes + 1,
+        name=before.name,
+        steps=procedure.steps,
+        preconditions=procedure.preconditions or before.preconditions,
+        outcome=procedure.outcome or before.outcome,
+        successes=before.successes + 1,
         tools=procedure.tools or before.tools,
-    )  # fmt: skip
+    )
     text = merged.to_text()
     change = writes.Change(
         content=None if text == known.content else text,
@@ -72,9 +81,14 @@ def record_procedure(
 
 
 def alike_procedures(
-    runtime: Runtime, conn: Conn, query: str, user_id: str, vector: np.ndarray | None = None, *,
+    runtime: Runtime,
+    conn: Conn,
+    query: str,
+    user_id: str,
+    vector: np.ndarray | None = None,
+    *,
     limit: int | None = None,
-) -> list[SearchHit]:  # fmt: skip
+) -> list[SearchHit]:
     """The user's procedures for a task like ``query``, best first (see the module docstring), read over
     ``conn``. ``vector``: the query's, when recall already has it (``SearchResults.query_vector``); else
     the query is embedded here, and only if the user has procedures."""
@@ -92,12 +106,19 @@ def alike_procedures(
     scored = []
     for record in known:
         similarity = cosine.get(record.id, 0.0)
-        if similarity < settings.similarity_threshold and _name_overlap(record, words) < settings.name_overlap:
+        if (
+            similarity < settings.similarity_threshold
+            and _name_overlap(record, words) < settings.name_overlap
+        ):
             continue
         successes = int(record.metadata.get(METADATA_KEY, {}).get("successes", 1))
         value = max(similarity, _name_overlap(record, words)) * (1 + math.log(max(successes, 1)))
-        scored.append(SearchHit(record, ScoreBreakdown(0.0, 0.0, record.importance, 0.0, value,
-                                                       extra={"similarity": similarity})))  # fmt: skip
+        scored.append(
+            SearchHit(
+                record,
+                ScoreBreakdown(0.0, 0.0, record.importance, 0.0, value, extra={"similarity": similarity}),
+            )
+        )
     scored.sort(key=lambda h: -h.score.final)
     return scored[:n]
 

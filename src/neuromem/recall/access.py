@@ -34,9 +34,13 @@ class AccessTracker:
     """Accumulates recall hits per (user, memory) and flushes them in batches."""
 
     def __init__(
-        self, db: Database, settings: RecallSettings, *, background: bool = True,
+        self,
+        db: Database,
+        settings: RecallSettings,
+        *,
+        background: bool = True,
         clock: Callable[[], dt.datetime] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self._db = db
         self._now = clock or utc_now  # the runtime's clock (``Runtime.now``)
         self._settings = settings
@@ -45,8 +49,12 @@ class AccessTracker:
         self._flush_lock = threading.Lock()
         self._counts: dict[tuple[str, uuid.UUID], tuple[int, dt.datetime]] = {}
         self._traits: dict[str, dict[uuid.UUID, list[str]]] = {}  # user → trait → query keys, in order
-        self._policy = ReinforcementPolicy(settings.trait_reinforce_on_recall, settings.trait_recall_cap,
-                                           settings.trait_recall_damping, settings.trait_recall_window_s)  # fmt: skip
+        self._policy = ReinforcementPolicy(
+            settings.trait_reinforce_on_recall,
+            settings.trait_recall_cap,
+            settings.trait_recall_damping,
+            settings.trait_recall_window_s,
+        )
         self._last_flush = time.monotonic()
         self._thread: threading.Thread | None = None
 
@@ -56,7 +64,10 @@ class AccessTracker:
             return len(self._counts)
 
     def record(
-        self, user_id: str, memory_ids: Iterable[uuid.UUID], trait_ids: Iterable[uuid.UUID] = (),
+        self,
+        user_id: str,
+        memory_ids: Iterable[uuid.UUID],
+        trait_ids: Iterable[uuid.UUID] = (),
         query: str = "",
     ) -> None:
         now = self._now()

@@ -25,7 +25,16 @@ def concepts(conn: Conn, req: Probe, dim: int) -> list[Ranked]:
     if not types:
         return []
     k = req.recipe.concept_k
-    hits = store.concept_route(conn, req.user_id, req.vector, dim, types, concepts=k,
-                               limit=min(req.recipe.vector_k, k * MEMBERS_PER_CONCEPT), as_of=req.as_of,
-                               valid_at=req.valid_at, where=req.where)  # fmt: skip
+    hits = store.concept_route(
+        conn,
+        req.user_id,
+        req.vector,
+        dim,
+        types,
+        concepts=k,
+        limit=min(req.recipe.vector_k, k * MEMBERS_PER_CONCEPT),
+        as_of=req.as_of,
+        valid_at=req.valid_at,
+        where=req.where,
+    )
     return ranked([(h.id, h.score) for h in hits])

@@ -36,10 +36,21 @@ from ..types import MemoryRecord
 from .recipes import RecallRecipe
 
 #: Which λ of seed 003 §5.3 each retriever's normalised score contributes to.
-LAMBDA_OF = {"bm25": "lambda_bm25", "raw": "lambda_bm25", "bm25_focus": "lambda_bm25", "bm25_user": "lambda_bm25",
-             "vector": "lambda_vector", "traits": "lambda_vector", "vector_focus": "lambda_vector",
-             "vector_user": "lambda_vector", "graph": "lambda_graph", "bm25_turns": "lambda_bm25",
-             "vector_turns": "lambda_vector", "bm25_hop": "lambda_bm25", "bm25_turns_hop": "lambda_bm25"}  # fmt: skip
+LAMBDA_OF = {
+    "bm25": "lambda_bm25",
+    "raw": "lambda_bm25",
+    "bm25_focus": "lambda_bm25",
+    "bm25_user": "lambda_bm25",
+    "vector": "lambda_vector",
+    "traits": "lambda_vector",
+    "vector_focus": "lambda_vector",
+    "vector_user": "lambda_vector",
+    "graph": "lambda_graph",
+    "bm25_turns": "lambda_bm25",
+    "vector_turns": "lambda_vector",
+    "bm25_hop": "lambda_bm25",
+    "bm25_turns_hop": "lambda_bm25",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +133,10 @@ def fuse(lists: Mapping[str, Sequence[Ranked]], recipe: RecallRecipe) -> dict[uu
             f.ranks[name] = hit.rank
             f.scores[name] = hit.score
             # two λ-sharing retrievers (bm25 and raw) count the better of the two
-            previous = max((f.normalized[n] for n in f.normalized if LAMBDA_OF.get(n) == LAMBDA_OF.get(name)),
-                           default=0.0)  # fmt: skip
+            previous = max(
+                (f.normalized[n] for n in f.normalized if LAMBDA_OF.get(n) == LAMBDA_OF.get(name)),
+                default=0.0,
+            )
             f.normalized[name] = norm
             f.lin += lin_weight * lin_norm
             if norm > previous:
@@ -180,8 +193,9 @@ def votes(record: MemoryRecord) -> int:
         return 0
 
 
-def memory_factors(record: MemoryRecord, now: dt.datetime, settings: RecallSettings,
-                   feedback_step: float = 0.0) -> MemoryFactors:  # fmt: skip
+def memory_factors(
+    record: MemoryRecord, now: dt.datetime, settings: RecallSettings, feedback_step: float = 0.0
+) -> MemoryFactors:
     """Recency (per-type τ, slowed by arousal: ``neuromem.decay.recency``), importance and stage
     boost of seed 000 §6.1; documents do not decay (seed 001 §2.3)."""
     when = record.valid_at or record.created_at

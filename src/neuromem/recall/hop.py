@@ -27,14 +27,27 @@ from ..text.timeparse import TimeExpression
 from ..text.tokenize import query_terms
 
 _UNITS = {"day": 1, "week": 7, "month": 30, "year": 365}
-_NUMBERS = {"a": 1, "an": 1, "one": 1, "the": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
-            "a couple of": 2, "a few": 3}  # fmt: skip
+_NUMBERS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "the": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "a couple of": 2,
+    "a few": 3,
+}
 _RELATIVE = re.compile(
     r"\b(?P<n>\d+|a couple of|a few|an|a|one|two|three|four|five|six|the)\s+(?P<unit>day|week|month|year)s?\s+"
     r"(?P<dir>before|after|prior to|following)\s+(?P<event>[^,.?!;]{3,60})",
     re.IGNORECASE,
 )
-_BARE = re.compile(r"\b(?P<dir>before|after|since)\s+(?P<event>(?:I|we|my|our|the)\b[^,.?!;]{3,60})", re.IGNORECASE)
+_BARE = re.compile(
+    r"\b(?P<dir>before|after|since)\s+(?P<event>(?:I|we|my|our|the)\b[^,.?!;]{3,60})", re.IGNORECASE
+)
 
 
 def expansion_terms(query: Sequence[str], seeds: Sequence[str], limit: int) -> list[str]:

@@ -87,8 +87,13 @@ def compress_rule_based(text: str, max_tokens: int) -> str:
 
 
 def make_items(
-    hits: Sequence[SearchHit], *, pinned: frozenset[uuid.UUID], max_item_tokens: int, line_cost: int,
-    terms: Sequence[str] = (), texts: Mapping[uuid.UUID, str] | None = None,
+    hits: Sequence[SearchHit],
+    *,
+    pinned: frozenset[uuid.UUID],
+    max_item_tokens: int,
+    line_cost: int,
+    terms: Sequence[str] = (),
+    texts: Mapping[uuid.UUID, str] | None = None,
 ) -> list[PackItem]:
     """One item per hit: its section, its text (``texts`` by record id, else the content; focused on
     ``terms`` or compressed when long) and its token cost including the line markup."""
@@ -100,8 +105,17 @@ def make_items(
         if compressed:
             text = focus_passage(text, terms, max_item_tokens)
             tokens = count_tokens(text)
-        items.append(PackItem(hit, section_of(hit), text, tokens + line_cost, pack_value(hit),
-                              hit.memory.id in pinned, compressed))  # fmt: skip
+        items.append(
+            PackItem(
+                hit,
+                section_of(hit),
+                text,
+                tokens + line_cost,
+                pack_value(hit),
+                hit.memory.id in pinned,
+                compressed,
+            )
+        )
     return items
 
 

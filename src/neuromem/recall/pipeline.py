@@ -67,8 +67,11 @@ class RecallPipeline:
         self.runtime = runtime
         self.settings = settings
         # the relevance judge (issue 14 item 4): given, or built from ``settings.reranker`` (off by default)
-        judge = (create_chat_model(settings.llm, state_file=settings.breaker_file())
-                 if settings.reranker.provider == "llm" else None)  # fmt: skip
+        judge = (
+            create_chat_model(settings.llm, state_file=settings.breaker_file())
+            if settings.reranker.provider == "llm"
+            else None
+        )
         self.reranker = reranker if reranker is not None else create_reranker(settings.reranker, judge)
         self.tracker = tracker
         self.query_cache = QueryEmbeddingCache(settings.recall.query_embedding_cache)
@@ -88,8 +91,17 @@ class RecallPipeline:
         analysis = tr.timed("analyze", lambda: analyze_query(request.query, now))
         if request.trace:
             tr.stages["query"] = analysis.as_trace()
-        probe = Probe(request.user_id, analysis, None, request.types, request.limit, recipe, request.as_of,
-                      request.where, request.valid_at)  # fmt: skip
+        probe = Probe(
+            request.user_id,
+            analysis,
+            None,
+            request.types,
+            request.limit,
+            recipe,
+            request.as_of,
+            request.where,
+            request.valid_at,
+        )
         vectors: dict[uuid.UUID, np.ndarray] = {}
         with self.runtime.db.connection() as conn, statements_on_their_own(conn):
             found = Search(conn, probe, self.settings, tr, pending=pending, embed=self._embed_cached)
@@ -100,7 +112,9 @@ class RecallPipeline:
             degraded = check_degraded(tr, strict=request.strict)
             results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr, vectors))
             if recipe.second_hop and results:
-                results = tr.timed("second_hop", lambda: self._second_hop(conn, req, lists, results, tr, vectors))
+                results = tr.timed(
+                    "second_hop", lambda: self._second_hop(conn, req, lists, results, tr, vectors)
+                )
             ranked = [h for h, _ in results]
             # the store's word on what is current is a refinement: if it fails, the ranking stands (seed 003 §18)
             facts = TruthFacts()
@@ -135,9 +149,20 @@ class RecallPipeline:
     ) -> SearchResults:
         """``own`` merged with the memories other users share with the user (``recall.shared``), ranked with
         the query vector recall already has (the question is not embedded again)."""
-        others = shared_hits(self.runtime.db, self.settings, lambda _query: vector, request.query, request.user_id,
-                             recipe=request.recipe, types=request.types, limit=request.limit, as_of=request.as_of,
-                             valid_at=request.valid_at, where=request.where, reference=now)  # fmt: skip
+        others = shared_hits(
+            self.runtime.db,
+            self.settings,
+            lambda _query: vector,
+            request.query,
+            request.user_id,
+            recipe=request.recipe,
+            types=request.types,
+            limit=request.limit,
+            as_of=request.as_of,
+            valid_at=request.valid_at,
+            where=request.where,
+            reference=now,
+        )
         return merged(own, others, request.limit, request.recipe.rrf_k)
 
     # ------------------------------------------------------------------ retrieval
@@ -149,7 +174,9 @@ class RecallPipeline:
                 if why != NOT_APPLICABLE:
                     search.trace.paths[retriever.name] = why
                 continue
-            found = self._attempt(search.conn, search.trace, retriever.name, functools.partial(retriever.run, search))
+            found = self._attempt(
+                search.conn, search.trace, retriever.name, functools.partial(retriever.run, search)
+            )
             if found is not None:
                 search.lists[retriever.name] = found
 
@@ -167,8 +194,13 @@ class RecallPipeline:
         return out
 
     def _second_hop(
-        self, conn: Conn, req: Probe, lists: dict[str, list[Ranked]],
-        first: list[tuple[SearchHit, Fused]], tr: Trace, vectors: dict[uuid.UUID, np.ndarray],
+        self,
+        conn: Conn,
+        req: Probe,
+        lists: dict[str, list[Ranked]],
+        first: list[tuple[SearchHit, Fused]],
+        tr: Trace,
+        vectors: dict[uuid.UUID, np.ndarray],
     ) -> list[tuple[SearchHit, Fused]]:
         """Search again with the words of the best first-hop hits, and a time anchor dated by them
         (``recall.hop``); the new lists join the first ones and everything is fused again."""
@@ -180,8 +212,10 @@ class RecallPipeline:
             dated = [(t, h.memory.valid_at or h.memory.created_at) for t, h in zip(texts, seeds, strict=True)]
             window = anchor_window(req.analysis.text, dated, req.analysis.reference)
         if tr.enabled:
-            tr.stages["second_hop"] = {"terms": terms, "anchor": None if window is None else
-                                       [window.start.isoformat(), window.end.isoformat()]}  # fmt: skip
+            tr.stages["second_hop"] = {
+                "terms": terms,
+                "anchor": None if window is None else [window.start.isoformat(), window.end.isoformat()],
+            }
         if not terms and window is None:
             return first
         sub = replace(req, analysis=replace(req.analysis, terms=tuple(terms)))
@@ -261,22 +295,30 @@ class RecallPipeline:
         channel), without the turns a deleted memory came from."""
         if not any(lists.values()):
             return Units(lists, {}, {})
-        source = tr.timed("provenance", lambda: conversations.source_turns(conn, req.user_id, memory_ids(lists)))
+        source = tr.timed(
+            "provenance", lambda: conversations.source_turns(conn, req.user_id, memory_ids(lists))
+        )
         turn_ids = {h.id for name in TURN_LISTS for h in lists.get(name, ())}
         withdrawn = conversations.withdrawn_turns(conn, req.user_id, list(turn_ids))
         if withdrawn:
-            lists = {n: [h for h in hits if h.id not in withdrawn] if n in TURN_LISTS else hits
-                     for n, hits in lists.items()}  # fmt: skip
+            lists = {
+                n: [h for h in hits if h.id not in withdrawn] if n in TURN_LISTS else hits
+                for n, hits in lists.items()
+            }
         return to_units(lists, source)
 
     def _records(
         self, conn: Conn, req: Probe, ids: list[uuid.UUID], units: Units
-    ) -> tuple[dict[uuid.UUID, MemoryRecord], dict[uuid.UUID, np.ndarray], dict[uuid.UUID, tuple[TurnRef, ...]]]:
+    ) -> tuple[
+        dict[uuid.UUID, MemoryRecord], dict[uuid.UUID, np.ndarray], dict[uuid.UUID, tuple[TurnRef, ...]]
+    ]:
         """For each candidate unit: its record (the memory, or the turn's read-only view), vectors by
         record id (for MMR), and the turns it stands for."""
         wanted = [units.memory_of.get(u, u) for u in ids if u in units.memory_of or u not in units.turn_of]
         memory_records, vectors = rq.records_with_vectors(conn, req.user_id, wanted)
-        turn_rows = conversations.turns_by_id(conn, req.user_id, [units.turn_of[u] for u in ids if u in units.turn_of])
+        turn_rows = conversations.turns_by_id(
+            conn, req.user_id, [units.turn_of[u] for u in ids if u in units.turn_of]
+        )
         records: dict[uuid.UUID, MemoryRecord] = {}
         turns: dict[uuid.UUID, tuple[TurnRef, ...]] = {}
         for u in ids:
@@ -295,7 +337,11 @@ class RecallPipeline:
 
     # ------------------------------------------------------------------ scoring
     def _score(
-        self, conn: Conn, req: Probe, lists: dict[str, list[Ranked]], tr: Trace,
+        self,
+        conn: Conn,
+        req: Probe,
+        lists: dict[str, list[Ranked]],
+        tr: Trace,
         vectors_out: dict[uuid.UUID, np.ndarray],
     ) -> list[tuple[SearchHit, Fused]]:
         """Fused and scored hits, best first; the candidates' stored vectors go to ``vectors_out``."""
@@ -306,8 +352,13 @@ class RecallPipeline:
             return []
         if recipe.fusion == "linear" and recipe.neighbour_weight > 0:
             self._neighbours(conn, req, fused, tr)
-        candidates = prune(fused, recipe, rs, keep=max(req.limit, recipe.mmr_pool if recipe.mmr else 0),
-                           filtering=req.analysis.time is not None and recipe.time_filter)  # fmt: skip
+        candidates = prune(
+            fused,
+            recipe,
+            rs,
+            keep=max(req.limit, recipe.mmr_pool if recipe.mmr else 0),
+            filtering=req.analysis.time is not None and recipe.time_filter,
+        )
         if tr.enabled:
             tr.stages["scored_candidates"] = {"fused": len(fused), "scored": len(candidates)}
         records, vectors, turns = tr.timed("records", lambda: self._records(conn, req, candidates, units))
@@ -323,8 +374,9 @@ class RecallPipeline:
             extra = {f"score_{k}": v for k, v in f.scores.items()}
             extra.update({f"norm_{k}": v for k, v in f.normalized.items()})
             extra.update({"base": base, "lambda_sum": f.lam})
-            breakdown = ScoreBreakdown(f.rrf, factors.recency, factors.importance, factors.stage_boost, final,
-                                       dict(f.ranks), extra)  # fmt: skip
+            breakdown = ScoreBreakdown(
+                f.rrf, factors.recency, factors.importance, factors.stage_boost, final, dict(f.ranks), extra
+            )
             scored.append((SearchHit(record, breakdown, turns.get(id_, ())), f))
         scored.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
         scored = self._time_filter(req, scored, tr)
@@ -347,7 +399,9 @@ class RecallPipeline:
         new_ids = [v.replaced_by for v in ended.values() if v.replaced_by is not None]
         source = conversations.source_turns(conn, req.user_id, new_ids)
         # the hit that already stands for each replacement: the memory itself, or the unit of its source turn
-        shown = {h.memory.id: h.memory.id for h in ranked} | {t.id: h.memory.id for h in ranked for t in h.turns}
+        shown = {h.memory.id: h.memory.id for h in ranked} | {
+            t.id: h.memory.id for h in ranked for t in h.turns
+        }
 
         def stands_for(memory_id: uuid.UUID | None) -> uuid.UUID | None:
             if memory_id is None:
@@ -355,24 +409,34 @@ class RecallPipeline:
             return shown.get(memory_id) or (shown.get(source[memory_id]) if memory_id in source else None)
 
         outdated = {k: Outdated(v.replaced_by, v.until, stands_for(v.replaced_by)) for k, v in ended.items()}
-        missing = [] if req.where is not None else [
-            v.replaced_by for v in outdated.values() if v.replaced_by is not None and v.shown_as is None]
+        missing = (
+            []
+            if req.where is not None
+            else [
+                v.replaced_by for v in outdated.values() if v.replaced_by is not None and v.shown_as is None
+            ]
+        )
         found, _ = rq.records_with_vectors(conn, req.user_id, missing)
         turn_rows = conversations.turns_by_id(conn, req.user_id, [source[i] for i in found if i in source])
         types = {str(t) for t in req.types}
         replacements = {
-            i: SearchHit(r, ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0),
-                         (turn_ref(turn_rows[source[i]]),) if source.get(i) in turn_rows else ())
-            for i, r in found.items() if not types or str(r.memory_type) in types
-        }  # fmt: skip
+            i: SearchHit(
+                r,
+                ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0),
+                (turn_ref(turn_rows[source[i]]),) if source.get(i) in turn_rows else (),
+            )
+            for i, r in found.items()
+            if not types or str(r.memory_type) in types
+        }
         if tr.enabled:
-            tr.stages["truth"] = {"links": len(links), "outdated_turns": [str(k) for k in outdated],
-                                  "replacements": [str(k) for k in replacements]}  # fmt: skip
+            tr.stages["truth"] = {
+                "links": len(links),
+                "outdated_turns": [str(k) for k in outdated],
+                "replacements": [str(k) for k in replacements],
+            }
         return TruthFacts(links, outdated, replacements)
 
-    def _neighbours(
-        self, conn: Conn, req: Probe, fused: dict[uuid.UUID, Fused], tr: Trace
-    ) -> None:
+    def _neighbours(self, conn: Conn, req: Probe, fused: dict[uuid.UUID, Fused], tr: Trace) -> None:
         """Conversational context: each candidate's best TEMPORAL_NEXT neighbour among the candidates."""
         pool = sorted(fused, key=lambda i: (-fused[i].lin, i))[: req.recipe.neighbour_pool]
         try:
@@ -402,8 +466,10 @@ class RecallPipeline:
         if boost > 0:
             inside = [in_window(hit.memory, window.start, window.end) for hit, _ in scored]
             bonus = boost * scored[0][0].score.final  # relative to this query's best score
-            boosted = [(_plus(hit, bonus), f) if hit_in else (hit, f)
-                       for (hit, f), hit_in in zip(scored, inside, strict=True)]  # fmt: skip
+            boosted = [
+                (_plus(hit, bonus), f) if hit_in else (hit, f)
+                for (hit, f), hit_in in zip(scored, inside, strict=True)
+            ]
             boosted.sort(key=lambda p: (-p[0].score.final, p[0].memory.id))
             if tr.enabled:
                 tr.stages["time_filter"] = {"boosted": sum(inside), "of": len(scored), "boost": boost}
@@ -420,8 +486,13 @@ class RecallPipeline:
         """The first ``req.limit`` hits chosen by MMR from the best ``mmr_pool``; the rest of the pool
         follows in score order (only the first ``limit`` are returned)."""
         pool = scored[: req.recipe.mmr_pool]
-        order = mmr_order([h.memory.id for h, _ in pool], [h.score.final for h, _ in pool], vectors,
-                          lam=req.recipe.mmr_lambda, limit=req.limit)  # fmt: skip
+        order = mmr_order(
+            [h.memory.id for h, _ in pool],
+            [h.score.final for h, _ in pool],
+            vectors,
+            lam=req.recipe.mmr_lambda,
+            limit=req.limit,
+        )
         chosen = set(order)
         by_id = {h.memory.id: (h, f) for h, f in pool}
         rest = [p for p in pool if p[0].memory.id not in chosen]
@@ -457,8 +528,9 @@ def check_degraded(tr: Trace, *, strict: bool) -> tuple[str, ...]:
     if not degraded:
         return ()
     if not any(v == "ran" for v in tr.paths.values()):
-        raise RecallDegradedError("recall failed: every retrieval path failed (" + "; ".join(degraded) + ")",
-                                  degraded)  # fmt: skip
+        raise RecallDegradedError(
+            "recall failed: every retrieval path failed (" + "; ".join(degraded) + ")", degraded
+        )
     if strict:
         raise RecallDegradedError("recall is degraded (strict): " + "; ".join(degraded), degraded)
     log.warning("recall answered degraded: %s", "; ".join(degraded))
@@ -477,8 +549,11 @@ def prune(
         return ids
     ceiling = 1.0
     if recipe.four_factor:
-        ceiling += rs.recency_weight + rs.importance_weight + max(rs.stage_boost_core, rs.stage_boost_established,
-                                                                  rs.stage_boost_emerging, 0.0)  # fmt: skip
+        ceiling += (
+            rs.recency_weight
+            + rs.importance_weight
+            + max(rs.stage_boost_core, rs.stage_boost_established, rs.stage_boost_emerging, 0.0)
+        )
     threshold = base_of(fused[ids[keep - 1]], recipe)
     return [i for i in ids if base_of(fused[i], recipe) * ceiling >= threshold]
 
@@ -491,16 +566,22 @@ def base_of(f: Fused, recipe: RecallRecipe) -> float:
     return f.rrf + recipe.hybrid_mix * f.lam
 
 
-def spread_sessions(scored: list[tuple[SearchHit, Fused]], recipe: RecallRecipe) -> list[tuple[SearchHit, Fused]]:
+def spread_sessions(
+    scored: list[tuple[SearchHit, Fused]], recipe: RecallRecipe
+) -> list[tuple[SearchHit, Fused]]:
     """The best ``mmr_pool`` hits re-ordered by :func:`mmr.session_spread` (``recipe.session_decay``),
     each hit's final score discounted as it was picked (kept in ``extra`` as ``session_spread``);
     the session of a memory is its ``metadata["session_id"]`` (written by ingestion for every
     memory from a conversation), a memory without one is never discounted."""
     pool = scored[: recipe.mmr_pool]
-    sessions = {h.memory.id: str(sid) for h, _ in pool
-                if isinstance(h.memory.metadata, dict) and (sid := h.memory.metadata.get("session_id")) is not None}  # fmt: skip
-    order = session_spread([h.memory.id for h, _ in pool], [h.score.final for h, _ in pool], sessions,
-                           decay=recipe.session_decay)  # fmt: skip
+    sessions = {
+        h.memory.id: str(sid)
+        for h, _ in pool
+        if isinstance(h.memory.metadata, dict) and (sid := h.memory.metadata.get("session_id")) is not None
+    }
+    order = session_spread(
+        [h.memory.id for h, _ in pool], [h.score.final for h, _ in pool], sessions, decay=recipe.session_decay
+    )
     by_id = {h.memory.id: (h, f) for h, f in pool}
     out: list[tuple[SearchHit, Fused]] = []
     for id_, value in order:

@@ -55,21 +55,37 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 HEADINGS = {
-    "zh": {"title": "[用户记忆]", "core": "用户核心特质：", "preference": "用户偏好：", "behavior": "用户行为模式：",
-           "recalled": "相关事实与经历：", "bullets": "[记忆要点]", "skills": "验证过的技能："},
-    "en": {"title": "[User memory]", "core": "Core traits:", "preference": "Preferences:",
-           "behavior": "Behaviour patterns:", "recalled": "Relevant facts and episodes:", "bullets": "[Memory notes]",
-           "skills": "Proven skills:"},
-}  # fmt: skip
+    "zh": {
+        "title": "[用户记忆]",
+        "core": "用户核心特质：",
+        "preference": "用户偏好：",
+        "behavior": "用户行为模式：",
+        "recalled": "相关事实与经历：",
+        "bullets": "[记忆要点]",
+        "skills": "验证过的技能：",
+    },
+    "en": {
+        "title": "[User memory]",
+        "core": "Core traits:",
+        "preference": "Preferences:",
+        "behavior": "Behaviour patterns:",
+        "recalled": "Relevant facts and episodes:",
+        "bullets": "[Memory notes]",
+        "skills": "Proven skills:",
+    },
+}
 MAX_ITEM_TOKENS = 80  # the smallest per-line cap: longer passages are focused (seed 003 §5.3 摘要器)
 PINNED_SHARE = 0.25  # pinned lines take at most this share of the budget
 LINE_SHARE = 3  # one line holds at most budget / LINE_SHARE tokens (longer passages are focused)
-RELEVANT_SHARE = 0.5  # a preference the recall scores at least this share of the best hit bears on the question
+RELEVANT_SHARE = (
+    0.5  # a preference the recall scores at least this share of the best hit bears on the question
+)
 SHORT_TURN_TOKENS = 12  # a cited turn this short is shown with the line before it
 CONTEXT_TOKENS = 40  # …cut to this many tokens
 #: an instruction about how to answer bears on every question (seed 001 §6.2 keeps it in the prompt)
-ANSWER_STYLE = re.compile(r"回答|回复|称呼|叫我|语言|中文|英文|answer|respond|reply|call me|address me|language",
-                          re.IGNORECASE)  # fmt: skip
+ANSWER_STYLE = re.compile(
+    r"回答|回复|称呼|叫我|语言|中文|英文|answer|respond|reply|call me|address me|language", re.IGNORECASE
+)
 MAX_BULLETS = 6
 STYLES = ("sections", "bullets")
 
@@ -127,12 +143,21 @@ def pin_priority(hit: SearchHit, found: set[uuid.UUID]) -> int:
 def _pins(runtime: Runtime, conn: Conn, user_id: str, viewer: Viewer) -> list[SearchHit]:
     """Explicit preference facts, core/preference traits and pinned memories (``Memory.pin``,
     seed 003 §9.1): the candidates for pinned lines (``bears_on`` picks among them)."""
-    pinned = memories.list_memories(conn, user_id, where=narrowed(compile_filter({"metadata.pinned": True}), viewer),
-                                    limit=20)  # fmt: skip
-    records = memories.list_memories(conn, user_id, limit=10,
-                                     where=narrowed(compile_filter({"category": "preference"}), viewer))
-    traits = rq.trait_candidates(conn, user_id, None, runtime.dim, limit=20, rates=runtime.settings.traits,
-                                 floor=runtime.settings.recall.trait_confidence_floor)  # fmt: skip
+    pinned = memories.list_memories(
+        conn, user_id, where=narrowed(compile_filter({"metadata.pinned": True}), viewer), limit=20
+    )
+    records = memories.list_memories(
+        conn, user_id, limit=10, where=narrowed(compile_filter({"category": "preference"}), viewer)
+    )
+    traits = rq.trait_candidates(
+        conn,
+        user_id,
+        None,
+        runtime.dim,
+        limit=20,
+        rates=runtime.settings.traits,
+        floor=runtime.settings.recall.trait_confidence_floor,
+    )
     wanted = [t.id for t in traits if t.subtype in ("core", "preference")]
     found = memories.get_many(conn, user_id, wanted)
     trait_records = [found[i] for i in wanted if i in found]
@@ -147,8 +172,11 @@ def _turn_texts(conn: Conn, user_id: str, hits: list[SearchHit]) -> dict[uuid.UU
     with_turns = [h for h in hits if h.turns]
     if not with_turns:
         return {}
-    short = [(h.turns[0].session_id, h.turns[0].seq - 1) for h in with_turns
-             if h.turns[0].seq > 0 and fewer_tokens_than(h.turns[0].content, SHORT_TURN_TOKENS)]  # fmt: skip
+    short = [
+        (h.turns[0].session_id, h.turns[0].seq - 1)
+        for h in with_turns
+        if h.turns[0].seq > 0 and fewer_tokens_than(h.turns[0].content, SHORT_TURN_TOKENS)
+    ]
     before = conversations.turns_at(conn, user_id, short)
     withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])
     before = {k: t for k, t in before.items() if t.id not in withdrawn}  # what the user took back stays out
@@ -161,7 +189,7 @@ def _turn_texts(conn: Conn, user_id: str, hits: list[SearchHit]) -> dict[uuid.UU
         prev = before.get((turn.session_id, turn.seq - 1))
         if prev is not None and text == words:
             said = truncate_to_tokens(" ".join(prev.content.split()), CONTEXT_TOKENS)
-            text = f"{text} (after {prev.speaker or prev.role}: \"{said}\")"
+            text = f'{text} (after {prev.speaker or prev.role}: "{said}")'
         out[h.memory.id] = f"[{turn.sent_at.date().isoformat()} {turn.speaker or turn.role}] {text}"
     return out
 
@@ -178,12 +206,16 @@ def _citations(conn: Conn, user_id: str, hits: list[SearchHit]) -> list[Citation
         meta_session = m.metadata.get("session_id") if isinstance(m.metadata, dict) else None
         if meta_session and str(meta_session) not in session_ids:
             session_ids.append(str(meta_session))
-        out.append(Citation(
-            m.id, tuple(session_ids), None if ref is None else raw_chunks.cut(texts.get(str(ref["sha256"])), ref),
-            None if ref is None else str(ref.get("sha256")),
-            None if ref is None else int(ref.get("offset", 0)),
-            None if ref is None or ref.get("length") is None else int(ref["length"]),
-        ))  # fmt: skip
+        out.append(
+            Citation(
+                m.id,
+                tuple(session_ids),
+                None if ref is None else raw_chunks.cut(texts.get(str(ref["sha256"])), ref),
+                None if ref is None else str(ref.get("sha256")),
+                None if ref is None else int(ref.get("offset", 0)),
+                None if ref is None or ref.get("length") is None else int(ref["length"]),
+            )
+        )
     return out
 
 
@@ -216,8 +248,9 @@ def _fit(items: list[PackItem], budget: int, render: Any) -> tuple[str, list[Pac
         chosen.remove(victim)
 
 
-def _llm_bullets(chat: ChatModel, items: list[PackItem], query: str, lang: str, budget: int,
-                 today: str) -> tuple[str, list[PackItem]] | None:  # fmt: skip
+def _llm_bullets(
+    chat: ChatModel, items: list[PackItem], query: str, lang: str, budget: int, today: str
+) -> tuple[str, list[PackItem]] | None:
     try:
         bullets = summarize_memories(chat, [i.hit.memory.content for i in items], query, today=today)
     except LLMError as exc:
@@ -249,7 +282,12 @@ def prompt_budget(token_budget: Any, style: Any) -> int:
 
 
 def build_recall_prompt(
-    runtime: Runtime, request: RecallRequest, recalled: Recalled, budget: int, *, style: str = "sections",
+    runtime: Runtime,
+    request: RecallRequest,
+    recalled: Recalled,
+    budget: int,
+    *,
+    style: str = "sections",
     chat: ChatModel | None = None,
 ) -> PromptBlock:
     """Pack ``recalled`` — the recall of ``request``, checked by the facade with :func:`prompt_budget` —
@@ -267,18 +305,24 @@ def build_recall_prompt(
     found = {h.memory.id for h in results.hits if top > 0 and h.score.final >= RELEVANT_SHARE * top}
     with runtime.db.connection() as conn, statements_on_their_own(conn):
         mark = time.perf_counter()
-        pins = sorted((p for p in _pins(runtime, conn, uid, request.viewer) if bears_on(p, set(terms), found)),
-                      key=lambda p: pin_priority(p, found))  # the share is filled in this order  # fmt: skip
+        pins = sorted(
+            (p for p in _pins(runtime, conn, uid, request.viewer) if bears_on(p, set(terms), found)),
+            key=lambda p: pin_priority(p, found),
+        )  # the share is filled in this order
         # seed 004 §4.2 "Proven Skills": only for a task that looks alike
         pins += alike_procedures(runtime, conn, query, uid, recalled.query_vector)
         pinned_ids = frozenset(p.memory.id for p in pins)
         hits = [h for h in results.hits if h.memory.category != PROCEDURE or h.memory.id in pinned_ids]
         hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
         texts = _turn_texts(conn, uid, hits)
-        hits = earlier(hits, texts, set(terms), lang)  # issue 21 item 3: a replaced value is never shown as current
+        hits = earlier(
+            hits, texts, set(terms), lang
+        )  # issue 21 item 3: a replaced value is never shown as current
         hits = conflicts(conn, uid, hits, texts, lang)
         reads += time.perf_counter() - mark
-        layout = functools.partial(_layout, hits, pins, pinned_ids, terms, texts, budget, style, lang, query, results)
+        layout = functools.partial(
+            _layout, hits, pins, pinned_ids, terms, texts, budget, style, lang, query, results
+        )
         asks_model = style == "bullets" and chat is not None
         if not asks_model:  # packing is quick: the citations are read over the same connection
             text, ordered = layout(None)
@@ -289,24 +333,43 @@ def build_recall_prompt(
         text, ordered = layout(chat)
         with runtime.db.connection() as conn, statements_on_their_own(conn):
             citations = _citations(conn, uid, [i.hit for i in ordered])
-    lines = tuple(PromptLine(n, i.section, i.text, i.hit.memory.id, i.compressed)
-                  for n, i in enumerate(ordered, start=1))  # fmt: skip
+    lines = tuple(
+        PromptLine(n, i.section, i.text, i.hit.memory.id, i.compressed)
+        for n, i in enumerate(ordered, start=1)
+    )
     total = (time.perf_counter() - started) * 1000
     timings = results.trace.setdefault("timings_ms", {})
-    timings.update(prompt_reads=round(reads * 1000, 3), prompt_pack=round(total - reads * 1000, 3),
-                   prompt_total=round(total, 3))  # fmt: skip
+    timings.update(
+        prompt_reads=round(reads * 1000, 3),
+        prompt_pack=round(total - reads * 1000, 3),
+        prompt_total=round(total, 3),
+    )
     return PromptBlock(text, style, lang, count_tokens(text), budget, lines, tuple(citations), results)
 
 
 def _layout(
-    hits: list[SearchHit], pins: list[SearchHit], pinned_ids: frozenset[uuid.UUID], terms: list[str],
-    texts: dict[uuid.UUID, str], budget: int, style: str, lang: str, query: str, results: SearchResults,
+    hits: list[SearchHit],
+    pins: list[SearchHit],
+    pinned_ids: frozenset[uuid.UUID],
+    terms: list[str],
+    texts: dict[uuid.UUID, str],
+    budget: int,
+    style: str,
+    lang: str,
+    query: str,
+    results: SearchResults,
     chat: ChatModel | None,
 ) -> tuple[str, list[PackItem]]:
     """The lines chosen within ``budget`` (``packing.pack``) and laid out in ``style``, in marker order."""
     line_cost = count_tokens("- [99]\n")
-    items = make_items(hits, pinned=pinned_ids, max_item_tokens=max(MAX_ITEM_TOKENS, budget // LINE_SHARE),
-                       line_cost=line_cost, terms=terms, texts=texts)  # fmt: skip
+    items = make_items(
+        hits,
+        pinned=pinned_ids,
+        max_item_tokens=max(MAX_ITEM_TOKENS, budget // LINE_SHARE),
+        line_cost=line_cost,
+        terms=terms,
+        texts=texts,
+    )
     heads = HEADINGS[lang]
     skills = any(p.memory.category == PROCEDURE for p in pins)
     reserve = count_tokens("\n".join(v for k, v in heads.items() if k != "skills" or skills))

@@ -21,11 +21,15 @@ from ..types import MemoryRecord, SearchHit
 from .truth import event_time, is_outdated
 
 LABELS = {
-    "en": {"earlier": "earlier: {text} (until {date})",
-           "conflict": 'unresolved, ask the user which holds: "{old}" ({old_date}) or "{new}" ({new_date})'},
-    "zh": {"earlier": "此前：{text}（至 {date}）",
-           "conflict": "尚未确定，可向用户确认哪个成立：「{old}」（{old_date}）还是「{new}」（{new_date}）"},
-}  # fmt: skip
+    "en": {
+        "earlier": "earlier: {text} (until {date})",
+        "conflict": 'unresolved, ask the user which holds: "{old}" ({old_date}) or "{new}" ({new_date})',
+    },
+    "zh": {
+        "earlier": "此前：{text}（至 {date}）",
+        "conflict": "尚未确定，可向用户确认哪个成立：「{old}」（{old_date}）还是「{new}」（{new_date}）",
+    },
+}
 EARLIER_WEIGHT = 0.5  # an earlier value is packed after the current lines that score as well
 
 
@@ -33,8 +37,9 @@ def _date(record: MemoryRecord) -> str:
     return event_time(record).date().isoformat()
 
 
-def earlier(hits: list[SearchHit], texts: dict[uuid.UUID, str], terms: set[str],
-            lang: str) -> list[SearchHit]:  # fmt: skip
+def earlier(
+    hits: list[SearchHit], texts: dict[uuid.UUID, str], terms: set[str], lang: str
+) -> list[SearchHit]:
     """Outdated turns that bear on the question as ``earlier: … (until DATE)`` lines (``texts`` updated,
     their scores weighed by ``EARLIER_WEIGHT``); the others left out."""
     out = []
@@ -52,8 +57,9 @@ def earlier(hits: list[SearchHit], texts: dict[uuid.UUID, str], terms: set[str],
     return out
 
 
-def conflicts(conn: Conn, user_id: str, hits: list[SearchHit], texts: dict[uuid.UUID, str],
-              lang: str) -> list[SearchHit]:  # fmt: skip
+def conflicts(
+    conn: Conn, user_id: str, hits: list[SearchHit], texts: dict[uuid.UUID, str], lang: str
+) -> list[SearchHit]:
     """Each open review item touching ``hits`` as one line, on the better ranked of its two hits (``texts``
     updated); the other value's hit is left out."""
     ids = [h.memory.id for h in hits]
@@ -70,11 +76,11 @@ def conflicts(conn: Conn, user_id: str, hits: list[SearchHit], texts: dict[uuid.
         shown = [i for i in (c.old_id, c.new_id) if i in position]
         keep = min(shown, key=position.__getitem__)
         dropped.update(i for i in shown if i != keep)
-        texts[keep] = LABELS[lang]["conflict"].format(old=_one_line(old.content), old_date=_date(old),
-                                                      new=_one_line(new.content), new_date=_date(new))  # fmt: skip
+        texts[keep] = LABELS[lang]["conflict"].format(
+            old=_one_line(old.content), old_date=_date(old), new=_one_line(new.content), new_date=_date(new)
+        )
     return [h for h in hits if h.memory.id not in dropped]
 
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
-

@@ -28,9 +28,24 @@ _WANTS_ORIGINAL = re.compile(
 
 #: Speaker labels of the assistant's side of a conversation-shaped query ("Assistant: …", "助手：…").
 ASSISTANT_SPEAKERS = frozenset(
-    {"assistant", "ai", "bot", "chatbot", "system", "model", "gpt", "chatgpt", "agent", "助手", "助理", "ai助手",
-     "机器人", "系统", "小助手"}
-)  # fmt: skip
+    {
+        "assistant",
+        "ai",
+        "bot",
+        "chatbot",
+        "system",
+        "model",
+        "gpt",
+        "chatgpt",
+        "agent",
+        "助手",
+        "助理",
+        "ai助手",
+        "机器人",
+        "系统",
+        "小助手",
+    }
+)
 # "Name: text" — a label of at most three words and 40 characters ("http://…" is no label)
 _SPEAKER_LINE = re.compile(r"^\s*((?:[^\s:：]+ ?){1,3}?)\s*[:：](?!//)\s*(\S.*)$")
 
@@ -61,13 +76,17 @@ class QueryAnalysis:
             "keywords": list(self.keywords),
             "entities": list(self.entities),
             "patterns": list(self.patterns),
-            "time": None if self.time is None else {
-                "text": self.time.text, "start": self.time.start.isoformat(), "end": self.time.end.isoformat(),
+            "time": None
+            if self.time is None
+            else {
+                "text": self.time.text,
+                "start": self.time.start.isoformat(),
+                "end": self.time.end.isoformat(),
             },
             "wants_original": self.wants_original,
             "variants": list(self.variants),
             "reference": self.reference.isoformat(),
-        }  # fmt: skip
+        }
 
 
 def analyze_query(text: str, reference: dt.datetime | None = None) -> QueryAnalysis:
@@ -169,4 +188,6 @@ def user_lines(text: str) -> str | None:
 
 def _is_assistant(speaker: str | None) -> bool:
     """``"Assistant"``, ``"AI assistant"``, ``"助手"`` (the label or its last word)."""
-    return speaker is not None and (speaker in ASSISTANT_SPEAKERS or speaker.split()[-1] in ASSISTANT_SPEAKERS)
+    return speaker is not None and (
+        speaker in ASSISTANT_SPEAKERS or speaker.split()[-1] in ASSISTANT_SPEAKERS
+    )

@@ -195,12 +195,33 @@ HYBRID_RRF = RecallRecipe(name="hybrid-rrf")
 #: spread cost turn recall (a question's evidence sits in several sessions, or its session date is not
 #: the event's date), and MMR and the four-factor score moved nothing on MADial zh/en. Kept for comparison.
 HYBRID_TUNED = derive(
-    HYBRID_RRF, "hybrid-tuned", fusion="linear", use_graph=False, neighbour_weight=0.0, normalization="zscore",
-    focus_lines=1, time_boost=0.5, user_view=True, session_decay=0.7,
-    linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.4, "bm25_focus": 0.2, "traits": 1.0,
-                    "raw": 0.4, "graph": 0.0, "vector_user": 0.5, "bm25_user": 0.2,
-                    "vector_turns": 1.0, "bm25_turns": 0.4, "bm25_hop": 0.2, "bm25_turns_hop": 0.2, "concepts": 0.3},
-)  # fmt: skip
+    HYBRID_RRF,
+    "hybrid-tuned",
+    fusion="linear",
+    use_graph=False,
+    neighbour_weight=0.0,
+    normalization="zscore",
+    focus_lines=1,
+    time_boost=0.5,
+    user_view=True,
+    session_decay=0.7,
+    linear_weights={
+        "vector": 1.0,
+        "vector_focus": 0.5,
+        "bm25": 0.4,
+        "bm25_focus": 0.2,
+        "traits": 1.0,
+        "raw": 0.4,
+        "graph": 0.0,
+        "vector_user": 0.5,
+        "bm25_user": 0.2,
+        "vector_turns": 1.0,
+        "bm25_turns": 0.4,
+        "bm25_hop": 0.2,
+        "bm25_turns_hop": 0.2,
+        "concepts": 0.3,
+    },
+)
 #: The default (session 7, "robust defaults over tuned ones"): the fusion of ``HYBRID_TUNED`` alone — dense
 #: and BM25 over memories and over every stored turn (a memory and its source turn one hit), normalised by
 #: clipped z-score, dense weighing 1 and BM25 0.4; a conversation-shaped query also searched by its current
@@ -211,52 +232,126 @@ HYBRID_TUNED = derive(
 #: data it was not tuned on (session 7: +four-factor on 78 questions, turn recall_all@5 −0.026, nDCG@10 −0.012).
 #: The user's own votes (``Memory.upvote`` / ``downvote``) still move a memory (``fusion.final_score``).
 #: The graph walk stays off (it cost recall as an RRF voter, issue 4).
-HYBRID = derive(HYBRID_TUNED, "hybrid", time_boost=0.0, time_filter=False, session_decay=1.0, mmr=False,
-                four_factor=False)
+HYBRID = derive(
+    HYBRID_TUNED, "hybrid", time_boost=0.0, time_filter=False, session_decay=1.0, mmr=False, four_factor=False
+)
 #: The previous default (min-max normalisation, BM25 0.2, two focus lines), kept for comparison
 HYBRID_MINMAX = derive(
-    HYBRID_TUNED, "hybrid-minmax", normalization="minmax", focus_lines=2, time_boost=0.0, user_view=False,
+    HYBRID_TUNED,
+    "hybrid-minmax",
+    normalization="minmax",
+    focus_lines=2,
+    time_boost=0.0,
+    user_view=False,
     session_decay=1.0,
-    linear_weights={"vector": 1.0, "vector_focus": 0.5, "bm25": 0.2, "bm25_focus": 0.0, "traits": 1.0,
-                    "raw": 0.2, "graph": 0.0},
-)  # fmt: skip
+    linear_weights={
+        "vector": 1.0,
+        "vector_focus": 0.5,
+        "bm25": 0.2,
+        "bm25_focus": 0.0,
+        "traits": 1.0,
+        "raw": 0.2,
+        "graph": 0.0,
+    },
+)
 WEIGHTED = derive(HYBRID_RRF, "weighted", fusion="weighted")
 RRF_ONLY = derive(HYBRID_RRF, "rrf", fusion="rrf")
 BM25_ONLY = derive(
-    HYBRID_RRF, "bm25", use_turns=False, use_vector=False, use_graph=False, use_traits=False, use_raw=False,
-    fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
-)  # fmt: skip
+    HYBRID_RRF,
+    "bm25",
+    use_turns=False,
+    use_vector=False,
+    use_graph=False,
+    use_traits=False,
+    use_raw=False,
+    fusion="rrf",
+    four_factor=False,
+    mmr=False,
+    time_filter=False,
+    focus_lines=0,
+)
 DENSE_ONLY = derive(
-    HYBRID_RRF, "dense", use_turns=False, use_bm25=False, use_graph=False, use_traits=False, use_raw=False,
-    fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
-)  # fmt: skip
+    HYBRID_RRF,
+    "dense",
+    use_turns=False,
+    use_bm25=False,
+    use_graph=False,
+    use_traits=False,
+    use_raw=False,
+    fusion="rrf",
+    four_factor=False,
+    mmr=False,
+    time_filter=False,
+    focus_lines=0,
+)
 BM25_DENSE_RRF = derive(
-    HYBRID_RRF, "bm25+dense", use_turns=False, use_graph=False, use_traits=False, use_raw=False,
-    fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
-)  # fmt: skip
+    HYBRID_RRF,
+    "bm25+dense",
+    use_turns=False,
+    use_graph=False,
+    use_traits=False,
+    use_raw=False,
+    fusion="rrf",
+    four_factor=False,
+    mmr=False,
+    time_filter=False,
+    focus_lines=0,
+)
 #: The raw-turn baseline (issue 14): BM25 and dense over the stored turns only, fused by RRF — what a
 #: 60-line retriever over raw conversation turns does
 TURNS_RRF = derive(
-    HYBRID_RRF, "turns-rrf", use_bm25=False, use_vector=False, use_graph=False, use_traits=False,
-    use_raw=False, fusion="rrf", four_factor=False, mmr=False, time_filter=False, focus_lines=0,
-)  # fmt: skip
+    HYBRID_RRF,
+    "turns-rrf",
+    use_bm25=False,
+    use_vector=False,
+    use_graph=False,
+    use_traits=False,
+    use_raw=False,
+    fusion="rrf",
+    four_factor=False,
+    mmr=False,
+    time_filter=False,
+    focus_lines=0,
+)
 #: Plain BM25 + dense RRF over memories and turns together (one hit per memory-and-its-turn)
 UNITS_RRF = derive(BM25_DENSE_RRF, "units-rrf", use_turns=True)
 #: RRF with each retriever weighted by its seed 003 §15 λ relative to the vector's (0.2 : 0.4 : 0.3)
 SEED_WEIGHTED_RRF = derive(
-    HYBRID_RRF, "hybrid-lambda",
-    retriever_weights={"bm25": 0.5, "vector": 1.0, "graph": 0.75, "traits": 1.0, "raw": 0.5, "bm25_focus": 0.5,
-                       "vector_focus": 1.0},
-)  # fmt: skip
+    HYBRID_RRF,
+    "hybrid-lambda",
+    retriever_weights={
+        "bm25": 0.5,
+        "vector": 1.0,
+        "graph": 0.75,
+        "traits": 1.0,
+        "raw": 0.5,
+        "bm25_focus": 0.5,
+        "vector_focus": 1.0,
+    },
+)
 #: The default with the TEMPORAL_NEXT neighbour context (a turn lifted by its neighbours' scores)
 HYBRID_CONTEXT = derive(HYBRID, "hybrid-context", neighbour_weight=0.2)
 FAST = derive(HYBRID, "fast", mmr=False, bm25_k=30, vector_k=30)
 
 RECIPES: dict[str, RecallRecipe] = {
     r.name: r
-    for r in (HYBRID, HYBRID_TUNED, HYBRID_MINMAX, HYBRID_RRF, HYBRID_CONTEXT, SEED_WEIGHTED_RRF, WEIGHTED, RRF_ONLY, BM25_ONLY, DENSE_ONLY,
-              BM25_DENSE_RRF, TURNS_RRF, UNITS_RRF, FAST)
-}  # fmt: skip
+    for r in (
+        HYBRID,
+        HYBRID_TUNED,
+        HYBRID_MINMAX,
+        HYBRID_RRF,
+        HYBRID_CONTEXT,
+        SEED_WEIGHTED_RRF,
+        WEIGHTED,
+        RRF_ONLY,
+        BM25_ONLY,
+        DENSE_ONLY,
+        BM25_DENSE_RRF,
+        TURNS_RRF,
+        UNITS_RRF,
+        FAST,
+    )
+}
 
 
 def get_recipe(recipe: str | RecallRecipe | None, default: str = "hybrid") -> RecallRecipe:

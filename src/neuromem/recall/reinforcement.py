@@ -62,8 +62,12 @@ def step(
     delta = min(policy.amount * policy.damping**count, max(0.0, policy.cap - total))
     if delta <= 1e-9:
         return 0.0, None
-    new_state = {"total": round(total + delta, 9), "window_start": start.isoformat(), "count": count + 1,
-                 "queries": [*queries, key][-_MAX_QUERIES:]}  # fmt: skip
+    new_state = {
+        "total": round(total + delta, 9),
+        "window_start": start.isoformat(),
+        "count": count + 1,
+        "queries": [*queries, key][-_MAX_QUERIES:],
+    }
     return delta, new_state
 
 

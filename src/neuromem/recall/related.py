@@ -54,7 +54,9 @@ def related(runtime: Runtime, memory_id: uuid.UUID, user_id: str, *, limit: int)
         if record is None or _deleted(record):
             raise MemoryNotFoundError(f"no memory {memory_id} for user {user_id!r}")
         rows = related_sql.neighbours(conn, user_id, memory_id, limit)
-        records = memories.get_many(conn, user_id, [r["other_id"] for r in rows if r["other_kind"] == "memory"])
+        records = memories.get_many(
+            conn, user_id, [r["other_id"] for r in rows if r["other_kind"] == "memory"]
+        )
     found = []
     for r in rows:
         other = records.get(r["other_id"]) if r["other_kind"] == "memory" else None
@@ -62,9 +64,21 @@ def related(runtime: Runtime, memory_id: uuid.UUID, user_id: str, *, limit: int)
             continue
         if r["other_kind"] == "node" and r["name"] is None:
             continue  # the node is gone (forgotten) while the edge waits for its clean-up
-        found.append(Neighbour(r["edge_type"], r["direction"], r["other_kind"], r["other_id"], float(r["weight"]),
-                               float(r["confidence"]), r["valid_at"], r["invalid_at"], other, r["node_type"],
-                               r["name"]))  # fmt: skip
+        found.append(
+            Neighbour(
+                r["edge_type"],
+                r["direction"],
+                r["other_kind"],
+                r["other_id"],
+                float(r["weight"]),
+                float(r["confidence"]),
+                r["valid_at"],
+                r["invalid_at"],
+                other,
+                r["node_type"],
+                r["name"],
+            )
+        )
     return Related(record, tuple(found), dict(Counter(n.edge_type for n in found)))
 
 

@@ -51,11 +51,13 @@ class Reranker(ABC):
 class HTTPReranker(Reranker):
     """The ``/rerank`` endpoint of TEI, vLLM, Jina or Cohere (module docstring)."""
 
-    def __init__(self, base_url: str, *, model: str | None = None, api_key: str | None = None,
-                 timeout_s: float = 2.0) -> None:  # fmt: skip
+    def __init__(
+        self, base_url: str, *, model: str | None = None, api_key: str | None = None, timeout_s: float = 2.0
+    ) -> None:
         if not base_url:
-            raise ConfigError("HTTPReranker needs a base_url such as http://localhost:8080 (TEI) or "
-                              "https://api.jina.ai/v1")  # fmt: skip
+            raise ConfigError(
+                "HTTPReranker needs a base_url such as http://localhost:8080 (TEI) or https://api.jina.ai/v1"
+            )
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.name = f"rerank {model or self.base_url}"
@@ -65,12 +67,25 @@ class HTTPReranker(Reranker):
     def score(self, query: str, passages: Sequence[str], *, deadline_s: float) -> list[float]:
         if not passages:
             return []
-        payload: dict[str, Any] = {"query": query, "documents": list(passages), "texts": list(passages),
-                                   "top_n": len(passages), "return_documents": False}  # fmt: skip
+        payload: dict[str, Any] = {
+            "query": query,
+            "documents": list(passages),
+            "texts": list(passages),
+            "top_n": len(passages),
+            "return_documents": False,
+        }
         if self.model:
             payload["model"] = self.model
-        answer = post_json(self._client, "rerank", payload, policy=self._policy, error=RerankerError,
-                           provider=self.name, deadline_s=deadline_s, list_ok=True)  # fmt: skip
+        answer = post_json(
+            self._client,
+            "rerank",
+            payload,
+            policy=self._policy,
+            error=RerankerError,
+            provider=self.name,
+            deadline_s=deadline_s,
+            list_ok=True,
+        )
         items = answer.body.get("results", answer.body.get("items", answer.body.get("data")))
         return scores_from(items, len(passages))
 
@@ -130,8 +145,9 @@ def create_reranker(settings: RerankerSettings, chat: ChatModel | None) -> Reran
     if settings.provider == "http":
         if not settings.base_url:
             raise ConfigError("reranker.provider = http needs reranker.base_url")
-        return HTTPReranker(settings.base_url, model=settings.model, api_key=settings.api_key,
-                            timeout_s=settings.timeout_s)  # fmt: skip
+        return HTTPReranker(
+            settings.base_url, model=settings.model, api_key=settings.api_key, timeout_s=settings.timeout_s
+        )
     if chat is None:
         raise ConfigError("reranker.provider = llm needs a chat model (llm.base_url)")
     return LLMReranker(chat)

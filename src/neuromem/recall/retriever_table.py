@@ -44,11 +44,16 @@ class Search:
     awaited on first use), the views of the question, the lists found so far and the raw passages."""
 
     def __init__(
-        self, conn: Conn, probe: Probe, settings: Settings, trace: Trace, *,
+        self,
+        conn: Conn,
+        probe: Probe,
+        settings: Settings,
+        trace: Trace,
+        *,
         pending: Callable[[], np.ndarray | None] | None = None,
         embed: Callable[[str], np.ndarray | None] | None = None,
         lists: dict[str, list[Ranked]] | None = None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.conn = conn
         self.settings = settings
         self.trace = trace
@@ -82,8 +87,11 @@ class Search:
     def _make_view(self, name: str) -> Probe | None:
         probe = self.probe
         recipe, text = probe.recipe, probe.analysis.text
-        seen = focus_text(text, recipe.focus_lines) if name == "focus" else (user_lines(text) if recipe.user_view
-                                                                            else None)  # fmt: skip
+        seen = (
+            focus_text(text, recipe.focus_lines)
+            if name == "focus"
+            else (user_lines(text) if recipe.user_view else None)
+        )
         if seen is None:
             return None
         analysis = analyze_query(seen, probe.analysis.reference)
@@ -191,8 +199,12 @@ def _view_probe(s: Search, view: str) -> Probe:
 def _graph(s: Search) -> list[Ranked]:
     outcome = retrievers.graph(s.conn, s.probe, [s.lists[n] for n in GRAPH_SEED_LISTS if n in s.lists])
     if s.trace.enabled:
-        s.trace.stages["graph_subgraph"] = {"seeds": outcome.seeds, "entity_nodes": outcome.entity_nodes,
-                                            "edges": outcome.edges, "nodes": outcome.nodes}  # fmt: skip
+        s.trace.stages["graph_subgraph"] = {
+            "seeds": outcome.seeds,
+            "entity_nodes": outcome.entity_nodes,
+            "edges": outcome.edges,
+            "nodes": outcome.nodes,
+        }
     return outcome.hits
 
 
@@ -202,8 +214,9 @@ def _raw(s: Search) -> list[Ranked]:
     s.passages = outcome.passages
     if s.trace.enabled:
         s.trace.stages["raw_trigger"] = trigger
-        s.trace.stages["raw_passages"] = [{"sha256": p.sha256, "offset": p.offset, "text": p.text}
-                                          for p in outcome.passages]  # fmt: skip
+        s.trace.stages["raw_passages"] = [
+            {"sha256": p.sha256, "offset": p.offset, "text": p.text} for p in outcome.passages
+        ]
     return outcome.hits
 
 
@@ -217,9 +230,14 @@ def _view_vector(view: str) -> Callable[[Search], list[Ranked]]:
 
 def _views() -> tuple[Retriever, ...]:
     """For each view: BM25, then the vector, over the view's own words."""
-    return tuple(entry for view in VIEWS for entry in (Retriever(f"bm25_{view}", _view_bm25_off(view), _view_bm25(view)),
-                                                       Retriever(f"vector_{view}", _view_vector_off(view),
-                                                                 _view_vector(view))))  # fmt: skip
+    return tuple(
+        entry
+        for view in VIEWS
+        for entry in (
+            Retriever(f"bm25_{view}", _view_bm25_off(view), _view_bm25(view)),
+            Retriever(f"vector_{view}", _view_vector_off(view), _view_vector(view)),
+        )
+    )
 
 
 #: every retriever of the first hop, in the order they run
@@ -227,26 +245,45 @@ RETRIEVERS: tuple[Retriever, ...] = (
     Retriever("bm25", _bm25_off, lambda s: retrievers.bm25(s.conn, s.lexical, s.settings.recall)),
     Retriever("vector", _vector_off, lambda s: retrievers.vector(s.conn, s.probe, s.dim)),
     *_views(),
-    Retriever("bm25_turns", lambda s: _turns_off(s, "terms"),
-              lambda s: retrievers.turn_bm25(s.conn, s.probe, s.settings.recall)),
-    Retriever("vector_turns", lambda s: _turns_off(s, "vector"),
-              lambda s: retrievers.turn_vector(s.conn, s.probe, s.dim)),
-    Retriever("traits", lambda s: None if s.probe.recipe.use_traits else "off",
-              lambda s: retrievers.traits(s.conn, s.probe, s.settings.recall, s.dim, s.settings.traits)),
-    Retriever("concepts", _concepts_off, lambda s: concepts(s.conn, s.probe, s.dim)),  # lifecycle.concepts' route
+    Retriever(
+        "bm25_turns",
+        lambda s: _turns_off(s, "terms"),
+        lambda s: retrievers.turn_bm25(s.conn, s.probe, s.settings.recall),
+    ),
+    Retriever(
+        "vector_turns",
+        lambda s: _turns_off(s, "vector"),
+        lambda s: retrievers.turn_vector(s.conn, s.probe, s.dim),
+    ),
+    Retriever(
+        "traits",
+        lambda s: None if s.probe.recipe.use_traits else "off",
+        lambda s: retrievers.traits(s.conn, s.probe, s.settings.recall, s.dim, s.settings.traits),
+    ),
+    Retriever(
+        "concepts", _concepts_off, lambda s: concepts(s.conn, s.probe, s.dim)
+    ),  # lifecycle.concepts' route
     Retriever("graph", lambda s: None if s.probe.recipe.use_graph else "off", _graph),
     Retriever("raw", _raw_off, _raw),
-)  # fmt: skip
+)
 
 #: the second hop (``recall.hop``): the first hop's lexical searches again, with the words of its best hits
 HOP_RETRIEVERS: tuple[Retriever, ...] = (
-    Retriever("bm25_hop", lambda s: None if s.probe.analysis.terms and s.probe.recipe.use_bm25
-              else "skipped: no new terms",
-              lambda s: retrievers.bm25(s.conn, s.probe, s.settings.recall)),
-    Retriever("bm25_turns_hop", lambda s: None if s.probe.analysis.terms and retrievers.turns_wanted(s.probe)
-              else "skipped: no new terms or no turn channel",
-              lambda s: retrievers.turn_bm25(s.conn, s.probe, s.settings.recall)),
-)  # fmt: skip
+    Retriever(
+        "bm25_hop",
+        lambda s: None if s.probe.analysis.terms and s.probe.recipe.use_bm25 else "skipped: no new terms",
+        lambda s: retrievers.bm25(s.conn, s.probe, s.settings.recall),
+    ),
+    Retriever(
+        "bm25_turns_hop",
+        lambda s: (
+            None
+            if s.probe.analysis.terms and retrievers.turns_wanted(s.probe)
+            else "skipped: no new terms or no turn channel"
+        ),
+        lambda s: retrievers.turn_bm25(s.conn, s.probe, s.settings.recall),
+    ),
+)
 
 
 __all__ = ["HOP_RETRIEVERS", "NOT_APPLICABLE", "RETRIEVERS", "Retriever", "Search", "focus_text"]

@@ -74,9 +74,17 @@ class RawOutcome:
 def bm25(conn: Conn, req: Probe, settings: RecallSettings) -> list[Ranked]:
     terms = req.analysis.terms + req.analysis.variants if req.recipe.inflections else req.analysis.terms
     rows = bm25_store.bm25_search(
-        conn, req.user_id, terms, req.types, limit=req.recipe.bm25_k,
-        k1=settings.bm25_k1, b=settings.bm25_b, as_of=req.as_of, where=req.where, valid_at=req.valid_at,
-    )  # fmt: skip
+        conn,
+        req.user_id,
+        terms,
+        req.types,
+        limit=req.recipe.bm25_k,
+        k1=settings.bm25_k1,
+        b=settings.bm25_b,
+        as_of=req.as_of,
+        where=req.where,
+        valid_at=req.valid_at,
+    )
     return ranked([(r.id, r.score) for r in rows])
 
 
@@ -84,8 +92,17 @@ def vector(conn: Conn, req: Probe, dim: int) -> list[Ranked]:
     if req.vector is None:
         return []
     types = [t for t in req.types if t is not MemoryType.TRAIT]  # traits: their own retriever
-    rows = rq.vector_search(conn, req.user_id, req.vector, dim, types, limit=req.recipe.vector_k,
-                            as_of=req.as_of, where=req.where, valid_at=req.valid_at)  # fmt: skip
+    rows = rq.vector_search(
+        conn,
+        req.user_id,
+        req.vector,
+        dim,
+        types,
+        limit=req.recipe.vector_k,
+        as_of=req.as_of,
+        where=req.where,
+        valid_at=req.valid_at,
+    )
     pairs = [(r.id, r.score) for r in rows]
     pairs.sort(key=lambda p: (-p[1], p[0]))
     return ranked(pairs)
@@ -99,9 +116,16 @@ def turns_wanted(req: Probe) -> bool:
 
 def turn_bm25(conn: Conn, req: Probe, settings: RecallSettings) -> list[Ranked]:
     """BM25 over the user's stored turns, every role (issue 14 item 1); ids are message ids."""
-    rows = bm25_store.turn_bm25_search(conn, req.user_id, req.analysis.terms, limit=req.recipe.turn_k,
-                                       k1=settings.bm25_k1, b=settings.bm25_b, as_of=req.as_of,
-                                       valid_at=req.valid_at)  # fmt: skip
+    rows = bm25_store.turn_bm25_search(
+        conn,
+        req.user_id,
+        req.analysis.terms,
+        limit=req.recipe.turn_k,
+        k1=settings.bm25_k1,
+        b=settings.bm25_b,
+        as_of=req.as_of,
+        valid_at=req.valid_at,
+    )
     return ranked([(r.id, r.score) for r in rows])
 
 
@@ -110,23 +134,41 @@ def turn_vector(conn: Conn, req: Probe, dim: int) -> list[Ranked]:
     if req.vector is None:
         return []
     params = {"as_of": req.as_of, "valid_at": req.valid_at}
-    pairs = conversations.turn_vector_search(conn, req.user_id, to_halfvec(req.vector, dim), limit=req.recipe.turn_k,
-                                             scope=bm25_store.turn_scope(req.as_of, req.valid_at), params=params)  # fmt: skip
+    pairs = conversations.turn_vector_search(
+        conn,
+        req.user_id,
+        to_halfvec(req.vector, dim),
+        limit=req.recipe.turn_k,
+        scope=bm25_store.turn_scope(req.as_of, req.valid_at),
+        params=params,
+    )
     return ranked(pairs)
 
 
-def traits(
-    conn: Conn, req: Probe, settings: RecallSettings, dim: int, decay: TraitSettings
-) -> list[Ranked]:
+def traits(conn: Conn, req: Probe, settings: RecallSettings, dim: int, decay: TraitSettings) -> list[Ranked]:
     if MemoryType.TRAIT not in req.types:
         return []
     rows = rq.trait_candidates(
-        conn, req.user_id, req.vector, dim, floor=settings.trait_confidence_floor, limit=req.recipe.trait_k,
-        as_of=req.as_of, valid_at=req.valid_at, rates=decay,
-    )  # fmt: skip
+        conn,
+        req.user_id,
+        req.vector,
+        dim,
+        floor=settings.trait_confidence_floor,
+        limit=req.recipe.trait_k,
+        as_of=req.as_of,
+        valid_at=req.valid_at,
+        rates=decay,
+    )
     if req.where is not None and rows:
-        allowed = rq.visible_memory_types(conn, req.user_id, [r.id for r in rows], req.types, as_of=req.as_of,
-                                          where=req.where, valid_at=req.valid_at)  # fmt: skip
+        allowed = rq.visible_memory_types(
+            conn,
+            req.user_id,
+            [r.id for r in rows],
+            req.types,
+            as_of=req.as_of,
+            where=req.where,
+            valid_at=req.valid_at,
+        )
         rows = [r for r in rows if r.id in allowed]
     pairs = [(r.id, (r.similarity if r.similarity is not None else 1.0) * r.decayed_confidence) for r in rows]
     pairs.sort(key=lambda p: (-p[1], p[0]))
@@ -190,8 +232,15 @@ def graph(conn: Conn, req: Probe, seed_lists: Sequence[Sequence[Ranked]]) -> Gra
         return GraphOutcome([], len(top), len(entity_ids))
     scores = personalized_pagerank(edges, seeds, damping=recipe.ppr_damping, iterations=recipe.ppr_iterations)
     memory_scores = {id_: s for (kind, id_), s in scores.items() if kind == "memory" and s > 0}
-    allowed = rq.visible_memory_types(conn, req.user_id, list(memory_scores), req.types, as_of=req.as_of,
-                                      where=req.where, valid_at=req.valid_at)  # fmt: skip
+    allowed = rq.visible_memory_types(
+        conn,
+        req.user_id,
+        list(memory_scores),
+        req.types,
+        as_of=req.as_of,
+        where=req.where,
+        valid_at=req.valid_at,
+    )
     pairs = sorted(((i, s) for i, s in memory_scores.items() if i in allowed), key=lambda p: (-p[1], p[0]))
     return GraphOutcome(ranked(pairs[: recipe.graph_k]), len(top), len(entity_ids), len(edges), len(scores))
 

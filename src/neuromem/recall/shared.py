@@ -40,17 +40,36 @@ RANKING_FINAL = "ranking_final"
 
 
 def shared_hits(
-    db: Database, settings: Settings, embed_query: Callable[[str], np.ndarray | None], query: str, user_id: str, *,
-    recipe: RecallRecipe, types: Sequence[MemoryType], limit: int, as_of: dt.datetime | None = None,
-    valid_at: dt.datetime | None = None, where: CompiledFilter | None = None, reference: dt.datetime | None = None,
-) -> list[SearchHit]:  # fmt: skip
+    db: Database,
+    settings: Settings,
+    embed_query: Callable[[str], np.ndarray | None],
+    query: str,
+    user_id: str,
+    *,
+    recipe: RecallRecipe,
+    types: Sequence[MemoryType],
+    limit: int,
+    as_of: dt.datetime | None = None,
+    valid_at: dt.datetime | None = None,
+    where: CompiledFilter | None = None,
+    reference: dt.datetime | None = None,
+) -> list[SearchHit]:
     """Other users' memories shared with ``user_id`` that match ``query``, best first."""
     analysis = analyze_query(query, reference or valid_at or as_of)
     vector = _embedded(embed_query, query) if recipe.use_vector else None
     with db.connection() as conn:
-        found = shared_candidates(conn, user_id, analysis.terms, vector, settings.store.embedding_dim, types,
-                                  k=max(limit, recipe.bm25_k, recipe.vector_k), as_of=as_of, valid_at=valid_at,
-                                  where=where)  # fmt: skip
+        found = shared_candidates(
+            conn,
+            user_id,
+            analysis.terms,
+            vector,
+            settings.store.embedding_dim,
+            types,
+            k=max(limit, recipe.bm25_k, recipe.vector_k),
+            as_of=as_of,
+            valid_at=valid_at,
+            where=where,
+        )
     by_rank = derive(recipe, fusion="rrf")
     now = as_of or analysis.reference
     hits = []
@@ -58,8 +77,15 @@ def shared_hits(
         record = found.records[id_]
         factors = memory_factors(record, now, settings.recall, settings.lifecycle.feedback_step)
         _, final = final_score(f, factors, by_rank)
-        score = ScoreBreakdown(f.rrf, factors.recency, factors.importance, factors.stage_boost, final, dict(f.ranks),
-                               {SHARED_MARK: 1.0, **{f"score_{n}": v for n, v in f.scores.items()}})  # fmt: skip
+        score = ScoreBreakdown(
+            f.rrf,
+            factors.recency,
+            factors.importance,
+            factors.stage_boost,
+            final,
+            dict(f.ranks),
+            {SHARED_MARK: 1.0, **{f"score_{n}": v for n, v in f.scores.items()}},
+        )
         hits.append(SearchHit(record, score))
     hits.sort(key=lambda h: (-h.score.final, str(h.memory.id)))
     return above_floor(hits, recipe.relevance_floor)
@@ -79,12 +105,16 @@ def merged(own: SearchResults, shared: Sequence[SearchHit], limit: int, rrf_k: i
     """The user's hits and the shared ones in one ranking by reciprocal rank, ``limit`` long."""
     seen = {h.memory.id for h in own.hits}
     ranking = [_reranked(h, rank, rrf_k) for rank, h in enumerate(own.hits, 1)]
-    ranking += [_reranked(h, rank, rrf_k) for rank, h in enumerate((h for h in shared if h.memory.id not in seen), 1)]
+    ranking += [
+        _reranked(h, rank, rrf_k) for rank, h in enumerate((h for h in shared if h.memory.id not in seen), 1)
+    ]
     ranking.sort(key=lambda h: (-h.score.final, -(h.score.extra[RANKING_FINAL]), str(h.memory.id)))
     trace: dict[str, Any] = {**own.trace, "shared_hits": len(shared)} if own.trace else own.trace
     return dataclasses.replace(own, hits=tuple(ranking[:limit]), trace=trace)
 
 
 def _reranked(hit: SearchHit, rank: int, k: int) -> SearchHit:
-    score = dataclasses.replace(hit.score, final=rrf_score(rank, k), extra={**hit.score.extra, RANKING_FINAL: hit.score.final})
+    score = dataclasses.replace(
+        hit.score, final=rrf_score(rank, k), extra={**hit.score.extra, RANKING_FINAL: hit.score.final}
+    )
     return dataclasses.replace(hit, score=score)

@@ -36,7 +36,9 @@ class Trace:
 
     def degraded(self) -> tuple[str, ...]:
         """Paths that were wanted but failed, or had no query vector because the embedder failed."""
-        return tuple(f"{k}: {v}" for k, v in sorted(self.paths.items()) if v.startswith("failed") or v == NO_VECTOR)
+        return tuple(
+            f"{k}: {v}" for k, v in sorted(self.paths.items()) if v.startswith("failed") or v == NO_VECTOR
+        )
 
     def as_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"paths": dict(self.paths), "timings_ms": dict(self.timings_ms)}

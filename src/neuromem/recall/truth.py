@@ -40,7 +40,9 @@ from .units import is_turn_only
 SAME_SLOT_TOP = 8
 
 #: Lists that match the query's words (a hit one of them found shares words with the query)
-LEXICAL_LISTS = frozenset({"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw", "bm25_hop", "bm25_turns_hop"})
+LEXICAL_LISTS = frozenset(
+    {"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw", "bm25_hop", "bm25_turns_hop"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +73,10 @@ def event_time(record: MemoryRecord) -> dt.datetime:
 def mark_outdated(hit: SearchHit, outdated: Outdated) -> SearchHit:
     """``hit`` (a turn) saying, in its record's metadata, that a newer value replaced it and when."""
     meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
-    meta["outdated"] = {"until": None if outdated.until is None else outdated.until.isoformat(),
-                        "replaced_by": None if outdated.replaced_by is None else str(outdated.replaced_by)}  # fmt: skip
+    meta["outdated"] = {
+        "until": None if outdated.until is None else outdated.until.isoformat(),
+        "replaced_by": None if outdated.replaced_by is None else str(outdated.replaced_by),
+    }
     return replace(hit, memory=replace(hit.memory, metadata=meta))
 
 
@@ -98,8 +102,9 @@ def _with_replacements(hits: list[SearchHit], facts: TruthFacts) -> list[SearchH
     return out
 
 
-def _near_duplicates(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray],
-                     cosine: float) -> Iterable[tuple[int, int]]:  # fmt: skip
+def _near_duplicates(
+    hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray], cosine: float
+) -> Iterable[tuple[int, int]]:
     idx = [i for i, h in enumerate(hits) if h.memory.id in vectors]
     if len(idx) < 2 or cosine > 1.0:
         return []
@@ -134,8 +139,9 @@ def said_at(hit: SearchHit) -> dt.datetime:
     return event_time(hit.memory)
 
 
-def value_changes(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray],
-                  top: int = SAME_SLOT_TOP) -> dict[int, int]:  # fmt: skip
+def value_changes(
+    hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray], top: int = SAME_SLOT_TOP
+) -> dict[int, int]:
     """Among the first ``top`` hits, the older → the newer of every two the user said that give one slot two
     values (``text.slots.value_change``, arity single: the same matcher the write side uses, here for the
     pairs it did not link — a missed candidate, a value kept only as a turn), ordered by when each was
@@ -154,8 +160,9 @@ def value_changes(hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndar
     return out
 
 
-def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray],
-                cosine: float) -> list[SearchHit]:  # fmt: skip
+def newer_first(
+    hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray], cosine: float
+) -> list[SearchHit]:
     """``hits`` with the two hits of every same-subject pair in time order (module docstring)."""
     ordered = _with_replacements(list(hits), facts)
     if len(ordered) < 2:
@@ -163,7 +170,9 @@ def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[u
     pairs: set[tuple[int, int]] = set()
     for older, newer in value_changes(ordered, vectors).items():
         until = said_at(ordered[newer])
-        ordered[older] = mark_outdated(ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id))
+        ordered[older] = mark_outdated(
+            ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
+        )
         pairs.add((min(older, newer), max(older, newer)))
     at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
@@ -202,8 +211,12 @@ def newer_first(hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[u
         hit = ordered[i]
         if i != place:
             final = ordered[place].score.final
-            hit = replace(hit, score=replace(hit.score, final=final,
-                                             extra={**hit.score.extra, "newer_first": hit.score.final}))  # fmt: skip
+            hit = replace(
+                hit,
+                score=replace(
+                    hit.score, final=final, extra={**hit.score.extra, "newer_first": hit.score.final}
+                ),
+            )
         out.append(hit)
     return out
 
@@ -227,5 +240,8 @@ def above_floor(hits: Sequence[SearchHit], floor: float) -> list[SearchHit]:
     """The hits whose final score is above 0 and reaches ``floor`` × the best one's, or that a lexical list
     found (module docstring)."""
     top = max((h.score.final for h in hits), default=0.0)
-    return [h for h in hits if h.score.final > 0
-            and (h.score.final >= floor * top or bool(LEXICAL_LISTS & set(h.score.ranks)))]  # fmt: skip
+    return [
+        h
+        for h in hits
+        if h.score.final > 0 and (h.score.final >= floor * top or bool(LEXICAL_LISTS & set(h.score.ranks)))
+    ]

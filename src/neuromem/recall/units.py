@@ -69,19 +69,31 @@ def to_units(lists: Mapping[str, Sequence[Ranked]], source: Mapping[uuid.UUID, u
 
 
 def turn_ref(turn: TurnRow) -> TurnRef:
-    return TurnRef(turn.id, turn.session_external_id, turn.seq, turn.role, turn.speaker, turn.content, turn.sent_at)
+    return TurnRef(
+        turn.id, turn.session_external_id, turn.seq, turn.role, turn.speaker, turn.content, turn.sent_at
+    )
 
 
 def turn_record(turn: TurnRow, user_id: str) -> MemoryRecord:
     """A turn no memory came from, shown as a hit: an episodic, read-only view (id = the message id)."""
-    meta: dict[str, object] = {"turn_only": True, "session_id": turn.session_external_id, "role": turn.role,
-                               "seq": turn.seq}  # fmt: skip
+    meta: dict[str, object] = {
+        "turn_only": True,
+        "session_id": turn.session_external_id,
+        "role": turn.role,
+        "seq": turn.seq,
+    }
     if turn.speaker:
         meta["speaker"] = turn.speaker
     return MemoryRecord(
-        id=turn.id, user_id=user_id, memory_type=MemoryType.EPISODIC, content=turn.content,
-        created_at=turn.created_at, metadata=meta, valid_at=turn.sent_at, has_embedding=turn.vector is not None,
-    )  # fmt: skip
+        id=turn.id,
+        user_id=user_id,
+        memory_type=MemoryType.EPISODIC,
+        content=turn.content,
+        created_at=turn.created_at,
+        metadata=meta,
+        valid_at=turn.sent_at,
+        has_embedding=turn.vector is not None,
+    )
 
 
 def is_turn_only(record: MemoryRecord) -> bool:

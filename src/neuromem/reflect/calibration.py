@@ -21,10 +21,15 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 UNRELATED = (
-    "The train to the airport leaves at seven.", "我喜欢在周末做饭。", "Quarterly revenue grew by four percent.",
-    "The cat sleeps on the windowsill.", "他在大学学习化学。", "Please water the tomatoes twice a week.",
-    "The museum closes early on Mondays.", "我的手机屏幕碎了。",
-)  # fmt: skip
+    "The train to the airport leaves at seven.",
+    "我喜欢在周末做饭。",
+    "Quarterly revenue grew by four percent.",
+    "The cat sleeps on the windowsill.",
+    "他在大学学习化学。",
+    "Please water the tomatoes twice a week.",
+    "The museum closes early on Mondays.",
+    "我的手机屏幕碎了。",
+)
 
 
 def mean_pairwise_cosine(vectors: np.ndarray) -> float:

@@ -434,17 +434,29 @@ class _Cycle:
             "sessions_seen": sorted({o.session for o in members})[-_CAP:],
             "detector": self.detector.name,
         }
-        fields: dict[str, Any] = {"trait_subtype": "behavior", "trait_context": proposal.context,
-                                  "trait_first_observed": first, "trait_last_reinforced": self.now,
-                                  "trait_derived_from": "reflection"}  # fmt: skip
+        fields: dict[str, Any] = {
+            "trait_subtype": "behavior",
+            "trait_context": proposal.context,
+            "trait_first_observed": first,
+            "trait_last_reinforced": self.now,
+            "trait_derived_from": "reflection",
+        }
         if proposal.kind == "trend":
             start, end = tm.trend_window(self.now, proposal.emotional, self.t)
-            fields |= {"trait_stage": TraitStage.TREND.value, "trait_confidence": None,
-                       "trait_window_start": start, "trait_window_end": end, "trait_reinforcement_count": 0}  # fmt: skip
+            fields |= {
+                "trait_stage": TraitStage.TREND.value,
+                "trait_confidence": None,
+                "trait_window_start": start,
+                "trait_window_end": end,
+                "trait_reinforcement_count": 0,
+            }
         else:
             conf = self.t.behavior_initial_confidence
-            fields |= {"trait_stage": tm.stage_for_confidence(conf, self.t).value, "trait_confidence": conf,
-                       "trait_reinforcement_count": 1}  # fmt: skip
+            fields |= {
+                "trait_stage": tm.stage_for_confidence(conf, self.t).value,
+                "trait_confidence": conf,
+                "trait_reinforcement_count": 1,
+            }
         record = self.insert(proposal.content, proposal.language, meta, fields)
         rows = [
             store.NewEvidence(record.id, e.memory_id, "supporting", e.quality, e.context) for e in evidence
@@ -483,14 +495,21 @@ class _Cycle:
 
     # ------------------------------------------------------------------ steps 5/6: upgrades
     def upgrade(self, child_subtype: str, parent_subtype: str, min_children: int, min_conf: float) -> None:
-        records = [t for t in self.traits.values()
-                   if t.trait_subtype == child_subtype and t.trait_stage not in (TraitStage.TREND, TraitStage.DISSOLVED)
-                   and t.trait_parent_id is None]  # fmt: skip
+        records = [
+            t
+            for t in self.traits.values()
+            if t.trait_subtype == child_subtype
+            and t.trait_stage not in (TraitStage.TREND, TraitStage.DISSOLVED)
+            and t.trait_parent_id is None
+        ]
         eligible = [v for v in self.views(records) if v.confidence >= min_conf]
         if not eligible:
             return
-        parents = [t for t in self.traits.values()
-                   if t.trait_subtype == parent_subtype and t.trait_stage != TraitStage.DISSOLVED]  # fmt: skip
+        parents = [
+            t
+            for t in self.traits.values()
+            if t.trait_subtype == parent_subtype and t.trait_stage != TraitStage.DISSOLVED
+        ]
         parent_views = self.views(parents)
         link = _upgrade_relation(parent_subtype)
         loose: list[TraitView] = []
@@ -521,12 +540,23 @@ class _Cycle:
                 "detector": self.detector.name,
             }
             ctx = contexts[0] if len(contexts) == 1 else "general"
-            record = self.insert(content, language, meta, {
-                "trait_subtype": parent_subtype, "trait_stage": tm.stage_for_confidence(conf, self.t).value,
-                "trait_confidence": conf, "trait_context": ctx, "trait_reinforcement_count": 1,
-                "trait_first_observed": min((self.traits[c.id].trait_first_observed or self.now) for c in group),
-                "trait_last_reinforced": self.now, "trait_derived_from": "reflection",
-            })  # fmt: skip
+            record = self.insert(
+                content,
+                language,
+                meta,
+                {
+                    "trait_subtype": parent_subtype,
+                    "trait_stage": tm.stage_for_confidence(conf, self.t).value,
+                    "trait_confidence": conf,
+                    "trait_context": ctx,
+                    "trait_reinforcement_count": 1,
+                    "trait_first_observed": min(
+                        (self.traits[c.id].trait_first_observed or self.now) for c in group
+                    ),
+                    "trait_last_reinforced": self.now,
+                    "trait_derived_from": "reflection",
+                },
+            )
             self.adopt(record.id, group)
             self.report.promoted += 1
 
@@ -536,8 +566,11 @@ class _Cycle:
         child_ids = [str(c.id) for c in children]
         for child in children:
             self.write(self.traits[child.id], {"trait_parent_id": parent_id})
-        inherited = [e for e in store.evidence_for(self.conn, self.user_id, [c.id for c in children])
-                     if e.evidence_type == "supporting"]  # fmt: skip
+        inherited = [
+            e
+            for e in store.evidence_for(self.conn, self.user_id, [c.id for c in children])
+            if e.evidence_type == "supporting"
+        ]
         store.add_evidence(
             self.conn,
             self.user_id,
@@ -586,8 +619,12 @@ class _Cycle:
                 self.write(trait, {"metadata": meta})
 
     def _content_fields(self, content: str) -> dict[str, Any]:
-        return {"content": content, "content_hash": check.content_hash(content),
-                "search_tokens": search_text(content), "token_count": count_tokens(content)}  # fmt: skip
+        return {
+            "content": content,
+            "content_hash": check.content_hash(content),
+            "search_tokens": search_text(content),
+            "token_count": count_tokens(content),
+        }
 
     # ------------------------------------------------------------------ step 8: decay
     def apply_decay(self) -> None:

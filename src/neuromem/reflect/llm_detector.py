@@ -123,8 +123,11 @@ class LLMDetector(PatternDetector):
         return LLMDetector(self.chat, self.settings, self.fallback, user_id=user_id, now=now)
 
     def cycle_log(self) -> CycleLog:
-        details: dict[str, Any] = {"detector": self.name, "model": getattr(self.chat, "model", "?"),
-                                   **dict(sorted(self._counts.items()))}  # fmt: skip
+        details: dict[str, Any] = {
+            "detector": self.name,
+            "model": getattr(self.chat, "model", "?"),
+            **dict(sorted(self._counts.items())),
+        }
         if self._failure is not None:
             details["fallback"] = self.fallback.name
             details["llm_error"] = self._failure
@@ -184,9 +187,14 @@ class LLMDetector(PatternDetector):
         for batch in _chunks(new, self.settings.llm_batch_size):
             by_label_m = {f"m{i}": o for i, o in enumerate(batch, start=1)}
             listing_m = "\n".join(observation_line(label, o, True) for label, o in by_label_m.items())
-            answer = link_evidence(self.chat, listing_t, listing_m, now=self._now_text(),
-                                   max_attempts=self.settings.llm_max_attempts,
-                                   usage_sink=self._log.usage.append)  # fmt: skip
+            answer = link_evidence(
+                self.chat,
+                listing_t,
+                listing_m,
+                now=self._now_text(),
+                max_attempts=self.settings.llm_max_attempts,
+                usage_sink=self._log.usage.append,
+            )
             contexts: dict[uuid.UUID, set[str]] = {t.id: set(t.contexts_seen) for t in traits}
             accepted = []
             for item in answer.links:
@@ -227,10 +235,15 @@ class LLMDetector(PatternDetector):
             by_label = {f"m{i}": o for i, o in enumerate(batch, start=1)}
             listing = "\n".join(observation_line(label, o, o.id in new_ids) for label, o in by_label.items())
             answer = propose_traits(
-                self.chat, listing, known, now=self._now_text(), behavior_min=self.settings.behavior_min_support,
-                trend_min=self.settings.trend_min_support, max_attempts=self.settings.llm_max_attempts,
+                self.chat,
+                listing,
+                known,
+                now=self._now_text(),
+                behavior_min=self.settings.behavior_min_support,
+                trend_min=self.settings.trend_min_support,
+                max_attempts=self.settings.llm_max_attempts,
                 usage_sink=self._log.usage.append,
-            )  # fmt: skip
+            )
             for item in answer.traits:
                 proposal = self._admit(item, by_label, new_ids)
                 if proposal is not None:
@@ -273,9 +286,16 @@ class LLMDetector(PatternDetector):
             ProposedEvidence(o.id, grade_evidence(n_contexts, o.explicit, len(sessions)), o.context)
             for o in members
         )
-        return ProposedTrait(content=content, kind=kind, context=item.context, keywords=keywords,
-                             evidence=evidence, language=language, emotional=item.emotional,
-                             negated=item.negated)  # fmt: skip
+        return ProposedTrait(
+            content=content,
+            kind=kind,
+            context=item.context,
+            keywords=keywords,
+            evidence=evidence,
+            language=language,
+            emotional=item.emotional,
+            negated=item.negated,
+        )
 
     @staticmethod
     def _keywords(given: Iterable[str], members: Sequence[Observation]) -> tuple[str, ...]:
@@ -311,10 +331,17 @@ class LLMDetector(PatternDetector):
             )
 
         answer = judge_contradiction(
-            self.chat, trait=_line(trait.content), subtype=trait.subtype, context=trait.context or "-",
-            confidence=trait.confidence, supporting=listing(supporting), contradicting=listing(contradicting),
-            now=self._now_text(), max_attempts=self.settings.llm_max_attempts, usage_sink=self._log.usage.append,
-        )  # fmt: skip
+            self.chat,
+            trait=_line(trait.content),
+            subtype=trait.subtype,
+            context=trait.context or "-",
+            confidence=trait.confidence,
+            supporting=listing(supporting),
+            contradicting=listing(contradicting),
+            now=self._now_text(),
+            max_attempts=self.settings.llm_max_attempts,
+            usage_sink=self._log.usage.append,
+        )
         contexts: dict[str, dict[str, float | str]] = {
             ctx: {"tendency": t.tendency.strip(), "confidence": round(t.confidence, 4)}
             for ctx, t in answer.contexts.items()
@@ -337,9 +364,14 @@ class LLMDetector(PatternDetector):
 
     def _abstract(self, children: Sequence[TraitView], subtype: str) -> str:
         listing = "\n".join(f"- ({c.subtype}, {c.context or '-'}) {_line(c.content)}" for c in children)
-        answer = abstract_trait(self.chat, listing, subtype=subtype, now=self._now_text(),
-                                max_attempts=self.settings.llm_max_attempts,
-                                usage_sink=self._log.usage.append)  # fmt: skip
+        answer = abstract_trait(
+            self.chat,
+            listing,
+            subtype=subtype,
+            now=self._now_text(),
+            max_attempts=self.settings.llm_max_attempts,
+            usage_sink=self._log.usage.append,
+        )
         content = answer.content.strip()
         if not _same_language(content, majority_language(c.language for c in children)):
             self._counts["reworded"] += 1

@@ -44,19 +44,31 @@ KEYWORDS_PER_MEMORY = 5
 _CONTEXT_LEXICON: tuple[tuple[TraitContext, re.Pattern[str]], ...] = tuple(
     (ctx, re.compile(pattern, re.IGNORECASE))
     for ctx, pattern in (
-        (TraitContext.WORK, r"\b(work|working|office|meeting|meetings|boss|colleague|colleagues|manager|project|"
-                            r"deadline|client|clients|career|job|code|coding|deploy|review|team)\b|工作|上班|会议|"
-                            r"开会|公司|同事|老板|领导|项目|加班|客户|代码|职业|汇报|需求"),
-        (TraitContext.LEARNING, r"\b(learn|learning|study|studying|course|class|lecture|exam|tutorial|book|"
-                                r"books|read|reading|documentation|docs)\b|学习|课程|上课|考试|读书|看书|教程|"
-                                r"文档|练习|复习"),
-        (TraitContext.SOCIAL, r"\b(friend|friends|party|parties|dinner with|gathering|social|date|dating|"
-                              r"neighbours?|neighbors?)\b|朋友|聚会|聚餐|社交|约会|派对|同学会"),
-        (TraitContext.PERSONAL, r"\b(home|weekend|weekends|family|wife|husband|kids|children|hobby|holiday|"
-                                r"vacation|cook|cooking|garden|morning|evening|night)\b|家里|在家|周末|家人|"
-                                r"孩子|老婆|老公|爱好|假期|做饭|早上|晚上|生活"),
+        (
+            TraitContext.WORK,
+            r"\b(work|working|office|meeting|meetings|boss|colleague|colleagues|manager|project|"
+            r"deadline|client|clients|career|job|code|coding|deploy|review|team)\b|工作|上班|会议|"
+            r"开会|公司|同事|老板|领导|项目|加班|客户|代码|职业|汇报|需求",
+        ),
+        (
+            TraitContext.LEARNING,
+            r"\b(learn|learning|study|studying|course|class|lecture|exam|tutorial|book|"
+            r"books|read|reading|documentation|docs)\b|学习|课程|上课|考试|读书|看书|教程|"
+            r"文档|练习|复习",
+        ),
+        (
+            TraitContext.SOCIAL,
+            r"\b(friend|friends|party|parties|dinner with|gathering|social|date|dating|"
+            r"neighbours?|neighbors?)\b|朋友|聚会|聚餐|社交|约会|派对|同学会",
+        ),
+        (
+            TraitContext.PERSONAL,
+            r"\b(home|weekend|weekends|family|wife|husband|kids|children|hobby|holiday|"
+            r"vacation|cook|cooking|garden|morning|evening|night)\b|家里|在家|周末|家人|"
+            r"孩子|老婆|老公|爱好|假期|做饭|早上|晚上|生活",
+        ),
     )
-)  # fmt: skip
+)
 
 _EXPLICIT = re.compile(
     r"\b(i am|i'm|i always|i usually|i never|i prefer|i like|i love|i hate|i tend to|i enjoy|i value|"

@@ -59,8 +59,13 @@ def theme_context(contexts: Sequence[str | None]) -> str:
     return "general"
 
 
-def related(a_keywords: Sequence[str], a_vec: np.ndarray | None, b_keywords: Sequence[str],
-            b_vec: np.ndarray | None, min_similarity: float) -> bool:  # fmt: skip
+def related(
+    a_keywords: Sequence[str],
+    a_vec: np.ndarray | None,
+    b_keywords: Sequence[str],
+    b_vec: np.ndarray | None,
+    min_similarity: float,
+) -> bool:
     """Two traits point at the same tendency: a shared keyword, or close embeddings."""
     if set(a_keywords) & set(b_keywords):
         return True
@@ -170,7 +175,9 @@ class OfflineDetector(PatternDetector):
         sessions = {o.session for o in members}
         contexts = [o.context for o in members]
         n_contexts = len({c for c in contexts if c})
-        kind: Literal["trend", "behavior"] = "behavior" if len(members) >= s.behavior_min_support and len(sessions) >= 2 else "trend"
+        kind: Literal["trend", "behavior"] = (
+            "behavior" if len(members) >= s.behavior_min_support and len(sessions) >= 2 else "trend"
+        )
         negated = sum(o.negated for o in members) * 2 > len(members)
         representative = max(members, key=lambda o: (len(set(o.keywords) & set(keywords)), o.observed_at))
         language = majority_language(o.language for o in members)

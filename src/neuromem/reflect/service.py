@@ -80,14 +80,18 @@ class ReflectionService:
     def __init__(self, runtime: Runtime, detector: PatternDetector | None = None) -> None:
         self.runtime = runtime
         self.detector = detector or create_detector(runtime)
-        self._owns_detector = detector is not None  # one made here uses the runtime's chat model, which the runtime closes
+        self._owns_detector = (
+            detector is not None
+        )  # one made here uses the runtime's chat model, which the runtime closes
         self.engine = ReflectionEngine(runtime, self.detector)
         self.queue = ReflectionQueue(self._run_queued)
 
     def _run_queued(self, user_id: str, request: Request) -> ReflectionReport | None:
         """The queue's worker: a check evaluates the triggers first; a cycle request just runs."""
         if request.trigger == CHECK:
-            decision = triggers.due(self.runtime.db, user_id, request.now, session_ended=request.session_ended)
+            decision = triggers.due(
+                self.runtime.db, user_id, request.now, session_ended=request.session_ended
+            )
             if decision.trigger is None:
                 return None
             return self.reflect(user_id, request.now, trigger=decision.trigger, trigger_value=decision.value)
@@ -97,11 +101,17 @@ class ReflectionService:
         self, user_id: str, now: dt.datetime, *, session_ended: bool = False
     ) -> tm.TriggerType | None:
         """Seed 001 §4.5 triggers → a queued background cycle (see ``reflect.triggers``)."""
-        return triggers.check_and_schedule(self.runtime.db, self.queue, user_id, now, session_ended=session_ended)
+        return triggers.check_and_schedule(
+            self.runtime.db, self.queue, user_id, now, session_ended=session_ended
+        )
 
-    def schedule_check(self, user_id: str, now: dt.datetime | None = None, *, session_ended: bool = False) -> None:
+    def schedule_check(
+        self, user_id: str, now: dt.datetime | None = None, *, session_ended: bool = False
+    ) -> None:
         """The ingest hook: evaluate the triggers on the background worker, off the request path."""
-        triggers.schedule_check(self.runtime.db, self.queue, user_id, now, self.runtime.now, session_ended=session_ended)
+        triggers.schedule_check(
+            self.runtime.db, self.queue, user_id, now, self.runtime.now, session_ended=session_ended
+        )
 
     def close(self) -> None:
         self.queue.stop()
@@ -141,7 +151,10 @@ class ReflectionService:
         with self.runtime.db.connection() as conn:
             records = store.list_traits(conn, uid)
         for t in records:
-            if t.trait_stage in ("trend", "candidate") or decayed_trait(t, when, self.runtime.settings.traits) <= floor:
+            if (
+                t.trait_stage in ("trend", "candidate")
+                or decayed_trait(t, when, self.runtime.settings.traits) <= floor
+            ):
                 groups["forming"].append(t)
             else:
                 groups.get(t.trait_subtype or "behavior", groups["behavior"]).append(t)
@@ -165,7 +178,9 @@ class ReflectionService:
             entries = history.for_memories(conn, uid, [tid])
         return TraitDetail(
             trait=trait,
-            decayed_confidence=None if trait.trait_confidence is None else decayed_trait(trait, when, self.runtime.settings.traits),
+            decayed_confidence=None
+            if trait.trait_confidence is None
+            else decayed_trait(trait, when, self.runtime.settings.traits),
             supporting=tuple(e for e in evidence if e.evidence_type == "supporting"),
             contradicting=tuple(e for e in evidence if e.evidence_type == "contradicting"),
             parents=tuple(related[i] for i in up if i in related),

@@ -103,7 +103,12 @@ def check_and_schedule(
 
 
 def schedule_check(
-    db: Database, queue: ReflectionQueue, uid: str, now: dt.datetime | None, wall: Callable[[], dt.datetime], *,
+    db: Database,
+    queue: ReflectionQueue,
+    uid: str,
+    now: dt.datetime | None,
+    wall: Callable[[], dt.datetime],
+    *,
     session_ended: bool = False,
 ) -> None:
     """Queue a trigger check for ``user_id`` at ``now``; the worker evaluates :func:`due` and reflects if due.

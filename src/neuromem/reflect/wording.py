@@ -21,9 +21,14 @@ _TEMPLATES = {
 }
 _CONTEXT_NAMES = {
     "zh": {"work": "工作", "personal": "生活", "social": "社交", "learning": "学习", "general": "各种情境"},
-    "en": {"work": "work", "personal": "personal life", "social": "social settings", "learning": "learning",
-           "general": "general"},
-}  # fmt: skip
+    "en": {
+        "work": "work",
+        "personal": "personal life",
+        "social": "social settings",
+        "learning": "learning",
+        "general": "general",
+    },
+}
 
 
 def lang_key(language: str) -> str:

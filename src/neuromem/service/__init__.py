@@ -19,7 +19,15 @@ if TYPE_CHECKING:
 
 _LAZY = {"serve": ".api.serve", "ApiKey": ".api.keys", "KeyStore": ".api.keys"}  # name → its module
 
-__all__ = ["ApiKey", "KeyStore", "key_store", "metrics_exposition", "openapi_document", "serve", "serve_mcp_stdio"]
+__all__ = [
+    "ApiKey",
+    "KeyStore",
+    "key_store",
+    "metrics_exposition",
+    "openapi_document",
+    "serve",
+    "serve_mcp_stdio",
+]
 
 
 def serve_mcp_stdio(memory: Memory, settings: Settings) -> None:

@@ -13,8 +13,16 @@ INSERT_KEY = """INSERT INTO api_keys (id, tenant, name, scope, bound_user, secre
            VALUES (%s, %s, %s, %s, %s, %s) RETURNING *"""
 
 
-def insert(conn: Conn, key_id: uuid.UUID, *, tenant: str, name: str, scope: str, bound_user: str | None,
-           secret_sha256: bytes) -> dict[str, Any]:  # fmt: skip
+def insert(
+    conn: Conn,
+    key_id: uuid.UUID,
+    *,
+    tenant: str,
+    name: str,
+    scope: str,
+    bound_user: str | None,
+    secret_sha256: bytes,
+) -> dict[str, Any]:
     row = conn.execute(INSERT_KEY, (key_id, tenant, name, scope, bound_user, secret_sha256)).fetchone()
     assert row is not None
     return row

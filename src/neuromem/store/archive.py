@@ -28,7 +28,9 @@ MEMORY_CANDIDATES = sql.SQL("""SELECT {select_columns} FROM memories m
             ORDER BY m.created_at, m.id LIMIT %s""").format(select_columns=MEMORY_COLUMNS)
 
 
-def memory_candidates(conn: Conn, user_id: str, episodes_before: dt.datetime, limit: int) -> list[MemoryRecord]:
+def memory_candidates(
+    conn: Conn, user_id: str, episodes_before: dt.datetime, limit: int
+) -> list[MemoryRecord]:
     """Current facts and episodes, not pinned; episodes only once past ``episodes_before`` (compression's
     line: a rarely used episode is summarised first, and what is left of it may then be archived)."""
     rows = conn.execute(MEMORY_CANDIDATES, (user_id, episodes_before, limit)).fetchall()
@@ -57,12 +59,18 @@ NODE_CANDIDATES = """SELECT n.id, n.node_type, n.name, coalesce(n.updated_at, n.
 
 def node_candidates(conn: Conn, user_id: str, limit: int) -> list[NodeCandidate]:
     rows = conn.execute(NODE_CANDIDATES, (user_id, list(KEPT_NODE_TYPES), limit)).fetchall()
-    return [NodeCandidate(r["id"], r["node_type"], r["name"], r["last_seen"], int(r["live_links"]),
-                          float(r["importance"])) for r in rows]  # fmt: skip
+    return [
+        NodeCandidate(
+            r["id"], r["node_type"], r["name"], r["last_seen"], int(r["live_links"]), float(r["importance"])
+        )
+        for r in rows
+    ]
 
 
 ARCHIVE_MEMORY = sql.SQL("""UPDATE memories SET expired_at = now(), archived_at = now(), updated_at = now()
-            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {select_columns}""").format(select_columns=MEMORY_COLUMNS)
+            WHERE user_id = %s AND id = %s AND version = %s AND expired_at IS NULL RETURNING {select_columns}""").format(
+    select_columns=MEMORY_COLUMNS
+)
 
 
 def archive_memory(conn: Conn, user_id: str, memory_id: uuid.UUID, version: int) -> MemoryRecord | None:
@@ -71,7 +79,9 @@ def archive_memory(conn: Conn, user_id: str, memory_id: uuid.UUID, version: int)
 
 
 RESTORE_MEMORY = sql.SQL("""UPDATE memories SET expired_at = NULL, archived_at = NULL, updated_at = now()
-            WHERE user_id = %s AND id = %s AND archived_at IS NOT NULL RETURNING {select_columns}""").format(select_columns=MEMORY_COLUMNS)
+            WHERE user_id = %s AND id = %s AND archived_at IS NOT NULL RETURNING {select_columns}""").format(
+    select_columns=MEMORY_COLUMNS
+)
 
 
 def restore_memory(conn: Conn, user_id: str, memory_id: uuid.UUID) -> MemoryRecord | None:
@@ -95,6 +105,4 @@ LOG_NODE_EVENT = "INSERT INTO pipeline_events (id, user_id, kind, detail) VALUES
 
 def log_node_event(conn: Conn, user_id: str, kind: str, detail: dict[str, Any]) -> None:
     """Nodes have no history table: their archive and restore go to ``pipeline_events`` with the actor."""
-    conn.execute(LOG_NODE_EVENT,
-                 (uuid7(), user_id, kind, Jsonb(detail)))  # fmt: skip
-
+    conn.execute(LOG_NODE_EVENT, (uuid7(), user_id, kind, Jsonb(detail)))

@@ -147,9 +147,16 @@ def turn_bm25_search(
     distinct = list(dict.fromkeys(t for t in terms if t))
     if not distinct:
         return []
-    params: dict[str, Any] = {"user_id": user_id, "terms": distinct, "k1": k1, "b": b, "limit": limit,
-                              "tsq": " | ".join(quote_term(t) for t in distinct),
-                              "as_of": as_of, "valid_at": valid_at}  # fmt: skip
+    params: dict[str, Any] = {
+        "user_id": user_id,
+        "terms": distinct,
+        "k1": k1,
+        "b": b,
+        "limit": limit,
+        "tsq": " | ".join(quote_term(t) for t in distinct),
+        "as_of": as_of,
+        "valid_at": valid_at,
+    }
     visible = turn_scope(as_of, valid_at)
     cache_key = (conn.info.dsn, user_id, "turns") if as_of is None and valid_at is None else None
     rows = _bm25_rows(conn, TURNS, TURN_KIND, visible, params, cache_key)

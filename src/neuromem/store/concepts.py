@@ -89,8 +89,14 @@ SET_CONCEPT = """UPDATE graph_nodes SET embedding = %s::halfvec, properties = pr
            WHERE user_id = %s AND id = %s"""
 
 
-def set_concept(conn: Conn, user_id: str, node_id: uuid.UUID, centroid: np.ndarray | None, dim: int,
-                properties: dict[str, Any]) -> None:  # fmt: skip
+def set_concept(
+    conn: Conn,
+    user_id: str,
+    node_id: uuid.UUID,
+    centroid: np.ndarray | None,
+    dim: int,
+    properties: dict[str, Any],
+) -> None:
     conn.execute(
         SET_CONCEPT,
         (None if centroid is None else to_halfvec(centroid, dim), Jsonb(properties), user_id, node_id),
@@ -104,14 +110,28 @@ class ConceptHit:
 
 
 def concept_route(
-    conn: Conn, user_id: str, vector: np.ndarray, dim: int, types: Sequence[MemoryType], *, concepts: int,
-    limit: int, as_of: Any = None, valid_at: Any = None, where: CompiledFilter | None = None,
-) -> list[ConceptHit]:  # fmt: skip
+    conn: Conn,
+    user_id: str,
+    vector: np.ndarray,
+    dim: int,
+    types: Sequence[MemoryType],
+    *,
+    concepts: int,
+    limit: int,
+    as_of: Any = None,
+    valid_at: Any = None,
+    where: CompiledFilter | None = None,
+) -> list[ConceptHit]:
     """Memories ABOUT the ``concepts`` concept nodes nearest the query, scored by the query's similarity
     to the concept times the member's similarity to it, best first. Recall's scope applies (a deleted
     or archived row never comes back), with its filters."""
-    params: dict[str, Any] = {"v": to_halfvec(vector, dim), "u": user_id, "nc": concepts, "n": limit,
-                              "types": [str(t) for t in types]}  # fmt: skip
+    params: dict[str, Any] = {
+        "v": to_halfvec(vector, dim),
+        "u": user_id,
+        "nc": concepts,
+        "n": limit,
+        "types": [str(t) for t in types],
+    }
     clauses = [recall_scope_sql(as_of, valid_at, params)]
     if where is not None:
         clauses.append(where.clause)
@@ -121,7 +141,7 @@ def concept_route(
 
 
 CONCEPT_ROUTE = sql.SQL(
-        """WITH c AS (SELECT id, embedding, 1 - (embedding <=> %(v)s::halfvec) AS sim FROM graph_nodes
+    """WITH c AS (SELECT id, embedding, 1 - (embedding <=> %(v)s::halfvec) AS sim FROM graph_nodes
                        WHERE user_id = %(u)s AND node_type = 'concept' AND expired_at IS NULL
                          AND embedding IS NOT NULL
                        ORDER BY embedding <=> %(v)s::halfvec LIMIT %(nc)s),

@@ -31,8 +31,10 @@ class ConflictRow:
     resolved_by: str | None
 
 
-_COLUMNS = ("id, user_id, attribute, old_id, new_id, old_score, new_score, status, winner_id, detector, "
-            "created_at, resolved_at, resolved_by")  # fmt: skip
+_COLUMNS = (
+    "id, user_id, attribute, old_id, new_id, old_score, new_score, status, winner_id, detector, "
+    "created_at, resolved_at, resolved_by"
+)
 
 
 SLOT_VALUES = """SELECT metadata->>'slot_value' AS v FROM memories WHERE user_id = %s AND memory_type = 'fact'
@@ -63,13 +65,36 @@ INSERT_CONFLICT = sql.SQL("""INSERT INTO memory_conflicts (id, user_id, attribut
             RETURNING {columns}""").format(columns=sql.SQL(_COLUMNS))
 
 
-def insert(conn: Conn, user_id: str, *, attribute: str, old_id: uuid.UUID, new_id: uuid.UUID, old_score: float,
-           new_score: float, status: str, winner_id: uuid.UUID | None, detector: str) -> ConflictRow:  # fmt: skip
+def insert(
+    conn: Conn,
+    user_id: str,
+    *,
+    attribute: str,
+    old_id: uuid.UUID,
+    new_id: uuid.UUID,
+    old_score: float,
+    new_score: float,
+    status: str,
+    winner_id: uuid.UUID | None,
+    detector: str,
+) -> ConflictRow:
     row = conn.execute(
         INSERT_CONFLICT,
-        (uuid7(), user_id, attribute[:500], old_id, new_id, old_score, new_score, status, winner_id, detector,
-         status, status),
-    ).fetchone()  # fmt: skip
+        (
+            uuid7(),
+            user_id,
+            attribute[:500],
+            old_id,
+            new_id,
+            old_score,
+            new_score,
+            status,
+            winner_id,
+            detector,
+            status,
+            status,
+        ),
+    ).fetchone()
     assert row is not None
     return ConflictRow(**row)
 
@@ -83,13 +108,13 @@ def list_conflicts(conn: Conn, user_id: str, statuses: Sequence[str], limit: int
     return [ConflictRow(**r) for r in rows]
 
 
-LOCK_CONFLICT = sql.SQL("SELECT {columns} FROM memory_conflicts WHERE user_id = %s AND id = %s FOR UPDATE").format(columns=sql.SQL(_COLUMNS))
+LOCK_CONFLICT = sql.SQL(
+    "SELECT {columns} FROM memory_conflicts WHERE user_id = %s AND id = %s FOR UPDATE"
+).format(columns=sql.SQL(_COLUMNS))
 
 
 def get_for_update(conn: Conn, user_id: str, conflict_id: uuid.UUID) -> ConflictRow | None:
-    row = conn.execute(
-        LOCK_CONFLICT, (user_id, conflict_id)
-    ).fetchone()
+    row = conn.execute(LOCK_CONFLICT, (user_id, conflict_id)).fetchone()
     return None if row is None else ConflictRow(**row)
 
 
@@ -97,7 +122,9 @@ MARK_RESOLVED = sql.SQL("""UPDATE memory_conflicts SET status = 'resolved', winn
             WHERE user_id = %s AND id = %s RETURNING {columns}""").format(columns=sql.SQL(_COLUMNS))
 
 
-def mark_resolved(conn: Conn, user_id: str, conflict_id: uuid.UUID, winner_id: uuid.UUID, actor: str) -> ConflictRow:
+def mark_resolved(
+    conn: Conn, user_id: str, conflict_id: uuid.UUID, winner_id: uuid.UUID, actor: str
+) -> ConflictRow:
     row = conn.execute(MARK_RESOLVED, (winner_id, actor[:50], user_id, conflict_id)).fetchone()
     assert row is not None
     return ConflictRow(**row)

@@ -26,8 +26,9 @@ COMPRESSIBLE_EPISODES = sql.SQL("""SELECT {select_columns},
             LIMIT %s""").format(select_columns=MEMORY_COLUMNS)
 
 
-def compressible_episodes(conn: Conn, user_id: str, before: dt.datetime, max_access: int,
-                          limit: int) -> list[tuple[str, MemoryRecord]]:  # fmt: skip
+def compressible_episodes(
+    conn: Conn, user_id: str, before: dt.datetime, max_access: int, limit: int
+) -> list[tuple[str, MemoryRecord]]:
     """Current episodes valid (or written) before ``before``, recalled fewer than ``max_access``
     times, not pinned and not summaries themselves, with a grouping key: their first source
     session, else ``metadata.session_id``, else their day."""

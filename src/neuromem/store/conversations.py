@@ -74,7 +74,9 @@ LOCK_SESSION = sql.SQL("{} FOR UPDATE").format(_SESSION.format(columns=_SESSION_
 SESSION = _SESSION.format(columns=_SESSION_COLUMNS)
 
 
-def lock_session(conn: Conn, user_id: str, external_id: str, started_at: dt.datetime) -> tuple[SessionRow, bool]:
+def lock_session(
+    conn: Conn, user_id: str, external_id: str, started_at: dt.datetime
+) -> tuple[SessionRow, bool]:
     """The session (created if new), locked for this transaction; also whether it was created."""
     row = conn.execute(CREATE_SESSION, (uuid7(), user_id, external_id, started_at)).fetchone()
     if row is not None:
@@ -112,8 +114,23 @@ def insert_messages(conn: Conn, user_id: str, messages: Sequence[NewMessage]) ->
         cur.executemany(
             INSERT_MESSAGES,
             [
-                (i, user_id, m.session_id, m.seq, m.role, m.speaker, m.content, m.sent_at, m.content_hash,
-                 m.raw_chunk_sha256, Jsonb(m.metadata), m.turn_key, m.search_tokens, m.token_count, m.embedding)
+                (
+                    i,
+                    user_id,
+                    m.session_id,
+                    m.seq,
+                    m.role,
+                    m.speaker,
+                    m.content,
+                    m.sent_at,
+                    m.content_hash,
+                    m.raw_chunk_sha256,
+                    Jsonb(m.metadata),
+                    m.turn_key,
+                    m.search_tokens,
+                    m.token_count,
+                    m.embedding,
+                )
                 for i, m in zip(ids, messages, strict=True)
             ],
         )
@@ -157,7 +174,14 @@ def record_activity(
     and accumulate ``metadata.importance_sum`` / ``metadata.memories_written`` (reflection trigger input)."""
     conn.execute(
         RECORD_ACTIVITY,
-        {"n": added, "t": last_message_at, "imp": importance, "w": memories_written, "u": user_id, "id": session_id},
+        {
+            "n": added,
+            "t": last_message_at,
+            "imp": importance,
+            "w": memories_written,
+            "u": user_id,
+            "id": session_id,
+        },
     )
 
 
@@ -208,8 +232,9 @@ def end_idle_sessions(
     if exclude is not None:
         where.append(SESSION_NOT)
         params.append(exclude)
-    rows = conn.execute(END_IDLE_SESSIONS.format(where=sql.SQL(" AND ").join(where), columns=_SESSION_COLUMNS),
-                        params).fetchall()
+    rows = conn.execute(
+        END_IDLE_SESSIONS.format(where=sql.SQL(" AND ").join(where), columns=_SESSION_COLUMNS), params
+    ).fetchall()
     return [_session(r) for r in rows]
 
 
@@ -225,7 +250,9 @@ ADD_SOURCES = """INSERT INTO memory_sources (memory_id, session_id, message_id, 
                VALUES (%s, %s, %s, %s) ON CONFLICT ON CONSTRAINT memory_sources_pkey DO NOTHING"""
 
 
-def add_sources(conn: Conn, user_id: str, links: Sequence[tuple[uuid.UUID, uuid.UUID, uuid.UUID | None]]) -> None:
+def add_sources(
+    conn: Conn, user_id: str, links: Sequence[tuple[uuid.UUID, uuid.UUID, uuid.UUID | None]]
+) -> None:
     """``memory_sources`` rows: (memory_id, session_id, message_id); repeats are ignored."""
     if not links:
         return
@@ -288,7 +315,13 @@ LIMIT_K = sql.Placeholder("k")
 
 
 def turn_vector_search(
-    conn: Conn, user_id: str, vector_literal: str, *, limit: int, scope: sql.Composable, params: dict[str, Any]
+    conn: Conn,
+    user_id: str,
+    vector_literal: str,
+    *,
+    limit: int,
+    scope: sql.Composable,
+    params: dict[str, Any],
 ) -> list[tuple[uuid.UUID, float]]:
     """``(message id, cosine similarity)`` of the ``limit`` turns nearest to the query among the user's
     turns passing ``scope`` (``store.bm25.turn_scope``): read exactly for a user with few turns, through
@@ -303,9 +336,12 @@ _TURNS = sql.SQL("""SELECT {columns} FROM conversation_messages m
             JOIN conversation_sessions c ON c.user_id = m.user_id AND c.id = m.session_id
             {where}""")
 TURNS_BY_ID = _TURNS.format(columns=_TURN_COLUMNS, where=sql.SQL("WHERE m.user_id = %s AND m.id = ANY(%s)"))
-TURNS_AT = _TURNS.format(columns=_TURN_COLUMNS, where=sql.SQL("""JOIN unnest(%s::text[], %s::int[]) AS w(external_id, seq)
+TURNS_AT = _TURNS.format(
+    columns=_TURN_COLUMNS,
+    where=sql.SQL("""JOIN unnest(%s::text[], %s::int[]) AS w(external_id, seq)
                  ON w.external_id = c.external_id AND w.seq = m.seq
-            WHERE m.user_id = %s AND c.user_id = %s"""))
+            WHERE m.user_id = %s AND c.user_id = %s"""),
+)
 
 
 def turns_by_id(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, TurnRow]:

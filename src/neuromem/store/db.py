@@ -25,7 +25,9 @@ from .server import ServerInfo, resolve_server, service_url
 SET_EF_SEARCH = sql.SQL("SET hnsw.ef_search = {}")
 SET_ITERATIVE_SCAN = "SET hnsw.iterative_scan = relaxed_order"
 SET_JIT_OFF = "SET jit = off"
-SET_STATEMENT_LIMITS = "SELECT set_config('statement_timeout', %s, false), set_config('lock_timeout', %s, false)"
+SET_STATEMENT_LIMITS = (
+    "SELECT set_config('statement_timeout', %s, false), set_config('lock_timeout', %s, false)"
+)
 WAIT_INTERVAL_S = 0.1  # psycopg's own: how often a wait wakes up to notice Ctrl-C
 
 log = logging.getLogger(__name__)
@@ -169,9 +171,14 @@ def connection_limits(settings: Settings) -> dict[str, int]:
 def deadline_passed() -> DatabaseUnavailableError:
     """The error of a call whose database work passed its deadline (or a background wait its own)."""
     call = deadlines.current()
-    within = ("its deadline (store.bulk_deadline_s)" if call is None
-              else f"the call's deadline ({call.database_s:g} s, store.deadline_s)")  # fmt: skip
-    return DatabaseUnavailableError(f"the database did not answer within {within}; it may be frozen or overloaded")
+    within = (
+        "its deadline (store.bulk_deadline_s)"
+        if call is None
+        else f"the call's deadline ({call.database_s:g} s, store.deadline_s)"
+    )
+    return DatabaseUnavailableError(
+        f"the database did not answer within {within}; it may be frozen or overloaded"
+    )
 
 
 def deadline_class(base: type[psycopg.Connection[Any]], background_s: float) -> type[psycopg.Connection[Any]]:
@@ -181,7 +188,9 @@ def deadline_class(base: type[psycopg.Connection[Any]], background_s: float) -> 
     frozen server cannot enforce its own ``statement_timeout``."""
 
     class DeadlineConnection(base):  # type: ignore[valid-type,misc]
-        statement_limit_ms: int | None = None  # the session's statement_timeout (``Database._limit_statements``)
+        statement_limit_ms: int | None = (
+            None  # the session's statement_timeout (``Database._limit_statements``)
+        )
 
         def wait(self, gen: Any, interval: float = WAIT_INTERVAL_S, timeout: float | None = None) -> Any:
             left = deadlines.database_left()
@@ -248,4 +257,3 @@ def _check_reachable(url: str, settings: Settings) -> None:
         raise DatabaseUnavailableError(
             f"cannot reach PostgreSQL at {mask_url(url)}: {scrub(str(exc), url).strip()}"
         ) from exc
-

@@ -19,7 +19,9 @@ from .db import Conn
 # on the row's user's history clock (migration 0016: a history recorded late is not silent meanwhile)
 DECAY_AT = sql.SQL("neuromem_history_clock({a}.user_id, coalesce(%(decay_at)s::timestamptz, now()))")
 # the same for a statement about one user (the named parameter ``user_id``): computed once, not per row
-ONE_USER_DECAY_AT = sql.SQL("(SELECT neuromem_history_clock(%(user_id)s, coalesce(%(decay_at)s::timestamptz, now())))")
+ONE_USER_DECAY_AT = sql.SQL(
+    "(SELECT neuromem_history_clock(%(user_id)s, coalesce(%(decay_at)s::timestamptz, now())))"
+)
 TRAIT_CONFIDENCE = sql.SQL(
     "neuromem_trait_confidence({a}.trait_confidence, {a}.trait_subtype, {a}.trait_reinforcement_count, "
     "{a}.trait_last_reinforced, {a}.trait_first_observed, {a}.created_at, %(trait_rates)s::jsonb, {at})"
@@ -27,7 +29,9 @@ TRAIT_CONFIDENCE = sql.SQL(
 HISTORY_CLOCK = "SELECT neuromem_history_clock(%s, %s) AS at"
 
 
-def trait_confidence_sql(alias: str, at: sql.Composable | None = None, *, one_user: bool = False) -> sql.Composable:
+def trait_confidence_sql(
+    alias: str, at: sql.Composable | None = None, *, one_user: bool = False
+) -> sql.Composable:
     """Decayed confidence of the trait row ``alias`` (``memories_trait`` or ``mv_trait_decayed``),
     with the rates in the named parameter ``trait_rates`` (see :func:`trait_decay_params`); the
     clock is ``at``, by default ``decay_at`` on the history clock of the row's user (``one_user``:
@@ -49,4 +53,3 @@ def history_clock(conn: Conn, user_id: str, at: dt.datetime) -> dt.datetime:
 def trait_decay_params(settings: TraitSettings, at: dt.datetime | None) -> dict[str, Any]:
     """The named parameters of :func:`trait_confidence_sql`; ``at`` None means the statement's ``now()``."""
     return {"trait_rates": trait_rates_json(settings), "decay_at": at}
-

@@ -120,8 +120,10 @@ _SCOPED_USER_POLICY = re.compile(r"\(\(user_id\)::text = \( SELECT neuromem_scop
 # Citus then no longer sees the tables of a semi-join, an outer join or a join with a temporary table as
 # joined on user_id ("complex joins are only supported …", citusdata/citus#7969). ``IS TRUE`` keeps the
 # comparison out of any class; the proof, a qual without columns, is checked once per scan on each node
-CLUSTER_SCOPED_USER_POLICY = ("(((user_id)::text = current_setting('neuromem.user_id', true)) IS TRUE"
-                              " AND neuromem_scoped_user() IS NOT NULL)")
+CLUSTER_SCOPED_USER_POLICY = (
+    "(((user_id)::text = current_setting('neuromem.user_id', true)) IS TRUE"
+    " AND neuromem_scoped_user() IS NOT NULL)"
+)
 ALLOW_NESTED = sql.SQL("ALTER FUNCTION {} SET citus.allow_nested_distributed_execution = on")
 ALTER_POLICY = sql.SQL("ALTER POLICY {} ON {} USING ({}) WITH CHECK ({})")
 ALTER_POLICY_USING = sql.SQL("ALTER POLICY {} ON {} USING ({})")  # a SELECT or DELETE policy: no WITH CHECK
@@ -143,7 +145,9 @@ _TRANSITION_TRIGGERS = """
 PER_ROW_SUFFIX = "_per_row"  # the per-row twin of a statement-level trigger function (migration 0024)
 FUNCTION_EXISTS = "SELECT to_regprocedure(%s) IS NOT NULL"
 DROP_TRIGGER = sql.SQL("DROP TRIGGER {} ON {}")
-CREATE_ROW_TRIGGER = sql.SQL("CREATE TRIGGER {name} AFTER {events} ON {table} FOR EACH ROW EXECUTE FUNCTION {fn}({arg})")
+CREATE_ROW_TRIGGER = sql.SQL(
+    "CREATE TRIGGER {name} AFTER {events} ON {table} FOR EACH ROW EXECUTE FUNCTION {fn}({arg})"
+)
 # pg_trigger.tgtype bits (PostgreSQL's trigger.h)
 _TRIGGER_EVENTS = {4: "INSERT", 8: "DELETE", 16: "UPDATE"}
 # Citus refuses to distribute a table with triggers unless told (its triggers run on the shards): the
@@ -196,10 +200,16 @@ def lay_out(conn: psycopg.Connection[Any]) -> Layout:
         conn.execute(ALLOW_NESTED.format(sql.SQL(signature)))  # type: ignore[arg-type]
     done = {name: method for name, method in _rows(conn, _LAID_OUT)}
     tables = [(name, bool(per_user)) for name, per_user in _rows(conn, _TABLES, {"col": DISTRIBUTION_COLUMN})]
-    user_tables = [name for name, per_user in tables
-                   if per_user and name not in done and name not in REFERENCE_USER_TABLES and _is_shared(name)]  # fmt: skip
-    shared = [name for name, per_user in tables
-              if (not per_user or name in REFERENCE_USER_TABLES) and name not in done and _is_shared(name)]  # fmt: skip
+    user_tables = [
+        name
+        for name, per_user in tables
+        if per_user and name not in done and name not in REFERENCE_USER_TABLES and _is_shared(name)
+    ]
+    shared = [
+        name
+        for name, per_user in tables
+        if (not per_user or name in REFERENCE_USER_TABLES) and name not in done and _is_shared(name)
+    ]
     if user_tables:
         _require_one_column_type(conn, user_tables + [n for n, m in done.items() if m == "h"])
         foreign_keys = _drop_foreign_keys(conn, user_tables)
@@ -234,11 +244,19 @@ def _policies_without_subqueries(conn: psycopg.Connection[Any]) -> None:
     for table, name, qual, check, command in _rows(conn, _POLICIES):
         using = _cluster_policy(qual or "true")
         if command in ("SELECT", "DELETE"):
-            conn.execute(ALTER_POLICY_USING.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using)))  # type: ignore[arg-type]
+            conn.execute(
+                ALTER_POLICY_USING.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using))
+            )  # type: ignore[arg-type]
             continue
         with_check = _cluster_policy(check) if check else using
-        conn.execute(ALTER_POLICY.format(sql.Identifier(name), sql.Identifier(table), sql.SQL(using),  # type: ignore[arg-type]
-                                         sql.SQL(with_check)))  # type: ignore[arg-type]  # fmt: skip
+        conn.execute(
+            ALTER_POLICY.format(
+                sql.Identifier(name),
+                sql.Identifier(table),
+                sql.SQL(using),  # type: ignore[arg-type]
+                sql.SQL(with_check),
+            )
+        )  # type: ignore[arg-type]
 
 
 def _triggers_per_row(conn: psycopg.Connection[Any], tables: list[str]) -> list[str]:
@@ -251,12 +269,21 @@ def _triggers_per_row(conn: psycopg.Connection[Any], tables: list[str]) -> list[
         if not _rows(conn, FUNCTION_EXISTS, (f"{twin}()",))[0][0]:
             from ..errors import StoreError
 
-            raise StoreError(f"trigger {name} on {table} reads a transition table, which Citus cannot plan on a "
-                             f"shard, and {twin}() (its per-row form) does not exist")  # fmt: skip
+            raise StoreError(
+                f"trigger {name} on {table} reads a transition table, which Citus cannot plan on a "
+                f"shard, and {twin}() (its per-row form) does not exist"
+            )
         events = sql.SQL(" OR ").join(sql.SQL(e) for bit, e in _TRIGGER_EVENTS.items() if tgtype & bit)  # type: ignore[arg-type]
         conn.execute(DROP_TRIGGER.format(sql.Identifier(name), sql.Identifier(table)))
-        conn.execute(CREATE_ROW_TRIGGER.format(name=sql.Identifier(name), events=events, table=sql.Identifier(table),
-                                               fn=sql.Identifier(twin), arg=sql.Literal(table)))  # fmt: skip
+        conn.execute(
+            CREATE_ROW_TRIGGER.format(
+                name=sql.Identifier(name),
+                events=events,
+                table=sql.Identifier(table),
+                fn=sql.Identifier(twin),
+                arg=sql.Literal(table),
+            )
+        )
         replaced.append(f"{table}.{name}")
     return replaced
 
@@ -276,7 +303,9 @@ def _require_one_column_type(conn: psycopg.Connection[Any], tables: list[str]) -
     if len(set(types.values())) > 1:
         from ..errors import StoreError
 
-        raise StoreError(f"user_id must have one type in every table to co-locate them on Citus, found {types}")
+        raise StoreError(
+            f"user_id must have one type in every table to co-locate them on Citus, found {types}"
+        )
 
 
 def _drop_foreign_keys(conn: psycopg.Connection[Any], tables: list[str]) -> list[tuple[str, str]]:
@@ -291,7 +320,9 @@ def _drop_foreign_keys(conn: psycopg.Connection[Any], tables: list[str]) -> list
     return rewritten
 
 
-_FK = re.compile(r"^FOREIGN KEY \((?P<cols>[^)]*)\) REFERENCES (?P<ref>[^(]+)\((?P<refcols>[^)]*)\)(?P<rest>.*)$")
+_FK = re.compile(
+    r"^FOREIGN KEY \((?P<cols>[^)]*)\) REFERENCES (?P<ref>[^(]+)\((?P<refcols>[^)]*)\)(?P<rest>.*)$"
+)
 
 
 def _with_user_id_fk(definition: str) -> str:
@@ -301,8 +332,10 @@ def _with_user_id_fk(definition: str) -> str:
     cols, refcols = match["cols"], match["refcols"]
     if DISTRIBUTION_COLUMN in [c.strip() for c in cols.split(",")]:
         return definition
-    return (f"FOREIGN KEY ({cols}, {DISTRIBUTION_COLUMN}) REFERENCES {match['ref']}"
-            f"({refcols}, {DISTRIBUTION_COLUMN}){match['rest']}")  # fmt: skip
+    return (
+        f"FOREIGN KEY ({cols}, {DISTRIBUTION_COLUMN}) REFERENCES {match['ref']}"
+        f"({refcols}, {DISTRIBUTION_COLUMN}){match['rest']}"
+    )
 
 
 def _widen_keys(conn: psycopg.Connection[Any], table: str) -> bool:
@@ -314,10 +347,12 @@ def _widen_keys(conn: psycopg.Connection[Any], table: str) -> bool:
             continue
         conn.execute(
             REPLACE_KEY.format(
-                t=sql.Identifier(table), n=sql.Identifier(name), k=PRIMARY_KEY if kind == "p" else UNIQUE,
+                t=sql.Identifier(table),
+                n=sql.Identifier(name),
+                k=PRIMARY_KEY if kind == "p" else UNIQUE,
                 cols=sql.SQL(", ").join(sql.Identifier(c) for c in [*columns, DISTRIBUTION_COLUMN]),
             )
-        )  # fmt: skip
+        )
         changed = True
     for name, definition, has_column in _rows(conn, _UNIQUE_INDEXES, (DISTRIBUTION_COLUMN, table)):
         if has_column:
@@ -336,7 +371,7 @@ def _with_user_id_index(definition: str) -> str:
     while depth:
         depth += {"(": 1, ")": -1}.get(definition[end], 0)
         end += 1
-    return f"{definition[:end - 1]}, {DISTRIBUTION_COLUMN}{definition[end - 1:]}"
+    return f"{definition[: end - 1]}, {DISTRIBUTION_COLUMN}{definition[end - 1 :]}"
 
 
 def _materialized_to_plain_views(conn: psycopg.Connection[Any]) -> list[str]:

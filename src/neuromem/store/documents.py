@@ -15,7 +15,9 @@ from .db import Conn
 
 __all__ = ["DocumentFile", "DocumentStatus"]  # the domain values (neuromem.types) its rows become
 
-_COLUMNS = "id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata, created_at, deleted_at"
+_COLUMNS = (
+    "id, user_id, file_name, mime_type, size_bytes, sha256, chunk_count, metadata, created_at, deleted_at"
+)
 
 
 EMBEDDING_STATUS = """SELECT count(*) AS chunks, count(embedding) AS embedded,
@@ -38,8 +40,16 @@ INSERT_FILE = sql.SQL("""INSERT INTO document_files (id, user_id, file_name, mim
 
 
 def insert_file(
-    conn: Conn, *, file_id: uuid.UUID, user_id: str, file_name: str, mime_type: str, size_bytes: int,
-    sha256: str, chunk_count: int, metadata: dict[str, Any],
+    conn: Conn,
+    *,
+    file_id: uuid.UUID,
+    user_id: str,
+    file_name: str,
+    mime_type: str,
+    size_bytes: int,
+    sha256: str,
+    chunk_count: int,
+    metadata: dict[str, Any],
 ) -> DocumentFile:
     row = conn.execute(
         INSERT_FILE,
@@ -60,13 +70,13 @@ def find_current(conn: Conn, user_id: str, sha256: str, file_name: str) -> Docum
     return None if row is None else _file(row)
 
 
-GET_FILE = sql.SQL("SELECT {columns} FROM document_files WHERE user_id = %s AND id = %s").format(columns=sql.SQL(_COLUMNS))
+GET_FILE = sql.SQL("SELECT {columns} FROM document_files WHERE user_id = %s AND id = %s").format(
+    columns=sql.SQL(_COLUMNS)
+)
 
 
 def get_file(conn: Conn, user_id: str, file_id: uuid.UUID) -> DocumentFile | None:
-    row = conn.execute(
-        GET_FILE, (user_id, file_id)
-    ).fetchone()
+    row = conn.execute(GET_FILE, (user_id, file_id)).fetchone()
     return None if row is None else _file(row)
 
 
@@ -77,7 +87,9 @@ LIST_LIVE_FILES = _LIST_FILES.format(columns=sql.SQL(_COLUMNS), live=sql.SQL(" A
 LIST_FILES = _LIST_FILES.format(columns=sql.SQL(_COLUMNS), live=sql.SQL(""))
 
 
-def list_files(conn: Conn, user_id: str, *, include_deleted: bool = False, limit: int = 100) -> list[DocumentFile]:
+def list_files(
+    conn: Conn, user_id: str, *, include_deleted: bool = False, limit: int = 100
+) -> list[DocumentFile]:
     rows = conn.execute(LIST_FILES if include_deleted else LIST_LIVE_FILES, (user_id, limit)).fetchall()
     return [_file(r) for r in rows]
 

@@ -28,16 +28,22 @@ TENANT_EVENTS = """SELECT id, txid::text AS txid, user_id, kind, memory_id, memo
     ORDER BY txid, id LIMIT %(limit)s"""
 
 
-def user_events(conn: Conn, user_id: str, after: tuple[int, int], kinds: Sequence[str], limit: int
-                ) -> list[dict[str, Any]]:  # fmt: skip
-    return conn.execute(USER_EVENTS, {"user": user_id, "txid": str(after[0]), "id": after[1], "kinds": list(kinds),
-                                      "limit": limit}).fetchall()  # fmt: skip
+def user_events(
+    conn: Conn, user_id: str, after: tuple[int, int], kinds: Sequence[str], limit: int
+) -> list[dict[str, Any]]:
+    return conn.execute(
+        USER_EVENTS,
+        {"user": user_id, "txid": str(after[0]), "id": after[1], "kinds": list(kinds), "limit": limit},
+    ).fetchall()
 
 
-def tenant_events(conn: Conn, tenant: str, after: tuple[int, int], kinds: Sequence[str], limit: int
-                  ) -> list[dict[str, Any]]:  # fmt: skip
-    return conn.execute(TENANT_EVENTS, {"tenant": tenant, "txid": str(after[0]), "id": after[1],
-                                        "kinds": list(kinds), "limit": limit}).fetchall()  # fmt: skip
+def tenant_events(
+    conn: Conn, tenant: str, after: tuple[int, int], kinds: Sequence[str], limit: int
+) -> list[dict[str, Any]]:
+    return conn.execute(
+        TENANT_EVENTS,
+        {"tenant": tenant, "txid": str(after[0]), "id": after[1], "kinds": list(kinds), "limit": limit},
+    ).fetchall()
 
 
 ADD_WEBHOOK = """INSERT INTO webhooks (id, tenant, url, events, secret) VALUES (%s, %s, %s, %s, %s)
@@ -53,11 +59,14 @@ REMOVE_WEBHOOK = """UPDATE webhooks SET removed_at = now() WHERE id = %s AND rem
 DELIVERED = """UPDATE webhooks SET cursor_txid = %s::xid8, cursor_id = %s, delivered = delivered + %s, failures = 0,
     last_error = NULL, last_attempt_at = %s
     WHERE id = %s AND (cursor_txid, cursor_id) = (%s::xid8, %s)"""
-FAILED = """UPDATE webhooks SET failures = failures + 1, last_error = %s, last_attempt_at = %s WHERE id = %s"""
+FAILED = (
+    """UPDATE webhooks SET failures = failures + 1, last_error = %s, last_attempt_at = %s WHERE id = %s"""
+)
 
 
-def add_webhook(conn: Conn, webhook_id: uuid.UUID, tenant: str, url: str, kinds: Sequence[str], secret: str
-                ) -> dict[str, Any]:  # fmt: skip
+def add_webhook(
+    conn: Conn, webhook_id: uuid.UUID, tenant: str, url: str, kinds: Sequence[str], secret: str
+) -> dict[str, Any]:
     row = conn.execute(ADD_WEBHOOK, (webhook_id, tenant, url, list(kinds), secret)).fetchone()
     assert row is not None
     return row
@@ -71,8 +80,14 @@ def remove_webhook(conn: Conn, webhook_id: uuid.UUID) -> dict[str, Any] | None:
     return conn.execute(REMOVE_WEBHOOK, (webhook_id,)).fetchone()
 
 
-def mark_delivered(conn: Conn, webhook_id: uuid.UUID, was: tuple[int, int], cursor: tuple[int, int], count: int,
-                   at: dt.datetime) -> bool:  # fmt: skip
+def mark_delivered(
+    conn: Conn,
+    webhook_id: uuid.UUID,
+    was: tuple[int, int],
+    cursor: tuple[int, int],
+    count: int,
+    at: dt.datetime,
+) -> bool:
     """Move the cursor from ``was`` to ``cursor``; False when another delivery moved it meanwhile."""
     cur = conn.execute(DELIVERED, (str(cursor[0]), cursor[1], count, at, webhook_id, str(was[0]), was[1]))
     return cur.rowcount == 1

@@ -67,7 +67,9 @@ _IN = sql.SQL("coalesce({} = ANY({}), false)")
 _NOT_IN = sql.SQL("NOT coalesce({} = ANY({}), false)")
 _METADATA_CONTAINS = sql.SQL("metadata @> {}::jsonb")
 _METADATA_TEXT = sql.SQL("(metadata->>{})")
-_METADATA_NUMBER = sql.SQL("(CASE WHEN jsonb_typeof(metadata->{k}) = 'number' THEN (metadata->>{k})::float8 END)")
+_METADATA_NUMBER = sql.SQL(
+    "(CASE WHEN jsonb_typeof(metadata->{k}) = 'number' THEN (metadata->>{k})::float8 END)"
+)
 _TAGS = sql.SQL("tags {} {}::text[]")
 
 
@@ -146,7 +148,9 @@ def _compile_field(key: str, value: Any, params: _Params) -> sql.Composable:
     for op, operand in ops.items():
         if op in OPERATORS:
             operand = _check_value(key, operand, expected)
-            target = _metadata_cast(key[len("metadata.") :], operand) if key.startswith("metadata.") else column
+            target = (
+                _metadata_cast(key[len("metadata.") :], operand) if key.startswith("metadata.") else column
+            )
             compare = "IS DISTINCT FROM" if op == "ne" else OPERATORS[op]  # ne: a missing key differs too
             bound = _metadata_param(operand) if key.startswith("metadata.") else operand
             parts.append(_COMPARE.format(target, sql.SQL(compare), params.add(bound)))
@@ -164,7 +168,9 @@ def _compile_field(key: str, value: Any, params: _Params) -> sql.Composable:
                 raise InvalidFilterError(f"{key!r} contains: {exc}") from None
             parts.append(_METADATA_CONTAINS.format(params.add(json.dumps(wanted))))
         else:
-            raise InvalidFilterError(f"unknown operator {op!r} for {key!r}; use eq, ne, gt, gte, lt, lte, in, nin")
+            raise InvalidFilterError(
+                f"unknown operator {op!r} for {key!r}; use eq, ne, gt, gte, lt, lte, in, nin"
+            )
     return _JUNCTIONS["AND"].join(parts)
 
 
@@ -202,7 +208,9 @@ def _check_value(key: str, value: Any, expected: type | tuple[type, ...]) -> Any
     if isinstance(value, bool) and expected in ((int, float), int):
         raise InvalidFilterError(f"{key!r} needs a number, got a boolean")
     if not isinstance(value, expected):
-        raise InvalidFilterError(f"{key!r} cannot be compared with {type(value).__name__} value {value!r:.80}")
+        raise InvalidFilterError(
+            f"{key!r} cannot be compared with {type(value).__name__} value {value!r:.80}"
+        )
     _check_representable(key, value)
     if key == "memory_type" and value not in {t.value for t in MemoryType}:
         raise InvalidFilterError(f"unknown memory_type {value!r} in filter")

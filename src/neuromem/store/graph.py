@@ -93,8 +93,20 @@ def add_edges(conn: Conn, user_id: str, edges: Sequence[EdgeInput]) -> int:
         cur.executemany(
             ADD_EDGES,
             [
-                (uuid7(), user_id, e.source_id, e.source_kind, e.target_id, e.target_kind, e.edge_type[:30],
-                 e.weight, e.confidence, Jsonb(e.properties), e.valid_at, e.invalid_at)
+                (
+                    uuid7(),
+                    user_id,
+                    e.source_id,
+                    e.source_kind,
+                    e.target_id,
+                    e.target_kind,
+                    e.edge_type[:30],
+                    e.weight,
+                    e.confidence,
+                    Jsonb(e.properties),
+                    e.valid_at,
+                    e.invalid_at,
+                )
                 for e in edges
             ],
         )
@@ -142,7 +154,11 @@ _CURRENT = sql.SQL("expired_at IS NULL")
 
 
 def edges(
-    conn: Conn, user_id: str, *, touching: uuid.UUID | None = None, edge_type: str | None = None,
+    conn: Conn,
+    user_id: str,
+    *,
+    touching: uuid.UUID | None = None,
+    edge_type: str | None = None,
     include_expired: bool = False,
 ) -> list[dict[str, Any]]:
     clauses: list[sql.Composable] = [_OF_USER]

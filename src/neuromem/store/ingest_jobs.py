@@ -60,10 +60,19 @@ def mark_started(conn: Conn, user_id: str, job_id: uuid.UUID) -> None:
     conn.execute(STARTED, (user_id, job_id))
 
 
-def finish(conn: Conn, user_id: str, job_id: uuid.UUID, *, result: dict[str, Any] | None, error: str | None
-           ) -> None:  # fmt: skip
-    conn.execute(FINISH, ("failed" if error is not None else "done", None if result is None else Jsonb(result),
-                          error, user_id, job_id))  # fmt: skip
+def finish(
+    conn: Conn, user_id: str, job_id: uuid.UUID, *, result: dict[str, Any] | None, error: str | None
+) -> None:
+    conn.execute(
+        FINISH,
+        (
+            "failed" if error is not None else "done",
+            None if result is None else Jsonb(result),
+            error,
+            user_id,
+            job_id,
+        ),
+    )
 
 
 def get(conn: Conn, job_id: uuid.UUID, user_id: str) -> IngestJobRow | None:

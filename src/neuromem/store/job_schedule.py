@@ -31,7 +31,9 @@ def store_created(conn: Conn) -> float | None:
     return None if row is None or row["at"] is None else float(row["at"])
 
 
-LIVE_WORKERS = "SELECT count(*) AS n FROM procrastinate_workers WHERE last_heartbeat > now() - make_interval(secs => %s)"
+LIVE_WORKERS = (
+    "SELECT count(*) AS n FROM procrastinate_workers WHERE last_heartbeat > now() - make_interval(secs => %s)"
+)
 
 
 def live_workers(conn: Conn, within_s: float) -> int:

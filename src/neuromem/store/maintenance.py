@@ -54,8 +54,9 @@ _DISSOLVE = sql.SQL("""WITH gone AS (
                SELECT gen_random_uuid(), user_id, id, 'trait', 'STAGE_CHANGE', content, content,
                       metadata || jsonb_build_object('stage', 'dissolved', 'reason', {reason}::text), {actor}
                FROM gone RETURNING memory_id""")
-EXPIRE_TRENDS = _DISSOLVE.format(where=ENDED_TRENDS, reason=sql.Literal("trend window ended"),
-                                 actor=sql.Literal("job:expire_trends"))  # fmt: skip
+EXPIRE_TRENDS = _DISSOLVE.format(
+    where=ENDED_TRENDS, reason=sql.Literal("trend window ended"), actor=sql.Literal("job:expire_trends")
+)
 
 
 def expire_trends(db: Database, now: dt.datetime, settings: TraitSettings, *, dry_run: bool = False) -> int:
@@ -77,11 +78,16 @@ WEAK_TRAITS = sql.SQL("""trait_stage NOT IN ('dissolved', 'trend') AND expired_a
                       AND trait_confidence IS NOT NULL AND {confidence} < %(floor)s""").format(
     confidence=trait_confidence_sql("memories_trait")
 )
-DISSOLVE_WEAK_TRAITS = _DISSOLVE.format(where=WEAK_TRAITS, reason=sql.Literal("decayed below the floor"),
-                                        actor=sql.Literal("job:dissolve_weak_traits"))  # fmt: skip
+DISSOLVE_WEAK_TRAITS = _DISSOLVE.format(
+    where=WEAK_TRAITS,
+    reason=sql.Literal("decayed below the floor"),
+    actor=sql.Literal("job:dissolve_weak_traits"),
+)
 
 
-def dissolve_weak_traits(db: Database, now: dt.datetime, settings: TraitSettings, *, dry_run: bool = False) -> int:
+def dissolve_weak_traits(
+    db: Database, now: dt.datetime, settings: TraitSettings, *, dry_run: bool = False
+) -> int:
     """Task 3: traits whose decayed confidence is below ``dissolve_below`` (0.05) → dissolved
     (``dry_run``: counted only)."""
     params: dict[str, Any] = {**trait_decay_params(settings, now), "floor": settings.dissolve_below}

@@ -38,10 +38,12 @@ _COLUMNS = """
 MEMORY_COLUMNS = sql.SQL(_COLUMNS)
 #: the same columns of the row ``m``, for statements that join ``memories m`` to other relations
 M_MEMORY_COLUMNS = sql.SQL(", ").join(
-    sql.SQL("(m.embedding IS NOT NULL) AS has_embedding") if name.startswith("(embedding")
+    sql.SQL("(m.embedding IS NOT NULL) AS has_embedding")
+    if name.startswith("(embedding")
     else sql.SQL("m.{}").format(sql.Identifier(name))
-    for name in (c.strip() for c in _COLUMNS.split(",")) if name
-)  # fmt: skip
+    for name in (c.strip() for c in _COLUMNS.split(","))
+    if name
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -106,14 +108,44 @@ def row_to_memory(row: dict[str, Any]) -> MemoryRecord:
 
 
 _INSERT_FIELDS = (
-    "id", "user_id", "memory_type", "content", "content_hash", "search_tokens", "token_count",
-    "importance", "metadata", "category", "language", "valid_at", "invalid_at", "version",
-    "trait_subtype", "trait_stage", "trait_confidence", "trait_context", "trait_parent_id",
-    "trait_reinforcement_count", "trait_contradiction_count", "trait_last_reinforced",
-    "trait_first_observed", "trait_window_start", "trait_window_end", "trait_derived_from",
-    "subject_entity_id", "object_entity_id", "source_episode_ids", "raw_refs", "file_id", "chunk_index", "tags",
-    "agent_id", "run_id", "visibility", "team_id",
-)  # fmt: skip
+    "id",
+    "user_id",
+    "memory_type",
+    "content",
+    "content_hash",
+    "search_tokens",
+    "token_count",
+    "importance",
+    "metadata",
+    "category",
+    "language",
+    "valid_at",
+    "invalid_at",
+    "version",
+    "trait_subtype",
+    "trait_stage",
+    "trait_confidence",
+    "trait_context",
+    "trait_parent_id",
+    "trait_reinforcement_count",
+    "trait_contradiction_count",
+    "trait_last_reinforced",
+    "trait_first_observed",
+    "trait_window_start",
+    "trait_window_end",
+    "trait_derived_from",
+    "subject_entity_id",
+    "object_entity_id",
+    "source_episode_ids",
+    "raw_refs",
+    "file_id",
+    "chunk_index",
+    "tags",
+    "agent_id",
+    "run_id",
+    "visibility",
+    "team_id",
+)
 
 
 def _insert_values(new: NewMemory, dim: int) -> list[Any]:
@@ -144,7 +176,9 @@ INSERT_MEMORY = sql.SQL(
     values=sql.SQL(", ").join(_VALUE_OF.get(name, sql.Placeholder()) for name in _INSERT_FIELDS),
     columns=MEMORY_COLUMNS,
 )
-SELECT_MEMORY = sql.SQL("SELECT {columns} FROM memories WHERE user_id = %s AND id = %s").format(columns=MEMORY_COLUMNS)
+SELECT_MEMORY = sql.SQL("SELECT {columns} FROM memories WHERE user_id = %s AND id = %s").format(
+    columns=MEMORY_COLUMNS
+)
 SELECT_MEMORY_FOR_UPDATE = sql.SQL("{} FOR UPDATE").format(SELECT_MEMORY)
 SELECT_MEMORIES = sql.SQL("SELECT {columns} FROM memories WHERE user_id = %s AND id = ANY(%s)").format(
     columns=MEMORY_COLUMNS
@@ -170,7 +204,9 @@ def insert_many(conn: Conn, rows: Sequence[NewMemory], dim: int) -> list[MemoryR
 
 
 def get(conn: Conn, user_id: str, memory_id: uuid.UUID, *, for_update: bool = False) -> MemoryRecord | None:
-    row = conn.execute(SELECT_MEMORY_FOR_UPDATE if for_update else SELECT_MEMORY, (user_id, memory_id)).fetchone()
+    row = conn.execute(
+        SELECT_MEMORY_FOR_UPDATE if for_update else SELECT_MEMORY, (user_id, memory_id)
+    ).fetchone()
     return None if row is None else row_to_memory(row)
 
 
@@ -180,7 +216,9 @@ def get_many(conn: Conn, user_id: str, ids: Iterable[uuid.UUID]) -> dict[uuid.UU
 
 
 # who said a memory: '' for the user, else another person's name in lower case (``supersede.speaker_of``)
-SPEAKER_SQL = "(CASE WHEN metadata->>'speaker_is_user' = 'false' THEN lower(metadata->>'speaker') ELSE '' END)"
+SPEAKER_SQL = (
+    "(CASE WHEN metadata->>'speaker_is_user' = 'false' THEN lower(metadata->>'speaker') ELSE '' END)"
+)
 FIND_CURRENT_BY_HASH = sql.SQL(
     """SELECT {columns} FROM memories
        WHERE user_id = %s AND memory_type = %s AND content_hash = %s
@@ -217,7 +255,8 @@ LIST_MEMORIES = sql.SQL(
 _OF_USER = sql.SQL("m.user_id = %(user_id)s")
 # the user's rows and those other users share with the user (team / public: migration 0022)
 _OF_USER_OR_SHARED = sql.SQL(
-    "(m.user_id = %(user_id)s OR neuromem_shared_with(%(user_id)s, m.user_id, m.visibility, m.team_id))")
+    "(m.user_id = %(user_id)s OR neuromem_shared_with(%(user_id)s, m.user_id, m.visibility, m.team_id))"
+)
 _NOT_DISSOLVED = sql.SQL("(m.memory_type <> 'trait' OR m.trait_stage IS DISTINCT FROM 'dissolved')")
 EXPIRE_MEMORY = sql.SQL(
     """UPDATE memories
@@ -265,7 +304,9 @@ COUNT_PENDING_EMBEDDINGS_OF_USER = (
     "SELECT count(*) AS n FROM memories WHERE embedding IS NULL AND expired_at IS NULL AND user_id = %s"
 )
 COUNT_BY_TYPE = "SELECT memory_type, count(*) AS n FROM memories WHERE expired_at IS NULL GROUP BY 1"
-COUNT_BY_TYPE_OF_USER = "SELECT memory_type, count(*) AS n FROM memories WHERE expired_at IS NULL AND user_id = %s GROUP BY 1"
+COUNT_BY_TYPE_OF_USER = (
+    "SELECT memory_type, count(*) AS n FROM memories WHERE expired_at IS NULL AND user_id = %s GROUP BY 1"
+)
 BUMP_ACCESS = """UPDATE memories m SET access_count = m.access_count + d.delta,
            last_accessed_at = greatest(coalesce(m.last_accessed_at, d.stamp), d.stamp)
     FROM unnest(%s::text[], %s::uuid[], %s::int[], %s::timestamptz[]) AS d(user_id, id, delta, stamp)
@@ -273,7 +314,9 @@ BUMP_ACCESS = """UPDATE memories m SET access_count = m.access_count + d.delta,
 DELETE_USER_ROWS = sql.SQL("DELETE FROM {table} WHERE user_id = %s")
 
 
-LOCK_WRITE_KEY = sql.SQL("SELECT pg_advisory_xact_lock(hashtextextended({key}, 0))").format(key=sql.Placeholder())
+LOCK_WRITE_KEY = sql.SQL("SELECT pg_advisory_xact_lock(hashtextextended({key}, 0))").format(
+    key=sql.Placeholder()
+)
 
 
 def lock_write_keys(conn: Conn, user_id: str, keys: Iterable[str]) -> None:
@@ -288,20 +331,37 @@ def _same_scope(owner: Owner | None) -> tuple[bool, str | None, str | None]:
 
 
 def find_current_by_hash(
-    conn: Conn, user_id: str, memory_type: MemoryType, content_hash: str, *, speaker: str | None = None,
+    conn: Conn,
+    user_id: str,
+    memory_type: MemoryType,
+    content_hash: str,
+    *,
+    speaker: str | None = None,
     owner: Owner | None = None,
 ) -> MemoryRecord | None:
     """The newest current memory with this content hash (said by ``speaker``, when given; of the same
     agent and run as ``owner``, when given)."""
     row = conn.execute(
         FIND_CURRENT_BY_HASH_ANY_SPEAKER if speaker is None else FIND_CURRENT_BY_HASH_OF_SPEAKER,
-        (user_id, str(memory_type), content_hash, *_same_scope(owner), *(() if speaker is None else (speaker,))),
+        (
+            user_id,
+            str(memory_type),
+            content_hash,
+            *_same_scope(owner),
+            *(() if speaker is None else (speaker,)),
+        ),
     ).fetchone()
     return None if row is None else row_to_memory(row)
 
 
 def nearest_current(
-    conn: Conn, user_id: str, memory_type: MemoryType, vector: np.ndarray, dim: int, limit: int = 5, *,
+    conn: Conn,
+    user_id: str,
+    memory_type: MemoryType,
+    vector: np.ndarray,
+    dim: int,
+    limit: int = 5,
+    *,
     owner: Owner | None = None,
 ) -> list[tuple[MemoryRecord, float]]:
     """Current memories of one type closest to ``vector``, with cosine similarity (of the same agent
@@ -309,8 +369,15 @@ def nearest_current(
     any_scope, agent, run = _same_scope(owner)
     rows = conn.execute(
         NEAREST_CURRENT,
-        {"v": to_halfvec(vector, dim), "u": user_id, "t": str(memory_type), "n": limit, "any": any_scope,
-         "a": agent, "r": run},
+        {
+            "v": to_halfvec(vector, dim),
+            "u": user_id,
+            "t": str(memory_type),
+            "n": limit,
+            "any": any_scope,
+            "a": agent,
+            "r": run,
+        },
     ).fetchall()
     return [(row_to_memory(r), float(r["similarity"])) for r in rows]
 
@@ -321,7 +388,9 @@ def current_in_slot(conn: Conn, user_id: str, slot: str, limit: int = 20) -> lis
     return [row_to_memory(r) for r in rows]
 
 
-def current_sharing_terms(conn: Conn, user_id: str, stems: Sequence[str], limit: int = 5) -> list[MemoryRecord]:
+def current_sharing_terms(
+    conn: Conn, user_id: str, stems: Sequence[str], limit: int = 5
+) -> list[MemoryRecord]:
     """Current facts with a word that begins with one of ``stems`` (``fts`` prefix match: "extension"
     finds "extensions"), best ``ts_rank`` first: the lexical neighbours a value change is looked for in
     when the embeddings are not close enough (issue 21)."""
@@ -402,11 +471,30 @@ def update_fields(
     conn: Conn, user_id: str, memory_id: uuid.UUID, *, expected_version: int, fields: dict[str, Any]
 ) -> MemoryRecord | None:
     """In-place update of scalar columns with the optimistic lock (used for metadata-only edits)."""
-    allowed = {"importance", "metadata", "category", "valid_at", "invalid_at", "trait_stage",
-               "trait_confidence", "trait_context", "trait_parent_id", "trait_reinforcement_count",
-               "trait_contradiction_count", "trait_last_reinforced", "trait_window_start",
-               "trait_window_end", "trait_derived_from", "content", "content_hash", "search_tokens",
-               "token_count", "trait_subtype", "language", "tags"}  # fmt: skip
+    allowed = {
+        "importance",
+        "metadata",
+        "category",
+        "valid_at",
+        "invalid_at",
+        "trait_stage",
+        "trait_confidence",
+        "trait_context",
+        "trait_parent_id",
+        "trait_reinforcement_count",
+        "trait_contradiction_count",
+        "trait_last_reinforced",
+        "trait_window_start",
+        "trait_window_end",
+        "trait_derived_from",
+        "content",
+        "content_hash",
+        "search_tokens",
+        "token_count",
+        "trait_subtype",
+        "language",
+        "tags",
+    }
     unknown = set(fields) - allowed
     if unknown:
         raise ValueError(f"cannot update columns {sorted(unknown)}")
@@ -440,7 +528,9 @@ def claim_pending_embeddings(conn: Conn, limit: int) -> list[dict[str, Any]]:
     return claim_per_user(conn, PENDING_EMBEDDING_USERS, CLAIM_PENDING_EMBEDDINGS, (limit,))
 
 
-def claim_per_user(conn: Conn, users_query: str, claim_query: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+def claim_per_user(
+    conn: Conn, users_query: str, claim_query: str, params: tuple[Any, ...]
+) -> list[dict[str, Any]]:
     """The first of the pending users (``users_query``) whose rows ``claim_query`` can still lock."""
     for row in conn.execute(users_query, (CLAIM_CANDIDATE_USERS,)).fetchall():
         claimed = conn.execute(claim_query, (row["user_id"], *params)).fetchall()
@@ -486,11 +576,24 @@ def bump_access(conn: Conn, increments: dict[tuple[str, uuid.UUID], tuple[int, d
 
 
 USER_TABLES = (
-    "memories", "trait_evidence", "memory_history", "reflection_cycles", "memory_sources",
-    "conversation_messages", "conversation_sessions", "raw_chunks", "graph_edges", "graph_nodes",
-    "document_files", "model_usage", "pipeline_events", "raw_chunk_keys", "team_members", "ingest_jobs",
+    "memories",
+    "trait_evidence",
+    "memory_history",
+    "reflection_cycles",
+    "memory_sources",
+    "conversation_messages",
+    "conversation_sessions",
+    "raw_chunks",
+    "graph_edges",
+    "graph_nodes",
+    "document_files",
+    "model_usage",
+    "pipeline_events",
+    "raw_chunk_keys",
+    "team_members",
+    "ingest_jobs",
     "trait_suppressions",
-)  # fmt: skip
+)
 
 
 def delete_user(conn: Conn, user_id: str) -> dict[str, int]:

@@ -108,7 +108,9 @@ def require_capable_server(server_version: int, *, available: str | None, instal
         )
     have = installed or available or "0"
     if _version_tuple(have) < MIN_PGVECTOR:
-        raise ExtensionError(f"pgvector {have} is too old: neuromem needs pgvector >= 0.7 (halfvec); {_UPGRADE_HINT}")
+        raise ExtensionError(
+            f"pgvector {have} is too old: neuromem needs pgvector >= 0.7 (halfvec); {_UPGRADE_HINT}"
+        )
 
 
 def _version_tuple(text: str) -> tuple[int, ...]:

@@ -23,11 +23,20 @@ from .db import Conn
 # Written first on import so references resolve in order (sessions before their messages,
 # nodes before edges, memories before evidence and sources); any other table follows by name.
 LEADING_TABLES = (
-    "conversation_sessions", "conversation_messages", "raw_chunks", "document_files", "memories",
-    "graph_nodes", "graph_edges", "trait_evidence", "memory_sources", "memory_history",
-)  # fmt: skip
-NOT_EXPORTED = frozenset({"neuromem_meta", "neuromem_migrations",
-                          "memory_events"})  # derived: the triggers of 0020 write it again from the history
+    "conversation_sessions",
+    "conversation_messages",
+    "raw_chunks",
+    "document_files",
+    "memories",
+    "graph_nodes",
+    "graph_edges",
+    "trait_evidence",
+    "memory_sources",
+    "memory_history",
+)
+NOT_EXPORTED = frozenset(
+    {"neuromem_meta", "neuromem_migrations", "memory_events"}
+)  # derived: the triggers of 0020 write it again from the history
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +123,9 @@ def insert_rows(conn: Conn, table: TableShape, rows: Sequence[Mapping[str, Any]]
         statement = sql.SQL(
             "INSERT INTO {table} ({cols}) SELECT {cols} FROM jsonb_populate_record(NULL::{table}, %s) "
             "ON CONFLICT DO NOTHING"
-        ).format(table=sql.Identifier(table.name), cols=sql.SQL(", ").join(sql.Identifier(c) for c in present))
+        ).format(
+            table=sql.Identifier(table.name), cols=sql.SQL(", ").join(sql.Identifier(c) for c in present)
+        )
         with conn.cursor() as cur:
             cur.executemany(statement, [(p,) for p in params])
             inserted += max(cur.rowcount, 0)

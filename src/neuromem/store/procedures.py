@@ -15,7 +15,9 @@ from .vectors import to_halfvec
 _CURRENT = "user_id = %(u)s AND memory_type = 'fact' AND category = %(c)s AND expired_at IS NULL AND invalid_at IS NULL"
 
 
-CURRENT_PROCEDURES = sql.SQL("SELECT {select_columns} FROM memories WHERE {current} ORDER BY importance DESC, created_at DESC LIMIT %(n)s").format(select_columns=MEMORY_COLUMNS, current=sql.SQL(_CURRENT))
+CURRENT_PROCEDURES = sql.SQL(
+    "SELECT {select_columns} FROM memories WHERE {current} ORDER BY importance DESC, created_at DESC LIMIT %(n)s"
+).format(select_columns=MEMORY_COLUMNS, current=sql.SQL(_CURRENT))
 
 
 def current_procedures(conn: Conn, user_id: str, category: str, *, limit: int = 500) -> list[MemoryRecord]:
@@ -24,10 +26,14 @@ def current_procedures(conn: Conn, user_id: str, category: str, *, limit: int = 
     return [row_to_memory(r) for r in rows]
 
 
-SIMILARITIES = sql.SQL("SELECT id, 1 - (embedding <=> %(v)s::halfvec) AS similarity FROM memories WHERE {current} AND embedding IS NOT NULL").format(current=sql.SQL(_CURRENT))
+SIMILARITIES = sql.SQL(
+    "SELECT id, 1 - (embedding <=> %(v)s::halfvec) AS similarity FROM memories WHERE {current} AND embedding IS NOT NULL"
+).format(current=sql.SQL(_CURRENT))
 
 
-def similarities(conn: Conn, user_id: str, category: str, vector: np.ndarray, dim: int) -> dict[uuid.UUID, float]:
+def similarities(
+    conn: Conn, user_id: str, category: str, vector: np.ndarray, dim: int
+) -> dict[uuid.UUID, float]:
     """Cosine similarity of ``vector`` to each current procedure that has an embedding."""
     rows = conn.execute(
         SIMILARITIES,

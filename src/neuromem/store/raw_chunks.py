@@ -112,7 +112,9 @@ KNOWN_SHAS = "SELECT sha256 FROM raw_chunks WHERE user_id = %s AND sha256 = ANY(
 
 INSERT_CHUNKS = """INSERT INTO raw_chunks (user_id, sha256, compression, data, path, size_bytes, search_tokens, key_id)
                    VALUES (%s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (user_id, sha256) DO NOTHING"""
-USER_KEY = "SELECT key_id, key FROM raw_chunk_keys WHERE user_id = %s ORDER BY created_at DESC, key_id DESC LIMIT 1"
+USER_KEY = (
+    "SELECT key_id, key FROM raw_chunk_keys WHERE user_id = %s ORDER BY created_at DESC, key_id DESC LIMIT 1"
+)
 INSERT_USER_KEY = "INSERT INTO raw_chunk_keys (user_id, key_id, key) VALUES (%s, %s, %s)"
 
 
@@ -140,12 +142,7 @@ def put_many(conn: Conn, user_id: str, chunks: Sequence[RawChunk], directory: Pa
     if not chunks:
         return 0
     unique = {c.sha256: c for c in chunks}
-    known = {
-        r["sha256"]
-        for r in conn.execute(
-            KNOWN_SHAS, (user_id, list(unique))
-        ).fetchall()
-    }
+    known = {r["sha256"] for r in conn.execute(KNOWN_SHAS, (user_id, list(unique))).fetchall()}
     if len(known) == len(unique):
         return 0
     compressor = zstandard.ZstdCompressor(level=_COMPRESSION_LEVEL)

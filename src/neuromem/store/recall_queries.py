@@ -28,8 +28,12 @@ from .sql_parts import ACTIVE_TRAIT_STAGES, nearest_in_partition, quote_term, re
 from .vectors import from_halfvec_send, to_halfvec
 
 
-def _scope(as_of: dt.datetime | None, where: CompiledFilter | None, params: dict[str, Any],
-           valid_at: dt.datetime | None = None) -> sql.Composable:  # fmt: skip
+def _scope(
+    as_of: dt.datetime | None,
+    where: CompiledFilter | None,
+    params: dict[str, Any],
+    valid_at: dt.datetime | None = None,
+) -> sql.Composable:
     validity = recall_scope_sql(as_of, valid_at, params)
     if where is None:
         return validity
@@ -60,7 +64,9 @@ def vector_search(
         return []
     params: dict[str, Any] = {"user_id": user_id, "v": to_halfvec(vector, dim), "limit": limit}
     scope = _scope(as_of, where, params, valid_at)
-    branches = [BRANCH.format(nearest_in_partition(MemoryType(t).value, scope, LIMIT)) for t in dict.fromkeys(types)]
+    branches = [
+        BRANCH.format(nearest_in_partition(MemoryType(t).value, scope, LIMIT)) for t in dict.fromkeys(types)
+    ]
     rows = conn.execute(UNION_ALL.join(branches), params).fetchall()
     return [ScoredId(r["id"], r["memory_type"], 1.0 - float(r["distance"])) for r in rows]
 
@@ -106,8 +112,13 @@ def trait_candidates(
     """Traits from ``mv_trait_decayed`` (seed 000 §6.2): emerging/established/core with decayed
     confidence (at ``as_of``, else now; ``store.decay``) above ``floor``; nearest to ``vector``
     first, or by confidence without one."""
-    params: dict[str, Any] = {"user_id": user_id, "floor": floor, "limit": limit,
-                              "stages": list(ACTIVE_TRAIT_STAGES), **trait_decay_params(rates, as_of)}  # fmt: skip
+    params: dict[str, Any] = {
+        "user_id": user_id,
+        "floor": floor,
+        "limit": limit,
+        "stages": list(ACTIVE_TRAIT_STAGES),
+        **trait_decay_params(rates, as_of),
+    }
     decayed = trait_confidence_sql("mv", one_user=True)
     scope = _scope(as_of, None, params, valid_at)
     similarity: sql.Composable
@@ -117,13 +128,20 @@ def trait_candidates(
         similarity, order, has_vec = SIMILARITY, BY_DISTANCE, HAS_VECTOR
     else:
         similarity, order, has_vec = NO_SIMILARITY, BY_CONFIDENCE.format(decayed=decayed), sql.SQL("")
-    query = TRAIT_CANDIDATES.format(decayed=decayed, similarity=similarity, has_vec=has_vec, scope=scope, order=order)
+    query = TRAIT_CANDIDATES.format(
+        decayed=decayed, similarity=similarity, has_vec=has_vec, scope=scope, order=order
+    )
     rows = conn.execute(query, params).fetchall()
     return [
-        TraitRow(r["id"], r["trait_stage"], r["trait_subtype"], float(r["decayed_confidence"]),
-                 None if r["similarity"] is None else float(r["similarity"]))
+        TraitRow(
+            r["id"],
+            r["trait_stage"],
+            r["trait_subtype"],
+            float(r["decayed_confidence"]),
+            None if r["similarity"] is None else float(r["similarity"]),
+        )
         for r in rows
-    ]  # fmt: skip
+    ]
 
 
 ENTITY_NODES_NAMED = """SELECT id FROM graph_nodes
@@ -152,8 +170,10 @@ class Edge:
 
 
 EDGE_CURRENT = sql.SQL("e.expired_at IS NULL AND (e.invalid_at IS NULL OR e.invalid_at > now())")
-EDGE_AS_OF = sql.SQL("e.created_at <= %(as_of)s AND (e.expired_at IS NULL OR e.expired_at > %(as_of)s)"
-                     " AND (e.invalid_at IS NULL OR e.invalid_at > %(as_of)s)")  # fmt: skip
+EDGE_AS_OF = sql.SQL(
+    "e.created_at <= %(as_of)s AND (e.expired_at IS NULL OR e.expired_at > %(as_of)s)"
+    " AND (e.invalid_at IS NULL OR e.invalid_at > %(as_of)s)"
+)
 EDGES_TOUCHING = sql.SQL("""
         SELECT source_id, source_kind, target_id, target_kind, edge_type, weight * confidence AS w
         FROM graph_edges e
@@ -176,7 +196,9 @@ def edges_touching(
     """Current (or, with ``as_of``, then valid) edges with either end in ``ids`` — one hop."""
     if not ids:
         return []
-    validity = EDGE_CURRENT if as_of is None else EDGE_AS_OF  # the first: exactly the partial indexes' predicate
+    validity = (
+        EDGE_CURRENT if as_of is None else EDGE_AS_OF
+    )  # the first: exactly the partial indexes' predicate
     params = {"user_id": user_id, "types": list(edge_types), "ids": list(ids), "limit": limit, "as_of": as_of}
     rows = conn.execute(EDGES_TOUCHING.format(validity=validity), params).fetchall()
     return [
@@ -246,8 +268,12 @@ def visible_memory_types(
     """Which of ``ids`` are memories this recall may return (type, validity, filter, embedding-free ok)."""
     if not ids:
         return {}
-    params: dict[str, Any] = {"user_id": user_id, "ids": list(ids), "types": [str(t) for t in types],
-                              "stages": list(ACTIVE_TRAIT_STAGES)}  # fmt: skip
+    params: dict[str, Any] = {
+        "user_id": user_id,
+        "ids": list(ids),
+        "types": [str(t) for t in types],
+        "stages": list(ACTIVE_TRAIT_STAGES),
+    }
     scope = _scope(as_of, where, params, valid_at)
     rows = conn.execute(VISIBLE_MEMORY_TYPES.format(scope=scope), params).fetchall()
     return {r["id"]: r["memory_type"] for r in rows}

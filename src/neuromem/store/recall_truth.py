@@ -77,15 +77,20 @@ SELECT e.message_id, e.memory_id, e.until,
 """
 
 
-def outdated_turns(conn: Conn, user_id: str, message_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, OutdatedTurn]:
+def outdated_turns(
+    conn: Conn, user_id: str, message_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, OutdatedTurn]:
     """The turns among ``message_ids`` that stated a value since replaced (module docstring), each once."""
     if not message_ids:
         return {}
-    rows = conn.execute(OUTDATED_TURNS, {"u": user_id, "ids": list(message_ids),
-                                         "types": list(SAME_SUBJECT_EDGES)}).fetchall()  # fmt: skip
+    rows = conn.execute(
+        OUTDATED_TURNS, {"u": user_id, "ids": list(message_ids), "types": list(SAME_SUBJECT_EDGES)}
+    ).fetchall()
     out: dict[uuid.UUID, OutdatedTurn] = {}
     for r in rows:
-        out.setdefault(r["message_id"], OutdatedTurn(r["message_id"], r["memory_id"], r["replaced_by"], r["until"]))
+        out.setdefault(
+            r["message_id"], OutdatedTurn(r["message_id"], r["memory_id"], r["replaced_by"], r["until"])
+        )
     return out
 
 
@@ -95,12 +100,15 @@ SAME_SUBJECT_LINKS = """SELECT DISTINCT source_id, target_id FROM graph_edges
    AND source_id = ANY(%(ids)s) AND target_id = ANY(%(ids)s) AND source_id <> target_id"""
 
 
-def same_subject_links(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) -> list[tuple[uuid.UUID, uuid.UUID]]:
+def same_subject_links(
+    conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]
+) -> list[tuple[uuid.UUID, uuid.UUID]]:
     """Pairs among ``memory_ids`` that a current value-change edge links."""
     if len(memory_ids) < 2:
         return []
-    rows = conn.execute(SAME_SUBJECT_LINKS, {"u": user_id, "ids": list(memory_ids),
-                                             "types": list(VALUE_CHANGE_EDGES)}).fetchall()  # fmt: skip
+    rows = conn.execute(
+        SAME_SUBJECT_LINKS, {"u": user_id, "ids": list(memory_ids), "types": list(VALUE_CHANGE_EDGES)}
+    ).fetchall()
     return [(r["source_id"], r["target_id"]) for r in rows]
 
 

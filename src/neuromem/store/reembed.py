@@ -16,7 +16,9 @@ _VECTOR_MIGRATIONS = (3, 13)
 DROP_TRAIT_VIEW = "DROP MATERIALIZED VIEW IF EXISTS mv_trait_decayed"
 DROP_INDEX = sql.SQL("DROP INDEX IF EXISTS {}")
 RETYPE_MEMORY_VECTORS = sql.SQL("ALTER TABLE memories ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL")
-RETYPE_CONCEPT_VECTORS = sql.SQL("ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL")
+RETYPE_CONCEPT_VECTORS = sql.SQL(
+    "ALTER TABLE graph_nodes ALTER COLUMN embedding TYPE halfvec({dim}) USING NULL"
+)
 RESET_EMBED_ATTEMPTS = "UPDATE memories SET embed_attempts = 0, embed_error = NULL"
 # the turns' vectors (migration 0011) take the new dimension too, NULL until the backfill embeds
 # them again (lifecycle.backfill); BM25 finds the turns meanwhile

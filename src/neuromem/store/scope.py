@@ -106,16 +106,36 @@ def apply(conn: psycopg.Connection[Any], key: bytes) -> None:
     scope = _current.get()
     if scope is None:
         return
-    set_signed(conn, scope.tenant, scope.user_key, proof(key, scope, session_id(conn)),
-               agent_id=scope.agent_id or "", run_id=scope.run_id or "")
+    set_signed(
+        conn,
+        scope.tenant,
+        scope.user_key,
+        proof(key, scope, session_id(conn)),
+        agent_id=scope.agent_id or "",
+        run_id=scope.run_id or "",
+    )
 
 
-def set_signed(conn: psycopg.Connection[Any], tenant: str, user_key: str, signed: str, *,
-               agent_id: str = "", run_id: str = "") -> None:
+def set_signed(
+    conn: psycopg.Connection[Any],
+    tenant: str,
+    user_key: str,
+    signed: str,
+    *,
+    agent_id: str = "",
+    run_id: str = "",
+) -> None:
     """The settings the policies read, for this transaction (and, on Citus, its workers)."""
     conn.execute(PROPAGATE_SETTINGS)
-    conn.execute(APPLY_SCOPE.format(agent=sql.Literal(agent_id), run=sql.Literal(run_id), tenant=sql.Literal(tenant),
-                                    user=sql.Literal(user_key), proof=sql.Literal(signed)))  # fmt: skip
+    conn.execute(
+        APPLY_SCOPE.format(
+            agent=sql.Literal(agent_id),
+            run=sql.Literal(run_id),
+            tenant=sql.Literal(tenant),
+            user=sql.Literal(user_key),
+            proof=sql.Literal(signed),
+        )
+    )
 
 
 _sessions: weakref.WeakKeyDictionary[psycopg.Connection[Any], int] = weakref.WeakKeyDictionary()

@@ -209,7 +209,9 @@ CREATE_DATABASE = "CREATE DATABASE {}"
 WAL_RECYCLE = "SELECT setting FROM pg_settings WHERE name = 'wal_recycle'"
 NO_WAL_RECYCLE = "ALTER SYSTEM SET wal_recycle = off"
 RELOAD_CONF = "SELECT pg_reload_conf()"
-TUNE_EMBEDDED = "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
+TUNE_EMBEDDED = (
+    "SELECT setting::bigint * 8 / 1024 AS now, pending_restart FROM pg_settings WHERE name = 'shared_buffers'"
+)
 
 
 def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restart: bool) -> None:
@@ -234,7 +236,9 @@ def tune_embedded(server: Any, data_dir: Path, shared_buffers_mb: int, *, restar
         log.info("embedded PostgreSQL: shared_buffers %s MB from its next start", shared_buffers_mb)
         return
     try:
-        pg_ctl(["-w", "-m", "fast", "-l", str(data_dir / "log"), "restart"], pgdata=data_dir, user=system_user())
+        pg_ctl(
+            ["-w", "-m", "fast", "-l", str(data_dir / "log"), "restart"], pgdata=data_dir, user=system_user()
+        )
         server.ensure_postgres_running()  # the handle learns the new postmaster (stopped at exit)
     except Exception as exc:
         raise DatabaseUnavailableError(

@@ -75,16 +75,19 @@ def shared_candidates(
     """The ``k`` best of other users' memories shared with ``user_id``, by full text and by vector."""
     distinct = list(dict.fromkeys(t for t in terms if t))
     params: dict[str, Any] = {
-        "user_id": user_id, "types": [str(t) for t in types], "k": k,
+        "user_id": user_id,
+        "types": [str(t) for t in types],
+        "k": k,
         "tsq": " | ".join(quote_term(t) for t in distinct),
         "v": None if vector is None else to_halfvec(vector, dim),
-    }  # fmt: skip
+    }
     scope: list[sql.Composable] = [recall_scope_sql(as_of, valid_at, params)]
     if where is not None:
         scope.append(where.clause)
         params.update(where.params)
-    query = SHARED_CANDIDATES.format(shared=SHARED_WITH_USER, scope=sql.SQL(" AND ").join(scope),
-                                     columns=M_MEMORY_COLUMNS)  # fmt: skip
+    query = SHARED_CANDIDATES.format(
+        shared=SHARED_WITH_USER, scope=sql.SQL(" AND ").join(scope), columns=M_MEMORY_COLUMNS
+    )
     lists: dict[str, list[tuple[uuid.UUID, float]]] = {"bm25": [], "vector": []}
     records: dict[uuid.UUID, MemoryRecord] = {}
     for row in conn.execute(query, params).fetchall():

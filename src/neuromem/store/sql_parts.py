@@ -42,7 +42,10 @@ VALID_AT_SQL = sql.SQL(
 ).format(known_at=sql.SQL("coalesce(%(as_of)s::timestamptz, now())"))
 #: A row that was not soft-deleted: never expired, or expired only because a newer version replaced it
 #: or because the archive job archived it (``archived_at``, seed 003 §6.4: not deleted, restorable).
-NOT_DELETED_SQL = sql.SQL("(m.expired_at IS NULL OR m.superseded_by IS NOT NULL OR m.archived_at IS NOT NULL)")
+NOT_DELETED_SQL = sql.SQL(
+    "(m.expired_at IS NULL OR m.superseded_by IS NOT NULL OR m.archived_at IS NOT NULL)"
+)
+
 
 def time_scope_sql(as_of: Any, valid_at: Any, params: dict[str, Any]) -> sql.Composable:
     """The validity predicate on rows ``m`` for record time ``as_of`` and event time ``valid_at``
@@ -67,9 +70,18 @@ def quote_term(term: str) -> str:
 
 
 __all__ = [
-    "ACTIVE_TRAIT_STAGES", "AS_OF_SQL", "CURRENT_SQL", "EXACT_SEARCH_MAX_ROWS", "NOT_DELETED_SQL", "VALID_AT_SQL",
-    "nearest", "nearest_in_partition", "quote_term", "recall_scope_sql", "time_scope_sql",
-]  # fmt: skip
+    "ACTIVE_TRAIT_STAGES",
+    "AS_OF_SQL",
+    "CURRENT_SQL",
+    "EXACT_SEARCH_MAX_ROWS",
+    "NOT_DELETED_SQL",
+    "VALID_AT_SQL",
+    "nearest",
+    "nearest_in_partition",
+    "quote_term",
+    "recall_scope_sql",
+    "time_scope_sql",
+]
 
 
 #: A user with at most this many rows in a partition is searched exactly (every row's distance)
@@ -94,8 +106,13 @@ def nearest(table: sql.Identifier, select: sql.Composable, limit: sql.Composable
     """The two branches of :func:`nearest_in_partition` over ``table`` (whose rows ``c`` have a
     ``user_id``): ``select`` (rows ``m`` with their ``distance`` to ``%(v)s``) is run exactly or
     through the HNSW index, whichever fits the user's row count."""
-    return NEAREST.format(table=table, select=select, limit=limit, probe=sql.Literal(EXACT_SEARCH_MAX_ROWS + 1),
-                          max_rows=sql.Literal(EXACT_SEARCH_MAX_ROWS))  # fmt: skip
+    return NEAREST.format(
+        table=table,
+        select=select,
+        limit=limit,
+        probe=sql.Literal(EXACT_SEARCH_MAX_ROWS + 1),
+        max_rows=sql.Literal(EXACT_SEARCH_MAX_ROWS),
+    )
 
 
 def nearest_in_partition(partition: str, scope: sql.Composable, limit: sql.Composable) -> sql.Composed:

@@ -35,12 +35,17 @@ STORE_STATUS = "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
 def count_pending_vectors(conn: Conn, user_id: str | None, turn_max_chars: int | None) -> tuple[int, int]:
     """(memories, turns) waiting for a vector, of ``user_id`` if given. Turns count when they get one:
     ``turn_max_chars`` is the longest turn the backfill embeds (None: turns get no vector)."""
-    turns = 0 if turn_max_chars is None else conversations.count_pending_turn_vectors(conn, turn_max_chars, user_id)
+    turns = (
+        0
+        if turn_max_chars is None
+        else conversations.count_pending_turn_vectors(conn, turn_max_chars, user_id)
+    )
     return memories.count_pending_embeddings(conn, user_id), turns
 
 
-def store_status(db: Database, *, user_id: str | None, embedder: str, embed_mode: str,
-                 turn_max_chars: int | None) -> StoreStatus:  # fmt: skip
+def store_status(
+    db: Database, *, user_id: str | None, embedder: str, embed_mode: str, turn_max_chars: int | None
+) -> StoreStatus:
     """Read the status of ``db`` (counts for ``user_id`` only when given)."""
     with db.connection() as conn:
         version = migrate.current_version(conn)

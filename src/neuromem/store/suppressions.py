@@ -42,15 +42,26 @@ def record(conn: Conn, user_id: str, trait_id: uuid.UUID, content: str, keywords
 
 def active(conn: Conn, user_id: str) -> list[Suppression]:
     rows = conn.execute(ACTIVE, (user_id,)).fetchall()
-    return [Suppression(r["id"], r["trait_id"], r["content"], tuple(r["keywords"]), frozenset(r["evidence_ids"]),
-                        r["deleted_at"]) for r in rows]  # fmt: skip
+    return [
+        Suppression(
+            r["id"],
+            r["trait_id"],
+            r["content"],
+            tuple(r["keywords"]),
+            frozenset(r["evidence_ids"]),
+            r["deleted_at"],
+        )
+        for r in rows
+    ]
 
 
 def lift(conn: Conn, user_id: str, suppression_id: uuid.UUID, at: dt.datetime) -> None:
     conn.execute(LIFT, (at, user_id, suppression_id))
 
 
-def stored_after(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID], moment: dt.datetime) -> set[uuid.UUID]:
+def stored_after(
+    conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID], moment: dt.datetime
+) -> set[uuid.UUID]:
     """Which of ``memory_ids`` were stored after ``moment`` (record time)."""
     if not memory_ids:
         return set()

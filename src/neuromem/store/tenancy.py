@@ -41,7 +41,7 @@ def user_key(tenant: str, user_id: str) -> str:
 def external_user_id(tenant: str, key: str) -> str:
     """Inverse of ``user_key`` for keys of ``tenant``; other strings are returned unchanged."""
     prefix = f"{_PREFIX}{tenant}/"
-    return key[len(prefix):] if tenant != DEFAULT_TENANT and key.startswith(prefix) else key
+    return key[len(prefix) :] if tenant != DEFAULT_TENANT and key.startswith(prefix) else key
 
 
 def scope_for(tenant: str, user_id: str) -> Scope:

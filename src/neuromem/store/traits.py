@@ -63,7 +63,9 @@ _ACTIVE_TRAITS = sql.SQL(
        ORDER BY created_at, id"""
 )
 ACTIVE_TRAITS = _ACTIVE_TRAITS.format(columns=MEMORY_COLUMNS, stages=sql.SQL("('dissolved')"))
-ACTIVE_TRAITS_BUT_TRENDS = _ACTIVE_TRAITS.format(columns=MEMORY_COLUMNS, stages=sql.SQL("('dissolved', 'trend')"))
+ACTIVE_TRAITS_BUT_TRENDS = _ACTIVE_TRAITS.format(
+    columns=MEMORY_COLUMNS, stages=sql.SQL("('dissolved', 'trend')")
+)
 _LIST_TRAITS = sql.SQL(
     """SELECT {columns} FROM memories
        WHERE user_id = %s AND memory_type = 'trait' AND expired_at IS NULL {live}
@@ -82,7 +84,9 @@ def active_traits(conn: Conn, user_id: str, *, include_trends: bool = True) -> l
 
 def list_traits(conn: Conn, user_id: str, *, include_dissolved: bool = False) -> list[MemoryRecord]:
     """Every current trait of a user (dissolved ones on request), grouped core → preference → behavior."""
-    rows = conn.execute(LIST_TRAITS_WITH_DISSOLVED if include_dissolved else LIST_TRAITS, (user_id,)).fetchall()
+    rows = conn.execute(
+        LIST_TRAITS_WITH_DISSOLVED if include_dissolved else LIST_TRAITS, (user_id,)
+    ).fetchall()
     return [row_to_memory(r) for r in rows]
 
 
@@ -157,7 +161,7 @@ def reinforce_on_recall(
 
 HAS_SUPPORTING_EVIDENCE = (
     "SELECT EXISTS (SELECT 1 FROM trait_evidence WHERE user_id = %s AND trait_id = %s "
-"AND evidence_type = 'supporting') AS e"
+    "AND evidence_type = 'supporting') AS e"
 )
 
 
@@ -193,8 +197,18 @@ def add_evidence(conn: Conn, user_id: str, rows: Sequence[NewEvidence], *, creat
     for r in rows:
         if (r.trait_id, r.memory_id, r.evidence_type) not in seen:
             seen.add((r.trait_id, r.memory_id, r.evidence_type))
-            new.append((uuid7(), user_id, r.trait_id, r.memory_id, r.evidence_type, str(r.quality), r.context,
-                        created_at))  # fmt: skip
+            new.append(
+                (
+                    uuid7(),
+                    user_id,
+                    r.trait_id,
+                    r.memory_id,
+                    r.evidence_type,
+                    str(r.quality),
+                    r.context,
+                    created_at,
+                )
+            )
     if new:
         with conn.cursor() as cur:
             cur.executemany(ADD_EVIDENCE, new)
@@ -331,7 +345,9 @@ def last_completed_cycle(conn: Conn, user_id: str) -> dict[str, Any] | None:
     return conn.execute(LAST_COMPLETED_CYCLE, (user_id,)).fetchone()
 
 
-RECENT_CYCLES = "SELECT * FROM reflection_cycles WHERE user_id = %s ORDER BY started_at DESC, id DESC LIMIT %s"
+RECENT_CYCLES = (
+    "SELECT * FROM reflection_cycles WHERE user_id = %s ORDER BY started_at DESC, id DESC LIMIT %s"
+)
 
 
 def cycles(conn: Conn, user_id: str, limit: int = 20) -> list[dict[str, Any]]:
@@ -377,7 +393,7 @@ _M_AFTER = sql.SQL("(m.created_at, m.id) > (%s, %s)")
 _M_UP_TO = sql.SQL("(m.created_at, m.id) <= (%s, %s)")
 _M_OBSERVED_SINCE = sql.SQL("coalesce(m.valid_at, m.created_at) >= %s")
 REFLECTION_ROWS = sql.SQL(
-        """SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
+    """SELECT m.id, m.content, m.memory_type, m.category, m.importance, m.metadata, m.language,
                    m.created_at, coalesce(m.valid_at, m.created_at) AS observed_at,
                    halfvec_send(m.embedding) AS embedding,
                    (SELECT s.session_id FROM memory_sources s WHERE s.user_id = m.user_id AND s.memory_id = m.id
@@ -398,7 +414,9 @@ _UNREFLECTED_IMPORTANCE = sql.SQL(
        WHERE user_id = %s {after} AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL"""
 )
 UNREFLECTED_IMPORTANCE = _UNREFLECTED_IMPORTANCE.format(after=sql.SQL(""))
-UNREFLECTED_IMPORTANCE_AFTER = _UNREFLECTED_IMPORTANCE.format(after=sql.SQL("AND (created_at, id) > (%s, %s)"))
+UNREFLECTED_IMPORTANCE_AFTER = _UNREFLECTED_IMPORTANCE.format(
+    after=sql.SQL("AND (created_at, id) > (%s, %s)")
+)
 
 
 def unreflected_importance(
@@ -440,9 +458,7 @@ LATEST_MESSAGE_AT = "SELECT max(last_message_at) AS at FROM conversation_session
 
 def latest_message_at(conn: Conn, user_id: str) -> dt.datetime | None:
     """When the user's newest stored message was sent: the conversation's clock for trigger checks."""
-    row = conn.execute(
-        LATEST_MESSAGE_AT, (user_id,)
-    ).fetchone()
+    row = conn.execute(LATEST_MESSAGE_AT, (user_id,)).fetchone()
     return None if row is None else row["at"]
 
 
@@ -461,9 +477,7 @@ TRY_LOCK_USER = "SELECT pg_try_advisory_lock(hashtextextended(%s, 0)) AS ok"
 
 def try_lock_user(conn: Conn, user_id: str) -> bool:
     """Session-level advisory lock: one reflection per user at a time (released by :func:`unlock_user`)."""
-    row = conn.execute(
-        TRY_LOCK_USER, (ADVISORY_NAMESPACE + user_id,)
-    ).fetchone()
+    row = conn.execute(TRY_LOCK_USER, (ADVISORY_NAMESPACE + user_id,)).fetchone()
     return bool(row and row["ok"])
 
 

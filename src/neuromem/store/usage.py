@@ -26,8 +26,17 @@ def record_usage(conn: Conn, user_id: str, records: Sequence[UsageRecord]) -> No
         cur.executemany(
             RECORD_USAGE,
             [
-                (uuid7(), user_id, r.operation[:50], r.model[:255], r.prompt_tokens, r.completion_tokens,
-                 r.latency_ms, r.ok, r.error)
+                (
+                    uuid7(),
+                    user_id,
+                    r.operation[:50],
+                    r.model[:255],
+                    r.prompt_tokens,
+                    r.completion_tokens,
+                    r.latency_ms,
+                    r.ok,
+                    r.error,
+                )
                 for r in records
             ],
         )
@@ -47,7 +56,9 @@ def record_events(conn: Conn, user_id: str, events: Sequence[tuple[str, dict[str
         )
 
 
-EVENTS = "SELECT kind, detail, created_at FROM pipeline_events WHERE user_id = %s ORDER BY created_at, id LIMIT %s"
+EVENTS = (
+    "SELECT kind, detail, created_at FROM pipeline_events WHERE user_id = %s ORDER BY created_at, id LIMIT %s"
+)
 EVENTS_OF_KIND = """SELECT kind, detail, created_at FROM pipeline_events WHERE user_id = %s AND kind = %s
            ORDER BY created_at, id LIMIT %s"""
 

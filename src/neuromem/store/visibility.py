@@ -44,8 +44,12 @@ class Owner:
     team_id: str | None = None
 
     def columns(self) -> dict[str, Any]:
-        return {"agent_id": self.agent_id, "run_id": self.run_id, "visibility": self.visibility,
-                "team_id": self.team_id}  # fmt: skip
+        return {
+            "agent_id": self.agent_id,
+            "run_id": self.run_id,
+            "visibility": self.visibility,
+            "team_id": self.team_id,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,8 +60,11 @@ class Viewer:
     run_id: str | None = None
 
     def params(self) -> dict[str, str]:
-        return {f"scope_{name}": value for name, value in (("agent_id", self.agent_id), ("run_id", self.run_id))
-                if value is not None}  # fmt: skip
+        return {
+            f"scope_{name}": value
+            for name, value in (("agent_id", self.agent_id), ("run_id", self.run_id))
+            if value is not None
+        }
 
 
 EVERYTHING = Viewer()
@@ -68,7 +75,7 @@ def narrowed(where: CompiledFilter | None, viewer: Viewer) -> CompiledFilter | N
     params = viewer.params()
     if not params:
         return where
-    parts: list[sql.Composable] = [_SEEN[name[len("scope_"):]] for name in params]
+    parts: list[sql.Composable] = [_SEEN[name[len("scope_") :]] for name in params]
     if where is not None:
         parts.append(where.clause)
         params = {**where.params, **params}

@@ -59,9 +59,12 @@ def ensure_watchdog(data_dir: Path, idle_s: float) -> int:
             return running
         proc = subprocess.Popen(
             [sys.executable, "-m", _MODULE, str(data_dir), repr(float(idle_s))],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            start_new_session=True, close_fds=True,
-        )  # fmt: skip
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+            close_fds=True,
+        )
         _spawned.append(proc)
         (data_dir / PID_FILE).write_text(str(proc.pid))
         return proc.pid
@@ -80,8 +83,7 @@ def stop_watchdog(data_dir: Path) -> int | None:
 
 
 CLIENT_COUNT = (
-    "SELECT count(*) FROM pg_stat_activity "
-"WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
+    "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"
 )
 
 

@@ -12,9 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-PatternKind = Literal[
-    "url", "uuid", "error_code", "hex", "path", "version", "code", "identifier"
-]  # fmt: skip
+PatternKind = Literal["url", "uuid", "error_code", "hex", "path", "version", "code", "identifier"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,7 +29,10 @@ _PATTERNS: list[tuple[PatternKind, re.Pattern[str]]] = [
     ("code", re.compile(r"`(?P<v>[^`\n]{1,200})`")),
     ("url", re.compile(r"\b(?:https?|ftp|wss?)://[^\s<>\"'`，。、）)\]]+[^\s<>\"'`，。、）)\].,;:!?]")),
     ("uuid", re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")),
-    ("error_code", re.compile(r"\bHTTP[ /]?[1-5]\d\d\b|\b(?:status|error|code)\s+[1-5]\d\d\b", re.IGNORECASE)),
+    (
+        "error_code",
+        re.compile(r"\bHTTP[ /]?[1-5]\d\d\b|\b(?:status|error|code)\s+[1-5]\d\d\b", re.IGNORECASE),
+    ),
     ("error_code", re.compile(r"\b[A-Z]{2,8}-\d{3,6}\b")),  # ORA-00942, CVE-style prefixes, JIRA-1234
     ("error_code", re.compile(r"\bCVE-\d{4}-\d{4,7}\b")),
     ("error_code", re.compile(r"\b(?:E|ERR|ERROR|W|WARN|EX|C|SQLSTATE|TS)[-_]?\d{3,6}\b")),
@@ -40,12 +41,31 @@ _PATTERNS: list[tuple[PatternKind, re.Pattern[str]]] = [
     ("hex", re.compile(r"\b0[xX][0-9a-fA-F]+\b")),
     ("hex", re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,64}\b")),  # git shas, digests
     ("path", re.compile(r"\b[A-Za-z]:\\(?:[^\\\s:*?\"<>|]+\\)*[^\\\s:*?\"<>|]*")),
-    ("path", re.compile(r"(?<![\w/.])(?:~|\.{1,2})?/(?:[\w.@+-]+/)+[\w.@+-]*|(?<![\w/])(?:~|\.{1,2})/[\w.@+-]+")),
-    ("version", re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:-[0-9A-Za-z.]+)?(?![\w.])|(?<![\w.])v\d+\.\d+(?![\w.])")),
-    ("identifier", re.compile(r"\b[A-Za-z_][A-Za-z0-9]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\(\)|\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){1,}\b")),
-    ("identifier", re.compile(r"\b_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b")),  # snake_case
-    ("identifier", re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b")),  # camelCase
-]  # fmt: skip
+    (
+        "path",
+        re.compile(r"(?<![\w/.])(?:~|\.{1,2})?/(?:[\w.@+-]+/)+[\w.@+-]*|(?<![\w/])(?:~|\.{1,2})/[\w.@+-]+"),
+    ),
+    (
+        "version",
+        re.compile(
+            r"(?<![\w.])v?\d+\.\d+(?:\.\d+)+(?:-[0-9A-Za-z.]+)?(?![\w.])|(?<![\w.])v\d+\.\d+(?![\w.])"
+        ),
+    ),
+    (
+        "identifier",
+        re.compile(
+            r"\b[A-Za-z_][A-Za-z0-9]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\(\)|\b[a-z_][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*){1,}\b"
+        ),
+    ),
+    (
+        "identifier",
+        re.compile(r"\b_*[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b"),
+    ),  # snake_case
+    (
+        "identifier",
+        re.compile(r"\b[a-z]+(?:[A-Z][a-z0-9]*)+\b|\b[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]*)+\b"),
+    ),  # camelCase
+]
 
 _PRIORITY = {kind: index for index, (kind, _) in enumerate(_PATTERNS)}
 _COMMON_DOTTED = re.compile(r"^(?:e\.g|i\.e|etc|a\.m|p\.m|vs)$", re.IGNORECASE)

@@ -129,19 +129,68 @@ _EN_STREET = (
 )
 
 _NOT_PASSWORDS = frozenset(
-    ["also", "the", "a", "an", "not", "my", "your", "our", "their", "its", "that", "this", "same", "different", "required", "needed", "correct", "wrong", "incorrect", "invalid", "valid", "strong", "weak", "secure", "long", "short", "protected", "set", "reset", "changed", "saved", "stored", "expired", "missing", "case", "sensitive", "empty", "blank", "optional", "mandatory", "there", "here", "still", "now"]
+    [
+        "also",
+        "the",
+        "a",
+        "an",
+        "not",
+        "my",
+        "your",
+        "our",
+        "their",
+        "its",
+        "that",
+        "this",
+        "same",
+        "different",
+        "required",
+        "needed",
+        "correct",
+        "wrong",
+        "incorrect",
+        "invalid",
+        "valid",
+        "strong",
+        "weak",
+        "secure",
+        "long",
+        "short",
+        "protected",
+        "set",
+        "reset",
+        "changed",
+        "saved",
+        "stored",
+        "expired",
+        "missing",
+        "case",
+        "sensitive",
+        "empty",
+        "blank",
+        "optional",
+        "mandatory",
+        "there",
+        "here",
+        "still",
+        "now",
+    ]
 )
 
 
 _PATTERNS: list[tuple[PIIKind, re.Pattern[str], Callable[[str], bool] | None]] = [
     (
         "email",
-        re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])"),
+        re.compile(
+            r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}(?![\w-])"
+        ),
         None,
     ),
     (
         "id_card",
-        re.compile(r"(?<![\dA-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])"),
+        re.compile(
+            r"(?<![\dA-Za-z])[1-9]\d{5}(?:18|19|20)\d{2}(?:0[1-9]|1[0-2])(?:0[1-9]|[12]\d|3[01])\d{3}[\dXx](?![\dA-Za-z])"
+        ),
         is_valid_cn_id,
     ),
     (
@@ -171,15 +220,19 @@ _PATTERNS: list[tuple[PIIKind, re.Pattern[str], Callable[[str], bool] | None]] =
     ),
     (
         "password",
-        re.compile(r"(?i:\b(?:password|passcode|passwd|pin(?: code)?)\b(?:\s+(?:is|was)(?:\s+now)?|\s*[:=])\s*[\"'“]?)"
-                   r"(?P<v>[^\s\"'”,;]{3,64}?)(?=[\"'”]?(?:[.,;!?]?(?:\s|$)))|密码(?:是|为|：|:)\s*(?P<v2>[^\s，。,；;！!]{3,64})"),
+        re.compile(
+            r"(?i:\b(?:password|passcode|passwd|pin(?: code)?)\b(?:\s+(?:is|was)(?:\s+now)?|\s*[:=])\s*[\"'“]?)"
+            r"(?P<v>[^\s\"'”,;]{3,64}?)(?=[\"'”]?(?:[.,;!?]?(?:\s|$)))|密码(?:是|为|：|:)\s*(?P<v2>[^\s，。,；;！!]{3,64})"
+        ),
         lambda v: v.casefold() not in _NOT_PASSWORDS,
     ),
     (
         "secret",
-        re.compile(r"(?<![\w-])(?:sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}"
-                   r"|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})(?![\w-])"
-                   r"|(?i:\b(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token)\b(?:\s+is|\s*[:=])\s*)(?P<v>[A-Za-z0-9_\-+/=]{16,})"),
+        re.compile(
+            r"(?<![\w-])(?:sk-[A-Za-z0-9_-]{20,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|xox[abprs]-[A-Za-z0-9-]{10,}"
+            r"|eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})(?![\w-])"
+            r"|(?i:\b(?:api[ _-]?key|access[ _-]?key|secret(?:[ _-]?key)?|token)\b(?:\s+is|\s*[:=])\s*)(?P<v>[A-Za-z0-9_\-+/=]{16,})"
+        ),
         None,
     ),
     (
@@ -204,7 +257,7 @@ _PATTERNS: list[tuple[PIIKind, re.Pattern[str], Callable[[str], bool] | None]] =
         ),
         None,
     ),
-]  # fmt: skip
+]
 
 
 def _consistent_groups(value: str) -> bool:

@@ -54,27 +54,71 @@ FILLERS = FILLERS_EN | FILLERS_ZH
 
 # what a slot's statements may differ by besides fillers (the slot and its value already agree)
 SLOT_PARAPHRASES: Mapping[str, frozenset[str]] = {
-    "likes": _word_set("like likes love loves enjoy enjoys adore adores prefer prefers hate hates dislike "
-                       "dislikes 喜欢 爱 喜爱 热爱 偏爱 爱吃 爱喝 喝 吃 讨厌"),
+    "likes": _word_set(
+        "like likes love loves enjoy enjoys adore adores prefer prefers hate hates dislike "
+        "dislikes 喜欢 爱 喜爱 热爱 偏爱 爱吃 爱喝 喝 吃 讨厌"
+    ),
     "employer": _word_set("work works working at for joined 工作 上班 任职 在 入职 加入"),
     "residence": _word_set("live lives living in moved to 住 住在 在 搬 搬到 到"),
 }
 
 _CONTRACTIONS = {
-    "i'm": "i am", "im": "i am", "i've": "i have", "ive": "i have", "i'll": "i will", "you're": "you are",
-    "we're": "we are", "they're": "they are", "we've": "we have", "they've": "they have",
-    "it's": "it is", "that's": "that is", "he's": "he is", "she's": "she is", "there's": "there is",
-    "don't": "do not", "dont": "do not", "doesn't": "does not", "doesnt": "does not", "didn't": "did not",
-    "didnt": "did not", "can't": "can not", "cant": "can not", "cannot": "can not", "won't": "will not",
-    "wont": "will not", "isn't": "is not", "isnt": "is not", "aren't": "are not", "arent": "are not",
-    "wasn't": "was not", "wasnt": "was not", "weren't": "were not", "haven't": "have not",
-    "hasn't": "has not", "hadn't": "had not", "wouldn't": "would not", "shouldn't": "should not",
+    "i'm": "i am",
+    "im": "i am",
+    "i've": "i have",
+    "ive": "i have",
+    "i'll": "i will",
+    "you're": "you are",
+    "we're": "we are",
+    "they're": "they are",
+    "we've": "we have",
+    "they've": "they have",
+    "it's": "it is",
+    "that's": "that is",
+    "he's": "he is",
+    "she's": "she is",
+    "there's": "there is",
+    "don't": "do not",
+    "dont": "do not",
+    "doesn't": "does not",
+    "doesnt": "does not",
+    "didn't": "did not",
+    "didnt": "did not",
+    "can't": "can not",
+    "cant": "can not",
+    "cannot": "can not",
+    "won't": "will not",
+    "wont": "will not",
+    "isn't": "is not",
+    "isnt": "is not",
+    "aren't": "are not",
+    "arent": "are not",
+    "wasn't": "was not",
+    "wasnt": "was not",
+    "weren't": "were not",
+    "haven't": "have not",
+    "hasn't": "has not",
+    "hadn't": "had not",
+    "wouldn't": "would not",
+    "shouldn't": "should not",
     "couldn't": "could not",
-}  # fmt: skip
-_SPELLING = {"favourite": "favorite", "favourites": "favorites", "colour": "color", "colours": "colors",
-             "flavour": "flavor", "neighbour": "neighbor", "neighbours": "neighbors", "centre": "center",
-             "theatre": "theater", "organise": "organize", "travelling": "traveling"}  # fmt: skip
-_TOKEN = re.compile(rf"(?P<cjk>[{CJK_CHARS}]+)|(?P<num>\d+(?:[.,:]\d+)*)|(?P<word>[^\W\d_{CJK_CHARS}]+(?:'[^\W\d_]+)?)")
+}
+_SPELLING = {
+    "favourite": "favorite",
+    "favourites": "favorites",
+    "colour": "color",
+    "colours": "colors",
+    "flavour": "flavor",
+    "neighbour": "neighbor",
+    "neighbours": "neighbors",
+    "centre": "center",
+    "theatre": "theater",
+    "organise": "organize",
+    "travelling": "traveling",
+}
+_TOKEN = re.compile(
+    rf"(?P<cjk>[{CJK_CHARS}]+)|(?P<num>\d+(?:[.,:]\d+)*)|(?P<word>[^\W\d_{CJK_CHARS}]+(?:'[^\W\d_]+)?)"
+)
 
 
 @lru_cache(maxsize=4096)

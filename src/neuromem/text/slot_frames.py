@@ -61,32 +61,109 @@ _EVENT_EN = re.compile(
     r"after the (?:reorg|raise|move|merger|promotion|restructuring|switch|change)|took over|handed over|"
     r"turns out|finally got|got (?:my|his|her|their) own)\b",
     re.IGNORECASE,
-)  # fmt: skip
-_EVENT_ZH = re.compile(r"升入|升学|升为|升任|当选|选了|选上|重装|转到|转去|改上|改去|改用|改考|改签|走了|退了|毕业|"
-                       r"买了新|剪短|剪了|染成|换工作|不是了|没有了|不了(?:[，,。]|$)|提前到|推迟到|延期到|延长到")  # fmt: skip
+)
+_EVENT_ZH = re.compile(
+    r"升入|升学|升为|升任|当选|选了|选上|重装|转到|转去|改上|改去|改用|改考|改签|走了|退了|毕业|"
+    r"买了新|剪短|剪了|染成|换工作|不是了|没有了|不了(?:[，,。]|$)|提前到|推迟到|延期到|延长到"
+)
 # a short answer that takes back what was asked: "No, we're back in the office", 不是了，…
-_DENIAL = re.compile(r"^(?:no|nope|not anymore|not any more)\b[,.!\s]|^(?:不是了|没有了|不了|不是|没有)[，,。！!\s]",
-                     re.IGNORECASE)  # fmt: skip
-_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|about to|hope to|want to|might|thinking (?:of|about)|"
-                        r"considering|someday|one day)\b", re.IGNORECASE)  # fmt: skip
+_DENIAL = re.compile(
+    r"^(?:no|nope|not anymore|not any more)\b[,.!\s]|^(?:不是了|没有了|不了|不是|没有)[，,。！!\s]",
+    re.IGNORECASE,
+)
+_FUTURE_EN = re.compile(
+    r"\b(?:will|'ll|going to|gonna|plan(?:ning)? to|about to|hope to|want to|might|thinking (?:of|about)|"
+    r"considering|someday|one day)\b",
+    re.IGNORECASE,
+)
 _FUTURE_ZH = re.compile(r"打算|准备|将要|将会|想要|想搬|要搬|考虑")
 # a request, a wish, a feeling or an opinion states no value of a slot ("I'm looking for a new tripod",
 # "I'm excited to start", "I think …", 我想找…, 推荐)
-_NO_VALUE_EN = re.compile(r"\b(?:looking (?:for|to|forward)|i'?d (?:like|love)|i would (?:like|love)|i want|i wish|"
-                          r"i hope|excited|i think|i guess|i feel|feeling|wondering|interested in|curious|"
-                          r"recommend\w*|suggest\w*|advice|tips|ideas|help me|can you|could you|please|thanks|"
-                          r"thank you|let me|let's|i'll|i will)\b", re.IGNORECASE)  # fmt: skip
+_NO_VALUE_EN = re.compile(
+    r"\b(?:looking (?:for|to|forward)|i'?d (?:like|love)|i would (?:like|love)|i want|i wish|"
+    r"i hope|excited|i think|i guess|i feel|feeling|wondering|interested in|curious|"
+    r"recommend\w*|suggest\w*|advice|tips|ideas|help me|can you|could you|please|thanks|"
+    r"thank you|let me|let's|i'll|i will)\b",
+    re.IGNORECASE,
+)
 _NO_VALUE_ZH = re.compile(r"想找|想要|想问|请问|推荐|建议|帮我|能不能|可以吗|谢谢|觉得|希望|感觉|期待")
 # people a statement may be about: a word for a person in one statement and not the other names another subject
 _PEOPLE_EN = frozenset(
-    ["wife", "husband", "partner", "son", "daughter", "kid", "kids", "child", "children", "mom", "mum", "mother", "dad",
-     "father", "parents", "brother", "sister", "friend", "boyfriend", "girlfriend", "boss", "mentor", "colleague",
-     "coworker", "neighbor", "neighbour", "roommate", "grandma", "grandpa", "grandmother", "grandfather", "aunt",
-     "uncle", "cousin", "nephew", "niece", "fiance", "fiancee"]
-)  # fmt: skip
-_PEOPLE_ZH = ("老公", "老婆", "丈夫", "妻子", "太太", "儿子", "女儿", "孩子", "爸", "妈", "父亲", "母亲", "哥", "姐", "弟", "妹",
-              "朋友", "闺蜜", "同事", "领导", "老板", "邻居", "室友", "爷爷", "奶奶", "外婆", "外公", "姥姥", "姥爷",
-              "叔", "姨", "舅")  # fmt: skip
+    [
+        "wife",
+        "husband",
+        "partner",
+        "son",
+        "daughter",
+        "kid",
+        "kids",
+        "child",
+        "children",
+        "mom",
+        "mum",
+        "mother",
+        "dad",
+        "father",
+        "parents",
+        "brother",
+        "sister",
+        "friend",
+        "boyfriend",
+        "girlfriend",
+        "boss",
+        "mentor",
+        "colleague",
+        "coworker",
+        "neighbor",
+        "neighbour",
+        "roommate",
+        "grandma",
+        "grandpa",
+        "grandmother",
+        "grandfather",
+        "aunt",
+        "uncle",
+        "cousin",
+        "nephew",
+        "niece",
+        "fiance",
+        "fiancee",
+    ]
+)
+_PEOPLE_ZH = (
+    "老公",
+    "老婆",
+    "丈夫",
+    "妻子",
+    "太太",
+    "儿子",
+    "女儿",
+    "孩子",
+    "爸",
+    "妈",
+    "父亲",
+    "母亲",
+    "哥",
+    "姐",
+    "弟",
+    "妹",
+    "朋友",
+    "闺蜜",
+    "同事",
+    "领导",
+    "老板",
+    "邻居",
+    "室友",
+    "爷爷",
+    "奶奶",
+    "外婆",
+    "外公",
+    "姥姥",
+    "姥爷",
+    "叔",
+    "姨",
+    "舅",
+)
 
 
 def change_evidence(text: str) -> str | None:
@@ -175,8 +252,13 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     if evidence is not None and not (old_c & new_c or old_v & new_v) and _ends(new, zh):
         return None  # an ending ends what it names: a word the old statement shares, not a close vector
     if evidence is not None:
-        return ValueChange(anchor, " ".join(sorted(gone))[:80], " ".join(sorted(came))[:80], "single",
-                           f"'{evidence}' about {anchor!r} (frame)")  # fmt: skip
+        return ValueChange(
+            anchor,
+            " ".join(sorted(gone))[:80],
+            " ".join(sorted(came))[:80],
+            "single",
+            f"'{evidence}' about {anchor!r} (frame)",
+        )
     return None
 
 

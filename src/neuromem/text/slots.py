@@ -50,26 +50,316 @@ EMPLOYER = "employer"
 # ------------------------------------------------------------------ lexicons (words, not slots)
 # attribute words whose relation holds one value at a time (en stems, zh words)
 _SINGLE_EN = frozenset(
-    ["live", "residence", "employer", "job", "company", "extension", "ext", "number", "phone", "mobile", "cell", "password", "passcode", "pin", "code", "wifi", "price", "cost", "costs", "fee", "rent", "salary", "pay", "wage", "rate", "manager", "boss", "supervisor", "lead", "head", "partner", "husband", "wife", "spouse", "girlfriend", "boyfriend", "fiance", "fiancee", "name", "surname", "nickname", "address", "email", "e-mail", "deadline", "capital", "status", "age", "birthday", "title", "role", "position", "ceo", "cto", "cfo", "coo", "president", "chair", "chairman", "owner", "director", "principal", "coach", "doctor", "dentist", "therapist", "landlord", "team", "department", "school", "university", "major", "plan", "subscription", "car", "plate", "license", "licence", "weight", "height", "city", "country", "town", "neighborhood", "office", "location", "time", "date", "day", "schedule", "budget", "balance", "score", "rank", "level", "grade", "version", "username", "handle", "account", "bank", "provider", "carrier", "insurer", "insurance", "mayor", "governor", "population", "currency", "timezone", "zip", "postcode", "headquarters", "hq", "favorite", "favourite"]
+    [
+        "live",
+        "residence",
+        "employer",
+        "job",
+        "company",
+        "extension",
+        "ext",
+        "number",
+        "phone",
+        "mobile",
+        "cell",
+        "password",
+        "passcode",
+        "pin",
+        "code",
+        "wifi",
+        "price",
+        "cost",
+        "costs",
+        "fee",
+        "rent",
+        "salary",
+        "pay",
+        "wage",
+        "rate",
+        "manager",
+        "boss",
+        "supervisor",
+        "lead",
+        "head",
+        "partner",
+        "husband",
+        "wife",
+        "spouse",
+        "girlfriend",
+        "boyfriend",
+        "fiance",
+        "fiancee",
+        "name",
+        "surname",
+        "nickname",
+        "address",
+        "email",
+        "e-mail",
+        "deadline",
+        "capital",
+        "status",
+        "age",
+        "birthday",
+        "title",
+        "role",
+        "position",
+        "ceo",
+        "cto",
+        "cfo",
+        "coo",
+        "president",
+        "chair",
+        "chairman",
+        "owner",
+        "director",
+        "principal",
+        "coach",
+        "doctor",
+        "dentist",
+        "therapist",
+        "landlord",
+        "team",
+        "department",
+        "school",
+        "university",
+        "major",
+        "plan",
+        "subscription",
+        "car",
+        "plate",
+        "license",
+        "licence",
+        "weight",
+        "height",
+        "city",
+        "country",
+        "town",
+        "neighborhood",
+        "office",
+        "location",
+        "time",
+        "date",
+        "day",
+        "schedule",
+        "budget",
+        "balance",
+        "score",
+        "rank",
+        "level",
+        "grade",
+        "version",
+        "username",
+        "handle",
+        "account",
+        "bank",
+        "provider",
+        "carrier",
+        "insurer",
+        "insurance",
+        "mayor",
+        "governor",
+        "population",
+        "currency",
+        "timezone",
+        "zip",
+        "postcode",
+        "headquarters",
+        "hq",
+        "favorite",
+        "favourite",
+    ]
 )
-_SINGLE_ZH = ("住", "上班", "工作", "公司", "单位", "号", "码", "密码", "价", "费", "租", "工资", "薪", "经理", "老板",
-              "领导", "上司", "主管", "老公", "老婆", "丈夫", "妻子", "太太", "先生", "男朋友", "女朋友", "对象",
-              "名字", "名", "地址", "邮箱", "截止", "首都", "状态", "年龄", "生日", "职位", "职务", "车牌", "城市",
-              "电话", "分机", "手机", "学校", "专业", "预算", "余额", "时间", "日期", "总部", "校长", "主任",
-              "负责人", "ceo", "cto", "最喜欢", "最爱")  # fmt: skip
+_SINGLE_ZH = (
+    "住",
+    "上班",
+    "工作",
+    "公司",
+    "单位",
+    "号",
+    "码",
+    "密码",
+    "价",
+    "费",
+    "租",
+    "工资",
+    "薪",
+    "经理",
+    "老板",
+    "领导",
+    "上司",
+    "主管",
+    "老公",
+    "老婆",
+    "丈夫",
+    "妻子",
+    "太太",
+    "先生",
+    "男朋友",
+    "女朋友",
+    "对象",
+    "名字",
+    "名",
+    "地址",
+    "邮箱",
+    "截止",
+    "首都",
+    "状态",
+    "年龄",
+    "生日",
+    "职位",
+    "职务",
+    "车牌",
+    "城市",
+    "电话",
+    "分机",
+    "手机",
+    "学校",
+    "专业",
+    "预算",
+    "余额",
+    "时间",
+    "日期",
+    "总部",
+    "校长",
+    "主任",
+    "负责人",
+    "ceo",
+    "cto",
+    "最喜欢",
+    "最爱",
+)
 # attribute words of relations that hold many values at once
 _MULTI_EN = frozenset(
-    ["allergy", "allergies", "allergic", "like", "likes", "love", "loves", "enjoy", "enjoys", "hate", "hates", "dislike", "dislikes", "child", "children", "kid", "kids", "son", "sons", "daughter", "daughters", "friend", "friends", "sibling", "siblings", "brother", "brothers", "sister", "sisters", "cousin", "cousins", "language", "languages", "speak", "speaks", "hobby", "hobbies", "interest", "interests", "pet", "pets", "dog", "dogs", "cat", "cats", "goal", "goals", "dream", "dreams", "habit", "habits", "skill", "skills", "fan", "colleague", "colleagues", "coworker", "coworkers", "neighbor", "neighbors", "teammate", "teammates", "worry", "worries", "concern", "concerns", "problem", "issue", "reason", "idea", "question", "task", "visited", "play", "plays", "read", "reads", "watch", "watches"]
+    [
+        "allergy",
+        "allergies",
+        "allergic",
+        "like",
+        "likes",
+        "love",
+        "loves",
+        "enjoy",
+        "enjoys",
+        "hate",
+        "hates",
+        "dislike",
+        "dislikes",
+        "child",
+        "children",
+        "kid",
+        "kids",
+        "son",
+        "sons",
+        "daughter",
+        "daughters",
+        "friend",
+        "friends",
+        "sibling",
+        "siblings",
+        "brother",
+        "brothers",
+        "sister",
+        "sisters",
+        "cousin",
+        "cousins",
+        "language",
+        "languages",
+        "speak",
+        "speaks",
+        "hobby",
+        "hobbies",
+        "interest",
+        "interests",
+        "pet",
+        "pets",
+        "dog",
+        "dogs",
+        "cat",
+        "cats",
+        "goal",
+        "goals",
+        "dream",
+        "dreams",
+        "habit",
+        "habits",
+        "skill",
+        "skills",
+        "fan",
+        "colleague",
+        "colleagues",
+        "coworker",
+        "coworkers",
+        "neighbor",
+        "neighbors",
+        "teammate",
+        "teammates",
+        "worry",
+        "worries",
+        "concern",
+        "concerns",
+        "problem",
+        "issue",
+        "reason",
+        "idea",
+        "question",
+        "task",
+        "visited",
+        "play",
+        "plays",
+        "read",
+        "reads",
+        "watch",
+        "watches",
+    ]
 )
-_MULTI_ZH = ("过敏", "喜欢", "爱", "讨厌", "孩子", "儿子", "女儿", "朋友", "兄弟", "姐妹", "哥哥", "姐姐", "弟弟", "妹妹",
-             "语言", "会说", "爱好", "兴趣", "宠物", "同事", "邻居", "目标", "计划", "梦想", "习惯", "技能", "担心", "问题")  # fmt: skip
+_MULTI_ZH = (
+    "过敏",
+    "喜欢",
+    "爱",
+    "讨厌",
+    "孩子",
+    "儿子",
+    "女儿",
+    "朋友",
+    "兄弟",
+    "姐妹",
+    "哥哥",
+    "姐姐",
+    "弟弟",
+    "妹妹",
+    "语言",
+    "会说",
+    "爱好",
+    "兴趣",
+    "宠物",
+    "同事",
+    "邻居",
+    "目标",
+    "计划",
+    "梦想",
+    "习惯",
+    "技能",
+    "担心",
+    "问题",
+)
 _DROPPED_ADJ = frozenset(["new", "current", "present", "latest", "updated", "actual"])
 # relation classes: words that name one attribute in several ways ("boss" / "manager", "mobile number" /
 # "phone"); an attribute's words map to their class, and qualifiers that say nothing of which slot drop
 _CLASSES_EN = {
     "manager": ("manager", "boss", "supervisor", "line manager", "team lead", "reporting line"),
-    "phone": ("phone", "phone number", "mobile", "mobile number", "cell", "cell number", "cellphone", "telephone",
-              "number", "telephone number", "contact number"),
+    "phone": (
+        "phone",
+        "phone number",
+        "mobile",
+        "mobile number",
+        "cell",
+        "cell number",
+        "cellphone",
+        "telephone",
+        "number",
+        "telephone number",
+        "contact number",
+    ),
     "salary": ("salary", "pay", "wage", "wages", "income", "annual salary", "base salary", "earnings"),
     "email": ("email", "e-mail", "email address", "e-mail address", "mail address"),
     "handle": ("handle", "username", "user name", "account name", "account", "login"),
@@ -77,7 +367,7 @@ _CLASSES_EN = {
     "address": ("address", "home address", "street address", "postal address"),
     "partner": ("partner", "significant other"),
     "relationship status": ("relationship status", "relationship"),
-}  # fmt: skip
+}
 _CLASS_OF_EN = {phrase: name for name, phrases in _CLASSES_EN.items() for phrase in phrases}
 _CLASSES_ZH = {
     "经理": ("经理", "领导", "上司", "主管", "老板", "直属领导"),
@@ -86,22 +376,34 @@ _CLASSES_ZH = {
     "邮箱": ("邮箱", "电子邮箱", "邮件地址", "email", "邮箱地址"),
     "地址": ("地址", "住址", "家庭住址", "收货地址"),
     "密码": ("密码", "口令"),
-}  # fmt: skip
+}
 _CLASS_OF_ZH = {phrase: name for name, phrases in _CLASSES_ZH.items() for phrase in phrases}
-_PAST_EN = re.compile(r"\b(?:used to|formerly|previously|back then|in the past|years ago|as a kid|as a child|"
-                      r"(?:old|former|previous|ex)[- ](?:\w+))\b", re.IGNORECASE)  # fmt: skip
-_PAST_ZH = re.compile(r"以前|之前|从前|曾经|过去|小时候|前任|原来的|打算|计划|准备|将要|将会|要搬|想搬|下个月|明年")
+_PAST_EN = re.compile(
+    r"\b(?:used to|formerly|previously|back then|in the past|years ago|as a kid|as a child|"
+    r"(?:old|former|previous|ex)[- ](?:\w+))\b",
+    re.IGNORECASE,
+)
+_PAST_ZH = re.compile(
+    r"以前|之前|从前|曾经|过去|小时候|前任|原来的|打算|计划|准备|将要|将会|要搬|想搬|下个月|明年"
+)
 # a plan is not yet a change: "I'm moving to Berlin next month" leaves the current value current
-_FUTURE_EN = re.compile(r"\b(?:will|'ll|going to|gonna|(?:i|we|'m|am|are)\s+plan(?:ning)?\s+to|about to|hope to|want to|might|"
-                        r"thinking (?:of|about)|considering|next (?:week|month|year)|soon|someday|one day|"
-                        r"(?:am|'m|are|is)\s+(?:moving|relocating|switching|joining|starting))\b", re.IGNORECASE)  # fmt: skip
+_FUTURE_EN = re.compile(
+    r"\b(?:will|'ll|going to|gonna|(?:i|we|'m|am|are)\s+plan(?:ning)?\s+to|about to|hope to|want to|might|"
+    r"thinking (?:of|about)|considering|next (?:week|month|year)|soon|someday|one day|"
+    r"(?:am|'m|are|is)\s+(?:moving|relocating|switching|joining|starting))\b",
+    re.IGNORECASE,
+)
 
 _CHANGE_EN = re.compile(
     r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
     r"these days|nowadays|went (?:up|down)|raised|lowered|increased|decreased|dropped|rose|jumped|replaced|"
-    r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from))\b", re.IGNORECASE)  # fmt: skip
-_CHANGE_ZH = re.compile(r"的新|用新|以后(?:请|都|就|改)|从今以后|今后|从此|晋升|升任|当选|任命|重置|升级|减到|瘦到|胖到|增到|改签|改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到|"
-                        r"提高|降低|改订|改到|迁到|推迟|提前|续到|升职|调整|涨薪|换新|改考|改向|改名|重新")
+    r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from))\b",
+    re.IGNORECASE,
+)
+_CHANGE_ZH = re.compile(
+    r"的新|用新|以后(?:请|都|就|改)|从今以后|今后|从此|晋升|升任|当选|任命|重置|升级|减到|瘦到|胖到|增到|改签|改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到|"
+    r"提高|降低|改订|改到|迁到|推迟|提前|续到|升职|调整|涨薪|换新|改考|改向|改名|重新"
+)
 
 _LEAD_EN = re.compile(
     r"^(?:(?:oh|ah|well|so|actually|btw|by the way|fyi|update|heads[- ]up|just so you know|quick update|also|"
@@ -110,15 +412,19 @@ _LEAD_EN = re.compile(
     r"since (?:last|this) \w+|(?:last|this) (?:week|month|year|weekend|spring|summer|fall|autumn|winter)|"
     r"yesterday|today|recently|lately)\b[,:!\s.-]*)+",
     re.IGNORECASE,
-)  # fmt: skip
-_LEAD_ZH = re.compile(r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息|说实话|老实说|说真的|坦白说)[，,：:！!\s]*")
+)
+_LEAD_ZH = re.compile(
+    r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息|说实话|老实说|说真的|坦白说)[，,：:！!\s]*"
+)
 _VALUE_END_EN = re.compile(
     r"\s*(?:,(?!\d{3}\b)|[;!?()]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|since|so that|which|who|as of|starting|effective|from now|"
     r"until|though|although|if|when|after|before|and (?:i|it|we|my|he|she|they|that|the|now)|now|these days|"
     r"nowadays|anymore|any more|instead|again|too|as well)\b).*$",
     re.IGNORECASE,
-)  # fmt: skip
-_VALUE_END_ZH = re.compile(r"[，,。！!？?；;（(].*$|(?:了|啦|呢|哦|喔|吧|呀|啊)+$|(?:上班|工作|任职|打工|实习)了?$")
+)
+_VALUE_END_ZH = re.compile(
+    r"[，,。！!？?；;（(].*$|(?:了|啦|呢|哦|喔|吧|呀|啊)+$|(?:上班|工作|任职|打工|实习)了?$"
+)
 
 _NP_HEAD = r"[\w'’&.-]+"
 # a capitalised word that names someone or something, not a sentence opener or a pronoun
@@ -130,7 +436,7 @@ _NAME_EN = (
     r"My|Our|Some|Any|All|Every|Each|Both|One|Most|Many|Much|Everyone|Everything|Nothing|Someone|Something|"
     r"Anyone|Anything|Not|Never|Always|Usually|Sometimes|Recently|Finally|Lastly|First|Second|Next|Last)\b)"
     r"[A-Z][a-z][\w-]*)"
-)  # fmt: skip
+)
 _OWNER_EN = rf"(?:my|our|the|(?:{_NAME_EN}|my \w+|our \w+)(?:'s|’s|s'))"
 _COPULA_EN = re.compile(
     rf"^(?P<np>{_OWNER_EN}\s+(?:{_NP_HEAD}\s+){{0,5}}?{_NP_HEAD}?)\s*"
@@ -147,7 +453,7 @@ _COPULA_EN = re.compile(
     r"|(?:now\s+)?(?:costs?|is priced at|comes to|runs)\s+)"
     r"(?P<value>.+)$",
     re.IGNORECASE,
-)  # fmt: skip
+)
 _LABEL_EN = re.compile(  # "New phone number: 0151 …", "Updated address - 12 Elm St"
     r"^(?:(?:my|our)\s+)?(?:new|updated|current|changed)\s+(?P<attr>[\w'-]+(?:\s+[\w'-]+){0,2})\s*(?::|=|\s[-–—])\s*(?P<value>.+)$",
     re.IGNORECASE,
@@ -155,41 +461,81 @@ _LABEL_EN = re.compile(  # "New phone number: 0151 …", "Updated address - 12 E
 _HAVE_NEW_EN = re.compile(
     r"^(?:i|we)\s+(?:have|'ve got|got|have got)\s+a\s+new\s+(?P<attr>[\w'-]+(?:\s+[\w'-]+)?)\s*(?:[,:—–-]+\s*|\s+(?:named|called|who is)\s+)(?P<value>.+)$",
     re.IGNORECASE,
-)  # fmt: skip
+)
 _SET_EN = re.compile(
     r"^(?:i|we|they|(?:my|our)\s+\w+)\s+(?:just\s+|finally\s+|have\s+|'ve\s+|had\s+)?(?:changed|updated|reset|switched|moved|set|"
     r"pushed|postponed|rescheduled|raised|lowered|renamed|rotated|extended|upgraded|downgraded)\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){0,5}?"
     r"[\w'’&.-]+)\s+(?:back\s+)?to\s+(?P<value>.+)$",
     re.IGNORECASE,
-)  # fmt: skip
-_SUBJ_EN = (rf"(?P<subj>i|we|(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?|{_NAME_EN}(?:'s|’s)\s+[\w-]+"
-            rf"|{_NAME_EN}(?:\s+(?-i:[A-Z][a-z][\w-]*))?)")  # fmt: skip
+)
+_SUBJ_EN = (
+    rf"(?P<subj>i|we|(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?|{_NAME_EN}(?:'s|’s)\s+[\w-]+"
+    rf"|{_NAME_EN}(?:\s+(?-i:[A-Z][a-z][\w-]*))?)"
+)
 _ADV_EN = r"(?:\s+(?:now|currently|still|just|recently|finally|actually|officially|have|has|had|'ve|’ve|am|'m|’m|is|are|was|will|be|also))*"
 _RELATIONS_EN: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (name, re.compile(rf"^{_SUBJ_EN}(?:'m|’m|'ve|’ve|'s|’s)?{_ADV_EN}\s+(?:{verbs})\s+(?P<value>.+)$", re.IGNORECASE))
-    for name, verbs in (
-        (RESIDENCE, r"live[sd]?\s+in|living\s+in|reside[sd]?\s+in|residing\s+in|moved\s+(?:to|into)|moving\s+(?:to|into)"
-                    r"|relocated\s+to|relocating\s+to|based\s+in|settled\s+in"),
-        (EMPLOYER, r"work(?:s|ed|ing)?\s+(?:at|for)|joined|joining|started\s+(?:a\s+new\s+job\s+|working\s+|a\s+job\s+)?(?:at|with)"
-                   r"|switched\s+(?:jobs\s+|companies\s+)?to|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)"
-                   r"|employed\s+(?:at|by)|hired\s+(?:at|by)|started\s+(?:my|a)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)"),
-        ("manager", r"report(?:s|ed|ing)?\s+(?:directly\s+)?to|work(?:s|ing)?\s+under"),
-        ("salary", r"(?:make|makes|making|earn|earns|earning|get\s+paid|am\s+paid|'m\s+paid)(?=\s+[$€£¥]?\d)"),
+    (
+        name,
+        re.compile(
+            rf"^{_SUBJ_EN}(?:'m|’m|'ve|’ve|'s|’s)?{_ADV_EN}\s+(?:{verbs})\s+(?P<value>.+)$", re.IGNORECASE
+        ),
     )
-)  # fmt: skip
+    for name, verbs in (
+        (
+            RESIDENCE,
+            r"live[sd]?\s+in|living\s+in|reside[sd]?\s+in|residing\s+in|moved\s+(?:to|into)|moving\s+(?:to|into)"
+            r"|relocated\s+to|relocating\s+to|based\s+in|settled\s+in",
+        ),
+        (
+            EMPLOYER,
+            r"work(?:s|ed|ing)?\s+(?:at|for)|joined|joining|started\s+(?:a\s+new\s+job\s+|working\s+|a\s+job\s+)?(?:at|with)"
+            r"|switched\s+(?:jobs\s+|companies\s+)?to|got\s+a\s+(?:new\s+)?job\s+(?:at|with)|took\s+a\s+(?:new\s+)?job\s+(?:at|with)"
+            r"|employed\s+(?:at|by)|hired\s+(?:at|by)|started\s+(?:my|a)\s+(?:new\s+)?(?:job|position|role)\s+(?:at|with)",
+        ),
+        ("manager", r"report(?:s|ed|ing)?\s+(?:directly\s+)?to|work(?:s|ing)?\s+under"),
+        (
+            "salary",
+            r"(?:make|makes|making|earn|earns|earning|get\s+paid|am\s+paid|'m\s+paid)(?=\s+[$€£¥]?\d)",
+        ),
+    )
+)
 # states of one relation, one at a time: "I'm single" → "I got engaged"; "I work remotely" → "back in the office"
 _STATES_EN: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = (
     ("relationship status", r"single|engaged|married|divorced|separated|widowed|in a relationship", ()),
-    ("work mode", r"remotely|remote|from home|in the office|at the office|on-?site|hybrid",
-     (("remotely", "remote"), ("from home", "remote"), ("at the office", "in the office"), ("on-site", "in the office"),
-      ("onsite", "in the office"))),
-)  # fmt: skip
-_STATE_EN = [(name, re.compile(rf"^{_SUBJ_EN}(?:'m|’m|'re|’re|'s|’s|\s+am|\s+are|\s+is)?(?:\s+(?:now|just|finally|recently|"
-                               r"officially|back|fully|still|currently|got|getting|became|become|have|has|working|work|"
-                               rf"works|mostly|all))*\s+(?P<value>{words})\b", re.IGNORECASE), dict(same))
-             for name, words, same in _STATES_EN]  # fmt: skip
-_STATES_ZH = (("婚恋状态", re.compile(r"^(?P<subj>我们?|[\u4e00-\u9fff]{1,4}?)(?:现在|目前|已经|刚刚?|终于|还是|还|是)*"
-                                    r"(?P<value>单身|订婚|结婚|离婚|恋爱|脱单)")),)  # fmt: skip
+    (
+        "work mode",
+        r"remotely|remote|from home|in the office|at the office|on-?site|hybrid",
+        (
+            ("remotely", "remote"),
+            ("from home", "remote"),
+            ("at the office", "in the office"),
+            ("on-site", "in the office"),
+            ("onsite", "in the office"),
+        ),
+    ),
+)
+_STATE_EN = [
+    (
+        name,
+        re.compile(
+            rf"^{_SUBJ_EN}(?:'m|’m|'re|’re|'s|’s|\s+am|\s+are|\s+is)?(?:\s+(?:now|just|finally|recently|"
+            r"officially|back|fully|still|currently|got|getting|became|become|have|has|working|work|"
+            rf"works|mostly|all))*\s+(?P<value>{words})\b",
+            re.IGNORECASE,
+        ),
+        dict(same),
+    )
+    for name, words, same in _STATES_EN
+]
+_STATES_ZH = (
+    (
+        "婚恋状态",
+        re.compile(
+            r"^(?P<subj>我们?|[\u4e00-\u9fff]{1,4}?)(?:现在|目前|已经|刚刚?|终于|还是|还|是)*"
+            r"(?P<value>单身|订婚|结婚|离婚|恋爱|脱单)"
+        ),
+    ),
+)
 _NEGATION_EN = re.compile(
     rf"^{_SUBJ_EN}(?:'m|’m|'ve|’ve|'s|’s)?(?:\s+(?:have|has|had|am|is|are|finally|just|recently|officially|actually))*\s+"
     r"(?:(?P<stop>quit|stopped|gave up|give up|kicked)\s+(?P<gerund>\w+ing)\b(?P<rest>.*)"
@@ -199,48 +545,101 @@ _NEGATION_EN = re.compile(
     r"|(?:am|is|are|'m|'s|'re)?\s*not\s+(?:a\s+|an\s+)?(?P<notbe>[\w-]+)\s+any\s?more\b.*"
     r"|(?:don't|do not|doesn't|does not|don’t|doesn’t)\s+(?P<anymore>.+?)\s+any\s?more\b.*)$",
     re.IGNORECASE,
-)  # fmt: skip
+)
 _VERB_EN = re.compile(
     rf"^{_SUBJ_EN}(?:\s+(?:now|currently|still|just|recently|usually|always|also|only|mostly))*\s+"
     r"(?P<verb>(?!am\b|is\b|are\b|was\b|have\b|has\b|had\b|do\b|does\b|did\b|will\b|would\b|can\b|could\b|should\b|"
     r"may\b|might\b|must\b|think\b|feel\b|guess\b|hope\b|want\b|need\b|wish\b|know\b|believe\b|mean\b|not\b|never\b)"
     r"[a-z]+)(?:\s+(?P<prep>to|at|in|for|with|on|from|by))?\s*(?P<value>.*)$",
     re.IGNORECASE,
-)  # fmt: skip
+)
 
 _ZH_SUBJ = r"(?P<subj>我们|我|[\u4e00-\u9fff]{1,4}?)"
 # a time said between the subject and the verb: "大刘六月份晋升为…", "我今年一月戒烟了"
 _ZH_TIME = r"(?:[一二三四五六七八九十两\d]{1,3}月份?|今年|去年|前年|上个?月|这个?月|上周|这周|本周|昨天|前天|今天|这个?(?:春天|夏天|秋天|冬天|周末))"
 _ZH_ADV = rf"(?:现在|目前|如今|已经|刚刚|刚|最近|还|也|又|就|正式|终于|下个月|下周|明天|{_ZH_TIME})*"
 _RELATIONS_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
-    (EMPLOYER, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:在|去|到|进)(?P<value>[^，。！？,.!?\s]{{1,15}}?)(?:工作|上班|任职|实习|打工)")),
-    (EMPLOYER, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:入职|加入|跳槽|跳到|换到|转到|跳去|调到)(?:到|去|进)?了?(?P<value>[^，。！？,.!?\s]{{1,15}})")),
-    (RESIDENCE, re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:住在|住|搬到|搬去|搬进|搬家到|搬家去|定居在|定居|家住在|家住|家在)了?(?P<value>[^，。！？,.!?\s]{{1,15}})")),
+    (
+        EMPLOYER,
+        re.compile(
+            rf"^{_ZH_SUBJ}{_ZH_ADV}(?:在|去|到|进)(?P<value>[^，。！？,.!?\s]{{1,15}}?)(?:工作|上班|任职|实习|打工)"
+        ),
+    ),
+    (
+        EMPLOYER,
+        re.compile(
+            rf"^{_ZH_SUBJ}{_ZH_ADV}(?:入职|加入|跳槽|跳到|换到|转到|跳去|调到)(?:到|去|进)?了?(?P<value>[^，。！？,.!?\s]{{1,15}})"
+        ),
+    ),
+    (
+        RESIDENCE,
+        re.compile(
+            rf"^{_ZH_SUBJ}{_ZH_ADV}(?:住在|住|搬到|搬去|搬进|搬家到|搬家去|定居在|定居|家住在|家住|家在)了?(?P<value>[^，。！？,.!?\s]{{1,15}})"
+        ),
+    ),
 )
-_NEGATION_ZH = re.compile(rf"^{_ZH_SUBJ}{_ZH_ADV}(?:(?:不再|已经不|没有再|不)(?P<rest>.+?)了?$|(?:戒了?|戒掉了?)(?P<quit>烟|酒)了?"
-                          r"|(?:辞职|离职|失业|退休)了?(?P<nojob>))[。！!.]*$")  # fmt: skip
+_NEGATION_ZH = re.compile(
+    rf"^{_ZH_SUBJ}{_ZH_ADV}(?:(?:不再|已经不|没有再|不)(?P<rest>.+?)了?$|(?:戒了?|戒掉了?)(?P<quit>烟|酒)了?"
+    r"|(?:辞职|离职|失业|退休)了?(?P<nojob>))[。！!.]*$"
+)
 _ZH_QUIT = {"烟": "抽烟", "酒": "喝酒"}
-_ZH_KIN = ("老公", "老婆", "丈夫", "妻子", "太太", "先生", "男朋友", "女朋友", "对象", "爸爸", "妈妈", "父亲", "母亲",
-           "老板", "领导", "经理", "上司", "主管", "室友", "导师", "医生", "车", "手机号", "电话", "邮箱")  # fmt: skip
+_ZH_KIN = (
+    "老公",
+    "老婆",
+    "丈夫",
+    "妻子",
+    "太太",
+    "先生",
+    "男朋友",
+    "女朋友",
+    "对象",
+    "爸爸",
+    "妈妈",
+    "父亲",
+    "母亲",
+    "老板",
+    "领导",
+    "经理",
+    "上司",
+    "主管",
+    "室友",
+    "导师",
+    "医生",
+    "车",
+    "手机号",
+    "电话",
+    "邮箱",
+)
 _COPULA_ZH = re.compile(
-    r"^(?P<np>(?:我们?的|[^，。！？,.!?\s的是]{1,8}的)[^，。！？,.!?\s]{1,10}?|我(?:" + "|".join(_ZH_KIN) + r")"
+    r"^(?P<np>(?:我们?的|[^，。！？,.!?\s的是]{1,8}的)[^，。！？,.!?\s]{1,10}?|我(?:"
+    + "|".join(_ZH_KIN)
+    + r")"
     r"|(?![我你他她它这那])[\u4e00-\u9fffA-Za-z0-9]{2,8}?)"
     rf"(?:现在|目前|如今|已经|也|又|刚|{_ZH_TIME})*(?:改成|换成|变成|改为|换为|变为|涨到|降到|调到|升到|调整为|更新为|晋升为|升为|升任|"
     r"当选为?|成为|是|为|叫|叫做)了?"
     r"(?P<value>[^，。！？,!?；;]+)"
-)  # fmt: skip
+)
 # "我把储物柜密码重置成了8046": the object of 把 is the slot, what follows 成/为/到 its new value
-_BA_ZH = re.compile(rf"^(?P<subj>我们?){_ZH_ADV}把(?P<np>[^，。！？,!?把]{{1,10}}?)(?:重置|重新设置|设置|改|换|调整|调|升级|更新|设)"
-                    r"(?:成|为|到)了?(?P<value>[^，。！？,!?；;]+)")  # fmt: skip
+_BA_ZH = re.compile(
+    rf"^(?P<subj>我们?){_ZH_ADV}把(?P<np>[^，。！？,!?把]{{1,10}}?)(?:重置|重新设置|设置|改|换|调整|调|升级|更新|设)"
+    r"(?:成|为|到)了?(?P<value>[^，。！？,!?；;]+)"
+)
 # "象棋社选了娜娜当社长", "北辰能源任命了杜衡为总经理": <owner> appoints <value> as <attribute>
-_APPOINT_ZH = re.compile(r"^(?P<owner>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:任命|选|选举|推选|聘请|聘|请|提拔)了?"
-                         r"(?P<value>[^，。！？,!?的]{1,6}?)(?:为|当|做|担任|出任)(?:新的?|新一任的?)?"
-                         r"(?P<attr>[\u4e00-\u9fff]{1,6})$")  # fmt: skip
-_APPOINT_EN = re.compile(r"^(?P<owner>the\s+(?:[\w'-]+\s+){0,3}?[\w'-]+|(?-i:[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2}))\s+"
-                         r"(?:has\s+|have\s+|just\s+)*(?:elected|appointed|named|made|hired|promoted|picked|chose|voted\s+in)\s+"
-                         r"(?P<value>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?))\s+(?:as\s+)?(?:(?:the|its|their|our|new)\s+)*"
-                         r"(?P<attr>[\w-]+(?:\s+[\w-]+)?)$", re.IGNORECASE)  # fmt: skip
-_ZH_NP_STOP = re.compile(r"[觉想说要会能看听做让给被把得应该可以知道认为希望需要打算]|^(?:今天|明天|昨天|这|那|哪|谁|什么|怎么|因为|所以|如果|但是)")
+_APPOINT_ZH = re.compile(
+    r"^(?P<owner>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)(?:任命|选|选举|推选|聘请|聘|请|提拔)了?"
+    r"(?P<value>[^，。！？,!?的]{1,6}?)(?:为|当|做|担任|出任)(?:新的?|新一任的?)?"
+    r"(?P<attr>[\u4e00-\u9fff]{1,6})$"
+)
+_APPOINT_EN = re.compile(
+    r"^(?P<owner>the\s+(?:[\w'-]+\s+){0,3}?[\w'-]+|(?-i:[A-Z][\w&'-]*(?:\s+[A-Z][\w&'-]*){0,2}))\s+"
+    r"(?:has\s+|have\s+|just\s+)*(?:elected|appointed|named|made|hired|promoted|picked|chose|voted\s+in)\s+"
+    r"(?P<value>(?-i:[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?))\s+(?:as\s+)?(?:(?:the|its|their|our|new)\s+)*"
+    r"(?P<attr>[\w-]+(?:\s+[\w-]+)?)$",
+    re.IGNORECASE,
+)
+_ZH_NP_STOP = re.compile(
+    r"[觉想说要会能看听做让给被把得应该可以知道认为希望需要打算]|^(?:今天|明天|昨天|这|那|哪|谁|什么|怎么|因为|所以|如果|但是)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,7 +652,9 @@ class Claim:
     arity: Arity
     change: bool  # explicit change words
     negated: bool = False
-    kind: str = "value"  # "value" | "class" (a value naming a class: "a doctor") | "place" (a prepositional phrase)
+    kind: str = (
+        "value"  # "value" | "class" (a value naming a class: "a doctor") | "place" (a prepositional phrase)
+    )
     template: str = "copula"
 
     @property
@@ -288,14 +689,20 @@ def _stem(word: str) -> str:
 
 def _value(raw: str, zh: bool) -> tuple[str, str]:
     """The normalised value and its kind."""
-    text = re.sub(r"^(?:(?:now|currently|still|actually|officially|just)\s+)+", "", _fold(raw), flags=re.IGNORECASE)
+    text = re.sub(
+        r"^(?:(?:now|currently|still|actually|officially|just)\s+)+", "", _fold(raw), flags=re.IGNORECASE
+    )
     text = (_VALUE_END_ZH if zh else _VALUE_END_EN).sub("", text).strip(" .。!！'\"“”‘’")
     kind = "value"
-    if re.match(r"^(?:a|an|one of|some|kind of|pretty|very|really|so|quite|too|not)\s", text, re.IGNORECASE) or (
-        zh and re.match(r"^(?:一[个名位只家种]|个|很|挺|非常|特别|不)", text)
-    ):
+    if re.match(
+        r"^(?:a|an|one of|some|kind of|pretty|very|really|so|quite|too|not)\s", text, re.IGNORECASE
+    ) or (zh and re.match(r"^(?:一[个名位只家种]|个|很|挺|非常|特别|不)", text)):
         kind = "class"
-    elif re.match(r"^(?:on|at|by)\s+(?:\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midnight)", text, re.IGNORECASE):
+    elif re.match(
+        r"^(?:on|at|by)\s+(?:\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|noon|midnight)",
+        text,
+        re.IGNORECASE,
+    ):
         text = text.split(None, 1)[1]  # "on Tuesday" = "Tuesday": a date is a value
     elif re.match(r"^(?:in|on|at|with|from|for|about|by|over|under|near|like)\b", text, re.IGNORECASE):
         kind = "place"
@@ -335,8 +742,24 @@ def canonical_attribute(attribute: str, *, zh: bool = False) -> str:
 
 
 _WHOLE_ONLY_EN = frozenset(["number", "relationship", "pin"])  # "apartment number" is no phone
-_GENERIC_QUALIFIERS_EN = frozenset(["annual", "yearly", "monthly", "base", "personal", "mobile", "cell", "direct",
-                                    "private", "main", "primary", "home", "contact", "phone"])  # fmt: skip
+_GENERIC_QUALIFIERS_EN = frozenset(
+    [
+        "annual",
+        "yearly",
+        "monthly",
+        "base",
+        "personal",
+        "mobile",
+        "cell",
+        "direct",
+        "private",
+        "main",
+        "primary",
+        "home",
+        "contact",
+        "phone",
+    ]
+)
 
 
 _MULTI_STEMS = frozenset(_stem(w) for w in _MULTI_EN)
@@ -350,8 +773,13 @@ def _arity(attribute: str, *, zh: bool) -> Arity:
         return "unknown" if not (multi or single) else "multi" if multi >= single else "single"
     words = re.split(r"[\s_'-]+", attribute.casefold())
     stems = {_stem(w) for w in words} | set(words)
-    if stems & (_MULTI_EN | _MULTI_STEMS) or (words and words[-1].endswith("s") and not words[-1].endswith("ss")
-                             and words[-1] not in _SINGLE_EN and len(words[-1]) > 3):  # fmt: skip
+    if stems & (_MULTI_EN | _MULTI_STEMS) or (
+        words
+        and words[-1].endswith("s")
+        and not words[-1].endswith("ss")
+        and words[-1] not in _SINGLE_EN
+        and len(words[-1]) > 3
+    ):
         return "multi"  # a plural head ("my hobbies are …") names several values
     return "single" if (stems | {attribute}) & (_SINGLE_EN | _SINGLE_STEMS) else "unknown"
 
@@ -364,8 +792,10 @@ def _split_np_en(np: str) -> tuple[str, str] | None:
     # "the capital of france" → owner france, attribute capital
     if "of" in words[1:-1]:
         i = words.index("of", 1)
-        owner, attr = _owner_en(" ".join(words[i + 1 :])), _attribute_words(words[1:i] if words[0] in
-                                                                                ("my", "our", "the") else words[:i])  # fmt: skip
+        owner, attr = (
+            _owner_en(" ".join(words[i + 1 :])),
+            _attribute_words(words[1:i] if words[0] in ("my", "our", "the") else words[:i]),
+        )
         return (owner, attr) if attr else None
     if words[0] in ("my", "our", "the"):
         return "", _attribute_words(words[1:])
@@ -401,8 +831,15 @@ def _relation_en(text: str) -> Claim | None:
         if m:
             value, kind = _value(m.group("value"), False)
             if value:
-                return Claim(_owner_en(m.group("subj")), name, value, "single", bool(_CHANGE_EN.search(text)),
-                             kind=kind, template="relation")  # fmt: skip
+                return Claim(
+                    _owner_en(m.group("subj")),
+                    name,
+                    value,
+                    "single",
+                    bool(_CHANGE_EN.search(text)),
+                    kind=kind,
+                    template="relation",
+                )
     return None
 
 
@@ -411,9 +848,14 @@ def _state_en(text: str) -> Claim | None:
         m = pattern.match(text)
         if m:
             value = m.group("value").casefold()
-            return Claim(_owner_en(m.group("subj")), name, same.get(value, value), "single",
-                         bool(_CHANGE_EN.search(text)) or bool(re.search(r"\b(?:got|became|back)\b", text, re.I)),
-                         template="relation")  # fmt: skip
+            return Claim(
+                _owner_en(m.group("subj")),
+                name,
+                same.get(value, value),
+                "single",
+                bool(_CHANGE_EN.search(text)) or bool(re.search(r"\b(?:got|became|back)\b", text, re.I)),
+                template="relation",
+            )
     return None
 
 
@@ -453,14 +895,25 @@ def _verb_en(text: str) -> Claim | None:
     if m is None:
         return None
     subject = m.group("subj").casefold()
-    if subject not in ("i", "we") and not subject.startswith(("my ", "our ")) and not m.group("verb").endswith(("s", "ed")):
+    if (
+        subject not in ("i", "we")
+        and not subject.startswith(("my ", "our "))
+        and not m.group("verb").endswith(("s", "ed"))
+    ):
         return None  # "Create a plan", "Perform the tasks": an imperative, not "Dana runs the team"
     verb = _stem(m.group("verb"))
     attr = verb + (f" {m.group('prep').casefold()}" if m.group("prep") else "")
     value, kind = _value(m.group("value"), False)
     arity = _arity(attr, zh=False)
-    return Claim(_owner_en(m.group("subj")), attr, value, "unknown" if arity == "single" else arity,
-                 bool(_CHANGE_EN.search(text)), kind=kind, template="verb")  # fmt: skip
+    return Claim(
+        _owner_en(m.group("subj")),
+        attr,
+        value,
+        "unknown" if arity == "single" else arity,
+        bool(_CHANGE_EN.search(text)),
+        kind=kind,
+        template="verb",
+    )
 
 
 def _claim_en(text: str, *, generic: bool) -> Claim | None:
@@ -476,8 +929,11 @@ def _claim_en(text: str, *, generic: bool) -> Claim | None:
 def _np_zh(np: str) -> tuple[str, str]:
     """Owner and attribute of a Chinese noun phrase: 北辰能源的总经理 → (北辰能源, 总经理), 我储物柜的密码 →
     (我, 储物柜密码), 我老公 → (我, 老公), 储物柜密码 → ("", 储物柜密码)."""
-    owner, _, attr = np.rpartition("的") if "的" in np else (np[:1] if np.startswith("我") else "", "", np[1:]
-                                                              if np.startswith("我") else np)  # fmt: skip
+    owner, _, attr = (
+        np.rpartition("的")
+        if "的" in np
+        else (np[:1] if np.startswith("我") else "", "", np[1:] if np.startswith("我") else np)
+    )
     attr = attr.removeprefix("新").strip()
     if owner.startswith("我") and owner not in ("我", "我们"):  # 我最喜欢的运动: the speaker's "最喜欢运动"
         rest = owner.removeprefix("我们").removeprefix("我")
@@ -520,27 +976,44 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
         if m and (m.group("subj") in ("我", "我们") or not _ZH_NP_STOP.search(m.group("subj"))):
             value, kind = _value(m.group("value"), True)
             if value:
-                return Claim(_owner_zh(m.group("subj")), name, value, "single", change, kind=kind, template="relation")
+                return Claim(
+                    _owner_zh(m.group("subj")), name, value, "single", change, kind=kind, template="relation"
+                )
     m = _BA_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("np")):
         owner, attr = _np_zh(m.group("np"))
         value, kind = _value(m.group("value"), True)
         if attr and value and len(value) <= 40:
-            return Claim(_owner_zh(owner), canonical_attribute(attr, zh=True), value, _arity(attr, zh=True), True,
-                         kind=kind, template="copula")  # fmt: skip
+            return Claim(
+                _owner_zh(owner),
+                canonical_attribute(attr, zh=True),
+                value,
+                _arity(attr, zh=True),
+                True,
+                kind=kind,
+                template="copula",
+            )
     m = _APPOINT_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("owner") + m.group("attr")):
         value, kind = _value(m.group("value"), True)
         attr = m.group("attr").removesuffix("了")
         if value and attr:
-            return Claim(m.group("owner"), canonical_attribute(attr, zh=True), value, "single", True, kind=kind)
+            return Claim(
+                m.group("owner"), canonical_attribute(attr, zh=True), value, "single", True, kind=kind
+            )
     m = _COPULA_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("np")):
         owner, attr = _np_zh(m.group("np"))
         value, kind = _value(m.group("value"), True)
         if attr and value and len(value) <= 40:
-            return Claim(_owner_zh(owner), canonical_attribute(attr, zh=True), value, _arity(attr, zh=True), change,
-                         kind=kind)
+            return Claim(
+                _owner_zh(owner),
+                canonical_attribute(attr, zh=True),
+                value,
+                _arity(attr, zh=True),
+                change,
+                kind=kind,
+            )
     if generic:
         m = re.match(rf"^{_ZH_SUBJ}{_ZH_ADV}(?P<pred>[\u4e00-\u9fff]{{1,8}})[了啦呢。！!.]*$", text)
         if m and m.group("subj") in ("我", "我们"):
@@ -549,11 +1022,17 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
 
 
 # a leading circumstance before the subject: "After the reorg I report to …", "Since the move, we …"
-_AFTER_LEAD_EN = re.compile(r"^(?:after|since|following|with|due to|because of)\s+(?:the|a|an|my|our|all|this|that)\s+"
-                            r"(?:[\w'-]+\s+){0,3}?[\w'-]+\s*,?\s+(?=(?:i|we|my|our)\b)", re.IGNORECASE)  # fmt: skip
+_AFTER_LEAD_EN = re.compile(
+    r"^(?:after|since|following|with|due to|because of)\s+(?:the|a|an|my|our|all|this|that)\s+"
+    r"(?:[\w'-]+\s+){0,3}?[\w'-]+\s*,?\s+(?=(?:i|we|my|our)\b)",
+    re.IGNORECASE,
+)
 # a statement that drops its subject, opening with a verb in the past: the speaker's own ("Moved to Graz")
-_SUBJECTLESS_EN = re.compile(r"^(?:started|moved|switched|joined|got|took|renamed|changed|sold|quit|left|finished|"
-                             r"bought|upgraded|downgraded|relocated|transferred|reset)\s", re.IGNORECASE)  # fmt: skip
+_SUBJECTLESS_EN = re.compile(
+    r"^(?:started|moved|switched|joined|got|took|renamed|changed|sold|quit|left|finished|"
+    r"bought|upgraded|downgraded|relocated|transferred|reset)\s",
+    re.IGNORECASE,
+)
 
 
 def _clause_claim_zh(text: str) -> Claim | None:
@@ -577,14 +1056,26 @@ def _mark_change(claim: Claim | None) -> Claim | None:
 def _clauses(text: str) -> list[str]:
     """The clauses of an English sentence, the last first: "Karen left, my boss is now Tom" → the
     second clause says the value; a clause that drops its subject ("…and now drive a Honda") gets "I"."""
-    parts = [p.strip() for p in re.split(r"\s*(?:[;]|,(?!\d{3}\b)|\s[-–—]\s)\s*|\s+(?:and|but|so)\s+(?=now\b|then\b|i\b|my\b|our\b)", text, flags=re.IGNORECASE) if p and p.strip()]  # fmt: skip
+    parts = [
+        p.strip()
+        for p in re.split(
+            r"\s*(?:[;]|,(?!\d{3}\b)|\s[-–—]\s)\s*|\s+(?:and|but|so)\s+(?=now\b|then\b|i\b|my\b|our\b)",
+            text,
+            flags=re.IGNORECASE,
+        )
+        if p and p.strip()
+    ]
     out = []
     for p in reversed(parts[1:]):
         p = re.sub(r"^(?:and|but|so)\s+", "", p, flags=re.IGNORECASE)
-        if re.match(r"^(?:now|then|also)\s+[a-z]+", p, re.IGNORECASE) and not re.match(r"^now\s+(?:i|my|our|the)\b", p, re.IGNORECASE):
+        if re.match(r"^(?:now|then|also)\s+[a-z]+", p, re.IGNORECASE) and not re.match(
+            r"^now\s+(?:i|my|our|the)\b", p, re.IGNORECASE
+        ):
             p = "I " + p
         out.append(p)
-    if len(parts) > 1:  # the first clause alone, when a later one spoils the whole ("…: 0151 22, the old one is dead")
+    if (
+        len(parts) > 1
+    ):  # the first clause alone, when a later one spoils the whole ("…: 0151 22, the old one is dead")
         out.append(parts[0])
     return out
 
@@ -622,16 +1113,32 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
 
 # an assistant's question that names a slot, and the statement frame a short answer fills
 _ASKS_EN: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^(?:so|and|ok|okay)?[,\s]*(?:what|which|who)(?:'s|’s|\s+is|\s+are)\s+(?:your|the)\s+(?P<np>[\w' -]{1,40}?)"
-                r"(?:\s+(?:now|these days|then|again))?\s*\?$", re.IGNORECASE), "my {np} is "),
-    (re.compile(r"^(?:so|and)?[,\s]*where\s+do\s+you\s+(?P<verb>live|work)(?:\s+(?:now|these days))?\s*\?$", re.IGNORECASE),
-     "I {verb} in "),
-)  # fmt: skip
+    (
+        re.compile(
+            r"^(?:so|and|ok|okay)?[,\s]*(?:what|which|who)(?:'s|’s|\s+is|\s+are)\s+(?:your|the)\s+(?P<np>[\w' -]{1,40}?)"
+            r"(?:\s+(?:now|these days|then|again))?\s*\?$",
+            re.IGNORECASE,
+        ),
+        "my {np} is ",
+    ),
+    (
+        re.compile(
+            r"^(?:so|and)?[,\s]*where\s+do\s+you\s+(?P<verb>live|work)(?:\s+(?:now|these days))?\s*\?$",
+            re.IGNORECASE,
+        ),
+        "I {verb} in ",
+    ),
+)
 _ASKS_ZH: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"^(?:那|所以)?你(?:现在)?的?(?:新的?)?(?P<np>[\u4e00-\u9fff]{1,8}?)(?:现在)?(?:是什么|是多少|是哪个|是哪里|是哪儿|叫什么|是谁)"
-                r"[呢啊呀]?[？?]$"), "我的{np}是"),
+    (
+        re.compile(
+            r"^(?:那|所以)?你(?:现在)?的?(?:新的?)?(?P<np>[\u4e00-\u9fff]{1,8}?)(?:现在)?(?:是什么|是多少|是哪个|是哪里|是哪儿|叫什么|是谁)"
+            r"[呢啊呀]?[？?]$"
+        ),
+        "我的{np}是",
+    ),
     (re.compile(r"^(?:那|所以)?你(?:现在)?住(?:在)?哪(?:里|儿)?[呢啊呀]?[？?]$"), "我住在"),
-)  # fmt: skip
+)
 
 
 def answer_frame(question: str) -> str | None:
@@ -651,9 +1158,33 @@ def slot_of(text: str) -> Claim | None:
     return claim_of(text)
 
 
-_ADDITIVE = re.compile(r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
-                       r"又(?!搬|换|改|涨|降|跳|调|升)", re.IGNORECASE)  # "又搬家了" is a change again, not one more  # fmt: skip
-_VALUE_STOP = frozenset(["a", "an", "the", "of", "to", "in", "on", "at", "for", "with", "my", "our", "and", "or", "every", "each", "per", "mg"])
+_ADDITIVE = re.compile(
+    r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
+    r"又(?!搬|换|改|涨|降|跳|调|升)",
+    re.IGNORECASE,
+)  # "又搬家了" is a change again, not one more
+_VALUE_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "my",
+        "our",
+        "and",
+        "or",
+        "every",
+        "each",
+        "per",
+        "mg",
+    ]
+)
 
 
 def _shares_word(a: str, b: str) -> bool:
@@ -669,22 +1200,164 @@ def _same_value(a: str, b: str) -> bool:
 
 # ------------------------------------------------------------------ alignment (any statement shape)
 _ALIGN_STOP_EN = frozenset(
-    ["i", "me", "my", "mine", "we", "us", "our", "you", "your", "he", "she", "his", "her", "they", "them", "their", "it", "its", "the", "a", "an", "is", "are", "was", "were", "be", "been", "am", "to", "of", "in", "on", "at", "for", "with", "from", "by", "and", "or", "but", "so", "as", "that", "this", "these", "those", "there", "here", "do", "does", "did", "have", "has", "had", "will", "would", "can", "could", "should", "just", "about", "some", "any", "all", "very", "really", "also", "still", "now", "new", "old", "today", "yesterday", "week", "month", "year", "last", "next", "this", "ago", "since", "after", "before", "then", "than", "not", "no", "yes", "got", "get", "gets", "one", "ones"]
+    [
+        "i",
+        "me",
+        "my",
+        "mine",
+        "we",
+        "us",
+        "our",
+        "you",
+        "your",
+        "he",
+        "she",
+        "his",
+        "her",
+        "they",
+        "them",
+        "their",
+        "it",
+        "its",
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "am",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "from",
+        "by",
+        "and",
+        "or",
+        "but",
+        "so",
+        "as",
+        "that",
+        "this",
+        "these",
+        "those",
+        "there",
+        "here",
+        "do",
+        "does",
+        "did",
+        "have",
+        "has",
+        "had",
+        "will",
+        "would",
+        "can",
+        "could",
+        "should",
+        "just",
+        "about",
+        "some",
+        "any",
+        "all",
+        "very",
+        "really",
+        "also",
+        "still",
+        "now",
+        "new",
+        "old",
+        "today",
+        "yesterday",
+        "week",
+        "month",
+        "year",
+        "last",
+        "next",
+        "this",
+        "ago",
+        "since",
+        "after",
+        "before",
+        "then",
+        "than",
+        "not",
+        "no",
+        "yes",
+        "got",
+        "get",
+        "gets",
+        "one",
+        "ones",
+    ]
 )
-_ALIGN_STOP_ZH = frozenset(["我", "我们", "你", "他", "她", "它", "的", "了", "是", "在", "和", "跟", "也", "都", "就", "还", "又", "很", "把", "被", "给", "到", "去", "从", "现在", "已经", "以后", "之后", "今天", "昨天", "这", "那", "个", "一"])
+_ALIGN_STOP_ZH = frozenset(
+    [
+        "我",
+        "我们",
+        "你",
+        "他",
+        "她",
+        "它",
+        "的",
+        "了",
+        "是",
+        "在",
+        "和",
+        "跟",
+        "也",
+        "都",
+        "就",
+        "还",
+        "又",
+        "很",
+        "把",
+        "被",
+        "给",
+        "到",
+        "去",
+        "从",
+        "现在",
+        "已经",
+        "以后",
+        "之后",
+        "今天",
+        "昨天",
+        "这",
+        "那",
+        "个",
+        "一",
+    ]
+)
 # a new statement that ends what an old one said about a shared word ("Sold the Civic", "我和陈浩分手了")
-_ENDING_EN = re.compile(r"\b(?:sold|quit|left|divorced|broke up|split up|closed|cancel+ed|scrapped|dropped|gave up|"
-                        r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|"
-                        r"no longer|not anymore|any ?more)\b", re.IGNORECASE)  # fmt: skip
-_ENDING_ZH = re.compile(r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽")
+_ENDING_EN = re.compile(
+    r"\b(?:sold|quit|left|divorced|broke up|split up|closed|cancel+ed|scrapped|dropped|gave up|"
+    r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|"
+    r"no longer|not anymore|any ?more)\b",
+    re.IGNORECASE,
+)
+_ENDING_ZH = re.compile(
+    r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽"
+)
 _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
     r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|"
-    r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b", re.IGNORECASE)  # fmt: skip
-_FROM_TO = re.compile(r"\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+?)(?:[,.;!]|$)|从(?P<old2>.+?)(?:换|改|搬|调|转)?到(?P<new2>[^，。！,]+)",
-                      re.IGNORECASE)  # fmt: skip
-_TIME_LEAD_ZH = re.compile(r"^(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|最近|刚刚?|周末|上周末)[，,]?")
+    r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b",
+    re.IGNORECASE,
+)
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?P<old>.+?)\s+to\s+(?P<new>.+?)(?:[,.;!]|$)|从(?P<old2>.+?)(?:换|改|搬|调|转)?到(?P<new2>[^，。！,]+)",
+    re.IGNORECASE,
+)
+_TIME_LEAD_ZH = re.compile(
+    r"^(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|最近|刚刚?|周末|上周末)[，,]?"
+)
 
 
 @lru_cache(maxsize=8192)
@@ -699,8 +1372,14 @@ def _align_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
         from ._jieba import cut_precise
 
         for run in re.findall(r"[\u4e00-\u9fff]+", folded):
-            words = [w for w in cut_precise(run) if w not in _ALIGN_STOP_ZH and w not in _FILLER_ZH
-                     and not _CHANGE_ZH.search(w) and not _ENDING_ZH.search(w)]  # fmt: skip
+            words = [
+                w
+                for w in cut_precise(run)
+                if w not in _ALIGN_STOP_ZH
+                and w not in _FILLER_ZH
+                and not _CHANGE_ZH.search(w)
+                and not _ENDING_ZH.search(w)
+            ]
             content.update(w for w in words if len(w) >= 2)
         values.update(v.casefold() for v in re.findall(r"[A-Za-z0-9][\w@.·:-]*[\w]|\d", folded))
         return frozenset(content), frozenset(values)
@@ -709,7 +1388,9 @@ def _align_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
         low = word.casefold()
         base = re.sub(r"'(?:s|ve|m|ll|d|re|t)$|n't$", "", low)
         numeric = any(ch.isdigit() for ch in word) or "@" in word
-        if not numeric and (base in _ALIGN_STOP_EN or base in EN_STOPWORDS or base in _GENERIC_EN or len(base) < 3):
+        if not numeric and (
+            base in _ALIGN_STOP_EN or base in EN_STOPWORDS or base in _GENERIC_EN or len(base) < 3
+        ):
             continue  # "I've", "the", "way", "really": words that name no thing
         if numeric or (i > 0 and word[:1].isupper()):
             values.add(low)
@@ -720,22 +1401,122 @@ def _align_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
 
 # words of any chat that name no thing: shared, they say nothing of one slot
 _GENERIC_EN = frozenset(
-    ["way", "great", "good", "nice", "really", "even", "much", "many", "lot", "lots", "bit", "thing", "things", "sure",
-     "maybe", "try", "trying", "tried", "back", "well", "like", "love", "get", "getting", "make", "making", "made",
-     "going", "want", "need", "know", "see", "look", "feel", "yet", "been", "being", "able", "lately", "recently",
-     "always", "never", "ever", "usually", "often", "sometimes", "still", "kind", "sort", "pretty", "quite", "enjoy",
-     "think", "time", "times", "day", "days", "done", "doing", "use", "using", "used", "take", "taking", "keep",
-     "wow", "yeah", "hey", "hi", "hello", "thanks", "please", "something", "anything", "everything", "nothing",
-     "someone", "anyone", "everyone", "would", "could", "should", "might", "will", "can", "one", "two"]
-)  # fmt: skip
+    [
+        "way",
+        "great",
+        "good",
+        "nice",
+        "really",
+        "even",
+        "much",
+        "many",
+        "lot",
+        "lots",
+        "bit",
+        "thing",
+        "things",
+        "sure",
+        "maybe",
+        "try",
+        "trying",
+        "tried",
+        "back",
+        "well",
+        "like",
+        "love",
+        "get",
+        "getting",
+        "make",
+        "making",
+        "made",
+        "going",
+        "want",
+        "need",
+        "know",
+        "see",
+        "look",
+        "feel",
+        "yet",
+        "been",
+        "being",
+        "able",
+        "lately",
+        "recently",
+        "always",
+        "never",
+        "ever",
+        "usually",
+        "often",
+        "sometimes",
+        "still",
+        "kind",
+        "sort",
+        "pretty",
+        "quite",
+        "enjoy",
+        "think",
+        "time",
+        "times",
+        "day",
+        "days",
+        "done",
+        "doing",
+        "use",
+        "using",
+        "used",
+        "take",
+        "taking",
+        "keep",
+        "wow",
+        "yeah",
+        "hey",
+        "hi",
+        "hello",
+        "thanks",
+        "please",
+        "something",
+        "anything",
+        "everything",
+        "nothing",
+        "someone",
+        "anyone",
+        "everyone",
+        "would",
+        "could",
+        "should",
+        "might",
+        "will",
+        "can",
+        "one",
+        "two",
+    ]
+)
 
 
 _CHANGE_WORD_EN = re.compile(
     r"(?:chang|mov|switch|reassign|rais|lower|extend|postpon|rebook|renam|upgrad|downgrad|promot|reset|regist|"
     r"re-regist|increas|decreas|bump|boost|reduc|dropp|renew|rebrand|swapp|trad|sold|sell|quit|left|leav|divorc|"
     r"clos|cancel|scrapp|stopp|end|retir|replac|start|transferr|relocat|cut)\w*|new|now|instead|again",
-)  # fmt: skip
-_FILLER_ZH = frozenset(["现在", "已经", "目前", "如今", "然后", "因为", "所以", "但是", "不过", "以后", "之后", "完全", "一直", "还是", "只"])
+)
+_FILLER_ZH = frozenset(
+    [
+        "现在",
+        "已经",
+        "目前",
+        "如今",
+        "然后",
+        "因为",
+        "所以",
+        "但是",
+        "不过",
+        "以后",
+        "之后",
+        "完全",
+        "一直",
+        "还是",
+        "只",
+    ]
+)
 
 
 def _aligned_change(new: str, old: str) -> ValueChange | None:
@@ -755,8 +1536,13 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     anchor = " ".join(sorted(shared | (old_v & new_v)))[:80]
     ending = (_ENDING_ZH if zh else _ENDING_EN).search(new)
     if ending and (shared or old_v & new_v):
-        return ValueChange(anchor, " ".join(sorted(old_v)) or old.strip()[:60], "", "single",
-                           f"'{ending.group()}' about {anchor!r}")  # fmt: skip
+        return ValueChange(
+            anchor,
+            " ".join(sorted(old_v)) or old.strip()[:60],
+            "",
+            "single",
+            f"'{ending.group()}' about {anchor!r}",
+        )
     m = _FROM_TO.search(new)
     if m:
         before = (m.group("old") or m.group("old2") or "").casefold()
@@ -766,13 +1552,23 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     change = (_CHANGE_ZH if zh else _STRONG_CHANGE_EN).search(new)
     gone, came = old_v - new_v, new_v - old_v
     if change and shared and gone and came:
-        return ValueChange(anchor, " ".join(sorted(gone)), " ".join(sorted(came)), "single",
-                           f"'{change.group()}' and a new value of {anchor!r}")  # fmt: skip
+        return ValueChange(
+            anchor,
+            " ".join(sorted(gone)),
+            " ".join(sorted(came)),
+            "single",
+            f"'{change.group()}' and a new value of {anchor!r}",
+        )
     if change and len(shared) >= (1 if zh else 2):  # a small substitution: "night team" → "day team"
         old_only, new_only = old_c - new_c, new_c - old_c
         if old_only and new_only and (zh or (len(old_only) <= 2 and len(new_only) <= 3)):
-            return ValueChange(anchor, " ".join(sorted(old_only)), " ".join(sorted(new_only)), "single",
-                               f"'{change.group()}' and a new value of {anchor!r}")  # fmt: skip
+            return ValueChange(
+                anchor,
+                " ".join(sorted(old_only)),
+                " ".join(sorted(new_only)),
+                "single",
+                f"'{change.group()}' and a new value of {anchor!r}",
+            )
     return None
 
 
@@ -819,8 +1615,11 @@ def _named_apart(a: Claim, b: Claim) -> bool:
 
 
 def _head(attribute: str) -> str:
-    return attribute.split()[-1] if " " in attribute else next(
-        (c for c in (*_CLASSES_ZH, *_SINGLE_ZH) if attribute.endswith(c)), attribute)  # fmt: skip
+    return (
+        attribute.split()[-1]
+        if " " in attribute
+        else next((c for c in (*_CLASSES_ZH, *_SINGLE_ZH) if attribute.endswith(c)), attribute)
+    )
 
 
 def _qualifier(attribute: str) -> str:
@@ -859,4 +1658,16 @@ def _template_change(new: str, old: str) -> ValueChange | None:
     return ValueChange(a.key, b.value, a.value, "unknown", "same slot, arity unknown")
 
 
-__all__ = ["EMPLOYER", "RESIDENCE", "Arity", "Claim", "ValueChange", "answer_frame", "canonical_attribute", "claim_of", "may_change", "slot_of", "value_change"]
+__all__ = [
+    "EMPLOYER",
+    "RESIDENCE",
+    "Arity",
+    "Claim",
+    "ValueChange",
+    "answer_frame",
+    "canonical_attribute",
+    "claim_of",
+    "may_change",
+    "slot_of",
+    "value_change",
+]

@@ -5,7 +5,22 @@ from __future__ import annotations
 
 import re
 
-_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "St", "Jr", "Sr", "Prof", "vs", "etc", "e.g", "i.e", "approx", "No")
+_ABBREVIATIONS = (
+    "Dr",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "St",
+    "Jr",
+    "Sr",
+    "Prof",
+    "vs",
+    "etc",
+    "e.g",
+    "i.e",
+    "approx",
+    "No",
+)
 _SPLIT = re.compile(
     r"(?<=[。！？!?；;])|\n+|"
     + "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)

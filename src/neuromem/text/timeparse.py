@@ -196,8 +196,10 @@ def _en_day(m: re.Match[str], ref: datetime) -> Interval:
     return day_interval(_today(ref) + timedelta(days=offset), ref.tzinfo)
 
 
-@_rule(r"\b(?:(?P<day>today|yesterday|tomorrow|this)\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|evening|night)"
-       r"|(?P<tonight>tonight)|(?P<lastnight>last\s+night))\b")  # fmt: skip
+@_rule(
+    r"\b(?:(?P<day>today|yesterday|tomorrow|this)\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|evening|night)"
+    r"|(?P<tonight>tonight)|(?P<lastnight>last\s+night))\b"
+)
 def _en_part_of_day(m: re.Match[str], ref: datetime) -> Interval:
     if m["tonight"]:
         return hours_of_day(_today(ref), ref.tzinfo, 18, 24)

@@ -57,9 +57,12 @@ def count_tokens(text: str) -> int:
 
     The sum of the pieces' costs (module docstring), counted kind by kind: recall counts the
     words of every passage it packs, so this is on the hot path of ``recall_prompt``."""
-    return (len(_IDEOGRAPHS.findall(text)) + len(_OTHERS.findall(text))
-            + sum((len(w) + 3) // 4 for w in _WORDS.findall(text))
-            + sum((len(d) + 2) // 3 for d in _DIGIT_RUNS.findall(text)))  # fmt: skip
+    return (
+        len(_IDEOGRAPHS.findall(text))
+        + len(_OTHERS.findall(text))
+        + sum((len(w) + 3) // 4 for w in _WORDS.findall(text))
+        + sum((len(d) + 2) // 3 for d in _DIGIT_RUNS.findall(text))
+    )
 
 
 def fewer_tokens_than(text: str, limit: int) -> bool:

@@ -25,10 +25,18 @@ __all__ = ["CALL_TIME_VARIABLES", "PROMPTS", "Prompt", "get_prompt"]
 PROMPTS: Mapping[str, Prompt] = MappingProxyType(
     {
         p.name: p
-        for p in (SUMMARIZE, EXTRACT_MEMORIES, DECIDE_OPERATION, PROPOSE_TRAITS, LINK_EVIDENCE,
-                  JUDGE_CONTRADICTION, ABSTRACT_TRAIT, JUDGE_RESTATEMENT)
+        for p in (
+            SUMMARIZE,
+            EXTRACT_MEMORIES,
+            DECIDE_OPERATION,
+            PROPOSE_TRAITS,
+            LINK_EVIDENCE,
+            JUDGE_CONTRADICTION,
+            ABSTRACT_TRAIT,
+            JUDGE_RESTATEMENT,
+        )
     }
-)  # fmt: skip
+)
 
 
 def get_prompt(name: str) -> Prompt:

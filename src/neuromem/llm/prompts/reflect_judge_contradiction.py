@@ -95,10 +95,17 @@ def judge_contradiction(
     return complete_structured(
         chat,
         JUDGE_CONTRADICTION,
-        {"trait": trait, "subtype": subtype, "context": context, "confidence": f"{confidence:.2f}",
-         "supporting": supporting or "(none)", "contradicting": contradicting or "(none)"} | _clock(now),
+        {
+            "trait": trait,
+            "subtype": subtype,
+            "context": context,
+            "confidence": f"{confidence:.2f}",
+            "supporting": supporting or "(none)",
+            "contradicting": contradicting or "(none)",
+        }
+        | _clock(now),
         JudgeContradictionResponse,
         operation="reflect_judge_contradiction",
         max_attempts=max_attempts,
         usage_sink=usage_sink,
-    )  # fmt: skip
+    )

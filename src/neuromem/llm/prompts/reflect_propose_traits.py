@@ -104,10 +104,15 @@ def propose_traits(
     return complete_structured(
         chat,
         PROPOSE_TRAITS,
-        {"memories": memories, "known": known or "(none)", "behavior_min": behavior_min,
-         "trend_min": trend_min} | clock_variables(now),
+        {
+            "memories": memories,
+            "known": known or "(none)",
+            "behavior_min": behavior_min,
+            "trend_min": trend_min,
+        }
+        | clock_variables(now),
         ProposeTraitsResponse,
         operation="reflect_propose_traits",
         max_attempts=max_attempts,
         usage_sink=usage_sink,
-    )  # fmt: skip
+    )

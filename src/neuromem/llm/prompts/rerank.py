@@ -48,8 +48,13 @@ $passages""",
 
 def rank_passages(chat: ChatModel, query: str, passages: Sequence[str]) -> list[int]:
     """The 0-based indices of ``passages`` the model ranked, best first (valid, each once)."""
-    answer = complete_structured(chat, RERANK, {"query": query, "passages": format_memories(passages)},
-                                 RerankResponse, operation="rerank")  # fmt: skip
+    answer = complete_structured(
+        chat,
+        RERANK,
+        {"query": query, "passages": format_memories(passages)},
+        RerankResponse,
+        operation="rerank",
+    )
     seen: list[int] = []
     for number in answer.order:
         if 1 <= number <= len(passages) and number - 1 not in seen:

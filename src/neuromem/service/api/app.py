@@ -80,8 +80,12 @@ def create_app(
 
         mcp_server = build_server(service)
         mcp_app = mcp_server.streamable_http_app(
-            streamable_http_path="/mcp", stateless_http=True, json_response=True, host=settings.service.host,
-            max_request_body_size=settings.service.max_body_bytes)  # fmt: skip
+            streamable_http_path="/mcp",
+            stateless_http=True,
+            json_response=True,
+            host=settings.service.host,
+            max_request_body_size=settings.service.max_body_bytes,
+        )
 
     proxy = _proxy(service, settings.service.proxy_upstream)
 
@@ -93,25 +97,51 @@ def create_app(
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
             if warm_up:
-                threading.Thread(target=warm, args=(memory, ready), name="neuromem-warm-up", daemon=True).start()
+                threading.Thread(
+                    target=warm, args=(memory, ready), name="neuromem-warm-up", daemon=True
+                ).start()
             else:
                 ready.set()
             yield
 
     # /docs and /redoc from the Swagger UI and ReDoc files installed with fastapi-offline, never a CDN
-    app = FastAPIOffline(title="neuromem", version=__version__, description=DESCRIPTION, lifespan=lifespan,
-                         static_url=DOCS_ASSETS)  # fmt: skip
+    app = FastAPIOffline(
+        title="neuromem",
+        version=__version__,
+        description=DESCRIPTION,
+        lifespan=lifespan,
+        static_url=DOCS_ASSETS,
+    )
     app.state.neuromem = service
     app.state.ready = ready
     app.state.metrics = metrics
     problems.install(app)
-    for router in (system.router, memories.router, ingest.router, recall.router, traits.router, system.jobs_router,
-                   lifecycle.router, graph.router, events.router, teams.router, documents.router, procedures.router,
-                   consolidation.router, portability.router, webhooks.router):
+    for router in (
+        system.router,
+        memories.router,
+        ingest.router,
+        recall.router,
+        traits.router,
+        system.jobs_router,
+        lifecycle.router,
+        graph.router,
+        events.router,
+        teams.router,
+        documents.router,
+        procedures.router,
+        consolidation.router,
+        portability.router,
+        webhooks.router,
+    ):
         app.include_router(router)
 
-    @app.get("/metrics", tags=["system"], response_class=Response, summary="Prometheus metrics",
-             responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}}})  # fmt: skip
+    @app.get(
+        "/metrics",
+        tags=["system"],
+        response_class=Response,
+        summary="Prometheus metrics",
+        responses={200: {"content": {CONTENT_TYPE.split(";")[0]: {"schema": {"type": "string"}}}}},
+    )
     def prometheus_metrics() -> Response:
         return Response(metrics.exposition(), media_type=CONTENT_TYPE)
 
@@ -120,11 +150,21 @@ def create_app(
         prefix, router = extra if isinstance(extra, tuple) else ("", extra)
         app.include_router(router, prefix=prefix)
     # the pages `memctl serve` names in its banner
-    app.state.pages = {"API docs": "/docs", **({"page": "/ui/"} if web else {}),
-                       **({"MCP": "/mcp"} if mcp_server is not None else {}), "metrics": "/metrics"}  # fmt: skip
+    app.state.pages = {
+        "API docs": "/docs",
+        **({"page": "/ui/"} if web else {}),
+        **({"MCP": "/mcp"} if mcp_server is not None else {}),
+        "metrics": "/metrics",
+    }
     if mcp_server is not None:
-        app.router.routes.append(Route("/mcp", endpoint=BearerGuard(mcp_app.routes[0].endpoint, service),  # type: ignore[attr-defined]
-                                       methods=["GET", "POST", "DELETE"], include_in_schema=False))  # fmt: skip
+        app.router.routes.append(
+            Route(
+                "/mcp",
+                endpoint=BearerGuard(mcp_app.routes[0].endpoint, service),  # type: ignore[attr-defined]
+                methods=["GET", "POST", "DELETE"],
+                include_in_schema=False,
+            )
+        )
     app.add_middleware(ServiceMiddleware, metrics=metrics, max_body_bytes=settings.service.max_body_bytes)
     return app
 

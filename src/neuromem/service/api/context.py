@@ -76,14 +76,23 @@ class ServiceContext:
             raise PermissionDeniedError("this API key is bound to another user_id")
         return scope_for(principal.tenant, user_id).user_key
 
-    async def call(self, principal: Principal, user_id: str, fn: Callable[[str], T], *,
-                   agent_id: str | None = None, run_id: str | None = None) -> Any:  # fmt: skip
+    async def call(
+        self,
+        principal: Principal,
+        user_id: str,
+        fn: Callable[[str], T],
+        *,
+        agent_id: str | None = None,
+        run_id: str | None = None,
+    ) -> Any:
         """``fn(user_key)`` in a worker thread, as the service role scoped to this tenant's user — and, when
         given, to one of its agents and/or runs (the database then shows only what they may see)."""
         key = self.user_key(principal, user_id)
-        scope = dataclasses.replace(scope_for(principal.tenant, user_id),
-                                    agent_id=check.scope_id(agent_id, "agent_id", self.settings.write),
-                                    run_id=check.scope_id(run_id, "run_id", self.settings.write))  # fmt: skip
+        scope = dataclasses.replace(
+            scope_for(principal.tenant, user_id),
+            agent_id=check.scope_id(agent_id, "agent_id", self.settings.write),
+            run_id=check.scope_id(run_id, "run_id", self.settings.write),
+        )
 
         logs.annotate(tenant=principal.tenant, user_id=user_id)
 
@@ -125,8 +134,10 @@ def _jsonable(value: Any) -> Any:
 
 def _rename(data: Any, tenant: str) -> Any:
     if isinstance(data, dict):
-        return {k: (external_user_id(tenant, v) if k == "user_id" and isinstance(v, str) else _rename(v, tenant))
-                for k, v in data.items()}  # fmt: skip
+        return {
+            k: (external_user_id(tenant, v) if k == "user_id" and isinstance(v, str) else _rename(v, tenant))
+            for k, v in data.items()
+        }
     if isinstance(data, list):
         return [_rename(v, tenant) for v in data]
     return data
@@ -154,7 +165,9 @@ def requires(level: KeyScope) -> Callable[..., Any]:
         ctx = context(request)
         principal = await ctx.authenticate(None if credentials is None else credentials.credentials)
         if principal.scope < level:
-            raise PermissionDeniedError(f"this API key has scope {principal.scope.label}; {level.label} is needed")
+            raise PermissionDeniedError(
+                f"this API key has scope {principal.scope.label}; {level.label} is needed"
+            )
         request.state.principal = principal
         return principal
 

@@ -96,8 +96,15 @@ class KeyStore:
             raise InvalidInputError("a key name has at most 255 characters")
         key_id, secret = uuid7(), secrets.token_urlsafe(32)
         with self.db.transaction() as conn:
-            row = api_keys.insert(conn, key_id, tenant=tenant, name=name, scope=level.label, bound_user=user_id,
-                                  secret_sha256=_digest(secret))  # fmt: skip
+            row = api_keys.insert(
+                conn,
+                key_id,
+                tenant=tenant,
+                name=name,
+                scope=level.label,
+                bound_user=user_id,
+                secret_sha256=_digest(secret),
+            )
         return _key(row), f"nmk_{key_id.hex}_{secret}"
 
     def list(self, tenant: str | None = None, *, include_revoked: bool = False) -> list[ApiKey]:
@@ -108,7 +115,11 @@ class KeyStore:
     def revoke(self, key_id: str | uuid.UUID) -> ApiKey:
         try:
             text = str(key_id)
-            kid = key_id if isinstance(key_id, uuid.UUID) else uuid.UUID(text[4:36] if text.startswith("nmk_") else text)
+            kid = (
+                key_id
+                if isinstance(key_id, uuid.UUID)
+                else uuid.UUID(text[4:36] if text.startswith("nmk_") else text)
+            )
         except ValueError:
             raise InvalidInputError(f"{key_id!r} is not a key id") from None
         with self.db.transaction() as conn:
@@ -141,7 +152,12 @@ class KeyStore:
 
 def _key(row: dict) -> ApiKey:
     return ApiKey(
-        id=row["id"], tenant=row["tenant"], name=row["name"], scope=KeyScope.parse(row["scope"]),
-        bound_user=row["bound_user"], created_at=row["created_at"], last_used_at=row["last_used_at"],
+        id=row["id"],
+        tenant=row["tenant"],
+        name=row["name"],
+        scope=KeyScope.parse(row["scope"]),
+        bound_user=row["bound_user"],
+        created_at=row["created_at"],
+        last_used_at=row["last_used_at"],
         revoked_at=row["revoked_at"],
-    )  # fmt: skip
+    )

@@ -45,7 +45,9 @@ class JsonFormatter(logging.Formatter):
 def configure(json_lines: bool, level: int = logging.INFO) -> None:
     """Called by ``memctl serve`` / ``memctl mcp`` only (the library never configures logging)."""
     handler = logging.StreamHandler()
-    handler.setFormatter(JsonFormatter() if json_lines else logging.Formatter("%(levelname)s %(name)s %(message)s"))
+    handler.setFormatter(
+        JsonFormatter() if json_lines else logging.Formatter("%(levelname)s %(name)s %(message)s")
+    )
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

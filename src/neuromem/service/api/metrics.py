@@ -39,21 +39,44 @@ class ServiceMetrics:
     def __init__(self, memory: Memory) -> None:
         self.registry = CollectorRegistry(auto_describe=False)
         r = self.registry
-        self.requests = Histogram("neuromem_http_request_duration_seconds", "HTTP request latency by route",
-                                  ["method", "route", "status"], buckets=_LATENCY_BUCKETS, registry=r)  # fmt: skip
-        self.recall_stage = Histogram("neuromem_recall_stage_seconds", "Time spent in each recall stage",
-                                      ["stage"], buckets=_LATENCY_BUCKETS, registry=r)  # fmt: skip
+        self.requests = Histogram(
+            "neuromem_http_request_duration_seconds",
+            "HTTP request latency by route",
+            ["method", "route", "status"],
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
+        self.recall_stage = Histogram(
+            "neuromem_recall_stage_seconds",
+            "Time spent in each recall stage",
+            ["stage"],
+            buckets=_LATENCY_BUCKETS,
+            registry=r,
+        )
         self.ingest_turns = Counter("neuromem_ingest_turns", "Conversation turns ingested", registry=r)
-        self.ingest_memories = Counter("neuromem_ingest_memories", "Memories written by ingest, by operation",
-                                       ["operation"], registry=r)  # fmt: skip
-        self.ingest_dropped = Counter("neuromem_ingest_dropped", "Ingest candidates dropped, by reason",
-                                      ["reason"], registry=r)  # fmt: skip
-        self.jobs = Counter("neuromem_job_runs", "Scheduled job runs through the API, by outcome",
-                            ["job", "outcome"], registry=r)  # fmt: skip
-        self.proxy_degraded = Counter("neuromem_proxy_degraded", "Proxied chats that went on without memory, "
-                                      "by the step that failed (recall, ingest)", ["stage"], registry=r)  # fmt: skip
-        self.proxy_upstream_errors = Counter("neuromem_proxy_upstream_errors", "Proxied chats the upstream model "
-                                             "failed (answered 502)", registry=r)  # fmt: skip
+        self.ingest_memories = Counter(
+            "neuromem_ingest_memories", "Memories written by ingest, by operation", ["operation"], registry=r
+        )
+        self.ingest_dropped = Counter(
+            "neuromem_ingest_dropped", "Ingest candidates dropped, by reason", ["reason"], registry=r
+        )
+        self.jobs = Counter(
+            "neuromem_job_runs",
+            "Scheduled job runs through the API, by outcome",
+            ["job", "outcome"],
+            registry=r,
+        )
+        self.proxy_degraded = Counter(
+            "neuromem_proxy_degraded",
+            "Proxied chats that went on without memory, by the step that failed (recall, ingest)",
+            ["stage"],
+            registry=r,
+        )
+        self.proxy_upstream_errors = Counter(
+            "neuromem_proxy_upstream_errors",
+            "Proxied chats the upstream model failed (answered 502)",
+            registry=r,
+        )
         r.register(StoreCollector(memory))
 
     def observe_recall(self, trace: dict[str, Any]) -> None:
@@ -79,10 +102,14 @@ class StoreCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         runtime = self.memory.runtime
-        calls = CounterMetricFamily("neuromem_model_calls", "Embedder and LLM calls recorded in model_usage",
-                                    labels=["operation", "model", "outcome"])  # fmt: skip
-        tokens = CounterMetricFamily("neuromem_model_tokens", "Tokens of recorded model calls",
-                                     labels=["operation", "model", "kind"])  # fmt: skip
+        calls = CounterMetricFamily(
+            "neuromem_model_calls",
+            "Embedder and LLM calls recorded in model_usage",
+            labels=["operation", "model", "outcome"],
+        )
+        tokens = CounterMetricFamily(
+            "neuromem_model_tokens", "Tokens of recorded model calls", labels=["operation", "model", "kind"]
+        )
         with suspended(), runtime.db.connection() as conn:
             rows = usage.totals(conn)
             pending = sum(count_pending_vectors(conn, None, turn_max_chars(runtime.settings)))
@@ -92,13 +119,19 @@ class StoreCollector(Collector):
             tokens.add_metric([row["operation"], row["model"], "completion"], row["c"])
         yield calls
         yield tokens
-        yield GaugeMetricFamily("neuromem_embeddings_pending", "Memories and turns waiting for a vector",
-                                value=pending)  # fmt: skip
+        yield GaugeMetricFamily(
+            "neuromem_embeddings_pending", "Memories and turns waiting for a vector", value=pending
+        )
         reflection = self.memory.__dict__.get("_reflection")
         queue = None if reflection is None else reflection.queue
-        yield GaugeMetricFamily("neuromem_reflection_queue_depth", "Users waiting for a reflection run",
-                                value=0 if queue is None else len(queue._pending))  # fmt: skip
-        failures = CounterMetricFamily("neuromem_reflection_failures", "Background reflection runs that failed")
+        yield GaugeMetricFamily(
+            "neuromem_reflection_queue_depth",
+            "Users waiting for a reflection run",
+            value=0 if queue is None else len(queue._pending),
+        )
+        failures = CounterMetricFamily(
+            "neuromem_reflection_failures", "Background reflection runs that failed"
+        )
         failures.add_metric([], 0 if queue is None else len(queue.errors))
         yield failures
         stats = runtime.db.pool.get_stats()

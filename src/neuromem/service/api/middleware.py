@@ -52,7 +52,9 @@ class ServiceMiddleware:
             self._finish(scope, 413, started, fields)
             logs.request_fields.reset(token)
             return
-        if "transfer-encoding" in headers:  # a chunked body announces no length: read it up to the limit first
+        if (
+            "transfer-encoding" in headers
+        ):  # a chunked body announces no length: read it up to the limit first
             buffered = await _read_body(receive, self.max_body)
             if buffered is None:
                 await _too_large(send, self.max_body, request_id)
@@ -79,8 +81,11 @@ class ServiceMiddleware:
                 message["headers"] = [*message["headers"], (b"x-request-id", request_id.encode())]
             await send(message)
 
-        span = (_tracer.start_as_current_span(f"{scope['method']} {scope['path']}")
-                if _tracer is not None else contextlib.nullcontext())  # fmt: skip
+        span = (
+            _tracer.start_as_current_span(f"{scope['method']} {scope['path']}")
+            if _tracer is not None
+            else contextlib.nullcontext()
+        )
         started_response = False
 
         async def tracked_send(message: Message) -> None:
@@ -96,8 +101,12 @@ class ServiceMiddleware:
                     log.exception("unexpected error on %s %s", scope["method"], scope["path"])
                     if started_response:
                         raise
-                    await problem_response(500, "Internal error", "the server failed unexpectedly; see its log",
-                                           instance=scope["path"])(scope, receive, tracked_send)  # fmt: skip
+                    await problem_response(
+                        500,
+                        "Internal error",
+                        "the server failed unexpectedly; see its log",
+                        instance=scope["path"],
+                    )(scope, receive, tracked_send)
                 if current is not None:
                     current.set_attribute("http.response.status_code", status)
                     current.set_attribute("neuromem.request_id", request_id)
@@ -107,11 +116,17 @@ class ServiceMiddleware:
 
     def _finish(self, scope: Scope, status: int, started: float, fields: dict[str, Any]) -> None:
         elapsed = time.perf_counter() - started
-        route = getattr(scope.get("route"), "path", None) or ("/mcp" if scope["path"].startswith("/mcp")
-                                                               else "unmatched")  # fmt: skip
+        route = getattr(scope.get("route"), "path", None) or (
+            "/mcp" if scope["path"].startswith("/mcp") else "unmatched"
+        )
         self.metrics.requests.labels(scope["method"], route, str(status)).observe(elapsed)
-        log.info("%s %s %s", scope["method"], route, status,
-                 extra={"status": status, "route": route, "ms": round(elapsed * 1000, 2)})  # fmt: skip
+        log.info(
+            "%s %s %s",
+            scope["method"],
+            route,
+            status,
+            extra={"status": status, "route": route, "ms": round(elapsed * 1000, 2)},
+        )
         del fields
 
 
@@ -144,9 +159,23 @@ def _replay(messages: list[Message], receive: Receive) -> Receive:
 
 
 async def _too_large(send: Send, limit: int, request_id: str) -> None:
-    body = json.dumps({"type": "https://neuromem.dev/problems/payload-too-large-error", "title": "Payload too large",
-                       "status": 413, "detail": f"the request body is larger than {limit} bytes"}).encode()  # fmt: skip
-    await send({"type": "http.response.start", "status": 413, "headers": [
-        (b"content-type", PROBLEM_JSON.encode()), (b"content-length", str(len(body)).encode()),
-        (b"x-request-id", request_id.encode())]})  # fmt: skip
+    body = json.dumps(
+        {
+            "type": "https://neuromem.dev/problems/payload-too-large-error",
+            "title": "Payload too large",
+            "status": 413,
+            "detail": f"the request body is larger than {limit} bytes",
+        }
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", PROBLEM_JSON.encode()),
+                (b"content-length", str(len(body)).encode()),
+                (b"x-request-id", request_id.encode()),
+            ],
+        }
+    )
     await send({"type": "http.response.body", "body": body})

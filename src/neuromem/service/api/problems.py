@@ -40,16 +40,28 @@ def _kebab(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "-", name).lower()
 
 
-def problem_response(status: int, title: str, detail: str, *, type_: str = "about:blank",
-                     instance: str | None = None, errors: list[dict] | None = None) -> JSONResponse:
+def problem_response(
+    status: int,
+    title: str,
+    detail: str,
+    *,
+    type_: str = "about:blank",
+    instance: str | None = None,
+    errors: list[dict] | None = None,
+) -> JSONResponse:
     body = Problem(type=type_, title=title, status=status, detail=detail, instance=instance, errors=errors)
     return JSONResponse(body.model_dump(exclude_none=True), status_code=status, media_type=PROBLEM_JSON)
 
 
 def from_error(exc: NeuromemError, instance: str | None = None) -> JSONResponse:
     name = type(exc).__name__
-    return problem_response(exc.http_status, _kebab(name).replace("-", " ").capitalize(), str(exc),
-                            type_=_TYPE_BASE + _kebab(name), instance=instance)  # fmt: skip
+    return problem_response(
+        exc.http_status,
+        _kebab(name).replace("-", " ").capitalize(),
+        str(exc),
+        type_=_TYPE_BASE + _kebab(name),
+        instance=instance,
+    )
 
 
 def install(app: FastAPI) -> None:
@@ -63,14 +75,24 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in exc.errors()]
+        errors = [
+            {"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))} for e in exc.errors()
+        ]
         detail = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors)
-        return problem_response(422, "Invalid request", detail, type_=_TYPE_BASE + "invalid-request",
-                                instance=request.url.path, errors=errors)  # fmt: skip
+        return problem_response(
+            422,
+            "Invalid request",
+            detail,
+            type_=_TYPE_BASE + "invalid-request",
+            instance=request.url.path,
+            errors=errors,
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        response = problem_response(exc.status_code, str(exc.detail), str(exc.detail), instance=request.url.path)
+        response = problem_response(
+            exc.status_code, str(exc.detail), str(exc.detail), instance=request.url.path
+        )
         for name, value in (exc.headers or {}).items():
             response.headers[name] = value
         return response

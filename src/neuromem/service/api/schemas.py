@@ -15,10 +15,17 @@ from ...types import MemoryType
 
 UserId = Field(min_length=1, max_length=255, description="The tenant's own user id")
 # scope ids are checked by the library (InvalidScopeError, 400), like user ids (docs/architecture.md, "Scopes")
-AgentId = Field(default=None, description="The agent acting for the user: its own memories plus the user's shared ones")
-RunId = Field(default=None, description="The run of the agent: narrows to this run's memories plus the unscoped ones")
-IncludeShared = Field(default=False, description="Also what other users share with the user: team memories of its "
-                                                 "teams and public ones, ranked with its own")
+AgentId = Field(
+    default=None, description="The agent acting for the user: its own memories plus the user's shared ones"
+)
+RunId = Field(
+    default=None, description="The run of the agent: narrows to this run's memories plus the unscoped ones"
+)
+IncludeShared = Field(
+    default=False,
+    description="Also what other users share with the user: team memories of its "
+    "teams and public ones, ranked with its own",
+)
 
 
 class _Body(BaseModel):
@@ -36,7 +43,9 @@ class OwnedBody(ScopedBody):
     """A write that may share its memories beyond the user's agents."""
 
     visibility: Literal["private", "team", "public"] | None = Field(
-        default=None, description="private (default), team (needs team_id) or public (every user of the tenant)")
+        default=None,
+        description="private (default), team (needs team_id) or public (every user of the tenant)",
+    )
     team_id: str | None = Field(default=None, description="The team that sees a memory of visibility 'team'")
 
 
@@ -53,7 +62,9 @@ class AddMemory(OwnedBody):
     category: str | None = Field(default=None, max_length=20)
     valid_at: dt.datetime | None = None
     invalid_at: dt.datetime | None = None
-    tags: list[str] | None = Field(default=None, max_length=32, description="Labels (filters: contains_any, contains_all)")
+    tags: list[str] | None = Field(
+        default=None, max_length=32, description="Labels (filters: contains_any, contains_all)"
+    )
 
 
 class UpdateMemory(_Body):
@@ -142,7 +153,11 @@ class Jobs(BaseModel):
 # -- issue 26 item 4: REST parity with the SDK -----------------------------------------------------------
 class RecordProcedure(_Body):
     user_id: str = UserId
-    name: str = Field(min_length=1, max_length=200, description="The task, e.g. 'Deploy the API' (same name: one more success)")
+    name: str = Field(
+        min_length=1,
+        max_length=200,
+        description="The task, e.g. 'Deploy the API' (same name: one more success)",
+    )
     steps: list[str] = Field(min_length=1, max_length=100, description="The steps, in order")
     preconditions: list[str] = Field(default_factory=list, max_length=50)
     outcome: str | None = Field(default=None, max_length=2000)
@@ -170,10 +185,15 @@ ConsolidationStep = Literal["compress", "concepts", "archive"]
 class Consolidate(_Body):
     user_id: str = UserId
     steps: list[ConsolidationStep] = Field(
-        default=["compress", "concepts", "archive"], min_length=1, max_length=3,
-        description="What to run, in this order: compress old episodes, cluster concepts, archive")
+        default=["compress", "concepts", "archive"],
+        min_length=1,
+        max_length=3,
+        description="What to run, in this order: compress old episodes, cluster concepts, archive",
+    )
     dry_run: bool = Field(default=False, description="Report what would change; change nothing")
-    now: dt.datetime | None = Field(default=None, description="'Now' for the age rules (default: the server's clock)")
+    now: dt.datetime | None = Field(
+        default=None, description="'Now' for the age rules (default: the server's clock)"
+    )
 
 
 class MarkdownSync(_Body):
@@ -181,7 +201,8 @@ class MarkdownSync(_Body):
     language: Literal["en", "zh"] = "en"
     files: dict[Literal["memory.md", "learnings.md"], str] = Field(
         default_factory=dict,
-        description="Your edited copies; a file left out keeps the server's last copy (no change from it)")
+        description="Your edited copies; a file left out keeps the server's last copy (no change from it)",
+    )
 
 
 class MarkdownFiles(BaseModel):
@@ -195,8 +216,12 @@ class MarkdownFiles(BaseModel):
 
 
 class AddWebhook(_Body):
-    url: str = Field(min_length=8, max_length=2000, description="An http(s) URL the events are POSTed to, signed")
-    events: list[str] = Field(default_factory=list, max_length=20, description="Event kinds to deliver (empty: all)")
+    url: str = Field(
+        min_length=8, max_length=2000, description="An http(s) URL the events are POSTed to, signed"
+    )
+    events: list[str] = Field(
+        default_factory=list, max_length=20, description="Event kinds to deliver (empty: all)"
+    )
 
 
 class DocumentProgress(BaseModel):

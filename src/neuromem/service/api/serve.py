@@ -59,13 +59,21 @@ def lock_file(settings: Settings) -> Path:
     return service_files(settings.store.data_dir).lock
 
 
-def uvicorn_config(app: Any, settings: Settings, *, port: int | None = None, log_config: bool = False) -> uvicorn.Config:
+def uvicorn_config(
+    app: Any, settings: Settings, *, port: int | None = None, log_config: bool = False
+) -> uvicorn.Config:
     s = settings.service
     return uvicorn.Config(
-        app, host=s.host, port=s.port if port is None else port, lifespan="on", access_log=False,
-        timeout_graceful_shutdown=s.graceful_shutdown_s, timeout_keep_alive=5, server_header=False,  # type: ignore[arg-type]  # a float timeout works
+        app,
+        host=s.host,
+        port=s.port if port is None else port,
+        lifespan="on",
+        access_log=False,
+        timeout_graceful_shutdown=s.graceful_shutdown_s,  # type: ignore[arg-type]  # a float timeout works
+        timeout_keep_alive=5,
+        server_header=False,
         log_config=None if not log_config else uvicorn.config.LOGGING_CONFIG,
-    )  # fmt: skip
+    )
 
 
 class ServiceServer:
@@ -93,7 +101,9 @@ class ServiceServer:
 
 
 @contextmanager
-def handshake(memory: Memory, settings: Settings, url: str, *, enabled: bool | None = None) -> Iterator[Path | None]:
+def handshake(
+    memory: Memory, settings: Settings, url: str, *, enabled: bool | None = None
+) -> Iterator[Path | None]:
     """Write ``serve.json`` with a fresh local admin key for the run; delete the key and the file afterwards.
 
     ``enabled`` defaults to "the database is the embedded one"."""
@@ -135,8 +145,10 @@ def single_service(settings: Settings, *, auto: bool) -> Iterator[None]:
             except BlockingIOError:
                 holder = _lock_holder(path)
                 if auto or not holder.get("auto") or time.monotonic() > deadline:
-                    raise ServiceBusy(f"a neuromem service already runs for {settings.store.data_dir} "
-                                      f"(pid {holder.get('pid', '?')})") from None  # fmt: skip
+                    raise ServiceBusy(
+                        f"a neuromem service already runs for {settings.store.data_dir} "
+                        f"(pid {holder.get('pid', '?')})"
+                    ) from None
                 _terminate(int(holder.get("pid", 0)))
                 time.sleep(0.2)
         os.ftruncate(fd, 0)

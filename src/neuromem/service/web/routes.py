@@ -77,8 +77,9 @@ def build_router(service: Any) -> APIRouter:
         return await run(principal, user_id, lambda u: views.trait(memory, u, trait_id))
 
     @router.get("/api/users/{user_id}/memories")
-    async def memories(user_id: str, q: str | None = None, limit: int = Query(50, ge=1, le=500),
-                       principal: Any = read) -> Any:  # fmt: skip
+    async def memories(
+        user_id: str, q: str | None = None, limit: int = Query(50, ge=1, le=500), principal: Any = read
+    ) -> Any:
         return await run(principal, user_id, lambda u: views.memories(memory, u, q, limit))
 
     @router.get("/api/users/{user_id}/memories/{memory_id}")
@@ -86,8 +87,9 @@ def build_router(service: Any) -> APIRouter:
         return await run(principal, user_id, lambda u: views.memory_detail(memory, u, memory_id))
 
     @router.put("/api/users/{user_id}/memories/{memory_id}")
-    async def correct(user_id: str, memory_id: str, content: str = Body(..., embed=True),
-                      principal: Any = write) -> Any:  # fmt: skip
+    async def correct(
+        user_id: str, memory_id: str, content: str = Body(..., embed=True), principal: Any = write
+    ) -> Any:
         def work(u: str) -> dict[str, Any]:
             record = memory.update(memory_id, user_id=u, content=content)
             return {"id": str(record.id), "content": record.content, "version": record.version}
@@ -96,14 +98,20 @@ def build_router(service: Any) -> APIRouter:
 
     @router.delete("/api/users/{user_id}/memories/{memory_id}")
     async def delete(user_id: str, memory_id: str, principal: Any = write) -> Any:
-        return await run(principal, user_id, lambda u: {"deleted": str(memory.delete(memory_id, user_id=u).id)})
+        return await run(
+            principal, user_id, lambda u: {"deleted": str(memory.delete(memory_id, user_id=u).id)}
+        )
 
     @router.post("/api/users/{user_id}/memories/{memory_id}/pin")
-    async def pin(user_id: str, memory_id: str, pinned: bool = Body(True, embed=True), principal: Any = write) -> Any:
+    async def pin(
+        user_id: str, memory_id: str, pinned: bool = Body(True, embed=True), principal: Any = write
+    ) -> Any:
         if not views.features(memory)["pin"]:
             raise HTTPException(404, "this neuromem has no pinning")
         act = memory.pin if pinned else memory.unpin  # type: ignore[attr-defined]
-        return await run(principal, user_id, lambda u: {"id": str(act(memory_id, user_id=u).id), "pinned": pinned})
+        return await run(
+            principal, user_id, lambda u: {"id": str(act(memory_id, user_id=u).id), "pinned": pinned}
+        )
 
     @router.post("/api/users/{user_id}/memories/{memory_id}/forget")
     async def forget(user_id: str, memory_id: str, principal: Any = write) -> Any:

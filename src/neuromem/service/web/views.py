@@ -28,8 +28,11 @@ def traits(memory: Memory, user: str) -> dict[str, Any]:
     for record in memory.traits(user_id=user).all():
         detail = memory.trait(record.id, user_id=user)
         groups.setdefault(record.trait_stage or "trend", []).append(
-            {**_trait(record), "decayed_confidence": detail.decayed_confidence,
-             "evidence_count": len(_evidence(memory, user, detail))}
+            {
+                **_trait(record),
+                "decayed_confidence": detail.decayed_confidence,
+                "evidence_count": len(_evidence(memory, user, detail)),
+            }
         )
     for items in groups.values():
         items.sort(key=lambda t: -(t["confidence"] or 0))
@@ -43,8 +46,15 @@ def trait(memory: Memory, user: str, trait_id: str) -> dict[str, Any]:
         **_trait(detail.trait),
         "decayed_confidence": detail.decayed_confidence,
         "evidence": [
-            {"memory_id": str(e.memory_id), "type": e.evidence_type, "quality": str(e.quality), "context": e.context,
-             "content": e.content, "at": _iso(e.created_at), **_origin(memory, user, e.memory_id)}
+            {
+                "memory_id": str(e.memory_id),
+                "type": e.evidence_type,
+                "quality": str(e.quality),
+                "context": e.context,
+                "content": e.content,
+                "at": _iso(e.created_at),
+                **_origin(memory, user, e.memory_id),
+            }
             for e in _evidence(memory, user, detail)
         ],
         "history": [_change(h) for h in detail.history],
@@ -80,15 +90,25 @@ def memories(memory: Memory, user: str, query: str | None, limit: int) -> dict[s
 
 def memory_detail(memory: Memory, user: str, memory_id: str) -> dict[str, Any]:
     record = memory.get(memory_id, user_id=user)
-    return {**_memory(record), "history": [_change(h) for h in memory.history(record.id, user_id=user)],
-            **_origin(memory, user, record.id)}  # fmt: skip
+    return {
+        **_memory(record),
+        "history": [_change(h) for h in memory.history(record.id, user_id=user)],
+        **_origin(memory, user, record.id),
+    }
 
 
 def prompt(memory: Memory, user: str, query: str) -> dict[str, Any]:
     block = memory.recall_prompt(query, user_id=user)
-    return {"text": block.text, "tokens": block.tokens, "budget": block.budget, "language": block.language,
-            "lines": [{"marker": line.marker, "section": line.section, "memory_id": str(line.memory_id)}
-                      for line in block.lines]}  # fmt: skip
+    return {
+        "text": block.text,
+        "tokens": block.tokens,
+        "budget": block.budget,
+        "language": block.language,
+        "lines": [
+            {"marker": line.marker, "section": line.section, "memory_id": str(line.memory_id)}
+            for line in block.lines
+        ],
+    }
 
 
 def _origin(memory: Memory, user: str, memory_id: Any) -> dict[str, Any]:
@@ -97,29 +117,57 @@ def _origin(memory: Memory, user: str, memory_id: Any) -> dict[str, Any]:
         source = memory.sources(memory_id, user_id=user)
     except NotFoundError:
         return {"quotes": [], "messages": []}
-    return {"quotes": list(source.quotes),
-            "messages": [{"session_id": str(m["session_id"]), "role": m["role"], "content": m["content"],
-                          "sent_at": _iso(m["sent_at"])} for m in source.messages]}  # fmt: skip
+    return {
+        "quotes": list(source.quotes),
+        "messages": [
+            {
+                "session_id": str(m["session_id"]),
+                "role": m["role"],
+                "content": m["content"],
+                "sent_at": _iso(m["sent_at"]),
+            }
+            for m in source.messages
+        ],
+    }
 
 
 def _memory(record: MemoryRecord) -> dict[str, Any]:
-    return {"id": str(record.id), "content": record.content, "memory_type": record.memory_type.value,
-            "category": record.category, "version": record.version, "importance": record.importance,
-            "created_at": _iso(record.created_at), "valid_at": _iso(record.valid_at), "current": record.is_current,
-            "pinned": bool(record.metadata.get("pinned"))}  # fmt: skip
+    return {
+        "id": str(record.id),
+        "content": record.content,
+        "memory_type": record.memory_type.value,
+        "category": record.category,
+        "version": record.version,
+        "importance": record.importance,
+        "created_at": _iso(record.created_at),
+        "valid_at": _iso(record.valid_at),
+        "current": record.is_current,
+        "pinned": bool(record.metadata.get("pinned")),
+    }
 
 
 def _trait(record: MemoryRecord) -> dict[str, Any]:
-    return {**_memory(record), "subtype": record.trait_subtype, "stage": record.trait_stage,
-            "confidence": record.trait_confidence, "context": record.trait_context,
-            "reinforcements": record.trait_reinforcement_count,
-            "first_observed": _iso(record.trait_first_observed),
-            "last_reinforced": _iso(record.trait_last_reinforced)}  # fmt: skip
+    return {
+        **_memory(record),
+        "subtype": record.trait_subtype,
+        "stage": record.trait_stage,
+        "confidence": record.trait_confidence,
+        "context": record.trait_context,
+        "reinforcements": record.trait_reinforcement_count,
+        "first_observed": _iso(record.trait_first_observed),
+        "last_reinforced": _iso(record.trait_last_reinforced),
+    }
 
 
 def _change(entry: HistoryEntry) -> dict[str, Any]:
-    return {"event": entry.event.value, "actor": entry.actor, "at": _iso(entry.created_at),
-            "old": entry.old_content, "new": entry.new_content, "memory_id": str(entry.memory_id)}  # fmt: skip
+    return {
+        "event": entry.event.value,
+        "actor": entry.actor,
+        "at": _iso(entry.created_at),
+        "old": entry.old_content,
+        "new": entry.new_content,
+        "memory_id": str(entry.memory_id),
+    }
 
 
 def _iso(value: dt.datetime | None) -> str | None:

@@ -114,11 +114,10 @@ def spare_shared(conn: Conn, user_id: str) -> None:
     removes deleted rows, not what live memories were extracted from)."""
     u = {"u": user_id}
     for _ in range(4):
-        n = conn.execute(SPARE_MESSAGES_OF_KEPT_MEMORIES, u).rowcount  # fmt: skip
-        n += conn.execute(SPARE_CHUNKS_CITED_BY_KEPT_MEMORIES,
-            u).rowcount  # fmt: skip
-        n += conn.execute(SPARE_CHUNKS_OF_KEPT_MESSAGES, u).rowcount  # fmt: skip
-        n += conn.execute(SPARE_MESSAGES_OF_KEPT_CHUNKS, u).rowcount  # fmt: skip
+        n = conn.execute(SPARE_MESSAGES_OF_KEPT_MEMORIES, u).rowcount
+        n += conn.execute(SPARE_CHUNKS_CITED_BY_KEPT_MEMORIES, u).rowcount
+        n += conn.execute(SPARE_CHUNKS_OF_KEPT_MESSAGES, u).rowcount
+        n += conn.execute(SPARE_MESSAGES_OF_KEPT_CHUNKS, u).rowcount
         if n == 0:
             return
 
@@ -140,6 +139,4 @@ ADD_CHUNKS = "INSERT INTO _forget_chunk SELECT unnest(%s::text[]) ON CONFLICT DO
 def add_chunks(conn: Conn, shas: Sequence[str]) -> int:
     if not shas:
         return 0
-    return conn.execute(
-        ADD_CHUNKS, (list(shas),)
-    ).rowcount
+    return conn.execute(ADD_CHUNKS, (list(shas),)).rowcount

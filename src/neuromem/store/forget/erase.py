@@ -66,14 +66,17 @@ DELETE_CONFLICTS = """DELETE FROM memory_conflicts WHERE user_id = %(u)s AND (ol
            OR new_id IN (SELECT id FROM _forget_mem)) RETURNING id::text AS id"""
 DELETE_SOURCES = """DELETE FROM memory_sources WHERE user_id = %(u)s AND (memory_id IN (SELECT id FROM _forget_mem)
            OR message_id IN (SELECT id FROM _forget_msg) OR session_id IN (SELECT id FROM _forget_session))"""
-DELETE_HISTORY = "DELETE FROM memory_history WHERE user_id = %(u)s AND memory_id IN (SELECT id FROM _forget_mem)"
+DELETE_HISTORY = (
+    "DELETE FROM memory_history WHERE user_id = %(u)s AND memory_id IN (SELECT id FROM _forget_mem)"
+)
 DELETE_CHUNKS = """DELETE FROM raw_chunks r USING _forget_chunk k WHERE r.user_id = %(u)s AND r.sha256 = k.sha256
            RETURNING r.sha256, r.path"""
 
 _QUOTE_CHARS = sql.Literal(_LOG_QUOTE_CHARS)
 DELETE_NODES = sql.SQL("""DELETE FROM graph_nodes WHERE user_id = %(u)s AND id IN (SELECT id FROM _forget_node)
-            RETURNING {id_sha} AS id_text, {name_sha} AS content_text""").format(id_sha=text_to_hash("id::text"),
-                                                                              name_sha=text_to_hash("name"))
+            RETURNING {id_sha} AS id_text, {name_sha} AS content_text""").format(
+    id_sha=text_to_hash("id::text"), name_sha=text_to_hash("name")
+)
 DELETE_MEMORIES = sql.SQL("""DELETE FROM memories m USING _forget_mem f
             WHERE m.user_id = %(u)s AND m.id = f.id AND m.memory_type = f.memory_type
             RETURNING m.memory_type, m.file_id, m.id::text AS id, {id_sha} AS id_text,
@@ -90,13 +93,17 @@ DELETE_SESSIONS = sql.SQL("""DELETE FROM conversation_sessions s WHERE s.user_id
                 s.id IN (SELECT id FROM _forget_session)
              OR (s.id = ANY(%(emptied)s) AND NOT EXISTS (
                    SELECT 1 FROM conversation_messages c WHERE c.user_id = %(u)s AND c.session_id = s.id)))
-            RETURNING s.id::text AS id, s.external_id, {id_sha} AS id_text""").format(id_sha=text_to_hash("s.id::text"))
+            RETURNING s.id::text AS id, s.external_id, {id_sha} AS id_text""").format(
+    id_sha=text_to_hash("s.id::text")
+)
 # files targeted, and files left without any chunk
 DELETE_DOCUMENTS = sql.SQL("""DELETE FROM document_files d WHERE d.user_id = %(u)s AND (d.id IN (SELECT id FROM _forget_doc)
                 OR (d.id = ANY(%(files)s) AND NOT EXISTS (
                       SELECT 1 FROM memories m WHERE m.user_id = %(u)s AND m.memory_type = 'document'
                       AND m.file_id = d.id)))
-            RETURNING d.id::text AS id, d.sha256, {id_sha} AS id_text""").format(id_sha=text_to_hash("d.id::text"))
+            RETURNING d.id::text AS id, d.sha256, {id_sha} AS id_text""").format(
+    id_sha=text_to_hash("d.id::text")
+)
 
 
 def erase(conn: Conn, user_id: str) -> Erased:
@@ -128,7 +135,9 @@ def erase(conn: Conn, user_id: str) -> Erased:
     out.add("memory_history", conn.execute(DELETE_HISTORY, u).rowcount)
     mems = conn.execute(DELETE_MEMORIES, u).fetchall()
     out.add("memories", len(mems))
-    out.tombstones = [(r["memory_type"], sha256_text(r["id_text"]), sha256_text(r["content_text"])) for r in mems]
+    out.tombstones = [
+        (r["memory_type"], sha256_text(r["id_text"]), sha256_text(r["content_text"])) for r in mems
+    ]
     out.id_sha256.extend(sha256_text(r["id_text"]) for r in mems)
     out.content_sha256.extend(sha256_text(r["content_text"]) for r in mems)
     out.log_needles.extend(r["id"] for r in mems)
@@ -205,9 +214,17 @@ def restore_archived(conn: Conn, user_id: str, deleted_ids: Sequence[str]) -> in
         with conn.cursor() as cur:
             cur.executemany(
                 RECORD_RESTORED,
-                [(uuid7(), user_id, r["id"], r["memory_type"], Jsonb({"reason": "its summary was forgotten"}))
-                 for r in rows],
-            )  # fmt: skip
+                [
+                    (
+                        uuid7(),
+                        user_id,
+                        r["id"],
+                        r["memory_type"],
+                        Jsonb({"reason": "its summary was forgotten"}),
+                    )
+                    for r in rows
+                ],
+            )
     return len(rows)
 
 
@@ -239,8 +256,9 @@ WRITE_TOMBSTONES = """INSERT INTO memory_history (id, user_id, memory_id, memory
                VALUES (%s, %s, %s, %s, 'FORGET', %s, %s)"""
 
 
-def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str,
-                     tombstones: Sequence[tuple[str, str, str]]) -> int:  # fmt: skip
+def write_tombstones(
+    conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str, tombstones: Sequence[tuple[str, str, str]]
+) -> int:
     """One content-free ``FORGET`` history row per forgotten memory: ``memory_id`` is the receipt's
     id (the memory's id is gone too), the metadata holds only hashes."""
     if not tombstones:
@@ -248,8 +266,18 @@ def write_tombstones(conn: Conn, user_id: str, receipt_id: uuid.UUID, actor: str
     with conn.cursor() as cur:
         cur.executemany(
             WRITE_TOMBSTONES,
-            [(uuid7(), user_id, receipt_id, kind,
-              Jsonb({"receipt_id": str(receipt_id), "id_sha256": id_sha, "content_sha256": content_sha}), actor)
-             for kind, id_sha, content_sha in tombstones],
-        )  # fmt: skip
+            [
+                (
+                    uuid7(),
+                    user_id,
+                    receipt_id,
+                    kind,
+                    Jsonb(
+                        {"receipt_id": str(receipt_id), "id_sha256": id_sha, "content_sha256": content_sha}
+                    ),
+                    actor,
+                )
+                for kind, id_sha, content_sha in tombstones
+            ],
+        )
     return len(tombstones)

@@ -30,6 +30,8 @@ PREVIEW_MEMORIES = """SELECT m.id, m.memory_type, m.content, m.created_at, m.exp
 
 def preview(conn: Conn, user_id: str, limit: int) -> tuple[list[PreviewRow], dict[str, int]]:
     rows = conn.execute(PREVIEW_MEMORIES, (user_id, limit)).fetchall()
-    counts = {name: int(conn.execute(COUNT_SET.format(name=sql.Identifier(name))).fetchone()["n"])  # type: ignore[index]
-              for name in WORK_SETS}  # fmt: skip
+    counts = {
+        name: int(conn.execute(COUNT_SET.format(name=sql.Identifier(name))).fetchone()["n"])  # type: ignore[index]
+        for name in WORK_SETS
+    }
     return [PreviewRow(**r) for r in rows], counts

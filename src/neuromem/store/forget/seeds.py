@@ -27,7 +27,9 @@ def lock_user(conn: Conn, user_id: str) -> None:
 
 
 def seed_user(conn: Conn, user_id: str) -> int:
-    return grow(conn, "INSERT INTO _forget_mem SELECT id, memory_type FROM memories WHERE user_id = %(u)s", user_id)
+    return grow(
+        conn, "INSERT INTO _forget_mem SELECT id, memory_type FROM memories WHERE user_id = %(u)s", user_id
+    )
 
 
 SEED_TRAITS = "INSERT INTO _forget_mem SELECT unnest(%s::uuid[]), 'trait'"
@@ -47,7 +49,9 @@ def seed_memory(conn: Conn, user_id: str, memory_id: uuid.UUID) -> int:
     return cur.rowcount
 
 
-SEED_SESSION_ROW = "INSERT INTO _forget_session SELECT id FROM conversation_sessions WHERE user_id = %s AND external_id = %s"
+SEED_SESSION_ROW = (
+    "INSERT INTO _forget_session SELECT id FROM conversation_sessions WHERE user_id = %s AND external_id = %s"
+)
 SEED_SESSION_MESSAGES = """INSERT INTO _forget_msg SELECT m.id FROM conversation_messages m JOIN _forget_session s
            ON s.id = m.session_id WHERE m.user_id = %s ON CONFLICT DO NOTHING"""
 SEED_SESSION_MEMORIES = """INSERT INTO _forget_mem SELECT DISTINCT m.id, m.memory_type FROM memory_sources ms
@@ -69,8 +73,7 @@ SEED_DOCUMENT_CHUNKS = """INSERT INTO _forget_mem SELECT id, memory_type FROM me
 
 
 def seed_document(conn: Conn, user_id: str, file_id: uuid.UUID) -> int:
-    cur = conn.execute(SEED_DOCUMENT_FILE,
-                       (user_id, file_id))  # fmt: skip
+    cur = conn.execute(SEED_DOCUMENT_FILE, (user_id, file_id))
     conn.execute(SEED_DOCUMENT_CHUNKS, (user_id, file_id))
     return cur.rowcount
 
@@ -122,13 +125,19 @@ def seed_text(conn: Conn, user_id: str, tsquery: str) -> int:
     return n
 
 
-def seed_nodes(conn: Conn, user_id: str, names: Sequence[str], node_types: Sequence[str] | None,
-               edge_types: Sequence[str] | None) -> int:  # fmt: skip
+def seed_nodes(
+    conn: Conn,
+    user_id: str,
+    names: Sequence[str],
+    node_types: Sequence[str] | None,
+    edge_types: Sequence[str] | None,
+) -> int:
     """Graph nodes named ``names`` (or with such an alias), of ``node_types`` (None: any but the
     user and raw-chunk nodes), and the memories linked to them by ``edge_types`` (None: any)."""
     types = _OF_NODE_TYPES if node_types else _NOT_KEPT_NODE_TYPES
-    n = conn.execute(SEED_NODES.format(types=types),
-                     {"u": user_id, "types": list(node_types or ()), "names": list(names)}).rowcount  # fmt: skip
+    n = conn.execute(
+        SEED_NODES.format(types=types), {"u": user_id, "types": list(node_types or ()), "names": list(names)}
+    ).rowcount
     edges = _OF_EDGE_TYPES if edge_types else sql.SQL("")
     conn.execute(SEED_NODE_MEMORIES.format(edges=edges), {"u": user_id, "edges": list(edge_types or ())})
     return n
@@ -143,7 +152,7 @@ _OF_NODE_TYPES = sql.SQL("node_type = ANY(%(types)s)")
 _NOT_KEPT_NODE_TYPES = sql.SQL("node_type NOT IN ('user', 'raw_chunk')")
 _OF_EDGE_TYPES = sql.SQL("AND e.edge_type = ANY(%(edges)s)")
 SEED_NODE_MEMORIES = sql.SQL(
-        """INSERT INTO _forget_mem
+    """INSERT INTO _forget_mem
             SELECT DISTINCT m.id, m.memory_type FROM graph_edges e
             JOIN _forget_node n ON n.id = e.target_id OR n.id = e.source_id
             JOIN memories m ON m.user_id = e.user_id

@@ -17,7 +17,6 @@ from .work_sets import text_to_hash
 KEEP_ON_FORGET = ("forget_receipts",)
 
 
-
 TABLES_WITH_USER_ID = """SELECT c.relname FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
            JOIN pg_attribute a ON a.attrelid = c.oid AND a.attname = 'user_id' AND NOT a.attisdropped
            WHERE s.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
@@ -31,13 +30,16 @@ def user_tables(conn: Conn) -> list[str]:
 
 
 DELETE_USER_CHUNKS = "DELETE FROM raw_chunks WHERE user_id = %(u)s RETURNING sha256, path"
-_ROW_HASHES = sql.SQL("RETURNING {id_sha} AS id_text, {content_sha} AS content_text").format(id_sha=text_to_hash("id::text"),
-                                                                          content_sha=text_to_hash("content"))
-DELETE_USER_MEMORIES = sql.SQL("DELETE FROM memories WHERE user_id = %(u)s {}").format(_ROW_HASHES)
-DELETE_USER_MESSAGES = sql.SQL("DELETE FROM conversation_messages WHERE user_id = %(u)s {}").format(_ROW_HASHES)
-DELETE_USER_DOCUMENTS = sql.SQL("DELETE FROM document_files WHERE user_id = %(u)s RETURNING {} AS id_text, sha256").format(
-    text_to_hash("id::text")
+_ROW_HASHES = sql.SQL("RETURNING {id_sha} AS id_text, {content_sha} AS content_text").format(
+    id_sha=text_to_hash("id::text"), content_sha=text_to_hash("content")
 )
+DELETE_USER_MEMORIES = sql.SQL("DELETE FROM memories WHERE user_id = %(u)s {}").format(_ROW_HASHES)
+DELETE_USER_MESSAGES = sql.SQL("DELETE FROM conversation_messages WHERE user_id = %(u)s {}").format(
+    _ROW_HASHES
+)
+DELETE_USER_DOCUMENTS = sql.SQL(
+    "DELETE FROM document_files WHERE user_id = %(u)s RETURNING {} AS id_text, sha256"
+).format(text_to_hash("id::text"))
 DELETE_USER_ROWS = sql.SQL("DELETE FROM {} WHERE user_id = %(u)s")
 
 

@@ -39,7 +39,9 @@ def consolidate(m: Memory, uid: str, body: Consolidate) -> ConsolidationReport:
         "concepts": lambda: m.consolidate_concepts(user_id=uid, dry_run=body.dry_run),
         "archive": lambda: m.archive(user_id=uid, now=body.now, dry_run=body.dry_run),
     }
-    return ConsolidationReport(dry_run=body.dry_run, **{step: steps[step]() for step in dict.fromkeys(body.steps)})
+    return ConsolidationReport(
+        dry_run=body.dry_run, **{step: steps[step]() for step in dict.fromkeys(body.steps)}
+    )
 
 
 @router.post("/consolidate", response_model=ConsolidationReport, summary="Consolidate one user's memory now")
@@ -50,8 +52,11 @@ async def consolidate_user(body: Consolidate, request: Request, principal: Princ
     return await context(request).call(principal, body.user_id, lambda uid: consolidate(m, uid, body))
 
 
-@router.post("/memories/{memory_id}/restore", response_model=MemoryRecord | dict[str, Any],
-             summary="Bring back an archived memory or graph node")  # fmt: skip
+@router.post(
+    "/memories/{memory_id}/restore",
+    response_model=MemoryRecord | dict[str, Any],
+    summary="Bring back an archived memory or graph node",
+)
 async def restore(memory_id: uuid.UUID, body: UserBody, request: Request, principal: Principal = WRITE):
     m = context(request).memory
     return await context(request).call(principal, body.user_id, lambda uid: m.restore(memory_id, user_id=uid))

@@ -17,9 +17,16 @@ router = APIRouter(prefix="/v1/memories", tags=["memories"], responses=ERROR_RES
 
 
 @router.get("/{memory_id}/related", response_model=Related, summary="A memory's neighbours in the graph")
-async def related(memory_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ,
-                  limit: Annotated[int, Query(ge=1, le=1000)] = 100):  # fmt: skip
+async def related(
+    memory_id: uuid.UUID,
+    request: Request,
+    user_id: UserQuery,
+    principal: Principal = READ,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+):
     """Memories, entities and concepts joined to this memory by a current edge, heaviest first, each with
     the edge's kind (MENTIONS, ABOUT, SIMILAR_TO, SUPPORTS, CONTRADICTS…) and direction."""
     m = context(request).memory
-    return await context(request).call(principal, user_id, lambda uid: m.related(memory_id, user_id=uid, limit=limit))
+    return await context(request).call(
+        principal, user_id, lambda uid: m.related(memory_id, user_id=uid, limit=limit)
+    )

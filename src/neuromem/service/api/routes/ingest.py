@@ -27,18 +27,39 @@ router = APIRouter(prefix="/v1", tags=["ingest"], responses=ERROR_RESPONSES)
 _EXPORT_TYPES = {"application/json": ".json", "application/x-ndjson": ".jsonl", "application/jsonl": ".jsonl"}
 
 
-@router.post("/ingest", response_model=IngestReport, summary="Ingest conversation turns",
-             responses={202: {"model": IngestJob, "description": "Queued (`async=true`): poll `/v1/jobs/{id}`"}})
-async def ingest(body: IngestTurns, request: Request, principal: Principal = WRITE,
-                 run_async: Annotated[bool, Query(alias="async")] = False):  # fmt: skip
+@router.post(
+    "/ingest",
+    response_model=IngestReport,
+    summary="Ingest conversation turns",
+    responses={202: {"model": IngestJob, "description": "Queued (`async=true`): poll `/v1/jobs/{id}`"}},
+)
+async def ingest(
+    body: IngestTurns,
+    request: Request,
+    principal: Principal = WRITE,
+    run_async: Annotated[bool, Query(alias="async")] = False,
+):
     """Turns → raw chunks → extraction → ADD/UPDATE/NOOP decisions, with drops counted by reason.
     ``async=true``: the batch is stored on the job queue and 202 returns its job at once (issue 27)."""
     messages = [t.model_dump(exclude_none=True) for t in body.messages]
     m = context(request).memory
-    result = await context(request).call(principal, body.user_id, lambda uid: m.ingest(
-        messages, user_id=uid, session_id=body.session_id, metadata=body.metadata, wait=not run_async,
-        agent_id=body.agent_id, run_id=body.run_id, visibility=body.visibility, team_id=body.team_id),
-        agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
+    result = await context(request).call(
+        principal,
+        body.user_id,
+        lambda uid: m.ingest(
+            messages,
+            user_id=uid,
+            session_id=body.session_id,
+            metadata=body.metadata,
+            wait=not run_async,
+            agent_id=body.agent_id,
+            run_id=body.run_id,
+            visibility=body.visibility,
+            team_id=body.team_id,
+        ),
+        agent_id=body.agent_id,
+        run_id=body.run_id,
+    )
     return JSONResponse(jsonable_encoder(result), status_code=202) if run_async else result
 
 
@@ -49,18 +70,24 @@ async def job_status(job_id: uuid.UUID, request: Request, user_id: UserQuery, pr
 
 
 @router.post("/sessions/{session_id}/end", response_model=SessionEnd, summary="End a conversation session")
-async def end_session(session_id: str,
-                      body: UserBody, request: Request, principal: Principal = WRITE):  # fmt: skip
+async def end_session(session_id: str, body: UserBody, request: Request, principal: Principal = WRITE):
     m = context(request).memory
-    return await context(request).call(principal, body.user_id,
-                                       lambda uid: m.end_session(user_id=uid, session_id=session_id))  # fmt: skip
+    return await context(request).call(
+        principal, body.user_id, lambda uid: m.end_session(user_id=uid, session_id=session_id)
+    )
 
 
 @router.post(
-    "/imports", response_model=ImportSummary, summary="Upload a chat export (JSON or JSON Lines)",
-    openapi_extra={"requestBody": {"required": True, "content": {
-        t: {"schema": {"type": "string", "format": "binary"}} for t in _EXPORT_TYPES}}},
-)  # fmt: skip
+    "/imports",
+    response_model=ImportSummary,
+    summary="Upload a chat export (JSON or JSON Lines)",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {t: {"schema": {"type": "string", "format": "binary"}} for t in _EXPORT_TYPES},
+        }
+    },
+)
 async def import_chat_export(request: Request, user_id: UserQuery, principal: Principal = WRITE):
     """The body is the export file itself; a repeated upload resumes without duplicates."""
     media = request.headers.get("content-type", "application/json").split(";")[0].strip().lower()
@@ -78,23 +105,47 @@ async def import_chat_export(request: Request, user_id: UserQuery, principal: Pr
     return await context(request).call(principal, user_id, run)
 
 
-@router.post("/documents", status_code=201, response_model=DocumentFile, tags=["documents"],
-             summary="Add a text or markdown document")  # fmt: skip
+@router.post(
+    "/documents",
+    status_code=201,
+    response_model=DocumentFile,
+    tags=["documents"],
+    summary="Add a text or markdown document",
+)
 async def add_document(body: AddDocument, request: Request, principal: Principal = WRITE):
     m = context(request).memory
-    return await context(request).call(principal, body.user_id, lambda uid: m.add_document(
-        body.text, user_id=uid, file_name=body.file_name, mime_type=body.mime_type, metadata=body.metadata))  # fmt: skip
+    return await context(request).call(
+        principal,
+        body.user_id,
+        lambda uid: m.add_document(
+            body.text, user_id=uid, file_name=body.file_name, mime_type=body.mime_type, metadata=body.metadata
+        ),
+    )
 
 
 @router.get("/documents", response_model=list[DocumentFile], tags=["documents"], summary="List documents")
-async def list_documents(request: Request, user_id: UserQuery, principal: Principal = READ,
-                         limit: Annotated[int, Query(ge=1, le=1000)] = 100):  # fmt: skip
+async def list_documents(
+    request: Request,
+    user_id: UserQuery,
+    principal: Principal = READ,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+):
     m = context(request).memory
-    return await context(request).call(principal, user_id, lambda uid: m.list_documents(user_id=uid, limit=limit))
+    return await context(request).call(
+        principal, user_id, lambda uid: m.list_documents(user_id=uid, limit=limit)
+    )
 
 
-@router.delete("/documents/{file_id}", response_model=DocumentFile, tags=["documents"],
-               summary="Delete a document and its chunks")  # fmt: skip
-async def delete_document(file_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = WRITE):
+@router.delete(
+    "/documents/{file_id}",
+    response_model=DocumentFile,
+    tags=["documents"],
+    summary="Delete a document and its chunks",
+)
+async def delete_document(
+    file_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = WRITE
+):
     m = context(request).memory
-    return await context(request).call(principal, user_id, lambda uid: m.delete_document(file_id, user_id=uid))
+    return await context(request).call(
+        principal, user_id, lambda uid: m.delete_document(file_id, user_id=uid)
+    )

@@ -26,11 +26,27 @@ UserQuery = Annotated[str, Query(min_length=1, max_length=255, description="The 
 async def add_memory(body: AddMemory, request: Request, principal: Principal = WRITE):
     """Store one memory as given; the result says ADD, NOOP (already known) or UPDATE (new version)."""
     m = context(request).memory
-    return await context(request).call(principal, body.user_id, lambda uid: m.add(
-        body.content, user_id=uid, memory_type=body.memory_type, metadata=body.metadata,
-        importance=body.importance, category=body.category, valid_at=body.valid_at, invalid_at=body.invalid_at,
-        tags=body.tags, agent_id=body.agent_id, run_id=body.run_id, visibility=body.visibility,
-        team_id=body.team_id), agent_id=body.agent_id, run_id=body.run_id)  # fmt: skip
+    return await context(request).call(
+        principal,
+        body.user_id,
+        lambda uid: m.add(
+            body.content,
+            user_id=uid,
+            memory_type=body.memory_type,
+            metadata=body.metadata,
+            importance=body.importance,
+            category=body.category,
+            valid_at=body.valid_at,
+            invalid_at=body.invalid_at,
+            tags=body.tags,
+            agent_id=body.agent_id,
+            run_id=body.run_id,
+            visibility=body.visibility,
+            team_id=body.team_id,
+        ),
+        agent_id=body.agent_id,
+        run_id=body.run_id,
+    )
 
 
 @router.get("", response_model=list[MemoryRecord], summary="List memories")
@@ -42,17 +58,35 @@ async def list_memories(
     offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
     as_of: dt.datetime | None = None,
     include_inactive: bool = False,
-    filters: Annotated[str | None, Query(max_length=4096, description="A JSON filter object (see the SDK)")] = None,
+    filters: Annotated[
+        str | None, Query(max_length=4096, description="A JSON filter object (see the SDK)")
+    ] = None,
     agent_id: Annotated[str | None, Query(description="List as this agent of the user")] = None,
     run_id: Annotated[str | None, Query(description="List as this run")] = None,
-    include_shared: Annotated[bool, Query(description="With other users' team (of the user's teams) and public memories")] = False,
+    include_shared: Annotated[
+        bool, Query(description="With other users' team (of the user's teams) and public memories")
+    ] = False,
 ):
     """Current memories, newest first; ``as_of`` travels back in time; ``filters`` as in ``Memory.get_all``."""
     parsed = _filters(filters)
     m = context(request).memory
-    return await context(request).call(principal, user_id, lambda uid: m.get_all(
-        user_id=uid, filters=parsed, limit=limit, offset=offset, as_of=as_of, include_inactive=include_inactive,
-        agent_id=agent_id, run_id=run_id, include_shared=include_shared), agent_id=agent_id, run_id=run_id)  # fmt: skip
+    return await context(request).call(
+        principal,
+        user_id,
+        lambda uid: m.get_all(
+            user_id=uid,
+            filters=parsed,
+            limit=limit,
+            offset=offset,
+            as_of=as_of,
+            include_inactive=include_inactive,
+            agent_id=agent_id,
+            run_id=run_id,
+            include_shared=include_shared,
+        ),
+        agent_id=agent_id,
+        run_id=run_id,
+    )
 
 
 @router.get("/{memory_id}", response_model=MemoryRecord, summary="Get one memory")
@@ -63,32 +97,52 @@ async def get_memory(memory_id: uuid.UUID, request: Request, user_id: UserQuery,
 
 @router.patch("/{memory_id}", response_model=MemoryRecord, summary="Update a memory")
 async def update_memory(
-    memory_id: uuid.UUID, body: UpdateMemory, request: Request, principal: Principal = WRITE,
-    if_match: Annotated[str | None, Header(description="The version you read, e.g. \"3\"")] = None,
-):  # fmt: skip
+    memory_id: uuid.UUID,
+    body: UpdateMemory,
+    request: Request,
+    principal: Principal = WRITE,
+    if_match: Annotated[str | None, Header(description='The version you read, e.g. "3"')] = None,
+):
     """New content makes a new version superseding the old one; a stale version gets 409."""
     expected = body.expected_version if if_match is None else _version(if_match)
     m = context(request).memory
-    return await context(request).call(principal, body.user_id, lambda uid: m.update(
-        memory_id, user_id=uid, content=body.content, metadata=body.metadata, importance=body.importance,
-        valid_at=body.valid_at, ends_previous=body.ends_previous, expected_version=expected,
-        tags=body.tags))  # fmt: skip
+    return await context(request).call(
+        principal,
+        body.user_id,
+        lambda uid: m.update(
+            memory_id,
+            user_id=uid,
+            content=body.content,
+            metadata=body.metadata,
+            importance=body.importance,
+            valid_at=body.valid_at,
+            ends_previous=body.ends_previous,
+            expected_version=expected,
+            tags=body.tags,
+        ),
+    )
 
 
 @router.delete("/{memory_id}", response_model=MemoryRecord, summary="Delete a memory (soft)")
-async def delete_memory(memory_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = WRITE):
+async def delete_memory(
+    memory_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = WRITE
+):
     m = context(request).memory
     return await context(request).call(principal, user_id, lambda uid: m.delete(memory_id, user_id=uid))
 
 
 @router.get("/{memory_id}/history", response_model=list[HistoryEntry], summary="History of a memory")
-async def memory_history(memory_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ):
+async def memory_history(
+    memory_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ
+):
     m = context(request).memory
     return await context(request).call(principal, user_id, lambda uid: m.history(memory_id, user_id=uid))
 
 
 @router.get("/{memory_id}/sources", response_model=Provenance, summary="Where a memory came from")
-async def memory_sources(memory_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ):
+async def memory_sources(
+    memory_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ
+):
     m = context(request).memory
     return await context(request).call(principal, user_id, lambda uid: m.sources(memory_id, user_id=uid))
 
@@ -108,5 +162,5 @@ def _filters(text: str | None) -> dict | None:
 def _version(header: str) -> int:
     text = header.strip().removeprefix("W/").strip('"')
     if not text.isdigit() or not 0 < int(text) < 2**31:
-        raise InvalidInputError(f"If-Match must be a memory version such as \"3\", got {header!r}")
+        raise InvalidInputError(f'If-Match must be a memory version such as "3", got {header!r}')
     return int(text)

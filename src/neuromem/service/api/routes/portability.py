@@ -34,15 +34,32 @@ MARKDOWN_FILES = ("memory.md", "learnings.md")
 SYNC_FOLDER = "markdown-sync"  # under the store's data_dir
 
 
-@router.get("/export", summary="Export a user's memory", response_class=Response,
-            responses={200: {"content": {media: {"schema": {"type": "object" if fmt == "json" else "string"}}
-                                         for fmt, media in EXPORT_MEDIA.items()},
-                             "description": "The export file"}})  # fmt: skip
-async def export(request: Request, user_id: UserQuery, principal: Principal = READ,
-                 format: Annotated[Literal["jsonl", "json", "markdown"], Query(
-                     description="jsonl (full fidelity, importable), json (readable) or markdown (for people)")] = "jsonl",
-                 mask_pii: Annotated[bool, Query(description="For someone other than the user: personal data masked")] = False,
-                 ) -> Response:  # fmt: skip
+@router.get(
+    "/export",
+    summary="Export a user's memory",
+    response_class=Response,
+    responses={
+        200: {
+            "content": {
+                media: {"schema": {"type": "object" if fmt == "json" else "string"}}
+                for fmt, media in EXPORT_MEDIA.items()
+            },
+            "description": "The export file",
+        }
+    },
+)
+async def export(
+    request: Request,
+    user_id: UserQuery,
+    principal: Principal = READ,
+    format: Annotated[
+        Literal["jsonl", "json", "markdown"],
+        Query(description="jsonl (full fidelity, importable), json (readable) or markdown (for people)"),
+    ] = "jsonl",
+    mask_pii: Annotated[
+        bool, Query(description="For someone other than the user: personal data masked")
+    ] = False,
+) -> Response:
     """Everything stored for the user, from one snapshot: memories with their versions and history,
     conversations, documents, traits with their evidence."""
     m = context(request).memory
@@ -54,18 +71,33 @@ async def export(request: Request, user_id: UserQuery, principal: Principal = RE
 
     text = await context(request).call(principal, user_id, run)
     suffix = "md" if format == "markdown" else format
-    return Response(text, media_type=EXPORT_MEDIA[format],
-                    headers={"content-disposition": f'attachment; filename="neuromem-export.{suffix}"'})  # fmt: skip
+    return Response(
+        text,
+        media_type=EXPORT_MEDIA[format],
+        headers={"content-disposition": f'attachment; filename="neuromem-export.{suffix}"'},
+    )
 
 
 @router.post(
-    "/import", response_model=ImportReport, summary="Import an export of this user's memory",
-    openapi_extra={"requestBody": {"required": True, "content": {
-        media: {"schema": {"type": "string", "format": "binary"}} for media in IMPORT_MEDIA}}},
-)  # fmt: skip
-async def import_export(request: Request, user_id: UserQuery, principal: Principal = ADMIN,
-                        include_forgotten: Annotated[bool, Query(description=(
-                            "Bring back what a forget erased since the export (the owner's own restore)"))] = False):  # fmt: skip
+    "/import",
+    response_model=ImportReport,
+    summary="Import an export of this user's memory",
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {media: {"schema": {"type": "string", "format": "binary"}} for media in IMPORT_MEDIA},
+        }
+    },
+)
+async def import_export(
+    request: Request,
+    user_id: UserQuery,
+    principal: Principal = ADMIN,
+    include_forgotten: Annotated[
+        bool,
+        Query(description=("Bring back what a forget erased since the export (the owner's own restore)")),
+    ] = False,
+):
     """The body is a file from ``GET /v1/export`` (jsonl or json) of the same user; idempotent, all or nothing.
     An admin key: a file restores every table of the user as written — team memberships and forget receipts
     included — which a write key may not change otherwise."""
@@ -87,7 +119,9 @@ async def import_export(request: Request, user_id: UserQuery, principal: Princip
     return await context(request).call(principal, user_id, run)
 
 
-@router.post("/markdown/sync", response_model=MarkdownFiles, summary="Two-way sync with memory.md and learnings.md")
+@router.post(
+    "/markdown/sync", response_model=MarkdownFiles, summary="Two-way sync with memory.md and learnings.md"
+)
 async def markdown_sync(body: MarkdownSync, request: Request, principal: Principal = WRITE) -> MarkdownFiles:
     """Your added, edited and removed lines become adds, updates and deletes (history actor ``file``); both files
     come back rewritten from the memory; a line changed on both sides stays in the file, marked as a conflict."""
@@ -97,13 +131,20 @@ async def markdown_sync(body: MarkdownSync, request: Request, principal: Princip
 
 def sync_files(m: Memory, uid: str, body: MarkdownSync) -> MarkdownFiles:
     """``body.files`` over the user's server-side copies, one ``Memory.sync_markdown``, both files back."""
-    folder = m.settings.store.data_dir.expanduser() / SYNC_FOLDER / hashlib.sha256(uid.encode()).hexdigest()[:32]
+    folder = (
+        m.settings.store.data_dir.expanduser() / SYNC_FOLDER / hashlib.sha256(uid.encode()).hexdigest()[:32]
+    )
     folder.mkdir(parents=True, exist_ok=True)
     for name, text in body.files.items():
         (folder / name).write_text(text, encoding="utf-8")
     report = m.sync_markdown(folder, user_id=uid, language=body.language)
-    return MarkdownFiles(added=report.added, updated=report.updated, deleted=report.deleted,
-                         conflicts=report.conflicts, files={name: _read(folder / name) for name in MARKDOWN_FILES})  # fmt: skip
+    return MarkdownFiles(
+        added=report.added,
+        updated=report.updated,
+        deleted=report.deleted,
+        conflicts=report.conflicts,
+        files={name: _read(folder / name) for name in MARKDOWN_FILES},
+    )
 
 
 def _read(path: Path) -> str:

@@ -23,23 +23,50 @@ async def record(body: RecordProcedure, request: Request, principal: Principal =
     """A new name is stored (ADD); a known one (same name) counts one more success (UPDATE). Alike tasks
     get it in the prompt block's "Proven skills"."""
     m = context(request).memory
-    return await context(request).call(principal, body.user_id, lambda uid: m.record_procedure(
-        body.name, body.steps, user_id=uid, preconditions=body.preconditions, outcome=body.outcome,
-        tools=body.tools, metadata=body.metadata))  # fmt: skip
+    return await context(request).call(
+        principal,
+        body.user_id,
+        lambda uid: m.record_procedure(
+            body.name,
+            body.steps,
+            user_id=uid,
+            preconditions=body.preconditions,
+            outcome=body.outcome,
+            tools=body.tools,
+            metadata=body.metadata,
+        ),
+    )
 
 
 @router.get("", response_model=list[ProcedureOut], summary="The user's procedures")
-async def procedures(request: Request, user_id: UserQuery, principal: Principal = READ,
-                     limit: Annotated[int, Query(ge=1, le=1000)] = 100):  # fmt: skip
+async def procedures(
+    request: Request,
+    user_id: UserQuery,
+    principal: Principal = READ,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+):
     """Current procedures, newest first, with their steps and how often they worked."""
     m = context(request).memory
-    return await context(request).call(principal, user_id, lambda uid: [procedure_out(r) for r in m.get_all(
-        user_id=uid, filters={"category": CATEGORY}, limit=limit)])  # fmt: skip
+    return await context(request).call(
+        principal,
+        user_id,
+        lambda uid: [
+            procedure_out(r) for r in m.get_all(user_id=uid, filters={"category": CATEGORY}, limit=limit)
+        ],
+    )
 
 
 def procedure_out(record: MemoryRecord) -> ProcedureOut:
     """A procedure memory as its parts."""
     p = Procedure.from_metadata(record.metadata[METADATA_KEY])
-    return ProcedureOut(id=str(record.id), name=p.name, steps=list(p.steps), preconditions=list(p.preconditions),
-                        outcome=p.outcome, successes=p.successes, tools=list(p.tools), importance=record.importance,
-                        content=record.content)  # fmt: skip
+    return ProcedureOut(
+        id=str(record.id),
+        name=p.name,
+        steps=list(p.steps),
+        preconditions=list(p.preconditions),
+        outcome=p.outcome,
+        successes=p.successes,
+        tools=list(p.tools),
+        importance=record.importance,
+        content=record.content,
+    )

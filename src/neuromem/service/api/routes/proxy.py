@@ -51,8 +51,10 @@ class MemoryProxy:
 
     def __init__(self, service: ServiceContext, upstream: str) -> None:
         if not upstream.startswith(("http://", "https://")):
-            raise ConfigError(f"the proxy's upstream must be an http(s) base URL such as https://api.openai.com/v1, "
-                              f"got {upstream!r}")  # fmt: skip
+            raise ConfigError(
+                f"the proxy's upstream must be an http(s) base URL such as https://api.openai.com/v1, "
+                f"got {upstream!r}"
+            )
         self.service = service
         self.upstream = upstream.rstrip("/")
         self.endpoint = f"{self.upstream}/chat/completions"
@@ -102,16 +104,21 @@ class MemoryProxy:
             token, auth = auth.split(None, 1)[1], None
         principal = await self.service.authenticate(token)
         if principal.scope < KeyScope.WRITE:
-            raise PermissionDeniedError(f"this API key has scope {principal.scope.label}; write is needed "
-                                        "(the proxy stores each exchange)")  # fmt: skip
+            raise PermissionDeniedError(
+                f"this API key has scope {principal.scope.label}; write is needed "
+                "(the proxy stores each exchange)"
+            )
         request.state.principal = principal
         return principal, auth
 
     def _user(self, body: dict[str, Any], request: Request, principal: Principal) -> str:
         user_id = body.get("user") or request.headers.get(USER_HEADER) or principal.bound_user
         if not user_id:
-            raise WireError("whose memory? set 'user' in the request, the X-Neuromem-User header, or use a key "
-                            "bound to a user", "user")  # fmt: skip
+            raise WireError(
+                "whose memory? set 'user' in the request, the X-Neuromem-User header, or use a key "
+                "bound to a user",
+                "user",
+            )
         try:
             self.service.user_key(principal, user_id)  # a bound key refuses another user (403)
         except InvalidInputError as exc:
@@ -122,15 +129,26 @@ class MemoryProxy:
         settings = self.service.settings.service
         memory = self.service.memory
         try:
-            block = await asyncio.wait_for(self.service.call(principal, user_id, lambda uid: memory.recall_prompt(
-                query, user_id=uid, token_budget=settings.proxy_token_budget)), settings.proxy_recall_timeout_s)  # fmt: skip
+            block = await asyncio.wait_for(
+                self.service.call(
+                    principal,
+                    user_id,
+                    lambda uid: memory.recall_prompt(
+                        query, user_id=uid, token_budget=settings.proxy_token_budget
+                    ),
+                ),
+                settings.proxy_recall_timeout_s,
+            )
         except Exception as exc:  # never break the chat: go on without memory, and count it
             self._degraded("recall", exc)
             return ""
         return str(block["text"] if isinstance(block, dict) else block.text)
 
     def _headers(self, request: Request, upstream_auth: str | None) -> dict[str, str]:
-        headers = {"content-type": "application/json", "accept": request.headers.get("accept", "application/json")}
+        headers = {
+            "content-type": "application/json",
+            "accept": request.headers.get("accept", "application/json"),
+        }
         if upstream_auth:
             headers["authorization"] = upstream_auth
         for name in _FORWARDED_HEADERS:
@@ -150,11 +168,17 @@ class MemoryProxy:
                 task = BackgroundTask(exchange.remember, answer_text(reply.json()))
             except ValueError:
                 task = None
-        return Response(reply.content, status_code=reply.status_code, background=task,
-                        media_type=reply.headers.get("content-type", "application/json"))  # fmt: skip
+        return Response(
+            reply.content,
+            status_code=reply.status_code,
+            background=task,
+            media_type=reply.headers.get("content-type", "application/json"),
+        )
 
     async def _stream(self, body: dict[str, Any], headers: dict[str, str], exchange: Exchange) -> Response:
-        request = self.client.build_request("POST", self.endpoint, content=json.dumps(body).encode(), headers=headers)
+        request = self.client.build_request(
+            "POST", self.endpoint, content=json.dumps(body).encode(), headers=headers
+        )
         try:
             reply = await self.client.send(request, stream=True)
         except httpx.HTTPError as exc:
@@ -167,8 +191,11 @@ class MemoryProxy:
             finally:
                 await reply.aclose()
             self._check(reply)
-            return Response(reply.content, status_code=reply.status_code,
-                            media_type=reply.headers.get("content-type", "application/json"))  # fmt: skip
+            return Response(
+                reply.content,
+                status_code=reply.status_code,
+                media_type=reply.headers.get("content-type", "application/json"),
+            )
         collector = StreamCollector()
 
         async def relay() -> AsyncIterator[bytes]:
@@ -186,8 +213,12 @@ class MemoryProxy:
             if collector.done:
                 await exchange.remember(collector.text)
 
-        return StreamingResponse(relay(), status_code=reply.status_code, background=BackgroundTask(remember),
-                                 media_type=reply.headers.get("content-type", "text/event-stream"))  # fmt: skip
+        return StreamingResponse(
+            relay(),
+            status_code=reply.status_code,
+            background=BackgroundTask(remember),
+            media_type=reply.headers.get("content-type", "text/event-stream"),
+        )
 
     def _check(self, reply: httpx.Response) -> None:
         if reply.status_code >= 500:
@@ -196,7 +227,11 @@ class MemoryProxy:
 
     def _unreachable(self, exc: httpx.HTTPError) -> LLMError:
         self.service.metrics.proxy_upstream_errors.inc()
-        reason = "timed out" if isinstance(exc, httpx.TimeoutException) else f"is unreachable ({type(exc).__name__})"
+        reason = (
+            "timed out"
+            if isinstance(exc, httpx.TimeoutException)
+            else f"is unreachable ({type(exc).__name__})"
+        )
         return LLMError(f"the upstream model {self.endpoint} {reason}")
 
     def _degraded(self, stage: str, exc: BaseException) -> None:
@@ -207,8 +242,9 @@ class MemoryProxy:
 class Exchange:
     """One proxied exchange, stored after the answer is sent."""
 
-    def __init__(self, proxy: MemoryProxy, principal: Principal, user_id: str, question: str,
-                 session_id: str | None) -> None:  # fmt: skip
+    def __init__(
+        self, proxy: MemoryProxy, principal: Principal, user_id: str, question: str, session_id: str | None
+    ) -> None:
         self.proxy, self.principal, self.user_id = proxy, principal, user_id
         self.question, self.session_id = question, session_id
 
@@ -220,8 +256,11 @@ class Exchange:
             turns.append({"role": "assistant", "content": answer})
         memory, session = self.proxy.service.memory, self.session_id
         try:
-            await self.proxy.service.call(self.principal, self.user_id,
-                                          lambda uid: memory.ingest(turns, user_id=uid, session_id=session, strict=True))  # fmt: skip
+            await self.proxy.service.call(
+                self.principal,
+                self.user_id,
+                lambda uid: memory.ingest(turns, user_id=uid, session_id=session, strict=True),
+            )
         except Exception as exc:  # the answer is already with the caller: count it, never raise
             self.proxy._degraded("ingest", exc)
 
@@ -230,6 +269,12 @@ def build_router(service: ServiceContext, upstream: str) -> tuple[APIRouter, Mem
     """The proxy's router (to include in the app) and the proxy (to close on shutdown)."""
     proxy = MemoryProxy(service, upstream)
     router = APIRouter(tags=["proxy"])
-    router.add_api_route("/v1/chat/completions", proxy.chat, methods=["POST"], summary="Chat with memory (proxy)",
-                         description=__doc__, response_class=Response)  # fmt: skip
+    router.add_api_route(
+        "/v1/chat/completions",
+        proxy.chat,
+        methods=["POST"],
+        summary="Chat with memory (proxy)",
+        description=__doc__,
+        response_class=Response,
+    )
     return router, proxy

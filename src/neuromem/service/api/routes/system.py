@@ -25,8 +25,12 @@ async def healthz() -> Health:
     return Health(status="ok", version=__version__)
 
 
-@router.get("/readyz", response_model=Ready, responses={503: ERROR_RESPONSES[503]},
-            summary="The embedder is loaded and the database answers")  # fmt: skip
+@router.get(
+    "/readyz",
+    response_model=Ready,
+    responses={503: ERROR_RESPONSES[503]},
+    summary="The embedder is loaded and the database answers",
+)
 async def readyz(request: Request) -> Ready:
     ready = getattr(request.app.state, "ready", None)
     if ready is not None and not ready.is_set():
@@ -39,7 +43,9 @@ async def readyz(request: Request) -> Ready:
             return migrate.current_version(conn)
 
     version = await ctx.unscoped(probe)
-    return Ready(status="ready", schema_version=version, database="embedded" if db.server.embedded else "external")
+    return Ready(
+        status="ready", schema_version=version, database="embedded" if db.server.embedded else "external"
+    )
 
 
 jobs_router = APIRouter(prefix="/v1/jobs", tags=["jobs"], responses=ERROR_RESPONSES)
@@ -55,7 +61,9 @@ async def run_job(name: str, request: Request, principal: Principal = ADMIN, dry
     """Jobs work across users, so only an admin key of the ``default`` tenant (the operator) may run them.
     ``?dry_run=true`` reports what the job would change (``memctl job --dry-run``)."""
     if principal.tenant != DEFAULT_TENANT:
-        raise PermissionDeniedError("scheduled jobs span every tenant: use an admin key of the 'default' tenant")
+        raise PermissionDeniedError(
+            "scheduled jobs span every tenant: use an admin key of the 'default' tenant"
+        )
     ctx = context(request)
     try:
         result: Any = await ctx.unscoped(lambda: ctx.memory.run_job(name, dry_run=dry_run))

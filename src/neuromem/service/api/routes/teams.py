@@ -28,14 +28,18 @@ class Membership(BaseModel):
 @router.put("/{team_id}/members/{user_id}", response_model=Membership, summary="Add a user to a team")
 async def add_member(team_id: TeamPath, user_id: UserPath, request: Request, principal: Principal = ADMIN):
     m = context(request).memory
-    changed = await context(request).call(principal, user_id, lambda uid: m.add_team_member(team_id, user_id=uid))
+    changed = await context(request).call(
+        principal, user_id, lambda uid: m.add_team_member(team_id, user_id=uid)
+    )
     return Membership(team_id=team_id, user_id=user_id, changed=changed)
 
 
 @router.delete("/{team_id}/members/{user_id}", response_model=Membership, summary="Remove a user from a team")
 async def remove_member(team_id: TeamPath, user_id: UserPath, request: Request, principal: Principal = ADMIN):
     m = context(request).memory
-    changed = await context(request).call(principal, user_id, lambda uid: m.remove_team_member(team_id, user_id=uid))
+    changed = await context(request).call(
+        principal, user_id, lambda uid: m.remove_team_member(team_id, user_id=uid)
+    )
     return Membership(team_id=team_id, user_id=user_id, changed=changed)
 
 

@@ -26,13 +26,17 @@ async def list_traits(request: Request, user_id: UserQuery, principal: Principal
 
 
 @router.get("/traits/{trait_id}", response_model=TraitDetail, summary="One trait with its evidence chain")
-async def trait_detail(trait_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ):
+async def trait_detail(
+    trait_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = READ
+):
     m = context(request).memory
     return await context(request).call(principal, user_id, lambda uid: m.trait(trait_id, user_id=uid))
 
 
 @router.post("/traits/{trait_id}/correct", response_model=MemoryRecord, summary="Correct a trait")
-async def correct_trait(trait_id: uuid.UUID, body: CorrectTrait, request: Request, principal: Principal = WRITE):
+async def correct_trait(
+    trait_id: uuid.UUID, body: CorrectTrait, request: Request, principal: Principal = WRITE
+):
     """The user's own wording replaces the trait's statement as a new version (history keeps the old)."""
     m = context(request).memory
 
@@ -44,7 +48,9 @@ async def correct_trait(trait_id: uuid.UUID, body: CorrectTrait, request: Reques
 
 
 @router.delete("/traits/{trait_id}", response_model=MemoryRecord, summary="Delete a trait")
-async def delete_trait(trait_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = WRITE):
+async def delete_trait(
+    trait_id: uuid.UUID, request: Request, user_id: UserQuery, principal: Principal = WRITE
+):
     m = context(request).memory
 
     def run(uid: str) -> MemoryRecord:

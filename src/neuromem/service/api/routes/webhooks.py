@@ -24,7 +24,8 @@ router = APIRouter(prefix="/v1/webhooks", tags=["webhooks"], responses=ERROR_RES
 async def webhooks(request: Request, principal: Principal = ADMIN, include_removed: bool = False):
     m = context(request).memory
     return await context(request).unscoped(
-        lambda: list_webhooks(m, tenant=principal.tenant, include_removed=include_removed))
+        lambda: list_webhooks(m, tenant=principal.tenant, include_removed=include_removed)
+    )
 
 
 @router.post("", status_code=201, response_model=Webhook, summary="Register a webhook")
@@ -32,7 +33,8 @@ async def register(body: AddWebhook, request: Request, principal: Principal = AD
     """The answer's ``secret`` signs every delivery (``X-Neuromem-Signature``) and is shown only here."""
     m = context(request).memory
     return await context(request).unscoped(
-        lambda: add_webhook(m, body.url, tenant=principal.tenant, events=body.events))
+        lambda: add_webhook(m, body.url, tenant=principal.tenant, events=body.events)
+    )
 
 
 @router.delete("/{webhook_id}", response_model=Webhook, summary="Remove a webhook")
