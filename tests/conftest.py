@@ -114,6 +114,20 @@ def fresh_database(pg_url: str, dim: int = TEST_DIM, *, template: bool = True) -
     return _with_db(pg_url, name)
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _cluster_module_leases() -> Iterator[None]:
+    """On the cluster, a database a module's fixture took stays its own until the module ends."""
+    with cluster_databases.lease_scope():
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _cluster_test_leases() -> Iterator[None]:
+    """On the cluster, the databases a test took go back to the pool when it ends (tests/cluster/databases.py)."""
+    with cluster_databases.lease_scope():
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _fresh_breakers() -> Iterator[None]:
     """Each test starts with closed circuit breakers: the shared breakers are keyed by endpoint,

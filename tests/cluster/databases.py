@@ -2,15 +2,22 @@
 
 A Citus database spans every node, so the single node's trick — clone a migrated template per
 test — does not apply (a template copies the coordinator's metadata, not the workers' shards).
-Instead each test process keeps one migrated, distributed database per embedding dimension and
-empties its tables before handing it to the next test: the same clean state, in a fraction of
+Instead each test process keeps a pool of migrated, distributed databases per embedding dimension
+and empties one's tables before handing it to the next test: the same clean state, in a fraction of
 the time a new distributed database takes. A test that needs an empty database gets a new one.
+
+A pooled database is leased to the pytest scope that asked for it (``lease_scope``, entered by
+autouse fixtures in tests/conftest.py) and goes back to the pool only when that scope ends: a
+module's service keeps its database while the module's tests ask for databases of their own
+(handing it out again would empty it under the live service — its API keys too).
 """
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import psycopg
@@ -29,7 +36,8 @@ _TABLES = """
 _REFERENCES = """SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint
     WHERE contype = 'f' AND connamespace = 'public'::regnamespace AND conparentid = 0"""
 _counter = itertools.count()
-_migrated: dict[int, tuple[str, str]] = {}  # dimension → (URL, schema fingerprint)
+_free: dict[int, list[tuple[str, str]]] = {}  # dimension → pooled (URL, schema fingerprint) not leased
+_leases: list[list[tuple[int, str, str]]] = []  # open scopes, innermost last: (dimension, URL, fingerprint)
 _SCHEMA_FINGERPRINT = """SELECT md5(string_agg(c.relname || '.' || a.attname, ',' ORDER BY c.relname, a.attnum))
     FROM pg_class c JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
     WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm')"""
@@ -59,20 +67,42 @@ def drop_created(url: str) -> None:
 
     while _created:
         cluster.drop_database(coordinator_port(url), _created.pop())
-    _migrated.clear()
+    _free.clear()
+
+
+@contextlib.contextmanager
+def lease_scope() -> Iterator[None]:
+    """The databases ``migrated_database`` hands out inside this block return to the pool at its end."""
+    leased: list[tuple[int, str, str]] = []
+    _leases.append(leased)
+    try:
+        yield
+    finally:
+        _leases.remove(leased)
+        for dim, db_url, fingerprint in leased:
+            _free.setdefault(dim, []).append((db_url, fingerprint))
 
 
 def migrated_database(url: str, settings: Settings) -> str:
-    """This process's migrated database of ``settings``' dimension, emptied of every row — or a new
-    one when a test changed its schema (the outage tests rename tables and columns)."""
+    """A migrated database of ``settings``' dimension that no open scope holds, emptied of every row —
+    or a new one when none is free or a test changed the free one's schema (the outage tests rename
+    tables and columns)."""
     dim = settings.store.embedding_dim
-    if dim in _migrated and _fingerprint(_migrated[dim][0]) == _migrated[dim][1]:
-        truncate_all(_migrated[dim][0])
-        return _migrated[dim][0]
+    pool = _free.setdefault(dim, [])
+    while pool:
+        db_url, fingerprint = pool.pop()
+        if _fingerprint(db_url) == fingerprint:
+            truncate_all(db_url)
+            return _lease(dim, db_url, fingerprint)
     db_url = empty_database(url)
     with psycopg.connect(db_url, autocommit=True) as conn:
         migrate.migrate(conn, settings)
-    _migrated[dim] = (db_url, _fingerprint(db_url))
+    return _lease(dim, db_url, _fingerprint(db_url))
+
+
+def _lease(dim: int, db_url: str, fingerprint: str) -> str:
+    if _leases:  # outside every scope (a script), the database is simply never pooled again
+        _leases[-1].append((dim, db_url, fingerprint))
     return db_url
 
 

@@ -113,7 +113,9 @@ def dump_rows(conn: Conn, table: TableShape, user_id: str, *, batch: int = 500) 
 def insert_rows(conn: Conn, table: TableShape, rows: Sequence[Mapping[str, Any]]) -> int:
     """Insert rows given in their JSON form; rows already present (any unique key) are skipped.
 
-    Returns how many were inserted. Columns missing from a row take their default.
+    Returns how many were inserted, counted from ``RETURNING``: on a Citus cluster this
+    INSERT … SELECT runs through the coordinator, whose row count is the rows selected, not
+    the rows the workers inserted. Columns missing from a row take their default.
     """
     groups: dict[tuple[str, ...], list[Jsonb]] = {}
     for row in rows:
@@ -122,13 +124,15 @@ def insert_rows(conn: Conn, table: TableShape, rows: Sequence[Mapping[str, Any]]
     for present, params in groups.items():
         statement = sql.SQL(
             "INSERT INTO {table} ({cols}) SELECT {cols} FROM jsonb_populate_record(NULL::{table}, %s) "
-            "ON CONFLICT DO NOTHING"
+            "ON CONFLICT DO NOTHING RETURNING 1"
         ).format(
             table=sql.Identifier(table.name), cols=sql.SQL(", ").join(sql.Identifier(c) for c in present)
         )
         with conn.cursor() as cur:
-            cur.executemany(statement, [(p,) for p in params])
-            inserted += max(cur.rowcount, 0)
+            cur.executemany(statement, [(p,) for p in params], returning=True)
+            inserted += len(cur.fetchall())
+            while cur.nextset():
+                inserted += len(cur.fetchall())
     return inserted
 
 
