@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.api.conftest import Service
+from tests.feed import settle
 
 
 def test_events_route(service: Service) -> None:
@@ -11,11 +12,13 @@ def test_events_route(service: Service) -> None:
             "/v1/memories", json={"user_id": "evr", "content": "Ines sails a dinghy called Petrel"}
         ).json()
         mid = added[0]["memory"]["id"]
+        settle(service.memory)  # the feed shows an event once every older transaction ended
         page = c.get("/v1/events", params={"user_id": "evr"})
         assert page.status_code == 200, page.text
         [event] = page.json()["events"]
         assert (event["kind"], event["memory_id"], event["user_id"]) == ("memory.added", mid, "evr")
         assert c.delete(f"/v1/memories/{mid}", params={"user_id": "evr"}).status_code == 200
+        settle(service.memory)
         later = c.get("/v1/events", params={"user_id": "evr", "after": page.json()["next"]}).json()
         assert [e["kind"] for e in later["events"]] == ["memory.deleted"]
         only = c.get("/v1/events", params={"user_id": "evr", "kind": "memory.added"}).json()["events"]

@@ -13,7 +13,14 @@ import pytest
 
 from neuromem import InvalidInputError, Memory, NotFoundError
 from neuromem.admin import add_webhook, list_webhooks, remove_webhook
-from neuromem.lifecycle.webhooks import SIGNATURE_HEADER, TIMESTAMP_HEADER, WebhookDeliveryError, verify
+from neuromem.lifecycle.webhooks import (
+    SIGNATURE_HEADER,
+    TIMESTAMP_HEADER,
+    EventPage,
+    WebhookDeliveryError,
+    verify,
+)
+from tests.feed import settle
 from tests.reflect.helpers import day, say
 
 
@@ -56,32 +63,36 @@ def receiver() -> Iterator[Receiver]:
     r.server.server_close()
 
 
+def feed(memory: Memory, **options: Any) -> EventPage:
+    """``memory.events`` once every event written so far is visible (tests/feed.py)."""
+    settle(memory)
+    return memory.events(**options)
+
+
 def kinds(memory: Memory, user: str, **options: Any) -> list[tuple[str, Any]]:
-    return [(e.kind, e.memory_id) for e in memory.events(user_id=user, **options).events]
+    return [(e.kind, e.memory_id) for e in feed(memory, user_id=user, **options).events]
 
 
 def test_the_feed_tells_adds_updates_deletes_and_pages_by_cursor(memory: Memory) -> None:
     [a] = memory.add("Nadia rows on the Thames every Sunday", user_id="ev")
-    first = memory.events(user_id="ev")
+    first = feed(memory, user_id="ev")
     assert [(e.kind, e.memory_id, e.memory_type) for e in first.events] == [
         ("memory.added", a.memory.id, "fact")
     ]
     new = memory.update(a.memory.id, user_id="ev", content="Nadia rows on the Cam every Sunday")
     memory.delete(new.id, user_id="ev")
-    later = memory.events(user_id="ev", after=first.next)
+    later = feed(memory, user_id="ev", after=first.next)
     assert [e.kind for e in later.events] == ["memory.updated", "memory.deleted"]
-    assert memory.events(user_id="ev", after=later.next).events == ()
-    assert memory.events(user_id="ev", after=later.next).next == later.next
-    assert [e.kind for e in memory.events(user_id="ev", kinds=["memory.deleted"]).events] == [
-        "memory.deleted"
-    ]
-    assert memory.events(user_id="someone-else").events == ()
-    everything = json.dumps([e.detail for e in memory.events(user_id="ev").events])
+    assert feed(memory, user_id="ev", after=later.next).events == ()
+    assert feed(memory, user_id="ev", after=later.next).next == later.next
+    assert [e.kind for e in feed(memory, user_id="ev", kinds=["memory.deleted"]).events] == ["memory.deleted"]
+    assert feed(memory, user_id="someone-else").events == ()
+    everything = json.dumps([e.detail for e in feed(memory, user_id="ev").events])
     assert "Thames" not in everything and "Cam" not in everything  # ids and kinds, never content
     with pytest.raises(InvalidInputError):
-        memory.events(user_id="ev", after="not-a-cursor")
+        feed(memory, user_id="ev", after="not-a-cursor")
     with pytest.raises(InvalidInputError):
-        memory.events(user_id="ev", kinds=["memory.exploded"])
+        feed(memory, user_id="ev", kinds=["memory.exploded"])
 
 
 def test_conflicts_and_invalidation_are_events(memory: Memory) -> None:
@@ -115,7 +126,7 @@ def test_forgetting_leaves_only_content_free_events(memory: Memory) -> None:
     [a] = memory.add("Omar's locker code is 4471", user_id="fv")
     memory.update(a.memory.id, user_id="fv", content="Omar's locker code is 5582")
     receipt = memory.forget(user_id="fv", memory_id=a.memory.id)
-    events = memory.events(user_id="fv").events
+    events = feed(memory, user_id="fv").events
     # one per forgotten version (the chain goes together); the earlier events went with the history
     assert [e.kind for e in events] == ["memory.forgotten", "memory.forgotten"]
     assert all(e.memory_id is None and e.detail["receipt_id"] == str(receipt.id) for e in events)
