@@ -2,7 +2,7 @@
 
 When a fact is written (``add`` and ingest), a new fact that contradicts current facts — the
 same slot with another value (rules or the LLM extractor), or the same subject and relation
-with another value of a single-valued relation (``neuromem.text.slots.value_change``, issue
+with another value of a single-valued relation (``neuromem.text.value_changes.value_change``, issue
 21: templates, aligned words, then statement frames with the vectors' cosine,
 ``text.slot_frames``; the old facts come from ``metadata.slot`` and from the nearest current facts) — is scored
 against each of them with the conflict priority. The winner stays (or becomes)
@@ -41,8 +41,9 @@ from .supersede import speaker_of
 
 if TYPE_CHECKING:
     from .core import Runtime
-from .text.slots import claim_of, may_change, value_change
+from .text.slots import claim_of
 from .text.tokenize import query_terms
+from .text.value_changes import may_change, value_change
 from .types import HistoryEvent, MemoryRecord, MemoryType, Operation
 
 Invalidate = Callable[[Conn, MemoryRecord, dt.datetime, str, dict[str, Any]], MemoryRecord | None]
@@ -142,7 +143,7 @@ class ConflictResolver:
         """Offline: current facts of the same slot (``metadata.slot`` = the slot of ``content`` or
         the one ``metadata`` names), the nearest current facts (embeddings) and those sharing a word
         with it (full text) whose value
-        ``content`` changes (``text.slots.value_change``). Multi-valued relations and statements
+        ``content`` changes (``text.value_changes.value_change``). Multi-valued relations and statements
         of another speaker are no conflict."""
         c = self.settings.conflicts
         seen: dict[uuid.UUID, MemoryRecord] = {}

@@ -14,7 +14,8 @@ import psycopg
 import pytest
 
 from neuromem import Memory, Operation
-from neuromem.text.slots import claim_of, value_change
+from neuromem.text.slots import claim_of
+from neuromem.text.value_changes import value_change
 
 U = "ada"
 T0 = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.UTC)

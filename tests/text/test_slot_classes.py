@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from neuromem.text.slots import answer_frame, canonical_attribute, claim_of, value_change
+from neuromem.text.slots import answer_frame, canonical_attribute, claim_of
+from neuromem.text.value_changes import value_change
 
 
 def _single(new: str, old: str) -> bool:

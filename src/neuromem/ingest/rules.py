@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from ..text.entities import extract_entities
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
-from ..text.slots import answer_frame, claim_of, may_change
+from ..text.slots import answer_frame, claim_of
 from ..text.spans import split_sentences
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
+from ..text.value_changes import may_change
 from ..types import Emotion, FactCategory, MemoryType
 from .candidates import Candidate, EntityRef, Extraction, Relation, TimeInfo
 from .turns import Turn

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import blas
 from ..supersede import speaker_of
-from ..text.slots import value_change
+from ..text.value_changes import value_change
 from ..types import MemoryRecord, SearchHit
 from .units import is_turn_only
 
@@ -143,7 +143,7 @@ def value_changes(
     hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray], top: int = SAME_SLOT_TOP
 ) -> dict[int, int]:
     """Among the first ``top`` hits, the older → the newer of every two the user said that give one slot two
-    values (``text.slots.value_change``, arity single: the same matcher the write side uses, here for the
+    values (``text.value_changes.value_change``, arity single: the same matcher the write side uses, here for the
     pairs it did not link — a missed candidate, a value kept only as a turn), ordered by when each was
     said (:func:`said_at`). By position in ``hits``."""
     idx = [i for i, h in enumerate(hits[:top]) if _users_words(h.memory) and not is_outdated(h.memory)]

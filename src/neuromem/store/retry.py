@@ -30,6 +30,9 @@ RETRYABLE: tuple[type[BaseException], ...] = (
     pg_errors.UniqueViolation,
 )
 
+# its own generator: the jitter never touches the global random state a caller may seed or watch
+_JITTER = random.Random()
+
 
 def run_with_retries(attempt: Callable[[], T], retries: int, *, what: str = "write") -> T:
     """``attempt()``, run again up to ``retries`` times after a ``RETRYABLE`` failure (short jittered pause)."""
@@ -40,5 +43,5 @@ def run_with_retries(attempt: Callable[[], T], retries: int, *, what: str = "wri
             if n == retries:
                 raise
             log.info("%s lost a race with a concurrent writer (%s); retrying", what, type(exc).__name__)
-            time.sleep(random.uniform(0.0, 0.01 * (n + 1)))
+            time.sleep(_JITTER.uniform(0.0, 0.01 * (n + 1)))
     raise AssertionError("unreachable")

@@ -42,6 +42,7 @@ from .slots import (
     _arity,
     _fold,
     _stem,
+    proper_names,
 )
 
 _MULTI_WORDS = frozenset({*_MULTI_EN, *(_stem(w) for w in _MULTI_EN)})
@@ -251,6 +252,13 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     evidence = change_evidence(new)
     if evidence is not None and not (old_c & new_c or old_v & new_v) and _ends(new, zh):
         return None  # an ending ends what it names: a word the old statement shares, not a close vector
+    if (
+        evidence is not None
+        and not zh
+        and not (old_c & new_c) - proper_names(old, new)
+        and (cosine is None or cosine < FRAME_COSINE)
+    ):
+        return None  # only a name is shared: one person or place, not one slot (see ``slots.proper_names``)
     if evidence is not None:
         return ValueChange(
             anchor,

@@ -1550,6 +1550,8 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
         if before and before in old.casefold() and after and after not in old.casefold():
             return ValueChange(anchor, before, after, "single", "from the old value to a new one")
     change = (_CHANGE_ZH if zh else _STRONG_CHANGE_EN).search(new)
+    if change and not zh and not shared - proper_names(old, new):
+        return None  # only a name is shared ("… with Rachel" / "Rachel's kiln … moved"): a person, not a slot
     gone, came = old_v - new_v, new_v - old_v
     if change and shared and gone and came:
         return ValueChange(
@@ -1572,35 +1574,17 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     return None
 
 
-def may_change(text: str) -> bool:
-    """Whether ``text`` can change a stored value at all: it fills a slot, or says a change or an end."""
-    if claim_of(text, generic=True) is not None:
-        return True
-    from .slot_frames import change_evidence
-
-    return change_evidence(text) is not None
-
-
-def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
-    """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
-    a multi-valued relation, values of different kinds): the templates first, then the aligned
-    words, then the statement frames (``text.slot_frames``; ``cosine`` of the two statements'
-    vectors when known)."""
-    found = _template_change(new, old)
-    if found is not None:
-        return found
-    a, b = claim_of(new), claim_of(old)
-    if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
-        return None  # one slot whose templates found no change, or two slots each statement names
-    from .slot_frames import (  # it builds on this module's word lists
-        frame_change,
-        same_people,
-        states_a_value,
-    )
-
-    if not states_a_value(new, old) or not same_people(new, old):
-        return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
-    return _aligned_change(new, old) or frame_change(new, old, cosine=cosine)
+def proper_names(*texts: str) -> frozenset[str]:
+    """The stems of the words capitalised after the first word of any of ``texts``: names of people,
+    places and things. Shared alone, a name says two statements are about one person or place, not
+    that they fill one slot."""
+    names: set[str] = set()
+    for text in texts:
+        for i, m in enumerate(re.finditer(r"[\w'-]*\w", _fold(text))):
+            word = m.group()
+            if i > 0 and word[:1].isupper() and word not in ("I", "I'm", "I've", "I'll", "I'd"):
+                names.add(_stem(re.sub(r"'(?:s)$", "", word.casefold())))
+    return frozenset(names)
 
 
 def _named_apart(a: Claim, b: Claim) -> bool:
@@ -1667,7 +1651,6 @@ __all__ = [
     "answer_frame",
     "canonical_attribute",
     "claim_of",
-    "may_change",
+    "proper_names",
     "slot_of",
-    "value_change",
 ]

@@ -1,0 +1,35 @@
+"""Whether a new statement changes the value an older one gave to a slot (issue 21, seed 004 §4.1
+UPDATE): the templates and aligned words of ``text.slots`` first, then the statement frames of
+``text.slot_frames``. One decision for the write side (``conflicts``, ``ingest.rules``) and recall's
+truth stage (``recall.truth``)."""
+
+from __future__ import annotations
+
+from .slot_frames import change_evidence, frame_change, same_people, states_a_value
+from .slots import ValueChange, _aligned_change, _named_apart, _template_change, claim_of
+
+
+def may_change(text: str) -> bool:
+    """Whether ``text`` can change a stored value at all: it fills a slot, or says a change or an end."""
+    if claim_of(text, generic=True) is not None:
+        return True
+    return change_evidence(text) is not None
+
+
+def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
+    """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
+    a multi-valued relation, values of different kinds): the templates first, then the aligned
+    words, then the statement frames (``text.slot_frames``; ``cosine`` of the two statements'
+    vectors when known)."""
+    found = _template_change(new, old)
+    if found is not None:
+        return found
+    a, b = claim_of(new), claim_of(old)
+    if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
+        return None  # one slot whose templates found no change, or two slots each statement names
+    if not states_a_value(new, old) or not same_people(new, old):
+        return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
+    return _aligned_change(new, old) or frame_change(new, old, cosine=cosine)
+
+
+__all__ = ["may_change", "value_change"]
