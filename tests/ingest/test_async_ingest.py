@@ -184,3 +184,21 @@ def test_a_runner_killed_mid_job_loses_nothing(settings: Settings) -> None:
         contents = [r[0] for r in _rows(settings, "SELECT content FROM conversation_messages ORDER BY seq")]
         assert contents == [f"I visited museum number {i} in Lisbon" for i in range(20)]
         assert later.run_job("run_ingest_jobs") == 0
+
+
+def test_a_status_probe_in_flight_does_not_hide_the_job_from_the_runner(settings: Settings) -> None:
+    """A caller polling ``job_status`` while the runner claims: the probe used to take the job's row lock,
+    the claim skipped the job, and the runner went idle with the job queued (seen as a CI failure)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from neuromem.ingest.async_jobs import run_one, submit
+    from neuromem.store import ingest_jobs
+
+    with Memory(settings) as m, ThreadPoolExecutor(1) as pool:
+        job = submit(m.runtime, _session(2), "ana", "s1")
+        with m.runtime.db.transaction() as probe:  # a status probe, caught between its lock and its commit
+            assert not ingest_jobs.is_locked(probe, job.id)
+            claimed = pool.submit(run_one, m._ingest)
+            time.sleep(0.3)  # the runner claims while the probe is in flight
+        assert claimed.result(timeout=60) == "ana"
+        assert m.job_status(job.id, user_id="ana").status == "done"

@@ -104,7 +104,7 @@ def status(runtime: Runtime, jid: uuid.UUID, uid: str) -> IngestJob:
         row = store.get(conn, jid, uid)
         if row is None:
             raise JobNotFoundError(f"no ingest job {jid} for user {uid!r}")
-        state = "running" if row.status == "queued" and store.is_locked(conn, uid, jid) else row.status
+        state = "running" if row.status == "queued" and store.is_locked(conn, jid) else row.status
     return IngestJob(
         row.id,
         row.user_id,
@@ -137,6 +137,7 @@ def run_one(pipeline: IngestPipeline) -> str | None:
         row = store.claim(claim)
         if row is None:
             return None
+        store.mark_running(claim, row.id)
         store.mark_started(
             claim, row.user_id, row.id
         )  # committed with the outcome: a killed run counts no attempt

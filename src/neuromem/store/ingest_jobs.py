@@ -2,8 +2,9 @@
 
 A runner claims the oldest queued job with ``FOR UPDATE SKIP LOCKED`` and keeps that row lock,
 in its own transaction, until it records the outcome: a runner that dies releases the lock with
-its connection and the job is claimed again. "Running" is therefore not a stored state but the
-lock itself (:func:`is_locked`).
+its connection and the job is claimed again. "Running" is therefore not a stored state but a
+lock: the runner also holds an advisory lock named after the job, which a status probe tries
+(:func:`is_locked`) without touching the row.
 """
 
 from __future__ import annotations
@@ -41,7 +42,11 @@ FINISH = """UPDATE ingest_jobs SET status = %s, result = %s, error = %s, finishe
             started_at = coalesce(started_at, now()) WHERE user_id = %s AND id = %s"""
 GET = """SELECT id, user_id, session_id, payload, status, attempts, result, error, created_at, started_at, finished_at
          FROM ingest_jobs WHERE id = %s AND user_id = %s"""
-LOCKED = "SELECT 1 FROM ingest_jobs WHERE user_id = %s AND id = %s FOR UPDATE SKIP LOCKED"
+# A runner holds its job's row lock (the claim) and this advisory lock for the whole run. A status probe tries
+# only the advisory lock: probing the row lock made a claim at that instant skip the job, and the runner then
+# went idle with the job still queued.
+RUNNING = "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))"
+PROBE = "SELECT pg_try_advisory_xact_lock(hashtextextended(%s, 0)) AS free"
 COUNT_QUEUED = "SELECT count(*) AS n, min(created_at) AS oldest FROM ingest_jobs WHERE status = 'queued'"
 
 
@@ -80,9 +85,21 @@ def get(conn: Conn, job_id: uuid.UUID, user_id: str) -> IngestJobRow | None:
     return None if row is None else IngestJobRow(**row)
 
 
-def is_locked(conn: Conn, user_id: str, job_id: uuid.UUID) -> bool:
-    """Whether a runner holds the job now (call inside a transaction that is then rolled back or ended)."""
-    return conn.execute(LOCKED, (user_id, job_id)).fetchone() is None
+def _running_key(job_id: uuid.UUID) -> str:
+    return f"ingest-job:{job_id}"
+
+
+def mark_running(conn: Conn, job_id: uuid.UUID) -> None:
+    """Hold the job's running lock until the claiming transaction ends (see :func:`is_locked`)."""
+    conn.execute(RUNNING, (_running_key(job_id),))
+
+
+def is_locked(conn: Conn, job_id: uuid.UUID) -> bool:
+    """Whether a runner holds the job now (call inside a transaction that then ends at once). Takes no row
+    lock, so a probe never hides the job from a runner claiming it at the same instant."""
+    row = conn.execute(PROBE, (_running_key(job_id),)).fetchone()
+    assert row is not None
+    return not row["free"]
 
 
 def queued(conn: Conn) -> tuple[int, dt.datetime | None]:
