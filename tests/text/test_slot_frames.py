@@ -125,3 +125,32 @@ def test_a_shared_name_alone_is_not_a_slot() -> None:
     new = "Rachel's kiln cracked so the glazing class moved to Thursday"
     assert value_change(new, old) is None
     assert value_change(new, old, cosine=0.5) is None
+
+
+FROM_TO = [  # (old, new, the old value ended or None): "from X to Y" names both values
+    ("My brother is studying law at Edinburgh.", "My brother switched from law to medicine.", "law"),
+    ("Our standup is at 9am.", "We changed the standup from 9am to 10am.", "9am"),
+    ("I live in London.", "I moved from London to Rome last spring.", "london"),
+    ("我住在北京。", "我从北京搬到了上海。", "北京"),
+    ("周会在周一。", "周会从周一改到周三了。", "周一"),
+    ("I live in London.", "I drove from London to Rome.", None),  # a trip says no change word
+    ("我住在北京。", "我们从北京到上海出差。", None),
+    (
+        "My hotel booking is for Monday.",
+        "I changed my flight from Monday to Friday.",
+        None,
+    ),  # only the value shared
+    ("My phone carrier is Vodafone.", "I will switch from Vodafone to O2.", None),  # a plan
+    ("I live in Paris.", "My sister moved from Paris to Lyon.", None),  # another person
+]
+
+
+@pytest.mark.parametrize(("old", "new", "ended"), FROM_TO)
+def test_from_x_to_y_ends_x_only_with_a_change_word_about_one_slot(
+    old: str, new: str, ended: str | None
+) -> None:
+    change = value_change(new, old)
+    if ended is None:
+        assert change is None, change
+    else:
+        assert change is not None and change.arity == "single" and change.old_value == ended, change

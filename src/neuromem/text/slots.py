@@ -1519,6 +1519,40 @@ _FILLER_ZH = frozenset(
 )
 
 
+def explicit_from_to(new: str, old: str) -> ValueChange | None:
+    """A change that names both values: a change word and "from X to Y" (从X换到Y) in ``new``, X in
+    ``old`` and Y not. It holds whatever the relation's arity ("my brother switched from law to
+    medicine" after "my brother is studying law"); a trip ("drove from London to Rome", 从北京到上海出差)
+    says no change word and ends nothing, nor does a plan."""
+    if _ADDITIVE.search(new) or _PAST_EN.search(new) or _FUTURE_EN.search(new):
+        return None
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    m = _FROM_TO.search(new)
+    change = (_CHANGE_ZH if zh else _STRONG_CHANGE_EN).search(new)
+    if m is None or change is None:
+        return None
+    before = (m.group("old") or m.group("old2") or "").strip().casefold()
+    after = (m.group("new") or m.group("new2") or "").strip().casefold()
+    said = old.casefold()
+    if len(before) < 2 or not after or after in said:
+        return None
+    if not (before in said if zh else re.search(rf"\b{re.escape(before)}\b", said)):
+        return None
+    (old_c, _), (new_c, _) = _align_tokens(old), _align_tokens(new)
+    anchor = (old_c & new_c) - set().union(*_align_tokens(before))
+    if anchor:
+        key = " ".join(sorted(anchor))[:80]
+    else:  # the slot a template reads once "from X" is left out ("I moved to Rome", 我搬到了上海), else none
+        start = m.start("old") if m.group("old") else m.start("old2")
+        lead = "from " if m.group("old") else "从"
+        reduced = new[: start - len(lead)] + new[m.end("old") if m.group("old") else m.end("old2") :]
+        a, b = claim_of(reduced, generic=True), claim_of(old, generic=True)
+        if a is None or b is None or a.key != b.key:
+            return None  # only the value is shared: "my flight from Monday to Friday" is not "my hotel on Monday"
+        key = a.key
+    return ValueChange(key, before, after, "single", f"'{change.group()}' from {before!r} to {after!r}")
+
+
 def _aligned_change(new: str, old: str) -> ValueChange | None:
     """The slot found by aligning the two statements: the words they share name the thing, the words
     only one has hold its values. An ending word about a shared word ends the old fact; a change
@@ -1543,12 +1577,6 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
             "single",
             f"'{ending.group()}' about {anchor!r}",
         )
-    m = _FROM_TO.search(new)
-    if m:
-        before = (m.group("old") or m.group("old2") or "").casefold()
-        after = (m.group("new") or m.group("new2") or "").casefold()
-        if before and before in old.casefold() and after and after not in old.casefold():
-            return ValueChange(anchor, before, after, "single", "from the old value to a new one")
     change = (_CHANGE_ZH if zh else _STRONG_CHANGE_EN).search(new)
     if change and not zh and not shared - proper_names(old, new):
         return None  # only a name is shared ("… with Rachel" / "Rachel's kiln … moved"): a person, not a slot
@@ -1651,6 +1679,7 @@ __all__ = [
     "answer_frame",
     "canonical_attribute",
     "claim_of",
+    "explicit_from_to",
     "proper_names",
     "slot_of",
 ]

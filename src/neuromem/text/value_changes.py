@@ -6,7 +6,7 @@ truth stage (``recall.truth``)."""
 from __future__ import annotations
 
 from .slot_frames import change_evidence, frame_change, same_people, states_a_value
-from .slots import ValueChange, _aligned_change, _named_apart, _template_change, claim_of
+from .slots import ValueChange, _aligned_change, _named_apart, _template_change, claim_of, explicit_from_to
 
 
 def may_change(text: str) -> bool:
@@ -18,12 +18,16 @@ def may_change(text: str) -> bool:
 
 def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
     """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
-    a multi-valued relation, values of different kinds): the templates first, then the aligned
-    words, then the statement frames (``text.slot_frames``; ``cosine`` of the two statements'
+    a multi-valued relation, values of different kinds): the templates first, then a change that
+    names both values ("switched from X to Y"), then the aligned words, then the statement frames (``text.slot_frames``; ``cosine`` of the two statements'
     vectors when known)."""
     found = _template_change(new, old)
     if found is not None:
         return found
+    if states_a_value(new, old) and same_people(new, old):
+        found = explicit_from_to(new, old)  # both values named: whatever the templates say of the slot
+        if found is not None:
+            return found
     a, b = claim_of(new), claim_of(old)
     if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
         return None  # one slot whose templates found no change, or two slots each statement names
