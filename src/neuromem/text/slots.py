@@ -1563,6 +1563,10 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     old_c, old_v = _align_tokens(old)
     new_c, new_v = _align_tokens(_TIME_LEAD_ZH.sub("", new) if zh else new)
     shared = old_c & new_c
+    moved = _FROM_TO.search(new)
+    if moved is not None:  # the value a change moves away from names no slot (:func:`explicit_from_to`)
+        gone = set().union(*_align_tokens(moved.group("old") or moved.group("old2") or ""))
+        shared, old_v = shared - gone, old_v - gone
     if not shared and not (old_v & new_v):
         return None
     if any(_arity(w, zh=zh) == "multi" for w in shared | (old_c if zh else set())):
