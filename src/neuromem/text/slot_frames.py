@@ -238,8 +238,8 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     new_c, new_v = _align_tokens(new)
     moved = _FROM_TO.search(new)
     if moved is not None:  # the value a change moves away from names no slot (``slots.explicit_from_to``)
-        gone = set().union(*_align_tokens(moved.group("old") or moved.group("old2") or ""))
-        old_c, old_v = old_c - gone, old_v - gone
+        away = frozenset().union(*_align_tokens(moved.group("old") or moved.group("old2") or ""))
+        old_c, old_v = old_c - away, old_v - away
     shared = (old_c & new_c) | (old_v & new_v)
     if not shared and (cosine is None or cosine < FRAME_COSINE):
         return None  # nothing says they are about one thing

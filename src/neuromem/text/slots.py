@@ -1565,8 +1565,8 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     shared = old_c & new_c
     moved = _FROM_TO.search(new)
     if moved is not None:  # the value a change moves away from names no slot (:func:`explicit_from_to`)
-        gone = set().union(*_align_tokens(moved.group("old") or moved.group("old2") or ""))
-        shared, old_v = shared - gone, old_v - gone
+        away = frozenset().union(*_align_tokens(moved.group("old") or moved.group("old2") or ""))
+        shared, old_v = shared - away, old_v - away
     if not shared and not (old_v & new_v):
         return None
     if any(_arity(w, zh=zh) == "multi" for w in shared | (old_c if zh else set())):
