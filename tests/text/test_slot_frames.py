@@ -140,6 +140,8 @@ FROM_TO = [  # (old, new, the old value ended or None): "from X to Y" names both
         "I changed my flight from Monday to Friday.",
         None,
     ),  # only the value shared
+    ("酒店订在周一。", "我把航班从周一改到周五了。", None),
+    ("我的航班是周一的。", "我把航班从周一改到周五了。", "周一"),
     ("My phone carrier is Vodafone.", "I will switch from Vodafone to O2.", None),  # a plan
     ("I live in Paris.", "My sister moved from Paris to Lyon.", None),  # another person
 ]
