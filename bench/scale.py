@@ -464,6 +464,9 @@ def measure_layout(
         planned = [st for st in cap.statements if st.distributed]  # none on one node: nothing is distributed
         result["routed_statements"] = f"{sum(st.router for st in planned)}/{len(planned)}" if planned else "—"
         result["max_tasks_per_statement"] = max((max(st.task_counts) for st in planned), default=0)
+        result["multi_shard_statements"] = [  # named, so a run says which statement was not routed
+            " ".join(st.query.split())[:300] for st in planned if not st.router
+        ]
     return result
 
 
