@@ -42,6 +42,7 @@ from .slots import (
     _arity,
     _fold,
     _stem,
+    moved_from,
     proper_names,
 )
 
@@ -236,10 +237,8 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None
     old_c, old_v = _align_tokens(old)
     new_c, new_v = _align_tokens(new)
-    moved = _FROM_TO.search(new)
-    if moved is not None:  # the value a change moves away from names no slot (``slots.explicit_from_to``)
-        away = frozenset().union(*_align_tokens(moved.group("old") or moved.group("old2") or ""))
-        old_c, old_v = old_c - away, old_v - away
+    away = moved_from(new)
+    old_c, old_v = old_c - away, old_v - away
     shared = (old_c & new_c) | (old_v & new_v)
     if not shared and (cosine is None or cosine < FRAME_COSINE):
         return None  # nothing says they are about one thing

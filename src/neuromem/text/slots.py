@@ -1519,6 +1519,13 @@ _FILLER_ZH = frozenset(
 )
 
 
+def moved_from(text: str) -> frozenset[str]:
+    """The tokens of X in ``text``'s "from X to Y" (从X换到Y): the value a change moves away from, which
+    names no slot (none without such a phrase)."""
+    m = _FROM_TO.search(text)
+    return frozenset().union(*_align_tokens(m.group("old") or m.group("old2") or "")) if m else frozenset()
+
+
 def explicit_from_to(new: str, old: str) -> ValueChange | None:
     """A change that names both values: a change word and "from X to Y" (从X换到Y) in ``new``, X in
     ``old`` and Y not. It holds whatever the relation's arity ("my brother switched from law to
@@ -1539,13 +1546,11 @@ def explicit_from_to(new: str, old: str) -> ValueChange | None:
     if not (before in said if zh else re.search(rf"\b{re.escape(before)}\b", said)):
         return None
     (old_c, _), (new_c, _) = _align_tokens(old), _align_tokens(new)
-    anchor = (old_c & new_c) - set().union(*_align_tokens(before))
+    anchor = (old_c & new_c) - moved_from(new)
     if anchor:
         key = " ".join(sorted(anchor))[:80]
     else:  # the slot a template reads once "from X" is left out ("I moved to Rome", 我搬到了上海), else none
-        start = m.start("old") if m.group("old") else m.start("old2")
-        lead = "from " if m.group("old") else "从"
-        reduced = new[: start - len(lead)] + new[m.end("old") if m.group("old") else m.end("old2") :]
+        reduced = new[: m.start()] + new[m.end("old" if m.group("old") else "old2") :]
         a, b = claim_of(reduced, generic=True), claim_of(old, generic=True)
         if a is None or b is None or a.key != b.key:
             return None  # only the value is shared: "my flight from Monday to Friday" is not "my hotel on Monday"
@@ -1563,10 +1568,8 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     old_c, old_v = _align_tokens(old)
     new_c, new_v = _align_tokens(_TIME_LEAD_ZH.sub("", new) if zh else new)
     shared = old_c & new_c
-    moved = _FROM_TO.search(new)
-    if moved is not None:  # the value a change moves away from names no slot (:func:`explicit_from_to`)
-        away = frozenset().union(*_align_tokens(moved.group("old") or moved.group("old2") or ""))
-        shared, old_v = shared - away, old_v - away
+    away = moved_from(new)
+    shared, old_v = shared - away, old_v - away
     if not shared and not (old_v & new_v):
         return None
     if any(_arity(w, zh=zh) == "multi" for w in shared | (old_c if zh else set())):
@@ -1684,6 +1687,7 @@ __all__ = [
     "canonical_attribute",
     "claim_of",
     "explicit_from_to",
+    "moved_from",
     "proper_names",
     "slot_of",
 ]

@@ -19,8 +19,8 @@ def may_change(text: str) -> bool:
 def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
     """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
     a multi-valued relation, values of different kinds): the templates first, then a change that
-    names both values ("switched from X to Y"), then the aligned words, then the statement frames (``text.slot_frames``; ``cosine`` of the two statements'
-    vectors when known)."""
+    names both values ("switched from X to Y"), then the aligned words, then the statement frames
+    (``text.slot_frames``; ``cosine`` of the two statements' vectors when known)."""
     found = _template_change(new, old)
     if found is not None:
         return found
