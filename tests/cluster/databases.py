@@ -94,8 +94,11 @@ def migrated_database(url: str, settings: Settings) -> str:
         if _fingerprint(db_url) == fingerprint:
             truncate_all(db_url)
             return _lease(dim, db_url, fingerprint)
+    from deploy.citus import cluster
+
     db_url = empty_database(url)
-    with psycopg.connect(db_url, autocommit=True) as conn:
+    # the migration grants to the service role, which Citus then writes on every node
+    with cluster.role_writes(coordinator_port(url)), psycopg.connect(db_url, autocommit=True) as conn:
         migrate.migrate(conn, settings)
     return _lease(dim, db_url, _fingerprint(db_url))
 

@@ -117,3 +117,50 @@ def test_incapable_servers_are_refused(
 
 def test_dimension_constant_matches_fixture() -> None:
     assert base_settings().store.embedding_dim == TEST_DIM
+
+
+# a real error of the class Citus raises when two writes of one role meet on a node (SQLSTATE XX000)
+_LOST_ROLE_RACE = "DO $$ BEGIN RAISE EXCEPTION 'tuple concurrently updated' USING ERRCODE = 'XX000'; END $$"
+_OTHER_INTERNAL_ERROR = "DO $$ BEGIN RAISE EXCEPTION 'could not read block 7' USING ERRCODE = 'XX000'; END $$"
+
+
+def test_a_step_that_lost_a_role_race_is_rolled_back_and_tried_again(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(migrate, "ROLE_RACE_PAUSE_S", 0.0)
+    attempts: list[int] = []
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("CREATE TABLE race_marks (attempt int)")
+
+        def step() -> str:
+            attempts.append(len(attempts) + 1)
+            conn.execute("INSERT INTO race_marks VALUES (%s)", (attempts[-1],))
+            if len(attempts) < migrate.ROLE_RACE_ATTEMPTS:
+                conn.execute(_LOST_ROLE_RACE)
+            return "laid out"
+
+        assert migrate._retrying_role_races(conn, step) == "laid out"
+        # each lost attempt wrote nothing: only the last one's row is there
+        assert conn.execute("SELECT attempt FROM race_marks").fetchall() == [(migrate.ROLE_RACE_ATTEMPTS,)]
+    assert attempts == list(range(1, migrate.ROLE_RACE_ATTEMPTS + 1))
+
+
+@pytest.mark.parametrize(
+    ("statement", "calls"),
+    [(_OTHER_INTERNAL_ERROR, 1), (_LOST_ROLE_RACE, migrate.ROLE_RACE_ATTEMPTS)],
+    ids=["another-internal-error-is-not-retried", "a-race-lost-every-time-is-raised"],
+)
+def test_role_race_retries_are_bounded_to_that_race(
+    db_url: str, monkeypatch: pytest.MonkeyPatch, statement: str, calls: int
+) -> None:
+    monkeypatch.setattr(migrate, "ROLE_RACE_PAUSE_S", 0.0)
+    attempts: list[int] = []
+    with psycopg.connect(db_url, autocommit=True) as conn:
+
+        def step() -> None:
+            attempts.append(1)
+            conn.execute(statement)
+
+        with pytest.raises(psycopg.errors.InternalError_):
+            migrate._retrying_role_races(conn, step)
+    assert len(attempts) == calls

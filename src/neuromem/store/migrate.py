@@ -10,10 +10,13 @@ rates of 0003's first trait view (replaced in 0013 by rates read at query time) 
 
 from __future__ import annotations
 
+import functools
 import re
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg.rows import tuple_row
@@ -27,6 +30,15 @@ MIN_PGVECTOR = (0, 7, 0)
 _FILE = re.compile(r"^(\d{4})_(\w+)\.sql$")
 _LOCK_KEY = 0x6E65_7572  # pg_advisory_xact_lock key: "neur"
 LOCK_MIGRATIONS = "SELECT pg_advisory_xact_lock(%s)"
+T = TypeVar("T")
+# Citus writes the roles a database's objects need on every node when it distributes them or grants on
+# them (ALTER ROLE even when nothing changes), and so does citus_add_node: two such writes of one role
+# on one node at once fail ("tuple concurrently updated"; the coordinator may only say "failure on
+# connection marked as essential"). Another database of the cluster being migrated or a node being
+# added causes it, so a migration or the layout, each one transaction, is tried again a few times.
+ROLE_RACE_ATTEMPTS = 4
+ROLE_RACE_PAUSE_S = 0.5
+_CONCURRENT_ROLE_WRITE = ("tuple concurrently updated", "failure on connection marked as essential")
 RECORD_MIGRATION = "INSERT INTO neuromem_migrations (version, name) VALUES (%s, %s)"
 
 
@@ -128,15 +140,7 @@ def migrate(conn: psycopg.Connection, settings: Settings, *, target: int | None 
     for migration in migrations():
         if migration.version > goal:
             break
-        with conn.transaction():
-            conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
-            _bootstrap(conn)
-            current = current_version(conn)
-            if migration.version <= current:
-                continue
-            script = render(migration.sql, settings)
-            conn.execute(script)
-            conn.execute(RECORD_MIGRATION, (migration.version, migration.name))
+        if _retrying_role_races(conn, functools.partial(_apply, conn, migration, settings)):
             applied.append(migration.version)
     with conn.transaction():
         conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
@@ -150,9 +154,33 @@ def lay_out_for_cluster(conn: psycopg.Connection) -> distributed.Layout | None:
     (``store.distributed``); on a single node, nothing. Idempotent, like the migrations."""
     if not distributed.has_citus(conn):
         return None
-    with conn.transaction():
-        conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
-        return distributed.lay_out(conn)
+    return _retrying_role_races(conn, lambda: distributed.lay_out(conn))
+
+
+def _apply(conn: psycopg.Connection, migration: Migration, settings: Settings) -> bool:
+    """Apply one migration unless it already ran (inside the caller's transaction); True if it ran."""
+    _bootstrap(conn)
+    if migration.version <= current_version(conn):
+        return False
+    script = render(migration.sql, settings)
+    conn.execute(script)
+    conn.execute(RECORD_MIGRATION, (migration.version, migration.name))
+    return True
+
+
+def _retrying_role_races(conn: psycopg.Connection, step: Callable[[], T]) -> T:
+    """``step`` in one transaction holding the migrations' lock; tried again when it lost a race of
+    role writes on a Citus cluster (``_CONCURRENT_ROLE_WRITE``), which cannot happen on one node."""
+    for attempt in range(1, ROLE_RACE_ATTEMPTS + 1):
+        try:
+            with conn.transaction():
+                conn.execute(LOCK_MIGRATIONS, (_LOCK_KEY,))
+                return step()
+        except psycopg.errors.InternalError_ as exc:
+            if attempt == ROLE_RACE_ATTEMPTS or not any(s in str(exc) for s in _CONCURRENT_ROLE_WRITE):
+                raise
+            time.sleep(ROLE_RACE_PAUSE_S * attempt)
+    raise AssertionError("unreachable: the last attempt returns or raises")
 
 
 def create_from_scratch(conn: psycopg.Connection, settings: Settings) -> None:

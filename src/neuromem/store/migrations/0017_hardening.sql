@@ -10,7 +10,11 @@
 -- request can set the settings to anything but cannot sign another user.
 DO $$
 BEGIN
-    ALTER ROLE neuromem_service LOGIN;
+    -- only when needed: on a Citus cluster an ALTER ROLE runs on every node, where it can collide
+    -- with a node being added ("tuple concurrently updated")
+    IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'neuromem_service' AND NOT rolcanlogin) THEN
+        ALTER ROLE neuromem_service LOGIN;
+    END IF;
 EXCEPTION WHEN insufficient_privilege THEN
     RAISE WARNING 'neuromem: cannot give neuromem_service LOGIN (%); see docs/operations.md, "The service''s login role"',
         SQLERRM;
