@@ -16,7 +16,14 @@ from neuromem import Memory
 from neuromem.recall.query import analyze_query
 from neuromem.recall.recipes import get_recipe
 from neuromem.recall.request import RecallRequest
-from neuromem.recall.retriever_table import NOT_APPLICABLE, RETRIEVERS, Retriever, Search
+from neuromem.recall.retriever_table import (
+    FUSION_ORDER,
+    NOT_APPLICABLE,
+    RETRIEVERS,
+    Retriever,
+    Search,
+    in_fusion_order,
+)
 from neuromem.recall.retrievers import Probe
 from neuromem.recall.trace import Trace
 from neuromem.types import MemoryType
@@ -107,6 +114,37 @@ def test_every_retriever_of_the_table_says_how_it_went(memory: Memory) -> None:
     assert paths["bm25"] == paths["vector"] == paths["bm25_focus"] == "ran"
     single = memory.search("cello", user_id="u", trace=True).trace["paths"]
     assert "bm25_focus" not in single and "vector_user" not in single  # nothing to search: no path at all
+
+
+def test_the_word_searches_run_while_the_question_is_embedded_and_fuse_in_a_fixed_order(
+    memory: Memory,
+) -> None:
+    memory.add("Mia plays the cello", user_id="u")
+    order: list[str] = []
+    waited: list[str] = []
+
+    def pending() -> None:  # the query vector, awaited at its first use
+        waited.append(order[-1] if order else "")
+        return None
+
+    def recorded(r: Retriever) -> Retriever:
+        return Retriever(r.name, r.off, lambda s: order.append(r.name) or r.run(s))  # type: ignore[func-returns-value]
+
+    probe = Probe(
+        "u", analyze_query("who plays the cello?", T0), None, tuple(MemoryType), 5, get_recipe("hybrid")
+    )
+    with memory.runtime.db.connection() as conn:
+        search = Search(conn, probe, memory.settings, Trace(False), pending=pending)
+        memory._recall._run_table(tuple(recorded(r) for r in RETRIEVERS), search)
+    assert order[:2] == ["bm25", "bm25_turns"] and waited == ["bm25_turns"]  # both before the wait
+    assert set(FUSION_ORDER) >= {r.name for r in RETRIEVERS}  # a new retriever must take its place
+    assert list(in_fusion_order(search.lists)) == [n for n in FUSION_ORDER if n in search.lists]
+    assert list(in_fusion_order({"z": [], "bm25_turns": [], "y": [], "bm25": []})) == [
+        "bm25",
+        "bm25_turns",
+        "z",
+        "y",
+    ]
 
 
 def test_a_failing_retriever_costs_only_its_own_list(memory: Memory) -> None:

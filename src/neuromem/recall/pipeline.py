@@ -43,7 +43,7 @@ from .reads import isolated, statements_on_their_own
 from .recipes import RecallRecipe
 from .request import Recalled, RecallRequest
 from .rerank import Reranker, create_reranker
-from .retriever_table import HOP_RETRIEVERS, NOT_APPLICABLE, RETRIEVERS, Retriever, Search
+from .retriever_table import HOP_RETRIEVERS, NOT_APPLICABLE, RETRIEVERS, Retriever, Search, in_fusion_order
 from .retrievers import Probe
 from .shared import merged, shared_hits
 from .trace import NO_VECTOR, Trace
@@ -106,6 +106,7 @@ class RecallPipeline:
         with self.runtime.db.connection() as conn, statements_on_their_own(conn):
             found = Search(conn, probe, self.settings, tr, pending=pending, embed=self._embed_cached)
             self._run_table(RETRIEVERS, found)
+            found.lists = in_fusion_order(found.lists)
             for name, listed in found.lists.items():
                 tr.candidates(name, listed)
             lists, req = found.lists, found.probe

@@ -144,10 +144,11 @@ def _vector_off(s: Search) -> str | None:
 
 
 def _turns_off(s: Search, needs: str) -> str | None:
-    if not retrievers.turns_wanted(s.probe):
-        return "off" if not s.probe.recipe.use_turns else "skipped: a type or metadata filter excludes turns"
+    probe = s.lexical  # whether turns are wanted, and the words: known before the vector
+    if not retrievers.turns_wanted(probe):
+        return "off" if not probe.recipe.use_turns else "skipped: a type or metadata filter excludes turns"
     if needs == "terms":
-        return None if s.probe.analysis.terms else "skipped: no query terms"
+        return None if probe.analysis.terms else "skipped: no query terms"
     return None if s.probe.vector is not None else NO_VECTOR
 
 
@@ -240,16 +241,17 @@ def _views() -> tuple[Retriever, ...]:
     )
 
 
-#: every retriever of the first hop, in the order they run
+#: every retriever of the first hop, in the order they run: the two that need only the question's words
+#: first, while the query embedding finishes (its wait is the vector's first use)
 RETRIEVERS: tuple[Retriever, ...] = (
     Retriever("bm25", _bm25_off, lambda s: retrievers.bm25(s.conn, s.lexical, s.settings.recall)),
-    Retriever("vector", _vector_off, lambda s: retrievers.vector(s.conn, s.probe, s.dim)),
-    *_views(),
     Retriever(
         "bm25_turns",
         lambda s: _turns_off(s, "terms"),
-        lambda s: retrievers.turn_bm25(s.conn, s.probe, s.settings.recall),
+        lambda s: retrievers.turn_bm25(s.conn, s.lexical, s.settings.recall),
     ),
+    Retriever("vector", _vector_off, lambda s: retrievers.vector(s.conn, s.probe, s.dim)),
+    *_views(),
     Retriever(
         "vector_turns",
         lambda s: _turns_off(s, "vector"),
@@ -266,6 +268,30 @@ RETRIEVERS: tuple[Retriever, ...] = (
     Retriever("graph", lambda s: None if s.probe.recipe.use_graph else "off", _graph),
     Retriever("raw", _raw_off, _raw),
 )
+
+#: the order of the first hop's lists in the fusion (its sums run in this order): as before the lexical
+#: retrievers moved ahead of the vector, so the scores stay bit for bit the same
+FUSION_ORDER: tuple[str, ...] = (
+    "bm25",
+    "vector",
+    "bm25_focus",
+    "vector_focus",
+    "bm25_user",
+    "vector_user",
+    "bm25_turns",
+    "vector_turns",
+    "traits",
+    "concepts",
+    "graph",
+    "raw",
+)
+
+
+def in_fusion_order(lists: dict[str, list[Ranked]]) -> dict[str, list[Ranked]]:
+    """``lists`` in :data:`FUSION_ORDER` (a list it does not name goes last, in the order found)."""
+    rank = {name: i for i, name in enumerate(FUSION_ORDER)}
+    return dict(sorted(lists.items(), key=lambda item: rank.get(item[0], len(rank))))
+
 
 #: the second hop (``recall.hop``): the first hop's lexical searches again, with the words of its best hits
 HOP_RETRIEVERS: tuple[Retriever, ...] = (
@@ -286,4 +312,13 @@ HOP_RETRIEVERS: tuple[Retriever, ...] = (
 )
 
 
-__all__ = ["HOP_RETRIEVERS", "NOT_APPLICABLE", "RETRIEVERS", "Retriever", "Search", "focus_text"]
+__all__ = [
+    "FUSION_ORDER",
+    "HOP_RETRIEVERS",
+    "NOT_APPLICABLE",
+    "RETRIEVERS",
+    "Retriever",
+    "Search",
+    "focus_text",
+    "in_fusion_order",
+]
