@@ -1018,3 +1018,6 @@ LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $f
 $fn$;
 REVOKE ALL ON FUNCTION neuromem_schema_version() FROM PUBLIC;
 GRANT EXECUTE ON FUNCTION neuromem_schema_version() TO neuromem_service;
+
+-- 0026_withdrawn_memories_index
+CREATE INDEX idx_memories_withdrawn ON memories (user_id, id) WHERE expired_at IS NOT NULL AND superseded_by IS NULL;
