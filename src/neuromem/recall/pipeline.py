@@ -34,6 +34,7 @@ from ..store.db import Conn
 from ..store.db_errors import map_db_error
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults, TurnRef
 from .access import AccessTracker
+from .candidate_rows import CandidateRows
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
 from .hop import anchor_window, expansion_terms
 from .mmr import mmr_order, session_spread
@@ -104,6 +105,7 @@ class RecallPipeline:
         )
         vectors: dict[uuid.UUID, np.ndarray] = {}
         with self.runtime.db.connection() as conn, statements_on_their_own(conn):
+            rows = CandidateRows(conn, request.user_id)
             found = Search(conn, probe, self.settings, tr, pending=pending, embed=self._embed_cached)
             self._run_table(RETRIEVERS, found)
             found.lists = in_fusion_order(found.lists)
@@ -111,10 +113,10 @@ class RecallPipeline:
                 tr.candidates(name, listed)
             lists, req = found.lists, found.probe
             degraded = check_degraded(tr, strict=request.strict)
-            results = tr.timed("fuse_score", lambda: self._score(conn, req, lists, tr, vectors))
+            results = tr.timed("fuse_score", lambda: self._score(rows, req, lists, tr, vectors))
             if recipe.second_hop and results:
                 results = tr.timed(
-                    "second_hop", lambda: self._second_hop(conn, req, lists, results, tr, vectors)
+                    "second_hop", lambda: self._second_hop(rows, req, lists, results, tr, vectors)
                 )
             ranked = [h for h, _ in results]
             # the store's word on what is current is a refinement: if it fails, the ranking stands (seed 003 §18)
@@ -196,7 +198,7 @@ class RecallPipeline:
 
     def _second_hop(
         self,
-        conn: Conn,
+        rows: CandidateRows,
         req: Probe,
         lists: dict[str, list[Ranked]],
         first: list[tuple[SearchHit, Fused]],
@@ -220,10 +222,10 @@ class RecallPipeline:
         if not terms and window is None:
             return first
         sub = replace(req, analysis=replace(req.analysis, terms=tuple(terms)))
-        more = Search(conn, sub, self.settings, tr, lists=lists)
+        more = Search(rows.conn, sub, self.settings, tr, lists=lists)
         self._run_table(HOP_RETRIEVERS, more)
         again = req if window is None else replace(req, analysis=replace(req.analysis, time=window))
-        return self._score(conn, again, more.lists, tr, vectors)
+        return self._score(rows, again, more.lists, tr, vectors)
 
     def _rerank_depth(self) -> int:
         return self.settings.reranker.top_n if self.reranker is not None else 0
@@ -291,16 +293,14 @@ class RecallPipeline:
                 self._pool.shutdown(wait=True)
                 self._pool = None
 
-    def _units(self, conn: Conn, req: Probe, lists: dict[str, list[Ranked]], tr: Trace) -> Units:
+    def _units(self, rows: CandidateRows, lists: dict[str, list[Ranked]], tr: Trace) -> Units:
         """The lists re-keyed to units (a memory and its source turn are one, with or without the turn
         channel), without the turns a deleted memory came from."""
         if not any(lists.values()):
             return Units(lists, {}, {})
-        source = tr.timed(
-            "provenance", lambda: conversations.source_turns(conn, req.user_id, memory_ids(lists))
-        )
+        source = tr.timed("provenance", lambda: rows.source_turns(memory_ids(lists)))
         turn_ids = {h.id for name in TURN_LISTS for h in lists.get(name, ())}
-        withdrawn = conversations.withdrawn_turns(conn, req.user_id, list(turn_ids))
+        withdrawn = rows.withdrawn_turns(list(turn_ids))
         if withdrawn:
             lists = {
                 n: [h for h in hits if h.id not in withdrawn] if n in TURN_LISTS else hits
@@ -309,17 +309,15 @@ class RecallPipeline:
         return to_units(lists, source)
 
     def _records(
-        self, conn: Conn, req: Probe, ids: list[uuid.UUID], units: Units
+        self, rows: CandidateRows, req: Probe, ids: list[uuid.UUID], units: Units
     ) -> tuple[
         dict[uuid.UUID, MemoryRecord], dict[uuid.UUID, np.ndarray], dict[uuid.UUID, tuple[TurnRef, ...]]
     ]:
         """For each candidate unit: its record (the memory, or the turn's read-only view), vectors by
         record id (for MMR), and the turns it stands for."""
         wanted = [units.memory_of.get(u, u) for u in ids if u in units.memory_of or u not in units.turn_of]
-        memory_records, vectors = rq.records_with_vectors(conn, req.user_id, wanted)
-        turn_rows = conversations.turns_by_id(
-            conn, req.user_id, [units.turn_of[u] for u in ids if u in units.turn_of]
-        )
+        memory_records, vectors = rows.records_with_vectors(wanted)
+        turn_rows = rows.turns_by_id([units.turn_of[u] for u in ids if u in units.turn_of])
         records: dict[uuid.UUID, MemoryRecord] = {}
         turns: dict[uuid.UUID, tuple[TurnRef, ...]] = {}
         for u in ids:
@@ -339,7 +337,7 @@ class RecallPipeline:
     # ------------------------------------------------------------------ scoring
     def _score(
         self,
-        conn: Conn,
+        rows: CandidateRows,
         req: Probe,
         lists: dict[str, list[Ranked]],
         tr: Trace,
@@ -347,12 +345,12 @@ class RecallPipeline:
     ) -> list[tuple[SearchHit, Fused]]:
         """Fused and scored hits, best first; the candidates' stored vectors go to ``vectors_out``."""
         recipe, rs = req.recipe, self.settings.recall
-        units = self._units(conn, req, lists, tr)
+        units = self._units(rows, lists, tr)
         fused = fuse(units.lists, recipe)
         if not fused:
             return []
         if recipe.fusion == "linear" and recipe.neighbour_weight > 0:
-            self._neighbours(conn, req, fused, tr)
+            self._neighbours(rows.conn, req, fused, tr)
         candidates = prune(
             fused,
             recipe,
@@ -362,7 +360,7 @@ class RecallPipeline:
         )
         if tr.enabled:
             tr.stages["scored_candidates"] = {"fused": len(fused), "scored": len(candidates)}
-        records, vectors, turns = tr.timed("records", lambda: self._records(conn, req, candidates, units))
+        records, vectors, turns = tr.timed("records", lambda: self._records(rows, req, candidates, units))
         vectors_out.update(vectors)
         now = req.as_of or req.analysis.reference
         scored: list[tuple[SearchHit, Fused]] = []
