@@ -156,3 +156,26 @@ def test_from_x_to_y_ends_x_only_with_a_change_word_about_one_slot(
         assert change is None, change
     else:
         assert change is not None and change.arity == "single" and change.old_value == ended, change
+
+
+DROPPED_SUBJECT_ZH = [  # (old, new, the old value ended or None): Chinese drops the subject, often after a time
+    ("我住在长沙。", "今年春天搬到了武汉。", "长沙"),  # "春天" was read as the subject: a third person
+    ("我住在长沙。", "搬到了武汉。", "长沙"),
+    ("我在美团上班。", "去年年底跳槽到了京东。", "美团"),
+    ("今年春天搬到了武汉。", "又搬家了，现在在南昌。", "武汉"),  # after a move, where one is now is home
+    ("我们住在徐汇。", "搬了家，我们现在在浦东。", "徐汇"),
+    ("我住在长沙。", "搬家了，现在在公司加班。", None),  # where one works late is no home
+    ("我住在长沙。", "春天到了，花都开了。", None),  # a season is no subject, and no change
+    ("我住在长沙。", "我妹妹今年春天搬到了武汉。", None),  # another person
+]
+
+
+@pytest.mark.parametrize(("old", "new", "ended"), DROPPED_SUBJECT_ZH)
+def test_a_chinese_statement_without_its_subject_is_the_speakers(
+    old: str, new: str, ended: str | None
+) -> None:
+    change = value_change(new, old)
+    if ended is None:
+        assert change is None, change
+    else:
+        assert change is not None and change.arity == "single" and change.old_value == ended, change

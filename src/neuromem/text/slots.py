@@ -1044,9 +1044,20 @@ def _clause_claim_zh(text: str) -> Claim | None:
         found = _claim_zh(clause, generic=False)
         if found is None and not re.match(r"^[我你他她它咱您]", clause):
             found = _claim_zh("我" + clause, generic=False)
+        moved = _MOVED_TO_ZH.match(clause) if found is None and _MOVED_HOUSE_ZH.search(text) else None
+        if moved is not None:  # "又搬家了，现在在南昌": after a move, where one is now is where one lives
+            found = _claim_zh("我住在" + moved.group("place"), generic=False)
         if found is not None:
             return found
     return None
+
+
+_MOVED_HOUSE_ZH = re.compile(r"搬家|搬了家")
+# …and only a place: "现在在公司加班" says what one does there, not where one lives
+_MOVED_TO_ZH = re.compile(
+    r"^(?:我们?)?(?:现在|目前|如今)?(?:就|已经)?在"
+    r"(?P<place>(?:(?!加班|上班|工作|开会|出差|吃|喝|玩|学|等|休息|睡|忙|看|写)[^，。！？,.!?\s]){1,12})$"
+)
 
 
 def _mark_change(claim: Claim | None) -> Claim | None:
@@ -1088,6 +1099,8 @@ def claim_of(text: str, *, generic: bool = False) -> Claim | None:
     zh = bool(re.search(r"[\u4e00-\u9fff]", t)) and not re.match(r"^[A-Za-z]", t)
     if zh:
         t = _TIME_LEAD_ZH.sub("", _LEAD_ZH.sub("", t))
+        if _SUBJECTLESS_ZH.match(t):
+            t = "我" + t
         if _CHANGE_ZH.search(t):  # "我现在的男朋友叫…" is "我的男朋友叫…", said as a change
             t = re.sub(r"^(我们?)(?:现在|目前|如今)(?=的|最)", r"\1", t)
             t = re.sub(r"^(?:现在|目前|如今)[，,]?", "", t)
@@ -1356,8 +1369,13 @@ _FROM_TO = re.compile(
     re.IGNORECASE,
 )
 _TIME_LEAD_ZH = re.compile(
-    r"^(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|最近|刚刚?|周末|上周末)[，,]?"
+    r"^(?:(?:上个?月|这个?月|上周|这周|本周|昨天|今天|前天|去年|今年|前年|最近|刚刚?|周末|上周末)"
+    r"(?:的)?(?:春天|夏天|秋天|冬天|年初|年底|年中|月初|月底|上半年|下半年)?"
+    r"|(?:春天|夏天|秋天|冬天|年初|年底|上半年|下半年)(?=[，,]?(?:搬|换|跳槽|入职|加入|调|转|改|升|我)))[，,]?"
 )
+# a statement that drops its subject, opening with a verb of change: the speaker's own ("搬到了武汉",
+# "(今年春天)搬到了武汉" once the time is cut), as "Moved to Graz" is in English (``_SUBJECTLESS_EN``)
+_SUBJECTLESS_ZH = re.compile(r"^(?:搬到|搬去|搬进|搬家到|搬家去|跳槽到|跳槽去|入职|加入了?|调到|转到)")
 
 
 @lru_cache(maxsize=8192)
