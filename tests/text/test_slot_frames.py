@@ -179,3 +179,21 @@ def test_a_chinese_statement_without_its_subject_is_the_speakers(
         assert change is None, change
     else:
         assert change is not None and change.arity == "single" and change.old_value == ended, change
+
+
+AMOUNTS = [  # (old, new, the old value ended or None): a new amount alone, in the old amount's unit
+    ("I weigh 82 kg.", "Down to 76 kg after the summer!", "82"),
+    ("I run 5 km every morning.", "I'm up to 10 km a day now.", "5"),
+    ("我现在体重80公斤。", "减到了70公斤！", "80公斤"),
+    ("My gym costs 40 € a month.", "My rent went up to 1200 €.", None),  # names a thing of its own
+    ("I weigh 82 kg.", "I bought a 5 kg bag of rice.", None),  # no change said
+]
+
+
+@pytest.mark.parametrize(("old", "new", "ended"), AMOUNTS)
+def test_a_new_amount_alone_changes_the_amount_of_its_unit(old: str, new: str, ended: str | None) -> None:
+    change = value_change(new, old)
+    if ended is None:
+        assert change is None, change
+    else:
+        assert change is not None and change.arity == "single" and change.old_value == ended, change

@@ -1586,6 +1586,9 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     old_c, old_v = _align_tokens(old)
     new_c, new_v = _align_tokens(_TIME_LEAD_ZH.sub("", new) if zh else new)
     shared = old_c & new_c
+    folded = _fold(new).strip()
+    if _AMOUNT_NOW.match(folded) and not _AMOUNT_OF.search(folded):  # "Down to 76 kg …" names no thing
+        shared |= measured_in(old) & measured_in(new)
     away = moved_from(new)
     shared, old_v = shared - away, old_v - away
     if not shared and not (old_v & new_v):
@@ -1625,6 +1628,51 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
                 f"'{change.group()}' and a new value of {anchor!r}",
             )
     return None
+
+
+# a unit said right after a number: two amounts of one unit measure one thing ("I weigh 82 kg" / "Down
+# to 76 kg after the summer!"), the unit standing for the words the two statements do not share
+_UNIT = re.compile(
+    r"\d(?:[\d.,]*\d)?\s*(?P<unit>kg|kilos?|lbs?|pounds|km|kilomet(?:er|re)s?|miles?|cm|%|percent|"
+    r"hours?|hrs?|minutes?|mins?|€|\$|usd|eur|gbp|公斤|千克|斤|公里|千米|厘米|元|块钱?|万元?|小时|分钟|个小时)(?![a-z])",
+    re.IGNORECASE,
+)
+_UNIT_SAME = {
+    "kilo": "kg",
+    "kilos": "kg",
+    "lb": "lbs",
+    "pounds": "lbs",
+    "mile": "miles",
+    "percent": "%",
+    "hour": "hours",
+    "hr": "hours",
+    "hrs": "hours",
+    "minute": "minutes",
+    "min": "minutes",
+    "mins": "minutes",
+    "千克": "公斤",
+    "千米": "公里",
+    "块": "元",
+    "块钱": "元",
+    "个小时": "小时",
+}
+
+
+# a statement that gives only a new amount, naming no thing of its own ("Down to 76 kg after the summer!",
+# "I'm up to 10 km a day", 减到了70公斤): "My rent went up to 1200 €" names the rent, not the gym's 40 €
+_AMOUNT_NOW = re.compile(
+    r"^(?:(?:i'?m|i am|we'?re|we are|and|now|finally)\s+)*(?:down|up)\s+to\s+\d|^(?:我们?)?(?:终于|已经|现在)?(?:减到|降到|涨到|瘦到|胖到|增到|跌到|升到)",
+    re.IGNORECASE,
+)
+
+
+_AMOUNT_OF = re.compile(r"\d\s*\S+\s+of\s", re.IGNORECASE)  # "down to 5 hours of sleep" names the sleep
+
+
+def measured_in(text: str) -> frozenset[str]:
+    """The units ``text`` gives amounts in ("82 kg" → "unit:kg"), each under one name."""
+    units = {m.group("unit").casefold() for m in _UNIT.finditer(_fold(text))}
+    return frozenset(f"unit:{_UNIT_SAME.get(u, u)}" for u in units)
 
 
 def proper_names(*texts: str) -> frozenset[str]:
