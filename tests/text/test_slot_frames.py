@@ -187,6 +187,9 @@ AMOUNTS = [  # (old, new, the old value ended or None): a new amount alone, in t
     ("我现在体重80公斤。", "减到了70公斤！", "80公斤"),
     ("My gym costs 40 € a month.", "My rent went up to 1200 €.", None),  # names a thing of its own
     ("I weigh 82 kg.", "I bought a 5 kg bag of rice.", None),  # no change said
+    # a shared unit names no thing: sleep is not the commute (this one was ended before, by "hours")
+    ("My commute is 2 hours a day.", "Down to 5 hours of sleep a night with the baby.", None),
+    ("I sleep 7 hours a night.", "Now I sleep 8 hours a night.", "7"),
 ]
 
 

@@ -37,6 +37,7 @@ from .slots import (
     _PAST_EN,
     _PAST_ZH,
     _STRONG_CHANGE_EN,
+    _UNIT_WORDS,
     ValueChange,
     _align_tokens,
     _arity,
@@ -239,7 +240,7 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     new_c, new_v = _align_tokens(new)
     away = moved_from(new)
     old_c, old_v = old_c - away, old_v - away
-    shared = (old_c & new_c) | (old_v & new_v)
+    shared = (old_c & new_c - _UNIT_WORDS) | (old_v & new_v)  # a unit shared names no thing
     if not shared and (cosine is None or cosine < FRAME_COSINE):
         return None  # nothing says they are about one thing
     people = _people(old, zh)

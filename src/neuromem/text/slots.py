@@ -1585,7 +1585,9 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     old_c, old_v = _align_tokens(old)
     new_c, new_v = _align_tokens(_TIME_LEAD_ZH.sub("", new) if zh else new)
-    shared = old_c & new_c
+    shared = (
+        old_c & new_c - _UNIT_WORDS
+    )  # a unit shared names no thing: "5 hours of sleep" / "a 2-hour commute"
     folded = _fold(new).strip()
     if _AMOUNT_NOW.match(folded) and not _AMOUNT_OF.search(folded):  # "Down to 76 kg …" names no thing
         shared |= measured_in(old) & measured_in(new)
@@ -1667,6 +1669,45 @@ _AMOUNT_NOW = re.compile(
 
 
 _AMOUNT_OF = re.compile(r"\d\s*\S+\s+of\s", re.IGNORECASE)  # "down to 5 hours of sleep" names the sleep
+
+
+# the units as the aligned words spell them (stems of ``_UNIT``'s names)
+_UNIT_WORDS = frozenset(
+    {
+        "kg",
+        "kilo",
+        "lb",
+        "pound",
+        "km",
+        "kilomet",
+        "kilometer",
+        "kilometr",
+        "mile",
+        "cm",
+        "percent",
+        "hour",
+        "hr",
+        "minut",
+        "min",
+        "euro",
+        "dollar",
+        "usd",
+        "eur",
+        "gbp",
+        "公斤",
+        "千克",
+        "斤",
+        "公里",
+        "千米",
+        "厘米",
+        "元",
+        "块",
+        "块钱",
+        "小时",
+        "个小时",
+        "分钟",
+    }
+)
 
 
 def measured_in(text: str) -> frozenset[str]:
