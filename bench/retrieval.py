@@ -75,6 +75,7 @@ from neuromem.recall.recipes import (
     RecallRecipe,
     derive,
 )
+from neuromem.recall.retriever_table import FUSION_ORDER
 from neuromem.store import graph, memories
 from neuromem.store.memories import NewMemory
 from neuromem.text.entities import extract_entities, normalize_entity_name
@@ -84,6 +85,8 @@ from neuromem.types import MemoryType
 
 KS = (1, 3, 5, 10)
 DEPTH = 50  # ranking depth fetched per query (session collapse needs more than 10 turns)
+# the retrievers' lists this bench fuses again (not the turn channel's, nor the concepts')
+DUMPED_LISTS = tuple(n for n in FUSION_ORDER if n not in ("bm25_turns", "vector_turns", "concepts"))
 
 
 def tuning_systems() -> dict[str, RecallRecipe]:
@@ -133,17 +136,7 @@ def dump_lists(
         query, user_id=user_id, limit=DEPTH, recipe=DUMP_POOL, reference_time=when, trace=True
     )
     lists: dict[str, list[tuple[str, float]]] = {}
-    for name in (
-        "bm25",
-        "vector",
-        "bm25_focus",
-        "vector_focus",
-        "bm25_user",
-        "vector_user",
-        "graph",
-        "traits",
-        "raw",
-    ):
+    for name in DUMPED_LISTS:
         hits = results.trace["stages"].get(name)
         if hits:
             lists[name] = [(doc_of[h["id"]], float(h["score"])) for h in hits if h["id"] in doc_of]

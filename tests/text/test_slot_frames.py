@@ -127,6 +127,15 @@ def test_a_shared_name_alone_is_not_a_slot() -> None:
     assert value_change(new, old, cosine=0.5) is None
 
 
+def assert_ends(old: str, new: str, ended: str | None) -> None:
+    """``new`` ends the single value ``ended`` of ``old``'s slot, or (``ended`` None) changes nothing."""
+    change = value_change(new, old)
+    if ended is None:
+        assert change is None, change
+    else:
+        assert change is not None and change.arity == "single" and change.old_value == ended, change
+
+
 FROM_TO = [  # (old, new, the old value ended or None): "from X to Y" names both values
     ("My brother is studying law at Edinburgh.", "My brother switched from law to medicine.", "law"),
     ("Our standup is at 9am.", "We changed the standup from 9am to 10am.", "9am"),
@@ -151,11 +160,7 @@ FROM_TO = [  # (old, new, the old value ended or None): "from X to Y" names both
 def test_from_x_to_y_ends_x_only_with_a_change_word_about_one_slot(
     old: str, new: str, ended: str | None
 ) -> None:
-    change = value_change(new, old)
-    if ended is None:
-        assert change is None, change
-    else:
-        assert change is not None and change.arity == "single" and change.old_value == ended, change
+    assert_ends(old, new, ended)
 
 
 DROPPED_SUBJECT_ZH = [  # (old, new, the old value ended or None): Chinese drops the subject, often after a time
@@ -174,11 +179,7 @@ DROPPED_SUBJECT_ZH = [  # (old, new, the old value ended or None): Chinese drops
 def test_a_chinese_statement_without_its_subject_is_the_speakers(
     old: str, new: str, ended: str | None
 ) -> None:
-    change = value_change(new, old)
-    if ended is None:
-        assert change is None, change
-    else:
-        assert change is not None and change.arity == "single" and change.old_value == ended, change
+    assert_ends(old, new, ended)
 
 
 AMOUNTS = [  # (old, new, the old value ended or None): a new amount alone, in the old amount's unit
@@ -195,8 +196,4 @@ AMOUNTS = [  # (old, new, the old value ended or None): a new amount alone, in t
 
 @pytest.mark.parametrize(("old", "new", "ended"), AMOUNTS)
 def test_a_new_amount_alone_changes_the_amount_of_its_unit(old: str, new: str, ended: str | None) -> None:
-    change = value_change(new, old)
-    if ended is None:
-        assert change is None, change
-    else:
-        assert change is not None and change.arity == "single" and change.old_value == ended, change
+    assert_ends(old, new, ended)
