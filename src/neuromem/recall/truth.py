@@ -192,8 +192,8 @@ def newer_first(
     if not pairs:
         return ordered
 
-    def first(i: int) -> tuple[bool, float]:  # sorts first: current, then later
-        return is_outdated(ordered[i].memory), -event_time(ordered[i].memory).timestamp()
+    # sorts first: current, then later
+    first = [(is_outdated(h.memory), -event_time(h.memory).timestamp()) for h in ordered]
 
     # each pair's two hits exchange places (and scores) when the lower one must come first; no other hit
     # moves, so a rule about one subject never pushes an unrelated hit out of the top. Pairs are settled
@@ -203,7 +203,7 @@ def newer_first(
     for x, y in sorted(pairs):
         pa, pb = sorted((place_of[x], place_of[y]))
         upper, lower = slot_of[pa], slot_of[pb]
-        if first(lower) < first(upper):
+        if first[lower] < first[upper]:
             slot_of[pa], slot_of[pb] = lower, upper
             place_of[lower], place_of[upper] = pa, pb
     out = []

@@ -26,6 +26,7 @@ a relation that holds many values (allergies, likes, children, languages: ``slot
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .slots import (
     _ADDITIVE,
@@ -218,6 +219,7 @@ def same_people(new: str, old: str, *, strict: bool = False) -> bool:
     return not (before ^ after if strict else after - before)
 
 
+@lru_cache(maxsize=8192)
 def _not_a_claim(text: str, zh: bool) -> bool:
     t = _fold(text)
     too_long = len(t) > FRAME_MAX_CHARS_ZH if zh else len(t.split()) > FRAME_MAX_WORDS

@@ -5,6 +5,8 @@ truth stage (``recall.truth``)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .slot_frames import change_evidence, frame_change, same_people, states_a_value
 from .slots import ValueChange, _aligned_change, _named_apart, _template_change, claim_of, explicit_from_to
 
@@ -16,6 +18,13 @@ def may_change(text: str) -> bool:
     return change_evidence(text) is not None
 
 
+#: Pairs of statements whose decision is remembered: recall compares the same few memories two by two
+#: on every search of a user (``recall.truth.value_changes``), and the decision is a pure function of
+#: the two texts and their cosine
+DECISIONS_KEPT = 16384
+
+
+@lru_cache(maxsize=DECISIONS_KEPT)
 def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
     """How ``new`` changes the value of ``old``'s slot, or None (another slot, the same value,
     a multi-valued relation, values of different kinds): the templates first, then a change that
