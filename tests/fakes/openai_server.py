@@ -261,6 +261,9 @@ class FakeOpenAI:
 class _Handler(BaseHTTPRequestHandler):
     owner: FakeOpenAI
     protocol_version = "HTTP/1.1"
+    # headers and body go out in two writes: with Nagle's algorithm on, a keep-alive client waits for its
+    # delayed ACK (~40 ms) before each body, and the fake would be slower than the upstream it stands for
+    disable_nagle_algorithm = True
 
     def do_GET(self) -> None:
         self._dispatch("GET")
