@@ -106,3 +106,31 @@ def test_a_short_reply_comes_with_the_line_it_answered(memory: Memory) -> None:
     block = memory.recall_prompt("book it yes", user_id="r", token_budget=300)
     line = next(line for line in block.lines if "Yes, book it!" in line.text)
     assert "(after assistant:" in line.text and "Alfama" in line.text
+
+
+def test_a_question_the_user_answered_is_shown_on_the_answer_s_line_only(memory: Memory) -> None:
+    memory.ingest(
+        [
+            {"role": "user", "content": "My dentist is Dr Huang.", "timestamp": T0},
+            {
+                "role": "assistant",
+                "content": "Are you still seeing Dr Huang for your teeth?",
+                "timestamp": T0 + dt.timedelta(minutes=1),
+            },
+            {
+                "role": "user",
+                "content": "Not any more, I switched to Dr Lin because her practice is next to my office.",
+                "timestamp": T0 + dt.timedelta(minutes=2),
+            },
+        ],
+        user_id="q",
+        session_id="s",
+    )
+    memory.flush()
+    block = memory.recall_prompt("Who is my dentist now, Dr Huang or Dr Lin?", user_id="q", token_budget=400)
+    answer = next(line for line in block.lines if "switched to Dr Lin" in line.text)
+    assert (
+        '(after assistant: "Are you still seeing Dr Huang' in answer.text
+    )  # a long answer, with its question
+    assert not [line for line in block.lines if line.text.startswith("Are you still")]
+    assert not [line for line in block.lines if "still seeing" in line.text and line is not answer]

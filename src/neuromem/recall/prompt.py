@@ -43,7 +43,7 @@ from ..store.visibility import Viewer, narrowed
 from ..text.language import detect_language
 from ..text.token_count import count_tokens, fewer_tokens_than, truncate_to_tokens
 from ..text.tokenize import tokenize
-from ..types import ScoreBreakdown, SearchHit, SearchResults
+from ..types import ScoreBreakdown, SearchHit, SearchResults, TurnRef
 from .packing import Citation, PackItem, group, make_items, pack
 from .prompt_truth import conflicts, earlier
 from .reads import statements_on_their_own
@@ -166,21 +166,43 @@ def _pins(runtime: Runtime, conn: Conn, user_id: str, viewer: Viewer) -> list[Se
     return [SearchHit(r, zero) for r in chosen.values()]
 
 
-def _turn_texts(conn: Conn, user_id: str, hits: list[SearchHit]) -> dict[uuid.UUID, str]:
+def _asked(turn: TurnRef) -> bool:
+    """The assistant asked something: the turn ends with a question mark."""
+    return turn.role == "assistant" and turn.content.rstrip().endswith(("?", "？"))
+
+
+def _turn_texts(
+    conn: Conn, user_id: str, hits: list[SearchHit]
+) -> tuple[dict[uuid.UUID, str], frozenset[uuid.UUID]]:
     """The line of each hit that stands for a conversation turn: date and speaker, the turn's words
-    (or the memory's, when they are not the turn's own), and for a short turn the line before it."""
+    (or the memory's, when they are not the turn's own), and for a short turn the line before it; and
+    the hits that are the assistant's questions the user's next turn answers, also among the hits. Such
+    a question is shown with its answer, as the line before it whatever the answer's length, and not on
+    a line of its own: the answer says what holds now ("你还在找黄医生看牙吗？" → "没有了，我换成了林医生")."""
     with_turns = [h for h in hits if h.turns]
     if not with_turns:
-        return {}
+        return {}, frozenset()
+    asked = {(h.turns[0].session_id, h.turns[0].seq): h for h in with_turns if _asked(h.turns[0])}
+    answers = {
+        h.memory.id: asked[(h.turns[0].session_id, h.turns[0].seq - 1)]
+        for h in with_turns
+        if h.turns[0].role == "user" and (h.turns[0].session_id, h.turns[0].seq - 1) in asked
+    }
     short = [
         (h.turns[0].session_id, h.turns[0].seq - 1)
         for h in with_turns
-        if h.turns[0].seq > 0 and fewer_tokens_than(h.turns[0].content, SHORT_TURN_TOKENS)
+        if h.turns[0].seq > 0
+        and h.memory.id not in answers
+        and fewer_tokens_than(h.turns[0].content, SHORT_TURN_TOKENS)
     ]
     before = conversations.turns_at(conn, user_id, short)
     withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])
     before = {k: t for k, t in before.items() if t.id not in withdrawn}  # what the user took back stays out
+    before.update(
+        {(q.turns[0].session_id, q.turns[0].seq): q.turns[0] for q in answers.values()}
+    )  # hits themselves: never withdrawn
     out: dict[uuid.UUID, str] = {}
+    shown: set[uuid.UUID] = set()  # questions shown on their answer's line
     for h in with_turns:
         turn = h.turns[0]
         own = " ".join(h.memory.content.split())
@@ -190,8 +212,10 @@ def _turn_texts(conn: Conn, user_id: str, hits: list[SearchHit]) -> dict[uuid.UU
         if prev is not None and text == words:
             said = truncate_to_tokens(" ".join(prev.content.split()), CONTEXT_TOKENS)
             text = f'{text} (after {prev.speaker or prev.role}: "{said}")'
+            if h.memory.id in answers:
+                shown.add(answers[h.memory.id].memory.id)
         out[h.memory.id] = f"[{turn.sent_at.date().isoformat()} {turn.speaker or turn.role}] {text}"
-    return out
+    return out, frozenset(shown)
 
 
 def _citations(conn: Conn, user_id: str, hits: list[SearchHit]) -> list[Citation]:
@@ -314,7 +338,8 @@ def build_recall_prompt(
         pinned_ids = frozenset(p.memory.id for p in pins)
         hits = [h for h in results.hits if h.memory.category != PROCEDURE or h.memory.id in pinned_ids]
         hits += [p for p in pins if p.memory.id not in {h.memory.id for h in hits}]
-        texts = _turn_texts(conn, uid, hits)
+        texts, answered = _turn_texts(conn, uid, hits)
+        hits = [h for h in hits if h.memory.id not in answered]  # shown with their answers
         hits = earlier(
             hits, texts, set(terms), lang
         )  # issue 21 item 3: a replaced value is never shown as current
