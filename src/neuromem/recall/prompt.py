@@ -15,7 +15,8 @@ traits, and instructions about how to answer ("以后用中文回答") — are a
 traits) only when they bear on the question (scored by the recall at least ``RELEVANT_SHARE`` of
 the best hit, or sharing a query word).
 A line that stands for a conversation turn says when and who ("[2024-05-03 user] …") and, for
-a short reply, the line it answered. Every line carries a ``[n]`` marker resolving to a
+a short reply, the line it answered; an assistant's question the user's next turn answers is shown
+on that answer's line only. Every line carries a ``[n]`` marker resolving to a
 :class:`~neuromem.recall.packing.Citation` (memory id, sessions, exact original words). The
 rendered text never exceeds ``token_budget`` tokens (offline token counter).
 """
