@@ -1,7 +1,9 @@
 """Truth over time: after a fact changes, is the current value what recall gives (issue 21)?
 
-Replays the labelled conversations of ``tests/data/update_pairs.jsonl`` (450 records, en and zh;
-see ``tests/data/make_update_pairs.py``) through the public API, each record in its own fresh
+Replays the labelled conversations of ``tests/data/update_pairs.jsonl`` (498 records, en and zh;
+see ``tests/data/make_update_pairs.py``; the last 48 are unrelated pairs whose question asks for the
+older statement, so that a later statement about something else ranked first counts as an error)
+through the public API, each record in its own fresh
 user whose id is a hash (the engine never sees the id, the label or the expected strings), and
 asks the record's question at ``asked_at``. Two write paths (``--paths``):
 
@@ -158,7 +160,10 @@ def check_record(r: Mapping[str, Any]) -> None:
         raise RecordError(f"{rid}: the question must come after the last turn")
     if not isinstance(r["question"], str) or not r["question"].strip():
         raise RecordError(f"{rid}: empty question")
-    if not isinstance(current, str) or not current.strip() or not contains(turns[-1]["content"], current):
+    if not isinstance(current, str) or not current.strip():
+        raise RecordError(f"{rid}: empty current")
+    asked = [turns[-1]] if r["label"] != "unrelated" else [t for t in turns if t["role"] == "user"]
+    if not any(contains(t["content"], current) for t in asked):  # unrelated: the older fact may be asked
         raise RecordError(f"{rid}: current {current!r} must be said in the last turn")
     if contains(r["question"], current):
         raise RecordError(f"{rid}: the question gives the answer {current!r} away")

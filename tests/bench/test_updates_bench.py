@@ -19,6 +19,7 @@ from bench.updates import (
     RecordError,
     cause,
     check_record,
+    contains,
     ended_facts,
     failed,
     failures,
@@ -66,6 +67,22 @@ def test_the_dataset_has_enough_records_of_every_kind() -> None:
     answers = [r for r in RECORDS if r["label"] == "update" and r["turns"][-2]["role"] == "assistant"]
     assert len(answers) >= 20  # updates given as the answer to an assistant question
     assert sum(len([t for t in r["turns"] if t["role"] == "user"]) >= 3 for r in RECORDS) >= 6  # sequences
+
+
+def test_unrelated_records_also_ask_for_the_older_statement() -> None:
+    """A later statement about another thing must not outrank the earlier fact a question asks for: such
+    records (appended last, so the dev/heldout halves of the others stay) are valid, in both languages."""
+    older = [
+        r
+        for r in RECORDS
+        if r["label"] == "unrelated" and not contains(r["turns"][-1]["content"], r["current"])
+    ]
+    assert len(older) >= 40 and {r["lang"] for r in older} == {"en", "zh"}
+    assert all(int(r["id"][-3:]) >= 100 for r in older)
+    assert RECORDS[-len(older) :] == older
+    assert {r["id"] for r in half(older, "dev")} | {r["id"] for r in half(older, "heldout")} == {
+        r["id"] for r in older
+    }
 
 
 def test_the_file_is_what_the_generator_writes() -> None:

@@ -12,7 +12,9 @@ added to, or followed by a different fact sharing its words:
 - ``addition``: a multi-valued relation (allergies, likes, children, languages, hobbies…) gets
   one more value; every earlier value stays current;
 - ``restatement``: the same fact in other words or word order; it stays current;
-- ``unrelated``: a different subject or relation that shares words; both facts stay current.
+- ``unrelated``: a different subject or relation that shares words; both facts stay current. The
+  question asks for the later statement, or (the records appended last, ids from 100) for the
+  earlier one: a later statement about something else must not outrank it.
 
 Every record: ``id``, ``lang`` (en/zh), ``person`` (first/third: who the fact is about),
 ``label``, ``slot_kind`` (single/multi), ``gap`` (minutes/days/months between the statements),
@@ -535,6 +537,63 @@ ZH_UNRELATED = [
     (1, "s", "办公室在3楼。|食堂在1楼。", "食堂在几楼？", "1楼", "3楼"),
 ]
 
+# unrelated, the OLDER statement asked: a later statement about another subject or relation (often with
+# change words of its own) must not outrank or end the earlier fact the question asks for (rows as above;
+# current = the first statement's value, then the later statement's value). Appended after every other
+# record, so that the positions (and the dev/heldout halves) of the earlier records do not move.
+EN_UNRELATED_OLDER = [
+    (1, "s", "I live in Porto.|My brother just moved to Lisbon.", "Where do I live?", "Porto", "Lisbon"),
+    (3, "s", "Our CTO is Dana Levi.|Our new CFO is Marco Ruiz.", "Who is our CTO?", "Dana Levi", "Marco Ruiz"),
+    (1, "s", "My dentist is Dr. Okafor.|The gym moved to a bigger place on Elm Street.", "Who is my dentist?", "Okafor", "Elm Street"),
+    (1, "s", "My laptop password is Otter-77.|I changed the wifi password to Meadow-2024.", "What is my laptop password?", "Otter-77", "Meadow-2024"),
+    (1, "s", "My sister's birthday is June 3.|My husband's birthday is October 21.", "When is my sister's birthday?", "June 3", "October 21"),
+    (1, "s", "I work at Bosch.|I now live in Stuttgart.", "Where do I work?", "Bosch", "Stuttgart"),
+    (1, "s", "The rent is 1,200 a month.|Our internet bill went up to 45 a month.", "How much is the rent?", "1,200", "45"),
+    (3, "s", "The capital of Canada is Ottawa.|The largest city of Canada is Toronto.", "What is the capital of Canada?", "Ottawa", "Toronto"),
+    (1, "s", "My flight to Oslo leaves at 8:15.|The train to the airport now leaves at 6:40.", "When does my flight to Oslo leave?", "8:15", "6:40"),
+    (1, "s", "My manager is Ingrid.|My team lead is now Tobias.", "Who is my manager?", "Ingrid", "Tobias"),
+    (1, "m", "I play the cello.|My daughter switched from piano to flute.", "What instrument do I play?", "cello", "flute"),
+    (1, "s", "My car is a blue Skoda.|My wife drives a red Fiat now.", "What car do I have?", "Skoda", "Fiat"),
+    (1, "s", "Our wedding anniversary is May 12.|The kids' school starts on September 4.", "When is our wedding anniversary?", "May 12", "September 4"),
+    (1, "s", "My office is in room 214.|The printer is in room 118 now.", "Which room is my office in?", "214", "118"),
+    (3, "s", "Lena's husband is Marek.|Lena's boss is now Greta.", "Who is Lena's husband?", "Marek", "Greta"),
+    (1, "s", "I get up at 6:30.|The kids now get up at 7:15.", "When do I get up?", "6:30", "7:15"),
+    (1, "s", "My blood type is A positive.|My son's blood type is O negative.", "What is my blood type?", "A positive", "O negative"),
+    (1, "s", "I bank with ING.|I switched my phone plan to Vodafone.", "Which bank do I use?", "ING", "Vodafone"),
+    (1, "s", "My shoe size is 42.|I wear a medium in shirts.", "What is my shoe size?", "42", "medium"),
+    (3, "s", "The project deadline is April 30.|The budget review moved to May 6.", "When is the project deadline?", "April 30", "May 6"),
+    (1, "s", "My favourite restaurant is Nomad.|We've started ordering from Sushi Taro every Friday.", "What is my favourite restaurant?", "Nomad", "Sushi Taro"),
+    (1, "s", "I commute by bike.|My husband takes the bus to work now.", "How do I commute?", "bike", "bus"),
+    (1, "s", "My locker number is 56.|My gym membership number is 88213.", "What is my locker number?", "56", "88213"),
+    (1, "s", "My landlord is Mr. Brandt.|Our new neighbour is Mrs. Ilic.", "Who is my landlord?", "Brandt", "Ilic"),
+]
+ZH_UNRELATED_OLDER = [
+    (1, "s", "我住在杭州。|我弟弟刚搬到了南京。", "我住在哪？", "杭州", "南京"),
+    (3, "s", "我们的CTO是周航。|新来的CFO是孙磊。", "我们的CTO是谁？", "周航", "孙磊"),
+    (1, "s", "我的牙医是吴医生。|健身房搬到了人民路。", "我的牙医是谁？", "吴医生", "人民路"),
+    (1, "s", "我电脑的密码是Otter77。|家里的无线密码改成了Meadow2024。", "我电脑的密码是什么？", "Otter77", "Meadow2024"),
+    (1, "s", "我姐姐的生日是6月3日。|我老公的生日是10月21日。", "我姐姐的生日是哪天？", "6月3日", "10月21日"),
+    (1, "s", "我在华为上班。|我现在住在东莞。", "我在哪上班？", "华为", "东莞"),
+    (1, "s", "房租每月3800。|网费涨到了每月120。", "房租每月多少？", "3800", "120"),
+    (3, "s", "加拿大的首都是渥太华。|加拿大最大的城市是多伦多。", "加拿大的首都是哪？", "渥太华", "多伦多"),
+    (1, "s", "我去成都的航班8点15起飞。|去机场的大巴现在6点40发车。", "我去成都的航班几点起飞？", "8点15", "6点40"),
+    (1, "s", "我的领导是刘总。|我们组长现在是小赵。", "我的领导是谁？", "刘总", "小赵"),
+    (1, "m", "我会拉大提琴。|我女儿从钢琴改学长笛了。", "我会什么乐器？", "大提琴", "长笛"),
+    (1, "s", "我的车是蓝色的斯柯达。|我老婆现在开一辆红色的菲亚特。", "我开什么车？", "斯柯达", "菲亚特"),
+    (1, "s", "我们的结婚纪念日是5月12日。|孩子9月4日开学。", "我们的结婚纪念日是哪天？", "5月12日", "9月4日"),
+    (1, "s", "我的办公室在214房间。|打印机现在放在118房间。", "我的办公室在哪个房间？", "214", "118"),
+    (3, "s", "丽娜的老公是马瑞。|丽娜的老板现在是葛蕾。", "丽娜的老公是谁？", "马瑞", "葛蕾"),
+    (1, "s", "我每天6点半起床。|孩子们现在7点15起床。", "我每天几点起床？", "6点半", "7点15"),
+    (1, "s", "我的血型是A型。|我儿子的血型是O型。", "我的血型是什么？", "A型", "O型"),
+    (1, "s", "我的工资卡在招商银行。|手机套餐我换成了联通。", "我的工资卡在哪个银行？", "招商银行", "联通"),
+    (1, "s", "我穿42码的鞋。|衬衫我穿M码。", "我穿多大的鞋？", "42", "M码"),
+    (3, "s", "项目截止日期是4月30日。|预算评审改到了5月6日。", "项目截止日期是哪天？", "4月30日", "5月6日"),
+    (1, "s", "我最喜欢的餐厅是新荣记。|最近每周五我们都点太二的外卖。", "我最喜欢的餐厅是哪家？", "新荣记", "太二"),
+    (1, "s", "我骑自行车上班。|我老公现在坐公交上班。", "我怎么上班？", "自行车", "公交"),
+    (1, "s", "我的储物柜是56号。|我的健身卡号是88213。", "我的储物柜是几号？", "56", "88213"),
+    (1, "s", "我的房东是王先生。|新搬来的邻居是李阿姨。", "我的房东是谁？", "王先生", "李阿姨"),
+]
+
 # fmt: on
 
 
@@ -631,6 +690,23 @@ def records() -> list[dict[str, object]]:
                         [current, *split(others)],
                     )
                 )
+    # the older statement asked (after every other record: the earlier positions do not move); ids from 100
+    for lang, rows in (("en", EN_UNRELATED_OLDER), ("zh", ZH_UNRELATED_OLDER)):
+        for n, (person, kind, turns, question, current, others) in enumerate(rows, start=100):
+            out.append(
+                record(
+                    n,
+                    lang,
+                    "unrelated",
+                    person,
+                    kind,
+                    turns,
+                    question,
+                    current,
+                    None,
+                    [current, *split(others)],
+                )
+            )
     return out
 
 
