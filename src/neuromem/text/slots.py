@@ -1399,7 +1399,10 @@ def _align_tokens(text: str) -> tuple[frozenset[str], frozenset[str]]:
                 and not _ENDING_ZH.search(w)
             ]
             content.update(w for w in words if len(w) >= 2)
-        values.update(v.casefold() for v in re.findall(r"[A-Za-z0-9][\w@.·:-]*[\w]|\d", folded))
+        # Latin words and numbers inside zh (\w would run on into the Chinese words after them: "Emma回国了")
+        values.update(
+            v.casefold() for v in re.findall(r"[A-Za-z0-9][A-Za-z0-9_@.·:-]*[A-Za-z0-9_]|\d", folded)
+        )
         return frozenset(content), frozenset(values)
     for i, m in enumerate(re.finditer(r"[\w@.'-]*\w", folded)):
         word = m.group()
@@ -1706,6 +1709,21 @@ _UNIT_WORDS = frozenset(
         "小时",
         "个小时",
         "分钟",
+        # a period an amount is counted in ("1,200 a month", 每月3800): shared, it names no thing either
+        "month",
+        "monthly",
+        "week",
+        "weekly",
+        "year",
+        "yearly",
+        "daily",
+        "每月",
+        "每个",
+        "每周",
+        "每天",
+        "每年",
+        "每晚",
+        "月份",
     }
 )
 
