@@ -11,8 +11,9 @@ import pytest
 
 from neuromem import Memory
 from neuromem.recall.recipes import RECIPES
+from neuromem.recall.truth import ANSWER_MARGIN, TruthFacts, newer_first
 from neuromem.store import conflicts
-from neuromem.types import MemoryRecord
+from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
 from tests.recall.helpers import insert_memory, link
 
 T1 = dt.datetime(2024, 1, 10, 9, 0, tzinfo=dt.UTC)
@@ -187,3 +188,58 @@ def test_distinct_facts_are_not_paired_at_recall(memory: Memory) -> None:
     )
     hits = memory.search("Who is my dentist?", user_id="u").hits
     assert not any("outdated" in h.memory.metadata for h in hits if h.memory.id == mine.id)
+
+
+SHIFT_OLD = "My shift starts at 7am."
+SHIFT_NEW = "From next week my shift starts at 3pm."
+
+
+def test_two_statements_that_answer_the_question_alike_rank_newer_first(memory: Memory) -> None:
+    """No slot links them (the matcher sees no change word), but the newer statement is as close to the query
+    as the older one, of the same people: it ranks first, and the older one is still returned, unmarked."""
+    memory.add(SHIFT_OLD, user_id="u", valid_at=T1)
+    memory.add(SHIFT_NEW, user_id="u", valid_at=T2)
+    hits = memory.search("When does my shift start?", user_id="u").hits
+    texts = [h.memory.content for h in hits]
+    assert texts[:2] == [SHIFT_NEW, SHIFT_OLD], texts
+    assert not any("outdated" in h.memory.metadata for h in hits)  # ordered, not ended
+    assert all(h.score.final > 0 for h in hits)
+
+
+def _alike_hit(
+    i: int, content: str, final: float, cosine: float, said: dt.datetime, **kw: object
+) -> SearchHit:
+    record = MemoryRecord(
+        id=uuid.UUID(int=i),
+        user_id="u",
+        memory_type=kw.pop("memory_type", MemoryType.FACT),  # type: ignore[arg-type]
+        content=content,
+        created_at=said,
+        valid_at=said,
+        **kw,  # type: ignore[arg-type]
+    )
+    return SearchHit(record, ScoreBreakdown(final, 0, 0, 0, final, {"vector": 1}, {"score_vector": cosine}))
+
+
+@pytest.mark.parametrize(
+    ("new", "near_new", "said", "kind", "moves"),
+    [
+        (SHIFT_NEW, 0.86, T2, MemoryType.FACT, True),
+        (SHIFT_NEW, 0.86 - ANSWER_MARGIN - 0.01, T2, MemoryType.FACT, False),  # the query is about the older
+        ("From next week my wife's shift starts at 3pm.", 0.86, T2, MemoryType.FACT, False),  # another person
+        (SHIFT_NEW, 0.86, T1 + dt.timedelta(seconds=20), MemoryType.FACT, False),  # said in one breath
+        (SHIFT_NEW, 0.86, T2, MemoryType.EPISODIC, False),  # an event, not a value
+        ("I'm also allergic to cats.", 0.86, T2, MemoryType.FACT, False),  # many values
+    ],
+)
+def test_answer_alike_needs_the_query_the_people_and_a_value(
+    new: str, near_new: float, said: dt.datetime, kind: MemoryType, moves: bool
+) -> None:
+    old = _alike_hit(1, SHIFT_OLD, 1.4, 0.86, T1)
+    newer = _alike_hit(2, new, 0.0, near_new, said, memory_type=kind)
+    ranked = newer_first([old, newer], TruthFacts(), {}, 0.95)
+    assert [h.memory.id for h in ranked] == (
+        [newer.memory.id, old.memory.id] if moves else [old.memory.id, newer.memory.id]
+    )
+    if moves:  # the older keeps a score above 0: still returned, below
+        assert ranked[0].score.final == 1.4 and 0 < ranked[1].score.final < 1.4

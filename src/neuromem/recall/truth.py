@@ -6,7 +6,10 @@ on one slot (``metadata.slot``), near-duplicates (cosine of their stored vectors
 ``same_subject_cosine``), a turn whose value a newer memory replaced and that memory, or — found at
 recall time among the first :data:`SAME_SLOT_TOP` hits, for what the write side did not link — two
 statements of the user that give one slot two values (:func:`value_changes`: the older is marked
-outdated like a replaced turn, and the prompt shows it as "earlier: …"). Of such a
+outdated like a replaced turn, and the prompt shows it as "earlier: …"), or two statements of the user
+that answer the question alike (:func:`answer_alike`: the matcher found no slot, yet the newer one is about
+as close to the query as the older, both name the same people and neither is a relation of many values;
+they are ordered, not marked, and the older stays returned). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
 the current hit: when the lower of the two must come first they exchange places and scores (the
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
@@ -32,12 +35,23 @@ import numpy as np
 
 from .. import blas
 from ..supersede import speaker_of
+from ..text.slot_frames import answers_alike
 from ..text.value_changes import value_change
-from ..types import MemoryRecord, SearchHit
+from ..types import MemoryRecord, MemoryType, SearchHit
 from .units import is_turn_only
 
 #: How many of the best hits are compared two by two for a change of value the write side did not link
 SAME_SLOT_TOP = 8
+
+#: Two statements answer a question alike when the newer one's cosine to the query is at most this far below the
+#: older one's (:func:`answer_alike`). On the dev half of ``update_pairs``, an update the matcher missed lies
+#: within about 0.05 of its older statement, a later statement about another thing asked about the older one
+#: at 0.039 or more below it
+ANSWER_MARGIN = 0.03
+#: Statements said closer together than this are parts of one account, never an older and a newer value
+ONE_BREATH = dt.timedelta(minutes=1)
+#: The fusion's score of a hit in the vector lists: its cosine to the query
+QUERY_COSINES = ("score_vector", "score_vector_turns")
 
 #: Lists that match the query's words (a hit one of them found shares words with the query)
 LEXICAL_LISTS = frozenset(
@@ -160,6 +174,42 @@ def value_changes(
     return out
 
 
+def query_cosine(hit: SearchHit) -> float | None:
+    """The hit's cosine to the query, when a vector list found it."""
+    found = [hit.score.extra[k] for k in QUERY_COSINES if k in hit.score.extra]
+    return max(found) if found else None
+
+
+def answer_alike(
+    hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, margin: float = ANSWER_MARGIN
+) -> set[tuple[int, int]]:
+    """Among the first ``top`` hits, the (older, newer) of every two facts or turns the user said at least
+    :data:`ONE_BREATH` apart that answer the query alike: the newer one's cosine to the query
+    (:func:`query_cosine`) is at most ``margin`` below the older's, and the texts pass
+    ``text.slot_frames.answers_alike`` (both statements of a value, the same people both ways, no relation of
+    many values). By position in ``hits``. Such a pair is put in time order but not marked outdated: the
+    closeness says they answer one question, not that the older value ended."""
+    idx = [
+        i
+        for i, h in enumerate(hits[:top])
+        if _users_words(h.memory)
+        and not is_outdated(h.memory)
+        and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
+    ]
+    out: set[tuple[int, int]] = set()
+    for n, i in enumerate(idx):
+        for j in idx[n + 1 :]:
+            older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
+            if said_at(hits[newer]) - said_at(hits[older]) < ONE_BREATH:
+                continue  # said together (one turn, one import): two parts of one account, not a new value
+            near_old, near_new = query_cosine(hits[older]), query_cosine(hits[newer])
+            if near_old is None or near_new is None or near_new < near_old - margin:
+                continue
+            if answers_alike(hits[newer].memory.content, hits[older].memory.content):
+                out.add((older, newer))
+    return out
+
+
 def newer_first(
     hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray], cosine: float
 ) -> list[SearchHit]:
@@ -174,6 +224,7 @@ def newer_first(
             ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
         )
         pairs.add((min(older, newer), max(older, newer)))
+    pairs.update((min(a, b), max(a, b)) for a, b in answer_alike(ordered))
     at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
         if a in at and b in at:
@@ -206,11 +257,13 @@ def newer_first(
         if first[lower] < first[upper]:
             slot_of[pa], slot_of[pb] = lower, upper
             place_of[lower], place_of[upper] = pa, pb
-    out = []
+    out: list[SearchHit] = []
     for place, i in enumerate(slot_of):
         hit = ordered[i]
         if i != place:
             final = ordered[place].score.final
+            if final <= 0 < hit.score.final and out:
+                final = out[-1].score.final / 2  # moved below a hit the fusion clipped to 0: still returned
             hit = replace(
                 hit,
                 score=replace(
