@@ -11,7 +11,7 @@ import pytest
 
 from neuromem import Memory
 from neuromem.recall.recipes import RECIPES
-from neuromem.recall.truth import ANSWER_MARGIN, TruthFacts, newer_first
+from neuromem.recall.truth import ANSWER_MARGIN, Outdated, TruthFacts, newer_first
 from neuromem.store import conflicts
 from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
 from tests.recall.helpers import insert_memory, link
@@ -243,3 +243,20 @@ def test_answer_alike_needs_the_query_the_people_and_a_value(
     )
     if moves:  # the older keeps a score above 0: still returned, below
         assert ranked[0].score.final == 1.4 and 0 < ranked[1].score.final < 1.4
+
+
+def test_an_outdated_turn_whose_replacement_was_replaced_too_ranks_below_the_current_value() -> None:
+    """长沙 → 武汉 → 南昌: the store marks the 长沙 turn outdated, but its replacement (武汉) is itself ended, so no
+    hit stands for it; the latest statement that gives the same thing a value ranks above it all the same."""
+    t3 = T2 + dt.timedelta(days=90)
+    turn = _alike_hit(1, "我住在长沙。", 1.7, 0.905, T1, metadata={"turn_only": True, "role": "user"})
+    current = _alike_hit(2, "又搬家了，现在在南昌。", 1.0, 0.86, t3)
+    facts = TruthFacts(outdated={turn.memory.id: Outdated(None, T2)})
+    ranked = newer_first([turn, current], facts, {}, 0.95)
+    assert [h.memory.content for h in ranked] == ["又搬家了，现在在南昌。", "我住在长沙。"]
+    assert ranked[1].memory.metadata["outdated"]["replaced_by"] is None
+    other = _alike_hit(3, "我儿子住在南昌。", 1.0, 0.86, t3)  # another person's value stands for nothing
+    assert [h.memory.id for h in newer_first([turn, other], facts, {}, 0.95)] == [
+        turn.memory.id,
+        other.memory.id,
+    ]

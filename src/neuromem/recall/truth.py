@@ -3,7 +3,9 @@
 **Newer first.** Two hits are about one subject when a value-change edge links their memories
 (``CONTRADICTS``, ``SUPERSEDES``; ``store.recall_truth``), they are facts
 on one slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
-``same_subject_cosine``), a turn whose value a newer memory replaced and that memory, or — found at
+``same_subject_cosine``), a turn whose value a newer memory replaced and that memory (or, when that
+memory was replaced in turn and no hit stands for it, the first later statement of the user that may give
+the same thing a value: :func:`_said_since`), or — found at
 recall time among the first :data:`SAME_SLOT_TOP` hits, for what the write side did not link — two
 statements of the user that give one slot two values (:func:`value_changes`: the older is marked
 outdated like a replaced turn, and the prompt shows it as "earlier: …"), or two statements of the user
@@ -210,6 +212,26 @@ def answer_alike(
     return out
 
 
+def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | None) -> int | None:
+    """For an outdated turn whose replacement is not among the hits (it was itself replaced since: 长沙 → 武汉 →
+    南昌), the first current statement of the user said since its value ended that may give the same thing
+    another value (``text.slot_frames.answers_alike``), by position; None when there is none."""
+    if until is None:
+        return None
+    text = hits[outdated].memory.content
+    for j, h in enumerate(hits[:SAME_SLOT_TOP]):
+        if (
+            j != outdated
+            and _users_words(h.memory)
+            and not is_outdated(h.memory)
+            and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
+            and said_at(h) >= until - ONE_BREATH
+            and answers_alike(h.memory.content, text)
+        ):
+            return j
+    return None
+
+
 def newer_first(
     hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray], cosine: float
 ) -> list[SearchHit]:
@@ -235,6 +257,8 @@ def newer_first(
         stands_for = None if old is None else old.shown_as or old.replaced_by
         if stands_for in at:
             pairs.add((min(i, at[stands_for]), max(i, at[stands_for])))
+        elif old is not None and (later := _said_since(ordered, i, old.until)) is not None:
+            pairs.add((min(i, later), max(i, later)))
         slot = h.memory.metadata.get("slot") if isinstance(h.memory.metadata, dict) else None
         if isinstance(slot, str) and slot and not is_turn_only(h.memory):
             slots.setdefault(slot, []).append(i)
