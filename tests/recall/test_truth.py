@@ -260,3 +260,26 @@ def test_an_outdated_turn_whose_replacement_was_replaced_too_ranks_below_the_cur
         turn.memory.id,
         other.memory.id,
     ]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "marked"),
+    [
+        ("My hair is long and brown.", "Cut it all off, I have a short bob now.", True),  # it says it changed
+        ("My shift starts at 7am.", "My shift starts at 3pm.", False),  # no change said: ordered only
+        ("我当老师12年了。", "我教书已经有12年了。", False),  # "已经", but the same value: a restatement
+    ],
+)
+def test_a_newer_statement_that_says_it_changed_shows_the_older_as_earlier(
+    old: str, new: str, marked: bool
+) -> None:
+    older = _alike_hit(1, old, 1.4, 0.82, T1)
+    newer = _alike_hit(2, new, 0.5, 0.81, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95)
+    assert [h.memory.content for h in ranked] == [new, old]
+    assert ("outdated" in ranked[1].memory.metadata) is marked
+    if marked:
+        assert ranked[1].memory.metadata["outdated"] == {
+            "until": T2.isoformat(),
+            "replaced_by": str(newer.memory.id),
+        }

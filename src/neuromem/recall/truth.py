@@ -11,7 +11,8 @@ statements of the user that give one slot two values (:func:`value_changes`: the
 outdated like a replaced turn, and the prompt shows it as "earlier: …"), or two statements of the user
 that answer the question alike (:func:`answer_alike`: the matcher found no slot, yet the newer one is about
 as close to the query as the older, both name the same people and neither is a relation of many values;
-they are ordered, not marked, and the older stays returned). Of such a
+they are ordered, and the older stays returned; it is marked outdated only when the newer one says a change —
+"now", "switched", 不是了 — and does not repeat the older one's values). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
 the current hit: when the lower of the two must come first they exchange places and scores (the
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
@@ -37,7 +38,7 @@ import numpy as np
 
 from .. import blas
 from ..supersede import speaker_of
-from ..text.slot_frames import answers_alike
+from ..text.slot_frames import answers_alike, change_evidence, repeats_values
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
 from .units import is_turn_only
@@ -189,8 +190,8 @@ def answer_alike(
     :data:`ONE_BREATH` apart that answer the query alike: the newer one's cosine to the query
     (:func:`query_cosine`) is at most ``margin`` below the older's, and the texts pass
     ``text.slot_frames.answers_alike`` (both statements of a value, the same people both ways, no relation of
-    many values). By position in ``hits``. Such a pair is put in time order but not marked outdated: the
-    closeness says they answer one question, not that the older value ended."""
+    many values). By position in ``hits``. Such a pair is put in time order; the closeness says they answer one
+    question, not that the older value ended (``newer_first`` marks it only when the newer one says so)."""
     idx = [
         i
         for i, h in enumerate(hits[:top])
@@ -246,7 +247,14 @@ def newer_first(
             ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
         )
         pairs.add((min(older, newer), max(older, newer)))
-    pairs.update((min(a, b), max(a, b)) for a, b in answer_alike(ordered))
+    for older, newer in answer_alike(ordered):
+        new_text, old_text = ordered[newer].memory.content, ordered[older].memory.content
+        if change_evidence(new_text) is not None and not repeats_values(new_text, old_text):  # it says so
+            until = said_at(ordered[newer])
+            ordered[older] = mark_outdated(
+                ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
+            )
+        pairs.add((min(older, newer), max(older, newer)))
     at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
         if a in at and b in at:

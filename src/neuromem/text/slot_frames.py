@@ -260,6 +260,13 @@ def answers_alike(new: str, old: str) -> bool:
     return not any(_multi(w, zh) for w in words)
 
 
+def repeats_values(new: str, old: str) -> bool:
+    """``new`` says again every value ``old`` gives (its numbers, names, Latin words inside zh), and ``old``
+    gives one: a restatement ("我当老师12年了" / "我教书已经有12年了"), not a new value."""
+    old_v, new_v = _align_tokens(old)[1], _align_tokens(new)[1]
+    return bool(old_v) and old_v <= new_v
+
+
 def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueChange | None:
     """How ``new`` changes the value ``old`` gives to one slot, found by the frames (module docstring),
     or None. ``cosine``: of the two statements' stored vectors, when known."""
@@ -315,6 +322,7 @@ __all__ = [
     "answers_alike",
     "change_evidence",
     "frame_change",
+    "repeats_values",
     "same_people",
     "states_a_value",
 ]
