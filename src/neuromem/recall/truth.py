@@ -51,6 +51,9 @@ SAME_SLOT_TOP = 8
 #: within about 0.05 of its older statement, a later statement about another thing asked about the older one
 #: at 0.039 or more below it
 ANSWER_MARGIN = 0.03
+#: (A wider margin, 0.04, for a newer statement that says a change, :func:`says_a_change`, was tried: held-out
+#: updates 0.744 -> 0.767 on the add path, but a later statement about another thing then outranked the older
+#: fact asked for in one held-out record on each path: left off)
 #: Statements said closer together than this are parts of one account, never an older and a newer value
 ONE_BREATH = dt.timedelta(minutes=1)
 #: The fusion's score of a hit in the vector lists: its cosine to the query
@@ -183,6 +186,11 @@ def query_cosine(hit: SearchHit) -> float | None:
     return max(found) if found else None
 
 
+def says_a_change(new: str, old: str) -> bool:
+    """``new`` says that a value changed ("now", "switched", 不是了) and does not repeat ``old``'s values."""
+    return change_evidence(new) is not None and not repeats_values(new, old)
+
+
 def answer_alike(
     hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, margin: float = ANSWER_MARGIN
 ) -> set[tuple[int, int]]:
@@ -248,8 +256,7 @@ def newer_first(
         )
         pairs.add((min(older, newer), max(older, newer)))
     for older, newer in answer_alike(ordered):
-        new_text, old_text = ordered[newer].memory.content, ordered[older].memory.content
-        if change_evidence(new_text) is not None and not repeats_values(new_text, old_text):  # it says so
+        if says_a_change(ordered[newer].memory.content, ordered[older].memory.content):
             until = said_at(ordered[newer])
             ordered[older] = mark_outdated(
                 ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
