@@ -196,9 +196,11 @@ def _turn_texts(
         and h.memory.id not in answers
         and fewer_tokens_than(h.turns[0].content, SHORT_TURN_TOKENS)
     ]
-    before = conversations.turns_at(conn, user_id, short)
-    withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in before.values()])
-    before = {k: t for k, t in before.items() if t.id not in withdrawn}  # what the user took back stays out
+    read = conversations.turns_at(conn, user_id, short)
+    withdrawn = conversations.withdrawn_turns(conn, user_id, [t.id for t in read.values()])
+    before: dict[tuple[str, int], conversations.TurnRow | TurnRef] = {
+        k: t for k, t in read.items() if t.id not in withdrawn
+    }  # what the user took back stays out
     before.update(
         {(q.turns[0].session_id, q.turns[0].seq): q.turns[0] for q in answers.values()}
     )  # hits themselves: never withdrawn
