@@ -70,6 +70,13 @@ def settle(memory: Memory) -> None:
         conn.execute("VACUUM ANALYZE")
 
 
+def question(topic: str, i: int, stream: bool | None) -> str:
+    """A question never asked before in the run (each mode, and recall alone, its own): a repeated one
+    would find its vector in the query cache and skip the embedding every new question pays."""
+    mode = {False: "once", True: "streamed", None: "in-process"}[stream]
+    return f"What do you know about my {topic} ({mode} {i})?"
+
+
 def service_environment(settings: Settings, home: str) -> dict[str, str]:
     """The environment under which ``memctl serve`` opens the benchmark's database with its settings."""
     return {
@@ -174,9 +181,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                         body = {
                             "model": "fake-chat",
                             "stream": stream,
-                            "messages": [
-                                {"role": "user", "content": f"What do you know about my {topic} ({i})?"}
-                            ],
+                            "messages": [{"role": "user", "content": question(topic, i, stream)}],
                         }
                         time.sleep(args.pause_ms / 1000)  # the user reads the answer and types the next turn
                         d = timed(c, f"{fake.base_url}/chat/completions", body, {}, stream)
@@ -198,7 +203,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                 for i in range(args.requests):
                     started = time.perf_counter()
                     memory.recall_prompt(
-                        f"What do you know about my {TOPICS[i % len(TOPICS)]} ({i})?",
+                        question(TOPICS[i % len(TOPICS)], i, None),
                         user_id=USER,
                         token_budget=settings.service.proxy_token_budget,
                     )
