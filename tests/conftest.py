@@ -9,7 +9,6 @@ database anywhere.
 
 from __future__ import annotations
 
-import fcntl
 import itertools
 import os
 import shutil
@@ -27,7 +26,6 @@ from neuromem import Memory, Settings
 from neuromem.embed.hashing import HashingEmbedder
 from neuromem.store import migrate
 from tests.cluster import databases as cluster_databases
-from tests.cluster import suite as cluster_suite
 from tests.fakes.fixtures import fake_openai  # noqa: F401  (re-exported fixture)
 
 TEST_DIM = 64
@@ -128,24 +126,6 @@ def _cluster_test_leases() -> Iterator[None]:
     """On the cluster, the databases a test took go back to the pool when it ends (tests/cluster/databases.py)."""
     with cluster_databases.lease_scope():
         yield
-
-
-@pytest.fixture(autouse=True)
-def _cluster_turns(request: pytest.FixtureRequest) -> Iterator[None]:
-    """On the cluster, a test of ``tests.cluster.suite.RUN_ALONE`` holds the cluster alone: an exclusive lock on a file
-    beside it, which every other test holds shared while it runs (across the pytest workers)."""
-    coordinator = cluster_databases.cluster_url()
-    if coordinator is None:
-        yield
-        return
-    port = cluster_databases.coordinator_port(coordinator)
-    path = Path(tempfile.gettempdir()) / f"neuromem-cluster-{port}.turns"
-    with path.open("a") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX if cluster_suite.runs_alone(request.node.nodeid) else fcntl.LOCK_SH)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 @pytest.fixture(autouse=True)

@@ -45,16 +45,6 @@ SINGLE_NODE_ONLY = {
 }
 
 
-# tests that reshape the cluster every test shares (a node added, shards moved or isolated under load):
-# each runs alone, no other test beside it (``tests/conftest.py::_cluster_turns``). Beside a rebalance,
-# the API fuzz test's searches outran their deadline on 2 cores, and the pool dropped the connections
-RUN_ALONE = ("tests/cluster/test_growth.py",)
-
-
-def runs_alone(nodeid: str) -> bool:
-    return nodeid.startswith(RUN_ALONE)
-
-
 # open on the cluster: tracked, not hidden — xfail(strict) fails the run as soon as one of them passes,
 # so the entry must then go
 KNOWN_FAILING_ON_CLUSTER: dict[str, str] = {}
