@@ -159,12 +159,23 @@ def test_allergies_and_habits_are_recognised(text: str, category: str, min_impor
         "I speak French.",
         "公司的CTO是王磊。",
         "Dana Whitfield runs the marketing team at Initech.",
+        "Ashoka is affiliated with the religion of Islam.",  # a name opens it: no entity by itself
+        "IKEA was founded in the city of Stockholm.",
+        "The genre of Hamlet is tragedy.",  # named things of no known type
+        "Max is a golden retriever, and he's about 3 years old.",
     ],
 )
 def test_plain_declarative_statements_are_kept(text: str) -> None:
     """Issue 21 item 4: a statement about a person, an organisation or a thing is a fact, not below_threshold."""
     c = one(text)
     assert c.memory_type is MemoryType.FACT and c.importance >= 0.3
+
+
+@pytest.mark.parametrize(
+    "text", ["Coffee is great.", "Directory is in security.", "Netflix is great for Friday nights."]
+)
+def test_a_remark_about_a_named_thing_is_no_declarative_fact(text: str) -> None:
+    assert one(text).importance < 0.3
 
 
 def test_hedges_stay_below_the_threshold() -> None:

@@ -44,6 +44,13 @@ UPDATES = [
     ("I live in Boston.", "I moved to Denver.", "Boston", "Denver"),
     # no template reads the new one: the aligned words do (the thing shared, a new number, a change word)
     ("My locker code is 3-19-27.", "Reset the locker combination to 8-02-44.", "3-19-27", "8-02-44"),
+    # ordered facts about the world (a conflict-resolution benchmark's shape): the same definite frame
+    (
+        "Ashoka is affiliated with the religion of Islam.",
+        "Ashoka is affiliated with the religion of Buddhism.",
+        "Islam",
+        "Buddhism",
+    ),
 ]
 # pairs whose first statement must stay current: more values of a multi-valued relation, distinct facts
 KEPT = [

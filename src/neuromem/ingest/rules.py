@@ -266,6 +266,14 @@ DECLARATIVE_IMPORTANCE = (
     0.45  # a statement of a value, or about a named entity: kept at the default threshold
 )
 _NAMED = frozenset({"person", "organization", "place"})
+#: A sentence whose subject is a name and whose verb follows it: "Ashoka is affiliated with …", "IKEA was founded
+#: in …", "Max is a golden retriever" (a name at the start of a sentence is no entity by itself: "Coffee is great")
+_NAMED_SUBJECT_EN = re.compile(
+    r"(?!(?:The|This|That|These|Those|It|There|Here|What|Which|Who|How|Why|When|Where|You|Your|He|She|They|"
+    r"His|Her|Their|Its|A|An|Some|Any|All|Each|Every|One|No|Yes|So|And|But|If|Also|Plus|Then)\b)"
+    r"[A-Z][\w'’&.-]*(?:\s+[A-Z][\w'’&.-]*){0,3}\s+(?:is|was|are|were|has|had)\s+(?!(?:a|an|the)?\s*(?:great|good|"
+    r"nice|amazing|awesome|helpful|interesting|fun|cool|bad|terrible)\b)\w"
+)
 _FILLER_IMPORTANCE = 0.1
 
 _EMOTIONS: tuple[tuple[re.Pattern[str], Emotion], ...] = tuple(
@@ -325,9 +333,12 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
     if claim is not None and claim.template == "verb":  # "Dana runs the team"; "I speak French" (short)
         return bool(claim.owner) or len(tokenize(sentence)) < 3
     has_value = named or any(ch.isdigit() for ch in sentence)
-    if claim is not None and (claim.arity != "unknown" or claim.template != "copula" or has_value):
+    proper = has_value or any(e.type == "other" for e in entities)  # "Hamlet", "Islam": a name of any kind
+    if claim is not None and (claim.arity != "unknown" or claim.template != "copula" or proper):
         return True
     if has_value and may_change(sentence):  # "Reset the locker combination to 8-02-44": a change reported
+        return True
+    if proper and _NAMED_SUBJECT_EN.match(sentence):  # "Ashoka is affiliated with the religion of Islam"
         return True
     return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
 

@@ -315,12 +315,64 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     return None
 
 
+_FRAME_WORD_EN = re.compile(r"[\w'’&-]+")
+_COPULA_WORDS = frozenset({"is", "are", "was", "were"})
+#: The words of a definite frame's value, at most: "Mark Carney", "American football", "Toyota City"
+FRAME_VALUE_WORDS = 5
+
+
+def definite_frame_change(new: str, old: str) -> ValueChange | None:
+    """Two English statements word for word the same but for their last words, which follow a definite
+    frame — "the N of" ("Ashoka is affiliated with the religion of Islam" / "… of Buddhism", "Obama was born
+    in the city of …") or a copula after one ("The name of the head of the Brazil government is …"): one
+    thing of one subject with another value, a single-valued change (issue 21 item 1), unless a word of the
+    frame names a relation of many values ("I visited the city of …") or the new one adds, looks back or
+    plans. Neither value may contain the other ("Mark Carney" / "Carney" is a restatement)."""
+    if re.search(r"[\u4e00-\u9fff]", new + old) or _ADDITIVE.search(new) or _PAST_EN.search(new):
+        return None
+    if _FUTURE_EN.search(new):
+        return None
+    wn = _FRAME_WORD_EN.findall(_fold(new).casefold())
+    wo = _FRAME_WORD_EN.findall(_fold(old).casefold())
+    n = 0
+    while n < min(len(wn), len(wo)) and wn[n] == wo[n]:
+        n += 1
+    frame, gone, came = wo[:n], wo[n:], wn[n:]
+    if n < 4 or not gone or not came or len(gone) > FRAME_VALUE_WORDS or len(came) > FRAME_VALUE_WORDS:
+        return None
+    if set(gone) <= set(came) or set(came) <= set(gone):
+        return None
+    last = frame[-1]
+    if last == "of":
+        head = frame[-2]
+        definite = "the" in frame[-5:-2]
+    elif last in _COPULA_WORDS and frame[0] == "the" and "of" in frame[1:5]:
+        head = frame[frame.index("of", 1) - 1]
+        definite = True
+    else:
+        return None
+    if not definite or (
+        head.endswith("s") and not head.endswith("ss") and _arity(head, zh=False) != "single"
+    ):
+        return None  # "the kids of", "one of the cities of": several values
+    if any(_multi(w, False) for w in frame):
+        return None
+    return ValueChange(
+        " ".join(frame)[:80],
+        " ".join(gone),
+        " ".join(came),
+        "single",
+        f"the same definite frame ('{head} of …'), another value",
+    )
+
+
 __all__ = [
     "FRAME_COSINE",
     "FRAME_MAX_CHARS_ZH",
     "FRAME_MAX_WORDS",
     "answers_alike",
     "change_evidence",
+    "definite_frame_change",
     "frame_change",
     "repeats_values",
     "same_people",

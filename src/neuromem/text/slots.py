@@ -805,6 +805,10 @@ def _split_np_en(np: str) -> tuple[str, str] | None:
     return None
 
 
+#: "the X of Y": one thing of Y, a noun phrase whose copula gives a single value (module docstring)
+_DEFINITE_OF_EN = re.compile(r"the\s+(?:[\w-]+\s+){1,3}?of\s+\S", re.IGNORECASE)
+
+
 def _copula_en(text: str) -> Claim | None:
     m = _HAVE_NEW_EN.match(text) or _LABEL_EN.match(text)
     if m:
@@ -822,7 +826,10 @@ def _copula_en(text: str) -> Claim | None:
         return None
     owner, attr = split
     change = m.re is _SET_EN or bool(_CHANGE_EN.search(text))  # "we upgraded the server to …" says a change
-    return Claim(owner, attr, value, _arity(attr, zh=False), change, kind=kind)
+    arity = _arity(attr, zh=False)
+    if arity == "unknown" and _DEFINITE_OF_EN.match(_fold(m.group("np"))):
+        arity = "single"  # "the genre of Hamlet", "the author of Dune": a definite singular noun phrase
+    return Claim(owner, attr, value, arity, change, kind=kind)
 
 
 def _relation_en(text: str) -> Claim | None:

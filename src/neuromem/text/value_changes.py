@@ -5,17 +5,24 @@ truth stage (``recall.truth``)."""
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
-from .slot_frames import change_evidence, frame_change, same_people, states_a_value
+from .slot_frames import change_evidence, definite_frame_change, frame_change, same_people, states_a_value
 from .slots import ValueChange, _aligned_change, _named_apart, _template_change, claim_of, explicit_from_to
 
 
 def may_change(text: str) -> bool:
-    """Whether ``text`` can change a stored value at all: it fills a slot, or says a change or an end."""
-    if claim_of(text, generic=True) is not None:
+    """Whether ``text`` can change a stored value at all: it fills a slot, says a change or an end, or ends
+    in a definite frame's value ("… affiliated with the religion of Islam": ``definite_frame_change``)."""
+    if claim_of(text, generic=True) is not None or _DEFINITE_VALUE_EN.search(text):
         return True
     return change_evidence(text) is not None
+
+
+_DEFINITE_VALUE_EN = re.compile(
+    r"\bthe\s+[\w-]+(?:\s+[\w-]+){0,2}\s+of\s+[^.?!;]{1,60}[.!]?\s*$", re.IGNORECASE
+)
 
 
 #: Pairs of statements whose decision is remembered: recall compares the same few memories two by two
@@ -42,7 +49,9 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None  # one slot whose templates found no change, or two slots each statement names
     if not states_a_value(new, old) or not same_people(new, old):
         return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
-    return _aligned_change(new, old) or frame_change(new, old, cosine=cosine)
+    return (
+        _aligned_change(new, old) or frame_change(new, old, cosine=cosine) or definite_frame_change(new, old)
+    )
 
 
 __all__ = ["may_change", "value_change"]
