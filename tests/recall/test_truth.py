@@ -7,11 +7,14 @@ from __future__ import annotations
 import datetime as dt
 import uuid
 
+import numpy as np
 import pytest
 
 from neuromem import Memory
+from neuromem.recall.fusion import Ranked
 from neuromem.recall.recipes import RECIPES
 from neuromem.recall.truth import ANSWER_MARGIN, Outdated, TruthFacts, newer_first
+from neuromem.recall.units import to_units
 from neuromem.store import conflicts
 from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
 from tests.recall.helpers import insert_memory, link
@@ -283,3 +286,35 @@ def test_a_newer_statement_that_says_it_changed_shows_the_older_as_earlier(
             "until": T2.isoformat(),
             "replaced_by": str(newer.memory.id),
         }
+
+
+def test_near_duplicates_about_two_subjects_the_query_names_one_of_are_not_reordered() -> None:
+    """One sentence frame said of two subjects is two things: the query's name picks the one it asks about,
+    and the newer statement of the other subject does not move above it. Without a name in the query the
+    near-duplicates are one subject, newer first."""
+    kenya = _alike_hit(
+        1, "The name of the current head of the Kenya government is Pierre Poilievre.", 1.5, 0.9, T1
+    )
+    japan = _alike_hit(
+        2, "The name of the current head of the Japan government is Justin Trudeau.", 1.0, 0.88, T2
+    )
+    vectors = {kenya.memory.id: np.array([1.0, 0.0]), japan.memory.id: np.array([0.99, 0.02])}
+    asked = "Who is the head of the Kenya government?"
+    ranked = newer_first([kenya, japan], TruthFacts(), vectors, 0.95, asked)
+    assert [h.memory.id for h in ranked] == [kenya.memory.id, japan.memory.id]
+    unnamed = newer_first([kenya, japan], TruthFacts(), vectors, 0.95, "Who heads a government?")
+    assert [h.memory.id for h in unnamed] == [japan.memory.id, kenya.memory.id]
+
+
+def test_a_turn_of_many_facts_stands_as_the_fact_the_lists_agree_on() -> None:
+    """A turn that several memories came from is one unit, carried as the memory the memory lists agree on
+    best (Σ 1/rank), not the one a single list happened to put first."""
+    turn = uuid.UUID(int=100)
+    other, named = uuid.UUID(int=1), uuid.UUID(int=2)  # ties of the best rank went to the smaller id
+    lists = {
+        "bm25": [Ranked(named, 1, 3.0), Ranked(other, 4, 1.0)],
+        "vector": [Ranked(other, 1, 0.9), Ranked(named, 2, 0.89)],
+        "bm25_turns": [Ranked(turn, 1, 2.0)],
+    }
+    units = to_units(lists, {named: turn, other: turn})
+    assert units.memory_of[turn] == named

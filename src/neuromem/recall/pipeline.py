@@ -127,7 +127,7 @@ class RecallPipeline:
                 facts = self._attempt(conn, tr, "truth", lambda: self._truth(conn, req, ranked, tr)) or facts
         depth = max(request.limit, self._rerank_depth())
         ranked = lexical_traces(self._rerank(request.query, ranked[:depth], tr) + ranked[depth:])
-        ranked = newer_first(ranked, facts, vectors, recipe.same_subject_cosine)
+        ranked = newer_first(ranked, facts, vectors, recipe.same_subject_cosine, request.query)
         hits = above_floor(ranked, recipe.relevance_floor)[: request.limit]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         if request.trace:

@@ -3,7 +3,7 @@
 **Newer first.** Two hits are about one subject when a value-change edge links their memories
 (``CONTRADICTS``, ``SUPERSEDES``; ``store.recall_truth``), they are facts
 on one slot (``metadata.slot``), near-duplicates (cosine of their stored vectors ≥ the recipe's
-``same_subject_cosine``), a turn whose value a newer memory replaced and that memory (or, when that
+``same_subject_cosine``, unless one names more of the query's names than the other), a turn whose value a newer memory replaced and that memory (or, when that
 memory was replaced in turn and no hit stands for it, the first later statement of the user that may give
 the same thing a value: :func:`_said_since`), or — found at
 recall time among the first :data:`SAME_SLOT_TOP` hits, for what the write side did not link — two
@@ -38,6 +38,7 @@ import numpy as np
 
 from .. import blas
 from ..supersede import speaker_of
+from ..text.entities import extract_entities
 from ..text.slot_frames import answers_alike, change_evidence, repeats_values
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
@@ -123,8 +124,12 @@ def _with_replacements(hits: list[SearchHit], facts: TruthFacts) -> list[SearchH
 
 
 def _near_duplicates(
-    hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray], cosine: float
+    hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray], cosine: float, query: str = ""
 ) -> Iterable[tuple[int, int]]:
+    """Pairs of hits whose stored vectors are at least ``cosine`` close, unless one names every name of the
+    query the other names and more: one sentence frame said of two subjects ("the head of the Kenya government
+    is …" / "… of the Japan government is …") is two things, and the query's name picks one of them. (Names
+    only: two values of one thing often differ in the query's other words, "狗狗看病…" / "…带狗去…".)"""
     idx = [i for i, h in enumerate(hits) if h.memory.id in vectors]
     if len(idx) < 2 or cosine > 1.0:
         return []
@@ -134,7 +139,25 @@ def _near_duplicates(
     with blas.single_threaded():  # a few hundred rows: BLAS threads would cost far more than the product
         sims = unit @ unit.T
     rows, cols = np.nonzero(np.triu(sims >= cosine, k=1))
-    return [(idx[a], idx[b]) for a, b in zip(rows.tolist(), cols.tolist(), strict=True)]
+    pairs = [(idx[a], idx[b]) for a, b in zip(rows.tolist(), cols.tolist(), strict=True)]
+    return _same_names_asked(hits, pairs, query)
+
+
+def _same_names_asked(
+    hits: Sequence[SearchHit], pairs: Iterable[tuple[int, int]], query: str
+) -> list[tuple[int, int]]:
+    """The ``pairs`` of which neither hit names every name of the query the other names and more (the names:
+    people, places, things, ``text.entities``): the query's name picks the one it asks about."""
+    pairs = list(pairs)
+    asked = _names_in(query) if query and pairs else frozenset()
+    if not asked:
+        return pairs
+    named = {
+        i: frozenset(n for n in asked if n in hits[i].memory.content.casefold())
+        for pair in pairs
+        for i in pair
+    }
+    return [(a, b) for a, b in pairs if not (named[a] < named[b] or named[b] < named[a])]
 
 
 def _users_words(record: MemoryRecord) -> bool:
@@ -192,13 +215,14 @@ def says_a_change(new: str, old: str) -> bool:
 
 
 def answer_alike(
-    hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, margin: float = ANSWER_MARGIN
+    hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, margin: float = ANSWER_MARGIN, query: str = ""
 ) -> set[tuple[int, int]]:
     """Among the first ``top`` hits, the (older, newer) of every two facts or turns the user said at least
     :data:`ONE_BREATH` apart that answer the query alike: the newer one's cosine to the query
     (:func:`query_cosine`) is at most ``margin`` below the older's, and the texts pass
     ``text.slot_frames.answers_alike`` (both statements of a value, the same people both ways, no relation of
-    many values). By position in ``hits``. Such a pair is put in time order; the closeness says they answer one
+    many values), and not one naming more of the ``query``'s names than the other (:func:`_same_names_asked`).
+    By position in ``hits``. Such a pair is put in time order; the closeness says they answer one
     question, not that the older value ended (``newer_first`` marks it only when the newer one says so)."""
     idx = [
         i
@@ -218,7 +242,7 @@ def answer_alike(
                 continue
             if answers_alike(hits[newer].memory.content, hits[older].memory.content):
                 out.add((older, newer))
-    return out
+    return set(_same_names_asked(hits, out, query))
 
 
 def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | None) -> int | None:
@@ -241,10 +265,20 @@ def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | N
     return None
 
 
+def _names_in(query: str) -> frozenset[str]:
+    """The names the query says (people, places, things: ``text.entities``), case-folded."""
+    return frozenset(e.name.casefold() for e in extract_entities(query))
+
+
 def newer_first(
-    hits: Sequence[SearchHit], facts: TruthFacts, vectors: Mapping[uuid.UUID, np.ndarray], cosine: float
+    hits: Sequence[SearchHit],
+    facts: TruthFacts,
+    vectors: Mapping[uuid.UUID, np.ndarray],
+    cosine: float,
+    query: str = "",
 ) -> list[SearchHit]:
-    """``hits`` with the two hits of every same-subject pair in time order (module docstring)."""
+    """``hits`` with the two hits of every same-subject pair in time order (module docstring); ``query``: the
+    search's words, which keep two near-duplicates about different things apart (:func:`_near_duplicates`)."""
     ordered = _with_replacements(list(hits), facts)
     if len(ordered) < 2:
         return ordered
@@ -255,7 +289,7 @@ def newer_first(
             ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
         )
         pairs.add((min(older, newer), max(older, newer)))
-    for older, newer in answer_alike(ordered):
+    for older, newer in answer_alike(ordered, query=query):
         if says_a_change(ordered[newer].memory.content, ordered[older].memory.content):
             until = said_at(ordered[newer])
             ordered[older] = mark_outdated(
@@ -278,7 +312,7 @@ def newer_first(
         if isinstance(slot, str) and slot and not is_turn_only(h.memory):
             slots.setdefault(slot, []).append(i)
     pairs.update((a, b) for same in slots.values() for n, a in enumerate(same) for b in same[n + 1 :])
-    pairs.update(_near_duplicates(ordered, vectors, cosine))
+    pairs.update(_near_duplicates(ordered, vectors, cosine, query))
     if not pairs:
         return ordered
 

@@ -5,8 +5,10 @@ Every stored turn, of every role, is a retrieval unit beside the memories: the r
 retrievers rank memories, and before fusion every list is re-keyed to **units**:
 
 - a memory that came from a turn (``memory_sources``) and that turn are one unit, keyed by the
-  turn's message id — found by either channel, counted once, carried as the memory (the best
-  ranked one when several came from the turn) with the turn in ``SearchHit.turns``;
+  turn's message id — found by either channel, counted once, carried as the memory (when several
+  came from the turn, the one the memory lists agree on best: the largest Σ 1/rank, so that of a turn
+  of ten facts the one the query names stands for it, not one a single list put first) with the turn
+  in ``SearchHit.turns``;
 - a memory without a source turn (a document chunk, a trait, an ``add``) is its own unit;
 - a turn no current memory came from (small talk, a question, an assistant reply, a sentence
   below the importance threshold) is a unit of its own, shown as a read-only view of the turn
@@ -46,7 +48,7 @@ def memory_ids(lists: Mapping[str, Sequence[Ranked]]) -> list[uuid.UUID]:
 
 def to_units(lists: Mapping[str, Sequence[Ranked]], source: Mapping[uuid.UUID, uuid.UUID]) -> Units:
     """Re-key ``lists`` to units; ``source`` maps a memory to the turn it came from."""
-    best: dict[uuid.UUID, int] = {}
+    agree: dict[uuid.UUID, float] = {}  # Σ 1/rank over the memory lists: how well the lists agree on it
     out: dict[str, list[Ranked]] = {}
     turn_of: dict[uuid.UUID, uuid.UUID] = {}
     for name, hits in lists.items():
@@ -59,11 +61,11 @@ def to_units(lists: Mapping[str, Sequence[Ranked]], source: Mapping[uuid.UUID, u
                 unit = source.get(h.id, h.id)
                 if h.id in source:
                     turn_of[unit] = source[h.id]
-                best[h.id] = min(best.get(h.id, h.rank), h.rank)
+                agree[h.id] = agree.get(h.id, 0.0) + 1.0 / h.rank
             pairs.append((unit, h.score))
         out[name] = ranked(pairs)
     memory_of: dict[uuid.UUID, uuid.UUID] = {}
-    for mid in sorted(best, key=lambda i: (best[i], i)):
+    for mid in sorted(agree, key=lambda i: (-agree[i], i)):
         memory_of.setdefault(source.get(mid, mid), mid)
     return Units(out, memory_of, turn_of)
 
