@@ -102,6 +102,11 @@ bench-forget: $(STAMP)
 bench-fact-pairs: $(STAMP)
 	$(BENCH).fact_pairs $(ARGS)
 
+# ordered facts about the world, the later one true (issue 21): `make bench-ordered-facts ARGS="--relations heldout"`
+.PHONY: bench-ordered-facts
+bench-ordered-facts: $(STAMP)
+	$(BENCH).ordered_facts $(ARGS)
+
 # the trust suite's fault runs (issue 12): `make bench-faults ARGS="all --quick"`
 .PHONY: bench-faults
 bench-faults: $(STAMP)

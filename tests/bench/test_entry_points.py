@@ -21,6 +21,7 @@ TARGETS = {
     "bench-load": "load",
     "bench-forget": "forget",
     "bench-fact-pairs": "fact_pairs",
+    "bench-ordered-facts": "ordered_facts",
     "bench-faults": "faults",
     "bench-cli": "cli",
     "bench-writesize": "writesize",

@@ -318,3 +318,24 @@ def test_a_turn_of_many_facts_stands_as_the_fact_the_lists_agree_on() -> None:
     }
     units = to_units(lists, {named: turn, other: turn})
     assert units.memory_of[turn] == named
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "moves"),
+    [
+        ("Instagram is owned by Meta.", "Instagram is owned by Microsoft.", True),  # one frame, another value
+        ("Instagram is owned by Meta.", "Instagram is also owned by Microsoft.", False),  # an addition
+        ("The head coach of the Lakers is Darvin Ham.", "The head coach of Arsenal is Mikel Arteta.", False),
+        ("Instagram is owned by Meta.", "Instagram is owned by Meta Platforms.", False),  # the same value
+    ],
+)
+def test_one_statement_with_another_value_ranks_newer_first(old: str, new: str, moves: bool) -> None:
+    """Two statements word for word the same but for their value, seconds apart (facts sent one after
+    another): the later one first, neither ended."""
+    older = _alike_hit(1, old, 2.0, 0.9, T1)
+    newer = _alike_hit(2, new, 1.0, 0.8, T1 + dt.timedelta(seconds=2))
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Who owns it?")
+    assert [h.memory.id for h in ranked] == (
+        [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
+    )
+    assert not any("outdated" in h.memory.metadata for h in ranked)

@@ -243,6 +243,10 @@ NOT_DEFINITE_FRAMES = [
         "The name of the current head of the Japan government is Mark Carney.",
     ),
     ("IKEA was founded in the city of Stockholm.", "IKEA was founded in the city of Stockholm, Sweden."),
+    (
+        "The head coach of the Lakers is Darvin Ham.",
+        "The head coach of Arsenal is Mikel Arteta.",
+    ),  # two owners
     ("The capital of Australia is Canberra.", "The capital of Australia is also Canberra."),
 ]
 

@@ -12,7 +12,8 @@ outdated like a replaced turn, and the prompt shows it as "earlier: …"), or tw
 that answer the question alike (:func:`answer_alike`: the matcher found no slot, yet the newer one is about
 as close to the query as the older, both name the same people and neither is a relation of many values;
 they are ordered, and the older stays returned; it is marked outdated only when the newer one says a change —
-"now", "switched", 不是了 — and does not repeat the older one's values). Of such a
+"now", "switched", 不是了 — and does not repeat the older one's values), or two statements of the user word for word
+the same but for their value (:func:`same_frame`: "Instagram is owned by Meta" / "… by Microsoft", ordered only). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
 the current hit: when the lower of the two must come first they exchange places and scores (the
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
@@ -39,7 +40,7 @@ import numpy as np
 from .. import blas
 from ..supersede import speaker_of
 from ..text.entities import extract_entities
-from ..text.slot_frames import answers_alike, change_evidence, repeats_values
+from ..text.slot_frames import answers_alike, change_evidence, repeats_values, value_frame
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
 from .units import is_turn_only
@@ -245,6 +246,30 @@ def answer_alike(
     return set(_same_names_asked(hits, out, query))
 
 
+def same_frame(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, query: str = "") -> set[tuple[int, int]]:
+    """Among the first ``top`` hits, the (older, newer) of every two facts or turns the user said at different
+    times that are word for word one statement but for its last words, its value
+    (``text.slot_frames.value_frame``: "Instagram is owned by Meta" / "… by Microsoft"), and not one naming more
+    of the ``query``'s names than the other. By position in ``hits``. Such a pair is put in time order, and
+    nothing is marked outdated: a frame of unknown arity may hold two values at once."""
+    idx = [
+        i
+        for i, h in enumerate(hits[:top])
+        if _users_words(h.memory)
+        and not is_outdated(h.memory)
+        and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
+    ]
+    out: set[tuple[int, int]] = set()
+    for n, i in enumerate(idx):
+        for j in idx[n + 1 :]:
+            older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
+            if said_at(hits[newer]) > said_at(hits[older]) and value_frame(
+                hits[newer].memory.content, hits[older].memory.content
+            ):
+                out.add((older, newer))
+    return set(_same_names_asked(hits, out, query))
+
+
 def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | None) -> int | None:
     """For an outdated turn whose replacement is not among the hits (it was itself replaced since: 长沙 → 武汉 →
     南昌), the first current statement of the user said since its value ended that may give the same thing
@@ -296,6 +321,7 @@ def newer_first(
                 ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
             )
         pairs.add((min(older, newer), max(older, newer)))
+    pairs.update((min(a, b), max(a, b)) for a, b in same_frame(ordered, query=query))
     at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
         if a in at and b in at:

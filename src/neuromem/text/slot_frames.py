@@ -317,17 +317,19 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
 
 _FRAME_WORD_EN = re.compile(r"[\w'’&-]+")
 _COPULA_WORDS = frozenset({"is", "are", "was", "were"})
+#: Words that make what follows the frame a clause, not a value: the frame's "of" then names its owner
+_CLAUSE_WORDS = _COPULA_WORDS | {"has", "have", "had", "does", "did", "will", "would", "can", "'s"}
 #: The words of a definite frame's value, at most: "Mark Carney", "American football", "Toyota City"
 FRAME_VALUE_WORDS = 5
 
 
-def definite_frame_change(new: str, old: str) -> ValueChange | None:
-    """Two English statements word for word the same but for their last words, which follow a definite
-    frame — "the N of" ("Ashoka is affiliated with the religion of Islam" / "… of Buddhism", "Obama was born
-    in the city of …") or a copula after one ("The name of the head of the Brazil government is …"): one
-    thing of one subject with another value, a single-valued change (issue 21 item 1), unless a word of the
-    frame names a relation of many values ("I visited the city of …") or the new one adds, looks back or
-    plans. Neither value may contain the other ("Mark Carney" / "Carney" is a restatement)."""
+@lru_cache(maxsize=4096)
+def value_frame(new: str, old: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]] | None:
+    """``(frame, old value, new value)`` of two English statements word for word the same (the frame, four
+    words or more) but for their last few words (each value at most :data:`FRAME_VALUE_WORDS`), which differ
+    and are no clause of their own ("the head coach of | the Lakers is … / Arsenal is …" differ in the frame's
+    owner, not its value), neither holding the other ("Mark Carney" / "Carney"); None when the new one adds
+    ("also"), looks back or plans, or either is Chinese."""
     if re.search(r"[\u4e00-\u9fff]", new + old) or _ADDITIVE.search(new) or _PAST_EN.search(new):
         return None
     if _FUTURE_EN.search(new):
@@ -337,11 +339,24 @@ def definite_frame_change(new: str, old: str) -> ValueChange | None:
     n = 0
     while n < min(len(wn), len(wo)) and wn[n] == wo[n]:
         n += 1
-    frame, gone, came = wo[:n], wo[n:], wn[n:]
+    frame, gone, came = tuple(wo[:n]), tuple(wo[n:]), tuple(wn[n:])
     if n < 4 or not gone or not came or len(gone) > FRAME_VALUE_WORDS or len(came) > FRAME_VALUE_WORDS:
         return None
-    if set(gone) <= set(came) or set(came) <= set(gone):
+    if set(gone) <= set(came) or set(came) <= set(gone) or (set(gone) | set(came)) & _CLAUSE_WORDS:
         return None
+    return frame, gone, came
+
+
+def definite_frame_change(new: str, old: str) -> ValueChange | None:
+    """Two statements of one :func:`value_frame` whose frame is definite — "the N of" ("Ashoka is affiliated
+    with the religion of Islam" / "… of Buddhism", "Obama was born in the city of …") or a copula after one
+    ("The name of the head of the Brazil government is …"): one thing of one subject with another value, a
+    single-valued change (issue 21 item 1), unless a word of the frame names a relation of many values
+    ("I visited the city of …") or its head is plural ("the kids of")."""
+    found = value_frame(new, old)
+    if found is None:
+        return None
+    frame, gone, came = found
     last = frame[-1]
     if last == "of":
         head = frame[-2]
@@ -377,4 +392,5 @@ __all__ = [
     "repeats_values",
     "same_people",
     "states_a_value",
+    "value_frame",
 ]
