@@ -86,7 +86,19 @@ MORE_KEPT = [
     ("I live in Boston.", "I live in a two-bedroom apartment."),
     ("I'm moving to Berlin next month.", "I'm moving to Berlin next year."),
     ("I speak Spanish.", "I also speak Japanese."),
+    # two things, each named by its own statement, whatever words or closeness they share
+    ("My office is in room 214.", "The printer is in room 118 now."),
+    ("我电脑的密码是Otter77。", "家里的无线密码改成了Meadow2024。"),
 ]
+
+
+def test_two_relations_or_two_named_things_are_two_slots_however_close_their_vectors() -> None:
+    """Where I work and where I live are two slots even when the vectors are as close as one slot's values
+    (the statement frames would otherwise read "现在" as the change of one value)."""
+    assert value_change("我现在住在东莞。", "我在华为上班。", cosine=0.95) is None
+    assert value_change("I live in Dongguan now.", "I work at Huawei.", cosine=0.95) is None
+    # one thing said more or less fully is still one slot
+    assert value_change("定期利率上调到了2.6%。", "我的定期存款利率是2.1%。") is not None
 
 
 @pytest.fixture

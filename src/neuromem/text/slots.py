@@ -1755,14 +1755,31 @@ def proper_names(*texts: str) -> frozenset[str]:
 
 
 def _named_apart(a: Claim, b: Claim) -> bool:
-    """Both statements name their slot with a qualifier and the qualifiers differ (保险柜密码 / 邮箱密码,
-    "bank pin" / "door pin"): two things, whatever words they share."""
-    if a.template != "copula" or b.template != "copula" or a.owner != b.owner:
+    """The two statements name two slots, whatever words they share:
+
+    - two relations of their own (``relation`` templates: where I work / where I live);
+    - two things said by copulas whose names share no word ("my office is in room 214" / "the printer is
+      in room 118 now");
+    - one kind of thing with two qualifiers (保险柜密码 / 邮箱密码, "bank pin" / "door pin", 电脑的密码 /
+      家里的无线密码), whoever's it is."""
+    if a.template == b.template == "relation":
+        return a.attribute != b.attribute
+    if a.template != "copula" or b.template != "copula":
         return False
+    ha, hb = _head(a.attribute), _head(b.attribute)
+    if ha != hb:
+        return not (_name_parts(a.attribute) & _name_parts(b.attribute))
     qa, qb = _qualifier(a.attribute), _qualifier(b.attribute)
-    if not qa or not qb or qa in qb or qb in qa or set(qa.split()) & set(qb.split()):
-        return False  # "weekly team meeting" / "team meeting": one thing said more or less fully
-    return _head(a.attribute) == _head(b.attribute)
+    # "weekly team meeting" / "team meeting": one thing said more or less fully
+    return bool(qa and qb and qa not in qb and qb not in qa and not set(qa.split()) & set(qb.split()))
+
+
+def _name_parts(attribute: str) -> frozenset[str]:
+    """The words of an attribute; of a Chinese one (no spaces), its two-character pieces: 定期存款利率 and
+    定期利率 share 定期 and 利率."""
+    if re.search(r"[\u4e00-\u9fff]", attribute):
+        return frozenset(attribute[i : i + 2] for i in range(len(attribute) - 1)) or frozenset([attribute])
+    return frozenset(attribute.split())
 
 
 def _head(attribute: str) -> str:
