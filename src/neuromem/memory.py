@@ -67,7 +67,7 @@ from .lifecycle.webhooks import EventPage
 from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
-from .recall.prompt import PromptBlock, build_recall_prompt, depth_for, prompt_budget
+from .recall.prompt import PromptBlock, build_recall_prompt, depth_for, prompt_budget, read_pins
 from .recall.recipes import RecallRecipe, get_recipe
 from .recall.related import Related
 from .recall.related import related as graph_neighbours
@@ -747,8 +747,19 @@ class Memory:
             run_id=run_id,
             include_shared=include_shared,
         )  # what others share: as in search
+        # the pinned lines do not depend on the question: read on a second connection while it is embedded
+        pins = self._recall.beside(
+            functools.partial(read_pins, self._runtime, request.user_id, request.viewer)
+        )
+        recalled = self._recall.run(request)
         return build_recall_prompt(
-            self._runtime, request, self._recall.run(request), budget, style=style, chat=self._runtime.chat
+            self._runtime,
+            request,
+            recalled,
+            budget,
+            style=style,
+            chat=self._runtime.chat,
+            pinned=pins.result(),
         )
 
     def _recall_request(

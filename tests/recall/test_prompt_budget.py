@@ -134,3 +134,15 @@ def test_a_question_the_user_answered_is_shown_on_the_answer_s_line_only(memory:
     )  # a long answer, with its question
     assert not [line for line in block.lines if line.text.startswith("Are you still")]
     assert not [line for line in block.lines if "still seeing" in line.text and line is not answer]
+
+
+def test_a_store_of_one_connection_still_builds_the_block(settings) -> None:  # type: ignore[no-untyped-def]
+    """The pinned lines are read on a second connection while the question is searched; with a pool of one
+    connection that read waits for the search, and the block still comes (no deadlock), pinned line and all."""
+    with Memory(settings.with_updates(store={"pool_min_size": 1, "pool_max_size": 1})) as m:
+        m.add("以后用中文回答", user_id="one", category="preference")
+        m.add("The dentist appointment is on Friday at noon", user_id="one")
+        block = m.recall_prompt(
+            "when is the dentist appointment?", user_id="one", token_budget=400, recipe="bm25"
+        )
+    assert "dentist" in block.text and "以后用中文回答" in block.text

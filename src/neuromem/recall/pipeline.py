@@ -20,7 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -273,6 +273,11 @@ class RecallPipeline:
         future = self._executor().submit(work)
         return lambda: tr.timed("embed_wait", future.result)
 
+    def beside(self, fn: Callable[[], T]) -> Future[T]:
+        """``fn`` on a worker thread, beside a search this thread is about to run (``Memory.recall_prompt``
+        reads the pinned lines so); the caller must not hold a pool connection while it waits for the result."""
+        return self._executor().submit(fn)
+
     def _embed_cached(self, text: str) -> np.ndarray | None:
         vector = self.query_cache.get(text)
         if vector is None:
@@ -284,7 +289,8 @@ class RecallPipeline:
     def _executor(self) -> ThreadPoolExecutor:
         with self._executor_lock:
             if self._pool is None:
-                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="neuromem-query-embed")
+                # query embeddings and the reads beside a search (``beside``): a few at once
+                self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="neuromem-recall")
             return self._pool
 
     def close(self) -> None:

@@ -167,6 +167,13 @@ def _pins(runtime: Runtime, conn: Conn, user_id: str, viewer: Viewer) -> list[Se
     return [SearchHit(r, zero) for r in chosen.values()]
 
 
+def read_pins(runtime: Runtime, user_id: str, viewer: Viewer) -> list[SearchHit]:
+    """:func:`_pins` over a connection of its own: the pinned lines do not depend on the question, so
+    ``Memory.recall_prompt`` reads them while the question is embedded and searched."""
+    with runtime.db.connection() as conn, statements_on_their_own(conn):
+        return _pins(runtime, conn, user_id, viewer)
+
+
 def _asked(turn: TurnRef) -> bool:
     """The assistant asked something: the turn ends with a question mark."""
     return turn.role == "assistant" and turn.content.rstrip().endswith(("?", "？"))
@@ -316,11 +323,13 @@ def build_recall_prompt(
     *,
     style: str = "sections",
     chat: ChatModel | None = None,
+    pinned: list[SearchHit] | None = None,
 ) -> PromptBlock:
     """Pack ``recalled`` — the recall of ``request``, checked by the facade with :func:`prompt_budget` —
     within ``budget`` tokens and lay out the memory block. What the block adds to the hits (pinned
     lines, proven skills, turn dates, conflicts, citations) is read over one connection; the
-    question's vector comes with ``recalled``. The stages' times join ``results.trace["timings_ms"]``
+    question's vector comes with ``recalled``, the pinned candidates with ``pinned`` when already read
+    (:func:`read_pins`). The stages' times join ``results.trace["timings_ms"]``
     (``prompt_reads``, ``prompt_pack``, ``prompt_total``)."""
     started = time.perf_counter()
     reads = 0.0
@@ -333,7 +342,11 @@ def build_recall_prompt(
     with runtime.db.connection() as conn, statements_on_their_own(conn):
         mark = time.perf_counter()
         pins = sorted(
-            (p for p in _pins(runtime, conn, uid, request.viewer) if bears_on(p, set(terms), found)),
+            (
+                p
+                for p in (_pins(runtime, conn, uid, request.viewer) if pinned is None else pinned)
+                if bears_on(p, set(terms), found)
+            ),
             key=lambda p: pin_priority(p, found),
         )  # the share is filled in this order
         # seed 004 §4.2 "Proven Skills": only for a task that looks alike
