@@ -42,11 +42,6 @@ SINGLE_NODE_ONLY = {
     "tests/store/test_server.py": "starts and stops embedded servers",
     "tests/store/test_server_lifecycle.py": "starts and stops embedded servers",
     "tests/api/test_serve.py": "starts the service on an embedded server",
-    # open: one of its derandomized POST /v1/search cases outruns the store's deadline on the 2-core test
-    # cluster (the deadline closes the connection, and the fuzzer's next read times out), on session 11's
-    # code as on session 12's; it fails in most runs and passes in some, so no strict xfail. Reproduce:
-    # NEUROMEM_TEST_CLUSTER_URL=… pytest -m cluster tests/api/test_fuzz.py (docs/operations.md "A local cluster")
-    "tests/api/test_fuzz.py": "a fuzzed search outruns the store deadline on the 2-core test cluster (open)",
 }
 
 

@@ -181,13 +181,17 @@ def database_of(conn: Conn) -> tuple[str, int, str]:
     return info.host, info.port, info.dbname
 
 
-# the corpus statistics N and avgdl: cached (large corpora, module docstring), or counted over the visible rows
+# the corpus statistics N and avgdl: cached (large corpora, module docstring), or counted over the visible rows.
+# The count is MATERIALIZED, computed once: inlined, it became the inner side of a nested loop whenever the
+# statistics of a freshly written table promised one row, and was counted again for every matching row —
+# 2,000 turns written a moment before, each count reading them all through the row-level security check:
+# 4 million checks, over 30 s on Citus, where the check reads the scope key (tests/api/test_fuzz.py)
 CACHED_CORPUS = sql.SQL("SELECT %(n)s::float8 AS n, %(avgdl)s::float8 AS avgdl")
 COUNTED_CORPUS = sql.SQL("""SELECT count(*)::float8 AS n, coalesce(avg(greatest(m.token_count, 1)), 1)::float8 AS avgdl
             FROM {table} WHERE {visible}""")
 BM25 = sql.SQL("""
         WITH q AS (SELECT to_tsquery('simple', %(tsq)s) AS tsq),
-        corpus AS ({corpus}),
+        corpus AS MATERIALIZED ({corpus}),
         docs AS (
             SELECT m.id, {kind} AS memory_type, m.fts, greatest(m.token_count, 1)::float8 AS dl
             FROM {table}, q WHERE m.fts @@ q.tsq AND {visible}
