@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 
 from neuromem import Memory
+from neuromem.store import scope
 from neuromem.text.token_count import count_tokens
 
 T0 = dt.datetime(2024, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -146,3 +147,11 @@ def test_a_store_of_one_connection_still_builds_the_block(settings) -> None:  # 
             "when is the dentist appointment?", user_id="one", token_budget=400, recipe="bm25"
         )
     assert "dentist" in block.text and "以后用中文回答" in block.text
+
+
+def test_the_read_beside_the_search_keeps_the_request_scope(memory: Memory) -> None:
+    """A service request's scope is a context variable: the pinned lines read on another thread must run in
+    it (as the service role, under row-level security), not as the store's owner."""
+    with scope.bind(scope.Scope("acme", "t=acme/u")) as bound:
+        assert memory._recall.beside(scope.current).result() == bound
+    assert memory._recall.beside(scope.current).result() is None

@@ -13,6 +13,7 @@ degradation matrix).
 
 from __future__ import annotations
 
+import contextvars
 import datetime as dt
 import functools
 import logging
@@ -275,8 +276,10 @@ class RecallPipeline:
 
     def beside(self, fn: Callable[[], T]) -> Future[T]:
         """``fn`` on a worker thread, beside a search this thread is about to run (``Memory.recall_prompt``
-        reads the pinned lines so); the caller must not hold a pool connection while it waits for the result."""
-        return self._executor().submit(fn)
+        reads the pinned lines so), in this thread's context: a service request's scope (``store.scope``, a
+        context variable) holds there too, so its reads run as the service role under row-level security.
+        The caller must not hold a pool connection while it waits for the result."""
+        return self._executor().submit(contextvars.copy_context().run, fn)
 
     def _embed_cached(self, text: str) -> np.ndarray | None:
         vector = self.query_cache.get(text)
