@@ -215,6 +215,22 @@ def says_a_change(new: str, old: str) -> bool:
     return change_evidence(new) is not None and not repeats_values(new, old)
 
 
+def _users_statement_pairs(hits: Sequence[SearchHit], top: int) -> Iterable[tuple[int, int]]:
+    """(older, newer) positions of every two of the first ``top`` hits that are current facts or turns the user
+    said, ordered by when each was said (:func:`said_at`)."""
+    idx = [
+        i
+        for i, h in enumerate(hits[:top])
+        if _users_words(h.memory)
+        and not is_outdated(h.memory)
+        and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
+    ]
+    for n, i in enumerate(idx):
+        for j in idx[n + 1 :]:
+            older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
+            yield older, newer
+
+
 def answer_alike(
     hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, margin: float = ANSWER_MARGIN, query: str = ""
 ) -> set[tuple[int, int]]:
@@ -225,24 +241,15 @@ def answer_alike(
     many values), and not one naming more of the ``query``'s names than the other (:func:`_same_names_asked`).
     By position in ``hits``. Such a pair is put in time order; the closeness says they answer one
     question, not that the older value ended (``newer_first`` marks it only when the newer one says so)."""
-    idx = [
-        i
-        for i, h in enumerate(hits[:top])
-        if _users_words(h.memory)
-        and not is_outdated(h.memory)
-        and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
-    ]
     out: set[tuple[int, int]] = set()
-    for n, i in enumerate(idx):
-        for j in idx[n + 1 :]:
-            older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
-            if said_at(hits[newer]) - said_at(hits[older]) < ONE_BREATH:
-                continue  # said together (one turn, one import): two parts of one account, not a new value
-            near_old, near_new = query_cosine(hits[older]), query_cosine(hits[newer])
-            if near_old is None or near_new is None or near_new < near_old - margin:
-                continue
-            if answers_alike(hits[newer].memory.content, hits[older].memory.content):
-                out.add((older, newer))
+    for older, newer in _users_statement_pairs(hits, top):
+        if said_at(hits[newer]) - said_at(hits[older]) < ONE_BREATH:
+            continue  # said together (one turn, one import): two parts of one account, not a new value
+        near_old, near_new = query_cosine(hits[older]), query_cosine(hits[newer])
+        if near_old is None or near_new is None or near_new < near_old - margin:
+            continue
+        if answers_alike(hits[newer].memory.content, hits[older].memory.content):
+            out.add((older, newer))
     return set(_same_names_asked(hits, out, query))
 
 
@@ -252,21 +259,12 @@ def same_frame(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, query: str =
     (``text.slot_frames.value_frame``: "Instagram is owned by Meta" / "… by Microsoft"), and not one naming more
     of the ``query``'s names than the other. By position in ``hits``. Such a pair is put in time order, and
     nothing is marked outdated: a frame of unknown arity may hold two values at once."""
-    idx = [
-        i
-        for i, h in enumerate(hits[:top])
-        if _users_words(h.memory)
-        and not is_outdated(h.memory)
-        and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
-    ]
     out: set[tuple[int, int]] = set()
-    for n, i in enumerate(idx):
-        for j in idx[n + 1 :]:
-            older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
-            if said_at(hits[newer]) > said_at(hits[older]) and value_frame(
-                hits[newer].memory.content, hits[older].memory.content
-            ):
-                out.add((older, newer))
+    for older, newer in _users_statement_pairs(hits, top):
+        if said_at(hits[newer]) > said_at(hits[older]) and value_frame(
+            hits[newer].memory.content, hits[older].memory.content
+        ):
+            out.add((older, newer))
     return set(_same_names_asked(hits, out, query))
 
 
