@@ -1,8 +1,9 @@
 """Truth over time: after a fact changes, is the current value what recall gives (issue 21)?
 
-Replays the labelled conversations of ``tests/data/update_pairs.jsonl`` (498 records, en and zh;
-see ``tests/data/make_update_pairs.py``; the last 48 are unrelated pairs whose question asks for the
-older statement, so that a later statement about something else ranked first counts as an error)
+Replays the labelled conversations of ``tests/data/update_pairs.jsonl`` (528 records, en and zh;
+see ``tests/data/make_update_pairs.py``; after the first 450 come 48 unrelated pairs whose question asks
+for the older statement, so that a later statement about something else ranked first counts as an error,
+then 30 English updates written in session 13 in other words than the earlier ones)
 through the public API, each record in its own fresh
 user whose id is a hash (the engine never sees the id, the label or the expected strings), and
 asks the record's question at ``asked_at``. Two write paths (``--paths``):

@@ -69,6 +69,9 @@ def test_the_dataset_has_enough_records_of_every_kind() -> None:
     assert sum(len([t for t in r["turns"] if t["role"] == "user"]) >= 3 for r in RECORDS) >= 6  # sequences
 
 
+ORIGINAL_RECORDS = 450  # the records of sessions 9–11: their halves never move
+
+
 def test_unrelated_records_also_ask_for_the_older_statement() -> None:
     """A later statement about another thing must not outrank the earlier fact a question asks for: such
     records (appended last, so the dev/heldout halves of the others stay) are valid, in both languages."""
@@ -79,10 +82,20 @@ def test_unrelated_records_also_ask_for_the_older_statement() -> None:
     ]
     assert len(older) >= 40 and {r["lang"] for r in older} == {"en", "zh"}
     assert all(int(r["id"][-3:]) >= 100 for r in older)
-    assert RECORDS[-len(older) :] == older
+    start = RECORDS.index(older[0])
+    assert RECORDS[start : start + len(older)] == older and start == ORIGINAL_RECORDS  # after the first 450
     assert {r["id"] for r in half(older, "dev")} | {r["id"] for r in half(older, "heldout")} == {
         r["id"] for r in older
     }
+
+
+def test_updates_in_other_words_come_last_in_both_halves() -> None:
+    """Session 13's updates, written in other words than the earlier ones, are appended after every other
+    record (ids from 200), so the dev and held-out halves of the earlier records stay as they were."""
+    later = [r for r in RECORDS if r["label"] == "update" and int(r["id"][-3:]) >= 200]
+    assert len(later) >= 30 and RECORDS[-len(later) :] == later
+    assert all(contains(r["turns"][-1]["content"], r["current"]) for r in later)
+    assert half(later, "dev") and half(later, "heldout")
 
 
 def test_the_file_is_what_the_generator_writes() -> None:

@@ -596,6 +596,43 @@ ZH_UNRELATED_OLDER = [
 
 # fmt: on
 
+# fmt: off
+# updates written in session 13 in other words than the earlier ones (after every other record: the earlier
+# positions do not move); ids from 200
+EN_UPDATES_LATER = [
+    (1, "I drive a 2015 Honda Civic.|Traded in the Civic last week, I'm driving a Mazda CX-5 now.", 'What car do I drive?', 'Mazda', 'Honda'),
+    (1, 'My dentist is Dr. Patel on Main Street.|I go to Dr. Kim for my teeth these days.', 'Who is my dentist?', 'Dr. Kim', 'Patel'),
+    (1, "I usually wake up at 6:30.|I've been getting up at 5 since the new job started.", 'What time do I wake up?', 'at 5', '6:30'),
+    (1, "My favourite podcast is Radiolab.|Lately I can't stop listening to Hardcore History, it's my favourite now.", "What's my favourite podcast?", 'Hardcore History', 'Radiolab'),
+    (1, "I'm on the Verizon unlimited plan.|I switched my phone plan to T-Mobile.", 'Which phone plan am I on?', 'T-Mobile', 'Verizon'),
+    (1, "My daughter's school is Lincoln Elementary.|We moved her to Oak Park Montessori in September.", 'What school does my daughter go to?', 'Oak Park', 'Lincoln'),
+    (1, "I weigh about 85 kilos.|I'm down to 78 kilos after the diet.", 'How much do I weigh?', '78', '85'),
+    (1, 'My gym is the Planet Fitness near work.|Cancelled Planet Fitness, I climb at Brooklyn Boulders instead.', 'Where do I work out?', 'Brooklyn Boulders', 'Planet Fitness'),
+    (1, "I'm learning Spanish on Duolingo.|I gave up Duolingo and take Spanish lessons on italki now.", 'How am I learning Spanish?', 'italki', 'Duolingo'),
+    (1, 'My bank is Chase.|I moved all my accounts over to Ally.', 'Which bank do I use?', 'Ally', 'Chase'),
+    (1, 'I work the night shift at the hospital.|I finally got moved to day shifts at the hospital.', 'What shift do I work?', 'day shift', 'night shift'),
+    (1, 'My laptop is a ThinkPad X1.|I replaced my ThinkPad with a MacBook Air.', 'What laptop do I use?', 'MacBook', 'ThinkPad'),
+    (1, 'I commute by bus, about 40 minutes.|I bike to work now, it takes 25 minutes.', 'How do I commute?', 'bike', 'bus'),
+    (1, 'My landlord is Mr. Alvarez.|The building got sold, our landlord is a company called Greystar now.', 'Who is my landlord?', 'Greystar', 'Alvarez'),
+    (1, 'My therapist is Dr. Nguyen.|I stopped seeing Dr. Nguyen and started with a new therapist, Laura Chen.', 'Who is my therapist?', 'Laura Chen', 'Nguyen'),
+    (1, 'I have a Netflix subscription.|I cancelled Netflix and signed up for Disney+.', 'Which streaming service do I subscribe to?', 'Disney+', 'Netflix'),
+    (1, 'Our team standup is at 9:15.|Standup got pushed to 10 every day.', 'When is our team standup?', '10 every day', '9:15'),
+    (1, "I'm vegetarian.|I started eating fish again, so pescatarian I guess.", "What's my diet?", 'pescatarian', 'vegetarian'),
+    (1, 'My internet provider is Comcast.|We dropped Comcast for Google Fiber.', 'Who is my internet provider?', 'Google Fiber', 'Comcast'),
+    (1, 'My running goal is a sub-2-hour half marathon.|New goal: I want to run a full marathon under 4 hours.', 'What is my running goal?', 'full marathon', 'half marathon'),
+    (1, 'I live with two roommates in Queens.|I got my own studio in Astoria, no more roommates.', 'Where do I live?', 'Astoria', 'Queens'),
+    (1, 'My go-to coffee order is an oat latte.|These days I just order black cold brew.', "What's my usual coffee order?", 'cold brew', 'oat latte'),
+    (1, "I take the 7:40 train.|I'm catching the 8:10 train now.", 'Which train do I take?', '8:10', '7:40'),
+    (1, "My email is jo.smith@gmail.com.|Please use jo@smithdesign.co from now on, I don't check the gmail.", "What's my email address?", 'jo@smithdesign.co', 'jo.smith@gmail.com'),
+    (1, "I play guitar in a cover band on weekends.|The band broke up, I'm not playing gigs anymore.", 'Do I play in a band?', 'broke up', 'cover band'),
+    (1, 'My mentor at work is Priya.|Priya left the company, so Marcus is mentoring me now.', 'Who is my mentor at work?', 'Marcus', 'Priya'),
+    (1, 'My book club meets on Thursdays.|Book club moved to the first Sunday of each month.', 'When does my book club meet?', 'Sunday', 'Thursday'),
+    (1, 'I use Android, a Pixel 7.|I caved and bought an iPhone 15.', 'What phone do I use?', 'iPhone', 'Pixel'),
+    (1, "My salary is 85k.|Got a raise, I'm at 92k now.", "What's my salary?", '92k', '85k'),
+    (1, 'My yoga class is on Tuesday evenings.|The studio moved my yoga class to Wednesday mornings.', 'When is my yoga class?', 'Wednesday', 'Tuesday'),
+]
+# fmt: on
+
 
 def timeline(texts: list[str], lang: str, start: dt.datetime, gap: dt.timedelta) -> list[dict[str, str]]:
     turns: list[dict[str, str]] = []
@@ -707,6 +744,8 @@ def records() -> list[dict[str, object]]:
                     [current, *split(others)],
                 )
             )
+    for n, (person, turns, question, current, stale) in enumerate(EN_UPDATES_LATER, start=200):
+        out.append(record(n, "en", "update", person, "s", turns, question, current, stale, []))
     return out
 
 
