@@ -256,3 +256,31 @@ def test_other_frames_and_restatements_are_no_definite_change(old: str, new: str
     assert definite_frame_change(new, old) is None
     change = value_change(new, old)
     assert change is None or change.arity != "single", change
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("Our team standup is at 9:15.", "Standup got pushed to 10 every day."),  # a meeting rescheduled
+        ("The demo is on Friday.", "The demo got rescheduled to Monday."),
+        # an ending of a thing both name, though "play" holds many values
+        ("I play guitar in a cover band on weekends.", "The band broke up, I'm not playing gigs anymore."),
+    ],
+)
+def test_a_rescheduled_time_and_an_ended_thing_change_the_old_value(old: str, new: str) -> None:
+    change = value_change(new, old)
+    assert change is not None and change.arity == "single", change
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (
+            "I play tennis on Sundays.",
+            "I don't play golf anymore.",
+        ),  # only the relation of many values shared
+        ("I like green tea.", "I don't like coffee anymore."),
+    ],
+)
+def test_an_ending_of_another_value_of_many_ends_nothing(old: str, new: str) -> None:
+    assert value_change(new, old) is None

@@ -283,8 +283,13 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     people = _people(old, zh)
     if not same_people(new, old, strict=not (old_c & new_c or old_v & new_v)):
         return None  # another subject (with close vectors alone: the same people both ways)
-    if any(_multi(w, zh) and w not in people for w in shared):
-        return None  # allergies, likes: another value is an addition ("my daughter" is whom it is about)
+    many = {w for w in shared if _multi(w, zh) and w not in people}
+    ending = change_evidence(new) is not None and _ends(new, zh)
+    if many and not (ending and shared - many):
+        # allergies, likes: another value is an addition ("my daughter" is whom it is about); an ending of a
+        # thing both name besides ("the band broke up, I'm not playing gigs anymore" / "I play … in a cover band")
+        # ends that thing, but "I don't play golf anymore" ends nothing of "I play tennis"
+        return None
     gone, came = (old_c | old_v) - (new_c | new_v), (new_c | new_v) - (old_c | old_v)
     numbers = re.findall(r"\d+", old)
     if not gone or not came or (numbers and sorted(numbers) == sorted(re.findall(r"\d+", new))):

@@ -397,7 +397,8 @@ _FUTURE_EN = re.compile(
 _CHANGE_EN = re.compile(
     r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
     r"these days|nowadays|went (?:up|down)|raised|lowered|increased|decreased|dropped|rose|jumped|replaced|"
-    r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from))\b",
+    r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from)|rescheduled|postponed|delayed|"
+    r"pushed (?:back |out )?to|brought forward)\b",
     re.IGNORECASE,
 )
 _CHANGE_ZH = re.compile(
@@ -1367,7 +1368,8 @@ _ENDING_ZH = re.compile(
 _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
-    r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|"
+    r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|rescheduled|"
+    r"pushed (?:back |out )?to|brought forward|delayed|"
     r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b",
     re.IGNORECASE,
 )
