@@ -34,6 +34,7 @@ import datetime as dt
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 
@@ -288,8 +289,10 @@ def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | N
     return None
 
 
+@lru_cache(maxsize=256)
 def _names_in(query: str) -> frozenset[str]:
-    """The names the query says (people, places, things: ``text.entities``), case-folded."""
+    """The names the query says (people, places, things: ``text.entities``), case-folded; remembered, since
+    one search asks it for its near-duplicates, its alike answers and its statements of one frame."""
     return frozenset(e.name.casefold() for e in extract_entities(query))
 
 

@@ -335,9 +335,9 @@ def value_frame(new: str, old: str) -> tuple[tuple[str, ...], tuple[str, ...], t
     and are no clause of their own ("the head coach of | the Lakers is … / Arsenal is …" differ in the frame's
     owner, not its value), neither holding the other ("Mark Carney" / "Carney"); None when the new one adds
     ("also"), looks back or plans, or either is Chinese."""
-    if re.search(r"[\u4e00-\u9fff]", new + old) or _ADDITIVE.search(new) or _PAST_EN.search(new):
-        return None
-    if _FUTURE_EN.search(new):
+    if re.search(r"[\u4e00-\u9fff]", new + old) or any(
+        p.search(new) for p in (_ADDITIVE, _PAST_EN, _FUTURE_EN)
+    ):
         return None
     wn = _FRAME_WORD_EN.findall(_fold(new).casefold())
     wo = _FRAME_WORD_EN.findall(_fold(old).casefold())
