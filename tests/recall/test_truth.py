@@ -12,8 +12,19 @@ import pytest
 
 from neuromem import Memory
 from neuromem.recall.fusion import Ranked
+from neuromem.recall.prompt_truth import undecided_values
 from neuromem.recall.recipes import RECIPES
-from neuromem.recall.truth import ANSWER_MARGIN, Outdated, TruthFacts, newer_first
+from neuromem.recall.truth import (
+    ANSWER_MARGIN,
+    CHANGE_MARGIN,
+    NEAR_BEST,
+    Outdated,
+    TruthFacts,
+    above_floor,
+    lexical_traces,
+    newer_first,
+    undecided,
+)
 from neuromem.recall.units import to_units
 from neuromem.store import conflicts
 from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
@@ -339,3 +350,48 @@ def test_one_statement_with_another_value_ranks_newer_first(old: str, new: str, 
         [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
     )
     assert not any("outdated" in h.memory.metadata for h in ranked)
+
+
+COMMUTE_OLD = "I commute by bus, about 40 minutes."
+COMMUTE_NEW = "I bike to work now, it takes 25 minutes."
+
+
+def test_a_hit_about_as_close_to_the_query_as_the_best_is_returned_though_the_fusion_clipped_it() -> None:
+    """Of a list of two hits the z-score fusion leaves the lower one 0: when its cosine to the query is within
+    ``NEAR_BEST`` of the best it keeps a trace and is returned after every scored hit; a farther one is not."""
+    best = _alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
+    near = _alike_hit(2, COMMUTE_NEW, 0.0, 0.86 - NEAR_BEST + 0.01, T2)
+    far = _alike_hit(3, "I renewed my passport.", 0.0, 0.86 - NEAR_BEST - 0.01, T2)
+    kept = above_floor(lexical_traces([best, near, far]), 0.2)
+    assert [h.memory.id for h in kept] == [best.memory.id, near.memory.id]
+    assert 0 < kept[1].score.final < kept[0].score.final
+
+
+@pytest.mark.parametrize(
+    ("new", "below", "paired"),
+    [
+        (COMMUTE_NEW, 0.05, True),  # says a change, beyond the margin that orders, within CHANGE_MARGIN
+        (COMMUTE_NEW, CHANGE_MARGIN + 0.01, False),  # too far from the question
+        ("Our internet bill went up to 45 a month now.", 0.05, False),  # a change of another thing
+        ("I also started cycling on Sundays.", 0.05, False),  # an addition
+        ("I commute by bus, about 45 minutes.", 0.0, False),  # no change said: ordered, not undecided
+    ],
+)
+def test_two_values_recall_cannot_order_for_certain_are_undecided(
+    new: str, below: float, paired: bool
+) -> None:
+    older = _alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
+    newer = _alike_hit(2, new, 0.0, 0.86 - below, T2)
+    assert undecided([older, newer], "How do I commute?") == ([(0, 1)] if paired else [])
+
+
+def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> None:
+    older = _alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
+    newer = _alike_hit(2, COMMUTE_NEW, 1e-6, 0.81, T2)
+    other = _alike_hit(3, "I work from the Leeds office.", 0.5, 0.7, T1)
+    texts: dict[uuid.UUID, str] = {}
+    shown = undecided_values([older, other, newer], texts, "How do I commute?", "en")
+    assert [h.memory.id for h in shown] == [older.memory.id, other.memory.id]
+    assert texts == {
+        older.memory.id: f'may have changed: "{COMMUTE_OLD}" (2024-01-10), later "{COMMUTE_NEW}" (2024-03-05)'
+    }

@@ -12,6 +12,8 @@ from neuromem.text.slot_frames import (
     change_evidence,
     definite_frame_change,
     frame_change,
+    names_another_thing,
+    one_thing,
 )
 from neuromem.text.value_changes import value_change
 
@@ -284,3 +286,37 @@ def test_a_rescheduled_time_and_an_ended_thing_change_the_old_value(old: str, ne
 )
 def test_an_ending_of_another_value_of_many_ends_nothing(old: str, new: str) -> None:
     assert value_change(new, old) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "another"),
+    [
+        ("The rent is 1,200 a month.", "Our internet bill went up to 45 a month.", True),
+        ("My flight to Oslo leaves at 8:15.", "The train to the airport now leaves at 6:40.", True),
+        ("房租每月3800。", "网费涨到了每月120。", True),
+        ("我去成都的航班8点15起飞。", "去机场的大巴现在6点40发车。", True),
+        # led by a pronoun, a verb or the change words: no thing of its own
+        ("I commute by bus, about 40 minutes.", "I bike to work now, it takes 25 minutes.", False),
+        ("My laptop runs Windows 10.", "Wiped it and installed Fedora Linux.", False),
+        ("我一般早上六点半起床。", "不是了，最近都八点左右才起。", False),
+        # the thing it names is the older one's
+        ("Our product manager is Chloe.", "Our product manager is now Ivan.", False),
+        ("我的英语老师是Emma。", "Emma回国了，现在教我英语的是David。", False),
+        ("My dentist is Dr. Okafor.", "My dentist is Dr. Okafor.", False),  # no change said
+    ],
+)
+def test_a_change_of_another_thing_is_told_apart(old: str, new: str, another: bool) -> None:
+    assert names_another_thing(new, old) is another
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "one"),
+    [
+        ("I use a Pixel 6.", "I switched my phone plan to T-Mobile.", True),
+        ("I enjoy Thai food.", "I'm also really into Ethiopian food these days.", False),  # an addition
+        ("My dentist is Dr. Alvarez.", "My kids' dentist is Dr. Moreau.", False),  # another person
+        ("I'm allergic to peanuts.", "I'm allergic to shellfish now.", False),  # a relation of many values
+    ],
+)
+def test_one_thing_of_one_value(old: str, new: str, one: bool) -> None:
+    assert one_thing(new, old) is one

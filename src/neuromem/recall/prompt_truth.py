@@ -6,7 +6,9 @@ Two values of one single-valued slot are never shown as equally current:
   ``recall.truth``) is shown as ``earlier: … (until DATE)`` when it bears on the question (it shares
   a word with it), below the current lines, and left out otherwise;
 - an open review item (``memory_conflicts``, two current values the engine could not decide between)
-  touching the hits becomes one line the agent can ask the user about, in place of the two values.
+  touching the hits becomes one line the agent can ask the user about, in place of the two values;
+- so do two current statements of the user that recall finds may give one thing two values but cannot
+  order for certain (``recall.truth.undecided``: they answer the question alike, said on different dates).
 """
 
 from __future__ import annotations
@@ -18,16 +20,18 @@ from ..store import memories, recall_truth
 from ..store.db import Conn
 from ..text.tokenize import tokenize
 from ..types import MemoryRecord, SearchHit
-from .truth import event_time, is_outdated
+from .truth import event_time, is_outdated, said_at, undecided
 
 LABELS = {
     "en": {
         "earlier": "earlier: {text} (until {date})",
         "conflict": 'unresolved, ask the user which holds: "{old}" ({old_date}) or "{new}" ({new_date})',
+        "undecided": 'may have changed: "{old}" ({old_date}), later "{new}" ({new_date})',
     },
     "zh": {
         "earlier": "此前：{text}（至 {date}）",
         "conflict": "尚未确定，可向用户确认哪个成立：「{old}」（{old_date}）还是「{new}」（{new_date}）",
+        "undecided": "可能已变：「{old}」（{old_date}），后来说「{new}」（{new_date}）",
     },
 }
 EARLIER_WEIGHT = 0.5  # an earlier value is packed after the current lines that score as well
@@ -84,3 +88,26 @@ def conflicts(
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+def undecided_values(
+    hits: list[SearchHit], texts: dict[uuid.UUID, str], query: str, lang: str
+) -> list[SearchHit]:
+    """Each pair of ``recall.truth.undecided`` as one line, the older statement first and the later one after it,
+    each with the date it was said ("may have changed: … (DATE), later … (DATE)"), on the better ranked of the
+    two hits (``texts`` updated); the other hit is left out."""
+    pairs = undecided(hits, query)
+    if not pairs:
+        return hits
+    dropped: set[uuid.UUID] = set()
+    for older, newer in pairs:
+        old, new = hits[older], hits[newer]
+        keep, drop = (old, new) if older < newer else (new, old)
+        dropped.add(drop.memory.id)
+        texts[keep.memory.id] = LABELS[lang]["undecided"].format(
+            old=_one_line(old.memory.content),
+            old_date=said_at(old).date().isoformat(),
+            new=_one_line(new.memory.content),
+            new_date=said_at(new).date().isoformat(),
+        )
+    return [h for h in hits if h.memory.id not in dropped]

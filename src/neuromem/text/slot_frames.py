@@ -178,13 +178,61 @@ _TIME_WORDS = frozenset(
 
 def change_evidence(text: str) -> str | None:
     """The words of ``text`` that say a value changed or ended, or None."""
+    m = _change_match(text)
+    return None if m is None else m.group().strip(" ,，")
+
+
+def _change_match(text: str) -> re.Match[str] | None:
+    """Where in ``_fold(text)`` the words that say a change are (:func:`change_evidence`)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
     patterns = (_CHANGE_ZH, _ENDING_ZH, _EVENT_ZH) if zh else (_STRONG_CHANGE_EN, _ENDING_EN, _EVENT_EN)
     for pattern in (*patterns, _FROM_TO, _DENIAL):
         m = pattern.search(_fold(text))
         if m:
-            return m.group().strip(" ,，")
+            return m
     return None
+
+
+#: Words that open a noun phrase: a statement led by one names the thing it speaks of
+_DETERMINERS_EN = frozenset(
+    {"the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those"}
+)
+#: Parts of speech (jieba's flags) of the words that name a thing: nouns of every kind, and Latin words
+_THING_TAGS_ZH = ("n", "eng")
+
+
+@lru_cache(maxsize=8192)
+def names_another_thing(new: str, old: str) -> bool:
+    """``new`` says a change of a thing it names before its change words, and ``old`` names none of that
+    thing's words: "Our internet bill went up to 45 a month" speaks of another thing than "The rent is 1,200
+    a month", 健身房搬到了人民路 than 我的牙医是吴医生, 去机场的大巴现在6点40发车 than 我去成都的航班8点15起飞.
+    A statement led by a pronoun, a verb or its change words names no thing of its own ("I bike to work now",
+    "Wiped it and installed Fedora", 不是了，最近都八点才起, 我现在不吃素了): False."""
+    m = _change_match(new)
+    if m is None:
+        return False
+    head = _fold(new)[: m.start()]
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    if zh:
+        from ._jieba import posseg_module
+
+        tagged = [(w.word, w.flag) for w in posseg_module().cut(head) if w.word.strip(" ,，。")]
+        if not tagged or tagged[0][1].startswith(
+            "r"
+        ):  # led by a pronoun (我, 我们, 他): a person's own statement
+            return False
+        thing = {w.casefold() for w, flag in tagged if flag.startswith(_THING_TAGS_ZH) and len(w) >= 2}
+    else:
+        words = re.findall(r"[\w'’-]+", head.casefold())
+        if not words or words[0] not in _DETERMINERS_EN:
+            return False
+        content, values = _align_tokens(head)
+        thing = set(content | values)
+    if not thing:
+        return False
+    content, values = _align_tokens(old)
+    folded_old = _fold(old).casefold()
+    return not (thing & (content | values)) and not any(w in folded_old for w in thing if zh)
 
 
 def _ends(text: str, zh: bool) -> bool:
@@ -253,7 +301,15 @@ def answers_alike(new: str, old: str) -> bool:
     ``truth.answer_alike`` adds the query's closeness to both): both are statements of a value
     (:func:`states_a_value`), they name the same people both ways (:func:`same_people`, strict), and neither
     speaks of a relation that holds many values (allergies, likes, children, languages)."""
-    if not states_a_value(new, old) or not same_people(new, old, strict=True):
+    return states_a_value(new, old) and one_thing(new, old)
+
+
+@lru_cache(maxsize=8192)
+def one_thing(new: str, old: str) -> bool:
+    """``new`` and ``old`` may speak of one thing of one value, as far as their words tell: they name the same
+    people both ways (:func:`same_people`, strict), ``new`` adds nothing ("also", "too", 也, 还), and neither
+    speaks of a relation that holds many values (allergies, likes, children, languages)."""
+    if not same_people(new, old, strict=True) or _ADDITIVE.search(_fold(new)):
         return False
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     words = _align_tokens(new)[0] | _align_tokens(old)[0]
@@ -394,6 +450,8 @@ __all__ = [
     "change_evidence",
     "definite_frame_change",
     "frame_change",
+    "names_another_thing",
+    "one_thing",
     "repeats_values",
     "same_people",
     "states_a_value",
