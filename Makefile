@@ -107,6 +107,11 @@ bench-fact-pairs: $(STAMP)
 bench-ordered-facts: $(STAMP)
 	$(BENCH).ordered_facts $(ARGS)
 
+# multi-step questions over chains of facts (issue 21): `make bench-chains ARGS="--chains heldout"`
+.PHONY: bench-chains
+bench-chains: $(STAMP)
+	$(BENCH).chains $(ARGS)
+
 # the trust suite's fault runs (issue 12): `make bench-faults ARGS="all --quick"`
 .PHONY: bench-faults
 bench-faults: $(STAMP)

@@ -320,3 +320,14 @@ def test_a_change_of_another_thing_is_told_apart(old: str, new: str, another: bo
 )
 def test_one_thing_of_one_value(old: str, new: str, one: bool) -> None:
     assert one_thing(new, old) is one
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("星河科技的创始人是周远。", "周远毕业于浙江大学。"),  # ended the founder before
+        ("The CEO of Sony is Kenichiro Yoshida.", "Kenichiro Yoshida got promoted to chairman."),
+    ],
+)
+def test_a_fact_about_the_older_ones_value_is_the_next_link_not_a_change(old: str, new: str) -> None:
+    assert value_change(new, old) is None

@@ -33,9 +33,12 @@ from ..store import conversations, recall_truth
 from ..store import recall_queries as rq
 from ..store.db import Conn
 from ..store.db_errors import map_db_error
+from ..text.tokenize import query_terms
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults, TurnRef
+from . import chains, retrievers
 from .access import AccessTracker
 from .candidate_rows import CandidateRows
+from .chains import FOLLOW_DEPTH, FOLLOW_LISTS, FOLLOW_READ, FOLLOW_TAKE, chain_shaped
 from .fusion import Fused, Ranked, final_score, fuse, linear_base, memory_factors, neighbour_context
 from .hop import anchor_window, expansion_terms
 from .mmr import mmr_order, session_spread
@@ -120,6 +123,8 @@ class RecallPipeline:
                     "second_hop", lambda: self._second_hop(rows, req, lists, results, tr, vectors)
                 )
             ranked = [h for h, _ in results]
+            if recipe.follow_hops and ranked and chain_shaped(request.query):
+                ranked = tr.timed("follow", lambda: self._follow(rows, req, ranked, tr))
             # the store's word on what is current is a refinement: if it fails, the ranking stands (seed 003 §18)
             facts = TruthFacts()
             if not ranked:
@@ -227,6 +232,41 @@ class RecallPipeline:
         self._run_table(HOP_RETRIEVERS, more)
         again = req if window is None else replace(req, analysis=replace(req.analysis, time=window))
         return self._score(rows, again, more.lists, tr, vectors)
+
+    def _follow(self, rows: CandidateRows, req: Probe, ranked: list[SearchHit], tr: Trace) -> list[SearchHit]:
+        """Follow the chain of a multi-step question (``recall.chains``): at each step, the best hits that name
+        what the question or an earlier step named give the names they add; BM25 searches with the question's
+        words and those names, and the best facts found that name one of them rank right below the last of
+        those hits (a fact reached through a hit ranks next to it: a list of a few hits fused with the others
+        would be clipped to nothing by the z-score)."""
+        known = set(chains.names(req.analysis.text))
+        steps: list[list[str]] = []
+        for list_name in FOLLOW_LISTS[: req.recipe.follow_hops]:
+            texts = [h.turns[0].content if h.turns else h.memory.content for h in ranked[:FOLLOW_DEPTH]]
+            at = chains.seed_positions(texts, known, req.recipe.hop_seeds)
+            added = chains.new_names([texts[i] for i in at], known)
+            if not added:
+                break
+            known.update(added)
+            steps.append(added)
+            terms = tuple(dict.fromkeys([*req.analysis.terms, *(t for n in added for t in query_terms(n))]))
+            step = replace(req, analysis=replace(req.analysis, terms=terms))
+            found = self._attempt(
+                rows.conn,
+                tr,
+                list_name,
+                functools.partial(retrievers.bm25, rows.conn, step, self.settings.recall),
+            )
+            above = {h.memory.id for h in ranked[: at[-1] + 1]}
+            ids = [r.id for r in found or () if r.id not in above][:FOLLOW_READ]
+            records, _ = rows.records_with_vectors(ids)
+            taken = [
+                records[i] for i in ids if i in records and chains.links_to(records[i].content, set(added))
+            ][:FOLLOW_TAKE]
+            ranked = chains.placed_after(ranked, at[-1], taken, list_name)
+        if tr.enabled:
+            tr.stages["follow"] = steps
+        return ranked
 
     def _rerank_depth(self) -> int:
         return self.settings.reranker.top_n if self.reranker is not None else 0

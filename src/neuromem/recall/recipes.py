@@ -96,6 +96,9 @@ class RecallRecipe(BaseModel):
     second_hop: bool = False
     hop_seeds: int = Field(default=3, ge=1, le=20)
     hop_terms: int = Field(default=8, ge=1, le=50)
+    # following a chain of facts for a question shaped as one (``recall.chains``): BM25 again with the
+    # question's words and the names the best linked hits add, at most this many steps (0: never)
+    follow_hops: int = Field(default=2, ge=0, le=3)
     raw_k: int = Field(default=10, ge=1)
     raw_min_results: int = Field(default=3, ge=0)  # "results are sparse" trigger of seed 003 W5
     # fusion and scoring

@@ -51,6 +51,7 @@ from ..text.slot_frames import (
 )
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
+from .chains import FOLLOW_LISTS
 from .units import is_turn_only
 
 #: How many of the best hits are compared two by two for a change of value the write side did not link
@@ -79,7 +80,7 @@ QUERY_COSINES = ("score_vector", "score_vector_turns")
 
 #: Lists that match the query's words (a hit one of them found shares words with the query)
 LEXICAL_LISTS = frozenset(
-    {"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw", "bm25_hop", "bm25_turns_hop"}
+    {"bm25", "bm25_turns", "bm25_focus", "bm25_user", "raw", "bm25_hop", "bm25_turns_hop", *FOLLOW_LISTS}
 )
 
 

@@ -354,6 +354,8 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         # two amounts or times, each of a thing only its own statement names (房租每月3800 / 网费涨到了每月120,
         # 航班8点15起飞 / 大巴6点40发车); "减到了70公斤" names none: its amount is of the old one's unit
         return None
+    if shared and _of_its_value(new, old, shared):
+        return None  # the newer one speaks of the older one's value: the next link of a chain, not one slot
     anchor = " ".join(sorted(shared))[:80] or "(close frames)"
     evidence = change_evidence(new)
     if evidence is not None and not (old_c & new_c or old_v & new_v) and _ends(new, zh):
@@ -374,6 +376,37 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
             f"'{evidence}' about {anchor!r} (frame)",
         )
     return None
+
+
+#: Two characters that say no relation: a shared one does not make two statements one frame
+_ZH_FRAME_FILLER = frozenset({"我的", "我们", "现在", "的是", "已经", "一个", "这个", "那个"})
+
+
+def _of_its_value(new: str, old: str, shared: frozenset[str] | set[str]) -> bool:
+    """What the two statements share is the older one's value — said after its copula, or its last words — and
+    the newer one's subject, said first: "星河科技的创始人是周远" / "周远毕业于浙江大学", "The CEO of Sony is Kenichiro
+    Yoshida" / "Kenichiro Yoshida got promoted". The newer one tells the next fact of a chain — unless (zh) it
+    says the older one's relation again, two characters of it."""
+    old_f, new_f = _fold(old).casefold().strip(), _fold(new).casefold().strip()
+    end = old_f.rstrip("。.!！ ")
+    if re.search(r"[\u4e00-\u9fff]", old_f):
+        rest_old, rest_new = old_f, new_f
+        for word in shared:
+            rest_old, rest_new = rest_old.replace(word, " "), rest_new.replace(word, " ")
+        pairs = {rest_old[i : i + 2] for i in range(len(rest_old) - 1)}
+        if any(
+            p in rest_new and re.fullmatch(r"[\u4e00-\u9fff]{2}", p) and p not in _ZH_FRAME_FILLER
+            for p in pairs
+        ):
+            return False  # the relation is said again ("我的英语老师是Emma" / "Emma回国了，现在教我英语的是David")
+    for word in shared:
+        at = old_f.find(word)
+        if at <= 0 or not new_f.startswith(word):
+            return False
+        before = old_f[:at]
+        if not (end.endswith(word) or "是" in before or re.search(r"\b(?:is|are|was|were)\b", before)):
+            return False
+    return True
 
 
 _FRAME_WORD_EN = re.compile(r"[\w'’&-]+")
