@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from neuromem import Memory
-from neuromem.recall.chains import chain_shaped, new_names, placed_after, seed_positions
+from neuromem.recall.chains import chain_shaped, linked_sentences, new_names, placed_after, seed_positions
 from neuromem.recall.recipes import derive, get_recipe
 from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
 
@@ -71,6 +71,15 @@ def test_a_step_takes_the_names_of_the_hits_that_link_to_the_chain() -> None:
     assert at == [1]  # the one hit that names what the question names
     assert new_names([texts[i] for i in at], known) == ["stanislaw lem"]
     assert seed_positions(texts, set(), 3) == [0]  # nothing named: the best hit
+
+
+def test_a_turn_of_many_facts_gives_the_names_of_the_fact_it_links_by() -> None:
+    turn = f"1. {OTHERS[0]}\n2. {AUTHOR}\n3. {OTHERS[1]}"
+    assert linked_sentences([turn], {"solaris"}) == [AUTHOR]
+    assert new_names(linked_sentences([turn], {"solaris"}), {"solaris"}) == ["stanislaw lem"]
+    assert linked_sentences(["《长夜》的作者是林默。林默出生在杭州。"], {"长夜"}) == [
+        "《长夜》的作者是林默。"
+    ]
 
 
 def test_a_fact_reached_through_a_hit_ranks_right_below_it() -> None:

@@ -106,6 +106,19 @@ def links_to(text: str, known: set[str]) -> bool:
     return any(k in folded for k in known)
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?。！？])\s+|\n+|(?<=[。！？])")
+
+
+def linked_sentences(texts: Iterable[str], known: set[str]) -> list[str]:
+    """The sentences of ``texts`` that name a known name (all of a text when none is known): a turn of many facts
+    gives the names of the fact it links by, not of the other nine."""
+    out: list[str] = []
+    for text in texts:
+        parts = [p for p in _SENTENCE_END.split(text) if p.strip()]
+        out.extend(p for p in parts if not known or links_to(p, known))
+    return out
+
+
 def seed_positions(texts: Sequence[str], known: set[str], limit: int) -> list[int]:
     """Positions of at most ``limit`` of ``texts`` (best first) that name a known name; with none known, the
     best one's."""
@@ -141,6 +154,7 @@ __all__ = [
     "FOLLOW_READ",
     "FOLLOW_TAKE",
     "chain_shaped",
+    "linked_sentences",
     "links_to",
     "names",
     "new_names",

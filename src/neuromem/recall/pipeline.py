@@ -242,9 +242,9 @@ class RecallPipeline:
         known = set(chains.names(req.analysis.text))
         steps: list[list[str]] = []
         for list_name in FOLLOW_LISTS[: req.recipe.follow_hops]:
-            texts = [h.turns[0].content if h.turns else h.memory.content for h in ranked[:FOLLOW_DEPTH]]
+            texts = [h.memory.content for h in ranked[:FOLLOW_DEPTH]]
             at = chains.seed_positions(texts, known, req.recipe.hop_seeds)
-            added = chains.new_names([texts[i] for i in at], known)
+            added = chains.new_names(chains.linked_sentences([texts[i] for i in at], known), known)
             if not added:
                 break
             known.update(added)
