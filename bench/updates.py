@@ -30,6 +30,9 @@ are not read: the memory is what the hit states). Metrics, each a share of recor
   ``current`` and without a staleness marker (:data:`STALE_MARKERS`: "earlier", "previously",
   "until", "no longer", "used to", "之前", "以前", "曾", "不再", "截至"…). A line holding both
   values relates them itself ("moved from Berlin to Munich") and is not counted;
+- ``may have changed`` (all) — the block has a line for two values recall could not order
+  (``recall.prompt_truth.undecided_values``: "may have changed: … (DATE), later … (DATE)"); on an
+  update it shows both values with their dates, on any other record it is a false line;
 - ``stale live`` (updates) — some current memory (``get_all``) contains ``stale`` and not
   ``current``: the old value was not ended;
 - ``wrongly ended`` (addition, restatement, unrelated) — some string of ``keep`` was stored in a
@@ -68,6 +71,7 @@ from bench.evidence import paired_ci
 from bench.harness import bench_settings, temporary_server
 
 from neuromem import Memory
+from neuromem.recall.prompt_truth import LABELS as PROMPT_LABELS
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "update_pairs.jsonl"
 LABELS = ("update", "addition", "restatement", "unrelated")
@@ -92,6 +96,8 @@ FIELDS = (
     "stale",
     "keep",
 )
+#: the first words of the prompt's line for two values recall could not order (the ``may have changed`` metric)
+UNDECIDED_MARKERS = tuple(label["undecided"].split("{")[0].strip(' "「') for label in PROMPT_LABELS.values())
 #: words next to a value that mark it as no longer true (the ``prompt both`` metric)
 STALE_MARKERS = re.compile(
     r"\b(?:earlier|previously|formerly|former|until|till|no longer|used to|before|outdated|superseded|replaced|"
@@ -303,10 +309,11 @@ def measure(
     if record["label"] == "addition":  # every value is true: which one ranks first says nothing
         del scores["current@1"]
     live = [m.content for m in memory.get_all(user_id=user_id, limit=1000)]
+    block = memory.recall_prompt(
+        question, user_id=user_id, token_budget=PROMPT_BUDGET, reference_time=record["asked_at"]
+    ).text
+    scores["may have changed"] = float(any(marker in block for marker in UNDECIDED_MARKERS))
     if stale is not None:
-        block = memory.recall_prompt(
-            question, user_id=user_id, token_budget=PROMPT_BUDGET, reference_time=record["asked_at"]
-        ).text
         scores["prompt current"] = float(contains(block, current))
         scores["prompt both"] = float(shows_both_as_current(block, current, stale))
         scores["stale live"] = float(any(contains(t, stale) and not contains(t, current) for t in live))
@@ -357,7 +364,15 @@ def run_path(
 
 # --------------------------------------------------------------------------- report
 
-COLUMNS = ("current@1", "stale>current", "prompt current", "prompt both", "stale live", "wrongly ended")
+COLUMNS = (
+    "current@1",
+    "stale>current",
+    "prompt current",
+    "prompt both",
+    "may have changed",
+    "stale live",
+    "wrongly ended",
+)
 
 
 def cell(values: Sequence[float]) -> str:

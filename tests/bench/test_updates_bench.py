@@ -16,6 +16,7 @@ import pytest
 from bench.updates import (
     DATA,
     LABELS,
+    UNDECIDED_MARKERS,
     RecordError,
     cause,
     check_record,
@@ -38,6 +39,7 @@ from bench.updates import (
 )
 
 from neuromem import Memory
+from neuromem.recall.prompt_truth import LABELS as PROMPT_LABELS
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORDS = load_records()
@@ -237,6 +239,7 @@ def test_measure_a_stale_only_memory(memory: Memory) -> None:
         "stale>current": 1.0,
         "prompt current": 0.0,
         "prompt both": 0.0,
+        "may have changed": 0.0,
         "stale live": 1.0,
         "current stored": 0.0,
         "stale stored": 1.0,
@@ -257,13 +260,14 @@ def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
     assert scores["facts stored"] == 2.0  # Siemens (deleted, still stored) and Allianz
 
 
-ENDED = {"wrongly ended", "facts ended", "facts stored"}
+ENDED = {"wrongly ended", "facts ended", "facts stored", "may have changed"}
 METRICS_OF = {
     "update": {
         "current@1",
         "stale>current",
         "prompt current",
         "prompt both",
+        "may have changed",
         "stale live",
         "current stored",
         "stale stored",
@@ -352,3 +356,11 @@ def test_half_splits_the_file_by_position() -> None:
     assert half(rows, "all") == rows
     with pytest.raises(ValueError, match="half must be"):
         half(rows, "test")
+
+
+def test_a_may_have_changed_line_is_found_by_the_words_it_starts_with() -> None:
+    """In both languages, from the labels of ``recall.prompt_truth`` (not a copy of them)."""
+    assert UNDECIDED_MARKERS == ("may have changed:", "可能已变：")
+    for lang, marker in zip(PROMPT_LABELS, UNDECIDED_MARKERS, strict=True):
+        line = PROMPT_LABELS[lang]["undecided"].format(old="A", old_date="d1", new="B", new_date="d2")
+        assert line.startswith(marker) and marker not in PROMPT_LABELS[lang]["conflict"]
