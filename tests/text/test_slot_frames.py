@@ -303,6 +303,14 @@ def test_an_ending_of_another_value_of_many_ends_nothing(old: str, new: str) -> 
         ("Our product manager is Chloe.", "Our product manager is now Ivan.", False),
         ("我的英语老师是Emma。", "Emma回国了，现在教我英语的是David。", False),
         ("My dentist is Dr. Okafor.", "My dentist is Dr. Okafor.", False),  # no change said
+        # the thing a person changed, after the change words: its last word the older one does not say
+        ("The rent is 1,200 a month.", "We switched our internet to Fiber, 45 a month now.", True),
+        ("My dentist is Dr. Okafor.", "I moved my dentist appointment to Friday.", True),
+        ("I'm on the Verizon unlimited plan.", "I switched my phone plan to T-Mobile.", False),
+        ("My cat is called Mochi.", "We renamed the cat Biscuit, Mochi didn't suit her.", False),
+        # after a pronoun, the thing it owns
+        ("我住在杭州。", "我们公司搬到了滨江。", True),
+        ("我吃素。", "我现在不吃素了，又开始吃鱼和鸡肉。", False),
     ],
 )
 def test_a_change_of_another_thing_is_told_apart(old: str, new: str, another: bool) -> None:

@@ -197,6 +197,12 @@ def _change_match(text: str) -> re.Match[str] | None:
 _DETERMINERS_EN = frozenset(
     {"the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those"}
 )
+#: After a change word, the thing a person changed: "our internet", "my dentist appointment", "all my accounts"
+#: (lower-case words: a capitalised one is a name, a value: "renamed the cat Biscuit")
+_CHANGED_THING_EN = re.compile(
+    r"\s*(?:all\s+)?(?:my|our|his|her|their|its|the)\s+(?P<np>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)"
+    r"(?=\s+(?:to|for|into|with|over|from|at|on|in|back|up|down)\b|\s*[,.;!]|\s+[A-Z0-9]|\s*$)"
+)
 #: Parts of speech (jieba's flags) of the words that name a thing: nouns of every kind, and Latin words
 _THING_TAGS_ZH = ("n", "eng")
 
@@ -211,28 +217,34 @@ def names_another_thing(new: str, old: str) -> bool:
     m = _change_match(new)
     if m is None:
         return False
-    head = _fold(new)[: m.start()]
-    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    if zh:
+    folded = _fold(new)
+    head = folded[: m.start()]
+    content, values = _align_tokens(old)
+    said = content | values
+    if re.search(r"[\u4e00-\u9fff]", new):
         from ._jieba import posseg_module
 
         tagged = [(w.word, w.flag) for w in posseg_module().cut(head) if w.word.strip(" ,，。")]
-        if not tagged or tagged[0][1].startswith(
-            "r"
-        ):  # led by a pronoun (我, 我们, 他): a person's own statement
-            return False
+        if tagged and tagged[0][1].startswith("r"):  # 我们公司, 我的车: the thing after the pronoun
+            tagged = tagged[1:]
+            while tagged and tagged[0][0] == "的":
+                tagged = tagged[1:]
+            if not tagged or not tagged[0][1].startswith(_THING_TAGS_ZH):
+                return False  # 我现在不吃素了, 我把…: a person's own statement
         thing = {w.casefold() for w, flag in tagged if flag.startswith(_THING_TAGS_ZH) and len(w) >= 2}
-    else:
-        words = re.findall(r"[\w'’-]+", head.casefold())
-        if not words or words[0] not in _DETERMINERS_EN:
-            return False
-        content, values = _align_tokens(head)
-        thing = set(content | values)
-    if not thing:
+        folded_old = _fold(old).casefold()
+        return bool(thing) and not (thing & said) and not any(w in folded_old for w in thing)
+    words = re.findall(r"[\w'’-]+", head.casefold())
+    if words and words[0] in _DETERMINERS_EN:  # "Our internet bill went up …"
+        thing = set().union(*_align_tokens(head))
+        return bool(thing) and not (thing & said)
+    # "We switched our internet to …", "I moved my dentist appointment to …": the thing it changes, whose last
+    # word (its head) the older statement does not say
+    obj = _CHANGED_THING_EN.match(folded[m.end() :])
+    if obj is None:
         return False
-    content, values = _align_tokens(old)
-    folded_old = _fold(old).casefold()
-    return not (thing & (content | values)) and not any(w in folded_old for w in thing if zh)
+    heads = _align_tokens(obj.group("np").split()[-1])[0]
+    return bool(heads) and not (heads & said)
 
 
 def _ends(text: str, zh: bool) -> bool:
