@@ -37,7 +37,7 @@ layer maps them to status codes by type (``http_status``), never by message::
     ├── StoreError                 (503)
     │   ├── DatabaseUnavailableError        server unreachable or failed to start
     │   ├── ExtensionError                  pgvector missing or too old
-    │   ├── SchemaVersionError              the database was written by a newer neuromem
+    │   ├── SchemaVersionError              the database was written by a newer neuromem, or skipped a migration
     │   ├── EmbeddingDimensionError         configured dimension differs from the stored one
     │   └── RecallDegradedError             every retrieval path failed, or one did under ``strict``
     ├── AccessError                (401)    the service only (the in-process SDK has no keys)
@@ -181,7 +181,8 @@ class ExtensionError(StoreError):
 
 
 class SchemaVersionError(StoreError):
-    """The database schema is newer than this version of neuromem understands."""
+    """The database schema is newer than this version of neuromem understands, or misses a migration that can
+    no longer run in order."""
 
 
 class EmbeddingDimensionError(StoreError):

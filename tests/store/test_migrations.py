@@ -76,6 +76,15 @@ def test_newer_schema_is_refused(db_url: str) -> None:
         Memory(base_settings(store={"database_url": db_url})).close()
 
 
+def test_a_schema_that_skipped_a_migration_is_refused_by_name(db_url: str) -> None:
+    """A database made by a build whose migrations came in another order (22 before 21): 21 would never run, and
+    the first use of its table failed deep inside a call ("relation ingest_jobs does not exist")."""
+    with psycopg.connect(db_url, autocommit=True) as conn:
+        conn.execute("DELETE FROM neuromem_migrations WHERE version = 21")
+    with pytest.raises(SchemaVersionError, match=r"misses migration\(s\) \[21\].*NEUROMEM_STORE__DATA_DIR"):
+        Memory(base_settings(store={"database_url": db_url})).close()
+
+
 def test_other_dimension_is_refused_and_reembed_fixes_it(db_url: str) -> None:
     with Memory(base_settings(store={"database_url": db_url})) as m:
         m.add("Ivy collects vinyl records", user_id="ivy")

@@ -224,8 +224,15 @@ def _scalar(conn: psycopg.Connection[Any], query: str, params: tuple[Any, ...] =
 
 
 CURRENT_VERSION = "SELECT coalesce(max(version), 0) FROM neuromem_migrations"
+RECORDED_VERSIONS = "SELECT version FROM neuromem_migrations"
 STORED_DIM = "SELECT value FROM neuromem_meta WHERE key = 'embedding_dim'"
 RECORD_FIRST_DIM = "INSERT INTO neuromem_meta (key, value) VALUES ('embedding_dim', %s)"
+
+
+def _column(conn: psycopg.Connection[Any], query: str) -> list[Any]:
+    """The first column of every row, whatever row factory the connection uses."""
+    with conn.cursor(row_factory=tuple_row) as cur:
+        return [row[0] for row in cur.execute(query).fetchall()]  # type: ignore[arg-type]
 
 
 def current_version(conn: psycopg.Connection[Any]) -> int:
@@ -239,6 +246,15 @@ def check_schema(conn: psycopg.Connection, settings: Settings) -> None:
         raise SchemaVersionError(
             f"the database schema is version {version}, newer than this neuromem understands "
             f"({latest_version()}): upgrade neuromem (pip install -U neuromem)"
+        )
+    recorded = {int(v) for v in _column(conn, RECORDED_VERSIONS)}
+    skipped = [m.version for m in migrations() if m.version < version and m.version not in recorded]
+    if skipped:  # migrations run in order: one older than the newest applied would never run now
+        where = settings.store.data_dir if settings.store.database_url is None else "the configured database"
+        raise SchemaVersionError(
+            f"the database schema is version {version} but misses migration(s) {skipped}: a development "
+            f"build of neuromem made it with its migrations in another order, and they cannot run out of "
+            f"order. Start a new database (move {where} aside, or set NEUROMEM_STORE__DATA_DIR)"
         )
     stored_text = _scalar(conn, STORED_DIM)
     wanted = settings.store.embedding_dim
