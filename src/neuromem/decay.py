@@ -119,13 +119,22 @@ def decayed_trait(record: MemoryRecord, at: dt.datetime, settings: TraitSettings
 # --------------------------------------------------------------------------- recall recency
 
 
+_EPISODIC, _FACT, _TRAIT = (str(MemoryType.EPISODIC), str(MemoryType.FACT), str(MemoryType.TRAIT))
+_TYPE_NAMES = frozenset(str(t) for t in MemoryType)
+
+
 def recency_rate(memory_type: MemoryType | str, settings: RecallSettings) -> float:
     """1/τ per day of a memory type (seed 003 §15); documents 0 (seed 001 §2.3: they do not decay)."""
+    # compared as plain strings: a ``StrEnum`` member's ``.value`` and hash run in Python, and recall asks
+    # this once per candidate
+    kind = str(memory_type)
+    if kind not in _TYPE_NAMES:
+        kind = MemoryType(memory_type).value  # an unknown type: the usual ValueError
     days = {
-        MemoryType.EPISODIC.value: settings.recency_tau_episode_days,
-        MemoryType.FACT.value: settings.recency_tau_fact_days,
-        MemoryType.TRAIT.value: settings.recency_tau_concept_days,
-    }.get(MemoryType(memory_type).value)
+        _EPISODIC: settings.recency_tau_episode_days,
+        _FACT: settings.recency_tau_fact_days,
+        _TRAIT: settings.recency_tau_concept_days,
+    }.get(kind)
     return 0.0 if days is None else 1.0 / days
 
 

@@ -11,6 +11,7 @@ from neuromem.text.slot_frames import (
     FRAME_MAX_WORDS,
     change_evidence,
     definite_frame_change,
+    ends_its_value,
     frame_change,
     names_another_thing,
     one_thing,
@@ -338,4 +339,38 @@ def test_one_thing_of_one_value(old: str, new: str, one: bool) -> None:
     ],
 )
 def test_a_fact_about_the_older_ones_value_is_the_next_link_not_a_change(old: str, new: str) -> None:
+    assert value_change(new, old) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "ended"),
+    [
+        # the older fact's thing is the ending's object (en) or stands beside it in its clause (zh)
+        ("I'm subscribed to the Times.", "Cancelled the Times, I read the Guardian online now.", "times"),
+        ("I smoke a pack a day.", "I quit smoking.", "smoking"),
+        ("快递都寄到公司前台。", "以后快递都寄到小区的丰巢柜，公司前台不收了。", "公司"),
+        ("我办了一张健身卡。", "我把健身卡退了，现在在家练。", "健身卡"),
+        ("我的电脑是Windows系统。", "我不再用Windows了，换了Mac。", "Windows"),
+    ],
+)
+def test_an_ending_that_names_the_older_facts_thing_ends_it(old: str, new: str, ended: str) -> None:
+    found = ends_its_value(new, old)
+    assert found is not None and found.arity == "single" and found.key == ended
+    assert value_change(new, old) is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I use Google Maps every day.", "I quit my job at Google."),  # the ending's object is the job
+        ("My sister goes to FitOne.", "I quit FitOne."),  # another person's fact
+        ("My sister lives in Paris.", "I left Paris."),  # the speaker's move says nothing of the sister's
+        ("I'm allergic to peanuts and shellfish.", "I'm no longer allergic to shellfish."),  # one of a list
+        ("我对花生和海鲜过敏。", "我现在不再对海鲜过敏了。"),
+        ("I'm subscribed to the Times.", "I also cancelled the Times."),  # "also": another one of them
+        ("我每天跑步。", "我戒了烟。"),  # nothing of the older fact is named
+    ],
+)
+def test_an_ending_of_something_else_ends_nothing(old: str, new: str) -> None:
+    assert ends_its_value(new, old) is None
     assert value_change(new, old) is None

@@ -247,6 +247,76 @@ def names_another_thing(new: str, old: str) -> bool:
     return bool(heads) and not (heads & said)
 
 
+#: zh: a state said to stop, 不 + a verb + 了 ("公司前台不收了", "那家店不开了"), beside the endings of ``slots``
+_STOPPED_ZH = re.compile(r"不[\u4e00-\u9fff]{1,2}了")
+#: An older statement that lists values ("peanuts and shellfish", 花生和海鲜): an ending of one is no end of it
+_LIST_EN = re.compile(r"\w,\s*\w[^.]*\band\b|\b\w+\s+(?:and|&)\s+\w+", re.IGNORECASE)
+_LIST_ZH = re.compile(r"[\u4e00-\u9fffA-Za-z](?:和|、|跟|以及|还有)[\u4e00-\u9fffA-Za-z]")
+#: Tokens on either side of a zh ending where the thing it ends may stand (公司前台 | 不收了, 不再 | 用 | Windows)
+ENDED_THING_REACH_ZH = 3
+
+
+@lru_cache(maxsize=8192)
+def ends_its_value(new: str, old: str) -> ValueChange | None:
+    """``new`` ends what ``old`` says by naming it right at its ending words — the thing of ``old`` is the
+    object of the ending ("Cancelled the Times, I read the Guardian online now" / "I'm subscribed to the
+    Times"; "I quit smoking" / "I smoke a pack a day"; "I stopped going to FitOne" / "My gym is FitOne") or, in
+    Chinese, stands beside it in its clause (公司前台不收了 / 快递都寄到公司前台; 我不再用Windows了). The negation
+    of issue 21 item 1: the older fact ends (arity ``single``), whatever its relation — it names the value that
+    ends — unless it lists several ("I'm allergic to peanuts and shellfish": one of them may end), the newer one
+    adds ("also") or the two name other people (:func:`same_people`, strict), or either holds no value
+    (:func:`states_a_value`)."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    if (
+        not states_a_value(new, old)
+        or not same_people(new, old, strict=True)
+        or _ADDITIVE.search(_fold(new))
+        or (_LIST_ZH if zh else _LIST_EN).search(_fold(old))
+    ):
+        return None
+    folded = _fold(new)
+    ending = (_ENDING_ZH.search(folded) or _STOPPED_ZH.search(folded)) if zh else _ENDING_EN.search(folded)
+    if ending is None:
+        return None
+    thing = _ended_thing_zh(folded, ending, old) if zh else _ended_thing_en(folded[ending.end() :], old)
+    if thing is None:
+        return None
+    return ValueChange(thing, thing, "", "single", f"'{ending.group().strip()}' ends {thing!r}")
+
+
+def _ended_thing_en(after: str, old: str) -> str | None:
+    """The object of an English ending — its first word past determiners and a verb in -ing ("going to",
+    "using") — when ``old`` says it (compared by stem)."""
+    said = {_stem(w) for w in re.findall(r"[\w'-]+", _fold(old).casefold())}
+    words = re.findall(r"[\w'-]+|[,.;!?]", after.casefold())
+    for n, word in enumerate(words):
+        if word in _DETERMINERS_EN or word == "to":
+            continue
+        following = words[n + 1] if n + 1 < len(words) else ""
+        if word.endswith("ing") and following not in ("", ",", ".", ";", "!", "?"):
+            continue  # "going to FitOne", "using Windows": the thing comes after the verb
+        return word if _stem(word) in said and word not in (",", ".", ";", "!", "?") else None
+    return None
+
+
+def _ended_thing_zh(folded: str, ending: re.Match[str], old: str) -> str | None:
+    """The thing beside a zh ending in its clause (a noun or a Latin word, at most
+    :data:`ENDED_THING_REACH_ZH` tokens away) that ``old`` says too."""
+    from ._jieba import posseg_module
+
+    start = max(folded.rfind(p, 0, ending.start()) for p in "，,。；;！!") + 1
+    stop = min((i for p in "，,。；;！!" if (i := folded.find(p, ending.end())) >= 0), default=len(folded))
+    before = [w for w in posseg_module().cut(folded[start : ending.start()]) if w.word.strip()]
+    after = [w for w in posseg_module().cut(folded[ending.end() : stop]) if w.word.strip()]
+    near = before[-ENDED_THING_REACH_ZH:] + after[:ENDED_THING_REACH_ZH]
+    folded_old = _fold(old).casefold()
+    for w in near:
+        word = w.word.casefold()
+        if w.flag.startswith(_THING_TAGS_ZH) and (len(word) >= 2 or w.flag == "eng") and word in folded_old:
+            return w.word
+    return None
+
+
 def _ends(text: str, zh: bool) -> bool:
     return bool((_ENDING_ZH if zh else _ENDING_EN).search(_fold(text)))
 
@@ -276,13 +346,24 @@ def states_a_value(new: str, old: str) -> bool:
     )
 
 
+#: A statement whose subject is the speaker: "I …", "We …", 我…, 我们… (after a leading time word or two)
+_SPEAKER_FIRST = re.compile(
+    r"^(?:(?:now|today|recently|lately|so|well|actually|and|but),?\s+)*(?:i|we)(?:'m|'ve|'d|'ll)?\b"
+    r"|^(?:现在|最近|后来|今年|所以)?[，,]?我(?!的|们的|家)",
+    re.IGNORECASE,
+)
+
+
 def same_people(new: str, old: str, *, strict: bool = False) -> bool:
     """The newer statement names no person the older one does not ("my wife", "my kids'": another
-    subject); ``strict``: nor the older one a person the newer one does not. ("Mei's husband is Kenji" →
+    subject); ``strict``, or when the newer one's subject is the speaker ("I left Paris" / "My sister lives
+    in Paris"): nor the older one a person the newer one does not. ("Mei's husband is Kenji" →
     "Mei divorced Kenji …" names the husband by his value: the subjects agree.)"""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     before, after = _people(old, zh), _people(new, zh)
-    return not (before ^ after if strict else after - before)
+    if strict or (before - after and _SPEAKER_FIRST.match(_fold(new))):
+        return not before ^ after  # "I left Paris" says nothing of "My sister lives in Paris"
+    return not after - before
 
 
 @lru_cache(maxsize=8192)
@@ -353,10 +434,11 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None  # another subject (with close vectors alone: the same people both ways)
     many = {w for w in shared if _multi(w, zh) and w not in people}
     ending = change_evidence(new) is not None and _ends(new, zh)
-    if many and not (ending and shared - many):
+    if many and (not (ending and shared - many) or (_LIST_ZH if zh else _LIST_EN).search(_fold(old))):
         # allergies, likes: another value is an addition ("my daughter" is whom it is about); an ending of a
         # thing both name besides ("the band broke up, I'm not playing gigs anymore" / "I play … in a cover band")
-        # ends that thing, but "I don't play golf anymore" ends nothing of "I play tennis"
+        # ends that thing, but "I don't play golf anymore" ends nothing of "I play tennis", nor "no longer allergic
+        # to shellfish" the peanuts of "allergic to peanuts and shellfish"
         return None
     gone, came = (old_c | old_v) - (new_c | new_v), (new_c | new_v) - (old_c | old_v)
     numbers = re.findall(r"\d+", old)

@@ -1611,6 +1611,10 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
         return None  # allergies, likes, children: another value is an addition
     anchor = " ".join(sorted(shared | (old_v & new_v)))[:80]
     ending = (_ENDING_ZH if zh else _ENDING_EN).search(new)
+    if ending and not zh and not shared - proper_names(old, new):
+        # only a name is shared ("I quit my job at Google" / "I use Google Maps"): an ending ends that name only
+        # when it is its object ("Cancelled the Times": ``slot_frames.ends_its_value``)
+        return None
     if ending and (shared or old_v & new_v):
         return ValueChange(
             anchor,

@@ -24,6 +24,7 @@ the 'simple' text-search parser keeps intact: no ``: & | ! ( ) ' -`` survive.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from neuromem.text._jieba import cut_for_search
 from neuromem.text._scripts import CJK_CHARS, nfkc_casefold
@@ -55,7 +56,10 @@ def _word_tokens(word: str) -> list[str]:
     return parts
 
 
-def _raw_tokens(text: str) -> list[str]:
+@lru_cache(maxsize=8192)
+def _raw_tokens(text: str) -> tuple[str, ...]:
+    """The tokens of ``text``, stopwords kept; remembered, since recall's rules read the same hits' words for
+    every pair they compare, and the next question of a conversation finds most of the same hits."""
     tokens: list[str] = []
     for m in _TOKEN.finditer(nfkc_casefold(text)):
         if m.group("cjk"):
@@ -70,7 +74,7 @@ def _raw_tokens(text: str) -> list[str]:
             for tok in _word_tokens(word):
                 # Defensive: keep only the letter/digit runs (never punctuation).
                 tokens.extend(_ALNUM.findall(tok))
-    return tokens
+    return tuple(tokens)
 
 
 def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
@@ -81,8 +85,8 @@ def tokenize(text: str, *, drop_stopwords: bool = True) -> list[str]:
     """
     tokens = _raw_tokens(text)
     if drop_stopwords:
-        tokens = [t for t in tokens if t not in STOPWORDS]
-    return tokens
+        return [t for t in tokens if t not in STOPWORDS]
+    return list(tokens)
 
 
 def search_text(text: str) -> str:

@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from .slot_frames import change_evidence, definite_frame_change, frame_change, same_people, states_a_value
+from .slot_frames import (
+    change_evidence,
+    definite_frame_change,
+    ends_its_value,
+    frame_change,
+    same_people,
+    states_a_value,
+)
 from .slots import ValueChange, _aligned_change, _named_apart, _template_change, claim_of, explicit_from_to
 
 
@@ -50,7 +57,10 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     if not states_a_value(new, old) or not same_people(new, old):
         return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
     return (
-        _aligned_change(new, old) or frame_change(new, old, cosine=cosine) or definite_frame_change(new, old)
+        _aligned_change(new, old)
+        or frame_change(new, old, cosine=cosine)
+        or definite_frame_change(new, old)
+        or ends_its_value(new, old)
     )
 
 
