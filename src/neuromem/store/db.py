@@ -212,6 +212,10 @@ def deadline_class(base: type[psycopg.Connection[Any]], background_s: float) -> 
     return DeadlineConnection
 
 
+#: Runs of one statement on one connection before psycopg prepares it (see ``_open_pool``)
+PREPARE_AFTER_RUNS = 1
+
+
 def _open_pool(url: str, settings: Settings, server: ServerInfo, *, name: str) -> ConnectionPool[Conn]:
     ef_search = settings.store.hnsw_ef_search
 
@@ -223,6 +227,11 @@ def _open_pool(url: str, settings: Settings, server: ServerInfo, *, name: str) -
         # statements of recall that is pure overhead (BM25 over 100k rows of one user:
         # 140 → 122 ms p50, 219 → 183 ms p95 with it off)
         conn.execute(SET_JIT_OFF)
+        # a statement is prepared on its second run, not its sixth (psycopg's default): the pool hands its
+        # connections out in turn, so with five runs each a service's first ~40 requests planned every statement
+        # again (about 10 ms more recall each, bench.proxy); not on the first, which tells psycopg whether the
+        # text holds several statements (those are never prepared)
+        conn.prepare_threshold = PREPARE_AFTER_RUNS
         # the id a scope's proof is bound to, read now: a scoped transaction then starts with no query, so it
         # can still choose its isolation (an export's snapshot, store.portable)
         scope.session_id(conn)
