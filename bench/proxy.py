@@ -12,7 +12,9 @@ uvicorn in a thread of the benchmark's process instead, where the client, the fa
 proxy share one interpreter lock, which adds their contention to the proxy's figures).
 
 Reported: p50/p95 of the direct and proxied wall times, non-streamed and streamed (time to the
-last byte), the added latency (proxied minus direct, per request and between percentiles), and
+last byte), the added latency (proxied minus direct, per request and between percentiles) after
+``--warmup`` requests per mode (their added latency apart: ``*_warmup_added_*``, a started service's
+first requests, whose pooled connections have not yet run each statement), and
 ``recall_prompt`` alone in-process for the same queries — the share of the added latency that is
 recall rather than the proxy's own work. Back to back (the default), each request competes with the
 ingest of the one before; ``--pause-ms`` waits before each request, as a user between turns does. Run::
@@ -175,7 +177,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             with service as url, httpx.Client(timeout=60) as c:
                 proxied = {"X-Neuromem-Key": token, "X-Neuromem-User": USER}
                 for stream in (False, True):
-                    direct_ms, proxy_ms = [], []
+                    direct_ms, proxy_ms, warm_added = [], [], []
                     for i in range(args.requests + args.warmup):
                         topic = TOPICS[i % len(TOPICS)]
                         body = {
@@ -189,7 +191,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                         if i >= args.warmup:
                             direct_ms.append(d)
                             proxy_ms.append(p)
+                        else:
+                            warm_added.append(p - d)
                     kind = "stream" if stream else "once"
+                    if warm_added:  # the service's first requests: its connections still plan each statement
+                        report[f"{kind}_warmup_added_p50_ms"] = round(float(np.percentile(warm_added, 50)), 2)
+                        report[f"{kind}_warmup_added_max_ms"] = round(float(np.max(warm_added)), 2)
                     for name, values in (("direct", direct_ms), ("proxy", proxy_ms)):
                         report[f"{kind}_{name}_p50_ms"] = round(float(np.percentile(values, 50)), 2)
                         report[f"{kind}_{name}_p95_ms"] = round(float(np.percentile(values, 95)), 2)
@@ -222,7 +229,13 @@ def main(argv: list[str] | None = None) -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--requests", type=int, default=200, help="measured requests per mode")
-    parser.add_argument("--warmup", type=int, default=10)
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=40,
+        help="requests per mode before the timed ones (a started service's connections warm up over its first "
+        "~20; their added latency is reported apart)",
+    )
     parser.add_argument("--memories", type=int, default=200, help="exchanges stored for the user first")
     parser.add_argument("--upstream-ms", type=float, default=20.0, help="the fake upstream's own latency")
     parser.add_argument(
