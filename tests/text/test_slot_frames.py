@@ -374,3 +374,34 @@ def test_an_ending_that_names_the_older_facts_thing_ends_it(old: str, new: str, 
 def test_an_ending_of_something_else_ends_nothing(old: str, new: str) -> None:
     assert ends_its_value(new, old) is None
     assert value_change(new, old) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My gym is FitOne.", "Sam changed gyms, he goes to IronWorks now."),
+        ("My shift starts at 7am.", "Priya switched to the night shift."),
+        ("我的健身房是FitOne。", "小王换了健身房，现在去铁人。"),
+    ],
+)
+def test_a_change_another_named_person_makes_is_not_the_speakers(old: str, new: str) -> None:
+    # the older fact is the speaker's; the newer statement's subject is a name that acts, not said in the older
+    assert value_change(new, old) is None
+    assert not one_thing(new, old)
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My manager is Tom.", "Tom left the company, Rachel is my manager now."),  # Tom: one subject
+        ("Mei's husband is Kenji.", "Mei divorced Kenji last year."),
+        ("Sam lives in Boston.", "Sam moved to Denver."),
+    ],
+)
+def test_a_change_of_the_same_named_subject_still_changes(old: str, new: str) -> None:
+    assert value_change(new, old) is not None
+
+
+def test_a_pronoun_that_opens_a_statement_is_no_name() -> None:
+    # "They extended my contract" is the speaker's contract: a change, whoever "they" are
+    assert value_change("They extended my contract until June 30 next year.", "My contract ends on December 31.")

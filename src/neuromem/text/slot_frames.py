@@ -354,12 +354,65 @@ _SPEAKER_FIRST = re.compile(
 )
 
 
+SPEAKER = "\x00speaker"  # the subject of a statement the speaker makes of themself (``_subject``)
+#: A name that opens a statement and then acts ("Sam changed gyms", "Priya's team moved"): its subject. Not a
+#: name: a capitalised word that opens most statements without one ("Got promoted", "After the reorg …")
+_NAMED_SUBJECT_EN = re.compile(
+    r"^(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?P<owner>'s)?\s+(?P<next>[a-z]+)",
+)
+_NOT_A_NAME_EN = frozenset(
+    "got just still also now finally recently today yesterday lately then so but and after since from last next "
+    "this that every each both all some no yes sadly luckily actually apparently turns my our the a an his her "
+    "their its your we i they he she it you there here someone somebody everyone everybody nobody people "
+    "one".split()
+)
+#: After a name, the words that make it the one who acts (a verb in the past or third person, or one of these);
+#: "Dana is our new CTO" names the value, not the subject
+_ACTING_EN = frozenset(
+    "got has had just now finally recently also never still went left quit became began took made".split()
+)
+_COPULAS_EN = frozenset({"is", "was", "are", "were", "has", "'s"})
+
+
+@lru_cache(maxsize=8192)
+def _subject(text: str, zh: bool) -> str | None:
+    """Who a statement is about, when its first words tell: :data:`SPEAKER` ("I …", "My gym …", 我…, 我的…), a
+    name that acts (:data:`_NAMED_SUBJECT_EN`; zh: a person's name, jieba's ``nr``, first), else None."""
+    folded = _fold(text)
+    if _SPEAKER_FIRST.match(folded) or re.match(r"^(?:my\b|我的)", folded, re.IGNORECASE):
+        return SPEAKER
+    if zh:
+        from ._jieba import posseg_module
+
+        first = next((w for w in posseg_module().cut(folded) if w.word.strip()), None)
+        return first.word if first is not None and first.flag == "nr" and len(first.word) >= 2 else None
+    m = _NAMED_SUBJECT_EN.match(folded)
+    if m is None or m.group("name").split()[0].casefold() in _NOT_A_NAME_EN:
+        return None
+    after = m.group("next")
+    acts = after in _ACTING_EN or (after.endswith(("ed", "s")) and after not in _COPULAS_EN and len(after) > 3)
+    return m.group("name").casefold() if m.group("owner") or acts else None
+
+
+def _other_subjects(new: str, old: str, zh: bool) -> bool:
+    """The two statements are about two subjects: each names its own (the speaker, or a name that acts) and
+    neither names the other's ("Sam changed gyms …" / "My gym is FitOne"; "Tom left, Rachel is my manager now" /
+    "My manager is Tom" share Tom: one subject)."""
+    a, b = _subject(new, zh), _subject(old, zh)
+    if a is None or b is None or a == b:
+        return False
+    return not any(x != SPEAKER and x in _fold(other).casefold() for x, other in ((a, old), (b, new)))
+
+
 def same_people(new: str, old: str, *, strict: bool = False) -> bool:
     """The newer statement names no person the older one does not ("my wife", "my kids'": another
-    subject); ``strict``, or when the newer one's subject is the speaker ("I left Paris" / "My sister lives
-    in Paris"): nor the older one a person the newer one does not. ("Mei's husband is Kenji" →
-    "Mei divorced Kenji …" names the husband by his value: the subjects agree.)"""
+    subject), nor another subject than the older one's (:func:`_other_subjects`); ``strict``, or when the newer
+    one's subject is the speaker ("I left Paris" / "My sister lives in Paris"): nor the older one a person the
+    newer one does not. ("Mei's husband is Kenji" → "Mei divorced Kenji …" names the husband by his value: the
+    subjects agree.)"""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    if _other_subjects(new, old, zh):
+        return False  # "Sam changed gyms, he goes to IronWorks now" says nothing of "My gym is FitOne"
     before, after = _people(old, zh), _people(new, zh)
     if strict or (before - after and _SPEAKER_FIRST.match(_fold(new))):
         return not before ^ after  # "I left Paris" says nothing of "My sister lives in Paris"
