@@ -404,4 +404,6 @@ def test_a_change_of_the_same_named_subject_still_changes(old: str, new: str) ->
 
 def test_a_pronoun_that_opens_a_statement_is_no_name() -> None:
     # "They extended my contract" is the speaker's contract: a change, whoever "they" are
-    assert value_change("They extended my contract until June 30 next year.", "My contract ends on December 31.")
+    assert value_change(
+        "They extended my contract until June 30 next year.", "My contract ends on December 31."
+    )

@@ -361,15 +361,90 @@ _NAMED_SUBJECT_EN = re.compile(
     r"^(?P<name>[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?P<owner>'s)?\s+(?P<next>[a-z]+)",
 )
 _NOT_A_NAME_EN = frozenset(
-    "got just still also now finally recently today yesterday lately then so but and after since from last next "
-    "this that every each both all some no yes sadly luckily actually apparently turns my our the a an his her "
-    "their its your we i they he she it you there here someone somebody everyone everybody nobody people "
-    "one".split()
+    [
+        "got",
+        "just",
+        "still",
+        "also",
+        "now",
+        "finally",
+        "recently",
+        "today",
+        "yesterday",
+        "lately",
+        "then",
+        "so",
+        "but",
+        "and",
+        "after",
+        "since",
+        "from",
+        "last",
+        "next",
+        "this",
+        "that",
+        "every",
+        "each",
+        "both",
+        "all",
+        "some",
+        "no",
+        "yes",
+        "sadly",
+        "luckily",
+        "actually",
+        "apparently",
+        "turns",
+        "my",
+        "our",
+        "the",
+        "a",
+        "an",
+        "his",
+        "her",
+        "their",
+        "its",
+        "your",
+        "we",
+        "i",
+        "they",
+        "he",
+        "she",
+        "it",
+        "you",
+        "there",
+        "here",
+        "someone",
+        "somebody",
+        "everyone",
+        "everybody",
+        "nobody",
+        "people",
+        "one",
+    ]
 )
 #: After a name, the words that make it the one who acts (a verb in the past or third person, or one of these);
 #: "Dana is our new CTO" names the value, not the subject
 _ACTING_EN = frozenset(
-    "got has had just now finally recently also never still went left quit became began took made".split()
+    [
+        "got",
+        "has",
+        "had",
+        "just",
+        "now",
+        "finally",
+        "recently",
+        "also",
+        "never",
+        "still",
+        "went",
+        "left",
+        "quit",
+        "became",
+        "began",
+        "took",
+        "made",
+    ]
 )
 _COPULAS_EN = frozenset({"is", "was", "are", "were", "has", "'s"})
 
@@ -390,7 +465,9 @@ def _subject(text: str, zh: bool) -> str | None:
     if m is None or m.group("name").split()[0].casefold() in _NOT_A_NAME_EN:
         return None
     after = m.group("next")
-    acts = after in _ACTING_EN or (after.endswith(("ed", "s")) and after not in _COPULAS_EN and len(after) > 3)
+    acts = after in _ACTING_EN or (
+        after.endswith(("ed", "s")) and after not in _COPULAS_EN and len(after) > 3
+    )
     return m.group("name").casefold() if m.group("owner") or acts else None
 
 
