@@ -407,3 +407,32 @@ def test_a_pronoun_that_opens_a_statement_is_no_name() -> None:
     assert value_change(
         "They extended my contract until June 30 next year.", "My contract ends on December 31."
     )
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        # the ending's object is another thing than the older fact's
+        ("I go running every morning.", "I stopped drinking coffee in the morning."),
+        # two kinds of one thing: the older one's subject is qualified otherwise
+        ("My WiFi password is orca77.", "I changed my email password yesterday."),
+        # a thing of the older one's value: the clinic moved, the dentist is the same
+        ("我的牙医是吴医生。", "吴医生的诊所搬到了人民路。"),
+        ("My dentist is Dr. Alvarez.", "Dr. Alvarez's office moved to Main Street."),
+    ],
+)
+def test_a_change_of_a_neighbouring_thing_ends_nothing(old: str, new: str) -> None:
+    assert value_change(new, old) is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My WiFi password is orca77.", "I changed the WiFi password to walrus12."),
+        ("I'm a junior designer at Studio Noor.", "Got promoted to senior designer this week."),
+        ("I take the bus to work.", "I stopped taking the bus, I bike to work now."),
+        ("My manager is Tom.", "Tom left the company, Rachel is my manager now."),
+    ],
+)
+def test_the_same_thing_qualified_alike_or_named_still_changes(old: str, new: str) -> None:
+    assert value_change(new, old) is not None

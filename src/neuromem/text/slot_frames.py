@@ -42,11 +42,13 @@ from .slots import (
     ValueChange,
     _align_tokens,
     _arity,
+    _ends_something_else,
     _fold,
     _stem,
     moved_from,
     proper_names,
 )
+from .stopwords import STOPWORDS
 
 _MULTI_WORDS = frozenset({*_MULTI_EN, *(_stem(w) for w in _MULTI_EN)})
 
@@ -449,6 +451,10 @@ _ACTING_EN = frozenset(
 _COPULAS_EN = frozenset({"is", "was", "are", "were", "has", "'s"})
 
 
+#: A statement that speaks of the speaker's own thing somewhere ("mine is 2298 now", 我的)
+_SPEAKS_OF_SPEAKER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|ours|us)\b|我", re.IGNORECASE)
+
+
 @lru_cache(maxsize=8192)
 def _subject(text: str, zh: bool) -> str | None:
     """Who a statement is about, when its first words tell: :data:`SPEAKER` ("I …", "My gym …", 我…, 我的…), a
@@ -478,6 +484,8 @@ def _other_subjects(new: str, old: str, zh: bool) -> bool:
     a, b = _subject(new, zh), _subject(old, zh)
     if a is None or b is None or a == b:
         return False
+    if SPEAKER in (a, b) and _SPEAKS_OF_SPEAKER.search(_fold(new if b == SPEAKER else old)):
+        return False  # "Facilities reassigned extensions, mine is 2298 now": the speaker's thing after all
     return not any(x != SPEAKER and x in _fold(other).casefold() for x, other in ((a, old), (b, new)))
 
 
@@ -582,6 +590,15 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None  # the newer one speaks of the older one's value: the next link of a chain, not one slot
     anchor = " ".join(sorted(shared))[:80] or "(close frames)"
     evidence = change_evidence(new)
+    ending_match = None if zh else _ENDING_EN.search(_fold(new))
+    if (
+        ending_match is not None
+        and not _STRONG_CHANGE_EN.search(_fold(new))
+        and _ends_something_else(new, ending_match, old)
+    ):
+        return None  # "I stopped drinking coffee in the morning" ends the coffee, not "I go running every morning"
+    if _qualified_apart(new, old, shared) or _of_a_shared_thing(new, old, shared):
+        return None
     if evidence is not None and not (old_c & new_c or old_v & new_v) and _ends(new, zh):
         return None  # an ending ends what it names: a word the old statement shares, not a close vector
     if (
@@ -600,6 +617,82 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
             f"'{evidence}' about {anchor!r} (frame)",
         )
     return None
+
+
+#: Words before a noun that say which one, not what kind ("my new password", "the current plan")
+_NOT_QUALIFIERS_EN = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "my",
+        "our",
+        "his",
+        "her",
+        "their",
+        "its",
+        "your",
+        "new",
+        "old",
+        "current",
+        "same",
+        "this",
+        "that",
+        "first",
+        "last",
+        "next",
+        "previous",
+    ]
+)
+
+
+def _qualified_apart(new: str, old: str, shared: frozenset[str] | set[str]) -> bool:
+    """Each statement qualifies a noun both name with a word the other does not say, and in the older one that
+    noun is the subject, before its copula: two kinds of one thing ("I changed my email password" / "My WiFi
+    password is orca77"), as ``slots._named_apart`` tells for claims — not a new value ("Got promoted to senior
+    designer" / "I'm a junior designer")."""
+    if re.search(r"[\u4e00-\u9fff]", new + old):
+        return False
+    wn = re.findall(r"[\w'-]+", _fold(new).casefold())
+    wo = re.findall(r"[\w'-]+", _fold(old).casefold())
+    names = {
+        w.casefold() for w in re.findall(r"(?<!^)\b[A-Z][\w'-]*", _fold(new))
+    }  # "the Cedar room": a value
+    copula = next((i for i, w in enumerate(wo) if w in _COPULAS_EN or w.endswith(("'s", "'m", "'re"))), None)
+    if copula is None:
+        return False
+
+    def qualifiers(words: list[str], head: str, before: int) -> set[str]:
+        return {
+            words[i - 1]
+            for i, w in enumerate(words[:before])
+            if i > 0
+            and _stem(w) == head
+            and words[i - 1].isalpha()
+            and words[i - 1] not in names
+            and words[i - 1] not in _NOT_QUALIFIERS_EN
+            and words[i - 1] not in STOPWORDS
+        }
+
+    for head in shared:
+        qn, qo = qualifiers(wn, head, len(wn)), qualifiers(wo, head, copula)
+        if qn and qo and not qn & set(wo) and not qo & set(wn):
+            return True
+    return False
+
+
+def _of_a_shared_thing(new: str, old: str, shared: frozenset[str] | set[str]) -> bool:
+    """The newer statement speaks of a thing *of* a shared word ("Dr. Alvarez's office moved", 吴医生的诊所搬到了…)
+    that the older one does not name: the next link, not the older one's slot ("My dentist is Dr. Alvarez")."""
+    folded_new, folded_old = _fold(new).casefold(), _fold(old).casefold()
+    for word in shared:
+        zh_word = bool(re.search(r"[\u4e00-\u9fff]", word))
+        owner = re.escape(word) + (r"的" if zh_word else r"\w*'s\s*")
+        for m in re.finditer(owner + r"(?P<thing>[a-z]+|[\u4e00-\u9fff]{1,2})", folded_new):
+            thing = m.group("thing")
+            if thing not in folded_old and _stem(thing) not in {_stem(w) for w in folded_old.split()}:
+                return True
+    return False
 
 
 #: Two characters that say no relation: a shared one does not make two statements one frame
@@ -714,3 +807,9 @@ __all__ = [
     "states_a_value",
     "value_frame",
 ]
+
+
+def of_a_shared_thing(new: str, old: str) -> bool:
+    """:func:`_of_a_shared_thing` over the words the two statements share (``slots._align_tokens``)."""
+    (old_c, old_v), (new_c, new_v) = _align_tokens(old), _align_tokens(new)
+    return _of_a_shared_thing(new, old, (old_c & new_c) | (old_v & new_v))

@@ -1588,6 +1588,36 @@ def explicit_from_to(new: str, old: str) -> ValueChange | None:
     return ValueChange(key, before, after, "single", f"'{change.group()}' from {before!r} to {after!r}")
 
 
+#: Endings said of the whole statement, with no object of their own ("I don't play golf anymore")
+_ENDING_ADVERBS_EN = re.compile(r"^(?:no longer|not anymore|any ?more)$", re.IGNORECASE)
+_OBJECT_SKIP_EN = frozenset(
+    {"a", "an", "the", "my", "our", "his", "her", "their", "its", "your", "to", "up", "on"}
+)
+
+
+def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
+    """An English ending verb whose object — its first word past determiners and a verb in -ing ("stopped
+    drinking coffee") — is a word ``old`` does not say, and whose subject names nothing ``old`` says: the ending
+    is of that, not of the older fact. False for an ending with no object in its clause ("the gym closed") or
+    said of the whole statement ("anymore")."""
+    if _ENDING_ADVERBS_EN.match(ending.group().strip()):
+        return False
+    said = {_stem(w) for w in re.findall(r"[\w'-]+", _fold(old).casefold())}
+    clause = re.split(r"[,.;!?]", _fold(new)[: ending.start()])[-1]
+    if {_stem(w) for w in re.findall(r"[\w'-]+", clause.casefold())} & said - _OBJECT_SKIP_EN - {"i"}:
+        return False  # "Tom left the company": the ending is of what it is said of, which the older one names
+    words = re.findall(r"[\w'-]+|[,.;!?]", _fold(new)[ending.end() :].casefold())
+    for n, word in enumerate(words):
+        if word in ",.;!?":
+            return False
+        if word in _OBJECT_SKIP_EN:
+            continue
+        if word.endswith("ing") and n + 1 < len(words) and words[n + 1] not in ",.;!?":
+            continue  # "going to", "drinking coffee": the thing comes after the verb
+        return _stem(word) not in said
+    return False
+
+
 def _aligned_change(new: str, old: str) -> ValueChange | None:
     """The slot found by aligning the two statements: the words they share name the thing, the words
     only one has hold its values. An ending word about a shared word ends the old fact; a change
@@ -1615,6 +1645,8 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
         # only a name is shared ("I quit my job at Google" / "I use Google Maps"): an ending ends that name only
         # when it is its object ("Cancelled the Times": ``slot_frames.ends_its_value``)
         return None
+    if ending and not zh and _ends_something_else(new, ending, old):
+        ending = None  # "I stopped drinking coffee in the morning" ends the coffee, not "I go running every morning"
     if ending and (shared or old_v & new_v):
         return ValueChange(
             anchor,

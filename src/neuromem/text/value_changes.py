@@ -13,6 +13,7 @@ from .slot_frames import (
     definite_frame_change,
     ends_its_value,
     frame_change,
+    of_a_shared_thing,
     same_people,
     states_a_value,
 )
@@ -56,8 +57,11 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None  # one slot whose templates found no change, or two slots each statement names
     if not states_a_value(new, old) or not same_people(new, old):
         return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
+    aligned = _aligned_change(new, old)
+    if aligned is not None and of_a_shared_thing(new, old):
+        aligned = None  # 吴医生的诊所搬到了人民路 / 我的牙医是吴医生: the clinic's address, not the dentist
     return (
-        _aligned_change(new, old)
+        aligned
         or frame_change(new, old, cosine=cosine)
         or definite_frame_change(new, old)
         or ends_its_value(new, old)
