@@ -4,6 +4,7 @@ is one line to ask about, no hit scored 0, no padding nothing matched, one line 
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 
@@ -27,7 +28,7 @@ from neuromem.recall.truth import (
 )
 from neuromem.recall.units import to_units
 from neuromem.store import conflicts
-from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
+from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit, TurnRef
 from tests.recall.helpers import insert_memory, link
 
 T1 = dt.datetime(2024, 1, 10, 9, 0, tzinfo=dt.UTC)
@@ -395,3 +396,21 @@ def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> No
     assert texts == {
         older.memory.id: f'may have changed: "{COMMUTE_OLD}" (2024-01-10), later "{COMMUTE_NEW}" (2024-03-05)'
     }
+
+
+def test_two_linked_statements_are_ordered_by_when_they_were_said_not_by_the_dates_they_name() -> None:
+    """Two linked statements, "我去三亚的航班是周一。" (said Feb 5, names Monday Feb 5) and "从三亚回来的航班是周四。" (said Feb 6, its
+    Thursday read as Feb 1): the one said later ranks first, whatever day its words name."""
+
+    def said(i: int, content: str, final: float, named: dt.datetime, when: dt.datetime) -> SearchHit:
+        hit = _alike_hit(i, content, final, 0.93, named)
+        turn = TurnRef(uuid.UUID(int=100 + i), "s", i, "user", None, content, when)
+        return dataclasses.replace(hit, turns=(turn,))
+
+    first = said(1, "从三亚回来的航班是周四。", 2.8, dt.datetime(2024, 2, 1, tzinfo=dt.UTC), T2)
+    second = said(2, "我去三亚的航班是周一。", 0.0, dt.datetime(2024, 2, 5, tzinfo=dt.UTC), T1)
+    facts = TruthFacts(links=[(first.memory.id, second.memory.id)])
+    assert [h.memory.id for h in newer_first([first, second], facts, {}, 0.95)] == [
+        first.memory.id,
+        second.memory.id,
+    ]

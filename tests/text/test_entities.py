@@ -48,3 +48,18 @@ def test_no_entities_in_plain_text() -> None:
 )
 def test_normalize_entity_name(raw: str, normal: str) -> None:
     assert normalize_entity_name(raw) == normal
+
+
+def test_people_called_by_their_surname_are_people() -> None:
+    # 老欧, 小陈: jieba drops or splits them; a manager or a colleague is often named so
+    assert [(e.name, e.type) for e in extract_entities("市场总监是老欧。")] == [("老欧", "person")]
+    assert ("小李", "person") in [(e.name, e.type) for e in extract_entities("我和小李去吃饭了")]
+    assert ("老王", "person") in [
+        (e.name, e.type) for e in extract_entities("老王上个月退休了，不开出租了。")
+    ]
+    for text in (
+        "我一个小时后到。",
+        "老师说明天考试。",
+        "小时候我住在小区里。",
+    ):  # an hour, a teacher, a compound
+        assert not extract_entities(text), text

@@ -391,7 +391,7 @@ def newer_first(
         return ordered
 
     # sorts first: current, then later
-    first = [(is_outdated(h.memory), -event_time(h.memory).timestamp()) for h in ordered]
+    first = [(is_outdated(h.memory), -said_at(h).timestamp()) for h in ordered]
 
     # each pair's two hits exchange places (and scores) when the lower one must come first; no other hit
     # moves, so a rule about one subject never pushes an unrelated hit out of the top. Pairs are settled

@@ -54,6 +54,13 @@ _SURNAMES = set(
     "盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车项连芦麦褚娄窦戚岑景党宫费卜冷晏"
     "席卫米柏宗瞿桂全佟应臧闵苟邬边卞姬师和仇栾隋商刁沙荣巫寇桑郎甄丛仲虞敖巩明佘池查麻苑迟邝"
 )
+#: How people are called by their surname: 老王, 小陈 — as jieba cuts them: one word of two characters, or 老/小
+#: and the surname apart. A longer word holding them is another word (小时候, 小区, 老师傅)
+_ADDRESS_PREFIXES = ("老", "小")
+#: Two-character words of that shape that name no one
+_NOT_ADDRESSED = frozenset(
+    {"老师", "小时", "小米", "小于", "老成", "小康", "小费", "小车", "老路", "小路", "小钱"}
+)
 _COMPOUND_SURNAMES = (
     "欧阳",
     "司马",
@@ -291,15 +298,39 @@ def _chinese_entities(text: str) -> list[Entity]:
     found: list[Entity] = []
     for run in runs:
         pos = run.start()
+        words: list[str] = []
         for pair in posseg.cut(run.group()):
             word, flag = pair.word, pair.flag
+            words.append(word)
             kind = _POS_TYPES.get(flag)
             if kind == "person" and not (word[0] in _SURNAMES or word.startswith(_COMPOUND_SURNAMES)):
                 kind = None
             if kind is not None and len(word) > 1:
                 found.append(Entity(word, kind, (pos, pos + len(word))))
             pos += len(word)
+        found += _addressed(words, run.start(), {e.span for e in found})
     return found
+
+
+def _addressed(words: list[str], offset: int, taken: set[tuple[int, int]]) -> list[Entity]:
+    """People called by their surname (老王, 小陈, 老欧) among jieba's ``words`` of a run of Han characters starting
+    at ``offset``, which it tags as something else or cuts in two."""
+    out, pos = [], offset
+    for i, word in enumerate(words):
+        pair = (
+            word if len(word) == 2 else word + words[i + 1] if i + 1 < len(words) and len(word) == 1 else ""
+        )
+        if (
+            len(pair) == 2
+            and pair[0] in _ADDRESS_PREFIXES
+            and pair[1] in _SURNAMES
+            and (len(word) == 2 or len(words[i + 1]) == 1)
+            and pair not in _NOT_ADDRESSED
+            and (pos, pos + 2) not in taken
+        ):
+            out.append(Entity(pair, "person", (pos, pos + 2)))
+        pos += len(word)
+    return out
 
 
 def extract_entities(text: str) -> list[Entity]:

@@ -1618,6 +1618,23 @@ def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
     return False
 
 
+def _ba_object_apart(new: str, ending: re.Match[str], old: str) -> bool:
+    """A zh ending in a 把 sentence ("X把Y关了") whose object Y — the words between 把 and the ending — ``old``
+    does not say: the ending is of Y."""
+    head = new[: ending.start()]
+    at = head.rfind("把")
+    if at < 0:
+        return False
+    thing = head[at + 1 :].strip()
+    return bool(thing) and thing not in old and not any(w in old for w in _zh_nouns(thing))
+
+
+def _zh_nouns(text: str) -> list[str]:
+    from ._jieba import posseg_module
+
+    return [w.word for w in posseg_module().cut(text) if w.flag.startswith(("n", "eng")) and len(w.word) >= 2]
+
+
 def _aligned_change(new: str, old: str) -> ValueChange | None:
     """The slot found by aligning the two statements: the words they share name the thing, the words
     only one has hold its values. An ending word about a shared word ends the old fact; a change
@@ -1645,6 +1662,8 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
         # only a name is shared ("I quit my job at Google" / "I use Google Maps"): an ending ends that name only
         # when it is its object ("Cancelled the Times": ``slot_frames.ends_its_value``)
         return None
+    if ending and zh and _ba_object_apart(new, ending, old):
+        ending = None  # 招商银行把我公司附近的网点关了: the branch closed, not "我的银行是招商银行"
     if ending and not zh and _ends_something_else(new, ending, old):
         ending = None  # "I stopped drinking coffee in the morning" ends the coffee, not "I go running every morning"
     if ending and (shared or old_v & new_v):

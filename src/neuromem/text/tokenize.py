@@ -39,6 +39,7 @@ _TOKEN = re.compile(
     rf"|(?P<word>[^\W_{CJK_CHARS}]+(?:[{_APOSTROPHES}\-_]+[^\W_{CJK_CHARS}]+)*)"
 )
 _PARTS = re.compile(r"[\-_]+")
+_WORD = re.compile(r"[^\W_]+")
 _ALNUM = re.compile(rf"[^\W_{CJK_CHARS}]+")
 
 
@@ -63,7 +64,9 @@ def _raw_tokens(text: str) -> tuple[str, ...]:
     tokens: list[str] = []
     for m in _TOKEN.finditer(nfkc_casefold(text)):
         if m.group("cjk"):
-            tokens.extend(t for t in cut_for_search(m.group("cjk")) if t.strip())
+            # only word characters: a Han character newer than this Python's Unicode tables ("𫜹") is none, and
+            # the 'simple' parser would split on it
+            tokens.extend(t for t in cut_for_search(m.group("cjk")) if _WORD.fullmatch(t))
         elif m.group("num"):
             tokens.append(m.group("num"))
         else:
