@@ -79,9 +79,10 @@ def suspended() -> Iterator[None]:
 # SET LOCAL rather than set_config(..., true): on a Citus cluster the coordinator passes a transaction's
 # SET LOCAL commands on to the workers (citus.propagate_set_commands), where the policies run; on a single
 # node the citus.* setting is an inert placeholder. The agent and run are signed too (migration 0022;
-# empty: none)
-PROPAGATE_SETTINGS = "SET LOCAL citus.propagate_set_commands = 'local'"
+# empty: none). One round trip, the propagation setting first: a service request opens a few scoped
+# transactions
 APPLY_SCOPE = sql.SQL(
+    "SET LOCAL citus.propagate_set_commands = 'local'; "
     "SET LOCAL neuromem.agent_id = {agent}; SET LOCAL neuromem.run_id = {run}; "
     "SET LOCAL neuromem.tenant = {tenant}; SET LOCAL neuromem.user_id = {user}; SET LOCAL neuromem.scope_proof = {proof}"
 )
@@ -126,7 +127,6 @@ def set_signed(
     run_id: str = "",
 ) -> None:
     """The settings the policies read, for this transaction (and, on Citus, its workers)."""
-    conn.execute(PROPAGATE_SETTINGS)
     conn.execute(
         APPLY_SCOPE.format(
             agent=sql.Literal(agent_id),

@@ -170,11 +170,12 @@ def create_app(
 
 
 def warm(memory: Memory, ready: threading.Event) -> None:
-    """Load the embedder and run one search, so the first request pays for neither; then ``ready``.
-    A failure is logged and the service is ready all the same (the request will say what fails)."""
+    """Load the embedder and build one prompt block (a search and the block's reads and packing), so the first
+    request pays for none of them; then ``ready``. A failure is logged and the service is ready all the same
+    (the request will say what fails)."""
     try:
         memory.warm_up()
-        memory.search("warm up", user_id="neuromem-warm-up", limit=1)
+        memory.recall_prompt("warm up", user_id="neuromem-warm-up", token_budget=64)
     except Exception:
         log.exception("warming up the embedder failed")
     finally:
