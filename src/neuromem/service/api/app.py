@@ -27,6 +27,8 @@ from starlette.routing import Route
 from ... import __version__
 from ...config import Settings
 from ...memory import Memory
+from ...store.scope import bind
+from ...store.tenancy import DEFAULT_TENANT, scope_for
 from . import problems
 from .context import ServiceContext
 from .metrics import CONTENT_TYPE
@@ -93,6 +95,7 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         async with contextlib.AsyncExitStack() as stack:
             if proxy is not None:
+                proxy[1].client  # noqa: B018 - made now, in the serving loop: the first chat does not pay for it
                 stack.push_async_callback(proxy[1].aclose)
             if mcp_server is not None:
                 await stack.enter_async_context(mcp_server.session_manager.run())
@@ -169,15 +172,19 @@ def create_app(
     return app
 
 
+WARM_UP_USER = "neuromem-warm-up"  # a user no one has: the warm-up reads nothing and writes nothing
+
+
 def warm(memory: Memory, ready: threading.Event) -> None:
-    """Load the embedder and build one prompt block (a search and the block's reads and packing), so the first
-    request pays for none of them; then ``ready``. A failure is logged and the service is ready all the same
-    (the request will say what fails)."""
+    """Load the embedder and build one prompt block as a request does — under a request's scope, on the service
+    role's connections (their pool opens on first use) — so the first request pays for none of it; then
+    ``ready``. A failure is logged and the service is ready all the same (the request will say what fails)."""
     try:
         memory.warm_up()
-        memory.recall_prompt("warm up", user_id="neuromem-warm-up", token_budget=64)
+        with bind(scope_for(DEFAULT_TENANT, WARM_UP_USER)):
+            memory.recall_prompt("warm up", user_id=WARM_UP_USER, token_budget=64)
     except Exception:
-        log.exception("warming up the embedder failed")
+        log.exception("warming up the embedder and the recall path failed")
     finally:
         ready.set()
 
