@@ -4,7 +4,7 @@ Pairs written for this test, in the shapes that ended a distinct fact before: an
 wife left Google" / "I work at Google"), an ending of a neighbouring thing ("I stopped drinking coffee in the
 morning" / "I go running every morning"), another kind of one thing ("my email password" / "My WiFi password
 is …"), a thing of the older one's value (吴医生的诊所搬到了… / 我的牙医是吴医生), a change of a named other
-(招商银行把…网点关了 / 我的银行是招商银行). The newer statement must not end the older one. Three pairs still do: the
+(招商银行把…网点关了 / 我的银行是招商银行). The newer statement must not end the older one. Two pairs still do: the
 rules do not read those shapes (``xfail``, strict: each is known, and passes the day they do)."""
 
 from __future__ import annotations
@@ -50,13 +50,7 @@ NEIGHBOURS = [  # (older, newer)
     ("I use Windows at work.", "My son switched to Linux."),
     ("I teach math at Lincoln High.", "Lincoln High changed its start time to 8:30."),
     ("My rent is $1,500 a month.", "My parking spot went up to $120 a month."),
-    pytest.param(
-        "I play guitar in a band.",
-        "Our drummer quit the band.",
-        marks=pytest.mark.xfail(
-            strict=True, reason="a role noun ('our drummer') is no person the rules know"
-        ),
-    ),
+    ("I play guitar in a band.", "Our drummer quit the band."),
     ("My book club meets on Tuesdays.", "My yoga class moved to Thursdays."),
     ("My son goes to Lincoln Elementary.", "My daughter switched schools, she's at Oak Ridge now."),
     ("I work remotely on Fridays.", "My team moved standup to 10am."),

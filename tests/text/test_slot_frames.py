@@ -432,6 +432,7 @@ def test_a_change_of_a_neighbouring_thing_ends_nothing(old: str, new: str) -> No
         ("I'm a junior designer at Studio Noor.", "Got promoted to senior designer this week."),
         ("I take the bus to work.", "I stopped taking the bus, I bike to work now."),
         ("My manager is Tom.", "Tom left the company, Rachel is my manager now."),
+        ("Our CTO is Mark.", "Mark quit, Dana is our CTO now."),  # the ending's subject is the older value
     ],
 )
 def test_the_same_thing_qualified_alike_or_named_still_changes(old: str, new: str) -> None:

@@ -455,6 +455,15 @@ _COPULAS_EN = frozenset({"is", "was", "are", "were", "has", "'s"})
 _SPEAKS_OF_SPEAKER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|ours|us)\b|我", re.IGNORECASE)
 
 
+#: Someone or something of ours, his, hers or theirs that acts ("Our drummer quit …", "Their landlord sold …")
+_OWNED_SUBJECT_EN = re.compile(r"^(?:our|his|her|their)\s+(?P<noun>[a-z]+)\s+(?P<next>[a-z]+)", re.IGNORECASE)
+
+
+def _acts(word: str) -> bool:
+    """A word after a subject that makes it the one who acts: a verb in the past or third person (not a copula)."""
+    return word in _ACTING_EN or (word.endswith(("ed", "s")) and word not in _COPULAS_EN and len(word) > 3)
+
+
 @lru_cache(maxsize=8192)
 def _subject(text: str, zh: bool) -> str | None:
     """Who a statement is about, when its first words tell: :data:`SPEAKER` ("I …", "My gym …", 我…, 我的…), a
@@ -467,13 +476,13 @@ def _subject(text: str, zh: bool) -> str | None:
 
         first = next((w for w in posseg_module().cut(folded) if w.word.strip()), None)
         return first.word if first is not None and first.flag == "nr" and len(first.word) >= 2 else None
+    owned = _OWNED_SUBJECT_EN.match(folded)
+    if owned is not None and _acts(owned.group("next")):
+        return owned.group("noun").casefold()  # "Our drummer quit the band": the drummer
     m = _NAMED_SUBJECT_EN.match(folded)
     if m is None or m.group("name").split()[0].casefold() in _NOT_A_NAME_EN:
         return None
-    after = m.group("next")
-    acts = after in _ACTING_EN or (
-        after.endswith(("ed", "s")) and after not in _COPULAS_EN and len(after) > 3
-    )
+    acts = _acts(m.group("next"))
     return m.group("name").casefold() if m.group("owner") or acts else None
 
 
@@ -484,7 +493,8 @@ def _other_subjects(new: str, old: str, zh: bool) -> bool:
     a, b = _subject(new, zh), _subject(old, zh)
     if a is None or b is None or a == b:
         return False
-    if SPEAKER in (a, b) and _SPEAKS_OF_SPEAKER.search(_fold(new if b == SPEAKER else old)):
+    other = _fold(new if b == SPEAKER else old)
+    if SPEAKER in (a, b) and _SPEAKS_OF_SPEAKER.search(_OWNED_SUBJECT_EN.sub("", other, count=1)):
         return False  # "Facilities reassigned extensions, mine is 2298 now": the speaker's thing after all
     return not any(x != SPEAKER and x in _fold(other).casefold() for x, other in ((a, old), (b, new)))
 

@@ -1597,15 +1597,12 @@ _OBJECT_SKIP_EN = frozenset(
 
 def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
     """An English ending verb whose object — its first word past determiners and a verb in -ing ("stopped
-    drinking coffee") — is a word ``old`` does not say, and whose subject names nothing ``old`` says: the ending
-    is of that, not of the older fact. False for an ending with no object in its clause ("the gym closed") or
-    said of the whole statement ("anymore")."""
+    drinking coffee") — is a word ``old`` does not say: the ending is of that, not of the older fact, whoever
+    ends it ("Mr. Chen sold the building next door" / "My landlord is Mr. Chen"). False for an ending with no
+    object in its clause ("Mark quit", "the gym closed") or said of the whole statement ("anymore")."""
     if _ENDING_ADVERBS_EN.match(ending.group().strip()):
         return False
     said = {_stem(w) for w in re.findall(r"[\w'-]+", _fold(old).casefold())}
-    clause = re.split(r"[,.;!?]", _fold(new)[: ending.start()])[-1]
-    if {_stem(w) for w in re.findall(r"[\w'-]+", clause.casefold())} & said - _OBJECT_SKIP_EN - {"i"}:
-        return False  # "Tom left the company": the ending is of what it is said of, which the older one names
     words = re.findall(r"[\w'-]+|[,.;!?]", _fold(new)[ending.end() :].casefold())
     for n, word in enumerate(words):
         if word in ",.;!?":
@@ -1658,10 +1655,6 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
         return None  # allergies, likes, children: another value is an addition
     anchor = " ".join(sorted(shared | (old_v & new_v)))[:80]
     ending = (_ENDING_ZH if zh else _ENDING_EN).search(new)
-    if ending and not zh and not shared - proper_names(old, new):
-        # only a name is shared ("I quit my job at Google" / "I use Google Maps"): an ending ends that name only
-        # when it is its object ("Cancelled the Times": ``slot_frames.ends_its_value``)
-        return None
     if ending and zh and _ba_object_apart(new, ending, old):
         ending = None  # 招商银行把我公司附近的网点关了: the branch closed, not "我的银行是招商银行"
     if ending and not zh and _ends_something_else(new, ending, old):
