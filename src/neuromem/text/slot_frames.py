@@ -45,8 +45,10 @@ from .slots import (
     _ends_something_else,
     _fold,
     _stem,
+    ending_object,
     moved_from,
     proper_names,
+    said_stems,
 )
 from .stopwords import STOPWORDS
 
@@ -280,25 +282,14 @@ def ends_its_value(new: str, old: str) -> ValueChange | None:
     ending = (_ENDING_ZH.search(folded) or _STOPPED_ZH.search(folded)) if zh else _ENDING_EN.search(folded)
     if ending is None:
         return None
-    thing = _ended_thing_zh(folded, ending, old) if zh else _ended_thing_en(folded[ending.end() :], old)
+    if zh:
+        thing = _ended_thing_zh(folded, ending, old)
+    else:
+        thing = ending_object(new, ending)  # "Cancelled the Times": the Times, when the older one says it
+        thing = thing if thing is not None and _stem(thing) in said_stems(old) else None
     if thing is None:
         return None
     return ValueChange(thing, thing, "", "single", f"'{ending.group().strip()}' ends {thing!r}")
-
-
-def _ended_thing_en(after: str, old: str) -> str | None:
-    """The object of an English ending — its first word past determiners and a verb in -ing ("going to",
-    "using") — when ``old`` says it (compared by stem)."""
-    said = {_stem(w) for w in re.findall(r"[\w'-]+", _fold(old).casefold())}
-    words = re.findall(r"[\w'-]+|[,.;!?]", after.casefold())
-    for n, word in enumerate(words):
-        if word in _DETERMINERS_EN or word == "to":
-            continue
-        following = words[n + 1] if n + 1 < len(words) else ""
-        if word.endswith("ing") and following not in ("", ",", ".", ";", "!", "?"):
-            continue  # "going to FitOne", "using Windows": the thing comes after the verb
-        return word if _stem(word) in said and word not in (",", ".", ";", "!", "?") else None
-    return None
 
 
 def _ended_thing_zh(folded: str, ending: re.Match[str], old: str) -> str | None:

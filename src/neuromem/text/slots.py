@@ -1590,29 +1590,44 @@ def explicit_from_to(new: str, old: str) -> ValueChange | None:
 
 #: Endings said of the whole statement, with no object of their own ("I don't play golf anymore")
 _ENDING_ADVERBS_EN = re.compile(r"^(?:no longer|not anymore|any ?more)$", re.IGNORECASE)
+#: Words between an ending verb and its object: determiners, and the particles of "retired from", "broke up
+#: with", "dropped out of"
 _OBJECT_SKIP_EN = frozenset(
     {"a", "an", "the", "my", "our", "his", "her", "their", "its", "your", "to", "up", "on"}
+    | {"from", "out", "of", "off", "with"}
 )
 
 
-def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
-    """An English ending verb whose object — its first word past determiners and a verb in -ing ("stopped
-    drinking coffee") — is a word ``old`` does not say: the ending is of that, not of the older fact, whoever
-    ends it ("Mr. Chen sold the building next door" / "My landlord is Mr. Chen"). False for an ending with no
-    object in its clause ("Mark quit", "the gym closed") or said of the whole statement ("anymore")."""
-    if _ENDING_ADVERBS_EN.match(ending.group().strip()):
-        return False
-    said = {_stem(w) for w in re.findall(r"[\w'-]+", _fold(old).casefold())}
+def ending_object(new: str, ending: re.Match[str]) -> str | None:
+    """The object of an English ending in ``new`` (``ending`` matched ``_fold(new)``): its first word past
+    determiners and a verb in -ing ("stopped drinking coffee", "stopped going to FitOne"), or None when its
+    clause ends first ("Mark quit.", "the gym closed")."""
     words = re.findall(r"[\w'-]+|[,.;!?]", _fold(new)[ending.end() :].casefold())
     for n, word in enumerate(words):
         if word in ",.;!?":
-            return False
+            return None
         if word in _OBJECT_SKIP_EN:
             continue
         if word.endswith("ing") and n + 1 < len(words) and words[n + 1] not in ",.;!?":
             continue  # "going to", "drinking coffee": the thing comes after the verb
-        return _stem(word) not in said
-    return False
+        return word
+    return None
+
+
+def said_stems(text: str) -> frozenset[str]:
+    """The stems of every word of ``text`` (nothing dropped: "the Times" keeps "times")."""
+    return frozenset(_stem(w) for w in re.findall(r"[\w'-]+", _fold(text).casefold()))
+
+
+def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
+    """An English ending verb whose object (:func:`ending_object`) is a word ``old`` does not say: the ending is
+    of that, not of the older fact, whoever ends it ("Mr. Chen sold the building next door" / "My landlord is
+    Mr. Chen"). False for an ending with no object in its clause ("Mark quit", "the gym closed") or said of the
+    whole statement ("anymore")."""
+    if _ENDING_ADVERBS_EN.match(ending.group().strip()):
+        return False
+    thing = ending_object(new, ending)
+    return thing is not None and _stem(thing) not in said_stems(old)
 
 
 def _ba_object_apart(new: str, ending: re.Match[str], old: str) -> bool:
