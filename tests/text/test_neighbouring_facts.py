@@ -4,7 +4,7 @@ Pairs written for this test, in the shapes that ended a distinct fact before: an
 wife left Google" / "I work at Google"), an ending of a neighbouring thing ("I stopped drinking coffee in the
 morning" / "I go running every morning"), another kind of one thing ("my email password" / "My WiFi password
 is …"), a thing of the older one's value (吴医生的诊所搬到了… / 我的牙医是吴医生), a change of a named other
-(招商银行把…网点关了 / 我的银行是招商银行). The newer statement must not end the older one. Two pairs still do: the
+(招商银行把…网点关了 / 我的银行是招商银行). The newer statement must not end the older one. One pair still does: the
 rules do not read those shapes (``xfail``, strict: each is known, and passes the day they do)."""
 
 from __future__ import annotations
@@ -39,13 +39,7 @@ NEIGHBOURS = [  # (older, newer)
     ("我的车是特斯拉。", "我哥把他的特斯拉卖了。"),
     ("我的老板是李总。", "李总的助理换人了。"),
     ("我女儿在实验小学上学。", "我儿子从实验小学毕业了。"),
-    pytest.param(
-        "I commute by train.",
-        "The train line to the airport closed.",
-        marks=pytest.mark.xfail(
-            strict=True, reason="a compound subject ('the train line') read as the older fact's 'train'"
-        ),
-    ),
+    ("I commute by train.", "The train line to the airport closed."),
     ("My landlord is Mr. Chen.", "Mr. Chen sold the building next door."),
     ("I use Windows at work.", "My son switched to Linux."),
     ("I teach math at Lincoln High.", "Lincoln High changed its start time to 8:30."),

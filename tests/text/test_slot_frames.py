@@ -433,7 +433,14 @@ def test_a_change_of_a_neighbouring_thing_ends_nothing(old: str, new: str) -> No
         ("I take the bus to work.", "I stopped taking the bus, I bike to work now."),
         ("My manager is Tom.", "Tom left the company, Rachel is my manager now."),
         ("Our CTO is Mark.", "Mark quit, Dana is our CTO now."),  # the ending's subject is the older value
+        ("My gym is FitOne.", "FitOne closed down."),  # no object: the subject's head is what ends
+        ("My partner is called Jonas.", "Jonas and I broke up; I'm seeing Felix now."),
     ],
 )
 def test_the_same_thing_qualified_alike_or_named_still_changes(old: str, new: str) -> None:
     assert value_change(new, old) is not None
+
+
+def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> None:
+    # the head of the subject's noun phrase is the membership, not the gym
+    assert value_change("My gym membership got cancelled.", "My gym is FitOne.") is None

@@ -42,6 +42,7 @@ from .slots import (
     ValueChange,
     _align_tokens,
     _arity,
+    _ends_another_subject,
     _ends_something_else,
     _fold,
     _stem,
@@ -595,7 +596,7 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     if (
         ending_match is not None
         and not _STRONG_CHANGE_EN.search(_fold(new))
-        and _ends_something_else(new, ending_match, old)
+        and (_ends_something_else(new, ending_match, old) or _ends_another_subject(new, ending_match, old))
     ):
         return None  # "I stopped drinking coffee in the morning" ends the coffee, not "I go running every morning"
     if _qualified_apart(new, old, shared) or _of_a_shared_thing(new, old, shared):

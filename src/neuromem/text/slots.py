@@ -1594,7 +1594,7 @@ _ENDING_ADVERBS_EN = re.compile(r"^(?:no longer|not anymore|any ?more)$", re.IGN
 #: with", "dropped out of"
 _OBJECT_SKIP_EN = frozenset(
     {"a", "an", "the", "my", "our", "his", "her", "their", "its", "your", "to", "up", "on"}
-    | {"from", "out", "of", "off", "with"}
+    | {"from", "out", "of", "off", "with", "down", "over", "away", "back"}
 )
 
 
@@ -1628,6 +1628,44 @@ def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
         return False
     thing = ending_object(new, ending)
     return thing is not None and _stem(thing) not in said_stems(old)
+
+
+#: Words that end the head of a subject's noun phrase ("the train line | to the airport")
+_NP_END_EN = frozenset(
+    {"to", "of", "in", "at", "on", "for", "from", "with", "by", "near", "that", "which", "who"}
+)
+
+
+def _ends_another_subject(new: str, ending: re.Match[str], old: str) -> bool:
+    """An English ending verb with no object whose subject's head — the last word of its noun phrase, before a
+    preposition — ``old`` does not say: "The train line to the airport closed" ends the line, not "I commute by
+    train"; "FitOne closed down" ends FitOne. False for an ending said of the whole statement ("anymore") or
+    with an object (:func:`_ends_something_else` reads those)."""
+    if _ENDING_ADVERBS_EN.match(ending.group().strip()) or ending_object(new, ending) is not None:
+        return False
+    clause = re.split(r"[,.;!?]", _fold(new)[: ending.start()])[-1]
+    words = re.findall(r"[\w'-]+", clause.casefold())
+    phrase = words[: next((i for i, w in enumerate(words) if w in _NP_END_EN), len(words))]
+    phrase = [w for w in phrase if w not in _AUXILIARIES_EN and w not in _OBJECT_SKIP_EN]
+    heads = [part[-1] for part in _split_on(phrase, "and") if part]  # "Jonas and I broke up": Jonas, I
+    said = said_stems(old)
+    return bool(heads) and not any(_stem(h.removesuffix("'s")) in said for h in heads)
+
+
+_AUXILIARIES_EN = frozenset(
+    {"was", "were", "is", "are", "has", "have", "had", "got", "just", "finally", "been"}
+)
+
+
+def _split_on(words: list[str], word: str) -> list[list[str]]:
+    """``words`` cut at each ``word``."""
+    parts: list[list[str]] = [[]]
+    for w in words:
+        if w == word:
+            parts.append([])
+        else:
+            parts[-1].append(w)
+    return parts
 
 
 def _ba_object_apart(new: str, ending: re.Match[str], old: str) -> bool:
@@ -1672,7 +1710,11 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     ending = (_ENDING_ZH if zh else _ENDING_EN).search(new)
     if ending and zh and _ba_object_apart(new, ending, old):
         ending = None  # 招商银行把我公司附近的网点关了: the branch closed, not "我的银行是招商银行"
-    if ending and not zh and _ends_something_else(new, ending, old):
+    if (
+        ending
+        and not zh
+        and (_ends_something_else(new, ending, old) or _ends_another_subject(new, ending, old))
+    ):
         ending = None  # "I stopped drinking coffee in the morning" ends the coffee, not "I go running every morning"
     if ending and (shared or old_v & new_v):
         return ValueChange(
