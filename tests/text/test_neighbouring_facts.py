@@ -5,7 +5,7 @@ wife left Google" / "I work at Google"), an ending of a neighbouring thing ("I s
 morning" / "I go running every morning"), another kind of one thing ("my email password" / "My WiFi password
 is …"), a thing of the older one's value (吴医生的诊所搬到了… / 我的牙医是吴医生), a change of a named other
 (招商银行把…网点关了 / 我的银行是招商银行). The newer statement must not end the older one. One pair still does: the
-rules do not read those shapes (``xfail``, strict: each is known, and passes the day they do)."""
+rules do not read its shape (``xfail``, strict: it is known, and passes the day they do)."""
 
 from __future__ import annotations
 
