@@ -692,9 +692,15 @@ def _of_a_shared_thing(new: str, old: str, shared: frozenset[str] | set[str]) ->
         owner = re.escape(word) + (r"的" if zh_word else r"\w*'s\s*")
         for m in re.finditer(owner + r"(?P<thing>[a-z]+|[\u4e00-\u9fff]{1,2})", folded_new):
             thing = m.group("thing")
-            if thing not in folded_old and _stem(thing) not in {_stem(w) for w in folded_old.split()}:
+            if thing not in folded_old and _stem(thing) not in said_stems(old):
                 return True
     return False
+
+
+def of_a_shared_thing(new: str, old: str) -> bool:
+    """:func:`_of_a_shared_thing` over the words the two statements share (``slots._align_tokens``)."""
+    (old_c, old_v), (new_c, new_v) = _align_tokens(old), _align_tokens(new)
+    return _of_a_shared_thing(new, old, (old_c & new_c) | (old_v & new_v))
 
 
 #: Two characters that say no relation: a shared one does not make two statements one frame
@@ -801,17 +807,13 @@ __all__ = [
     "answers_alike",
     "change_evidence",
     "definite_frame_change",
+    "ends_its_value",
     "frame_change",
     "names_another_thing",
+    "of_a_shared_thing",
     "one_thing",
     "repeats_values",
     "same_people",
     "states_a_value",
     "value_frame",
 ]
-
-
-def of_a_shared_thing(new: str, old: str) -> bool:
-    """:func:`_of_a_shared_thing` over the words the two statements share (``slots._align_tokens``)."""
-    (old_c, old_v), (new_c, new_v) = _align_tokens(old), _align_tokens(new)
-    return _of_a_shared_thing(new, old, (old_c & new_c) | (old_v & new_v))

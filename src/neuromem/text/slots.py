@@ -1710,10 +1710,9 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     ending = (_ENDING_ZH if zh else _ENDING_EN).search(new)
     if ending and zh and _ba_object_apart(new, ending, old):
         ending = None  # 招商银行把我公司附近的网点关了: the branch closed, not "我的银行是招商银行"
-    if (
-        ending
-        and not zh
-        and (_ends_something_else(new, ending, old) or _ends_another_subject(new, ending, old))
+    folded_ending = None if zh or not ending else _ENDING_EN.search(folded)  # the helpers read ``_fold(new)``
+    if folded_ending is not None and (
+        _ends_something_else(new, folded_ending, old) or _ends_another_subject(new, folded_ending, old)
     ):
         ending = None  # "I stopped drinking coffee in the morning" ends the coffee, not "I go running every morning"
     if ending and (shared or old_v & new_v):
