@@ -67,7 +67,7 @@ from .lifecycle.webhooks import EventPage
 from .lifecycle.webhooks import events as read_events
 from .recall.access import AccessTracker
 from .recall.pipeline import RecallPipeline
-from .recall.prompt import PromptBlock, build_recall_prompt, depth_for, prompt_budget, read_pins
+from .recall.prompt import PromptBlock, build_recall_prompt, depth_for, pinned_candidates, prompt_budget
 from .recall.recipes import RecallRecipe, get_recipe
 from .recall.related import Related
 from .recall.related import related as graph_neighbours
@@ -747,11 +747,13 @@ class Memory:
             run_id=run_id,
             include_shared=include_shared,
         )  # what others share: as in search
-        # the pinned lines do not depend on the question: read on a second connection while it is embedded
-        pins = self._recall.beside(
-            functools.partial(read_pins, self._runtime, request.user_id, request.viewer)
+        # the pinned lines do not depend on the question: read on recall's connection while it is embedded
+        recalled = self._recall.run(
+            request,
+            first=functools.partial(
+                pinned_candidates, self._runtime, user_id=request.user_id, viewer=request.viewer
+            ),
         )
-        recalled = self._recall.run(request)
         return build_recall_prompt(
             self._runtime,
             request,
@@ -759,7 +761,7 @@ class Memory:
             budget,
             style=style,
             chat=self._runtime.chat,
-            pinned=pins.result(),
+            pinned=[] if recalled.first is None else recalled.first,  # unread: no pinned lines
         )
 
     def _recall_request(

@@ -89,6 +89,44 @@ def test_int8_quantises_all_but_the_ffn_output_and_does_not_pad(
     assert torch.backends.quantized.engine == QUANTIZED_ENGINE  # fbgemm was chosen for the prepacking only
 
 
+@pytest.mark.parametrize("precision", ["float32", "bfloat16"])
+@pytest.mark.parametrize("text", [TEXTS[0], TEXTS[1], TEXTS[4]])
+def test_one_text_runs_compiled_and_equals_the_eager_pass(
+    model: E5Model, engines: dict[str, e5_torch.TorchForward], precision: str, text: str
+) -> None:
+    """A query's pass runs by TorchScript (it holds no interpreter lock while it runs): the same rows
+    through the op-by-op layers give the same numbers, bucket rows masked alike."""
+    engine = engines[precision]
+    assert engine._one_text is not None
+    tok = model.tokenizer
+    inputs, _ = model.token_inputs([[tok.bos, *tok.content_ids("query: " + text), tok.eos]])
+    real = len(inputs)
+    rows = -(-real // engine.row_bucket) * engine.row_bucket
+    x = torch.zeros(rows, model.dim)
+    x[:real] = torch.from_numpy(inputs)
+    padding = torch.zeros(rows)
+    padding[real:] = -1e30
+    with torch.inference_mode():
+        compiled = engine._encode_one(x, padding)[:real]
+        eager = engine._layers(x, [], padding)[:real]
+    torch.testing.assert_close(compiled, eager, rtol=0, atol=1e-6)
+
+
+def test_int8_and_batches_run_op_by_op(
+    model: E5Model, engines: dict[str, e5_torch.TorchForward], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """fbgemm's packed parameters are not compiled; a batch of several texts is not either."""
+    assert engines["int8"]._one_text is None
+    engine = engines["float32"]
+    calls: list[int] = []
+    monkeypatch.setattr(engine, "_layers", lambda x, groups, padding: calls.append(len(groups)) or x)
+    model.encode(TEXTS[:2], is_query=False, forward=engine)
+    assert calls and calls[0] > 0
+    calls.clear()
+    model.encode(TEXTS[:1], is_query=True, forward=engine)
+    assert calls == []
+
+
 def test_auto_precision_follows_the_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(e5_torch, "native_bfloat16", lambda: True)
     assert e5_torch.resolve_precision("auto") == "bfloat16"

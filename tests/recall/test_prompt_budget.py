@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from neuromem import Memory
-from neuromem.store import scope
+from neuromem import memory as memory_module
+from neuromem.errors import StoreError
 from neuromem.text.token_count import count_tokens
 
 T0 = dt.datetime(2024, 3, 1, 9, 0, tzinfo=dt.UTC)
@@ -138,8 +141,8 @@ def test_a_question_the_user_answered_is_shown_on_the_answer_s_line_only(memory:
 
 
 def test_a_store_of_one_connection_still_builds_the_block(settings) -> None:  # type: ignore[no-untyped-def]
-    """The pinned lines are read on a second connection while the question is searched; with a pool of one
-    connection that read waits for the search, and the block still comes (no deadlock), pinned line and all."""
+    """The pinned lines are read on recall's own connection while the question is embedded: a pool of one
+    connection builds the block (no second checkout to wait for), pinned line and all."""
     with Memory(settings.with_updates(store={"pool_min_size": 1, "pool_max_size": 1})) as m:
         m.add("以后用中文回答", user_id="one", category="preference")
         m.add("The dentist appointment is on Friday at noon", user_id="one")
@@ -149,9 +152,20 @@ def test_a_store_of_one_connection_still_builds_the_block(settings) -> None:  # 
     assert "dentist" in block.text and "以后用中文回答" in block.text
 
 
-def test_the_read_beside_the_search_keeps_the_request_scope(memory: Memory) -> None:
-    """A service request's scope is a context variable: the pinned lines read on another thread must run in
-    it (as the service role, under row-level security), not as the store's owner."""
-    with scope.bind(scope.Scope("acme", "t=acme/u")) as bound:
-        assert memory._recall.beside(scope.current).result() == bound
-    assert memory._recall.beside(scope.current).result() is None
+def test_a_failing_read_of_the_pinned_lines_leaves_the_block_without_them(
+    memory: Memory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pinned lines are read first on recall's connection (under a service request's scope, in it); when
+    that read fails, recall goes on, the block comes without pinned lines and the trace says why."""
+    memory.add("以后用中文回答", user_id="pins", category="preference")
+    memory.add("The dentist appointment is on Friday at noon", user_id="pins")
+    question = "when is the dentist appointment?"
+    assert "以后用中文回答" in memory.recall_prompt(question, user_id="pins", token_budget=400).text
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise StoreError("the pinned lines could not be read")
+
+    monkeypatch.setattr(memory_module, "pinned_candidates", broken)
+    block = memory.recall_prompt(question, user_id="pins", token_budget=400)
+    assert "dentist" in block.text and "以后用中文回答" not in block.text
+    assert block.results.trace["paths"]["first"].startswith("failed: StoreError")

@@ -49,11 +49,7 @@ NEIGHBOURS = [  # (older, newer)
     ("My son goes to Lincoln Elementary.", "My daughter switched schools, she's at Oak Ridge now."),
     ("I work remotely on Fridays.", "My team moved standup to 10am."),
     ("My car is a blue Mazda.", "I repainted the fence blue."),
-    pytest.param(
-        "I'm learning Spanish on Duolingo.",
-        "I stopped using Duolingo for French.",
-        marks=pytest.mark.xfail(strict=True, reason="the object's qualifier ('for French') is not compared"),
-    ),
+    ("I'm learning Spanish on Duolingo.", "I stopped using Duolingo for French."),
     ("My bank is Chase.", "Chase closed the branch near my office."),
     ("I take the 7:15 train.", "The 7:15 bus now leaves at 7:25."),
     ("My mother lives in Lyon.", "My mother-in-law moved to Lyon."),

@@ -348,6 +348,13 @@ def test_a_fact_about_the_older_ones_value_is_the_next_link_not_a_change(old: st
         # the older fact's thing is the ending's object (en) or stands beside it in its clause (zh)
         ("I'm subscribed to the Times.", "Cancelled the Times, I read the Guardian online now.", "times"),
         ("I smoke a pack a day.", "I quit smoking.", "smoking"),
+        ("I smoke a pack a day.", "I quit smoking for good.", "smoking"),  # a span, not a thing it was for
+        ("I'm learning Spanish on Duolingo.", "I stopped using Duolingo for Spanish.", "duolingo"),
+        (
+            "My internet provider is Comcast.",
+            "We dropped Comcast for Google Fiber.",
+            "comcast",
+        ),  # its successor
         ("快递都寄到公司前台。", "以后快递都寄到小区的丰巢柜，公司前台不收了。", "公司"),
         ("我办了一张健身卡。", "我把健身卡退了，现在在家练。", "健身卡"),
         ("我的电脑是Windows系统。", "我不再用Windows了，换了Mac。", "Windows"),
@@ -368,6 +375,10 @@ def test_an_ending_that_names_the_older_facts_thing_ends_it(old: str, new: str, 
         ("I'm allergic to peanuts and shellfish.", "I'm no longer allergic to shellfish."),  # one of a list
         ("我对花生和海鲜过敏。", "我现在不再对海鲜过敏了。"),
         ("I'm subscribed to the Times.", "I also cancelled the Times."),  # "also": another one of them
+        (
+            "I'm learning Spanish on Duolingo.",
+            "I stopped using Duolingo for French.",
+        ),  # ended for another name
         ("我每天跑步。", "我戒了烟。"),  # nothing of the older fact is named
     ],
 )

@@ -147,6 +147,7 @@ class TorchForward:
             self._quantise()
         if self.precision != "int8":  # float32 or bfloat16, or int8 fallen back to float32
             self.row_bucket = _ROW_BUCKET
+        self._one_text = self._compiled()
         self._warm()
 
     def _float_layers(self, *, prepack: bool) -> list[tuple[Any, ...]]:
@@ -243,6 +244,21 @@ class TorchForward:
             torch.backends.quantized.engine = engine
         return _Projection(packed, bias, "int8", (1 / smooth).contiguous())
 
+    def _compiled(self) -> tuple[Any, list[Any], list[bool]] | None:
+        """The TorchScript pass of one text (``e5_script``: it runs without the interpreter lock) with
+        its tensors and which projections are prepacked; None for int8 projections (they stay eager)."""
+        if self.precision == "int8":
+            return None
+        from . import e5_script
+
+        tensors: list[Any] = list(self.emb_ln)
+        packed: list[bool] = []
+        for qkv, out, attn_ln, ffn_in, ffn_out, out_ln in self.layers:
+            for projection, norm in ((qkv, None), (out, attn_ln), (ffn_in, None), (ffn_out, out_ln)):
+                tensors += [projection.weight, projection.bias, *(norm or ())]
+                packed.append(projection.kind == "onednn")
+        return e5_script.compiled(), tensors, packed
+
     def _warm(self) -> None:
         """Build oneDNN's kernel for every row count of a pass up to ``_WARM_ROWS`` (one per
         shape, 4–12 ms the first time a shape is seen), once per distinct projection shape."""
@@ -256,6 +272,10 @@ class TorchForward:
                 width = projection.weight.shape[1]
                 for rows in range(self.row_bucket, _WARM_ROWS + 1, self.row_bucket):
                     self._project(torch.zeros(rows, width), projection)
+            if self._one_text is not None:  # TorchScript specialises a graph on its first runs of a shape
+                for rows in range(self.row_bucket, _WARM_ROWS + 1, self.row_bucket):
+                    for _ in range(2):
+                        self._encode_one(torch.zeros(rows, self.model.dim), torch.zeros(rows))
 
     def _project(self, x: Any, projection: _Projection, *, gelu: bool = False) -> Any:
         """``x @ W.T + b`` in the projection's precision (GELU, exact erf form, when asked)."""
@@ -295,9 +315,8 @@ class TorchForward:
 
     def _forward(self, segments: list[list[int]]) -> np.ndarray:
         torch = self._torch
-        F = torch.nn.functional
         model = self.model
-        dim, eps = model.dim, model.eps
+        dim = model.dim
         inputs, lengths = model.token_inputs(segments)
         real = len(inputs)
         rows = -(-real // self.row_bucket) * self.row_bucket
@@ -309,15 +328,31 @@ class TorchForward:
         with torch.inference_mode():
             x = torch.zeros(rows, dim)
             x[:real] = torch.from_numpy(inputs)
-            x = F.layer_norm(x, (dim,), *self.emb_ln, eps)
-            for qkv, out, attn_ln, ffn_in, ffn_out, out_ln in self.layers:
-                ctx = self._attention(self._project(x, qkv).float(), groups, padding)
-                x = F.layer_norm(self._project(ctx, out).float() + x, (dim,), *attn_ln, eps)
-                mid = self._project(x, ffn_in, gelu=True)
-                x = F.layer_norm(self._project(mid, ffn_out).float() + x, (dim,), *out_ln, eps)
+            if padding is not None and self._one_text is not None and self._ranges is None:
+                x = self._encode_one(x, padding)
+            else:
+                x = self._layers(x, groups, padding)
             starts = torch.from_numpy(np.repeat(np.arange(len(lengths)), lengths))
             sums = torch.zeros(len(lengths), dim).index_add_(0, starts, x[:real])
             return (sums / torch.from_numpy(lengths)[:, None].float()).numpy()
+
+    def _layers(self, x: Any, groups: list[tuple[Any, ...]], padding: Any | None) -> Any:
+        """The embedding layer norm and the layers, op by op (a batch, or int8 projections)."""
+        F = self._torch.nn.functional
+        dim, eps = self.model.dim, self.model.eps
+        x = F.layer_norm(x, (dim,), *self.emb_ln, eps)
+        for qkv, out, attn_ln, ffn_in, ffn_out, out_ln in self.layers:
+            ctx = self._attention(self._project(x, qkv).float(), groups, padding)
+            x = F.layer_norm(self._project(ctx, out).float() + x, (dim,), *attn_ln, eps)
+            mid = self._project(x, ffn_in, gelu=True)
+            x = F.layer_norm(self._project(mid, ffn_out).float() + x, (dim,), *out_ln, eps)
+        return x
+
+    def _encode_one(self, x: Any, padding: Any) -> Any:
+        """The layers over the rows of one text, by the compiled pass (``_one_text`` must be set)."""
+        assert self._one_text is not None
+        encoder, tensors, packed = self._one_text
+        return encoder(x, padding, tensors, packed, self.model.heads, self.scale, self.model.eps, self.dtype)
 
     def _attention(self, qkv: Any, groups: list[tuple[Any, ...]], padding: Any | None) -> Any:
         torch = self._torch

@@ -13,7 +13,6 @@ degradation matrix).
 
 from __future__ import annotations
 
-import contextvars
 import datetime as dt
 import functools
 import logging
@@ -21,7 +20,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -83,9 +82,12 @@ class RecallPipeline:
         self._pool: ThreadPoolExecutor | None = None
         self._executor_lock = threading.Lock()
 
-    def run(self, request: RecallRequest) -> Recalled:
+    def run(self, request: RecallRequest, *, first: Callable[[Conn], Any] | None = None) -> Recalled:
         """Recall for ``request`` (checked by the facade): the hits, the trace, the raw passages, the
-        degraded paths — and the query vector."""
+        degraded paths — and the query vector. ``first`` reads what does not depend on the question
+        (``Memory.recall_prompt``'s pinned lines) on recall's own connection before the lists, while the
+        question is embedded on another core; its answer is ``Recalled.first`` (None when it failed: the
+        trace's path ``first`` says why)."""
         tr = Trace(request.trace)
         started = time.perf_counter()
         recipe = request.recipe
@@ -109,6 +111,7 @@ class RecallPipeline:
         )
         vectors: dict[uuid.UUID, np.ndarray] = {}
         with self.runtime.db.connection() as conn, statements_on_their_own(conn):
+            early = None if first is None else self._attempt(conn, tr, "first", lambda: first(conn))
             rows = CandidateRows(conn, request.user_id)
             found = Search(conn, probe, self.settings, tr, pending=pending, embed=self._embed_cached)
             self._run_table(RETRIEVERS, found)
@@ -151,7 +154,7 @@ class RecallPipeline:
         answer = SearchResults(tuple(hits), tr.as_dict(), tuple(found.passages), degraded)
         if request.include_shared:  # what others share with the user, ranked with the user's own hits
             answer = self._with_shared(request, answer, req.vector, now)
-        return Recalled(answer, req.vector)
+        return Recalled(answer, req.vector, early)
 
     def _with_shared(
         self, request: RecallRequest, own: SearchResults, vector: np.ndarray | None, now: dt.datetime
@@ -314,13 +317,6 @@ class RecallPipeline:
         future = self._executor().submit(work)
         return lambda: tr.timed("embed_wait", future.result)
 
-    def beside(self, fn: Callable[[], T]) -> Future[T]:
-        """``fn`` on a worker thread, beside a search this thread is about to run (``Memory.recall_prompt``
-        reads the pinned lines so), in this thread's context: a service request's scope (``store.scope``, a
-        context variable) holds there too, so its reads run as the service role under row-level security.
-        The caller must not hold a pool connection while it waits for the result."""
-        return self._executor().submit(contextvars.copy_context().run, fn)
-
     def _embed_cached(self, text: str) -> np.ndarray | None:
         vector = self.query_cache.get(text)
         if vector is None:
@@ -332,7 +328,7 @@ class RecallPipeline:
     def _executor(self) -> ThreadPoolExecutor:
         with self._executor_lock:
             if self._pool is None:
-                # query embeddings and the reads beside a search (``beside``): a few at once
+                # query embeddings: a few at once (a service embeds the questions of concurrent requests)
                 self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="neuromem-recall")
             return self._pool
 

@@ -141,9 +141,10 @@ def pin_priority(hit: SearchHit, found: set[uuid.UUID]) -> int:
     return 1 if m.id in found else 2
 
 
-def _pins(runtime: Runtime, conn: Conn, user_id: str, viewer: Viewer) -> list[SearchHit]:
+def pinned_candidates(runtime: Runtime, conn: Conn, *, user_id: str, viewer: Viewer) -> list[SearchHit]:
     """Explicit preference facts, core/preference traits and pinned memories (``Memory.pin``,
-    seed 003 §9.1): the candidates for pinned lines (``bears_on`` picks among them)."""
+    seed 003 §9.1): the candidates for pinned lines (``bears_on`` picks among them). They do not depend
+    on the question: ``Memory.recall_prompt`` reads them on recall's connection while it is embedded."""
     pinned = memories.list_memories(
         conn, user_id, where=narrowed(compile_filter({"metadata.pinned": True}), viewer), limit=20
     )
@@ -165,13 +166,6 @@ def _pins(runtime: Runtime, conn: Conn, user_id: str, viewer: Viewer) -> list[Se
     zero = ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)
     chosen = {r.id: r for r in [*pinned, *trait_records, *[r for r in records if r.memory_type == "fact"]]}
     return [SearchHit(r, zero) for r in chosen.values()]
-
-
-def read_pins(runtime: Runtime, user_id: str, viewer: Viewer) -> list[SearchHit]:
-    """:func:`_pins` over a connection of its own: the pinned lines do not depend on the question, so
-    ``Memory.recall_prompt`` reads them while the question is embedded and searched."""
-    with runtime.db.connection() as conn, statements_on_their_own(conn):
-        return _pins(runtime, conn, user_id, viewer)
 
 
 def _asked(turn: TurnRef) -> bool:
@@ -329,7 +323,7 @@ def build_recall_prompt(
     within ``budget`` tokens and lay out the memory block. What the block adds to the hits (pinned
     lines, proven skills, turn dates, conflicts, citations) is read over one connection; the
     question's vector comes with ``recalled``, the pinned candidates with ``pinned`` when already read
-    (:func:`read_pins`). The stages' times join ``results.trace["timings_ms"]``
+    (:func:`pinned_candidates`). The stages' times join ``results.trace["timings_ms"]``
     (``prompt_reads``, ``prompt_pack``, ``prompt_total``)."""
     started = time.perf_counter()
     reads = 0.0
@@ -344,7 +338,11 @@ def build_recall_prompt(
         pins = sorted(
             (
                 p
-                for p in (_pins(runtime, conn, uid, request.viewer) if pinned is None else pinned)
+                for p in (
+                    pinned_candidates(runtime, conn, user_id=uid, viewer=request.viewer)
+                    if pinned is None
+                    else pinned
+                )
                 if bears_on(p, set(terms), found)
             ),
             key=lambda p: pin_priority(p, found),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -53,6 +54,7 @@ class Recalled:
 
     results: SearchResults
     query_vector: np.ndarray | None = None
+    first: Any = None  # the answer of ``RecallPipeline.run``'s ``first`` read
 
 
 __all__ = ["RecallRequest", "Recalled"]

@@ -46,8 +46,8 @@ from .slots import (
     _ends_something_else,
     _fold,
     _stem,
-    ending_object,
     moved_from,
+    object_said,
     proper_names,
     said_stems,
 )
@@ -283,11 +283,8 @@ def ends_its_value(new: str, old: str) -> ValueChange | None:
     ending = (_ENDING_ZH.search(folded) or _STOPPED_ZH.search(folded)) if zh else _ENDING_EN.search(folded)
     if ending is None:
         return None
-    if zh:
-        thing = _ended_thing_zh(folded, ending, old)
-    else:
-        thing = ending_object(new, ending)  # "Cancelled the Times": the Times, when the older one says it
-        thing = thing if thing is not None and _stem(thing) in said_stems(old) else None
+    # en: "Cancelled the Times" ends the Times, when the older one says it
+    thing = _ended_thing_zh(folded, ending, old) if zh else object_said(new, ending, old)
     if thing is None:
         return None
     return ValueChange(thing, thing, "", "single", f"'{ending.group().strip()}' ends {thing!r}")

@@ -1598,6 +1598,11 @@ _OBJECT_SKIP_EN = frozenset(
 )
 
 
+#: Words after a verb in -ing that leave it the object: the clause ends, or a reason or span follows ("quit smoking
+#: for good", "stopped running since my knee surgery")
+_GERUND_ENDS_EN = frozenset({",", ".", ";", "!", "?", "for", "since", "because"})
+
+
 def ending_object(new: str, ending: re.Match[str]) -> str | None:
     """The object of an English ending in ``new`` (``ending`` matched ``_fold(new)``): its first word past
     determiners and a verb in -ing ("stopped drinking coffee", "stopped going to FitOne"), or None when its
@@ -1608,7 +1613,7 @@ def ending_object(new: str, ending: re.Match[str]) -> str | None:
             return None
         if word in _OBJECT_SKIP_EN:
             continue
-        if word.endswith("ing") and n + 1 < len(words) and words[n + 1] not in ",.;!?":
+        if word.endswith("ing") and n + 1 < len(words) and words[n + 1] not in _GERUND_ENDS_EN:
             continue  # "going to", "drinking coffee": the thing comes after the verb
         return word
     return None
@@ -1622,12 +1627,42 @@ def said_stems(text: str) -> frozenset[str]:
 def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
     """An English ending verb whose object (:func:`ending_object`) is a word ``old`` does not say: the ending is
     of that, not of the older fact, whoever ends it ("Mr. Chen sold the building next door" / "My landlord is
-    Mr. Chen"). False for an ending with no object in its clause ("Mark quit", "the gym closed") or said of the
-    whole statement ("anymore")."""
+    Mr. Chen"), or for a name ``old`` does not say (:func:`_named_purpose`: "I stopped using Duolingo for French" /
+    "I'm learning Spanish on Duolingo"). False for an ending with no object in its clause ("Mark quit", "the gym
+    closed") or said of the whole statement ("anymore")."""
     if _ENDING_ADVERBS_EN.match(ending.group().strip()):
         return False
+    return ending_object(new, ending) is not None and object_said(new, ending, old) is None
+
+
+def object_said(new: str, ending: re.Match[str], old: str) -> str | None:
+    """The object of an English ending in ``new`` (:func:`ending_object`) when ``old`` says it — and says the name
+    it was ended for, if the ending gives one (:func:`_named_purpose`); else None."""
     thing = ending_object(new, ending)
-    return thing is not None and _stem(thing) not in said_stems(old)
+    if thing is None:
+        return None
+    said = said_stems(old)
+    purpose = _named_purpose(new, ending, thing)
+    if _stem(thing) not in said or (purpose is not None and _stem(purpose) not in said):
+        return None
+    return thing
+
+
+#: "for" + a capitalised word after an ending's object: the thing it was ended for ("stopped using Duolingo for
+#: French"); lower-case words there are reasons and spans ("for good", "for health reasons"), not things
+_NAMED_PURPOSE_EN = re.compile(r"^\W+for\s+(?:the\s+|my\s+|our\s+)?([A-Z][\w'-]*)")
+
+
+def _named_purpose(new: str, ending: re.Match[str], thing: str) -> str | None:
+    """The name after "for" that follows an ending's object (``thing``) used through a verb in -ing: "I stopped
+    using Duolingo for French" ends Duolingo for French, not "I'm learning Spanish on Duolingo". After a direct
+    object the name is what replaced it ("We dropped Comcast for Google Fiber")."""
+    folded = _fold(new)
+    at = re.search(rf"\b{re.escape(thing)}\b", folded[ending.end() :], re.IGNORECASE)
+    if at is None or not re.search(r"\w+ing\b", folded[ending.end() : ending.end() + at.start()]):
+        return None  # "dropped Comcast for Google Fiber": what replaced it, not what it was used for
+    named = _NAMED_PURPOSE_EN.match(folded[ending.end() + at.end() :])
+    return None if named is None else named.group(1).casefold()
 
 
 #: Words that end the head of a subject's noun phrase ("the train line | to the airport")
@@ -1943,6 +1978,7 @@ __all__ = [
     "claim_of",
     "explicit_from_to",
     "moved_from",
+    "object_said",
     "proper_names",
     "slot_of",
 ]
