@@ -1,5 +1,5 @@
-"""The BM25 statement is planned for its own terms every time (never a cached generic plan), and counts its
-corpus once whatever the statistics say."""
+"""The BM25 statement of a long question is planned for its own terms every time (never a cached generic plan),
+and counts its corpus once whatever the statistics say."""
 
 from __future__ import annotations
 
@@ -9,27 +9,48 @@ import psycopg
 from psycopg import sql
 
 from neuromem import Memory
-from neuromem.store.bm25 import BM25, COUNTED_CORPUS, TURN_KIND, TURNS, bm25_search, turn_scope
+from neuromem.store.bm25 import (
+    BM25,
+    COUNTED_CORPUS,
+    PREPARED_TERMS,
+    TURN_KIND,
+    TURNS,
+    bm25_search,
+    turn_scope,
+)
 from neuromem.text.tokenize import query_terms
 from neuromem.types import MemoryType
 from tests.recall.helpers import insert_memory
 
 
-def test_bm25_is_never_a_prepared_statement(memory: Memory) -> None:
-    """psycopg prepares a statement after five runs on a connection, and PostgreSQL then may
-    switch to a generic plan that ignores the terms (2× slower for long queries); BM25 opts out,
-    while an ordinary repeated statement on the same connection is prepared."""
+def test_only_a_short_question_runs_bm25_as_a_prepared_statement(memory: Memory) -> None:
+    """psycopg prepares a repeated statement, and PostgreSQL then may switch to a generic plan that ignores the
+    terms (2× slower for a question of 20 terms); a question of more than ``PREPARED_TERMS`` distinct terms is
+    planned for its own terms each time, a short one (a chat turn) is prepared and skips ~2 ms of planning."""
     for text in ["coffee with milk", "green tea", "coffee beans from Kenya"]:
         insert_memory(memory, "u", text)
+    long_questions = [
+        "coffee tea milk kenya beans green sugar honey lemon water",
+        "green coffee beans from kenya with milk and honey lemon tea sugar",
+        "milk sugar honey lemon water tea coffee beans kenya green ice",
+    ]
     with memory.runtime.db.connection() as conn:
-        for query in ["coffee", "tea", "coffee tea", "milk", "kenya beans", "green coffee", "tea milk"]:
-            hits = bm25_search(conn, "u", query_terms(query), [MemoryType.FACT], limit=5, k1=1.2, b=0.75)
-            assert hits, query
+        for query in long_questions * 3:
+            assert len(set(query_terms(query))) > PREPARED_TERMS
+            assert bm25_search(conn, "u", query_terms(query), [MemoryType.FACT], limit=5, k1=1.2, b=0.75), (
+                query
+            )
         for _ in range(7):
             conn.execute("SELECT count(*) FROM memories WHERE user_id = %s", ("u",))
         prepared = [r["statement"] for r in conn.execute("SELECT statement FROM pg_prepared_statements")]
-    assert any("count(*) FROM memories" in s for s in prepared)  # the threshold was reached
-    assert not any("to_tsquery" in s for s in prepared)
+        assert any("count(*) FROM memories" in s for s in prepared)  # the threshold was reached
+        assert not any("to_tsquery" in s for s in prepared)
+        for query in ["coffee", "tea", "coffee tea"]:
+            assert bm25_search(conn, "u", query_terms(query), [MemoryType.FACT], limit=5, k1=1.2, b=0.75), (
+                query
+            )
+        prepared = [r["statement"] for r in conn.execute("SELECT statement FROM pg_prepared_statements")]
+    assert any("to_tsquery" in s for s in prepared)
 
 
 def _scans(node: dict[str, Any], relation: str) -> int:

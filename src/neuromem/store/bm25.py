@@ -213,6 +213,11 @@ BM25 = sql.SQL("""
     """)
 
 
+#: A question of at most this many distinct terms runs BM25 as a prepared statement (``_bm25_rows``); a longer one
+#: is planned for its own terms each time
+PREPARED_TERMS = 8
+
+
 def _bm25_rows(
     conn: Conn,
     table: sql.Composable,
@@ -231,10 +236,11 @@ def _bm25_rows(
     else:
         corpus = COUNTED_CORPUS.format(table=table, visible=visible)
     query = BM25.format(corpus=corpus, kind=kind, table=table, visible=visible)
-    # never a prepared statement: its generic plan (chosen after five runs) ignores the query's
-    # terms and ran long queries 2× slower (20 terms, 500 rows: 23 against 12 ms p95); a custom
-    # plan costs ~2 ms of planning
-    rows = conn.execute(query, params, prepare=False).fetchall()
+    # a prepared statement's generic plan (PostgreSQL's choice after five runs) ignores the query's terms and
+    # ran long questions 2× slower (20 terms, 500 rows: 23 against 12 ms p95); a custom plan costs ~2 ms of
+    # planning, most of a short question's BM25 over the memories' partitions (3.5 against 1.3 ms)
+    prepare = None if len(params["terms"]) <= PREPARED_TERMS else False
+    rows = conn.execute(query, params, prepare=prepare).fetchall()
     if rows and cache_key is not None and cached is None:
         corpus_stats.put(cache_key, float(rows[0]["n"]), float(rows[0]["avgdl"]))
     return rows
