@@ -211,7 +211,10 @@ def get(conn: Conn, user_id: str, memory_id: uuid.UUID, *, for_update: bool = Fa
 
 
 def get_many(conn: Conn, user_id: str, ids: Iterable[uuid.UUID]) -> dict[uuid.UUID, MemoryRecord]:
-    rows = conn.execute(SELECT_MEMORIES, (user_id, list(ids))).fetchall()
+    wanted = list(ids)
+    if not wanted:  # no round trip (the pinned lines ask for the traits of a user who has none)
+        return {}
+    rows = conn.execute(SELECT_MEMORIES, (user_id, wanted)).fetchall()
     return {r["id"]: row_to_memory(r) for r in rows}
 
 
