@@ -140,6 +140,9 @@ class TorchForward:
         self.dtype = torch.bfloat16 if self.precision == "bfloat16" else torch.float32
         self.scale = 1.0 / math.sqrt(model.dim // model.heads)
         self._ranges: dict[int, Any] | None = None  # set while calibrating: max |input| per channel
+        self._one_text: tuple[Any, list[Any], list[bool]] | None = (
+            None  # the compiled pass, once the layers are final
+        )
         self.emb_ln = tuple(torch.from_numpy(p).float() for p in model.emb_ln)
         self.layers = self._float_layers(prepack=self.precision != "int8")  # int8: plain, to calibrate
         self.row_bucket = 1  # int8 passes are not padded (nor the calibration pass, to see real rows only)
@@ -328,7 +331,7 @@ class TorchForward:
         with torch.inference_mode():
             x = torch.zeros(rows, dim)
             x[:real] = torch.from_numpy(inputs)
-            if padding is not None and self._one_text is not None and self._ranges is None:
+            if padding is not None and self._one_text is not None:
                 x = self._encode_one(x, padding)
             else:
                 x = self._layers(x, groups, padding)

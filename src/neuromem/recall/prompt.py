@@ -315,13 +315,13 @@ def build_recall_prompt(
     *,
     style: str = "sections",
     chat: ChatModel | None = None,
-    pinned: list[SearchHit] | None = None,
+    pinned: list[SearchHit],
 ) -> PromptBlock:
     """Pack ``recalled`` — the recall of ``request``, checked by the facade with :func:`prompt_budget` —
     within ``budget`` tokens and lay out the memory block. What the block adds to the hits (pinned
     lines, proven skills, turn dates, conflicts, citations) is read over one connection; the
-    question's vector comes with ``recalled``, the pinned candidates with ``pinned`` when already read
-    (:func:`pinned_candidates`). The stages' times join ``results.trace["timings_ms"]``
+    question's vector comes with ``recalled``, the pinned candidates with ``pinned`` (read by recall,
+    :func:`pinned_candidates`; empty when that read failed). The stages' times join ``results.trace["timings_ms"]``
     (``prompt_reads``, ``prompt_pack``, ``prompt_total``)."""
     started = time.perf_counter()
     reads = 0.0
@@ -334,15 +334,7 @@ def build_recall_prompt(
     with runtime.db.connection() as conn, statements_on_their_own(conn):
         mark = time.perf_counter()
         pins = sorted(
-            (
-                p
-                for p in (
-                    pinned_candidates(runtime, conn, user_id=uid, viewer=request.viewer)
-                    if pinned is None
-                    else pinned
-                )
-                if bears_on(p, set(terms), found)
-            ),
+            (p for p in pinned if bears_on(p, set(terms), found)),
             key=lambda p: pin_priority(p, found),
         )  # the share is filled in this order
         # seed 004 §4.2 "Proven Skills": only for a task that looks alike
