@@ -187,6 +187,7 @@ def change_evidence(text: str) -> str | None:
     return None if m is None else m.group().strip(" ,，")
 
 
+@lru_cache(maxsize=8192)
 def _change_match(text: str) -> re.Match[str] | None:
     """Where in ``_fold(text)`` the words that say a change are (:func:`change_evidence`)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
@@ -308,6 +309,7 @@ def _ended_thing_zh(folded: str, ending: re.Match[str], old: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def _ends(text: str, zh: bool) -> bool:
     return bool((_ENDING_ZH if zh else _ENDING_EN).search(_fold(text)))
 
@@ -317,13 +319,15 @@ def _multi(word: str, zh: bool) -> bool:
     return _arity(word, zh=True) == "multi" if zh else bool({word, _stem(word)} & _MULTI_WORDS)
 
 
-def _people(text: str, zh: bool) -> set[str]:
+@lru_cache(maxsize=8192)
+def _people(text: str, zh: bool) -> frozenset[str]:
     folded = _fold(text).casefold()
     if zh:
-        return {p for p in _PEOPLE_ZH if p in folded}
-    return {
-        w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded)
-    } & _PEOPLE_EN
+        return frozenset(p for p in _PEOPLE_ZH if p in folded)
+    return (
+        frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
+        & _PEOPLE_EN
+    )
 
 
 def states_a_value(new: str, old: str) -> bool:

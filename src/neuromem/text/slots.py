@@ -675,10 +675,12 @@ class ValueChange:
 
 
 # ------------------------------------------------------------------ normalisation
+@lru_cache(maxsize=16384)
 def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).replace("’", "'").strip()
 
 
+@lru_cache(maxsize=65536)
 def _stem(word: str) -> str:
     w = word.casefold()
     for suffix in ("ing", "ed", "es", "s"):
@@ -767,6 +769,7 @@ _MULTI_STEMS = frozenset(_stem(w) for w in _MULTI_EN)
 _SINGLE_STEMS = frozenset(_stem(w) for w in _SINGLE_EN)
 
 
+@lru_cache(maxsize=16384)
 def _arity(attribute: str, *, zh: bool) -> Arity:
     if zh:  # the longest lexicon word in the attribute decides: 男朋友 (single) over 朋友 (multi)
         multi = max((len(w) for w in _MULTI_ZH if w in attribute), default=0)
@@ -1549,6 +1552,7 @@ _FILLER_ZH = frozenset(
 )
 
 
+@lru_cache(maxsize=8192)
 def moved_from(text: str) -> frozenset[str]:
     """The tokens of X in ``text``'s "from X to Y" (从X换到Y): the value a change moves away from, which
     names no slot (none without such a phrase)."""
@@ -1556,12 +1560,18 @@ def moved_from(text: str) -> frozenset[str]:
     return frozenset().union(*_align_tokens(m.group("old") or m.group("old2") or "")) if m else frozenset()
 
 
+@lru_cache(maxsize=8192)
+def _adds_recalls_or_plans(text: str) -> bool:
+    """``text`` adds a value ("also", 也), speaks of the past or of a plan: it changes no value."""
+    return bool(_ADDITIVE.search(text) or _PAST_EN.search(text) or _FUTURE_EN.search(text))
+
+
 def explicit_from_to(new: str, old: str) -> ValueChange | None:
     """A change that names both values: a change word and "from X to Y" (从X换到Y) in ``new``, X in
     ``old`` and Y not. It holds whatever the relation's arity ("my brother switched from law to
     medicine" after "my brother is studying law"); a trip ("drove from London to Rome", 从北京到上海出差)
     says no change word and ends nothing, nor does a plan."""
-    if _ADDITIVE.search(new) or _PAST_EN.search(new) or _FUTURE_EN.search(new):
+    if _adds_recalls_or_plans(new):
         return None
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     m = _FROM_TO.search(new)
@@ -1724,7 +1734,7 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     """The slot found by aligning the two statements: the words they share name the thing, the words
     only one has hold its values. An ending word about a shared word ends the old fact; a change
     word with a new value of the same kind replaces the old value."""
-    if _ADDITIVE.search(new) or _PAST_EN.search(new) or _FUTURE_EN.search(new):
+    if _adds_recalls_or_plans(new):
         return None
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     old_c, old_v = _align_tokens(old)
