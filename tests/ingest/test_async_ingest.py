@@ -164,7 +164,10 @@ def test_a_runner_killed_mid_job_loses_nothing(settings: Settings) -> None:
                 while observer.job_status(job_id, user_id="ana").status != "running":
                     assert time.monotonic() < deadline, "the child never claimed its job"
                     time.sleep(0.05)
-                assert hung.accepted >= 1  # extraction is under way, nothing written yet
+                while hung.accepted < 1:  # claimed first, then the extraction's request reaches the model
+                    assert time.monotonic() < deadline, "the child's extraction never reached the model"
+                    time.sleep(0.05)
+                # extraction is under way, nothing written yet
                 assert _rows(settings, "SELECT count(*) FROM conversation_messages") == [(0,)]
                 child.send_signal(signal.SIGKILL)
                 child.wait(30)
