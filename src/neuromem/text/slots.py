@@ -463,10 +463,21 @@ _HAVE_NEW_EN = re.compile(
     r"^(?:i|we)\s+(?:have|'ve got|got|have got)\s+a\s+new\s+(?P<attr>[\w'-]+(?:\s+[\w'-]+)?)\s*(?:[,:—–-]+\s*|\s+(?:named|called|who is)\s+)(?P<value>.+)$",
     re.IGNORECASE,
 )
+# "<someone> <verb of change> <my X> (up|down|back) to <value>": the object is the slot, "to" its new value —
+# whoever acts ("I raised …", "the bank bumped my card limit up to …", "Dr. Lee lowered my dose to …")
+_SET_VERBS_EN = (
+    r"changed|changing|updated|updating|reset|resetting|switched|switching|moved|moving|set|setting|pushed|pushing|"
+    r"postponed|rescheduled|raised|raising|lowered|lowering|renamed|rotated|extended|extending|upgraded|upgrading|"
+    r"downgraded|bumped|bumping|increased|increasing|decreased|decreasing|reduced|reducing|cut|cutting|upped|"
+    r"dropped|dropping|adjusted|adjusting|shifted|shifting|hiked|hiking"
+    r"|(?:put|putting|brought|bringing)(?=\s.*\s(?:up|down)\s+to\s)"  # "put the rent up to …", not "put the kids to bed"
+)
 _SET_EN = re.compile(
-    r"^(?:i|we|they|(?:my|our)\s+\w+)\s+(?:just\s+|finally\s+|have\s+|'ve\s+|had\s+)?(?:changed|updated|reset|switched|moved|set|"
-    r"pushed|postponed|rescheduled|raised|lowered|renamed|rotated|extended|upgraded|downgraded)\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){0,5}?"
-    r"[\w'’&.-]+)\s+(?:back\s+)?to\s+(?P<value>.+)$",
+    r"^(?:i|we|they|(?:my|our|the)\s+\w+(?:\s+\w+)?|(?:dr|mr|mrs|ms)\.?\s+(?-i:[A-Z][\w-]*)|(?-i:[A-Z][a-z][\w-]*))"
+    r"(?:'m|'re|'ve|'s|'d)?\s+"
+    r"(?:just\s+|finally\s+|have\s+|'ve\s+|has\s+|had\s+|'m\s+|am\s+|are\s+|'re\s+|is\s+|'s\s+|will\s+|again\s+)*"
+    rf"(?:{_SET_VERBS_EN})\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){{0,5}}?"
+    r"[\w'’&.-]+)\s+(?:(?:back|up|down)\s+)?to\s+(?P<value>.+)$",
     re.IGNORECASE,
 )
 _SUBJ_EN = (
@@ -621,9 +632,20 @@ _COPULA_ZH = re.compile(
     r"(?P<value>[^，。！？,!?；;]+)"
 )
 # "我把储物柜密码重置成了8046": the object of 把 is the slot, what follows 成/为/到 its new value
+# — or someone else does it: "医生把我的氨氯地平加到了每天20毫克", "房东把房租涨到三千五了"
+_CHANGE_VERBS_ZH = (
+    r"重置|重新设置|设置|改|换|调整|调|升级|更新|设|提高|提升|提|增加|加|增|上调|下调|涨|升|降低|降|减少|减|压|续|延长|延|"
+    r"推迟|提前|挪|转"
+)
 _BA_ZH = re.compile(
-    rf"^(?P<subj>我们?){_ZH_ADV}把(?P<np>[^，。！？,!?把]{{1,10}}?)(?:重置|重新设置|设置|改|换|调整|调|升级|更新|设)"
-    r"(?:成|为|到)了?(?P<value>[^，。！？,!?；;]+)"
+    rf"^(?P<subj>我们?|[\u4e00-\u9fff]{{1,4}}?){_ZH_ADV}把(?P<np>[^，。！？,!?把]{{1,10}}?)(?:{_CHANGE_VERBS_ZH})"
+    r"(?:成|为|到|至)了?(?P<value>[^，。！？,!?；;]+)"
+)
+# "花呗额度提到了8000": a thing's amount raised or cut, said without who did it (the value must be an amount:
+# "老师提到了这本书" mentions a book)
+_AMOUNT_TO_ZH = re.compile(
+    rf"^(?P<np>(?:我们?的)?[^，。！？,.!?\s把被]{{2,10}}?){_ZH_ADV}(?:{_CHANGE_VERBS_ZH})(?:到|至)了?"
+    r"(?P<value>[^，。！？,!?；;]+)$"
 )
 # "象棋社选了娜娜当社长", "北辰能源任命了杜衡为总经理": <owner> appoints <value> as <attribute>
 _APPOINT_ZH = re.compile(
@@ -1004,6 +1026,20 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
                 kind=kind,
                 template="copula",
             )
+    m = _AMOUNT_TO_ZH.match(text)
+    if m and not _ZH_NP_STOP.search(m.group("np")):
+        owner, attr = _np_zh(m.group("np"))
+        value, kind = _value(m.group("value"), True)
+        if attr and value and _AMOUNT.match(value):
+            return Claim(
+                _owner_zh(owner),
+                canonical_attribute(attr, zh=True),
+                value,
+                _arity(attr, zh=True),
+                True,
+                kind=kind,
+                template="copula",
+            )
     m = _APPOINT_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("owner") + m.group("attr")):
         value, kind = _value(m.group("value"), True)
@@ -1041,7 +1077,8 @@ _AFTER_LEAD_EN = re.compile(
 # a statement that drops its subject, opening with a verb in the past: the speaker's own ("Moved to Graz")
 _SUBJECTLESS_EN = re.compile(
     r"^(?:started|moved|switched|joined|got|took|renamed|changed|sold|quit|left|finished|"
-    r"bought|upgraded|downgraded|relocated|transferred|reset)\s",
+    r"bought|upgraded|downgraded|relocated|transferred|reset|bumped|raised|lowered|increased|decreased|reduced|"
+    r"upped|extended|pushed)\s",
     re.IGNORECASE,
 )
 
@@ -1945,6 +1982,48 @@ def _qualifier(attribute: str) -> str:
     return attribute.removesuffix(_head(attribute)).strip()
 
 
+#: Words of how often, which one statement of a slot may say and another leave out ("my daily step goal" /
+#: "my step goal"; 每天的步数目标 / 步数目标); two statements saying two of them name two slots
+_PERIOD_EN = frozenset({"daily", "weekly", "monthly", "yearly", "annual", "nightly", "hourly"})
+_PERIOD_ZH = re.compile(r"^(?:每天|每日|每晚|每周|每星期|每个?月|每年)")
+_ATTRIBUTE_FILLERS_EN = frozenset({"the", "a", "an", "of", "for", "my", "our", "new", "current"})
+
+
+def _slot_words(attribute: str) -> tuple[frozenset[str], bool]:
+    """The words of an attribute in any order, without fillers or words of how often, and whether one of
+    those was said: "budget for the laptop" and "laptop budget" are one attribute."""
+    if re.search(r"[\u4e00-\u9fff]", attribute):
+        rest = _PERIOD_ZH.sub("", attribute)
+        return frozenset([rest]), rest != attribute
+    words = [w for w in attribute.split() if w not in _ATTRIBUTE_FILLERS_EN]
+    kept = frozenset(_stem(w) for w in words if w not in _PERIOD_EN)
+    return kept, len(kept) < len(set(words))
+
+
+def same_slot(a: Claim, b: Claim) -> bool:
+    """Two claims of one slot: the same key, or the same owner and the same words of its attribute in another
+    order, one of them with a word of how often the other leaves out ("my daily step goal" / "my step goal")."""
+    if a.key == b.key:
+        return True
+    if a.owner != b.owner:
+        return False
+    (wa, pa), (wb, pb) = _slot_words(a.attribute), _slot_words(b.attribute)
+    return bool(wa) and wa == wb and not (pa and pb and a.attribute != b.attribute)
+
+
+#: A value that is an amount: a number, with or without its unit or currency ("12,000", "$24", "1,800 dollars",
+#: 一万二, 8000, 20毫克)
+_AMOUNT = re.compile(
+    r"^(?:about |around |roughly |nearly |almost |over |under )?[$€£¥]?\s?\d[\d,.]*(?:\s?[%a-z\u4e00-\u9fff]+){0,2}$"
+    r"|^[一二两三四五六七八九十百千万亿点半]+[\u4e00-\u9fff]{0,2}$",
+    re.IGNORECASE,
+)
+
+
+def _amounts(*values: str) -> bool:
+    return all(_AMOUNT.match(v) for v in values)
+
+
 def _template_change(new: str, old: str) -> ValueChange | None:
     a = claim_of(new)
     generic = a is None or a.change or a.negated
@@ -1953,7 +2032,7 @@ def _template_change(new: str, old: str) -> ValueChange | None:
         if a is None or not (a.change or a.negated):
             return None
     b = claim_of(old, generic=generic or a.template == "verb")
-    if b is None or a.key != b.key:
+    if b is None or not same_slot(a, b):
         return None
     if a.negated and b.negated:
         return None
@@ -1967,8 +2046,14 @@ def _template_change(new: str, old: str) -> ValueChange | None:
         return None
     if a.kind == "class" and not a.change:
         return None  # "a doctor", "a runner": classes hold together
-    if a.arity == "multi" or b.arity == "multi" or _ADDITIVE.search(new):
+    if _ADDITIVE.search(new):
         return None
+    if a.arity == "multi" or b.arity == "multi":
+        if not (a.change and _amounts(a.value, b.value)):
+            return None
+        # a change of an amount replaces it, whatever the attribute's lexicon says ("raised my step goal to
+        # 12,000": one goal of steps; "my goals" would hold many)
+        return ValueChange(a.key, b.value, a.value, "single", "explicit change of an amount")
     if a.template == "verb" and not _shares_word(a.value, b.value):
         return ValueChange(a.key, b.value, a.value, "unknown", "same verb, unrelated values")
     if a.arity == "single" or b.arity == "single" or a.change:

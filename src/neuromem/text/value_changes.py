@@ -17,7 +17,15 @@ from .slot_frames import (
     same_people,
     states_a_value,
 )
-from .slots import ValueChange, _aligned_change, _named_apart, _template_change, claim_of, explicit_from_to
+from .slots import (
+    ValueChange,
+    _aligned_change,
+    _named_apart,
+    _template_change,
+    claim_of,
+    explicit_from_to,
+    same_slot,
+)
 
 
 def may_change(text: str) -> bool:
@@ -53,7 +61,7 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         if found is not None:
             return found
     a, b = claim_of(new), claim_of(old)
-    if a is not None and b is not None and (a.key == b.key or _named_apart(a, b)):
+    if a is not None and b is not None and (same_slot(a, b) or _named_apart(a, b)):
         return None  # one slot whose templates found no change, or two slots each statement names
     if not states_a_value(new, old) or not same_people(new, old):
         return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
