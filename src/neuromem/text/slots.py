@@ -1830,6 +1830,28 @@ def _aligned_change(new: str, old: str) -> ValueChange | None:
     return None
 
 
+def _beside_a_number(word: str, text: str) -> bool:
+    """``word`` is said right beside a number or code in ``text`` ("room 214", "214房间", "unit 7F", 3号楼):
+    it belongs to the value, as a unit does."""
+    w = re.escape(word)
+    return bool(
+        re.search(rf"(?:\d\w*|[一二三四五六七八九十百]+)\s*{w}|{w}\s*(?:no\.?\s*|#\s*)?\w*\d", _fold(text), re.IGNORECASE)
+    )
+
+
+def shares_only_value_words(new: str, old: str) -> bool:
+    """Every word the two statements share (``_aligned_change``'s anchor) is said beside a number in both, and the
+    speaker does not act in ``new``: "我的办公室在214房间" / "打印机现在放在118房间" share the room's word, not a
+    thing; "我们换到了7单元1101" moves the speaker."""
+    if re.search(r"我们?(?!的)|\b(?:i|we)\b|\b(?:i|we)'", _fold(new), re.IGNORECASE):
+        return False
+    (old_c, old_v), (new_c, new_v) = _align_tokens(old), _align_tokens(new)
+    shared = old_c & new_c - _UNIT_WORDS
+    return bool(shared) and not (old_v & new_v) and all(
+        _beside_a_number(w, old) and _beside_a_number(w, new) for w in shared
+    )
+
+
 # a unit said right after a number: two amounts of one unit measure one thing ("I weigh 82 kg" / "Down
 # to 76 kg after the summer!"), the unit standing for the words the two statements do not share
 _UNIT = re.compile(
@@ -1989,26 +2011,26 @@ _PERIOD_ZH = re.compile(r"^(?:每天|每日|每晚|每周|每星期|每个?月|�
 _ATTRIBUTE_FILLERS_EN = frozenset({"the", "a", "an", "of", "for", "my", "our", "new", "current"})
 
 
-def _slot_words(attribute: str) -> tuple[frozenset[str], bool]:
-    """The words of an attribute in any order, without fillers or words of how often, and whether one of
-    those was said: "budget for the laptop" and "laptop budget" are one attribute."""
+def _slot_words(attribute: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The words of an attribute in any order, without fillers, and apart its words of how often: "budget for
+    the laptop" and "laptop budget" are one attribute."""
     if re.search(r"[\u4e00-\u9fff]", attribute):
-        rest = _PERIOD_ZH.sub("", attribute)
-        return frozenset([rest]), rest != attribute
+        period = _PERIOD_ZH.match(attribute)
+        return frozenset([_PERIOD_ZH.sub("", attribute)]), frozenset([period.group()] if period else [])
     words = [w for w in attribute.split() if w not in _ATTRIBUTE_FILLERS_EN]
-    kept = frozenset(_stem(w) for w in words if w not in _PERIOD_EN)
-    return kept, len(kept) < len(set(words))
+    return frozenset(_stem(w) for w in words if w not in _PERIOD_EN), frozenset(w for w in words if w in _PERIOD_EN)
 
 
 def same_slot(a: Claim, b: Claim) -> bool:
     """Two claims of one slot: the same key, or the same owner and the same words of its attribute in another
-    order, one of them with a word of how often the other leaves out ("my daily step goal" / "my step goal")."""
+    order, of one period or of a period only one of them says ("my daily step goal" / "my step goal", not
+    "my monthly budget" / "my yearly budget")."""
     if a.key == b.key:
         return True
     if a.owner != b.owner:
         return False
     (wa, pa), (wb, pb) = _slot_words(a.attribute), _slot_words(b.attribute)
-    return bool(wa) and wa == wb and not (pa and pb and a.attribute != b.attribute)
+    return bool(wa) and wa == wb and (pa == pb or not (pa and pb))
 
 
 #: A value that is an amount: a number, with or without its unit or currency ("12,000", "$24", "1,800 dollars",

@@ -13,6 +13,7 @@ from .slot_frames import (
     definite_frame_change,
     ends_its_value,
     frame_change,
+    names_another_thing,
     of_a_shared_thing,
     same_people,
     states_a_value,
@@ -25,6 +26,7 @@ from .slots import (
     claim_of,
     explicit_from_to,
     same_slot,
+    shares_only_value_words,
 )
 
 
@@ -65,6 +67,8 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None  # one slot whose templates found no change, or two slots each statement names
     if not states_a_value(new, old) or not same_people(new, old):
         return None  # a question, a request, a long turn state no value; "my wife", "my kids'": the aligned words of another subject say nothing of this one
+    if shares_only_value_words(new, old) and names_another_thing(new, old):
+        return None  # 我的办公室在214房间 / 打印机现在放在118房间: two things in two rooms
     aligned = _aligned_change(new, old)
     if aligned is not None and of_a_shared_thing(new, old):
         aligned = None  # 吴医生的诊所搬到了人民路 / 我的牙医是吴医生: the clinic's address, not the dentist
