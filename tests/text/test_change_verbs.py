@@ -16,14 +16,21 @@ CHANGES = [  # (old, new, the new value): one slot, a new value, said with a ver
     ("My savings rate is 10 percent.", "I'm raising my savings rate to 15 percent.", "15 percent"),
     ("My overdraft limit is 500 euros.", "The bank cut my overdraft limit down to 200 euros.", "200 euros"),
     ("My thyroxine dose is 50 mcg.", "Dr. Ahmed upped my thyroxine dose to 75 mcg.", "75 mcg"),
-    ("The price for the annual pass is 90 dollars.", "They hiked the annual pass price to 120 dollars.", "120 dollars"),
+    (
+        "The price for the annual pass is 90 dollars.",
+        "They hiked the annual pass price to 120 dollars.",
+        "120 dollars",
+    ),
     ("我每周的跑量目标是二十公里。", "我把跑量目标提高到三十公里了。", "三十公里"),
     ("我的透支额度是3000。", "银行把我的透支额度降到了1000。", "1000"),
     ("我的公积金比例是7%。", "公积金比例调到了12%。", "12%"),
 ]
 
 NOT_CHANGES = [  # (old, new): another thing, or no new value of this one
-    ("My monthly budget is 400 dollars.", "I raised my yearly budget to 6,000 dollars."),  # two periods, two slots
+    (
+        "My monthly budget is 400 dollars.",
+        "I raised my yearly budget to 6,000 dollars.",
+    ),  # two periods, two slots
     ("My step target is 9,000.", "I bumped my protein target to 140 g."),
     ("My sons are Max and Leo.", "I put my sons to bed at 8."),
     ("我的老师是周老师。", "老师提到了一本新书。"),  # 提到 "mentioned" a book: no amount, no change
@@ -58,14 +65,18 @@ def test_one_slot_in_another_word_order_or_with_how_often_left_out() -> None:
         assert found is not None, text
         return found
 
-    assert same_slot(claim("The budget for the trip is 900 dollars."), claim("My trip budget is 1,100 dollars."))
+    assert same_slot(
+        claim("The budget for the trip is 900 dollars."), claim("My trip budget is 1,100 dollars.")
+    )
     assert same_slot(claim("My daily water goal is 2 litres."), claim("My water goal is 3 litres."))
-    assert not same_slot(claim("My daily water goal is 2 litres."), claim("My weekly water goal is 14 litres."))
+    assert not same_slot(
+        claim("My daily water goal is 2 litres."), claim("My weekly water goal is 14 litres.")
+    )
     assert not same_slot(claim("My water goal is 2 litres."), claim("My sleep goal is 8 hours."))
 
 
 def test_an_amount_changed_replaces_it_where_the_attribute_may_hold_many() -> None:
-    """"goal" may name several goals ("my goals are …"), but a changed amount of one replaces it."""
+    """ "goal" may name several goals ("my goals are …"), but a changed amount of one replaces it."""
     change = value_change("Bumped my reading goal to 40 books.", "My reading goal is 25 books.")
     assert change is not None and change.arity == "single" and change.old_value == "25 books"
     assert value_change("I also set a goal to learn Polish.", "My goal is to run a marathon.") is None

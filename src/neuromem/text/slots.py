@@ -1835,7 +1835,11 @@ def _beside_a_number(word: str, text: str) -> bool:
     it belongs to the value, as a unit does."""
     w = re.escape(word)
     return bool(
-        re.search(rf"(?:\d\w*|[一二三四五六七八九十百]+)\s*{w}|{w}\s*(?:no\.?\s*|#\s*)?\w*\d", _fold(text), re.IGNORECASE)
+        re.search(
+            rf"(?:\d\w*|[一二三四五六七八九十百]+)\s*{w}|{w}\s*(?:no\.?\s*|#\s*)?\w*\d",
+            _fold(text),
+            re.IGNORECASE,
+        )
     )
 
 
@@ -1847,8 +1851,10 @@ def shares_only_value_words(new: str, old: str) -> bool:
         return False
     (old_c, old_v), (new_c, new_v) = _align_tokens(old), _align_tokens(new)
     shared = old_c & new_c - _UNIT_WORDS
-    return bool(shared) and not (old_v & new_v) and all(
-        _beside_a_number(w, old) and _beside_a_number(w, new) for w in shared
+    return (
+        bool(shared)
+        and not (old_v & new_v)
+        and all(_beside_a_number(w, old) and _beside_a_number(w, new) for w in shared)
     )
 
 
@@ -2018,7 +2024,9 @@ def _slot_words(attribute: str) -> tuple[frozenset[str], frozenset[str]]:
         period = _PERIOD_ZH.match(attribute)
         return frozenset([_PERIOD_ZH.sub("", attribute)]), frozenset([period.group()] if period else [])
     words = [w for w in attribute.split() if w not in _ATTRIBUTE_FILLERS_EN]
-    return frozenset(_stem(w) for w in words if w not in _PERIOD_EN), frozenset(w for w in words if w in _PERIOD_EN)
+    return frozenset(_stem(w) for w in words if w not in _PERIOD_EN), frozenset(
+        w for w in words if w in _PERIOD_EN
+    )
 
 
 def same_slot(a: Claim, b: Claim) -> bool:
