@@ -80,3 +80,22 @@ def test_an_amount_changed_replaces_it_where_the_attribute_may_hold_many() -> No
     change = value_change("Bumped my reading goal to 40 books.", "My reading goal is 25 books.")
     assert change is not None and change.arity == "single" and change.old_value == "25 books"
     assert value_change("I also set a goal to learn Polish.", "My goal is to run a marathon.") is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我的医保卡在建设银行。", "宽带我换成了电信。"),
+        ("我的储蓄卡在工商银行。", "我把手机套餐换成了移动的。"),
+    ],
+)
+def test_close_vectors_do_not_join_a_change_that_names_its_own_object(old: str, new: str) -> None:
+    """Only close vectors join them (no word shared), and the change names the thing it changes (把X…, X我换成…),
+    of which the older statement says nothing: two things."""
+    assert value_change(new, old, cosine=0.93) is None
+
+
+def test_close_vectors_still_join_a_change_led_by_a_time() -> None:
+    """从下周开始 leads the change: a time, not a thing of its own."""
+    change = value_change("从下周开始我改上晚上十点的班。", "我每天早上八点上班。", cosine=0.93)
+    assert change is not None and change.arity == "single"

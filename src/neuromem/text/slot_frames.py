@@ -520,6 +520,31 @@ def _not_a_claim(text: str, zh: bool) -> bool:
     return bool(_PAST_EN.search(t) or _FUTURE_EN.search(t))
 
 
+# the object a Chinese change names: 把X换成…, or X said first and the speaker after it (X我换成了…)
+_CHANGED_OBJECT_ZH = re.compile(
+    r"把(?P<ba>[^，。！？,!?把]{2,10}?)(?:换|改|调|设|升级|更新|转|挪)"
+    r"|^(?P<topic>[\u4e00-\u9fffA-Za-z0-9]{2,8}?)我们?(?:也|又|已经|刚|都|就)*(?:换|改|调|设|升级|更新|转|挪)"
+)
+
+
+def _changes_its_own_object_zh(new: str, old: str, old_content: frozenset[str]) -> bool:
+    """``new`` names the thing it changes (:data:`_CHANGED_OBJECT_ZH`), a thing, not the speaker, of which ``old``
+    says no word."""
+    m = _CHANGED_OBJECT_ZH.search(_fold(new))
+    if m is None:
+        return False
+    obj = re.sub(r"^(?:我们?|你|他|她)的?", "", m.group("ba") or m.group("topic"))
+    if len(obj) < 2:
+        return False  # 把我改签到了…: the speaker
+    from ._jieba import posseg_module
+
+    things = {
+        w.word for w in posseg_module().cut(obj) if w.flag.startswith(_THING_TAGS_ZH) and len(w.word) >= 2
+    }
+    # 从下周开始我改上…: a time, not a thing
+    return bool(things) and not (_align_tokens(obj)[0] & old_content) and not any(w in old for w in things)
+
+
 def _own_things(content: frozenset[str]) -> frozenset[str]:
     """The aligned words that name a thing: neither a time (:data:`_TIME_WORDS`) nor a unit or period."""
     return content - _TIME_WORDS - _UNIT_WORDS
@@ -589,6 +614,8 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         # two amounts or times, each of a thing only its own statement names (房租每月3800 / 网费涨到了每月120,
         # 航班8点15起飞 / 大巴6点40发车); "减到了70公斤" names none: its amount is of the old one's unit
         return None
+    if not shared and zh and _changes_its_own_object_zh(new, old, old_c):
+        return None  # 手机套餐我换成了联通 / 我的工资卡在招商银行: close vectors, but the change names its own object
     if shared and _of_its_value(new, old, shared):
         return None  # the newer one speaks of the older one's value: the next link of a chain, not one slot
     anchor = " ".join(sorted(shared))[:80] or "(close frames)"
