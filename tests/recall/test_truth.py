@@ -22,6 +22,7 @@ from neuromem.recall.truth import (
     Outdated,
     TruthFacts,
     above_floor,
+    is_outdated,
     lexical_traces,
     newer_first,
     questions_answered,
@@ -386,6 +387,30 @@ def test_two_values_recall_cannot_order_for_certain_are_undecided(
     older = _alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
     newer = _alike_hit(2, new, 0.0, 0.86 - below, T2)
     assert undecided([older, newer], "How do I commute?") == ([(0, 1)] if paired else [])
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "moves"),
+    [
+        (COMMUTE_OLD, COMMUTE_NEW, True),  # no slot read: a change of the same thing, newer first
+        ("My gym is the one on Pine Street.", "These days I train at a boxing club downtown.", True),
+        # the templates read two slots (a residence, an employer): a later change of another thing stays below
+        ("I work at a bakery in Leith.", "I now live in Portobello.", False),
+        ("My tablet password is Heron-12.", "I changed the router password to Quartz-90.", False),
+    ],
+)
+def test_an_undecided_change_ranks_newer_first_unless_the_templates_read_two_slots(
+    old: str, new: str, moves: bool
+) -> None:
+    """Within :data:`CHANGE_MARGIN` of the older statement's cosine to the query, a newer one that says a change
+    of no other thing is ordered first (nothing is ended); two slots the templates read stay as ranked."""
+    older = _alike_hit(1, old, 1.4, 0.86, T1)
+    newer = _alike_hit(2, new, 1.0, 0.86 - ANSWER_MARGIN - 0.02, T2)  # beyond the margin of answer_alike
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Where do I go?")
+    assert [h.memory.id for h in ranked] == (
+        [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
+    )
+    assert not any(is_outdated(h.memory) for h in ranked)  # ordered, never ended
 
 
 def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> None:
