@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from neuromem.text.slots import claim_of, same_slot, shares_only_value_words
+from neuromem.text.slots import claim_of, same_owner, same_slot, shares_only_value_words
 from neuromem.text.value_changes import value_change
 
 CHANGES = [  # (old, new, the new value): one slot, a new value, said with a verb of change and "to"
@@ -99,3 +99,24 @@ def test_close_vectors_still_join_a_change_led_by_a_time() -> None:
     """从下周开始 leads the change: a time, not a thing of its own."""
     change = value_change("从下周开始我改上晚上十点的班。", "我每天早上八点上班。", cosine=0.93)
     assert change is not None and change.arity == "single"
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My brother Felix lives in Graz.", "Felix moved to Linz."),  # the name alone, then
+        ("My uncle's phone number is 0664 1200.", "Uncle Bernd's phone number is now 0664 7788."),
+    ],
+)
+def test_a_person_named_with_and_without_the_word_for_them_is_one_owner(old: str, new: str) -> None:
+    change = value_change(new, old)
+    assert change is not None and change.arity == "single", (old, new)
+
+
+def test_owners_of_claims() -> None:
+    assert same_owner("brother felix", "felix") and same_owner("uncle", "uncle bernd")
+    assert not same_owner("friend felix", "brother felix")  # two people of one name
+    assert not same_owner("", "felix") and not same_owner("uncle", "aunt")
+    claim = claim_of("My uncle's phone number is 0664 1200.")
+    assert claim is not None and (claim.owner, claim.attribute) == ("uncle", "phone")
+    assert value_change("My sister's phone number is 0664 5555.", "My phone number is 0664 1200.") is None

@@ -29,6 +29,7 @@ import re
 from functools import lru_cache
 
 from .slots import (
+    PEOPLE_EN as _PEOPLE_EN,
     _ADDITIVE,
     _CHANGE_ZH,
     _ENDING_EN,
@@ -96,49 +97,6 @@ _NO_VALUE_EN = re.compile(
     re.IGNORECASE,
 )
 _NO_VALUE_ZH = re.compile(r"想找|想要|想问|请问|推荐|建议|帮我|能不能|可以吗|谢谢|觉得|希望|感觉|期待")
-# people a statement may be about: a word for a person in one statement and not the other names another subject
-_PEOPLE_EN = frozenset(
-    [
-        "wife",
-        "husband",
-        "partner",
-        "son",
-        "daughter",
-        "kid",
-        "kids",
-        "child",
-        "children",
-        "mom",
-        "mum",
-        "mother",
-        "dad",
-        "father",
-        "parents",
-        "brother",
-        "sister",
-        "friend",
-        "boyfriend",
-        "girlfriend",
-        "boss",
-        "mentor",
-        "colleague",
-        "coworker",
-        "neighbor",
-        "neighbour",
-        "roommate",
-        "grandma",
-        "grandpa",
-        "grandmother",
-        "grandfather",
-        "aunt",
-        "uncle",
-        "cousin",
-        "nephew",
-        "niece",
-        "fiance",
-        "fiancee",
-    ]
-)
 _PEOPLE_ZH = (
     "老公",
     "老婆",

@@ -438,7 +438,7 @@ _NAME_EN = (
     r"Anyone|Anything|Not|Never|Always|Usually|Sometimes|Recently|Finally|Lastly|First|Second|Next|Last)\b)"
     r"[A-Z][a-z][\w-]*)"
 )
-_OWNER_EN = rf"(?:my|our|the|(?:{_NAME_EN}|my \w+|our \w+)(?:'s|’s|s'))"
+_OWNER_EN = rf"(?:my|our|the|(?:{_NAME_EN}(?:\s+{_NAME_EN})?|my \w+|our \w+)(?:'s|’s|s'))"
 _COPULA_EN = re.compile(
     rf"^(?P<np>{_OWNER_EN}\s+(?:{_NP_HEAD}\s+){{0,5}}?{_NP_HEAD}?)\s*"
     r"(?:(?:has\s+|have\s+|was\s+|got\s+|just\s+)?(?:changed|been changed|been updated|updated|switched)\s+from\s+.+?\s+to\s+"
@@ -665,6 +665,52 @@ _ZH_NP_STOP = re.compile(
 )
 
 
+#: Words for a person a statement may be about ("my wife", "my cousin Ana"): a word for a person in one statement
+#: and not the other names another subject (``slot_frames.same_people``); beside a name, it is that person (:func:`same_owner`)
+PEOPLE_EN = frozenset(
+    [
+        "wife",
+        "husband",
+        "partner",
+        "son",
+        "daughter",
+        "kid",
+        "kids",
+        "child",
+        "children",
+        "mom",
+        "mum",
+        "mother",
+        "dad",
+        "father",
+        "parents",
+        "brother",
+        "sister",
+        "friend",
+        "boyfriend",
+        "girlfriend",
+        "boss",
+        "mentor",
+        "colleague",
+        "coworker",
+        "neighbor",
+        "neighbour",
+        "roommate",
+        "grandma",
+        "grandpa",
+        "grandmother",
+        "grandfather",
+        "aunt",
+        "uncle",
+        "cousin",
+        "nephew",
+        "niece",
+        "fiance",
+        "fiancee",
+    ]
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """One statement's slot and value."""
@@ -823,6 +869,13 @@ def _split_np_en(np: str) -> tuple[str, str] | None:
             _attribute_words(words[1:i] if words[0] in ("my", "our", "the") else words[:i]),
         )
         return (owner, attr) if attr else None
+    # "my aunt's phone number" → owner aunt, attribute phone number; "Aunt Rosa's phone number" → aunt rosa
+    poss = next((i for i, w in enumerate(words[:3]) if w.endswith(("'s", "s'")) and i < len(words) - 1), None)
+    if poss is not None and (poss > 0 or words[0] not in ("my", "our", "the")):
+        first = 1 if words[0] in ("my", "our", "the") else 0
+        if first <= poss:
+            attr = _attribute_words(words[poss + 1 :])
+            return (_owner_en(" ".join(words[first : poss + 1])), attr) if attr else None
     if words[0] in ("my", "our", "the"):
         return "", _attribute_words(words[1:])
     head = words[0]
@@ -2029,14 +2082,29 @@ def _slot_words(attribute: str) -> tuple[frozenset[str], frozenset[str]]:
     )
 
 
+def same_owner(a: str, b: str) -> bool:
+    """Two owners of claims are one person: the same words, or the same name with a word for that person on one
+    side only ("brother tom" / "tom", "cousin ana" / "ana"), or the same word for a person with a name on one
+    side only ("aunt" / "aunt rosa")."""
+    if a == b:
+        return True
+    kin_a, kin_b = [w for w in a.split() if w in PEOPLE_EN], [w for w in b.split() if w in PEOPLE_EN]
+    name_a, name_b = [w for w in a.split() if w not in PEOPLE_EN], [w for w in b.split() if w not in PEOPLE_EN]
+    if name_a and name_b:
+        return name_a == name_b and (not kin_a or not kin_b or kin_a == kin_b)
+    return bool(kin_a) and kin_a == kin_b
+
+
 def same_slot(a: Claim, b: Claim) -> bool:
     """Two claims of one slot: the same key, or the same owner and the same words of its attribute in another
     order, of one period or of a period only one of them says ("my daily step goal" / "my step goal", not
     "my monthly budget" / "my yearly budget")."""
     if a.key == b.key:
         return True
-    if a.owner != b.owner:
+    if not same_owner(a.owner, b.owner):
         return False
+    if a.attribute == b.attribute:
+        return True
     (wa, pa), (wb, pb) = _slot_words(a.attribute), _slot_words(b.attribute)
     return bool(wa) and wa == wb and (pa == pb or not (pa and pb))
 
