@@ -29,7 +29,6 @@ import re
 from functools import lru_cache
 
 from .slots import (
-    PEOPLE_EN as _PEOPLE_EN,
     _ADDITIVE,
     _CHANGE_ZH,
     _ENDING_EN,
@@ -40,6 +39,7 @@ from .slots import (
     _PAST_ZH,
     _STRONG_CHANGE_EN,
     _UNIT_WORDS,
+    PEOPLE_EN,
     ValueChange,
     _align_tokens,
     _arity,
@@ -284,7 +284,7 @@ def _people(text: str, zh: bool) -> frozenset[str]:
         return frozenset(p for p in _PEOPLE_ZH if p in folded)
     return (
         frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
-        & _PEOPLE_EN
+        & PEOPLE_EN
     )
 
 

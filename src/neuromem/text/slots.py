@@ -2089,7 +2089,10 @@ def same_owner(a: str, b: str) -> bool:
     if a == b:
         return True
     kin_a, kin_b = [w for w in a.split() if w in PEOPLE_EN], [w for w in b.split() if w in PEOPLE_EN]
-    name_a, name_b = [w for w in a.split() if w not in PEOPLE_EN], [w for w in b.split() if w not in PEOPLE_EN]
+    name_a, name_b = (
+        [w for w in a.split() if w not in PEOPLE_EN],
+        [w for w in b.split() if w not in PEOPLE_EN],
+    )
     if name_a and name_b:
         return name_a == name_b and (not kin_a or not kin_b or kin_a == kin_b)
     return bool(kin_a) and kin_a == kin_b
