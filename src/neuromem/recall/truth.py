@@ -50,6 +50,7 @@ from ..text.slot_frames import (
     names_another_thing,
     one_thing,
     repeats_values,
+    states_a_value,
     value_frame,
 )
 from ..text.slots import claim_of, same_slot
@@ -315,6 +316,14 @@ def slots_apart(new: str, old: str) -> bool:
     return a is not None and b is not None and not same_slot(a, b)
 
 
+def _orders(hits: Sequence[SearchHit], older: int, newer: int) -> bool:
+    """An undecided pair (:func:`undecided`) is put in time order when both are statements of one value
+    (``text.slot_frames.states_a_value``: not a long turn of many things, where a change word may be about any of
+    them) and the templates do not read two slots in it (:func:`slots_apart`)."""
+    new, old = hits[newer].memory.content, hits[older].memory.content
+    return states_a_value(new, old) and not slots_apart(new, old)
+
+
 def same_frame(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, query: str = "") -> set[tuple[int, int]]:
     """Among the first ``top`` hits, the (older, newer) of every two facts or turns the user said at different
     times that are word for word one statement but for its last words, its value
@@ -384,11 +393,7 @@ def newer_first(
             )
         pairs.add((min(older, newer), max(older, newer)))
     pairs.update((min(a, b), max(a, b)) for a, b in same_frame(ordered, query=query))
-    pairs.update(
-        (min(a, b), max(a, b))
-        for a, b in undecided(ordered, query)
-        if not slots_apart(ordered[b].memory.content, ordered[a].memory.content)
-    )
+    pairs.update((min(a, b), max(a, b)) for a, b in undecided(ordered, query) if _orders(ordered, a, b))
     at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
         if a in at and b in at:
