@@ -48,9 +48,9 @@ from ..text.slot_frames import (
     answers_alike,
     change_evidence,
     names_another_thing,
+    one_statement_long,
     one_thing,
     repeats_values,
-    states_a_value,
     value_frame,
 )
 from ..text.slots import claim_of, same_slot
@@ -317,11 +317,11 @@ def slots_apart(new: str, old: str) -> bool:
 
 
 def _orders(hits: Sequence[SearchHit], older: int, newer: int) -> bool:
-    """An undecided pair (:func:`undecided`) is put in time order when both are statements of one value
-    (``text.slot_frames.states_a_value``: not a long turn of many things, where a change word may be about any of
-    them) and the templates do not read two slots in it (:func:`slots_apart`)."""
+    """An undecided pair (:func:`undecided`) is put in time order when both are no longer than one statement
+    (``text.slot_frames.one_statement_long``: not a long turn of many things, where a change word may be about any
+    of them) and the templates do not read two slots in it (:func:`slots_apart`)."""
     new, old = hits[newer].memory.content, hits[older].memory.content
-    return states_a_value(new, old) and not slots_apart(new, old)
+    return one_statement_long(new) and one_statement_long(old) and not slots_apart(new, old)
 
 
 def same_frame(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, query: str = "") -> set[tuple[int, int]]:

@@ -465,11 +465,18 @@ def same_people(new: str, old: str, *, strict: bool = False) -> bool:
     return not after - before
 
 
+def one_statement_long(text: str) -> bool:
+    """``text`` is no longer than one statement (:data:`FRAME_MAX_WORDS` words, :data:`FRAME_MAX_CHARS_ZH` characters
+    of Chinese): not a turn that tells many things."""
+    t = _fold(text)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", t))
+    return len(t) <= FRAME_MAX_CHARS_ZH if zh else len(t.split()) <= FRAME_MAX_WORDS
+
+
 @lru_cache(maxsize=8192)
 def _not_a_claim(text: str, zh: bool) -> bool:
     t = _fold(text)
-    too_long = len(t) > FRAME_MAX_CHARS_ZH if zh else len(t.split()) > FRAME_MAX_WORDS
-    if too_long or t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
+    if not one_statement_long(t) or t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
         return True
     if (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(t):
         return True
