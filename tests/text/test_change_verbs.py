@@ -120,3 +120,26 @@ def test_owners_of_claims() -> None:
     claim = claim_of("My uncle's phone number is 0664 1200.")
     assert claim is not None and (claim.owner, claim.attribute) == ("uncle", "phone")
     assert value_change("My sister's phone number is 0664 5555.", "My phone number is 0664 1200.") is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "value"),
+    [
+        ("Our CFO is Dana Weiss.", "Omar Haddad is our new CFO.", "omar haddad"),  # the value said first
+        ("Priya is Sam's fiancee.", "Sam's fiancee is Ines now.", "ines"),
+        ("我的上司是陈刚。", "部门重组后，我改向周敏汇报了。", "周敏"),  # whom one reports to
+        ("我的主管是陈刚。", "小林是我们的新主管。", "小林"),
+        ("Our product owner is Kim.", "Ravi is our PO now.", "ravi"),  # the initials of the attribute
+    ],
+)
+def test_a_value_said_first_or_by_whom_one_reports_to(old: str, new: str, value: str) -> None:
+    change = value_change(new, old)
+    assert change is not None and change.new_value == value, (old, new, change)
+
+
+def test_a_value_said_first_is_a_name_not_a_day_or_a_pronoun() -> None:
+    claim = claim_of("上海是中国的金融中心。")
+    assert claim is not None and (claim.owner, claim.attribute, claim.value) == ("中国", "金融中心", "上海")
+    assert claim_of("今天是我的生日。") is None
+    assert claim_of("This is my car.") is None
+    assert value_change("Marta is my friend now.", "Jonas is my friend.") is None  # friends: many

@@ -571,6 +571,13 @@ _ZH_SUBJ = r"(?P<subj>我们|我|[\u4e00-\u9fff]{1,4}?)"
 _ZH_TIME = r"(?:[一二三四五六七八九十两\d]{1,3}月份?|今年|去年|前年|上个?月|这个?月|上周|这周|本周|昨天|前天|今天|这个?(?:春天|夏天|秋天|冬天|周末))"
 _ZH_ADV = rf"(?:现在|目前|如今|已经|刚刚|刚|最近|还|也|又|就|正式|终于|下个月|下周|明天|{_ZH_TIME})*"
 _RELATIONS_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
+    # "我向刘芳汇报", "我改向刘芳汇报了": whom one reports to is one's manager (the class of 领导, 上司: ``_CLASSES_ZH``)
+    (
+        "经理",
+        re.compile(
+            rf"^{_ZH_SUBJ}{_ZH_ADV}(?:改|改为|改成)?(?:直接)?向(?P<value>[^，。！？,.!?\s向]{{1,8}}?)汇报"
+        ),
+    ),
     (
         EMPLOYER,
         re.compile(
@@ -630,6 +637,11 @@ _COPULA_ZH = re.compile(
     rf"(?:现在|目前|如今|已经|也|又|刚|{_ZH_TIME})*(?:改成|换成|变成|改为|换为|变为|涨到|降到|调到|升到|调整为|更新为|晋升为|升为|升任|"
     r"当选为?|成为|是|为|叫|叫做)了?"
     r"(?P<value>[^，。！？,!?；;]+)"
+)
+# the value said first: "王磊是我的领导", "小何是我们的新经理", "北京是中国的首都" (a name, never a pronoun or a time)
+_INVERTED_ZH = re.compile(
+    r"^(?P<value>(?![我你他她它这那今明昨])[\u4e00-\u9fffA-Za-z]{1,6}?)(?:现在|目前|如今|已经|就)?(?:是|成了|成为了?)"
+    r"(?P<owner>我们?|[\u4e00-\u9fffA-Za-z]{1,6}?)的(?P<new>新的?)?(?P<attr>[\u4e00-\u9fff]{1,6})$"
 )
 # "我把储物柜密码重置成了8046": the object of 把 is the slot, what follows 成/为/到 its new value
 # — or someone else does it: "医生把我的氨氯地平加到了每天20毫克", "房东把房租涨到三千五了"
@@ -888,6 +900,27 @@ def _split_np_en(np: str) -> tuple[str, str] | None:
 _DEFINITE_OF_EN = re.compile(r"the\s+(?:[\w-]+\s+){1,3}?of\s+\S", re.IGNORECASE)
 
 
+# the value said first: "Ivan is our PM now", "Lena is Mark's girlfriend", "Tom is our new CTO"
+_INVERTED_EN = re.compile(
+    rf"^(?P<value>{_NAME_EN}(?:\s+{_NAME_EN})?)\s+(?:is|'s)\s+(?:now\s+|currently\s+|still\s+|officially\s+)?"
+    rf"(?P<np>(?:my|our|{_NAME_EN}(?:'s|’s))\s+(?:[\w-]+\s+){{0,2}}?[\w-]+)(?:\s+(?:now|these days|again))?$",
+    re.IGNORECASE,
+)
+
+
+def _inverted_en(text: str) -> Claim | None:
+    m = _INVERTED_EN.match(text)
+    if m is None:
+        return None
+    split = _split_np_en(m.group("np"))
+    if split is None or not split[1]:
+        return None
+    owner, attr = split
+    value, kind = _value(m.group("value"), False)
+    change = bool(_CHANGE_EN.search(text))
+    return Claim(owner, attr, value, _arity(attr, zh=False), change, kind=kind) if value else None
+
+
 def _copula_en(text: str) -> Claim | None:
     m = _HAVE_NEW_EN.match(text) or _LABEL_EN.match(text)
     if m:
@@ -1005,7 +1038,7 @@ def _verb_en(text: str) -> Claim | None:
 def _claim_en(text: str, *, generic: bool) -> Claim | None:
     if _PAST_EN.search(text) or _FUTURE_EN.search(text):
         return None
-    for find in (_negation_en, _relation_en, _state_en, _appoint_en, _copula_en):
+    for find in (_negation_en, _relation_en, _state_en, _appoint_en, _copula_en, _inverted_en):
         claim = find(text)
         if claim is not None:
             return claim
@@ -1100,6 +1133,21 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
         if value and attr:
             return Claim(
                 m.group("owner"), canonical_attribute(attr, zh=True), value, "single", True, kind=kind
+            )
+    m = _INVERTED_ZH.match(text)
+    if m and not _ZH_NP_STOP.search(
+        m.group("value") + m.group("owner")
+    ):  # "王磊是我的领导", "北京是中国的首都"
+        attr = m.group("attr")
+        value, kind = _value(m.group("value"), True)
+        if value:
+            return Claim(
+                _owner_zh(m.group("owner")),
+                canonical_attribute(attr, zh=True),
+                value,
+                _arity(attr, zh=True),
+                change or bool(m.group("new")),
+                kind=kind,
             )
     m = _COPULA_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("np")):
@@ -2101,15 +2149,23 @@ def same_owner(a: str, b: str) -> bool:
 def same_slot(a: Claim, b: Claim) -> bool:
     """Two claims of one slot: the same key, or the same owner and the same words of its attribute in another
     order, of one period or of a period only one of them says ("my daily step goal" / "my step goal", not
-    "my monthly budget" / "my yearly budget")."""
+    "my monthly budget" / "my yearly budget"), or one the initials of the other ("pm" / "product manager")."""
     if a.key == b.key:
         return True
     if not same_owner(a.owner, b.owner):
         return False
     if a.attribute == b.attribute:
         return True
+    if _initials_of(a.attribute, b.attribute) or _initials_of(b.attribute, a.attribute):
+        return True
     (wa, pa), (wb, pb) = _slot_words(a.attribute), _slot_words(b.attribute)
     return bool(wa) and wa == wb and (pa == pb or not (pa and pb))
+
+
+def _initials_of(short: str, long: str) -> bool:
+    """``short`` is the initials of ``long``'s words: "pm" / "product manager", "cto" / "chief technology officer"."""
+    words = [w for w in long.split() if w not in _ATTRIBUTE_FILLERS_EN]
+    return 2 <= len(words) <= 5 and short.isalpha() and short == "".join(w[0] for w in words)
 
 
 #: A value that is an amount: a number, with or without its unit or currency ("12,000", "$24", "1,800 dollars",
