@@ -882,18 +882,12 @@ def _split_np_en(np: str) -> tuple[str, str] | None:
         )
         return (owner, attr) if attr else None
     # "my aunt's phone number" → owner aunt, attribute phone number; "Aunt Rosa's phone number" → aunt rosa
+    first = 1 if words[0] in ("my", "our", "the") else 0
     poss = next((i for i, w in enumerate(words[:3]) if w.endswith(("'s", "s'")) and i < len(words) - 1), None)
-    if poss is not None and (poss > 0 or words[0] not in ("my", "our", "the")):
-        first = 1 if words[0] in ("my", "our", "the") else 0
-        if first <= poss:
-            attr = _attribute_words(words[poss + 1 :])
-            return (_owner_en(" ".join(words[first : poss + 1])), attr) if attr else None
-    if words[0] in ("my", "our", "the"):
-        return "", _attribute_words(words[1:])
-    head = words[0]
-    if head.endswith(("'s", "s'")) and len(words) > 1:
-        return _owner_en(head), _attribute_words(words[1:])
-    return None
+    if poss is not None:
+        attr = _attribute_words(words[poss + 1 :])
+        return (_owner_en(" ".join(words[first : poss + 1])), attr) if attr else None
+    return ("", _attribute_words(words[1:])) if first else None
 
 
 #: "the X of Y": one thing of Y, a noun phrase whose copula gives a single value (module docstring)
