@@ -1092,34 +1092,21 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
                 return Claim(
                     _owner_zh(m.group("subj")), name, value, "single", change, kind=kind, template="relation"
                 )
-    m = _BA_ZH.match(text)
-    if m and not _ZH_NP_STOP.search(m.group("np")):
-        owner, attr = _np_zh(m.group("np"))
-        value, kind = _value(m.group("value"), True)
-        if attr and value and len(value) <= 40:
-            return Claim(
-                _owner_zh(owner),
-                canonical_attribute(attr, zh=True),
-                value,
-                _arity(attr, zh=True),
-                True,
-                kind=kind,
-                template="copula",
-            )
-    m = _AMOUNT_TO_ZH.match(text)
-    if m and not _ZH_NP_STOP.search(m.group("np")):
-        owner, attr = _np_zh(m.group("np"))
-        value, kind = _value(m.group("value"), True)
-        if attr and value and _AMOUNT.match(value):
-            return Claim(
-                _owner_zh(owner),
-                canonical_attribute(attr, zh=True),
-                value,
-                _arity(attr, zh=True),
-                True,
-                kind=kind,
-                template="copula",
-            )
+    for pattern, amount_only in ((_BA_ZH, False), (_AMOUNT_TO_ZH, True)):  # a thing changed to a value
+        m = pattern.match(text)
+        if m and not _ZH_NP_STOP.search(m.group("np")):
+            owner, attr = _np_zh(m.group("np"))
+            value, kind = _value(m.group("value"), True)
+            if attr and value and len(value) <= 40 and (not amount_only or _AMOUNT.match(value)):
+                return Claim(
+                    _owner_zh(owner),
+                    canonical_attribute(attr, zh=True),
+                    value,
+                    _arity(attr, zh=True),
+                    True,
+                    kind=kind,
+                    template="copula",
+                )
     m = _APPOINT_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("owner") + m.group("attr")):
         value, kind = _value(m.group("value"), True)
