@@ -143,3 +143,10 @@ def test_a_value_said_first_is_a_name_not_a_day_or_a_pronoun() -> None:
     assert claim_of("今天是我的生日。") is None
     assert claim_of("This is my car.") is None
     assert value_change("Marta is my friend now.", "Jonas is my friend.") is None  # friends: many
+
+
+def test_a_team_lead_is_not_for_sure_the_manager() -> None:
+    """A class joins two slots for sure; a team's lead is often not the one a person reports to."""
+    assert value_change("My team lead is now Jonas.", "My manager is Petra.") is None
+    change = value_change("My boss is now Jonas.", "My manager is Petra.")
+    assert change is not None and change.new_value == "jonas"

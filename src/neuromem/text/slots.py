@@ -346,7 +346,8 @@ _DROPPED_ADJ = frozenset(["new", "current", "present", "latest", "updated", "act
 # relation classes: words that name one attribute in several ways ("boss" / "manager", "mobile number" /
 # "phone"); an attribute's words map to their class, and qualifiers that say nothing of which slot drop
 _CLASSES_EN = {
-    "manager": ("manager", "boss", "supervisor", "line manager", "team lead", "reporting line"),
+    # not "team lead": in many teams a lead is not the one a person reports to, and a class joins two slots for sure
+    "manager": ("manager", "boss", "supervisor", "line manager", "reporting line"),
     "phone": (
         "phone",
         "phone number",
