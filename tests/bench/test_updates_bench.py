@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from bench.updates import (
     DATA,
+    FRESH,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -100,7 +101,7 @@ def test_updates_in_other_words_come_last_in_both_halves() -> None:
     assert half(later, "dev") and half(later, "heldout")
 
 
-def test_the_file_is_what_the_generator_writes() -> None:
+def test_the_files_are_what_the_generator_writes() -> None:
     spec = importlib.util.spec_from_file_location(
         "make_update_pairs", ROOT / "tests/data/make_update_pairs.py"
     )
@@ -108,6 +109,20 @@ def test_the_file_is_what_the_generator_writes() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.records() == [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
+    assert module.fresh_records() == [
+        json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines()
+    ]
+
+
+def test_the_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own() -> None:
+    """``update_pairs_fresh.jsonl``: a set no rule was shaped on (``bench.updates --data``), checked like the first."""
+    fresh = load_records(FRESH)
+    counts = Counter((r["label"], r["lang"]) for r in fresh)
+    assert {label for label, _ in counts} == set(LABELS) and all(
+        counts[(label, lang)] >= 8 for label in LABELS for lang in ("en", "zh")
+    )
+    assert not {r["id"] for r in fresh} & {r["id"] for r in RECORDS}
+    assert all(int(r["id"][-3:]) >= 300 for r in fresh)
 
 
 def _drop_current_from_keep(r: dict[str, Any]) -> None:
