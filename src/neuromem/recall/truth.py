@@ -291,12 +291,12 @@ def answer_alike(
 
 def undecided(hits: Sequence[SearchHit], query: str = "", top: int = SAME_SLOT_TOP) -> list[tuple[int, int]]:
     """The (older, newer) of every two current statements of the user among the first ``top`` hits that may
-    give one thing two values, though recall could not tell that the older one ended: they answer the query
-    alike (:func:`answer_alike`) and the newer one says no change; they are one statement but for its value
-    (:func:`same_frame`: a frame of unknown arity); or the newer one says a change of no other thing and lies
-    at most :data:`CHANGE_MARGIN` below the older's cosine to the query. By position in ``hits``, best ranked
-    first; each hit in one pair at most. The prompt shows each such pair as one question for the user, with
-    the dates (``prompt_truth.undecided``)."""
+    give one thing two values, though recall could not tell that the older one ended: said a minute or more
+    apart, the newer one tells a change of no other thing (:func:`tells_a_change`) and lies at most
+    :data:`CHANGE_MARGIN` below the older's cosine to the query (:func:`answer_alike` with that margin). By
+    position in ``hits``, best ranked first; each hit in one pair at most. The prompt shows each such pair as
+    one question for the user, with the dates (``prompt_truth.undecided``); :func:`newer_first` orders the
+    pairs it may (:func:`_orders`)."""
     pairs = answer_alike(hits, top, margin=CHANGE_MARGIN, query=query, texts_agree=tells_a_change)
     out: list[tuple[int, int]] = []
     taken: set[int] = set()
