@@ -26,6 +26,15 @@ CHANGES = [  # (old, new, the new value): one slot, a new value, said with a ver
     ("我的公积金比例是7%。", "公积金比例调到了12%。", "12%"),
 ]
 
+
+def test_someone_else_changing_the_thing_is_still_read_by_its_words() -> None:
+    """ "The gym raised the price": whose price the words do not say; the template leaves it to the aligned words,
+    which read the gym's new price (issue 21's own example of a gym price)."""
+    change = value_change("The gym raised the price to $45 a month.", "The gym costs $40 a month.")
+    assert change is not None and change.arity == "single" and "45" in change.new_value
+    assert value_change("The club raised the fee to 60 euros.", "The club costs 50 euros a year.") is not None
+
+
 NOT_CHANGES = [  # (old, new): another thing, or no new value of this one
     (
         "My monthly budget is 400 dollars.",

@@ -474,13 +474,15 @@ _SET_VERBS_EN = (
     r"|(?:put|putting|brought|bringing)(?=\s.*\s(?:up|down)\s+to\s)"  # "put the rent up to …", not "put the kids to bed"
 )
 _SET_EN = re.compile(
-    r"^(?:i|we|they|(?:my|our|the)\s+\w+(?:\s+\w+)?|(?:dr|mr|mrs|ms)\.?\s+(?-i:[A-Z][\w-]*)|(?-i:[A-Z][a-z][\w-]*))"
+    r"^(?P<subj>i|we|they|(?:my|our|the)\s+\w+(?:\s+\w+)?|(?:dr|mr|mrs|ms)\.?\s+(?-i:[A-Z][\w-]*)|(?-i:[A-Z][a-z][\w-]*))"
     r"(?:'m|'re|'ve|'s|'d)?\s+"
     r"(?:just\s+|finally\s+|have\s+|'ve\s+|has\s+|had\s+|'m\s+|am\s+|are\s+|'re\s+|is\s+|'s\s+|will\s+|again\s+)*"
     rf"(?:{_SET_VERBS_EN})\s+(?P<np>(?:my|our|the|(?-i:[A-Z][a-z][\w-]*)(?:'s|’s))\s+(?:[\w'’&.-]+\s+){{0,5}}?"
     r"[\w'’&.-]+)\s+(?:(?:back|up|down)\s+)?to\s+(?P<value>.+)$",
     re.IGNORECASE,
 )
+# someone or something else than the speaker's side changes "the X": whose X is not said
+_OTHER_ACTS_ON_THE = re.compile(r"^(?!(?:i|we|they|my|our)\b)\S.*?\s+the\s", re.IGNORECASE)
 _SUBJ_EN = (
     rf"(?P<subj>i|we|(?:my|our)\s+[\w'-]+(?:\s+[\w'-]+)?|{_NAME_EN}(?:'s|’s)\s+[\w-]+"
     rf"|{_NAME_EN}(?:\s+(?-i:[A-Z][a-z][\w-]*))?)"
@@ -925,6 +927,8 @@ def _copula_en(text: str) -> Claim | None:
     m = _COPULA_EN.match(text) or _SET_EN.match(text)
     if m is None:
         return None
+    if m.re is _SET_EN and _OTHER_ACTS_ON_THE.match(m.group("subj") + " " + m.group("np")):
+        return None  # "the gym raised the price to …": the gym's price; the aligned words read it (``_aligned_change``)
     split = _split_np_en(m.group("np"))
     if split is None or not split[1] or re.search(r"\b(?:is|are|was|were)\b", split[1]):
         return None
