@@ -33,6 +33,7 @@ def test_someone_else_changing_the_thing_is_still_read_by_its_words() -> None:
     change = value_change("The gym raised the price to $45 a month.", "The gym costs $40 a month.")
     assert change is not None and change.arity == "single" and "45" in change.new_value
     assert value_change("The club raised the fee to 60 euros.", "The club costs 50 euros a year.") is not None
+    assert value_change("健身房把价格涨到了45元。", "健身房的月费是40元。") is not None
 
 
 NOT_CHANGES = [  # (old, new): another thing, or no new value of this one

@@ -726,6 +726,11 @@ PEOPLE_EN = frozenset(
 )
 
 
+#: The template of a claim whose owner the words leave open: someone else changes "the X" ("the gym raised the
+#: price to …", 健身房把价格涨到了…); one slot with a claim of the same attribute, never named apart from another
+OBJECT = "object"
+
+
 @dataclass(frozen=True, slots=True)
 class Claim:
     """One statement's slot and value."""
@@ -927,8 +932,6 @@ def _copula_en(text: str) -> Claim | None:
     m = _COPULA_EN.match(text) or _SET_EN.match(text)
     if m is None:
         return None
-    if m.re is _SET_EN and _OTHER_ACTS_ON_THE.match(m.group("subj") + " " + m.group("np")):
-        return None  # "the gym raised the price to …": the gym's price; the aligned words read it (``_aligned_change``)
     split = _split_np_en(m.group("np"))
     if split is None or not split[1] or re.search(r"\b(?:is|are|was|were)\b", split[1]):
         return None
@@ -940,7 +943,10 @@ def _copula_en(text: str) -> Claim | None:
     arity = _arity(attr, zh=False)
     if arity == "unknown" and _DEFINITE_OF_EN.match(_fold(m.group("np"))):
         arity = "single"  # "the genre of Hamlet", "the author of Dune": a definite singular noun phrase
-    return Claim(owner, attr, value, arity, change, kind=kind)
+    # "the gym raised the price to …": whose price the words do not say; such a claim is one slot with a claim of
+    # the same attribute, and apart from none (``_named_apart``): the aligned words read the rest
+    whose = m.re is _SET_EN and _OTHER_ACTS_ON_THE.match(m.group("subj") + " " + m.group("np"))
+    return Claim(owner, attr, value, arity, change, kind=kind, template=OBJECT if whose else "copula")
 
 
 def _relation_en(text: str) -> Claim | None:
@@ -1100,6 +1106,8 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
     for pattern, amount_only in ((_BA_ZH, False), (_AMOUNT_TO_ZH, True)):  # a thing changed to a value
         m = pattern.match(text)
         if m and not _ZH_NP_STOP.search(m.group("np")):
+            # 健身房把价格涨到了45元: whose price the words do not say (an ``OBJECT`` claim, as in English)
+            whose = pattern is _BA_ZH and m.group("subj") not in ("我", "我们") and "的" not in m.group("np")
             owner, attr = _np_zh(m.group("np"))
             value, kind = _value(m.group("value"), True)
             if attr and value and len(value) <= 40 and (not amount_only or _AMOUNT.match(value)):
@@ -1110,7 +1118,7 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
                     _arity(attr, zh=True),
                     True,
                     kind=kind,
-                    template="copula",
+                    template=OBJECT if whose else "copula",
                 )
     m = _APPOINT_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("owner") + m.group("attr")):
