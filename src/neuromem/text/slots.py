@@ -346,8 +346,7 @@ _DROPPED_ADJ = frozenset(["new", "current", "present", "latest", "updated", "act
 # relation classes: words that name one attribute in several ways ("boss" / "manager", "mobile number" /
 # "phone"); an attribute's words map to their class, and qualifiers that say nothing of which slot drop
 _CLASSES_EN = {
-    # not "team lead": in many teams a lead is not the one a person reports to, and a class joins two slots for sure
-    "manager": ("manager", "boss", "supervisor", "line manager", "reporting line"),
+    "manager": ("manager", "boss", "supervisor", "line manager", "team lead", "reporting line"),
     "phone": (
         "phone",
         "phone number",
@@ -910,6 +909,14 @@ _INVERTED_EN = re.compile(
 )
 
 
+def _owned_arity(owner: str, attr: str) -> Arity:
+    """The arity of ``owner``'s ``attr``: of many values when the owner may be several people ("my sister's name":
+    one of my sisters', and another sister has another), else the attribute's own (:func:`_arity`)."""
+    if any(w in _MULTI_EN or _stem(w) in _MULTI_STEMS for w in owner.split()):
+        return "multi"
+    return _arity(attr, zh=False)
+
+
 def _inverted_en(text: str) -> Claim | None:
     m = _INVERTED_EN.match(text)
     if m is None:
@@ -920,7 +927,7 @@ def _inverted_en(text: str) -> Claim | None:
     owner, attr = split
     value, kind = _value(m.group("value"), False)
     change = bool(_CHANGE_EN.search(text))
-    return Claim(owner, attr, value, _arity(attr, zh=False), change, kind=kind) if value else None
+    return Claim(owner, attr, value, _owned_arity(owner, attr), change, kind=kind) if value else None
 
 
 def _copula_en(text: str) -> Claim | None:
@@ -940,7 +947,7 @@ def _copula_en(text: str) -> Claim | None:
         return None
     owner, attr = split
     change = m.re is _SET_EN or bool(_CHANGE_EN.search(text))  # "we upgraded the server to …" says a change
-    arity = _arity(attr, zh=False)
+    arity = _owned_arity(owner, attr)
     if arity == "unknown" and _DEFINITE_OF_EN.match(_fold(m.group("np"))):
         arity = "single"  # "the genre of Hamlet", "the author of Dune": a definite singular noun phrase
     # "the gym raised the price to …": whose price the words do not say; such a claim is one slot with a claim of
@@ -2073,6 +2080,8 @@ def _named_apart(a: Claim, b: Claim) -> bool:
       in room 118 now");
     - one kind of thing with two qualifiers (保险柜密码 / 邮箱密码, "bank pin" / "door pin", 电脑的密码 /
       家里的无线密码), whoever's it is."""
+    if not same_owner(a.owner, b.owner) and _people_of(a.owner) != _people_of(b.owner):
+        return True  # "my son's laptop" / "my budget for the new laptop": two people's things
     if a.template == b.template == "relation":
         return a.attribute != b.attribute
     if a.template != "copula" or b.template != "copula":
@@ -2122,6 +2131,11 @@ def _slot_words(attribute: str) -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(_stem(w) for w in words if w not in _PERIOD_EN), frozenset(
         w for w in words if w in _PERIOD_EN
     )
+
+
+def _people_of(owner: str) -> frozenset[str]:
+    """The words for a person (:data:`PEOPLE_EN`) an owner says: "son" of "son", none of "" or "home"."""
+    return frozenset(w for w in owner.split() if w in PEOPLE_EN)
 
 
 def same_owner(a: str, b: str) -> bool:
