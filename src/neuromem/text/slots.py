@@ -1088,6 +1088,20 @@ def _owner_zh(subject: str) -> str:
     return "" if s in ("我", "我们", "") else s
 
 
+def _zh_claim(owner: str, attr: str, value: str, kind: str, change: bool, template: str = "copula") -> Claim:
+    """A Chinese claim of ``owner``'s ``attr``: the owner as :func:`_owner_zh` keeps it, the attribute's class
+    (:func:`canonical_attribute`) and its arity (:func:`_arity`)."""
+    return Claim(
+        _owner_zh(owner),
+        canonical_attribute(attr, zh=True),
+        value,
+        _arity(attr, zh=True),
+        change,
+        kind=kind,
+        template=template,
+    )
+
+
 def _claim_zh(text: str, *, generic: bool) -> Claim | None:
     if _PAST_ZH.search(text):
         return None
@@ -1118,15 +1132,7 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
             owner, attr = _np_zh(m.group("np"))
             value, kind = _value(m.group("value"), True)
             if attr and value and len(value) <= 40 and (not amount_only or _AMOUNT.match(value)):
-                return Claim(
-                    _owner_zh(owner),
-                    canonical_attribute(attr, zh=True),
-                    value,
-                    _arity(attr, zh=True),
-                    True,
-                    kind=kind,
-                    template=OBJECT if whose else "copula",
-                )
+                return _zh_claim(owner, attr, value, kind, True, template=OBJECT if whose else "copula")
     m = _APPOINT_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("owner") + m.group("attr")):
         value, kind = _value(m.group("value"), True)
@@ -1142,27 +1148,13 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
         attr = m.group("attr")
         value, kind = _value(m.group("value"), True)
         if value:
-            return Claim(
-                _owner_zh(m.group("owner")),
-                canonical_attribute(attr, zh=True),
-                value,
-                _arity(attr, zh=True),
-                change or bool(m.group("new")),
-                kind=kind,
-            )
+            return _zh_claim(m.group("owner"), attr, value, kind, change or bool(m.group("new")))
     m = _COPULA_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("np")):
         owner, attr = _np_zh(m.group("np"))
         value, kind = _value(m.group("value"), True)
         if attr and value and len(value) <= 40:
-            return Claim(
-                _owner_zh(owner),
-                canonical_attribute(attr, zh=True),
-                value,
-                _arity(attr, zh=True),
-                change,
-                kind=kind,
-            )
+            return _zh_claim(owner, attr, value, kind, change)
     if generic:
         m = re.match(rf"^{_ZH_SUBJ}{_ZH_ADV}(?P<pred>[\u4e00-\u9fff]{{1,8}})[了啦呢。！!.]*$", text)
         if m and m.group("subj") in ("我", "我们"):
