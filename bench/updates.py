@@ -496,6 +496,8 @@ def main() -> None:
         parser.error("--limit must be positive")
     if args.show < 0:
         parser.error("--show must not be negative")
+    if not args.data.is_file():
+        parser.error(f"--data: no file {args.data}")
     records = select(
         half(load_records(args.data), args.half),
         langs=LANGS if args.lang == "all" else (args.lang,),

@@ -319,17 +319,21 @@ def test_run_path_on_a_small_mix(memory: Memory, path: str) -> None:
     assert "| update | en | 1 |" in rendered and "| unrelated | all | 2 |" in rendered
 
 
-def test_the_command_rejects_bad_paths_before_starting_a_server() -> None:
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [(["--paths", "add,bogus"], "--paths"), (["--data", "tests/data/no_such_pairs.jsonl"], "--data")],
+)
+def test_the_command_rejects_bad_arguments_before_starting_a_server(args: list[str], named: str) -> None:
     env = {**os.environ, "PYTHONPATH": f"{ROOT}{os.pathsep}{ROOT / 'src'}"}
     done = subprocess.run(
-        [sys.executable, "-m", "bench.updates", "--paths", "add,bogus"],
+        [sys.executable, "-m", "bench.updates", *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
         text=True,
         timeout=120,
     )
-    assert done.returncode == 2 and "--paths" in done.stderr
+    assert done.returncode == 2 and named in done.stderr
 
 
 def _scores(**given: float) -> dict[str, float]:
