@@ -36,6 +36,8 @@ from pathlib import Path
 OUT = Path(__file__).with_name("update_pairs.jsonl")
 FRESH_OUT = Path(__file__).with_name("update_pairs_fresh.jsonl")
 FRESH_FROM = 300  # the fresh set's first record number
+FRESH2_OUT = Path(__file__).with_name("update_pairs_fresh2.jsonl")
+FRESH2_FROM = 400  # the second fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -781,6 +783,161 @@ FRESH_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A second fresh set (session 19), written blind (without reading the rules it is measured on), for
+# ``update_pairs_fresh2.jsonl`` (``bench.updates --data``). Same rows as above; ids from 400.
+# fmt: off
+FRESH2_EN_UPDATES = [
+    (1, "I always get my hair cut by Luca at the barber's on Canal Street.|My regular guy is booked up for weeks, so these days Dee on Harrow Road does my hair.", "Who cuts my hair?", "Dee", "Luca"),
+    (1, "We're on a 4.2% fixed rate with Nationwide for the mortgage.|Remortgaged with Halifax last week, 3.6% fixed for five years.", "What is my mortgage rate?", "3.6%", "4.2%"),
+    (1, "My contact lens prescription is -2.25 in both eyes.|Had my eye test this morning and both eyes are -2.75 now, so I've ordered new lenses.", "What is my contact lens prescription?", "-2.75", "-2.25"),
+    (3, "The photography club meets in Room 12 at the community centre.|Heads up for the photo club: we've lost our old room, so from the next meeting on it's the upstairs studio above Crumbs bakery.", "Where does the photography club meet?", "upstairs studio", "Room 12"),
+    (1, "My emergency contact at work is my brother Ray.|HR has my neighbour Gwen down as my emergency contact now, since my brother's abroad for a year.", "Who is my emergency contact at work?", "Gwen", "Ray"),
+    (1, "There are six of us on my team.|We onboarded two new hires this week, which makes us eight.", "How many people are on my team?", "eight", "six"),
+    (3, "My sister Fiona works as a paralegal at a law firm in Leeds.|Fiona qualified as a solicitor! She's staying on at the same firm.", "What does Fiona do for work?", "solicitor", "paralegal"),
+    (1, "Our babysitter is Maddie, the student from next door.|A:How's the after-school childcare going?|Our old sitter went off to uni, so Mrs. Okonjo, a retired teacher down the road, has the kids after school.", "Who looks after my kids after school?", "Okonjo", "Maddie"),
+    (1, "We keep the heating at 21 degrees.|With the bills this winter we've turned the thermostat down to 18.", "What temperature is our heating set to?", "18", "21"),
+    (1, "I get the 38 bus to work.|They rerouted my old bus, so I catch the 73 instead.", "Which bus do I take to work?", "73", "38"),
+    (1, "I take 50 mcg of levothyroxine for my thyroid.|My endocrinologist upped the levothyroxine to 75 mcg.", "What dose of levothyroxine do I take?", "75 mcg", "50 mcg"),
+    (3, "Our band rehearses in Kev's garage.|We rent a rehearsal room at Soundbox now, the neighbours kept complaining about the noise.", "Where does our band rehearse?", "Soundbox", "garage"),
+    (3, "The startup I freelance for is called Lumio.|My freelance client rebranded, they're Brightwell these days, new logo and everything.", "What is the startup I freelance for called?", "Brightwell", "Lumio"),
+    (1, "Harriet Cole does my accounts.|Ledgerline is handling my tax return this year, a friend recommended them.", "Who does my accounts?", "Ledgerline", "Harriet Cole"),
+    (1, "I play off a handicap of 18.|Good summer on the course, the club has cut me to 14.", "What is my golf handicap?", "14", "18"),
+    (3, "Recycling gets collected on Wednesdays on our street.|The council changed the bin schedule, recycling is picked up on Mondays now.", "When is our recycling collected?", "Mondays", "Wednesdays"),
+    (1, "I'm doing 16:8 intermittent fasting.|I stopped the fasting, it made me miserable, and I'm back to eating breakfast.", "Am I doing intermittent fasting?", "stopped the fasting", "16:8"),
+    (1, "I sing in the church choir every Sunday.|I'm not in the choir anymore, Sundays are all about the kids' football now.", "Do I sing in a choir?", "not in the choir", "church choir"),
+    (1, "I usually have a glass of wine in the evening.|It's been two months without a drink, I've just kept dry January going.", "Do I drink alcohol?", "without a drink", "glass of wine"),
+    (1, "I'm doing a pottery class on Wednesday nights.|A:How are your Wednesday evenings looking these days?|Dropped the clay after the first term, it's life drawing at the art college instead.", "Which evening class do I take?", "life drawing", "pottery"),
+    (3, "Dimitri handles payroll.|Payroll questions go to Aisling these days; the old payroll guy moved over to procurement.", "Who handles payroll?", "Aisling", "Dimitri"),
+    (3, "Dad's knee operation is booked for 14 November.|The hospital rang, they've brought Dad's knee op forward to the 2nd of October.", "When is Dad's knee operation?", "2nd of October", "14 November"),
+    (3, "We give Max £5 a week in pocket money.|Max negotiated himself a raise, he gets £7 a week.", "How much pocket money does Max get?", "£7", "£5"),
+    (1, "Our lease runs until the end of August.|Any tips for getting red wine out of a rug?|We signed the renewal, so we're in the flat through next February.", "When does our lease end?", "February", "August"),
+    (3, "Our dog Juno weighs 31 kg.|Vet weighed Juno at 27 kg today, the diet food is working.", "How much does Juno weigh?", "27 kg", "31 kg"),
+    (1, "Tom does the school run every morning.|Quick brain dump: finished the quarterly report, booked the kids in at the dentist, and Mum's moving in next month so we're turning the study into a bedroom. Oh, and the school run is on me from now on, Tom's hours changed.", "Who does the school run?", "on me from now on", "Tom does"),
+    (1, "I work out of the Manchester office on Quay Street.|The company moved our Manchester office over to Spinningfields, same team, new building.", "Where is my office?", "Spinningfields", "Quay Street"),
+    (1, "My physio sessions are on Tuesdays at 4.|Can you suggest a few stretches for a stiff lower back?|Physio's moved me to Friday mornings at 8:30.", "When are my physio sessions?", "Friday", "Tuesdays"),
+    (1, "I've got £2,300 saved for the Japan trip.|What's a good app for tracking a travel budget?|The Japan pot is up to £3,100.", "How much have I saved for the Japan trip?", "£3,100", "£2,300"),
+    (1, "My fundraising target for the charity ride is £500.|A:How's the fundraising for the ride going?|Smashed it already, so I've set a new target of £800.", "What's my fundraising target for the charity ride?", "£800", "£500"),
+]
+FRESH2_ZH_UPDATES = [
+    (1, "我剪头发一直找Tony老师。|原来那个理发师太难约了，最近都是楼下店里的阿May给我剪。", "谁给我剪头发？", "阿May", "Tony"),
+    (1, "我们家房贷利率是4.9%。|前阵子转成LPR了，房贷利率降到3.95%。", "我家房贷利率是多少？", "3.95%", "4.9%"),
+    (3, "闺女的数学家教一小时150块。|家教老师说下学期开始一小时收180。", "闺女的数学家教一小时多少钱？", "180", "150"),
+    (3, "我们小区物业费一平米两块五。|业委会开完会，物业费涨到每平米三块了。", "我们小区物业费一平米多少钱？", "三块", "两块五"),
+    (3, "我妈每天吃一片缬沙坦降压。|医生给我妈把缬沙坦加到一天两片了。", "我妈每天吃几片缬沙坦？", "两片", "一片"),
+    (3, "我们羽毛球群每周六在区体育馆打球。|原来那个场地太难订，球友们商量了一下，以后每周六去大学城的球馆。", "我们羽毛球群在哪打球？", "大学城", "体育馆"),
+    (1, "我每天坐2号线上班。|公司搬到望京以后，我上班改坐14号线了。", "我坐几号线上班？", "14号线", "2号线"),
+    (1, "我公积金是按7%交的。|今年公司把公积金比例提到了12%。", "我的公积金缴存比例是多少？", "12%", "7%"),
+    (3, "我家狗狗可乐一直吃皇家的狗粮。|可乐肠胃不太好，兽医推荐的渴望吃了一个月，挺对它胃口的。", "可乐吃什么牌子的狗粮？", "渴望", "皇家"),
+    (1, "我每天晚上都要打两个小时游戏。|自从有了娃，游戏基本不怎么碰了，晚上都在哄孩子睡觉。", "我晚上还打游戏吗？", "不怎么碰了", "两个小时"),
+    (1, "我晚饭基本都要喝二两白酒。|体检查出来脂肪肝，酒我是一滴都不沾了。", "我还喝酒吗？", "一滴都不沾", "二两白酒"),
+    (1, "我在公司兼职做工会委员。|工会那摊事我不再管了，太占时间。", "我还在做工会委员吗？", "不再管了", "兼职做工会委员"),
+    (1, "家里请的保洁阿姨是周姐，每周来两次。|之前那个阿姨回老家带孙子去了，家政公司现在换成了刘阿姨。", "家里的保洁阿姨是谁？", "刘阿姨", "周姐"),
+    (3, "我老公在一家外企做销售。|我老公辞职了，跟朋友合伙开了家奶茶店。", "我老公做什么工作？", "奶茶店", "外企"),
+    (1, "我空腹血糖是7.2。|这次复查空腹血糖6.1，医生说控制得挺好。", "我的空腹血糖是多少？", "6.1", "7.2"),
+    (1, "我王者荣耀现在是钻石段位。|这赛季终于打上王者了！", "我王者荣耀是什么段位？", "打上王者", "钻石"),
+    (1, "我的车险一年4300。|帮我想想周末带孩子去哪儿玩？|车险续保交完了，一年3600。", "我的车险一年多少钱？", "3600", "4300"),
+    (1, "我练车时间是每周三下午。|科目二倒车入库有什么技巧吗？|教练把我的练车时间挪到周日早上了。", "我什么时候练车？", "周日早上", "周三下午"),
+    (3, "我爸住在县医院三楼的病房。|帮我查查医院探视一般几点可以？|我爸转到市人民医院心内科了。", "我爸在哪家医院住院？", "市人民医院", "县医院"),
+    (1, "每个月给爸妈转一千五生活费。|助手:最近给爸妈的生活费还是老样子吗？|多了点，现在每月转两千。", "我每月给爸妈多少生活费？", "两千", "一千五"),
+    (1, "我的私教是小黑。|助手:最近还在上私教课吗？|在上，不过换了个女教练，叫Coco。", "我的私教是谁？", "Coco", "小黑"),
+    (3, "报销的事一般找财务的老吴。|今天真是累死了，早上孩子发烧请了半天假，下午又被拉去开会。对了，我们部门报销现在统一找财务小周，原来那位调去审计了。晚上还得给孩子熬粥。", "报销找谁？", "小周", "老吴"),
+    (3, "楼下早餐店的豆浆油条套餐六块。|早餐店那个套餐涨到七块五了。", "楼下早餐店的套餐多少钱？", "七块五", "六块"),
+    (1, "我住在翠湖花园5栋。|还在翠湖花园，不过换到了12栋，楼层高一点。", "我住在翠湖花园几栋？", "12栋", "5栋"),
+    (1, "我老家那套房子租出去了，每个月1500。|老家房子换了租客，月租1800。", "我老家的房子每月租金多少？", "1800", "1500"),
+    (3, "我们公司的年会定在一月十号。|年会改期了，挪到一月二十四号。", "公司年会是哪天？", "二十四号", "一月十号"),
+    (3, "我闺女在三年级二班。|闺女这学期分班，分到了三年级五班。", "我闺女在哪个班？", "五班", "二班"),
+    (1, "我信用卡还款日是每月5号。|我把还款日改成了每月20号，跟发工资对上。", "我的信用卡还款日是哪天？", "20号", "5号"),
+    (3, "我们组的设计是小芸负责的。|设计那边的同事休产假了，这几个月由外包的阿Ken顶上。", "我们组的设计现在谁负责？", "阿Ken", "小芸"),
+    (1, "我的车开了三万公里。|车现在跑了四万二了，该保养了。", "我的车跑了多少公里？", "四万二", "三万"),
+]
+FRESH2_EN_MULTI = [
+    (1, "I listen to 99% Invisible on my commute.|Ologies has joined my commute rotation too.", "Which podcasts do I listen to?", "Ologies", "99% Invisible"),
+    (1, "We've got Catan at home.|Picked up Wingspan for game nights as well.", "Which board games do we own?", "Wingspan", "Catan"),
+    (3, "Arlo plays rugby on Saturdays.|A:Does Arlo do anything else?|He's started fencing after school too.", "What sports does Arlo do?", "fencing", "rugby"),
+    (1, "I lived in Cardiff for uni.|Before that I spent two years in Glasgow, forgot to mention.", "Which cities have I lived in?", "Glasgow", "Cardiff"),
+    (1, "I'm watching Severance.|Also started Slow Horses, both are great.", "Which shows am I watching?", "Slow Horses", "Severance"),
+    (1, "I've got an Amex Gold card.|My Barclaycard came through today as well.", "Which credit cards do I have?", "Barclaycard", "Amex Gold"),
+    (1, "I have a monstera in the living room.|Bought a fiddle-leaf fig for the bedroom.", "Which houseplants do I have?", "fiddle-leaf fig", "monstera"),
+    (3, "My wife knits.|She's got really into sea swimming this year.", "What are my wife's hobbies?", "sea swimming", "knits"),
+    (1, "I ran the London Marathon in 2019.|Ran Berlin in September, that's marathon number two!", "Which marathons have I run?", "Berlin", "London"),
+    (3, "Our company sells accounting software.|We launched a payroll product this quarter as well.", "What products does our company sell?", "payroll", "accounting software"),
+]
+FRESH2_ZH_MULTI = [
+    (1, "我在追《繁花》。|最近还在看《漫长的季节》，两部换着看。", "我在追哪些剧？", "漫长的季节", "繁花"),
+    (1, "我点外卖一般用美团。|饿了么我也装了，哪个便宜用哪个。", "我用哪些外卖App？", "饿了么", "美团"),
+    (3, "我爸有高血压。|体检发现我爸还有点痛风。", "我爸有哪些毛病？", "痛风", "高血压"),
+    (1, "我去过西安。|国庆去了趟大理，又打卡一个城市。", "我去过哪些城市？", "大理", "西安"),
+    (1, "我会做红烧肉。|最近学会了酸菜鱼，家里人都说好吃。", "我会做哪些菜？", "酸菜鱼", "红烧肉"),
+    (3, "我们公司主要做净水器。|今年我们又上了一款洗碗机。", "我们公司有哪些产品？", "洗碗机", "净水器"),
+    (1, "我下班会接点翻译的活。|周末我还在夜市摆摊卖手作。", "我有哪些副业？", "摆摊", "翻译"),
+    (1, "我客厅养了一盆绿萝。|又搬回来一盆发财树放门口。", "我家养了哪些绿植？", "发财树", "绿萝"),
+    (1, "我在玩原神。|助手:最近还玩别的游戏吗？|黑神话也在玩，周末刷一刷。", "我在玩哪些游戏？", "黑神话", "原神"),
+    (3, "我奶奶每天早上去公园打太极。|奶奶最近还报了老年大学的书法班。", "我奶奶有哪些爱好？", "书法", "太极"),
+]
+FRESH2_EN_RESTATE = [
+    (1, "s", "The code for my building's front door is 4471.|To get into my building you punch in 4471.", "What is my building's door code?", "4471", ""),
+    (1, "s", "I'm left-handed.|I write with my left hand.", "Which hand do I write with?", "left", ""),
+    (3, "s", "Our sprints are two weeks long.|Each sprint lasts two weeks for us.", "How long are our sprints?", "two weeks", ""),
+    (1, "m", "I spend my weekends hiking and birdwatching.|My weekends are for birdwatching and hiking.", "What are my weekend hobbies?", "birdwatching", "hiking"),
+    (3, "s", "My nephew Callum is studying architecture at Sheffield.|Callum's doing an architecture degree at Sheffield.", "What does Callum study?", "architecture", "Sheffield"),
+    (1, "s", "I ride a Brompton.|A:What kind of bike do you have?|A folding Brompton.", "What bike do I ride?", "Brompton", ""),
+    (3, "s", "The club's AGM is on 3 March.|3 March is when the club holds its AGM.", "When is the club's AGM?", "3 March", ""),
+    (1, "s", "I put 6% of my salary into my pension.|My pension contribution is 6% of my pay.", "How much do I put into my pension?", "6%", "pension"),
+]
+FRESH2_ZH_RESTATE = [
+    (1, "s", "我是87年的，属兔。|我属兔，1987年生的。", "我属什么？", "属兔", "87"),
+    (1, "s", "我近视六百度。|我眼睛六百度近视。", "我近视多少度？", "六百度", ""),
+    (3, "s", "我们公司每个月15号发工资。|发薪日是每月15号。", "公司几号发工资？", "15号", ""),
+    (1, "m", "我平时喜欢钓鱼和下象棋。|下象棋、钓鱼，这俩是我最大的爱好。", "我有什么爱好？", "钓鱼", "象棋"),
+    (3, "s", "我外甥在南京读研，学的是建筑。|外甥在南京念建筑学的研究生。", "我外甥学什么？", "建筑", "南京"),
+    (1, "s", "我骑的电动车是雅迪的。|助手:你的电动车是什么牌子？|雅迪。", "我的电动车是什么牌子？", "雅迪", ""),
+    (3, "s", "楼下菜市场早上六点开门。|菜市场六点就开了。", "菜市场几点开门？", "六点", ""),
+    (1, "s", "我每个月定投基金一千块。|基金定投我每月投一千。", "我每月定投多少？", "一千", "定投"),
+]
+FRESH2_EN_UNRELATED = [
+    (1, "s", "My sister's mobile is 07911 482 306.|My mobile is 07700 318 552.", "What is my sister's mobile number?", "07911 482 306", "07700 318 552"),
+    (1, "s", "I work at 14 Bridge Street, fourth floor.|Home is 27 Alder Close.", "What is my work address?", "14 Bridge Street", "27 Alder Close"),
+    (1, "s", "My son goes to St Anselm's.|My daughter's starting at Westbrook Academy in September.", "Which school does my son go to?", "St Anselm's", "Westbrook"),
+    (1, "s", "My car insurance renews on 1 March.|The home insurance renewal is 9 July.", "When does my home insurance renew?", "9 July", "1 March"),
+    (3, "s", "The club's meeting room is the Garden Room at the Royal Oak.|The club's committee meets in Helen's front room.", "Where does the club's committee meet?", "Helen's front room", "Garden Room"),
+    (1, "s", "My Wednesday yoga is at 6:30 pm.|I've switched my Saturday spin class to 9 am.", "What time is my Wednesday yoga?", "6:30", "9 am"),
+    (3, "s", "Our project deadline is 20 May.|The kickoff for the next phase is now 3 June.", "When is the project deadline?", "20 May", "3 June"),
+    (1, "s", "My brother-in-law is called Declan.|My brother's partner is called Ruairi.", "What is my brother's partner called?", "Ruairi", "Declan"),
+    (1, "s", "My personal email is mags.h@fastmail.com.|Changed my Amazon login email to margaret.hale@outlook.com.", "What is my personal email?", "mags.h@fastmail.com", "margaret.hale@outlook.com"),
+    (1, "s", "My husband's GP is Dr. Farouk.|My GP moved me over to Dr. Lindgren at the same practice.", "Who is my husband's GP?", "Farouk", "Lindgren"),
+    (1, "s", "My gym locker is number 112.|Ella's swim locker is 58.", "Which locker is Ella's?", "58", "112"),
+    (3, "s", "Our office Wi-Fi password is Juniper!88.|The guest Wi-Fi password at the office is Welcome2Visit.", "What is the office guest Wi-Fi password?", "Welcome2Visit", "Juniper!88"),
+    (1, "s", "My flight to Madrid lands at 14:20.|My mum's flight into Madrid lands at 16:05.", "When does my flight to Madrid land?", "14:20", "16:05"),
+    (1, "m", "I play squash.|My partner's taken up padel.", "What sport has my partner taken up?", "padel", "squash"),
+]
+FRESH2_ZH_UNRELATED = [
+    (1, "s", "我妹的手机号是13688025417。|我自己的号是15011937260。", "我妹的手机号是多少？", "13688025417", "15011937260"),
+    (1, "s", "我单位在建国路88号。|我家住在通惠河北路那边的美景东方小区。", "我单位在哪？", "建国路88号", "美景东方"),
+    (1, "s", "大儿子在育英小学读书。|小闺女九月份要上区实验幼儿园了。", "小闺女要上哪个幼儿园？", "区实验幼儿园", "育英小学"),
+    (1, "s", "我的驾照明年八月到期。|我的身份证后年到期。", "我的驾照什么时候到期？", "明年八月", "后年"),
+    (3, "s", "我们读书会平时在星巴克二楼。|读书会的理事们开会在老周家客厅。", "读书会的理事在哪开会？", "老周家客厅", "星巴克"),
+    (1, "s", "我每周三晚上去上尤克里里课，七点开始。|我跟邻居约的羽毛球换到周六早上九点了。", "我的尤克里里课几点开始？", "七点", "九点"),
+    (3, "s", "项目上线日期定的是6月18号。|第二期的需求评审现在挪到7月2号了。", "项目什么时候上线？", "6月18号", "7月2号"),
+    (1, "s", "我老公的哥哥叫建军。|我哥的女朋友叫小敏。", "我哥的女朋友叫什么？", "小敏", "建军"),
+    (1, "s", "我公积金账号是2310045876。|我社保卡换了张新的，卡号尾号是6632。", "我的公积金账号是多少？", "2310045876", "6632"),
+    (1, "s", "我爸的牙是在口腔医院找杜大夫看的。|我那颗智齿后来是找商医生拔的。", "我爸的牙找谁看？", "杜大夫", "商医生"),
+    (1, "s", "我的车位是负二层的A-115。|我老婆的车停在负一层的B-032。", "我老婆的车停在哪？", "B-032", "A-115"),
+    (3, "s", "我们公司前台电话是0571-86021234。|公司法务部的电话是0571-86021290。", "公司法务部电话是多少？", "0571-86021290", "0571-86021234"),
+    (1, "s", "我下周五飞深圳，航班是早上九点四十的。|我婆婆那班从长沙过来的高铁下午三点到。", "我飞深圳的航班几点的？", "九点四十", "三点"),
+    (1, "m", "我会打乒乓球。|我老婆最近迷上了飞盘。", "我老婆最近迷上了什么？", "飞盘", "乒乓球"),
+]
+# fmt: on
+
+#: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
+FRESH_SETS = (
+    ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
+    ("zh", FRESH_ZH_UPDATES, FRESH_ZH_MULTI, FRESH_ZH_RESTATE, FRESH_ZH_UNRELATED),
+)
+FRESH2_SETS = (
+    ("en", FRESH2_EN_UPDATES, FRESH2_EN_MULTI, FRESH2_EN_RESTATE, FRESH2_EN_UNRELATED),
+    ("zh", FRESH2_ZH_UPDATES, FRESH2_ZH_MULTI, FRESH2_ZH_RESTATE, FRESH2_ZH_UNRELATED),
+)
+
 
 def timeline(texts: list[str], lang: str, start: dt.datetime, gap: dt.timedelta) -> list[dict[str, str]]:
     turns: list[dict[str, str]] = []
@@ -897,20 +1054,19 @@ def records() -> list[dict[str, object]]:
     return out
 
 
-def fresh_records() -> list[dict[str, object]]:
-    """The fresh set (``FRESH_*``): every label in both languages, ids from 300."""
+def fresh_records(
+    sets: tuple[tuple[str, list, list, list, list], ...], start: int
+) -> list[dict[str, object]]:
+    """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400): every label in both languages."""
     out: list[dict[str, object]] = []
-    for lang, updates, additions, restatements, unrelated in (
-        ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
-        ("zh", FRESH_ZH_UPDATES, FRESH_ZH_MULTI, FRESH_ZH_RESTATE, FRESH_ZH_UNRELATED),
-    ):
-        for n, (person, turns, question, current, stale) in enumerate(updates, start=FRESH_FROM):
+    for lang, updates, additions, restatements, unrelated in sets:
+        for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
             out.append(record(n, lang, "update", person, "s", turns, question, current, stale, []))
-        for n, (person, turns, question, current, earlier) in enumerate(additions, start=FRESH_FROM):
+        for n, (person, turns, question, current, earlier) in enumerate(additions, start=start):
             keep = [*split(earlier), current]
             out.append(record(n, lang, "addition", person, "m", turns, question, current, None, keep))
         for label, rows in (("restatement", restatements), ("unrelated", unrelated)):
-            for n, (person, kind, turns, question, current, others) in enumerate(rows, start=FRESH_FROM):
+            for n, (person, kind, turns, question, current, others) in enumerate(rows, start=start):
                 keep = [current, *split(others)]
                 out.append(record(n, lang, label, person, kind, turns, question, current, None, keep))
     return out
@@ -923,7 +1079,8 @@ def write(path: Path, rows: list[dict[str, object]]) -> None:
 
 def main() -> None:
     write(OUT, records())
-    write(FRESH_OUT, fresh_records())
+    write(FRESH_OUT, fresh_records(FRESH_SETS, FRESH_FROM))
+    write(FRESH2_OUT, fresh_records(FRESH2_SETS, FRESH2_FROM))
 
 
 if __name__ == "__main__":
