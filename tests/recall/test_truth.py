@@ -19,6 +19,7 @@ from neuromem.recall.truth import (
     ANSWER_MARGIN,
     CHANGE_MARGIN,
     NEAR_BEST,
+    WIDE_ANSWER_MARGIN,
     Outdated,
     TruthFacts,
     above_floor,
@@ -240,10 +241,38 @@ def _alike_hit(
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "moves"),
+    [
+        # the newer one names the slot more briefly (text.slots.said_shorter): one slot, put in time order
+        ("My car plate is B-KX 4021.", "The plate is now M-TR 7733.", True),
+        ("我的停车位是B区12号。", "物业把我的车位换到了C区4号。", True),
+        # the templates read two slots: a later statement about another thing, as close, stays below
+        ("My laptop password is Otter-77.", "My wifi password is Meadow-2024.", False),
+    ],
+)
+def test_a_newer_statement_a_little_further_from_the_query_ranks_first_unless_the_slots_differ(
+    old: str, new: str, moves: bool
+) -> None:
+    """Between :data:`ANSWER_MARGIN` and :data:`WIDE_ANSWER_MARGIN` below the older one's cosine to the query,
+    the newer statement ranks first only when the templates do not read two slots in the pair."""
+    near = 0.86 - (ANSWER_MARGIN + WIDE_ANSWER_MARGIN) / 2
+    older = _alike_hit(1, old, 1.4, 0.86, T1)
+    newer = _alike_hit(2, new, 0.0, near, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95)
+    assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
+
+
+@pytest.mark.parametrize(
     ("new", "near_new", "said", "kind", "moves"),
     [
         (SHIFT_NEW, 0.86, T2, MemoryType.FACT, True),
-        (SHIFT_NEW, 0.86 - ANSWER_MARGIN - 0.01, T2, MemoryType.FACT, False),  # the query is about the older
+        (
+            SHIFT_NEW,
+            0.86 - WIDE_ANSWER_MARGIN - 0.01,
+            T2,
+            MemoryType.FACT,
+            False,
+        ),  # the query is about the older
         ("From next week my wife's shift starts at 3pm.", 0.86, T2, MemoryType.FACT, False),  # another person
         (SHIFT_NEW, 0.86, T1 + dt.timedelta(seconds=20), MemoryType.FACT, False),  # said in one breath
         (SHIFT_NEW, 0.86, T2, MemoryType.EPISODIC, False),  # an event, not a value

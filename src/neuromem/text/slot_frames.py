@@ -40,6 +40,7 @@ from .slots import (
     _STRONG_CHANGE_EN,
     _UNIT_WORDS,
     PEOPLE_EN,
+    PEOPLE_ZH,
     ValueChange,
     _align_tokens,
     _arity,
@@ -97,40 +98,6 @@ _NO_VALUE_EN = re.compile(
     re.IGNORECASE,
 )
 _NO_VALUE_ZH = re.compile(r"想找|想要|想问|请问|推荐|建议|帮我|能不能|可以吗|谢谢|觉得|希望|感觉|期待")
-_PEOPLE_ZH = (
-    "老公",
-    "老婆",
-    "丈夫",
-    "妻子",
-    "太太",
-    "儿子",
-    "女儿",
-    "孩子",
-    "爸",
-    "妈",
-    "父亲",
-    "母亲",
-    "哥",
-    "姐",
-    "弟",
-    "妹",
-    "朋友",
-    "闺蜜",
-    "同事",
-    "领导",
-    "老板",
-    "邻居",
-    "室友",
-    "爷爷",
-    "奶奶",
-    "外婆",
-    "外公",
-    "姥姥",
-    "姥爷",
-    "叔",
-    "姨",
-    "舅",
-)
 
 
 # words that say when, not what: a statement whose other words are these and units names no thing of its own
@@ -143,6 +110,28 @@ def change_evidence(text: str) -> str | None:
     """The words of ``text`` that say a value changed or ended, or None."""
     m = _change_match(text)
     return None if m is None else m.group().strip(" ,，")
+
+
+#: Acts that replace what someone has, said without a word of change: "took me off it and put me on losartan", "threw
+#: it out and got …", 转学去了, 调去了上海, 提额到五万, 改打胰岛素. Read only to order two statements recall found
+#: about as close to a question (:func:`replacement_evidence`): as evidence that ends a fact at write time they join
+#: too much (孩子转学去了… / 孩子9月4日开学; 一月份我调去了上海总部 / 我周一去上海出差)
+_REPLACING_EN = re.compile(
+    r"\b(?:took (?:me|him|her|them|us) off|put (?:me|him|her|them|us) on|threw (?:it|them|that|those) (?:out|away)|"
+    r"traded (?:it|them) in|went with)\b",
+    re.IGNORECASE,
+)
+_REPLACING_ZH = re.compile(r"转学|调去|调往|提额|降额|改打|改吃|改喝|改坐|改骑|改开|改住|改在")
+
+
+def replacement_evidence(text: str) -> str | None:
+    """The words of ``text`` that say a value changed (:func:`change_evidence`) or that someone replaced what
+    they had (:data:`_REPLACING_EN`, :data:`_REPLACING_ZH`), or None."""
+    found = change_evidence(text)
+    if found is not None:
+        return found
+    m = (_REPLACING_ZH if re.search(r"[\u4e00-\u9fff]", text) else _REPLACING_EN).search(_fold(text))
+    return None if m is None else m.group()
 
 
 @lru_cache(maxsize=8192)
@@ -167,6 +156,11 @@ _CHANGED_THING_EN = re.compile(
     r"\s*(?:all\s+)?(?:my|our|his|her|their|its|the)\s+(?P<np>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,2}?)"
     r"(?=\s+(?:to|for|into|with|over|from|at|on|in|back|up|down)\b|\s*[,.;!]|\s+[A-Z0-9]|\s*$)"
 )
+#: Someone acting on the speaker, at the end of the words before a change or as the change words themselves:
+#: 医生让我 | 停了, 银行给我 | 提额, "my cardiologist | took me off"
+_ACTS_ON_SPEAKER = re.compile(
+    r"(?:让|给|帮|替|叫|要|把|安排)我们?的?\s*$|^\w+\s+(?:me|us)\b|\b(?:me|us)\s*$", re.IGNORECASE
+)
 #: Parts of speech (jieba's flags) of the words that name a thing: nouns of every kind, and Latin words
 _THING_TAGS_ZH = ("n", "eng")
 
@@ -177,12 +171,16 @@ def names_another_thing(new: str, old: str) -> bool:
     thing's words: "Our internet bill went up to 45 a month" speaks of another thing than "The rent is 1,200
     a month", 健身房搬到了人民路 than 我的牙医是吴医生, 去机场的大巴现在6点40发车 than 我去成都的航班8点15起飞.
     A statement led by a pronoun, a verb or its change words names no thing of its own ("I bike to work now",
-    "Wiped it and installed Fedora", 不是了，最近都八点才起, 我现在不吃素了): False."""
+    "Wiped it and installed Fedora", 不是了，最近都八点才起, 我现在不吃素了): False. So is one whose first words are
+    someone acting on the speaker: they name who changed the speaker's thing, not another thing ("My cardiologist
+    took me off it …", 医生让我停了那个药, 银行给我提额到五万了: :data:`_ACTS_ON_SPEAKER`)."""
     m = _change_match(new)
     if m is None:
         return False
     folded = _fold(new)
     head = folded[: m.start()]
+    if _ACTS_ON_SPEAKER.search(head) or _ACTS_ON_SPEAKER.match(m.group()):
+        return False
     content, values = _align_tokens(old)
     said = content | values
     if re.search(r"[\u4e00-\u9fff]", new):
@@ -281,7 +279,7 @@ def _multi(word: str, zh: bool) -> bool:
 def _people(text: str, zh: bool) -> frozenset[str]:
     folded = _fold(text).casefold()
     if zh:
-        return frozenset(p for p in _PEOPLE_ZH if p in folded)
+        return frozenset(p for p in PEOPLE_ZH if p in folded)
     return (
         frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
         & PEOPLE_EN
@@ -532,11 +530,15 @@ def answers_alike(new: str, old: str) -> bool:
 def one_thing(new: str, old: str) -> bool:
     """``new`` and ``old`` may speak of one thing of one value, as far as their words tell: they name the same
     people both ways (:func:`same_people`, strict), ``new`` adds nothing ("also", "too", 也, 还), and neither
-    speaks of a relation that holds many values (allergies, likes, children, languages)."""
-    if not same_people(new, old, strict=True) or _ADDITIVE.search(_fold(new)):
+    speaks of a relation that holds many values (allergies, likes, children, languages). A person both name is
+    whom they are about, not a relation's value: 我家孩子在阳光幼儿园 / 孩子转学去了实验小学附属幼儿园. The newer
+    one may leave out whose it is when the speaker is not its subject: "My kid's bedtime is 8 pm" / "We moved
+    bedtime to 7:30" (:func:`same_people`)."""
+    if not same_people(new, old) or _ADDITIVE.search(_fold(new)):
         return False
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    words = _align_tokens(new)[0] | _align_tokens(old)[0]
+    people = _people(new, zh) & _people(old, zh)
+    words = (_align_tokens(new)[0] | _align_tokens(old)[0]) - people
     return not any(_multi(w, zh) for w in words)
 
 

@@ -724,6 +724,41 @@ PEOPLE_EN = frozenset(
     ]
 )
 
+#: Words for a person in Chinese: kin, friends, colleagues (``PEOPLE_EN``'s counterpart)
+PEOPLE_ZH = (
+    "老公",
+    "老婆",
+    "丈夫",
+    "妻子",
+    "太太",
+    "儿子",
+    "女儿",
+    "孩子",
+    "爸",
+    "妈",
+    "父亲",
+    "母亲",
+    "哥",
+    "姐",
+    "弟",
+    "妹",
+    "朋友",
+    "闺蜜",
+    "同事",
+    "领导",
+    "老板",
+    "邻居",
+    "室友",
+    "爷爷",
+    "奶奶",
+    "外婆",
+    "外公",
+    "姥姥",
+    "姥爷",
+    "叔",
+    "姨",
+    "舅",
+)
 
 #: The template of a claim whose owner the words leave open: someone else changes "the X" ("the gym raised the
 #: price to …", 健身房把价格涨到了…); one slot with a claim of the same attribute, never named apart from another
@@ -2160,6 +2195,63 @@ def same_slot(a: Claim, b: Claim) -> bool:
         return True
     (wa, pa), (wb, pb) = _slot_words(a.attribute), _slot_words(b.attribute)
     return bool(wa) and wa == wb and (pa == pb or not (pa and pb))
+
+
+#: What an owner says besides whose it is: the speaker ("我的", "my") and a time the template took along
+#: (表哥年初, 湘菜馆现在)
+_OWNER_NOISE = re.compile(r"^(?:我们?的?|my\s|our\s)|(?:现在|如今|目前|年初|年底|最近|刚刚?|\sjust|\snow)$")
+#: Words after an attribute's head that qualify it: "wifi password at home"
+_TRAILING_QUALIFIER_EN = frozenset({"at", "of", "for", "in", "on", "from"})
+
+
+def _is_person(owner: str, said: str) -> bool:
+    """``owner`` is a person: a word for one (:data:`PEOPLE_EN`, :data:`PEOPLE_ZH`) or a name, capitalised in
+    ``said`` (claims fold their words)."""
+    if any(p in owner for p in PEOPLE_ZH) or _people_of(owner):
+        return True
+    return any(re.search(rf"\b{re.escape(w.capitalize())}\b", said) for w in owner.split() if w.isalpha())
+
+
+def _shortened(short: str, full: str) -> bool:
+    """``short`` is ``full`` said with some of its modifiers left out, its head kept: "plate" / "car plate", "card
+    limit" / "credit card limit", "wifi password" / "wifi password at home", 车位 / 停车位, 定期利率 / 定期存款利率."""
+    if short == full or not short:
+        return bool(short)
+    if re.search(r"[\u4e00-\u9fff]", full):
+        rest = iter(full)
+        return len(short) >= 2 and full.endswith(short[-1]) and all(c in rest for c in short)
+    words = [_stem(w) for w in short.split() if w not in _ATTRIBUTE_FILLERS_EN]
+    longer = [_stem(w) for w in full.split() if w not in _ATTRIBUTE_FILLERS_EN]
+    at = -1
+    for w in words:
+        try:
+            at = longer.index(w, at + 1)
+        except ValueError:
+            return False
+    return bool(words) and (at == len(longer) - 1 or longer[at + 1] in _TRAILING_QUALIFIER_EN)
+
+
+def said_shorter(new: Claim, old: Claim, old_text: str) -> bool:
+    """``new`` names ``old``'s slot more briefly, as a later mention may (seed 004 §4.1's "same subject and
+    relation"): its owner and attribute are the older one's with some modifiers left out ("the plate is now …" /
+    "my car plate is …", "the deadline is …" / "the project deadline is …", 号码 / 护照号码, "our coach" / "the
+    coach of our football team") — never a person left out ("my phone" / "my sister's phone") and never a
+    modifier added: "my office number" is another thing than "my phone"."""
+    if new.template == OBJECT or old.template == OBJECT:
+        return False
+    new_owner, old_owner = _OWNER_NOISE.sub("", new.owner).strip(), _OWNER_NOISE.sub("", old.owner).strip()
+    if old_owner and _is_person(old_owner, old_text) and not same_owner(new_owner, old_owner):
+        return False
+    if new_owner and not _is_person(new_owner, "") and not _shortened(new_owner, old_owner):
+        joined = f"{new_owner}{new.attribute}" if re.search(r"[\u4e00-\u9fff]", new.attribute) else ""
+        return bool(joined) and _shortened(joined, f"{old_owner}{old.attribute}")  # 最大|客户 / 最大客户
+    if new_owner and _is_person(new_owner, "") and not same_owner(new_owner, old_owner):
+        return False
+    if not new_owner and old_owner and re.search(r"[\u4e00-\u9fff]", old.attribute):
+        return _shortened(new.attribute, old.attribute) or _shortened(
+            new.attribute, f"{old_owner}{old.attribute}"
+        )
+    return _shortened(new.attribute, old.attribute)
 
 
 def _initials_of(short: str, long: str) -> bool:
