@@ -157,9 +157,10 @@ _CHANGED_THING_EN = re.compile(
     r"(?=\s+(?:to|for|into|with|over|from|at|on|in|back|up|down)\b|\s*[,.;!]|\s+[A-Z0-9]|\s*$)"
 )
 #: Someone acting on the speaker, at the end of the words before a change or as the change words themselves:
-#: 医生让我 | 停了, 银行给我 | 提额, "my cardiologist | took me off"
+#: 医生让我 | 停了, 银行给我 | 提额, "my cardiologist | took me off", "my doctor | switched me to …"
 _ACTS_ON_SPEAKER = re.compile(
-    r"(?:让|给|帮|替|叫|要|把|安排)我们?的?\s*$|^\w+\s+(?:me|us)\b|\b(?:me|us)\s*$", re.IGNORECASE
+    r"(?:让|给|帮|替|叫|要|把|安排)我们?的?\s*$|^\w+(?:\s+(?:up|down|over|back))?\s+(?:me|us)\b|\b(?:me|us)\s*$",
+    re.IGNORECASE,
 )
 #: Parts of speech (jieba's flags) of the words that name a thing: nouns of every kind, and Latin words
 _THING_TAGS_ZH = ("n", "eng")
@@ -179,7 +180,7 @@ def names_another_thing(new: str, old: str) -> bool:
         return False
     folded = _fold(new)
     head = folded[: m.start()]
-    if _ACTS_ON_SPEAKER.search(head) or _ACTS_ON_SPEAKER.match(m.group()):
+    if _ACTS_ON_SPEAKER.search(head) or _ACTS_ON_SPEAKER.match(f"{m.group()} {folded[m.end() :].lstrip()}"):
         return False
     content, values = _align_tokens(old)
     said = content | values
