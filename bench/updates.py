@@ -50,7 +50,8 @@ per label and language. The write time of each path gives turns/s (turns sent / 
     PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --limit 160   # tune on dev, report heldout too
     PYTHONPATH=. .venv/bin/python -m bench.updates --by gap --show 20   # rows per gap; list misses
     PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --failures 8  # failed updates per cause
-    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh.jsonl  # never tuned on
+    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh.jsonl  # session 18's
+    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh2.jsonl  # written blind
 """
 
 from __future__ import annotations
@@ -75,8 +76,10 @@ from neuromem import Memory
 from neuromem.recall.prompt_truth import LABELS as PROMPT_LABELS
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "update_pairs.jsonl"
-#: records written in session 18 before any rule was shaped on them (``--data``; ``tests/data/make_update_pairs.py``)
+#: records written before any rule was shaped on them (``--data``; ``tests/data/make_update_pairs.py``): session 18's,
+#: since read while rules were shaped (session 19), and session 19's, written blind to the rules and never read
 FRESH = DATA.with_name("update_pairs_fresh.jsonl")
+FRESH2 = DATA.with_name("update_pairs_fresh2.jsonl")
 LABELS = ("update", "addition", "restatement", "unrelated")
 LANGS = ("en", "zh")
 PATHS = ("add", "ingest")
@@ -486,7 +489,8 @@ def main() -> None:
         "--data",
         type=Path,
         default=DATA,
-        help=f"the records (default {DATA.name}; {FRESH.name}: a set no rule was shaped on, with --half all)",
+        help=f"the records (default {DATA.name}; {FRESH2.name}: a set no rule was shaped on, {FRESH.name} an "
+        "earlier one; with --half all)",
     )
     args = parser.parse_args()
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]

@@ -16,6 +16,7 @@ import pytest
 from bench.updates import (
     DATA,
     FRESH,
+    FRESH2,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -109,20 +110,25 @@ def test_the_files_are_what_the_generator_writes() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.records() == [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-    assert module.fresh_records() == [
-        json.loads(line) for line in FRESH.read_text(encoding="utf-8").splitlines()
-    ]
+    for sets, start, path in ((module.FRESH_SETS, 300, FRESH), (module.FRESH2_SETS, 400, FRESH2)):
+        assert module.fresh_records(sets, start) == [
+            json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+        ]
 
 
-def test_the_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own() -> None:
-    """``update_pairs_fresh.jsonl``: a set no rule was shaped on (``bench.updates --data``), checked like the first."""
-    fresh = load_records(FRESH)
+@pytest.mark.parametrize(("path", "first", "last"), [(FRESH, 300, 399), (FRESH2, 400, 499)])
+def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(
+    path: Path, first: int, last: int
+) -> None:
+    """``update_pairs_fresh*.jsonl``: sets no rule was shaped on (``bench.updates --data``), checked like the
+    first, with ids no other set uses."""
+    fresh = load_records(path)
     counts = Counter((r["label"], r["lang"]) for r in fresh)
     assert {label for label, _ in counts} == set(LABELS) and all(
         counts[(label, lang)] >= 8 for label in LABELS for lang in ("en", "zh")
     )
     assert not {r["id"] for r in fresh} & {r["id"] for r in RECORDS}
-    assert all(int(r["id"][-3:]) >= 300 for r in fresh)
+    assert all(first <= int(r["id"][-3:]) <= last for r in fresh)
 
 
 def _drop_current_from_keep(r: dict[str, Any]) -> None:
