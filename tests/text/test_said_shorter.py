@@ -97,3 +97,37 @@ def test_a_person_both_statements_name_is_whom_they_are_about_not_a_value_of_man
     """孩子 holds many values as a relation ("my children"), but here it is whose kindergarten it is."""
     assert one_thing("孩子转学去了育才幼儿园。", "我家孩子在蓝天幼儿园。")
     assert not one_thing("我还有一个孩子叫小宇。", "我有一个孩子叫小乐。")  # another child: many values
+
+
+@pytest.mark.parametrize(
+    "new",
+    [
+        "New goal: a full marathon under four hours.",
+        "Since switching teams I start at 8.",
+        "Lately I'm sleeping seven hours a night.",
+        "I withdrew from the MBA program and I'm doing a coding bootcamp.",
+        "网球不打了，改练羽毛球。",
+        "我们把装修预算压到了五十万。",
+    ],
+)
+def test_more_ways_of_telling_a_replacement(new: str) -> None:
+    assert replacement_evidence(new) is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My cousin Ana is a student.", "Ana graduated and now works as an architect."),
+        ("我哥哥住在西安。", "我哥哥因为工作调动搬去了郑州。"),
+        ("My uncle's car is a Ford.", "Uncle Ben got a new car, a Volvo."),
+    ],
+)
+def test_a_person_named_by_a_word_in_one_and_a_name_in_the_other_is_whom_both_are_about(
+    old: str, new: str
+) -> None:
+    """ "cousin", 哥哥 may hold many values as relations; here they say whose the statement is."""
+    assert one_thing(new, old)
+
+
+def test_a_word_for_a_person_followed_by_another_name_is_another_person() -> None:
+    assert not one_thing("Uncle Ben got a new car, a Volvo.", "My uncle Tom's car is a Ford.")

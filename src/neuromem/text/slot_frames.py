@@ -118,10 +118,15 @@ def change_evidence(text: str) -> str | None:
 #: too much (孩子转学去了… / 孩子9月4日开学; 一月份我调去了上海总部 / 我周一去上海出差)
 _REPLACING_EN = re.compile(
     r"\b(?:took (?:me|him|her|them|us) off|put (?:me|him|her|them|us) on|threw (?:it|them|that|those) (?:out|away)|"
-    r"traded (?:it|them) in|went with)\b",
+    r"traded (?:it|them) in|went with|withdrew from|dropped out of|lately|"
+    r"since (?:moving|switching|starting|joining|changing|the (?:move|switch|change))\b)"
+    r"|^new [a-z]+(?: [a-z]+)?:",  # "New goal: …", "New number: …"
     re.IGNORECASE,
 )
-_REPLACING_ZH = re.compile(r"转学|调去|调往|提额|降额|改打|改吃|改喝|改坐|改骑|改开|改住|改在")
+_REPLACING_ZH = re.compile(
+    r"转学|调去|调往|提额|降额|改(?:打|吃|喝|坐|骑|开|住|在|练|学|做|读|看)|压到|砍到|缩减到|"
+    r"不[\u4e00-\u9fff]了"  # 半马不跑了: a state said to stop
+)
 
 
 def replacement_evidence(text: str) -> str | None:
@@ -446,7 +451,17 @@ def _other_subjects(new: str, old: str, zh: bool) -> bool:
     other = _fold(new if b == SPEAKER else old)
     if SPEAKER in (a, b) and _SPEAKS_OF_SPEAKER.search(_OWNED_SUBJECT_EN.sub("", other, count=1)):
         return False  # "Facilities reassigned extensions, mine is 2298 now": the speaker's thing after all
-    return not any(x != SPEAKER and x in _fold(other).casefold() for x, other in ((a, old), (b, new)))
+    return not any(x != SPEAKER and _names_subject(x, other) for x, other in ((a, old), (b, new)))
+
+
+def _names_subject(subject: str, text: str) -> bool:
+    """``text`` names ``subject``: its words, or its word for a person not followed by another name ("Aunt Rosa" /
+    "my aunt's phone", never "my aunt Maria's phone")."""
+    folded = _fold(text)
+    if subject in folded.casefold():
+        return True
+    kin = [w for w in subject.split() if w in PEOPLE_EN]
+    return bool(kin) and all(re.search(rf"\b{k}\b(?!\s+[A-Z])", folded, re.IGNORECASE) for k in kin)
 
 
 def same_people(new: str, old: str, *, strict: bool = False) -> bool:
@@ -532,15 +547,35 @@ def one_thing(new: str, old: str) -> bool:
     """``new`` and ``old`` may speak of one thing of one value, as far as their words tell: they name the same
     people both ways (:func:`same_people`, strict), ``new`` adds nothing ("also", "too", 也, 还), and neither
     speaks of a relation that holds many values (allergies, likes, children, languages). A person both name is
-    whom they are about, not a relation's value: 我家孩子在阳光幼儿园 / 孩子转学去了实验小学附属幼儿园. The newer
-    one may leave out whose it is when the speaker is not its subject: "My kid's bedtime is 8 pm" / "We moved
-    bedtime to 7:30" (:func:`same_people`)."""
+    whom they are about, not a relation's value (:func:`_whom_both_name`): 我家孩子在阳光幼儿园 /
+    孩子转学去了实验小学附属幼儿园, 我姐姐住在成都 / 我姐姐…搬去了重庆, "My cousin Ana is a student" / "Ana graduated …".
+    The newer one may leave out whose it is when the speaker is not its subject: "My kid's bedtime is 8 pm" /
+    "We moved bedtime to 7:30" (:func:`same_people`)."""
     if not same_people(new, old) or _ADDITIVE.search(_fold(new)):
         return False
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    people = _people(new, zh) & _people(old, zh)
-    words = (_align_tokens(new)[0] | _align_tokens(old)[0]) - people
-    return not any(_multi(w, zh) for w in words)
+    whom = _whom_both_name(new, old, zh)
+    words = (_align_tokens(new)[0] | _align_tokens(old)[0]) - whom
+    return not any(_multi(w, zh) for w in words if not (zh and any(p in w for p in whom)))
+
+
+#: A word for a person followed by a name: "cousin Ana", "Aunt Rosa"
+_KIN_NAMED_EN = re.compile(rf"\b({'|'.join(sorted(PEOPLE_EN))})\s+([A-Z][a-z]+)\b", re.IGNORECASE)
+
+
+def _whom_both_name(new: str, old: str, zh: bool) -> frozenset[str]:
+    """The words for a person both statements name, directly or by the name that follows it in one of them
+    ("my cousin Ana" / "Ana …"): whom the two are about."""
+    both = _people(new, zh) & _people(old, zh)
+    if zh:
+        return both
+    named = {
+        kin.casefold()
+        for text, other in ((new, old), (old, new))
+        for kin, name in _KIN_NAMED_EN.findall(text)
+        if name[0].isupper() and re.search(rf"\b{name}\b", other)
+    }
+    return frozenset(both | named)
 
 
 def repeats_values(new: str, old: str) -> bool:
