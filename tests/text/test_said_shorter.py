@@ -131,3 +131,22 @@ def test_a_person_named_by_a_word_in_one_and_a_name_in_the_other_is_whom_both_ar
 
 def test_a_word_for_a_person_followed_by_another_name_is_another_person() -> None:
     assert not one_thing("Uncle Ben got a new car, a Volvo.", "My uncle Tom's car is a Ford.")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "apart"),
+    [
+        (
+            "My home address is 7 Mill Lane.",
+            "I moved to 22 Harbour Road.",
+            False,
+        ),  # a verb says where: one slot
+        ("My pharmacy is the one on King Street.", "I switched to the chemist by the station.", False),
+        ("I work at Siemens.", "I now live in Erlangen.", True),  # two relations the verbs name: two slots
+        ("My sister's address is 7 Mill Lane.", "I moved to 22 Harbour Road.", True),  # another owner
+    ],
+)
+def test_a_relation_a_verb_implies_is_not_apart_from_an_attribute_of_the_same_owner(
+    old: str, new: str, apart: bool
+) -> None:
+    assert slots_apart(new, old) is apart

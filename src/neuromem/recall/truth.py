@@ -55,7 +55,7 @@ from ..text.slot_frames import (
     replacement_evidence,
     value_frame,
 )
-from ..text.slots import claim_of, said_shorter, same_slot
+from ..text.slots import COPULA, RELATION, claim_of, said_shorter, same_owner, same_slot
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
 from .chains import FOLLOW_LISTS
@@ -337,9 +337,14 @@ def undecided(hits: Sequence[SearchHit], query: str = "", top: int = SAME_SLOT_T
 def slots_apart(new: str, old: str) -> bool:
     """The templates read a slot in each statement, and they are two slots ("I now live in Stuttgart" / "I work at
     Bosch", "I changed the wifi password to …" / "My laptop password is …"): the write side's word that they
-    are about two things."""
+    are about two things. A relation a verb implies (where one lives, works: "I moved to 48 Quarry Lane", "I
+    switched to the Boots by the station") is never apart from an attribute the same owner names ("My home
+    address is …", "My pharmacist is at …"): the verb says where, not of what."""
     a, b = claim_of(new), claim_of(old)
-    return a is not None and b is not None and not same_slot(a, b) and not said_shorter(a, b, old)
+    if a is None or b is None or same_slot(a, b) or said_shorter(a, b, old):
+        return False
+    implied = {a.template, b.template} == {RELATION, COPULA}
+    return not (implied and same_owner(a.owner, b.owner))
 
 
 def _orders(hits: Sequence[SearchHit], older: int, newer: int) -> bool:

@@ -763,6 +763,10 @@ PEOPLE_ZH = (
 #: The template of a claim whose owner the words leave open: someone else changes "the X" ("the gym raised the
 #: price to …", 健身房把价格涨到了…); one slot with a claim of the same attribute, never named apart from another
 OBJECT = "object"
+#: The template of a claim that names its attribute ("my X is Y", 我的X是Y)
+COPULA = "copula"
+#: The template of a claim a verb implies: where one lives or works ("I moved to …", 我在…上班)
+RELATION = "relation"
 
 
 @dataclass(frozen=True, slots=True)
@@ -778,7 +782,7 @@ class Claim:
     kind: str = (
         "value"  # "value" | "class" (a value naming a class: "a doctor") | "place" (a prepositional phrase)
     )
-    template: str = "copula"
+    template: str = COPULA
 
     @property
     def key(self) -> str:
@@ -988,7 +992,7 @@ def _copula_en(text: str) -> Claim | None:
     # "the gym raised the price to …": whose price the words do not say; such a claim is one slot with a claim of
     # the same attribute, and apart from none (``_named_apart``): the aligned words read the rest
     whose = m.re is _SET_EN and _OTHER_ACTS_ON_THE.match(m.group("subj") + " " + m.group("np"))
-    return Claim(owner, attr, value, arity, change, kind=kind, template=OBJECT if whose else "copula")
+    return Claim(owner, attr, value, arity, change, kind=kind, template=OBJECT if whose else COPULA)
 
 
 def _relation_en(text: str) -> Claim | None:
@@ -1004,7 +1008,7 @@ def _relation_en(text: str) -> Claim | None:
                     "single",
                     bool(_CHANGE_EN.search(text)),
                     kind=kind,
-                    template="relation",
+                    template=RELATION,
                 )
     return None
 
@@ -1020,7 +1024,7 @@ def _state_en(text: str) -> Claim | None:
                 same.get(value, value),
                 "single",
                 bool(_CHANGE_EN.search(text)) or bool(re.search(r"\b(?:got|became|back)\b", text, re.I)),
-                template="relation",
+                template=RELATION,
             )
     return None
 
@@ -1123,7 +1127,7 @@ def _owner_zh(subject: str) -> str:
     return "" if s in ("我", "我们", "") else s
 
 
-def _zh_claim(owner: str, attr: str, value: str, kind: str, change: bool, template: str = "copula") -> Claim:
+def _zh_claim(owner: str, attr: str, value: str, kind: str, change: bool, template: str = COPULA) -> Claim:
     """A Chinese claim of ``owner``'s ``attr``: the owner as :func:`_owner_zh` keeps it, the attribute's class
     (:func:`canonical_attribute`) and its arity (:func:`_arity`)."""
     return Claim(
@@ -1157,7 +1161,7 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
             value, kind = _value(m.group("value"), True)
             if value:
                 return Claim(
-                    _owner_zh(m.group("subj")), name, value, "single", change, kind=kind, template="relation"
+                    _owner_zh(m.group("subj")), name, value, "single", change, kind=kind, template=RELATION
                 )
     for pattern, amount_only in ((_BA_ZH, False), (_AMOUNT_TO_ZH, True)):  # a thing changed to a value
         m = pattern.match(text)
@@ -1167,7 +1171,7 @@ def _claim_zh(text: str, *, generic: bool) -> Claim | None:
             owner, attr = _np_zh(m.group("np"))
             value, kind = _value(m.group("value"), True)
             if attr and value and len(value) <= 40 and (not amount_only or _AMOUNT.match(value)):
-                return _zh_claim(owner, attr, value, kind, True, template=OBJECT if whose else "copula")
+                return _zh_claim(owner, attr, value, kind, True, template=OBJECT if whose else COPULA)
     m = _APPOINT_ZH.match(text)
     if m and not _ZH_NP_STOP.search(m.group("owner") + m.group("attr")):
         value, kind = _value(m.group("value"), True)
@@ -2109,9 +2113,9 @@ def _named_apart(a: Claim, b: Claim) -> bool:
       家里的无线密码), whoever's it is."""
     if not same_owner(a.owner, b.owner) and _people_of(a.owner) != _people_of(b.owner):
         return True  # "my son's laptop" / "my budget for the new laptop": two people's things
-    if a.template == b.template == "relation":
+    if a.template == b.template == RELATION:
         return a.attribute != b.attribute
-    if a.template != "copula" or b.template != "copula":
+    if a.template != COPULA or b.template != COPULA:
         return False
     ha, hb = _head(a.attribute), _head(b.attribute)
     if ha != hb:
@@ -2312,7 +2316,12 @@ def _template_change(new: str, old: str) -> ValueChange | None:
 
 
 __all__ = [
+    "COPULA",
     "EMPLOYER",
+    "OBJECT",
+    "PEOPLE_EN",
+    "PEOPLE_ZH",
+    "RELATION",
     "RESIDENCE",
     "Arity",
     "Claim",
@@ -2324,5 +2333,8 @@ __all__ = [
     "moved_from",
     "object_said",
     "proper_names",
+    "said_shorter",
+    "same_owner",
+    "same_slot",
     "slot_of",
 ]
