@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from ..text.entities import extract_entities
 from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
-from ..text.slots import answer_frame, claim_of
+from ..text.slot_frames import replacement_evidence
+from ..text.slots import PEOPLE_EN, PEOPLE_ZH, answer_frame, claim_of
 from ..text.spans import split_sentences
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
@@ -33,6 +34,9 @@ from .turns import Turn
 
 MAX_KEYWORDS = 8
 MIN_STATEMENT_CHARS = 4
+#: Content words (``text.tokenize``) of the shortest first-person statement kept as a fact: "I know SQL", "I'm
+#: lactose intolerant" (issue 21 item 4)
+MIN_STATEMENT_WORDS = 2
 MAX_ANSWER_CHARS = 40  # a longer reply to a question is read on its own
 
 _SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;]+|\n|$)|[^.\n]+(?:\.(?=\s|$))")
@@ -266,6 +270,10 @@ DECLARATIVE_IMPORTANCE = (
     0.45  # a statement of a value, or about a named entity: kept at the default threshold
 )
 _NAMED = frozenset({"person", "organization", "place"})
+#: A word for someone of the user's: a statement about them is about the user's life ("Grandpa takes …", 孩子的牙医…)
+_PERSON_WORD = re.compile(
+    rf"\b(?:{'|'.join(sorted(PEOPLE_EN))})\b|{'|'.join(PEOPLE_ZH)}", re.IGNORECASE
+)
 #: A sentence whose subject is a name and whose verb follows it: "Ashoka is affiliated with …", "IKEA was founded
 #: in …", "Max is a golden retriever" (a name at the start of a sentence is no entity by itself: "Coffee is great")
 _NAMED_SUBJECT_EN = re.compile(
@@ -322,12 +330,18 @@ def general_importance(sentence: str) -> float:
 
 
 def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
-    """A plain statement of a fact: it fills a slot of a known relation ("Our CTO is Dana", "I speak
-    French") or states a name or a number ("The capital of X is Y"), or names a person, an
-    organisation or a place in a sentence of three words or more; hedges, remarks about the
-    conversation and small talk about things ("The weather is nice") are not."""
+    """A plain statement of a fact: it reports a change ("Sold the Civic, bought a used Skoda", 半马不跑了，改练铁人三项),
+    speaks of someone of the user's (爷爷在吃二甲双胍), fills a slot of a known relation ("Our CTO is Dana", "I speak
+    French") or gives a value ("The capital of X is Y", "The report is due on Friday"), or names a person, an
+    organisation or a place in a sentence of three words or more; hedges, remarks about the conversation and
+    small talk about things ("The weather is nice") are not (issue 21 item 4)."""
     if _HEDGE.search(sentence):
         return False
+    words = len(tokenize(sentence))
+    if words >= 2 and replacement_evidence(sentence) is not None:  # 车卖了，现在骑电动车上班: a change reported
+        return True
+    if words >= 2 and _PERSON_WORD.search(sentence):  # 爷爷在吃二甲双胍: about someone of the user's
+        return True
     named = any(e.type in _NAMED for e in entities)
     claim = claim_of(sentence, generic=True)
     if claim is not None and claim.template == "verb":  # "Dana runs the team"; "I speak French" (short)
@@ -339,6 +353,10 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
     if has_value and may_change(sentence):  # "Reset the locker combination to 8-02-44": a change reported
         return True
     if proper and _NAMED_SUBJECT_EN.match(sentence):  # "Ashoka is affiliated with the religion of Islam"
+        return True
+    if claim is not None and claim.value and words >= 2:  # "The report is due on Friday", 孩子的牙医是方医生
+        return True
+    if words >= 2 and any(ch.isdigit() for ch in sentence):  # 房租每月3800, "BA 117": an amount, a number
         return True
     return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
 
@@ -427,7 +445,7 @@ def extract_sentence(
         memory_type, category, importance = rule.memory_type, rule.category, rule.importance
     elif first_person and time is not None and (_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence)):
         memory_type, category, importance = MemoryType.EPISODIC, None, _EVENT_IMPORTANCE
-    elif first_person and len(sentence) >= MIN_STATEMENT_CHARS and len(tokenize(sentence)) >= 3:
+    elif first_person and len(sentence) >= MIN_STATEMENT_CHARS and len(tokenize(sentence)) >= MIN_STATEMENT_WORDS:
         memory_type, category, importance = (
             MemoryType.FACT,
             FactCategory.GENERAL,
