@@ -172,7 +172,32 @@ def test_plain_declarative_statements_are_kept(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["Coffee is great.", "Directory is in security.", "Netflix is great for Friday nights."]
+    "text",
+    [
+        "I know SQL.",  # two words of the user's own: a fact (session 19)
+        "I'm lactose intolerant.",
+        "Sold the Vespa, bought an e-bike.",  # a change reported
+        "网球不打了，改练羽毛球。",
+        "爷爷在吃降压药。",  # about someone of the user's
+        "The quarterly report is due on Friday.",  # a value
+        "房租每月4200。",  # an amount
+        "Gate B 42.",
+    ],
+)
+def test_short_statements_of_facts_are_kept(text: str) -> None:
+    """Issue 21 item 4, the short ones: before session 19 each stayed only a turn (below_threshold)."""
+    c = one(text)
+    assert c.memory_type is MemoryType.FACT and c.importance >= 0.3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Coffee is great.",
+        "Directory is in security.",
+        "Netflix is great for Friday nights.",
+        "I'm curious about that.",
+    ],
 )
 def test_a_remark_about_a_named_thing_is_no_declarative_fact(text: str) -> None:
     assert one(text).importance < 0.3

@@ -271,9 +271,7 @@ DECLARATIVE_IMPORTANCE = (
 )
 _NAMED = frozenset({"person", "organization", "place"})
 #: A word for someone of the user's: a statement about them is about the user's life ("Grandpa takes …", 孩子的牙医…)
-_PERSON_WORD = re.compile(
-    rf"\b(?:{'|'.join(sorted(PEOPLE_EN))})\b|{'|'.join(PEOPLE_ZH)}", re.IGNORECASE
-)
+_PERSON_WORD = re.compile(rf"\b(?:{'|'.join(sorted(PEOPLE_EN))})\b|{'|'.join(PEOPLE_ZH)}", re.IGNORECASE)
 #: A sentence whose subject is a name and whose verb follows it: "Ashoka is affiliated with …", "IKEA was founded
 #: in …", "Max is a golden retriever" (a name at the start of a sentence is no entity by itself: "Coffee is great")
 _NAMED_SUBJECT_EN = re.compile(
@@ -338,7 +336,9 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
     if _HEDGE.search(sentence):
         return False
     words = len(tokenize(sentence))
-    if words >= 2 and replacement_evidence(sentence) is not None:  # 车卖了，现在骑电动车上班: a change reported
+    if (
+        words >= 2 and replacement_evidence(sentence) is not None
+    ):  # 车卖了，现在骑电动车上班: a change reported
         return True
     if words >= 2 and _PERSON_WORD.search(sentence):  # 爷爷在吃二甲双胍: about someone of the user's
         return True
@@ -354,11 +354,21 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
         return True
     if proper and _NAMED_SUBJECT_EN.match(sentence):  # "Ashoka is affiliated with the religion of Islam"
         return True
-    if claim is not None and claim.value and words >= 2:  # "The report is due on Friday", 孩子的牙医是方医生
-        return True
+    if claim is not None and words >= 2 and _NAME_OR_NUMBER.search(_said_value(sentence, claim.value)):
+        return True  # "The report is due on Friday", 站会是九点半; not "The weather is nice"
     if words >= 2 and any(ch.isdigit() for ch in sentence):  # 房租每月3800, "BA 117": an amount, a number
         return True
     return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
+
+
+#: A value that names or counts: a capitalised word, a digit, a Chinese numeral
+_NAME_OR_NUMBER = re.compile(r"[A-Z0-9]|[一二两三四五六七八九十百千万半]")
+
+
+def _said_value(sentence: str, value: str) -> str:
+    """``value`` (folded by the claim) as the sentence says it, with its capitals; "" when not found."""
+    at = sentence.casefold().find(value.casefold()) if value else -1
+    return sentence[at : at + len(value)] if at >= 0 else ""
 
 
 def states_value(sentence: str) -> bool:
@@ -445,7 +455,11 @@ def extract_sentence(
         memory_type, category, importance = rule.memory_type, rule.category, rule.importance
     elif first_person and time is not None and (_EVENT_EN.search(sentence) or _EVENT_ZH.search(sentence)):
         memory_type, category, importance = MemoryType.EPISODIC, None, _EVENT_IMPORTANCE
-    elif first_person and len(sentence) >= MIN_STATEMENT_CHARS and len(tokenize(sentence)) >= MIN_STATEMENT_WORDS:
+    elif (
+        first_person
+        and len(sentence) >= MIN_STATEMENT_CHARS
+        and len(tokenize(sentence)) >= MIN_STATEMENT_WORDS
+    ):
         memory_type, category, importance = (
             MemoryType.FACT,
             FactCategory.GENERAL,
