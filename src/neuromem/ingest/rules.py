@@ -270,8 +270,12 @@ DECLARATIVE_IMPORTANCE = (
     0.45  # a statement of a value, or about a named entity: kept at the default threshold
 )
 _NAMED = frozenset({"person", "organization", "place"})
-#: A word for someone of the user's: a statement about them is about the user's life ("Grandpa takes …", 孩子的牙医…)
-_PERSON_WORD = re.compile(rf"\b(?:{'|'.join(sorted(PEOPLE_EN))})\b|{'|'.join(PEOPLE_ZH)}", re.IGNORECASE)
+#: A statement whose subject is someone of the user's is about the user's life ("Grandpa takes …", 孩子的牙医…); not
+#: one that names them as company ("Early jogging with a friend")
+_ABOUT_SOMEONE = re.compile(
+    rf"^(?:my |our )?(?:{'|'.join(sorted(PEOPLE_EN))})\b|^(?:我们?家?的?)?(?:{'|'.join(PEOPLE_ZH)})",
+    re.IGNORECASE,
+)
 #: A sentence whose subject is a name and whose verb follows it: "Ashoka is affiliated with …", "IKEA was founded
 #: in …", "Max is a golden retriever" (a name at the start of a sentence is no entity by itself: "Coffee is great")
 _NAMED_SUBJECT_EN = re.compile(
@@ -327,12 +331,13 @@ def general_importance(sentence: str) -> float:
     return _GENERAL_IMPORTANCE + (0.05 if _SPECIFIC.search(sentence) else 0.0)
 
 
-def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
+def declarative(sentence: str, entities: Sequence[EntityRef], *, dated: bool = False) -> bool:
     """A plain statement of a fact: it reports a change ("Sold the Civic, bought a used Skoda", 半马不跑了，改练铁人三项),
     speaks of someone of the user's (爷爷在吃二甲双胍), fills a slot of a known relation ("Our CTO is Dana", "I speak
     French") or gives a value ("The capital of X is Y", "The report is due on Friday"), or names a person, an
     organisation or a place in a sentence of three words or more; hedges, remarks about the conversation and
-    small talk about things ("The weather is nice") are not (issue 21 item 4)."""
+    small talk about things ("The weather is nice") are not (issue 21 item 4). ``dated``: the sentence says when
+    (a happening): a number or someone named in it does not make it a fact."""
     if _HEDGE.search(sentence):
         return False
     words = len(tokenize(sentence))
@@ -340,7 +345,9 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
         words >= 2 and replacement_evidence(sentence) is not None
     ):  # 车卖了，现在骑电动车上班: a change reported
         return True
-    if words >= 2 and _PERSON_WORD.search(sentence):  # 爷爷在吃二甲双胍: about someone of the user's
+    if (
+        words >= 2 and not dated and _ABOUT_SOMEONE.search(sentence)
+    ):  # 爷爷在吃二甲双胍: someone of the user's
         return True
     named = any(e.type in _NAMED for e in entities)
     claim = claim_of(sentence, generic=True)
@@ -356,8 +363,8 @@ def declarative(sentence: str, entities: Sequence[EntityRef]) -> bool:
         return True
     if claim is not None and words >= 2 and _NAME_OR_NUMBER.search(_said_value(sentence, claim.value)):
         return True  # "The report is due on Friday", 站会是九点半; not "The weather is nice"
-    if words >= 2 and any(ch.isdigit() for ch in sentence):  # 房租每月3800, "BA 117": an amount, a number
-        return True
+    if words >= 2 and not dated and any(ch.isdigit() for ch in sentence):  # 房租每月3800, "BA 117": a number
+        return True  # (a dated happening with a number is an event: "jogging along the river today, 5 km")
     return named and not _FIRST_PERSON.search(sentence) and len(tokenize(sentence, drop_stopwords=False)) >= 3
 
 
@@ -501,7 +508,7 @@ def extract_sentence(
     if (
         memory_type is MemoryType.FACT
         and importance < DECLARATIVE_IMPORTANCE
-        and declarative(sentence, entities)
+        and declarative(sentence, entities, dated=time is not None)
     ):
         importance = DECLARATIVE_IMPORTANCE
     if emotion is not None:
