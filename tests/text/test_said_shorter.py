@@ -150,3 +150,32 @@ def test_a_relation_a_verb_implies_is_not_apart_from_an_attribute_of_the_same_ow
     old: str, new: str, apart: bool
 ) -> None:
     assert slots_apart(new, old) is apart
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("My son's school is Hillview Primary.", "We moved him to Greenfield Academy in March."),  # a pronoun
+        ("我女儿在阳光小学上学。", "我们把她转到了实验小学。"),
+        (
+            "My grandmother lives in Leeds.",
+            "Grandma moved into a care home in York.",
+        ),  # one person, two words
+        (
+            "My flat is on Elm Street in Leeds.",
+            "We moved to another flat in Leeds, on Park Road.",
+        ),  # replaced
+        ("我不吃肉。", "我现在又开始吃肉了。"),
+    ],
+)
+def test_one_person_or_a_replacement_said_another_way_is_one_thing(old: str, new: str) -> None:
+    assert one_thing(new, old)
+
+
+def test_one_more_value_is_still_an_addition() -> None:
+    assert not one_thing("I got another cat, Pixel.", "I have a cat named Miso.")
+    assert not one_thing("我又养了一只猫。", "我养了一只猫。")
+
+
+def test_a_replacement_word_of_recall_ends_nothing_at_write_time() -> None:
+    assert value_change("我现在不吃素了，又开始吃鱼和鸡肉。", "从下周开始我改上下午三点的班。") is None

@@ -281,15 +281,35 @@ def _multi(word: str, zh: bool) -> bool:
     return _arity(word, zh=True) == "multi" if zh else bool({word, _stem(word)} & _MULTI_WORDS)
 
 
+#: Words for one person said two ways: "grandma" is "grandmother"
+_KIN_SYNONYMS_EN = {
+    "grandma": "grandmother",
+    "grandpa": "grandfather",
+    "mom": "mother",
+    "mum": "mother",
+    "dad": "father",
+}
+#: A person named by a pronoun: "We moved her to Oak Park" speaks of the one person the older statement names
+_THIRD_PERSON_EN = re.compile(r"\b(?:she|he|her|him|his)\b", re.IGNORECASE)
+_THIRD_PERSON_ZH = re.compile(r"[他她](?!们)")
+
+
 @lru_cache(maxsize=8192)
 def _people(text: str, zh: bool) -> frozenset[str]:
     folded = _fold(text).casefold()
     if zh:
         return frozenset(p for p in PEOPLE_ZH if p in folded)
-    return (
-        frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
-        & PEOPLE_EN
-    )
+    words = frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
+    return frozenset(_KIN_SYNONYMS_EN.get(w, w) for w in words & PEOPLE_EN)
+
+
+def _people_meant(new: str, old: str, zh: bool) -> frozenset[str]:
+    """The people ``new`` names, a pronoun standing for the one person ``old`` names when it names none: "We
+    moved her to Oak Park Montessori" / "My daughter's school is Lincoln Elementary"."""
+    after, before = _people(new, zh), _people(old, zh)
+    if not after and len(before) == 1 and (_THIRD_PERSON_ZH if zh else _THIRD_PERSON_EN).search(_fold(new)):
+        return before
+    return after
 
 
 def states_a_value(new: str, old: str) -> bool:
@@ -461,7 +481,13 @@ def _names_subject(subject: str, text: str) -> bool:
     if subject in folded.casefold():
         return True
     kin = [w for w in subject.split() if w in PEOPLE_EN]
-    return bool(kin) and all(re.search(rf"\b{k}\b(?!\s+[A-Z])", folded, re.IGNORECASE) for k in kin)
+    return bool(kin) and all(re.search(rf"\b(?i:{'|'.join(_said_as(k))})\b(?!\s+[A-Z])", folded) for k in kin)
+
+
+def _said_as(kin: str) -> list[str]:
+    """The words for the person ``kin`` names: "grandma" and "grandmother" (:data:`_KIN_SYNONYMS_EN`)."""
+    canonical = _KIN_SYNONYMS_EN.get(kin, kin)
+    return [canonical, *(w for w, c in _KIN_SYNONYMS_EN.items() if c == canonical)]
 
 
 def same_people(new: str, old: str, *, strict: bool = False) -> bool:
@@ -473,7 +499,7 @@ def same_people(new: str, old: str, *, strict: bool = False) -> bool:
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     if _other_subjects(new, old, zh):
         return False  # "Sam changed gyms, he goes to IronWorks now" says nothing of "My gym is FitOne"
-    before, after = _people(old, zh), _people(new, zh)
+    before, after = _people(old, zh), _people_meant(new, old, zh)
     if strict or (before - after and _SPEAKER_FIRST.match(_fold(new))):
         return not before ^ after  # "I left Paris" says nothing of "My sister lives in Paris"
     return not after - before
@@ -551,12 +577,23 @@ def one_thing(new: str, old: str) -> bool:
     孩子转学去了实验小学附属幼儿园, 我姐姐住在成都 / 我姐姐…搬去了重庆, "My cousin Ana is a student" / "Ana graduated …".
     The newer one may leave out whose it is when the speaker is not its subject: "My kid's bedtime is 8 pm" /
     "We moved bedtime to 7:30" (:func:`same_people`)."""
-    if not same_people(new, old) or _ADDITIVE.search(_fold(new)):
+    if not same_people(new, old) or _adds(new):
         return False
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     whom = _whom_both_name(new, old, zh)
     words = (_align_tokens(new)[0] | _align_tokens(old)[0]) - whom
     return not any(_multi(w, zh) for w in words if not (zh and any(p in w for p in whom)))
+
+
+#: Words that take back an "also" of ``slots._ADDITIVE`` for ordering what recall found: "moved to another flat",
+#: 又开始吃鱼 tell a change, not one more value (at write time they would end too much: 又开始 / 今年开始)
+_REPLACED_BY_ANOTHER = re.compile(r"\bto another\b|又开始")
+
+
+def _adds(new: str) -> bool:
+    """``new`` adds a value ("also", "too", 也, 还) rather than replacing one."""
+    folded = _fold(new)
+    return bool(_ADDITIVE.search(_REPLACED_BY_ANOTHER.sub(" ", folded)))
 
 
 #: A word for a person followed by a name: "cousin Ana", "Aunt Rosa"
@@ -566,7 +603,7 @@ _KIN_NAMED_EN = re.compile(rf"\b({'|'.join(sorted(PEOPLE_EN))})\s+([A-Z][a-z]+)\
 def _whom_both_name(new: str, old: str, zh: bool) -> frozenset[str]:
     """The words for a person both statements name, directly or by the name that follows it in one of them
     ("my cousin Ana" / "Ana …"): whom the two are about."""
-    both = _people(new, zh) & _people(old, zh)
+    both = _people_meant(new, old, zh) & _people(old, zh)
     if zh:
         return both
     named = {
