@@ -23,6 +23,7 @@ from neuromem.recall.truth import (
     Outdated,
     TruthFacts,
     above_floor,
+    closeness,
     is_outdated,
     lexical_traces,
     newer_first,
@@ -543,3 +544,37 @@ def test_a_question_is_paired_only_with_the_users_next_turn() -> None:
     assert questions_answered([asked, elsewhere, answer, statement]) == {0: 2}
     assert questions_answered([asked, elsewhere]) == {}
     assert questions_answered([statement, answer]) == {}
+
+
+def test_an_answer_is_as_close_to_the_query_as_the_question_it_answers() -> None:
+    """ "Yes, it's 112 now." says little of the locker by itself; the assistant's question it answers ("Did they
+    move your gym locker?") says what it is about. The answer is as close to the query as the question, so it
+    ranks above the older statement of the locker, which it ends ("now")."""
+    said = T2 + dt.timedelta(seconds=30)
+    old = _alike_hit(1, "My gym locker is number 58.", 1.4, 0.88, T1)
+    question_turn = TurnRef(
+        uuid.UUID(int=20), "s2", 4, "assistant", None, "Did they move your gym locker?", T2
+    )
+    answer_turn = TurnRef(uuid.UUID(int=21), "s2", 5, "user", None, "Yes, it's 112 now.", said)
+    question = SearchHit(
+        MemoryRecord(
+            id=question_turn.id,
+            user_id="u",
+            content=question_turn.content,
+            memory_type=MemoryType.EPISODIC,
+            metadata={"turn_only": True, "role": "assistant"},
+            created_at=T2,
+        ),
+        ScoreBreakdown(0.9, 0, 0, 0, 0.9, {"vector_turns": 1}, {"score_vector_turns": 0.91}),
+        (question_turn,),
+    )
+    answer = dataclasses.replace(_alike_hit(3, answer_turn.content, 0.5, 0.78, said), turns=(answer_turn,))
+    hits = [old, question, answer]
+    assert closeness(hits) == [0.88, 0.91, 0.91]
+    ranked = newer_first(hits, TruthFacts(), {}, 0.95, "Which gym locker is mine?")
+    order = [h.memory.id.int for h in ranked]
+    assert order.index(3) < order.index(1), order
+    assert is_outdated(next(h for h in ranked if h.memory.id.int == 1).memory)
+    # without the question among the hits, the answer alone is too far from the query to say anything
+    alone = newer_first([old, answer], TruthFacts(), {}, 0.95, "Which gym locker is mine?")
+    assert [h.memory.id.int for h in alone] == [1, 3]

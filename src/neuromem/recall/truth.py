@@ -242,6 +242,18 @@ def query_cosine(hit: SearchHit) -> float | None:
     return max(found) if found else None
 
 
+def closeness(hits: Sequence[SearchHit]) -> list[float | None]:
+    """Each hit's cosine to the query (:func:`query_cosine`); the user's answer to an assistant's question among
+    the hits is as close as the question when that is closer: "Yes, it's 7702 now" answers what "Did you ever
+    reset the locker code?" asks (:func:`questions_answered`)."""
+    out = [query_cosine(h) for h in hits]
+    for question, answer in questions_answered(hits).items():
+        near_q, near_a = out[question], out[answer]
+        if near_q is not None and (near_a is None or near_q > near_a):
+            out[answer] = near_q
+    return out
+
+
 def says_a_change(new: str, old: str) -> bool:
     """``new`` says that a value changed ("now", "switched", 不是了) and does not repeat ``old``'s values."""
     return change_evidence(new) is not None and not repeats_values(new, old)
@@ -288,17 +300,18 @@ def answer_alike(
 ) -> set[tuple[int, int]]:
     """Among the first ``top`` hits, the (older, newer) of every two facts or turns the user said at least
     :data:`ONE_BREATH` apart that answer the query alike: the newer one's cosine to the query
-    (:func:`query_cosine`) is at most ``margin`` below the older's, and the texts pass
+    (:func:`closeness`) is at most ``margin`` below the older's, and the texts pass
     ``text.slot_frames.answers_alike`` (both statements of a value, the same people both ways, no relation of
     many values), and not one naming more of the ``query``'s names than the other (:func:`_same_names_asked`);
     with ``wide``, also a newer one at most that far below when the templates do not read two slots in the pair
     (:func:`slots_apart`). By position in ``hits``. Such a pair is put in time order; the closeness says they answer one
     question, not that the older value ended (``newer_first`` marks it only when the newer one says so)."""
     out: set[tuple[int, int]] = set()
+    near = closeness(hits)
     for older, newer in _users_statement_pairs(hits, top):
         if said_at(hits[newer]) - said_at(hits[older]) < ONE_BREATH:
             continue  # said together (one turn, one import): two parts of one account, not a new value
-        near_old, near_new = query_cosine(hits[older]), query_cosine(hits[newer])
+        near_old, near_new = near[older], near[newer]
         if near_old is None or near_new is None or near_new < near_old - max(margin, wide or 0.0):
             continue
         new, old = hits[newer].memory.content, hits[older].memory.content
@@ -311,7 +324,8 @@ def answer_alike(
 
 def _within(hits: Sequence[SearchHit], older: int, newer: int, margin: float) -> bool:
     """The newer hit's cosine to the query is at most ``margin`` below the older one's."""
-    near_old, near_new = query_cosine(hits[older]), query_cosine(hits[newer])
+    near = closeness(hits)
+    near_old, near_new = near[older], near[newer]
     return near_old is not None and near_new is not None and near_new >= near_old - margin
 
 
