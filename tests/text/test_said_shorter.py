@@ -9,8 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-from neuromem.recall.truth import slots_apart, tells_a_change
-from neuromem.text.slot_frames import names_another_thing, one_thing, replacement_evidence
+from neuromem.recall.truth import says_a_change, slots_apart, tells_a_change
+from neuromem.text.slot_frames import (
+    ends_what_it_repeats,
+    names_another_thing,
+    one_thing,
+    replacement_evidence,
+)
 from neuromem.text.slots import claim_of, said_shorter
 from neuromem.text.value_changes import value_change
 
@@ -179,3 +184,21 @@ def test_one_more_value_is_still_an_addition() -> None:
 
 def test_a_replacement_word_of_recall_ends_nothing_at_write_time() -> None:
     assert value_change("我现在不吃素了，又开始吃鱼和鸡肉。", "从下周开始我改上下午三点的班。") is None
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "ends"),
+    [
+        ("I'm preparing for the GMAT.", "I withdrew from the GMAT, I'm taking the GRE instead.", True),
+        ("Our dog is called Pepper.", "We renamed the dog Rusty, Pepper didn't suit him.", True),
+        ("我在Shopee上班。", "我不在Shopee了，现在在Lazada上班。", True),
+        (
+            "I take 20 mg of Lipitor.",
+            "I take 20 mg of Lipitor every night now.",
+            False,
+        ),  # said again: a restatement
+    ],
+)
+def test_an_old_value_named_to_say_it_is_over_is_a_change(old: str, new: str, ends: bool) -> None:
+    assert ends_what_it_repeats(new, old) is ends
+    assert says_a_change(new, old) is ends

@@ -48,6 +48,7 @@ from ..text.entities import extract_entities
 from ..text.slot_frames import (
     answers_alike,
     change_evidence,
+    ends_what_it_repeats,
     names_another_thing,
     one_statement_long,
     one_thing,
@@ -255,8 +256,13 @@ def closeness(hits: Sequence[SearchHit]) -> list[float | None]:
 
 
 def says_a_change(new: str, old: str) -> bool:
-    """``new`` says that a value changed ("now", "switched", 不是了) and does not repeat ``old``'s values."""
-    return change_evidence(new) is not None and not repeats_values(new, old)
+    """``new`` says that a value changed ("now", "switched", 不是了) and does not repeat ``old``'s values, but to
+    end them ("I withdrew from the CPA, I'm doing a CFA instead": ``text.slot_frames.ends_what_it_repeats``)."""
+    return change_evidence(new) is not None and _new_value(new, old)
+
+
+def _new_value(new: str, old: str) -> bool:
+    return not repeats_values(new, old) or ends_what_it_repeats(new, old)
 
 
 def tells_a_change(new: str, old: str) -> bool:
@@ -268,7 +274,7 @@ def tells_a_change(new: str, old: str) -> bool:
     to T-Mobile" tells the change in the past tense."""
     return (
         replacement_evidence(new) is not None
-        and not repeats_values(new, old)
+        and _new_value(new, old)
         and one_thing(new, old)
         and not names_another_thing(new, old)
     )

@@ -615,6 +615,30 @@ def _whom_both_name(new: str, old: str, zh: bool) -> frozenset[str]:
     return frozenset(both | named)
 
 
+#: Words that end what follows them ("withdrew from the CPA", "no longer with Chase", 不在美团) or what precedes
+#: them ("Mochi didn't suit her", "Chase is history"): a value named to say it is over
+_ENDS_BEFORE = (
+    r"(?:withdrew from|dropped out of|quit|left|cancel+ed|sold|dropped|stopped|ditched|no longer(?: at| with| in| use)?"
+    r"|not (?:at|with|in|using) |不在|不用|退了|离开了?|辞了|卖了)\s*(?:the |my |our )?"
+)
+_ENDS_AFTER = (
+    r"\s*(?:didn't|doesn't|did not|does not|isn't|wasn't|is no longer|is history|is over|不行了|不用了|退了)"
+)
+
+
+def ends_what_it_repeats(new: str, old: str) -> bool:
+    """Every value of ``old`` that ``new`` says again it names to say it is over: "I withdrew from the CPA, I'm
+    doing a CFA level 1 instead" / "I'm studying for the CPA exam", "We renamed the cat Biscuit, Mochi didn't
+    suit her" / "My cat is called Mochi". Such a statement repeats the old value to end it, not to restate it
+    (:func:`repeats_values`)."""
+    said = _align_tokens(old)[1] & _align_tokens(new)[1]
+    folded = _fold(new)
+    return bool(said) and all(
+        re.search(rf"{_ENDS_BEFORE}{re.escape(v)}|{re.escape(v)}{_ENDS_AFTER}", folded, re.IGNORECASE)
+        for v in said
+    )
+
+
 def repeats_values(new: str, old: str) -> bool:
     """``new`` says again every value ``old`` gives (its numbers, names, Latin words inside zh), and ``old``
     gives one: a restatement ("我当老师12年了" / "我教书已经有12年了"), not a new value."""
