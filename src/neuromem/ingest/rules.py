@@ -341,13 +341,10 @@ def declarative(sentence: str, entities: Sequence[EntityRef], *, dated: bool = F
     if _HEDGE.search(sentence):
         return False
     words = len(tokenize(sentence))
-    if (
-        words >= 2 and replacement_evidence(sentence) is not None
-    ):  # 车卖了，现在骑电动车上班: a change reported
+    # a change reported (车卖了，现在骑电动车上班), or someone of the user's as its subject (爷爷在吃二甲双胍)
+    if words >= 2 and replacement_evidence(sentence) is not None:
         return True
-    if (
-        words >= 2 and not dated and _ABOUT_SOMEONE.search(sentence)
-    ):  # 爷爷在吃二甲双胍: someone of the user's
+    if words >= 2 and not dated and _ABOUT_SOMEONE.search(sentence):
         return True
     named = any(e.type in _NAMED for e in entities)
     claim = claim_of(sentence, generic=True)

@@ -328,9 +328,9 @@ def answer_alike(
     return set(_same_names_asked(hits, out, query))
 
 
-def _within(hits: Sequence[SearchHit], older: int, newer: int, margin: float) -> bool:
-    """The newer hit's cosine to the query is at most ``margin`` below the older one's."""
-    near = closeness(hits)
+def _within(near: Sequence[float | None], older: int, newer: int, margin: float) -> bool:
+    """The newer hit's closeness to the query (``near``: :func:`closeness`) is at most ``margin`` below the older
+    one's."""
     near_old, near_new = near[older], near[newer]
     return near_old is not None and near_new is not None and near_new >= near_old - margin
 
@@ -436,8 +436,9 @@ def newer_first(
             ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
         )
         pairs.add((min(older, newer), max(older, newer)))
+    near = closeness(ordered)
     for older, newer in answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN):
-        if _within(ordered, older, newer, ANSWER_MARGIN) and says_a_change(
+        if _within(near, older, newer, ANSWER_MARGIN) and says_a_change(
             ordered[newer].memory.content, ordered[older].memory.content
         ):
             until = said_at(ordered[newer])
