@@ -578,3 +578,40 @@ def test_an_answer_is_as_close_to_the_query_as_the_question_it_answers() -> None
     # without the question among the hits, the answer alone is too far from the query to say anything
     alone = newer_first([old, answer], TruthFacts(), {}, 0.95, "Which gym locker is mine?")
     assert [h.memory.id.int for h in alone] == [1, 3]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query", "below"),
+    [
+        # the query names the person by a possessive ("Mark's"), the newer statement by the bare name
+        (
+            "Lena is Mark's girlfriend.",
+            "Mark is dating Sofia now, he and Lena split.",
+            "Who is Mark's girlfriend?",
+            0.06,  # says a change: beyond the wide band, within CHANGE_MARGIN
+        ),
+        # the newer statement names the thing ("bedtime") without saying whose it is
+        (
+            "My kid's bedtime is 8 pm.",
+            "We moved bedtime to 7:30 since school started.",
+            "What time is my kid's bedtime?",
+            0.06,
+        ),
+        # a person in a leading clause dates the statement; the speaker is its subject (no change word: the band)
+        ("我每天六点半起床。", "孩子出生后我五点就得起来了。", "我几点起床？", 0.04),
+        (
+            "I wake up at 7 on weekdays.",
+            "After my son was born, I get up at 5:30.",
+            "When do I get up?",
+            0.04,
+        ),
+    ],
+)
+def test_a_newer_value_of_a_persons_thing_or_dated_by_a_person_ranks_first(
+    old: str, new: str, query: str, below: float
+) -> None:
+    older = _alike_hit(1, old, 1.4, 0.88, T1)
+    newer = _alike_hit(2, new, 0.0, 0.88 - below, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
+    assert not any(is_outdated(h.memory) for h in ranked)

@@ -248,6 +248,8 @@ _CAP_SEQ = re.compile(
     r"\b(?:Mr|Mrs|Ms|Dr|Prof|St)\.?\s+[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*"
     r"|\b[A-Z][\w'’&.-]*(?:\s+(?:(?:of|the|de|van|von|and|&)\s+)?[A-Z][\w'’&.-]*)*"
 )
+#: The possessive ending of a name ("Mark's", "Anna’s"), not a part of it
+_POSSESSIVE = re.compile(r"['’]s$")
 _SENTENCE_START = re.compile(r"(?:^|[.!?。！？\n]\s*|[\"“(]\s*)$")
 
 
@@ -276,6 +278,8 @@ def _english_entities(text: str) -> list[Entity]:
             words = words[1:]
         while words and words[-1].lower() in _CONNECTORS:
             words = words[:-1]
+        if words and _POSSESSIVE.search(words[-1]) and len(words[-1]) > 2:
+            words[-1] = _POSSESSIVE.sub("", words[-1])  # "Mark's girlfriend": the name is Mark
         if not words:
             continue
         name = " ".join(words)

@@ -294,22 +294,56 @@ _THIRD_PERSON_EN = re.compile(r"\b(?:she|he|her|him|his)\b", re.IGNORECASE)
 _THIRD_PERSON_ZH = re.compile(r"[他她](?!们)")
 
 
+#: A leading clause that dates what the speaker says by someone else's happening: "Since the baby arrived I'm up at
+#: 5:30", "After my son was born, I …", 孩子出生后我五点就得起来了. The person in it is a time, not whom it is about
+_TIME_CLAUSE_EN = re.compile(
+    r"^(?:ever\s+)?(?:since|after|when|once)\b[^,;.]{1,60}?,?\s+(?=i\b|i'm\b|we\b)", re.IGNORECASE
+)
+_TIME_CLAUSE_ZH = re.compile(r"^[^，,。；;]{1,12}?(?:以后|之后|后|以来)[，,]?(?=我)")
+
+
 @lru_cache(maxsize=8192)
 def _people(text: str, zh: bool) -> frozenset[str]:
-    folded = _fold(text).casefold()
+    """The words for people ``text`` names (``slots.PEOPLE_EN`` / ``PEOPLE_ZH``), but in a leading clause that
+    only dates the statement (:data:`_TIME_CLAUSE_EN`)."""
+    folded = _undated(_fold(text).casefold(), zh)
     if zh:
         return frozenset(p for p in PEOPLE_ZH if p in folded)
     words = frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
     return frozenset(_KIN_SYNONYMS_EN.get(w, w) for w in words & PEOPLE_EN)
 
 
-def _people_meant(new: str, old: str, zh: bool) -> frozenset[str]:
+def _people_meant(new: str, old: str, zh: bool, *, owners: bool = False) -> frozenset[str]:
     """The people ``new`` names, a pronoun standing for the one person ``old`` names when it names none: "We
-    moved her to Oak Park Montessori" / "My daughter's school is Lincoln Elementary"."""
+    moved her to Oak Park Montessori" / "My daughter's school is Lincoln Elementary"; with ``owners``, also the
+    people whose thing ``new`` names without saying whose (:func:`_owners_of_what_it_names`)."""
     after, before = _people(new, zh), _people(old, zh)
     if not after and len(before) == 1 and (_THIRD_PERSON_ZH if zh else _THIRD_PERSON_EN).search(_fold(new)):
         return before
-    return after
+    return after | _owners_of_what_it_names(new, old, zh) if owners else after
+
+
+def _undated(text: str, zh: bool) -> str:
+    """``text`` without a leading clause that only dates it (:data:`_TIME_CLAUSE_EN`)."""
+    return (_TIME_CLAUSE_ZH if zh else _TIME_CLAUSE_EN).sub("", text, count=1)
+
+
+#: A person's thing: "my kid's bedtime", "my son's school"
+_OWNED_EN = re.compile(r"\b([a-z]+)'s\s+([a-z]+)")
+
+
+def _owners_of_what_it_names(new: str, old: str, zh: bool) -> frozenset[str]:
+    """The people whose thing ``old`` names ("My kid's bedtime is 8 pm") when ``new`` names that thing ("We moved
+    bedtime to 7:30"): ``new`` speaks of their thing without saying whose. English only; for recall's ordering
+    only (:func:`one_thing`): at write time it ended "My daughter's school is Lincoln Elementary" by "We moved
+    bedtime to 7:30 since school started"."""
+    if zh:
+        return frozenset()
+    words = set(re.findall(r"[a-z]+", _fold(new).casefold()))
+    owned = _OWNED_EN.findall(_fold(old).casefold())
+    return frozenset(
+        _KIN_SYNONYMS_EN.get(who, who) for who, thing in owned if who in PEOPLE_EN and thing in words
+    )
 
 
 def states_a_value(new: str, old: str) -> bool:
@@ -490,16 +524,16 @@ def _said_as(kin: str) -> list[str]:
     return [canonical, *(w for w, c in _KIN_SYNONYMS_EN.items() if c == canonical)]
 
 
-def same_people(new: str, old: str, *, strict: bool = False) -> bool:
+def same_people(new: str, old: str, *, strict: bool = False, owners: bool = False) -> bool:
     """The newer statement names no person the older one does not ("my wife", "my kids'": another
     subject), nor another subject than the older one's (:func:`_other_subjects`); ``strict``, or when the newer
     one's subject is the speaker ("I left Paris" / "My sister lives in Paris"): nor the older one a person the
     newer one does not. ("Mei's husband is Kenji" → "Mei divorced Kenji …" names the husband by his value: the
-    subjects agree.)"""
+    subjects agree.) ``owners``: as :func:`_people_meant`."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     if _other_subjects(new, old, zh):
         return False  # "Sam changed gyms, he goes to IronWorks now" says nothing of "My gym is FitOne"
-    before, after = _people(old, zh), _people_meant(new, old, zh)
+    before, after = _people(old, zh), _people_meant(new, old, zh, owners=owners)
     if strict or (before - after and _SPEAKER_FIRST.match(_fold(new))):
         return not before ^ after  # "I left Paris" says nothing of "My sister lives in Paris"
     return not after - before
@@ -575,13 +609,13 @@ def one_thing(new: str, old: str) -> bool:
     speaks of a relation that holds many values (allergies, likes, children, languages). A person both name is
     whom they are about, not a relation's value (:func:`_whom_both_name`): 我家孩子在阳光幼儿园 /
     孩子转学去了实验小学附属幼儿园, 我姐姐住在成都 / 我姐姐…搬去了重庆, "My cousin Ana is a student" / "Ana graduated …".
-    The newer one may leave out whose it is when the speaker is not its subject: "My kid's bedtime is 8 pm" /
-    "We moved bedtime to 7:30" (:func:`same_people`)."""
-    if not same_people(new, old) or _adds(new):
+    The newer one may leave out whose thing it speaks of: "My kid's bedtime is 8 pm" / "We moved bedtime to
+    7:30" (:func:`_owners_of_what_it_names`)."""
+    if not same_people(new, old, owners=True) or _adds(new):
         return False
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     whom = _whom_both_name(new, old, zh)
-    words = (_align_tokens(new)[0] | _align_tokens(old)[0]) - whom
+    words = (_align_tokens(_undated(new, zh))[0] | _align_tokens(old)[0]) - whom
     return not any(_multi(w, zh) for w in words if not (zh and any(p in w for p in whom)))
 
 
@@ -603,7 +637,7 @@ _KIN_NAMED_EN = re.compile(rf"\b({'|'.join(sorted(PEOPLE_EN))})\s+([A-Z][a-z]+)\
 def _whom_both_name(new: str, old: str, zh: bool) -> frozenset[str]:
     """The words for a person both statements name, directly or by the name that follows it in one of them
     ("my cousin Ana" / "Ana …"): whom the two are about."""
-    both = _people_meant(new, old, zh) & _people(old, zh)
+    both = _people_meant(new, old, zh, owners=True) & _people(old, zh)
     if zh:
         return both
     named = {
