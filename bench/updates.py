@@ -80,6 +80,7 @@ DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "update_pairs.js
 #: since read while rules were shaped (session 19), and session 19's, written blind to the rules and never read
 FRESH = DATA.with_name("update_pairs_fresh.jsonl")
 FRESH2 = DATA.with_name("update_pairs_fresh2.jsonl")
+FRESH3 = DATA.with_name("update_pairs_fresh3.jsonl")
 LABELS = ("update", "addition", "restatement", "unrelated")
 LANGS = ("en", "zh")
 PATHS = ("add", "ingest")
@@ -489,8 +490,8 @@ def main() -> None:
         "--data",
         type=Path,
         default=DATA,
-        help=f"the records (default {DATA.name}; {FRESH2.name}: a set no rule was shaped on, {FRESH.name} an "
-        "earlier one; with --half all)",
+        help=f"the records (default {DATA.name}; {FRESH2.name}: a set no rule was shaped on, {FRESH3.name} a "
+        f"third set written blind, {FRESH.name} an earlier one; with --half all)",
     )
     args = parser.parse_args()
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]

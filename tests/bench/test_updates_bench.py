@@ -17,6 +17,7 @@ from bench.updates import (
     DATA,
     FRESH,
     FRESH2,
+    FRESH3,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -110,13 +111,19 @@ def test_the_files_are_what_the_generator_writes() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert module.records() == [json.loads(line) for line in DATA.read_text(encoding="utf-8").splitlines()]
-    for sets, start, path in ((module.FRESH_SETS, 300, FRESH), (module.FRESH2_SETS, 400, FRESH2)):
+    for sets, start, path in (
+        (module.FRESH_SETS, 300, FRESH),
+        (module.FRESH2_SETS, 400, FRESH2),
+        (module.FRESH3_SETS, 500, FRESH3),
+    ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
         ]
 
 
-@pytest.mark.parametrize(("path", "first", "last"), [(FRESH, 300, 399), (FRESH2, 400, 499)])
+@pytest.mark.parametrize(
+    ("path", "first", "last"), [(FRESH, 300, 399), (FRESH2, 400, 499), (FRESH3, 500, 599)]
+)
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(
     path: Path, first: int, last: int
 ) -> None:

@@ -38,6 +38,8 @@ FRESH_OUT = Path(__file__).with_name("update_pairs_fresh.jsonl")
 FRESH_FROM = 300  # the fresh set's first record number
 FRESH2_OUT = Path(__file__).with_name("update_pairs_fresh2.jsonl")
 FRESH2_FROM = 400  # the second fresh set's first record number
+FRESH3_OUT = Path(__file__).with_name("update_pairs_fresh3.jsonl")
+FRESH3_FROM = 500  # the third fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -928,6 +930,151 @@ FRESH2_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A third fresh set (session 20), written blind (without reading the rules it is measured on, nor running the
+# bench on it), for ``update_pairs_fresh3.jsonl`` (``bench.updates --data``). Same rows as above; ids from 500.
+# fmt: off
+FRESH3_EN_UPDATES = [
+    (3, "Ellie is four and obsessed with dinosaurs.|We had Ellie's fifth birthday party at the soft play on Saturday, total chaos.", "How old is Ellie?", "fifth", "four"),
+    (1, "I keep all my passwords in LastPass.|After the breach I moved everything over to 1Password.", "Which password manager do I use?", "1Password", "LastPass"),
+    (3, "My sister goes by Kate Doyle.|Kate took Brennan as her surname when she married Luis.", "What is my sister's surname?", "Brennan", "Doyle"),
+    (1, "We get our gas and electricity from EDF.|We've switched energy supplier to Ovo, the fixed deal was better.", "Who is our energy supplier?", "Ovo", "EDF"),
+    (1, "Our food shop comes from Tesco on Thursday evenings.|Our weekly Ocado order turned up early again on Saturday, I had to run down in my pyjamas.", "Who delivers our groceries?", "Ocado", "Tesco"),
+    (1, "My usual coffee spot is Grindhouse on Mill Road.|Most mornings you'll find me at Kiln by the station, their flat white is unreal.", "Where do I get my morning coffee?", "Kiln", "Grindhouse"),
+    (3, "Noah gets an hour of screen time a day.|After that school report we cut Noah to thirty minutes of screens a day.", "How much screen time does Noah get?", "thirty minutes", "an hour"),
+    (1, "My resting heart rate sits around 72.|Three months of running and my watch shows a resting heart rate of 61.", "What is my resting heart rate?", "61", "72"),
+    (1, "The estate agent valued the house at £310,000.|A:Did you get the second valuation?|Yes, Foxtons came in higher at £345,000, so we've updated the asking price.", "What is our house valued at?", "£345,000", "£310,000"),
+    (1, "Bella from number 8 walks our dog on weekdays.|A:Who's walking the dog while you're at work?|A lad called Finn from the next street does it, our old walker's gone off travelling.", "Who walks our dog on weekdays?", "Finn", "Bella"),
+    (3, "Our team tracks work in Jira.|We migrated every ticket over to Linear last sprint.", "Which tool does our team use for tickets?", "Linear", "Jira"),
+    (3, "Ruby's in Year 2 with Mrs Hollis.|Ruby's first week of Year 3 went brilliantly, she loves having a male teacher.", "What year is Ruby in at school?", "Year 3", "Year 2"),
+    (3, "My mate Dev is a sous chef at the Radisson.|Dev left the Radisson and runs his own taco truck now, queue round the block last weekend.", "What does Dev do for work?", "taco truck", "sous chef"),
+    (1, "I'm vice-captain of the hockey team.|The team voted me captain for this season, first match in charge is Saturday.", "What's my role in the hockey team?", "voted me captain", "vice-captain"),
+    (3, "The flat upstairs is rented by a couple called the Jacksons.|Met our upstairs neighbour Ottilie today, she's a vet student and has the whole flat to herself.", "Who lives in the flat upstairs?", "Ottilie", "Jacksons"),
+    (1, "I'm on the parish council.|A:Do you have the parish council meeting on Tuesday?|No, I quit the council in the spring, too many late nights.", "Am I still a parish councillor?", "quit the council", "on the parish council"),
+    (1, "I bite my nails when I'm stressed.|Haven't bitten my nails in three months, the bitter polish actually worked.", "Do I bite my nails?", "Haven't bitten", "when I'm stressed"),
+    (1, "I take 50 mg of sertraline every day.|Came off the sertraline in March with my GP's help and I'm feeling good.", "Do I take sertraline?", "Came off", "50 mg"),
+    (1, "I'm a National Trust member.|I let the National Trust membership lapse, we never used it.", "Do I have a National Trust membership?", "lapse", "I'm a National Trust member"),
+    (1, "My dental check-up is at 10 am on 12 March.|Same day, but the dentist moved my check-up to 2:15 pm.", "What time is my dental check-up?", "2:15", "10 am"),
+    (1, "We've booked the Padstow cottage for 12-19 August.|Ended up with 19-26 August for Padstow, the owners had double-booked the first week.", "Which dates is our Padstow cottage booked for?", "19-26", "12-19"),
+    (1, "Our planning application for the extension is with the council.|The council refused the extension, so now we're appealing.", "Where are we with the planning application for our extension?", "appealing", "with the council"),
+    (3, "Isla is on Stage 3 at swimming lessons.|Isla came home beaming with her Stage 5 badge, she skipped a level!", "Which swimming stage is Isla on?", "Stage 5", "Stage 3"),
+    (3, "The head teacher at the kids' school is Mrs Pryce.|The kids' school has a new head, Mr Achterberg, the old head retired at Easter.", "Who is the head teacher at the kids' school?", "Achterberg", "Pryce"),
+    (1, "My broadband is 70 Mbps.|Upgraded to full fibre, we get 500 Mbps now.", "How fast is my broadband?", "500", "70 Mbps"),
+    (1, "My 10k personal best is 52 minutes.|Crossed the line at the Richmond 10k in 48:30, a PB by miles!", "What is my 10k personal best?", "48:30", "52 minutes"),
+    (3, "The library is open until 6 on weekdays.|Budget cuts: the library shuts at 5 on weekdays from this month.", "What time does the library close on weekdays?", "at 5", "until 6"),
+    (3, "Jack plays in goal for the under-10s.|Jack scored twice from up front on Sunday, the coach reckons he's a natural striker.", "What position does Jack play?", "striker", "in goal"),
+    (1, "Completion on the house is set for 3 May.|Can you remind me what a conveyancer actually does?|Solicitor rang: completion's 17 May, the chain above us is dragging.", "When is completion on our house?", "17 May", "3 May"),
+    (1, "I'm putting £300 a month into my ISA.|A:Is the ISA standing order still going out on the 1st?|Yes, but I upped it to £450 after the pay rise.", "How much do I pay into my ISA each month?", "£450", "£300"),
+]
+FRESH3_ZH_UPDATES = [
+    (1, "我驾照这个周期已经扣了6分。|上周又被拍了个压实线，一共扣了9分了，再扣就得去重新学习。", "我驾照扣了几分了？", "9分", "6分"),
+    (3, "我婆婆一直住我们家帮忙带孩子。|孩子上小学了，婆婆回河南老家享清福去了。", "我婆婆住在哪？", "河南老家", "我们家"),
+    (1, "公司每个月餐补400块。|餐补从这个月起调到600了。", "公司每月餐补多少？", "600", "400"),
+    (1, "我考研目标是浙大。|助手:考研择校最后定了吗？|定了，报华东师大，求稳。", "我考研报的哪所学校？", "华东师大", "浙大"),
+    (3, "闺女近视一百五十度。|今天带闺女复查，近视涨到两百度了，得重新配眼镜。", "闺女近视多少度？", "两百度", "一百五十度"),
+    (1, "我手里有两千股招商银行。|上周又加仓了一千股招行，一共三千股了。", "我持有多少股招商银行？", "三千股", "两千股"),
+    (3, "我妹在建行柜台上班。|我妹考上公务员了，分在区税务局，下个月报到。", "我妹在哪上班？", "税务局", "建行柜台"),
+    (3, "我家咪咪八斤。|咪咪现在十一斤了，胖得都跳不上沙发。", "咪咪多重？", "十一斤", "八斤"),
+    (1, "我是孩子班上的家委会成员。|家委会的事我推掉了，让孩子他爸去。", "我还在家委会吗？", "推掉了", "家委会成员"),
+    (1, "我每天下午都要来一杯奶茶。|奶茶已经一个月没碰了，脸上痘痘都少了。", "我还喝奶茶吗？", "一个月没碰", "每天下午"),
+    (1, "我周末在上日语班。|日语班我没续费，考完N3就停了。", "我还在上日语班吗？", "没续费", "周末在上"),
+    (3, "儿子中午在学校门口的小饭桌吃饭。|儿子中午改在学校食堂吃了，家长们都说干净。", "儿子中午在哪吃饭？", "食堂", "小饭桌"),
+    (1, "我的车周三限号。|限号轮换了，这三个月改成周五限。", "我的车哪天限号？", "周五", "周三"),
+    (1, "新房还在刷墙。|新房总算装修完了，通通风月底就能入住。", "新房装修到哪一步了？", "装修完了", "刷墙"),
+    (1, "我的落户申请还在公示。|助手:落户的事有进展吗？|批下来了，下周去派出所办户口。", "我的落户办得怎么样了？", "批下来了", "公示"),
+    (1, "我婚礼的伴娘是小雅。|伴娘那边出了点状况，最后请的是大学室友阿琳。", "我婚礼的伴娘是谁？", "阿琳", "小雅"),
+    (3, "我们公司内部沟通用钉钉。|公司全面上了飞书，请假审批都走飞书了。", "我们公司用什么办公软件？", "飞书", "钉钉"),
+    (3, "儿子周六上午去学乐高。|儿子嫌原来那个班太幼稚，周六上午去少年宫学编程了。", "儿子周六上午学什么？", "编程", "乐高"),
+    (3, "跟我们对接的甲方是王姐。|甲方换人了，现在对接的是新来的小邓。", "甲方对接人是谁？", "小邓", "王姐"),
+    (3, "我爸高压一直在160左右。|我爸这几天早晚量的高压都在130出头，医生说药对路了。", "我爸高压多少？", "130", "160"),
+    (1, "我一年有5天年假。|工龄满十年了，今年年假有10天。", "我一年有几天年假？", "10天", "5天"),
+    (1, "跟我合租的是小吴。|助手:合租还顺利吗？|挺好的，原来的室友回老家考公了，次卧住进来一个程序员，叫阿泽。", "我的室友是谁？", "阿泽", "小吴"),
+    (1, "车贷还剩8万没还。|年终奖拿去提前还了一部分，车贷只剩3万了。", "我的车贷还剩多少？", "3万", "8万"),
+    (1, "我B站有1200个粉丝。|今天B站粉丝破万了！", "我B站有多少粉丝？", "破万", "1200"),
+    (1, "我每天坐公交送孩子上学。|助手:最近送孩子上学还是坐公交吗？|不坐了，买了辆电瓶车，十分钟就到。", "我怎么送孩子上学？", "电瓶车", "公交"),
+    (1, "我的手机套餐每月58。|推荐几个好用的记账App？|套餐我降到39一个月的了，流量够用。", "我的手机套餐每月多少钱？", "39", "58"),
+    (3, "我们小区的快递驿站在3号楼底商。|今天真折腾，早上送完孩子去医院拿了报告，中午又陪客户吃饭。晚上去取快递才发现驿站挪到了南门便利店旁边，白走了一趟。", "我们小区的快递驿站在哪？", "南门", "3号楼"),
+    (1, "我的体检约在3月8号上午。|体检还是那天，时间改到下午两点了。", "我的体检约在几点？", "下午两点", "上午"),
+    (1, "我住研究生公寓7号楼312。|还是7号楼，楼上508那间空出来了，我跟宿管申请住了进去。", "我住哪个宿舍？", "508", "312"),
+    (3, "我们部门的周报每周五交。|领导说周报提前到每周四下班前交。", "我们部门周报哪天交？", "周四", "周五"),
+]
+FRESH3_EN_MULTI = [
+    (1, "I do spin on Monday nights.|I've added a Thursday kettlebell class as well.", "Which gym classes do I take?", "kettlebell", "spin"),
+    (1, "I collect Avios when I fly.|Signed up for Air France's Flying Blue too, I'm flying with them a lot for work.", "Which frequent flyer schemes am I in?", "Flying Blue", "Avios"),
+    (3, "Priti next door keeps chickens.|A:Any other animals at Priti's?|She's got two pygmy goats as well, they eat everything.", "What animals does Priti keep?", "goats", "chickens"),
+    (1, "I've had my yellow fever jab.|Got the typhoid vaccine yesterday ahead of the Kenya trip.", "Which travel vaccinations have I had?", "typhoid", "yellow fever"),
+    (1, "I've got a small swallow tattoo on my wrist.|Finally got the fern tattoo on my shoulder blade at the weekend.", "What tattoos do I have?", "fern", "swallow"),
+    (3, "My partner's parents have a cottage in Cornwall.|His parents have bought a flat in Alicante too, for the winters.", "Where do my partner's parents have homes?", "Alicante", "Cornwall"),
+    (1, "I get a Riverford veg box every week.|I've started a coffee subscription with Pact as well.", "Which regular deliveries do I get?", "Pact", "Riverford"),
+    (1, "We've done the Isle of Skye.|We spent Easter on Arran, another island ticked off.", "Which Scottish islands have we visited?", "Arran", "Skye"),
+    (1, "I referee youth football on Saturdays.|I've started umpiring cricket in the summer too.", "Which sports do I officiate?", "cricket", "football"),
+    (3, "Our company is ISO 9001 certified.|We passed our ISO 27001 audit this month, so that's another certificate on the wall.", "Which ISO certifications does our company hold?", "27001", "9001"),
+]
+FRESH3_ZH_MULTI = [
+    (1, "我有C1驾照。|今年又把摩托车驾照考下来了，周末能骑车兜风。", "我有哪些驾照？", "摩托车", "C1"),
+    (1, "我每周二晚上跟同事打篮球。|周六早上我还在踢业余足球联赛。", "我平时参加哪些球类运动？", "足球", "篮球"),
+    (3, "我姥姥在院子里种了一排月季。|姥姥今年又在墙角种了几棵葡萄。", "我姥姥院子里种了什么？", "葡萄", "月季"),
+    (1, "我是山姆会员。|Costco的卡我也办了，两家轮着逛。", "我办了哪些超市的会员？", "Costco", "山姆"),
+    (1, "我去过九寨沟。|助手:最近还去哪玩了吗？|五一去了趟张家界，人山人海。", "我去过哪些景区？", "张家界", "九寨沟"),
+    (3, "我老公会修电脑。|他最近跟着视频学会了贴瓷砖，卫生间是他自己贴的。", "我老公会哪些手艺？", "贴瓷砖", "修电脑"),
+    (1, "我家装了扫地机器人。|上个月又添了台烘干机，梅雨天再也不愁了。", "我家有哪些省事的家电？", "烘干机", "扫地机器人"),
+    (1, "我加了小区的跑步群。|最近还进了一个读书打卡群。", "我加了哪些群？", "读书打卡群", "跑步群"),
+    (3, "我们厂给比亚迪供货。|今年我们还拿下了理想汽车的订单。", "我们厂给哪些车企供货？", "理想", "比亚迪"),
+    (1, "我背单词用百词斩。|又下了个扇贝单词，两个一起刷。", "我背单词用哪些App？", "扇贝", "百词斩"),
+]
+FRESH3_EN_RESTATE = [
+    (1, "s", "My boiler is a Worcester Bosch.|The boiler's made by Worcester Bosch.", "What make is my boiler?", "Worcester Bosch", ""),
+    (3, "s", "Gran's care home is called Willow Lodge.|Willow Lodge is the name of the home Gran lives in.", "What is Gran's care home called?", "Willow Lodge", ""),
+    (1, "s", "Our anniversary dinner is booked at Dishoom for 8 pm.|We've got a table at Dishoom at 8 pm for the anniversary.", "Where is our anniversary dinner booked?", "Dishoom", "8 pm"),
+    (1, "m", "I'm a member of the RSPB and the Ramblers.|The Ramblers and the RSPB are the two groups I belong to.", "Which organisations am I a member of?", "Ramblers", "RSPB"),
+    (3, "s", "Our on-call rota rotates every Monday.|Every Monday the on-call duty moves on to the next person.", "When does our on-call rota rotate?", "Monday", ""),
+    (1, "s", "My Eurostar seat is coach 11, seat 62.|A:Which seat did you get on the Eurostar?|Coach 11, seat 62, by the window.", "What's my seat on the Eurostar?", "seat 62", "coach 11"),
+    (3, "s", "My niece Talia is three months old.|Talia's three months now and already smiling.", "How old is Talia?", "three months", ""),
+    (1, "s", "I pay £62 a month for my phone contract.|My phone contract comes to £62 a month.", "How much is my phone contract?", "£62", ""),
+]
+FRESH3_ZH_RESTATE = [
+    (1, "s", "我家燃气是华润的。|给我们家供气的是华润燃气。", "我家燃气是哪家公司的？", "华润", ""),
+    (3, "s", "我姥爷今年八十三了。|姥爷八十三岁了，身体还挺硬朗。", "我姥爷多大岁数了？", "八十三", ""),
+    (1, "m", "我做饭最常用砂锅和铸铁锅。|铸铁锅跟砂锅，是我厨房里用得最多的两口锅。", "我做饭常用哪些锅？", "铸铁锅", "砂锅"),
+    (1, "s", "我的工号是A0317。|助手:你的工号是多少来着？|A0317，上次说过的。", "我的工号是多少？", "A0317", ""),
+    (3, "s", "小区垃圾车每天晚上七点来收垃圾。|每晚七点，垃圾车会来小区收一趟。", "小区几点收垃圾？", "七点", ""),
+    (1, "s", "我闺女的生日是腊月初八。|腊月初八是我闺女生日，正好喝腊八粥。", "我闺女生日是哪天？", "腊月初八", ""),
+    (1, "s", "我的车挂的是新能源绿牌。|我那辆车是绿牌，新能源的。", "我的车挂什么牌照？", "绿牌", "新能源"),
+    (3, "s", "我们公司的年终奖一般是两个月工资。|年终奖在我们公司通常发两个月工资。", "公司年终奖一般发多少？", "两个月工资", ""),
+]
+FRESH3_EN_UNRELATED = [
+    (1, "s", "My son's football boots are a size 4.|My husband's just ordered himself size 10 trainers.", "What size are my son's football boots?", "size 4", "size 10"),
+    (1, "s", "Our home insurance is with LV.|The car insurance went over to Churchill this year.", "Who is our home insurance with?", "LV", "Churchill"),
+    (1, "s", "The cat's vet appointment is Tuesday at 3:40.|The dog's booster jab at the vet is now Friday at 10.", "When is the cat's vet appointment?", "Tuesday", "Friday"),
+    (3, "s", "Marta's flat is on the fifth floor.|Marta's office is on the twelfth floor.", "Which floor is Marta's office on?", "twelfth", "fifth"),
+    (1, "s", "My savings pot is with Monzo.|My pension's with Scottish Widows.", "Who is my pension with?", "Scottish Widows", "Monzo"),
+    (1, "s", "My brother's wedding is on 21 June.|My cousin's wedding has been pushed back to 4 October.", "When is my brother's wedding?", "21 June", "4 October"),
+    (1, "s", "The kids' iPad passcode is 1357.|The Sky parental PIN is 8642 now.", "What's the Sky parental PIN?", "8642", "1357"),
+    (3, "s", "Our building manager is Gerald Finch.|The weekend concierge in our building is Rhona.", "Who is the weekend concierge?", "Rhona", "Gerald Finch"),
+    (1, "m", "I'm learning to knit.|My husband's taking up woodturning.", "What am I learning to do?", "knit", "woodturning"),
+    (1, "s", "My reading glasses are +1.5.|My distance glasses prescription has changed to -0.75.", "What strength are my reading glasses?", "+1.5", "-0.75"),
+    (3, "s", "The Year 6 residential trip is to the Peak District.|The Year 5 trip this year is going to Chester Zoo instead.", "Where is the Year 6 residential trip?", "Peak District", "Chester Zoo"),
+    (1, "s", "My Tesco Clubcard number ends in 0921.|My Boots Advantage card ends in 3348.", "What does my Boots card number end in?", "3348", "0921"),
+    (3, "s", "Our sprint review is on Thursday afternoons.|Sprint planning has moved to Monday mornings.", "When is our sprint review?", "Thursday", "Monday"),
+    (1, "s", "Mum had her hip replacement at Frimley Park.|Dad's cataract surgery is booked at the Royal Surrey.", "Where is Dad's cataract surgery booked?", "Royal Surrey", "Frimley Park"),
+]
+FRESH3_ZH_UNRELATED = [
+    (1, "s", "我医保卡里还有两千多。|我公交卡里只剩86块了。", "我医保卡里还有多少钱？", "两千多", "86块"),
+    (1, "s", "小区停车费每月三百。|公司楼下停车现在涨到一小时十块了。", "小区停车费每月多少？", "三百", "十块"),
+    (3, "s", "小周的宿舍在6号楼。|小周的实验室在化学楼四层。", "小周的实验室在哪？", "化学楼", "6号楼"),
+    (1, "s", "我的股票账户是在华泰证券开的。|我老婆的基金是在支付宝上买的。", "我的股票账户在哪家券商？", "华泰", "支付宝"),
+    (1, "s", "我堂哥的婚礼定在国庆节。|我表姐的婚礼改到元旦了。", "我堂哥哪天结婚？", "国庆", "元旦"),
+    (1, "s", "孩子平板的解锁密码是0520。|路由器后台密码我改成了admin888。", "路由器后台密码是什么？", "admin888", "0520"),
+    (3, "s", "我们单位的食堂在B座地下一层。|单位的健身房在C座五楼。", "单位健身房在哪？", "C座五楼", "B座地下一层"),
+    (1, "m", "我最近在学剪视频。|我老公迷上了做木工。", "我最近在学什么？", "剪视频", "木工"),
+    (1, "s", "我的老花镜是一百度的。|我妈的老花镜换成了三百度的。", "我的老花镜多少度？", "一百度", "三百度"),
+    (3, "s", "我们公司今年的团建去千岛湖。|隔壁部门的团建改去莫干山了。", "我们公司团建去哪？", "千岛湖", "莫干山"),
+    (1, "s", "我的京东会员明年3月到期。|我的网易云黑胶会员下个月到期。", "我的网易云会员什么时候到期？", "下个月", "明年3月"),
+    (3, "s", "楼下药店晚上十点关门。|对面超市现在开到晚上十一点了。", "楼下药店几点关门？", "十点", "十一点"),
+    (1, "s", "我婆婆的降压药在社区卫生站开。|我爸的降糖药现在去市二院开了。", "我爸的降糖药在哪开？", "市二院", "社区卫生站"),
+    (1, "s", "我的美团账号绑的是我老婆的手机号。|我的淘宝绑的是我自己139开头那个号。", "我的美团账号绑的是谁的手机号？", "老婆", "139开头"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -936,6 +1083,10 @@ FRESH_SETS = (
 FRESH2_SETS = (
     ("en", FRESH2_EN_UPDATES, FRESH2_EN_MULTI, FRESH2_EN_RESTATE, FRESH2_EN_UNRELATED),
     ("zh", FRESH2_ZH_UPDATES, FRESH2_ZH_MULTI, FRESH2_ZH_RESTATE, FRESH2_ZH_UNRELATED),
+)
+FRESH3_SETS = (
+    ("en", FRESH3_EN_UPDATES, FRESH3_EN_MULTI, FRESH3_EN_RESTATE, FRESH3_EN_UNRELATED),
+    ("zh", FRESH3_ZH_UPDATES, FRESH3_ZH_MULTI, FRESH3_ZH_RESTATE, FRESH3_ZH_UNRELATED),
 )
 
 
@@ -1057,7 +1208,8 @@ def records() -> list[dict[str, object]]:
 def fresh_records(
     sets: tuple[tuple[str, list, list, list, list], ...], start: int
 ) -> list[dict[str, object]]:
-    """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400): every label in both languages."""
+    """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500): every
+    label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -1081,6 +1233,7 @@ def main() -> None:
     write(OUT, records())
     write(FRESH_OUT, fresh_records(FRESH_SETS, FRESH_FROM))
     write(FRESH2_OUT, fresh_records(FRESH2_SETS, FRESH2_FROM))
+    write(FRESH3_OUT, fresh_records(FRESH3_SETS, FRESH3_FROM))
 
 
 if __name__ == "__main__":
