@@ -615,3 +615,48 @@ def test_a_newer_value_of_a_persons_thing_or_dated_by_a_person_ranks_first(
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
     assert not any(is_outdated(h.memory) for h in ranked)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        # a person named in passing after the first clause is not another subject
+        (
+            "Harriet Cole does my accounts.",
+            "Ledgerline is handling my tax return this year, a friend recommended them.",
+            "Who does my accounts?",
+        ),
+        ("我老公在一家外企做销售。", "我老公辞职了，跟朋友合伙开了家奶茶店。", "我老公做什么工作？"),
+        (
+            "我每天晚上都要打两个小时游戏。",
+            "自从有了娃，游戏基本不怎么碰了，晚上都在哄孩子睡觉。",
+            "我晚上还打游戏吗？",
+        ),
+        # a pet named by its name in one statement and "our dog Juno" in the other is whom both are about
+        (
+            "Our dog Juno weighs 31 kg.",
+            "Vet weighed Juno at 27 kg today, the diet food is working.",
+            "How much does Juno weigh?",
+        ),
+    ],
+)
+def test_a_newer_value_that_names_someone_in_passing_ranks_first(old: str, new: str, query: str) -> None:
+    older = _alike_hit(1, old, 1.4, 0.90, T1)
+    newer = _alike_hit(2, new, 0.0, 0.90 - 0.03, T2)  # within the wide band
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
+    assert not is_outdated(ranked[0].memory)  # the older one may be marked: 辞职 says the sales job ended
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("I get up at 6:30.", "The kids now get up at 7:15."),  # another subject, in the first clause
+        ("My emergency contact is Ray.", "My wife's emergency contact is her sister, she told me."),
+    ],
+)
+def test_a_person_in_the_first_clause_is_still_another_subject(old: str, new: str) -> None:
+    older = _alike_hit(1, old, 1.4, 0.90, T1)
+    newer = _alike_hit(2, new, 0.0, 0.90 - 0.03, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "")
+    assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]

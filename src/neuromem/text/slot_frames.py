@@ -89,11 +89,12 @@ _FUTURE_EN = re.compile(
 )
 _FUTURE_ZH = re.compile(r"打算|准备|将要|将会|想要|想搬|要搬|考虑")
 # a request, a wish, a feeling or an opinion states no value of a slot ("I'm looking for a new tripod",
-# "I'm excited to start", "I think …", 我想找…, 推荐)
+# "I'm excited to start", "I think …", 我想找…, 推荐); a recommendation someone made ("a friend recommended them")
+# is told, not asked for
 _NO_VALUE_EN = re.compile(
     r"\b(?:looking (?:for|to|forward)|i'?d (?:like|love)|i would (?:like|love)|i want|i wish|"
     r"i hope|excited|i think|i guess|i feel|feeling|wondering|interested in|curious|"
-    r"recommend\w*|suggest\w*|advice|tips|ideas|help me|can you|could you|please|thanks|"
+    r"recommend(?!ed\b)\w*|suggest(?!ed\b)\w*|advice|tips|ideas|help me|can you|could you|please|thanks|"
     r"thank you|let me|let's|i'll|i will)\b",
     re.IGNORECASE,
 )
@@ -524,19 +525,36 @@ def _said_as(kin: str) -> list[str]:
     return [canonical, *(w for w, c in _KIN_SYNONYMS_EN.items() if c == canonical)]
 
 
-def same_people(new: str, old: str, *, strict: bool = False, owners: bool = False) -> bool:
+def same_people(
+    new: str, old: str, *, strict: bool = False, owners: bool = False, asides: bool = False
+) -> bool:
     """The newer statement names no person the older one does not ("my wife", "my kids'": another
     subject), nor another subject than the older one's (:func:`_other_subjects`); ``strict``, or when the newer
     one's subject is the speaker ("I left Paris" / "My sister lives in Paris"): nor the older one a person the
     newer one does not. ("Mei's husband is Kenji" → "Mei divorced Kenji …" names the husband by his value: the
-    subjects agree.) ``owners``: as :func:`_people_meant`."""
+    subjects agree.) ``owners``: as :func:`_people_meant`; ``asides``: a person the newer one names only after its
+    first clause is not counted (:func:`_aside_people`)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     if _other_subjects(new, old, zh):
         return False  # "Sam changed gyms, he goes to IronWorks now" says nothing of "My gym is FitOne"
     before, after = _people(old, zh), _people_meant(new, old, zh, owners=owners)
+    if asides:
+        after -= _aside_people(new, zh)
     if strict or (before - after and _SPEAKER_FIRST.match(_fold(new))):
         return not before ^ after  # "I left Paris" says nothing of "My sister lives in Paris"
     return not after - before
+
+
+#: Where a statement's first clause ends: "Ledgerline is handling my tax return this year, a friend recommended them"
+_CLAUSE_END_EN = re.compile(r"[;:—]|,\s(?!\d)|\.\s")
+_CLAUSE_END_ZH = re.compile(r"[，,；;：:。]")
+
+
+def _aside_people(text: str, zh: bool) -> frozenset[str]:
+    """The people ``text`` names only after its first clause, in passing: "…, a friend recommended them",
+    我老公辞职了，跟朋友合伙开了家奶茶店. For recall's ordering only (:func:`one_thing`)."""
+    first = (_CLAUSE_END_ZH if zh else _CLAUSE_END_EN).split(_fold(text), maxsplit=1)[0]
+    return _people(text, zh) - _people(first, zh)
 
 
 def one_statement_long(text: str) -> bool:
@@ -610,12 +628,13 @@ def one_thing(new: str, old: str) -> bool:
     whom they are about, not a relation's value (:func:`_whom_both_name`): 我家孩子在阳光幼儿园 /
     孩子转学去了实验小学附属幼儿园, 我姐姐住在成都 / 我姐姐…搬去了重庆, "My cousin Ana is a student" / "Ana graduated …".
     The newer one may leave out whose thing it speaks of: "My kid's bedtime is 8 pm" / "We moved bedtime to
-    7:30" (:func:`_owners_of_what_it_names`)."""
-    if not same_people(new, old, owners=True) or _adds(new):
+    7:30" (:func:`_owners_of_what_it_names`), and name people in passing after its first clause
+    (:func:`_aside_people`)."""
+    if not same_people(new, old, owners=True, asides=True) or _adds(new):
         return False
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    whom = _whom_both_name(new, old, zh)
-    words = (_align_tokens(_undated(new, zh))[0] | _align_tokens(old)[0]) - whom
+    whom = _whom_both_name(new, old, zh) | _aside_people(new, zh)
+    words = (_align_tokens(_undated(new, zh))[0] | _align_tokens(old)[0]) - whom - {_stem(w) for w in whom}
     return not any(_multi(w, zh) for w in words if not (zh and any(p in w for p in whom)))
 
 
@@ -630,13 +649,18 @@ def _adds(new: str) -> bool:
     return bool(_ADDITIVE.search(_REPLACED_BY_ANOTHER.sub(" ", folded)))
 
 
-#: A word for a person followed by a name: "cousin Ana", "Aunt Rosa"
-_KIN_NAMED_EN = re.compile(rf"\b({'|'.join(sorted(PEOPLE_EN))})\s+([A-Z][a-z]+)\b", re.IGNORECASE)
+#: Animals a household names: "our dog Juno"
+_PETS_EN = ("dog", "cat", "puppy", "kitten", "horse", "rabbit", "parrot", "hamster", "tortoise")
+#: A word for a person or a pet followed by a name: "cousin Ana", "Aunt Rosa", "our dog Juno"
+_KIN_NAMED_EN = re.compile(
+    rf"\b({'|'.join(sorted({*PEOPLE_EN, *_PETS_EN}))})\s+([A-Z][a-z]+)\b", re.IGNORECASE
+)
 
 
 def _whom_both_name(new: str, old: str, zh: bool) -> frozenset[str]:
-    """The words for a person both statements name, directly or by the name that follows it in one of them
-    ("my cousin Ana" / "Ana …"): whom the two are about."""
+    """The words for a person (or a pet) both statements name, directly or by the name that follows it in one of
+    them ("my cousin Ana" / "Ana …", "Our dog Juno weighs 31 kg" / "Vet weighed Juno at 27 kg"): whom the two are
+    about."""
     both = _people_meant(new, old, zh, owners=True) & _people(old, zh)
     if zh:
         return both
