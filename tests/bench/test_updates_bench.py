@@ -18,6 +18,7 @@ from bench.updates import (
     FRESH,
     FRESH2,
     FRESH3,
+    FRESH4,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -115,6 +116,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH_SETS, 300, FRESH),
         (module.FRESH2_SETS, 400, FRESH2),
         (module.FRESH3_SETS, 500, FRESH3),
+        (module.FRESH4_SETS, 600, FRESH4),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -122,7 +124,8 @@ def test_the_files_are_what_the_generator_writes() -> None:
 
 
 @pytest.mark.parametrize(
-    ("path", "first", "last"), [(FRESH, 300, 399), (FRESH2, 400, 499), (FRESH3, 500, 599)]
+    ("path", "first", "last"),
+    [(FRESH, 300, 399), (FRESH2, 400, 499), (FRESH3, 500, 599), (FRESH4, 600, 699)],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(
     path: Path, first: int, last: int

@@ -40,6 +40,8 @@ FRESH2_OUT = Path(__file__).with_name("update_pairs_fresh2.jsonl")
 FRESH2_FROM = 400  # the second fresh set's first record number
 FRESH3_OUT = Path(__file__).with_name("update_pairs_fresh3.jsonl")
 FRESH3_FROM = 500  # the third fresh set's first record number
+FRESH4_OUT = Path(__file__).with_name("update_pairs_fresh4.jsonl")
+FRESH4_FROM = 600  # the fourth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -1075,6 +1077,151 @@ FRESH3_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A fourth fresh set (session 21), written blind (without reading the rules it is measured on, nor running the
+# bench on it), for ``update_pairs_fresh4.jsonl`` (``bench.updates --data``). Same rows as above; ids from 600.
+# fmt: off
+FRESH4_EN_UPDATES = [
+    (1, "My driving instructor is Gary from the Red school.|I've booked my next six lessons with Priyanka, she's far calmer on roundabouts.", "Who is my driving instructor?", "Priyanka", "Gary"),
+    (1, "Our allotment is plot 14 on Hanley Road.|Got the keys for plot 31 this morning, right next to the water trough and far sunnier than our last one.", "Which allotment plot do we have?", "plot 31", "plot 14"),
+    (1, "I've given blood nine times.|Donation number ten done this afternoon, they gave me a little bronze badge.", "How many times have I given blood?", "number ten", "nine times"),
+    (3, "Nan gets about with a walking stick.|Nan's swapped the stick for a rollator with a little seat, she takes it to the shops every day.", "What does Nan use to get around?", "rollator", "walking stick"),
+    (3, "Our pub quiz team is called The Quizzly Bears.|Jo talked everyone round, so we entered last night as Les Quizerables and came second.", "What is our pub quiz team called?", "Quizerables", "Quizzly"),
+    (3, "Oscar's Cub pack meets in St Luke's church hall.|Dropped Oscar at Cubs in the scout hut on Vine Street tonight, they've finally got a building of their own.", "Where does Oscar's Cub pack meet?", "Vine Street", "St Luke's"),
+    (1, "I shave with a Gillette Fusion.|A:How are you getting on with shaving these days?|Finally switched to electric, a Braun Series 7, so much quicker in the mornings.", "What do I shave with?", "Braun", "Gillette"),
+    (1, "Our house is in council tax band C.|The revaluation moved our house up to band D, not worth appealing apparently.", "What council tax band is our house in?", "band D", "band C"),
+    (1, "My citizenship ceremony is on 9 October.|A:Is your citizenship ceremony still going ahead in October?|They postponed it to 22 January, the registrar is off sick.", "When is my citizenship ceremony?", "22 January", "9 October"),
+    (3, "Amara's best friend is Poppy from her class.|Amara informed me at bedtime that her best friend in the whole world is Zainab, the girl who joined in January.", "Who is Amara's best friend?", "Zainab", "Poppy"),
+    (1, "The loft conversion is still at the quote stage.|Builders started on the loft on Monday, there's a skip on the drive and dust everywhere.", "Where are we with the loft conversion?", "Builders started", "quote stage"),
+    (1, "Our season tickets are in the North Stand, row K.|Same stand next season, but we've moved down to row D, right behind the dugout.", "Which row are our season tickets in?", "row D", "row K"),
+    (1, "I marshal at parkrun most Saturdays.|I quit marshalling at parkrun, Saturday mornings are the twins' swimming lessons.", "Do I still marshal at parkrun?", "quit marshalling", "most Saturdays"),
+    (1, "I post my bakes on Instagram as @dana.bakes.|Deleted my Instagram account last week, it was eating my evenings.", "Am I on Instagram?", "Deleted", "@dana.bakes"),
+    (3, "Halden Books is owned by the Grove family.|Waterstones bought Halden Books in the autumn, luckily the staff kept their jobs.", "Who owns Halden Books?", "Waterstones", "Grove family"),
+    (3, "The farmers' market is held on Market Square on Sundays.|The farmers' market has moved to the cathedral close, loads more room for the stalls.", "Where is the farmers' market held?", "cathedral close", "Market Square"),
+    (3, "School dinners at the kids' school cost £2.40 a day.|Letter from the school: dinners have gone up to £2.65 a day.", "How much do school dinners cost?", "£2.65", "£2.40"),
+    (3, "The last bus home from town leaves at 11:20.|Missed the last bus home again, it now goes at 10:50 since they changed the timetable.", "When does the last bus home from town leave?", "10:50", "11:20"),
+    (1, "I run with Ealing Eagles on Tuesday nights.|What's a good breakfast before a 10-mile race?|Paid my first subs to Thames Hare and Hounds tonight, my old club's sessions kept clashing with work.", "Which running club am I in?", "Thames Hare", "Ealing"),
+    (3, "Our window cleaner charges £18 a visit.|Can you help me word a birthday message for my aunt?|The window cleaner has put his price up to £22 a visit, he blames diesel.", "How much does our window cleaner charge?", "£22", "£18"),
+    (1, "I read on a Kindle Paperwhite.|A:Are you still reading on the Paperwhite?|It went in the bath, so I'm on a Kobo Libra.", "What e-reader do I use?", "Kobo", "Kindle"),
+    (3, "Mum's morning carer is a lady called Bernadette.|A:How is your mum getting on with her carers?|Really well, Sunita comes every morning and even does Mum's hair.", "Who is Mum's morning carer?", "Sunita", "Bernadette"),
+    (1, "Hays are handling my job search.|Michael Page got me two interviews in a week, they're the agency I'm working with for the job hunt.", "Which recruitment agency is handling my job search?", "Michael Page", "Hays"),
+    (3, "Aunt Carol is in hospital with pneumonia.|Aunt Carol's back home and pottering in the garden again.", "How is Aunt Carol doing?", "back home", "in hospital"),
+    (1, "We keep the family photos in Google Photos.|All the family photos live on a Synology box in the hall cupboard, I got fed up paying for cloud storage.", "Where do we keep the family photos?", "Synology", "Google Photos"),
+    (1, "I'm on 8% commission.|They changed the sales plan, I'm now on 10% commission above target.", "What commission rate am I on?", "10%", "8%"),
+    (3, "The vicar at St Mary's is Reverend Howe.|Reverend Adeyemi was licensed as vicar of St Mary's on Sunday, the church was packed.", "Who is the vicar at St Mary's?", "Adeyemi", "Howe"),
+    (1, "My hot desk is at WeWork Moorgate.|I switched my hot desk to Fora in Clerkenwell, cheaper and ten minutes off the commute.", "Where is my co-working desk?", "Clerkenwell", "Moorgate"),
+    (3, "My cousin Bilal is waiting for a kidney transplant.|Bilal had his transplant on Friday and the new kidney's working.", "What's the latest on Bilal's kidney?", "had his transplant", "waiting for"),
+    (1, "My PhD viva is on 3 December.|Could you suggest questions examiners tend to ask?|My external examiner had a clash, so the viva has moved to 16 January.", "When is my PhD viva?", "16 January", "3 December"),
+]
+FRESH4_ZH_UPDATES = [
+    (3, "我妈每天晚上在小区东门的空地跳广场舞。|我妈她们那队嫌小区门口车多太吵，每天晚上拎着音箱去河堤公园跳。", "我妈在哪跳广场舞？", "河堤公园", "东门"),
+    (3, "儿子身高118厘米。|昨天给儿子量身高，128厘米了，裤子都短了一截。", "儿子多高？", "128", "118"),
+    (1, "我每个月给一个做菜的UP主充电30块。|那个UP主大半年没更新了，充电我取消了。", "我还在给那个做菜的UP主充电吗？", "取消", "30块"),
+    (1, "我早上习惯泡一杯龙井。|胃不好以后听老中医的，早上一杯熟普，暖胃。", "我早上喝什么茶？", "熟普", "龙井"),
+    (3, "我们楼的管家是小郑。|楼栋管家换人了，新来的叫小冉，今天挨家挨户发了联系卡。", "我们楼的管家是谁？", "小冉", "小郑"),
+    (1, "我周末在琴行兼职教吉他。|助手:周末还去琴行上课吗？|不去了，琴行关门了，我在家里带两个学生。", "我周末在哪教吉他？", "在家里带", "琴行兼职"),
+    (3, "我爸的心脏支架手术排在下个月。|助手:你爸的手术做了吗？|做完了，昨天出院，医生说恢复得不错。", "我爸的支架手术怎么样了？", "做完了", "排在下个月"),
+    (1, "我的芝麻分是650。|今天看了一眼芝麻分，702了，能免押金租充电宝了。", "我的芝麻分多少？", "702", "650"),
+    (1, "我还在喂奶，孩子没断奶。|孩子满一岁，上周断奶了。", "孩子断奶了吗？", "上周断奶", "还在喂奶"),
+    (3, "我们小区业主群的群主是老韩。|业主群群主转给了302的刘姐，原来那位说年纪大了管不过来。", "我们小区业主群的群主是谁？", "刘姐", "老韩"),
+    (1, "我每周六带孩子去市图书馆借书。|新开的区图书馆离家近，绘本也多，以后我们周六改去那边了。", "我周六带孩子去哪个图书馆？", "区图书馆", "市图书馆"),
+    (3, "我家装修的工长是老邓。|装修公司换了个工长，是个小伙子叫阿斌，天天在群里发进度。", "我家装修的工长是谁？", "阿斌", "老邓"),
+    (1, "我跑步戴的是小米手环。|手环送我妈了，我换了块佳明手表，配速心率看得清清楚楚。", "我跑步戴什么？", "佳明", "小米"),
+    (1, "我的离职申请还在走流程。|离职手续办完了，给自己放一个月假再说。", "我的离职手续办得怎么样了？", "办完了", "走流程"),
+    (3, "闺女中国舞考到了五级。|闺女这次中国舞考级拿了七级证书，老师说跳得很稳。", "闺女中国舞考到几级了？", "七级", "五级"),
+    (1, "我每天晚上九点半下楼遛狗。|天热了，遛狗挪到十点多，等地面凉下来再出门。", "我晚上几点遛狗？", "十点多", "九点半"),
+    (1, "我们家一个月电费三百左右。|屋顶装了光伏，电费现在一个月才八十来块。", "我家一个月电费多少？", "八十来块", "三百左右"),
+    (3, "我舅舅在县城开了家五金店。|帮我算算三十平米铺地砖大概要多少钱？|我舅舅那店盘出去了，回村里承包了几十亩鱼塘。", "我舅舅是做什么的？", "鱼塘", "五金店"),
+    (1, "我的雅思是6.5分。|英国的硕士一般读几年？|雅思又考了一次，总分7.5，够那所学校的线了。", "我的雅思多少分？", "7.5", "6.5"),
+    (3, "我们单位班车早上七点十分发车。|晚上做个什么汤比较好？|单位班车发车时间调成七点半了，能多睡二十分钟。", "单位班车早上几点发车？", "七点半", "七点十分"),
+    (1, "我的基金亏了两万。|助手:基金回本了吗？|回本了，还赚了三千多。", "我的基金是亏是赚？", "赚了三千多", "亏了两万"),
+    (3, "我女儿在深圳实习。|助手:你女儿实习结束了吗？|结束了，她拿了杭州一家公司的offer，上周已经去报到了。", "我女儿在哪个城市工作？", "杭州", "深圳"),
+    (3, "我家宝宝小名叫豆丁。|宝宝奶奶非要叫她糖糖，叫着叫着全家都这么叫了。", "我家宝宝小名叫什么？", "糖糖", "豆丁"),
+    (1, "我在顺丰跑快递。|京东物流给得多，我上周入职了，片区还是这一块。", "我在哪家快递公司上班？", "京东", "顺丰"),
+    (3, "我们公司体检一直在美年大健康做。|今年公司体检安排在爱康国宾，离公司两站地。", "我们公司体检在哪做？", "爱康", "美年"),
+    (1, "我们家订的鲜奶每天送一瓶。|牛奶还是那家，我加到每天两瓶了，孩子喝得多。", "我们家每天订几瓶牛奶？", "两瓶", "一瓶"),
+    (3, "儿子期末考试在7月3号。|学校发通知，期末考提前到6月28号。", "儿子期末考试是哪天？", "6月28号", "7月3号"),
+    (1, "我每天晚上都刷抖音到一两点。|抖音我卸载了，晚上十一点就上床。", "我晚上还刷抖音吗？", "卸载", "一两点"),
+    (1, "我攒的首付有二十万了。|首付攒到三十五万了，年底差不多能看房。", "我首付攒了多少？", "三十五万", "二十万"),
+    (3, "孩子打疫苗一直在街道社区医院。|这次打疫苗去的是妇幼保健院，社区那边说以后都去那儿打。", "孩子在哪打疫苗？", "妇幼保健院", "街道社区医院"),
+]
+FRESH4_EN_MULTI = [
+    (1, "I've seen a kingfisher on the canal this year.|Spotted an otter by the weir on Sunday too, first one ever!", "Which wildlife have I spotted on my walks this year?", "otter", "kingfisher"),
+    (1, "We've seen Hamilton in the West End.|Saw Les Mis on Saturday, so that's two big musicals done.", "Which West End musicals have we seen?", "Les Mis", "Hamilton"),
+    (3, "My daughter Rosie has eczema.|The GP says Rosie has mild asthma as well.", "What conditions does Rosie have?", "asthma", "eczema"),
+    (1, "I can touch-type.|I learnt British Sign Language this winter, I can hold a basic conversation.", "Which skills do I have?", "Sign Language", "touch-type"),
+    (3, "Our charity runs a youth club.|The charity opened a night shelter in November too.", "What services does our charity run?", "night shelter", "youth club"),
+    (1, "I log my runs on Strava.|A:Do you track your runs anywhere else?|Yes, I've started using Garmin Connect too, it syncs with my watch.", "Which apps do I log my runs on?", "Garmin Connect", "Strava"),
+    (1, "I've climbed Snowdon.|Did Scafell Pike on the bank holiday, two of the three peaks done!", "Which mountains have I climbed?", "Scafell Pike", "Snowdon"),
+    (3, "My dad has a sister in Canada.|Turns out Dad has a half-brother in Cork, we only found out through a DNA test.", "Which siblings does Dad have?", "half-brother", "sister"),
+    (1, "I can make a decent sourdough.|I've nailed croissants this month too.", "What can I bake well?", "croissants", "sourdough"),
+    (1, "We have life insurance with Royal London.|We took out income protection as well, through the same broker.", "Which insurance policies do we have?", "income protection", "life insurance"),
+]
+FRESH4_ZH_MULTI = [
+    (1, "我有一张工行的卡。|为了存定期，又在邮储办了张卡。", "我有哪些银行的卡？", "邮储", "工行"),
+    (3, "我爸年轻时当过兵。|我才知道我爸退伍后还在煤矿干过几年。", "我爸年轻时干过哪些工作？", "煤矿", "当过兵"),
+    (1, "我看过五月天的演唱会。|上个月又去看了周深的演唱会，嗓子太好了。", "我看过谁的演唱会？", "周深", "五月天"),
+    (1, "我给自己买了重疾险。|今年又给自己加了份百万医疗险。", "我给自己买了哪些保险？", "百万医疗险", "重疾险"),
+    (3, "我们律所主要做婚姻家事。|今年我们律所又开了知识产权业务。", "我们律所做哪些业务？", "知识产权", "婚姻家事"),
+    (1, "我在小红书上分享做饭。|助手:还在别的平台发吗？|视频号也开了，同步发。", "我在哪些平台发做饭的内容？", "视频号", "小红书"),
+    (1, "我在杭州有套房。|去年在老家县城也买了套小的，给爸妈住。", "我在哪些地方有房？", "县城", "杭州"),
+    (3, "女儿会背《静夜思》。|女儿这周又学会了《咏鹅》，天天在家念叨。", "女儿会背哪些诗？", "咏鹅", "静夜思"),
+    (1, "我家有一辆电动车。|家里又添了辆小汽车，接送孩子方便多了。", "我家有哪些交通工具？", "小汽车", "电动车"),
+    (1, "我在网易云课堂买了PS课。|又报了个B站上的Excel课，两个一起学。", "我报了哪些网课？", "Excel", "PS课"),
+]
+FRESH4_EN_RESTATE = [
+    (1, "s", "My National Insurance number ends in 47C.|The last bit of my NI number is 47C.", "What does my National Insurance number end in?", "47C", ""),
+    (3, "s", "My brother-in-law Hamid is a train driver.|Hamid drives trains for Northern.", "What does Hamid do for a living?", "train", ""),
+    (1, "m", "I'm godmother to Effie and Lachlan.|Lachlan and Effie are my two godchildren.", "Who are my godchildren?", "Effie", "Lachlan"),
+    (1, "s", "The piano tuner is coming on Thursday morning.|A:When's the piano tuner due?|Thursday morning, he said.", "When is the piano tuner coming?", "Thursday", ""),
+    (3, "s", "The village fete is on the last Saturday in June.|Last Saturday in June is fete day in the village.", "When is the village fete?", "last Saturday in June", ""),
+    (1, "s", "I take a size 12 in dresses.|Dresses, I'm a 12.", "What dress size am I?", "12", ""),
+    (3, "s", "The kids' music school charges £15 a lesson.|Each lesson at the music school is £15.", "How much does the music school charge per lesson?", "£15", ""),
+    (3, "s", "My mum's maiden name is Gallagher.|Gallagher was Mum's surname before she married.", "What is Mum's maiden name?", "Gallagher", ""),
+]
+FRESH4_ZH_RESTATE = [
+    (1, "s", "我这辆车是2019年买的。|2019年买的车，一直开到今天。", "我的车是哪年买的？", "2019", ""),
+    (3, "s", "我姑父在铁路上开火车。|姑父是开火车的，铁路局的司机。", "我姑父做什么工作？", "开火车", ""),
+    (1, "m", "我手机上常用的导航是高德和百度地图。|导航我就用百度地图跟高德这两个。", "我用哪些导航App？", "百度", "高德"),
+    (1, "s", "燃气表周四上午来换。|助手:换燃气表是哪天来着？|周四上午，物业通知的。", "什么时候来换燃气表？", "周四上午", ""),
+    (3, "s", "村里的庙会是正月十五。|正月十五那天，村里赶庙会。", "村里的庙会是哪天？", "正月十五", ""),
+    (1, "s", "我衣服都穿XL的。|XL是我平时穿的衣服尺码。", "我穿多大码的衣服？", "XL", ""),
+    (3, "s", "孩子的舞蹈课一节课120。|舞蹈班一节课收120块。", "孩子的舞蹈课一节多少钱？", "120", ""),
+    (3, "s", "我外婆娘家姓苏。|外婆是苏家的女儿，娘家在镇上。", "我外婆娘家姓什么？", "苏", ""),
+]
+FRESH4_EN_UNRELATED = [
+    (1, "s", "My son's piano exam is on 7 March.|My daughter's violin exam got moved to 21 March.", "When is my son's piano exam?", "7 March", "21 March"),
+    (1, "s", "Our front door key is on the red fob.|The shed key now lives on the blue fob.", "Which fob is the front door key on?", "red fob", "blue fob"),
+    (3, "s", "The Year 4 teacher is Mr Okoro.|The Year 4 teaching assistant is now Miss Blake.", "Who is the Year 4 teacher?", "Okoro", "Blake"),
+    (1, "s", "My car's MOT is due in April.|My husband's car's MOT is due in September.", "When is my car's MOT due?", "April", "September"),
+    (1, "s", "I'm training for the Great North Run.|My brother's signed up for the Paris Marathon.", "Which race am I training for?", "Great North Run", "Paris Marathon"),
+    (3, "s", "The pharmacy on Kings Road opens at 8.|The post office on Kings Road has changed its opening time to 9:30.", "What time does the pharmacy on Kings Road open?", "at 8", "9:30"),
+    (1, "s", "My hospital number at St James's is RX40712.|My NHS number is 485 777 3456.", "What's my hospital number at St James's?", "RX40712", "485 777 3456"),
+    (1, "s", "Grandma's care plan review is on the 14th.|Grandad's hearing aid appointment has been rebooked for the 28th.", "When is Grandma's care plan review?", "14th", "28th"),
+    (1, "s", "My bedroom is painted sage green.|The kids' bathroom is painted duck-egg blue.", "What colour is the kids' bathroom?", "duck-egg blue", "sage green"),
+    (3, "s", "Our neighbour's son Theo is at Durham.|Our neighbour's daughter Lottie is at Exeter.", "Which university is Lottie at?", "Exeter", "Durham"),
+    (1, "s", "My flight to Dubai departs from Terminal 5.|My connecting flight leaves from Terminal 3 in Dubai.", "Which terminal does my connecting flight leave from?", "Terminal 3", "Terminal 5"),
+    (1, "s", "I bought the sofa from DFS.|The dining table's coming from John Lewis, they've changed the delivery to Friday.", "Where is the dining table coming from?", "John Lewis", "DFS"),
+    (3, "s", "The school's summer term starts on 15 April.|The school's half-term break is 27 to 31 May.", "When is the school's half-term break?", "27 to 31 May", "15 April"),
+    (1, "m", "I do Zumba on Wednesdays.|My sister's just taken up aqua aerobics.", "What has my sister taken up?", "aqua aerobics", "Zumba"),
+]
+FRESH4_ZH_UNRELATED = [
+    (1, "s", "我那辆车的保养约在周六上午。|我老婆的车保养改到下周二了。", "我的车保养约在什么时候？", "周六上午", "下周二"),
+    (1, "s", "我的身份证放在抽屉最上层。|户口本现在放到保险柜里了。", "我的身份证放在哪？", "抽屉最上层", "保险柜"),
+    (3, "s", "儿子班的语文老师是唐老师。|儿子班的数学老师换成了邱老师。", "儿子班的语文老师是谁？", "唐老师", "邱老师"),
+    (1, "s", "我妈的生日是农历三月初六。|我婆婆的生日是农历八月十二。", "我妈生日是哪天？", "三月初六", "八月十二"),
+    (1, "s", "我在准备教资面试。|我表弟报了今年的公务员考试。", "我最近在备考什么？", "教资面试", "公务员考试"),
+    (3, "s", "社区卫生服务站早上七点半开门。|旁边的银行网点改成九点开门了。", "社区卫生服务站几点开门？", "七点半", "九点"),
+    (1, "s", "我在市一院的就诊卡号是K20316。|我的医保个人账户编号是3206881。", "我在市一院的就诊卡号是多少？", "K20316", "3206881"),
+    (1, "s", "楼上漏水，维修师傅约了15号来。|小区电梯年检改到28号了。", "维修师傅哪天来？", "15号", "28号"),
+    (1, "s", "我家客厅铺的是木地板。|厨房铺的是防滑砖。", "我家厨房铺的是什么？", "防滑砖", "木地板"),
+    (3, "s", "我同事小罗的老家在赣州。|小罗的老婆老家在潮州。", "小罗老婆的老家在哪？", "潮州", "赣州"),
+    (1, "s", "我坐的高铁是G1234次。|我爸妈坐的是D2258次，下午到。", "我爸妈坐的哪趟车？", "D2258", "G1234"),
+    (1, "s", "我家冰箱是海尔的。|洗衣机买的是小天鹅，安装时间改到周五了。", "我家洗衣机是什么牌子？", "小天鹅", "海尔"),
+    (3, "s", "学校五一放假五天。|学校端午节放三天。", "学校端午节放几天？", "三天", "五天"),
+    (1, "m", "我最近在练八段锦。|我老公开始学萨克斯了。", "我老公开始学什么？", "萨克斯", "八段锦"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -1087,6 +1234,10 @@ FRESH2_SETS = (
 FRESH3_SETS = (
     ("en", FRESH3_EN_UPDATES, FRESH3_EN_MULTI, FRESH3_EN_RESTATE, FRESH3_EN_UNRELATED),
     ("zh", FRESH3_ZH_UPDATES, FRESH3_ZH_MULTI, FRESH3_ZH_RESTATE, FRESH3_ZH_UNRELATED),
+)
+FRESH4_SETS = (
+    ("en", FRESH4_EN_UPDATES, FRESH4_EN_MULTI, FRESH4_EN_RESTATE, FRESH4_EN_UNRELATED),
+    ("zh", FRESH4_ZH_UPDATES, FRESH4_ZH_MULTI, FRESH4_ZH_RESTATE, FRESH4_ZH_UNRELATED),
 )
 
 
@@ -1208,8 +1359,8 @@ def records() -> list[dict[str, object]]:
 def fresh_records(
     sets: tuple[tuple[str, list, list, list, list], ...], start: int
 ) -> list[dict[str, object]]:
-    """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500): every
-    label in both languages."""
+    """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
+    from 600): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -1234,6 +1385,7 @@ def main() -> None:
     write(FRESH_OUT, fresh_records(FRESH_SETS, FRESH_FROM))
     write(FRESH2_OUT, fresh_records(FRESH2_SETS, FRESH2_FROM))
     write(FRESH3_OUT, fresh_records(FRESH3_SETS, FRESH3_FROM))
+    write(FRESH4_OUT, fresh_records(FRESH4_SETS, FRESH4_FROM))
 
 
 if __name__ == "__main__":
