@@ -15,6 +15,7 @@ from neuromem.text.slot_frames import (
     frame_change,
     names_another_thing,
     one_thing,
+    qualified_apart,
 )
 from neuromem.text.value_changes import value_change
 
@@ -59,6 +60,29 @@ NEVER = [  # (old, new, cosine): distinct slots, additions, restatements — nev
     # two amounts or times, each of a thing only its own statement names; "每月" (a period) names no thing
     ("房租每月3800。", "网费涨到了每月120。", 0.92),
     ("我去成都的航班8点15起飞。", "去机场的大巴现在6点40发车。", 0.932),
+    # two kinds of one thing: a noun both name, qualified by a word the other never says, or of two owners
+    ("My reading glasses are +1.5.", "My distance glasses prescription has changed to -0.75.", 0.9),
+    (
+        "The cat's vet appointment is Tuesday at 3:40.",
+        "The dog's booster jab at the vet is now Friday at 10.",
+        0.9,
+    ),
+    ("孩子平板的解锁密码是0520。", "路由器后台密码我改成了admin888。", 0.9),
+    ("我们公司今年的团建去千岛湖。", "隔壁部门的团建改去莫干山了。", 0.9),
+]
+
+#: (old, new): a noun qualified anew is a new value when the qualifier is the value or an act, not another kind
+QUALIFIED_CHANGES = [
+    ("我是一名初级设计师。", "这周我升职成高级设计师了。"),  # the noun is the value, after 是 / 成
+    (
+        "我每天开车上班。",
+        "车卖了，现在骑电动车上班。",
+    ),  # the noun ends the statement: its qualifier is the value
+    (
+        "我们小区的快递驿站在3号楼底商。",
+        "晚上去取快递才发现驿站挪到了南门便利店旁边。",
+    ),  # 快递 of 快递驿站, 取快递
+    ("My desk phone extension is 4417.", "IT reassigned extensions, mine is 5820 now."),  # an act, not a kind
 ]
 
 
@@ -66,6 +90,11 @@ NEVER = [  # (old, new, cosine): distinct slots, additions, restatements — nev
 def test_distinct_facts_additions_and_restatements_are_no_change(old: str, new: str, cosine: float) -> None:
     assert frame_change(new, old, cosine=cosine) is None
     assert value_change(new, old, cosine=cosine) is None
+
+
+@pytest.mark.parametrize(("old", "new"), QUALIFIED_CHANGES)
+def test_a_qualifier_that_is_the_value_or_an_act_does_not_make_two_things(old: str, new: str) -> None:
+    assert not qualified_apart(new, old)
 
 
 def test_close_vectors_stand_for_a_shared_word_only_with_change_words() -> None:

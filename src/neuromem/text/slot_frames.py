@@ -798,13 +798,17 @@ _NOT_QUALIFIERS_EN = frozenset(
 )
 
 
+#: A word before a noun that tells what was done to it, not which kind it is: "reassigned extensions", "reset codes"
+_ACTED_EN = re.compile(r"\w+ed|reset|set|cut|put|got|made")
+
+
 def _qualified_apart(new: str, old: str, shared: frozenset[str] | set[str]) -> bool:
     """Each statement qualifies a noun both name with a word the other does not say, and in the older one that
     noun is the subject, before its copula: two kinds of one thing ("I changed my email password" / "My WiFi
     password is orca77"), as ``slots._named_apart`` tells for claims — not a new value ("Got promoted to senior
     designer" / "I'm a junior designer")."""
     if re.search(r"[\u4e00-\u9fff]", new + old):
-        return False
+        return _modified_apart_zh(new, old, shared)
     wn = re.findall(r"[\w'-]+", _fold(new).casefold())
     wo = re.findall(r"[\w'-]+", _fold(old).casefold())
     names = {
@@ -824,13 +828,110 @@ def _qualified_apart(new: str, old: str, shared: frozenset[str] | set[str]) -> b
             and words[i - 1] not in names
             and words[i - 1] not in _NOT_QUALIFIERS_EN
             and words[i - 1] not in STOPWORDS
+            and (
+                w.endswith("ing") or not _ACTED_EN.fullmatch(words[i - 1])
+            )  # "IT reassigned extensions": an act
         }
 
     for head in shared:
         qn, qo = qualifiers(wn, head, len(wn)), qualifiers(wo, head, copula)
         if qn and qo and not qn & set(wo) and not qo & set(wn):
             return True
+    return _owners_apart(wn, wo)
+
+
+#: Words before a Chinese noun that say whose or when, not which: 我的闹钟, 今年的团建
+_NOT_MODIFIERS_ZH = frozenset(
+    {
+        "的",
+        "我",
+        "我们",
+        "你",
+        "他",
+        "她",
+        "他们",
+        "咱们",
+        "自己",
+        "这个",
+        "那个",
+        "现在",
+        "今年",
+        "去年",
+        "明年",
+        "最近",
+        "今天",
+        "晚上",
+    }
+)
+
+
+#: How many words before it a noun that has a kind may stand in its clause: 孩子平板的解锁密码, 隔壁部门的团建
+MODIFIED_NOUN_REACH = 4
+#: Words after which a noun is a statement's value: 是, 成 (换成, 改成), 为, 叫
+_PREDICATE_ZH = re.compile(r"是|成|为|叫")
+#: A word that may say which kind a noun is (小区, 后台, 部门): two or more Han characters, not a pronoun's run
+#: (jieba cuts 我用, 我戒) nor a number and its measure (三杯)
+_MODIFIER_ZH = re.compile(r"(?![我你他她一二三四五六七八九十两几每])[\u4e00-\u9fff]{2,}")
+
+
+def _modified_apart_zh(new: str, old: str, shared: frozenset[str] | set[str]) -> bool:
+    """A noun both name, each with a word right before it the other never says: two kinds of one thing
+    (孩子平板的解锁密码 / 路由器后台密码, 小区停车费 / 公司楼下停车, 我们公司的团建 / 隔壁部门的团建), not a new
+    value of one."""
+    from ._jieba import posseg_module
+
+    def modifier(text: str, word: str) -> str | None:
+        tagged = [(t.word, t.flag) for t in posseg_module().cut(_fold(text)) if t.word.strip()]
+        tokens = [t for t, _ in tagged]
+        if word not in tokens:
+            return None
+        at = tokens.index(word)
+        if at + 1 < len(tagged) and tagged[at + 1][1].startswith("n"):
+            return None  # not the head of its noun phrase: 快递 of 快递驿站
+        if any(_PREDICATE_ZH.search(t) for t in tokens[:at]) or not any(
+            re.search(r"[\u4e00-\u9fff\w]", t) and t not in ("了", "啦", "呢") for t in tokens[at + 1 :]
+        ):
+            return None  # said after 是, 成, or last: the noun is the value there (我是一名初级设计师, 我每天开车上班)
+        opens = max((i + 1 for i, t in enumerate(tokens[:at]) if _CLAUSE_END_ZH.search(t)), default=0)
+        clause = [t for t in tokens[opens:at] if t not in _NOT_MODIFIERS_ZH]
+        if len(clause) > MODIFIED_NOUN_REACH:
+            return None  # deep in its clause, after a verb ("…才发现驿站挪到了…"): not a noun phrase that opens it
+        return clause[-1] if clause and _MODIFIER_ZH.fullmatch(clause[-1]) else None
+
+    for word in shared:
+        if not re.fullmatch(r"[\u4e00-\u9fff]{2,}", word):
+            continue
+        mn, mo = modifier(new, word), modifier(old, word)
+        if mn and mo and mn != mo and mn not in old and mo not in new:
+            return True
     return False
+
+
+#: 's after a name that says "is", not whose: "Talia's three months now", "Sam's in Edinburgh", "Mum's moving in"
+_IS_AFTER = re.compile(
+    r"\d.*|.*(?:ing|ed)|a|an|the|in|at|on|off|out|back|home|here|there|not|now|still|so|very"
+)
+_NOT_OWNERS = frozenset({"it", "that", "what", "there", "here", "who", "let", "he", "she", "one", "today"})
+
+
+def _owners(words: list[str]) -> set[str]:
+    """Whose things ``words`` speak of: "the cat's vet appointment" → {"cat"}."""
+    return {
+        w[:-2]
+        for i, w in enumerate(words)
+        if w.endswith("'s")
+        and w[:-2] not in _NOT_OWNERS
+        and i + 1 < len(words)
+        and not _IS_AFTER.fullmatch(words[i + 1])
+    }
+
+
+def _owners_apart(wn: list[str], wo: list[str]) -> bool:
+    """Each statement speaks of the thing of someone the other never names: "The cat's vet appointment is
+    Tuesday" / "The dog's booster jab at the vet is now Friday"."""
+    on, oo = _owners(wn), _owners(wo)
+    bare_n, bare_o = {w.removesuffix("'s") for w in wn}, {w.removesuffix("'s") for w in wo}
+    return bool(on and oo and not on & bare_o and not oo & bare_n)
 
 
 def _of_a_shared_thing(new: str, old: str, shared: frozenset[str] | set[str]) -> bool:
@@ -845,6 +946,12 @@ def _of_a_shared_thing(new: str, old: str, shared: frozenset[str] | set[str]) ->
             if thing not in folded_old and _stem(thing) not in said_stems(old):
                 return True
     return False
+
+
+def qualified_apart(new: str, old: str) -> bool:
+    """:func:`_qualified_apart` over the words the two statements share (``slots._align_tokens``)."""
+    (old_c, old_v), (new_c, new_v) = _align_tokens(old), _align_tokens(new)
+    return _qualified_apart(new, old, (old_c & new_c) | (old_v & new_v))
 
 
 def of_a_shared_thing(new: str, old: str) -> bool:
@@ -962,6 +1069,7 @@ __all__ = [
     "names_another_thing",
     "of_a_shared_thing",
     "one_thing",
+    "qualified_apart",
     "repeats_values",
     "same_people",
     "states_a_value",
