@@ -660,3 +660,30 @@ def test_a_person_in_the_first_clause_is_still_another_subject(old: str, new: st
     newer = _alike_hit(2, new, 0.0, 0.90 - 0.03, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "")
     assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
+
+
+def test_an_answer_names_what_the_question_it_answers_names() -> None:
+    """ "Yes, but I upped it to £450." names no ISA, but answers "Are you still paying into your ISA?": the query's
+    name does not keep it apart from "I'm putting £300 a month into my ISA.", and it ranks first."""
+    said = T2 + dt.timedelta(seconds=30)
+    old = _alike_hit(1, "I'm putting £300 a month into my ISA.", 1.4, 0.88, T1)
+    question_turn = TurnRef(
+        uuid.UUID(int=20), "s2", 4, "assistant", None, "Are you still paying into your ISA?", T2
+    )
+    answer_turn = TurnRef(uuid.UUID(int=21), "s2", 5, "user", None, "Yes, but I upped it to £450.", said)
+    question = SearchHit(
+        MemoryRecord(
+            id=question_turn.id,
+            user_id="u",
+            content=question_turn.content,
+            memory_type=MemoryType.EPISODIC,
+            metadata={"turn_only": True, "role": "assistant"},
+            created_at=T2,
+        ),
+        ScoreBreakdown(0.2, 0, 0, 0, 0.2, {"vector_turns": 3}, {"score_vector_turns": 0.86}),
+        (question_turn,),
+    )
+    answer = dataclasses.replace(_alike_hit(3, answer_turn.content, 0.5, 0.80, said), turns=(answer_turn,))
+    ranked = newer_first([old, answer, question], TruthFacts(), {}, 0.95, "How much do I pay into my ISA?")
+    ids = [h.memory.id for h in ranked]
+    assert ids.index(answer.memory.id) < ids.index(old.memory.id)

@@ -20,6 +20,11 @@ def test_english_entities_with_types() -> None:
     assert found == {"Alice Smith": "person", "Stanford University": "organization", "New York": "place"}
 
 
+def test_a_questions_auxiliary_and_i_are_not_a_name() -> None:
+    assert _by_name("Do I take sertraline?") == {}
+    assert _by_name("Did I book the Padstow cottage?") == {"Padstow": "other"}
+
+
 def test_a_possessive_is_not_part_of_the_name() -> None:
     assert _by_name("Who is Mark's girlfriend?") == {"Mark": "other"}
     assert _by_name("I met Dr. Lee’s nurse") == {"Dr. Lee": "person"}

@@ -387,6 +387,22 @@ def test_a_fact_about_the_older_ones_value_is_the_next_link_not_a_change(old: st
         ("快递都寄到公司前台。", "以后快递都寄到小区的丰巢柜，公司前台不收了。", "公司"),
         ("我办了一张健身卡。", "我把健身卡退了，现在在家练。", "健身卡"),
         ("我的电脑是Windows系统。", "我不再用Windows了，换了Mac。", "Windows"),
+        # "too many" adds nothing; a membership let lapse is ended
+        (
+            "I'm on the parish council.",
+            "No, I quit the council in the spring, too many late nights.",
+            "council",
+        ),
+        (
+            "I'm a National Trust member.",
+            "I let the National Trust membership lapse, we never used it.",
+            "national",
+        ),
+        (
+            "I take 50 mg of sertraline every day.",
+            "Came off the sertraline in March with my GP.",
+            "sertraline",
+        ),
     ],
 )
 def test_an_ending_that_names_the_older_facts_thing_ends_it(old: str, new: str, ended: str) -> None:
@@ -409,6 +425,10 @@ def test_an_ending_that_names_the_older_facts_thing_ends_it(old: str, new: str, 
             "I stopped using Duolingo for French.",
         ),  # ended for another name
         ("我每天跑步。", "我戒了烟。"),  # nothing of the older fact is named
+        (
+            "I'm fluent in French.",
+            "I quit smoking, and I'm fluent in Spanish too after two years.",
+        ),  # "too" adds
     ],
 )
 def test_an_ending_of_something_else_ends_nothing(old: str, new: str) -> None:

@@ -181,16 +181,20 @@ def _same_names_asked(
     hits: Sequence[SearchHit], pairs: Iterable[tuple[int, int]], query: str
 ) -> list[tuple[int, int]]:
     """The ``pairs`` of which neither hit names every name of the query the other names and more (the names:
-    people, places, things, ``text.entities``): the query's name picks the one it asks about."""
+    people, places, things, ``text.entities``): the query's name picks the one it asks about. The user's answer
+    to an assistant's question among the hits names what the question names ("Are you still paying into your
+    ISA?" / "Yes, but I upped it to £450")."""
     pairs = list(pairs)
     asked = _names_in(query) if query and pairs else frozenset()
     if not asked:
         return pairs
-    named = {
-        i: frozenset(n for n in asked if n in hits[i].memory.content.casefold())
-        for pair in pairs
-        for i in pair
-    }
+    question_of = {a: q for q, a in questions_answered(hits).items()}
+
+    def words(i: int) -> str:
+        said = hits[i].memory.content.casefold()
+        return said if i not in question_of else said + " " + hits[question_of[i]].memory.content.casefold()
+
+    named = {i: frozenset(n for n in asked if n in words(i)) for pair in pairs for i in pair}
     return [(a, b) for a, b in pairs if not (named[a] < named[b] or named[b] < named[a])]
 
 

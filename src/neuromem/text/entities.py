@@ -241,6 +241,24 @@ _NEVER = {
     "also",
     "then",
     "oh",
+    # a question's auxiliary never starts a name: "Do I take sertraline?", "Did I book …?"
+    "do",
+    "does",
+    "did",
+    "am",
+    "is",
+    "are",
+    "was",
+    "were",
+    "can",
+    "could",
+    "should",
+    "would",
+    "shall",
+    "must",
+    "have",
+    "has",
+    "had",
 }
 _CONNECTORS = {"of", "the", "de", "van", "von", "and", "&"}
 

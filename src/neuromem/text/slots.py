@@ -1353,10 +1353,10 @@ def slot_of(text: str) -> Claim | None:
 
 
 _ADDITIVE = re.compile(
-    r"\b(?:also|too|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
+    r"\b(?:also|too(?!\s+(?:many|much|little|few|late|early|long|far|often|soon|busy|tired|expensive|cheap|big|small|hard|young|old|high|low|hot|cold)\b)|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
     r"又(?!搬|换|改|涨|降|跳|调|升)",
     re.IGNORECASE,
-)  # "又搬家了" is a change again, not one more
+)  # "又搬家了" is a change again, not one more; "too many late nights" adds nothing
 _VALUE_STOP = frozenset(
     [
         "a",
@@ -1531,7 +1531,8 @@ _ALIGN_STOP_ZH = frozenset(
 # a new statement that ends what an old one said about a shared word ("Sold the Civic", "我和陈浩分手了")
 _ENDING_EN = re.compile(
     r"\b(?:sold|quit|left|divorced|broke up|split up|closed|cancel+ed|scrapped|dropped|gave up|"
-    r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|"
+    r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|came off|come off|"
+    r"let(?= .{1,40}?\blapse)|"
     r"no longer|not anymore|any ?more)\b",
     re.IGNORECASE,
 )
