@@ -13,7 +13,7 @@ import pytest
 
 from neuromem import Memory
 from neuromem.recall.fusion import Ranked
-from neuromem.recall.prompt_truth import undecided_values
+from neuromem.recall.prompt_truth import dated_answers, undecided_values
 from neuromem.recall.recipes import RECIPES
 from neuromem.recall.truth import (
     ANSWER_MARGIN,
@@ -461,6 +461,30 @@ def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> No
     assert texts == {
         older.memory.id: f'may have changed: "{COMMUTE_OLD}" (2024-01-10), later "{COMMUTE_NEW}" (2024-03-05)'
     }
+
+
+def test_the_prompt_dates_two_statements_that_answer_alike_and_say_no_change() -> None:
+    newer = _alike_hit(2, "Ledgerline is handling my tax return this year.", 1.4, 0.86, T2)
+    older = _alike_hit(1, "Harriet Cole does my accounts.", 0.7, 0.87, T1)
+    other = _alike_hit(3, "I work from the Leeds office.", 0.5, 0.6, T1)
+    texts: dict[uuid.UUID, str] = {}
+    shown = dated_answers([newer, older, other], texts, "Who does my accounts?", "en")
+    assert shown == [newer, older, other]  # nothing dropped, nothing marked
+    assert texts == {
+        newer.memory.id: "Ledgerline is handling my tax return this year. (said 2024-03-05)",
+        older.memory.id: "Harriet Cole does my accounts. (said 2024-01-10)",
+    }
+    zh: dict[uuid.UUID, str] = {}
+    dated_answers([newer, older], zh, "Who does my accounts?", "zh")
+    assert zh[older.memory.id] == "Harriet Cole does my accounts.（2024-01-10 所说）"
+    # said the same day: the time tells which came later
+    later = _alike_hit(
+        4, "Ledgerline is handling my tax return this year.", 1.4, 0.86, T1 + dt.timedelta(hours=2)
+    )
+    same_day: dict[uuid.UUID, str] = {}
+    dated_answers([later, older], same_day, "Who does my accounts?", "en")
+    assert same_day[later.memory.id].endswith("(said 2024-01-10 11:00)")
+    assert same_day[older.memory.id].endswith("(said 2024-01-10 09:00)")
 
 
 def test_two_linked_statements_are_ordered_by_when_they_were_said_not_by_the_dates_they_name() -> None:

@@ -332,9 +332,9 @@ def answer_alike(
     return set(_same_names_asked(hits, out, query))
 
 
-def _within(near: Sequence[float | None], older: int, newer: int, margin: float) -> bool:
-    """The newer hit's closeness to the query (``near``: :func:`closeness`) is at most ``margin`` below the older
-    one's."""
+def within(near: Sequence[float | None], older: int, newer: int, margin: float) -> bool:
+    """The ``newer`` hit's closeness to the query (``near``: :func:`closeness`) is at most ``margin`` below the
+    ``older`` one's (any two positions: the names say which is measured against which)."""
     near_old, near_new = near[older], near[newer]
     return near_old is not None and near_new is not None and near_new >= near_old - margin
 
@@ -442,7 +442,7 @@ def newer_first(
         pairs.add((min(older, newer), max(older, newer)))
     near = closeness(ordered)
     for older, newer in answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN):
-        if _within(near, older, newer, ANSWER_MARGIN) and says_a_change(
+        if within(near, older, newer, ANSWER_MARGIN) and says_a_change(
             ordered[newer].memory.content, ordered[older].memory.content
         ):
             until = said_at(ordered[newer])
