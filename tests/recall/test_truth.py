@@ -351,6 +351,35 @@ def test_near_duplicates_about_two_subjects_the_query_names_one_of_are_not_reord
     assert [h.memory.id for h in unnamed] == [japan.memory.id, kenya.memory.id]
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "moves"),
+    [
+        (
+            "我的老花镜是一百度的。",
+            "我妈的老花镜换成了三百度的。",
+            False,
+        ),  # the newer one names another person
+        ("我们公司今年的团建去千岛湖。", "隔壁部门的团建改去莫干山了。", False),  # two kinds of one thing
+        (
+            "我们部门的周报每周五交。",
+            "领导说周报提前到每周四下班前交。",
+            True,
+        ),  # who told it is not whom it is about
+        ("我已婚，老公叫志刚。", "我和志刚五月份办完了离婚手续。", True),  # the husband, by his name
+    ],
+)
+def test_near_duplicates_of_two_owners_are_not_reordered(old: str, new: str, moves: bool) -> None:
+    older = _alike_hit(1, old, 1.5, 0.9, T1)
+    newer = _alike_hit(
+        2, new, 1.0, 0.9 - 0.2, T2
+    )  # far below in the query's eyes: only the vectors pair them
+    vectors = {older.memory.id: np.array([1.0, 0.0]), newer.memory.id: np.array([0.99, 0.02])}
+    ranked = newer_first([older, newer], TruthFacts(), vectors, 0.95, "")
+    assert [h.memory.id for h in ranked] == (
+        [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
+    )
+
+
 def test_a_turn_of_many_facts_stands_as_the_fact_the_lists_agree_on() -> None:
     """A turn that several memories came from is one unit, carried as the memory the memory lists agree on
     best (Σ 1/rank), not the one a single list happened to put first."""

@@ -69,6 +69,9 @@ NEVER = [  # (old, new, cosine): distinct slots, additions, restatements — nev
     ),
     ("孩子平板的解锁密码是0520。", "路由器后台密码我改成了admin888。", 0.9),
     ("我们公司今年的团建去千岛湖。", "隔壁部门的团建改去莫干山了。", 0.9),
+    # a part of the day shared names no thing: two things, each at its own time
+    ("我每周一晚上踢五人制。", "联赛改到周三晚上了。", 0.8),
+    ("I work the night shift at the hospital.", "The league moved to Wednesday nights.", 0.8),
 ]
 
 #: (old, new): a noun qualified anew is a new value when the qualifier is the value or an act, not another kind

@@ -52,8 +52,10 @@ from ..text.slot_frames import (
     names_another_thing,
     one_statement_long,
     one_thing,
+    qualified_apart,
     repeats_values,
     replacement_evidence,
+    same_people,
     value_frame,
 )
 from ..text.slots import COPULA, RELATION, claim_of, said_shorter, same_owner, same_slot
@@ -173,8 +175,21 @@ def _near_duplicates(
     with blas.single_threaded():  # a few hundred rows: BLAS threads would cost far more than the product
         sims = unit @ unit.T
     rows, cols = np.nonzero(np.triu(sims >= cosine, k=1))
-    pairs = [(idx[a], idx[b]) for a, b in zip(rows.tolist(), cols.tolist(), strict=True)]
+    pairs = [
+        (idx[a], idx[b])
+        for a, b in zip(rows.tolist(), cols.tolist(), strict=True)
+        if not _two_owners(hits, idx[a], idx[b])
+    ]
     return _same_names_asked(hits, pairs, query)
+
+
+def _two_owners(hits: Sequence[SearchHit], a: int, b: int) -> bool:
+    """Close as they are, hits ``a`` and ``b`` speak of the things of two people or two kinds of one thing: the
+    newer one names a person the older one does not, not in passing (``text.slot_frames.same_people``: 我的老花镜 /
+    我妈的老花镜), or they qualify a noun both name apart (``text.slot_frames.qualified_apart``)."""
+    older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
+    new, old = hits[newer].memory.content, hits[older].memory.content
+    return not same_people(new, old, asides=True) or qualified_apart(new, old)
 
 
 def _same_names_asked(

@@ -318,10 +318,24 @@ def _people_meant(new: str, old: str, zh: bool, *, owners: bool = False) -> froz
     """The people ``new`` names, a pronoun standing for the one person ``old`` names when it names none: "We
     moved her to Oak Park Montessori" / "My daughter's school is Lincoln Elementary"; with ``owners``, also the
     people whose thing ``new`` names without saying whose (:func:`_owners_of_what_it_names`)."""
-    after, before = _people(new, zh), _people(old, zh)
+    after, before = _people(new, zh), _people(old, zh) - _people(new, zh)
     if not after and len(before) == 1 and (_THIRD_PERSON_ZH if zh else _THIRD_PERSON_EN).search(_fold(new)):
-        return before
+        return _people(old, zh)
+    after = after | _named_by_name(new, old, zh)
     return after | _owners_of_what_it_names(new, old, zh) if owners else after
+
+
+def _named_by_name(new: str, old: str, zh: bool) -> frozenset[str]:
+    """The people ``old`` names with their name ("my cousin Ana", 老公叫志刚) when ``new`` says that name: "我和志刚
+    五月份办完了离婚手续" speaks of the husband."""
+    folded_new = _fold(new)
+    if zh:
+        named = [(m.group(1), m.group(2) or m.group(3)) for m in _KIN_NAMED_ZH.finditer(_fold(old))]
+    else:
+        named = [(kin, name) for kin, name in _KIN_NAMED_EN.findall(_fold(old)) if name[0].isupper()]
+    return frozenset(
+        _KIN_SYNONYMS_EN.get(kin.casefold(), kin.casefold()) for kin, name in named if name in folded_new
+    ) & _people(old, zh)
 
 
 def _undated(text: str, zh: bool) -> str:
@@ -550,10 +564,22 @@ _CLAUSE_END_EN = re.compile(r"[;:—]|,\s(?!\d)|\.\s")
 _CLAUSE_END_ZH = re.compile(r"[，,；;：:。]")
 
 
+#: A leading clause that says who told it: 领导说…, 医生说…, "My boss said …", "The vet told me …"
+_REPORTED_ZH = re.compile(r"^[\u4e00-\u9fff]{1,6}?(?:说|告诉我|通知)[，,：:]?")
+_REPORTED_EN = re.compile(
+    r"^(?:my |the |our |his |her )?[a-z]+ (?:said|says|told me|tells me|mentioned)(?: that)?,?\s+",
+    re.IGNORECASE,
+)
+
+
 def _aside_people(text: str, zh: bool) -> frozenset[str]:
-    """The people ``text`` names only after its first clause, in passing: "…, a friend recommended them",
-    我老公辞职了，跟朋友合伙开了家奶茶店. For recall's ordering only (:func:`one_thing`)."""
-    first = (_CLAUSE_END_ZH if zh else _CLAUSE_END_EN).split(_fold(text), maxsplit=1)[0]
+    """The people ``text`` names in passing: only after its first clause ("…, a friend recommended them",
+    我老公辞职了，跟朋友合伙开了家奶茶店) or as who told it (领导说周报提前到每周四). For recall's ordering only
+    (:func:`one_thing`)."""
+    folded = _fold(text)
+    told = (_REPORTED_ZH if zh else _REPORTED_EN).match(folded)
+    said = folded[told.end() :] if told else folded
+    first = (_CLAUSE_END_ZH if zh else _CLAUSE_END_EN).split(said, maxsplit=1)[0]
     return _people(text, zh) - _people(first, zh)
 
 
@@ -615,9 +641,10 @@ def _amount(text: str) -> bool:
 def answers_alike(new: str, old: str) -> bool:
     """Whether ``new`` may give another value of what ``old`` says, as far as the texts tell (recall's
     ``truth.answer_alike`` adds the query's closeness to both): both are statements of a value
-    (:func:`states_a_value`), they name the same people both ways (:func:`same_people`, strict), and neither
-    speaks of a relation that holds many values (allergies, likes, children, languages)."""
-    return states_a_value(new, old) and one_thing(new, old)
+    (:func:`states_a_value`), they name the same people both ways (:func:`same_people`, strict), neither
+    speaks of a relation that holds many values (allergies, likes, children, languages), and they do not
+    qualify a noun both name apart (:func:`qualified_apart`: 我们公司的团建 / 隔壁部门的团建)."""
+    return states_a_value(new, old) and one_thing(new, old) and not qualified_apart(new, old)
 
 
 @lru_cache(maxsize=8192)
@@ -649,6 +676,10 @@ def _adds(new: str) -> bool:
     return bool(_ADDITIVE.search(_REPLACED_BY_ANOTHER.sub(" ", folded)))
 
 
+#: A word for a person and the name it goes by: 老公叫志刚, 我闺蜜小雪
+_KIN_NAMED_ZH = re.compile(
+    rf"({'|'.join(PEOPLE_ZH)})(?:(?:名字)?叫([\u4e00-\u9fff]{{2}})|([小老阿][\u4e00-\u9fff]))"
+)
 #: Animals a household names: "our dog Juno"
 _PETS_EN = ("dog", "cat", "puppy", "kitten", "horse", "rabbit", "parrot", "hamster", "tortoise")
 #: A word for a person or a pet followed by a name: "cousin Ana", "Aunt Rosa", "our dog Juno"

@@ -2081,6 +2081,21 @@ _UNIT_WORDS = frozenset(
         "每年",
         "每晚",
         "月份",
+        # a part of the day or week ("晚上十点关门" / "开到晚上十一点") says when, it names no thing either
+        "晚上",
+        "早上",
+        "上午",
+        "下午",
+        "中午",
+        "凌晨",
+        "傍晚",
+        "周末",
+        "morning",
+        "evening",
+        "afternoon",
+        "night",
+        "weekday",
+        "weekend",
     }
 )
 
