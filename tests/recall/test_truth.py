@@ -740,3 +740,21 @@ def test_an_answer_names_what_the_question_it_answers_names() -> None:
     ranked = newer_first([old, answer, question], TruthFacts(), {}, 0.95, "How much do I pay into my ISA?")
     ids = [h.memory.id for h in ranked]
     assert ids.index(answer.memory.id) < ids.index(old.memory.id)
+
+
+def test_an_episode_the_user_told_is_ordered_with_the_statements_it_answers_alike() -> None:
+    """On ingest, "We've booked the Padstow cottage for 12-19 August" may be kept as an event; a later word of
+    its dates ("Ended up with 19-26 August for Padstow …") still ranks first."""
+    older = _alike_hit(
+        1,
+        "We've booked the Padstow cottage for 12-19 August.",
+        2.8,
+        0.879,
+        T1,
+        memory_type=MemoryType.EPISODIC,
+    )
+    newer = _alike_hit(2, "Ended up with 19-26 August for Padstow, the owners double-booked.", 0.0, 0.857, T2)
+    ranked = newer_first(
+        [older, newer], TruthFacts(), {}, 0.95, "Which dates is our Padstow cottage booked for?"
+    )
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]

@@ -93,6 +93,9 @@ CHANGE_MARGIN = 0.08
 NEAR_BEST = CHANGE_MARGIN
 #: Statements said closer together than this are parts of one account, never an older and a newer value
 ONE_BREATH = dt.timedelta(minutes=1)
+#: The memories that may state a value the user gave: facts, and episodes the user told ("We've booked the
+#: Padstow cottage for 12-19 August" is kept as an event on ingest)
+STATEMENT_TYPES = frozenset({MemoryType.FACT, MemoryType.EPISODIC})
 #: The fusion's score of a hit in the vector lists: its cosine to the query
 QUERY_COSINES = ("score_vector", "score_vector_turns")
 
@@ -307,7 +310,7 @@ def _users_statement_pairs(hits: Sequence[SearchHit], top: int) -> Iterable[tupl
         for i, h in enumerate(hits[:top])
         if _users_words(h.memory)
         and not is_outdated(h.memory)
-        and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
+        and (h.memory.memory_type in STATEMENT_TYPES or is_turn_only(h.memory))
     ]
     for n, i in enumerate(idx):
         for j in idx[n + 1 :]:
