@@ -35,6 +35,7 @@ packs the search's hits) is not padded with lines nothing matched.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import uuid
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -96,6 +97,20 @@ ONE_BREATH = dt.timedelta(minutes=1)
 #: The memories that may state a value the user gave: facts, and episodes the user told ("We've booked the
 #: Padstow cottage for 12-19 August" is kept as an event on ingest)
 STATEMENT_TYPES = frozenset({MemoryType.FACT, MemoryType.EPISODIC})
+#: A question about time ("How many days ago did I …", "When did I …", 多久): the events it needs are its
+#: evidence, and the order they were told in says nothing of which is true
+_ASKS_ABOUT_TIME = re.compile(
+    r"\b(?:how (?:many|much|long) (?:days?|weeks?|months?|years?|hours?|time)|how long|when did|ago|"
+    r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|什么时候|哪天|之前|之后|以前|以后|先|后来",
+    re.IGNORECASE,
+)
+
+
+def asks_about_time(query: str) -> bool:
+    """``query`` asks about when things happened or their order (:data:`_ASKS_ABOUT_TIME`)."""
+    return bool(_ASKS_ABOUT_TIME.search(query))
+
+
 #: The fusion's score of a hit in the vector lists: its cosine to the query
 QUERY_COSINES = ("score_vector", "score_vector_turns")
 
@@ -302,15 +317,17 @@ def tells_a_change(new: str, old: str) -> bool:
     )
 
 
-def _users_statement_pairs(hits: Sequence[SearchHit], top: int) -> Iterable[tuple[int, int]]:
-    """(older, newer) positions of every two of the first ``top`` hits that are current facts or turns the user
-    said, ordered by when each was said (:func:`said_at`)."""
+def _users_statement_pairs(hits: Sequence[SearchHit], top: int, query: str = "") -> Iterable[tuple[int, int]]:
+    """(older, newer) positions of every two of the first ``top`` hits that are current facts, episodes (unless
+    the ``query`` asks about time: :func:`asks_about_time`) or turns the user said, ordered by when each was said
+    (:func:`said_at`)."""
+    types = {MemoryType.FACT} if asks_about_time(query) else STATEMENT_TYPES
     idx = [
         i
         for i, h in enumerate(hits[:top])
         if _users_words(h.memory)
         and not is_outdated(h.memory)
-        and (h.memory.memory_type in STATEMENT_TYPES or is_turn_only(h.memory))
+        and (h.memory.memory_type in types or is_turn_only(h.memory))
     ]
     for n, i in enumerate(idx):
         for j in idx[n + 1 :]:
@@ -336,7 +353,7 @@ def answer_alike(
     question, not that the older value ended (``newer_first`` marks it only when the newer one says so)."""
     out: set[tuple[int, int]] = set()
     near = closeness(hits)
-    for older, newer in _users_statement_pairs(hits, top):
+    for older, newer in _users_statement_pairs(hits, top, query):
         if said_at(hits[newer]) - said_at(hits[older]) < ONE_BREATH:
             continue  # said together (one turn, one import): two parts of one account, not a new value
         near_old, near_new = near[older], near[newer]
@@ -404,7 +421,7 @@ def same_frame(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, query: str =
     of the ``query``'s names than the other. By position in ``hits``. Such a pair is put in time order, and
     nothing is marked outdated: a frame of unknown arity may hold two values at once."""
     out: set[tuple[int, int]] = set()
-    for older, newer in _users_statement_pairs(hits, top):
+    for older, newer in _users_statement_pairs(hits, top, query):
         if said_at(hits[newer]) > said_at(hits[older]) and value_frame(
             hits[newer].memory.content, hits[older].memory.content
         ):
