@@ -276,7 +276,7 @@ def test_a_newer_statement_a_little_further_from_the_query_ranks_first_unless_th
         ),  # the query is about the older
         ("From next week my wife's shift starts at 3pm.", 0.86, T2, MemoryType.FACT, False),  # another person
         (SHIFT_NEW, 0.86, T1 + dt.timedelta(seconds=20), MemoryType.FACT, False),  # said in one breath
-        (SHIFT_NEW, 0.86, T2, MemoryType.EPISODIC, False),  # an event, not a value
+        (SHIFT_NEW, 0.86, T2, MemoryType.EPISODIC, True),  # an event the user told may state a value too
         ("I'm also allergic to cats.", 0.86, T2, MemoryType.FACT, False),  # many values
     ],
 )
@@ -758,3 +758,8 @@ def test_an_episode_the_user_told_is_ordered_with_the_statements_it_answers_alik
         [older, newer], TruthFacts(), {}, 0.95, "Which dates is our Padstow cottage booked for?"
     )
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
+    # a question about time needs the events as they are: their order of telling says nothing of truth
+    asked = newer_first(
+        [older, newer], TruthFacts(), {}, 0.95, "How many days before the trip did we book Padstow?"
+    )
+    assert [h.memory.id for h in asked] == [older.memory.id, newer.memory.id]
