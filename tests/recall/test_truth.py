@@ -763,3 +763,28 @@ def test_an_episode_the_user_told_is_ordered_with_the_statements_it_answers_alik
         [older, newer], TruthFacts(), {}, 0.95, "How many days before the trip did we book Padstow?"
     )
     assert [h.memory.id for h in asked] == [older.memory.id, newer.memory.id]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "moves"),
+    [
+        (
+            "Our band rehearses in Kev's garage.",
+            "We rent a rehearsal room at Soundbox, the neighbours complained.",
+            True,
+        ),
+        (
+            "Our lease runs until the end of August.",
+            "We signed the renewal, so we're in the flat through February.",
+            True,
+        ),
+        ("Our drummer lives in Leeds.", "We play in Bristol on Fridays.", False),  # "our drummer" is a person
+    ],
+)
+def test_a_thing_of_ours_and_what_we_do_are_the_speakers_group(old: str, new: str, moves: bool) -> None:
+    older = _alike_hit(1, old, 1.4, 0.87, T1)
+    newer = _alike_hit(2, new, 0.0, 0.87 - 0.03, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "")
+    assert [h.memory.id for h in ranked] == (
+        [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
+    )

@@ -119,7 +119,7 @@ def change_evidence(text: str) -> str | None:
 #: too much (孩子转学去了… / 孩子9月4日开学; 一月份我调去了上海总部 / 我周一去上海出差)
 _REPLACING_EN = re.compile(
     r"\b(?:took (?:me|him|her|them|us) off|put (?:me|him|her|them|us) on|threw (?:it|them|that|those) (?:out|away)|"
-    r"traded (?:it|them) in|went with|withdrew from|dropped out of|lately|"
+    r"traded (?:it|them) in|went with|withdrew from|dropped out of|lately|a new|"
     r"since (?:moving|switching|starting|joining|changing|the (?:move|switch|change))\b)"
     r"|^new [a-z]+(?: [a-z]+)?:",  # "New goal: …", "New number: …"
     re.IGNORECASE,
@@ -483,6 +483,26 @@ _SPEAKS_OF_SPEAKER = re.compile(r"\b(?:i|i'm|i've|me|my|mine|we|our|ours|us)\b|�
 _OWNED_SUBJECT_EN = re.compile(r"^(?:our|his|her|their)\s+(?P<noun>[a-z]+)\s+(?P<next>[a-z]+)", re.IGNORECASE)
 
 
+#: A first statement about something of "ours" that is no person ("Our band rehearses …", "Our lease runs …")
+_OURS_EN = re.compile(r"^our\s+(?P<noun>[a-z]+)\b", re.IGNORECASE)
+_WE_EN = re.compile(r"^(?:[a-z]+,?\s+)?we\b", re.IGNORECASE)
+
+
+def _ours_and_we(new: str, old: str) -> bool:
+    """One statement speaks of a thing of ours that is no person, the other of what "we" do: the speaker's group
+    both times ("Our band rehearses in Kev's garage" / "We rent a rehearsal room at Soundbox now"). For recall's
+    ordering only (:func:`same_people` with ``asides``): at write time it ended "Our office has a branch in
+    Dublin" by "I quit smoking"."""
+    folded = [_fold(t).casefold() for t in (new, old)]
+    ours = [m.group("noun") for t in folded if (m := _OURS_EN.match(t))]
+    return (
+        len(ours) == 1
+        and ours[0] not in PEOPLE_EN
+        and not ours[0].endswith(("er", "or", "ist", "ian", "ant", "ent"))  # a manager, a doctor: a person
+        and any(_WE_EN.match(t) for t in folded)
+    )
+
+
 def _acts(word: str) -> bool:
     """A word after a subject that makes it the one who acts: a verb in the past or third person (not a copula)."""
     return word in _ACTING_EN or (word.endswith(("ed", "s")) and word not in _COPULAS_EN and len(word) > 3)
@@ -549,7 +569,7 @@ def same_people(
     subjects agree.) ``owners``: as :func:`_people_meant`; ``asides``: a person the newer one names only after its
     first clause is not counted (:func:`_aside_people`)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    if _other_subjects(new, old, zh):
+    if _other_subjects(new, old, zh) and not (asides and _ours_and_we(new, old)):
         return False  # "Sam changed gyms, he goes to IronWorks now" says nothing of "My gym is FitOne"
     before, after = _people(old, zh), _people_meant(new, old, zh, owners=owners)
     if asides:
