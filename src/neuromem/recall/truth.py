@@ -193,20 +193,21 @@ def _near_duplicates(
     with blas.single_threaded():  # a few hundred rows: BLAS threads would cost far more than the product
         sims = unit @ unit.T
     rows, cols = np.nonzero(np.triu(sims >= cosine, k=1))
+    said = [said_at(h) for h in hits]
     pairs = [
         (idx[a], idx[b])
         for a, b in zip(rows.tolist(), cols.tolist(), strict=True)
-        if not _two_owners(hits, idx[a], idx[b])
+        # only a newer hit ranked below can move up: the others need no reading
+        if said[idx[b]] <= said[idx[a]]
+        or not _two_owners(hits[idx[b]].memory.content, hits[idx[a]].memory.content)
     ]
     return _same_names_asked(hits, pairs, query)
 
 
-def _two_owners(hits: Sequence[SearchHit], a: int, b: int) -> bool:
-    """Close as they are, hits ``a`` and ``b`` speak of the things of two people or two kinds of one thing: the
-    newer one names a person the older one does not, not in passing (``text.slot_frames.same_people``: 我的老花镜 /
-    我妈的老花镜), or they qualify a noun both name apart (``text.slot_frames.qualified_apart``)."""
-    older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
-    new, old = hits[newer].memory.content, hits[older].memory.content
+def _two_owners(new: str, old: str) -> bool:
+    """Close as they are, the ``new`` and ``old`` statements speak of the things of two people or two kinds of one
+    thing: the newer one names a person the older one does not, not in passing (``text.slot_frames.same_people``:
+    我的老花镜 / 我妈的老花镜), or they qualify a noun both name apart (``text.slot_frames.qualified_apart``)."""
     return not same_people(new, old, asides=True) or qualified_apart(new, old)
 
 

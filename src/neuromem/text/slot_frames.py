@@ -559,6 +559,7 @@ def _said_as(kin: str) -> list[str]:
     return [canonical, *(w for w, c in _KIN_SYNONYMS_EN.items() if c == canonical)]
 
 
+@lru_cache(maxsize=8192)
 def same_people(
     new: str, old: str, *, strict: bool = False, owners: bool = False, asides: bool = False
 ) -> bool:
@@ -999,6 +1000,7 @@ def _of_a_shared_thing(new: str, old: str, shared: frozenset[str] | set[str]) ->
     return False
 
 
+@lru_cache(maxsize=8192)
 def qualified_apart(new: str, old: str) -> bool:
     """:func:`_qualified_apart` over the words the two statements share (``slots._align_tokens``)."""
     (old_c, old_v), (new_c, new_v) = _align_tokens(old), _align_tokens(new)
