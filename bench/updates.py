@@ -82,6 +82,7 @@ FRESH = DATA.with_name("update_pairs_fresh.jsonl")
 FRESH2 = DATA.with_name("update_pairs_fresh2.jsonl")
 FRESH3 = DATA.with_name("update_pairs_fresh3.jsonl")
 FRESH4 = DATA.with_name("update_pairs_fresh4.jsonl")
+FRESH5 = DATA.with_name("update_pairs_fresh5.jsonl")
 LABELS = ("update", "addition", "restatement", "unrelated")
 LANGS = ("en", "zh")
 PATHS = ("add", "ingest")
@@ -492,7 +493,8 @@ def main() -> None:
         type=Path,
         default=DATA,
         help=f"the records (default {DATA.name}; {FRESH2.name}: a set no rule was shaped on, {FRESH3.name} a "
-        f"third set written blind, {FRESH4.name} a fourth set written blind, {FRESH.name} an earlier one; with "
+        f"third set written blind, {FRESH4.name} a fourth set written blind, {FRESH5.name} a fifth set written "
+        f"blind, {FRESH.name} an earlier one; with "
         f"--half all)",
     )
     args = parser.parse_args()

@@ -19,6 +19,7 @@ from bench.updates import (
     FRESH2,
     FRESH3,
     FRESH4,
+    FRESH5,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -117,6 +118,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH2_SETS, 400, FRESH2),
         (module.FRESH3_SETS, 500, FRESH3),
         (module.FRESH4_SETS, 600, FRESH4),
+        (module.FRESH5_SETS, 700, FRESH5),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -125,7 +127,13 @@ def test_the_files_are_what_the_generator_writes() -> None:
 
 @pytest.mark.parametrize(
     ("path", "first", "last"),
-    [(FRESH, 300, 399), (FRESH2, 400, 499), (FRESH3, 500, 599), (FRESH4, 600, 699)],
+    [
+        (FRESH, 300, 399),
+        (FRESH2, 400, 499),
+        (FRESH3, 500, 599),
+        (FRESH4, 600, 699),
+        (FRESH5, 700, 799),
+    ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(
     path: Path, first: int, last: int

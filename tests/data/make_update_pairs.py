@@ -42,6 +42,8 @@ FRESH3_OUT = Path(__file__).with_name("update_pairs_fresh3.jsonl")
 FRESH3_FROM = 500  # the third fresh set's first record number
 FRESH4_OUT = Path(__file__).with_name("update_pairs_fresh4.jsonl")
 FRESH4_FROM = 600  # the fourth fresh set's first record number
+FRESH5_OUT = Path(__file__).with_name("update_pairs_fresh5.jsonl")
+FRESH5_FROM = 700  # the fifth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -1222,6 +1224,151 @@ FRESH4_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A fifth fresh set (session 22), written blind (without reading the rules it is measured on, nor running the
+# bench on it), for ``update_pairs_fresh5.jsonl`` (``bench.updates --data``). Same rows as above; ids from 700.
+# fmt: off
+FRESH5_EN_UPDATES = [
+    (1, "My online chess rating is about 1420.|Won four blitz games in a row last night, my rating's sitting at 1511, highest it's ever been.", "What's my online chess rating?", "1511", "1420"),
+    (3, "Our eldest, Rhys, works Saturdays at Greggs.|A:Is Rhys still doing Saturdays at Greggs?|He's at the garden centre on Saturdays, better pay and he gets to be outdoors.", "Where does Rhys work on Saturdays?", "garden centre", "Greggs"),
+    (1, "I give £10 a month to Shelter.|I've upped my Shelter direct debit to £15 a month.", "How much do I give to Shelter each month?", "£15", "£10"),
+    (1, "I'm a green belt in judo.|Graded on Sunday and came home with my brown belt, my sensei couldn't stop grinning.", "What belt am I in judo?", "brown belt", "green belt"),
+    (1, "We're going to call the baby Iris.|Maeve Rose arrived at 3am on Tuesday, seven pounds two; one look at her and the name on our list didn't fit.", "What is our baby called?", "Maeve", "Iris"),
+    (1, "My notice period is one month.|A:Did signing the new contract affect your notice period?|Yes, it went up to three months when I signed.", "How long is my notice period?", "three months", "one month"),
+    (1, "Pilates is at 7 pm on Thursdays at the leisure centre.|Same night for Pilates, but the leisure centre has moved the class to 6 pm.", "What time is my Pilates class?", "6 pm", "7 pm"),
+    (1, "We're flying to Crete from Gatwick on the 12th.|Still Crete on the 12th, but we're going out of Stansted, the airline cut that route.", "Which airport are we flying to Crete from?", "Stansted", "Gatwick"),
+    (3, "Jude's orthodontist says his braces come off in March.|Jude's braces came off today, he keeps grinning at himself in the mirror.", "Does Jude still have braces?", "came off today", "come off in March"),
+    (1, "My Ryanair refund is still pending.|The Ryanair refund finally landed in my account this morning.", "Has my Ryanair refund come through?", "landed", "pending"),
+    (1, "Our car's at Kwik Fit waiting for a clutch.|Picked the car up from Kwik Fit this afternoon, the clutch is sorted and it drives like a dream.", "Is our car still in the garage?", "Picked the car up", "waiting for a clutch"),
+    (1, "I tutor GCSE maths on Thursday evenings.|I've given up the tutoring, my own kids need the help with homework more.", "Do I still tutor maths?", "given up", "Thursday evenings"),
+    (1, "I foster kittens for the RSPCA.|A:Any foster kittens in at the moment?|We're not fostering anymore, we kept the last two and the house is full.", "Do I foster kittens?", "not fostering", "for the RSPCA"),
+    (3, "My parents' caravan is on pitch 42 at Sandy Bay.|Mum and Dad are still at Sandy Bay, but the site has moved their caravan to pitch 7, right by the dunes.", "Which pitch is my parents' caravan on?", "pitch 7", "pitch 42"),
+    (3, "The first aider on our floor is Delphine.|Kofi took over as first aider for our floor when the old one went part-time.", "Who is the first aider on our floor?", "Kofi", "Delphine"),
+    (1, "I listen on Sony WH-1000XM4 headphones.|Treated myself to AirPods Max for my birthday, the noise cancelling on the Tube is unreal.", "Which headphones do I use?", "AirPods Max", "Sony"),
+    (1, "Our polling station is the primary school on Ash Grove.|What time do the polls close on election day?|Went to vote at the Methodist hall on Cross Street this morning, the school's having building work done.", "Where is our polling station?", "Methodist hall", "Ash Grove"),
+    (3, "The Sunday service at St Aidan's is at 10:30.|St Aidan's has brought the Sunday service forward to 9:45 for the summer.", "What time is the Sunday service at St Aidan's?", "9:45", "10:30"),
+    (1, "My FTP on Zwift is 210 watts.|Can you recommend a turbo trainer mat that isn't too noisy?|Did the ramp test this morning and it put my FTP at 236 watts, the winter block paid off.", "What's my FTP?", "236", "210"),
+    (3, "Our tortoise Shelly is hibernating in the fridge.|A:How's Shelly doing?|She's awake and trundling about on the lawn, already polished off a dandelion.", "Is Shelly still hibernating?", "awake", "in the fridge"),
+    (1, "My student loan balance is £27,400.|Any ideas for a cheap birthday present for a ten-year-old?|Checked the SLC website: after this year's repayments the balance is £24,950.", "How much is left on my student loan?", "£24,950", "£27,400"),
+    (3, "The kids' football club is sponsored by Harrison's Motors.|The under-9s' shirts arrived with Dalton Plumbing across the front, they've signed a three-year deal with the club.", "Who sponsors the kids' football club?", "Dalton Plumbing", "Harrison's"),
+    (1, "I've got jury service starting on 3 June.|A:Is jury service still in June for you?|I got it deferred to 9 September because of my exams.", "When is my jury service?", "9 September", "3 June"),
+    (3, "The kids' sports day is on Friday the 20th.|Sports day got rained off, the school has rescheduled it for Tuesday the 24th.", "When is the kids' sports day?", "Tuesday the 24th", "Friday the 20th"),
+    (1, "I shoot on a Canon 80D.|I switched to a Fujifilm X-T5, it's way lighter to carry up hills.", "What camera do I use?", "Fujifilm", "Canon"),
+    (1, "Our regular Friday pub is the Crown on the high street.|Friday drinks are at the Fox and Fiddle, the old place went gastro and doubled its prices.", "Which pub do we go to on Fridays?", "Fox and Fiddle", "Crown"),
+    (1, "My Saturday tennis partner is Graham.|I play Saturdays with Lucinda from the club now, my old partner's Achilles will take months to heal.", "Who do I play tennis with on Saturdays?", "Lucinda", "Graham"),
+    (1, "I'm on probation at work until the end of March.|Passed my probation review today, the contract's permanent.", "Am I still on probation at work?", "Passed my probation", "until the end of March"),
+    (3, "Nina runs Bramble & Co out of her spare room.|Nina signed the lease on a unit at Westgate Business Park, Bramble & Co has proper premises at last.", "Where is Bramble & Co based?", "Westgate", "spare room"),
+    (3, "Esme's reading book band is orange.|A:Has Esme gone up a book band yet?|Yes, she's on turquoise books now and very proud of it.", "Which reading band is Esme on?", "turquoise", "orange"),
+]
+FRESH5_ZH_UPDATES = [
+    (3, "闺女在班里当学习委员。|今天开家长会，班主任夸闺女这学期班长当得有模有样，同学们都服她。", "闺女在班里当什么班干部？", "班长", "学习委员"),
+    (1, "我普通话是二级乙等。|普通话补考成绩出来了，升到了二级甲等，总算够上教语文的要求。", "我普通话是几级？", "二级甲等", "二级乙等"),
+    (1, "我鱼缸里养了六条孔雀鱼。|鱼缸里的孔雀鱼下了一窝小崽，数了数连大带小二十多条。", "我鱼缸里有多少条孔雀鱼？", "二十多条", "六条"),
+    (1, "今年过年回我婆家过。|助手:过年的安排定了吗？|定了，带上两边老人一起去海南过年，机票都买好了。", "今年去哪过年？", "海南", "婆家"),
+    (3, "我爸退休金每个月四千二。|今年养老金上调，我爸现在每月能领四千五。", "我爸每月退休金多少？", "四千五", "四千二"),
+    (1, "我们公司早上九点打卡。|公司开始搞弹性上班，早上十点前到都不算迟到。", "我早上最晚几点到公司？", "十点前", "九点"),
+    (3, "我妈用的是老人机。|给我妈换了个智能手机，现在天天在家族群里发表情包。", "我妈用什么手机？", "智能手机", "老人机"),
+    (3, "老家的房子一直在等拆迁。|拆迁款打到我爸卡上了，爸妈在镇上看中了一套电梯房。", "老家房子拆迁的事怎么样了？", "拆迁款", "等拆迁"),
+    (1, "我在淘宝上开了家卖茶叶的小店。|现在茶叶店只在拼多多上开着，流量大，之前那个平台的店我关了。", "我的茶叶店开在哪个平台？", "拼多多", "淘宝"),
+    (3, "我老公在苏州上班，周末才回家。|帮我想想孩子生日蛋糕订什么口味好？|老公申请调回上海分部了，以后天天能回家吃晚饭。", "我老公在哪个城市上班？", "上海", "苏州"),
+    (1, "租房押金还压在房东那，两个月房租呢。|押金退回来了，房东扣了两百块清洁费。", "我的租房押金拿回来了吗？", "退回来了", "压在房东那"),
+    (3, "儿子的同桌是个叫浩浩的小男孩。|儿子放学回来说，老师把他调到跟萱萱坐一桌，萱萱老借他的橡皮。", "儿子的同桌是谁？", "萱萱", "浩浩"),
+    (1, "我的职级是P6。|我已经升到P7了，晋升答辩上周过的。", "我是什么职级？", "P7", "P6"),
+    (3, "我们村的村支书是老贺叔。|村里换届，选了个回乡的大学生蒋涛当村支书，才二十八岁。", "我们村的村支书是谁？", "蒋涛", "老贺"),
+    (1, "我们看中了保利的一个楼盘。|助手:房子定下来了吗？|定了，交了绿城桂语的定金，离孩子学校就一站路。", "我们定的是哪个楼盘？", "绿城桂语", "保利"),
+    (1, "房产证还没下来。|今天去不动产登记中心把房产证领回来了，红本本拿在手里踏实多了。", "我的房产证拿到了吗？", "领回来了", "还没下来"),
+    (3, "宝宝白天睡两觉。|宝宝一岁半了，上午那觉怎么哄都不肯睡，白天就中午睡一觉。", "宝宝白天睡几觉？", "中午睡一觉", "睡两觉"),
+    (3, "我表弟在富士康流水线上班。|表弟辞了流水线的活，跟同学在县城合伙开了个汽修铺，生意还不错。", "我表弟做什么工作？", "汽修铺", "富士康"),
+    (1, "年夜饭订在全聚德。|助手:年夜饭的包间落实了吗？|那家没订上，订到了楼下的徽菜馆，走两步就到。", "年夜饭订在哪家？", "徽菜馆", "全聚德"),
+    (1, "我每个月个税扣八百多。|个人所得税App里专项附加扣除怎么填？|房贷和赡养老人都填上了，这个月工资条上个税只扣了三百出头。", "我每个月扣多少个税？", "三百出头", "八百多"),
+    (1, "体检查出甲状腺结节，医生让三个月复查一次。|复查结果出来了，结节没长，医生说以后一年查一次就行。", "我的甲状腺结节多久复查一次？", "一年查一次", "三个月"),
+    (3, "孩子在实验二小东校区上学。|还是实验二小，不过四年级开始转到西校区上课了。", "孩子在实验二小哪个校区？", "西校区", "东校区"),
+    (1, "我家布丁还没做绝育。|布丁上周做完绝育了，这几天戴着伊丽莎白圈，走路老撞墙。", "布丁做绝育了吗？", "做完绝育", "还没做"),
+    (1, "我家暖气费一年两千四。|暖气片不热是不是得放放气？|今年暖气费按实际使用面积算，交了两千一。", "我家暖气费一年多少？", "两千一", "两千四"),
+    (3, "外婆住在12床。|助手:外婆住院还顺利吗？|挺好的，护士给她调到了靠窗的15床，晒得到太阳。", "外婆住几床？", "15床", "12床"),
+    (3, "儿子放学后在托管班写作业。|助手:儿子放学还去托管班吗？|不去了，他奶奶搬来跟我们住，每天三点半接他回家。", "儿子放学后谁照看？", "奶奶", "托管班"),
+    (1, "我在招行的理财经理是小汤。|招行的理财经理换成了周蕾，说原来那位调去总行了。", "我在招行的理财经理是谁？", "周蕾", "小汤"),
+    (3, "我外甥女在读幼儿园中班。|外甥女九月份背上书包上一年级了，天天嚷着要写作业。", "我外甥女在读什么？", "一年级", "中班"),
+    (1, "我每天早上去江边冬泳。|冬泳我停了，上个月感冒发烧住了几天院，家里人不让去了。", "我还冬泳吗？", "冬泳我停了", "江边"),
+    (3, "楼下那家便利店是全家。|楼下便利店装修了半个月，重新开业挂的是罗森的招牌。", "楼下便利店是哪家的？", "罗森", "全家"),
+]
+FRESH5_EN_MULTI = [
+    (1, "I've been to Anfield.|Ticked off St James' Park on Saturday, two grounds down, ninety to go.", "Which football grounds have I been to?", "St James' Park", "Anfield"),
+    (1, "We've redone the kitchen.|The bathroom's finished as well, tiles, shower, the lot.", "Which rooms have we renovated?", "bathroom", "kitchen"),
+    (1, "The Hendersons are coming to our barbecue on Saturday.|A:Anyone else coming on Saturday?|Oluwaseun and his boyfriend said yes this morning.", "Who's coming to our barbecue?", "Oluwaseun", "Hendersons"),
+    (3, "Ben's taking GCSE Spanish.|Ben's picked computer science as one of his options too.", "Which GCSE subjects is Ben taking?", "computer science", "Spanish"),
+    (1, "I've done Glastonbury.|Went to Green Man in August, my second festival and definitely not my last.", "Which music festivals have I been to?", "Green Man", "Glastonbury"),
+    (3, "Grandad did his national service in Aden.|Turns out Grandad was stationed in Cyprus as well, Nan found the photos.", "Where was Grandad stationed?", "Cyprus", "Aden"),
+    (1, "I've had my appendix out.|A:Any other operations I should know about?|My tonsils came out when I was nineteen.", "Which operations have I had?", "tonsils", "appendix"),
+    (1, "I've done a skydive.|Crossed a bungee jump off the bucket list in Queenstown.", "Which adrenaline activities have I done?", "bungee", "skydive"),
+    (3, "Our village has a post office.|The village finally got a GP surgery, it opened on Monday.", "What amenities does our village have?", "GP surgery", "post office"),
+    (3, "My son's in the county under-14 cricket squad.|He's made the county hockey squad too.", "Which county squads is my son in?", "hockey", "cricket"),
+]
+FRESH5_ZH_MULTI = [
+    (1, "小区里有个幼儿园。|小区东边新开了个社区食堂，老人吃饭方便多了。", "我们小区有哪些配套？", "社区食堂", "幼儿园"),
+    (3, "儿子拿过区里作文比赛的一等奖。|儿子这次又拿了市里数学竞赛的二等奖。", "儿子拿过哪些奖？", "数学竞赛", "作文比赛"),
+    (3, "我老丈人种了五亩玉米。|老丈人今年又包了两亩地种花生。", "我老丈人种了哪些庄稼？", "花生", "玉米"),
+    (1, "家里常备布洛芬。|又买了盒蒙脱石散备着，孩子老闹肚子。", "家里常备哪些药？", "蒙脱石散", "布洛芬"),
+    (1, "我去看过故宫的文物展。|助手:最近还看了别的展吗？|上周去看了莫奈的画展，排了一个小时队。", "我看过哪些展览？", "莫奈", "故宫"),
+    (1, "我家院子里养了几只鸡。|今年又抓了四只小鸭子，放在后院的池塘里。", "我家院子里养了哪些家禽？", "鸭子", "几只鸡"),
+    (1, "我手机里开了北京一卡通。|去上海出差多，又开了张上海交通卡。", "我手机上开了哪些交通卡？", "上海交通卡", "北京一卡通"),
+    (3, "婆婆最拿手的是包饺子。|婆婆腌的酸豆角也是一绝。", "婆婆有哪些拿手菜？", "酸豆角", "饺子"),
+    (3, "我哥早年在东莞打过工。|我哥说他后来还在义乌跑过两年物流。", "我哥在哪些地方打过工？", "义乌", "东莞"),
+    (1, "我车上装了行车记录仪。|又加装了个360全景影像，倒车方便多了。", "我车上加装了哪些设备？", "360全景", "行车记录仪"),
+]
+FRESH5_EN_RESTATE = [
+    (1, "s", "The septic tank gets emptied every eighteen months.|Every eighteen months we have the septic tank emptied.", "How often is the septic tank emptied?", "eighteen months", ""),
+    (3, "s", "Our neighbour Mr Petrov is a retired ship's engineer.|Before he retired, Mr Petrov was an engineer on ships.", "What did Mr Petrov do before he retired?", "engineer", ""),
+    (1, "m", "Our go-to takeaways are Nando's and Wagamama.|Wagamama or Nando's, that's what we usually order in.", "Which takeaways do we usually get?", "Wagamama", "Nando's"),
+    (1, "s", "My booking reference for the ferry is QX7R42.|A:Can you remind me of the ferry booking reference?|QX7R42, it's in the confirmation email too.", "What's my ferry booking reference?", "QX7R42", ""),
+    (3, "s", "Wren's key worker at nursery is Miss Tamsin.|Miss Tamsin is the one who looks after Wren at nursery.", "Who is Wren's key worker at nursery?", "Tamsin", ""),
+    (3, "s", "The tip opens at 8 on Saturdays.|On Saturdays the recycling centre opens its gates at 8.", "What time does the tip open on Saturdays?", "at 8", ""),
+    (1, "s", "We've been in this house since 2011.|2011 is when we moved into this house.", "How long have we lived in this house?", "2011", ""),
+    (1, "s", "I'm 178 cm tall.|My height is 178 cm.", "How tall am I?", "178 cm", ""),
+]
+FRESH5_ZH_RESTATE = [
+    (3, "s", "我姨夫是中学的体育老师。|姨夫在中学教体育。", "我姨夫是做什么的？", "体育", ""),
+    (1, "m", "我早饭一般吃包子和豆浆。|豆浆配包子，我天天早上就吃这个。", "我早饭一般吃什么？", "包子", "豆浆"),
+    (1, "s", "我在游泳馆的会员卡号是8861023。|助手:你游泳馆的会员卡号是多少？|8861023，前台也能查到。", "我游泳馆的会员卡号是多少？", "8861023", ""),
+    (3, "s", "小区东门晚上十一点关。|每天晚上十一点，小区东门就锁了。", "小区东门几点关？", "十一点", ""),
+    (1, "s", "我们是2015年结的婚。|我和我老公结婚是在2015年。", "我们哪年结的婚？", "2015", ""),
+    (1, "s", "从我家走到孩子学校十分钟。|走着去孩子学校，十分钟就到。", "从我家走到孩子学校要多久？", "十分钟", ""),
+    (3, "s", "公司午休是十二点到一点半。|公司中午休息一个半小时，十二点到一点半。", "公司午休是几点到几点？", "十二点到一点半", ""),
+    (1, "s", "我每个月房贷还六千八。|房贷我一个月还六千八。", "我每月还多少房贷？", "六千八", ""),
+]
+FRESH5_EN_UNRELATED = [
+    (1, "s", "My work badge number is 40917.|My parking permit number has changed to PP-2288.", "What's my work badge number?", "40917", "PP-2288"),
+    (3, "s", "Mum's sister lives in Shrewsbury.|Mum's brother moved to Inverness last spring.", "Where does Mum's sister live?", "Shrewsbury", "Inverness"),
+    (1, "s", "The key safe by the front door opens with 2709.|I've reset the burglar alarm code to 5164.", "What's the code for the key safe?", "2709", "5164"),
+    (1, "s", "My train season ticket runs out on 30 September.|My railcard expires on 12 January.", "When does my season ticket run out?", "30 September", "12 January"),
+    (3, "s", "The café by the station is run by a couple called the Marshes.|The café by the station has switched its coffee to Origin beans.", "Who runs the café by the station?", "Marshes", "Origin"),
+    (1, "s", "I'm seeing an osteopath about my shoulder.|My husband's started seeing a chiropractor about his back.", "Who am I seeing about my shoulder?", "osteopath", "chiropractor"),
+    (1, "m", "I play bridge on Wednesday evenings.|My wife's started playing mahjong with the neighbours on Wednesdays.", "What do I play on Wednesday evenings?", "bridge", "mahjong"),
+    (3, "s", "The under-12s train on Tuesday evenings.|The under-14s have moved their training to Thursday evenings.", "When do the under-12s train?", "Tuesday", "Thursday"),
+    (1, "s", "My brother's stag do is in Newcastle.|My best mate's stag is in Bratislava.", "Where is my best mate's stag do?", "Bratislava", "Newcastle"),
+    (1, "s", "The garage we use for the car is Peak Autos.|The bike shop I use is Spokes on Cowley Road.", "Which bike shop do I use?", "Spokes", "Peak Autos"),
+    (3, "s", "The Year 8 parents' evening is on 5 February.|The Year 10 options evening is on 12 February.", "When is the Year 10 options evening?", "12 February", "5 February"),
+    (1, "s", "My username on the school app is hkhan_parent.|My username for the GP booking app is hkhan82.", "What's my username for the GP booking app?", "hkhan82", "hkhan_parent"),
+    (3, "s", "Our kitchen fitter is a firm called Hartley Joinery.|Our electrician for the rewire is Sean Mulvey.", "Who is our electrician for the rewire?", "Sean Mulvey", "Hartley"),
+    (1, "m", "I do the crossword every morning.|My dad does sudoku every morning instead.", "What does my dad do every morning?", "sudoku", "crossword"),
+]
+FRESH5_ZH_UNRELATED = [
+    (1, "s", "我家水表在楼道东边的柜子里。|电表箱现在挪到了一楼大厅。", "我家水表在哪？", "楼道东边", "一楼大厅"),
+    (3, "s", "我大姑住在石家庄。|我二姑前年搬去了廊坊。", "我大姑住在哪？", "石家庄", "廊坊"),
+    (1, "s", "我家燃气每年五月做安检。|小区消防检查这次改到了下周一。", "我家燃气每年几月安检？", "五月", "下周一"),
+    (3, "s", "小区南门水果店的老板姓包。|小区南门那家面馆最近换了老板，姓祁。", "小区南门水果店的老板姓什么？", "姓包", "姓祁"),
+    (1, "m", "我周末爱打掼蛋。|我爸最近迷上了打门球。", "我周末爱玩什么？", "掼蛋", "门球"),
+    (1, "s", "我家大门的备用钥匙放在邻居陈阿姨那。|车的备用钥匙我现在放公司抽屉里了。", "我家大门的备用钥匙在哪？", "陈阿姨", "公司抽屉"),
+    (3, "s", "儿子的书法课在周二下午。|闺女的美术课改到周四晚上了。", "儿子的书法课是什么时候？", "周二下午", "周四晚上"),
+    (1, "s", "我的电动车停在3号棚。|我老公的自行车现在停到地下室了。", "我的电动车停在哪？", "3号棚", "地下室"),
+    (1, "s", "我儿子的干爹是老孟。|我闺女的干妈是苏姐。", "我闺女的干妈是谁？", "苏姐", "老孟"),
+    (3, "s", "我们部门的周例会在三楼会议室开。|财务部的例会在五楼小会议室开。", "财务部的例会在哪开？", "五楼小会议室", "三楼会议室"),
+    (1, "s", "我淘宝的收货地址写的是公司。|我京东的收货地址写的是家里。", "我京东的收货地址写的哪？", "家里", "公司"),
+    (3, "s", "我姐家的狗叫来福。|我姐家的猫叫咕噜。", "我姐家的猫叫什么？", "咕噜", "来福"),
+    (1, "s", "孩子的校服是学校统一订的。|孩子的书包是在网上买的。", "孩子的书包是在哪买的？", "网上", "统一订"),
+    (1, "m", "我平时爱看历史类的书。|我老公更爱看武侠小说，最近又开始重看金庸了。", "我老公爱看什么书？", "武侠", "历史类"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -1238,6 +1385,10 @@ FRESH3_SETS = (
 FRESH4_SETS = (
     ("en", FRESH4_EN_UPDATES, FRESH4_EN_MULTI, FRESH4_EN_RESTATE, FRESH4_EN_UNRELATED),
     ("zh", FRESH4_ZH_UPDATES, FRESH4_ZH_MULTI, FRESH4_ZH_RESTATE, FRESH4_ZH_UNRELATED),
+)
+FRESH5_SETS = (
+    ("en", FRESH5_EN_UPDATES, FRESH5_EN_MULTI, FRESH5_EN_RESTATE, FRESH5_EN_UNRELATED),
+    ("zh", FRESH5_ZH_UPDATES, FRESH5_ZH_MULTI, FRESH5_ZH_RESTATE, FRESH5_ZH_UNRELATED),
 )
 
 
@@ -1360,7 +1511,7 @@ def fresh_records(
     sets: tuple[tuple[str, list, list, list, list], ...], start: int
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
-    from 600): every label in both languages."""
+    from 600, ``FRESH5_SETS`` from 700): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -1386,6 +1537,7 @@ def main() -> None:
     write(FRESH2_OUT, fresh_records(FRESH2_SETS, FRESH2_FROM))
     write(FRESH3_OUT, fresh_records(FRESH3_SETS, FRESH3_FROM))
     write(FRESH4_OUT, fresh_records(FRESH4_SETS, FRESH4_FROM))
+    write(FRESH5_OUT, fresh_records(FRESH5_SETS, FRESH5_FROM))
 
 
 if __name__ == "__main__":
