@@ -650,6 +650,18 @@ def test_an_answer_is_as_close_to_the_query_as_the_question_it_answers() -> None
             "What time is my kid's bedtime?",
             0.06,
         ),
+        (
+            "儿子期末考试在7月3号。",
+            "学校发通知，期末考提前到6月28号。",
+            "儿子期末考试是哪天？",
+            0.04,
+        ),  # 儿子's 期末考
+        (
+            "我的雅思是6.5分。",
+            "雅思又考了一次，总分7.5，够那所学校的线了。",
+            "我的雅思多少分？",
+            0.04,
+        ),  # 又考: again
         # a person in a leading clause dates the statement; the speaker is its subject (no change word: the band)
         ("我每天六点半起床。", "孩子出生后我五点就得起来了。", "我几点起床？", 0.04),
         (

@@ -27,6 +27,10 @@ def test_a_questions_auxiliary_and_i_are_not_a_name() -> None:
 
 def test_a_possessive_is_not_part_of_the_name() -> None:
     assert _by_name("Who is Mark's girlfriend?") == {"Mark": "other"}
+    assert _by_name("Where does Oscar's Cub pack meet?") == {
+        "Oscar": "other",
+        "Cub": "other",
+    }  # whose, then what
     assert _by_name("I met Dr. Lee’s nurse") == {"Dr. Lee": "person"}
 
 

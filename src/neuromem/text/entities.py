@@ -284,13 +284,24 @@ def _guess_type(words: list[str]) -> EntityType:
     return "other"
 
 
+def _runs(m: re.Match[str]) -> list[tuple[str, int]]:
+    """The capitalised run ``m`` cut after each possessive ("Oscar's Cub pack" → "Oscar's", "Cub"): whose, then
+    what — two names, not one. With the offset of each part."""
+    parts, start = [], m.start()
+    for word in re.finditer(r"\S+", m.group()):
+        if _POSSESSIVE.search(word.group()) and word.end() < len(m.group().rstrip()):
+            parts.append((m.group()[start - m.start() : word.end()], start))
+            start = m.start() + word.end() + 1
+    parts.append((m.group()[start - m.start() :], start))
+    return [(value, at) for value, at in parts if value.strip()]
+
+
 def _english_entities(text: str) -> list[Entity]:
     found: list[Entity] = []
-    for m in _CAP_SEQ.finditer(text):
-        value = m.group().rstrip(".’'-&")
+    for value, offset in (run for m in _CAP_SEQ.finditer(text) for run in _runs(m)):
+        value = value.rstrip(".’'-&")
         words = value.split()
         # Drop leading words that can never start a name ("The", "I", "Monday").
-        offset = m.start()
         while words and words[0].lower().rstrip(".") in _NEVER | _CONNECTORS:
             offset = text.index(words[1], offset + len(words[0])) if len(words) > 1 else offset
             words = words[1:]

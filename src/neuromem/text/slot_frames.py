@@ -343,17 +343,22 @@ def _undated(text: str, zh: bool) -> str:
     return (_TIME_CLAUSE_ZH if zh else _TIME_CLAUSE_EN).sub("", text, count=1)
 
 
+#: A person's thing in Chinese, by its first two characters: 儿子期末考试, 我妈的手机
+_OWNED_ZH = re.compile(rf"({'|'.join(PEOPLE_ZH)})的?([\u4e00-\u9fff]{{2}})")
 #: A person's thing: "my kid's bedtime", "my son's school"
 _OWNED_EN = re.compile(r"\b([a-z]+)'s\s+([a-z]+)")
 
 
 def _owners_of_what_it_names(new: str, old: str, zh: bool) -> frozenset[str]:
     """The people whose thing ``old`` names ("My kid's bedtime is 8 pm") when ``new`` names that thing ("We moved
-    bedtime to 7:30"): ``new`` speaks of their thing without saying whose. English only; for recall's ordering
-    only (:func:`one_thing`): at write time it ended "My daughter's school is Lincoln Elementary" by "We moved
-    bedtime to 7:30 since school started"."""
+    bedtime to 7:30"; 儿子期末考试在7月3号 / 期末考提前到6月28号): ``new`` speaks of their thing without saying
+    whose. For recall's ordering only (:func:`one_thing`): at write time it ended "My daughter's school is
+    Lincoln Elementary" by "We moved bedtime to 7:30 since school started"."""
     if zh:
-        return frozenset()
+        folded_new = _fold(new)
+        return frozenset(
+            who for who, thing in _OWNED_ZH.findall(_fold(old)) if who in PEOPLE_ZH and thing in folded_new
+        )
     words = set(re.findall(r"[a-z]+", _fold(new).casefold()))
     owned = _OWNED_EN.findall(_fold(old).casefold())
     return frozenset(

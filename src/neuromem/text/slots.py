@@ -1354,7 +1354,7 @@ def slot_of(text: str) -> Claim | None:
 
 _ADDITIVE = re.compile(
     r"\b(?:also|too(?!\s+(?:many|much|little|few|late|early|long|far|often|soon|busy|tired|expensive|cheap|big|small|hard|young|old|high|low|hot|cold)\b)|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
-    r"又(?!搬|换|改|涨|降|跳|调|升)",
+    r"又(?!搬|换|改|涨|降|跳|调|升|考)",
     re.IGNORECASE,
 )  # "又搬家了" is a change again, not one more; "too many late nights" adds nothing
 _VALUE_STOP = frozenset(
