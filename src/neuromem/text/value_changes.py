@@ -18,6 +18,7 @@ from .slot_frames import (
     qualified_apart,
     same_people,
     states_a_value,
+    subjects_apart,
 )
 from .slots import (
     ValueChange,
@@ -71,7 +72,9 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     if shares_only_value_words(new, old) and names_another_thing(new, old):
         return None  # 我的办公室在214房间 / 打印机现在放在118房间: two things in two rooms
     aligned = _aligned_change(new, old)
-    if aligned is not None and (of_a_shared_thing(new, old) or qualified_apart(new, old)):
+    if aligned is not None and (
+        of_a_shared_thing(new, old) or qualified_apart(new, old) or subjects_apart(new, old)
+    ):
         aligned = (
             None  # 吴医生的诊所搬到了人民路 / 我的牙医是吴医生: the clinic's address, not the dentist; "My
         )
