@@ -599,29 +599,46 @@ def test_a_question_is_paired_only_with_the_users_next_turn() -> None:
     assert questions_answered([statement, answer]) == {}
 
 
-def test_an_answer_is_as_close_to_the_query_as_the_question_it_answers() -> None:
-    """ "Yes, it's 112 now." says little of the locker by itself; the assistant's question it answers ("Did they
-    move your gym locker?") says what it is about. The answer is as close to the query as the question, so it
-    ranks above the older statement of the locker, which it ends ("now")."""
+def _asked_and_answered(
+    asked: str,
+    asked_final: float,
+    asked_cosine: float,
+    answer: str,
+    answer_final: float,
+    answer_cosine: float,
+) -> tuple[SearchHit, SearchHit]:
+    """An assistant's question (said at ``T2``, a turn-only hit) and the user's answer 30 seconds later."""
     said = T2 + dt.timedelta(seconds=30)
-    old = _alike_hit(1, "My gym locker is number 58.", 1.4, 0.88, T1)
-    question_turn = TurnRef(
-        uuid.UUID(int=20), "s2", 4, "assistant", None, "Did they move your gym locker?", T2
-    )
-    answer_turn = TurnRef(uuid.UUID(int=21), "s2", 5, "user", None, "Yes, it's 112 now.", said)
+    question_turn = TurnRef(uuid.UUID(int=20), "s2", 4, "assistant", None, asked, T2)
+    answer_turn = TurnRef(uuid.UUID(int=21), "s2", 5, "user", None, answer, said)
     question = SearchHit(
         MemoryRecord(
             id=question_turn.id,
             user_id="u",
-            content=question_turn.content,
+            content=asked,
             memory_type=MemoryType.EPISODIC,
             metadata={"turn_only": True, "role": "assistant"},
             created_at=T2,
         ),
-        ScoreBreakdown(0.9, 0, 0, 0, 0.9, {"vector_turns": 1}, {"score_vector_turns": 0.91}),
+        ScoreBreakdown(
+            asked_final, 0, 0, 0, asked_final, {"vector_turns": 1}, {"score_vector_turns": asked_cosine}
+        ),
         (question_turn,),
     )
-    answer = dataclasses.replace(_alike_hit(3, answer_turn.content, 0.5, 0.78, said), turns=(answer_turn,))
+    reply = dataclasses.replace(
+        _alike_hit(3, answer, answer_final, answer_cosine, said), turns=(answer_turn,)
+    )
+    return question, reply
+
+
+def test_an_answer_is_as_close_to_the_query_as_the_question_it_answers() -> None:
+    """ "Yes, it's 112 now." says little of the locker by itself; the assistant's question it answers ("Did they
+    move your gym locker?") says what it is about. The answer is as close to the query as the question, so it
+    ranks above the older statement of the locker, which it ends ("now")."""
+    old = _alike_hit(1, "My gym locker is number 58.", 1.4, 0.88, T1)
+    question, answer = _asked_and_answered(
+        "Did they move your gym locker?", 0.9, 0.91, "Yes, it's 112 now.", 0.5, 0.78
+    )
     hits = [old, question, answer]
     assert closeness(hits) == [0.88, 0.91, 0.91]
     ranked = newer_first(hits, TruthFacts(), {}, 0.95, "Which gym locker is mine?")
@@ -730,25 +747,10 @@ def test_a_person_in_the_first_clause_is_still_another_subject(old: str, new: st
 def test_an_answer_names_what_the_question_it_answers_names() -> None:
     """ "Yes, but I upped it to £450." names no ISA, but answers "Are you still paying into your ISA?": the query's
     name does not keep it apart from "I'm putting £300 a month into my ISA.", and it ranks first."""
-    said = T2 + dt.timedelta(seconds=30)
     old = _alike_hit(1, "I'm putting £300 a month into my ISA.", 1.4, 0.88, T1)
-    question_turn = TurnRef(
-        uuid.UUID(int=20), "s2", 4, "assistant", None, "Are you still paying into your ISA?", T2
+    question, answer = _asked_and_answered(
+        "Are you still paying into your ISA?", 0.2, 0.86, "Yes, but I upped it to £450.", 0.5, 0.80
     )
-    answer_turn = TurnRef(uuid.UUID(int=21), "s2", 5, "user", None, "Yes, but I upped it to £450.", said)
-    question = SearchHit(
-        MemoryRecord(
-            id=question_turn.id,
-            user_id="u",
-            content=question_turn.content,
-            memory_type=MemoryType.EPISODIC,
-            metadata={"turn_only": True, "role": "assistant"},
-            created_at=T2,
-        ),
-        ScoreBreakdown(0.2, 0, 0, 0, 0.2, {"vector_turns": 3}, {"score_vector_turns": 0.86}),
-        (question_turn,),
-    )
-    answer = dataclasses.replace(_alike_hit(3, answer_turn.content, 0.5, 0.80, said), turns=(answer_turn,))
     ranked = newer_first([old, answer, question], TruthFacts(), {}, 0.95, "How much do I pay into my ISA?")
     ids = [h.memory.id for h in ranked]
     assert ids.index(answer.memory.id) < ids.index(old.memory.id)
