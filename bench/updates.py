@@ -51,7 +51,7 @@ per label and language. The write time of each path gives turns/s (turns sent / 
     PYTHONPATH=. .venv/bin/python -m bench.updates --by gap --show 20   # rows per gap; list misses
     PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --failures 8  # failed updates per cause
     PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh.jsonl  # session 18's
-    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh2.jsonl  # written blind
+    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh5.jsonl  # written blind
 """
 
 from __future__ import annotations
@@ -76,8 +76,9 @@ from neuromem import Memory
 from neuromem.recall.prompt_truth import LABELS as PROMPT_LABELS
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "update_pairs.jsonl"
-#: records written before any rule was shaped on them (``--data``; ``tests/data/make_update_pairs.py``): session 18's,
-#: since read while rules were shaped (session 19), and session 19's, written blind to the rules and never read
+#: records written blind to the rules, before any rule was shaped on them (``--data``;
+#: ``tests/data/make_update_pairs.py``): session 18's and 19's, and sessions 20's three. A set's failures were read
+#: only once the next one was written; the newest, fresh5, has never been read
 FRESH = DATA.with_name("update_pairs_fresh.jsonl")
 FRESH2 = DATA.with_name("update_pairs_fresh2.jsonl")
 FRESH3 = DATA.with_name("update_pairs_fresh3.jsonl")
@@ -492,10 +493,9 @@ def main() -> None:
         "--data",
         type=Path,
         default=DATA,
-        help=f"the records (default {DATA.name}; {FRESH2.name}: a set no rule was shaped on, {FRESH3.name} a "
-        f"third set written blind, {FRESH4.name} a fourth set written blind, {FRESH5.name} a fifth set written "
-        f"blind, {FRESH.name} an earlier one; with "
-        f"--half all)",
+        help=f"the records (default {DATA.name}; {FRESH5.name}: the newest set written blind, no rule shaped on "
+        f"it; {FRESH4.name}, {FRESH3.name}, {FRESH2.name}, {FRESH.name}: earlier ones written blind whose "
+        f"failures have since been read; with --half all)",
     )
     args = parser.parse_args()
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]
