@@ -329,13 +329,19 @@ def _named_by_name(new: str, old: str, zh: bool) -> frozenset[str]:
     """The people ``old`` names with their name ("my cousin Ana", 老公叫志刚) when ``new`` says that name: "我和志刚
     五月份办完了离婚手续" speaks of the husband."""
     folded_new = _fold(new)
-    if zh:
-        named = [(m.group(1), m.group(2) or m.group(3)) for m in _KIN_NAMED_ZH.finditer(_fold(old))]
-    else:
-        named = [(kin, name) for kin, name in _KIN_NAMED_EN.findall(_fold(old)) if name[0].isupper()]
     return frozenset(
-        _KIN_SYNONYMS_EN.get(kin.casefold(), kin.casefold()) for kin, name in named if name in folded_new
+        _KIN_SYNONYMS_EN.get(kin.casefold(), kin.casefold())
+        for kin, name in _kin_and_names(old, zh)
+        if name in folded_new
     ) & _people(old, zh)
+
+
+def _kin_and_names(text: str, zh: bool) -> list[tuple[str, str]]:
+    """Each word for a person (or a pet) in ``text`` with the name it goes by: "cousin Ana", "our dog Juno",
+    老公叫志刚, 闺蜜小雪."""
+    if zh:
+        return [(m.group(1), m.group(2) or m.group(3)) for m in _KIN_NAMED_ZH.finditer(_fold(text))]
+    return [(kin, name) for kin, name in _KIN_NAMED_EN.findall(_fold(text)) if name[0].isupper()]
 
 
 def _undated(text: str, zh: bool) -> str:
@@ -724,8 +730,8 @@ def _whom_both_name(new: str, old: str, zh: bool) -> frozenset[str]:
     named = {
         kin.casefold()
         for text, other in ((new, old), (old, new))
-        for kin, name in _KIN_NAMED_EN.findall(text)
-        if name[0].isupper() and re.search(rf"\b{name}\b", other)
+        for kin, name in _kin_and_names(text, zh)
+        if re.search(rf"\b{name}\b", other)
     }
     return frozenset(both | named)
 

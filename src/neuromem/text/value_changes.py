@@ -72,13 +72,13 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     if shares_only_value_words(new, old) and names_another_thing(new, old):
         return None  # 我的办公室在214房间 / 打印机现在放在118房间: two things in two rooms
     aligned = _aligned_change(new, old)
+    # the aligned words of a thing of a shared word (吴医生的诊所搬到了人民路 / 我的牙医是吴医生: the clinic's address,
+    # not the dentist), or of two kinds of one thing ("My reading glasses are +1.5" / "My distance glasses
+    # prescription has changed to -0.75"), or of two things each statement opens on, change nothing
     if aligned is not None and (
         of_a_shared_thing(new, old) or qualified_apart(new, old) or subjects_apart(new, old)
     ):
-        aligned = (
-            None  # 吴医生的诊所搬到了人民路 / 我的牙医是吴医生: the clinic's address, not the dentist; "My
-        )
-        # reading glasses are +1.5" / "My distance glasses prescription has changed to -0.75": two kinds of one thing
+        aligned = None
     return (
         aligned
         or frame_change(new, old, cosine=cosine)
