@@ -23,6 +23,7 @@ from neuromem.recall.truth import (
     Outdated,
     TruthFacts,
     above_floor,
+    asks_about_time,
     closeness,
     is_outdated,
     lexical_traces,
@@ -802,3 +803,16 @@ def test_a_thing_of_ours_and_what_we_do_are_the_speakers_group(old: str, new: st
     assert [h.memory.id for h in ranked] == (
         [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "about_time"),
+    [
+        ("How many days ago did I attend a baking class?", True),
+        ("我什么时候去的北京？", True),
+        ("Which dates is our Padstow cottage booked for?", False),  # the dates are the value asked for
+        ("我家房东王先生的电话是多少？", False),  # 先生 is Mr, not "first"
+    ],
+)
+def test_a_question_about_time_is_told_from_one_about_a_value(query: str, about_time: bool) -> None:
+    assert asks_about_time(query) is about_time

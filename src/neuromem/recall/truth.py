@@ -101,7 +101,7 @@ STATEMENT_TYPES = frozenset({MemoryType.FACT, MemoryType.EPISODIC})
 #: evidence, and the order they were told in says nothing of which is true
 _ASKS_ABOUT_TIME = re.compile(
     r"\b(?:how (?:many|much|long) (?:days?|weeks?|months?|years?|hours?|time)|how long|when did|ago|"
-    r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|什么时候|哪天|之前|之后|以前|以后|先|后来",
+    r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|什么时候|哪天|之前|之后|以前|后来|先后",
     re.IGNORECASE,
 )
 
