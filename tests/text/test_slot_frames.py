@@ -9,6 +9,7 @@ import pytest
 from neuromem.text.slot_frames import (
     FRAME_COSINE,
     FRAME_MAX_WORDS,
+    asked_apart,
     change_evidence,
     definite_frame_change,
     ends_its_value,
@@ -519,3 +520,42 @@ def test_the_same_thing_qualified_alike_or_named_still_changes(old: str, new: st
 def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> None:
     # the head of the subject's noun phrase is the membership, not the gym
     assert value_change("My gym membership got cancelled.", "My gym is FitOne.") is None
+
+
+@pytest.mark.parametrize(
+    ("query", "new", "old", "apart"),
+    [
+        (
+            "Who is the Year 4 teacher?",
+            "The Year 4 teaching assistant is now Miss Blake.",
+            "The Year 4 teacher is Mr Okoro.",
+            True,
+        ),
+        (
+            "社区卫生服务站几点开门？",
+            "旁边的银行网点改成九点开门了。",
+            "社区卫生服务站早上七点半开门。",
+            True,
+        ),
+        (
+            "What's Dad's phone number?",
+            "Dad's new number is 07700 900456.",
+            "Dad's phone number is 07700 900123.",
+            False,
+        ),
+        (
+            "What council tax band is our house in?",
+            "The revaluation moved our house up to band D.",
+            "Our house is in council tax band C.",
+            False,
+        ),
+        ("我们部门周报哪天交？", "领导说周报提前到每周四下班前交。", "我们部门的周报每周五交。", False),
+        ("我们楼的管家是谁？", "楼栋管家换人了，新来的叫小冉。", "我们楼的管家是小郑。", False),
+        ("办公室无线密码是什么？", "办公室的Wi-Fi密码：Heron!512。", "办公室无线密码是Heron!512。", False),
+    ],
+)
+def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, old: str, apart: bool) -> None:
+    """``asked_apart``: the newer statement opens on a thing neither the older one nor the query says, and leaves out
+    the older one's opening words the query says. Not when it only shortens the name, says which value ("new"), is
+    told by someone ("领导说") or names the speaker's thing."""
+    assert asked_apart(query, new, old) is apart

@@ -48,6 +48,7 @@ from ..supersede import speaker_of
 from ..text.entities import extract_entities
 from ..text.slot_frames import (
     answers_alike,
+    asked_apart,
     change_evidence,
     ends_what_it_repeats,
     names_another_thing,
@@ -218,7 +219,7 @@ def _same_names_asked(
     people, places, things, ``text.entities``): the query's name picks the one it asks about. The user's answer
     to an assistant's question among the hits names what the question names ("Are you still paying into your
     ISA?" / "Yes, but I upped it to £450")."""
-    pairs = list(pairs)
+    pairs = [(a, b) for a, b in pairs if not _another_thing_asked(hits, a, b, query)]
     asked = _names_in(query) if query and pairs else frozenset()
     if not asked:
         return pairs
@@ -230,6 +231,16 @@ def _same_names_asked(
 
     named = {i: frozenset(n for n in asked if n in words(i)) for pair in pairs for i in pair}
     return [(a, b) for a, b in pairs if not (named[a] < named[b] or named[b] < named[a])]
+
+
+def _another_thing_asked(hits: Sequence[SearchHit], a: int, b: int, query: str) -> bool:
+    """Of the hits at ``a`` and ``b``, the later said opens on a thing of its own and leaves out the words of the
+    ``query`` the earlier one says (``text.slot_frames.asked_apart``: "The shed key now lives on the blue fob" when
+    asked "Which fob is the front door key on?"): the question asks about the earlier one's thing."""
+    if not query:
+        return False
+    older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
+    return asked_apart(query, hits[newer].memory.content, hits[older].memory.content)
 
 
 def _users_words(record: MemoryRecord) -> bool:
@@ -255,7 +266,10 @@ def said_at(hit: SearchHit) -> dt.datetime:
 
 
 def value_changes(
-    hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray], top: int = SAME_SLOT_TOP
+    hits: Sequence[SearchHit],
+    vectors: Mapping[uuid.UUID, np.ndarray],
+    top: int = SAME_SLOT_TOP,
+    query: str = "",
 ) -> dict[int, int]:
     """Among the first ``top`` hits, the older → the newer of every two the user said that give one slot two
     values (``text.value_changes.value_change``, arity single: the same matcher the write side uses, here for the
@@ -266,7 +280,11 @@ def value_changes(
     for n, i in enumerate(idx):
         for j in idx[n + 1 :]:
             older, newer = sorted((i, j), key=lambda k: said_at(hits[k]))
-            if said_at(hits[older]) == said_at(hits[newer]) or older in out:
+            if (
+                said_at(hits[older]) == said_at(hits[newer])
+                or older in out
+                or _another_thing_asked(hits, older, newer, query)
+            ):
                 continue
             a, b = hits[older].memory, hits[newer].memory
             change = value_change(b.content, a.content, cosine=_cosine(vectors.get(a.id), vectors.get(b.id)))
@@ -470,7 +488,7 @@ def newer_first(
     if len(ordered) < 2:
         return ordered
     pairs: set[tuple[int, int]] = set()
-    for older, newer in value_changes(ordered, vectors).items():
+    for older, newer in value_changes(ordered, vectors, query=query).items():
         until = said_at(ordered[newer])
         ordered[older] = mark_outdated(
             ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
@@ -490,7 +508,7 @@ def newer_first(
     pairs.update((min(a, b), max(a, b)) for a, b in undecided(ordered, query) if _orders(ordered, a, b))
     at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
-        if a in at and b in at:
+        if a in at and b in at and not _another_thing_asked(ordered, at[a], at[b], query):
             pairs.add((min(at[a], at[b]), max(at[a], at[b])))
     slots: dict[str, list[int]] = {}
     for i, h in enumerate(ordered):

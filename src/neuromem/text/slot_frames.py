@@ -910,18 +910,25 @@ _PHRASE_END_EN = re.compile(
 _DETERMINERS = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "your", "its"})
 
 
-def _subject_head(text: str) -> str | None:
-    """The last word of the noun phrase a statement opens with, when it is a common noun ("The pharmacy on Kings
-    Road opens at 8" → "pharmacy"; "The post office on …" → "office"); None when it opens otherwise ("I …", a
-    verb, a name)."""
+def _subject_phrase(text: str) -> list[str]:
+    """The words of the noun phrase a statement opens with after its determiner ("The post office on Kings Road
+    …" → ["post", "office"]); [] when it opens otherwise ("I …", a verb, a name)."""
     words = re.findall(r"[\w'-]+", text)
     if not words or words[0].casefold() not in _DETERMINERS:
-        return None
+        return []
     phrase: list[str] = []
     for word in words[1:]:
         if _PHRASE_END_EN.fullmatch(word) and phrase:
             break
         phrase.append(word)
+    return phrase
+
+
+def _subject_head(text: str) -> str | None:
+    """The last word of the noun phrase a statement opens with, when it is a common noun ("The pharmacy on Kings
+    Road opens at 8" → "pharmacy"; "The post office on …" → "office"); None when it opens otherwise ("I …", a
+    verb, a name)."""
+    phrase = _subject_phrase(text)
     head = phrase[-1] if phrase else ""
     return head.casefold() if head.isalpha() and head.islower() else None
 
@@ -938,6 +945,65 @@ def subjects_apart(new: str, old: str) -> bool:
     if a is None or b is None or _stem(a) == _stem(b):
         return False
     return _stem(a) not in said_stems(old) and _stem(b) not in said_stems(new)
+
+
+#: Words of a noun phrase that say which value, not which thing: "Dad's new number", "the current rate"
+_WHICH_VALUE_EN = frozenset({"new", "current", "latest", "updated", "usual", "old", "next", "same", "actual"})
+#: The speaker, anywhere in a statement: a thing that acts on or for them may be what changed their value ("The
+#: revaluation moved our house up to band D", "The surgery assigned me to Dr Khan")
+_SPEAKER_EN = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|ours|us)\b", re.IGNORECASE)
+_SPEAKER_ZH = re.compile(r"我")
+#: zh: the parts of speech (jieba's flags) that end the words a statement opens with: a verb, a preposition
+_OPENING_END_ZH = ("v", "p", "d")
+
+
+@lru_cache(maxsize=4096)
+def asked_apart(query: str, new: str, old: str) -> bool:
+    """``new`` and ``old`` open on two things, and the ``query`` asks about ``old``'s: ``new`` opens on words
+    neither ``old`` nor the ``query`` says, and leaves out words of ``old``'s opening thing that the ``query``
+    says. "Which fob is the front door key on?": "Our front door key is on the red fob" / "The shed key now lives
+    on the blue fob"; "我的身份证放在哪？": 我的身份证放在抽屉最上层 / 户口本现在放到保险柜里了. A reporter is not the
+    thing ("学校发通知，期末考提前到…"), and a ``new`` that names the speaker may tell what acted on their value
+    ("The revaluation moved our house up to band D"): False. For recall, where the query says which thing is
+    meant (the write side has no query: ``subjects_apart``)."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
+    new, old = _fold(new), _fold(old)
+    if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(new):
+        return False
+    if zh:
+        new = _REPORTED_ZH.sub("", new)
+        own = [w for w in _opening_things_zh(new) if w not in old and w not in query]
+        asked = [w for w in _opening_things_zh(old) if w in query and w not in new]
+        return bool(own) and bool(asked)
+    new = _REPORTED_EN.sub("", new)
+    said_old, said_new, said_query = said_stems(old), said_stems(new), said_stems(query)
+    own_en = _opening_stems_en(new) - said_old - said_query
+    asked_en = (_opening_stems_en(old) & said_query) - said_new
+    return bool(own_en) and bool(asked_en)
+
+
+def _opening_stems_en(text: str) -> set[str]:
+    """The stems of the common nouns and adjectives of the noun phrase ``text`` opens with (``_subject_phrase``),
+    but for words that say which value, not which thing (:data:`_WHICH_VALUE_EN`)."""
+    return {
+        _stem(w)
+        for w in _subject_phrase(text)
+        if w.isalpha() and w.islower() and w not in _WHICH_VALUE_EN and w not in STOPWORDS
+    }
+
+
+def _opening_things_zh(text: str) -> list[str]:
+    """The nouns of two or more characters ``text`` says before its first verb, preposition or adverb, but for names
+    of people (jieba's flags): 社区卫生服务站早上七点半开门 → 社区, 服务站."""
+    from ._jieba import posseg_module
+
+    out: list[str] = []
+    for w in posseg_module().cut(text):
+        if w.flag.startswith(_OPENING_END_ZH) or w.word in "，,。；;：:":
+            break
+        if w.flag.startswith("n") and not w.flag.startswith("nr") and len(w.word) >= 2:
+            out.append(w.word)
+    return out
 
 
 #: Words before a Chinese noun that say whose or when, not which: 我的闹钟, 今年的团建
