@@ -78,12 +78,13 @@ from neuromem.recall.prompt_truth import LABELS as PROMPT_LABELS
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "update_pairs.jsonl"
 #: records written blind to the rules, before any rule was shaped on them (``--data``;
 #: ``tests/data/make_update_pairs.py``): session 18's and 19's, and session 20's three. A set's failures were read
-#: only once the next one was written; the newest, fresh5, has never been read
+#: only once the next one was written; the newest, fresh6, has never been read
 FRESH = DATA.with_name("update_pairs_fresh.jsonl")
 FRESH2 = DATA.with_name("update_pairs_fresh2.jsonl")
 FRESH3 = DATA.with_name("update_pairs_fresh3.jsonl")
 FRESH4 = DATA.with_name("update_pairs_fresh4.jsonl")
 FRESH5 = DATA.with_name("update_pairs_fresh5.jsonl")
+FRESH6 = DATA.with_name("update_pairs_fresh6.jsonl")
 LABELS = ("update", "addition", "restatement", "unrelated")
 LANGS = ("en", "zh")
 PATHS = ("add", "ingest")

@@ -20,6 +20,7 @@ from bench.updates import (
     FRESH3,
     FRESH4,
     FRESH5,
+    FRESH6,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -119,6 +120,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH3_SETS, 500, FRESH3),
         (module.FRESH4_SETS, 600, FRESH4),
         (module.FRESH5_SETS, 700, FRESH5),
+        (module.FRESH6_SETS, 800, FRESH6),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -133,6 +135,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH3, 500, 599),
         (FRESH4, 600, 699),
         (FRESH5, 700, 799),
+        (FRESH6, 800, 899),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

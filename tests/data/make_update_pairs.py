@@ -44,6 +44,8 @@ FRESH4_OUT = Path(__file__).with_name("update_pairs_fresh4.jsonl")
 FRESH4_FROM = 600  # the fourth fresh set's first record number
 FRESH5_OUT = Path(__file__).with_name("update_pairs_fresh5.jsonl")
 FRESH5_FROM = 700  # the fifth fresh set's first record number
+FRESH6_OUT = Path(__file__).with_name("update_pairs_fresh6.jsonl")
+FRESH6_FROM = 800  # the sixth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -1369,6 +1371,151 @@ FRESH5_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A sixth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh6.jsonl`` (``bench.updates --data``). Same rows as above; ids from 800.
+# fmt: off
+FRESH6_EN_UPDATES = [
+    (1, "I'm climbing V3s at the bouldering wall.|Sent my first V5 tonight, my forearms are destroyed.", "What grade am I climbing?", "V5", "V3"),
+    (3, "Our repo's default branch is master.|We renamed the default branch to trunk across every repo this sprint.", "What is our repo's default branch called?", "trunk", "master"),
+    (1, "The router lives in the hallway.|Moved the router onto the living room bookshelf.|Router's on the upstairs landing now, and at last there's signal in every room.", "Where is our router?", "upstairs landing", "living room bookshelf"),
+    (1, "I coach my daughter's netball team on Saturday mornings.|I've handed the netball coaching over to another mum, I just cheer from the sideline now.", "Do I still coach the netball team?", "handed the netball coaching over", "coach my daughter's netball team"),
+    (1, "My Duolingo streak is at 212 days.|Missed a day in Tenerife and the streak reset to zero, gutted.", "How long is my Duolingo streak?", "reset to zero", "212 days"),
+    (3, "Hana from accounts is on maternity leave until June.|A:Do you need someone to cover Hana's invoices?|No need, Hana came back early, she's been at her desk since Monday.", "Is Hana still on maternity leave?", "came back early", "until June"),
+    (1, "My parcel from Germany is stuck at customs.|What's a polite way to chase a supplier who's late?|The parcel from Germany got delivered to my neighbour at lunchtime.", "Where is my parcel from Germany?", "delivered to my neighbour", "stuck at customs"),
+    (1, "I work four days a week, with Fridays off.|Back to full-time from this month, five days like everyone else.", "How many days a week do I work?", "five days", "four days"),
+    (3, "Our Q3 sales target is $2 million.|Leadership raised the Q3 target to $2.4 million after the Acme deal closed.", "What is our Q3 sales target?", "$2.4 million", "$2 million"),
+    (1, "Our flood damage claim is being assessed by the insurers.|A:Any word from the insurers yet?|They paid out £4,200 yesterday, so the claim's settled.", "Where are we with the flood damage claim?", "paid out", "being assessed"),
+    (3, "Hugo is obsessed with trains.|Hugo won't let us read anything but space rocket books these days, Saturn V this, Apollo that.", "What is Hugo obsessed with?", "space rocket", "trains"),
+    (1, "I'm in halls at Beckett House.|A:How's halls life treating you?|I've moved out, I share a house on Hyde Park Road with four friends from my course.", "Where do I live at uni?", "Hyde Park Road", "Beckett House"),
+    (1, "My hair's dyed pastel pink at the moment.|Went back to my natural dark brown at the salon this afternoon.", "What colour is my hair?", "dark brown", "pastel pink"),
+    (3, "Lily has lost two baby teeth.|Another wobbly one came out in an apple at breakfast, so that's three baby teeth gone.", "How many baby teeth has Lily lost?", "three", "two"),
+    (1, "All my notes live in Evernote.|I exported everything last weekend, my notes are in Obsidian now.", "Which app do I keep my notes in?", "Obsidian", "Evernote"),
+    (1, "We're booked into the Premier Inn for the Leeds conference.|Cancelled the hotel, we've got an Airbnb two streets from the venue instead.", "Where are we staying for the Leeds conference?", "Airbnb", "Premier Inn"),
+    (1, "My parking fine appeal is under review.|Letter came this morning: appeal upheld, the £70 fine is cancelled.", "What happened with my parking fine appeal?", "appeal upheld", "under review"),
+    (3, "Our gardener comes every other Friday.|A:Is the gardener still coming on Fridays?|No, he's put us on Monday mornings, every week now.", "When does our gardener come?", "Monday mornings", "every other Friday"),
+    (1, "I type about 60 words a minute.|Did a typing test at lunch and hit 84 words a minute.", "How fast do I type?", "84", "60"),
+    (1, "We've sold 140 tickets for the school gala.|Ticket sales for the gala just passed 300, we might need a bigger hall!", "How many gala tickets have we sold?", "300", "140"),
+    (1, "My usual seat at the library is on the second floor by the windows.|Still on the second floor, but I've moved to the quiet carrels at the back.", "Where do I usually sit at the library?", "quiet carrels", "by the windows"),
+    (3, "My sister lives in Flat 3 at 22 Orchard Way.|My sister swapped with a neighbour in the same block, she's in Flat 5 at 22 Orchard Way now.", "Which flat does my sister live in?", "Flat 5", "Flat 3"),
+    (1, "I do a Thursday shift at the Oxfam shop.|I've stopped volunteering at Oxfam, my knees can't take the standing any more.", "Do I still volunteer at the Oxfam shop?", "stopped volunteering", "Thursday shift"),
+    (3, "Mum still drives herself to the shops.|Mum's handed her driving licence back after the eye test, so I do her shopping runs.", "Does Mum still drive?", "handed her driving licence back", "drives herself"),
+    (3, "The team's design lead is Marguerite.|Marguerite moved to Paris, so Jonah's covering as design lead for now.|Good news, we've hired a permanent design lead, Ife, she started on Monday.", "Who is the team's design lead?", "Ife", "Jonah"),
+    (1, "Our dog Harvey's insurance is with Petplan.|Switched Harvey's cover to Bought By Many at renewal.|The premium jumped again, so Harvey's insured with Animal Friends now.", "Who insures Harvey?", "Animal Friends", "Bought By Many"),
+    (1, "Our kitchen cabinets are navy blue.|What's the best way to get grout clean?|Painted the kitchen cabinets forest green over the long weekend.", "What colour are our kitchen cabinets?", "forest green", "navy"),
+    (1, "My default browser is Chrome.|A:Still using Chrome?|I moved over to Firefox, the ad blocker works properly there.", "Which browser do I use?", "Firefox", "Chrome"),
+    (3, "Our infrastructure runs on AWS.|Finished the migration to Google Cloud on Friday, we switched off the old account this morning.", "Which cloud does our infrastructure run on?", "Google Cloud", "AWS"),
+    (3, "My friend Keeley is a nurse in A&E.|Which is better for night shifts, blackout blinds or an eye mask?|Keeley transferred to the maternity ward last month, she says it's much calmer.", "Which ward does Keeley work on?", "maternity ward", "A&E"),
+]
+FRESH6_ZH_UPDATES = [
+    (3, "我们公司用指纹打卡。|公司换成了人脸识别打卡，走到闸机前刷个脸就行。", "我们公司怎么打卡？", "人脸识别", "指纹"),
+    (1, "我科目二还没过。|科目二今天过了，一把满分，接着约科目三。", "我科目二过了没有？", "今天过了", "还没过"),
+    (1, "我尿酸520。|吃了三个月非布司他，尿酸降到了380。", "我尿酸多少？", "380", "520"),
+    (1, "我跑步配速一般在六分半。|最近练得勤，十公里配速跑进了五分四十。", "我跑步配速多少？", "五分四十", "六分半"),
+    (3, "我们厂周六要上半天班。|厂里取消了周六的班，这个月起正式双休了。", "我们厂周六还上班吗？", "双休", "半天班"),
+    (3, "老公在新疆出差，月底才回来。|助手:你老公出差回来了吗？|提前一周回来了，昨晚到的家。", "我老公还在出差吗？", "昨晚到的家", "在新疆出差"),
+    (3, "对门养了只泰迪。|对门家现在养的是只柯基，小短腿天天在楼道里跑，原来那只送回老家了。", "对门养的什么狗？", "柯基", "泰迪"),
+    (3, "我哥开的是五菱宏光。|我哥提了辆理想L6，周末拉着一家老小去自驾了。", "我哥开什么车？", "理想L6", "五菱宏光"),
+    (1, "客厅电视是55寸的。|电视挂墙上多高合适？|客厅换了台85寸的，看球太过瘾了。", "客厅的电视多大？", "85寸", "55寸"),
+    (1, "我在备考一建。|一建成绩出来了，过了！接下来准备考咨询工程师。", "我在备考什么证？", "咨询工程师", "一建"),
+    (3, "阳台那盆茉莉开得正好。|茉莉没熬过这个冬天，冻死了。", "阳台的茉莉怎么样了？", "冻死了", "开得正好"),
+    (1, "我买菜一般去永辉。|现在买菜都在盒马上下单，半小时就送到家。", "我在哪买菜？", "盒马", "永辉"),
+    (1, "卧室空调不制冷，在等师傅上门。|助手:空调修好了吗？|好了，师傅来加了点氟，现在凉飕飕的。", "卧室空调现在能用吗？", "加了点氟", "不制冷"),
+    (3, "爸妈住在老小区的六楼，没电梯。|爸妈搬到我们小区一楼了，走两步就能过来吃饭。", "我爸妈住几楼？", "一楼", "六楼"),
+    (3, "宝宝一开始喝的是飞鹤。|后来给宝宝转了雅培。|那个喝了上火，现在换成君乐宝了。", "宝宝现在喝什么奶粉？", "君乐宝", "雅培"),
+    (3, "公司班车在地铁站A口上车。|班车点挪到了B口对面的公交站。|今天又通知，班车改在园区北门上车了。", "公司班车在哪上车？", "园区北门", "B口对面"),
+    (3, "我们这水费一吨三块四。|水价调整了，居民用水一吨涨到四块一。", "我们这水费一吨多少钱？", "四块一", "三块四"),
+    (3, "公司在科技园南区。|公司还在科技园，不过搬到了北区的新楼。", "公司在科技园哪个区？", "北区", "南区"),
+    (1, "我订的早餐配送是周一到周五每天送。|还是那家早餐，我改成只送周一三五了。", "早餐配送哪几天送？", "周一三五", "周一到周五"),
+    (3, "表妹还在相亲，一直没碰到合适的。|表妹跟那个中学老师订婚了，国庆办酒。", "表妹现在感情上怎么样？", "订婚", "相亲"),
+    (1, "猫砂一直用的豆腐砂。|最近换成混合砂了，结团好还不臭。", "我家用什么猫砂？", "混合砂", "豆腐砂"),
+    (1, "我每天中午在工位上午睡半小时。|换了开放工位以后，中午我就不睡了，趴着睡醒脖子疼。", "我中午还午睡吗？", "不睡了", "午睡半小时"),
+    (3, "我爸每天早上去河边钓鱼。|我爸把渔具都送人了，说腰吃不消，现在早上就在小区里遛弯。", "我爸还去钓鱼吗？", "渔具都送人了", "河边钓鱼"),
+    (1, "我的医保定点在老家的社区医院。|助手:医保定点医院改了吗？|改了，现在定点在市中心医院，看病方便多了。", "我的医保定点医院是哪家？", "市中心医院", "社区医院"),
+    (3, "儿子的篮球课在体育中心上。|助手:儿子还在体育中心上篮球课吗？|换地方了，学校跟俱乐部合作，现在放学直接在学校体育馆上。", "儿子的篮球课在哪上？", "学校体育馆", "体育中心"),
+    (1, "我的婚假还没休。|助手:婚假打算怎么安排？|已经休完了，去云南玩了十天。", "我的婚假休了吗？", "休完了", "还没休"),
+    (1, "我每天通勤一个半小时。|附近有什么适合周末遛娃的公园？|搬家以后通勤只要二十分钟，骑车就到。", "我每天通勤多久？", "二十分钟", "一个半小时"),
+    (3, "公司食堂一顿午饭12块。|年终总结怎么写才不显得空？|食堂午饭涨价了，现在一顿15块。", "公司食堂午饭多少钱一顿？", "15块", "12块"),
+    (1, "我的公众号每周更新一篇。|公众号我停更了，精力实在顾不过来。", "我的公众号还在更新吗？", "停更", "每周更新一篇"),
+    (3, "楼下那个铺面是家理发店，叫一剪美。|楼下那个铺面转给了别人，现在开的是宠物美容店。", "楼下那个铺面现在开的什么店？", "宠物美容店", "理发店"),
+]
+FRESH6_EN_MULTI = [
+    (3, "Our library lends out e-books.|The library's started lending tools too, drills, ladders, even a pressure washer.", "What does our library lend out?", "tools", "e-books"),
+    (1, "My new car has heated seats.|A:Anything else good about the new car?|It's got adaptive cruise control, lovely on the motorway.", "What features does my car have?", "adaptive cruise control", "heated seats"),
+    (1, "I've read every Discworld book.|Finished the last Wheel of Time book last night, that's the whole series done!", "Which book series have I read all the way through?", "Wheel of Time", "Discworld"),
+    (3, "Our daughter has her Brownie cooking badge.|She came home from Brownies with her camping badge too.", "Which Brownie badges does our daughter have?", "camping", "cooking"),
+    (1, "I'm saving up for a new boiler.|I've started putting £50 a month into a holiday fund as well.", "What am I saving for?", "holiday fund", "new boiler"),
+    (1, "Our house has solar panels.|We had a heat pump fitted in March as well.", "What energy upgrades does our house have?", "heat pump", "solar panels"),
+    (3, "My son's best mates at school are Arjun and Felix.|He's made a new friend at cricket too, a boy called Tobiah.", "Who are my son's friends?", "Tobiah", "Arjun;Felix"),
+    (1, "I'm on the rota to do readings at church.|A:Do you help out at church in any other way?|I do the flowers once a month as well.", "What do I do at church?", "the flowers", "readings"),
+    (3, "Our team owns the payments service.|Since the reorg we've picked up the notifications service as well.", "Which services does our team own?", "notifications", "payments"),
+    (1, "There's a shed at the bottom of my garden.|Finished building a greenhouse next to it this weekend.", "What outbuildings are in my garden?", "greenhouse", "shed"),
+]
+FRESH6_ZH_MULTI = [
+    (1, "我家冰箱里常备速冻饺子。|又囤了几袋螺蛳粉，加班回来煮一包。", "我家常备哪些速食？", "螺蛳粉", "速冻饺子"),
+    (3, "儿子会游蛙泳。|儿子这个暑假又学会了自由泳。", "儿子会哪些泳姿？", "自由泳", "蛙泳"),
+    (1, "单位运动会我报了乒乓球。|助手:还报了别的项目吗？|拔河也报了，凑个人数。", "单位运动会我报了哪些项目？", "拔河", "乒乓球"),
+    (3, "我姑姑开了家火锅店。|姑姑在隔壁又开了一家烧烤店，两家店一起管。", "我姑姑开了哪些店？", "烧烤店", "火锅店"),
+    (1, "我在中国银行买了一份大额存单。|又在招行买了点国债。", "我买了哪些稳健的理财？", "国债", "大额存单"),
+    (3, "我们村早就通了自来水。|今年村里又通了天然气，做饭不用烧柴了。", "我们村通了什么？", "天然气", "自来水"),
+    (1, "我在公司负责招聘。|领导又让我把培训这块也管起来。", "我在公司负责哪些工作？", "培训", "招聘"),
+    (3, "这条街上有家沙县小吃。|街口又开了家兰州拉面。", "这条街上有哪些小吃店？", "兰州拉面", "沙县"),
+    (1, "我看过《红楼梦》原著。|这个月把《水浒传》也啃完了。", "四大名著我看过哪几本？", "水浒传", "红楼梦"),
+    (3, "我爸有一块上海牌的老手表。|我爸又淘到一块梅花牌的，宝贝得不得了。", "我爸有哪些老手表？", "梅花", "上海牌"),
+]
+FRESH6_EN_RESTATE = [
+    (1, "s", "My blood group is B positive.|I'm B positive, it says so on my donor card.", "What's my blood group?", "B positive", ""),
+    (3, "s", "Our neighbour Ade drives for Uber at night.|Most nights Ade's out doing Uber runs.", "What does Ade do at night?", "Uber", ""),
+    (1, "m", "We usually holiday in Portugal or Greece.|Greece or Portugal, that's where we end up most summers.", "Where do we usually go on holiday?", "Portugal", "Greece"),
+    (1, "s", "The restaurant booking is under Adebayo.|A:What name is the table under?|Adebayo, my wife's surname.", "What name is our restaurant booking under?", "Adebayo", ""),
+    (3, "s", "The bakery on our corner closes at 2 on Sundays.|On Sundays the corner bakery shuts at 2.", "What time does the corner bakery close on Sundays?", "at 2", ""),
+    (1, "s", "My wedding ring is white gold.|The ring I got married with is white gold.", "What is my wedding ring made of?", "white gold", ""),
+    (3, "s", "Our office building has 14 floors.|There are 14 floors in our office block.", "How many floors does our office building have?", "14 floors", ""),
+    (1, "m", "I have type 1 diabetes and coeliac disease.|Coeliac disease and type 1 diabetes, both diagnosed when I was a kid.", "What medical conditions do I have?", "type 1 diabetes", "coeliac disease"),
+]
+FRESH6_ZH_RESTATE = [
+    (1, "s", "我每天早上七点二十出门。|早上七点二十，我准时出门上班。", "我每天早上几点出门？", "七点二十", ""),
+    (3, "s", "我大舅在镇上开了家拖拉机修理铺。|镇上那家拖拉机修理铺是我大舅开的。", "我大舅是做什么的？", "拖拉机修理铺", ""),
+    (1, "m", "我们家过年一般吃饺子和鱼。|年夜饭少不了鱼，饺子也得有。", "我们家过年一般吃什么？", "饺子", "鱼"),
+    (1, "s", "我家WiFi名字叫xiaowu_5G。|助手:你家WiFi叫什么来着？|xiaowu_5G，带下划线的那个。", "我家WiFi叫什么？", "xiaowu_5G", ""),
+    (3, "s", "我们单位有三百多号人。|单位里一共三百多人。", "我们单位有多少人？", "三百多", ""),
+    (1, "s", "我和老婆是在大学认识的。|我跟我老婆是大学同学，在学校认识的。", "我和老婆是在哪认识的？", "大学", ""),
+    (3, "s", "我家狗狗是只金毛。|我们养的是金毛，脾气特别好。", "我家狗是什么品种？", "金毛", ""),
+    (1, "s", "我的车百公里油耗七个。|我那辆车跑一百公里大概七个油。", "我的车油耗多少？", "七个", ""),
+]
+FRESH6_EN_UNRELATED = [
+    (1, "s", "My morning alarm is set for 6:10.|The kids' alarm goes off at 7.", "What time is my morning alarm set for?", "6:10", "at 7"),
+    (3, "s", "The Italian place on Mill Lane is called Nonna's.|The Italian place on Bridge Street has rebranded as Trattoria Blu.", "What's the Italian place on Mill Lane called?", "Nonna's", "Trattoria Blu"),
+    (1, "s", "My gas meter read 04512 last month.|The electricity meter read 23890 this morning.", "What did the electricity meter read this morning?", "23890", "04512"),
+    (1, "m", "I'm reading a biography of Lincoln.|My book club is doing Piranesi this month.", "What is my book club reading this month?", "Piranesi", "Lincoln"),
+    (3, "s", "Jasper's shift at the warehouse starts at 6 am.|Jasper's sister starts her shift at the care home at 8 pm.", "When does Jasper's sister start her shift?", "8 pm", "6 am"),
+    (1, "s", "Our Airbnb in Lisbon has the key code 5930.|The lockbox code for the Porto flat is 1184.", "What's the key code for our Airbnb in Lisbon?", "5930", "1184"),
+    (3, "m", "Uncle Des grows leeks for the village show.|Auntie Pat enters her Victoria sponge in the village show.", "What does Auntie Pat enter in the village show?", "Victoria sponge", "leeks"),
+    (1, "s", "Last year's water bill was £410.|This year's water bill has come in at £455.", "How much was last year's water bill?", "£410", "£455"),
+    (3, "s", "Our Leeds office is on Wellington Street.|Our Leeds warehouse is moving out to Stourton next month.", "Where is our Leeds office?", "Wellington Street", "Stourton"),
+    (1, "s", "The Monday bin is general waste.|The Thursday bin is garden waste.", "Which bin goes out on Thursday?", "garden waste", "general waste"),
+    (1, "s", "My first-choice university is Bristol.|My backup choice is Cardiff.", "What is my backup choice of university?", "Cardiff", "Bristol"),
+    (3, "s", "Soraya's flight lands at Heathrow.|Soraya's parents are landing at Gatwick an hour later.", "Which airport does Soraya's flight land at?", "Heathrow", "Gatwick"),
+    (1, "s", "My GP surgery's phone line opens at 8.|The pharmacy's prescription line opens at 10.", "When does the pharmacy's prescription line open?", "at 10", "at 8"),
+    (3, "s", "The Ashworths' dog is a spaniel called Pickle.|The Ashworths' cat is a ginger tom called Marmalade.", "What's the Ashworths' cat called?", "Marmalade", "Pickle"),
+]
+FRESH6_ZH_UNRELATED = [
+    (1, "s", "老家房子的房产证放在我妈那。|新房的购房合同我存在银行保管箱里了。", "老家房子的房产证在哪？", "我妈那", "银行保管箱"),
+    (3, "s", "小区北门的药店是老百姓大药房。|小区南门新开的药店是一心堂。", "小区南门新开的药店是哪家？", "一心堂", "老百姓"),
+    (1, "s", "上个月电费交了二百八。|这个月燃气费交了九十六。", "这个月燃气费交了多少？", "九十六", "二百八"),
+    (3, "s", "我表姐在青岛一家医院当护士。|我表姐夫在青岛港开吊车。", "我表姐夫做什么工作？", "开吊车", "当护士"),
+    (1, "s", "去年过年我们是在我妈家过的。|今年过年改去婆婆家过。", "去年过年在哪过的？", "我妈家", "婆婆家"),
+    (1, "s", "我工作日七点起床。|周末我一般睡到九点。", "我周末一般几点起？", "九点", "七点"),
+    (3, "m", "我二姨爱唱越剧。|我三姨爱跳广场舞。", "我二姨有什么爱好？", "越剧", "广场舞"),
+    (1, "s", "大门的密码锁是862051。|单元门的门禁卡我放在鞋柜上了。", "大门的密码是多少？", "862051", "鞋柜"),
+    (3, "s", "学校的高一在东校区上课。|学校的初三搬到了新盖的北楼。", "学校的初三在哪上课？", "北楼", "东校区"),
+    (1, "s", "我早饭在单位食堂吃。|午饭我一般点外卖。", "我午饭一般怎么解决？", "点外卖", "单位食堂"),
+    (3, "s", "老周的儿子在读博士，学化学。|老周的侄子在读研，学的是计算机。", "老周的儿子学什么？", "化学", "计算机"),
+    (1, "s", "我家热水器是燃气的。|厨房的灶台换成了电磁炉，燃气灶拆了。", "我家热水器用什么？", "燃气的", "电磁炉"),
+    (1, "s", "体检报告说我血压偏高。|我老婆的体检报告说她有点贫血。", "我老婆体检查出什么问题？", "贫血", "血压偏高"),
+    (3, "s", "隔壁班的班主任教英语。|我们班的班主任教数学。", "我们班的班主任教什么？", "数学", "英语"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -1389,6 +1536,10 @@ FRESH4_SETS = (
 FRESH5_SETS = (
     ("en", FRESH5_EN_UPDATES, FRESH5_EN_MULTI, FRESH5_EN_RESTATE, FRESH5_EN_UNRELATED),
     ("zh", FRESH5_ZH_UPDATES, FRESH5_ZH_MULTI, FRESH5_ZH_RESTATE, FRESH5_ZH_UNRELATED),
+)
+FRESH6_SETS = (
+    ("en", FRESH6_EN_UPDATES, FRESH6_EN_MULTI, FRESH6_EN_RESTATE, FRESH6_EN_UNRELATED),
+    ("zh", FRESH6_ZH_UPDATES, FRESH6_ZH_MULTI, FRESH6_ZH_RESTATE, FRESH6_ZH_UNRELATED),
 )
 
 
@@ -1511,7 +1662,7 @@ def fresh_records(
     sets: tuple[tuple[str, list, list, list, list], ...], start: int
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
-    from 600, ``FRESH5_SETS`` from 700): every label in both languages."""
+    from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -1538,6 +1689,7 @@ def main() -> None:
     write(FRESH3_OUT, fresh_records(FRESH3_SETS, FRESH3_FROM))
     write(FRESH4_OUT, fresh_records(FRESH4_SETS, FRESH4_FROM))
     write(FRESH5_OUT, fresh_records(FRESH5_SETS, FRESH5_FROM))
+    write(FRESH6_OUT, fresh_records(FRESH6_SETS, FRESH6_FROM))
 
 
 if __name__ == "__main__":
