@@ -33,6 +33,9 @@ are not read: the memory is what the hit states). Metrics, each a share of recor
 - ``may have changed`` (all) — the block has a line for two values recall could not order
   (``recall.prompt_truth.undecided_values``: "may have changed: … (DATE), later … (DATE)"); on an
   update it shows both values with their dates, on any other record it is a false line;
+- ``true as earlier`` (all) — a value that is true at the end is in the block only on lines with a staleness
+  marker: ``current`` on an update, some string of ``keep`` on any other record (the agent is told a true value
+  is past);
 - ``stale live`` (updates) — some current memory (``get_all``) contains ``stale`` and not
   ``current``: the old value was not ended;
 - ``wrongly ended`` (addition, restatement, unrelated) — some string of ``keep`` was stored in a
@@ -270,6 +273,13 @@ def shows_both_as_current(block: str, current: str, stale: str) -> bool:
     )
 
 
+def shown_only_as_earlier(block: str, value: str) -> bool:
+    """The ``true as earlier`` rule of the module docstring: ``value`` is in the block, and only on lines with a
+    staleness marker."""
+    lines = [line for line in block.splitlines() if contains(line, value)]
+    return bool(lines) and all(STALE_MARKERS.search(norm(line)) for line in lines)
+
+
 def ended_facts(stored: Iterable[str], live: Iterable[str], keep: Iterable[str]) -> list[str]:
     """The ``keep`` strings some stored memory held that no current memory holds."""
     stored, live = list(stored), list(live)
@@ -324,6 +334,8 @@ def measure(
         question, user_id=user_id, token_budget=PROMPT_BUDGET, reference_time=record["asked_at"]
     ).text
     scores["may have changed"] = float(any(marker in block for marker in UNDECIDED_MARKERS))
+    true_values = [current] if stale is not None else record["keep"]
+    scores["true as earlier"] = float(any(shown_only_as_earlier(block, v) for v in true_values))
     if stale is not None:
         scores["prompt current"] = float(contains(block, current))
         scores["prompt both"] = float(shows_both_as_current(block, current, stale))
@@ -381,6 +393,7 @@ COLUMNS = (
     "prompt current",
     "prompt both",
     "may have changed",
+    "true as earlier",
     "stale live",
     "wrongly ended",
 )

@@ -38,6 +38,7 @@ from bench.updates import (
     run_path,
     select,
     sessions,
+    shown_only_as_earlier,
     shows_both_as_current,
     table,
     user_of,
@@ -248,6 +249,13 @@ def test_rank_scores() -> None:
     assert rank_scores(["我搬到杭州了。"], "杭州", None) == {"current@1": 1.0}
 
 
+def test_shown_only_as_earlier() -> None:
+    """A true value is told to be past only when every line that holds it has a staleness marker."""
+    assert shown_only_as_earlier("- Hamilton\n- earlier: [2024-01-10] Les Mis", "Les Mis")
+    assert not shown_only_as_earlier("- Les Mis (said 2024-01-10)\n- earlier: Les Mis", "Les Mis")
+    assert not shown_only_as_earlier("- Hamilton", "Les Mis")  # not shown at all is not shown as earlier
+
+
 def test_shows_both_as_current() -> None:
     both = "[User memory]\n- [2024-01-03 user] I live in Berlin. [1]\n- I moved to Munich. [2]"
     assert shows_both_as_current(both, "Munich", "Berlin")
@@ -282,6 +290,7 @@ def test_measure_a_stale_only_memory(memory: Memory) -> None:
         "prompt current": 0.0,
         "prompt both": 0.0,
         "may have changed": 0.0,
+        "true as earlier": 0.0,
         "stale live": 1.0,
         "current stored": 0.0,
         "stale stored": 1.0,
@@ -302,7 +311,7 @@ def test_measure_counts_a_kept_fact_that_was_ended(memory: Memory) -> None:
     assert scores["facts stored"] == 2.0  # Siemens (deleted, still stored) and Allianz
 
 
-ENDED = {"wrongly ended", "facts ended", "facts stored", "may have changed"}
+ENDED = {"wrongly ended", "facts ended", "facts stored", "may have changed", "true as earlier"}
 METRICS_OF = {
     "update": {
         "current@1",
@@ -310,6 +319,7 @@ METRICS_OF = {
         "prompt current",
         "prompt both",
         "may have changed",
+        "true as earlier",
         "stale live",
         "current stored",
         "stale stored",

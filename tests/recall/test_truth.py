@@ -13,7 +13,7 @@ import pytest
 
 from neuromem import Memory
 from neuromem.recall.fusion import Ranked
-from neuromem.recall.prompt_truth import dated_answers, undecided_values
+from neuromem.recall.prompt_truth import said_earlier, undecided_values
 from neuromem.recall.recipes import RECIPES
 from neuromem.recall.truth import (
     ANSWER_MARGIN,
@@ -493,28 +493,29 @@ def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> No
     }
 
 
-def test_the_prompt_dates_two_statements_that_answer_alike_and_say_no_change() -> None:
+def test_the_prompt_shows_the_older_of_two_alike_answers_as_said_earlier_not_as_ended() -> None:
+    """Two statements that answer the question alike, the newer one ranked first: the older one's line says it was
+    said earlier (dated, no "until": nothing says it ended); the newer one and a hit of another subject are shown as
+    they are. Not when the question asks for many values, nor when the newer statement adds one."""
     newer = _alike_hit(2, "Ledgerline is handling my tax return this year.", 1.4, 0.86, T2)
     older = _alike_hit(1, "Harriet Cole does my accounts.", 0.7, 0.87, T1)
     other = _alike_hit(3, "I work from the Leeds office.", 0.5, 0.6, T1)
+    ranked = newer_first([newer, older, other], TruthFacts(), {}, 0.95, "Who does my accounts?")
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id, other.memory.id]
+    assert not any(is_outdated(h.memory) for h in ranked)
     texts: dict[uuid.UUID, str] = {}
-    shown = dated_answers([newer, older, other], texts, "Who does my accounts?", "en")
-    assert shown == [newer, older, other]  # nothing dropped, nothing marked
-    assert texts == {
-        newer.memory.id: "Ledgerline is handling my tax return this year. (said 2024-03-05)",
-        older.memory.id: "Harriet Cole does my accounts. (said 2024-01-10)",
-    }
-    zh: dict[uuid.UUID, str] = {}
-    dated_answers([newer, older], zh, "Who does my accounts?", "zh")
-    assert zh[older.memory.id] == "Harriet Cole does my accounts.（2024-01-10 所说）"
-    # said the same day: the time tells which came later
-    later = _alike_hit(
-        4, "Ledgerline is handling my tax return this year.", 1.4, 0.86, T1 + dt.timedelta(hours=2)
-    )
-    same_day: dict[uuid.UUID, str] = {}
-    dated_answers([later, older], same_day, "Who does my accounts?", "en")
-    assert same_day[later.memory.id].endswith("(said 2024-01-10 11:00)")
-    assert same_day[older.memory.id].endswith("(said 2024-01-10 09:00)")
+    assert said_earlier(ranked, texts, "en") == ranked  # nothing dropped
+    assert texts == {older.memory.id: "earlier: [2024-01-10] Harriet Cole does my accounts."}
+    zh: dict[uuid.UUID, str] = {older.memory.id: "[2024-01-10 user] Harriet Cole does my accounts."}
+    said_earlier(ranked, zh, "zh")
+    assert zh[older.memory.id] == "此前：[2024-01-10 user] Harriet Cole does my accounts."
+    many = newer_first([newer, older], TruthFacts(), {}, 0.95, "Who are my accountants?")
+    adds = _alike_hit(4, "I also added Ledgerline for my tax return.", 1.4, 0.86, T2)
+    added = newer_first([adds, older], TruthFacts(), {}, 0.95, "Who does my accounts?")
+    for hits in (many, added):
+        shown: dict[uuid.UUID, str] = {}
+        said_earlier(hits, shown, "en")
+        assert shown == {}
 
 
 def test_two_linked_statements_are_ordered_by_when_they_were_said_not_by_the_dates_they_name() -> None:

@@ -46,7 +46,7 @@ from ..text.token_count import count_tokens, fewer_tokens_than, truncate_to_toke
 from ..text.tokenize import tokenize
 from ..types import ScoreBreakdown, SearchHit, SearchResults, TurnRef
 from .packing import Citation, PackItem, group, make_items, pack
-from .prompt_truth import conflicts, dated_answers, earlier, undecided_values
+from .prompt_truth import conflicts, earlier, said_earlier, undecided_values
 from .reads import statements_on_their_own
 from .request import Recalled, RecallRequest
 from .units import is_assistant_question
@@ -347,9 +347,9 @@ def build_recall_prompt(
         hits = earlier(
             hits, texts, set(terms), lang
         )  # issue 21 item 3: a replaced value is never shown as current
+        hits = said_earlier(hits, texts, lang)
         hits = conflicts(conn, uid, hits, texts, lang)
         hits = undecided_values(hits, texts, query, lang)
-        hits = dated_answers(hits, texts, query, lang)
         reads += time.perf_counter() - mark
         layout = functools.partial(
             _layout, hits, pins, pinned_ids, terms, texts, budget, style, lang, query, results

@@ -9,9 +9,9 @@ Two values of one single-valued slot are never shown as equally current:
   touching the hits becomes one line the agent can ask the user about, in place of the two values;
 - so do two current statements of the user that recall finds may give one thing two values but cannot
   order for certain (``recall.truth.undecided``: they answer the question alike, said on different dates);
-- two current statements that answer the question alike (``recall.truth.answer_alike``) but say no change are
-  shown newer first, each with the date it was said ("… (said DATE)"): nothing says the older one ended, and
-  the agent sees which is the later word.
+- a current statement that recall ranked below a newer statement on one subject (``recall.truth``: two that
+  answer the question alike, linked, of one slot or frame) is shown as ``earlier (DATE): …``: the newer one is
+  the word shown as current, and nothing says the older one ended (no "until").
 """
 
 from __future__ import annotations
@@ -23,29 +23,20 @@ from ..store import memories, recall_truth
 from ..store.db import Conn
 from ..text.tokenize import tokenize
 from ..types import MemoryRecord, SearchHit
-from .truth import (
-    WIDE_ANSWER_MARGIN,
-    answer_alike,
-    closeness,
-    event_time,
-    is_outdated,
-    said_at,
-    undecided,
-    within,
-)
+from .truth import answered_later, event_time, is_outdated, said_at, undecided
 
 LABELS = {
     "en": {
         "earlier": "earlier: {text} (until {date})",
         "conflict": 'unresolved, ask the user which holds: "{old}" ({old_date}) or "{new}" ({new_date})',
         "undecided": 'may have changed: "{old}" ({old_date}), later "{new}" ({new_date})',
-        "said": "{text} (said {date})",
+        "said_earlier": "earlier: {text}",
     },
     "zh": {
         "earlier": "此前：{text}（至 {date}）",
         "conflict": "尚未确定，可向用户确认哪个成立：「{old}」（{old_date}）还是「{new}」（{new_date}）",
         "undecided": "可能已变：「{old}」（{old_date}），后来说「{new}」（{new_date}）",
-        "said": "{text}（{date} 所说）",
+        "said_earlier": "此前：{text}",
     },
 }
 EARLIER_WEIGHT = 0.5  # an earlier value is packed after the current lines that score as well
@@ -127,24 +118,14 @@ def undecided_values(
     return [h for h in hits if h.memory.id not in dropped]
 
 
-def dated_answers(
-    hits: list[SearchHit], texts: dict[uuid.UUID, str], query: str, lang: str
-) -> list[SearchHit]:
-    """Both statements of every pair that answers the question alike (``recall.truth.answer_alike``, the band
-    recall orders by) and that no line above decided — neither earlier, in conflict nor undecided — each
-    with the date it was said (``texts`` updated), when each is about as close to the query as the other (the
-    older one at most :data:`recall.truth.WIDE_ANSWER_MARGIN` below). ``hits`` is returned as it is."""
-    near = closeness(hits)
-    for older, newer in answer_alike(hits, query=query, wide=WIDE_ANSWER_MARGIN):
-        if not within(near, newer, older, WIDE_ANSWER_MARGIN):
-            continue  # a newer answer much closer than an older statement about something near it
-        same_day = said_at(hits[older]).date() == said_at(hits[newer]).date()
-        for i in (older, newer):
-            hit = hits[i]
-            if hit.memory.id in texts or is_outdated(hit.memory):
-                continue
-            when = said_at(hit).strftime(
-                "%Y-%m-%d %H:%M" if same_day else "%Y-%m-%d"
-            )  # the day tells no order
-            texts[hit.memory.id] = LABELS[lang]["said"].format(text=_one_line(hit.memory.content), date=when)
+def said_earlier(hits: list[SearchHit], texts: dict[uuid.UUID, str], lang: str) -> list[SearchHit]:
+    """Every current statement of the user that recall ranked below a newer statement on one subject
+    (``recall.truth.answered_later``) as ``earlier: [DATE] …`` (``texts`` updated): the newer word is the one
+    shown as current, and the older one is dated, not said to have ended. Before the lines for conflicts and
+    undecided values, which replace it. ``hits`` is returned as it is."""
+    for hit in hits:
+        if not answered_later(hit.memory) or is_outdated(hit.memory):
+            continue
+        line = texts.get(hit.memory.id) or f"[{_date(hit.memory)}] {_one_line(hit.memory.content)}"
+        texts[hit.memory.id] = LABELS[lang]["said_earlier"].format(text=line)
     return hits

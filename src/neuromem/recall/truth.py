@@ -47,6 +47,7 @@ from .. import blas
 from ..supersede import speaker_of
 from ..text.entities import extract_entities
 from ..text.slot_frames import (
+    adds_a_value,
     answers_alike,
     asked_apart,
     change_evidence,
@@ -105,6 +106,21 @@ _ASKS_ABOUT_TIME = re.compile(
     r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|什么时候|哪天|之前|之后|以前|后来|先后",
     re.IGNORECASE,
 )
+
+
+#: A question that asks for the values of a relation of many ("Which supplements do I take?", "Who are my favourite
+#: authors?", 我会哪些乐器？): every value it finds is an answer, none an earlier one
+_ASKS_FOR_MANY = re.compile(
+    r"\b(?:what|which|who)\s+are\b|\blist\b|\ball\s+(?:the|my|of)\b"
+    r"|\b(?:what|which)\s+(?!(?:is|was|does|has)\b)(?:[a-z-]+\s+){0,2}?(?!\w*(?:ss|us)\b)\w+s\s+(?:do|does|did|have|has|are|were|can|will)\b"
+    r"|哪些|哪几|都有|有什么",
+    re.IGNORECASE,
+)
+
+
+def asks_for_many(query: str) -> bool:
+    """``query`` asks for every value of a relation of many (:data:`_ASKS_FOR_MANY`)."""
+    return bool(_ASKS_FOR_MANY.search(query))
 
 
 def asks_about_time(query: str) -> bool:
@@ -504,12 +520,13 @@ def newer_first(
                 ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
             )
         pairs.add((min(older, newer), max(older, newer)))
-    pairs.update((min(a, b), max(a, b)) for a, b in same_frame(ordered, query=query))
     pairs.update((min(a, b), max(a, b)) for a, b in undecided(ordered, query) if _orders(ordered, a, b))
     at = {h.memory.id: i for i, h in enumerate(ordered)}
     for a, b in facts.links:
         if a in at and b in at and not _another_thing_asked(ordered, at[a], at[b], query):
             pairs.add((min(at[a], at[b]), max(at[a], at[b])))
+    one_value = set(pairs)  # pairs that give one thing a value each: the older one is shown as said earlier
+    pairs.update((min(a, b), max(a, b)) for a, b in same_frame(ordered, query=query))
     slots: dict[str, list[int]] = {}
     for i, h in enumerate(ordered):
         old = facts.outdated.get(h.memory.id)
@@ -542,9 +559,10 @@ def newer_first(
         if first[lower] < first[upper]:
             slot_of[pa], slot_of[pb] = lower, upper
             place_of[lower], place_of[upper] = pa, pb
+    by_newer = _answered_later(ordered, one_value, place_of, query)
     out: list[SearchHit] = []
     for place, i in enumerate(slot_of):
-        hit = ordered[i]
+        hit = ordered[i] if i not in by_newer else mark_answered_later(ordered[i], ordered[by_newer[i]])
         if i != place:
             final = ordered[place].score.final
             if final <= 0 < hit.score.final and out:
@@ -557,6 +575,48 @@ def newer_first(
             )
         out.append(hit)
     return out
+
+
+def _answered_later(
+    hits: Sequence[SearchHit], pairs: Iterable[tuple[int, int]], place_of: Sequence[int], query: str
+) -> dict[int, int]:
+    """Of every pair ordered as one subject, the older statement of the user → the newer one, when the newer one
+    was said at least :data:`ONE_BREATH` later and ranks above it, the older one is at most
+    :data:`WIDE_ANSWER_MARGIN` less close to the query (:func:`closeness`), neither is outdated, the ``query`` does not ask
+    for many values (:func:`asks_for_many`) nor about the newer one's thing where the older one opens on another
+    (``text.slot_frames.asked_apart``), and the newer one does not put one more value beside the older
+    (``text.slot_frames.adds_a_value``). By position in ``hits``; the newer one ranked best when an older statement
+    is in several pairs."""
+    out: dict[int, int] = {}
+    if asks_for_many(query):
+        return out
+    near = closeness(hits)
+    for x, y in pairs:
+        older, newer = sorted((x, y), key=lambda i: said_at(hits[i]))
+        if (
+            said_at(hits[newer]) - said_at(hits[older]) >= ONE_BREATH
+            and place_of[newer] < place_of[older]
+            and within(near, newer, older, WIDE_ANSWER_MARGIN)  # not a newer answer far closer to the query
+            and all(_users_words(hits[i].memory) and not is_outdated(hits[i].memory) for i in (x, y))
+            and (older not in out or place_of[newer] < place_of[out[older]])
+            and not adds_a_value(hits[newer].memory.content)
+            and not (query and asked_apart(query, hits[older].memory.content, hits[newer].memory.content))
+        ):
+            out[older] = newer
+    return out
+
+
+def mark_answered_later(hit: SearchHit, newer: SearchHit) -> SearchHit:
+    """``hit`` saying, in its record's metadata, that a newer statement of the user on one subject ranks above it
+    (``answered_later``: its id and when it was said). Nothing says that ``hit``'s value ended: the prompt shows it
+    as said earlier (``prompt_truth.answered_later``)."""
+    meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
+    meta["answered_later"] = {"by": str(newer.memory.id), "said": said_at(newer).isoformat()}
+    return replace(hit, memory=replace(hit.memory, metadata=meta))
+
+
+def answered_later(record: MemoryRecord) -> bool:
+    return isinstance(record.metadata, dict) and isinstance(record.metadata.get("answered_later"), dict)
 
 
 def questions_answered(hits: Sequence[SearchHit]) -> dict[int, int]:

@@ -708,6 +708,19 @@ def _adds(new: str) -> bool:
     return bool(_ADDITIVE.search(_REPLACED_BY_ANOTHER.sub(" ", folded)))
 
 
+#: Beside ``slots._ADDITIVE``, words that put one more value in a list: "Add Octavia Butler to my favourite
+#: authors", "I added magnesium", "My favourite authors include …", 还会拉大提琴
+_ADDED = re.compile(
+    r"\b(?:add|adds|added|adding|include|includes|including|plus)\b|还[会在有学养买要]", re.IGNORECASE
+)
+
+
+def adds_a_value(new: str) -> bool:
+    """``new`` puts one more value beside the ones said before ("also", "added", "include", 还会): of such a
+    statement the older one is not an earlier value."""
+    return _adds(new) or bool(_ADDED.search(_fold(new)))
+
+
 #: A word for a person and the name it goes by: 老公叫志刚, 我闺蜜小雪
 _KIN_NAMED_ZH = re.compile(
     rf"({'|'.join(PEOPLE_ZH)})(?:(?:名字)?叫([\u4e00-\u9fff]{{2}})|([小老阿][\u4e00-\u9fff]))"
@@ -951,8 +964,13 @@ def subjects_apart(new: str, old: str) -> bool:
 _WHICH_VALUE_EN = frozenset({"new", "current", "latest", "updated", "usual", "old", "next", "same", "actual"})
 #: The speaker, anywhere in a statement: a thing that acts on or for them may be what changed their value ("The
 #: revaluation moved our house up to band D", "The surgery assigned me to Dr Khan")
-_SPEAKER_EN = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|ours|us)\b", re.IGNORECASE)
-_SPEAKER_ZH = re.compile(r"我")
+_SPEAKER_EN = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|ours|us|him)\b", re.IGNORECASE)
+_SPEAKER_ZH = re.compile(r"我|[把让给帮替叫将][他她它]")  # or someone acted on: 老师把他调到…
+#: zh: a first clause that tells who said what follows: 儿子放学回来说，…
+_TOLD_ZH = re.compile(r"^[^，,。；;]{1,12}?(?:说|告诉我|通知)[，,：:]")
+#: The speaker as the owner of the thing a statement opens on ("My car insurance renews …", 我家厨房…): the
+#: statement still opens on a thing
+_OWNED_OPENING = re.compile(r"^(?:my|our)\s+|^我们?[的家]?", re.IGNORECASE)
 #: zh: the parts of speech (jieba's flags) that end the words a statement opens with: a verb, a preposition
 _OPENING_END_ZH = ("v", "p", "d")
 
@@ -963,15 +981,16 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     neither ``old`` nor the ``query`` says, and leaves out words of ``old``'s opening thing that the ``query``
     says. "Which fob is the front door key on?": "Our front door key is on the red fob" / "The shed key now lives
     on the blue fob"; "我的身份证放在哪？": 我的身份证放在抽屉最上层 / 户口本现在放到保险柜里了. A reporter is not the
-    thing ("学校发通知，期末考提前到…"), and a ``new`` that names the speaker may tell what acted on their value
-    ("The revaluation moved our house up to band D"): False. For recall, where the query says which thing is
+    thing ("学校发通知，期末考提前到…"), and a ``new`` that names the speaker, but as the owner of the thing it
+    opens on ("My car insurance …"), may tell what acted on their value ("The revaluation moved our house up to
+    band D"): False. For recall, where the query says which thing is
     meant (the write side has no query: ``subjects_apart``)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
     new, old = _fold(new), _fold(old)
-    if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(new):
+    if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(_OWNED_OPENING.sub("", new)):
         return False
     if zh:
-        new = _REPORTED_ZH.sub("", new)
+        new = _TOLD_ZH.sub("", _REPORTED_ZH.sub("", new))
         own = [w for w in _opening_things_zh(new) if w not in old and w not in query]
         asked = [w for w in _opening_things_zh(old) if w in query and w not in new]
         return bool(own) and bool(asked)
@@ -983,25 +1002,32 @@ def asked_apart(query: str, new: str, old: str) -> bool:
 
 
 def _opening_stems_en(text: str) -> set[str]:
-    """The stems of the common nouns and adjectives of the noun phrase ``text`` opens with (``_subject_phrase``),
-    but for words that say which value, not which thing (:data:`_WHICH_VALUE_EN`)."""
+    """The stems of the common nouns and adjectives of the noun phrase ``text`` opens with (``_subject_phrase``) and
+    of its "of" phrase ("The head of sales …" → head, sales), but for words that say which value, not which thing
+    (:data:`_WHICH_VALUE_EN`)."""
+    phrase = _subject_phrase(text)
+    rest = text.split(None, len(phrase) + 1)[len(phrase) + 1 :]
+    words = rest[0].split() if rest else []
+    if words[:1] == ["of"]:
+        phrase = [*phrase, *_subject_phrase("the " + " ".join(words[1:]))]
     return {
         _stem(w)
-        for w in _subject_phrase(text)
+        for w in phrase
         if w.isalpha() and w.islower() and w not in _WHICH_VALUE_EN and w not in STOPWORDS
     }
 
 
 def _opening_things_zh(text: str) -> list[str]:
     """The nouns of two or more characters ``text`` says before its first verb, preposition or adverb, but for names
-    of people (jieba's flags): 社区卫生服务站早上七点半开门 → 社区, 服务站."""
+    of people (jieba's flags): 社区卫生服务站早上七点半开门 → 社区, 服务站; 销售总监是蔡姐 → 销售, 总监."""
     from ._jieba import posseg_module
 
     out: list[str] = []
     for w in posseg_module().cut(text):
-        if w.flag.startswith(_OPENING_END_ZH) or w.word in "，,。；;：:":
+        noun = w.flag.startswith(("n", "vn")) and not w.flag.startswith("nr")  # 销售总监: a verbal noun too
+        if (w.flag.startswith(_OPENING_END_ZH) and not noun) or w.word in "，,。；;：:":
             break
-        if w.flag.startswith("n") and not w.flag.startswith("nr") and len(w.word) >= 2:
+        if noun and len(w.word) >= 2:
             out.append(w.word)
     return out
 
