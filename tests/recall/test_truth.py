@@ -865,3 +865,31 @@ def test_a_newer_statement_of_another_thing_than_the_one_asked_is_not_put_first(
     )
     if not moves:
         assert not any(is_outdated(h.memory) for h in ranked)  # nothing said of the asked thing ended
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query", "moves"),
+    [
+        (
+            "My online chess rating is about 1420.",
+            "Won four blitz games in a row last night, my rating's sitting at 1511, highest it's ever been.",
+            "What's my online chess rating?",
+            True,
+        ),  # the story around the new value puts it 0.07 further from the query
+        (
+            "Our front door key is on the red fob.",
+            "The shed key now lives on the blue fob.",
+            "Which fob is the front door key on?",
+            False,
+        ),  # as far, but of another thing than the one asked
+    ],
+)
+def test_a_newer_answer_told_with_its_story_ranks_first_from_0_07_below(
+    old: str, new: str, query: str, moves: bool
+) -> None:
+    """0.07 below the older one's cosine to the query (beyond session 20's 0.05, within :data:`WIDE_ANSWER_MARGIN`),
+    a newer statement that answers alike ranks first, unless it opens on another thing than the one asked."""
+    older = _alike_hit(1, old, 1.4, 0.92, T1)
+    newer = _alike_hit(2, new, 0.0, 0.85, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
