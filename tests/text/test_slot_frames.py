@@ -552,6 +552,42 @@ def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> N
         ("我们部门周报哪天交？", "领导说周报提前到每周四下班前交。", "我们部门的周报每周五交。", False),
         ("我们楼的管家是谁？", "楼栋管家换人了，新来的叫小冉。", "我们楼的管家是小郑。", False),
         ("办公室无线密码是什么？", "办公室的Wi-Fi密码：Heron!512。", "办公室无线密码是Heron!512。", False),
+        (
+            "What's the code for the key safe?",
+            "I've reset the burglar alarm code to 5164.",
+            "The key safe by the front door opens with 2709.",
+            True,
+        ),
+        (
+            "When do the under-12s train?",
+            "The under-14s have moved their training to Thursday evenings.",
+            "The under-12s train on Tuesday evenings.",
+            True,
+        ),
+        (
+            "我家大门的备用钥匙在哪？",
+            "车的备用钥匙我现在放公司抽屉里了。",
+            "我家大门的备用钥匙放在邻居陈阿姨那。",
+            True,
+        ),
+        (
+            "When is my dentist appointment?",
+            "I moved my dentist appointment to Friday.",
+            "My dentist appointment is on Monday.",
+            False,
+        ),
+        (
+            "我坐飞机喜欢哪家航空公司？",
+            "上次行李丢了以后，我能选东航就选东航。",
+            "我坐飞机一般选国航。",
+            False,
+        ),
+        (
+            "儿子的同桌是谁？",
+            "儿子放学回来说，老师把他调到跟萱萱坐一桌。",
+            "儿子的同桌是个叫浩浩的小男孩。",
+            False,
+        ),
     ],
 )
 def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, old: str, apart: bool) -> None:

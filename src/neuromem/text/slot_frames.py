@@ -964,8 +964,10 @@ def subjects_apart(new: str, old: str) -> bool:
 _WHICH_VALUE_EN = frozenset({"new", "current", "latest", "updated", "usual", "old", "next", "same", "actual"})
 #: The speaker, anywhere in a statement: a thing that acts on or for them may be what changed their value ("The
 #: revaluation moved our house up to band D", "The surgery assigned me to Dr Khan")
-_SPEAKER_EN = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|we've|our|ours|us|him)\b", re.IGNORECASE)
-_SPEAKER_ZH = re.compile(r"我|[把让给帮替叫将][他她它]")  # or someone acted on: 老师把他调到…
+_SPEAKER_EN = re.compile(r"\b(?:me|my|mine|our|ours|us|him)\b", re.IGNORECASE)
+_SPEAKER_ZH = re.compile(r"[把让给帮替叫将](?:我|他|她|它)|我们?的")  # or someone acted on: 老师把他调到…
+#: A statement that opens on the speaker as the one who acts: "I've reset …", "We moved …"
+_SPEAKER_OPENS_EN = re.compile(r"^(?:i|i've|i'd|we|we've|we'd)\b", re.IGNORECASE)
 #: zh: a first clause that tells who said what follows: 儿子放学回来说，…
 _TOLD_ZH = re.compile(r"^[^，,。；;]{1,12}?(?:说|告诉我|通知)[，,：:]")
 #: The speaker as the owner of the thing a statement opens on ("My car insurance renews …", 我家厨房…): the
@@ -981,24 +983,37 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     neither ``old`` nor the ``query`` says, and leaves out words of ``old``'s opening thing that the ``query``
     says. "Which fob is the front door key on?": "Our front door key is on the red fob" / "The shed key now lives
     on the blue fob"; "我的身份证放在哪？": 我的身份证放在抽屉最上层 / 户口本现在放到保险柜里了. A reporter is not the
-    thing ("学校发通知，期末考提前到…"), and a ``new`` that names the speaker, but as the owner of the thing it
-    opens on ("My car insurance …"), may tell what acted on their value ("The revaluation moved our house up to
-    band D"): False. For recall, where the query says which thing is
+    thing ("学校发通知，期末考提前到…"), nor is a time clause (上次行李丢了以后，…), and a ``new`` that names the speaker as the one acted on or as an owner, but
+    of the thing it opens on ("My car insurance …"), may tell what acted on their value ("The revaluation moved our
+    house up to band D", 物业把我的车位换到了…): False. A ``new`` that opens on the speaker acting names the thing
+    they changed ("I've reset the burglar alarm code to 5164"). For recall, where the query says which thing is
     meant (the write side has no query: ``subjects_apart``)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
     new, old = _fold(new), _fold(old)
     if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(_OWNED_OPENING.sub("", new)):
         return False
     if zh:
-        new = _TOLD_ZH.sub("", _REPORTED_ZH.sub("", new))
+        new = _TOLD_ZH.sub("", _REPORTED_ZH.sub("", _TIME_CLAUSE_ZH.sub("", new)))
         own = [w for w in _opening_things_zh(new) if w not in old and w not in query]
         asked = [w for w in _opening_things_zh(old) if w in query and w not in new]
         return bool(own) and bool(asked)
-    new = _REPORTED_EN.sub("", new)
+    new = _REPORTED_EN.sub("", _TIME_CLAUSE_EN.sub("", new))
     said_old, said_new, said_query = said_stems(old), said_stems(new), said_stems(query)
-    own_en = _opening_stems_en(new) - said_old - said_query
+    own_en = (_opening_stems_en(new) | _changed_thing_stems_en(new)) - said_old - said_query
     asked_en = (_opening_stems_en(old) & said_query) - said_new
     return bool(own_en) and bool(asked_en)
+
+
+def _changed_thing_stems_en(text: str) -> set[str]:
+    """The stems of the thing a statement that opens on the speaker says they changed ("I've reset the burglar alarm
+    code to 5164" → burglar, alarm, code: ``_CHANGED_THING_EN``)."""
+    m = _change_match(text)
+    if m is None or not _SPEAKER_OPENS_EN.match(text):
+        return set()
+    thing = _CHANGED_THING_EN.match(text[m.end() :])
+    if thing is None:
+        return set()
+    return {_stem(w) for w in thing.group("np").split() if w not in _WHICH_VALUE_EN and w not in STOPWORDS}
 
 
 def _opening_stems_en(text: str) -> set[str]:
@@ -1013,21 +1028,24 @@ def _opening_stems_en(text: str) -> set[str]:
     return {
         _stem(w)
         for w in phrase
-        if w.isalpha() and w.islower() and w not in _WHICH_VALUE_EN and w not in STOPWORDS
-    }
+        if re.fullmatch(r"[a-z][a-z0-9-]*", w) and w not in _WHICH_VALUE_EN and w not in STOPWORDS
+    }  # "the under-14s": a lower-case word with digits names a thing too
 
 
 def _opening_things_zh(text: str) -> list[str]:
-    """The nouns of two or more characters ``text`` says before its first verb, preposition or adverb, but for names
-    of people (jieba's flags): 社区卫生服务站早上七点半开门 → 社区, 服务站; 销售总监是蔡姐 → 销售, 总监."""
+    """The nouns of two or more characters (or of one before 的) ``text`` says before its first verb, preposition or
+    adverb, but for names of people (jieba's flags): 社区卫生服务站早上七点半开门 → 社区, 服务站; 销售总监是蔡姐 →
+    销售, 总监; 车的备用钥匙 → 车, 备用, 钥匙."""
     from ._jieba import posseg_module
 
     out: list[str] = []
-    for w in posseg_module().cut(text):
+    words = list(posseg_module().cut(text))
+    for n, w in enumerate(words):
         noun = w.flag.startswith(("n", "vn")) and not w.flag.startswith("nr")  # 销售总监: a verbal noun too
+        next_is_de = n + 1 < len(words) and words[n + 1].word == "的"  # 车的备用钥匙: one character, owning
         if (w.flag.startswith(_OPENING_END_ZH) and not noun) or w.word in "，,。；;：:":
             break
-        if noun and len(w.word) >= 2:
+        if noun and (len(w.word) >= 2 or next_is_de):
             out.append(w.word)
     return out
 
