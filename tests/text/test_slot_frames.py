@@ -9,6 +9,7 @@ import pytest
 from neuromem.text.slot_frames import (
     FRAME_COSINE,
     FRAME_MAX_WORDS,
+    answers_alike,
     asked_apart,
     change_evidence,
     definite_frame_change,
@@ -595,3 +596,30 @@ def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, o
     the older one's opening words the query says. Not when it only shortens the name, says which value ("new"), is
     told by someone ("领导说") or names the speaker's thing."""
     assert asked_apart(query, new, old) is apart
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "alike"),
+    [
+        (
+            "Friday drinks are at the Fox and Fiddle, the old place went gastro and doubled its prices.",
+            "Our regular Friday pub is the Crown on the high street.",
+            True,
+        ),  # a statement of a value, then its reason in the past tense
+        (
+            "Mum and Dad are still at Sandy Bay, but the site has moved their caravan to pitch 7, right by the dunes.",
+            "My parents' caravan is on pitch 42 at Sandy Bay.",
+            True,
+        ),  # "Mum and Dad" are the parents
+        (
+            "I'm thinking of switching to Octopus, their rates look better.",
+            "My energy supplier is EDF.",
+            False,
+        ),  # it leads with a plan
+        ("I'm also allergic to cats, we found out last week.", "I'm allergic to peanuts.", False),  # one more
+    ],
+)
+def test_answers_alike_reads_a_statement_told_with_its_reasons(new: str, old: str, alike: bool) -> None:
+    """``answers_alike`` (recall only) reads a statement that leads with a value by its first clause
+    (``leads_with_a_value``), and the people "Mum and Dad" as the parents."""
+    assert answers_alike(new, old) is alike
