@@ -617,9 +617,16 @@ def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, o
             False,
         ),  # it leads with a plan
         ("I'm also allergic to cats, we found out last week.", "I'm allergic to peanuts.", False),  # one more
+        (
+            "今年公司体检安排在爱康国宾，离公司两站地。",
+            "我们公司体检一直在美年大健康做。",
+            True,
+        ),  # 爱 of a name
+        ("我还爱吃火锅。", "我爱吃烧烤。", False),  # 爱 as a word: a relation of many
     ],
 )
 def test_answers_alike_reads_a_statement_told_with_its_reasons(new: str, old: str, alike: bool) -> None:
     """``answers_alike`` (recall only) reads a statement that leads with a value by its first clause
-    (``leads_with_a_value``), and the people "Mum and Dad" as the parents."""
+    (``leads_with_a_value``), the people "Mum and Dad" as the parents, and a one-character word of a relation of
+    many only as a word of its own."""
     assert answers_alike(new, old) is alike

@@ -266,6 +266,15 @@ def _another_thing_asked(hits: Sequence[SearchHit], a: int, b: int, query: str) 
     return asked_apart(query, hits[newer].memory.content, hits[older].memory.content)
 
 
+def _asked_of_the_newer(hits: Sequence[SearchHit], older: int, newer: int, query: str) -> bool:
+    """The ``query`` asks about the thing the ``newer`` hit opens on, and the ``older`` one opens on another
+    (``text.slot_frames.asked_apart`` the other way round: "我的银行卡密码是多少？" / 我把银行卡密码改成了660912 /
+    我的爱奇艺密码是abc123): the older one is not shown as said earlier (:func:`_answered_later`). (They may still be
+    put in time order: the newer one answers. A change recall reads in the words still ends the older one: kept
+    apart there, "My electricity plan is with Octopus at 28p" / "The unit rate dropped to 24p" lost its end.)"""
+    return bool(query) and asked_apart(query, hits[older].memory.content, hits[newer].memory.content)
+
+
 def _users_words(record: MemoryRecord) -> bool:
     """A memory or a turn the user said (not an assistant's turn, nor another person's words)."""
     meta = record.metadata if isinstance(record.metadata, dict) else {}
@@ -607,7 +616,7 @@ def _answered_later(
             and all(_users_words(hits[i].memory) and not is_outdated(hits[i].memory) for i in (x, y))
             and (older not in out or place_of[newer] < place_of[out[older]])
             and not adds_a_value(hits[newer].memory.content)
-            and not (query and asked_apart(query, hits[older].memory.content, hits[newer].memory.content))
+            and not _asked_of_the_newer(hits, older, newer, query)
         ):
             out[older] = newer
     return out

@@ -35,6 +35,7 @@ from .slots import (
     _ENDING_ZH,
     _FROM_TO,
     _MULTI_EN,
+    _MULTI_ZH,
     _PAST_EN,
     _PAST_ZH,
     _STRONG_CHANGE_EN,
@@ -724,7 +725,15 @@ def one_thing(new: str, old: str) -> bool:
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     whom = _whom_both_name(new, old, zh) | _aside_people(new, zh)
     words = (_align_tokens(_undated(new, zh))[0] | _align_tokens(old)[0]) - whom - {_stem(w) for w in whom}
-    return not any(_multi(w, zh) for w in words if not (zh and any(p in w for p in whom)))
+    return not any(_many_word(w, zh) for w in words if not (zh and any(p in w for p in whom)))
+
+
+def _many_word(word: str, zh: bool) -> bool:
+    """:func:`_multi`, but a one-character Chinese word of the lexicon (爱) only as a word of its own, not inside a
+    name (爱康国宾)."""
+    if zh and len(word) > 1 and not any(len(m) > 1 and m in word for m in _MULTI_ZH):
+        return False  # only a one-character word of the lexicon inside it, or none
+    return _multi(word, zh)
 
 
 #: Words that take back an "also" of ``slots._ADDITIVE`` for ordering what recall found: "moved to another flat",
@@ -998,6 +1007,8 @@ _SPEAKER_EN = re.compile(r"\b(?:me|my|mine|our|ours|us|him)\b", re.IGNORECASE)
 _SPEAKER_ZH = re.compile(r"[把让给帮替叫将](?:我|他|她|它)|我们?的")  # or someone acted on: 老师把他调到…
 #: A statement that opens on the speaker as the one who acts: "I've reset …", "We moved …"
 _SPEAKER_OPENS_EN = re.compile(r"^(?:i|i've|i'd|we|we've|we'd)\b", re.IGNORECASE)
+#: zh: the speaker who acts on the thing named next (我把银行卡密码改成了…): the thing is what the statement opens on
+_BA_OPENING_ZH = re.compile(r"^我们?(?:已经|刚刚?|又|也|都)*把")
 #: zh: a first clause that tells who said what follows: 儿子放学回来说，…
 _TOLD_ZH = re.compile(r"^[^，,。；;]{1,12}?(?:说|告诉我|通知)[，,：:]")
 #: The speaker as the owner of the thing a statement opens on ("My car insurance renews …", 我家厨房…): the
@@ -1065,11 +1076,11 @@ def _opening_stems_en(text: str) -> set[str]:
 def _opening_things_zh(text: str) -> list[str]:
     """The nouns of two or more characters (or of one before 的) ``text`` says before its first verb, preposition or
     adverb, but for names of people (jieba's flags): 社区卫生服务站早上七点半开门 → 社区, 服务站; 销售总监是蔡姐 →
-    销售, 总监; 车的备用钥匙 → 车, 备用, 钥匙."""
+    销售, 总监; 车的备用钥匙 → 车, 备用, 钥匙; 我把银行卡密码改成了… → 银行卡, 密码."""
     from ._jieba import posseg_module
 
     out: list[str] = []
-    words = list(posseg_module().cut(text))
+    words = list(posseg_module().cut(_BA_OPENING_ZH.sub("", text)))
     for n, w in enumerate(words):
         noun = w.flag.startswith(("n", "vn")) and not w.flag.startswith("nr")  # 销售总监: a verbal noun too
         next_is_de = n + 1 < len(words) and words[n + 1].word == "的"  # 车的备用钥匙: one character, owning
