@@ -728,11 +728,15 @@ def one_thing(new: str, old: str) -> bool:
     return not any(_many_word(w, zh) for w in words if not (zh and any(p in w for p in whom)))
 
 
+#: zh: 爱 + a verb: a liking, a relation of many (爱吃, 爱看), where 爱 inside a name is not (爱康国宾)
+_LOVES_TO_ZH = re.compile(r"爱[吃喝看玩听唱跳逛读写画穿买做养弹拉打踢]")
+
+
 def _many_word(word: str, zh: bool) -> bool:
-    """:func:`_multi`, but a one-character Chinese word of the lexicon (爱) only as a word of its own, not inside a
-    name (爱康国宾)."""
+    """:func:`_multi`, but a one-character Chinese word of the lexicon (爱) inside a longer word only before a verb
+    (爱吃), not inside a name (爱康国宾)."""
     if zh and len(word) > 1 and not any(len(m) > 1 and m in word for m in _MULTI_ZH):
-        return False  # only a one-character word of the lexicon inside it, or none
+        return bool(_LOVES_TO_ZH.search(word))  # 爱吃 is a liking; 爱康 a name
     return _multi(word, zh)
 
 
