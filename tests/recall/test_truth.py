@@ -847,6 +847,18 @@ def test_a_question_about_time_is_told_from_one_about_a_value(query: str, about_
             "儿子期末考试是哪天？",
             True,
         ),  # who told it is not the thing
+        (
+            "My husband's GP is Dr. Farouk.",
+            "My GP moved me over to Dr. Lindgren at the same practice.",
+            "Who is my husband's GP?",
+            False,
+        ),  # the speaker's own GP, asked about the husband's
+        (
+            "My kid's bedtime is 8 pm.",
+            "We moved bedtime to 7:30.",
+            "What time is my kid's bedtime?",
+            True,
+        ),  # whose bedtime is left out: the kid's
     ],
 )
 def test_a_newer_statement_of_another_thing_than_the_one_asked_is_not_put_first(

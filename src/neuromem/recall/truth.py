@@ -50,6 +50,7 @@ from ..text.slot_frames import (
     adds_a_value,
     answers_alike,
     asked_apart,
+    asked_of_another_person,
     change_evidence,
     ends_what_it_repeats,
     names_another_thing,
@@ -259,11 +260,13 @@ def _same_names_asked(
 def _another_thing_asked(hits: Sequence[SearchHit], a: int, b: int, query: str) -> bool:
     """Of the hits at ``a`` and ``b``, the later said opens on a thing of its own and leaves out the words of the
     ``query`` the earlier one says (``text.slot_frames.asked_apart``: "The shed key now lives on the blue fob" when
-    asked "Which fob is the front door key on?"): the question asks about the earlier one's thing."""
+    asked "Which fob is the front door key on?"), or it does not speak of a person the query and the earlier one name
+    (``text.slot_frames.asked_of_another_person``): the question asks about the earlier one's thing."""
     if not query:
         return False
     older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
-    return asked_apart(query, hits[newer].memory.content, hits[older].memory.content)
+    new, old = hits[newer].memory.content, hits[older].memory.content
+    return asked_apart(query, new, old) or asked_of_another_person(query, new, old)
 
 
 def _asked_of_the_newer(hits: Sequence[SearchHit], older: int, newer: int, query: str) -> bool:

@@ -1061,6 +1061,24 @@ def _changed_thing_stems_en(text: str) -> set[str]:
     return {_stem(w) for w in thing.group("np").split() if w not in _WHICH_VALUE_EN and w not in STOPWORDS}
 
 
+@lru_cache(maxsize=4096)
+def asked_of_another_person(query: str, new: str, old: str) -> bool:
+    """The ``query`` names a person ``old`` speaks of, and ``new`` names no one (:func:`_people_meant`) and opens on a
+    thing of the speaker's own ("my GP", 我的…): "Who is my husband's GP?" asks about "My husband's GP is Dr.
+    Farouk", not about "My GP moved me over to Dr. Lindgren". A newer statement that leaves out whose thing it
+    speaks of may be of the older one's person ("We moved bedtime to 7:30"), and is not read here."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
+    asked = _people(query, zh)
+    if not asked & _people(old, zh) or _people_meant(new, old, zh):
+        return False  # the query names no one of the older; the newer names someone, or a pronoun stands for them
+    return bool((_SPEAKERS_THING_ZH if zh else _SPEAKERS_THING_EN).match(_fold(new)))
+
+
+#: A statement that opens on a thing of the speaker's own: "My GP …", 我的医生…
+_SPEAKERS_THING_EN = re.compile(r"^(?:my|our)\s+[a-z]", re.IGNORECASE)
+_SPEAKERS_THING_ZH = re.compile(r"^我们?的")
+
+
 def _opening_stems_en(text: str) -> set[str]:
     """The stems of the common nouns and adjectives of the noun phrase ``text`` opens with (``_subject_phrase``) and
     of its "of" phrase ("The head of sales …" → head, sales), but for words that say which value, not which thing
@@ -1322,6 +1340,7 @@ __all__ = [
     "FRAME_MAX_CHARS_ZH",
     "FRAME_MAX_WORDS",
     "answers_alike",
+    "asked_of_another_person",
     "change_evidence",
     "definite_frame_change",
     "ends_its_value",
