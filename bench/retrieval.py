@@ -517,7 +517,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder_settings: dict[str, Any] = {"provider": args.embedder}
     if args.embedder == "hashing":
         embedder_settings["dim"] = dim
-    with tempfile.TemporaryDirectory(prefix="neuromem-retrieval-") as tmp:
+    # the embedded server may still be writing its files as it stops: a left-over directory must not fail a run
+    # whose results are written
+    with tempfile.TemporaryDirectory(prefix="neuromem-retrieval-", ignore_cleanup_errors=True) as tmp:
         store: dict[str, Any] = {"embedding_dim": dim, "data_dir": Path(tmp) / "pg"}
         if args.database_url:
             store["database_url"] = args.database_url
