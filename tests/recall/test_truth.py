@@ -457,12 +457,12 @@ def test_two_values_recall_cannot_order_for_certain_are_undecided(
         # the templates read two slots (a residence, an employer): a later change of another thing stays below
         ("I work at a bakery in Leith.", "I now live in Portobello.", False),
         ("My tablet password is Heron-12.", "I changed the router password to Quartz-90.", False),
-        # a turn that tells many things (more than two statements long): its change word may be about any of them
+        # a turn that tells many things: its change word may be about any of them
         (
             "I commute by bus every day, and the ride from my flat near the river to the office is about an hour "
-            "with the traffic, and on Fridays I stop at the market on the way home for bread and fruit.",
+            "with the traffic.",
             "I bike to work now, and the ride from my flat near the river to the office is about half an hour if "
-            "the weather is good, and on Fridays I stop at the market on the way home for bread and fruit.",
+            "the weather is good.",
             False,
         ),
     ],

@@ -602,20 +602,15 @@ def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, o
     ("new", "old", "alike"),
     [
         (
-            "Friday drinks are at the Fox and Fiddle, the old place went gastro and doubled its prices.",
-            "Our regular Friday pub is the Crown on the high street.",
-            True,
-        ),  # a statement of a value, then its reason in the past tense
-        (
-            "Mum and Dad are still at Sandy Bay, but the site has moved their caravan to pitch 7, right by the dunes.",
+            "Mum and Dad's caravan is now on pitch 7.",
             "My parents' caravan is on pitch 42 at Sandy Bay.",
             True,
-        ),  # "Mum and Dad" are the parents
+        ),
         (
             "I'm thinking of switching to Octopus, their rates look better.",
             "My energy supplier is EDF.",
             False,
-        ),  # it leads with a plan
+        ),
         ("I'm also allergic to cats, we found out last week.", "I'm allergic to peanuts.", False),  # one more
         (
             "今年公司体检安排在爱康国宾，离公司两站地。",
@@ -625,8 +620,7 @@ def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, o
         ("我周末喜欢去爬山。", "我周末喜欢去游泳。", False),  # 喜欢: a relation of many
     ],
 )
-def test_answers_alike_reads_a_statement_told_with_its_reasons(new: str, old: str, alike: bool) -> None:
-    """``answers_alike`` (recall only) reads a statement that leads with a value by its first clause
-    (``leads_with_a_value``), the people "Mum and Dad" as the parents, and a one-character word of a relation of
-    many only as a word of its own."""
+def test_answers_alike_reads_the_parents_and_a_liking(new: str, old: str, alike: bool) -> None:
+    """``answers_alike`` (recall only) reads the people "Mum and Dad" as the parents, and a one-character word of a
+    relation of many (爱) only as a word of its own or before a verb (爱吃), not inside a name (爱康国宾)."""
     assert answers_alike(new, old) is alike

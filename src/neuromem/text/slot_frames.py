@@ -675,39 +675,11 @@ def _amount(text: str) -> bool:
 @lru_cache(maxsize=8192)
 def answers_alike(new: str, old: str) -> bool:
     """Whether ``new`` may give another value of what ``old`` says, as far as the texts tell (recall's
-    ``truth.answer_alike`` adds the query's closeness to both): both are statements of a value, or lead with one
-    (:func:`states_a_value`, :func:`leads_with_a_value`), they name the same people both ways (:func:`same_people`,
-    strict), neither speaks of a relation that holds many values (allergies, likes, children, languages), and they
-    do not qualify a noun both name apart (:func:`qualified_apart`: 我们公司的团建 / 隔壁部门的团建)."""
-    return (
-        (states_a_value(new, old) or leads_with_a_value(new, old))
-        and one_thing(new, old)
-        and not qualified_apart(new, old)
-    )
-
-
-@lru_cache(maxsize=8192)
-def leads_with_a_value(new: str, old: str) -> bool:
-    """Both texts open on a statement that can hold a value, told with its reasons after it: "I play Saturdays with
-    Lucinda from the club now, my old partner's Achilles will take months to heal" (the reason is in the future
-    tense, the statement is not); "Friday drinks are at the Fox and Fiddle, the old place went gastro". The first
-    clause is read for the tense, a plan, a request; the whole for a question or an addition, and its length at
-    most twice one statement's. For recall only, which orders such a pair; the write side, which ends values,
-    reads the whole (:func:`states_a_value`)."""
-    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
-    return zh == bool(re.search(r"[\u4e00-\u9fff]", old)) and all(
-        _leads_with_a_claim(t, zh) for t in (new, old)
-    )
-
-
-def _leads_with_a_claim(text: str, zh: bool) -> bool:
-    t = _fold(text)
-    if t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
-        return False
-    if len(t) > 2 * FRAME_MAX_CHARS_ZH if zh else len(t.split()) > 2 * FRAME_MAX_WORDS:
-        return False
-    first = (_CLAUSE_END_ZH if zh else _CLAUSE_END_EN).split(t, maxsplit=1)[0]
-    return not _not_a_claim(first, zh)
+    ``truth.answer_alike`` adds the query's closeness to both): both are statements of a value
+    (:func:`states_a_value`), they name the same people both ways (:func:`same_people`, strict), neither
+    speaks of a relation that holds many values (allergies, likes, children, languages), and they do not
+    qualify a noun both name apart (:func:`qualified_apart`: 我们公司的团建 / 隔壁部门的团建)."""
+    return states_a_value(new, old) and one_thing(new, old) and not qualified_apart(new, old)
 
 
 @lru_cache(maxsize=8192)
