@@ -23,7 +23,9 @@ from neuromem.recall.truth import (
     Outdated,
     TruthFacts,
     above_floor,
+    answered_later,
     asks_about_time,
+    asks_for_many,
     closeness,
     is_outdated,
     lexical_traces,
@@ -905,3 +907,32 @@ def test_a_newer_answer_told_with_its_story_ranks_first_from_0_07_below(
     newer = _alike_hit(2, new, 0.0, 0.85, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
+
+
+def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
+    """Asked for every value ("Which magazines do I subscribe to?"), recall marks no older statement as ended, shows
+    no pair as undecided and none as said earlier: each value is an answer."""
+    older = _alike_hit(1, "I subscribe to The Economist.", 1.4, 0.86, T1)
+    newer = _alike_hit(2, "I switched my subscription to the New Yorker now.", 1.0, 0.86, T2)
+    many = "Which magazines do I subscribe to?"
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, many)
+    assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
+    assert undecided([older, newer], many) == []
+    one = newer_first([older, newer], TruthFacts(), {}, 0.95, "Which magazine do I subscribe to?")
+    assert any(is_outdated(h.memory) for h in one)  # asked for one value, the change ends the older
+
+
+@pytest.mark.parametrize(
+    ("query", "many"),
+    [
+        ("Which supplements do I take?", True),
+        ("Which football grounds have I been to?", True),
+        ("Who are my favourite authors?", True),
+        ("我会哪些乐器？", True),
+        ("What is my address?", False),
+        ("Which bus goes to work?", False),
+        ("What council tax band is our house in?", False),
+    ],
+)
+def test_a_question_for_many_values_is_told_from_one_for_a_value(query: str, many: bool) -> None:
+    assert asks_for_many(query) is many

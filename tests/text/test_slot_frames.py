@@ -9,6 +9,7 @@ import pytest
 from neuromem.text.slot_frames import (
     FRAME_COSINE,
     FRAME_MAX_WORDS,
+    adds_a_value,
     answers_alike,
     asked_apart,
     change_evidence,
@@ -624,3 +625,18 @@ def test_answers_alike_reads_the_parents_and_a_liking(new: str, old: str, alike:
     """``answers_alike`` (recall only) reads the people "Mum and Dad" as the parents, and a one-character word of a
     relation of many (爱) only as a word of its own or before a verb (爱吃), not inside a name (爱康国宾)."""
     assert answers_alike(new, old) is alike
+
+
+@pytest.mark.parametrize(
+    ("new", "adds"),
+    [
+        ("我还开始收藏黑胶唱片了。", True),
+        ("医生让我每天再加一片钙片。", True),
+        ("We opened a second branch in Kraków.", True),
+        ("I added a subscription to the New Yorker.", True),
+        ("I moved to Leeds.", False),
+        ("我换成了佳明手表。", False),
+    ],
+)
+def test_a_statement_that_puts_one_more_value_beside_the_others(new: str, adds: bool) -> None:
+    assert adds_a_value(new) is adds

@@ -436,6 +436,8 @@ def undecided(hits: Sequence[SearchHit], query: str = "", top: int = SAME_SLOT_T
     position in ``hits``, best ranked first; each hit in one pair at most. The prompt shows each such pair as
     one question for the user, with the dates (``prompt_truth.undecided``); :func:`newer_first` orders the
     pairs it may (:func:`_orders`)."""
+    if asks_for_many(query):
+        return []  # every value an answer: none may have replaced another
     pairs = answer_alike(hits, top, margin=CHANGE_MARGIN, query=query, texts_agree=tells_a_change)
     out: list[tuple[int, int]] = []
     taken: set[int] = set()
@@ -523,7 +525,11 @@ def newer_first(
     if len(ordered) < 2:
         return ordered
     pairs: set[tuple[int, int]] = set()
+    many = asks_for_many(query)  # every value an answer: none is marked as ended by recall's reading
     for older, newer in value_changes(ordered, vectors, query=query).items():
+        if many:
+            pairs.add((min(older, newer), max(older, newer)))
+            continue
         until = said_at(ordered[newer])
         ordered[older] = mark_outdated(
             ordered[older], Outdated(ordered[newer].memory.id, until, ordered[newer].memory.id)
@@ -531,8 +537,10 @@ def newer_first(
         pairs.add((min(older, newer), max(older, newer)))
     near = closeness(ordered)
     for older, newer in answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN):
-        if within(near, older, newer, ANSWER_MARGIN) and says_a_change(
-            ordered[newer].memory.content, ordered[older].memory.content
+        if (
+            not many
+            and within(near, older, newer, ANSWER_MARGIN)
+            and says_a_change(ordered[newer].memory.content, ordered[older].memory.content)
         ):
             until = said_at(ordered[newer])
             ordered[older] = mark_outdated(

@@ -724,9 +724,10 @@ def _adds(new: str) -> bool:
 
 
 #: Beside ``slots._ADDITIVE``, words that put one more value in a list: "Add Octavia Butler to my favourite
-#: authors", "I added magnesium", "My favourite authors include …", 还会拉大提琴
+#: authors", "I added magnesium", "My favourite authors include …", "a second branch", 还会拉大提琴, 还开始收藏…, 再加一片
 _ADDED = re.compile(
-    r"\b(?:add|adds|added|adding|include|includes|including|plus)\b|还[会在有学养买要]", re.IGNORECASE
+    r"\b(?:add|adds|added|adding|include|includes|including|plus|a second|one more)\b|还[会在有学养买要报开]|再加|又加",
+    re.IGNORECASE,
 )
 
 
