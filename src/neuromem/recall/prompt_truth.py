@@ -10,8 +10,8 @@ Two values of one single-valued slot are never shown as equally current:
 - so do two current statements of the user that recall finds may give one thing two values but cannot
   order for certain (``recall.truth.undecided``: they answer the question alike, said on different dates);
 - a current statement that recall ranked below a newer statement on one subject (``recall.truth``: two that
-  answer the question alike, linked, of one slot or frame) is shown as ``earlier (DATE): …``: the newer one is
-  the word shown as current, and nothing says the older one ended (no "until").
+  answer the question alike, linked by the write side, or undecided) is shown as ``earlier: [DATE] …``: the newer
+  one is the word shown as current, and nothing says the older one ended (no "until").
 """
 
 from __future__ import annotations
