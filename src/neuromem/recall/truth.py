@@ -170,14 +170,23 @@ def event_time(record: MemoryRecord) -> dt.datetime:
     return when if when.tzinfo is not None else when.replace(tzinfo=dt.UTC)
 
 
+def _with_metadata(hit: SearchHit, key: str, value: dict[str, str | None]) -> SearchHit:
+    """``hit`` with ``key`` set in a copy of its record's metadata (the stored record is not touched)."""
+    meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
+    meta[key] = value
+    return replace(hit, memory=replace(hit.memory, metadata=meta))
+
+
 def mark_outdated(hit: SearchHit, outdated: Outdated) -> SearchHit:
     """``hit`` (a turn) saying, in its record's metadata, that a newer value replaced it and when."""
-    meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
-    meta["outdated"] = {
-        "until": None if outdated.until is None else outdated.until.isoformat(),
-        "replaced_by": None if outdated.replaced_by is None else str(outdated.replaced_by),
-    }
-    return replace(hit, memory=replace(hit.memory, metadata=meta))
+    return _with_metadata(
+        hit,
+        "outdated",
+        {
+            "until": None if outdated.until is None else outdated.until.isoformat(),
+            "replaced_by": None if outdated.replaced_by is None else str(outdated.replaced_by),
+        },
+    )
 
 
 def is_outdated(record: MemoryRecord) -> bool:
@@ -240,7 +249,8 @@ def _same_names_asked(
     hits: Sequence[SearchHit], pairs: Iterable[tuple[int, int]], query: str
 ) -> list[tuple[int, int]]:
     """The ``pairs`` of which neither hit names every name of the query the other names and more (the names:
-    people, places, things, ``text.entities``): the query's name picks the one it asks about. The user's answer
+    people, places, things, ``text.entities``): the query's name picks the one it asks about; nor those of which the
+    newer one speaks of another thing than the one asked (:func:`_another_thing_asked`). The user's answer
     to an assistant's question among the hits names what the question names ("Are you still paying into your
     ISA?" / "Yes, but I upped it to £450")."""
     pairs = [(a, b) for a, b in pairs if not _another_thing_asked(hits, a, b, query)]
@@ -586,7 +596,7 @@ def newer_first(
         if first[lower] < first[upper]:
             slot_of[pa], slot_of[pb] = lower, upper
             place_of[lower], place_of[upper] = pa, pb
-    by_newer = _answered_later(ordered, one_value, place_of, query)
+    by_newer = {} if many else _answered_later(ordered, one_value, place_of, query)
     out: list[SearchHit] = []
     for place, i in enumerate(slot_of):
         hit = ordered[i] if i not in by_newer else mark_answered_later(ordered[i], ordered[by_newer[i]])
@@ -609,14 +619,12 @@ def _answered_later(
 ) -> dict[int, int]:
     """Of every pair ordered as one subject, the older statement of the user → the newer one, when the newer one
     was said at least :data:`ONE_BREATH` later and ranks above it, the older one is at most
-    :data:`SAID_EARLIER_MARGIN` less close to the query (:func:`closeness`), neither is outdated, the ``query`` does not ask
-    for many values (:func:`asks_for_many`) nor about the newer one's thing where the older one opens on another
+    :data:`SAID_EARLIER_MARGIN` less close to the query (:func:`closeness`), neither is outdated, the ``query`` does not
+    ask about the newer one's thing where the older one opens on another
     (``text.slot_frames.asked_apart``), and the newer one does not put one more value beside the older
     (``text.slot_frames.adds_a_value``). By position in ``hits``; the newer one ranked best when an older statement
     is in several pairs."""
     out: dict[int, int] = {}
-    if asks_for_many(query):
-        return out
     near = closeness(hits)
     for x, y in pairs:
         older, newer = sorted((x, y), key=lambda i: said_at(hits[i]))
@@ -636,10 +644,10 @@ def _answered_later(
 def mark_answered_later(hit: SearchHit, newer: SearchHit) -> SearchHit:
     """``hit`` saying, in its record's metadata, that a newer statement of the user on one subject ranks above it
     (``answered_later``: its id and when it was said). Nothing says that ``hit``'s value ended: the prompt shows it
-    as said earlier (``prompt_truth.answered_later``)."""
-    meta = dict(hit.memory.metadata) if isinstance(hit.memory.metadata, dict) else {}
-    meta["answered_later"] = {"by": str(newer.memory.id), "said": said_at(newer).isoformat()}
-    return replace(hit, memory=replace(hit.memory, metadata=meta))
+    as said earlier (``prompt_truth.said_earlier``)."""
+    return _with_metadata(
+        hit, "answered_later", {"by": str(newer.memory.id), "said": said_at(newer).isoformat()}
+    )
 
 
 def answered_later(record: MemoryRecord) -> bool:

@@ -31,6 +31,7 @@ from functools import lru_cache
 from .slots import (
     _ADDITIVE,
     _CHANGE_ZH,
+    _DROPPED_ADJ,
     _ENDING_EN,
     _ENDING_ZH,
     _FROM_TO,
@@ -977,7 +978,7 @@ def subjects_apart(new: str, old: str) -> bool:
 
 
 #: Words of a noun phrase that say which value, not which thing: "Dad's new number", "the current rate"
-_WHICH_VALUE_EN = frozenset({"new", "current", "latest", "updated", "usual", "old", "next", "same", "actual"})
+_WHICH_VALUE_EN = _DROPPED_ADJ | {"usual", "old", "next", "same"}
 #: The speaker, anywhere in a statement: a thing that acts on or for them may be what changed their value ("The
 #: revaluation moved our house up to band D", "The surgery assigned me to Dr Khan")
 _SPEAKER_EN = re.compile(r"\b(?:me|my|mine|our|ours|us|him)\b", re.IGNORECASE)
@@ -1001,9 +1002,9 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     neither ``old`` nor the ``query`` says, and leaves out words of ``old``'s opening thing that the ``query``
     says. "Which fob is the front door key on?": "Our front door key is on the red fob" / "The shed key now lives
     on the blue fob"; "我的身份证放在哪？": 我的身份证放在抽屉最上层 / 户口本现在放到保险柜里了. A reporter is not the
-    thing ("学校发通知，期末考提前到…"), nor is a time clause (上次行李丢了以后，…), and a ``new`` that names the speaker as the one acted on or as an owner, but
-    of the thing it opens on ("My car insurance …"), may tell what acted on their value ("The revaluation moved our
-    house up to band D", 物业把我的车位换到了…): False. A ``new`` that opens on the speaker acting names the thing
+    thing ("学校发通知，期末考提前到…"), nor is a time clause (上次行李丢了以后，…); a ``new`` that names the speaker
+    as the one acted on or as an owner, but of the thing it opens on ("My car insurance …"), may tell what acted
+    on their value ("The revaluation moved our house up to band D", 物业把我的车位换到了…): False. A ``new`` that opens on the speaker acting names the thing
     they changed ("I've reset the burglar alarm code to 5164"). For recall, where the query says which thing is
     meant (the write side has no query: ``subjects_apart``)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
