@@ -21,6 +21,7 @@ from bench.updates import (
     FRESH4,
     FRESH5,
     FRESH6,
+    FRESH7,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -122,6 +123,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH4_SETS, 600, FRESH4),
         (module.FRESH5_SETS, 700, FRESH5),
         (module.FRESH6_SETS, 800, FRESH6),
+        (module.FRESH7_SETS, 900, FRESH7),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -137,6 +139,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH4, 600, 699),
         (FRESH5, 700, 799),
         (FRESH6, 800, 899),
+        (FRESH7, 900, 999),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -46,6 +46,8 @@ FRESH5_OUT = Path(__file__).with_name("update_pairs_fresh5.jsonl")
 FRESH5_FROM = 700  # the fifth fresh set's first record number
 FRESH6_OUT = Path(__file__).with_name("update_pairs_fresh6.jsonl")
 FRESH6_FROM = 800  # the sixth fresh set's first record number
+FRESH7_OUT = Path(__file__).with_name("update_pairs_fresh7.jsonl")
+FRESH7_FROM = 900  # the seventh fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -1516,6 +1518,151 @@ FRESH6_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A seventh fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh7.jsonl`` (``bench.updates --data``). Same rows as above; ids from 900.
+# fmt: off
+FRESH7_EN_UPDATES = [
+    (1, "My Wordle starting word is ADIEU.|Been opening with CRANE for weeks, my average is down to 3.6.", "What's my Wordle starting word?", "CRANE", "ADIEU"),
+    (3, "Harbury pay our invoices on 60-day terms.|Harbury signed the new contract on Friday, 30-day payment terms from here on.", "What payment terms is Harbury on?", "30-day", "60-day"),
+    (3, "Our youngest will only eat pasta with butter.|She's moved on to fish fingers, nothing else will do.|This week it's dumplings, she asks for them at every meal.", "What will our youngest eat at the moment?", "dumplings", "fish fingers"),
+    (1, "I'm on call this week.|Passed the pager over to Marta at nine this morning, I'm off the hook till March.", "Am I on call?", "Passed the pager", "on call this week"),
+    (1, "My workplace pension contribution is 5%.|A:Did you end up changing your pension contribution?|Yes, it's 8% from this month's payslip.", "What percentage do I put into my workplace pension?", "8%", "5%"),
+    (3, "Grandpa wears the NHS hearing aids.|Grandpa went private and got the tiny Phonak ones that sit inside the ear, he's thrilled.", "Which hearing aids does Grandpa have?", "Phonak", "NHS hearing aids"),
+    (1, "My phone screen's cracked right across.|Do you know any good recipes for leftover rice?|Got the screen replaced at the kiosk in the shopping centre, looks brand new.", "What state is my phone screen in?", "screen replaced", "cracked right across"),
+    (1, "I'm a special constable on weekends.|Handed in my warrant card last month, the shifts were wrecking family time.", "Am I still a special constable?", "Handed in my warrant card", "on weekends"),
+    (3, "The office plants are looked after by a company called Leafcare.|Since the budget review, Kayleigh from reception waters all the office plants.", "Who looks after the office plants?", "Kayleigh", "Leafcare"),
+    (1, "I record my podcast in the spare bedroom.|A:Where are you recording the podcast these days?|I book a booth in the library's media lab, the spare room echoed too much.", "Where do I record my podcast?", "media lab", "spare bedroom"),
+    (3, "Poppy sleeps in a cot.|Poppy climbed out twice last week, so she's in a big-girl bed with a side rail.", "What does Poppy sleep in?", "big-girl bed", "a cot"),
+    (1, "I'm running the Manchester Marathon in April.|Still doing Manchester, but I've deferred my place to next year, the hamstring's not right.", "When am I running the Manchester Marathon?", "next year", "in April"),
+    (1, "I wear my retainer every night.|Stopped bothering with the retainer ages ago, and yes, my teeth have shifted.", "Do I wear my retainer?", "Stopped bothering", "every night"),
+    (3, "Next door's house is up for sale.|Are hydrangeas happy in full sun?|Met the new couple next door, they got the keys yesterday, two little boys and a spaniel.", "Is the house next door still for sale?", "got the keys", "up for sale"),
+    (1, "I use my old Samsung earbuds on the bus.|A:Did the new earbuds turn up?|Yes, the Nothing Ear ones came on Monday, the Samsungs are in a drawer.", "Which earbuds do I use?", "Nothing Ear", "Samsung earbuds"),
+    (3, "Nutmeg is strictly an indoor cat.|Nutmeg's discovered the cat flap, she's out half the night bringing frogs home.", "Does Nutmeg stay indoors?", "out half the night", "strictly an indoor cat"),
+    (1, "I'm waiting to hear back about the Deloitte graduate scheme.|How do I write a thank-you email after an interview?|Got the offer from Deloitte today, I start in September!", "Where am I with the Deloitte graduate scheme?", "Got the offer", "waiting to hear back"),
+    (1, "Book club's at Jen's this month.|Jen's got the builders in, so we're going to Hattie's instead.|Her kids have chickenpox, so it's the back room of the Swan.", "Where is book club this month?", "back room of the Swan", "Hattie's"),
+    (1, "I'm on the waiting list for a residents' parking permit.|A:Any luck with the parking permit?|It came through this morning, I can park on Aldridge Road.", "Do I have a residents' parking permit?", "came through", "waiting list"),
+    (3, "My aunt still runs her B&B in Whitby.|Auntie Sue sold the B&B and bought a bungalow in Scarborough.", "Does my aunt still run her B&B?", "sold the B&B", "still runs"),
+    (1, "We play D&D every other Sunday.|A:Is D&D still every other Sunday?|We've gone weekly, Wednesday nights, the campaign's got too good.", "How often do we play D&D?", "weekly", "every other Sunday"),
+    (1, "I ride a folding bike to the station.|Someone nicked my bike from outside Tesco, so I've been on an e-scooter since.", "What do I ride to the station?", "e-scooter", "folding bike"),
+    (3, "Milo's class teacher is Mrs Fenwick.|A:Does Milo still have Mrs Fenwick?|She's off on long-term sick, Mr Oduya's taking the class till summer.", "Who is Milo's class teacher?", "Mr Oduya", "Fenwick"),
+    (1, "The kids' party is booked at the trampoline park on the 14th.|Same trampoline park, but they only had the 21st, so that's the date now.", "When is the kids' party?", "21st", "14th"),
+    (3, "Alfie still wakes twice a night.|Alfie slept right through from seven till six, first time ever!", "Does Alfie still wake in the night?", "slept right through", "twice a night"),
+    (1, "My reading challenge is 24 books this year.|What's a good leaving gift for a colleague who loves gardening?|I've bumped my reading challenge up to 40, I'm already on 22.", "What's my reading challenge target?", "40", "24 books"),
+    (1, "I only need glasses for reading.|The optician's prescribed varifocals, so I'm in glasses all day now.", "What glasses do I need?", "varifocals", "only need glasses for reading"),
+    (1, "Our cats are registered at Parkside Vets.|Moved both cats to the Medivet on the retail park, they do evening appointments.", "Which vet are our cats registered with?", "Medivet", "Parkside"),
+    (1, "I'm a size 14 in dresses.|Bought my dress for Hannah's wedding in a 12 and it was actually roomy!", "What dress size am I?", "in a 12", "size 14"),
+    (3, "My brother-in-law drives for DPD.|He left DPD and went on the bins for the council.|He's training as a train driver with Northern now, two years of study.", "What does my brother-in-law do for work?", "train driver", "on the bins"),
+]
+FRESH7_ZH_UPDATES = [
+    (3, "我公公每天早上去公园练剑。|公公上个月摔了一跤，剑不练了，在家踩踩脚踏车。", "我公公早上还去练剑吗？", "剑不练了", "公园练剑"),
+    (3, "我表哥在美团送外卖。|表哥跟人学开挖掘机去了，说一个月能挣一万多。", "我表哥现在干什么？", "开挖掘机", "送外卖"),
+    (3, "我闺蜜还单着呢。|我闺蜜上个月闪婚了，认识三个月就领的证。", "我闺蜜现在感情上什么情况？", "闪婚", "单着"),
+    (1, "我那颗牙还在做根管。|根管做完了，牙冠也戴上了，终于能用那边嚼东西了。", "我那颗牙治得怎么样了？", "牙冠也戴上了", "还在做根管"),
+    (1, "我在公司做行政。|上个月转岗去了人事，天天面试。", "我在公司做什么岗位？", "人事", "行政"),
+    (3, "我爸妈在老家养了两头猪。|过年杀了一头，另一头卖了，现在猪圈空着。", "我爸妈在老家还养猪吗？", "猪圈空着", "两头猪"),
+    (1, "我用的是OPPO Reno。|那台手机摔坏了，趁618入了台vivo X100。", "我用的什么手机？", "vivo X100", "OPPO"),
+    (1, "我跟男朋友合租在一个老破小里。|我们在城东买了套二手房，上周刚交的房。", "我现在住在哪？", "城东", "老破小"),
+    (1, "我电动车是铅酸电池，跑三十公里就没电。|周末带孩子去哪摘草莓好？|换了块锂电池，充一次能跑六十公里。", "我电动车充一次电能跑多远？", "六十公里", "三十公里"),
+    (1, "我攒的钱一直放在余额宝里。|余额宝收益太低了，钱都挪到银行存了三年定期。", "我攒的钱放在哪？", "三年定期", "余额宝里"),
+    (3, "闺女在学而思上数学课。|助手:闺女还在学而思上课吗？|不在那上了，找了个退休的数学老师一对一，就住我们楼下。", "闺女的数学课在哪上？", "退休的数学老师", "学而思"),
+    (1, "我身份证丢了，正在补办。|新身份证寄到了，今天签收的。", "我的身份证补办好了吗？", "寄到了", "正在补办"),
+    (3, "我奶奶戴的是活动假牙。|奶奶去种了两颗牙，现在啃苹果都没问题。", "我奶奶的牙现在是怎么弄的？", "种了两颗牙", "活动假牙"),
+    (3, "18路的终点站就在我们楼下。|18路改线了，终点站挪到了新开的高铁站。", "18路的终点站在哪？", "高铁站", "我们楼下"),
+    (1, "这周末孩子先放姥姥家。|姥姥腰扭了，孩子改送奶奶家。|那边也临时有事，最后孩子跟着我去公司加班，在办公室写作业。", "这周末孩子在哪待着？", "办公室", "奶奶家"),
+    (1, "客厅打算铺瓷砖。|看了样板间，又想铺木地板了。|最后还是定了岩板，好打理。", "客厅最后铺什么？", "岩板", "木地板"),
+    (3, "我弟在读大专，学汽修。|后来专升本考上了，读的机械。|今年又考上研究生了，学车辆工程。", "我弟现在在读什么？", "车辆工程", "机械"),
+    (1, "我挂了下周三的专家号。|助手:专家号看了吗？|看完了，医生说就是浅表性胃炎，开了两周的药。", "我的专家号看了没有？", "看完了", "下周三"),
+    (3, "我老公在准备考研，天天泡图书馆。|助手:你老公考研成绩出来了吗？|出来了，差了三分没上线，他说不考了，先找工作。", "我老公考研考上了吗？", "差了三分", "准备考研"),
+    (1, "我家阳台准备封窗。|助手:阳台封好了吗？|弄好了，装的断桥铝，下雨再也不往里潲了。", "我家阳台封了没有？", "断桥铝", "准备封窗"),
+    (1, "我每周五晚上跟闺蜜去唱K。|助手:这周五还去唱K吗？|不去了，闺蜜怀孕了，我们现在改成周末喝下午茶。", "我跟闺蜜一般约着干嘛？", "下午茶", "唱K"),
+    (3, "我妈在老家一个人住。|助手:你妈现在还是一个人在老家吗？|接过来了，跟我们一起住，次卧收拾出来给她了。", "我妈现在住哪？", "跟我们一起住", "一个人住"),
+    (1, "我的车在4S店修，说要等配件。|今天中午吃啥好，想吃点清淡的。|车修好了，下午去提的，换了个大灯总成。", "我的车修好了吗？", "下午去提的", "等配件"),
+    (3, "我家老大每天晚上练一个小时琴。|蒸鱼用什么酱油好？|老大说要专心准备中考，琴先放下了，一个月没碰。", "老大还每天练琴吗？", "琴先放下了", "一个小时"),
+    (3, "我们单位下午五点半下班。|最近老失眠，有什么办法没？|单位开始执行冬季作息，下午五点就下班了。", "我们单位几点下班？", "五点就下班", "五点半"),
+    (1, "我在万达那家海底捞上班。|还是海底捞，不过调到火车站那家店了，当领班。", "我在哪家海底捞上班？", "火车站那家", "万达"),
+    (3, "孩子在二中上初一，住校。|还在二中，这学期不住校了，每天走读。", "孩子现在每天回家吗？", "走读", "住校"),
+    (3, "娃还在用尿不湿。|娃这两天都自己喊着要上厕所，尿不湿算是戒了。", "娃还穿尿不湿吗？", "自己喊着要上厕所", "还在用尿不湿"),
+    (1, "我买东西一直用花呗。|花呗我关了，怕自己乱花钱，现在都直接用储蓄卡付。", "我现在还用花呗吗？", "花呗我关了", "一直用花呗"),
+    (3, "我们科室主任是钟主任。|钟主任去省里挂职了，科里的事暂时由副主任老潘管。", "我们科室现在谁管事？", "老潘", "钟主任"),
+]
+FRESH7_EN_MULTI = [
+    (1, "I've got a card for the city library.|Joined the university library as an alumna too, the journals alone are worth it.", "Which libraries am I a member of?", "university library", "city library"),
+    (3, "Hamza can ride a bike without stabilisers.|A:What else has Hamza learned this summer?|He can swim a width without armbands now!", "What can Hamza do?", "swim a width", "ride a bike"),
+    (1, "We have a Ring doorbell.|After the shed break-in we put a camera up over the back gate as well.", "Which security cameras do we have?", "back gate", "Ring doorbell"),
+    (1, "I've got a first aid certificate.|Passed my food hygiene level 2 last week, so that's another one for the CV.", "Which certificates do I hold?", "food hygiene", "first aid"),
+    (3, "My mother-in-law is a governor at the primary school.|She's joined the church flower rota on top of that.", "What does my mother-in-law do in the community?", "flower rota", "governor"),
+    (1, "We've got a Ninja air fryer.|Bought a bread maker in the Boxing Day sales as well.", "Which kitchen gadgets have we got?", "bread maker", "air fryer"),
+    (1, "Our café does a Sunday roast.|We started a bottomless brunch on Saturdays too.", "Which special meals does our café do?", "bottomless brunch", "Sunday roast"),
+    (1, "I take ramipril for my blood pressure.|The cardiologist added atorvastatin after my bloods came back.", "Which medications do I take?", "atorvastatin", "ramipril"),
+    (3, "Dad's greenhouse is full of tomatoes.|He's growing chillies in there as well, the hotter the better.", "What does Dad grow in his greenhouse?", "chillies", "tomatoes"),
+    (1, "I'm godmother to Zara's eldest.|A:Are you godparent to anyone else?|Ollie and Shreya asked me to be godmother to their twins last month.", "Whose children am I godmother to?", "Ollie and Shreya", "Zara"),
+]
+FRESH7_ZH_MULTI = [
+    (1, "我办了张游泳卡。|楼下健身房搞活动，又办了张年卡。", "我办了哪些运动的卡？", "健身房", "游泳卡"),
+    (3, "儿子在幼儿园跟小满玩得最好。|最近又多了个好朋友叫果果，俩人天天一起搭积木。", "儿子在幼儿园跟谁玩得好？", "果果", "小满"),
+    (3, "我们公司在武汉有个研发中心。|今年又在成都设了个办事处。", "我们公司在外地有哪些分支？", "成都", "武汉"),
+    (3, "我大伯会吹唢呐。|助手:你大伯还会别的乐器吗？|二胡也拉得不错，村里红白喜事都请他。", "我大伯会哪些乐器？", "二胡", "唢呐"),
+    (1, "我考了个初级会计证。|今年又把中级经济师考下来了。", "我有哪些证？", "中级经济师", "初级会计"),
+    (1, "我家阳台种了几棵小葱。|又种了两盆小番茄，已经挂果了。", "我家阳台种了什么？", "小番茄", "小葱"),
+    (3, "我老婆在喝中药调理身体。|医生又给她加了个艾灸的疗程。", "我老婆在做哪些调理？", "艾灸", "中药"),
+    (1, "我家有一台台式电脑。|给孩子上网课又买了台平板。", "我家有哪些电脑设备？", "平板", "台式电脑"),
+    (3, "我侄子在学跆拳道。|助手:他还学别的吗？|还报了个小主持人口才班，嘴皮子越来越溜。", "我侄子在学什么？", "口才班", "跆拳道"),
+    (1, "我在小区群里跟团长团购水果。|最近蔬菜也跟着团长订了，第二天一早送到楼下。", "我在小区群里团购哪些东西？", "蔬菜", "水果"),
+]
+FRESH7_EN_RESTATE = [
+    (1, "s", "My bike's frame number is WTU228C1904.|A:What was your bike's frame number again?|WTU228C1904, it's stamped under the bottom bracket.", "What is my bike's frame number?", "WTU228C1904", ""),
+    (3, "s", "Our village hall holds 120 people.|You can fit 120 people in our village hall.", "How many people does our village hall hold?", "120", ""),
+    (1, "m", "I'm fluent in Welsh and Portuguese.|Portuguese and Welsh are the two languages I speak fluently besides English.", "Which languages am I fluent in?", "Welsh", "Portuguese"),
+    (1, "s", "The spare key is under the blue plant pot by the back door.|If you need the spare key, it's under the blue plant pot, the one at the back door.", "Where is the spare key?", "blue plant pot", ""),
+    (3, "s", "My stepdad is a long-distance lorry driver.|My stepdad drives a lorry for a living, long-distance routes mostly.", "What does my stepdad do for a living?", "lorry", ""),
+    (1, "s", "Our wedding was at Hampton Court in 2016.|Hampton Court is where we tied the knot, summer 2016.", "Where did we get married?", "Hampton Court", "2016"),
+    (3, "s", "The kids' school uniform is bottle green.|Bottle green jumpers, that's the uniform at the kids' school.", "What colour is the kids' school uniform?", "bottle green", ""),
+    (1, "s", "I'm on the 4th floor, desk 18.|Up on the fourth floor, desk 18 by the printer, that's me.", "Where do I sit at work?", "desk 18", ""),
+]
+FRESH7_ZH_RESTATE = [
+    (1, "s", "我家冰箱是西门子的对开门。|厨房那台对开门冰箱是西门子的。", "我家冰箱是什么牌子？", "西门子", ""),
+    (3, "s", "我老丈人是退伍军人，当过八年兵。|老丈人在部队待了八年，退伍回来的。", "我老丈人当了几年兵？", "八年", ""),
+    (1, "m", "我周末一般带孩子去公园或者科技馆。|不是公园就是科技馆，周末基本就这两个地方。", "我周末一般带孩子去哪？", "公园", "科技馆"),
+    (1, "s", "我宿舍是西区9栋417。|助手:你宿舍是哪间来着？|西区9栋417，靠楼梯那间。", "我宿舍是哪间？", "9栋417", ""),
+    (3, "s", "我们公司每周五下午有下午茶。|每到周五下午，公司都会发下午茶。", "我们公司什么时候发下午茶？", "周五下午", ""),
+    (1, "s", "我跟我老公差了五岁。|我老公比我大五岁。", "我老公比我大几岁？", "五岁", ""),
+    (3, "s", "我家猫是只三花，叫年糕。|年糕是我们家的三花猫。", "我家猫是什么花色？", "三花", "年糕"),
+    (1, "s", "我过敏性鼻炎一到春天就犯。|每年春天我的鼻炎准犯，过敏性的。", "我的鼻炎什么时候犯？", "春天", ""),
+]
+FRESH7_EN_UNRELATED = [
+    (1, "s", "My eldest's school trip to the zoo is on Tuesday.|My youngest's nativity play is on Thursday.", "When is my youngest's nativity play?", "Thursday", "Tuesday"),
+    (3, "s", "The Co-op on Station Road closes at 10.|The Co-op on Station Road has started opening at 6 on Sundays.", "What time does the Co-op on Station Road close?", "at 10", "at 6"),
+    (1, "s", "My front tyres should be at 36 psi.|The rear tyres on my car take 33 psi.", "What pressure do my rear tyres take?", "33 psi", "36 psi"),
+    (3, "m", "Gemma plays the oboe in the county orchestra.|Gemma's brother plays the bassoon in the school band.", "What does Gemma play?", "oboe", "bassoon"),
+    (1, "s", "My flu jab is booked for 3 October.|My Covid booster's now booked for 17 October.", "When is my flu jab?", "3 October", "17 October"),
+    (1, "s", "Our wedding list is with John Lewis.|Our honeymoon fund is on a site called Prezola.", "Where is our honeymoon fund?", "Prezola", "John Lewis"),
+    (3, "s", "The school's head girl this year is Anushka.|The head boy is a lad called Corey.", "Who is the head girl?", "Anushka", "Corey"),
+    (1, "s", "The boiler service is due in November.|The chimney sweep's coming in September now.", "When is the boiler service due?", "November", "September"),
+    (3, "s", "Our MP is Caroline Ashdown.|Our local councillor has just been re-elected, Tariq Malik.", "Who is our local councillor?", "Tariq Malik", "Caroline Ashdown"),
+    (1, "s", "My Amazon Prime renews on the 14th.|My gym direct debit has moved to the 28th.", "When does my Amazon Prime renew?", "14th", "28th"),
+    (1, "m", "I collect vinyl.|My daughter's started collecting Pokémon cards.", "What has my daughter started collecting?", "Pokémon cards", "vinyl"),
+    (3, "s", "The quarterly town hall is in the Atrium.|Clive's leaving do is in the Crown's function room.", "Where is Clive's leaving do?", "function room", "Atrium"),
+    (1, "s", "My sister's due date is 2 May.|My sister-in-law's due date is 19 June.", "When is my sister-in-law due?", "19 June", "2 May"),
+    (3, "s", "The Harlows' holiday let is in Tenby.|The Harlows' narrowboat is moored at Stoke Bruerne.", "Where is the Harlows' holiday let?", "Tenby", "Stoke Bruerne"),
+]
+FRESH7_ZH_UNRELATED = [
+    (1, "s", "大宝的疫苗本我放在电视柜抽屉里。|二宝的出生证明我收在文件袋里了。", "二宝的出生证明放哪了？", "文件袋", "电视柜抽屉"),
+    (3, "s", "我们单位的工会主席是老钱。|我们单位的团委书记是小蒋。", "我们单位的工会主席是谁？", "老钱", "小蒋"),
+    (1, "s", "我的驾照是C1。|我老公的驾照增驾成了B2。", "我的驾照是什么档？", "C1", "B2"),
+    (1, "s", "孩子上学的校车七点十分到小区门口。|孩子放学的校车五点二十送回来。", "孩子放学的校车几点送回来？", "五点二十", "七点十分"),
+    (3, "m", "我姐夫爱钓鱼。|我姐夫的爸爸爱养鸟。", "我姐夫的爸爸爱干啥？", "养鸟", "钓鱼"),
+    (1, "s", "我在拼多多上的昵称叫“小鹿乱撞”。|我在闲鱼上的昵称叫“不卖假货”。", "我闲鱼上叫什么？", "不卖假货", "小鹿乱撞"),
+    (1, "s", "我左眼近视三百度。|我右眼近视四百五。", "我左眼近视多少度？", "三百度", "四百五"),
+    (3, "s", "楼上那家的男主人是开出租的。|楼上那家的女主人在菜场卖鱼。", "楼上那家的女主人做什么的？", "卖鱼", "开出租"),
+    (1, "s", "我大学学的是土木。|我研究生读的是管理。", "我大学学的什么专业？", "土木", "管理"),
+    (1, "s", "年夜饭订在大年三十晚上六点。|初二回娘家的饭订在中午十二点。", "初二回娘家的饭订在几点？", "十二点", "六点"),
+    (3, "s", "公司的报销单每月25号前交。|公司的考勤表每月月底前确认。", "报销单什么时候交？", "25号前", "月底前"),
+    (1, "s", "我家冬天烧的是地暖。|我婆婆家冬天还是烧煤炉。", "我婆婆家冬天烧什么？", "煤炉", "地暖"),
+    (3, "s", "老李的大儿子在深圳做程序员。|老李的小儿子在老家开超市。", "老李的大儿子做什么的？", "程序员", "开超市"),
+    (1, "m", "我喜欢吃辣。|我老公一点辣都不能吃，就爱吃甜的。", "我老公喜欢吃什么口味？", "甜的", "吃辣"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -1540,6 +1687,10 @@ FRESH5_SETS = (
 FRESH6_SETS = (
     ("en", FRESH6_EN_UPDATES, FRESH6_EN_MULTI, FRESH6_EN_RESTATE, FRESH6_EN_UNRELATED),
     ("zh", FRESH6_ZH_UPDATES, FRESH6_ZH_MULTI, FRESH6_ZH_RESTATE, FRESH6_ZH_UNRELATED),
+)
+FRESH7_SETS = (
+    ("en", FRESH7_EN_UPDATES, FRESH7_EN_MULTI, FRESH7_EN_RESTATE, FRESH7_EN_UNRELATED),
+    ("zh", FRESH7_ZH_UPDATES, FRESH7_ZH_MULTI, FRESH7_ZH_RESTATE, FRESH7_ZH_UNRELATED),
 )
 
 
@@ -1662,7 +1813,8 @@ def fresh_records(
     sets: tuple[tuple[str, list, list, list, list], ...], start: int
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
-    from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800): every label in both languages."""
+    from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900): every label in both
+    languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -1690,6 +1842,7 @@ def main() -> None:
     write(FRESH4_OUT, fresh_records(FRESH4_SETS, FRESH4_FROM))
     write(FRESH5_OUT, fresh_records(FRESH5_SETS, FRESH5_FROM))
     write(FRESH6_OUT, fresh_records(FRESH6_SETS, FRESH6_FROM))
+    write(FRESH7_OUT, fresh_records(FRESH7_SETS, FRESH7_FROM))
 
 
 if __name__ == "__main__":
