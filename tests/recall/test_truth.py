@@ -718,6 +718,13 @@ def test_a_newer_value_of_a_persons_thing_or_dated_by_a_person_ranks_first(
             "自从有了娃，游戏基本不怎么碰了，晚上都在哄孩子睡觉。",
             "我晚上还打游戏吗？",
         ),
+        # a person the thing went to or was done with, after a verb or a preposition, is not whose thing it is
+        (
+            "My parcel from Germany is stuck at customs.",
+            "The parcel from Germany got delivered to my neighbour at lunchtime.",
+            "Where is my parcel from Germany?",
+        ),
+        ("老家的房子一直在等拆迁。", "拆迁款打到我爸卡上了，爸妈在镇上看中了一套电梯房。", "老家房子拆迁的事怎么样了？"),
         # a pet named by its name in one statement and "our dog Juno" in the other is whom both are about
         (
             "Our dog Juno weighs 31 kg.",
@@ -739,6 +746,8 @@ def test_a_newer_value_that_names_someone_in_passing_ranks_first(old: str, new: 
     [
         ("I get up at 6:30.", "The kids now get up at 7:15."),  # another subject, in the first clause
         ("My emergency contact is Ray.", "My wife's emergency contact is her sister, she told me."),
+        ("我每天骑自行车上班。", "我老公现在坐公交上班。"),  # before the first verb: who acts
+        ("My blood type is A positive.", "My son's blood type is O negative, the nurse told us."),
     ],
 )
 def test_a_person_in_the_first_clause_is_still_another_subject(old: str, new: str) -> None:

@@ -610,13 +610,40 @@ _REPORTED_EN = re.compile(
 
 def _aside_people(text: str, zh: bool) -> frozenset[str]:
     """The people ``text`` names in passing: only after its first clause ("…, a friend recommended them",
-    我老公辞职了，跟朋友合伙开了家奶茶店) or as who told it (领导说周报提前到每周四). For recall's ordering only
-    (:func:`one_thing`)."""
+    我老公辞职了，跟朋友合伙开了家奶茶店), as who told it (领导说周报提前到每周四), or in its first clause only where
+    the thing it speaks of went to or was done with them, not as whose thing it is (:func:`_people_acted_on`: "The
+    parcel got delivered to my neighbour", 拆迁款打到我爸卡上了). For recall's ordering only (:func:`one_thing`)."""
     folded = _fold(text)
     told = (_REPORTED_ZH if zh else _REPORTED_EN).match(folded)
     said = folded[told.end() :] if told else folded
     first = (_CLAUSE_END_ZH if zh else _CLAUSE_END_EN).split(said, maxsplit=1)[0]
-    return _people(text, zh) - _people(first, zh)
+    return _people(text, zh) - (_people(first, zh) - _people_acted_on(first, zh))
+
+
+#: en: a person after a preposition, with at most a determiner or an adjective between: "delivered to my
+#: neighbour", "swapped with a neighbour"
+_AFTER_PREPOSITION_EN = re.compile(
+    r"\b(?:to|with|from|for|by|beside|under)\s+(?:(?:my|our|a|an|the|his|her|their|new|old)\s+){0,2}(?P<who>[a-z]+)",
+    re.IGNORECASE,
+)
+
+
+def _people_acted_on(clause: str, zh: bool) -> frozenset[str]:
+    """The people a statement's first ``clause`` names only after its first verb (zh, jieba's flags: 拆迁款打到我爸卡上了)
+    or after a preposition (en: "delivered to my neighbour"), and not before: the thing went to them or was done with
+    them; they are not whose thing it is nor who acts (我老公现在坐公交上班, "My son's blood type …")."""
+    if zh:
+        from ._jieba import posseg_module
+
+        opening = ""
+        for w in posseg_module().cut(clause):
+            if w.flag.startswith("v") and w.flag != "vn":
+                break
+            opening += w.word
+        return _people(clause, zh) - _people(opening, zh)
+    after = " ".join(m.group("who") for m in _AFTER_PREPOSITION_EN.finditer(clause))
+    rest = _AFTER_PREPOSITION_EN.sub(" ", clause)
+    return _people(after, zh) - _people(rest, zh)
 
 
 def one_statement_long(text: str) -> bool:
