@@ -724,7 +724,11 @@ def test_a_newer_value_of_a_persons_thing_or_dated_by_a_person_ranks_first(
             "The parcel from Germany got delivered to my neighbour at lunchtime.",
             "Where is my parcel from Germany?",
         ),
-        ("老家的房子一直在等拆迁。", "拆迁款打到我爸卡上了，爸妈在镇上看中了一套电梯房。", "老家房子拆迁的事怎么样了？"),
+        (
+            "老家的房子一直在等拆迁。",
+            "拆迁款打到我爸卡上了，爸妈在镇上看中了一套电梯房。",
+            "老家房子拆迁的事怎么样了？",
+        ),
         # a pet named by its name in one statement and "our dog Juno" in the other is whom both are about
         (
             "Our dog Juno weighs 31 kg.",
@@ -739,6 +743,35 @@ def test_a_newer_value_that_names_someone_in_passing_ranks_first(old: str, new: 
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
     assert not is_outdated(ranked[0].memory)  # the older one may be marked: 辞职 says the sales job ended
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        # the words that name the replaced value say the older one ended, not that the newer one is past
+        (
+            "Our regular Friday pub is the Crown on the high street.",
+            "Friday drinks are at the Fox and Fiddle, the old place went gastro and doubled its prices.",
+            "Which pub do we go to on Fridays?",
+        ),
+        (
+            "家里请的保洁阿姨是周姐，每周来两次。",
+            "之前那个阿姨回老家带孙子去了，家政公司现在换成了刘阿姨。",
+            "家里的保洁阿姨是谁？",
+        ),
+        # longer than one statement: its first clause says the value
+        (
+            "We keep the family photos in Google Photos.",
+            "All the family photos live on a Synology box in the hall cupboard, I got fed up paying for cloud storage.",
+            "Where do we keep the family photos?",
+        ),
+    ],
+)
+def test_a_newer_value_told_with_the_story_of_the_change_ranks_first(old: str, new: str, query: str) -> None:
+    older = _alike_hit(1, old, 1.4, 0.90, T1)
+    newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
 
 
 @pytest.mark.parametrize(

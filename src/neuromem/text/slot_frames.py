@@ -707,7 +707,30 @@ def answers_alike(new: str, old: str) -> bool:
     (:func:`states_a_value`), they name the same people both ways (:func:`same_people`, strict), neither
     speaks of a relation that holds many values (allergies, likes, children, languages), and they do not
     qualify a noun both name apart (:func:`qualified_apart`: 我们公司的团建 / 隔壁部门的团建)."""
-    return states_a_value(new, old) and one_thing(new, old) and not qualified_apart(new, old)
+    return _answers_with_a_value(new, old) and one_thing(new, old) and not qualified_apart(new, old)
+
+
+def _answers_with_a_value(new: str, old: str) -> bool:
+    """:func:`states_a_value`, but the newer statement read for recall's ordering: its first clause (zh: sentence) when
+    it is longer than one statement ("All the family photos live on a Synology box in the hall cupboard, I got fed up
+    …"),
+    and without the words that name the value it replaced ("the old place went gastro", 之前那个阿姨回老家了:
+    :data:`_REPLACED_VALUE`), which say the older one ended, not that the newer one is past."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    said = _REPLACED_VALUE_ZH.sub("", new) if zh else _REPLACED_VALUE_EN.sub("", new)
+    if not one_statement_long(said):
+        said = (_SENTENCE_END if zh else _CLAUSE_END_EN).split(_fold(said), maxsplit=1)[0]
+    return states_a_value(said, old)
+
+
+#: The words of a newer statement that name the value it replaced: "our old walker", "the old place", 之前那个阿姨,
+#: 原来那家
+_REPLACED_VALUE_EN = re.compile(
+    r"\b(?:the|our|my|his|her|their)\s+(?:old|previous|former)\s+[a-z]+(?:'s)?", re.IGNORECASE
+)
+_REPLACED_VALUE_ZH = re.compile(r"(?:之前|原来|以前)(?:那|的那)[个位家只辆]?")
+#: Where a Chinese sentence ends
+_SENTENCE_END = re.compile(r"[。！？；;!?]")
 
 
 @lru_cache(maxsize=8192)
