@@ -774,6 +774,32 @@ def test_a_newer_value_told_with_the_story_of_the_change_ranks_first(old: str, n
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
 
 
+def test_a_change_that_leaves_out_the_name_it_speaks_of_ranks_first() -> None:
+    """The query's name ("Leeds") does not keep apart a newer statement that names none of the query's names and
+    tells a change of what the older one speaks of; a change word of its own (涨价) is no thing of its own."""
+    for old, new, query in (
+        (
+            "We're booked into the Premier Inn for the Leeds conference.",
+            "Cancelled the hotel, we've got an Airbnb two streets from the venue instead.",
+            "Where are we staying for the Leeds conference?",
+        ),
+        ("公司食堂一顿午饭12块。", "食堂午饭涨价了，现在一顿15块。", "公司食堂午饭多少钱一顿？"),
+    ):
+        older = _alike_hit(1, old, 1.4, 0.90, T1)
+        newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
+        ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+        assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id], new
+
+
+def test_a_new_title_said_by_its_initials_is_another_thing() -> None:
+    """ "Our new CFO is Marco Ruiz" opens on another title than the CTO asked about: it stays below."""
+    older = _alike_hit(1, "Our CTO is Dana Levi.", 1.4, 0.87, T1)
+    newer = _alike_hit(2, "Our new CFO is Marco Ruiz.", 0.0, 0.85, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Who is our CTO?")
+    assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
+    assert undecided(ranked, "Who is our CTO?") == []
+
+
 @pytest.mark.parametrize(
     ("old", "new"),
     [

@@ -264,7 +264,22 @@ def _same_names_asked(
         return said if i not in question_of else said + " " + hits[question_of[i]].memory.content.casefold()
 
     named = {i: frozenset(n for n in asked if n in words(i)) for pair in pairs for i in pair}
-    return [(a, b) for a, b in pairs if not (named[a] < named[b] or named[b] < named[a])]
+    return [
+        (a, b)
+        for a, b in pairs
+        if not (named[a] < named[b] or named[b] < named[a]) or _tells_a_change_of_it(hits, a, b, named)
+    ]
+
+
+def _tells_a_change_of_it(
+    hits: Sequence[SearchHit], a: int, b: int, named: Mapping[int, frozenset[str]]
+) -> bool:
+    """Of the hits at ``a`` and ``b``, the later said names none of the query's names (``named``) and tells a change
+    of what the earlier one speaks of (:func:`tells_a_change`): it leaves out the name it speaks of, as one does
+    ("Cancelled the hotel, we've got an Airbnb … instead" after "We're booked into the Premier Inn for the Leeds
+    conference")."""
+    older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
+    return not named[newer] and tells_a_change(hits[newer].memory.content, hits[older].memory.content)
 
 
 def _another_thing_asked(hits: Sequence[SearchHit], a: int, b: int, query: str) -> bool:

@@ -1063,7 +1063,11 @@ def asked_apart(query: str, new: str, old: str) -> bool:
         return False
     if zh:
         new = _TOLD_ZH.sub("", _REPORTED_ZH.sub("", _TIME_CLAUSE_ZH.sub("", new)))
-        own = [w for w in _opening_things_zh(new) if w not in old and w not in query]
+        own = [
+            w
+            for w in _opening_things_zh(new)
+            if w not in old and w not in query and change_evidence(w) is None
+        ]  # 食堂午饭涨价了: 涨价 tells the change, it is no thing of its own
         asked = [w for w in _opening_things_zh(old) if w in query and w not in new]
         return bool(own) and bool(asked)
     new = _REPORTED_EN.sub("", _TIME_CLAUSE_EN.sub("", new))
@@ -1113,10 +1117,16 @@ def _opening_stems_en(text: str) -> set[str]:
     if words[:1] == ["of"]:
         phrase = [*phrase, *_subject_phrase("the " + " ".join(words[1:]))]
     return {
-        _stem(w)
+        _stem(w.casefold())
         for w in phrase
-        if re.fullmatch(r"[a-z][a-z0-9-]*", w) and w not in _WHICH_VALUE_EN and w not in STOPWORDS
-    }  # "the under-14s": a lower-case word with digits names a thing too
+        if (re.fullmatch(r"[a-z][a-z0-9-]*", w) or _ACRONYM.fullmatch(w))
+        and w not in _WHICH_VALUE_EN
+        and w not in STOPWORDS
+    }  # "the under-14s": a lower-case word with digits names a thing too; "our CFO": so does a title's acronym
+
+
+#: A title or a thing said by its initials: CFO, CTO, MOT, HR
+_ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 
 
 def _opening_things_zh(text: str) -> list[str]:
