@@ -791,6 +791,37 @@ def test_a_change_that_leaves_out_the_name_it_speaks_of_ranks_first() -> None:
         assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id], new
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "I'm a Manchester United fan.",
+            "After all these years I switched to supporting Brighton.",
+            "Which football team do I support?",
+        ),
+        ("我早上习惯泡一杯龙井。", "胃不好以后听老中医的，早上一杯熟普，暖胃。", "我早上喝什么茶？"),
+    ],
+)
+def test_a_newer_answer_of_a_relation_of_many_ranks_first_and_nothing_is_marked(
+    old: str, new: str, query: str
+) -> None:
+    """Words of a relation of many values ("fan", 习惯) do not keep two answers alike out of time order; neither is
+    marked, nor shown as said earlier: when the relation holds many, both stay true."""
+    older = _alike_hit(1, old, 1.4, 0.90, T1)
+    newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
+    assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
+
+
+def test_two_aunts_told_apart_by_their_number_are_two_people() -> None:
+    """二姨 and 三姨 are two people: 我三姨爱跳广场舞 says nothing of 我二姨's hobby."""
+    older = _alike_hit(1, "我二姨爱唱越剧。", 1.4, 0.90, T1)
+    newer = _alike_hit(2, "我三姨爱跳广场舞。", 0.0, 0.90 - 0.02, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "我二姨有什么爱好？")
+    assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
+
+
 def test_a_new_title_said_by_its_initials_is_another_thing() -> None:
     """ "Our new CFO is Marco Ruiz" opens on another title than the CTO asked about: it stays below."""
     older = _alike_hit(1, "Our CTO is Dana Levi.", 1.4, 0.87, T1)

@@ -311,8 +311,10 @@ def _people(text: str, zh: bool) -> frozenset[str]:
     """The words for people ``text`` names (``slots.PEOPLE_EN`` / ``PEOPLE_ZH``), but in a leading clause that
     only dates the statement (:data:`_TIME_CLAUSE_EN`)."""
     folded = _undated(_fold(text).casefold(), zh)
-    if zh:
-        return frozenset(p for p in PEOPLE_ZH if p in folded)
+    if zh:  # 二姨 and 三姨 are two people: a number before the word is part of it
+        return frozenset(
+            m.group() for p in PEOPLE_ZH for m in re.finditer(rf"[二三四五六七八九]?{p}", folded)
+        )
     words = frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
     people = frozenset(_KIN_SYNONYMS_EN.get(w, w) for w in words & PEOPLE_EN)
     return people - _BOTH_PARENTS | {"parents"} if people >= _BOTH_PARENTS else people  # "Mum and Dad"
@@ -708,6 +710,19 @@ def answers_alike(new: str, old: str) -> bool:
     speaks of a relation that holds many values (allergies, likes, children, languages), and they do not
     qualify a noun both name apart (:func:`qualified_apart`: 我们公司的团建 / 隔壁部门的团建)."""
     return _answers_with_a_value(new, old) and one_thing(new, old) and not qualified_apart(new, old)
+
+
+def answers_in_turn(new: str, old: str) -> bool:
+    """:func:`answers_alike`, whatever the arity of what the two speak of: for putting two statements in time order,
+    which holds no value as ended. A relation of many ("I'm a Manchester United fan" / "I switched to supporting
+    Brighton", 我早上习惯泡一杯龙井 / 早上一杯熟普) may still have one value at a time; when it has many, the newer
+    first leaves every one true."""
+    return (
+        _answers_with_a_value(new, old)
+        and same_people(new, old, owners=True, asides=True)
+        and not _adds(new)
+        and not qualified_apart(new, old)
+    )
 
 
 def _answers_with_a_value(new: str, old: str) -> bool:
@@ -1374,6 +1389,7 @@ __all__ = [
     "FRAME_MAX_CHARS_ZH",
     "FRAME_MAX_WORDS",
     "answers_alike",
+    "answers_in_turn",
     "asked_of_another_person",
     "change_evidence",
     "definite_frame_change",
