@@ -784,6 +784,8 @@ def test_a_change_that_leaves_out_the_name_it_speaks_of_ranks_first() -> None:
             "Where are we staying for the Leeds conference?",
         ),
         ("公司食堂一顿午饭12块。", "食堂午饭涨价了，现在一顿15块。", "公司食堂午饭多少钱一顿？"),
+        # 又 before a word of a notice or a change tells one more change, not one more value
+        ("班车点挪到了B口对面的公交站。", "今天又通知，班车改在园区北门上车了。", "公司班车在哪上车？"),
     ):
         older = _alike_hit(1, old, 1.4, 0.90, T1)
         newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
