@@ -804,16 +804,27 @@ def test_a_change_that_leaves_out_the_name_it_speaks_of_ranks_first() -> None:
         ("我早上习惯泡一杯龙井。", "胃不好以后听老中医的，早上一杯熟普，暖胃。", "我早上喝什么茶？"),
     ],
 )
-def test_a_newer_answer_of_a_relation_of_many_ranks_first_and_nothing_is_marked(
+def test_a_newer_answer_of_a_relation_of_many_ranks_first_and_is_not_marked(
     old: str, new: str, query: str
 ) -> None:
     """Words of a relation of many values ("fan", 习惯) do not keep two answers alike out of time order; neither is
-    marked, nor shown as said earlier: when the relation holds many, both stay true."""
+    marked outdated (when the relation holds many, both stay true), and the older one is shown as said earlier."""
     older = _alike_hit(1, old, 1.4, 0.90, T1)
     newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
-    assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
+    assert not any(is_outdated(h.memory) for h in ranked)
+    assert answered_later(ranked[1].memory) and not answered_later(ranked[0].memory)
+
+
+def test_a_question_for_many_values_shows_no_older_answer_as_said_earlier() -> None:
+    """Asked for many values ("Which teams do I support?"), two answers alike are put in time order, and neither is
+    shown as said earlier."""
+    older = _alike_hit(1, "I'm a Manchester United fan.", 1.4, 0.90, T1)
+    newer = _alike_hit(2, "After all these years I switched to supporting Brighton.", 0.0, 0.88, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Which teams do I support?")
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
+    assert not any(answered_later(h.memory) or is_outdated(h.memory) for h in ranked)
 
 
 def test_two_aunts_told_apart_by_their_number_are_two_people() -> None:

@@ -16,8 +16,9 @@ they are ordered, and the older stays returned; it is marked outdated only when 
 :data:`ANSWER_MARGIN`, says a change — "now", "switched", 不是了 — and does not repeat the older one's values; the newer one that says a change of no
 other thing is ordered first from further below, :data:`CHANGE_MARGIN`, unless the templates read two slots:
 :func:`undecided`), or two such statements of a relation that may hold many values
-(``text.slot_frames.answers_in_turn``: "I'm a Manchester United fan" / "I switched to supporting Brighton";
-ordered only: when it holds many, every one stays true), or two statements of the user word for word
+(``text.slot_frames.answers_in_turn``: "I'm a Manchester United fan" / "I switched to supporting Brighton"; never
+marked outdated, and the older one shown as said earlier only as :func:`mark_answered_later` allows: not for a question
+for many values, nor when the newer one adds a value), or two statements of the user word for word
 the same but for their value (:func:`same_frame`: "Instagram is owned by Meta" / "… by Microsoft", ordered only), or an
 assistant's question and the user's answer to it (:func:`questions_answered`: the answer first, whatever the times). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
@@ -580,8 +581,8 @@ def newer_first(
     for a, b in facts.links:
         if a in at and b in at and not _another_thing_asked(ordered, at[a], at[b], query):
             pairs.add((min(at[a], at[b]), max(at[a], at[b])))
-    one_value = set(pairs)  # pairs that give one thing a value each: the older one is shown as said earlier
     pairs.update(answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN, texts_agree=answers_in_turn))
+    one_value = set(pairs)  # pairs that give one thing a value each: the older one is shown as said earlier
     pairs.update((min(a, b), max(a, b)) for a, b in same_frame(ordered, query=query))
     slots: dict[str, list[int]] = {}
     for i, h in enumerate(ordered):

@@ -714,9 +714,9 @@ def answers_alike(new: str, old: str) -> bool:
 
 def answers_in_turn(new: str, old: str) -> bool:
     """:func:`answers_alike`, whatever the arity of what the two speak of: for putting two statements in time order,
-    which holds no value as ended. A relation of many ("I'm a Manchester United fan" / "I switched to supporting
-    Brighton", 我早上习惯泡一杯龙井 / 早上一杯熟普) may still have one value at a time; when it has many, the newer
-    first leaves every one true."""
+    which ends no value. A relation of many ("I'm a Manchester United fan" / "I switched to supporting Brighton",
+    我早上习惯泡一杯龙井 / 早上一杯熟普) may still have one value at a time; when it has many, the newer first leaves
+    every one true."""
     return (
         _answers_with_a_value(new, old)
         and same_people(new, old, owners=True, asides=True)
@@ -727,15 +727,20 @@ def answers_in_turn(new: str, old: str) -> bool:
 
 def _answers_with_a_value(new: str, old: str) -> bool:
     """:func:`states_a_value`, but the newer statement read for recall's ordering: its first clause (zh: sentence) when
-    it is longer than one statement ("All the family photos live on a Synology box in the hall cupboard, I got fed up
-    …"),
-    and without the words that name the value it replaced ("the old place went gastro", 之前那个阿姨回老家了:
-    :data:`_REPLACED_VALUE`), which say the older one ended, not that the newer one is past."""
+    it is longer than one statement but not than two ("All the family photos live on a Synology box in the hall
+    cupboard, I got fed up …"; a longer turn tells many things), and without the words that name the value it
+    replaced ("the old place went gastro", 之前那个阿姨回老家了: :data:`_REPLACED_VALUE_EN`), which say the older one
+    ended, not that the newer one is past."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     said = _REPLACED_VALUE_ZH.sub("", new) if zh else _REPLACED_VALUE_EN.sub("", new)
-    if not one_statement_long(said):
+    if not one_statement_long(said) and _two_statements_long(said, zh):
         said = (_SENTENCE_END if zh else _CLAUSE_END_EN).split(_fold(said), maxsplit=1)[0]
     return states_a_value(said, old)
+
+
+def _two_statements_long(text: str, zh: bool) -> bool:
+    t = _fold(text)
+    return len(t) <= 2 * FRAME_MAX_CHARS_ZH if zh else len(t.split()) <= 2 * FRAME_MAX_WORDS
 
 
 #: The words of a newer statement that name the value it replaced: "our old walker", "the old place", 之前那个阿姨,
