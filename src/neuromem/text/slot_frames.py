@@ -622,10 +622,13 @@ def _aside_people(text: str, zh: bool) -> frozenset[str]:
     return _people(text, zh) - (_people(first, zh) - _people_acted_on(first, zh))
 
 
-#: en: a person after a preposition, with at most a determiner or an adjective between: "delivered to my
-#: neighbour", "swapped with a neighbour"
+#: en: a person after a preposition, with at most a determiner or an adjective between ("delivered to my
+#: neighbour", "swapped with a neighbour"), or after a verb that acts on them, with a determiner ("HR has my
+#: neighbour Gwen down as …", "Met our upstairs neighbour …")
 _AFTER_PREPOSITION_EN = re.compile(
-    r"\b(?:to|with|from|for|by|beside|under)\s+(?:(?:my|our|a|an|the|his|her|their|new|old)\s+){0,2}(?P<who>[a-z]+)",
+    r"\b(?:(?:to|with|from|for|by|beside|under)\s+(?:(?:my|our|a|an|the|his|her|their|new|old)\s+){0,2}"
+    r"|(?:has|have|had|met|hired|asked|named|made|put)\s+(?:my|our|a|an|the|his|her|their)\s+)"
+    r"(?P<who>[a-z]+(?:\s+[a-z]+)?)\b(?!')",
     re.IGNORECASE,
 )
 
