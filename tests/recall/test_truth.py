@@ -729,6 +729,11 @@ def test_a_newer_value_of_a_persons_thing_or_dated_by_a_person_ranks_first(
             "拆迁款打到我爸卡上了，爸妈在镇上看中了一套电梯房。",
             "老家房子拆迁的事怎么样了？",
         ),
+        (
+            "My emergency contact at work is my brother Ray.",
+            "HR has my neighbour Gwen down as my emergency contact now, since my brother's abroad for a year.",
+            "Who is my emergency contact at work?",
+        ),
         # a pet named by its name in one statement and "our dog Juno" in the other is whom both are about
         (
             "Our dog Juno weighs 31 kg.",
