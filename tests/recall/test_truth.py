@@ -850,6 +850,38 @@ def test_a_new_title_said_by_its_initials_is_another_thing() -> None:
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        # a request to the assistant states no value
+        (
+            "I remember finishing three issues and I'm currently on my fourth.",
+            "Ok but include facts about her birth, death, place of birth and more",
+            "How many issues of National Geographic have I finished reading?",
+        ),
+        # longer than one statement, a plan said anywhere in it is a plan
+        (
+            "I remember it cost me $120, and it's been working great.",
+            "I've been researching different models and reading reviews, and I think I'll end up getting the one "
+            "that costs around $150.",
+            "What did the car cover cost?",
+        ),
+        # a turn longer than one statement is not put in time order by the words of a relation of many ("loving")
+        (
+            "Speaking of lenses, I recently got a new 50mm prime lens, which has been working out great.",
+            "By the way, I've been using my new Canon EF lens for portrait and general photography, and I'm really "
+            "loving the bokeh and image stabilization.",
+            "What type of camera lens did I purchase most recently?",
+        ),
+    ],
+)
+def test_a_newer_turn_that_states_no_value_stays_below(old: str, new: str, query: str) -> None:
+    older = _alike_hit(1, old, 1.4, 0.87, T1)
+    newer = _alike_hit(2, new, 0.0, 0.87 - 0.05, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
+
+
+@pytest.mark.parametrize(
     ("old", "new"),
     [
         ("I get up at 6:30.", "The kids now get up at 7:15."),  # another subject, in the first clause

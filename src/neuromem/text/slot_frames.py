@@ -35,6 +35,8 @@ from .slots import (
     _ENDING_EN,
     _ENDING_ZH,
     _FROM_TO,
+    _LEAD_EN,
+    _LEAD_ZH,
     _MULTI_EN,
     _MULTI_ZH,
     _PAST_EN,
@@ -97,7 +99,10 @@ _NO_VALUE_EN = re.compile(
     r"\b(?:looking (?:for|to|forward)|i'?d (?:like|love)|i would (?:like|love)|i want|i wish|"
     r"i hope|excited|i think|i guess|i feel|feeling|wondering|interested in|curious|"
     r"recommend(?!ed\b)\w*|suggest(?!ed\b)\w*|advice|tips|ideas|help me|can you|could you|please|thanks|"
-    r"thank you|let me|let's|i'll|i will)\b",
+    r"thank you|let me|let's|i'll|i will)\b"
+    # a request that opens on what the assistant should do: "Ok but include facts about her birth …"
+    r"|^(?:(?:ok|okay|so|but|and|now|great|also)[,!.]?\s+)*(?:include|write|make|give|tell|show|list|explain|"
+    r"describe|create|generate|summari[sz]e|translate|rewrite|find|draft)\b",
     re.IGNORECASE,
 )
 _NO_VALUE_ZH = re.compile(r"想找|想要|想问|请问|推荐|建议|帮我|能不能|可以吗|谢谢|觉得|希望|感觉|期待")
@@ -661,8 +666,13 @@ def one_statement_long(text: str) -> bool:
 
 @lru_cache(maxsize=8192)
 def _not_a_claim(text: str, zh: bool) -> bool:
+    return not one_statement_long(_fold(text)) or _says_no_claim(text, zh)
+
+
+def _says_no_claim(text: str, zh: bool) -> bool:
+    """Whatever its length, ``text`` is a question, an addition, a request or a feeling, the past or a plan."""
     t = _fold(text)
-    if not one_statement_long(t) or t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
+    if t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
         return True
     if (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(t):
         return True
@@ -721,7 +731,8 @@ def answers_in_turn(new: str, old: str) -> bool:
     我早上习惯泡一杯龙井 / 早上一杯熟普) may still have one value at a time; when it has many, the newer first leaves
     every one true."""
     return (
-        _answers_with_a_value(new, old)
+        one_statement_long(new)
+        and _answers_with_a_value(new, old)
         and same_people(new, old, owners=True, asides=True)
         and not _adds(new)
         and not qualified_apart(new, old)
@@ -737,7 +748,12 @@ def _answers_with_a_value(new: str, old: str) -> bool:
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     said = _REPLACED_VALUE_ZH.sub("", new) if zh else _REPLACED_VALUE_EN.sub("", new)
     if not one_statement_long(said) and _two_statements_long(said, zh):
-        said = (_SENTENCE_END if zh else _CLAUSE_END_EN).split(_fold(said), maxsplit=1)[0]
+        if _says_no_claim(said, zh):
+            return False  # "I've been researching models, and I think I'll end up getting …": a plan, whole
+        said = _fold(said)
+        said = (_SENTENCE_END if zh else _CLAUSE_END_EN).split(
+            (_LEAD_ZH if zh else _LEAD_EN).sub("", said), maxsplit=1
+        )[0]
     return states_a_value(said, old)
 
 
