@@ -822,6 +822,28 @@ def test_a_newer_answer_of_a_relation_of_many_ranks_first_and_is_not_marked(
     assert answered_later(ranked[1].memory) and not answered_later(ranked[0].memory)
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "query"),
+    [
+        (
+            "我驾照这个周期已经扣了6分。",
+            "上周又被拍了个压实线，一共扣了9分了，再扣就得去重新学习。",
+            "我驾照扣了几分了？",
+        ),
+        ("小美的老公是李强。", "小美和李强离婚了，去年又嫁给了一个叫吴凡的人。", "小美的老公是谁？"),
+    ],
+)
+def test_a_newer_answer_that_adds_one_more_ranks_first_and_nothing_is_marked(
+    old: str, new: str, query: str
+) -> None:
+    """A count or a list that grew (又, "another") is newer first; neither statement is marked, since both may hold."""
+    older = _alike_hit(1, old, 1.4, 0.90, T1)
+    newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
+    assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
+
+
 def test_a_question_for_many_values_shows_no_older_answer_as_said_earlier() -> None:
     """Asked for many values ("Which teams do I support?"), two answers alike are put in time order, and neither is
     shown as said earlier."""

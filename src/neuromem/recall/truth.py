@@ -18,7 +18,9 @@ other thing is ordered first from further below, :data:`CHANGE_MARGIN`, unless t
 :func:`undecided`), or two such statements of a relation that may hold many values
 (``text.slot_frames.answers_in_turn``: "I'm a Manchester United fan" / "I switched to supporting Brighton"; never
 marked outdated, and the older one shown as said earlier only as :func:`mark_answered_later` allows: not for a question
-for many values, nor when the newer one adds a value), or two statements of the user word for word
+for many values, nor when the newer one adds a value), or two such statements of which the newer adds one more value
+(``text.slot_frames.answers_one_more``: "上周又被拍了个压实线，一共扣了9分了"; ordered only, never marked), or two
+statements of the user word for word
 the same but for their value (:func:`same_frame`: "Instagram is owned by Meta" / "… by Microsoft", ordered only), or an
 assistant's question and the user's answer to it (:func:`questions_answered`: the answer first, whatever the times). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
@@ -53,6 +55,7 @@ from ..text.slot_frames import (
     adds_a_value,
     answers_alike,
     answers_in_turn,
+    answers_one_more,
     asked_apart,
     asked_of_another_person,
     change_evidence,
@@ -583,6 +586,7 @@ def newer_first(
             pairs.add((min(at[a], at[b]), max(at[a], at[b])))
     pairs.update(answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN, texts_agree=answers_in_turn))
     one_value = set(pairs)  # pairs that give one thing a value each: the older one is shown as said earlier
+    pairs.update(answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN, texts_agree=answers_one_more))
     pairs.update((min(a, b), max(a, b)) for a, b in same_frame(ordered, query=query))
     slots: dict[str, list[int]] = {}
     for i, h in enumerate(ordered):

@@ -58,6 +58,7 @@ from .slots import (
     said_stems,
 )
 from .stopwords import STOPWORDS
+from .tokenize import tokenize
 
 _MULTI_WORDS = frozenset({*_MULTI_EN, *(_stem(w) for w in _MULTI_EN)})
 
@@ -669,10 +670,11 @@ def _not_a_claim(text: str, zh: bool) -> bool:
     return not one_statement_long(_fold(text)) or _says_no_claim(text, zh)
 
 
-def _says_no_claim(text: str, zh: bool) -> bool:
-    """Whatever its length, ``text`` is a question, an addition, a request or a feeling, the past or a plan."""
+def _says_no_claim(text: str, zh: bool, *, additions: bool = True) -> bool:
+    """Whatever its length, ``text`` is a question, an addition (unless not ``additions``), a request or a feeling,
+    the past or a plan."""
     t = _fold(text)
-    if t.rstrip().endswith(("?", "？")) or _ADDITIVE.search(t):
+    if t.rstrip().endswith(("?", "？")) or (additions and _ADDITIVE.search(t)):
         return True
     if (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(t):
         return True
@@ -735,6 +737,23 @@ def answers_in_turn(new: str, old: str) -> bool:
         and _answers_with_a_value(new, old)
         and same_people(new, old, owners=True, asides=True)
         and not _adds(new)
+        and not qualified_apart(new, old)
+    )
+
+
+def answers_one_more(new: str, old: str) -> bool:
+    """:func:`answers_in_turn`, but ``new`` may add one more value ("Another wobbly one came out …, so that's three
+    baby teeth gone", 上周又加仓了一千股招行，一共三千股了): a count or a list that grew is newer first; neither is
+    marked, since both may still hold. Both one statement long, and they share a word of what grew (扣了6分 /
+    一共扣了9分): "I'm also allergic to cats" is no more of "My shift starts at 7am"."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    return (
+        one_statement_long(new)
+        and bool({_stem(w) for w in tokenize(new)} & {_stem(w) for w in tokenize(old)})
+        and zh == bool(re.search(r"[\u4e00-\u9fff]", old))
+        and not _says_no_claim(new, zh, additions=False)
+        and not _not_a_claim(old, zh)
+        and same_people(new, old, owners=True, asides=True)
         and not qualified_apart(new, old)
     )
 
@@ -1415,6 +1434,7 @@ __all__ = [
     "FRAME_MAX_WORDS",
     "answers_alike",
     "answers_in_turn",
+    "answers_one_more",
     "asked_of_another_person",
     "change_evidence",
     "definite_frame_change",
