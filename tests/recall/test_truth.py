@@ -799,49 +799,38 @@ def test_a_change_that_leaves_out_the_name_it_speaks_of_ranks_first() -> None:
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "query"),
+    ("old", "new", "query", "shown_earlier"),
     [
+        # words of a relation of many values ("fan", 习惯) do not keep two answers alike out of time order; the older
+        # one is shown as said earlier
         (
             "I'm a Manchester United fan.",
             "After all these years I switched to supporting Brighton.",
             "Which football team do I support?",
+            True,
         ),
-        ("我早上习惯泡一杯龙井。", "胃不好以后听老中医的，早上一杯熟普，暖胃。", "我早上喝什么茶？"),
-    ],
-)
-def test_a_newer_answer_of_a_relation_of_many_ranks_first_and_is_not_marked(
-    old: str, new: str, query: str
-) -> None:
-    """Words of a relation of many values ("fan", 习惯) do not keep two answers alike out of time order; neither is
-    marked outdated (when the relation holds many, both stay true), and the older one is shown as said earlier."""
-    older = _alike_hit(1, old, 1.4, 0.90, T1)
-    newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
-    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
-    assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
-    assert not any(is_outdated(h.memory) for h in ranked)
-    assert answered_later(ranked[1].memory) and not answered_later(ranked[0].memory)
-
-
-@pytest.mark.parametrize(
-    ("old", "new", "query"),
-    [
+        ("我早上习惯泡一杯龙井。", "胃不好以后听老中医的，早上一杯熟普，暖胃。", "我早上喝什么茶？", True),
+        # a count or a list that grew (又, "another") is newer first, and the older one is not shown as said earlier
         (
             "我驾照这个周期已经扣了6分。",
             "上周又被拍了个压实线，一共扣了9分了，再扣就得去重新学习。",
             "我驾照扣了几分了？",
+            False,
         ),
-        ("小美的老公是李强。", "小美和李强离婚了，去年又嫁给了一个叫吴凡的人。", "小美的老公是谁？"),
+        ("小美的老公是李强。", "小美和李强离婚了，去年又嫁给了一个叫吴凡的人。", "小美的老公是谁？", False),
     ],
 )
-def test_a_newer_answer_that_adds_one_more_ranks_first_and_nothing_is_marked(
-    old: str, new: str, query: str
+def test_a_newer_answer_that_may_hold_beside_the_older_ranks_first_and_ends_nothing(
+    old: str, new: str, query: str, shown_earlier: bool
 ) -> None:
-    """A count or a list that grew (又, "another") is newer first; neither statement is marked, since both may hold."""
+    """Two answers alike of a relation that may hold many values are put in time order; neither is marked outdated,
+    since both may stay true."""
     older = _alike_hit(1, old, 1.4, 0.90, T1)
     newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
-    assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
+    assert not any(is_outdated(h.memory) for h in ranked) and not answered_later(ranked[0].memory)
+    assert answered_later(ranked[1].memory) == shown_earlier
 
 
 def test_a_question_for_many_values_shows_no_older_answer_as_said_earlier() -> None:
