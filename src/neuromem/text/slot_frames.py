@@ -732,11 +732,15 @@ def answers_in_turn(new: str, old: str) -> bool:
     which ends no value. A relation of many ("I'm a Manchester United fan" / "I switched to supporting Brighton",
     我早上习惯泡一杯龙井 / 早上一杯熟普) may still have one value at a time; when it has many, the newer first leaves
     every one true."""
+    return _one_statement_of_the_same(new, old) and _answers_with_a_value(new, old) and not _adds(new)
+
+
+def _one_statement_of_the_same(new: str, old: str) -> bool:
+    """``new`` is one statement long, names the same people as ``old`` (people named in passing aside), and qualifies
+    no noun both name apart: what :func:`answers_in_turn` and :func:`answers_one_more` ask of the texts alike."""
     return (
         one_statement_long(new)
-        and _answers_with_a_value(new, old)
         and same_people(new, old, owners=True, asides=True)
-        and not _adds(new)
         and not qualified_apart(new, old)
     )
 
@@ -748,13 +752,11 @@ def answers_one_more(new: str, old: str) -> bool:
     一共扣了9分): "I'm also allergic to cats" is no more of "My shift starts at 7am"."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     return (
-        one_statement_long(new)
+        zh == bool(re.search(r"[\u4e00-\u9fff]", old))
         and bool({_stem(w) for w in tokenize(new)} & {_stem(w) for w in tokenize(old)})
-        and zh == bool(re.search(r"[\u4e00-\u9fff]", old))
         and not _says_no_claim(new, zh, additions=False)
         and not _not_a_claim(old, zh)
-        and same_people(new, old, owners=True, asides=True)
-        and not qualified_apart(new, old)
+        and _one_statement_of_the_same(new, old)
     )
 
 
