@@ -22,6 +22,7 @@ from bench.updates import (
     FRESH5,
     FRESH6,
     FRESH7,
+    FRESH8,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -124,6 +125,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH5_SETS, 700, FRESH5),
         (module.FRESH6_SETS, 800, FRESH6),
         (module.FRESH7_SETS, 900, FRESH7),
+        (module.FRESH8_SETS, 1000, FRESH8),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -140,6 +142,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH5, 700, 799),
         (FRESH6, 800, 899),
         (FRESH7, 900, 999),
+        (FRESH8, 1000, 1099),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(
@@ -153,7 +156,7 @@ def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(
         counts[(label, lang)] >= 8 for label in LABELS for lang in ("en", "zh")
     )
     assert not {r["id"] for r in fresh} & {r["id"] for r in RECORDS}
-    assert all(first <= int(r["id"][-3:]) <= last for r in fresh)
+    assert all(first <= int(r["id"].rsplit("-", 1)[1]) <= last for r in fresh)  # the number after the label
 
 
 def _drop_current_from_keep(r: dict[str, Any]) -> None:

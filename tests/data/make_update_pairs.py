@@ -48,6 +48,8 @@ FRESH6_OUT = Path(__file__).with_name("update_pairs_fresh6.jsonl")
 FRESH6_FROM = 800  # the sixth fresh set's first record number
 FRESH7_OUT = Path(__file__).with_name("update_pairs_fresh7.jsonl")
 FRESH7_FROM = 900  # the seventh fresh set's first record number
+FRESH8_OUT = Path(__file__).with_name("update_pairs_fresh8.jsonl")
+FRESH8_FROM = 1000  # the eighth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -1663,6 +1665,151 @@ FRESH7_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# An eighth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh8.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1000.
+# fmt: off
+FRESH8_EN_UPDATES = [
+    (1, "My hotel room at the conference is 412.|Reception just moved me, the air con in that one was broken, so I'm in room 738 now.", "Which hotel room am I in?", "738", "412"),
+    (3, "My stepson Kieran is doing an apprenticeship with a roofer.|Kieran's packed in the roofing, he's learning plastering with his uncle instead.", "What trade is Kieran learning?", "plastering", "roofer"),
+    (1, "I've got £2,000 in Premium Bonds.|Is it worth opening a cash ISA this year?|Put my bonus into Premium Bonds, so there's £5,000 in them now.", "How much do I have in Premium Bonds?", "£5,000", "£2,000"),
+    (1, "I sing alto in the community choir.|A:How's the choir going?|The director's moved me to tenor, turns out my voice sits lower than we thought.", "Which part do I sing in the choir?", "tenor", "alto"),
+    (3, "Uncle Viktor is waiting for a hernia operation.|Uncle Viktor had his hernia repaired in May and he's already back on the golf course.", "Has Uncle Viktor had his operation yet?", "hernia repaired", "waiting for"),
+    (1, "I'm on the 14:32 to Bristol.|Missed it by a minute at the barrier, I've jumped on the 15:02 instead.", "Which train am I on to Bristol?", "15:02", "14:32"),
+    (1, "I'm doing Dry January.|Cracked on the 9th at my brother's fortieth, so that's that for this year.", "Am I still off the booze this month?", "Cracked on the 9th", "I'm doing Dry January"),
+    (3, "Our office coffee comes from a local roaster called Hatch.|Facilities switched us over to instant Kenco to save money.|After a petition from the whole floor we've got a bean-to-cup machine, beans from Ozone.", "Where does our office coffee come from?", "Ozone", "Kenco"),
+    (1, "Put us down for the 7:30 table at Padella.|Actually make that 8:15, Ravi's stuck at work.", "What time is our table at Padella?", "8:15", "7:30"),
+    (3, "Marisol from payroll handles my expense claims.|Expenses have gone over to a shared-services team in Gdańsk, you submit through Concur and nobody in the office touches them.", "Who handles my expense claims?", "Gdańsk", "Marisol"),
+    (1, "We get a Tesco delivery every Thursday.|A:Shall I book the usual Thursday Tesco slot?|No, I cancelled the delivery pass, we do a big shop at Aldi on Saturdays now.", "Where do we do our big food shop?", "Aldi", "Tesco delivery"),
+    (1, "My standing desk is set to 108 cm.|Right, long day. The physio came in to do assessments for the whole team, which was a laugh because Derek refused to take his shoes off, and she reckons I've been standing too tall, so she had me drop the desk to 102 cm and that's where it lives now.", "What height is my standing desk set to?", "102 cm", "108 cm"),
+    (3, "My niece Saoirse is in Galway studying nursing.|Saoirse qualified over the summer and has a staff nurse post in Limerick.", "What is Saoirse doing now?", "staff nurse", "studying nursing"),
+    (1, "The washing machine repair man is booked between 8 and 12.|The repair firm rang, he's stuck on another job, so I'm on the afternoon slot now, 1 to 5.", "When is the washing machine repair man coming?", "1 to 5", "between 8 and 12"),
+    (1, "I take melatonin every night to get to sleep.|No more melatonin for me, the dreams were horrendous, I just read for half an hour before bed.", "Do I take anything to help me sleep?", "No more melatonin", "every night"),
+    (3, "The Plough in our village is run by a couple called Pete and Lorna.|The Plough has new landlords, two brothers from Leeds, Sam and Danny Hurst, and they've already put a pizza oven in the beer garden.", "Who runs the Plough?", "Hurst", "Pete and Lorna"),
+    (1, "I'm bringing a lasagne to the potluck.|A:Shall I put the lasagne on the potluck sheet?|Put me down for a tray of brownies instead, Sophie's got the pasta covered.", "What am I bringing to the potluck?", "brownies", "lasagne"),
+    (3, "Our accountant is a sole trader called Bev Pryor.|Bev's retired, so our books went to Lambert & Co, they've already done the year-end.", "Who is our accountant?", "Lambert & Co", "Bev Pryor"),
+    (1, "My consulting room at the clinic is room 4 on the ground floor.|Same clinic, but I've been given room 19 upstairs, it has a window at least.", "Which room do I see patients in?", "room 19", "room 4"),
+    (3, "Our Sunday league team is bottom of the table.|Won both games since and we're up to fourth, can you believe it?", "Where is our Sunday league team in the table?", "fourth", "bottom"),
+    (1, "I wear an Apple Watch Series 6.|A:Is the watch still holding its charge?|I passed the old one on to my dad, I've got an Ultra 2 now and the battery lasts three days.", "Which smartwatch do I wear?", "Ultra 2", "Series 6"),
+    (1, "I'm meeting Omar at the Pret by the station at 1.|Pret is rammed, I've texted Omar to come to the Caffè Nero across the road.|No seats there either, so we're meeting on the benches in Victoria Gardens.", "Where am I meeting Omar?", "Victoria Gardens", "Caffè Nero"),
+    (1, "I'm on the 0.5 mg dose of Ozempic.|The nurse stepped me up to 1 mg this week, the nausea's not too bad.", "Which dose of Ozempic am I on?", "1 mg", "0.5 mg"),
+    (3, "My godson Ellis wants to be a footballer.|Ellis has gone off football, he says he's going to be a vet.|Now it's a marine biologist, he's watched Blue Planet about forty times.", "What does Ellis want to be when he grows up?", "marine biologist", "a vet"),
+    (1, "My 3 o'clock with Dominic is on the usual Zoom link.|Scrap that, Dominic's sent a Teams invite, so the 3 o'clock is on Teams.", "Which app is my 3 o'clock call on?", "Teams", "Zoom"),
+    (3, "The twins' archery club shoots at the leisure centre on Fridays.|What's a quick tea I can make in twenty minutes?|The leisure centre's shut for a refit, so archery is in the sports hall at St Bede's till Easter.", "Where does the twins' archery club shoot?", "St Bede's", "leisure centre"),
+    (1, "I'm a member at Yorkshire County Cricket Club.|Didn't renew with Yorkshire this year, the kids' Saturdays are all football now.", "Am I a member at the cricket club?", "Didn't renew", "I'm a member"),
+    (3, "Fatima's team at the council is housing.|A:Is Fatima still in housing?|She's been seconded to planning for a year, started on Monday.", "Which council department does Fatima work in?", "planning", "housing"),
+    (1, "My mortgage broker is a guy called Nigel at Calder Finance.|So the remortgage saga continues: Nigel stopped answering emails, which, fine, whatever, and then my sister put me onto her broker Asha Mistry, who sorted the whole thing in about a week and a half, so Asha's my broker now and Nigel can carry on ghosting.", "Who is my mortgage broker?", "Asha Mistry", "Nigel"),
+    (3, "Bramble's at the groomer's till 4.|Groomer just texted, Bramble was done early, he's in the car with me now.", "Where is Bramble?", "in the car with me", "at the groomer's"),
+]
+FRESH8_ZH_UPDATES = [
+    (1, "我在高铁上，坐的是5车12F。|跟一个带娃的大姐换了座，现在坐在7车3A。", "我现在坐在哪个座位？", "7车3A", "5车12F"),
+    (3, "我小姨在县医院当会计。|小姨辞职了，跟小姨夫在镇上开了家母婴店。", "我小姨现在做什么？", "母婴店", "当会计"),
+    (1, "我每月往孩子的教育金账户里存五百块。|后来加到了每月八百。|工资涨了，又调到每月一千二了。", "我每月给孩子存多少教育金？", "一千二", "八百"),
+    (3, "我婆婆胃不好，一直在吃奥美拉唑。|助手:你婆婆的胃药还在吃吗？|查出来是幽门螺杆菌，医生给她换成了四联疗法，先吃两周。", "我婆婆的胃现在怎么治？", "四联疗法", "奥美拉唑"),
+    (3, "我表哥在深圳一家电子厂做质检。|表哥回老家考上了事业编，现在在乡政府上班。", "我表哥现在在哪上班？", "乡政府", "电子厂"),
+    (1, "今晚的家长会七点开始。|班主任刚在群里说了，家长会推到七点半，老师们还在开会。", "今晚的家长会几点开？", "七点半", "七点开始"),
+    (1, "我每天睡前要刷一小时快手。|这礼拜开始睡前不再刷快手了，手机放客厅充电，床头换成了纸质书。", "我睡前还刷手机吗？", "不再刷快手", "刷一小时快手"),
+    (3, "我堂姐一家租住在城中村。|后来他们搬进了单位的公租房。|今年他们自己在新区买了房，上个月刚住进去。", "我堂姐一家现在住哪？", "新区买了房", "公租房"),
+    (1, "外卖点的是黄焖鸡米饭。|刚打电话让商家改了，换成番茄牛腩饭，黄焖鸡太咸了。", "我外卖点的是什么？", "番茄牛腩饭", "黄焖鸡米饭"),
+    (3, "我们公司报销走的是纸质单据。|公司上线了费控系统，报销全在企业微信里提交，发票拍照上传就行。", "我们公司报销怎么提交？", "企业微信", "纸质单据"),
+    (1, "我在用Keep跟着练瑜伽。|助手:还在用Keep练瑜伽吗？|会员到期没续，现在跟着B站上一个老师的视频练，免费的。", "我现在跟着什么练瑜伽？", "B站", "用Keep"),
+    (1, "孩子的英语外教课每月1800。|今天真是忙疯了，上午连开三个会，中午饭都没顾上吃，下午外教机构在群里说下学期课时费涨了，每月要交2400，我还得跟孩子他爸商量还续不续，晚上回家还得给孩子检查作业。", "孩子的外教课每月多少钱？", "2400", "1800"),
+    (3, "我外公一直在老家种果园，种的是苹果。|外公年纪大了，果园租给了别人，自己只在院子里种点菜。", "我外公还管着果园吗？", "租给了别人", "种的是苹果"),
+    (1, "我跟老王约了下午三点在星巴克谈合同。|老王说他那边的会开不完，改到四点半了，地点不变。", "我跟老王几点谈合同？", "四点半", "三点"),
+    (1, "我们家住在紫荆苑8栋502。|还在紫荆苑，昨天搬到了11栋1203，高层采光好一些。", "我们家现在住几栋几号？", "11栋1203", "8栋502"),
+    (3, "我小叔子在县一中复读。|小叔子今年考上了哈工大，学的是自动化。", "我小叔子现在在干什么？", "哈工大", "复读"),
+    (1, "今晚聚餐订的是八个人的包间。|助手:要我帮你确认一下八人包间吗？|不用了，刚又加了三个人，我已经改成能坐十二个人的大包了。", "今晚聚餐订的多大包间？", "十二个人", "八个人"),
+    (3, "我们小区的快递柜是速递易的。|速递易那排柜子被拆了，物业换成了中邮的智能柜，取件不收超时费。", "我们小区的快递柜是哪家的？", "中邮", "速递易"),
+    (1, "我在医院心内科当护士。|助手:还在心内科吗？|护士长把我调去急诊科了，上周开始倒班。", "我在哪个科室上班？", "急诊科", "心内科"),
+    (3, "我姑妈家的儿子在部队当兵。|红烧肉怎么做才不腻？|姑妈家那个儿子退伍了，现在在县里的消防队。", "我姑妈家的儿子现在在哪？", "消防队", "部队当兵"),
+    (1, "我在吃减肥药奥利司他。|奥利司他早就停了，胃受不了，现在靠少吃多动。", "我还在吃奥利司他吗？", "早就停了", "减肥药"),
+    (1, "今天接孩子的是我老公。|老公临时加班，让公公去接。|老爷子腿脚不方便，最后还是托对门的王姐顺路接回来了。", "今天孩子是谁接的？", "王姐", "公公"),
+    (3, "我们部门的领导是孙处。|孙处被提拔了，调去了别的局，现在部门由新来的冯处长负责。", "我们部门领导是谁？", "冯处长", "孙处"),
+    (3, "我侄女在上幼儿园大班。|侄女今年上一年级了，天天背着个大书包。", "我侄女上几年级了？", "一年级", "大班"),
+    (1, "我在中医馆约了周四晚上的推拿。|推拿师傅刚发微信说周四他有事，挪到周五早上七点了。", "我的推拿约在什么时候？", "周五早上", "周四晚上"),
+    (3, "我老舅在镇上杀猪卖肉。|老舅把肉摊盘给了徒弟，现在在小区当保安。", "我老舅现在干什么？", "当保安", "杀猪卖肉"),
+    (1, "我信用卡账单分了12期还。|年终奖到账，剩下的分期一次性全还清了。", "我的信用卡分期还剩多少？", "一次性全还清了", "分了12期"),
+    (3, "我爸在用老年机。|助手:你爸的手机换了吗？|换了，给他买了台荣耀，字调大了，现在天天在家族群里发语音。", "我爸用的什么手机？", "荣耀", "老年机"),
+    (3, "儿子在班里坐第一排。|今天真是跑断腿，早上送老人去医院复查，中午赶回公司开会，下午班主任打电话说儿子个子窜得太快，挡着后面的同学，给他调到了最后一排，晚上还得带他去把近视眼镜配了。", "儿子在班里坐第几排？", "最后一排", "第一排"),
+    (1, "我在滴滴上叫的车是一辆白色的埃安。|那个司机取消了，重新派了一辆灰色的凯美瑞，车牌尾号386。", "我叫的车是什么车？", "凯美瑞", "埃安"),
+]
+FRESH8_EN_MULTI = [
+    (1, "I use my Nectar card at Sainsbury's.|Downloaded Lidl Plus as well, the coupons are actually decent.", "Which supermarket loyalty schemes do I use?", "Lidl Plus", "Nectar"),
+    (3, "My nephew Teddy is learning Mandarin at school.|A:Is Teddy picking up any other languages?|He's doing Japanese club at lunchtimes too.", "Which languages is Teddy learning?", "Japanese", "Mandarin"),
+    (1, "We've got a smoke alarm on every floor.|We fitted a carbon monoxide alarm next to the boiler as well.", "Which alarms have we got in the house?", "carbon monoxide", "smoke alarm"),
+    (1, "I've walked the South Downs Way.|A:Any other long-distance challenges?|Walked Hadrian's Wall end to end in September, six days of blisters.", "Which long-distance walks have I done?", "Hadrian's Wall", "South Downs Way"),
+    (3, "Our charity shop takes books and clothes.|We've started taking small electricals too, once they're PAT tested.", "What donations does our charity shop take?", "small electricals", "books and clothes"),
+    (1, "I'm on the PTA.|I've joined the school's eco committee as well.", "Which school groups am I part of?", "eco committee", "PTA"),
+    (3, "Our vet practice has a branch in Didsbury.|They opened another branch in Chorlton last month.", "Where does our vet practice have branches?", "Chorlton", "Didsbury"),
+    (1, "My car has a dashcam at the front.|A:Just the front one?|I added a rear dashcam after someone reversed into me at Asda.", "Which dashcams does my car have?", "rear dashcam", "at the front"),
+    (3, "Nana knits blankets for the neonatal unit.|She's started knitting hats for the homeless shelter too.", "What does Nana knit for charity?", "hats", "blankets"),
+    (1, "I hold some BP shares.|Bought a few Greggs shares this week as well, purely out of loyalty to the sausage roll.", "Which companies do I own shares in?", "Greggs", "BP"),
+]
+FRESH8_ZH_MULTI = [
+    (1, "我手机上装了个人所得税App。|又装了国家反诈中心，单位要求的。", "我手机上装了哪些政府App？", "国家反诈中心", "个人所得税"),
+    (3, "我小姨家养了一条边牧。|小姨家又抱回来一只布偶猫。", "我小姨家养了哪些宠物？", "布偶猫", "边牧"),
+    (1, "我在学校教初二的物理。|今年学校又让我带了初三一个班的化学。", "我在学校教哪些课？", "化学", "物理"),
+    (3, "我婆婆会做腊肠。|助手:你婆婆还会做别的腌货吗？|腊鱼也做得好，每年冬天都晒一阳台。", "我婆婆会做哪些腌货？", "腊鱼", "腊肠"),
+    (1, "我参加了公司的徒步协会。|最近又加入了摄影协会，周末出去扫街。", "我参加了公司哪些协会？", "摄影协会", "徒步"),
+    (3, "我们超市收银支持微信支付。|现在数字人民币也能用了，还有立减。", "我们超市支持哪些支付方式？", "数字人民币", "微信支付"),
+    (1, "我小时候得过水痘。|助手:还得过别的传染病吗？|还得过腮腺炎，脸肿得跟包子似的。", "我得过哪些传染病？", "腮腺炎", "水痘"),
+    (3, "我表哥在县城有个门面出租。|表哥又在市区买了个车位，也租出去了。", "我表哥有哪些东西在出租？", "车位", "门面"),
+    (1, "我会擀面条。|这个冬天跟我妈学会了蒸馒头。", "我会做哪些面食？", "蒸馒头", "擀面条"),
+    (3, "我们学校有个机器人社团。|今年学校又成立了一个剪纸社，请了非遗传承人来上课。", "我们学校有哪些社团？", "剪纸社", "机器人"),
+]
+FRESH8_EN_RESTATE = [
+    (1, "s", "I'm colour-blind, red-green.|A:Which kind of colour blindness was it again?|Red-green, I mix the two up constantly.", "What kind of colour blindness do I have?", "red-green", ""),
+    (3, "s", "Our street party is on the first Sunday in July.|First Sunday of July, that's when our street has its party.", "When is our street party?", "first Sunday", "July"),
+    (1, "m", "I volunteer with the Samaritans and St John Ambulance.|St John Ambulance and the Samaritans, those are my two volunteering things.", "Who do I volunteer with?", "Samaritans", "St John Ambulance"),
+    (3, "s", "My father-in-law is a retired firefighter.|He was a firefighter, my father-in-law, he's retired now.", "What did my father-in-law do for a living?", "firefighter", ""),
+    (1, "s", "My car's a 2018 Kia Niro, the hybrid.|I drive a Kia Niro hybrid, 2018 plate.", "What car do I drive?", "Kia Niro", "2018"),
+    (3, "s", "The surgery's out-of-hours number is 0300 123 7788.|A:What was the out-of-hours number again?|0300 123 7788, it's stuck on the fridge.", "What's the surgery's out-of-hours number?", "0300 123 7788", ""),
+    (1, "s", "Our loft insulation is 270 mm thick.|We've got 270 mm of insulation up in the loft.", "How thick is our loft insulation?", "270 mm", ""),
+    (3, "s", "Moira's birthday is the 2nd of November.|November the 2nd is Moira's birthday, don't let me forget.", "When is Moira's birthday?", "November", "2nd"),
+]
+FRESH8_ZH_RESTATE = [
+    (1, "s", "我大学是在苏州读的。|大学四年我都在苏州。", "我在哪读的大学？", "苏州", ""),
+    (3, "s", "我小姨比我妈小十二岁。|我妈比我小姨大十二岁。", "我小姨和我妈差几岁？", "十二岁", ""),
+    (1, "m", "我们家吃米一般买五常大米或者长粒香。|长粒香、五常大米，我们家就吃这两种米。", "我们家一般吃什么米？", "五常", "长粒香"),
+    (1, "s", "我的工资每月10号发。|助手:你工资哪天发来着？|每个月10号。", "我的工资哪天发？", "10号", ""),
+    (3, "s", "我们公司是做跨境电商的。|公司主营跨境电商，东西卖到欧美。", "我们公司做什么业务？", "跨境电商", ""),
+    (1, "s", "我的电脑是联想小新。|家里那台笔记本是联想的小新。", "我的电脑是什么牌子？", "联想", "小新"),
+    (3, "s", "我表哥属虎。|表哥是虎年生的，属虎。", "我表哥属什么？", "属虎", ""),
+    (1, "s", "孩子每天早上七点四十到校。|每天七点四十，孩子就得到学校。", "孩子早上几点到校？", "七点四十", ""),
+]
+FRESH8_EN_UNRELATED = [
+    (1, "s", "My work laptop's asset tag is LT-2291.|My personal laptop's serial number ends in 7QX.", "What's my work laptop's asset tag?", "LT-2291", "7QX"),
+    (3, "s", "The Red Lion does its quiz night on Wednesdays.|The Red Lion's curry night has moved to Thursdays.", "When is quiz night at the Red Lion?", "Wednesdays", "Thursdays"),
+    (1, "s", "My eldest is in Year 9.|My youngest has just started Year 4.", "What year is my youngest in?", "Year 4", "Year 9"),
+    (3, "s", "The surgery's practice manager is Lorraine.|The surgery's new senior partner is Dr Iqbal.", "Who is the surgery's practice manager?", "Lorraine", "Iqbal"),
+    (1, "m", "I'm a Spurs fan.|My wife supports Arsenal, which makes derby day interesting.", "Which team does my wife support?", "Arsenal", "Spurs"),
+    (1, "s", "My TV licence renews in March.|Since we switched, the breakdown cover renews in August.", "When does my TV licence renew?", "March", "August"),
+    (3, "s", "Kwabena's wedding is in Kumasi.|Kwabena's stag do is in Krakow.", "Where is Kwabena's stag do?", "Krakow", "Kumasi"),
+    (1, "s", "My monthly bus pass costs £72.|My daughter's bus pass is £38 a month.", "How much is my daughter's bus pass?", "£38", "£72"),
+    (3, "s", "Our department's budget holder is Rosalind.|Our department's fire warden is Declan.", "Who is our department's fire warden?", "Declan", "Rosalind"),
+    (1, "s", "My PIN for the work printer is 6104.|My new code for the building alarm is 9327.", "What's my PIN for the work printer?", "6104", "9327"),
+    (3, "s", "The Penningtons' eldest is at Leeds studying dentistry.|The Penningtons' youngest just got into Nottingham for vet science.", "What is the Penningtons' eldest studying?", "dentistry", "vet science"),
+    (1, "s", "Our back garden faces south.|The front of the house faces north.", "Which way does the front of the house face?", "north", "south"),
+    (1, "s", "I'm vegan.|My partner is vegetarian but eats eggs.", "What diet is my partner on?", "vegetarian", "vegan"),
+    (3, "s", "The school's Christmas fair is on 6 December.|The school's carol concert is on 18 December.", "When is the school's Christmas fair?", "6 December", "18 December"),
+]
+FRESH8_ZH_UNRELATED = [
+    (1, "s", "我的护照放在卧室的保险箱里。|孩子的港澳通行证放在书房抽屉。", "孩子的港澳通行证放在哪？", "书房抽屉", "保险箱"),
+    (3, "s", "我小姨在银行上班。|我小姨夫在供电局上班。", "我小姨在哪上班？", "银行", "供电局"),
+    (1, "s", "我家的车位管理费一年六百。|楼下充电桩的服务费一个月四十。", "车位管理费一年多少？", "六百", "四十"),
+    (3, "s", "表哥的婚礼在五一。|表哥的订婚宴改到下周六了。", "表哥的婚礼是什么时候？", "五一", "下周六"),
+    (1, "s", "早上送孩子上学走东门。|下午接孩子我们约在西门。", "下午在哪接孩子？", "西门", "东门"),
+    (1, "m", "我爱看悬疑剧。|我婆婆爱看家庭伦理剧。", "我婆婆爱看什么剧？", "家庭伦理剧", "悬疑剧"),
+    (3, "s", "我们公司的年终述职定在1月18号。|我们部门的聚餐改到1月25号了。", "公司的年终述职是哪天？", "1月18号", "1月25号"),
+    (1, "s", "我左手戴的是我妈给的玉镯子。|右手戴的是我老公送的金手链。", "我右手戴的是什么？", "金手链", "玉镯子"),
+    (3, "s", "楼下那家早餐店的包子两块一个。|早餐店的豆浆现在涨到三块一杯了。", "楼下早餐店的包子多少钱一个？", "两块", "三块"),
+    (1, "s", "我的学位证放在老家的书柜里。|我的毕业证原件交给公司人事存档了。", "我的学位证放在哪？", "老家的书柜", "公司人事"),
+    (3, "s", "大姑家的表哥在银行当柜员。|大姑家的表嫂在幼儿园当老师。", "大姑家的表嫂做什么工作？", "幼儿园", "柜员"),
+    (1, "s", "我每月给我妹转八百块零花钱。|孩子的兴趣班每月交九百五。", "孩子的兴趣班每月交多少？", "九百五", "八百块"),
+    (3, "s", "儿子的家长会在周五下午。|女儿学校的运动会改到下周三了。", "儿子的家长会是什么时候？", "周五下午", "下周三"),
+    (1, "s", "我用的记账App是鲨鱼记账。|我老婆用的是随手记。", "我老婆用什么记账App？", "随手记", "鲨鱼记账"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -1691,6 +1838,10 @@ FRESH6_SETS = (
 FRESH7_SETS = (
     ("en", FRESH7_EN_UPDATES, FRESH7_EN_MULTI, FRESH7_EN_RESTATE, FRESH7_EN_UNRELATED),
     ("zh", FRESH7_ZH_UPDATES, FRESH7_ZH_MULTI, FRESH7_ZH_RESTATE, FRESH7_ZH_UNRELATED),
+)
+FRESH8_SETS = (
+    ("en", FRESH8_EN_UPDATES, FRESH8_EN_MULTI, FRESH8_EN_RESTATE, FRESH8_EN_UNRELATED),
+    ("zh", FRESH8_ZH_UPDATES, FRESH8_ZH_MULTI, FRESH8_ZH_RESTATE, FRESH8_ZH_UNRELATED),
 )
 
 
@@ -1813,8 +1964,8 @@ def fresh_records(
     sets: tuple[tuple[str, list, list, list, list], ...], start: int
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
-    from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900): every label in both
-    languages."""
+    from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
+    1000): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -1843,6 +1994,7 @@ def main() -> None:
     write(FRESH5_OUT, fresh_records(FRESH5_SETS, FRESH5_FROM))
     write(FRESH6_OUT, fresh_records(FRESH6_SETS, FRESH6_FROM))
     write(FRESH7_OUT, fresh_records(FRESH7_SETS, FRESH7_FROM))
+    write(FRESH8_OUT, fresh_records(FRESH8_SETS, FRESH8_FROM))
 
 
 if __name__ == "__main__":
