@@ -31,6 +31,13 @@ def test_sentences_split_on_both_punctuations_and_keep_abbreviations() -> None:
     ]
 
 
+@pytest.mark.parametrize("text", ["办公室无线密码是Heron!512。", "My wifi password is Orca?Blue;77 now."])
+def test_punctuation_inside_a_word_splits_no_sentence(text: str) -> None:
+    """A password or a name with "!", "?" or ";" inside is one word: the memory keeps it whole (issue 21 §5)."""
+    assert [text[a:b] for a, b in split_sentences(text)] == [text]
+    assert "Heron!512" in one(text).content or "Orca?Blue;77" in one(text).content
+
+
 @pytest.mark.parametrize("text", ["hi", "Thanks a lot!", "ok, thanks", "好的，谢谢！", "哈哈哈", "嗯嗯"])
 def test_small_talk(text: str) -> None:
     assert classify(text)[0] == "small_talk"

@@ -12,6 +12,7 @@ from neuromem.text.slot_frames import (
     adds_a_value,
     answers_alike,
     asked_apart,
+    asks_the_newer_kind,
     change_evidence,
     definite_frame_change,
     ends_its_value,
@@ -19,6 +20,7 @@ from neuromem.text.slot_frames import (
     names_another_thing,
     one_thing,
     qualified_apart,
+    same_people,
 )
 from neuromem.text.value_changes import value_change
 
@@ -590,6 +592,45 @@ def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> N
             "儿子的同桌是个叫浩浩的小男孩。",
             False,
         ),
+        (
+            "报销单什么时候交？",
+            "公司的考勤表每月月底前确认。",
+            "公司的报销单每月25号前交。",
+            True,
+        ),  # 报销 / 单
+        ("老李的大儿子做什么的？", "老李的小儿子在老家开超市。", "老李的大儿子在深圳做程序员。", True),
+        ("我们的CFO是谁？", "我们的CTO是赵敏。", "我们的CFO是钱伟。", True),
+        (
+            "When is my flu jab?",
+            "My Covid booster's now booked for 17 October.",
+            "My flu jab is booked for 3 October.",
+            True,
+        ),
+        (
+            "What's the Italian place on Mill Lane called?",
+            "The Italian place on Bridge Street has rebranded as Trattoria Blu.",
+            "The Italian place on Mill Lane is called Nonna's.",
+            True,
+        ),
+        (
+            "How much was last year's water bill?",
+            "This year's water bill has come in at £455.",
+            "Last year's water bill was £410.",
+            True,
+        ),
+        ("去年过年在哪过的？", "今年过年改去婆婆家过。", "去年过年我们是在我妈家过的。", True),
+        (
+            "How much is the water bill?",
+            "This year's water bill has come in at £455.",
+            "Last year's water bill was £410.",
+            False,
+        ),
+        (
+            "Who is the head teacher at the kids' school?",
+            "The kids' school has a new head, Mr Achterberg, the old head retired at Easter.",
+            "The head teacher at the kids' school is Mrs Pryce.",
+            False,
+        ),
     ],
 )
 def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, old: str, apart: bool) -> None:
@@ -640,3 +681,88 @@ def test_answers_alike_reads_the_parents_and_a_liking(new: str, old: str, alike:
 )
 def test_a_statement_that_puts_one_more_value_beside_the_others(new: str, adds: bool) -> None:
     assert adds_a_value(new) is adds
+
+
+@pytest.mark.parametrize(
+    ("query", "old", "new", "asked"),
+    [
+        (
+            "What is my work email?",
+            "My email is anna.k@postbox.de.",
+            "My work email is a.kowalski@fernwood.io.",
+            True,
+        ),
+        (
+            "When is my flight back from Rome?",
+            "My flight to Rome is on Monday.",
+            "My flight back from Rome is on Thursday.",
+            True,
+        ),
+        ("从三亚回来的航班是哪天？", "我去三亚的航班是周一。", "从三亚回来的航班是周四。", True),
+        (
+            "Who is Tom's business partner?",
+            "Tom's partner is Lucy.",
+            "Tom's business partner is Ahmed.",
+            True,
+        ),
+        (
+            "What is my office extension?",
+            "My office extension is 4417.",
+            "My office extension is now 4492.",
+            False,
+        ),
+        ("What's the gym's monthly fee?", "The gym's monthly fee is £30.", "The gym fee is now £35.", False),
+        (
+            "Where does my sister live?",
+            "My sister lives in Leeds.",
+            "My sister's new flat is in York.",
+            False,
+        ),
+    ],
+)
+def test_a_query_for_the_newer_kind_of_a_thing(query: str, old: str, new: str, asked: bool) -> None:
+    """``asks_the_newer_kind``: both say "X is Y" of one thing, and the query names a kind of it only the newer one
+    says: the older one is another kind, not an earlier value. Not when both say one kind, nor when the query's extra
+    word is the older one's."""
+    assert asks_the_newer_kind(query, old, new) is asked
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "same"),
+    [
+        ("我表姐夫在青岛港开吊车。", "我表姐在青岛一家医院当护士。", False),  # 姐夫 is not 姐
+        ("我婆婆家冬天还是烧煤炉。", "我家冬天烧的是地暖。", False),
+        ("She's joined the choir.", "My mother-in-law is a governor at the primary school.", True),
+        ("My mother-in-law is a governor.", "My mum is a governor.", False),
+        (
+            "Auntie Sue sold the B&B and bought a bungalow in Scarborough.",
+            "My aunt still runs her B&B in Whitby.",
+            True,
+        ),
+        (
+            "我姐姐因为姐夫工作调动搬去了重庆。",
+            "我姐姐住在成都。",
+            True,
+        ),  # a cause names the brother-in-law in passing
+        ("二姨搬去了上海。", "三姨住在南京。", False),
+    ],
+)
+def test_words_for_people_by_marriage_and_the_longest_word(new: str, old: str, same: bool) -> None:
+    """``same_people`` knows kin by marriage (婆婆, "mother-in-law"), reads the longest word for a person (表姐夫 names
+    the 姐夫, not the 姐), "auntie" as "aunt", and a person a cause names (因为姐夫…) as named in passing."""
+    assert same_people(new, old, owners=True, asides=True) is same
+
+
+@pytest.mark.parametrize(
+    "new",
+    ["She's joined the church flower rota on top of that.", "He can swim a width without armbands now!"],
+)
+def test_one_more_thing_on_top_and_a_shared_preposition_end_nothing(new: str) -> None:
+    """ "On top of that" puts one more value beside the older one; a preposition both say ("without") names no slot."""
+    old = (
+        "My mother-in-law is a governor at the primary school."
+        if "rota" in new
+        else "Hamza can ride a bike without stabilisers."
+    )
+    assert adds_a_value(new) is ("rota" in new)
+    assert value_change(new, old) is None

@@ -58,6 +58,7 @@ from ..text.slot_frames import (
     answers_one_more,
     asked_apart,
     asked_of_another_person,
+    asks_the_newer_kind,
     change_evidence,
     ends_what_it_repeats,
     names_another_thing,
@@ -306,8 +307,11 @@ def _asked_of_the_newer(hits: Sequence[SearchHit], older: int, newer: int, query
     (``text.slot_frames.asked_apart`` the other way round: "我的银行卡密码是多少？" / 我把银行卡密码改成了660912 /
     我的爱奇艺密码是abc123): the older one is not shown as said earlier (:func:`_answered_later`). (They may still be
     put in time order: the newer one answers. A change recall reads in the words still ends the older one: kept
-    apart there, "My electricity plan is with Octopus at 28p" / "The unit rate dropped to 24p" lost its end.)"""
-    return bool(query) and asked_apart(query, hits[older].memory.content, hits[newer].memory.content)
+    apart there, "My electricity plan is with Octopus at 28p" / "The unit rate dropped to 24p" lost its end.) Nor
+    when the query names a kind of the thing only the newer one says (``text.slot_frames.asks_the_newer_kind``: "What
+    is my work email?" / "My email is …" / "My work email is …")."""
+    old, new = hits[older].memory.content, hits[newer].memory.content
+    return bool(query) and (asked_apart(query, old, new) or asks_the_newer_kind(query, old, new))
 
 
 def _users_words(record: MemoryRecord) -> bool:

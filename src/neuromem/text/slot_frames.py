@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from .slots import (
     _ADDITIVE,
@@ -297,6 +298,10 @@ _KIN_SYNONYMS_EN = {
     "mom": "mother",
     "mum": "mother",
     "dad": "father",
+    "auntie": "aunt",
+    "nan": "grandmother",
+    "gran": "grandmother",
+    "granny": "grandmother",
 }
 _BOTH_PARENTS = frozenset({"mother", "father"})
 #: A person named by a pronoun: "We moved her to Oak Park" speaks of the one person the older statement names
@@ -312,16 +317,20 @@ _TIME_CLAUSE_EN = re.compile(
 _TIME_CLAUSE_ZH = re.compile(r"^[^，,。；;]{1,12}?(?:以后|之后|后|以来)[，,]?(?=我)")
 
 
+#: zh: one word for a person (:data:`PEOPLE_ZH`), the longest that fits
+_PERSON_ZH = re.compile(rf"[二三四五六七八九]?(?:{'|'.join(sorted(PEOPLE_ZH, key=len, reverse=True))})")
+
+
 @lru_cache(maxsize=8192)
 def _people(text: str, zh: bool) -> frozenset[str]:
     """The words for people ``text`` names (``slots.PEOPLE_EN`` / ``PEOPLE_ZH``), but in a leading clause that
     only dates the statement (:data:`_TIME_CLAUSE_EN`)."""
     folded = _undated(_fold(text).casefold(), zh)
-    if zh:  # 二姨 and 三姨 are two people: a number before the word is part of it
-        return frozenset(
-            m.group() for p in PEOPLE_ZH for m in re.finditer(rf"[二三四五六七八九]?{p}", folded)
-        )
-    words = frozenset(w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:'s|')?", folded))
+    if zh:  # 二姨 and 三姨 are two people: a number before the word is part of it; 姐夫 is not 姐
+        return frozenset(m.group() for m in _PERSON_ZH.finditer(folded))
+    words = frozenset(
+        w.removesuffix("'s").removesuffix("'") for w in re.findall(r"[a-z]+(?:-in-laws?)?(?:'s|')?", folded)
+    )  # "my mother-in-law" is not "my mother"
     people = frozenset(_KIN_SYNONYMS_EN.get(w, w) for w in words & PEOPLE_EN)
     return people - _BOTH_PARENTS | {"parents"} if people >= _BOTH_PARENTS else people  # "Mum and Dad"
 
@@ -639,6 +648,10 @@ _AFTER_PREPOSITION_EN = re.compile(
 )
 
 
+#: zh: the person a cause names, told in passing: 我姐姐因为姐夫工作调动搬去了重庆 is of the sister
+_CAUSE_ZH = re.compile(rf"(?:因为|由于)[我你他她]?的?(?P<who>{_PERSON_ZH.pattern})")
+
+
 def _people_acted_on(clause: str, zh: bool) -> frozenset[str]:
     """The people a statement's first ``clause`` names only after its first verb (zh, jieba's flags: 拆迁款打到我爸卡上了)
     or after a preposition (en: "delivered to my neighbour"), and not before: the thing went to them or was done with
@@ -651,7 +664,8 @@ def _people_acted_on(clause: str, zh: bool) -> frozenset[str]:
             if w.flag.startswith("v") and w.flag != "vn":
                 break
             opening += w.word
-        return _people(clause, zh) - _people(opening, zh)
+        cause = frozenset(m.group("who") for m in _CAUSE_ZH.finditer(clause))
+        return _people(clause, zh) - (_people(opening, zh) - cause)
     after = " ".join(m.group("who") for m in _AFTER_PREPOSITION_EN.finditer(clause))
     rest = _AFTER_PREPOSITION_EN.sub(" ", clause)
     return _people(after, zh) - _people(rest, zh)
@@ -836,9 +850,11 @@ def _adds(new: str) -> bool:
 
 
 #: Beside ``slots._ADDITIVE``, words that put one more value in a list: "Add Octavia Butler to my favourite
-#: authors", "I added magnesium", "My favourite authors include …", "a second branch", 还会拉大提琴, 还开始收藏…, 再加一片
+#: authors", "I added magnesium", "My favourite authors include …", "a second branch", "She's joined the church flower
+#: rota on top of that", 还会拉大提琴, 还开始收藏…, 再加一片
 _ADDED = re.compile(
-    r"\b(?:add|adds|added|adding|include|includes|including|plus|a second|one more)\b|还[会在有学养买要报开]|再加|又加",
+    r"\b(?:add|adds|added|adding|include|includes|including|plus|a second|one more|on top of (?:that|this|it))\b"
+    r"|还[会在有学养买要报开]|再加|又加",
     re.IGNORECASE,
 )
 
@@ -1120,6 +1136,8 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     meant (the write side has no query: ``subjects_apart``)."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
     new, old = _fold(new), _fold(old)
+    if _periods_apart(query, new, old):
+        return True
     if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(_OWNED_OPENING.sub("", new)):
         return False
     if zh:
@@ -1136,6 +1154,69 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     own_en = (_opening_stems_en(new) | _changed_thing_stems_en(new)) - said_old - said_query
     asked_en = (_opening_stems_en(old) & said_query) - said_new
     return bool(own_en) and bool(asked_en)
+
+
+#: What a statement of the shape "X is Y" / X是Y names before its verb: the thing it gives a value (at most
+#: eight words, twelve characters)
+_COPULA_SUBJECT_EN = re.compile(r"^(?P<subject>(?:[\w'&-]+\s+){0,7}?[\w'&-]+?)\s+(?:is|are|was|were)\s+")
+_COPULA_SUBJECT_ZH = re.compile(r"^(?P<subject>[^，,。；;！!？?]{1,12}?)(?<![不就还可但总要也都只])是")
+
+
+def _copula_subject(text: str) -> frozenset[str]:
+    """The words of the thing a statement "X is Y" (X是Y) gives a value, but for words that say whose or which value
+    ("my", "new", 我的): "My flight back from Rome is on Thursday" → flight, back, Rome; 从三亚回来的航班是周四 →
+    从, 三亚, 回来, 航班. Empty for another shape."""
+    folded = _fold(text)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", folded))
+    m = (_COPULA_SUBJECT_ZH if zh else _COPULA_SUBJECT_EN).match(folded)
+    if m is None:
+        return frozenset()
+    if zh:
+        from ._jieba import cut_precise
+
+        return frozenset(
+            w for w in cut_precise(m.group("subject")) if w not in _NOT_MODIFIERS_ZH and w.strip()
+        )
+    return frozenset(
+        _stem(w.removesuffix("'s").casefold())
+        for w in re.findall(r"[\w'&-]+", m.group("subject"))
+        if w.casefold() not in STOPWORDS and w.casefold() not in _WHICH_VALUE_EN
+    ) - {_stem(p) for p in ("i", "we", "my", "our")}
+
+
+@lru_cache(maxsize=4096)
+def asks_the_newer_kind(query: str, old: str, new: str) -> bool:
+    """Both are statements "X is Y" of one thing (their subjects share a word), and the ``query`` says a word of the
+    ``new`` one's subject that ``old`` never says: it asks about the newer one's kind of the thing, and the older one
+    is another kind, not an earlier value ("What is my work email?": "My email is anna.k@postbox.de" / "My work email
+    is a.kowalski@fernwood.io"; "When is my flight back from Rome?": "My flight to Rome is on Monday" / "My flight
+    back from Rome is on Thursday"; 从三亚回来的航班是哪天？)."""
+    subject_old, subject_new = _copula_subject(old), _copula_subject(new)
+    if not subject_old or not subject_new or not subject_old & subject_new:
+        return False
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
+    if zh:
+        return any(w in query and w not in old for w in subject_new - subject_old)
+    said_old, said_query = said_stems(old), said_stems(query)
+    return bool((subject_new - said_old) & said_query)
+
+
+#: A period a statement is of: "last year's water bill", 去年过年, 这学期
+_PERIOD = re.compile(
+    r"\b(?:last|this|next)\s+(?:year|month|week|term|season|summer|winter|spring|autumn|christmas)\b"
+    r"|[去今明前]年|[上这下本]个?(?:月|周|学期|季度)",
+    re.IGNORECASE,
+)
+
+
+def _periods_apart(query: str, new: str, old: str) -> bool:
+    """``new`` and ``old`` are of two periods, and the ``query`` names ``old``'s and not ``new``'s: "How much was
+    last year's water bill?" asks about "Last year's water bill was £410", not "This year's water bill has come in at
+    £455" (去年过年在哪过的？)."""
+    period_new = {m.casefold() for m in _PERIOD.findall(new)}
+    period_old = {m.casefold() for m in _PERIOD.findall(old)}
+    asked = {m.casefold() for m in _PERIOD.findall(query)}
+    return bool(period_new) and bool((period_old - period_new) & asked) and not period_new & asked
 
 
 def _changed_thing_stems_en(text: str) -> set[str]:
@@ -1171,19 +1252,27 @@ _SPEAKERS_THING_ZH = re.compile(r"^我们?的")
 def _opening_stems_en(text: str) -> set[str]:
     """The stems of the common nouns and adjectives of the noun phrase ``text`` opens with (``_subject_phrase``) and
     of its "of" phrase ("The head of sales …" → head, sales), but for words that say which value, not which thing
-    (:data:`_WHICH_VALUE_EN`)."""
+    (:data:`_WHICH_VALUE_EN`); and the name of the place its "on", "in" or "at" phrase says ("The Italian place on
+    Mill Lane …" → place, mill, lane)."""
     phrase = _subject_phrase(text)
     rest = text.split(None, len(phrase) + 1)[len(phrase) + 1 :]
     words = rest[0].split() if rest else []
+    where: list[str] = []
     if words[:1] == ["of"]:
         phrase = [*phrase, *_subject_phrase("the " + " ".join(words[1:]))]
-    return {
-        _stem(w.casefold())
-        for w in phrase
-        if (re.fullmatch(r"[a-z][a-z0-9-]*", w) or _ACRONYM.fullmatch(w))
-        and w not in _WHICH_VALUE_EN
-        and w not in STOPWORDS
-    }  # "the under-14s": a lower-case word with digits names a thing too; "our CFO": so does a title's acronym
+    elif words[:1] in (["on"], ["in"], ["at"]) and phrase:
+        where = [w for w in _subject_phrase("the " + " ".join(words[1:])) if re.fullmatch(r"[A-Z][a-z]+", w)]
+    words = [w.removesuffix("'s") for w in phrase]  # "My Covid booster's now booked …": booster
+    return (
+        {
+            _stem(w.casefold())
+            for w in words
+            if (re.fullmatch(r"[a-z][a-z0-9-]*", w) or _ACRONYM.fullmatch(w))
+            and w not in _WHICH_VALUE_EN
+            and w not in STOPWORDS
+        }
+        | {_stem(w.casefold()) for w in where}
+    )  # "the under-14s": a lower-case word with digits names a thing too; "our CFO": so does a title's acronym
 
 
 #: A title or a thing said by its initials: CFO, CTO, MOT, HR
@@ -1197,15 +1286,34 @@ def _opening_things_zh(text: str) -> list[str]:
     from ._jieba import posseg_module
 
     out: list[str] = []
-    words = list(posseg_module().cut(_BA_OPENING_ZH.sub("", text)))
-    for n, w in enumerate(words):
-        noun = w.flag.startswith(("n", "vn")) and not w.flag.startswith("nr")  # 销售总监: a verbal noun too
-        next_is_de = n + 1 < len(words) and words[n + 1].word == "的"  # 车的备用钥匙: one character, owning
-        if (w.flag.startswith(_OPENING_END_ZH) and not noun) or w.word in "，,。；;：:":
+    words = _compound_nouns_zh(list(posseg_module().cut(_BA_OPENING_ZH.sub("", text))))
+    for n, (word, flag) in enumerate(words):
+        noun = (flag.startswith(("n", "vn")) and (not flag.startswith("nr") or _kin_word(word))) or bool(
+            flag == "eng" and _ACRONYM.fullmatch(word)
+        )
+        next_is_de = n + 1 < len(words) and words[n + 1][0] == "的"  # 车的备用钥匙: one character, owning
+        if (flag.startswith(_OPENING_END_ZH) and not noun) or word in "，,。；;：:":
             break
-        if noun and (len(w.word) >= 2 or next_is_de):
-            out.append(w.word)
+        if noun and (len(word) >= 2 or next_is_de):
+            out.append(word)
+    return out  # 销售总监: a verbal noun too; 小儿子, which jieba reads as a name, is a word for a person; CFO a title
+
+
+def _compound_nouns_zh(words: list[Any]) -> list[tuple[str, str]]:
+    """jieba's (word, flag) pairs, a verb and the one-character noun after it joined into one noun: 报销单, 考勤表 (jieba
+    cuts 报销 / 单)."""
+    out: list[tuple[str, str]] = []
+    for w in words:
+        if out and len(w.word) == 1 and w.flag == "n" and out[-1][1] == "v" and len(out[-1][0]) == 2:
+            out[-1] = (out[-1][0] + w.word, "n")
+        else:
+            out.append((w.word, w.flag))
     return out
+
+
+def _kin_word(word: str) -> bool:
+    """A word for a person (:data:`PEOPLE_ZH`) with a word before it that says which one: 小儿子, 大女儿."""
+    return any(word.endswith(p) for p in PEOPLE_ZH)
 
 
 #: Words before a Chinese noun that say whose or when, not which: 我的闹钟, 今年的团建

@@ -721,6 +721,28 @@ PEOPLE_EN = frozenset(
         "niece",
         "fiance",
         "fiancee",
+        # kin by marriage and by step, and those one lives with (not a landlord or a tutor: they act on one's things)
+        *(
+            "mother-in-law",
+            "father-in-law",
+            "sister-in-law",
+            "brother-in-law",
+            "son-in-law",
+            "daughter-in-law",
+        ),
+        *("in-laws", "stepson", "stepdaughter", "stepmother", "stepfather", "stepmum", "stepdad"),
+        *(
+            "grandson",
+            "granddaughter",
+            "grandchild",
+            "grandkids",
+            "godson",
+            "goddaughter",
+            "nan",
+            "gran",
+            "granny",
+        ),
+        *("auntie", "flatmate", "housemate"),
     ]
 )
 
@@ -758,6 +780,9 @@ PEOPLE_ZH = (
     "叔",
     "姨",
     "舅",
+    # kin by marriage, partners (not those who serve or teach: they act on one's things, 房东把房租涨到…)
+    *("姐夫", "妹夫", "嫂", "弟媳", "婆婆", "公公", "岳父", "岳母", "丈母娘", "老丈人", "姑", "侄", "外甥"),
+    *("孙子", "孙女", "婶", "男友", "女友", "对象"),
 )
 
 #: The template of a claim whose owner the words leave open: someone else changes "the X" ("the gym raised the
@@ -1488,6 +1513,9 @@ _ALIGN_STOP_EN = frozenset(
         "gets",
         "one",
         "ones",
+        # prepositions: shared, "… without stabilisers" / "… without armbands" name no one thing
+        *("without", "within", "across", "through", "towards", "toward", "against", "among", "between"),
+        *("during", "around", "behind", "beyond", "upon", "via", "per"),
     ]
 )
 _ALIGN_STOP_ZH = frozenset(

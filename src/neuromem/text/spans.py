@@ -22,7 +22,7 @@ _ABBREVIATIONS = (
     "No",
 )
 _SPLIT = re.compile(
-    r"(?<=[。！？!?；;])|\n+|"
+    r"(?<=[。！？；])|(?<=[!?;])(?![\w@#$%&*])|\n+|"  # "Heron!512", "Yahoo!Mail": one word, not two sentences
     + "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)
     + r"(?<=[.])\s+"
 )
