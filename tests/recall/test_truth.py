@@ -1092,6 +1092,10 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
         ("What is my address?", False),
         ("Which bus goes to work?", False),
         ("What council tax band is our house in?", False),
+        ("What glasses do I need?", False),  # plural in form, one thing
+        ("Which hearing aids does Grandpa have?", False),
+        ("Which earbuds do I use?", False),
+        ("Which sports do my kids play?", True),
     ],
 )
 def test_a_question_for_many_values_is_told_from_one_for_a_value(query: str, many: bool) -> None:

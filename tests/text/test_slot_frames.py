@@ -20,6 +20,7 @@ from neuromem.text.slot_frames import (
     names_another_thing,
     one_thing,
     qualified_apart,
+    replacement_evidence,
     same_people,
 )
 from neuromem.text.value_changes import value_change
@@ -677,6 +678,8 @@ def test_answers_alike_reads_the_parents_and_a_liking(new: str, old: str, alike:
         ("I added a subscription to the New Yorker.", True),
         ("I moved to Leeds.", False),
         ("我换成了佳明手表。", False),
+        ("We've gone weekly, Wednesday nights, the campaign's got too good.", False),  # "too" of degree
+        ("We've got a rabbit too.", True),
     ],
 )
 def test_a_statement_that_puts_one_more_value_beside_the_others(new: str, adds: bool) -> None:
@@ -766,3 +769,18 @@ def test_one_more_thing_on_top_and_a_shared_preposition_end_nothing(new: str) ->
     )
     assert adds_a_value(new) is ("rota" in new)
     assert value_change(new, old) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Still doing Manchester, but I've deferred my place to next year.", "deferred"),
+        ("We've gone weekly, Wednesday nights.", "'ve gone weekly"),
+        ("最后还是定了岩板，好打理。", "最后还是定了"),
+        ("姥姥腰扭了，孩子改送奶奶家。", "改送"),
+    ],
+)
+def test_words_of_a_change_deferred_gone_weekly_and_a_choice_made_at_last(text: str, words: str) -> None:
+    """A deferral and a new frequency say a change; a choice made at last (最后还是定了) and 改 before a verb tell
+    a replacement, for recall's ordering only."""
+    assert replacement_evidence(text) == words

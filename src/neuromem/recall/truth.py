@@ -124,11 +124,20 @@ _ASKS_ABOUT_TIME = re.compile(
 )
 
 
+#: Nouns plural in form that name one thing ("What glasses do I need?", "Which hearing aids does Grandpa have?")
+_ONE_THING_PLURALS = (
+    r"(?:sun|eye)?glasses\b|spectacles\b|(?:hearing\s+)?aids\b|trousers\b|jeans\b|pants\b|shorts\b|pyjamas\b|"
+    r"pajamas\b|tights\b|(?:head|ear)phones\b|earbuds\b|scissors\b|braces\b|contacts\b|lenses\b|goggles\b|"
+    r"binoculars\b|premises\b|headquarters\b|savings\b|earnings\b|means\b|news\b|series\b|species\b"
+)
 #: A question that asks for the values of a relation of many ("Which supplements do I take?", "Who are my favourite
 #: authors?", 我会哪些乐器？): every value it finds is an answer, none an earlier one
 _ASKS_FOR_MANY = re.compile(
     r"\b(?:what|which|who)\s+are\b|\blist\b|\ball\s+(?:the|my|of)\b"
-    r"|\b(?:what|which)\s+(?!(?:is|was|does|has)\b)(?:[a-z-]+\s+){0,2}?(?!\w*(?:ss|us)\b)\w+s\s+(?:do|does|did|have|has|are|were|can|will)\b"
+    r"|\b(?:what|which)\s+(?!(?:is|was|does|has)\b)(?:[a-z-]+\s+){0,2}?(?!\w*(?:ss|us)\b)(?!"
+    + _ONE_THING_PLURALS
+    + r")\w+s"
+    r"\s+(?:do|does|did|have|has|are|were|can|will)\b"
     r"|哪些|哪几|都有|有什么",
     re.IGNORECASE,
 )

@@ -134,7 +134,8 @@ _REPLACING_EN = re.compile(
     re.IGNORECASE,
 )
 _REPLACING_ZH = re.compile(
-    r"转学|调去|调往|提额|降额|改(?:打|吃|喝|坐|骑|开|住|在|练|学|做|读|看)|压到|砍到|缩减到|"
+    r"转学|调去|调往|提额|降额|改(?:打|吃|喝|坐|骑|开|住|在|练|学|做|读|看|送|去|走|用|上)|压到|砍到|缩减到|"
+    r"(?:最后|最终)(?:还是)?(?:定了|选了|决定)|"  # 最后还是定了岩板: a choice made at last
     r"不[\u4e00-\u9fff]了"  # 半马不跑了: a state said to stop
 )
 

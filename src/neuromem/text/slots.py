@@ -398,7 +398,8 @@ _CHANGE_EN = re.compile(
     r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
     r"these days|nowadays|went (?:up|down)|raised|lowered|increased|decreased|dropped|rose|jumped|replaced|"
     r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from)|rescheduled|postponed|delayed|"
-    r"pushed (?:back |out )?to|brought forward)\b",
+    r"pushed (?:back |out )?to|brought forward|deferred|"
+    r"(?:have|'ve|has|'s) gone (?:weekly|monthly|daily|fortnightly|part[- ]time|full[- ]time))\b",
     re.IGNORECASE,
 )
 _CHANGE_ZH = re.compile(
@@ -1377,11 +1378,13 @@ def slot_of(text: str) -> Claim | None:
     return claim_of(text)
 
 
+#: Words that put one more value beside the others. "又搬家了" is a change again, not one more; "too" adds where a clause
+#: ends ("I have a cat too"), not before a word it qualifies ("too many late nights", "the campaign's got too good")
 _ADDITIVE = re.compile(
-    r"\b(?:also|too(?!\s+(?:many|much|little|few|late|early|long|far|often|soon|busy|tired|expensive|cheap|big|small|hard|young|old|high|low|hot|cold)\b)|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
+    r"\b(?:also|too(?=\s*(?:[,.;:!?)]|$))|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
     r"又(?!搬|换|改|涨|降|跳|调|升|考)",
     re.IGNORECASE,
-)  # "又搬家了" is a change again, not one more; "too many late nights" adds nothing
+)
 _VALUE_STOP = frozenset(
     [
         "a",
@@ -1571,7 +1574,8 @@ _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
     r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|rescheduled|"
-    r"pushed (?:back |out )?to|brought forward|delayed|"
+    r"pushed (?:back |out )?to|brought forward|delayed|deferred|"
+    r"(?:have|'ve|has|'s) gone (?:weekly|monthly|daily|fortnightly|part[- ]time|full[- ]time)|"
     r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b",
     re.IGNORECASE,
 )
