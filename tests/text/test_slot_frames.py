@@ -10,6 +10,7 @@ from neuromem.text.slot_frames import (
     FRAME_COSINE,
     FRAME_MAX_WORDS,
     adds_a_value,
+    answers_after_a_plan,
     answers_alike,
     asked_apart,
     asks_the_newer_kind,
@@ -680,6 +681,8 @@ def test_answers_alike_reads_the_parents_and_a_liking(new: str, old: str, alike:
         ("我换成了佳明手表。", False),
         ("We've gone weekly, Wednesday nights, the campaign's got too good.", False),  # "too" of degree
         ("We've got a rabbit too.", True),
+        ("弄好了，装的断桥铝，下雨再也不往里潲了。", False),  # 再也不: never again
+        ("看了样板间，又想铺木地板了。", False),  # 又想: a mind changed again
     ],
 )
 def test_a_statement_that_puts_one_more_value_beside_the_others(new: str, adds: bool) -> None:
@@ -784,3 +787,20 @@ def test_words_of_a_change_deferred_gone_weekly_and_a_choice_made_at_last(text: 
     """A deferral and a new frequency say a change; a choice made at last (最后还是定了) and 改 before a verb tell
     a replacement, for recall's ordering only."""
     assert replacement_evidence(text) == words
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "after"),
+    [
+        ("弄好了，装的断桥铝，下雨再也不往里潲了。", "我家阳台准备封窗。", True),
+        ("看了样板间，又想铺木地板了。", "客厅打算铺瓷砖。", True),
+        ("We went with the oak in the end.", "We're planning to put a walnut floor in the hall.", True),
+        ("My sister lives in Munich.", "I'm planning to move to Berlin.", False),  # another person
+        ("Can you recommend a tiler?", "客厅打算铺瓷砖。", False),
+        ("I've also booked a hotel.", "I'm going to fly to Rome in May.", False),  # one more
+    ],
+)
+def test_a_plan_is_answered_by_what_was_said_of_it_later(new: str, old: str, after: bool) -> None:
+    """``answers_after_a_plan``: an older plan and a newer statement of the same people that asks for nothing and adds
+    nothing are put in time order (recall), the plan shown as said earlier."""
+    assert answers_after_a_plan(new, old) is after

@@ -775,6 +775,23 @@ def answers_one_more(new: str, old: str) -> bool:
     )
 
 
+def answers_after_a_plan(new: str, old: str) -> bool:
+    """``old`` is a plan (打算, 准备, "planning to"), and ``new``, one statement long, says what became of it or a plan
+    made since, of the same people, asking and requesting nothing (我家阳台准备封窗 / 弄好了，装的断桥铝…; 客厅打算铺
+    瓷砖 / 看了样板间，又想铺木地板了): a plan is answered by what was said of it later."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    folded_new, folded_old = _fold(new), _fold(old)
+    return (
+        zh == bool(re.search(r"[\u4e00-\u9fff]", old))
+        and bool((_FUTURE_ZH if zh else _FUTURE_EN).search(folded_old))
+        and one_statement_long(folded_old)
+        and not folded_new.rstrip().endswith(("?", "？"))
+        and not (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(folded_new)
+        and not _adds(new)
+        and _one_statement_of_the_same(new, old)
+    )
+
+
 def _answers_with_a_value(new: str, old: str) -> bool:
     """:func:`states_a_value`, but the newer statement read for recall's ordering: its first clause (zh: sentence) when
     it is longer than one statement but not than two ("All the family photos live on a Synology box in the hall
@@ -840,8 +857,9 @@ def _many_word(word: str, zh: bool) -> bool:
 
 #: Words that take back an "also" of ``slots._ADDITIVE`` for ordering what recall found: "moved to another flat",
 #: 又开始吃鱼 tell a change, not one more value (at write time they would end too much: 又开始 / 今年开始); 又 before
-#: a word of change or of a notice tells one more change (今天又通知，班车改在…; 又改到, 又换了, 又搬)
-_REPLACED_BY_ANOTHER = re.compile(r"\bto another\b|又开始|又(?=通知|改|换|搬|调|涨|降|挪)")
+#: a word of change or of a notice tells one more change (今天又通知，班车改在…; 又改到, 又换了, 又搬), and 又想 a
+#: mind changed again (看了样板间，又想铺木地板了)
+_REPLACED_BY_ANOTHER = re.compile(r"\bto another\b|又开始|又(?=通知|改|换|搬|调|涨|降|挪|想)")
 
 
 def _adds(new: str) -> bool:

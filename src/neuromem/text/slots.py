@@ -1379,9 +1379,10 @@ def slot_of(text: str) -> Claim | None:
 
 
 #: Words that put one more value beside the others. "又搬家了" is a change again, not one more; "too" adds where a clause
-#: ends ("I have a cat too"), not before a word it qualifies ("too many late nights", "the campaign's got too good")
+#: ends ("I have a cat too"), not before a word it qualifies ("too many late nights", "the campaign's got too good");
+#: 再也不 is "never again", no 也 of one more
 _ADDITIVE = re.compile(
-    r"\b(?:also|too(?=\s*(?:[,.;:!?)]|$))|as well|another|additionally|in addition|besides)\b|还有|也|另外|"
+    r"\b(?:also|too(?=\s*(?:[,.;:!?)]|$))|as well|another|additionally|in addition|besides)\b|还有|(?<!再)也|另外|"
     r"又(?!搬|换|改|涨|降|跳|调|升|考)",
     re.IGNORECASE,
 )
