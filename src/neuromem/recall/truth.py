@@ -599,7 +599,9 @@ def newer_first(
         if a in at and b in at and not _another_thing_asked(ordered, at[a], at[b], query):
             pairs.add((min(at[a], at[b]), max(at[a], at[b])))
     pairs.update(answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN, texts_agree=answers_in_turn))
-    pairs.update(answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN, texts_agree=answers_after_a_plan))
+    pairs.update(
+        answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN, texts_agree=answers_after_a_plan)
+    )
     one_value = set(pairs)  # pairs that give one thing a value each: the older one is shown as said earlier
     pairs.update(answer_alike(ordered, query=query, wide=WIDE_ANSWER_MARGIN, texts_agree=answers_one_more))
     pairs.update((min(a, b), max(a, b)) for a, b in same_frame(ordered, query=query))
