@@ -798,6 +798,11 @@ def test_words_of_a_change_deferred_gone_weekly_and_a_choice_made_at_last(text: 
         ("My sister lives in Munich.", "I'm planning to move to Berlin.", False),  # another person
         ("Can you recommend a tiler?", "客厅打算铺瓷砖。", False),
         ("I've also booked a hotel.", "I'm going to fly to Rome in May.", False),  # one more
+        (
+            "My commute takes 30 minutes.",
+            "I was thinking of listening to audiobooks on the way.",
+            False,
+        ),  # a thought
     ],
 )
 def test_a_plan_is_answered_by_what_was_said_of_it_later(new: str, old: str, after: bool) -> None:

@@ -775,15 +775,20 @@ def answers_one_more(new: str, old: str) -> bool:
     )
 
 
+#: A plan made, not one thought about ("I was thinking of listening to audiobooks", 考虑): 打算, 准备, "planning to"
+_FIRM_PLAN_EN = re.compile(r"\b(?:plan(?:ning)? to|going to|gonna|about to)\b", re.IGNORECASE)
+_FIRM_PLAN_ZH = re.compile(r"打算|准备|计划")
+
+
 def answers_after_a_plan(new: str, old: str) -> bool:
-    """``old`` is a plan (打算, 准备, "planning to"), and ``new``, one statement long, says what became of it or a plan
+    """``old`` is a plan made (:data:`_FIRM_PLAN_EN`, :data:`_FIRM_PLAN_ZH`), and ``new``, one statement long, says what became of it or a plan
     made since, of the same people, asking and requesting nothing (我家阳台准备封窗 / 弄好了，装的断桥铝…; 客厅打算铺
     瓷砖 / 看了样板间，又想铺木地板了): a plan is answered by what was said of it later."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     folded_new, folded_old = _fold(new), _fold(old)
     return (
         zh == bool(re.search(r"[\u4e00-\u9fff]", old))
-        and bool((_FUTURE_ZH if zh else _FUTURE_EN).search(folded_old))
+        and bool((_FIRM_PLAN_ZH if zh else _FIRM_PLAN_EN).search(folded_old))
         and one_statement_long(folded_old)
         and not folded_new.rstrip().endswith(("?", "？"))
         and not (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(folded_new)
