@@ -1205,7 +1205,7 @@ def _copula_subject(text: str) -> frozenset[str]:
         _stem(w.removesuffix("'s").casefold())
         for w in re.findall(r"[\w'&-]+", m.group("subject"))
         if w.casefold() not in STOPWORDS and w.casefold() not in _WHICH_VALUE_EN
-    ) - {_stem(p) for p in ("i", "we", "my", "our")}
+    )
 
 
 @lru_cache(maxsize=4096)

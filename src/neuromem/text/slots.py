@@ -394,12 +394,15 @@ _FUTURE_EN = re.compile(
     re.IGNORECASE,
 )
 
+#: A plan put off or a new frequency: "I've deferred my place to next year", "We've gone weekly"
+_NEW_SCHEDULE_EN = (
+    r"deferred|(?:have|'ve|has|'s) gone (?:weekly|monthly|daily|fortnightly|part[- ]time|full[- ]time)"
+)
 _CHANGE_EN = re.compile(
     r"\b(?:changed?|changing|now|no longer|any ?more|moved|moving|relocated|switched|new|updated|instead|"
     r"these days|nowadays|went (?:up|down)|raised|lowered|increased|decreased|dropped|rose|jumped|replaced|"
     r"just (?:got|started|joined)|starting (?:today|tomorrow|next|this|from)|rescheduled|postponed|delayed|"
-    r"pushed (?:back |out )?to|brought forward|deferred|"
-    r"(?:have|'ve|has|'s) gone (?:weekly|monthly|daily|fortnightly|part[- ]time|full[- ]time))\b",
+    r"pushed (?:back |out )?to|brought forward|" + _NEW_SCHEDULE_EN + r")\b",
     re.IGNORECASE,
 )
 _CHANGE_ZH = re.compile(
@@ -1575,8 +1578,7 @@ _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
     r"bumped|boosted|reduced|dropped|renewed|rebranded|swapped|traded|reassigned|took over|rescheduled|"
-    r"pushed (?:back |out )?to|brought forward|delayed|deferred|"
-    r"(?:have|'ve|has|'s) gone (?:weekly|monthly|daily|fortnightly|part[- ]time|full[- ]time)|"
+    r"pushed (?:back |out )?to|brought forward|delayed|" + _NEW_SCHEDULE_EN + r"|"
     r"no longer|from now on|these days|nowadays|started|transferred|relocated|replaced)\b",
     re.IGNORECASE,
 )
