@@ -23,6 +23,7 @@ from bench.updates import (
     FRESH6,
     FRESH7,
     FRESH8,
+    FRESH9,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -126,6 +127,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH6_SETS, 800, FRESH6),
         (module.FRESH7_SETS, 900, FRESH7),
         (module.FRESH8_SETS, 1000, FRESH8),
+        (module.FRESH9_SETS, 1100, FRESH9),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -143,6 +145,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH6, 800, 899),
         (FRESH7, 900, 999),
         (FRESH8, 1000, 1099),
+        (FRESH9, 1100, 1199),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

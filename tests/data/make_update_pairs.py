@@ -50,6 +50,8 @@ FRESH7_OUT = Path(__file__).with_name("update_pairs_fresh7.jsonl")
 FRESH7_FROM = 900  # the seventh fresh set's first record number
 FRESH8_OUT = Path(__file__).with_name("update_pairs_fresh8.jsonl")
 FRESH8_FROM = 1000  # the eighth fresh set's first record number
+FRESH9_OUT = Path(__file__).with_name("update_pairs_fresh9.jsonl")
+FRESH9_FROM = 1100  # the ninth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -1810,6 +1812,151 @@ FRESH8_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A ninth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh9.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1100.
+# fmt: off
+FRESH9_EN_UPDATES = [
+    (1, "My locker at the leisure centre pool is number 56.|They've redone the changing rooms and handed out new lockers, mine's 203.", "Which locker is mine at the pool?", "203", "56"),
+    (3, "My brother-in-law Callum drives for Deliveroo.|A:Is Callum still doing the Deliveroo shifts?|He's got a proper job now, driving a forklift at the Amazon depot in Dunstable.", "What does Callum do for a living?", "forklift", "Deliveroo"),
+    (1, "I run the parkrun at Bushy Park every Saturday.|Knee's gone, so no more parkrun for me; the physio says swimming only till spring.", "Am I still running at Bushy Park?", "no more parkrun", "every Saturday"),
+    (1, "The chimney sweep is booked for Tuesday morning.|He's moved us to Wednesday, same time.|Now it's Friday, his van broke down on the M62.", "When is the chimney sweep coming?", "Friday", "Wednesday"),
+    (3, "Our daughter's orthodontist is at the Smile Clinic on Hill Road.|A:Shall I save the orthodontist's number in your contacts?|Hang on, her care's been transferred to Dr Adeyemi at the hospital, so it's his number you'll want.", "Who is looking after our daughter's braces?", "Adeyemi", "Smile Clinic"),
+    (1, "I train with a Garmin Forerunner 245.|Ridiculous morning: the strap snapped halfway through my intervals, so I finally ordered the Coros Pace 3 I'd been eyeing, it turned up at lunch and I'm wearing it now, and the old Garmin is going to my nephew.", "Which sports watch do I wear for training?", "Coros Pace 3", "Forerunner 245"),
+    (1, "My name on the club Discord is wolfie_93.|Changed my handle on the club Discord to the_quiet_keeper.", "What's my username on the club server?", "the_quiet_keeper", "wolfie_93"),
+    (3, "Dad's on warfarin.|The anticoagulant clinic switched Dad onto apixaban, so no more INR checks for him.", "Which blood thinner is my father taking?", "apixaban", "warfarin"),
+    (1, "We're in seats G14 and G15 for the play.|Box office rang about a restricted view, so they've shifted us along the same row to G21 and G22.", "Which seats do we have for the play?", "G21", "G14"),
+    (3, "Our book club meets at the Crown and Anchor.|The Crown and Anchor has closed, so book club is at Hazel's flat from now on.", "Where does book club meet these days?", "Hazel's flat", "at the Crown and Anchor"),
+    (1, "I listen to podcasts on Spotify.|A:Want me to add this episode to your Spotify queue?|Don't bother, I've moved all my podcasts over to Pocket Casts, the ads were driving me mad.", "Which app do I use for podcasts?", "Pocket Casts", "on Spotify"),
+    (3, "Our rabbit Clover lives in a hutch at the bottom of the garden.|We've brought Clover indoors for the winter, she's got a pen in the utility room.", "Where is Clover kept?", "utility room", "hutch"),
+    (1, "I'm on the waiting list for an allotment.|Got the letter this morning: plot 14B at Fernhill is mine!", "Do I have an allotment?", "plot 14B", "waiting list"),
+    (1, "My target pace for the 10k is 5:30 per km.|What's a good stretch for a tight lower back?|Coach reckons I'm selling myself short, so we've set 5:10 a kilometre as the target.", "What pace am I aiming for in the 10k?", "5:10", "5:30"),
+    (3, "Priyanka sits next to me in the open-plan bit.|Priyanka got her own office when she made director, down the corridor by the lifts.", "Where does Priyanka sit?", "her own office", "next to me"),
+    (1, "My emergency contact at work is my mum.|I've changed my emergency contact with HR to my partner, Jules.", "Who would work ring in an emergency?", "Jules", "my mum"),
+    (3, "The family car is the blue Zafira.|We don't have the Zafira any more, it failed its MOT that badly; we're driving a secondhand Kia Ceed.", "What's our family car?", "Kia Ceed", "blue Zafira"),
+    (3, "Leanne's hen do is in Bath.|They've changed it to Brighton, Bath was fully booked.|A:Is it definitely Brighton then?|No, final answer is Cardiff, the trains are cheaper for everyone.", "Where is Leanne's hen weekend?", "Cardiff", "Brighton"),
+    (1, "I usually go to bed around 11.|The baby's finally sleeping through and Rob does the weekend feeds, so honestly I'm asleep by half nine most nights, which would have horrified twenty-year-old me.", "What time do I go to sleep these days?", "half nine", "around 11"),
+    (3, "The Riverside Trust's chair is Geoffrey Olu.|At the AGM the trustees elected Nadia Kowal as chair; Geoffrey is staying on as treasurer.", "Who chairs the Riverside Trust?", "Nadia Kowal", "Geoffrey Olu"),
+    (1, "Our window cleaner comes every four weeks.|We've gone to every eight weeks with the window cleaner, money's tight.", "How often do we have the windows done?", "every eight weeks", "every four weeks"),
+    (3, "The Harbour rollout goes live on 1 June.|Harbour has slipped again; the steering group signed off 15 July this morning.", "When does Harbour launch?", "15 July", "1 June"),
+    (1, "I'm taking Spanish evening classes at the college.|I dropped out after Christmas, couldn't keep up with the homework on top of work.", "Am I still learning Spanish?", "dropped out", "taking Spanish evening classes"),
+    (3, "My mate Jamal is single.|Jamal's been seeing a woman called Rosa from his climbing wall for about two months.", "Is Jamal with anyone?", "Rosa", "single"),
+    (1, "My parking space at work is P-17.|A:Shall I remind you to move the car from P-17 before the resurfacing?|No need, facilities have given me a spot in the multi-storey, level 3, bay 41.", "Where do I park at work?", "bay 41", "P-17"),
+    (3, "Our dog Pickle eats Harrington's kibble.|The vet's put Pickle on a hypoallergenic diet, Hill's z/d, because of his itchy skin.", "What food is Pickle on?", "Hill's z/d", "Harrington's"),
+    (1, "Order me a flat white, please.|Oh, make it an oat latte, I'm off dairy this week.", "What coffee did I ask for?", "oat latte", "flat white"),
+    (3, "Tomasz is a contractor on our team.|Tomasz accepted the permanent offer, he's on the payroll as staff from Monday.", "What's Tomasz's employment status?", "permanent", "contractor"),
+    (1, "I live at 14 Orchard Close.|We've only moved three doors down, so it's 20 Orchard Close.", "What's my house number?", "20 Orchard Close", "14 Orchard Close"),
+    (3, "Granny's in Ward 7 at the General.|They moved her to the stroke unit on Ward 12.|She's been discharged to Rowan House, the rehab place, for a few weeks.", "Where is Granny now?", "Rowan House", "Ward 12"),
+]
+FRESH9_ZH_UPDATES = [
+    (1, "我手机用的是移动58元的套餐。|上个月改成了19元的保号套餐，反正平时都连家里的宽带。", "我现在用的什么手机套餐？", "19元", "58元"),
+    (3, "我闺女学钢琴，考完了四级。|助手:你闺女钢琴考到几级了？|今年暑假刚过了六级，老师说明年可以冲一冲八级。", "我女儿钢琴过了几级？", "六级", "四级"),
+    (1, "我每天晚上都去广场跳舞。|腰扭了以后就不去跳了，改成在小区里慢慢走两圈。", "我晚上还跳舞吗？", "不去跳了", "每天晚上都去广场"),
+    (3, "我们单位食堂是承包给一个东北老板的。|食堂换人了，现在是一家连锁团餐公司在做，菜的花样多了不少。", "我们单位食堂现在谁在做？", "团餐公司", "东北老板"),
+    (1, "周六约了闺蜜去看电影。|她临时有事，改成周日下午了。|周日又说要下暴雨，最后定在下周六晚上那场。", "我跟闺蜜哪天去看电影？", "下周六晚上", "周日下午"),
+    (3, "我公公在老家带孙子。|今年开春公公也来城里了，在我们小区看车棚，一个月两千。", "我公公现在在干啥？", "看车棚", "带孙子"),
+    (1, "我的微信昵称叫“向日葵”。|微信昵称改成“一只小咸鱼”了，头像也换了。", "我微信名叫什么？", "一只小咸鱼", "向日葵"),
+    (3, "我们家猫一直吃皇家的猫粮。|助手:猫粮要不要还按皇家的帮你下单？|别，兽医说它肾不太好，现在只能吃处方粮，买希尔斯的。", "我家猫现在吃哪种粮？", "希尔斯", "皇家"),
+    (1, "我在公司12楼东区办公。|还是12楼，只是换到西区靠窗的工位了。", "我的工位在哪个区？", "西区", "东区"),
+    (3, "小区的门禁用的是刷卡。|物业把门禁升级了，现在刷脸进，原来的卡都作废了。", "我们小区现在怎么进大门？", "刷脸", "刷卡"),
+    (1, "我开的是一辆二手的飞度。|折腾了一整天，早上去4S店提了新买的比亚迪秦，手续办到中午，下午又赶去把飞度过户给了我表弟，晚上还得请销售吃顿饭，累死了。", "我现在开什么车？", "比亚迪秦", "飞度"),
+    (3, "我们门店的店长是小罗。|小罗被调去开新店了，总部派来的新店长叫许婷。", "我们店现在归谁管？", "许婷", "小罗"),
+    (1, "我每天早上喝一杯美式。|空气炸锅烤红薯要多久？|最近胃不舒服，咖啡戒了，早上改喝小米粥。", "我早上喝什么？", "小米粥", "美式"),
+    (3, "我奶奶住在镇上的老房子里。|老房子拆迁了，奶奶搬到我二叔家住了。", "我奶奶现在住在哪？", "二叔家", "老房子"),
+    (1, "我血压一直在150/95左右。|按时吃药加上每天快走，上周复查降到了130/85。", "我最近血压多少？", "130/85", "150/95"),
+    (3, "孩子学校的校车司机是老周。|助手:还是老周开校车吗？|老周退休了，这学期换了个年轻司机，大家都叫他小严。", "现在谁开孩子的校车？", "小严", "老周"),
+    (3, "我们家狗每天遛两次。|后来改成早中晚三次。|它做了膝盖手术，医生让先每天只遛一次，十分钟以内。", "我们家狗一天遛几回？", "只遛一次", "早中晚三次"),
+    (3, "我弟在上海读研。|我弟毕业了，留在上海一家券商做研究员。", "我弟现在在做什么？", "研究员", "读研"),
+    (1, "我每周六去医院做理疗。|理疗的疗程做完了，医生说不用再去了，在家自己练就行。", "我周末还得跑医院吗？", "疗程做完了", "每周六去医院做理疗"),
+    (3, "我们家那台冰箱是海尔的双开门。|海尔那台压缩机坏了，修不值当，换了台美的的十字门。", "家里的冰箱是什么牌子的？", "美的", "海尔"),
+    (1, "我每周三晚上上游泳课。|助手:今晚游泳课要提醒你带泳镜吗？|不用啦，教练把课调到周四了，今晚没课。", "我的游泳课是星期几？", "周四", "周三"),
+    (3, "我们公司的班车在地铁站接人。|班车路线调了，现在从高铁站发车，地铁站那个点取消了。", "公司班车现在从哪里发车？", "高铁站", "在地铁站"),
+    (1, "我在驾校报的是手动挡。|教练说我离合老是熄火，帮我转到了自动挡的班，补了八百块钱。", "我在驾校学的是哪种挡？", "自动挡", "手动挡"),
+    (3, "我发小在老家当辅警。|听说他考上了编制，分到县里的市场监管局，天天去查小饭馆的后厨。", "我发小现在在哪工作？", "市场监管局", "辅警"),
+    (1, "帮我把闹钟定在六点半。|算了，明天不用送孩子，定到七点十分吧。", "明天闹钟几点响？", "七点十分", "六点半"),
+    (3, "我们家那只鹦鹉叫豆豆。|孩子非说豆豆不好听，给它改名叫“小将军”了。", "家里鹦鹉叫什么名字？", "小将军", "豆豆"),
+    (1, "我在建行有一笔三年的定期，利率2.6%。|到期后续存了，同样是三年，利率只有1.95%了。", "我那笔定期现在利率多少？", "1.95%", "2.6%"),
+    (3, "我舅舅在广州开出租。|后来改跑网约车了。|今年他不跑车了，回老家承包了个鱼塘。", "我舅舅现在干哪行？", "鱼塘", "网约车"),
+    (1, "我老家的房子租给了一对小夫妻，一个月八百。|那对小夫妻搬走了，新租客是个开面馆的，一个月给一千。", "老家的房子租金现在多少？", "一千", "八百"),
+    (3, "我女儿的英语在外面机构补。|助手:还在那家机构补英语吗？|机构跑路了，钱都没退，现在请了个大学生一对一上门辅导。", "我女儿英语现在怎么补？", "大学生", "机构补"),
+]
+FRESH9_EN_MULTI = [
+    (1, "I speak Welsh at home with my gran.|I've been doing Duolingo Italian for a year and can hold a basic conversation now.", "Which languages can I speak besides English?", "Italian", "Welsh"),
+    (3, "My son Arlo is allergic to kiwi.|A:Any other allergies I should note for Arlo?|The hospital confirmed he's allergic to sesame as well.", "What is Arlo allergic to?", "sesame", "kiwi"),
+    (1, "I play five-a-side on Mondays.|Signed up for walking netball on Thursdays too, don't laugh.", "What sport do I play during the week?", "walking netball", "five-a-side"),
+    (3, "Our restaurant has a Michelin Bib Gourmand.|We just picked up two AA rosettes as well!", "What awards has our restaurant got?", "AA rosettes", "Bib Gourmand"),
+    (1, "I've got a National Trust membership.|A:Want me to keep a list of your memberships?|Yes, and add English Heritage, I joined at Stonehenge on Sunday.", "Which heritage memberships do I have?", "English Heritage", "National Trust"),
+    (3, "Auntie Gwen has two grandsons.|Auntie Gwen's got a granddaughter now too, Ffion, born on Tuesday.", "What grandchildren does Auntie Gwen have?", "granddaughter", "two grandsons"),
+    (1, "I'm a first-aider at work.|HR have trained me up as a mental health first aider as well.", "What workplace roles have I got?", "mental health", "first-aider"),
+    (3, "Our allotment grows potatoes and runner beans.|We've put in a row of asparagus this year, though it won't crop for two years.", "What do we grow on the allotment?", "asparagus", "potatoes;runner beans"),
+    (1, "I've had my ears pierced since I was twelve.|Had my nose done on Saturday, just a tiny silver stud.", "Which piercings have I got?", "nose", "ears"),
+    (3, "The community centre runs a baby and toddler group.|It's added a chair yoga session for the over-sixties on Wednesday mornings.", "What sessions does the community centre put on?", "chair yoga", "toddler group"),
+]
+FRESH9_ZH_MULTI = [
+    (1, "我小时候学过二胡。|这两年又自学了尤克里里，能弹好几首歌了。", "我会玩什么乐器？", "尤克里里", "二胡"),
+    (3, "我儿子对芒果过敏。|助手:还有别的过敏吗？|上次吃了虾，满身起疹子，医生说海鲜也过敏。", "我儿子哪些东西不能吃？", "海鲜", "芒果"),
+    (1, "我家楼顶搭了个鸽棚，养了十几只信鸽。|前阵子又在楼顶砌了个小池子，放了几条锦鲤。", "我家楼顶养了些什么？", "锦鲤", "信鸽"),
+    (3, "我老公周末老去水库钓鱼。|他最近还迷上了飞盘，每周都约人去公园玩。", "我老公有什么爱好？", "飞盘", "钓鱼"),
+    (1, "我有健身教练的证。|上个月又考了个游泳救生员证，暑假能去泳池兼职。", "我手上有哪些证？", "救生员", "健身教练"),
+    (3, "我们村的特产是板栗。|这几年村里又种上了蓝莓，搞起了采摘游。", "我们村有什么特产？", "蓝莓", "板栗"),
+    (1, "我在淘宝开了个小店卖手工皂。|助手:还在别的平台卖吗？|上个月在小红书也开了店，卖得还不错。", "我在哪些平台开了店？", "小红书", "淘宝"),
+    (3, "我妈每天早上去河边练八段锦。|下午她又去社区合唱团唱歌，还当上了领唱。", "我妈平时都有哪些活动？", "合唱团", "八段锦"),
+    (1, "我家老大在读三年级。|助手:你家就一个孩子吗？|不是，老二刚满月，是个男孩，小名叫安安。", "我家孩子都多大了？", "刚满月", "三年级"),
+    (3, "我们小区门口有个菜鸟驿站。|最近又开了个京东快递的代收点。", "我们小区门口有哪些快递点？", "京东", "菜鸟驿站"),
+]
+FRESH9_EN_RESTATE = [
+    (1, "s", "My shoe size is a UK 9.|I take a nine in shoes, UK sizing.", "What size shoes do I wear?", "nine", "UK 9"),
+    (3, "s", "My sister-in-law teaches Year 2 at St Anne's.|She's a Year 2 teacher, my sister-in-law, over at St Anne's primary.", "Where does my sister-in-law teach?", "St Anne's", "Year 2"),
+    (1, "m", "I'm allergic to cats and dust mites.|Dust mites and cats both set my asthma off, those are my allergies.", "What sets my allergies off?", "cats", "dust mites"),
+    (3, "s", "Our house was built in 1932.|A:How old is the house again?|1932, it's a proper thirties semi with the bay windows.", "When was our house built?", "1932", "thirties semi"),
+    (1, "s", "I'm short-sighted, about minus three in both eyes.|Both eyes are roughly minus three, I'm properly short-sighted.", "What's the matter with my eyesight?", "short-sighted", "minus three"),
+    (3, "s", "The bins go out on Tuesday nights.|Tuesday night is bin night on our street.", "When do the bins go out?", "Tuesday", ""),
+    (1, "s", "My blood type is O negative.|O neg, that's me, the universal donor.", "What's my blood type?", "O neg", ""),
+    (3, "s", "Idris's birthday is 14 February, poor guy.|Valentine's Day, 14 February, that's when Idris was born.", "When is Idris's birthday?", "14 February", ""),
+]
+FRESH9_ZH_RESTATE = [
+    (1, "s", "我是射手座的。|星座的话，我是射手。", "我是什么星座？", "射手", ""),
+    (3, "s", "我外婆是裁缝出身，年轻时在服装厂干了三十年。|外婆以前在服装厂当裁缝，一干就是三十年。", "我外婆以前是做什么的？", "裁缝", "服装厂"),
+    (1, "m", "我周末一般去爬山或者泡图书馆。|泡图书馆、爬山，我周末就这两件事。", "我周末一般干什么？", "图书馆", "爬山"),
+    (1, "s", "我的工资卡尾号是6688。|助手:你常用的那张卡尾号多少来着？|6688，就是工资卡那张。", "我常用的银行卡尾号是多少？", "6688", ""),
+    (3, "s", "我们小区的物业电话是86551234。|物业的电话，86551234，电梯里贴着呢。", "物业电话多少？", "86551234", ""),
+    (1, "s", "我是湖南人。|老家在湖南，地地道道的湖南人。", "我是哪里人？", "湖南", ""),
+    (3, "s", "我老公在电网公司上班。|我老公是国家电网的，上班就在电网公司。", "我老公在哪个单位？", "电网公司", ""),
+    (1, "s", "我每天早上六点起床。|早上六点，我雷打不动起床。", "我早上一般几点起？", "六点", ""),
+]
+FRESH9_EN_UNRELATED = [
+    (1, "s", "My gym locker code is 4471.|My bike lock combination is 0925.", "What's my bike lock combination?", "0925", "4471"),
+    (3, "s", "Mum's cataract op is at Moorfields.|Dad's hearing test is at the Boots in town.", "Where is Mum having her cataract op?", "Moorfields", "Boots"),
+    (1, "s", "I work from home on Mondays.|My husband works from home on Fridays.", "Which day does my husband work from home?", "Fridays", "Mondays"),
+    (3, "s", "Our team's stand-up is at 9:15.|The team's lunch-and-learn has moved to 12:30 on the last Friday of the month.", "What time is the stand-up?", "9:15", "12:30"),
+    (1, "m", "I collect enamel pin badges.|My son's obsessed with filling his Panini football sticker album.", "What is my son collecting?", "football sticker", "pin badges"),
+    (1, "s", "My everyday current account is with Monzo.|I've put the house deposit savings in a Marcus account.", "Who is my everyday bank account with?", "Monzo", "Marcus"),
+    (3, "s", "Nkechi's wedding dress is from a boutique in Peckham.|Nkechi's bridesmaids are wearing dresses from ASOS.", "Where are the bridesmaids' dresses from?", "ASOS", "Peckham"),
+    (1, "s", "The front door key is in the key safe by the porch.|The shed key hangs on a hook in the garage.", "Where's the front door key kept?", "key safe", "hook in the garage"),
+    (3, "s", "The practice nurse is called Bernie.|The new receptionist at the surgery is called Joy.", "What's the practice nurse called?", "Bernie", "Joy"),
+    (1, "s", "My council tax is £1,890 a year.|Our water bill has gone up to £560 a year.", "How much is our water bill?", "£560", "£1,890"),
+    (3, "s", "Our eldest's school shirt is a size 13.|The little one's school jumper is age 7-8.", "What size is our eldest's school shirt?", "size 13", "age 7-8"),
+    (1, "s", "My dental check-up is on the 9th of May.|The hygienist appointment is on the 23rd of May.", "When am I seeing the hygienist?", "23rd of May", "9th of May"),
+    (3, "s", "Our project's code name is Kestrel.|The sister project in Lisbon is called Osprey.", "What's our project's code name?", "Kestrel", "Osprey"),
+    (1, "s", "I'm on the 8:05 bus into work.|My daughter gets the 7:40 school bus.", "Which bus does my daughter get?", "7:40", "8:05"),
+]
+FRESH9_ZH_UNRELATED = [
+    (1, "s", "我的电动车钥匙挂在鞋柜旁边。|家里备用的汽车钥匙放在电视柜抽屉里。", "备用的汽车钥匙在哪？", "电视柜抽屉", "鞋柜旁边"),
+    (3, "s", "我姐夫是开货车的。|我姐在超市当收银员。", "我姐夫是干什么的？", "开货车", "收银员"),
+    (1, "s", "我的车险是在平安买的。|我的重疾险是在太平洋买的。", "我的重疾险是在哪买的？", "太平洋", "平安"),
+    (3, "s", "女儿的钢琴课在周六上午。|儿子的篮球课在周日下午。", "女儿的钢琴课是什么时候？", "周六上午", "周日下午"),
+    (1, "m", "我喜欢喝普洱。|我老公只喝绿茶。", "我老公喝什么茶？", "绿茶", "普洱"),
+    (1, "s", "家里的WiFi密码是88886666。|路由器后台的管理员密码是admin2024。", "家里WiFi密码是多少？", "88886666", "admin2024"),
+    (3, "s", "我们公司的年会在1月20号。|我们公司的春节放假从2月8号开始。", "公司春节从哪天开始放假？", "2月8号", "1月20号"),
+    (1, "s", "我家车的保养在4S店做。|洗车我一般去小区门口那家。", "我家车在哪保养？", "4S店", "小区门口"),
+    (3, "s", "我大伯住在县城。|我大伯家的堂哥在省城买了房。", "堂哥在哪买的房？", "省城", "县城"),
+    (1, "s", "我的公积金每月交1200。|我的社保个人每月交800多。", "我的公积金每月交多少？", "1200", "800"),
+    (3, "s", "我们老板姓陈。|我们老板娘姓方。", "我们老板娘姓什么？", "姓方", "姓陈"),
+    (1, "s", "我早上坐地铁2号线上班。|下班一般坐公司的班车回来。", "我早上怎么去上班？", "2号线", "班车"),
+    (3, "s", "我妈的降压药是氨氯地平。|我爸吃的降脂药是阿托伐他汀。", "我爸吃的是什么降脂药？", "阿托伐他汀", "氨氯地平"),
+    (1, "s", "我的生日是农历八月十五。|我老公的生日是阳历十月一号。", "我的生日是哪天？", "八月十五", "十月一号"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -1842,6 +1989,10 @@ FRESH7_SETS = (
 FRESH8_SETS = (
     ("en", FRESH8_EN_UPDATES, FRESH8_EN_MULTI, FRESH8_EN_RESTATE, FRESH8_EN_UNRELATED),
     ("zh", FRESH8_ZH_UPDATES, FRESH8_ZH_MULTI, FRESH8_ZH_RESTATE, FRESH8_ZH_UNRELATED),
+)
+FRESH9_SETS = (
+    ("en", FRESH9_EN_UPDATES, FRESH9_EN_MULTI, FRESH9_EN_RESTATE, FRESH9_EN_UNRELATED),
+    ("zh", FRESH9_ZH_UPDATES, FRESH9_ZH_MULTI, FRESH9_ZH_RESTATE, FRESH9_ZH_UNRELATED),
 )
 
 
@@ -1965,7 +2116,7 @@ def fresh_records(
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
-    1000): every label in both languages."""
+    1000, ``FRESH9_SETS`` from 1100): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -1995,6 +2146,7 @@ def main() -> None:
     write(FRESH6_OUT, fresh_records(FRESH6_SETS, FRESH6_FROM))
     write(FRESH7_OUT, fresh_records(FRESH7_SETS, FRESH7_FROM))
     write(FRESH8_OUT, fresh_records(FRESH8_SETS, FRESH8_FROM))
+    write(FRESH9_OUT, fresh_records(FRESH9_SETS, FRESH9_FROM))
 
 
 if __name__ == "__main__":
