@@ -1100,3 +1100,55 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
 )
 def test_a_question_for_many_values_is_told_from_one_for_a_value(query: str, many: bool) -> None:
     assert asks_for_many(query) is many
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query", "moves"),
+    [
+        # a long turn: the clause that tells the change speaks of the older statement's thing
+        (
+            "My mortgage broker is a guy called Nigel at Calder Finance.",
+            "So the remortgage saga continues: Nigel stopped answering emails, which, fine, whatever, and then my "
+            "sister put me onto her broker Asha Mistry, who sorted the whole thing in about a week and a half, so "
+            "Asha's my broker now and Nigel can carry on ghosting.",
+            "Who is my mortgage broker?",
+            True,
+        ),
+        (
+            "儿子在班里坐第一排。",
+            "今天真是跑断腿，早上送老人去医院复查，中午赶回公司开会，下午班主任打电话说儿子个子窜得太快，挡着后面的同学，"
+            "给他调到了最后一排，晚上还得带他去把近视眼镜配了。",
+            "儿子在班里坐第几排？",
+            True,
+        ),
+        # the reason told first adds no value: the clause after "so" tells the change
+        (
+            "I record my podcast in the spare bedroom.",
+            "The spare room echoed too much, so I record the podcast in the library's media lab now.",
+            "Where do I record my podcast?",
+            True,
+        ),
+        # a clause that only tells when ("Before he retired") or holds "already" says no change
+        (
+            "Our neighbour Mr Petrov is a retired ship's engineer.",
+            "Before he retired, Mr Petrov was an engineer on ships.",
+            "What did Mr Petrov do before he retired?",
+            False,
+        ),
+        ("我家阳台种了几棵小葱。", "又种了两盆小番茄，已经挂果了。", "我家阳台种了什么？", False),
+        # the colon of a time ends no clause: "now" is the other person's
+        ("I take the 8:05 bus.", "My wife takes the 7:50 train now.", "Which bus do I take?", False),
+    ],
+)
+def test_a_change_told_in_one_clause_of_a_turn_ranks_newer_first(
+    old: str, new: str, query: str, moves: bool
+) -> None:
+    """``text.slot_frames.change_clauses``: the clause of a turn that says the change is read as the newer statement,
+    for a turn longer than one statement (the rest of the day told around it) or one that gives its reason first:
+    the pair is undecided (a line to ask the user about) and put in time order."""
+    older = _alike_hit(1, old, 1.4, 0.88, T1)
+    newer = _alike_hit(2, new, 1.0, 0.88 - 0.05, T2)  # beyond ANSWER_MARGIN, within CHANGE_MARGIN
+    assert undecided([older, newer], query) == ([(0, 1)] if moves else [])
+    if moves:
+        ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+        assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]

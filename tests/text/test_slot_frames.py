@@ -14,6 +14,7 @@ from neuromem.text.slot_frames import (
     answers_alike,
     asked_apart,
     asks_the_newer_kind,
+    change_clauses,
     change_evidence,
     definite_frame_change,
     ends_its_value,
@@ -809,3 +810,73 @@ def test_a_plan_is_answered_by_what_was_said_of_it_later(new: str, old: str, aft
     """``answers_after_a_plan``: an older plan and a newer statement of the same people that asks for nothing and adds
     nothing are put in time order (recall), the plan shown as said earlier."""
     assert answers_after_a_plan(new, old) is after
+
+
+@pytest.mark.parametrize(
+    ("text", "clauses"),
+    [
+        (
+            "The repair firm rang, he's stuck on another job, so I'm on the afternoon slot now, 1 to 5.",
+            ["I'm on the afternoon slot now, 1 to 5."],
+        ),
+        ("公公上个月摔了一跤，剑不练了，在家踩踩脚踏车。", ["剑不练了"]),
+        ("不用了，刚又加了三个人，我已经改成能坐十二个人的大包了。", ["我已经改成能坐十二个人的大包了"]),
+        ("Before he retired, Mr Petrov was an engineer on ships.", []),  # it tells when, not what changed
+        ("又种了两盆小番茄，已经挂果了。", []),  # "already" says a state holds
+        ("My wife takes the 7:50 train now.", []),  # one clause: the colon of a time ends none
+    ],
+)
+def test_the_clauses_of_a_turn_that_say_a_change(text: str, clauses: list[str]) -> None:
+    """``change_clauses``: of a turn of many clauses, those that say a change, add no value, say more than their
+    change words (不用了) and do not only tell when or why, without the word that ties them to the clause before."""
+    assert change_clauses(text) == clauses
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "same"),
+    [
+        ("My youngest has just started Year 4.", "My eldest is in Year 9.", False),
+        ("我小姨夫在供电局上班。", "我小姨在银行上班。", False),  # 姨夫 is not 姨
+        ("我家老二上小学了。", "我家老大在上初中。", False),
+        ("My youngest has moved up to Year 5.", "My youngest has just started Year 4.", True),
+    ],
+)
+def test_a_child_named_by_their_place_and_an_uncle_by_marriage_are_people(
+    new: str, old: str, same: bool
+) -> None:
+    """ "My youngest", "my eldest", 老大, 老二 name a child; 小姨夫 is an uncle by marriage, not 小姨."""
+    assert same_people(new, old, owners=True, asides=True) is same
+
+
+@pytest.mark.parametrize(
+    ("query", "new", "old", "apart"),
+    [
+        ("早上送孩子走哪个门？", "下午接孩子我们约在西门。", "早上送孩子上学走东门。", True),
+        ("What do I do in the mornings?", "In the evenings I swim.", "I run in the morning.", True),
+        # a time of day and a month are not one kind of period
+        (
+            "我公公早上还去练剑吗？",
+            "公公上个月摔了一跤，剑不练了，在家踩踩脚踏车。",
+            "我公公每天早上去公园练剑。",
+            False,
+        ),
+    ],
+)
+def test_a_statement_of_another_time_of_day_than_the_one_asked(
+    query: str, new: str, old: str, apart: bool
+) -> None:
+    """``asked_apart``: a time of day is a period, compared only with another time of day."""
+    assert asked_apart(query, new, old) is apart
+
+
+@pytest.mark.parametrize(
+    ("text", "adds"),
+    [
+        ("The repair firm rang, he's stuck on another job.", False),
+        ("We moved to another flat in the same building.", False),
+        ("We adopted another cat.", True),
+    ],
+)
+def test_another_after_a_preposition_is_no_value_added(text: str, adds: bool) -> None:
+    """ "another" adds a value as what one has or gets, not after a preposition ("stuck on another job")."""
+    assert adds_a_value(text) is adds

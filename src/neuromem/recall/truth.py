@@ -60,6 +60,7 @@ from ..text.slot_frames import (
     asked_apart,
     asked_of_another_person,
     asks_the_newer_kind,
+    change_clauses,
     change_evidence,
     ends_what_it_repeats,
     names_another_thing,
@@ -409,6 +410,10 @@ def tells_a_change(new: str, old: str) -> bool:
     (``text.slot_frames.one_thing``), and no other thing before its change words
     (``text.slot_frames.names_another_thing``). Whether either is a claim is not asked: "I switched my phone plan
     to T-Mobile" tells the change in the past tense."""
+    return _tells_it(new, old) or any(_tells_it(clause, old) for clause in change_clauses(new))
+
+
+def _tells_it(new: str, old: str) -> bool:
     return (
         replacement_evidence(new) is not None
         and _new_value(new, old)
@@ -513,7 +518,14 @@ def _orders(hits: Sequence[SearchHit], older: int, newer: int) -> bool:
     (``text.slot_frames.one_statement_long``: not a long turn of many things, where a change word may be about any
     of them) and the templates do not read two slots in it (:func:`slots_apart`)."""
     new, old = hits[newer].memory.content, hits[older].memory.content
-    return one_statement_long(new) and one_statement_long(old) and not slots_apart(new, old)
+    if not one_statement_long(old):
+        return False
+    if one_statement_long(new) and not slots_apart(new, old):
+        return True
+    return any(
+        one_statement_long(clause) and _tells_it(clause, old) and not slots_apart(clause, old)
+        for clause in change_clauses(new)
+    )
 
 
 def same_frame(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, query: str = "") -> set[tuple[int, int]]:

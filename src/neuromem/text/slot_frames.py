@@ -672,6 +672,46 @@ def _people_acted_on(clause: str, zh: bool) -> frozenset[str]:
     return _people(after, zh) - _people(rest, zh)
 
 
+#: Words that open a clause of what follows from the one before: "…, so I'm on the afternoon slot now", 所以…
+_CONSEQUENCE_EN = re.compile(r"^(?:so|and|but|then|and then|which means)\s+", re.IGNORECASE)
+_CONSEQUENCE_ZH = re.compile(r"^(?:所以|于是|结果|但是?|不过)")
+#: A clause that tells when or why, not what is: "Before he retired, …", 因为…
+_SUBORDINATE_EN = re.compile(
+    r"^(?:before|after|when|once|since|until|till|if|because|as|although|though|while)\b", re.IGNORECASE
+)
+_SUBORDINATE_ZH = re.compile(r"^(?:因为|由于|如果|虽然|等到?|之前|以前)")
+#: Where a clause ends, for :func:`change_clauses`: not at the colon of a time ("the 7:50 train")
+_CHANGE_CLAUSE_END_EN = re.compile(r"[;—]|:(?!\d)|,\s(?!\d)|\.\s")
+#: "Already" says a state holds, not that it changed (又种了两盆小番茄，已经挂果了)
+_ALREADY = re.compile(r"已经|\balready\b", re.IGNORECASE)
+
+
+def change_clauses(text: str) -> list[str]:
+    """The clauses of ``text``, when it has more than one, that say a change (:func:`replacement_evidence`, not only
+    "already": :data:`_ALREADY`), add no value (:func:`adds_a_value`) and do not only tell when or why
+    (:data:`_SUBORDINATE_EN`), without the word that ties each to the one before: "The repair firm rang, he's stuck
+    on another job, so I'm on the afternoon slot now, 1 to 5" → "I'm on the afternoon slot now, 1 to 5";
+    下午班主任打电话说…，给他调到了最后一排. The reason told before a change ("another job", "my dad") is not what
+    changed. For recall's ordering only."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", text))
+    clauses = [c.strip() for c in (_CLAUSE_END_ZH if zh else _CHANGE_CLAUSE_END_EN).split(text) if c.strip()]
+    if len(clauses) < 2:
+        return []
+    lead, subordinate = (_CONSEQUENCE_ZH, _SUBORDINATE_ZH) if zh else (_CONSEQUENCE_EN, _SUBORDINATE_EN)
+    out = []
+    for clause in clauses:
+        said = _ALREADY.sub("", clause)
+        words = replacement_evidence(said)
+        if (
+            words is not None
+            and _fold(said).replace(words, "").strip(" ,，。.!！")  # more than its change words: not 不用了
+            and not subordinate.match(clause)
+            and not adds_a_value(clause)
+        ):
+            out.append(lead.sub("", clause))
+    return out
+
+
 def one_statement_long(text: str) -> bool:
     """``text`` is no longer than one statement (:data:`FRAME_MAX_WORDS` words, :data:`FRAME_MAX_CHARS_ZH` characters
     of Chinese): not a turn that tells many things."""
@@ -1225,22 +1265,29 @@ def asks_the_newer_kind(query: str, old: str, new: str) -> bool:
     return bool((subject_new - said_old) & said_query)
 
 
-#: A period a statement is of: "last year's water bill", 去年过年, 这学期
-_PERIOD = re.compile(
-    r"\b(?:last|this|next)\s+(?:year|month|week|term|season|summer|winter|spring|autumn|christmas)\b"
-    r"|[去今明前]年|[上这下本]个?(?:月|周|学期|季度)",
-    re.IGNORECASE,
+#: The periods a statement may be of, each of its own kind: "last year's water bill", 去年过年, 这学期; a time of day
+#: ("in the morning", 下午接孩子)
+_PERIODS = (
+    re.compile(
+        r"\b(?:last|this|next)\s+(?:year|month|week|term|season|summer|winter|spring|autumn|christmas)\b"
+        r"|[去今明前]年|[上这下本]个?(?:月|周|学期|季度)",
+        re.IGNORECASE,
+    ),
+    re.compile(r"\b(?:morning|afternoon|evening)s?\b|早上|早晨|上午|中午|下午|傍晚|晚上", re.IGNORECASE),
 )
 
 
 def _periods_apart(query: str, new: str, old: str) -> bool:
-    """``new`` and ``old`` are of two periods, and the ``query`` names ``old``'s and not ``new``'s: "How much was
-    last year's water bill?" asks about "Last year's water bill was £410", not "This year's water bill has come in at
-    £455" (去年过年在哪过的？)."""
-    period_new = {m.casefold() for m in _PERIOD.findall(new)}
-    period_old = {m.casefold() for m in _PERIOD.findall(old)}
-    asked = {m.casefold() for m in _PERIOD.findall(query)}
-    return bool(period_new) and bool((period_old - period_new) & asked) and not period_new & asked
+    """``new`` and ``old`` are of two periods of one kind (:data:`_PERIODS`), and the ``query`` names ``old``'s and
+    not ``new``'s: "How much was last year's water bill?" asks about "Last year's water bill was £410", not "This
+    year's water bill has come in at £455" (去年过年在哪过的？; 下午在哪接孩子？ of 早上送孩子… / 下午接孩子…)."""
+    for period in _PERIODS:
+        period_new = {m.casefold().rstrip("s") for m in period.findall(new)}
+        period_old = {m.casefold().rstrip("s") for m in period.findall(old)}
+        asked = {m.casefold().rstrip("s") for m in period.findall(query)}
+        if period_new and (period_old - period_new) & asked and not period_new & asked:
+            return True
+    return False
 
 
 def _changed_thing_stems_en(text: str) -> set[str]:

@@ -747,6 +747,8 @@ PEOPLE_EN = frozenset(
             "granny",
         ),
         *("auntie", "flatmate", "housemate"),
+        # a child named by their place: "My youngest has just started Year 4"
+        *("eldest", "oldest", "youngest"),
     ]
 )
 
@@ -787,6 +789,8 @@ PEOPLE_ZH = (
     # kin by marriage, partners (not those who serve or teach: they act on one's things, 房东把房租涨到…)
     *("姐夫", "妹夫", "嫂", "弟媳", "婆婆", "公公", "岳父", "岳母", "丈母娘", "老丈人", "姑", "侄", "外甥"),
     *("孙子", "孙女", "婶", "男友", "女友", "对象"),
+    *("姨夫", "姨父", "姑夫", "姑父", "舅妈"),  # 小姨夫 is not 小姨
+    *("老大", "老二", "老三", "老幺"),  # a child named by their place: 我家老大
 )
 
 #: The template of a claim whose owner the words leave open: someone else changes "the X" ("the gym raised the
@@ -1383,9 +1387,11 @@ def slot_of(text: str) -> Claim | None:
 
 #: Words that put one more value beside the others. "又搬家了" is a change again, not one more; "too" adds where a clause
 #: ends ("I have a cat too"), not before a word it qualifies ("too many late nights", "the campaign's got too good");
-#: 再也不 is "never again", no 也 of one more
+#: 再也不 is "never again", no 也 of one more; "another" after a preposition names some other thing in passing ("he's
+#: stuck on another job"), not one more
 _ADDITIVE = re.compile(
-    r"\b(?:also|too(?=\s*(?:[,.;:!?)]|$))|as well|another|additionally|in addition|besides)\b|还有|(?<!再)也|另外|"
+    r"\b(?:also|too(?=\s*(?:[,.;:!?)]|$))|as well|(?<!\bon )(?<!\bin )(?<!\bat )(?<!\bfor )(?<!\bwith )another|"
+    r"additionally|in addition|besides)\b|还有|(?<!再)也|另外|"
     r"又(?!搬|换|改|涨|降|跳|调|升|考)",
     re.IGNORECASE,
 )
