@@ -829,7 +829,7 @@ def test_a_plan_is_answered_by_what_was_said_of_it_later(new: str, old: str, aft
 def test_the_clauses_of_a_turn_that_say_a_change(text: str, clauses: list[str]) -> None:
     """``change_clauses``: of a turn of many clauses, those that say a change, add no value, say more than their
     change words (不用了) and do not only tell when or why, without the word that ties them to the clause before."""
-    assert change_clauses(text) == clauses
+    assert list(change_clauses(text)) == clauses
 
 
 @pytest.mark.parametrize(

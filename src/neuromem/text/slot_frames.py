@@ -686,19 +686,20 @@ _CHANGE_CLAUSE_END_EN = re.compile(r"[;—]|:(?!\d)|,\s(?!\d)|\.\s")
 _ALREADY = re.compile(r"已经|\balready\b", re.IGNORECASE)
 
 
-def change_clauses(text: str) -> list[str]:
+@lru_cache(maxsize=4096)
+def change_clauses(text: str) -> tuple[str, ...]:
     """The clauses of ``text``, when it has more than one, that say a change (:func:`replacement_evidence`, not only
     "already": :data:`_ALREADY`), add no value (:func:`adds_a_value`) and do not only tell when or why
     (:data:`_SUBORDINATE_EN`), without the word that ties each to the one before: "The repair firm rang, he's stuck
     on another job, so I'm on the afternoon slot now, 1 to 5" → "I'm on the afternoon slot now, 1 to 5";
     下午班主任打电话说…，给他调到了最后一排. The reason told before a change ("another job", "my dad") is not what
-    changed. For recall's ordering only."""
+    changed. For recall's ordering only; remembered, since every pair of a search asks it of its newer text."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", text))
     clauses = [c.strip() for c in (_CLAUSE_END_ZH if zh else _CHANGE_CLAUSE_END_EN).split(text) if c.strip()]
     if len(clauses) < 2:
-        return []
+        return ()
     lead, subordinate = (_CONSEQUENCE_ZH, _SUBORDINATE_ZH) if zh else (_CONSEQUENCE_EN, _SUBORDINATE_EN)
-    out = []
+    out: list[str] = []
     for clause in clauses:
         said = _ALREADY.sub("", clause)
         words = replacement_evidence(said)
@@ -709,7 +710,7 @@ def change_clauses(text: str) -> list[str]:
             and not adds_a_value(clause)
         ):
             out.append(lead.sub("", clause))
-    return out
+    return tuple(out)
 
 
 def one_statement_long(text: str) -> bool:
