@@ -24,6 +24,7 @@ from bench.updates import (
     FRESH7,
     FRESH8,
     FRESH9,
+    FRESH10,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -128,6 +129,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH7_SETS, 900, FRESH7),
         (module.FRESH8_SETS, 1000, FRESH8),
         (module.FRESH9_SETS, 1100, FRESH9),
+        (module.FRESH10_SETS, 1200, FRESH10),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -146,6 +148,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH7, 900, 999),
         (FRESH8, 1000, 1099),
         (FRESH9, 1100, 1199),
+        (FRESH10, 1200, 1299),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -52,6 +52,8 @@ FRESH8_OUT = Path(__file__).with_name("update_pairs_fresh8.jsonl")
 FRESH8_FROM = 1000  # the eighth fresh set's first record number
 FRESH9_OUT = Path(__file__).with_name("update_pairs_fresh9.jsonl")
 FRESH9_FROM = 1100  # the ninth fresh set's first record number
+FRESH10_OUT = Path(__file__).with_name("update_pairs_fresh10.jsonl")
+FRESH10_FROM = 1200  # the tenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -1957,6 +1959,151 @@ FRESH9_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A tenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh10.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1200.
+# fmt: off
+FRESH10_EN_UPDATES = [
+    (1, "Our flight to Split boards from gate B22.|Gate change on the screen, we're at C7 now, it's a ten-minute walk.", "Which gate is our flight leaving from?", "C7", "B22"),
+    (1, "We keep the thermostat on 21.|With the bills the way they are, we've turned the thermostat down to 18.", "What temperature is our heating set to?", "18", "21"),
+    (1, "I get my hair cut at Snips on the high street.|A:Shall I book you in at Snips again?|No, I go to a barber called Ahmed's on Station Road now, it's half the price.", "Where do I get my hair cut?", "Ahmed's", "Snips"),
+    (3, "The team offsite is at a hotel in Windsor.|Budget's been cut, so the offsite is in the big meeting room at the office instead.|Finance found some money after all, we're going to a barn venue near Henley.", "Where is the team offsite being held?", "barn venue", "big meeting room"),
+    (3, "My sister's baby is due on 3 March.|After the twelve-week scan the midwife moved her due date to 24 February.", "When is my sister's baby due?", "24 February", "3 March"),
+    (1, "I buy a lottery ticket every week.|I've stopped buying lottery tickets, it was just money down the drain.", "Do I still play the lottery?", "stopped buying lottery tickets", "every week"),
+    (1, "I'm learning to drive, lessons on Wednesdays.|Passed my driving test this morning, first time!", "Have I got my full licence yet?", "Passed my driving test", "learning to drive"),
+    (1, "I volunteer at the food bank on Saturday mornings.|Since I started working weekends I've had to give up the food bank.", "Do I still help out at the food bank?", "give up the food bank", "Saturday mornings"),
+    (1, "Our ferry to Santander on Saturday leaves at 6:40.|Still Saturday, but Brittany Ferries have moved the sailing to 9:15 in the evening.", "What time does our ferry leave?", "9:15", "6:40"),
+    (1, "The plumber charges £65 an hour.|Sorry, I misread his quote, it's £85 an hour.", "What is the plumber's hourly rate?", "£85", "£65"),
+    (3, "The school office number is 01632 960 447.|Typo on my part, it ends 471, so the school office is 01632 960 471.", "What's the school office number?", "01632 960 471", "01632 960 447"),
+    (3, "My son's football training is on Tuesday evenings.|What a week. The boiler packed in on Monday so it's been cold showers all round, my mother-in-law turned up a day early, and to top it off the coach emailed to say training's moving to Thursday evenings while the pitch is relaid, so I've had to rejig the school run as well.", "When is my son's football training?", "Thursday evenings", "Tuesday evenings"),
+    (1, "I'm on the night shift at the warehouse.|Long story, but after my back op the occupational health lady had a word with my manager, and they've put me on days in the returns office, 8 till 4, which means I actually see the kids at breakfast for once.", "Which shift am I working at the warehouse?", "on days", "night shift"),
+    (3, "Mum's mobile number is 07700 900 182.|Mum dropped her phone in the canal on the towpath walk, so she's got a new number: 07700 900 655.", "What's Mum's mobile number?", "07700 900 655", "07700 900 182"),
+    (3, "The kids see Dr Mensah at the dental practice.|Since Dr Mensah went on maternity leave, the kids are being seen by Dr Costa.", "Which dentist do the kids see?", "Dr Costa", "Dr Mensah"),
+    (1, "I'm reading Middlemarch for book group.|A:How are you getting on with Middlemarch?|Gave up on it, the group voted to switch to Demon Copperhead instead.", "Which novel am I reading for book group?", "Demon Copperhead", "Middlemarch"),
+    (3, "Our lodger is a PhD student called Tariq.|A:Is Tariq still renting your box room?|He finished his PhD and moved out; a nurse called Fenella has the room now.", "Who rents our box room?", "Fenella", "Tariq"),
+    (1, "My new sofa is being delivered on the 12th.|A:Is the sofa still coming on the 12th?|They've pushed it back to the 19th.|Another email from the shop: now it's the 2nd of next month, some factory delay.", "When is my sofa being delivered?", "2nd of next month", "the 19th"),
+    (3, "My cousin Bianca lives in Valencia.|Bianca's moved to Seville for a teaching job.|Seville was too hot for her, she's in Bilbao now.", "Which city does Bianca live in?", "Bilbao", "Seville"),
+    (3, "The tennis club's annual subs are £140.|The committee voted the subs up to £175.|After a row at the AGM they've settled on £160.", "How much are the tennis club subs?", "£160", "£175"),
+    (1, "I run in Brooks Ghosts.|Just did my first ten miles in the new Hoka Cliftons and I'm never going back.", "Which running shoes do I use?", "Hoka Cliftons", "Brooks Ghosts"),
+    (3, "Our son's in Mrs Hughes's class.|Our son came home saying his new teacher, Mr Banerjee, gave them golden time all afternoon.", "Who is our son's teacher?", "Mr Banerjee", "Mrs Hughes"),
+    (3, "My mate Kofi supports Chelsea.|Kofi's switched to Brentford since he moved out west, the traitor.", "Which team does Kofi support?", "Brentford", "Chelsea"),
+    (1, "Our wifi runs off a BT Smart Hub.|A:Have you tried restarting the router?|Binned it, we've got a mesh system now, three Eero units round the house.", "What wifi kit have we got at home?", "Eero", "BT Smart Hub"),
+    (3, "Our tortoise Gus hibernates in a box in the garage.|The vet said the garage gets too cold, so Gus hibernates in a wine fridge now, which sounds mad but it's what they recommend.", "Where does Gus spend the winter?", "wine fridge", "box in the garage"),
+    (1, "I wear contact lenses.|Had laser eye surgery in March, so no more contacts for me.", "How do I correct my eyesight these days?", "laser eye surgery", "contact lenses"),
+    (1, "My Netflix is on the Standard plan.|Any good true-crime documentaries out at the moment?|I've dropped Netflix to the plan with adverts, it's a fiver cheaper.", "Which Netflix plan am I on?", "with adverts", "Standard plan"),
+    (3, "Our daughter's predicted grade in maths is a 6.|After the mocks her maths teacher raised the prediction to an 8.", "What's our daughter's predicted maths grade?", "an 8", "a 6"),
+    (3, "Wilf plays top board for the chess club.|Wilf's been bumped off top board by a twelve-year-old called Ottilie, and he's taking it well.", "Who plays top board for the chess club?", "Ottilie", "Wilf"),
+    (1, "I work from the spare room.|We've turned the spare room into a nursery, so I work at the dining table now.", "Where do I work from at home?", "dining table", "spare room"),
+]
+FRESH10_ZH_UPDATES = [
+    (1, "我买的是明天早上八点的高铁票。|临时要开个会，我改签到了下午两点那趟。", "我明天坐几点的高铁？", "下午两点", "早上八点"),
+    (1, "我每天晚上都要吃顿夜宵。|体检查出来脂肪肝，吓得我晚上不吃夜宵了。", "我现在还吃夜宵吗？", "不吃夜宵了", "每天晚上都要吃顿夜宵"),
+    (1, "我的房贷利率是4.9%。|银行统一下调了存量房贷利率，我这笔现在是3.85%了。", "我房贷利率现在多少？", "3.85%", "4.9%"),
+    (3, "我爸一天抽一包烟。|助手:你爸烟还抽得那么凶吗？|早戒了，去年心脏搭了桥，现在一根都不碰了。", "我爸现在还抽烟吗？", "一根都不碰了", "一天抽一包烟"),
+    (1, "我网购的收货地址一直填的是公司。|公司搬到开发区去了，太远，我把默认地址改成了小区的驿站。", "我网购的东西现在寄到哪？", "小区的驿站", "填的是公司"),
+    (3, "我女儿的舞蹈老师是杨老师。|开学去舞蹈班才知道，杨老师去北京进修了，现在带她们的是个新来的男老师，姓钱。", "我女儿现在跟谁学跳舞？", "姓钱", "杨老师"),
+    (1, "我约了下周一去做体检。|单位说要统一安排，改到下周三了。|周三那天我正好出差，又跟医院约到了下下周一。", "我哪天去体检？", "下下周一", "下周三"),
+    (3, "我弟在成都上班。|去年公司把他调去了重庆。|今年又把他派到了西安，说是去开个新的办事处。", "我弟现在在哪个城市工作？", "西安", "重庆"),
+    (1, "同学聚会定在老地方那家湘菜馆。|助手:还是在那家湘菜馆吗？|湘菜馆在装修，班长改到了江边的烧烤店。|烧烤店下雨没法坐外面，最后定在班长家楼下的火锅店了。", "同学聚会在哪吃？", "火锅店", "烧烤店"),
+    (1, "我们家客厅铺的是木地板。|这个月真是折腾坏了，先是楼上漏水把地板泡了，跟物业扯皮扯了半个月，保险也不赔，最后一咬牙全撬了，客厅换成了大理石瓷砖，我妈还嫌颜色太白。", "我们家客厅现在铺的是什么？", "大理石瓷砖", "木地板"),
+    (3, "我妈每个月去社区医院开降糖药。|上周陪我妈跑了一整天，早上去菜市场买了只鸡，中午在我姐家吃的饭，下午去市一院内分泌科，医生说光吃药控制不住了，改成打胰岛素，一天两针，晚上回来我还得教她怎么扎。", "我妈现在怎么控制血糖？", "胰岛素", "降糖药"),
+    (1, "我身份证后四位是3917。|说错了，是3971，刚才最后两个数弄反了。", "我身份证后四位是多少？", "3971", "3917"),
+    (1, "帮我记一下，周五的会在三楼会议室开。|不对不对，通知里写的是五楼大会议室，我刚才看错了。", "周五的会在哪开？", "五楼大会议室", "三楼会议室"),
+    (3, "儿子的数学补习课是周六上午九点。|还是周六，老师把时间挪到下午三点了。", "儿子的数学补习几点上？", "下午三点", "上午九点"),
+    (1, "我的车停在B2层156号车位。|还是那个车位，就是物业重新编了号，现在叫B2-208。", "我的车位号是多少？", "B2-208", "156号"),
+    (3, "我们家请的保姆是王阿姨。|王阿姨的儿媳妇生了，她回老家带孙子去了，现在来我们家的是李姐。", "我们家现在的保姆是谁？", "李姐", "王阿姨"),
+    (1, "我每天骑共享单车去地铁站。|小区门口新开了一路公交，直达地铁站，我现在都坐公交过去了。", "我现在怎么去地铁站？", "坐公交", "共享单车"),
+    (3, "我们家金毛一直在小区门口的宠物医院看病。|助手:狗狗打疫苗还去小区门口那家吗？|那家的医生走了，现在都去市里的瑞派，远是远了点，但放心。", "我们家狗现在去哪看病？", "瑞派", "小区门口的宠物医院"),
+    (1, "我支付宝绑的是以前那个138的号。|那个号停机了，支付宝已经换绑到新号上了，159开头的。", "我支付宝现在绑的哪个手机号？", "159开头", "138的号"),
+    (3, "我女儿在学校读的是普通班。|期中考得不错，学校把她调进了实验班。", "我女儿现在在什么班？", "实验班", "普通班"),
+    (3, "我爸在老年大学学书法。|我爸书法不学了，说眼睛花了看不清，现在改学葫芦丝。", "我爸在老年大学学什么？", "葫芦丝", "书法"),
+    (1, "我税前月薪一万二。|助手:最近工作怎么样？|挺好的，刚转正，工资涨到一万五了。", "我现在月薪多少？", "一万五", "一万二"),
+    (1, "我在楼下的健身房办了年卡。|健身房老板跑路了，卡也废了，我现在每天下班去河边跑步。", "我现在怎么锻炼？", "河边跑步", "楼下的健身房"),
+    (3, "我老公在公司是销售主管。|我老公升职了，现在是华东区的销售经理。", "我老公现在是什么职位？", "销售经理", "销售主管"),
+    (1, "楼下理发店剪个头二十五。|楼下理发店涨价了，剪个头要三十五了。", "楼下剪一次头多少钱？", "三十五", "二十五"),
+    (3, "我表姐的对象是个当兵的。|表姐跟那个当兵的分了，现在谈了个中学老师，打算明年结婚。", "我表姐现在的对象是干什么的？", "中学老师", "当兵的"),
+    (1, "我们家看电视用的是有线机顶盒。|有线不交费了，现在装了个小米盒子，直接连WiFi看。", "我们家现在用什么看电视？", "小米盒子", "有线机顶盒"),
+    (1, "我的车险每年九月到期。|车险快到期的时候保险公司会打电话提醒吗？|今年换了家保险公司，到期日变成了明年三月。", "我的车险什么时候到期？", "明年三月", "九月"),
+    (3, "我闺女在学校住校。|助手:你闺女这周末回家吗？|她现在不住校了，改成走读，我每天晚上去接。", "我闺女现在怎么上学？", "改成走读", "在学校住校"),
+    (3, "我外婆的降压药一天吃两次。|医生给外婆换了种长效的，现在一天只吃一次。", "我外婆的降压药一天吃几次？", "一天只吃一次", "一天吃两次"),
+]
+FRESH10_EN_MULTI = [
+    (1, "I've got a season ticket for Bristol City.|Bought a season ticket for Bristol Bears rugby as well, the lads twisted my arm.", "Which season tickets do I hold?", "Bristol Bears", "Bristol City"),
+    (3, "My husband takes statins.|A:Is he on anything else?|The GP started him on metformin last week too.", "Which medicines does my husband take?", "metformin", "statins"),
+    (1, "We've got a cockapoo called Pudding.|We adopted a retired greyhound as well, she's called Dot.", "What dogs have we got?", "greyhound", "cockapoo"),
+    (3, "My gran's house has solar panels.|She's had a heat pump fitted as well, the grant covered most of it.", "What green tech has my gran's house got?", "heat pump", "solar panels"),
+    (1, "I subscribe to The Economist.|Signed up for Private Eye too, my dad's been nagging me for years.", "Which magazines do I subscribe to?", "Private Eye", "The Economist"),
+    (3, "Our kids go to Beavers on Mondays.|A:Any other clubs for the kids?|They've started judo on Saturday mornings.", "What clubs do our kids go to?", "judo", "Beavers"),
+    (1, "I've been to Japan.|Just back from South Korea, my second trip to Asia.", "Which Asian countries have I visited?", "South Korea", "Japan"),
+    (3, "My brother has a degree in geography.|He's just finished a master's in urban planning, part-time, took him three years.", "What qualifications has my brother got?", "urban planning", "geography"),
+    (1, "I'm on the WhatsApp group for our street.|A:Are you in any other local groups?|I've joined the Nextdoor for the estate as well.", "Which local groups am I in?", "Nextdoor", "WhatsApp group"),
+    (3, "Our break room has a table tennis table.|Facilities have put a dartboard up in there too.", "What games are in our break room?", "dartboard", "table tennis"),
+]
+FRESH10_ZH_MULTI = [
+    (1, "我会说粤语。|在上海待了五年，上海话也能说上几句了。", "我会说哪些方言？", "上海话", "粤语"),
+    (3, "我老公有高血压。|助手:他还有别的慢性病吗？|去年体检又查出了痛风，现在海鲜啤酒都不敢碰。", "我老公有哪些慢性病？", "痛风", "高血压"),
+    (1, "我家阳台上养了几盆多肉。|前两天又买了棵柠檬树，也摆在阳台上了。", "我家阳台上种了些什么？", "柠檬树", "多肉"),
+    (3, "我儿子周末上编程课。|这学期又给他报了个围棋班。", "我儿子周末上哪些课？", "围棋", "编程"),
+    (1, "我有一张招商银行的信用卡。|上个月又办了张浦发的，免年费。", "我有哪些银行的信用卡？", "浦发", "招商银行"),
+    (3, "我爸年轻的时候去过西藏。|助手:他还去过哪些地方？|前年跟着老年团去了趟新疆，玩了半个月。", "我爸都去过哪些地方？", "新疆", "西藏"),
+    (1, "我家有一辆电动车。|今年又买了辆小轿车，接送孩子方便点。", "我家有哪些代步工具？", "小轿车", "电动车"),
+    (3, "我们公司在北京有个研发中心。|今年又在武汉设了一个研发中心。", "我们公司的研发中心都在哪？", "武汉", "北京"),
+    (1, "我每天早上跑步。|助手:除了跑步还做别的运动吗？|晚上还会跳绳，一次跳一千个。", "我平时做哪些运动？", "跳绳", "跑步"),
+    (3, "我们小区有个篮球场。|今年物业又修了个儿童游乐区，地上还铺了塑胶。", "我们小区有哪些活动场地？", "儿童游乐区", "篮球场"),
+]
+FRESH10_EN_RESTATE = [
+    (1, "s", "I was born in Aberdeen.|Aberdeen's where I was born, though we left when I was two.", "Where was I born?", "Aberdeen", ""),
+    (3, "s", "My uncle Desmond is a driving instructor.|Desmond teaches people to drive, he's an instructor with his own dual-control Corsa.", "What does my uncle Desmond do?", "instructor", ""),
+    (1, "m", "I play the cello and the bass guitar.|Bass guitar and cello, those are the two I play.", "Which instruments do I play?", "cello", "bass guitar"),
+    (3, "s", "Our boiler was serviced in October.|A:When did the boiler last have a service?|October, the engineer left a sticker on it.", "When was our boiler last serviced?", "October", ""),
+    (1, "s", "My commute is about forty minutes each way.|Forty minutes there and forty minutes back, that's my commute.", "How long is my commute?", "forty minutes", ""),
+    (3, "s", "The nearest A&E is at Queen Elizabeth Hospital.|If we ever need A&E, it's the Queen Elizabeth, that's closest.", "Which hospital is nearest for emergencies?", "Queen Elizabeth", "A&E"),
+    (1, "s", "My flat's on the fourth floor, no lift.|Four floors up and no lift, that's my flat.", "Does my building have a lift?", "no lift", ""),
+    (3, "s", "Noor's flight lands at 17:45 on Friday.|Friday, 17:45, that's when Noor gets in.", "When does Noor's flight land?", "17:45", "Friday"),
+]
+FRESH10_ZH_RESTATE = [
+    (1, "s", "我身高一米六八。|一米六八，我就这么高。", "我多高？", "一米六八", ""),
+    (3, "s", "我爷爷今年八十三了。|爷爷八十三岁，身子骨还挺硬朗。", "我爷爷多大年纪了？", "八十三", ""),
+    (1, "m", "我平时爱看悬疑剧和纪录片。|纪录片、悬疑剧，我基本就看这两类。", "我平时爱看什么？", "纪录片", "悬疑剧"),
+    (1, "s", "我的车是白色的。|助手:你的车是什么颜色来着？|白色的，珍珠白。", "我的车是什么颜色？", "白色", ""),
+    (3, "s", "我们公司在科技园A座18楼。|公司地址是科技园A座，18楼一整层都是我们的。", "我们公司在哪？", "A座", "18楼"),
+    (1, "s", "我每个月给我爸妈打两千块生活费。|每个月两千，是给我爸妈的生活费。", "我每个月给爸妈多少生活费？", "两千", ""),
+    (3, "s", "我老婆是东北人，哈尔滨的。|我老婆老家是哈尔滨那边的，东北姑娘。", "我老婆是哪里人？", "哈尔滨", "东北"),
+    (3, "s", "小区门口的药店晚上十点关门。|门口药店开到晚上十点，十点以后就得去医院买了。", "小区门口的药店几点关门？", "晚上十点", ""),
+]
+FRESH10_EN_UNRELATED = [
+    (1, "s", "My train season ticket runs out on 30 June.|My railcard expires on 14 August.", "When does my railcard expire?", "14 August", "30 June"),
+    (3, "s", "My brother's flat is in Hackney.|My brother's office is in Shoreditch.", "Where is my brother's flat?", "Hackney", "Shoreditch"),
+    (1, "s", "I take my coffee black.|My boss takes his coffee with two sugars.", "How does my boss take his coffee?", "two sugars", "black"),
+    (3, "s", "Our upstairs neighbour is a paramedic.|Our downstairs neighbour is a retired headteacher.", "What does our upstairs neighbour do?", "paramedic", "headteacher"),
+    (1, "m", "I'm learning Portuguese.|My daughter is learning Latin at school.", "Which language is my daughter learning?", "Latin", "Portuguese"),
+    (1, "s", "My laptop's warranty runs until 2026.|My phone's warranty ran out last month.", "How long is my laptop under warranty?", "2026", "last month"),
+    (3, "s", "The kids' swimming lessons are at the leisure centre.|The kids' trampolining is at the gym on the industrial estate.", "Where is the kids' trampolining?", "industrial estate", "leisure centre"),
+    (1, "s", "I use Bitwarden for my passwords.|My team at work uses 1Password for shared logins.", "What does my team at work use for shared logins?", "1Password", "Bitwarden"),
+    (3, "s", "Auntie Pam's cat is called Marmalade.|Auntie Pam's neighbour's cat is called Sooty.", "What's Auntie Pam's cat called?", "Marmalade", "Sooty"),
+    (1, "s", "My GP surgery is on Elm Road.|My optician is on Church Street.", "Where is my optician?", "Church Street", "Elm Road"),
+    (3, "s", "The office Christmas party is at the Ivy.|The office summer barbecue is at the rugby club.", "Where is the office Christmas party?", "the Ivy", "rugby club"),
+    (1, "s", "I've asked for a week off from 12 August.|My colleague Sunita has booked the week from 19 August off.", "When is Sunita off?", "19 August", "12 August"),
+    (3, "s", "Gran's reading glasses are +2.50.|Grandad's reading glasses are +3.00.", "What strength are Gran's reading glasses?", "+2.50", "+3.00"),
+    (1, "s", "Our back door needs a new lock.|The garage door needs a new spring.", "What does the garage door need?", "new spring", "new lock"),
+]
+FRESH10_ZH_UNRELATED = [
+    (1, "s", "我的体检报告出来了，尿酸偏高。|我老公的体检报告说他血脂偏高。", "我老公体检哪项偏高？", "血脂", "尿酸"),
+    (3, "s", "我大姐在杭州做电商。|我二姐在苏州当公务员。", "我大姐在哪个城市？", "杭州", "苏州"),
+    (1, "s", "我的驾照明年五月到期。|我的护照后年才到期。", "我的驾照什么时候到期？", "明年五月", "后年"),
+    (3, "s", "我们楼下的早餐店卖豆浆油条。|对面那家早餐店卖肠粉。", "对面那家早餐店卖什么？", "肠粉", "豆浆油条"),
+    (1, "m", "我爱听相声。|我儿子最近迷上了脱口秀。", "我儿子最近迷上了什么？", "脱口秀", "相声"),
+    (1, "s", "我的工资卡是工商银行的。|我的房贷是在建设银行办的。", "我的工资卡是哪个银行的？", "工商银行", "建设银行"),
+    (3, "s", "我侄子在读大二。|我外甥今年高考。", "我外甥今年要干什么？", "高考", "大二"),
+    (1, "s", "我家的燃气费一个月一百左右。|我家的电费一个月三百多。", "我家电费一个月多少？", "三百多", "一百左右"),
+    (3, "s", "我们部门的例会在周一上午。|我们部门的团建定在下周五。", "部门例会是什么时候？", "周一上午", "下周五"),
+    (1, "s", "我淘宝开的是88VIP。|我京东开的是PLUS会员。", "我京东开的是什么会员？", "PLUS", "88VIP"),
+    (3, "s", "我姥姥家在老城区。|我姥姥的妹妹家在开发区。", "我姥姥家在哪？", "老城区", "开发区"),
+    (1, "s", "我自己寄快递一般用顺丰。|我们公司寄文件都用EMS。", "我们公司寄文件用什么？", "EMS", "顺丰"),
+    (3, "s", "我们家狗狗叫旺财。|隔壁家的狗叫来福。", "我们家狗叫什么？", "旺财", "来福"),
+    (1, "s", "我的牙医在口腔医院三楼。|我妈的眼科医生在市二院。", "我妈的眼科医生在哪？", "市二院", "口腔医院"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -1993,6 +2140,10 @@ FRESH8_SETS = (
 FRESH9_SETS = (
     ("en", FRESH9_EN_UPDATES, FRESH9_EN_MULTI, FRESH9_EN_RESTATE, FRESH9_EN_UNRELATED),
     ("zh", FRESH9_ZH_UPDATES, FRESH9_ZH_MULTI, FRESH9_ZH_RESTATE, FRESH9_ZH_UNRELATED),
+)
+FRESH10_SETS = (
+    ("en", FRESH10_EN_UPDATES, FRESH10_EN_MULTI, FRESH10_EN_RESTATE, FRESH10_EN_UNRELATED),
+    ("zh", FRESH10_ZH_UPDATES, FRESH10_ZH_MULTI, FRESH10_ZH_RESTATE, FRESH10_ZH_UNRELATED),
 )
 
 
@@ -2116,7 +2267,7 @@ def fresh_records(
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
-    1000, ``FRESH9_SETS`` from 1100): every label in both languages."""
+    1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -2147,6 +2298,7 @@ def main() -> None:
     write(FRESH7_OUT, fresh_records(FRESH7_SETS, FRESH7_FROM))
     write(FRESH8_OUT, fresh_records(FRESH8_SETS, FRESH8_FROM))
     write(FRESH9_OUT, fresh_records(FRESH9_SETS, FRESH9_FROM))
+    write(FRESH10_OUT, fresh_records(FRESH10_SETS, FRESH10_FROM))
 
 
 if __name__ == "__main__":
