@@ -880,3 +880,50 @@ def test_a_statement_of_another_time_of_day_than_the_one_asked(
 def test_another_after_a_preposition_is_no_value_added(text: str, adds: bool) -> None:
     """ "another" adds a value as what one has or gets, not after a preposition ("stuck on another job")."""
     assert adds_a_value(text) is adds
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("Oh, make it an oat latte, I'm off dairy this week.", "oh, make it "),
+        ("Actually make that 8:15, Ravi's stuck at work.", "actually make that "),
+        ("算了，明天不用送孩子，定到七点十分吧。", "算了,"),
+        ("班主任刚在群里说了，家长会推到七点半。", "推到"),
+        ("I can't make it to the party on Friday.", None),
+        ("We'll make it work somehow.", None),
+    ],
+)
+def test_a_correction_of_what_was_asked_for_and_a_time_moved_tell_a_replacement(
+    text: str, words: str | None
+) -> None:
+    """A turn that corrects what was just asked for ("make it …", "make that …", 算了，…) and a time moved (推到) tell
+    a replacement, for recall's ordering only; "make it to" and "make it work" correct nothing."""
+    found = replacement_evidence(text)
+    assert (found.casefold() if found else None) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "adds"),
+    [
+        ("班主任刚在群里说了，家长会推到七点半，老师们还在开会。", False),
+        ("我还在健身房办了张卡。", True),
+        ("我还会拉大提琴。", True),
+    ],
+)
+def test_still_doing_adds_no_value(text: str, adds: bool) -> None:
+    """还在 before a verb says a thing goes on ("still"), not one more value; 还在 before a place ("also at") and 还会
+    add one."""
+    assert adds_a_value(text) is adds
+
+
+def test_a_person_given_as_the_value_is_not_whom_the_statement_is_about() -> None:
+    """ "My emergency contact at work is my mum" names the mum as the value, after its verb: a newer statement that
+    changes the contact to the partner speaks of the same people ("to my partner" after "with HR" is a person acted
+    on, not the owner)."""
+    old = "My emergency contact at work is my mum."
+    assert same_people(
+        "I've changed my emergency contact with HR to my partner, Jules.", old, owners=True, asides=True
+    )
+    assert not same_people(
+        "My mum has moved to Leeds.", "My sister lives in Leeds.", owners=True, asides=True
+    )

@@ -123,20 +123,24 @@ def change_evidence(text: str) -> str | None:
 
 
 #: Acts that replace what someone has, said without a word of change: "took me off it and put me on losartan", "threw
-#: it out and got …", 转学去了, 调去了上海, 提额到五万, 改打胰岛素. Read only to order two statements recall found
+#: it out and got …", 转学去了, 调去了上海, 提额到五万, 改打胰岛素; a turn that corrects what was just asked for
+#: ("Oh, make it an oat latte", "Actually make that 8:15", 算了，…). Read only to order two statements recall found
 #: about as close to a question (:func:`replacement_evidence`): as evidence that ends a fact at write time they join
 #: too much (孩子转学去了… / 孩子9月4日开学; 一月份我调去了上海总部 / 我周一去上海出差)
 _REPLACING_EN = re.compile(
     r"\b(?:took (?:me|him|her|them|us) off|put (?:me|him|her|them|us) on|threw (?:it|them|that|those) (?:out|away)|"
     r"traded (?:it|them) in|went with|withdrew from|dropped out of|lately|a new|"
     r"since (?:moving|switching|starting|joining|changing|the (?:move|switch|change))\b)"
-    r"|^new [a-z]+(?: [a-z]+)?:",  # "New goal: …", "New number: …"
+    r"|^new [a-z]+(?: [a-z]+)?:"  # "New goal: …", "New number: …"
+    r"|^(?:(?:oh|actually|no|sorry|wait|ok|okay|hmm)\b[,!.]?\s*)*make (?:it|that) (?!to\b|up\b|work\b|happen\b)",
     re.IGNORECASE,
 )
 _REPLACING_ZH = re.compile(
     r"转学|调去|调往|提额|降额|改(?:打|吃|喝|坐|骑|开|住|在|练|学|做|读|看|送|去|走|用|上)|压到|砍到|缩减到|"
     r"(?:最后|最终)(?:还是)?(?:定了|选了|决定)|"  # 最后还是定了岩板: a choice made at last
-    r"不[\u4e00-\u9fff]了"  # 半马不跑了: a state said to stop
+    r"不[\u4e00-\u9fff]了|"  # 半马不跑了: a state said to stop
+    r"(?:推|延|挪)到|"  # 家长会推到七点半: a time moved
+    r"^算了[，,]"  # 算了，…定到七点十分吧: what was asked for taken back
 )
 
 
@@ -608,9 +612,20 @@ def same_people(
     before, after = _people(old, zh), _people_meant(new, old, zh, owners=owners)
     if asides:
         after -= _aside_people(new, zh)
-    if strict or (before - after and _SPEAKER_FIRST.match(_fold(new))):
+    if strict or (before - after - _copula_value_people(old, zh) and _SPEAKER_FIRST.match(_fold(new))):
         return not before ^ after  # "I left Paris" says nothing of "My sister lives in Paris"
     return not after - before
+
+
+#: The verb of a statement "X is Y" (X是Y), before the value it gives
+_COPULA_EN = re.compile(r"\b(?:is|are|was|were)\b")
+
+
+def _copula_value_people(text: str, zh: bool) -> frozenset[str]:
+    """The people a statement "X is Y" names only as its value, after the verb: "My emergency contact at work is my
+    mum" is not of the mum, and "I've changed my emergency contact to my partner" may replace her."""
+    parts = re.split("是" if zh else _COPULA_EN, _fold(text).casefold(), maxsplit=1)
+    return _people(parts[1], zh) - _people(parts[0], zh) if len(parts) == 2 else frozenset()
 
 
 #: Where a statement's first clause ends: "Ledgerline is handling my tax return this year, a friend recommended them"
@@ -644,7 +659,7 @@ def _aside_people(text: str, zh: bool) -> frozenset[str]:
 _AFTER_PREPOSITION_EN = re.compile(
     r"\b(?:(?:to|with|from|for|by|beside|under)\s+(?:(?:my|our|a|an|the|his|her|their|new|old)\s+){0,2}"
     r"|(?:has|have|had|met|hired|asked|named|made|put)\s+(?:my|our|a|an|the|his|her|their)\s+)"
-    r"(?P<who>[a-z]+(?:\s+[a-z]+)?)\b(?!')",
+    r"(?P<who>[a-z]+(?:\s+(?!(?:to|with|from|for|by|beside|under)\b)[a-z]+)?)\b(?!')",  # "with HR to my partner"
     re.IGNORECASE,
 )
 
@@ -926,8 +941,34 @@ _ADDED = re.compile(
 
 def adds_a_value(new: str) -> bool:
     """``new`` puts one more value beside the ones said before ("also", "added", "include", 还会): of such a
-    statement the older one is not an earlier value."""
-    return _adds(new) or bool(_ADDED.search(_fold(new)))
+    statement the older one is not an earlier value. 还在 before a verb says "still doing" (老师们还在开会), not
+    "also at" (还在健身房办了卡)."""
+    folded = _fold(new)
+    if "还在" in folded:
+        folded = _still_doing_zh(folded)
+    return _adds(folded) or bool(_ADDED.search(folded))
+
+
+def _still_doing_zh(text: str) -> str:
+    """``text`` without each 还在 that jieba reads before a verb: 老师们还在开会 says a thing goes on, it adds no value."""
+    from ._jieba import posseg_module
+
+    words = [(w.word, w.flag) for w in posseg_module().cut(text)]
+    return "".join(
+        "" if (word in ("还", "在") and _still_at(words, n)) else word for n, (word, _) in enumerate(words)
+    )
+
+
+def _still_at(words: list[tuple[str, str]], n: int) -> bool:
+    """The word at ``n`` is the 还 or the 在 of 还在 + a verb."""
+    start = n if words[n][0] == "还" else n - 1
+    return (
+        start >= 0
+        and start + 2 < len(words)
+        and words[start][0] == "还"
+        and words[start + 1][0] == "在"
+        and words[start + 2][1].startswith("v")
+    )
 
 
 #: A word for a person and the name it goes by: 老公叫志刚, 我闺蜜小雪
