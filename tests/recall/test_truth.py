@@ -1096,6 +1096,10 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
         ("Which hearing aids does Grandpa have?", False),
         ("Which earbuds do I use?", False),
         ("Which sports do my kids play?", True),
+        ("我家孩子都多大了？", True),  # 都 before the question word: each of them
+        ("两个孩子分别在哪上学？", True),
+        ("我家孩子多大了？", False),
+        ("我都说了几遍了", False),
     ],
 )
 def test_a_question_for_many_values_is_told_from_one_for_a_value(query: str, many: bool) -> None:

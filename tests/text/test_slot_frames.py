@@ -927,3 +927,56 @@ def test_a_person_given_as_the_value_is_not_whom_the_statement_is_about() -> Non
     assert not same_people(
         "My mum has moved to Leeds.", "My sister lives in Leeds.", owners=True, asides=True
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "new", "old", "apart"),
+    [
+        (  # "dress" is no verb; "bridesmaids'" is bridesmaid
+            "Where are the bridesmaids' dresses from?",
+            "The wedding dress is from a boutique in Peckham.",
+            "The bridesmaids are wearing dresses from ASOS.",
+            True,
+        ),
+        (
+            "我家车在哪保养？",
+            "洗车我一般去小区门口那家。",
+            "我家车的保养在4S店做。",
+            True,
+        ),  # 车的保养: a noun
+        (
+            "Where is my everyday account?",
+            "I've moved my everyday account to Starling.",
+            "My everyday account is with Monzo.",
+            False,
+        ),
+        ("我家车在哪保养？", "车的保养改到小区门口那家了。", "我家车的保养在4S店做。", False),
+    ],
+)
+def test_a_thing_said_in_full_is_the_thing_a_statement_opens_on(
+    query: str, new: str, old: str, apart: bool
+) -> None:
+    """``asked_apart`` reads a noun ending in "ss" ("dress") as a noun, not a verb; a plural's owning "'" as the
+    plural; and a verb owned by a noun (车的保养) as the thing a statement opens on."""
+    assert asked_apart(query, new, old) is apart
+
+
+def test_the_bosss_wife_is_not_the_boss() -> None:
+    """老板娘 is a person of her own, not 老板."""
+    assert not same_people("我们老板娘姓方。", "我们老板姓陈。", owners=True, asides=True)
+    assert same_people("我们老板现在姓李了。", "我们老板姓陈。", owners=True, asides=True)
+
+
+def test_the_thing_after_ba_is_what_a_statement_opens_on_and_no_more_ends_a_habit() -> None:
+    """物业把门禁升级了 opens on 门禁, the thing the 物业 acted on, not on who acted; "no more parkrun for me" tells
+    a replacement, "no more than two" does not."""
+    assert not asked_apart(
+        "我们小区现在怎么进大门？", "物业把门禁升级了，现在刷脸进。", "小区的门禁用的是刷卡。"
+    )
+    assert asked_apart("我家车在哪保养？", "物业把洗车点搬到了小区门口。", "我家车的保养在4S店做。")
+    # who acted is still said: 老舅 is asked and named by both
+    assert not asked_apart(
+        "我老舅现在干什么？", "老舅把肉摊盘给了徒弟，现在在小区当保安。", "我老舅在镇上杀猪卖肉。"
+    )
+    assert replacement_evidence("Knee's gone, so no more parkrun for me.") == "no more "
+    assert replacement_evidence("I eat no more than two eggs a day.") is None

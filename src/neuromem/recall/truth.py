@@ -140,7 +140,7 @@ _ASKS_FOR_MANY = re.compile(
     + _ONE_THING_PLURALS
     + r")\w+s"
     r"\s+(?:do|does|did|have|has|are|were|can|will)\b"
-    r"|哪些|哪几|都有|有什么",
+    r"|哪些|哪几|都有|有什么|分别|都(?=[^了，。\W]{0,3}(?:什么|哪|谁|多|几|怎么))",  # 孩子都多大了: each of them
     re.IGNORECASE,
 )
 

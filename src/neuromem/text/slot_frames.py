@@ -131,6 +131,7 @@ _REPLACING_EN = re.compile(
     r"\b(?:took (?:me|him|her|them|us) off|put (?:me|him|her|them|us) on|threw (?:it|them|that|those) (?:out|away)|"
     r"traded (?:it|them) in|went with|withdrew from|dropped out of|lately|a new|"
     r"since (?:moving|switching|starting|joining|changing|the (?:move|switch|change))\b)"
+    r"|\bno more (?!than\b)"  # "no more parkrun for me"
     r"|^new [a-z]+(?: [a-z]+)?:"  # "New goal: …", "New number: …"
     r"|^(?:(?:oh|actually|no|sorry|wait|ok|okay|hmm)\b[,!.]?\s*)*make (?:it|that) (?!to\b|up\b|work\b|happen\b)",
     re.IGNORECASE,
@@ -1168,7 +1169,8 @@ def _qualified_apart(new: str, old: str, shared: frozenset[str] | set[str]) -> b
 
 #: Where a statement's opening noun phrase ends: a copula, a preposition, a verb of its subject
 _PHRASE_END_EN = re.compile(
-    r"(?:is|are|was|were|has|have|had|on|at|in|of|for|with|to|from|by|now|still|\w+s|\w{3,}ed)", re.IGNORECASE
+    r"(?:is|are|was|were|has|have|had|on|at|in|of|for|with|to|from|by|now|still|\w+[^su\W]s|\w{3,}ed)",
+    re.IGNORECASE,  # "opens", not "dress", "bus"
 )
 _DETERMINERS = frozenset({"the", "a", "an", "my", "our", "his", "her", "their", "your", "its"})
 
@@ -1220,6 +1222,8 @@ _SPEAKER_ZH = re.compile(r"[把让给帮替叫将](?:我|他|她|它)|我们?的
 _SPEAKER_OPENS_EN = re.compile(r"^(?:i|i've|i'd|we|we've|we'd)\b", re.IGNORECASE)
 #: zh: the speaker who acts on the thing named next (我把银行卡密码改成了…): the thing is what the statement opens on
 _BA_OPENING_ZH = re.compile(r"^我们?(?:已经|刚刚?|又|也|都)*把")
+#: zh: who acted, before 把 and the thing they acted on (物业把门禁升级了): the thing is what the statement opens on
+_ACTOR_BA_ZH = re.compile(r"^[\u4e00-\u9fff]{1,6}?把")
 #: zh: a first clause that tells who said what follows: 儿子放学回来说，…
 _TOLD_ZH = re.compile(r"^[^，,。；;]{1,12}?(?:说|告诉我|通知)[，,：:]")
 #: The speaker as the owner of the thing a statement opens on ("My car insurance renews …", 我家厨房…): the
@@ -1250,7 +1254,7 @@ def asked_apart(query: str, new: str, old: str) -> bool:
         new = _TOLD_ZH.sub("", _REPORTED_ZH.sub("", _TIME_CLAUSE_ZH.sub("", new)))
         own = [
             w
-            for w in _opening_things_zh(new)
+            for w in _opening_things_zh(_ACTOR_BA_ZH.sub("", new))
             if w not in old and w not in query and change_evidence(w) is None
         ]  # 食堂午饭涨价了: 涨价 tells the change, it is no thing of its own
         asked = [w for w in _opening_things_zh(old) if w in query and w not in new]
@@ -1395,14 +1399,18 @@ _ACRONYM = re.compile(r"[A-Z]{2,5}s?")
 def _opening_things_zh(text: str) -> list[str]:
     """The nouns of two or more characters (or of one before 的) ``text`` says before its first verb, preposition or
     adverb, but for names of people (jieba's flags): 社区卫生服务站早上七点半开门 → 社区, 服务站; 销售总监是蔡姐 →
-    销售, 总监; 车的备用钥匙 → 车, 备用, 钥匙; 我把银行卡密码改成了… → 银行卡, 密码."""
+    销售, 总监; 车的备用钥匙 → 车, 备用, 钥匙; 我把银行卡密码改成了… → 银行卡, 密码; 我家车的保养在4S店做 → 车, 保养."""
     from ._jieba import posseg_module
 
     out: list[str] = []
     words = _compound_nouns_zh(list(posseg_module().cut(_BA_OPENING_ZH.sub("", text))))
     for n, (word, flag) in enumerate(words):
-        noun = (flag.startswith(("n", "vn")) and (not flag.startswith("nr") or _kin_word(word))) or bool(
-            flag == "eng" and _ACRONYM.fullmatch(word)
+        noun = (
+            (flag.startswith(("n", "vn")) and (not flag.startswith("nr") or _kin_word(word)))
+            or bool(flag == "eng" and _ACRONYM.fullmatch(word))
+            or (
+                flag == "v" and len(word) >= 2 and n > 0 and words[n - 1][0] == "的"
+            )  # 车的保养: a verb owned is a noun
         )
         next_is_de = n + 1 < len(words) and words[n + 1][0] == "的"  # 车的备用钥匙: one character, owning
         if (flag.startswith(_OPENING_END_ZH) and not noun) or word in "，,。；;：:":

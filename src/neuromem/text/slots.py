@@ -791,6 +791,7 @@ PEOPLE_ZH = (
     *("孙子", "孙女", "婶", "男友", "女友", "对象"),
     *("姨夫", "姨父", "姑夫", "姑父", "舅妈"),  # 小姨夫 is not 小姨
     *("老大", "老二", "老三", "老幺"),  # a child named by their place: 我家老大
+    "老板娘",  # the boss's wife: not 老板
 )
 
 #: The template of a claim whose owner the words leave open: someone else changes "the X" ("the gym raised the
@@ -1842,8 +1843,11 @@ def ending_object(new: str, ending: re.Match[str]) -> str | None:
 
 
 def said_stems(text: str) -> frozenset[str]:
-    """The stems of every word of ``text`` (nothing dropped: "the Times" keeps "times")."""
-    return frozenset(_stem(w) for w in re.findall(r"[\w'-]+", _fold(text).casefold()))
+    """The stems of every word of ``text`` (nothing dropped: "the Times" keeps "times"), an owner's "'s" or "'" left
+    out ("the bridesmaids' dresses": bridesmaid)."""
+    return frozenset(
+        _stem(w.removesuffix("'s").removesuffix("'")) for w in re.findall(r"[\w'-]+", _fold(text).casefold())
+    )
 
 
 def _ends_something_else(new: str, ending: re.Match[str], old: str) -> bool:
