@@ -980,3 +980,22 @@ def test_the_thing_after_ba_is_what_a_statement_opens_on_and_no_more_ends_a_habi
     )
     assert replacement_evidence("Knee's gone, so no more parkrun for me.") == "no more "
     assert replacement_evidence("I eat no more than two eggs a day.") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("She's been discharged to Rowan House, the rehab place.", "discharged to"),
+        ("She's been seconded to planning for a year.", "seconded to"),
+        ("The vet's put Pickle on a hypoallergenic diet.", "put pickle on a"),
+        ("They've shifted us along the same row to G21 and G22.", "shifted us"),
+        ("I put the kettle on.", None),
+    ],
+)
+def test_acts_that_move_someone_or_put_them_on_something_tell_a_replacement(
+    text: str, words: str | None
+) -> None:
+    """Discharged, transferred or seconded to a place, put on a diet, shifted along a row: acts that replace what
+    someone had, for recall's ordering only."""
+    found = replacement_evidence(text)
+    assert (found.casefold() if found else None) == words

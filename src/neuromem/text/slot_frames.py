@@ -132,6 +132,8 @@ _REPLACING_EN = re.compile(
     r"traded (?:it|them) in|went with|withdrew from|dropped out of|lately|a new|"
     r"since (?:moving|switching|starting|joining|changing|the (?:move|switch|change))\b)"
     r"|\bno more (?!than\b)"  # "no more parkrun for me"
+    r"|\b(?:discharged|transferred|seconded) to\b|\bput [a-z]+ on (?:a|an)\b"  # "The vet's put Pickle on a … diet"
+    r"|\bshifted (?:me|him|her|them|us|it)\b"
     r"|^new [a-z]+(?: [a-z]+)?:"  # "New goal: …", "New number: …"
     r"|^(?:(?:oh|actually|no|sorry|wait|ok|okay|hmm)\b[,!.]?\s*)*make (?:it|that) (?!to\b|up\b|work\b|happen\b)",
     re.IGNORECASE,
