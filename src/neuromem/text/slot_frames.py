@@ -952,6 +952,7 @@ def adds_a_value(new: str) -> bool:
     return _adds(folded) or bool(_ADDED.search(folded))
 
 
+@lru_cache(maxsize=4096)
 def _still_doing_zh(text: str) -> str:
     """``text`` without each 还在 that jieba reads before a verb: 老师们还在开会 says a thing goes on, it adds no value."""
     from ._jieba import posseg_module
@@ -1407,12 +1408,11 @@ def _opening_things_zh(text: str) -> list[str]:
     out: list[str] = []
     words = _compound_nouns_zh(list(posseg_module().cut(_BA_OPENING_ZH.sub("", text))))
     for n, (word, flag) in enumerate(words):
+        owned = n > 0 and words[n - 1][0] == "的"  # 车的保养: a verb owned is a noun
         noun = (
             (flag.startswith(("n", "vn")) and (not flag.startswith("nr") or _kin_word(word)))
             or bool(flag == "eng" and _ACRONYM.fullmatch(word))
-            or (
-                flag == "v" and len(word) >= 2 and n > 0 and words[n - 1][0] == "的"
-            )  # 车的保养: a verb owned is a noun
+            or (flag == "v" and len(word) >= 2 and owned)
         )
         next_is_de = n + 1 < len(words) and words[n + 1][0] == "的"  # 车的备用钥匙: one character, owning
         if (flag.startswith(_OPENING_END_ZH) and not noun) or word in "，,。；;：:":
