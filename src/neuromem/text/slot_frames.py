@@ -615,7 +615,8 @@ def same_people(
     before, after = _people(old, zh), _people_meant(new, old, zh, owners=owners)
     if asides:
         after -= _aside_people(new, zh)
-    if strict or (before - after - _copula_value_people(old, zh) and _SPEAKER_FIRST.match(_fold(new))):
+    missing = before - after
+    if strict or (missing and _SPEAKER_FIRST.match(_fold(new)) and missing - _copula_value_people(old, zh)):
         return not before ^ after  # "I left Paris" says nothing of "My sister lives in Paris"
     return not after - before
 
