@@ -1591,7 +1591,7 @@ def _of_its_value(new: str, old: str, shared: frozenset[str] | set[str]) -> bool
         if at <= 0 or not new_f.startswith(word):
             return False
         before = old_f[:at]
-        if not (end.endswith(word) or "是" in before or re.search(r"\b(?:is|are|was|were)\b", before)):
+        if not (end.endswith(word) or "是" in before or _COPULA_EN.search(before)):
             return False
     return True
 
