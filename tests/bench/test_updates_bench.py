@@ -25,6 +25,7 @@ from bench.updates import (
     FRESH8,
     FRESH9,
     FRESH10,
+    FRESH11,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -130,6 +131,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH8_SETS, 1000, FRESH8),
         (module.FRESH9_SETS, 1100, FRESH9),
         (module.FRESH10_SETS, 1200, FRESH10),
+        (module.FRESH11_SETS, 1300, FRESH11),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -149,6 +151,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH8, 1000, 1099),
         (FRESH9, 1100, 1199),
         (FRESH10, 1200, 1299),
+        (FRESH11, 1300, 1399),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -54,6 +54,8 @@ FRESH9_OUT = Path(__file__).with_name("update_pairs_fresh9.jsonl")
 FRESH9_FROM = 1100  # the ninth fresh set's first record number
 FRESH10_OUT = Path(__file__).with_name("update_pairs_fresh10.jsonl")
 FRESH10_FROM = 1200  # the tenth fresh set's first record number
+FRESH11_OUT = Path(__file__).with_name("update_pairs_fresh11.jsonl")
+FRESH11_FROM = 1300  # the eleventh fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -2104,6 +2106,151 @@ FRESH10_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# An eleventh fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh11.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1300.
+# fmt: off
+FRESH11_EN_UPDATES = [
+    (3, "Our MP is Graham Tolley, he's been in for years.|After the election we've got a new MP, Aisha Rahman, and she's already been round knocking on doors.", "Who is our MP?", "Aisha Rahman", "Graham Tolley"),
+    (1, "I drew Gareth in the office Secret Santa.|Scrap that, they redid the draw because Gareth's on paternity leave, so I'm buying for Yusuf now.", "Who am I buying a Secret Santa present for?", "Yusuf", "Gareth"),
+    (3, "We keep six hens at the bottom of the garden.|A fox got in last night and took two, so we're down to four.", "How many hens have we got?", "four", "six"),
+    (1, "I'm planning to retire in June when I turn sixty-six.|A:Are you counting down the days to retirement?|Not any more, I've agreed to stay on part-time until the end of next year, they practically begged me.", "When am I retiring?", "end of next year", "June"),
+    (1, "At the reception I'm on table 9.|Sorry, 12 — that was Mum's place card I was looking at.", "Which table am I sitting at for the reception?", "12", "table 9"),
+    (3, "Our narrowboat is called Kingfisher.|She's been repainted at the marina and she's Second Wind now, new name and all.", "What's our narrowboat called?", "Second Wind", "Kingfisher"),
+    (3, "The speed limit on our road is 30.|The council's made the whole estate 20 mph, the new signs went up on Monday.", "What's the speed limit on our road?", "20 mph", "30"),
+    (1, "I do a weekly shift on the Samaritans helpline.|I've stepped back from Samaritans, it was getting too much alongside the new job.", "Do I still do shifts on the helpline?", "stepped back", "weekly shift"),
+    (1, "My PhD supervisor is Professor Leary.|Leary retired over the summer and Dr Okonkwo has taken me on for the last year of the PhD.", "Who supervises my PhD?", "Dr Okonkwo", "Professor Leary"),
+    (1, "Hospital parking is £4.20 for two hours.|Actually it's £5.40, I was reading the old sign half hidden behind a bush.", "How much is it to park at the hospital for two hours?", "£5.40", "£4.20"),
+    (3, "Nana's moving in with us and she'll have the front room.|A:Has your nan settled into the front room?|We swapped it round in the end, she's in Lily's old bedroom upstairs because the front room gets all the traffic noise.", "Which room is Nana sleeping in?", "Lily's old bedroom", "front room"),
+    (1, "I swim in the slow lane at the lido.|These days I'm in the medium lane, I overtook two people this morning!", "Which lane do I swim in?", "medium lane", "slow lane"),
+    (1, "My Etsy shop is called Thimble & Thread.|Renamed it — Wool Gathering. The old name was already taken on Instagram.", "What's my Etsy shop called?", "Wool Gathering", "Thimble & Thread"),
+    (3, "Christmas dinner is at my sister Ruth's this year.|Ruth's kitchen is in bits after the leak, so everyone's coming to us for Christmas instead.", "Where are we having Christmas dinner?", "coming to us", "sister Ruth's"),
+    (3, "The school play this year is Oliver!|The drama department couldn't get the rights, so it's Bugsy Malone now.|Bugsy Malone's off too, Mrs Kaur has gone with The Wizard of Oz.", "Which show is the school putting on this year?", "Wizard of Oz", "Bugsy Malone"),
+    (3, "Biscuit's booked into the kennels at Oakfield while we're in Portugal.|Right, holiday prep update: passports found (in the bread bin, don't ask), the car's had new tyres, my brother's watering the tomatoes, and Oakfield rang to say there's kennel cough going round, so Biscuit's staying with my friend Tamsin instead, she's got a huge garden.", "Who's looking after Biscuit while we're away?", "Tamsin", "Oakfield"),
+    (1, "I'm a Labour Party member.|Tore up my party card after the vote on the bypass; I've joined the Greens.", "Which political party am I a member of?", "Greens", "Labour"),
+    (3, "The school photographer is coming on 9 October.|Correction from the newsletter: photos are on 16 October, not the 9th.", "When is school photo day?", "16 October", "9 October"),
+    (1, "I'm learning the banjo with a teacher called Russ.|A:How are the banjo lessons with Russ going?|Russ moved to Cornwall, so I've got a new teacher, Hollie, she does lessons over Zoom.", "Who's my banjo teacher?", "Hollie", "Russ"),
+    (3, "The 42 bus comes every ten minutes.|Since the timetable shake-up the 42 only turns up every half hour, it's a nightmare.", "How often does the 42 run?", "every half hour", "every ten minutes"),
+    (1, "Put me down for the 10:30 tee time on Saturday.|Make that 11:15, my brother-in-law can't get there any earlier.", "What time am I teeing off on Saturday?", "11:15", "10:30"),
+    (3, "My brother's band has a drummer called Stig.|Stig quit the band and they've drafted in a seventeen-year-old called Luca on drums.", "Who drums in my brother's band?", "Luca", "Stig"),
+    (1, "I'm on a waiting list for knee surgery at the Royal.|The physio's worked so well that the consultant has taken me off the surgery list altogether.", "Am I still waiting for a knee operation?", "off the surgery list", "waiting list"),
+    (3, "Priya's top of our office fantasy football league.|Bilal's gone top of the fantasy league after that triple-captain gamble.|Now it's Donna, she's been quietly racking up points for three weeks.", "Who's leading the office fantasy football league?", "Donna", "Bilal"),
+    (1, "I keep all my appointments in a paper diary.|Do you know if the banks are open on Easter Monday?|Everything's in Google Calendar these days, the paper diary's in a drawer somewhere.", "Where do I keep track of my appointments?", "Google Calendar", "paper diary"),
+    (3, "The PTA bake sale raised £312.|Actually, once Mrs Doyle counted the tin properly it came to £347.", "How much did the bake sale make?", "£347", "£312"),
+    (1, "My go-to karaoke song is Dancing Queen.|A:Still belting out Dancing Queen at karaoke?|Retired it. I do Mr Brightside now, the whole pub joins in.", "What's my karaoke song?", "Mr Brightside", "Dancing Queen"),
+    (3, "Hollins & Webb, the estate agents, are on the corner of Market Street.|Walked past the corner of Market Street and Hollins & Webb's window has a vape shop sign in it; they've moved into the old bank on Bridge Road.", "Where are Hollins & Webb based?", "old bank on Bridge Road", "corner of Market Street"),
+    (1, "I've bagged 38 Munros so far.|Actually 41, I forgot the three on Skye last summer.", "How many Munros have I done?", "41", "38"),
+    (1, "Our kitchen extension is with an architect firm called Lumen.|A:Has Lumen sent the drawings through yet?|We've dropped Lumen, they kept missing deadlines. Fairhurst Design are doing it now.", "Which architects are doing our kitchen extension?", "Fairhurst Design", "Lumen"),
+]
+FRESH11_ZH_UPDATES = [
+    (3, "我们这片的学区一直划的是二中。|今年学区调整了，我们小区划到了十一中，好多家长都在群里骂。", "我们小区现在对口哪个中学？", "十一中", "二中"),
+    (1, "我车的保险杠刮了，4S店报价一千八。|哦不对，是两千八，我把喷漆的钱给漏了。", "4S店修保险杠要多少钱？", "两千八", "一千八"),
+    (3, "我们楼的电梯坏了，这几天都得爬楼。|电梯修好了，今天早上总算不用爬十八层了。", "我们楼的电梯现在能用吗？", "修好了", "坏了"),
+    (1, "我在中介挂的那套房子报价三百二十万。|助手:房子有人来看了吗？|看的人不少，就是没人出价，我已经降到二百九十八万了。", "我那套房子现在挂多少钱？", "二百九十八万", "三百二十万"),
+    (1, "我预约了下周二上午去银行办业务。|改周四吧，周二那个网点在装修。", "我哪天去银行办事？", "周四", "周二"),
+    (3, "我老公学车的教练是老孙。|老孙被调去带科目三了，我老公现在跟一个女教练练，姓欧阳。", "我老公现在跟哪个教练学车？", "欧阳", "老孙"),
+    (1, "我每天晚上都要泡脚。|这两个月都没泡了，医生说我有静脉曲张，不能用太热的水。", "我现在晚上还泡脚吗？", "都没泡了", "每天晚上都要泡脚"),
+    (3, "我们年级主任是教物理的刘老师。|刘老师升副校长了，新来的年级主任是教英语的温老师。", "我们年级主任现在是谁？", "温老师", "刘老师"),
+    (1, "我毕业论文写的是乡村旅游。|开题没过，导师让我换了题目，现在写直播带货对农产品销量的影响。", "我毕业论文写的什么题目？", "直播带货", "乡村旅游"),
+    (3, "同事小贺结婚，我们组的份子钱每人出五百。|群里刚又说了，统一出八百，组长说五百拿不出手。", "给小贺的份子钱我们组每人出多少？", "八百", "五百"),
+    (1, "我每天早上在小区里打太极。|助手:今天早上太极打得怎么样？|太极不打了，跟楼下几个老姐妹改成早上健步走，一走就是五公里。", "我早上在小区里做什么锻炼？", "健步走", "打太极"),
+    (3, "我们村到镇上还是土路，一下雨就没法走。|今年县里拨了钱，村里到镇上修成了柏油路，骑电动车十分钟就到。", "我们村到镇上的路现在是什么路？", "柏油路", "土路"),
+    (1, "我微信钱包里还有三千二。|哦对了，刚给房东转了一千五，现在只剩一千七了。", "我微信钱包里还剩多少钱？", "一千七", "三千二"),
+    (3, "老周和他表弟合伙开了家火锅店。|老周表弟撤股了，现在火锅店是老周一个人在撑。", "那家火锅店现在谁在经营？", "老周一个人", "合伙"),
+    (3, "我给儿子报的游泳班在体育中心。|体育中心的泳池关了检修，游泳班搬到了区少年宫。|少年宫那边教练不上心，我又给他换到了小区会所的恒温泳池。", "我儿子现在在哪学游泳？", "小区会所", "区少年宫"),
+    (3, "我姐家装修找的是好邻居装饰公司。|这阵子忙疯了，单位年底冲业绩，孩子又赶上期末考试，我妈腰扭了还得我天天过去做饭。我姐那边也不省心，好邻居干了一半就拖着不来，电话也不接，她一气之下换了个熟人介绍的施工队，带头的是个叫老鲁的师傅。", "我姐家现在是谁在装修？", "老鲁", "好邻居"),
+    (1, "我家大门用的是钥匙锁。|自从装了指纹锁，出门再也不用翻包找钥匙了。", "我家大门现在用的什么锁？", "指纹锁", "钥匙锁"),
+    (3, "我侄子的生日宴定在周六中午。|我弄错了，嫂子说是周日中午，周六他们要去医院陪老人。", "我侄子的生日宴是哪天？", "周日中午", "周六中午"),
+    (1, "我办了个羽毛球馆的月卡，每周二晚上去打。|助手:这周二还去打球吗？|去不了了，腱鞘炎犯了，医生让我这个月别碰球拍。", "我这个月还打羽毛球吗？", "别碰球拍", "每周二晚上去打"),
+    (3, "我们这坐公交两块钱一趟。|公交前阵子调价了，现在两块五，老年卡还是免费。", "在我们这坐一趟公交多少钱？", "两块五", "两块钱"),
+    (1, "今晚我订了六点半的电影票。|七点十分那场，六点半的卖完了，刚才没付成功。", "我今晚看几点的电影？", "七点十分", "六点半"),
+    (3, "我们小区的门卫是个退伍老兵，大家都叫他老宋。|老宋回老家了，现在看大门的是保安公司派来的小伙子，叫小冯。", "我们小区现在的门卫是谁？", "小冯", "老宋"),
+    (1, "我每天只吃两顿饭，早饭从来不吃。|对了，明天降温吗？|这俩月开始好好吃早饭了，一天三顿，胃也不疼了。", "我现在一天吃几顿饭？", "一天三顿", "两顿"),
+    (3, "我弟第一志愿报的是师范大学。|我弟改主意了，第一志愿换成了财经大学。|截止前一天又改了，最后填的是医科大学，我爸拍的板。", "我弟第一志愿最后报的哪所？", "医科大学", "财经大学"),
+    (1, "我在网上开了个小店，做日本化妆品代购。|代购不做了，海关查得严，现在店里改卖老家的土特产，腊肉香肠什么的。", "我网店现在卖什么？", "土特产", "化妆品"),
+    (3, "我表哥家的孩子乐乐今年三岁。|刚问了我妈，乐乐今年是四岁，过了年就五岁了。", "乐乐今年几岁？", "四岁", "三岁"),
+    (1, "我睡觉打呼噜很响，老婆老嫌弃。|助手:最近晚上还打呼噜吗？|上个月做了个小手术，现在基本不打了，老婆说终于能睡个好觉。", "我现在睡觉还打鼾吗？", "基本不打了", "打呼噜很响"),
+    (3, "我们公司的年会一直在酒店宴会厅办。|今年年会没订酒店，老板说要省钱，就在公司食堂搞，节目都是自己人出。", "我们公司今年年会在哪办？", "公司食堂", "酒店宴会厅"),
+    (3, "我家宝宝出生的时候六斤二两。|我说错了，是六斤八两，六斤二两是她表姐。", "我家宝宝出生时多重？", "六斤八两", "六斤二两"),
+    (3, "我姑姑在县医院当护士长。|姑姑今年退休了，又被返聘到社区诊所帮忙，一周去三天。", "我姑姑现在在哪上班？", "社区诊所", "县医院"),
+]
+FRESH11_EN_MULTI = [
+    (1, "I speak Welsh with my grandparents.|I've been doing Italian at night school for a year and I can finally hold a conversation.", "Which languages can I get by in?", "Italian", "Welsh"),
+    (3, "My son's allergic to sesame.|A:Anything else I should know for the party food?|Kiwi too, he came out in hives after a fruit salad.", "Which foods is my son allergic to?", "Kiwi", "sesame"),
+    (1, "We've got a daughter, Maisie, she's four.|Our little boy Rafferty arrived at 3am, 7lb 2oz, everyone's doing well.", "Who are our kids?", "Rafferty", "Maisie"),
+    (3, "Dad gets a pension from the Post Office.|He's started drawing his state pension now as well.", "Which pensions does Dad get?", "state pension", "Post Office"),
+    (1, "At work everyone calls me Sparky.|My rugby mates call me Tank, don't ask.", "What nicknames do I go by?", "Tank", "Sparky"),
+    (3, "Our street has a Neighbourhood Watch.|Since the break-ins the residents have set up a Community Speedwatch as well.", "Which residents' schemes does our street have?", "Speedwatch", "Neighbourhood Watch"),
+    (1, "I've seen the northern lights in Iceland.|Saw them again last night from a boat outside Tromsø, even better than Iceland.", "Where have I seen the northern lights?", "Tromsø", "Iceland"),
+    (3, "My wife runs a dog-grooming business.|She's started doing pet portraits on the side, mostly spaniels.", "What businesses does my wife run?", "pet portraits", "dog-grooming"),
+    (1, "I can knit.|My nan's taught me to crochet too, I've made my first granny square.", "Which crafts can I do?", "crochet", "knit"),
+    (3, "Our office has a bike rack out the back.|A:Is there anywhere to shower if I cycle in?|Yes, they've put showers in by the lifts too.", "What facilities does our office have for cyclists?", "showers", "bike rack"),
+]
+FRESH11_ZH_MULTI = [
+    (1, "我会说闽南话。|公司派我去日本待了一年，现在日语日常对话也没问题了。", "我能用哪些语言跟人聊天？", "日语", "闽南话"),
+    (3, "我闺女对芒果过敏。|助手:她还有别的忌口吗？|上回吃了几只虾，脸肿得跟包子似的，虾也碰不得。", "我闺女对哪些东西过敏？", "虾", "芒果"),
+    (1, "我家老大是个闺女，今年上小学。|二胎生了，是个儿子，七斤半，母子平安。", "我家都有哪些孩子？", "儿子", "闺女"),
+    (3, "我爸每个月有三千多的退休金。|他还在小区帮忙看车棚，一个月另外有八百块。", "我爸每月都有哪些收入？", "看车棚", "退休金"),
+    (1, "我手机里的紧急联系人设的是我老公。|刚又把我妹加进去了，当第二个紧急联系人。", "我的紧急联系人都有谁？", "我妹", "我老公"),
+    (3, "我们公司每年给员工发一张体检卡。|今年开始还给每个人上了补充医疗保险。", "我们公司有哪些福利？", "补充医疗保险", "体检卡"),
+    (1, "我会修水龙头，家里漏水从来不找师傅。|上个月跟着视频学会了贴瓷砖，卫生间那面墙就是我贴的。", "家里这些活我会干哪些？", "贴瓷砖", "修水龙头"),
+    (3, "我们学校食堂有个面食窗口。|这学期又开了个麻辣烫窗口，学生排队排到门口。", "学校食堂都有哪些窗口？", "麻辣烫", "面食"),
+    (1, "我是周深的粉丝。|最近又迷上了单依纯，她的歌我单曲循环了一整天。", "我喜欢哪些歌手？", "单依纯", "周深"),
+    (3, "我们公司的大客户有华为。|上个月又签下了比亚迪，老板高兴得请全公司吃饭。", "我们公司有哪些大客户？", "比亚迪", "华为"),
+]
+FRESH11_EN_RESTATE = [
+    (1, "s", "My ring size is P and a half.|P and a half, that's my ring size, the jeweller measured it.", "What's my ring size?", "P and a half", ""),
+    (3, "s", "My grandad was a lighthouse keeper on Flat Holm.|Grandad kept the lighthouse on Flat Holm for years before it went automatic.", "What did my grandad do?", "lighthouse", "Flat Holm"),
+    (1, "m", "My two favourite films are Paddington 2 and Heat.|Heat and Paddington 2, honestly, those are my top two.", "What are my favourite films?", "Paddington 2", "Heat"),
+    (3, "s", "Our dog Juniper is a Bedlington terrier.|A:What breed is Juniper again?|A Bedlington terrier, the ones that look like little lambs.", "What breed is Juniper?", "Bedlington", ""),
+    (1, "s", "My road bike has a 56cm frame.|It's a 56 frame, same as my old one.", "What frame size is my road bike?", "56", ""),
+    (3, "s", "The Sunday car boot sale is at Harlow Farm.|Harlow Farm is where the car boot is, every Sunday from seven.", "Where's the Sunday car boot sale held?", "Harlow Farm", ""),
+    (1, "s", "I was born on 29 February.|My birthday's 29 February, so I only get a proper one every four years.", "When's my birthday?", "29 February", ""),
+    (3, "s", "My niece Freya is doing a nursing degree at Keele.|Freya's at Keele, second year of her nursing degree.", "Where is Freya studying?", "Keele", "nursing"),
+]
+FRESH11_ZH_RESTATE = [
+    (1, "s", "我在银行工作了十二年。|在银行干了十二年了，一直在柜台。", "我在银行干了多少年？", "十二年", ""),
+    (3, "s", "我奶奶是满族人。|奶奶是满族的，家里还留着老姓。", "我奶奶是什么民族？", "满族", ""),
+    (1, "m", "我喝茶只喝普洱和铁观音。|铁观音、普洱，就这两样，别的茶我喝不惯。", "我平时喝什么茶？", "铁观音", "普洱"),
+    (3, "s", "我老公的生日是腊月初八。|助手:你老公生日是哪天来着？|腊月初八，跟腊八节同一天，好记。", "我老公生日是哪天？", "腊月初八", ""),
+    (3, "s", "我们小区旁边那条河叫清水河。|小区边上那条就是清水河，夏天好多人在那钓鱼。", "我们小区旁边的河叫什么？", "清水河", ""),
+    (1, "s", "我睡觉得开着小夜灯。|不开小夜灯我睡不着，从小就这样。", "我睡觉有什么习惯？", "小夜灯", ""),
+    (3, "s", "我们单位食堂周三有红烧肉。|每周三食堂都做红烧肉，那天排队的人最多。", "单位食堂哪天做红烧肉？", "周三", ""),
+    (3, "s", "我外公年轻时是开拖拉机的。|外公当年在公社开拖拉机，村里头一个会开的。", "我外公年轻时做什么？", "拖拉机", ""),
+]
+FRESH11_EN_UNRELATED = [
+    (1, "s", "My morning train is the 7:48.|My train home in the evening is the 17:52.", "Which train do I get home?", "17:52", "7:48"),
+    (3, "s", "My daughter's violin teacher is Mr Abara.|My daughter's form tutor is Miss Quinn.", "Who teaches my daughter violin?", "Mr Abara", "Miss Quinn"),
+    (1, "s", "My sourdough starter is called Doughlene.|My kombucha scoby is called Barry.", "What's my kombucha scoby called?", "Barry", "Doughlene"),
+    (3, "s", "Our landlord lives in Spain.|Our letting agent is based in Croydon.", "Where does our landlord live?", "Spain", "Croydon"),
+    (1, "m", "I love Thai food.|My husband loves Ethiopian food.", "What food does my husband love?", "Ethiopian", "Thai"),
+    (1, "s", "My step count yesterday was 14,000.|My sleep score last night was 62.", "What was my sleep score?", "62", "14,000"),
+    (3, "s", "The big Tesco closes at midnight.|The Tesco Express by the station closes at 11.", "When does the big Tesco close?", "midnight", "11"),
+    (1, "s", "I changed my bank PIN last week.|My brother changed his phone number last week.", "What did I change last week?", "bank PIN", "phone number"),
+    (3, "s", "Ollie's moving to Glasgow in the spring.|Ollie's sister is moving to Cardiff.", "Where is Ollie moving to?", "Glasgow", "Cardiff"),
+    (1, "s", "My favourite crisps are salt and vinegar.|My favourite biscuits are custard creams.", "What are my favourite biscuits?", "custard creams", "salt and vinegar"),
+    (3, "s", "The church choir rehearses on Thursdays.|The bell-ringers practise on Mondays.", "When do the bell-ringers practise?", "Mondays", "Thursdays"),
+    (1, "s", "I've got a dentist appointment on the 4th.|My son's got an orthodontist appointment on the 11th.", "When's my dentist appointment?", "the 4th", "the 11th"),
+    (3, "s", "My uncle's new puppy is a beagle.|My uncle's new car is a Kia.", "What's my uncle's new car?", "Kia", "beagle"),
+    (1, "s", "I've upgraded my phone to the 256GB model.|I've upgraded our broadband to 900Mb.", "What did I upgrade our broadband to?", "900Mb", "256GB"),
+]
+FRESH11_ZH_UNRELATED = [
+    (1, "s", "我左脚脚踝崴了。|我老婆右手腕扭了。", "我老婆哪里扭了？", "右手腕", "左脚脚踝"),
+    (3, "s", "我大伯家在城东开了个超市。|我二伯家在城西开了个修车厂。", "我大伯家开的什么？", "超市", "修车厂"),
+    (1, "s", "我这个月加了三十个小时的班。|我这个月请了两天假。", "我这个月加了多久的班？", "三十个小时", "两天"),
+    (3, "s", "我们家楼上住的是一对老夫妻。|楼下新搬来的是一家四口。", "我们家楼下住的是谁？", "一家四口", "老夫妻"),
+    (1, "m", "我喜欢吃辣。|我婆婆口味偏甜，什么菜都要放点糖。", "我婆婆口味怎么样？", "偏甜", "吃辣"),
+    (1, "s", "我的车是在城北检测站年检的。|我的电动车是在城南派出所上的牌。", "我的车在哪年检？", "城北检测站", "城南派出所"),
+    (3, "s", "我儿子的班主任是蔡老师。|我女儿的班主任是汤老师。", "我女儿的班主任是谁？", "汤老师", "蔡老师"),
+    (1, "s", "我换了新工作，在一家物流公司。|我老婆换了新发型，剪了个短发。", "我新工作在哪？", "物流公司", "短发"),
+    (3, "s", "我舅舅今年六十岁。|我舅舅家的房子今年刚好住满二十年。", "我舅舅多大了？", "六十", "二十年"),
+    (1, "s", "我每周三晚上上声乐课。|我儿子每周三晚上上奥数课。", "我儿子周三晚上上什么课？", "奥数", "声乐"),
+    (3, "s", "我们小区的物业费是按季度交的。|我们小区的停车费是按年交的。", "小区停车费怎么交？", "按年交", "按季度交"),
+    (1, "s", "我的手机壳是蓝色的。|我的耳机是白色的。", "我的手机壳是什么颜色？", "蓝色", "白色"),
+    (3, "s", "我表姐的婚礼定在五一。|我表弟的升学宴定在八月。", "我表弟的升学宴什么时候办？", "八月", "五一"),
+    (1, "s", "我从家开车到单位要半小时。|从单位走到地铁站要十分钟。", "从单位走到地铁站要多久？", "十分钟", "半小时"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -2144,6 +2291,10 @@ FRESH9_SETS = (
 FRESH10_SETS = (
     ("en", FRESH10_EN_UPDATES, FRESH10_EN_MULTI, FRESH10_EN_RESTATE, FRESH10_EN_UNRELATED),
     ("zh", FRESH10_ZH_UPDATES, FRESH10_ZH_MULTI, FRESH10_ZH_RESTATE, FRESH10_ZH_UNRELATED),
+)
+FRESH11_SETS = (
+    ("en", FRESH11_EN_UPDATES, FRESH11_EN_MULTI, FRESH11_EN_RESTATE, FRESH11_EN_UNRELATED),
+    ("zh", FRESH11_ZH_UPDATES, FRESH11_ZH_MULTI, FRESH11_ZH_RESTATE, FRESH11_ZH_UNRELATED),
 )
 
 
@@ -2267,7 +2418,8 @@ def fresh_records(
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
-    1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200): every label in both languages."""
+    1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300): every label in both
+    languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -2299,6 +2451,7 @@ def main() -> None:
     write(FRESH8_OUT, fresh_records(FRESH8_SETS, FRESH8_FROM))
     write(FRESH9_OUT, fresh_records(FRESH9_SETS, FRESH9_FROM))
     write(FRESH10_OUT, fresh_records(FRESH10_SETS, FRESH10_FROM))
+    write(FRESH11_OUT, fresh_records(FRESH11_SETS, FRESH11_FROM))
 
 
 if __name__ == "__main__":
