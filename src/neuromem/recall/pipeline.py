@@ -51,7 +51,7 @@ from .retriever_table import HOP_RETRIEVERS, NOT_APPLICABLE, RETRIEVERS, Retriev
 from .retrievers import Probe
 from .shared import merged, shared_hits
 from .trace import NO_VECTOR, Trace
-from .truth import Outdated, TruthFacts, above_floor, lexical_traces, newer_first
+from .truth import Outdated, TruthFacts, above_floor, lexical_traces, newer_account_first, newer_first
 from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
 
 if TYPE_CHECKING:
@@ -137,7 +137,9 @@ class RecallPipeline:
         depth = max(request.limit, self._rerank_depth())
         ranked = lexical_traces(self._rerank(request.query, ranked[:depth], tr) + ranked[depth:])
         ranked = newer_first(ranked, facts, vectors, recipe.same_subject_cosine, request.query)
-        hits = above_floor(ranked, recipe.relevance_floor)[: request.limit]
+        hits = newer_account_first(above_floor(ranked, recipe.relevance_floor), request.query)[
+            : request.limit
+        ]
         tr.timings_ms["total"] = round((time.perf_counter() - started) * 1000, 3)
         if request.trace:
             tr.stages["final"] = [

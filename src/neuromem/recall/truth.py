@@ -114,6 +114,17 @@ CHANGE_MARGIN = 0.08
 NEAR_BEST = CHANGE_MARGIN
 #: Statements said closer together than this are parts of one account, never an older and a newer value
 ONE_BREATH = dt.timedelta(minutes=1)
+#: A newer statement of the user told at least this many times as long as the older one it follows among the first
+#: :data:`ACCOUNT_TOP` hits is read as its newer account when no rule read the pair (:func:`newer_account_first`).
+#: A first statement of a value is short ("My son's football training is on Tuesday evenings"); its change comes
+#: with its story ("… and to top it off the coach emailed, training's moved to Thursdays"), and the story's other
+#: words draw its vector away from the question. Chosen on the read update sets (session 26): with the newer one
+#: any longer, 28 updates fixed for 4 statements of another thing put above the one asked; from 1.1 to 1.5 times,
+#: 20-26 for 1-2. On fresh11, written blind after the rule was chosen, it lifted current@1 from 0.783 to 0.833 (add)
+#: and 0.750 to 0.800 (ingest), and put no statement of another thing first
+LONGER_ACCOUNT = 1.25
+#: How many of the best hits :func:`newer_account_first` reads
+ACCOUNT_TOP = 5
 #: The memories that may state a value the user gave: facts, and episodes the user told ("We've booked the
 #: Padstow cottage for 12-19 August" is kept as an event on ingest)
 STATEMENT_TYPES = frozenset({MemoryType.FACT, MemoryType.EPISODIC})
@@ -663,6 +674,57 @@ def newer_first(
                     hit.score, final=final, extra={**hit.score.extra, "newer_first": hit.score.final}
                 ),
             )
+        out.append(hit)
+    return out
+
+
+def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[SearchHit]:
+    """``hits`` with a newer, longer account of what the first statement of the user among the first
+    :data:`ACCOUNT_TOP` hits says moved into its place, the hits between one place down (the scores stay with
+    the places; the moved hit's own is kept in ``extra["newer_first"]``). The account is the first later statement
+    of the user there at least :data:`LONGER_ACCOUNT` times as long, naming no person the first does not
+    (``text.slot_frames.same_people``), of the thing the ``query`` asks about (not :func:`_another_thing_asked`),
+    not read as another slot by the templates (:func:`slots_apart`) nor set apart by what qualifies the words both
+    share (``text.slot_frames.qualified_apart``: "my Amazon login email" / "my personal email"), for a query that
+    does not ask for many values (:func:`asks_for_many`). Nothing is marked outdated: the prompt shows both, in this
+    order ("Wilf plays top board" / "Wilf's been bumped off top board by a twelve-year-old called Ottilie")."""
+    if asks_for_many(query):
+        return list(hits)
+    statements = [
+        i
+        for i, h in enumerate(hits[:ACCOUNT_TOP])
+        if _users_words(h.memory)
+        and not is_outdated(h.memory)
+        and (h.memory.memory_type in STATEMENT_TYPES or is_turn_only(h.memory))
+    ]
+    if len(statements) < 2:
+        return list(hits)
+    first = statements[0]
+    old = hits[first].memory.content
+    for later in statements[1:]:
+        new = hits[later].memory.content
+        if (
+            said_at(hits[later]) > said_at(hits[first])
+            and len(new) >= LONGER_ACCOUNT * len(old)
+            and same_people(new, old, owners=True, asides=True)
+            and not _another_thing_asked(hits, first, later, query)
+            and not slots_apart(new, old)
+            and not qualified_apart(new, old)
+        ):
+            return _moved_up(hits, later, first)
+    return list(hits)
+
+
+def _moved_up(hits: Sequence[SearchHit], at: int, to: int) -> list[SearchHit]:
+    """``hits`` with the hit ``at`` put in place ``to``, those between one place down, each place keeping its score."""
+    order = list(range(len(hits)))
+    order.insert(to, order.pop(at))
+    out = []
+    for place, i in enumerate(order):
+        hit = hits[i]
+        if i != place:
+            extra = hit.score.extra if i != at else {**hit.score.extra, "newer_first": hit.score.final}
+            hit = replace(hit, score=replace(hit.score, final=hits[place].score.final, extra=extra))
         out.append(hit)
     return out
 
