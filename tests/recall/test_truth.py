@@ -29,6 +29,7 @@ from neuromem.recall.truth import (
     closeness,
     is_outdated,
     lexical_traces,
+    newer_account_first,
     newer_first,
     questions_answered,
     undecided,
@@ -1156,3 +1157,81 @@ def test_a_change_told_in_one_clause_of_a_turn_ranks_newer_first(
     if moves:
         ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
         assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
+
+
+DOG_OLD = "Our neighbour Priya walks our dog."
+DOG_NEW = "Priya's got a full-time job in town, so a lad from the next street, Callum, walks our dog for us."
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "query", "moves"),
+    [
+        (DOG_OLD, DOG_NEW, "Who walks our dog?", True),
+        (
+            "我闺女学钢琴，考完了四级。",
+            "今年暑假刚过了六级，老师说明年可以冲一冲八级。",
+            "我女儿钢琴过了几级？",
+            True,
+        ),
+        # not told at length: a statement as short stays below
+        (DOG_OLD, "Callum walks our dog.", "Who walks our dog?", False),
+        # another person's thing: the newer account names someone the older does not
+        (
+            "My GP is Dr. Farouk.",
+            "My husband's GP retired last spring, so he sees Dr. Lindgren now.",
+            "Who is my GP?",
+            False,
+        ),
+        # the templates read two slots
+        (
+            "I work at Bosch.",
+            "I now live in Stuttgart, in a flat by the river with a balcony.",
+            "Where do I work?",
+            False,
+        ),
+        # what qualifies the shared words sets them apart
+        (
+            "My personal email is mags.h@fastmail.com.",
+            "I changed my Amazon login email to margaret.hale@outlook.com last night.",
+            "What is my personal email?",
+            False,
+        ),
+        # a question for many values: every value an answer
+        (
+            "I speak French.",
+            "I've been learning Spanish for a year and can hold a conversation now.",
+            "Which languages do I speak?",
+            False,
+        ),
+    ],
+)
+def test_a_newer_longer_account_moves_into_the_first_statements_place(
+    old: str, new: str, query: str, moves: bool
+) -> None:
+    """No rule read the pair; the newer statement, told at least :data:`LONGER_ACCOUNT` times as long, of the
+    same people and the thing asked, takes the first statement's place and score; the hits between move down."""
+    first = _alike_hit(1, old, 1.4, 0.9, T1)
+    between = _alike_hit(3, "The vet is on Mill Lane.", 1.0, 0.8, T1, memory_type=MemoryType.TRAIT)
+    later = _alike_hit(2, new, 0.7, 0.86, T2)
+    ranked = newer_account_first([first, between, later], query)
+    assert [h.memory.id.int for h in ranked] == ([2, 1, 3] if moves else [1, 3, 2])
+    assert [h.score.final for h in ranked] == [1.4, 1.0, 0.7]  # the scores stay with the places
+    if moves:
+        assert ranked[0].score.extra["newer_first"] == 0.7
+
+
+def test_an_older_longer_account_does_not_move() -> None:
+    """Only a later statement is a newer account: told first, the longer one stays where it ranks."""
+    first = _alike_hit(1, DOG_OLD, 1.4, 0.9, T2)
+    earlier = _alike_hit(2, DOG_NEW, 0.7, 0.86, T1)
+    assert [h.memory.id.int for h in newer_account_first([first, earlier], "Who walks our dog?")] == [1, 2]
+
+
+def test_a_newer_account_of_the_value_ranks_first_through_the_public_api(memory: Memory) -> None:
+    """Through ``add`` and ``search``: the newer account ranks first and the older stays returned, unmarked."""
+    memory.add(DOG_OLD, user_id="u", valid_at=T1)
+    memory.add(DOG_NEW, user_id="u", valid_at=T2)
+    hits = memory.search("Who walks our dog?", user_id="u").hits
+    texts = [h.memory.content for h in hits]
+    assert texts[:2] == [DOG_NEW, DOG_OLD], texts
+    assert not any("outdated" in h.memory.metadata for h in hits)
