@@ -686,8 +686,9 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
     (``text.slot_frames.same_people``), of the thing the ``query`` asks about (not :func:`_another_thing_asked`),
     not read as another slot by the templates (:func:`slots_apart`) nor set apart by what qualifies the words both
     share (``text.slot_frames.qualified_apart``: "my Amazon login email" / "my personal email"), for a query that
-    does not ask for many values (:func:`asks_for_many`). Nothing is marked outdated: the prompt shows both, in this
-    order ("Wilf plays top board" / "Wilf's been bumped off top board by a twelve-year-old called Ottilie")."""
+    does not ask for many values (:func:`asks_for_many`). Nothing is marked outdated; the older one is shown as said
+    earlier (:func:`mark_answered_later`) on the terms of :func:`_shown_said_earlier` ("Wilf plays top board" /
+    "Wilf's been bumped off top board by a twelve-year-old called Ottilie")."""
     if asks_for_many(query):
         return list(hits)
     statements = [
@@ -711,8 +712,25 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
             and not slots_apart(new, old)
             and not qualified_apart(new, old)
         ):
-            return _moved_up(hits, later, first)
+            moved = _moved_up(hits, later, first)
+            if _shown_said_earlier(hits, first, later, query):
+                moved[first + 1] = mark_answered_later(moved[first + 1], moved[first])
+            return moved
     return list(hits)
+
+
+def _shown_said_earlier(hits: Sequence[SearchHit], older: int, newer: int, query: str) -> bool:
+    """The ``older`` statement a newer account moved past is shown as said earlier on the terms of
+    :func:`_answered_later`: said at least :data:`ONE_BREATH` before, at most :data:`SAID_EARLIER_MARGIN` less
+    close to the query, the newer one putting no value beside it and the query not asking about the newer one's
+    thing."""
+    near = closeness(hits)
+    return (
+        said_at(hits[newer]) - said_at(hits[older]) >= ONE_BREATH
+        and within(near, newer, older, SAID_EARLIER_MARGIN)
+        and not adds_a_value(hits[newer].memory.content)
+        and not _asked_of_the_newer(hits, older, newer, query)
+    )
 
 
 def _moved_up(hits: Sequence[SearchHit], at: int, to: int) -> list[SearchHit]:
