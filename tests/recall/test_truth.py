@@ -1235,3 +1235,14 @@ def test_a_newer_account_of_the_value_ranks_first_through_the_public_api(memory:
     texts = [h.memory.content for h in hits]
     assert texts[:2] == [DOG_NEW, DOG_OLD], texts
     assert not any("outdated" in h.memory.metadata for h in hits)
+
+
+def test_the_prompt_shows_the_statement_a_newer_account_moved_past_as_said_earlier(memory: Memory) -> None:
+    """The newer account is the line shown as current; the older one is dated, not said to have ended."""
+    memory.add(DOG_OLD, user_id="u", valid_at=T1)
+    memory.add(DOG_NEW, user_id="u", valid_at=T2)
+    block = memory.recall_prompt("Who walks our dog?", user_id="u", token_budget=2000)
+    older = [line.text for line in block.lines if "neighbour Priya" in line.text]
+    newer = [line.text for line in block.lines if "Callum" in line.text]
+    assert newer and not newer[0].startswith("earlier:"), block.text
+    assert older and older[0].startswith("earlier: [2024-01-10]") and "until" not in older[0], block.text
