@@ -10,6 +10,8 @@ import uuid
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from neuromem import Memory
 from neuromem.recall.fusion import Ranked
@@ -1246,3 +1248,43 @@ def test_the_prompt_shows_the_statement_a_newer_account_moved_past_as_said_earli
     newer = [line.text for line in block.lines if "Callum" in line.text]
     assert newer and not newer[0].startswith("earlier:"), block.text
     assert older and older[0].startswith("earlier: [2024-01-10]") and "until" not in older[0], block.text
+
+
+_SAID = [
+    DOG_OLD,
+    DOG_NEW,
+    "Callum walks our dog.",
+    "My GP is Dr. Farouk.",
+    "My husband's GP retired last spring, so he sees Dr. Lindgren now.",
+    "我闺女学钢琴，考完了四级。",
+    "今年暑假刚过了六级，老师说明年可以冲一冲八级。",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(_SAID), st.integers(0, 400), st.sampled_from([MemoryType.FACT, MemoryType.TRAIT])
+        ),
+        min_size=0,
+        max_size=7,
+    ),
+    st.sampled_from(["Who walks our dog?", "Who is my GP?", "我女儿钢琴过了几级？"]),
+)
+def test_a_newer_account_moves_one_hit_up_and_keeps_every_hit_and_score(
+    said: list[tuple[str, int, MemoryType]], query: str
+) -> None:
+    """Whatever the hits: the same hits come back, the scores stay in their places, at most one hit moves up
+    and no other hit changes its order."""
+    hits = [
+        _alike_hit(i + 1, text, 2.0 - i * 0.1, 0.8, T1 + dt.timedelta(days=days), memory_type=kind)
+        for i, (text, days, kind) in enumerate(said)
+    ]
+    out = newer_account_first(hits, query)
+    assert sorted(h.memory.id for h in out) == sorted(h.memory.id for h in hits)
+    assert [h.score.final for h in out] == [h.score.final for h in hits]
+    moved = [h for h in out if "newer_first" in h.score.extra]
+    assert len(moved) <= 1
+    rest = [h.memory.id for h in out if h not in moved]
+    assert rest == [h.memory.id for h in hits if h.memory.id not in {m.memory.id for m in moved}]
