@@ -1161,6 +1161,9 @@ def test_a_change_told_in_one_clause_of_a_turn_ranks_newer_first(
         assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
 
 
+PIANO_OLD = "我闺女学钢琴，考完了四级。"
+PIANO_NEW = "我闺女钢琴今年暑假又过了六级，老师说明年冲八级。"
+PIANO_QUESTION = "我女儿钢琴过了几级？"
 DOG_OLD = "Our neighbour Priya walks our dog."
 DOG_NEW = "Priya's got a full-time job in town, so a lad from the next street, Callum, walks our dog for us."
 
@@ -1229,25 +1232,56 @@ def test_an_older_longer_account_does_not_move() -> None:
     assert [h.memory.id.int for h in newer_account_first([first, earlier], "Who walks our dog?")] == [1, 2]
 
 
+@pytest.mark.parametrize(
+    ("query", "near_new", "said", "moves"),
+    [
+        ("Who walks our dog?", 0.9 - CHANGE_MARGIN, T2, True),
+        (
+            "Who walks our dog?",
+            0.9 - CHANGE_MARGIN - 0.01,
+            T2,
+            False,
+        ),  # further from the question than a story takes
+        ("Who walks our dog?", 0.86, T1 + dt.timedelta(seconds=30), False),  # said in one breath: one account
+        ("walks our dog", 0.86, T2, False),  # a few words to look up, no question
+    ],
+)
+def test_a_newer_account_needs_a_question_a_pause_and_the_questions_closeness(
+    query: str, near_new: float, said: dt.datetime, moves: bool
+) -> None:
+    first = _alike_hit(1, DOG_OLD, 1.4, 0.9, T1)
+    later = _alike_hit(2, DOG_NEW, 0.7, near_new, said)
+    assert [h.memory.id.int for h in newer_account_first([first, later], query)] == (
+        [2, 1] if moves else [1, 2]
+    )
+
+
 def test_a_newer_account_of_the_value_ranks_first_through_the_public_api(memory: Memory) -> None:
     """Through ``add`` and ``search``: the newer account ranks first and the older stays returned, unmarked."""
-    memory.add(DOG_OLD, user_id="u", valid_at=T1)
-    memory.add(DOG_NEW, user_id="u", valid_at=T2)
-    hits = memory.search("Who walks our dog?", user_id="u").hits
+    memory.add(PIANO_OLD, user_id="u", valid_at=T1)
+    memory.add(PIANO_NEW, user_id="u", valid_at=T2)
+    hits = memory.search(PIANO_QUESTION, user_id="u").hits
     texts = [h.memory.content for h in hits]
-    assert texts[:2] == [DOG_NEW, DOG_OLD], texts
+    assert texts[:2] == [PIANO_NEW, PIANO_OLD], texts
     assert not any("outdated" in h.memory.metadata for h in hits)
+    # a few words to look up are no question: the order the search found stands
+    looked_up = [h.memory.content for h in memory.search("钢琴 考级", user_id="u").hits]
+    assert looked_up.index(PIANO_OLD) < looked_up.index(PIANO_NEW), looked_up
 
 
-def test_the_prompt_shows_the_statement_a_newer_account_moved_past_as_said_earlier(memory: Memory) -> None:
-    """The newer account is the line shown as current; the older one is dated, not said to have ended."""
-    memory.add(DOG_OLD, user_id="u", valid_at=T1)
-    memory.add(DOG_NEW, user_id="u", valid_at=T2)
-    block = memory.recall_prompt("Who walks our dog?", user_id="u", token_budget=2000)
-    older = [line.text for line in block.lines if "neighbour Priya" in line.text]
-    newer = [line.text for line in block.lines if "Callum" in line.text]
-    assert newer and not newer[0].startswith("earlier:"), block.text
-    assert older and older[0].startswith("earlier: [2024-01-10]") and "until" not in older[0], block.text
+def test_the_prompt_shows_the_statement_a_newer_account_moved_past_as_said_earlier() -> None:
+    """The newer account is the line shown as current; the older one is dated, not said to have ended
+    (``prompt_truth.said_earlier``). Not when the newer one puts one more value beside it (又, "also")."""
+    first = _alike_hit(1, PIANO_OLD, 1.4, 0.9, T1)
+    told = _alike_hit(2, "今年暑假刚过了六级，老师说明年可以冲一冲八级。", 0.7, 0.86, T2)
+    texts: dict[uuid.UUID, str] = {}
+    shown = said_earlier(newer_account_first([first, told], PIANO_QUESTION), texts, "zh")
+    assert [h.memory.id.int for h in shown] == [2, 1] and list(texts) == [first.memory.id]
+    assert texts[first.memory.id] == f"此前：[2024-01-10] {PIANO_OLD}"
+    one_more = _alike_hit(2, PIANO_NEW, 0.7, 0.86, T2)
+    texts = {}
+    shown = said_earlier(newer_account_first([first, one_more], PIANO_QUESTION), texts, "zh")
+    assert [h.memory.id.int for h in shown] == [2, 1] and texts == {}
 
 
 _SAID = [

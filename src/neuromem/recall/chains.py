@@ -61,10 +61,15 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _ASKS = re.compile(r"[?？]\s*$|^\s*(?:who|what|which|where|when|how)\b|哪|谁|什么|多少|几", re.IGNORECASE)
 
 
+def asks(query: str) -> bool:
+    """Whether ``query`` is a question ("…?", "Who …", 哪/谁/什么/多少/几), not a few words to look up ("chess")."""
+    return bool(_ASKS.search(query))
+
+
 @lru_cache(maxsize=1024)
 def chain_shaped(question: str) -> bool:
     """Whether ``question`` asks a relation of something it names only through another relation."""
-    if "\n" in question.strip() or len(question.split()) > CHAIN_QUESTION_WORDS or not _ASKS.search(question):
+    if "\n" in question.strip() or len(question.split()) > CHAIN_QUESTION_WORDS or not asks(question):
         return False
     if _CJK.search(question):  # what comes before the first 的 is the thing it starts from (a name or not)
         if _PERSONAL_ZH.search(question) or len(question) > CHAIN_QUESTION_WORDS:

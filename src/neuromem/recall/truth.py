@@ -75,7 +75,7 @@ from ..text.slot_frames import (
 from ..text.slots import COPULA, RELATION, claim_of, said_shorter, same_owner, same_slot
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
-from .chains import FOLLOW_LISTS
+from .chains import FOLLOW_LISTS, asks
 from .units import is_assistant_question, is_turn_only
 
 #: How many of the best hits are compared two by two for a change of value the write side did not link
@@ -682,14 +682,16 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
     """``hits`` with a newer, longer account of what the first statement of the user among the first
     :data:`ACCOUNT_TOP` hits says moved into its place, the hits between one place down (the scores stay with
     the places; the moved hit's own is kept in ``extra["newer_first"]``). The account is the first later statement
-    of the user there at least :data:`LONGER_ACCOUNT` times as long, naming no person the first does not
-    (``text.slot_frames.same_people``), of the thing the ``query`` asks about (not :func:`_another_thing_asked`),
-    not read as another slot by the templates (:func:`slots_apart`) nor set apart by what qualifies the words both
-    share (``text.slot_frames.qualified_apart``: "my Amazon login email" / "my personal email"), for a query that
+    of the user there, said :data:`ONE_BREATH` or more after, at least :data:`LONGER_ACCOUNT` times as long and at
+    most :data:`CHANGE_MARGIN` below the first one's cosine to the query (its story adds words the question does not
+    ask for), naming no person the first does not (``text.slot_frames.same_people``), of the thing the ``query``
+    asks about (not :func:`_another_thing_asked`), not read as another slot by the templates (:func:`slots_apart`)
+    nor set apart by what qualifies the words both share (``text.slot_frames.qualified_apart``: "my Amazon login
+    email" / "my personal email"). Only for a question (``chains.asks``: not a few words to look up, "chess") that
     does not ask for many values (:func:`asks_for_many`). Nothing is marked outdated; the older one is shown as said
     earlier (:func:`mark_answered_later`) on the terms of :func:`_shown_said_earlier` ("Wilf plays top board" /
     "Wilf's been bumped off top board by a twelve-year-old called Ottilie")."""
-    if asks_for_many(query):
+    if not asks(query) or asks_for_many(query):
         return list(hits)
     statements = [
         i
@@ -702,11 +704,13 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
         return list(hits)
     first = statements[0]
     old = hits[first].memory.content
+    near = closeness(hits)
     for later in statements[1:]:
         new = hits[later].memory.content
         if (
-            said_at(hits[later]) > said_at(hits[first])
+            said_at(hits[later]) - said_at(hits[first]) >= ONE_BREATH
             and len(new) >= LONGER_ACCOUNT * len(old)
+            and within(near, first, later, CHANGE_MARGIN)
             and same_people(new, old, owners=True, asides=True)
             and not _another_thing_asked(hits, first, later, query)
             and not slots_apart(new, old)
