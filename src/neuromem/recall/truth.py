@@ -35,6 +35,10 @@ with the query) keeps a trace of a score below every scored hit (:func:`lexical_
 returned only when its final score is above 0 and either reaches ``floor`` × the best hit's score or
 a lexical list found it: the search never answers with hits scored 0, and the prompt block (which
 packs the search's hits) is not padded with lines nothing matched.
+
+**A newer, longer account.** After the floor, a later statement of the user that tells at length what the first
+statement among the best hits says, about as close to a question, takes its place (:func:`newer_account_first`): a
+change comes with its story, whose other words draw it away from the question.
 """
 
 from __future__ import annotations
