@@ -695,7 +695,7 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
     nor set apart by what qualifies the words both share (``text.slot_frames.qualified_apart``: "my Amazon login
     email" / "my personal email"). Only for a question (``chains.asks``: not a few words to look up, "chess") that
     does not ask for many values (:func:`asks_for_many`). Nothing is marked outdated; the older one is shown as said
-    earlier (:func:`mark_answered_later`) on the terms of :func:`_shown_said_earlier` ("Wilf plays top board" /
+    earlier (:func:`mark_answered_later`) on the terms of :func:`_said_earlier_terms` ("Wilf plays top board" /
     "Wilf's been bumped off top board by a twelve-year-old called Ottilie")."""
     if not asks(query) or asks_for_many(query):
         return list(hits)
@@ -723,18 +723,20 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
             and not qualified_apart(new, old)
         ):
             moved = _moved_up(hits, later, first)
-            if _shown_said_earlier(hits, first, later, query):
+            if _said_earlier_terms(hits, near, first, later, query):
                 moved[first + 1] = mark_answered_later(moved[first + 1], moved[first])
             return moved
     return list(hits)
 
 
-def _shown_said_earlier(hits: Sequence[SearchHit], older: int, newer: int, query: str) -> bool:
-    """The ``older`` statement a newer account moved past is shown as said earlier on the terms of
-    :func:`_answered_later`: said at least :data:`ONE_BREATH` before, at most :data:`SAID_EARLIER_MARGIN` less
-    close to the query, the newer one putting no value beside it and the query not asking about the newer one's
-    thing."""
-    near = closeness(hits)
+def _said_earlier_terms(
+    hits: Sequence[SearchHit], near: Sequence[float | None], older: int, newer: int, query: str
+) -> bool:
+    """The terms on which the ``older`` of two statements on one subject is shown as said earlier below the
+    ``newer``: said at least :data:`ONE_BREATH` before it, at most :data:`SAID_EARLIER_MARGIN` less close to the
+    query (``near``: :func:`closeness`), the newer one putting no value beside it
+    (``text.slot_frames.adds_a_value``) and the query not asking about the newer one's thing where the older one
+    opens on another (:func:`_asked_of_the_newer`)."""
     return (
         said_at(hits[newer]) - said_at(hits[older]) >= ONE_BREATH
         and within(near, newer, older, SAID_EARLIER_MARGIN)
@@ -761,24 +763,17 @@ def _answered_later(
     hits: Sequence[SearchHit], pairs: Iterable[tuple[int, int]], place_of: Sequence[int], query: str
 ) -> dict[int, int]:
     """Of every pair ordered as one subject, the older statement of the user → the newer one, when the newer one
-    was said at least :data:`ONE_BREATH` later and ranks above it, the older one is at most
-    :data:`SAID_EARLIER_MARGIN` less close to the query (:func:`closeness`), neither is outdated, the ``query`` does not
-    ask about the newer one's thing where the older one opens on another
-    (``text.slot_frames.asked_apart``), and the newer one does not put one more value beside the older
-    (``text.slot_frames.adds_a_value``). By position in ``hits``; the newer one ranked best when an older statement
-    is in several pairs."""
+    ranks above it, neither is outdated, and the pair meets :func:`_said_earlier_terms`. By position in ``hits``; the
+    newer one ranked best when an older statement is in several pairs."""
     out: dict[int, int] = {}
     near = closeness(hits)
     for x, y in pairs:
         older, newer = sorted((x, y), key=lambda i: said_at(hits[i]))
         if (
-            said_at(hits[newer]) - said_at(hits[older]) >= ONE_BREATH
-            and place_of[newer] < place_of[older]
-            and within(near, newer, older, SAID_EARLIER_MARGIN)
+            place_of[newer] < place_of[older]
             and all(_users_words(hits[i].memory) and not is_outdated(hits[i].memory) for i in (x, y))
             and (older not in out or place_of[newer] < place_of[out[older]])
-            and not adds_a_value(hits[newer].memory.content)
-            and not _asked_of_the_newer(hits, older, newer, query)
+            and _said_earlier_terms(hits, near, older, newer, query)
         ):
             out[older] = newer
     return out
