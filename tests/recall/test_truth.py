@@ -1322,3 +1322,18 @@ def test_a_newer_account_moves_one_hit_up_and_keeps_every_hit_and_score(
     assert len(moved) <= 1
     rest = [h.memory.id for h in out if h not in moved]
     assert rest == [h.memory.id for h in hits if h.memory.id not in {m.memory.id for m in moved}]
+
+
+def test_a_story_that_adds_another_thing_as_well_shows_the_value_it_moved_past_as_said_earlier() -> None:
+    """The newer account tells its change among other news; its "as well" is of another thing (the shift), not of
+    the sessions: the older statement is shown as said earlier (``text.slot_frames.adds_a_value_to``)."""
+    old = "My physio sessions are on Wednesday mornings."
+    story = (
+        "Mad few days. The car failed its MOT, the kids had a bug, and the practice wrote to say my physio "
+        "sessions move to Friday mornings from next month, so I will have to swap my shift as well."
+    )
+    first = _alike_hit(1, old, 1.4, 0.9, T1)
+    told = _alike_hit(2, story, 0.7, 0.86, T2)
+    texts: dict[uuid.UUID, str] = {}
+    shown = said_earlier(newer_account_first([first, told], "When are my physio sessions?"), texts, "en")
+    assert [h.memory.id.int for h in shown] == [2, 1] and list(texts) == [first.memory.id]

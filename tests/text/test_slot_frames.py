@@ -10,6 +10,7 @@ from neuromem.text.slot_frames import (
     FRAME_COSINE,
     FRAME_MAX_WORDS,
     adds_a_value,
+    adds_a_value_to,
     answers_after_a_plan,
     answers_alike,
     asked_apart,
@@ -688,6 +689,53 @@ def test_answers_alike_reads_the_parents_and_a_liking(new: str, old: str, alike:
 )
 def test_a_statement_that_puts_one_more_value_beside_the_others(new: str, adds: bool) -> None:
     assert adds_a_value(new) is adds
+
+
+PHYSIO = "My physio sessions are on Wednesday mornings."
+PARKING = "我家的停车位在B1层。"
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "adds"),
+    [
+        # a story: the clause that speaks of the old statement's thing adds nothing; "as well" is of another thing
+        (
+            "Mad few days. The car failed its MOT, the kids had a bug, and the practice wrote to say my physio "
+            "sessions move to Friday mornings from next month, so I will have to swap my shift as well.",
+            PHYSIO,
+            False,
+        ),
+        (
+            "这礼拜忙坏了，周一加班到半夜，周三孩子发烧，周五物业通知说小区的停车位换到了B2层，我还要去办新的门禁卡，"
+            "真是烦死了。",
+            PARKING,
+            False,
+        ),
+        # a story whose clause of the thing puts one more value beside it
+        (
+            "Mad few days. The car failed its MOT, the kids had a bug, and on top of that I have booked physio "
+            "sessions on Friday mornings as well, starting next month.",
+            PHYSIO,
+            True,
+        ),
+        (
+            "这礼拜忙坏了，周一加班到半夜，周三孩子发烧，周五又在小区里多租了一个停车位，在B2层，以后两辆车都有地方停了。",
+            PARKING,
+            True,
+        ),
+        # one statement long: read whole, the value may be in a clause of its own
+        (
+            "We adopted a retired greyhound as well, she is called Dot.",
+            "We have got a cockapoo called Pudding.",
+            True,
+        ),
+    ],
+)
+def test_of_a_story_only_the_clauses_of_the_older_things_words_say_whether_a_value_is_added(
+    new: str, old: str, adds: bool
+) -> None:
+    assert adds_a_value(new)  # read whole, each of them adds
+    assert adds_a_value_to(new, old) is adds
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,7 @@ from .. import blas
 from ..supersede import speaker_of
 from ..text.entities import extract_entities
 from ..text.slot_frames import (
-    adds_a_value,
+    adds_a_value_to,
     answers_after_a_plan,
     answers_alike,
     answers_in_turn,
@@ -735,12 +735,12 @@ def _said_earlier_terms(
     """The terms on which the ``older`` of two statements on one subject is shown as said earlier below the
     ``newer``: said at least :data:`ONE_BREATH` before it, at most :data:`SAID_EARLIER_MARGIN` less close to the
     query (``near``: :func:`closeness`), the newer one putting no value beside it
-    (``text.slot_frames.adds_a_value``) and the query not asking about the newer one's thing where the older one
+    (``text.slot_frames.adds_a_value_to``) and the query not asking about the newer one's thing where the older one
     opens on another (:func:`_asked_of_the_newer`)."""
     return (
         said_at(hits[newer]) - said_at(hits[older]) >= ONE_BREATH
         and within(near, newer, older, SAID_EARLIER_MARGIN)
-        and not adds_a_value(hits[newer].memory.content)
+        and not adds_a_value_to(hits[newer].memory.content, hits[older].memory.content)
         and not _asked_of_the_newer(hits, older, newer, query)
     )
 

@@ -828,7 +828,7 @@ def answers_one_more(new: str, old: str) -> bool:
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     return (
         zh == bool(re.search(r"[\u4e00-\u9fff]", old))
-        and bool({_stem(w) for w in tokenize(new)} & {_stem(w) for w in tokenize(old)})
+        and bool(_stems(new) & _stems(old))
         and not _says_no_claim(new, zh, additions=False)
         and not _not_a_claim(old, zh)
         and _one_statement_of_the_same(new, old)
@@ -951,6 +951,25 @@ def adds_a_value(new: str) -> bool:
     if "还在" in folded:
         folded = _still_doing_zh(folded)
     return _adds(folded) or bool(_ADDED.search(folded))
+
+
+def adds_a_value_to(new: str, old: str) -> bool:
+    """``new`` puts one more value beside ``old``'s (:func:`adds_a_value`). Of a story longer than one statement
+    (:func:`one_statement_long`) only the clauses that share a word with ``old`` are read, when some do: "… the coach
+    emailed to say training's moving to Thursday evenings while the pitch is relaid, so I've had to rejig the school
+    run as well" puts nothing beside "My son's football training is on Tuesday evenings". A statement one long is
+    read whole ("We adopted a retired greyhound as well, she's called Dot")."""
+    if one_statement_long(new):
+        return adds_a_value(new)
+    shared = _stems(old)
+    zh = bool(re.search(r"[\u4e00-\u9fff]", new))
+    clauses = (_CLAUSE_END_ZH if zh else _CHANGE_CLAUSE_END_EN).split(new)
+    about = [c for c in clauses if _stems(c) & shared]
+    return any(adds_a_value(c) for c in about) if about else adds_a_value(new)
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in tokenize(text))
 
 
 @lru_cache(maxsize=4096)
