@@ -56,6 +56,8 @@ FRESH10_OUT = Path(__file__).with_name("update_pairs_fresh10.jsonl")
 FRESH10_FROM = 1200  # the tenth fresh set's first record number
 FRESH11_OUT = Path(__file__).with_name("update_pairs_fresh11.jsonl")
 FRESH11_FROM = 1300  # the eleventh fresh set's first record number
+FRESH12_OUT = Path(__file__).with_name("update_pairs_fresh12.jsonl")
+FRESH12_FROM = 1400  # the twelfth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -2251,6 +2253,151 @@ FRESH11_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A twelfth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh12.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1400.
+# fmt: off
+FRESH12_EN_UPDATES = [
+    (1, "The plumber's coming Thursday at 2 to look at the boiler.|Change of plan — he can only do Friday now, still at 2.", "When's the plumber coming to look at the boiler?", "Friday", "Thursday"),
+    (3, "My neighbour Gwilym gets around on a mobility scooter.|Gwilym's scooter finally died on the hill by the chapel — his grandson's bought him an electric trike, and he's terrorising the pavement on it.", "What does Gwilym get around on?", "electric trike", "mobility scooter"),
+    (1, "I can only manage one length of front crawl before I'm gasping.|A:How's the swimming going?|Twenty lengths of front crawl this morning without stopping — I nearly cried in the pool.", "How far can I swim front crawl?", "Twenty lengths", "one length"),
+    (3, "My stepdad Ray sees a cardiologist, Dr Venkataraman, every six months.|Ray's been signed off from Dr Venkataraman's clinic; his GP, Dr Moss, keeps an eye on his heart now.", "Who monitors Ray's heart these days?", "Dr Moss", "Venkataraman"),
+    (1, "I call the numbers at the bingo in the community centre on Fridays.|Quick catch-up since we last spoke: the beans were a disaster, slugs everywhere; we finally got the shed roof felted; and the community centre has handed the bingo calling to Colin, so on Fridays I run the tea bar instead, which suits my voice better.", "What do I do at the community centre on Fridays?", "tea bar", "call the numbers"),
+    (1, "Book me a table for four at Saffron for 7:30 tonight.|Five of us now, Leon's coming after all.", "How many is the table at Saffron for?", "Five", "four"),
+    (3, "My daughter Elsie sits next to a boy called Harvey in class.|Elsie's been moved — she sits with Precious now, Harvey kept flicking rubbers at her.", "Who does Elsie sit next to in class?", "Precious", "Harvey"),
+    (1, "I play darts for the Drovers Arms every Tuesday night.|I've packed it in — my eyesight's gone, and the Drovers has stopped doing the pie suppers anyway.", "Do I still play darts for the Drovers?", "packed it in", "every Tuesday night"),
+    (3, "My cousin Niamh's sleeping on our sofa bed this weekend.|Sorry, no — she's in Gran's spare room, our sofa bed's got a broken spring.", "Where's Niamh sleeping this weekend?", "Gran's spare room", "our sofa bed"),
+    (1, "I drive a milk float round Kirkby, five till ten every morning.|A:Still up before dawn for the milk round?|Not any more — I've taken a job driving the community minibus for the day centre, nine till three.", "What driving job do I do?", "community minibus", "milk float"),
+    (3, "The village shop is run by Mr and Mrs Shah.|The Shahs have sold up, and a group of volunteers from the parish council is running the shop for now.|The volunteers couldn't keep it going; a young baker called Saskia has taken the shop on and put a café in the back.", "Who's running the village shop?", "Saskia", "volunteers"),
+    (1, "My desk at the new office is by the lifts on the fourth floor.|Still the fourth floor, but they've moved me to the quiet corner by the kitchen.", "Where do I sit at the office?", "quiet corner by the kitchen", "by the lifts"),
+    (3, "My brother-in-law Marco is a postman in Bath.|Marco's handed in his sorting-office pass and opened a bike repair shop in Frome.", "What does Marco do for a living?", "bike repair shop", "postman"),
+    (1, "I've asked for the wedding cake in lemon sponge.|Rang the baker and switched the cake to carrot — half the family can't stand lemon.", "What flavour is the wedding cake I've ordered?", "carrot", "lemon sponge"),
+    (3, "Our nearest cash machine is outside the Spar on Tanner Street.|The Spar's had its cash machine ripped out; the nearest one now is inside the petrol station on the bypass.", "Where's our nearest cash machine?", "petrol station on the bypass", "Spar on Tanner Street"),
+    (1, "I do the tea and biscuits at the Tuesday parent-and-baby group.|A:Still on tea duty at the baby group?|They've promoted me — I lead the singing circle now, twenty toddlers and a tambourine.", "What's my job at the Tuesday baby group?", "singing circle", "tea and biscuits"),
+    (1, "Order the taxi to the airport for 5:40 tomorrow.|Make it 5:15, I still haven't packed.", "What time is the airport taxi booked for?", "5:15", "5:40"),
+    (3, "My mother-in-law walks our dog Pilchard at lunchtimes while we're at work.|What a week. The washing machine flooded the utility room, Rosie lost her second front tooth, and my mother-in-law has had her hip done, so she won't be walking anyone for a while — we've booked a dog walker called Femi for weekday lunchtimes till she's back on her feet.", "Who's walking Pilchard at lunchtimes?", "Femi", "mother-in-law"),
+    (1, "I'm renting a one-bed above the bakery on Fore Street.|Got the keys to our own place today! A two-bed house on Ropewalk Terrace — first time I've owned anything bigger than a car.", "Where am I living now?", "Ropewalk Terrace", "Fore Street"),
+    (3, "My son Jacob's football team trains at Hollybrook Rec on Saturday mornings.|The pitches at Hollybrook are waterlogged till spring, so Jacob's team trains on the 3G at the academy now.", "Where does Jacob's team train?", "3G at the academy", "Hollybrook"),
+    (1, "On Sundays I play piano in the bar at the Grand Hotel.|I've swapped the Grand for Sunday lunchtimes at a tapas place in the Northern Quarter, better tips.|The tapas place has shut; I'm the Sunday organist at St Chad's now, steady money and a lovely congregation.", "Where do I play on Sundays?", "organist at St Chad's", "tapas place"),
+    (3, "Mum's train gets into Piccadilly at 4:12.|Mum's just messaged — she missed it, she's on the 4:52 now.", "What time does Mum's train get in?", "4:52", "4:12"),
+    (3, "Our cat Tinker is on the dry food from the vet.|A:Is Tinker still on the vet's dry food?|She turned her nose up at it after a day, so we've put her on a wet renal food in pouches instead.", "What food is Tinker on?", "wet renal food", "dry food"),
+    (3, "Our street's WhatsApp group is run by Mrs Delaney at number 3.|Mrs Delaney's handed the group over to her son, Conor — she couldn't cope with the notifications.|Conor's moved to Dubai, so the street group's admin is now the couple at number 11, Anjali and Tom.", "Who runs our street's WhatsApp group?", "Anjali and Tom", "Conor"),
+    (1, "I said I'd bring the trifle to Jen's barbecue.|Scratch that, Jen's already got three desserts — I'm bringing a potato salad.", "What am I taking to Jen's barbecue?", "potato salad", "trifle"),
+    (1, "I'm knitting my nephew a jumper in the blue wool.|A:How's the jumper for your nephew coming along?|I've unravelled it and started again as a scarf — the jumper was never going to be done by Christmas.", "What am I knitting for my nephew?", "a scarf", "jumper"),
+    (3, "My best mate Craig works offshore on the rigs, three weeks on, three off.|Craig's home for good — he's retrained as a wind turbine technician and he's based at the port in Blyth now.", "What does Craig do for work?", "wind turbine technician", "rigs"),
+    (1, "I'm on the 8:10 bus to college.|I've been cycling to college since the clocks went forward, it's quicker than the bus.", "How do I get to college?", "cycling", "8:10 bus"),
+    (3, "My aunt Philippa is head of maths at a school in Derby.|Philippa's taken early retirement and is running a llama-trekking business from her smallholding in the Peak District.", "What does Philippa do for a living now?", "llama-trekking", "head of maths"),
+    (1, "I'm taking the kids to see the new Pixar film at the Odeon at 3.|Odeon's sold out, we've got tickets at the Vue for 3:20 instead.", "Which cinema are we going to this afternoon?", "Vue", "Odeon"),
+]
+FRESH12_ZH_UPDATES = [
+    (1, "帮我记一下，周五下午三点去出入境大厅办港澳通行证。|哦不，改成周五上午十点，下午那个大厅不对外。", "我周五几点去办通行证？", "上午十点", "下午三点"),
+    (3, "我表妹在一家花店当店长。|表妹那家花店其实年初就倒闭了，她后来考了个健身教练证，现在在健身房带私教课。", "我表妹现在做什么工作？", "私教", "店长"),
+    (3, "我爸戴的助听器是西门子的。|助手:你爸的助听器还好用吗？|那个老是啸叫，上个月给他换了一副瑞声达的，他说听得清楚多了。", "我爸现在用的哪个牌子的助听器？", "瑞声达", "西门子"),
+    (1, "我家的路由器放在客厅电视柜上。|路由器挪到走廊的弱电箱里了，卧室信号好多了。", "我家路由器现在放在哪？", "弱电箱", "电视柜"),
+    (3, "我儿子的化学家教是师大的研究生小季。|最近家里事儿多：老大考上了重点高中，全家高兴坏了；我妈从老家过来住一阵子；厨房的油烟机也终于换了。小季毕业回贵州了，现在给儿子补化学的是他们学校退休的马老师，一周两次。", "现在谁给我儿子补化学？", "马老师", "小季"),
+    (1, "我把年假定在十月八号到十五号。|刚跟领导谈完，年假只批到十二号，后面几天项目要上线。", "我的年假休到哪天？", "十二号", "十五号"),
+    (3, "我们单元的楼长是三楼的王阿姨。|王阿姨搬去跟女儿住了，昨天开会大家推选了五楼的老聂当楼长。", "我们单元现在谁当楼长？", "老聂", "王阿姨"),
+    (1, "我每天都要喝两罐可乐。|戒了快半年了，现在只喝白开水和淡茶，体检指标都好多了。", "我现在还喝可乐吗？", "戒了", "两罐可乐"),
+    (3, "我婶婶住院在市一院心内科，12床。|说错了，是15床，我把病历本上的科室号看成床号了。", "我婶婶住几号床？", "15床", "12床"),
+    (1, "我报了个周末的咖啡师培训班。|助手:咖啡师培训上得怎么样？|拉花怎么也学不会，我跟机构申请转到了调酒班，补了六百块差价。", "我周末在上什么培训班？", "调酒班", "咖啡师"),
+    (3, "我们小区门口的公交站叫纺织厂站。|公交站改名了，叫科技园站，纺织厂早拆了。|这才两个月又改了，现在叫地铁万达站，说是跟地铁站对上。", "我们小区门口的公交站现在叫什么？", "地铁万达站", "科技园站"),
+    (1, "我在深圳租的是城中村的单间，白石洲那边。|上周搬到了光明区的人才公寓，一室一厅，房租还便宜一半，就是通勤远了点。", "我现在住哪？", "人才公寓", "白石洲"),
+    (3, "我舅妈在县城的新华书店当收银员。|书店裁员，舅妈现在在快手上直播卖自家腌的酸菜，一晚上能卖好几百单。", "我舅妈现在靠什么挣钱？", "酸菜", "新华书店"),
+    (3, "我女儿今天的舞蹈课在少年宫三楼。|老师刚在群里说少年宫停电了，今天的舞蹈课改到老师自己的工作室上。", "我女儿今天去哪上舞蹈课？", "工作室", "少年宫"),
+    (1, "我每天中午在单位食堂吃饭。|食堂装修要三个月，这阵子我都是从家里带饭。", "我现在中午在哪吃饭？", "带饭", "单位食堂"),
+    (3, "我女儿在学校住的是六人间宿舍。|助手:你女儿宿舍住得惯吗？|她受不了室友半夜打游戏，这学期搬出来在学校附近租了个单间。", "我女儿现在住哪？", "租了个单间", "六人间"),
+    (1, "蛋糕订八寸的，下午五点来取。|还是十寸吧，刚想起来我小姑一家也来。", "我订的蛋糕多大？", "十寸", "八寸"),
+    (3, "我们公司年会抽奖的一等奖是一台iPad。|老板临时加码，一等奖换成了一台洗地机，说是更实用。", "今年年会抽奖一等奖是什么？", "洗地机", "iPad"),
+    (3, "我哥在东莞的鞋厂开叉车。|我哥辞职了，回老家跟人学修空调。|修空调太苦，夏天晒脱了一层皮，我哥现在在县城驾校当教练。", "我哥现在做什么工作？", "驾校当教练", "修空调"),
+    (1, "我手机的来电铃声是《茉莉花》。|铃声换了，现在是我闺女录的一句“妈妈快接电话”，在公交上响起来还挺不好意思。", "我手机来电铃声现在是什么？", "妈妈快接电话", "茉莉花"),
+    (3, "我们小区的垃圾是每层楼道里放桶。|助手:你们小区垃圾分类开始了吗？|开始了，楼道里的桶全撤了，现在只能早晚拿到楼下的分类亭去扔。", "我们小区现在垃圾扔哪？", "分类亭", "楼道里放桶"),
+    (1, "我约的牙医是下午两点，补后面那颗大牙。|诊所刚打电话说医生临时有事，给我改成了四点半，换了个姓卢的医生。", "我几点去看牙？", "四点半", "两点"),
+    (3, "我儿子在区里的体校练举重。|昨天办了手续，儿子从举重队转到了射击队，教练说他手稳。", "我儿子在体校练什么？", "射击", "举重"),
+    (3, "我奶奶每天去村口的小卖部打麻将。|村口小卖部关了，奶奶现在天天去村委会新建的老年活动室打麻将。", "我奶奶现在去哪打麻将？", "老年活动室", "小卖部"),
+    (1, "周六聚会定在陈姐家的院子里。|算了，天气预报说周六有雨，改去老周的茶室，他那儿地方大。", "周六聚会在哪？", "老周的茶室", "陈姐家"),
+    (3, "我们小区的电动车充电桩在2号楼后面。|充电桩挪到地下车库入口了，说是2号楼后面有消防隐患。|又挪了，地下车库也不让充，现在统一在小区西侧新建的充电棚。", "我们小区电动车现在在哪充电？", "充电棚", "地下车库入口"),
+    (1, "我在学日语，准备考N2。|N2过了，现在在准备N1，目标是年底拿下。", "我现在在准备日语哪一级？", "N1", "N2"),
+    (3, "我们这儿的共享充电宝两块钱一小时。|充电宝换了家公司运营，现在四块一小时，封顶九十九。", "借一个共享充电宝现在多少钱一小时？", "四块", "两块钱"),
+    (3, "我表哥在内蒙古的一个风电场上班。|表哥调回来了，在我们市的供电局当巡线工，离家近了。", "我表哥现在在哪个单位？", "供电局", "风电场"),
+    (1, "我跟房东约的是下午四点去看房。|房东说他四点走不开，改到六点半了，我下班直接过去。", "我几点去看房？", "六点半", "四点"),
+]
+FRESH12_EN_MULTI = [
+    (1, "I judge the vegetable classes at the county show.|They've asked me to judge the jam and chutney tent as well this year.", "What do I judge at the county show?", "jam and chutney", "vegetable classes"),
+    (3, "My grandson plays the euphonium in the county youth band.|He's picked up the ukulele as well, he plays it at open mic nights with his mates.", "Which instruments does my grandson play?", "ukulele", "euphonium"),
+    (1, "I've ridden the Settle to Carlisle line.|Did the West Highland Line last week, Fort William to Mallaig — even better.", "Which scenic railway lines have I been on?", "West Highland", "Settle to Carlisle"),
+    (3, "My partner Jess is a qualified lifeguard.|A:Is Jess certified for anything else?|She's a registered swimming coach as well now, passed the level 2 in March.", "What qualifications does Jess have?", "swimming coach", "lifeguard"),
+    (1, "We've got an apple tree and a plum tree in the garden.|Planted a fig against the south wall at the weekend.", "What fruit trees have we got?", "fig", "apple tree;plum tree"),
+    (3, "My dad supports Sunderland.|He's started following the Newcastle Falcons rugby as well, goes with his mate from work.", "Which teams does Dad follow?", "Newcastle Falcons", "Sunderland"),
+    (1, "I get a cheese-of-the-month box delivered.|A:Any other subscriptions like that?|A coffee one too now — beans from a roaster in Bristol every fortnight.", "Which subscription boxes do I get?", "coffee", "cheese"),
+    (3, "Our town is twinned with Quimperlé in Brittany.|The council's signed a second twinning, with Wieliczka in Poland.", "Which towns is our town twinned with?", "Wieliczka", "Quimperlé"),
+    (1, "I'm trained as a wedding celebrant.|I've just qualified as a funeral celebrant as well — a very different crowd.", "What kinds of ceremonies can I lead?", "funeral celebrant", "wedding celebrant"),
+    (3, "My sister's got a private pilot's licence.|She passed her motorbike test on Friday as well, so now she's unbearable.", "What licences does my sister have?", "motorbike", "pilot's licence"),
+]
+FRESH12_ZH_MULTI = [
+    (1, "我会剪纸，过年的窗花都是我剪的。|上个月在大理的作坊里学了扎染，回来把T恤、围巾都染了一遍。", "我会哪些手工？", "扎染", "剪纸"),
+    (3, "我爷爷会写毛笔字，村里的春联都找他。|他最近又学会了用手机拍短视频，天天拍他养的鸽子。", "我爷爷会哪些本事？", "拍短视频", "毛笔字"),
+    (1, "我有潜水的OW证。|上个月在泰国考了AOW进阶证，能下到三十米了。", "我都有哪些潜水证？", "AOW", "OW证"),
+    (3, "我小叔子在老家种了十亩花椒。|助手:他除了花椒还种别的吗？|今年又在山坡上栽了一片核桃树。", "我小叔子在老家种了些什么？", "核桃", "花椒"),
+    (1, "我们家有一辆燃油车，开了八年了。|今年又添了一辆纯电的小车，平时买菜接孩子用。", "我们家都有哪些车？", "纯电", "燃油车"),
+    (3, "我闺蜜养了两只仓鼠。|她上周逛花鸟市场，带了只陆龟回家，养在阳台上。", "我闺蜜养了哪些宠物？", "陆龟", "仓鼠"),
+    (1, "我周末在桌游店兼职带本。|最近还接了婚礼跟拍的活儿，一场八百。", "我都做哪些兼职？", "婚礼跟拍", "桌游店"),
+    (3, "我老婆在社区腰鼓队打了三年腰鼓。|她最近又加入了一个旗袍走秀队，每周练两次。", "我老婆参加了哪些队伍？", "旗袍走秀队", "腰鼓队"),
+    (1, "我每天早上在江边甩鞭子。|最近又跟着公园里的大爷学抖空竹，已经能抖出响来了。", "我每天早上都玩些什么健身项目？", "抖空竹", "甩鞭子"),
+    (3, "我们小区旁边有个社区图书馆。|小区对面新开了一家24小时自习室，考研的学生天天爆满。", "我们小区附近有哪些能看书学习的地方？", "自习室", "图书馆"),
+]
+FRESH12_EN_RESTATE = [
+    (1, "s", "My star sign is Scorpio.|Scorpio through and through — a November baby.", "What's my star sign?", "Scorpio", ""),
+    (3, "s", "My great-aunt Winifred was a codebreaker at Bletchley Park.|Aunt Winnie worked at Bletchley during the war, breaking codes.", "What did Winifred do in the war?", "Bletchley", "codebreaker"),
+    (1, "m", "The two cheeses I can't live without are Stilton and Comté.|Comté and Stilton — couldn't give up either of them.", "Which cheeses do I love?", "Comté", "Stilton"),
+    (3, "s", "Our house is the one with the blue door, number 27.|A:Which house is yours again?|Number 27, the blue door by the lamp post.", "What number is our house?", "27", "blue door"),
+    (1, "s", "I'm five foot two.|Five foot two, always stuck at the front in photos.", "What's my height?", "five foot two", ""),
+    (3, "s", "The village fête is on the second Saturday in July.|Second Saturday in July, that's the fête, every year without fail.", "When's the village fête?", "second Saturday in July", ""),
+    (1, "s", "My first car was a Nissan Micra.|A Micra was my first car — a Nissan Micra in bright yellow.", "What was my first car?", "Nissan Micra", ""),
+    (3, "s", "My son's middle name is Emrys, after his grandad.|Emrys is his middle name, after my dad.", "What's my son's middle name?", "Emrys", ""),
+]
+FRESH12_ZH_RESTATE = [
+    (3, "s", "我们家的柴犬叫元宝。|元宝是我们家那条柴犬，三岁了，见人就摇尾巴。", "我们家的狗叫什么？", "元宝", ""),
+    (1, "s", "我户口在河北保定。|户口一直在保定，没迁过来。", "我的户口在哪？", "保定", ""),
+    (3, "m", "我妈最爱看的两部电视剧是《亮剑》和《甄嬛传》。|《甄嬛传》《亮剑》，这俩她看了不下十遍。", "我妈最爱看哪些电视剧？", "甄嬛传", "亮剑"),
+    (3, "s", "我们家那只狸花猫是从菜市场鱼摊边上捡的。|助手:你家猫是从哪来的？|鱼摊边上捡的，那会儿瘦得只剩一把骨头。", "我们家的猫是从哪来的？", "鱼摊", ""),
+    (1, "s", "我最拿手的菜是糖醋排骨。|要说拿手菜，就是糖醋排骨，逢年过节必做一大盘。", "我最拿手的菜是什么？", "糖醋排骨", ""),
+    (3, "s", "我们公司的打卡时间是早上八点半。|早上八点半之前要打卡，迟到一分钟扣五十。", "我们公司几点打卡？", "八点半", ""),
+    (1, "s", "我晕车，坐长途大巴必须吃晕车药。|坐车我是一定会晕的，出门都得带着晕车药。", "我坐车有什么毛病？", "晕车", ""),
+    (3, "s", "我姥姥是山东烟台人。|姥姥老家在烟台，说话一股海蛎子味儿。", "我姥姥是哪里人？", "烟台", ""),
+]
+FRESH12_EN_UNRELATED = [
+    (1, "s", "My library books are due back on the 14th.|My car tax runs out in November.", "When does my car tax run out?", "November", "the 14th"),
+    (3, "s", "My niece's graduation is at Durham.|My nephew's graduation is at Exeter.", "Where's my niece graduating?", "Durham", "Exeter"),
+    (1, "m", "I collect old railway maps.|My wife collects vintage teapots.", "What does my wife collect?", "vintage teapots", "railway maps"),
+    (3, "s", "The hedge at the front gets cut in March.|The gutters get cleared in October.", "When does the front hedge get cut?", "March", "October"),
+    (1, "s", "My dentist is in Hove.|My GP is in Portslade.", "Where's my GP?", "Portslade", "Hove"),
+    (3, "s", "Leah's book launch is in April.|Leah's husband's art exhibition opens in August.", "When does Leah's husband's exhibition open?", "August", "April"),
+    (1, "s", "I do the ironing on Sundays.|I clean the windows on Wednesdays.", "When do I clean the windows?", "Wednesdays", "Sundays"),
+    (1, "s", "My great-grandad's war medals are in a tin in the loft.|My wedding dress is hanging at my sister's.", "Where are my great-grandad's medals?", "in the loft", "my sister's"),
+    (3, "s", "The swimming pool's open till 9 on weekdays.|The gym upstairs is open till 10 on weekdays.", "How late is the gym open on weekdays?", "till 10", "till 9"),
+    (1, "s", "I owe Bartek £40 for the concert ticket.|Siobhan owes me £25 for the taxi.", "How much do I owe Bartek?", "£40", "£25"),
+    (3, "s", "My grandma's bungalow is in Redruth.|My grandma's sister lives in a flat in Truro.", "Where does Grandma's sister live?", "Truro", "Redruth"),
+    (1, "s", "My tent is a Vango.|My sleeping bag is a Rab.", "What make is my sleeping bag?", "Rab", "Vango"),
+    (3, "s", "My nephew's first word was 'duck'.|My niece's first word was 'biscuit'.", "What was my nephew's first word?", "duck", "biscuit"),
+    (1, "s", "My seat at the theatre is row F, seat 14.|My husband's seat is row G, seat 2 — we couldn't get two together.", "Which seat am I in at the theatre?", "row F, seat 14", "row G, seat 2"),
+]
+FRESH12_ZH_UNRELATED = [
+    (1, "s", "我的雨伞放在办公室了。|我的保温杯落在我妈家了。", "我的保温杯在哪？", "我妈家", "办公室"),
+    (3, "s", "我二舅家的儿子在成都当医生。|我三舅家的女儿在重庆当老师。", "我二舅家的儿子在哪工作？", "成都", "重庆"),
+    (1, "m", "我喜欢收集各地的冰箱贴。|我女儿喜欢收集盲盒。", "我女儿喜欢收集什么？", "盲盒", "冰箱贴"),
+    (3, "s", "我们单位今年的运动会安排在五月。|我们单位的年终考核在十二月。", "我们单位的运动会是什么时候？", "五月", "十二月"),
+    (1, "s", "我这个月打车花了四百多。|我这个月点外卖花了一千二。", "我这个月点外卖花了多少？", "一千二", "四百多"),
+    (3, "s", "我侄女今年考研考了三百八十分。|我侄子今年考公笔试考了一百四十分。", "我侄子考公笔试考了多少分？", "一百四十分", "三百八十分"),
+    (1, "s", "我家楼下的信箱是三十二号。|我的快递取件码是6-3-1028。", "我的快递取件码是多少？", "6-3-1028", "三十二号"),
+    (1, "s", "我有点腰椎间盘突出。|我老婆有点颈椎病。", "我有什么毛病？", "腰椎间盘突出", "颈椎病"),
+    (3, "s", "镇上的邮局早上八点开门。|镇上的银行下午四点半关门。", "镇上的银行几点关门？", "四点半", "八点"),
+    (1, "s", "我借给老同学五千块钱。|我表弟借了我的电动车。", "我借给老同学多少钱？", "五千块", "电动车"),
+    (3, "s", "我妹在杭州读研。|我妹夫在宁波上班。", "我妹夫在哪上班？", "宁波", "杭州"),
+    (1, "s", "我家的空调是去年换的。|我的电动车电瓶是前年换的。", "我的电动车电瓶是什么时候换的？", "前年", "去年"),
+    (3, "s", "我们这的出租车起步价是八块。|我们这的公交月票是六十块。", "我们这的公交月票多少钱？", "六十块", "八块"),
+    (1, "s", "我手机里存了两千多张孩子的照片。|我电脑里存了三百多部电影。", "我手机里存了多少张孩子的照片？", "两千多张", "三百多部"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -2295,6 +2442,10 @@ FRESH10_SETS = (
 FRESH11_SETS = (
     ("en", FRESH11_EN_UPDATES, FRESH11_EN_MULTI, FRESH11_EN_RESTATE, FRESH11_EN_UNRELATED),
     ("zh", FRESH11_ZH_UPDATES, FRESH11_ZH_MULTI, FRESH11_ZH_RESTATE, FRESH11_ZH_UNRELATED),
+)
+FRESH12_SETS = (
+    ("en", FRESH12_EN_UPDATES, FRESH12_EN_MULTI, FRESH12_EN_RESTATE, FRESH12_EN_UNRELATED),
+    ("zh", FRESH12_ZH_UPDATES, FRESH12_ZH_MULTI, FRESH12_ZH_RESTATE, FRESH12_ZH_UNRELATED),
 )
 
 
@@ -2418,8 +2569,8 @@ def fresh_records(
 ) -> list[dict[str, object]]:
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
-    1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300): every label in both
-    languages."""
+    1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
+    1400): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -2452,6 +2603,7 @@ def main() -> None:
     write(FRESH9_OUT, fresh_records(FRESH9_SETS, FRESH9_FROM))
     write(FRESH10_OUT, fresh_records(FRESH10_SETS, FRESH10_FROM))
     write(FRESH11_OUT, fresh_records(FRESH11_SETS, FRESH11_FROM))
+    write(FRESH12_OUT, fresh_records(FRESH12_SETS, FRESH12_FROM))
 
 
 if __name__ == "__main__":
