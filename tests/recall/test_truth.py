@@ -1103,6 +1103,11 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
         ("两个孩子分别在哪上学？", True),
         ("我家孩子多大了？", False),
         ("我都说了几遍了", False),
+        ("What OS does my phone run?", False),  # two letters, no plural
+        ("Which cars do we have?", True),
+        ("蒙古的首都是哪里？", False),  # the 都 of 首都 is no "all of them"
+        ("我去成都的高铁几点开？", False),
+        ("我家人都喜欢什么运动？", True),
     ],
 )
 def test_a_question_for_many_values_is_told_from_one_for_a_value(query: str, many: bool) -> None:

@@ -77,6 +77,7 @@ from ..text.slot_frames import (
     value_frame,
 )
 from ..text.slots import COPULA, RELATION, claim_of, said_shorter, same_owner, same_slot
+from ..text.tokenize import stands_alone
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
 from .chains import FOLLOW_LISTS, asks
@@ -155,7 +156,7 @@ _ASKS_FOR_MANY = re.compile(
     r"\b(?:what|which|who)\s+are\b|\blist\b|\ball\s+(?:the|my|of)\b"
     r"|\b(?:what|which)\s+(?!(?:is|was|does|has)\b)(?:[a-z-]+\s+){0,2}?(?!\w*(?:ss|us)\b)(?!"
     + _ONE_THING_PLURALS
-    + r")\w+s"
+    + r")\w{2,}s"  # not "OS"
     r"\s+(?:do|does|did|have|has|are|were|can|will)\b"
     r"|哪些|哪几|都有|有什么|分别|都(?=[^了，。\W]{0,3}(?:什么|哪|谁|多|几|怎么))",  # 孩子都多大了: each of them
     re.IGNORECASE,
@@ -163,8 +164,12 @@ _ASKS_FOR_MANY = re.compile(
 
 
 def asks_for_many(query: str) -> bool:
-    """``query`` asks for every value of a relation of many (:data:`_ASKS_FOR_MANY`)."""
-    return bool(_ASKS_FOR_MANY.search(query))
+    """``query`` asks for every value of a relation of many (:data:`_ASKS_FOR_MANY`). Its 都 is a word of its own
+    (孩子都多大了), not part of one (印度尼西亚的首都是哪里？, 我去成都的航班几点起飞？)."""
+    return any(
+        not m.group().startswith("都") or stands_alone(query, m.start())
+        for m in _ASKS_FOR_MANY.finditer(query)
+    )
 
 
 def asks_about_time(query: str) -> bool:

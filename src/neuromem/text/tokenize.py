@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from neuromem.text._jieba import cut_for_search
+from neuromem.text._jieba import cut_for_search, cut_precise
 from neuromem.text._scripts import CJK_CHARS, nfkc_casefold
 from neuromem.text.stopwords import STOPWORDS
 
@@ -108,3 +108,16 @@ def query_terms(text: str) -> list[str]:
     """
     tokens = tokenize(text) or tokenize(text, drop_stopwords=False)
     return list(dict.fromkeys(tokens))
+
+
+def stands_alone(text: str, at: int) -> bool:
+    """The character of ``text`` at ``at`` is a word of its own to jieba's precise cut: the 都 of 孩子都多大了
+    ("all of them"), not the one of 首都 or 成都."""
+    start = 0
+    for word in cut_precise(text):
+        if start == at:
+            return len(word) == 1
+        start += len(word)
+        if start > at:
+            return False
+    return False
