@@ -4,7 +4,8 @@ When a fact is written (``add`` and ingest), a new fact that contradicts current
 same slot with another value (rules or the LLM extractor), or the same subject and relation
 with another value of a single-valued relation (``neuromem.text.value_changes.value_change``, issue
 21: templates, aligned words, then statement frames with the vectors' cosine,
-``text.slot_frames``; the old facts come from ``metadata.slot`` and from the nearest current facts) — is scored
+``text.slot_frames``; the old facts come from ``metadata.slot`` and from the nearest current facts), or that
+corrects the statement its speaker said just before (``text.corrections``, :data:`CORRECTION_WINDOW`) — is scored
 against each of them with the conflict priority. The winner stays (or becomes)
 the active version; the loser keeps its row with ``invalid_at``; a call closer than
 ``conflicts.review_margin`` leaves both active and opens an item of the review queue
@@ -41,6 +42,7 @@ from .supersede import speaker_of
 
 if TYPE_CHECKING:
     from .core import Runtime
+from .text.corrections import CORRECTION_WINDOW, corrects, opens_with_a_correction
 from .text.slots import claim_of
 from .text.tokenize import query_terms
 from .text.value_changes import may_change, value_change
@@ -144,12 +146,17 @@ class ConflictResolver:
         *,
         exclude: Sequence[uuid.UUID],
         metadata: dict[str, Any] | None = None,
+        said: dt.datetime | None = None,
     ) -> list[Opposed]:
         """Offline: current facts of the same slot (``metadata.slot`` = the slot of ``content`` or
         the one ``metadata`` names), the nearest current facts (embeddings) and those sharing a word
         with it (full text) whose value
-        ``content`` changes (``text.value_changes.value_change``). Multi-valued relations and statements
-        of another speaker are no conflict."""
+        ``content`` changes (``text.value_changes.value_change``); and the statement said just before
+        ``said`` (the new one's event time, default now) when ``content`` corrects it (:func:`_corrected`).
+        Multi-valued relations and statements of another speaker are no conflict."""
+        corrected = self._corrected(conn, user_id, content, exclude, metadata, said)
+        if corrected is not None:
+            return [corrected]
         c = self.settings.conflicts
         seen: dict[uuid.UUID, MemoryRecord] = {}
         cosines: dict[uuid.UUID, float] = {}  # of the vector neighbours: the statement frames' closeness
@@ -190,6 +197,36 @@ class ConflictResolver:
                     )
                 )
         return found
+
+    @staticmethod
+    def _corrected(
+        conn: Conn,
+        user_id: str,
+        content: str,
+        exclude: Sequence[uuid.UUID],
+        metadata: dict[str, Any] | None,
+        said: dt.datetime | None,
+    ) -> Opposed | None:
+        """The current fact ``content`` takes back: the speaker's statement said last, at most
+        :data:`CORRECTION_WINDOW` before, when ``content`` opens as a correction of it and gives a value of its
+        kind or shares a word with it (``text.corrections.corrects``). Said last means newest of the user's facts
+        and episodes: a correction after an episode ("We met Jo for lunch") takes back no older fact."""
+        if not opens_with_a_correction(content):
+            return None  # most statements: no query
+        when = said or dt.datetime.now(dt.UTC)
+        last = memories.said_just_before(conn, user_id, when, CORRECTION_WINDOW)
+        if (
+            last is None
+            or last.memory_type is not MemoryType.FACT
+            or last.invalid_at is not None
+            or last.id in exclude
+            or speaker_of(last.metadata) != speaker_of(metadata or {})
+            or not corrects(content, last.content)
+        ):
+            return None
+        return Opposed(
+            last, "what was said just before", last.content, content, "correction", reason="a correction"
+        )
 
     def before_write(
         self, conn: Conn, draft: Any, opposed: Sequence[Opposed], invalidate: Invalidate, actor: str

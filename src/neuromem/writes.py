@@ -244,7 +244,9 @@ def write(
             )
     plan = None
     if conflicts is not None and d.memory_type in CHANGES_FACTS:
-        opposed = conflicts.detect(conn, d.user_id, d.content, vector, exclude=[], metadata=d.metadata)
+        opposed = conflicts.detect(
+            conn, d.user_id, d.content, vector, exclude=[], metadata=d.metadata, said=d.valid_at
+        )
         plan = conflicts.before_write(conn, d, opposed, invalidate_fact, actor) if opposed else None
     record = memories.insert(conn, new_row(d, digest, vector), runtime.dim)
     history.record(conn, HistoryEvent.ADD, new=record, actor=actor)

@@ -38,6 +38,7 @@ from neuromem.recall.truth import (
 )
 from neuromem.recall.units import to_units
 from neuromem.store import conflicts
+from neuromem.text.corrections import CORRECTION_WINDOW
 from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit, TurnRef
 from tests.conftest import base_settings, fresh_database
 from tests.recall.helpers import insert_memory, link
@@ -1342,3 +1343,34 @@ def test_a_story_that_adds_another_thing_as_well_shows_the_value_it_moved_past_a
     texts: dict[uuid.UUID, str] = {}
     shown = said_earlier(newer_account_first([first, told], "When are my physio sessions?"), texts, "en")
     assert [h.memory.id.int for h in shown] == [2, 1] and list(texts) == [first.memory.id]
+
+
+@pytest.mark.parametrize(
+    ("between", "after", "corrected"),
+    [
+        (None, dt.timedelta(minutes=40), True),
+        (None, CORRECTION_WINDOW + dt.timedelta(minutes=1), False),  # another sitting
+        (dt.timedelta(minutes=20), dt.timedelta(minutes=40), False),  # something else was said just before
+    ],
+)
+def test_a_correction_among_the_hits_ranks_first_and_ends_what_it_takes_back(
+    between: dt.timedelta | None, after: dt.timedelta, corrected: bool
+) -> None:
+    """Episodes are never ended by the write (append-only), nor statements stored before corrections were
+    read: recall reads a correction among its hits (``truth.corrections``) and puts it first, the older one
+    outdated until the correction was said."""
+    said = _alike_hit(1, "我侄子的生日宴定在周六中午。", 1.4, 0.94, T1, memory_type=MemoryType.EPISODIC)
+    correction = _alike_hit(
+        2,
+        "我弄错了，嫂子说是周日中午，周六他们要去医院陪老人。",
+        0.7,
+        0.87,
+        T1 + after,
+        memory_type=MemoryType.EPISODIC,
+    )
+    hits = [said, correction]
+    if between is not None:
+        hits.append(_alike_hit(3, "我下午要去银行办卡。", 0.5, 0.6, T1 + between))
+    ranked = newer_first(hits, TruthFacts(), {}, 0.95, "我侄子的生日宴是哪天？")
+    assert [h.memory.id.int for h in ranked][:2] == ([2, 1] if corrected else [1, 2])
+    assert is_outdated(ranked[1].memory) is corrected

@@ -25,6 +25,7 @@ writes ``memory_history`` with its actor.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import logging
 from dataclasses import dataclass, field
 
@@ -70,9 +71,18 @@ class Decider:
     def __post_init__(self) -> None:
         self.conflicts = ConflictResolver(self.runtime.settings, self.runtime.dim, self.events)
 
-    def decide(self, conn: Conn, candidate: Candidate, draft: Draft, vector: np.ndarray | None) -> Decision:
+    def decide(
+        self,
+        conn: Conn,
+        candidate: Candidate,
+        draft: Draft,
+        vector: np.ndarray | None,
+        said: dt.datetime | None = None,
+    ) -> Decision:
         """Conflicts are scored first (seed 003 §7.2, ``neuromem.conflicts``): an old fact that loses is
-        invalidated before the write, a new one that loses after it, a close call goes to review."""
+        invalidated before the write, a new one that loses after it, a close call goes to review. ``said``: when
+        the candidate's turn was sent (its ``valid_at`` may be a time its words name), for a correction of what
+        was said just before."""
         draft = writes.annotated(draft)
         contradicted, supported = self._slot_conflicts(conn, candidate, draft)
         opposed = opposed_by_slot(contradicted, candidate.slot or "", candidate.value)
@@ -85,6 +95,7 @@ class Decider:
                 vector,
                 exclude=[m.id for m in supported],
                 metadata=draft.metadata,
+                said=said or draft.valid_at,
             )
         plan = self.conflicts.before_write(conn, draft, opposed, invalidate_fact, ACTOR_RULES)
         decision = self._write(

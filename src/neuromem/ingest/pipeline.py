@@ -376,7 +376,13 @@ class IngestPipeline:
                 episodes = tuple(episodes_by_turn.get(candidate.turn_index, ()))
                 if episodes and candidate.memory_type is MemoryType.FACT:
                     draft = dataclasses.replace(draft, extra={**draft.extra, "source_episode_ids": episodes})
-                decision = decider.decide(conn, candidate, draft, None if vectors is None else vectors[i])
+                decision = decider.decide(
+                    conn,
+                    candidate,
+                    draft,
+                    None if vectors is None else vectors[i],
+                    said=turns[candidate.turn_index].sent_at,
+                )
                 result = decision.result
                 report.results.append(result)
                 if result.operation is Operation.NOOP:  # a repetition: its provenance counts (seed 003 §6.2)

@@ -54,6 +54,7 @@ import numpy as np
 
 from .. import blas
 from ..supersede import speaker_of
+from ..text.corrections import CORRECTION_WINDOW, corrects
 from ..text.entities import extract_entities
 from ..text.slot_frames import (
     adds_a_value_to,
@@ -462,6 +463,29 @@ def _users_statement_pairs(hits: Sequence[SearchHit], top: int, query: str = "")
             yield older, newer
 
 
+def corrections(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP) -> dict[int, int]:
+    """Among the first ``top`` hits, each statement of the user → the one that corrects it
+    (``text.corrections.corrects``: "Actually make that 8:15" after "Put us down for the 7:30 table"), said at
+    most :data:`~neuromem.text.corrections.CORRECTION_WINDOW` after it with no statement of the user among
+    the hits said between. By position in ``hits``. What the write did not end: an episode (append-only: 我弄错了，
+    嫂子说是周日中午 after 我侄子的生日宴定在周六中午), or a statement stored before corrections were read."""
+    said = {
+        i: said_at(h)
+        for i, h in enumerate(hits[:top])
+        if _users_words(h.memory) and not is_outdated(h.memory)
+    }
+    out: dict[int, int] = {}
+    for older, newer in _users_statement_pairs(hits, top):
+        gap = said[newer] - said[older]
+        if (
+            dt.timedelta(0) < gap <= CORRECTION_WINDOW
+            and not any(said[older] < when < said[newer] for when in said.values())
+            and corrects(hits[newer].memory.content, hits[older].memory.content)
+        ):
+            out[older] = newer
+    return out
+
+
 def answer_alike(
     hits: Sequence[SearchHit],
     top: int = SAME_SLOT_TOP,
@@ -606,7 +630,7 @@ def newer_first(
         return ordered
     pairs: set[tuple[int, int]] = set()
     many = asks_for_many(query)  # every value an answer: none is marked as ended by recall's reading
-    for older, newer in value_changes(ordered, vectors, query=query).items():
+    for older, newer in (value_changes(ordered, vectors, query=query) | corrections(ordered)).items():
         if many:
             pairs.add((min(older, newer), max(older, newer)))
             continue

@@ -252,6 +252,12 @@ CURRENT_SHARING_TERMS = sql.SQL(
          AND expired_at IS NULL AND invalid_at IS NULL
        ORDER BY ts_rank(fts, to_tsquery('simple', %(q)s)) DESC, created_at DESC LIMIT %(n)s"""
 ).format(columns=MEMORY_COLUMNS)
+SAID_JUST_BEFORE = sql.SQL(
+    """SELECT {columns} FROM memories
+       WHERE user_id = %(u)s AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL
+         AND valid_at >= %(since)s AND valid_at < %(until)s
+       ORDER BY valid_at DESC, created_at DESC LIMIT 1"""
+).format(columns=MEMORY_COLUMNS)
 LIST_MEMORIES = sql.SQL(
     "SELECT {columns} FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s"
 )
@@ -403,6 +409,15 @@ def current_sharing_terms(
     query = " | ".join(quote_term(t) + ":*" for t in distinct)
     rows = conn.execute(CURRENT_SHARING_TERMS, {"u": user_id, "q": query, "n": limit}).fetchall()
     return [row_to_memory(r) for r in rows]
+
+
+def said_just_before(
+    conn: Conn, user_id: str, when: dt.datetime, window: dt.timedelta
+) -> MemoryRecord | None:
+    """The user's newest fact or episode said (``valid_at``) in the ``window`` before ``when``, ended or not: what
+    a correction said at ``when`` takes back (``text.corrections``)."""
+    row = conn.execute(SAID_JUST_BEFORE, {"u": user_id, "since": when - window, "until": when}).fetchone()
+    return None if row is None else row_to_memory(row)
 
 
 def list_memories(

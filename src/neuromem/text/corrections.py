@@ -1,0 +1,87 @@
+"""A speaker correcting what they said just before (issue 21, build 1: updates of any shape).
+
+"Put us down for the 7:30 table" … "Actually make that 8:15, Ravi's stuck at work"; 4S店报价一千八 …
+哦不对，是两千八. A correction says its value and little else: it names no slot ("make that 8:15"), so the
+templates and the statement frames of ``text.slot_frames`` cannot pair it with the statement it corrects.
+What pairs them is that it opens by taking back what was just said. ``conflicts`` ends the statement said
+just before (:data:`CORRECTION_WINDOW`) when the correction gives a value of the same kind or shares
+a word with it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ._scripts import nfkc_casefold
+from .tokenize import tokenize
+
+#: A correction takes back the statement its speaker made at most this long before it: one sitting of a
+#: conversation
+CORRECTION_WINDOW = dt.timedelta(hours=1)
+#: Interjections a correction may open with: "Oh, actually …", "Sorry, I misread …", 哦不对, 哎呀我记错了
+_LEAD_EN = r"^\W*(?:(?:oh|oops|sorry|no|hmm|ah|argh|ugh|damn)\b\W*)*"
+_LEAD_ZH = r"^\W*(?:(?:哦|噢|啊|呃|嗯|哎|唉|哎呀|啊呀|诶)\W*)*"
+#: "Make that …" with the value that replaces: "make that 8:15", "make it Thursday", not "make it a table" (a
+#: request to the assistant)
+_MAKE_THAT_EN = (
+    r"make (?:that|it)\s+(?=[\d£$€]|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
+    r"|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)\b)"
+)
+#: The opening words that take back what was just said. "Actually", "wait" and "hang on" open much else
+#: ("Actually, can you …", "Actually I love hiking too"): only before the value that replaces ("Actually it's
+#: £5.40", "Actually 41", "Wait, make that Thursday"); "Wait, no, I meant …" sets the listener right, not the fact
+CORRECTION_EN = re.compile(
+    _LEAD_EN + r"(?:scrap that|correction|no wait|" + _MAKE_THAT_EN + r"|i was wrong|my mistake"
+    r"|i got (?:that|it) wrong|i misread|i misspoke|i misremembered|i mixed (?:them|those|it) up"
+    r"|(?:actually|wait|hang on)\W+(?:no\W+)?(?:it'?s|it is|it was|that'?s|that is|"
+    + _MAKE_THAT_EN
+    + r"|[\d£$€]))",
+    re.IGNORECASE,
+)
+CORRECTION_ZH = re.compile(
+    _LEAD_ZH + r"(?:不对|错了|我?(?:刚才|之前)?(?:弄|说|搞|记|看|写|听|算)错了?|更正(?:一下)?|纠正(?:一下)?)"
+)
+
+#: Kinds of value a correction gives in place of the one said before: an amount, a time of day, a day of
+#: the week, a month
+_VALUE_KINDS = (
+    re.compile(r"\d|[二两三四五六七八九十百千万亿]"),
+    re.compile(
+        r"\b\d{1,2}\s*(?:am|pm|o'clock)\b|上午|下午|中午|晚上|早上|凌晨|[一二三四五六七八九十两]点",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:周|星期|礼拜)[一二三四五六日天]|今天|明天|后天|昨天",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december)\b"
+        r"|[一二三四五六七八九十\d]月",
+        re.IGNORECASE,
+    ),
+)
+
+
+def opens_with_a_correction(text: str) -> bool:
+    """``text`` opens by taking back what its speaker just said, and asks nothing ("Wait, is it today?")."""
+    folded = nfkc_casefold(text).strip()
+    if not folded or folded.endswith(("?", "？")):
+        return False
+    return bool(CORRECTION_EN.search(folded) or CORRECTION_ZH.search(folded))
+
+
+def corrects(new: str, old: str) -> bool:
+    """``new`` is a correction (:func:`opens_with_a_correction`) of ``old``, the statement said just before:
+    it gives a value of a kind ``old`` has (an amount, a time, a day, a month), or shares a word with it
+    ("Scrap that, they redid the draw, so I'm buying for Yusuf now" / "I drew Gareth in the Secret Santa")."""
+    if not opens_with_a_correction(new):
+        return False
+    if any(kind.search(new) and kind.search(old) for kind in _VALUE_KINDS):
+        return True
+    return bool(set(tokenize(_without_opening(new))) & set(tokenize(old)))
+
+
+def _without_opening(text: str) -> str:
+    folded = nfkc_casefold(text).strip()
+    return CORRECTION_ZH.sub("", CORRECTION_EN.sub("", folded, count=1), count=1)

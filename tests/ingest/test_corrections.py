@@ -1,0 +1,113 @@
+"""A correction takes back what its speaker said just before (issue 21, build 1): "Actually make that 8:30"
+ends "Put us down for the 7:15 table", through ``add`` and ``ingest`` (``text.corrections.CORRECTION_WINDOW``,
+``text.corrections``). Nothing else is taken back: a statement said long before, one of another kind of value,
+or a "correction" that asks."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from neuromem import Memory, MemoryType, Operation
+from neuromem.text.corrections import CORRECTION_WINDOW, corrects, opens_with_a_correction
+
+T0 = dt.datetime(2025, 6, 2, 18, 0, tzinfo=dt.UTC)
+
+# (what was said, its correction minutes later, the corrected value)
+CORRECTIONS = [
+    ("Put us down for the 7:15 table at Dishoom.", "Actually make that 8:30, Priya's train is late.", "8:30"),
+    ("Our plumber quoted £240 for the boiler service.", "Sorry, I misread the email, it's £320.", "£320"),
+    ("我们家宽带是两百兆的。", "我记错了，是三百兆，去年升级过。", "三百兆"),
+    ("搬家公司报价一千五。", "哦不对，是两千五，楼层费我没算进去。", "两千五"),
+]
+
+
+def _say(memory: Memory, user: str, text: str, when: dt.datetime, path: str):  # type: ignore[no-untyped-def]
+    if path == "add":
+        [result] = memory.add(text, user_id=user, valid_at=when)
+        return result
+    report = memory.ingest(
+        [{"role": "user", "content": text, "timestamp": when.isoformat()}], user_id=user, session_id="s"
+    )
+    [result] = [r for r in report.results if r.memory.content == text]
+    return result
+
+
+@pytest.mark.parametrize("path", ["add", "ingest"])
+def test_a_correction_ends_the_statement_said_just_before(memory: Memory, path: str) -> None:
+    for n, (said, correction, value) in enumerate(CORRECTIONS):
+        user = f"c{n}-{path}"
+        first = _say(memory, user, said, T0, path)
+        second = _say(memory, user, correction, T0 + dt.timedelta(minutes=10), path)
+        assert second.operation is Operation.UPDATE and second.previous_id == first.memory.id, n
+        assert "correction" in second.reason and value.casefold() in second.reason.casefold()
+        ended = memory.get(first.memory.id, user_id=user)
+        assert ended.invalid_at is not None and ended.expired_at is None  # kept in history
+        if second.memory.memory_type is MemoryType.FACT:  # an episode's time may be one its words name (去年)
+            assert ended.invalid_at == second.memory.valid_at
+        assert [r.content for r in memory.get_all(user_id=user)] == [correction]
+        [*_, last] = memory.history(first.memory.id, user_id=user)
+        assert last.new_metadata is not None and last.new_metadata["why"] == "a correction"
+
+
+def test_the_corrected_value_is_recalled_first_and_the_old_one_shown_as_earlier(memory: Memory) -> None:
+    said, correction, _ = CORRECTIONS[0]
+    memory.add(said, user_id="r", valid_at=T0)
+    memory.add(correction, user_id="r", valid_at=T0 + dt.timedelta(minutes=3))
+    hits = memory.search("What time is our table at Dishoom?", user_id="r").hits
+    assert hits and hits[0].memory.content == correction
+    block = memory.recall_prompt("What time is our table at Dishoom?", user_id="r").text
+    assert correction in block
+    assert all(line.lstrip("- ").startswith("earlier") for line in block.splitlines() if said in line)
+
+
+@pytest.mark.parametrize(
+    ("said", "then", "after"),
+    [
+        # said long before: another sitting, the correction may be of anything said since
+        (CORRECTIONS[0][0], CORRECTIONS[0][1], CORRECTION_WINDOW + dt.timedelta(minutes=1)),
+        # "actually" that opens no correction, and one that asks
+        ("My sister lives in Leeds.", "Actually I love hiking too.", dt.timedelta(minutes=5)),
+        ("The dentist is at 3pm.", "Wait, is it 3pm or 4pm?", dt.timedelta(minutes=5)),
+        # a correction giving no value of the statement's kind and sharing none of its words
+        ("We have 2 kids.", "Scrap that, let's talk about the holiday instead.", dt.timedelta(minutes=5)),
+    ],
+)
+def test_nothing_else_is_taken_back(memory: Memory, said: str, then: str, after: dt.timedelta) -> None:
+    first = _say(memory, "k", said, T0, "add")
+    [result] = memory.add(then, user_id="k", valid_at=T0 + after)
+    assert result.operation is Operation.ADD and result.previous_id is None
+    assert memory.get(first.memory.id, user_id="k").invalid_at is None
+
+
+def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() -> None:
+    assert corrects("Actually make that 8:30.", "Put us down for the 7:15 table.")
+    assert not opens_with_a_correction("Actually, can you recommend a good book?")
+    assert corrects("我说错了，是周六晚上。", "我订的是周五晚上的火锅。")  # a day for a day
+    assert corrects("Scrap that, I'm buying for Yusuf now.", "I'm buying for Gareth in the Secret Santa.")
+    assert not corrects("Scrap that, let's talk about the holiday.", "We have 2 kids.")
+    assert not corrects("银行把我的账弄错了，多扣了两百。", "我这个月工资八千。")  # the bank's mistake
+
+
+@pytest.mark.parametrize(
+    ("text", "opens"),
+    [
+        ("Actually it's £5.40, I read the old sign.", True),
+        ("Actually 41, I forgot the three on Skye.", True),
+        ("Hang on, it's Thursday not Tuesday.", True),
+        ("Scrap that, we're going to Lisbon.", True),
+        ("Correction: the party is on the 16th.", True),
+        ("I misremembered, the code is 4471.", True),
+        ("不对不对，是五楼大会议室。", True),
+        ("我记错了，是下周三。", True),
+        ("哎呀我看错了，是十二点半的车。", True),
+        ("Actually, I have a question about my order.", False),
+        ("Wait, is the pharmacy open today?", False),
+        ("I got a new job actually.", False),
+        ("他说得不对。", False),
+        ("这道题我做错了。", False),
+    ],
+)
+def test_a_correction_opens_by_taking_back_what_was_just_said(text: str, opens: bool) -> None:
+    assert opens_with_a_correction(text) is opens
