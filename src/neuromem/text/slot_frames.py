@@ -959,13 +959,15 @@ def adds_a_value_to(new: str, old: str) -> bool:
     emailed to say training's moving to Thursday evenings while the pitch is relaid, so I've had to rejig the school
     run as well" puts nothing beside "My son's football training is on Tuesday evenings". A statement one long is
     read whole ("We adopted a retired greyhound as well, she's called Dot")."""
+    if not adds_a_value(new):
+        return False  # no clause of it adds one either: the clauses are read only when the whole adds
     if one_statement_long(new):
-        return adds_a_value(new)
+        return True
     shared = _stems(old)
     zh = bool(re.search(r"[\u4e00-\u9fff]", new))
     clauses = (_CLAUSE_END_ZH if zh else _CHANGE_CLAUSE_END_EN).split(new)
     about = [c for c in clauses if _stems(c) & shared]
-    return any(adds_a_value(c) for c in about) if about else adds_a_value(new)
+    return any(adds_a_value(c) for c in about) if about else True
 
 
 def _stems(text: str) -> frozenset[str]:
