@@ -111,3 +111,11 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
 )
 def test_a_correction_opens_by_taking_back_what_was_just_said(text: str, opens: bool) -> None:
     assert opens_with_a_correction(text) is opens
+
+
+def test_a_correction_said_now_takes_back_what_was_said_a_moment_ago(memory: Memory) -> None:
+    """Without ``valid_at`` both are said now: the correction still finds what it takes back."""
+    [said] = memory.add("Put us down for the 7:15 table at Dishoom.", user_id="now")
+    [correction] = memory.add("Actually make that 8:30, Priya's train is late.", user_id="now")
+    assert correction.operation is Operation.UPDATE and correction.previous_id == said.memory.id
+    assert memory.get(said.memory.id, user_id="now").invalid_at is not None
