@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from functools import lru_cache
 
 from ._scripts import nfkc_casefold
 from .tokenize import tokenize
@@ -22,11 +23,14 @@ CORRECTION_WINDOW = dt.timedelta(hours=1)
 #: Interjections a correction may open with: "Oh, actually …", "Sorry, I misread …", 哦不对, 哎呀我记错了
 _LEAD_EN = r"^\W*(?:(?:oh|oops|sorry|no|hmm|ah|argh|ugh|damn)\b\W*)*"
 _LEAD_ZH = r"^\W*(?:(?:哦|噢|啊|呃|嗯|哎|唉|哎呀|啊呀|诶)\W*)*"
+#: A day of the week, in English
+_DAY_EN = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
 #: "Make that …" with the value that replaces: "make that 8:15", "make it Thursday", not "make it a table" (a
 #: request to the assistant)
 _MAKE_THAT_EN = (
-    r"make (?:that|it)\s+(?=[\d£$€]|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
-    r"|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)\b)"
+    r"make (?:that|it)\s+(?=[\d£$€]|"
+    + _DAY_EN
+    + r"|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)\b)"
 )
 #: The opening words that take back what was just said. "Actually", "wait" and "hang on" open much else
 #: ("Actually, can you …", "Actually I love hiking too"): only before the value that replaces ("Actually it's
@@ -52,7 +56,7 @@ _VALUE_KINDS = (
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:周|星期|礼拜)[一二三四五六日天]|今天|明天|后天|昨天",
+        r"\b" + _DAY_EN + r"|(?:周|星期|礼拜)[一二三四五六日天]|今天|明天|后天|昨天",
         re.IGNORECASE,
     ),
     re.compile(
@@ -63,6 +67,7 @@ _VALUE_KINDS = (
 )
 
 
+@lru_cache(maxsize=4096)
 def opens_with_a_correction(text: str) -> bool:
     """``text`` opens by taking back what its speaker just said, and asks nothing ("Wait, is it today?")."""
     folded = nfkc_casefold(text).strip()
