@@ -27,6 +27,7 @@ from bench.updates import (
     FRESH10,
     FRESH11,
     FRESH12,
+    FRESH13,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -134,6 +135,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH10_SETS, 1200, FRESH10),
         (module.FRESH11_SETS, 1300, FRESH11),
         (module.FRESH12_SETS, 1400, FRESH12),
+        (module.FRESH13_SETS, 1500, FRESH13),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -155,6 +157,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH10, 1200, 1299),
         (FRESH11, 1300, 1399),
         (FRESH12, 1400, 1499),
+        (FRESH13, 1500, 1599),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -58,6 +58,8 @@ FRESH11_OUT = Path(__file__).with_name("update_pairs_fresh11.jsonl")
 FRESH11_FROM = 1300  # the eleventh fresh set's first record number
 FRESH12_OUT = Path(__file__).with_name("update_pairs_fresh12.jsonl")
 FRESH12_FROM = 1400  # the twelfth fresh set's first record number
+FRESH13_OUT = Path(__file__).with_name("update_pairs_fresh13.jsonl")
+FRESH13_FROM = 1500  # the thirteenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -2398,6 +2400,151 @@ FRESH12_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A thirteenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh13.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1500.
+# fmt: off
+FRESH13_EN_UPDATES = [
+    (3, "The lollipop lady outside the school is Mrs Pritchard.|Mrs Pritchard's retired, so Dennis from the chip shop does the crossing in the mornings.|Dennis only lasted a term; the new crossing patrol is a student called Kemi, and she's brilliant with the little ones.", "Who does the school crossing now?", "Kemi", "Dennis"),
+    (1, "Put me down for the 10k at the Harbour Fun Run.|Sorry, I meant the family mile — my knee won't cope with ten.", "Which distance am I doing at the Harbour Fun Run?", "family mile", "10k"),
+    (3, "My uncle Bertie keeps two beehives on the flat roof above his shop in Hackney.|The council made Bertie take the hives off the roof — they're on a friend's farm near Saffron Walden now, and he drives out every weekend to check on them.", "Where are Bertie's beehives kept?", "farm near Saffron Walden", "roof"),
+    (1, "I present the Saturday request show on the hospital radio.|I've hung up my headphones at the hospital radio — after twelve years it was time to let the youngsters have a go.", "Do I still do a show on the hospital radio?", "hung up my headphones", "Saturday request show"),
+    (3, "Auntie Bev's bringing her Labrador when she comes to stay.|Sorry, I got that muddled — it's her daughter's spaniel she's bringing; the Labrador's staying with her neighbour.", "Which dog is Auntie Bev bringing to stay?", "spaniel", "Labrador"),
+    (1, "All the stuff from my old flat is in a storage unit at the Big Yellow on Mill Road.|A:Are you still paying for that storage unit?|No, I've shifted the lot into my brother's garage and closed the Big Yellow account — saves me ninety quid a month.", "Where's all the stuff from my old flat?", "brother's garage", "Big Yellow"),
+    (1, "I'm fostering a three-legged whippet called Minty.|Minty's found a home; my foster at the moment is a deaf Staffie called Bruno.|Bruno's been adopted too — the rescue's just dropped off an elderly beagle called Tilly.", "Which dog am I fostering now?", "Tilly", "Bruno"),
+    (1, "I keep my sourdough starter in the fridge door.|Still in the fridge, but I've moved it to the bottom shelf — the door kept getting knocked and it was sloshing everywhere.", "Where in the fridge does my sourdough starter live?", "bottom shelf", "fridge door"),
+    (3, "Dad's on the early shift at the bakery, starting at four.|Right, news from home: the twins both passed their cycling proficiency, the boiler finally packed in and we've had a new one fitted, and Dad's moved onto afternoons at the bakery because the new owner wants him doing the cake decorating — he's never been happier. Oh, and the cat's started bringing in frogs.", "What shift is Dad on at the bakery?", "afternoons", "early shift"),
+    (1, "Put the removal van down for the 14th.|Hang on, I've got the email open — it's the 12th, two days earlier than I thought.", "When's the removal van booked for?", "the 12th", "the 14th"),
+    (1, "I lock my bike up in the cellar at night.|Someone had a go at the cellar door last night, so the bike lives in the hallway now and everyone has to squeeze past it.", "Where do I keep my bike overnight?", "hallway", "cellar"),
+    (1, "I'm teaching my grandson chess on Sunday afternoons.|A:How are the chess lessons going?|He beats me every week now, so we've switched to backgammon — at least the dice give me a chance.", "What game am I teaching my grandson on Sundays?", "backgammon", "chess"),
+    (1, "The Eurovision party's at ours this year.|Scrap that — it's at Dom and Priya's, our living room's full of scaffolding till June.", "Where's the Eurovision party this year?", "Dom and Priya's", "at ours"),
+    (1, "We always get a real Christmas tree from the farm at Little Hadham.|We've gone artificial this year — the puppy kept eating the needles and being sick.", "What sort of Christmas tree have we got this year?", "artificial", "real Christmas tree"),
+    (3, "The village hall film night is on the first Friday of the month.|They've moved film night to the last Saturday of the month.|Film night's so popular it's going fortnightly — every other Thursday from now on.", "When's film night at the village hall?", "every other Thursday", "last Saturday"),
+    (1, "Friday night's always a takeaway from the Golden Dragon.|We've fallen out with the Golden Dragon after the prawn incident; Fridays it's pizza from Crust Brothers now.", "Where does our Friday takeaway come from?", "Crust Brothers", "Golden Dragon"),
+    (3, "The fish van at the Tuesday market is run by an old boy called Alun.|Alun's retired; his niece Carys has taken the van on, and she's added sushi on Fridays.", "Who runs the fish van at the Tuesday market?", "Carys", "Alun"),
+    (1, "We've booked a static caravan at Camber Sands for the last week of August.|The caravan park at Camber has just emailed — it's flooded and they've cancelled everyone, so we've rebooked: a log cabin in the Forest of Dean, same week.", "Where are we going for our summer holiday?", "Forest of Dean", "Camber Sands"),
+    (1, "My lunchtime walk is a loop round the reservoir.|Week from hell: the printer jammed during the board pack, someone nicked my yoghurt from the fridge, the quarterly figures were late, and they've fenced off the reservoir path for works — so my lunchtime walk is round the old cemetery now, which is weirdly peaceful. Oh, and Sanjay's leaving do is Friday.", "Where do I go on my lunchtime walk?", "old cemetery", "reservoir"),
+    (3, "My daughter Saffy's doing her bronze Duke of Edinburgh.|A:How's the DofE going?|She finished the bronze in June and she's started on her silver — the expedition's in the Brecon Beacons.", "Which Duke of Edinburgh award is Saffy working on?", "silver", "bronze"),
+    (3, "My brother's best man is his old flatmate Tunde.|Tunde's just rung — he has to pull out, he can't get back from Lagos in time — so our cousin Rory's stepping in as best man.", "Who's the best man at my brother's wedding?", "Rory", "Tunde"),
+    (3, "My husband cycles to the coast and back every Sunday, forty miles.|He's sold his road bike — his back can't take it any more, so that's the end of the Sunday rides.", "Does my husband still cycle to the coast on Sundays?", "sold his road bike", "every Sunday"),
+    (1, "The spare room is my sewing room.|A:Got the sewing room how you want it yet?|It's not a sewing room any more — we're turning it into a nursery, the baby's due in March!", "What's our spare room being used for?", "nursery", "sewing room"),
+    (1, "We take the kids to Messy Church once a month.|We've stopped going to Messy Church — the kids have decided they're far too old for it.", "Do we still go to Messy Church?", "stopped going", "once a month"),
+    (3, "My grandson Taye is saving up for a drum kit.|A:Has Taye got his drum kit yet?|He's gone off drums completely; every penny's going towards a telescope now.", "What's Taye saving up for?", "telescope", "drum kit"),
+    (1, "I get a lift to work with Gordon from accounts.|Gordon's just told me he's going down to three days, so from Monday I'm sharing a lift with Yasmin from the warehouse instead.", "Who do I get a lift to work with?", "Yasmin", "Gordon"),
+    (1, "I'm on the tills at Morrisons.|Same Morrisons, but I've moved to the deli counter — no more scanning, and I get first dibs on the scotch eggs.", "What do I do at Morrisons?", "deli counter", "tills"),
+    (3, "Our babysitter is a sixth-former called Lola.|So much going on here: the loft insulation's finally in, the baby's learned to say 'tractor', we've booked Center Parcs for half-term, and Lola's off to university in September, so Mrs Brathwaite from two doors down babysits for us now — she brings her own knitting and leaves the kitchen spotless.", "Who babysits for us?", "Brathwaite", "Lola"),
+    (3, "Ezra goes to nursery on Mondays and Tuesdays.|Just off the phone with the nursery: we've swapped Ezra's days to Wednesday and Thursday, so Granny can have him at the start of the week.", "Which days is Ezra at nursery?", "Wednesday and Thursday", "Mondays and Tuesdays"),
+    (3, "The coffee after the Sunday service at our church is in the vestry.|Still after the service, but coffee's in the side chapel now while the vestry's being re-roofed.", "Where's the coffee after church served?", "side chapel", "vestry"),
+]
+FRESH13_ZH_UPDATES = [
+    (3, "我爷爷养了一头黄牛，专门用来犁地。|黄牛卖了，爷爷买了台手扶拖拉机自己耕。|拖拉机也卖了，现在家里的地都包给了村里的种粮大户，爷爷啥都不用操心。", "我爷爷家的地现在怎么种？", "种粮大户", "手扶拖拉机"),
+    (3, "我侄女的满月酒摆在福满楼。|不对不对，是聚贤楼，福满楼是去年她哥摆的。", "我侄女的满月酒在哪家酒楼摆？", "聚贤楼", "福满楼"),
+    (1, "我每天早上都去公园跟人踢毽子。|毽子我不踢了，前天踢的时候把腰闪了，医生说半年内别做这种动作。", "我还去公园踢毽子吗？", "不踢了", "每天早上"),
+    (1, "我家的猫砂盆放在卫生间。|挪到阳台去了，卫生间太潮，猫砂老结块。|阳台冬天太冷，猫不肯去，现在放在储物间门口。", "我家猫砂盆现在放在哪？", "储物间门口", "阳台"),
+    (1, "给我爸买的那件羽绒服是175的。|刚翻了下订单，我记错了，买的是180的。", "我给我爸买的羽绒服是多大码的？", "180", "175"),
+    (3, "我婆婆每年大年初一都去庙里抢头香。|婆婆说今年不去抢头香了，人挤人太危险，在家里上炷香就行。", "我婆婆今年还去庙里抢头香吗？", "不去抢头香了", "大年初一"),
+    (1, "我午休都是在车里睡。|车里太闷了，现在改成趴在工位上睡。|公司新装修了个休息室，有沙发，我现在中午去休息室躺半小时。", "我中午在哪儿午休？", "休息室", "工位"),
+    (1, "我周末在医院接陪诊的单子，一天能接三四单。|陪诊的单我不接了，太耗精力，周末想留给孩子。", "我周末还接陪诊的单子吗？", "不接了", "三四单"),
+    (3, "我大姑在菜市场卖豆腐。|跟你说说最近的事：我们家老三上礼拜会走路了；楼上漏水把我们家天花板泡了，物业一直拖着不管；我大姑那个豆腐摊不摆了，去了一家月子中心做饭，工资比卖豆腐高，还包吃住；对了，我还报了个驾校。", "我大姑现在做什么工作？", "月子中心", "豆腐"),
+    (3, "我同事老柯的婚礼定在下个月九号。|我刚问了他，是十六号，九号是他们去领证的日子。", "老柯的婚礼是几号？", "十六号", "九号"),
+    (3, "我弟在万达影城当放映员。|我弟还在那家影城，不过不放电影了，调去当值班经理了。", "我弟在影城做什么？", "值班经理", "放映员"),
+    (1, "我在县一中教初一语文。|这学期变化挺大：学校换了新校长，食堂包给了外面的公司，教研组去杭州学习了一趟；我也被调去带高二的语文了，压力一下子大了不少。家里都挺好的。", "我现在教哪个年级？", "高二", "初一"),
+    (1, "我在网上挂了明天骨科的号。|哎挂错了，我手腕这个是腱鞘炎，刚退了重新挂的手外科。", "我明天挂的是哪个科的号？", "手外科", "骨科"),
+    (3, "我叔在县医院食堂做面点。|还在县医院食堂，不过现在改掌勺炒菜了，原来做面点的老师傅又回来了。", "我叔在县医院食堂干什么？", "掌勺炒菜", "做面点"),
+    (3, "我闺蜜小蕾在上海一家广告公司写文案。|最近朋友圈可热闹了：阿静生了二胎，老班长回老家开了民宿，小蕾辞了职跑去大理，在古城开了家手工银饰店，天天晒蓝天白云，羡慕死我了。", "小蕾现在在干什么？", "银饰店", "文案"),
+    (3, "我们家的桶装水一直找送水的老黄订。|老黄回老家了，现在桶装水都在小区的小程序上下单，半小时就送到。", "我们家的桶装水现在怎么订？", "小程序", "老黄"),
+    (3, "我公公每天骑三轮车去镇上卖菜。|助手:你公公还自己去镇上卖菜吗？|他腿脚不利索了，现在菜都交给村里的合作社统一收，不用自己跑了。", "我公公现在的菜怎么卖出去？", "合作社", "三轮车"),
+    (1, "我在城南那家游泳馆办的是年卡。|还是城南那家，刚去前台把年卡退了，换成了一百次的次卡，冬天反正去得少。", "我在城南游泳馆办的是什么卡？", "次卡", "年卡"),
+    (1, "我家做饭一直用液化气罐。|天然气终于通到我们家了，液化气罐卖给了收废品的。", "我家现在做饭用什么气？", "天然气", "液化气"),
+    (1, "我晚上在小区门口摆摊卖烤红薯。|助手:烤红薯生意还好吗？|天一热就卖不动了，现在改卖冰粉和凉虾，一晚上能出两百多碗。", "我晚上在小区门口摆摊卖什么？", "冰粉", "烤红薯"),
+    (1, "我们家装修定的是简约白的风格。|改主意了，换成原木风，白的太不耐脏，孩子一摸一个印。", "我们家装修是什么风格？", "原木风", "简约白"),
+    (1, "我每天晚上九点给闺女读绘本。|闺女现在自己会看书了，我改成每天晚上陪她练半小时口算。", "我每天晚上陪闺女做什么？", "口算", "读绘本"),
+    (3, "我外甥女在体育馆练花样滑冰。|助手:你外甥女滑冰练得怎么样了？|冰场太远，一来一回三个小时，现在改练轮滑了，楼下广场就能练。", "我外甥女现在练什么？", "轮滑", "花样滑冰"),
+    (3, "我外婆的老房子租给了一对卖菜的夫妻。|那对夫妻回老家了，现在租给了附近一个读研的学生。", "我外婆的老房子现在租给谁了？", "读研的学生", "卖菜的夫妻"),
+    (1, "我每周六去福利院给孩子们上美术课。|助手:这周六还去福利院吗？|福利院那边志愿者排满了，我现在改成周日去敬老院陪老人下象棋。", "我周末去哪做志愿服务？", "敬老院", "福利院"),
+    (3, "我们家每年清明回老家上坟都是大伯张罗。|大伯刚打电话来，说他年纪大了跑不动，今年开始清明上坟改由我堂哥张罗。", "今年清明回老家上坟谁来张罗？", "堂哥", "大伯"),
+    (3, "我儿子学校的校服是运动服款的。|学校换校服了，现在是西装加领带的英伦风，一套四百多。", "我儿子学校的校服现在是什么样式的？", "英伦风", "运动服"),
+    (3, "我们村卫生室的村医是老曹。|助手:你们村看病还是找老曹吗？|老曹去县医院进修了，现在卫生室坐诊的是镇上派来的一个小姑娘，姓甘。", "现在谁在我们村卫生室坐诊？", "姓甘", "老曹"),
+    (1, "我跟我老公每个月零花钱各三千。|刚跟老公商量好了，从这个月起降到每人两千二，要攒钱换房子。", "我每个月有多少零花钱？", "两千二", "三千"),
+    (1, "我家洗衣服一直用蓝月亮的洗衣液。|换成超市自己牌子的洗衣凝珠了，一次扔一颗，省得量。", "我家现在洗衣服用的什么？", "洗衣凝珠", "蓝月亮"),
+]
+FRESH13_EN_MULTI = [
+    (1, "I can make two kinds of fresh pasta from scratch, tagliatelle and ravioli.|Did a weekend course in Bologna and learnt to make gnocchi too.", "Which fresh pasta can I make from scratch?", "gnocchi", "tagliatelle;ravioli"),
+    (3, "My neighbour Ian races pigeons.|A:Does Ian have any other hobbies?|He's into metal detecting as well — dug up a Roman coin on a farm near Ely last spring.", "What are Ian's hobbies?", "metal detecting", "races pigeons"),
+    (1, "I've stayed at the youth hostels in Ravenstor and Hartington.|Spent Easter at the Borrowdale youth hostel as well, best breakfast of the lot.", "Which youth hostels have I stayed at?", "Borrowdale", "Ravenstor;Hartington"),
+    (3, "My husband restores old valve radios in the garage.|He's started on antique clocks as well — the kitchen ticks like a bomb factory.", "What does my husband restore?", "clocks", "valve radios"),
+    (3, "There's a little free library on the corner of our street.|Someone's put a seed swap box up next to it as well — I took some runner bean seeds yesterday.", "What swap boxes are on our street?", "seed swap", "free library"),
+    (1, "I've got a ginger beer plant going on the kitchen windowsill.|I've started a kefir as well, it lives next to the kettle.", "What ferments have I got going in the kitchen?", "kefir", "ginger beer plant"),
+    (3, "Mum's got her bus pass.|She's just got a Senior Railcard too, and she's already off to York on Tuesday.", "Which travel passes has Mum got?", "Senior Railcard", "bus pass"),
+    (1, "I've got a British passport.|My Irish passport came through this morning, thanks to Granny Murphy — so now I've got two.", "Which passports do I hold?", "Irish", "British"),
+    (3, "My sister-in-law fosters teenagers for the council.|A:Does she do anything else alongside the fostering?|She sits as a magistrate too, a couple of days a month.", "What roles does my sister-in-law have?", "magistrate", "fosters"),
+    (3, "Grandad's had a pacemaker for years.|He's just had a cochlear implant fitted as well, so he can finally hear the telly at a normal volume.", "What implants has Grandad got?", "cochlear", "pacemaker"),
+]
+FRESH13_ZH_MULTI = [
+    (3, "我老公会开叉车。|他去年又考了挖掘机的证，工地上缺人的时候也去开。", "我老公会开哪些机械？", "挖掘机", "叉车"),
+    (1, "我在老家有一块宅基地。|我爸前阵子又分给我两亩林地，种的是杉树。", "我在老家有哪些地？", "林地", "宅基地"),
+    (3, "我女儿跟学校去过一次北京研学。|暑假她又跟营地去了趟内蒙古，住了一星期蒙古包。", "我女儿都去过哪些地方研学？", "内蒙古", "北京"),
+    (1, "我收藏了一整套第四套人民币。|最近又凑齐了一套奥运纪念钞，品相都不错。", "我收藏了哪些钱币？", "奥运纪念钞", "第四套人民币"),
+    (3, "我奶奶会绣鞋垫，家里人脚底下都是她绣的。|她最近还学会了钩针，给重孙钩了好几双小鞋。", "我奶奶会哪些针线活？", "钩针", "绣鞋垫"),
+    (1, "我在社区当网格员，管三栋楼。|助手:社区里你还兼别的吗？|上个月又兼了个调解员，邻里吵架都来找我。", "我在社区担任哪些职务？", "调解员", "网格员"),
+    (3, "我们县城有个高铁站。|今年县里的支线机场也通航了，能直飞广州。", "我们县有哪些对外的交通？", "机场", "高铁站"),
+    (3, "我表嫂在小区开了个托管班。|周末她还在家里教小朋友做烘焙，收点材料费。", "我表嫂都在做些什么？", "烘焙", "托管班"),
+    (1, "我家里备了几箱矿泉水当应急物资。|前阵子看了新闻，又囤了两箱自热米饭和一个手摇收音机。", "我家里备了哪些应急物资？", "自热米饭", "矿泉水"),
+    (3, "我儿子班上有个韩国来的同学。|这学期又转来一个俄罗斯的小姑娘，中文说得比我还溜。", "我儿子班上的外国同学都是哪儿来的？", "俄罗斯", "韩国"),
+]
+FRESH13_EN_RESTATE = [
+    (1, "s", "My dad taught me to swim in the sea at Saltburn.|It was at Saltburn, in the freezing North Sea, that Dad taught me to swim.", "Where did I learn to swim?", "Saltburn", ""),
+    (3, "s", "The cockerel next door is called Gregory.|Gregory, that's next door's cockerel — he starts crowing at half four.", "What's the cockerel next door called?", "Gregory", ""),
+    (1, "m", "The two walks I do every week are the canal towpath and Hagley Woods.|Hagley Woods and the canal towpath — I'd go mad without them.", "Which walks do I do every week?", "canal towpath", "Hagley Woods"),
+    (3, "s", "Our nearest post box is outside the launderette.|A:Where's the nearest post box to you?|Outside the launderette — last collection's at half five.", "Where's our nearest post box?", "launderette", ""),
+    (1, "s", "I got the scar on my chin falling off a trampoline.|The scar on my chin? Trampoline, when I was nine.", "How did I get the scar on my chin?", "Trampoline", ""),
+    (1, "s", "My favourite tree in the park is the big copper beech by the bandstand.|The copper beech by the bandstand, that's my favourite tree in the whole park.", "Which is my favourite tree in the park?", "copper beech", "bandstand"),
+    (3, "s", "My sister's wedding dress came from a vintage shop in Brighton.|She found her wedding dress in a little Brighton vintage shop, sixty quid.", "Where did my sister's wedding dress come from?", "Brighton", "vintage shop"),
+    (1, "m", "My favourite crisps are Monster Munch and Frazzles.|Frazzles and Monster Munch — I'd fight you for either.", "What are my favourite crisps?", "Frazzles", "Monster Munch"),
+]
+FRESH13_ZH_RESTATE = [
+    (1, "s", "我左手腕上有块胎记。|胎记在左手腕上，小时候老被人当成是没洗干净。", "我的胎记长在哪？", "左手腕", ""),
+    (3, "s", "我们家门口那条街叫桂花巷。|桂花巷就是我们家门口那条，一到秋天满街都是桂花香。", "我们家门口那条街叫什么？", "桂花巷", ""),
+    (3, "m", "我爸最爱吃的两样是红烧肘子和炸酱面。|炸酱面、红烧肘子，这俩他一辈子吃不腻。", "我爸最爱吃什么？", "红烧肘子", "炸酱面"),
+    (1, "s", "我右膝盖做过半月板手术。|半月板的手术我做过，是右边膝盖，所以现在不敢跑步。", "我做过什么手术？", "半月板", "膝盖"),
+    (3, "s", "我们楼的电梯是日立的。|日立的电梯，我们楼里那台，用了十来年了还挺稳。", "我们楼的电梯是什么牌子的？", "日立", ""),
+    (1, "s", "我闺女的英文名叫Luna。|助手:你女儿英文名叫什么来着？|Luna，外教给起的。", "我闺女的英文名叫什么？", "Luna", ""),
+    (3, "s", "我们小区是九八年建的。|这小区九八年就盖好了，算是老小区了。", "我们小区是哪年建的？", "九八年", ""),
+    (1, "m", "我周末常逛的两个地方是花鸟市场和旧书摊。|旧书摊和花鸟市场，我每个周末都要去转一圈。", "我周末常去哪些地方逛？", "旧书摊", "花鸟市场"),
+]
+FRESH13_EN_UNRELATED = [
+    (3, "s", "My daughter's swimming lesson is at 5 on Tuesdays.|My son's guitar lesson is at 6 on Thursdays.", "When is my son's guitar lesson?", "6 on Thursdays", "5 on Tuesdays"),
+    (1, "s", "I'm judging the scarecrow competition on Saturday.|My husband's running the tombola on Sunday.", "What's my husband doing on Sunday?", "tombola", "scarecrow competition"),
+    (1, "s", "My hay fever tablets are cetirizine.|My son's eczema cream is Diprobase.", "Which eczema cream does my son use?", "Diprobase", "cetirizine"),
+    (3, "s", "The tap in the downstairs loo drips.|The upstairs shower leaks round the tray.", "What's wrong with the downstairs loo?", "drips", "leaks round the tray"),
+    (1, "m", "I grow sweet peas up the back fence.|My neighbour grows hops up his side of the fence.", "What do I grow up the back fence?", "sweet peas", "hops"),
+    (3, "s", "Aunt Maureen's funeral is at St Michael's on Friday.|Uncle Roy's ninetieth is at the Feathers on Saturday.", "Where's Uncle Roy's ninetieth?", "the Feathers", "St Michael's"),
+    (1, "s", "I'm on page 212 of War and Peace.|My husband's on chapter 3 of the new Richard Osman.", "What page am I on in War and Peace?", "212", "chapter 3"),
+    (1, "s", "My loyalty card at the café on the corner has seven stamps.|My husband's card there has just two.", "How many stamps are on my café loyalty card?", "seven", "two"),
+    (3, "s", "My niece is a bridesmaid at the June wedding.|My nephew's a page boy at the September one.", "What's my nephew doing at the September wedding?", "page boy", "bridesmaid"),
+    (3, "s", "The landing radiator's on 2.|The bathroom towel rail's on 4.", "What's the landing radiator set to?", "on 2", "on 4"),
+    (3, "s", "Our eldest is doing the Ten Tors challenge in May.|Our youngest is doing a sponsored silence in March.", "What's our youngest doing in March?", "sponsored silence", "Ten Tors"),
+    (1, "s", "I painted the garden bench blue.|I painted the shed door yellow.", "What colour did I paint the shed door?", "yellow", "blue"),
+    (3, "s", "The Adebayos at number 12 have got a hot tub.|The Fletchers at number 14 have got a pizza oven.", "What have the Adebayos at number 12 got?", "hot tub", "pizza oven"),
+    (1, "s", "I bought the kettle from Argos.|I got the toaster from a charity shop.", "Where did I get the toaster?", "charity shop", "Argos"),
+]
+FRESH13_ZH_UNRELATED = [
+    (1, "s", "我睡的枕头是荞麦壳的。|我老公睡的枕头是乳胶的。", "我老公睡的什么枕头？", "乳胶", "荞麦壳"),
+    (3, "s", "我大女儿在学校当升旗手。|我小女儿在幼儿园当小值日生。", "我大女儿在学校当什么？", "升旗手", "值日生"),
+    (1, "s", "我今年种的玉米一亩收了一千二百斤。|我家的鱼塘今年出了三千斤鱼。", "我今年种的玉米一亩收了多少？", "一千二百斤", "三千斤"),
+    (1, "m", "我养了几盆兰花。|我妈养了几盆三角梅。", "我妈养了什么花？", "三角梅", "兰花"),
+    (3, "s", "我们村今年修了一条水泥路。|隔壁村今年建了一个文化广场。", "隔壁村今年建了什么？", "文化广场", "水泥路"),
+    (1, "s", "我这周六要去喝同学的喜酒。|我下周六要去吃表姐的乔迁宴。", "我下周六要去吃什么席？", "乔迁宴", "喜酒"),
+    (3, "s", "隔壁王叔家的枣树今年结了好多枣。|对门李婶家的柿子树今年没怎么结果。", "隔壁王叔家的枣树今年结得怎么样？", "好多枣", "没怎么结果"),
+    (1, "s", "我的婚戒是在周大福买的。|我老婆的项链是在老凤祥买的。", "我老婆的项链是在哪买的？", "老凤祥", "周大福"),
+    (3, "s", "我们单位今年发的年货是一箱苹果。|我老婆单位今年发的是一桶油和一袋米。", "我们单位今年发的年货是什么？", "一箱苹果", "一桶油"),
+    (1, "s", "我每天早上吃两个鸡蛋。|我每天晚上喝一杯牛奶。", "我每天晚上喝什么？", "牛奶", "两个鸡蛋"),
+    (3, "s", "楼上邻居在装修，每天早上八点就开钻。|楼下邻居养了只鹦鹉，每天早上六点就开始叫。", "楼下邻居家的鹦鹉每天早上几点叫？", "六点", "八点"),
+    (1, "s", "我腌的咸鸭蛋要腌三十天。|我泡的杨梅酒要泡三个月。", "我泡的杨梅酒要泡多久？", "三个月", "三十天"),
+    (3, "s", "我们镇上的集是逢三逢八。|隔壁镇的集是逢五逢十。", "我们镇上逢几赶集？", "逢三逢八", "逢五逢十"),
+    (1, "s", "我的手机屏幕摔裂了。|我老婆的平板电池鼓包了。", "我的手机怎么了？", "屏幕摔裂了", "电池鼓包"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -2446,6 +2593,10 @@ FRESH11_SETS = (
 FRESH12_SETS = (
     ("en", FRESH12_EN_UPDATES, FRESH12_EN_MULTI, FRESH12_EN_RESTATE, FRESH12_EN_UNRELATED),
     ("zh", FRESH12_ZH_UPDATES, FRESH12_ZH_MULTI, FRESH12_ZH_RESTATE, FRESH12_ZH_UNRELATED),
+)
+FRESH13_SETS = (
+    ("en", FRESH13_EN_UPDATES, FRESH13_EN_MULTI, FRESH13_EN_RESTATE, FRESH13_EN_UNRELATED),
+    ("zh", FRESH13_ZH_UPDATES, FRESH13_ZH_MULTI, FRESH13_ZH_RESTATE, FRESH13_ZH_UNRELATED),
 )
 
 
@@ -2570,7 +2721,7 @@ def fresh_records(
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
     1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
-    1400): every label in both languages."""
+    1400, ``FRESH13_SETS`` from 1500): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -2604,6 +2755,7 @@ def main() -> None:
     write(FRESH10_OUT, fresh_records(FRESH10_SETS, FRESH10_FROM))
     write(FRESH11_OUT, fresh_records(FRESH11_SETS, FRESH11_FROM))
     write(FRESH12_OUT, fresh_records(FRESH12_SETS, FRESH12_FROM))
+    write(FRESH13_OUT, fresh_records(FRESH13_SETS, FRESH13_FROM))
 
 
 if __name__ == "__main__":
