@@ -499,6 +499,20 @@ def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> No
     }
 
 
+def test_a_question_the_user_asked_is_never_shown_as_a_value_that_may_have_changed() -> None:
+    """A question states no value: it is not the older value of a "may have changed" line, though the statement
+    said after it still ranks above it."""
+    asked = _alike_hit(1, "Do you know if my bus commute is quicker than cycling?", 1.4, 0.86, T1)
+    newer = _alike_hit(2, COMMUTE_NEW, 1.0, 0.84, T2)
+    assert undecided([asked, newer], "How do I commute?") == [(0, 1)]  # read as such to order the two
+    texts: dict[uuid.UUID, str] = {}
+    shown = undecided_values([asked, newer], texts, "How do I commute?", "en")
+    assert [h.memory.id for h in shown] == [asked.memory.id, newer.memory.id]
+    assert texts == {}
+    ranked = newer_first([asked, newer], TruthFacts(), {}, 0.95, "How do I commute?")
+    assert [h.memory.id for h in ranked] == [newer.memory.id, asked.memory.id]
+
+
 def test_the_prompt_shows_the_older_of_two_alike_answers_as_said_earlier_not_as_ended() -> None:
     """Two statements that answer the question alike, the newer one ranked first: the older one's line says it was
     said earlier (dated, no "until": nothing says it ended); the newer one and a hit of another subject are shown as

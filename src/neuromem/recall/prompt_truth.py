@@ -100,8 +100,9 @@ def undecided_values(
 ) -> list[SearchHit]:
     """Each pair of ``recall.truth.undecided`` as one line, the older statement first and the later one after it,
     each with the date it was said ("may have changed: … (DATE), later … (DATE)"), on the better ranked of the
-    two hits (``texts`` updated); the other hit is left out."""
-    pairs = undecided(hits, query)
+    two hits (``texts`` updated); the other hit is left out. A question the user asked is never the older value of
+    such a line."""
+    pairs = undecided(hits, query, questions=False)
     if not pairs:
         return hits
     dropped: set[uuid.UUID] = set()

@@ -82,7 +82,7 @@ from ..text.tokenize import stands_alone
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
 from .chains import FOLLOW_LISTS, asks
-from .units import is_assistant_question, is_turn_only
+from .units import is_assistant_question, is_question, is_turn_only
 
 #: How many of the best hits are compared two by two for a change of value the write side did not link
 SAME_SLOT_TOP = 8
@@ -525,14 +525,19 @@ def within(near: Sequence[float | None], older: int, newer: int, margin: float) 
     return near_old is not None and near_new is not None and near_new >= near_old - margin
 
 
-def undecided(hits: Sequence[SearchHit], query: str = "", top: int = SAME_SLOT_TOP) -> list[tuple[int, int]]:
+def undecided(
+    hits: Sequence[SearchHit], query: str = "", top: int = SAME_SLOT_TOP, *, questions: bool = True
+) -> list[tuple[int, int]]:
     """The (older, newer) of every two current statements of the user among the first ``top`` hits that may
     give one thing two values, though recall could not tell that the older one ended: said a minute or more
     apart, the newer one tells a change of no other thing (:func:`tells_a_change`) and lies at most
     :data:`CHANGE_MARGIN` below the older's cosine to the query (:func:`answer_alike` with that margin). By
     position in ``hits``, best ranked first; each hit in one pair at most. The prompt shows each such pair as
     one question for the user, with the dates (``prompt_truth.undecided``); :func:`newer_first` orders the
-    pairs it may (:func:`_orders`)."""
+    pairs it may (:func:`_orders`). Not ``questions``: no pair whose older hit is a question the user asked
+    (``units.is_question``), which states no value that may have changed ("Do you know if the banks are open on
+    Easter Monday?" / "Everything's in Google Calendar these days"), though the newer statement still ranks above
+    it."""
     if asks_for_many(query):
         return []  # every value an answer: none may have replaced another
     pairs = answer_alike(hits, top, margin=CHANGE_MARGIN, query=query, texts_agree=tells_a_change)
@@ -540,6 +545,8 @@ def undecided(hits: Sequence[SearchHit], query: str = "", top: int = SAME_SLOT_T
     taken: set[int] = set()
     for older, newer in sorted(pairs, key=lambda p: (min(p), max(p))):
         if taken & {older, newer} or is_outdated(hits[older].memory) or is_outdated(hits[newer].memory):
+            continue
+        if not questions and is_question(hits[older].memory.content):
             continue
         taken.update((older, newer))
         out.append((older, newer))

@@ -102,6 +102,11 @@ def is_turn_only(record: MemoryRecord) -> bool:
     return isinstance(record.metadata, dict) and record.metadata.get("turn_only") is True
 
 
+def is_question(text: str) -> bool:
+    """``text`` ends with a question mark ("Still fully remote?", 还是早起吗？)."""
+    return text.rstrip().endswith(("?", "？"))
+
+
 def is_assistant_question(turn: TurnRef) -> bool:
-    """The assistant asked something: the turn ends with a question mark ("Still fully remote?", 还是早起吗？)."""
-    return turn.role == "assistant" and turn.content.rstrip().endswith(("?", "？"))
+    """The assistant asked something (:func:`is_question`)."""
+    return turn.role == "assistant" and is_question(turn.content)
