@@ -20,6 +20,14 @@ CORRECTIONS = [
     ("Our plumber quoted £240 for the boiler service.", "Sorry, I misread the email, it's £320.", "£320"),
     ("我们家宽带是两百兆的。", "我记错了，是三百兆，去年升级过。", "三百兆"),
     ("搬家公司报价一千五。", "哦不对，是两千五，楼层费我没算进去。", "两千五"),
+    # a plan changed: the value that replaces, of the kind said before (a day, a size). On ingest, the
+    # electrician's valid_at is the Tuesday it names, after the correction: what counts is when it was said
+    (
+        "The electrician is booked for Tuesday at 10.",
+        "Change of plan, he can only come on Wednesday now.",
+        "Wednesday",
+    ),
+    ("我给女儿订的生日蛋糕是六寸的。", "还是八寸吧，我舅舅一家也要来。", "八寸"),
 ]
 
 
@@ -102,6 +110,12 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
         ("不对不对，是五楼大会议室。", True),
         ("我记错了，是下周三。", True),
         ("哎呀我看错了，是十二点半的车。", True),
+        ("Change of plan — we fly on Sunday.", True),
+        ("Plans have changed, the party is at Mo's.", True),
+        ("还是十寸吧，人多。", True),
+        ("计划有变，改成下周五。", True),
+        ("The change of plan upset everyone.", False),
+        ("还是你说得对，那家店确实不错。", False),
         ("Actually, I have a question about my order.", False),
         ("Wait, is the pharmacy open today?", False),
         ("I got a new job actually.", False),

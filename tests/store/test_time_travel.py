@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from neuromem import Memory
+from neuromem.store import memories
 
 MAY_2024 = "2024-05-01T00:00:00+00:00"
 
@@ -61,3 +62,32 @@ def test_event_time_keeps_ended_versions_but_not_corrections_or_deletes(memory: 
         "Mei's cat is called Mochi",
     ]
     assert contents(memory.get_all(user_id="mei")) == ["Mei lives in Toronto", "Mei's cat is called Mochi"]
+
+
+def test_what_was_said_just_before_is_timed_by_its_turn_not_by_the_time_it_names(memory: Memory) -> None:
+    """A statement's ``valid_at`` may be a time its words name ("… is booked for Tuesday at 10", said on a Monday):
+    what a correction said ten minutes later takes back is found by when its turn was sent. A memory written
+    without a turn (``add``) is timed by its ``valid_at``."""
+    monday = dt.datetime(2025, 6, 2, 18, 0, tzinfo=dt.UTC)
+    report = memory.ingest(
+        [
+            {
+                "role": "user",
+                "content": "The electrician is booked for Tuesday at 10.",
+                "timestamp": monday.isoformat(),
+            }
+        ],
+        user_id="eli",
+        session_id="s",
+    )
+    [booked] = [r.memory for r in report.results]
+    window = dt.timedelta(hours=1)
+    assert booked.valid_at is not None and abs(booked.valid_at - monday) > window  # the Tuesday it names
+    [added] = memory.add("My locker code is 4471.", user_id="lee", valid_at=monday)
+    with memory.runtime.db.connection() as conn:
+        found = memories.said_just_before(conn, "eli", monday + dt.timedelta(minutes=10), window)
+        assert found is not None and found.id == booked.id
+        assert memories.said_just_before(conn, "eli", monday, window) is None  # nothing said before it
+        assert memories.said_just_before(conn, "eli", monday + 2 * window, window) is None  # another sitting
+        lee = memories.said_just_before(conn, "lee", monday + dt.timedelta(minutes=5), window)
+        assert lee is not None and lee.id == added.memory.id

@@ -252,12 +252,23 @@ CURRENT_SHARING_TERMS = sql.SQL(
          AND expired_at IS NULL AND invalid_at IS NULL
        ORDER BY ts_rank(fts, to_tsquery('simple', %(q)s)) DESC, created_at DESC LIMIT %(n)s"""
 ).format(columns=MEMORY_COLUMNS)
+#: when a memory was said: its source turn's send time (a statement's ``valid_at`` may be a time its words name, "The
+#: electrician is booked for Tuesday"), else, for one written without a turn (``add``), its ``valid_at``
 SAID_JUST_BEFORE = sql.SQL(
-    """SELECT {columns} FROM memories
-       WHERE user_id = %(u)s AND memory_type IN ('fact', 'episodic') AND expired_at IS NULL
-         AND valid_at >= %(since)s AND valid_at < %(until)s
-       ORDER BY valid_at DESC, created_at DESC LIMIT 1"""
-).format(columns=MEMORY_COLUMNS)
+    """SELECT {columns} FROM (
+         SELECT m.*, c.sent_at AS said FROM conversation_messages c
+           JOIN memory_sources s ON s.user_id = c.user_id AND s.message_id = c.id
+           JOIN memories m ON m.user_id = s.user_id AND m.id = s.memory_id
+          WHERE c.user_id = %(u)s AND c.role = 'user' AND c.sent_at >= %(since)s AND c.sent_at < %(until)s
+         UNION ALL
+         SELECT m.*, m.valid_at AS said FROM memories m
+          WHERE m.user_id = %(u)s AND m.valid_at >= %(since)s AND m.valid_at < %(until)s
+            AND NOT EXISTS (SELECT 1 FROM memory_sources s
+                             WHERE s.user_id = m.user_id AND s.memory_id = m.id AND s.message_id IS NOT NULL)
+       ) m
+       WHERE m.memory_type IN ('fact', 'episodic') AND m.expired_at IS NULL
+       ORDER BY m.said DESC, m.created_at DESC LIMIT 1"""
+).format(columns=M_MEMORY_COLUMNS)
 LIST_MEMORIES = sql.SQL(
     "SELECT {columns} FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.id LIMIT %(limit)s OFFSET %(offset)s"
 )
@@ -414,8 +425,8 @@ def current_sharing_terms(
 def said_just_before(
     conn: Conn, user_id: str, when: dt.datetime, window: dt.timedelta
 ) -> MemoryRecord | None:
-    """The user's newest fact or episode said (``valid_at``) in the ``window`` before ``when``, ended or not: what
-    a correction said at ``when`` takes back (``text.corrections``)."""
+    """The user's newest fact or episode said in the ``window`` before ``when`` (:data:`SAID_JUST_BEFORE`), ended or
+    not: what a correction said at ``when`` takes back (``text.corrections``)."""
     row = conn.execute(SAID_JUST_BEFORE, {"u": user_id, "since": when - window, "until": when}).fetchone()
     return None if row is None else row_to_memory(row)
 

@@ -32,11 +32,16 @@ _MAKE_THAT_EN = (
     + _DAY_EN
     + r"|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)\b)"
 )
-#: The opening words that take back what was just said. "Actually", "wait" and "hang on" open much else
-#: ("Actually, can you …", "Actually I love hiking too"): only before the value that replaces ("Actually it's
-#: £5.40", "Actually 41", "Wait, make that Thursday"); "Wait, no, I meant …" sets the listener right, not the fact
+#: The opening words that take back what was just said: a mistake owned ("I misread", 我记错了) or a plan
+#: changed ("Change of plan — he can only do Friday now", 还是十寸吧, 计划有变). "Actually", "wait" and "hang
+#: on" open much else ("Actually, can you …", "Actually I love hiking too"): only before the value that replaces
+#: ("Actually it's £5.40", "Actually 41", "Wait, make that Thursday"); "Wait, no, I meant …" sets the listener
+#: right, not the fact
 CORRECTION_EN = re.compile(
-    _LEAD_EN + r"(?:scrap that|correction|no wait|" + _MAKE_THAT_EN + r"|i was wrong|my mistake"
+    _LEAD_EN
+    + r"(?:scrap that|correction|no wait|change of plans?|plans? (?:have|has) changed|"
+    + _MAKE_THAT_EN
+    + r"|i was wrong|my mistake"
     r"|i got (?:that|it) wrong|i misread|i misspoke|i misremembered|i mixed (?:them|those|it) up"
     r"|(?:actually|wait|hang on)\W+(?:no\W+)?(?:it'?s|it is|it was|that'?s|that is|"
     + _MAKE_THAT_EN
@@ -44,7 +49,8 @@ CORRECTION_EN = re.compile(
     re.IGNORECASE,
 )
 CORRECTION_ZH = re.compile(
-    _LEAD_ZH + r"(?:不对|错了|我?(?:刚才|之前)?(?:弄|说|搞|记|看|写|听|算)错了?|更正(?:一下)?|纠正(?:一下)?)"
+    _LEAD_ZH + r"(?:不对|错了|我?(?:刚才|之前)?(?:弄|说|搞|记|看|写|听|算)错了?|更正(?:一下)?|纠正(?:一下)?"
+    r"|计划有变|计划变了|还是(?=[^，,。；;！!？?]{1,12}吧))"
 )
 
 #: Kinds of value a correction gives in place of the one said before: an amount, a time of day, a day of
