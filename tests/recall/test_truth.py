@@ -499,6 +499,45 @@ def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> No
     }
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "query", "moves"),
+    [
+        # what the newer statement opens on is the reason for the change its later clause tells
+        (
+            "我报了个周末的陶艺培训班。",
+            "手腕一直疼，拉坯根本做不了，我跟机构申请转到了素描班。",
+            "我周末在上什么培训班？",
+            True,
+        ),
+        # the later clause speaks of another thing too: the question asks about the older one's
+        (
+            "Our front door key is on the red fob.",
+            "The shed lock broke, so I moved the shed key to the blue fob.",
+            "Which fob is the front door key on?",
+            False,
+        ),
+    ],
+)
+def test_a_change_told_after_its_reason_ranks_above_what_it_changed(
+    old: str, new: str, query: str, moves: bool
+) -> None:
+    older = _alike_hit(1, old, 1.4, 0.93, T1)
+    newer = _alike_hit(2, new, 0.0, 0.87, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id for h in ranked] == (
+        [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
+    )
+    assert undecided([older, newer], query) == ([(0, 1)] if moves else [])
+
+
+def test_a_move_out_told_after_its_reason_may_have_changed_where_she_lives() -> None:
+    """搬出去 tells a change of where one lives, and 这学期 is when, not a thing of its own: the two statements are one
+    line of the prompt, the older one first."""
+    older = _alike_hit(1, "我女儿在学校住的是四人间宿舍。", 1.4, 0.9, T1)
+    newer = _alike_hit(2, "她嫌室友太吵，这学期搬出去在学校旁边租了个单间。", 0.0, 0.87, T2)
+    assert undecided([older, newer], "我女儿现在住哪？") == [(0, 1)]
+
+
 def test_a_question_the_user_asked_is_never_shown_as_a_value_that_may_have_changed() -> None:
     """A question states no value: it is not the older value of a "may have changed" line, though the statement
     said after it still ranks above it."""

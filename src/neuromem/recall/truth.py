@@ -333,7 +333,20 @@ def _another_thing_asked(hits: Sequence[SearchHit], a: int, b: int, query: str) 
         return False
     older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
     new, old = hits[newer].memory.content, hits[older].memory.content
-    return asked_apart(query, new, old) or asked_of_another_person(query, new, old)
+    return (
+        asked_apart(query, new, old) and not _changed_after_a_reason(query, new, old)
+    ) or asked_of_another_person(query, new, old)
+
+
+def _changed_after_a_reason(query: str, new: str, old: str) -> bool:
+    """A clause of ``new`` after its first tells a change of what ``old`` speaks of (:func:`_tells_it`) and is not
+    itself of another thing than the ``query`` asks (``text.slot_frames.asked_apart``): what ``new`` opens on is
+    the reason for the change (拉花怎么也学不会，我跟机构申请转到了调酒班 after 我报了个周末的咖啡师培训班), not
+    another thing ("The lock broke, so I moved the shed key to the blue fob" still speaks of another key)."""
+    return any(
+        not new.lstrip().startswith(c) and _tells_it(c, old) and not asked_apart(query, c, old)
+        for c in change_clauses(new)
+    )
 
 
 def _asked_of_the_newer(hits: Sequence[SearchHit], older: int, newer: int, query: str) -> bool:

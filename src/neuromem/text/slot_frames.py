@@ -112,7 +112,22 @@ _NO_VALUE_ZH = re.compile(r"想找|想要|想问|请问|推荐|建议|帮我|能
 
 # words that say when, not what: a statement whose other words are these and units names no thing of its own
 _TIME_WORDS = frozenset(
-    ["今年", "去年", "明年", "今天", "昨天", "夏天", "冬天", "春天", "秋天", "这个", "最近", "下周", "上周"]
+    [
+        "今年",
+        "去年",
+        "明年",
+        "今天",
+        "昨天",
+        "夏天",
+        "冬天",
+        "春天",
+        "秋天",
+        "这个",
+        "最近",
+        "下周",
+        "上周",
+        "学期",
+    ]
 )
 
 
@@ -123,7 +138,7 @@ def change_evidence(text: str) -> str | None:
 
 
 #: Acts that replace what someone has, said without a word of change: "took me off it and put me on losartan", "threw
-#: it out and got …", 转学去了, 调去了上海, 提额到五万, 改打胰岛素; a turn that corrects what was just asked for
+#: it out and got …", 转学去了, 调去了上海, 提额到五万, 改打胰岛素, 搬出来; a turn that corrects what was just asked for
 #: ("Oh, make it an oat latte", "Actually make that 8:15", 算了，…). Read only to order two statements recall found
 #: about as close to a question (:func:`replacement_evidence`): as evidence that ends a fact at write time they join
 #: too much (孩子转学去了… / 孩子9月4日开学; 一月份我调去了上海总部 / 我周一去上海出差)
@@ -143,6 +158,7 @@ _REPLACING_ZH = re.compile(
     r"(?:最后|最终)(?:还是)?(?:定了|选了|决定)|"  # 最后还是定了岩板: a choice made at last
     r"不[\u4e00-\u9fff]了|"  # 半马不跑了: a state said to stop
     r"(?:推|延|挪)到|"  # 家长会推到七点半: a time moved
+    r"搬出(?:来|去)|"  # 这学期搬出来在学校附近租了个单间: moved out of where one lived
     r"^算了[，,]"  # 算了，…定到七点十分吧: what was asked for taken back
 )
 
@@ -1439,7 +1455,9 @@ def _opening_things_zh(text: str) -> list[str]:
         next_is_de = n + 1 < len(words) and words[n + 1][0] == "的"  # 车的备用钥匙: one character, owning
         if (flag.startswith(_OPENING_END_ZH) and not noun) or word in "，,。；;：:":
             break
-        if noun and (len(word) >= 2 or next_is_de):
+        if (
+            noun and (len(word) >= 2 or next_is_de) and word not in _TIME_WORDS
+        ):  # 这学期搬出来…: when, not what
             out.append(word)
     return out  # 销售总监: a verbal noun too; 小儿子, which jieba reads as a name, is a word for a person; CFO a title
 
