@@ -460,6 +460,12 @@ def test_two_values_recall_cannot_order_for_certain_are_undecided(
     [
         (COMMUTE_OLD, COMMUTE_NEW, True),  # no slot read: a change of the same thing, newer first
         ("My gym is the one on Pine Street.", "These days I train at a boxing club downtown.", True),
+        # a later clause names the older one's thing by "one" ("the nearest one now"): one slot
+        (
+            "Our nearest cash machine is outside the Spar on Tanner Street.",
+            "The Spar's had its cash machine ripped out; the nearest one now is inside the petrol station.",
+            True,
+        ),
         # the templates read two slots (a residence, an employer): a later change of another thing stays below
         ("I work at a bakery in Leith.", "I now live in Portobello.", False),
         ("My tablet password is Heron-12.", "I changed the router password to Quartz-90.", False),

@@ -77,7 +77,7 @@ from ..text.slot_frames import (
     same_people,
     value_frame,
 )
-from ..text.slots import COPULA, RELATION, claim_of, said_shorter, same_owner, same_slot
+from ..text.slots import COPULA, RELATION, Claim, claim_of, said_shorter, same_owner, same_slot
 from ..text.tokenize import stands_alone
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
@@ -573,10 +573,21 @@ def slots_apart(new: str, old: str) -> bool:
     switched to the Boots by the station") is never apart from an attribute the same owner names ("My home
     address is …", "My pharmacist is at …"): the verb says where, not of what."""
     a, b = claim_of(new), claim_of(old)
-    if a is None or b is None or same_slot(a, b) or said_shorter(a, b, old):
+    if a is None or b is None or same_slot(a, b) or said_shorter(a, b, old) or _named_by_one(a, b):
         return False
     implied = {a.template, b.template} == {RELATION, COPULA}
     return not (implied and same_owner(a.owner, b.owner))
+
+
+#: Words a claim's attribute may end with that say when, not what ("the nearest one now")
+_NOW_WORDS_EN = frozenset({"now", "currently", "nowadays"})
+
+
+def _named_by_one(new: Claim, old: Claim) -> bool:
+    """``new`` names ``old``'s thing by "one", with none of its own words: "the nearest one now is inside the petrol
+    station" / "Our nearest cash machine is outside the Spar"."""
+    words = [w for w in new.attribute.split() if w not in _NOW_WORDS_EN]
+    return len(words) >= 2 and words[-1] in ("one", "ones") and set(words[:-1]) <= set(old.attribute.split())
 
 
 def _orders(hits: Sequence[SearchHit], older: int, newer: int) -> bool:
