@@ -95,6 +95,8 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
     assert corrects("我说错了，是周六晚上。", "我订的是周五晚上的火锅。")  # a day for a day
     assert corrects("Scrap that, I'm buying for Yusuf now.", "I'm buying for Gareth in the Secret Santa.")
     assert not corrects("Scrap that, let's talk about the holiday.", "We have 2 kids.")
+    assert corrects("改周四吧，周二那个网点在装修。", "我预约了下周二上午去银行办业务。")  # a day for a day
+    assert not corrects("改天吧。", "我预约了下周二上午去银行办业务。")  # no value in its place
     assert not corrects("银行把我的账弄错了，多扣了两百。", "我这个月工资八千。")  # the bank's mistake
 
 
@@ -114,6 +116,8 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
         ("Plans have changed, the party is at Mo's.", True),
         ("还是十寸吧，人多。", True),
         ("计划有变，改成下周五。", True),
+        ("改周四吧，周二那个网点在装修。", True),
+        ("改天吧。", True),  # opens as one, but gives no value: corrects nothing said before (below)
         ("The change of plan upset everyone.", False),
         ("还是你说得对，那家店确实不错。", False),
         ("Actually, I have a question about my order.", False),

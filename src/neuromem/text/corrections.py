@@ -33,7 +33,7 @@ _MAKE_THAT_EN = (
     + r"|(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|noon|midnight)\b)"
 )
 #: The opening words that take back what was just said: a mistake owned ("I misread", 我记错了) or a plan
-#: changed ("Change of plan — he can only do Friday now", 还是十寸吧, 计划有变). "Actually", "wait" and "hang
+#: changed ("Change of plan — he can only do Friday now", 还是十寸吧, 改周四吧, 计划有变). "Actually", "wait" and "hang
 #: on" open much else ("Actually, can you …", "Actually I love hiking too"): only before the value that replaces
 #: ("Actually it's £5.40", "Actually 41", "Wait, make that Thursday"); "Wait, no, I meant …" sets the listener
 #: right, not the fact
@@ -50,7 +50,7 @@ CORRECTION_EN = re.compile(
 )
 CORRECTION_ZH = re.compile(
     _LEAD_ZH + r"(?:不对|错了|我?(?:刚才|之前)?(?:弄|说|搞|记|看|写|听|算)错了?|更正(?:一下)?|纠正(?:一下)?"
-    r"|计划有变|计划变了|还是(?=[^，,。；;！!？?]{1,12}吧))"
+    r"|计划有变|计划变了|(?:还是|改|换)(?=[^，,。；;！!？?]{1,12}吧))"
 )
 
 #: Kinds of value a correction gives in place of the one said before: an amount, a time of day, a day of
