@@ -1015,6 +1015,12 @@ def test_the_bosss_wife_is_not_the_boss() -> None:
     assert same_people("我们老板现在姓李了。", "我们老板姓陈。", owners=True, asides=True)
 
 
+def test_grandad_is_a_person_and_not_gran() -> None:
+    """The word "Grandad" is a grandfather: his glasses are not Gran's, and are Grandpa's."""
+    assert not same_people("Grandad's reading glasses are +3.00.", "Gran's reading glasses are +2.50.")
+    assert same_people("Grandad's reading glasses are +3.00.", "Grandpa's reading glasses are +2.50.")
+
+
 def test_the_thing_after_ba_is_what_a_statement_opens_on_and_no_more_ends_a_habit() -> None:
     """物业把门禁升级了 opens on 门禁, the thing the 物业 acted on, not on who acted; "no more parkrun for me" tells
     a replacement, "no more than two" does not."""

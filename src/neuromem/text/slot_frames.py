@@ -319,6 +319,8 @@ def _multi(word: str, zh: bool) -> bool:
 _KIN_SYNONYMS_EN = {
     "grandma": "grandmother",
     "grandpa": "grandfather",
+    "grandad": "grandfather",
+    "granddad": "grandfather",
     "mom": "mother",
     "mum": "mother",
     "dad": "father",

@@ -716,6 +716,8 @@ PEOPLE_EN = frozenset(
         "roommate",
         "grandma",
         "grandpa",
+        "grandad",
+        "granddad",
         "grandmother",
         "grandfather",
         "aunt",
