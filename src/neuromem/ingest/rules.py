@@ -24,7 +24,7 @@ from ..text.language import detect_language
 from ..text.sensitive import sensitive_categories
 from ..text.slot_frames import replacement_evidence
 from ..text.slots import PEOPLE_EN, PEOPLE_ZH, answer_frame, claim_of
-from ..text.spans import split_sentences
+from ..text.spans import is_question, split_sentences
 from ..text.timeparse import resolve_time_expressions
 from ..text.tokenize import tokenize
 from ..text.value_changes import may_change
@@ -319,7 +319,7 @@ def classify(sentence: str) -> tuple[str, Rule | None, re.Match[str] | None]:
         if m:
             return "statement", rule, m
     stripped = sentence.rstrip()
-    if stripped.endswith(("?", "？")) or _QUESTION_EN.match(sentence) or _QUESTION_ZH.search(stripped):
+    if is_question(stripped) or _QUESTION_EN.match(sentence) or _QUESTION_ZH.search(stripped):
         return "question", None, None
     return "statement", None, None
 
@@ -580,5 +580,5 @@ def _short_answer(sentence: str) -> bool:
     return (
         claim_of(sentence, generic=True) is None
         and len(sentence) <= MAX_ANSWER_CHARS
-        and not sentence.endswith(("?", "？"))
+        and not is_question(sentence)
     )

@@ -78,11 +78,12 @@ from ..text.slot_frames import (
     value_frame,
 )
 from ..text.slots import COPULA, RELATION, Claim, claim_of, said_shorter, same_owner, same_slot
+from ..text.spans import is_question
 from ..text.tokenize import stands_alone
 from ..text.value_changes import value_change
 from ..types import MemoryRecord, MemoryType, SearchHit
 from .chains import FOLLOW_LISTS, asks
-from .units import is_assistant_question, is_question, is_turn_only
+from .units import is_assistant_question, is_turn_only
 
 #: How many of the best hits are compared two by two for a change of value the write side did not link
 SAME_SLOT_TOP = 8
@@ -548,9 +549,9 @@ def undecided(
     position in ``hits``, best ranked first; each hit in one pair at most. The prompt shows each such pair as
     one question for the user, with the dates (``prompt_truth.undecided``); :func:`newer_first` orders the
     pairs it may (:func:`_orders`). Not ``questions``: no pair whose older hit is a question the user asked
-    (``units.is_question``), which states no value that may have changed ("Do you know if the banks are open on
-    Easter Monday?" / "Everything's in Google Calendar these days"), though the newer statement still ranks above
-    it."""
+    (``text.spans.is_question``), which states no value that may have changed ("Do you know if the banks are
+    open on Easter Monday?" / "Everything's in Google Calendar these days"), though the newer statement still
+    ranks above it."""
     if asks_for_many(query):
         return []  # every value an answer: none may have replaced another
     pairs = answer_alike(hits, top, margin=CHANGE_MARGIN, query=query, texts_agree=tells_a_change)

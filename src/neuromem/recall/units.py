@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ..store.conversations import TurnRow
+from ..text.spans import is_question
 from ..types import MemoryRecord, MemoryType, TurnRef
 from .fusion import Ranked, ranked
 
@@ -100,11 +101,6 @@ def turn_record(turn: TurnRow, user_id: str) -> MemoryRecord:
 
 def is_turn_only(record: MemoryRecord) -> bool:
     return isinstance(record.metadata, dict) and record.metadata.get("turn_only") is True
-
-
-def is_question(text: str) -> bool:
-    """``text`` ends with a question mark ("Still fully remote?", 还是早起吗？)."""
-    return text.rstrip().endswith(("?", "？"))
 
 
 def is_assistant_question(turn: TurnRef) -> bool:

@@ -15,6 +15,7 @@ import re
 from functools import lru_cache
 
 from ._scripts import nfkc_casefold
+from .spans import is_question
 from .tokenize import tokenize
 
 #: A correction takes back the statement its speaker made at most this long before it: one sitting of a
@@ -77,7 +78,7 @@ _VALUE_KINDS = (
 def opens_with_a_correction(text: str) -> bool:
     """``text`` opens by taking back what its speaker just said, and asks nothing ("Wait, is it today?")."""
     folded = nfkc_casefold(text).strip()
-    if not folded or folded.endswith(("?", "？")):
+    if not folded or is_question(folded):
         return False
     return bool(CORRECTION_EN.search(folded) or CORRECTION_ZH.search(folded))
 

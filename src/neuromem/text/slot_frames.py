@@ -58,6 +58,7 @@ from .slots import (
     proper_names,
     said_stems,
 )
+from .spans import is_question
 from .stopwords import STOPWORDS
 from .tokenize import tokenize
 
@@ -767,7 +768,7 @@ def _says_no_claim(text: str, zh: bool, *, additions: bool = True) -> bool:
     """Whatever its length, ``text`` is a question, an addition (unless not ``additions``), a request or a feeling,
     the past or a plan."""
     t = _fold(text)
-    if t.rstrip().endswith(("?", "？")) or (additions and _ADDITIVE.search(t)):
+    if is_question(t) or (additions and _ADDITIVE.search(t)):
         return True
     if (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(t):
         return True
@@ -868,7 +869,7 @@ def answers_after_a_plan(new: str, old: str) -> bool:
         zh == bool(re.search(r"[\u4e00-\u9fff]", old))
         and bool((_FIRM_PLAN_ZH if zh else _FIRM_PLAN_EN).search(folded_old))
         and one_statement_long(folded_old)
-        and not folded_new.rstrip().endswith(("?", "？"))
+        and not is_question(folded_new)
         and not (_NO_VALUE_ZH if zh else _NO_VALUE_EN).search(folded_new)
         and not _adds(new)
         and _one_statement_of_the_same(new, old)

@@ -1,5 +1,6 @@
 """Character spans of text: the one place that trims a span to its non-blank content, and the one
-sentence splitter (Chinese and English punctuation, newlines, common English abbreviations)."""
+sentence splitter (Chinese and English punctuation, newlines, common English abbreviations), and whether a
+sentence asks (:func:`is_question`)."""
 
 from __future__ import annotations
 
@@ -48,3 +49,8 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         start = max(start, m.end())
     spans.append((start, len(text)))
     return [span for a, b in spans if (span := trim_span(text, a, b)) is not None]
+
+
+def is_question(text: str) -> bool:
+    """``text`` ends with a question mark, full or half width ("Still fully remote?", 还是早起吗？)."""
+    return text.rstrip().endswith(("?", "？"))
