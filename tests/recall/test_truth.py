@@ -1433,3 +1433,43 @@ def test_a_correction_among_the_hits_ranks_first_and_ends_what_it_takes_back(
     ranked = newer_first(hits, TruthFacts(), {}, 0.95, "我侄子的生日宴是哪天？")
     assert [h.memory.id.int for h in ranked][:2] == ([2, 1] if corrected else [1, 2])
     assert is_outdated(ranked[1].memory) is corrected
+
+
+@pytest.mark.parametrize(
+    ("query", "new", "moves"),
+    [
+        (
+            "Who plays top board for the chess club?",
+            "Wilf's been bumped off top board by a girl called Ottilie.",
+            True,
+        ),
+        # asked what, not who: the new person is no value of the slot asked, and stays below
+        (
+            "What does Wilf play for the chess club?",
+            "Wilf's been bumped off top board by a girl called Ottilie.",
+            False,
+        ),
+        # another owner's role
+        ("Who plays top board for the chess club?", "Ava's chess coach is now Mr Ross.", False),
+    ],
+)
+def test_a_new_holder_of_a_role_asked_who_ranks_first_and_ends_the_older(
+    query: str, new: str, moves: bool
+) -> None:
+    """Asked who holds a role, a newer statement that another person holds it ranks first, and the older holder
+    is marked outdated by recall (``truth.new_holders``); the rest stays as the fusion ranked it."""
+    older = _alike_hit(1, "Wilf plays top board for the chess club.", 1.4, 0.86, T1)
+    newer = _alike_hit(2, new, 0.6, 0.70, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
+    assert is_outdated(ranked[1].memory) is moves
+
+
+def test_the_new_holder_of_a_role_ranks_first_through_search_and_the_prompt(memory: Memory) -> None:
+    """Through the public API (``add``, ``search``, ``recall_prompt``): 老周 → 小严 as the school bus driver."""
+    memory.add("孩子学校的校车司机是老周。", user_id="u", valid_at=T1)
+    memory.add("老周退休了，这学期换了个年轻司机，大家都叫他小严。", user_id="u", valid_at=T2)
+    hits = memory.search("现在谁开孩子的校车？", user_id="u").hits
+    assert "小严" in hits[0].memory.content, [h.memory.content for h in hits]
+    block = memory.recall_prompt("现在谁开孩子的校车？", user_id="u", token_budget=2000)
+    assert "此前：孩子学校的校车司机是老周。（至 2024-03-05）" in block.text, block.text

@@ -56,6 +56,7 @@ from .. import blas
 from ..supersede import speaker_of
 from ..text.corrections import CORRECTION_WINDOW, corrects
 from ..text.entities import extract_entities
+from ..text.holders import asks_who, new_holder
 from ..text.slot_frames import (
     adds_a_value_to,
     answers_after_a_plan,
@@ -412,6 +413,27 @@ def value_changes(
     return out
 
 
+def new_holders(hits: Sequence[SearchHit], query: str, top: int = SAME_SLOT_TOP) -> dict[int, int]:
+    """When the ``query`` asks who (``text.holders.asks_who``), the older → the newer of every two current
+    statements of the user among the first ``top`` hits, said at different times, of which the newer tells that
+    another person holds the role the older names the holder of (``text.holders.new_holder``: 孩子学校的校车司机是老周
+    / 老周退休了，这学期换了个年轻司机，大家都叫他小严), unless the newer speaks of another thing than the one asked
+    (:func:`_another_thing_asked`) or the query's names pick one of them (:func:`_same_names_asked`). By position in
+    ``hits``."""
+    if not asks_who(query) or asks_for_many(query):
+        return {}
+    pairs = [
+        (older, newer)
+        for older, newer in _users_statement_pairs(hits, top, query)
+        if said_at(hits[older]) < said_at(hits[newer])
+        and new_holder(hits[newer].memory.content, hits[older].memory.content)
+    ]
+    out: dict[int, int] = {}
+    for older, newer in _same_names_asked(hits, pairs, query):
+        out.setdefault(older, newer)
+    return out
+
+
 def query_cosine(hit: SearchHit) -> float | None:
     """The hit's cosine to the query, when a vector list found it."""
     found = [hit.score.extra[k] for k in QUERY_COSINES if k in hit.score.extra]
@@ -662,7 +684,10 @@ def newer_first(
         return ordered
     pairs: set[tuple[int, int]] = set()
     many = asks_for_many(query)  # every value an answer: none is marked as ended by recall's reading
-    for older, newer in (value_changes(ordered, vectors, query=query) | corrections(ordered)).items():
+    changed = (
+        new_holders(ordered, query) | value_changes(ordered, vectors, query=query) | corrections(ordered)
+    )
+    for older, newer in changed.items():
         if many:
             pairs.add((min(older, newer), max(older, newer)))
             continue
