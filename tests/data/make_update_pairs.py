@@ -60,6 +60,8 @@ FRESH12_OUT = Path(__file__).with_name("update_pairs_fresh12.jsonl")
 FRESH12_FROM = 1400  # the twelfth fresh set's first record number
 FRESH13_OUT = Path(__file__).with_name("update_pairs_fresh13.jsonl")
 FRESH13_FROM = 1500  # the thirteenth fresh set's first record number
+FRESH14_OUT = Path(__file__).with_name("update_pairs_fresh14.jsonl")
+FRESH14_FROM = 1600  # the fourteenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -2545,6 +2547,151 @@ FRESH13_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A fourteenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh14.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1600.
+# fmt: off
+FRESH14_EN_UPDATES = [
+    (1, "Can you note down that my residents' parking permit is for zone C?|Oops, zone D — I've just looked at the sticker on the windscreen.", "Which zone is my parking permit for?", "zone D", "zone C"),
+    (3, "My nephew Caspian's christening is at St Oswald's on the 9th.|The vicar at St Oswald's has double-booked, so Caspian's christening has moved to the Methodist chapel on Bridge Street, same day.", "Where is Caspian being christened?", "Methodist chapel", "St Oswald's"),
+    (1, "I'm learning the cello with a teacher in Headingley.|A:How are the cello lessons coming along?|I packed it in after Christmas, my fingers were in bits. I've taken up the mandolin — it fits in my rucksack.", "Which instrument am I learning?", "mandolin", "cello"),
+    (1, "My running buddy is Claire from work.|Claire's moved to Bristol, so I go out with my neighbour Hev now.|Hev's done her Achilles, so I've joined the Harriers and run with whoever turns up on a Tuesday.", "Who do I go running with?", "Harriers", "Hev"),
+    (3, "My brother-in-law Declan's down the Red Lion most nights.|Declan's been sober five months now — hasn't set foot in a pub since Easter and he's lost two stone.", "Is Declan still a big drinker?", "sober", "most nights"),
+    (1, "I've booked us a table at Casa Nonna for seven.|Change of plan, I've pushed it back to half eight so Mum can come straight from her shift.", "What time's our table at Casa Nonna?", "half eight", "seven"),
+    (3, "Our paper boy's a lad called Reece, he's on his bike by half six.|The papers were brought this morning by a woman called Gwen — she's taken the round over from Reece.", "Who delivers our papers?", "Gwen", "Reece"),
+    (1, "I help out at the Riding for the Disabled stables on Thursday mornings.|Catching up, since it's been ages: we finally sold Mum's bungalow, my knee op went fine and I'm off the stick, Jas got into Leeds for physio, and I've given up the stables — Thursday mornings I help at the hospice café now, which feels more useful. The garden's a jungle though.", "Where do I volunteer on Thursday mornings?", "hospice café", "Riding for the Disabled"),
+    (1, "My shoe size is 42, if you're looking at those walking boots for me.|Actually, go for 43 — I always need room for thick socks in boots.", "What size walking boots should I get?", "43", "42"),
+    (3, "My son Otis has his heart set on joining the Scouts.|A:Did Otis end up joining the Scouts?|He went to one meeting and came home wanting the Sea Cadets, so that's what he's signed up for.", "Which youth group has Otis joined?", "Sea Cadets", "Scouts"),
+    (3, "Gran's hairdresser is a lovely woman called Sheila who comes to the house on Fridays.|Update on Gran: she's getting on with the new hearing aids, she's joined a chair yoga class, she won the bingo on Tuesday, and since Sheila moved to Cornwall she goes to the salon on the high street, where a girl called Mia does her set. She says Mia's better than Sheila ever was.", "Who does Gran's hair?", "Mia", "Sheila"),
+    (1, "My table-tennis partner at the Tuesday session is Doug.|Still the Tuesday session at the leisure centre, but Doug's done his shoulder, so I'm paired with a retired nurse called Ros.", "Who do I play table tennis with?", "Ros", "Doug"),
+    (1, "I'm teetotal, have been since uni.|I've started having the odd glass of red with dinner again — the doctor says it's fine.", "Do I drink at all these days?", "odd glass of red", "teetotal"),
+    (3, "Ravi's picking the kids up from football today.|Ravi's stuck in a meeting — Nana Lakshmi is getting the kids from football instead.", "Who's collecting the kids from football today?", "Nana Lakshmi", "Ravi"),
+    (1, "My commute is the 7:42 from Didcot.|A:Still on the 7:42?|They scrapped it in the new timetable, so I'm on the 7:19 and get in ridiculously early.", "What train do I catch in the mornings?", "7:19", "7:42"),
+    (3, "The corner shop on our road is run by Mr Dhillon.|Mr Dhillon sold up; it's a Polish deli now, run by a couple called the Nowaks.|The Nowaks have gone back to Wrocław and the shop's been turned into a barber's by a young lad called Kyle.", "Who runs the shop on the corner of our road?", "Kyle", "Nowaks"),
+    (1, "My repeat prescription goes to the Superdrug on Gloucester Road.|Scratch that, I meant the little independent chemist on the parade, Kapoor's — Superdrug never has my inhaler in.", "Which pharmacy does my repeat prescription go to?", "Kapoor's", "Superdrug"),
+    (1, "I'm on nights at the sorting office, ten till six.|They've put me on days at the sorting office from this week — six till two, and I can finally see daylight.", "What hours do I work at the sorting office?", "six till two", "ten till six"),
+    (1, "I do the scoring for the village cricket team every Sunday.|I've given up scoring for the cricket team — my eyes can't keep up with all the little boxes any more.", "Am I still the cricket team's scorer?", "given up scoring", "every Sunday"),
+    (3, "My mother-in-law does the flowers for the church on the first Sunday of the month.|Quick round-up from the weekend: the caravan's sold, Luke passed his driving test at the third go, next door's extension is finally finished, and my mother-in-law's given up the church flowers — she's doing the teas at the rugby club instead, says the gossip's better.", "What does my mother-in-law volunteer for?", "teas at the rugby club", "flowers for the church"),
+    (3, "My daughter Imogen's boyfriend is a trainee chef called Fraser.|A:Is Imogen still with Fraser?|God no, that fizzled out in the spring. She's seeing a sound engineer called Kwame now.", "Who's Imogen going out with?", "Kwame", "Fraser"),
+    (1, "We're driving up to the Lakes on Friday.|We've just looked at the fuel and the M6 roadworks — we're getting the train up to the Lakes instead.", "How are we getting to the Lakes?", "train", "driving"),
+    (3, "My sister's baby shower is an afternoon tea at the Grand.|The Grand has cancelled on us, so the baby shower's now a picnic in Victoria Park, weather permitting.", "Where's my sister's baby shower?", "Victoria Park", "the Grand"),
+    (1, "I'm living on a narrowboat on the Kennet and Avon.|A:Still on the boat?|We sold her in the autumn — we're renting a flat above a bike shop in Bradford on Avon now, with actual central heating!", "Where do I live these days?", "above a bike shop", "narrowboat"),
+    (3, "My cousin Aoife's flight lands at Heathrow Terminal 4 at 6.|Sorry, I read that wrong — it's Terminal 2, not 4.", "Which terminal is Aoife landing at?", "Terminal 2", "Terminal 4"),
+    (1, "My usual running route is up Arthur's Seat and back.|I do laps of the Meadows in the evenings these days — it's flat and it's lit.", "Where do I usually go running?", "Meadows", "Arthur's Seat"),
+    (3, "Grandad's dog is a Jack Russell called Pip.|Pip died in the spring, bless him; Grandad's got a rescue greyhound now.|The greyhound was too strong for him on the lead, so she's gone to live with my aunt and Grandad's got himself a budgie called Captain.", "What pet has Grandad got?", "budgie", "greyhound"),
+    (1, "I bank with Santander, the branch on Cornmarket.|Same bank, but the Cornmarket branch has shut, so I use the one in Summertown.", "Which branch do I bank at?", "Summertown", "Cornmarket"),
+    (3, "My dad plays bowls for the Ashcombe club every summer.|Dad's packed in the bowls — his hip replacement's next month and he's decided that's that.", "Is Dad still in the bowls club?", "packed in the bowls", "plays bowls for the Ashcombe"),
+    (1, "For the dinner party on Saturday I'm making a Thai green curry.|Rethink — half of them can't handle spice, so I'm doing a slow-roast shoulder of lamb.", "What am I cooking for Saturday's dinner party?", "lamb", "Thai green curry"),
+]
+FRESH14_ZH_UPDATES = [
+    (1, "我明天坐八点十分的高铁去南京。|说错了，是八点四十的，刚翻了下购票短信。", "我明天的高铁几点发车？", "八点四十", "八点十分"),
+    (3, "我二舅家的新房上梁酒原本定在下个月初六。|二舅找人重新看了日子，上梁改到十八了。", "我二舅家新房哪天上梁？", "十八", "初六"),
+    (1, "我在学古筝，每周去少年宫上一次课。|助手:古筝学得怎么样了？|太难了，手指头疼得受不了，我现在改学陶笛了，巴掌大，走哪带哪。", "我现在在学什么乐器？", "陶笛", "古筝"),
+    (3, "我姐家的狗她出差的时候寄养在宠物店。|宠物店太贵，后来放到了我妈家。|我妈对狗毛过敏，现在狗寄养在我姐同事家，她同事家有个院子。", "我姐家的狗现在寄养在哪？", "同事家", "我妈家"),
+    (1, "我每周都去买两注双色球。|彩票我不买了，十年没中过一回，省下的钱给闺女报了个夏令营。", "我还买彩票吗？", "不买了", "双色球"),
+    (1, "今晚我请同事们吃火锅。|刚问了一圈，好几个人不吃辣，改成去吃粤菜了。", "今晚我请同事们吃什么？", "粤菜", "火锅"),
+    (3, "我们楼的楼道灯是声控的。|楼道灯换成感应的了，人一走过就亮，不用再跺脚了。", "我们楼的楼道灯现在是什么样的？", "感应", "声控"),
+    (3, "我妹在义乌做外贸跟单。|说说家里的事吧：我爸的白内障手术做完了，看东西清楚多了；老家的房子翻新了一遍；我妹把外贸的工作辞了，回老家考上了教师编，在镇中心小学教音乐，骑车十分钟就到；我自己还是老样子。", "我妹现在在哪上班？", "中心小学", "外贸"),
+    (1, "我约的是周四下午去银行办房贷面签。|看错短信了，是周五上午，周四下午那是交房。", "我房贷面签约的是什么时候？", "周五上午", "周四下午"),
+    (3, "我女儿她们班主任是教数学的覃老师。|助手:你女儿班主任还是覃老师吗？|覃老师休产假去了，班主任暂时由教英语的潘老师代。", "现在谁在当我女儿的班主任？", "潘老师", "覃老师"),
+    (3, "我哥在顺丰开货车，跑广州到长沙的线。|我哥还在顺丰，不过线路换了，现在跑广州到南宁。", "我哥现在跑哪条线？", "南宁", "长沙"),
+    (1, "我每天骑电动车上班。|电动车前天在楼下被偷了，这几天都是跟同小区的一个同事拼车走的。", "这几天我是怎么去单位的？", "拼车", "电动车"),
+    (1, "我一直是不吃香菜的，闻着就难受。|说来也怪，怀孕以后我突然爱上香菜了，现在吃面都要放一大把。", "我现在对香菜是什么态度？", "爱上香菜", "不吃香菜"),
+    (3, "今晚我老公去机场接我婆婆。|我老公临时加班走不开，给婆婆叫了个网约车，让司机直接送到家。", "我婆婆今晚怎么从机场回来？", "网约车", "老公"),
+    (1, "我的头发一直在楼下那家理发店剪。|助手:还在楼下那家剪吗？|那家的Tony老师跳槽了，我跟着他去了万象城里那家新店。", "我现在在哪剪头发？", "万象城", "楼下"),
+    (1, "我在一家奶茶店当店员。|干了半年升成了店长。|后来自己攒钱加盟了一家，现在是老板了，手下两个店员。", "我现在在奶茶店是什么身份？", "老板", "店长"),
+    (3, "我表姐的预产期是三月十号。|我记错了，是三月二十六号，三月十号是她上次产检的日子。", "我表姐的预产期是哪天？", "三月二十六号", "三月十号"),
+    (1, "我们家的网是电信的宽带。|电信太贵了，这两天刚换成联通的，还送了两张手机卡。", "我家现在用的是哪家的宽带？", "联通", "电信"),
+    (3, "我婆婆在小区里捡纸板卖钱，一天能捡一大袋。|我婆婆不捡纸板了，我们几个劝了她好几回，她总算答应了，现在天天去老年大学学唱歌。", "我婆婆还捡纸板卖吗？", "不捡纸板了", "一大袋"),
+    (1, "我在社区医院的药房上班。|最近事情多：孩子幼升小的材料交上去了；我老公的车被追尾了，还在跟对方扯皮；我从药房调到了预防接种门诊，天天给小孩打疫苗，哭声听得脑袋嗡嗡的；周末还得回老家喝喜酒。", "我现在在社区医院哪个科室？", "预防接种", "药房"),
+    (3, "我大伯在老家养了两百只鸭子。|助手:你大伯的鸭子养得怎么样？|今年闹禽流感，鸭子全处理了，他改种莲藕了，塘还是那个塘。", "我大伯现在在老家搞什么？", "莲藕", "鸭子"),
+    (1, "周末我打算带孩子去动物园。|天气预报说周末有大雨，改去海洋馆了，室内的。", "周末我带孩子去哪？", "海洋馆", "动物园"),
+    (3, "我们小区门口那家店原来是修自行车的。|修车铺关了，现在改成了一家卖卤味的，天天排队。", "我们小区门口那家店现在是做什么的？", "卤味", "修自行车"),
+    (3, "我老公在物流公司做调度。|助手:你老公还在物流公司吗？|早辞了，他跟朋友合伙开了个洗车店，天天忙得脚不沾地。", "我老公现在做什么？", "洗车店", "调度"),
+    (1, "帮我记下，我这次体检约在市中心医院。|哦说错了，约的是妇幼保健院，市中心医院那是去年。", "我这次体检约在哪家医院？", "妇幼保健院", "市中心医院"),
+    (3, "我爸每个月去县医院复查，都是每月八号。|医院那个专家门诊换时间了，我爸的复查改到每月二十号了。", "我爸每个月几号去复查？", "二十号", "八号"),
+    (3, "我们家附近的菜市场是露天的，在桥底下。|菜市场拆了，临时搬到了体育场的停车场。|新菜市场盖好了，在地铁站旁边，三层楼，还有空调。", "我们家附近的菜市场现在在哪？", "地铁站旁边", "停车场"),
+    (1, "我在健身房请的私教是小宋。|还是那家健身房，不过小宋离职了，我剩下的课转给了另一个教练阿杰。", "现在谁给我上私教课？", "阿杰", "小宋"),
+    (3, "我堂姐在县城开了家服装店。|给你说说老家的近况：村里通了自来水，再也不用挑水了；我堂姐把服装店关了，网上卖得太凶，她现在在直播间帮人带货卖茶叶；我三叔的孙子考上了985；过年准备回去。", "我堂姐现在做什么？", "带货", "服装店"),
+    (1, "下周出差我订的是汉庭。|公司说有协议酒店，让我把汉庭退了，改住全季。", "我下周出差住哪家酒店？", "全季", "汉庭"),
+]
+FRESH14_EN_MULTI = [
+    (3, "Our collie Juno can give a paw and roll over.|Oh, and she can play dead as well, if you say 'bang'.", "What tricks can Juno do?", "play dead", "give a paw;roll over"),
+    (1, "I've got spare keys for two neighbours — the Okonjos and old Mr Pike.|A:Anyone else trusting you with a key?|The new couple at number 9 dropped theirs round yesterday.", "Whose house keys do I hold?", "number 9", "Okonjos;Pike"),
+    (3, "My stepdad's done Pen y Fan.|He did Cadair Idris in June as well, and he's eyeing up Tryfan next.", "Which mountains has my stepdad climbed?", "Cadair Idris", "Pen y Fan"),
+    (1, "I've seen Pulp live twice.|Got to see Elbow at the Eden Project last month too — best gig of my life.", "Which bands have I seen live?", "Elbow", "Pulp"),
+    (3, "My brother-in-law has an anchor tattooed on his forearm.|He's had a compass done on his neck now as well, his mum is furious.", "What tattoos does my brother-in-law have?", "compass", "anchor"),
+    (1, "I'm doing Couch to 5K and some yoga off YouTube.|A:Anything else on the fitness front?|I've joined a rowing club on the river as well — Tuesday and Thursday evenings.", "What am I doing to keep fit?", "rowing", "Couch to 5K;yoga"),
+    (3, "Our village has a pub, the Shoulder of Mutton.|And as of this week it's got a community shop too, run by volunteers in the old school.", "What's in our village?", "community shop", "Shoulder of Mutton"),
+    (3, "My cousin Farida has a black belt in karate.|She got her black belt in judo last month as well.", "What martial arts does Farida have black belts in?", "judo", "karate"),
+    (1, "The board games we've got are Carcassonne and Pandemic.|Just remembered we've got Dixit too, it's under the sofa.", "What board games have we got in the house?", "Dixit", "Carcassonne;Pandemic"),
+    (3, "My son's in the chess club at school.|He's signed up for drama club as well — he's a tree in the panto.", "Which school clubs is my son in?", "drama", "chess club"),
+]
+FRESH14_ZH_MULTI = [
+    (3, "我闺女会翻花绳。|她最近又学会了转呼啦圈，一口气能转两百下。", "我闺女会玩哪些花样？", "呼啦圈", "翻花绳"),
+    (1, "我手机上付钱一直用支付宝。|最近又绑了个云闪付，坐公交有优惠。", "我手机上开通了哪些支付方式？", "云闪付", "支付宝"),
+    (3, "我儿子打过乙肝疫苗。|这个月又带他去打了流感疫苗，哭得稀里哗啦。", "我儿子打过哪些疫苗？", "流感", "乙肝"),
+    (1, "我在小区里认识了两个遛狗的朋友，王姐和小葛。|助手:最近又认识新朋友了吗？|认识了，二号楼退休的老杭，他养了只柯基。", "我在小区里认识了哪些遛狗的朋友？", "老杭", "王姐;小葛"),
+    (3, "我舅舅家开了个农家乐。|他们家又在院子后面盖了几间民宿，周末都住满了。", "我舅舅家都经营些什么？", "民宿", "农家乐"),
+    (1, "我冰箱里有一盒草莓。|还有半个西瓜，昨天买的。", "我冰箱里有哪些水果？", "西瓜", "草莓"),
+    (3, "我老婆养了一缸金鱼。|她最近又在阳台上养了两只乌龟。", "我老婆养了哪些宠物？", "乌龟", "金鱼"),
+    (3, "我们公司在越南有个工厂。|今年又在墨西哥建了一个。", "我们公司在哪些国家有工厂？", "墨西哥", "越南"),
+    (1, "我周末在学游泳。|我还报了个成人街舞班，周日晚上上课。", "我报了哪些课？", "街舞", "游泳"),
+    (3, "我们镇上有一所中学。|去年镇上又建了一所职业技术学校。", "我们镇上有哪些学校？", "职业技术学校", "中学"),
+]
+FRESH14_EN_RESTATE = [
+    (1, "s", "My first job was washing pots at a Little Chef on the A1.|Washing pots at the Little Chef on the A1 — that was my very first job.", "What was my first job?", "Little Chef", "washing pots"),
+    (3, "s", "Next door's cat is the ginger one with the bell, Marmaduke.|Marmaduke's the one with the bell — he's from next door.", "What's the name of next door's cat?", "Marmaduke", "bell"),
+    (1, "m", "The two cities I'd love to live in are Lisbon and Montreal.|If I could live anywhere it'd be Montreal or Lisbon.", "Where would I love to live?", "Lisbon", "Montreal"),
+    (1, "s", "My favourite season's autumn.|A:Which time of year do you like best?|Autumn, without a doubt — conkers, bonfires and big jumpers.", "What's my favourite season?", "Autumn", ""),
+    (3, "s", "The Vicarage tea room does the best scones in the county.|Best scones in the county? The Vicarage tea room, no contest.", "Where are the best scones in the county?", "Vicarage tea room", ""),
+    (1, "s", "I was born at home, in a farmhouse outside Dundee — the midwife came on a tractor because of the snow.|Born at home, yes, in the farmhouse near Dundee, with snow up to the windows.", "Where did my mum give birth to me?", "farmhouse", "Dundee"),
+    (1, "m", "My two guilty pleasures are reality TV and Jaffa Cakes.|Jaffa Cakes and reality TV — don't judge me.", "What are my guilty pleasures?", "reality TV", "Jaffa Cakes"),
+    (3, "s", "My grandmother worked as a clippie on the Glasgow trams.|Gran was a clippie — on the trams in Glasgow, in the fifties.", "What job did my grandmother do?", "clippie", "Glasgow"),
+]
+FRESH14_ZH_RESTATE = [
+    (1, "s", "我是家里的老三，上面有两个姐姐。|我上面两个姐姐，我排老三。", "我在家里排行老几？", "老三", "两个姐姐"),
+    (3, "s", "我们楼下那家面馆叫老灶台。|老灶台，就是我们楼下那家面馆，开了二十多年了。", "我们楼下那家面馆叫什么？", "老灶台", ""),
+    (3, "m", "我家两个孩子一个在北京读大学，一个在武汉。|武汉一个，北京一个，两个孩子都在外地读大学。", "我家两个孩子在哪读大学？", "北京", "武汉"),
+    (1, "s", "我是左撇子。|助手:你平时用哪只手写字？|左手，我是左撇子，吃饭也用左手。", "我惯用哪只手？", "左撇子", ""),
+    (3, "s", "我们县的县花是杜鹃。|杜鹃花是我们县的县花，每年四月满山都开。", "我们县的县花是什么？", "杜鹃", ""),
+    (1, "m", "我养的两盆多肉，一盆叫熊童子，一盆叫玉露。|玉露和熊童子，就这两盆，我养得可精心了。", "我养了哪两盆多肉？", "熊童子", "玉露"),
+    (1, "s", "我的左耳听力不太好，小时候发烧烧的。|小时候发高烧，左耳就落下毛病了，听不太清。", "我哪只耳朵听力不好？", "左耳", ""),
+    (3, "s", "我外公当年是铁道兵。|外公年轻时当的铁道兵，修过成昆铁路。", "我外公当年当的什么兵？", "铁道兵", ""),
+]
+FRESH14_EN_UNRELATED = [
+    (1, "s", "My passport expires in 2029.|My driving licence photocard runs out next March.", "When does my driving licence photocard expire?", "next March", "2029"),
+    (3, "s", "My sister's car is a yellow Citroën C3.|My brother-in-law's van is a white Transit.", "What car does my sister drive?", "Citroën C3", "Transit"),
+    (1, "s", "I've got a dentist check-up on Monday at 9.|The cat's booked in for her jabs at the vet's on Thursday at 2.", "When's the cat booked in at the vet's?", "Thursday at 2", "Monday at 9"),
+    (3, "s", "Mum's bridge tournament is in Harrogate on the 5th.|Dad's model railway exhibition is at the NEC on the 12th.", "When's Dad's model railway exhibition?", "the 12th", "the 5th"),
+    (1, "s", "My raffle ticket is pink 47.|My husband's ticket is blue 160.", "What's my raffle ticket?", "pink 47", "blue 160"),
+    (3, "s", "The carpet fitter's coming Wednesday morning.|The man to service the Aga is coming Friday after lunch.", "When is the Aga being serviced?", "Friday after lunch", "Wednesday morning"),
+    (1, "m", "I've got a whole shelf of vintage tea tins that I collect.|My daughter's into snow globes — she's got about forty.", "What's my collection?", "vintage tea tins", "snow globes"),
+    (3, "s", "The car key is the one on the Ford fob.|The garage key is the long rusty one on the hook.", "Which one's the garage key?", "long rusty one", "Ford fob"),
+    (1, "s", "I get my eyes tested at Specsavers in the Arndale.|My husband goes to an independent optician by the station.", "Where do I get my eyes tested?", "Specsavers", "by the station"),
+    (3, "s", "My son's school finishes at 3:15.|My daughter's nursery shuts at six.", "What time does my daughter's nursery shut?", "six", "3:15"),
+    (1, "s", "I parked on level 3, bay 58.|My mum's parked round the back on level 1.", "Where did I park?", "bay 58", "level 1"),
+    (3, "s", "My son's football coach is called Anton.|His Kumon tutor is a woman called Joanne.", "Who's my son's Kumon tutor?", "Joanne", "Anton"),
+    (1, "s", "My bike's a green Raleigh from the eighties.|My partner rides a Specialized hybrid.", "What kind of bike have I got?", "Raleigh", "Specialized"),
+    (3, "s", "The Wongs next door are going to Malaysia for Chinese New Year.|The Bakers across the road are off to Tenerife at half-term.", "Where are the Bakers going at half-term?", "Tenerife", "Malaysia"),
+]
+FRESH14_ZH_UNRELATED = [
+    (1, "s", "我的车停在B2层。|我老婆的车停在小区地面车位。", "我老婆的车停在小区哪儿？", "地面车位", "B2层"),
+    (3, "s", "我儿子的乳牙掉了六颗了。|我女儿的乳牙才掉了一颗。", "我儿子的乳牙掉了几颗？", "六颗", "一颗"),
+    (1, "s", "我早上送孩子走的是滨江路。|晚上回家我一般绕环城高架。", "我晚上回家走哪条路？", "环城高架", "滨江路"),
+    (3, "s", "我婆婆住在老城区的平房。|我妈住在新区的电梯房。", "我妈住在什么房子？", "电梯房", "平房"),
+    (1, "s", "我的牙刷是绿色的那支。|我老公的牙刷是电动的。", "我的牙刷是哪支？", "绿色", "电动"),
+    (1, "s", "我网购的东西一般寄到公司。|我妈网购的东西都寄到我舅家的小卖部。", "我妈网购的东西一般寄到哪？", "小卖部", "公司"),
+    (3, "m", "我爸爱听评书。|我妈爱看韩剧。", "我爸爱听什么？", "评书", "韩剧"),
+    (1, "s", "我上午十点要开部门例会。|我下午三点要去接孩子放学。", "我下午几点去接孩子？", "三点", "十点"),
+    (3, "s", "我们小区的游泳池夏天开到晚上九点。|隔壁小区的健身房晚上开到十点。", "我们小区的游泳池开到几点？", "九点", "十点"),
+    (1, "s", "我的戒指是十二号的。|我老公的戒指是十八号的。", "我老公的戒指是几号的？", "十八号", "十二号"),
+    (3, "s", "我哥家的孩子在读初三。|我姐家的孩子在读研一。", "我哥家的孩子读几年级？", "初三", "研一"),
+    (1, "s", "我这个月交了孩子的托管费，一千八。|这个月随礼随了一千六。", "我这个月随礼随了多少？", "一千六", "一千八"),
+    (1, "s", "我的瑜伽垫放在单位的柜子里。|我老公的鱼竿放在他车的后备箱里。", "我的瑜伽垫放在哪？", "单位的柜子", "后备箱"),
+    (3, "s", "我表哥在昆明开花店。|我表姐在大理开客栈。", "我表姐在大理做什么？", "客栈", "花店"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -2597,6 +2744,10 @@ FRESH12_SETS = (
 FRESH13_SETS = (
     ("en", FRESH13_EN_UPDATES, FRESH13_EN_MULTI, FRESH13_EN_RESTATE, FRESH13_EN_UNRELATED),
     ("zh", FRESH13_ZH_UPDATES, FRESH13_ZH_MULTI, FRESH13_ZH_RESTATE, FRESH13_ZH_UNRELATED),
+)
+FRESH14_SETS = (
+    ("en", FRESH14_EN_UPDATES, FRESH14_EN_MULTI, FRESH14_EN_RESTATE, FRESH14_EN_UNRELATED),
+    ("zh", FRESH14_ZH_UPDATES, FRESH14_ZH_MULTI, FRESH14_ZH_RESTATE, FRESH14_ZH_UNRELATED),
 )
 
 
@@ -2721,7 +2872,7 @@ def fresh_records(
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
     1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
-    1400, ``FRESH13_SETS`` from 1500): every label in both languages."""
+    1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -2756,6 +2907,7 @@ def main() -> None:
     write(FRESH11_OUT, fresh_records(FRESH11_SETS, FRESH11_FROM))
     write(FRESH12_OUT, fresh_records(FRESH12_SETS, FRESH12_FROM))
     write(FRESH13_OUT, fresh_records(FRESH13_SETS, FRESH13_FROM))
+    write(FRESH14_OUT, fresh_records(FRESH14_SETS, FRESH14_FROM))
 
 
 if __name__ == "__main__":

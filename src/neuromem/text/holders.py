@@ -115,11 +115,11 @@ def new_holder(new: str, old: str) -> bool:
     capitalised = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]+", _fold(old) + " " + _fold(new))}
     role = (_align_tokens(old)[0] & _align_tokens(new)[0]) - names - capitalised
     if _zh(old):  # nor whose the role is (丽娜的老公 / 丽娜的老板)
-        role = {
+        role = frozenset(
             w
             for w in role
             if not any(w in n or n in w for n in before | after) and w + _OWNER_ZH not in old + new
-        }
+        )
     if not role:
         return False
     folded = _fold(new)
