@@ -28,6 +28,7 @@ from bench.updates import (
     FRESH11,
     FRESH12,
     FRESH13,
+    FRESH14,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -136,6 +137,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH11_SETS, 1300, FRESH11),
         (module.FRESH12_SETS, 1400, FRESH12),
         (module.FRESH13_SETS, 1500, FRESH13),
+        (module.FRESH14_SETS, 1600, FRESH14),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -158,6 +160,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH11, 1300, 1399),
         (FRESH12, 1400, 1499),
         (FRESH13, 1500, 1599),
+        (FRESH14, 1600, 1699),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(
