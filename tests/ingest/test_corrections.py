@@ -95,6 +95,11 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
     assert corrects("我说错了，是周六晚上。", "我订的是周五晚上的火锅。")  # a day for a day
     assert corrects("Scrap that, I'm buying for Yusuf now.", "I'm buying for Gareth in the Secret Santa.")
     assert not corrects("Scrap that, let's talk about the holiday.", "We have 2 kids.")
+    # nothing in common but what was said said again, with its new value
+    assert corrects(
+        "Scrap that — it's at Dom and Priya's, our living room's a mess.", "The Eurovision party's at ours."
+    )
+    assert corrects("Sorry, I got that muddled — it's the spaniel.", "Auntie Bev's bringing her Labrador.")
     assert corrects("改周四吧，周二那个网点在装修。", "我预约了下周二上午去银行办业务。")  # a day for a day
     assert not corrects("改天吧。", "我预约了下周二上午去银行办业务。")  # no value in its place
     assert not corrects("银行把我的账弄错了，多扣了两百。", "我这个月工资八千。")  # the bank's mistake
@@ -109,6 +114,8 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
         ("Scrap that, we're going to Lisbon.", True),
         ("Correction: the party is on the 16th.", True),
         ("I misremembered, the code is 4471.", True),
+        ("Sorry, I got that muddled, it's her daughter's spaniel.", True),
+        ("I mixed them up, the blue one is Tom's.", True),
         ("不对不对，是五楼大会议室。", True),
         ("我记错了，是下周三。", True),
         ("哎呀我看错了，是十二点半的车。", True),

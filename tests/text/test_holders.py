@@ -17,6 +17,7 @@ from neuromem.text.holders import asks_who, holders, new_holder
         ("Wilf plays top board for the chess club.", {"Wilf"}),
         ("Wilf's been bumped off top board by a twelve-year-old called Ottilie.", {"Wilf", "Ottilie"}),
         ("She's off on long-term sick, Mr Oduya's taking the class.", {"Mr Oduya"}),
+        ("Alun's retired; his niece Carys has taken the van on.", {"Alun", "Carys"}),
         ("The café by the station has switched its coffee to Origin beans.", set()),  # a brand, no person
     ],
 )
@@ -38,6 +39,11 @@ def test_holders_are_the_people_a_statement_names(text: str, names: set[str]) ->
         (
             "The vicar at St Mary's is Reverend Howe.",
             "Reverend Adeyemi was licensed as vicar of St Mary's on Sunday.",
+            True,
+        ),
+        (
+            "The fish van is run by an old boy called Alun.",
+            "Alun's retired; his niece Carys has taken the van on.",
             True,
         ),
         # another role of one owner, another owner's role, another kind of one role: no change of holder

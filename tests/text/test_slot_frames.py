@@ -19,6 +19,7 @@ from neuromem.text.slot_frames import (
     change_evidence,
     definite_frame_change,
     ends_its_value,
+    ends_what_it_repeats,
     frame_change,
     names_another_thing,
     one_thing,
@@ -1053,3 +1054,35 @@ def test_acts_that_move_someone_or_put_them_on_something_tell_a_replacement(
     someone had, for recall's ordering only."""
     found = replacement_evidence(text)
     assert (found.casefold() if found else None) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("We've gone artificial this year, the puppy kept eating the needles.", "'ve gone artificial"),
+        ("I've gone part-time since the baby.", "'ve gone part-time"),
+        ("Prices have gone up again.", None),  # a direction, said of prices: no way of doing taken up
+        ("He's gone quiet on the group chat.", None),
+        ("She's gone to Leeds for the weekend.", None),
+    ],
+)
+def test_gone_and_a_way_of_doing_it_tells_a_replacement(text: str, words: str | None) -> None:
+    """ "We've gone artificial", "I've gone part-time": a way taken up in place of another, for recall's ordering."""
+    found = replacement_evidence(text)
+    assert (found.casefold() if found else None) == words
+
+
+def test_a_word_that_tells_the_replacement_is_no_thing_a_clause_opens_on() -> None:
+    """改练 (jieba: a noun) tells the change; the clause that opens on it is of the thing asked, not of its own."""
+    old = "我外甥女在体育馆练花样滑冰。"
+    assert not asked_apart("我外甥女现在练什么？", "现在改练轮滑了", old)
+    assert asked_apart(
+        "我外甥女现在练什么？", "冰场太远，一来一回三个小时，现在改练轮滑了。", old
+    )  # its opening
+
+
+def test_a_name_of_two_words_ended_whole_is_not_repeated() -> None:
+    """ "Stopped going to Messy Church" ends both words of the name the older statement gives."""
+    old = "We take the kids to Messy Church once a month."
+    assert ends_what_it_repeats("We've stopped going to Messy Church, the kids are too old for it.", old)
+    assert not ends_what_it_repeats("We still go to Messy Church, the kids love it.", old)

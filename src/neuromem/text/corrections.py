@@ -43,7 +43,8 @@ CORRECTION_EN = re.compile(
     + r"(?:scrap that|correction|no wait|change of plans?|plans? (?:have|has) changed|"
     + _MAKE_THAT_EN
     + r"|i was wrong|my mistake"
-    r"|i got (?:that|it) wrong|i misread|i misspoke|i misremembered|i mixed (?:them|those|it) up"
+    r"|i got (?:that|it|them|those) (?:wrong|muddled|mixed up|confused)|i misread|i misspoke|i misremembered"
+    r"|i (?:mixed|muddled) (?:them|those|it|that) up"
     r"|(?:actually|wait|hang on)\W+(?:no\W+)?(?:it'?s|it is|it was|that'?s|that is|"
     + _MAKE_THAT_EN
     + r"|[\d£$€]))",
@@ -52,6 +53,13 @@ CORRECTION_EN = re.compile(
 CORRECTION_ZH = re.compile(
     _LEAD_ZH + r"(?:不对|错了|我?(?:刚才|之前)?(?:弄|说|搞|记|看|写|听|算)错了?|更正(?:一下)?|纠正(?:一下)?"
     r"|计划有变|计划变了|(?:还是|改|换)(?=[^，,。；;！!？?]{1,12}吧))"
+)
+
+#: After the opening, what was said said again with its new value: "Scrap that — it's at Dom and Priya's", "Sorry,
+#: I got that muddled, it was the spaniel", 不对，是五楼: of what was just said, not of another thing ("Scrap that,
+#: let's talk about the holiday")
+_RESTATED = re.compile(
+    r"^\W*(?:it|that|they|it'?s|that'?s|they'?re)(?:'s|'re|\s+(?:is|are|was|were))?\b|^\W*是"
 )
 
 #: Kinds of value a correction gives in place of the one said before: an amount, a time of day, a day of
@@ -85,13 +93,15 @@ def opens_with_a_correction(text: str) -> bool:
 
 def corrects(new: str, old: str) -> bool:
     """``new`` is a correction (:func:`opens_with_a_correction`) of ``old``, the statement said just before:
-    it gives a value of a kind ``old`` has (an amount, a time, a day, a month), or shares a word with it
-    ("Scrap that, they redid the draw, so I'm buying for Yusuf now" / "I drew Gareth in the Secret Santa")."""
+    it gives a value of a kind ``old`` has (an amount, a time, a day, a month), shares a word with it
+    ("Scrap that, they redid the draw, so I'm buying for Yusuf now" / "I drew Gareth in the Secret Santa"), or says
+    it again with its new value (:data:`_RESTATED`: "Scrap that — it's at Dom and Priya's")."""
     if not opens_with_a_correction(new):
         return False
     if any(kind.search(new) and kind.search(old) for kind in _VALUE_KINDS):
         return True
-    return bool(set(tokenize(_without_opening(new))) & set(tokenize(old)))
+    body = _without_opening(new)
+    return bool(_RESTATED.match(body)) or bool(set(tokenize(body)) & set(tokenize(old)))
 
 
 def _without_opening(text: str) -> str:

@@ -25,6 +25,11 @@ _TITLED_EN = re.compile(
     r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof|Reverend|Rev|Father|Sister|Coach|Uncle|Auntie|Aunt)\.?\s+[A-Z][a-z]+(?:-[A-Z][a-z]+)?"
 )
 _CALLED_EN = re.compile(r"\b(?:called|named)\s+([A-Z][a-z]+)")
+#: en: a name after a word for a person, as who that is ("his niece Carys", "her son, Conor")
+_APPOSITIVE_EN = re.compile(
+    r"\b(?:son|daughter|niece|nephew|brother|sister|wife|husband|partner|cousin|friend|neighbou?r|colleague|"
+    r"mum|mom|dad|aunt|uncle|grandson|granddaughter),?\s+([A-Z][a-z]+)\b"
+)
 #: en: a capitalised word that opens the statement and is its subject: a verb or "'s" and a verb's form follow
 #: ("Wilf plays …", "Conor's moved to Dubai", "Bilal's gone top"); "Wilf's bike" is an owner, not a subject
 _OPENING_NAME_EN = re.compile(
@@ -62,8 +67,9 @@ def _zh(text: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def holders(text: str) -> frozenset[str]:
-    """The people (and other names) ``text`` names: ``text.entities``'s names, titled names (Mr Oduya, 杨老师), a
-    name after "called" or 叫/姓, and a name the statement opens on as its subject ("Wilf plays …")."""
+    """The people ``text`` names: ``text.entities``'s people, titled names (Mr Oduya, 杨老师), a name after "called"
+    or 叫/姓 or after a word for a person ("his niece Carys"), and a name the statement opens on as its subject
+    ("Wilf plays …")."""
     folded = _fold(text)
     found = {e.name for e in extract_entities(folded) if e.type == "person"}
     if _zh(folded):
@@ -72,6 +78,7 @@ def holders(text: str) -> frozenset[str]:
     else:
         found.update(m.group() for m in _TITLED_EN.finditer(folded))
         found.update(m.group(1) for m in _CALLED_EN.finditer(folded))
+        found.update(m.group(1) for m in _APPOSITIVE_EN.finditer(folded))
         opening = _OPENING_NAME_EN.match(folded)
         if opening and opening.group(1).casefold() not in EN_STOPWORDS:
             found.add(opening.group(1))

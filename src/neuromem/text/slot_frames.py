@@ -150,6 +150,9 @@ _REPLACING_EN = re.compile(
     r"|\bno more (?!than\b)"  # "no more parkrun for me"
     r"|\b(?:discharged|transferred|seconded) to\b|\bput [a-z]+ on (?:a|an)\b"  # "The vet's put Pickle on a … diet"
     r"|\bshifted (?:me|him|her|them|us|it)\b"
+    # "We've gone artificial this year", "I've gone part-time": a way of doing it taken up in place of another
+    r"|\b(?:'ve|have|'s|has) gone (?!(?:to|back|out|for|and|off|over|through|up|down|into|on|in|home|away|missing|"
+    r"quiet|wrong|well|badly|a|an|the|my|our|by|past|round|around|with|from|again|now|so|too|very)\b)[a-z][a-z-]+\b"
     r"|^new [a-z]+(?: [a-z]+)?:"  # "New goal: …", "New number: …"
     r"|^(?:(?:oh|actually|no|sorry|wait|ok|okay|hmm)\b[,!.]?\s*)*make (?:it|that) (?!to\b|up\b|work\b|happen\b)",
     re.IGNORECASE,
@@ -687,13 +690,20 @@ _AFTER_PREPOSITION_EN = re.compile(
 )
 
 
+#: en: a person whose place a thing went to or is at: "shifted the lot into my brother's garage", "at my mum's": the
+#: place is the value, the person no owner of the thing
+_PLACE_OF_EN = re.compile(
+    r"\b(?:in|into|at|to|from)\s+(?:my|our|his|her|their|the)\s+(?P<who>[a-z]+)'s\b", re.IGNORECASE
+)
+
+
 #: zh: the person a cause names, told in passing: 我姐姐因为姐夫工作调动搬去了重庆 is of the sister
 _CAUSE_ZH = re.compile(rf"(?:因为|由于)[我你他她]?的?(?P<who>{_PERSON_ZH.pattern})")
 
 
 def _people_acted_on(clause: str, zh: bool) -> frozenset[str]:
     """The people a statement's first ``clause`` names only after its first verb (zh, jieba's flags: 拆迁款打到我爸卡上了)
-    or after a preposition (en: "delivered to my neighbour"), and not before: the thing went to them or was done with
+    or after a preposition (en: "delivered to my neighbour", "into my brother's garage"), and not before: the thing went to them or was done with
     them; they are not whose thing it is nor who acts (我老公现在坐公交上班, "My son's blood type …")."""
     if zh:
         from ._jieba import posseg_module
@@ -705,8 +715,9 @@ def _people_acted_on(clause: str, zh: bool) -> frozenset[str]:
             opening += w.word
         cause = frozenset(m.group("who") for m in _CAUSE_ZH.finditer(clause))
         return _people(clause, zh) - (_people(opening, zh) - cause)
-    after = " ".join(m.group("who") for m in _AFTER_PREPOSITION_EN.finditer(clause))
-    rest = _AFTER_PREPOSITION_EN.sub(" ", clause)
+    found = [*_AFTER_PREPOSITION_EN.finditer(clause), *_PLACE_OF_EN.finditer(clause)]
+    after = " ".join(m.group("who") for m in found)
+    rest = _PLACE_OF_EN.sub(" ", _AFTER_PREPOSITION_EN.sub(" ", clause))
     return _people(after, zh) - _people(rest, zh)
 
 
@@ -1048,6 +1059,7 @@ def _whom_both_name(new: str, old: str, zh: bool) -> frozenset[str]:
 #: them ("Mochi didn't suit her", "Chase is history"): a value named to say it is over
 _ENDS_BEFORE = (
     r"(?:withdrew from|dropped out of|quit|left|cancel+ed|sold|dropped|stopped|ditched|no longer(?: at| with| in| use)?"
+    r"|(?:stopped|quit|gave up) [a-z]+ing(?: to| at| with| in| on)?"  # "We've stopped going to Messy Church"
     r"|not (?:at|with|in|using) |不在|不用|退了|离开了?|辞了|卖了)\s*(?:the |my |our )?"
 )
 _ENDS_AFTER = (
@@ -1063,7 +1075,11 @@ def ends_what_it_repeats(new: str, old: str) -> bool:
     said = _align_tokens(old)[1] & _align_tokens(new)[1]
     folded = _fold(new)
     return bool(said) and all(
-        re.search(rf"{_ENDS_BEFORE}{re.escape(v)}|{re.escape(v)}{_ENDS_AFTER}", folded, re.IGNORECASE)
+        re.search(
+            rf"{_ENDS_BEFORE}(?-i:[A-Z][\w'-]*\s+){{0,2}}{re.escape(v)}|{re.escape(v)}{_ENDS_AFTER}",
+            folded,
+            re.IGNORECASE,
+        )  # "stopped going to Messy Church": a name of two words ended whole
         for v in said
     )
 
@@ -1299,8 +1315,8 @@ def asked_apart(query: str, new: str, old: str) -> bool:
         own = [
             w
             for w in _opening_things_zh(_ACTOR_BA_ZH.sub("", new))
-            if w not in old and w not in query and change_evidence(w) is None
-        ]  # 食堂午饭涨价了: 涨价 tells the change, it is no thing of its own
+            if w not in old and w not in query and replacement_evidence(w) is None
+        ]  # 食堂午饭涨价了, 现在改练轮滑了: 涨价, 改练 tell the change, they are no thing of their own
         asked = [w for w in _opening_things_zh(old) if w in query and w not in new]
         return bool(own) and bool(asked)
     new = _REPORTED_EN.sub("", _TIME_CLAUSE_EN.sub("", new))
