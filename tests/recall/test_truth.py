@@ -1168,6 +1168,11 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
         ("蒙古的首都是哪里？", False),  # the 都 of 首都 is no "all of them"
         ("我去成都的高铁几点开？", False),
         ("我家人都喜欢什么运动？", True),
+        ("What are all the meds I take?", True),
+        (
+            "Where's all the stuff from my old flat?",
+            False,
+        ),  # "all the" after a verb of one: one mass of things
     ],
 )
 def test_a_question_for_many_values_is_told_from_one_for_a_value(query: str, many: bool) -> None:
@@ -1473,3 +1478,26 @@ def test_the_new_holder_of_a_role_ranks_first_through_search_and_the_prompt(memo
     assert "小严" in hits[0].memory.content, [h.memory.content for h in hits]
     block = memory.recall_prompt("现在谁开孩子的校车？", user_id="u", token_budget=2000)
     assert "此前：孩子学校的校车司机是老周。（至 2024-03-05）" in block.text, block.text
+
+
+@pytest.mark.parametrize(
+    ("query", "old", "new"),
+    [
+        (
+            "What's wrong with the downstairs loo?",
+            "The tap in the downstairs loo drips.",
+            "The upstairs shower leaks round the tray.",
+        ),
+        ("我大女儿在学校当什么？", "我大女儿在学校当升旗手。", "我小女儿在幼儿园当小值日生。"),
+    ],
+)
+def test_a_newer_statement_of_the_contrasting_thing_stays_below_the_one_asked(
+    query: str, old: str, new: str
+) -> None:
+    """The query names one of two contrasting words (``text.contrasts``); the newer statement says the other: it is
+    no newer value of the thing asked, and the older one is neither moved nor shown as said earlier."""
+    older = _alike_hit(1, old, 1.4, 0.88, T1)
+    newer = _alike_hit(2, new, 0.0, 0.86, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id.int for h in ranked] == [1, 2]
+    assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)

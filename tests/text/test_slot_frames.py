@@ -1086,3 +1086,10 @@ def test_a_name_of_two_words_ended_whole_is_not_repeated() -> None:
     old = "We take the kids to Messy Church once a month."
     assert ends_what_it_repeats("We've stopped going to Messy Church, the kids are too old for it.", old)
     assert not ends_what_it_repeats("We still go to Messy Church, the kids love it.", old)
+
+
+def test_a_person_whose_place_a_thing_went_to_is_no_owner_of_it() -> None:
+    """Moved "into my brother's garage": the garage is the new value, the brother no other owner."""
+    old = "All the stuff from my old flat is in a storage unit at the Big Yellow on Mill Road."
+    assert one_thing("I've shifted the lot into my brother's garage and closed the Big Yellow account", old)
+    assert not one_thing("My brother's shifted his stuff into the garage", old)

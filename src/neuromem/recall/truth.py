@@ -54,6 +54,7 @@ import numpy as np
 
 from .. import blas
 from ..supersede import speaker_of
+from ..text.contrasts import contrasted
 from ..text.corrections import CORRECTION_WINDOW, corrects
 from ..text.entities import extract_entities
 from ..text.holders import asks_who, new_holder
@@ -154,9 +155,10 @@ _ONE_THING_PLURALS = (
     r"binoculars\b|premises\b|headquarters\b|savings\b|earnings\b|means\b|news\b|series\b|species\b"
 )
 #: A question that asks for the values of a relation of many ("Which supplements do I take?", "Who are my favourite
-#: authors?", 我会哪些乐器？): every value it finds is an answer, none an earlier one
+#: authors?", 我会哪些乐器？): every value it finds is an answer, none an earlier one. "All the" after a verb of one
+#: ("Where's all the stuff from my old flat?") names one mass of things
 _ASKS_FOR_MANY = re.compile(
-    r"\b(?:what|which|who)\s+are\b|\blist\b|\ball\s+(?:the|my|of)\b"
+    r"\b(?:what|which|who)\s+are\b|\blist\b|(?<!'s\s)(?<!\bis\s)(?<!\bwas\s)\ball\s+(?:the|my|of)\b"
     r"|\b(?:what|which)\s+(?!(?:is|was|does|has)\b)(?:[a-z-]+\s+){0,2}?(?!\w*(?:ss|us)\b)(?!"
     + _ONE_THING_PLURALS
     + r")\w{2,}s"  # not "OS"
@@ -330,14 +332,18 @@ def _another_thing_asked(hits: Sequence[SearchHit], a: int, b: int, query: str) 
     """Of the hits at ``a`` and ``b``, the later said opens on a thing of its own and leaves out the words of the
     ``query`` the earlier one says (``text.slot_frames.asked_apart``: "The shed key now lives on the blue fob" when
     asked "Which fob is the front door key on?"), or it does not speak of a person the query and the earlier one name
-    (``text.slot_frames.asked_of_another_person``): the question asks about the earlier one's thing."""
+    (``text.slot_frames.asked_of_another_person``), or it says the other word of a contrasting pair the query and the
+    earlier one say (``text.contrasts.contrasted``: the upstairs shower, asked about the downstairs loo): the question
+    asks about the earlier one's thing."""
     if not query:
         return False
     older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
     new, old = hits[newer].memory.content, hits[older].memory.content
     return (
-        asked_apart(query, new, old) and not _changed_after_a_reason(query, new, old)
-    ) or asked_of_another_person(query, new, old)
+        (asked_apart(query, new, old) and not _changed_after_a_reason(query, new, old))
+        or asked_of_another_person(query, new, old)
+        or contrasted(query, new, old)
+    )
 
 
 def _changed_after_a_reason(query: str, new: str, old: str) -> bool:
