@@ -51,6 +51,9 @@ def test_holders_are_the_people_a_statement_names(text: str, names: set[str]) ->
         ("Lena's husband is Marek.", "Lena's boss is now Greta.", False),
         ("儿子班的语文老师是唐老师。", "儿子班的数学老师换成了邱老师。", False),
         ("Milo's class teacher is Mrs Fenwick.", "Ava's class teacher is now Mr Ross.", False),
+        ("My dentist is Dr. Alvarez.", "My kids' dentist is now Dr. Moreau.", False),  # the kids' own
+        # a thing named first is no holder: "Instagram is owned by …" names no one who acts
+        ("Instagram is owned by Meta.", "Instagram is owned by Meta Platforms.", False),
         # the same holder told again, no one new
         (
             "Wren's key worker at nursery is Miss Tamsin.",

@@ -13,7 +13,7 @@ import re
 from functools import lru_cache
 
 from .entities import _SURNAMES, extract_entities
-from .slot_frames import one_statement_long, qualified_apart, replacement_evidence
+from .slot_frames import _people, one_statement_long, qualified_apart, replacement_evidence
 from .slots import _align_tokens, _fold
 from .stopwords import EN_STOPWORDS
 
@@ -33,7 +33,8 @@ _APPOSITIVE_EN = re.compile(
 #: en: a capitalised word that opens the statement and is its subject: a verb or "'s" and a verb's form follow
 #: ("Wilf plays …", "Conor's moved to Dubai", "Bilal's gone top"); "Wilf's bike" is an owner, not a subject
 _OPENING_NAME_EN = re.compile(
-    r"^([A-Z][a-z]+)(?:'s\s+(?=been\b|gone\b|got\b|just\b|now\b|off\b|[a-z]+ed\b|[a-z]+ing\b)|\s+(?=[a-z]+s\b|[a-z]+ed\b))"
+    r"^([A-Z][a-z]+)(?:'s\s+(?=been\b|gone\b|got\b|just\b|now\b|off\b|[a-z]+ed\b|[a-z]+ing\b)"
+    r"|\s+(?!(?:is|was|has|does)\b)(?=[a-z]+s\b|[a-z]+ed\b))"  # "Instagram is owned by …": no one acts
 )
 #: en: a name before "'s" and a noun: whose thing it is ("Ava's class teacher"), not who holds it
 _OWNER_EN = re.compile(
@@ -91,10 +92,15 @@ def _named_in(name: str, text: str) -> bool:
 
 
 def _owners(text: str) -> frozenset[str]:
-    """The names ``text`` says as whose thing it speaks of ("Ava's class teacher", 小王的师傅)."""
-    if _zh(text):
-        return frozenset(n for n in holders(text) if n + _OWNER_ZH in text)
-    return frozenset(m.group(1) for m in _OWNER_EN.finditer(text))
+    """The names and words for people ``text`` says as whose thing it speaks of ("Ava's class teacher", "my kids'
+    dentist", 小王的师傅, 我儿子的老师)."""
+    zh = _zh(text)
+    kin = _people(text, zh)
+    if zh:
+        return frozenset(n for n in holders(text) | kin if n + _OWNER_ZH in text)
+    folded = text.casefold()
+    kin_owners = {w for w in kin if re.search(rf"\b{re.escape(w)}(?:'s|s'|')\s", folded)}
+    return frozenset(m.group(1) for m in _OWNER_EN.finditer(text)) | kin_owners
 
 
 def new_holder(new: str, old: str) -> bool:
