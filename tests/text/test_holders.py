@@ -19,6 +19,7 @@ from neuromem.text.holders import asks_who, holders, new_holder
         ("She's off on long-term sick, Mr Oduya's taking the class.", {"Mr Oduya"}),
         ("Alun's retired; his niece Carys has taken the van on.", {"Alun", "Carys"}),
         ("The café by the station has switched its coffee to Origin beans.", set()),  # a brand, no person
+        ("I play Saturdays with Lucinda from the club now.", {"Lucinda"}),  # a day is no one
     ],
 )
 def test_holders_are_the_people_a_statement_names(text: str, names: set[str]) -> None:
@@ -52,6 +53,17 @@ def test_holders_are_the_people_a_statement_names(text: str, names: set[str]) ->
         ("儿子班的语文老师是唐老师。", "儿子班的数学老师换成了邱老师。", False),
         ("Milo's class teacher is Mrs Fenwick.", "Ava's class teacher is now Mr Ross.", False),
         ("My dentist is Dr. Alvarez.", "My kids' dentist is now Dr. Moreau.", False),  # the kids' own
+        (
+            "My Saturday tennis partner is Graham.",
+            "I play Saturdays with Lucinda from the club now, my old partner's Achilles will take months to heal.",
+            True,
+        ),
+        # what both name is whose the roles are, not a role: two roles of one surgery
+        (
+            "The surgery's practice manager is Lorraine.",
+            "The surgery's new senior partner is Dr Iqbal.",
+            False,
+        ),
         # a thing named first is no holder: "Instagram is owned by …" names no one who acts
         ("Instagram is owned by Meta.", "Instagram is owned by Meta Platforms.", False),
         # the same holder told again, no one new

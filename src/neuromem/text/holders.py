@@ -72,7 +72,11 @@ def holders(text: str) -> frozenset[str]:
     or 叫/姓 or after a word for a person ("his niece Carys"), and a name the statement opens on as its subject
     ("Wilf plays …")."""
     folded = _fold(text)
-    found = {e.name for e in extract_entities(folded) if e.type == "person"}
+    found = {
+        e.name
+        for e in extract_entities(folded)
+        if e.type == "person" or (e.type == "other" and _stands_as_a_name(folded, e.name, e.span[1]))
+    }
     if _zh(folded):
         found.update(m.group() for m in _TITLED_ZH.finditer(folded))
         found.update(m.group(1) for m in _CALLED_ZH.finditer(folded))
@@ -84,6 +88,23 @@ def holders(text: str) -> frozenset[str]:
         if opening and opening.group(1).casefold() not in EN_STOPWORDS:
             found.add(opening.group(1))
     return frozenset(found)
+
+
+#: en: days and months, which ``text.entities`` may take for names
+_CALENDAR_EN = re.compile(
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|january|february|march|april|may|june|july|august|september|"
+    r"october|november|december",
+    re.IGNORECASE,
+)
+
+
+def _stands_as_a_name(text: str, name: str, end: int) -> bool:
+    """An English name of no known kind (``text.entities``: "other") stands for someone when no common noun it
+    qualifies follows it ("Lucinda from the club", "… is Graham.", not "Origin beans"), and it is no day or month."""
+    if _zh(text) or _CALENDAR_EN.fullmatch(name):
+        return False
+    after = re.match(r"\s+([a-z]+)", text[end:])
+    return not text[end:].startswith("'") and (after is None or after.group(1) in EN_STOPWORDS)
 
 
 def _named_in(name: str, text: str) -> bool:
@@ -126,7 +147,8 @@ def new_holder(new: str, old: str) -> bool:
         return False
     names = {w.casefold() for n in before | after for w in re.split(r"\W+", n) if w}
     capitalised = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]+", _fold(old) + " " + _fold(new))}
-    role = (_align_tokens(old)[0] & _align_tokens(new)[0]) - names - capitalised
+    owning = {w.casefold() for w in re.findall(r"\b([a-z]+)'s\b", _fold(old))}
+    role = (_align_tokens(old)[0] & _align_tokens(new)[0]) - names - capitalised - owning  # "The surgery's …"
     if _zh(old):  # nor whose the role is (丽娜的老公 / 丽娜的老板)
         role = frozenset(
             w
