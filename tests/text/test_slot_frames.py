@@ -1093,3 +1093,16 @@ def test_a_person_whose_place_a_thing_went_to_is_no_owner_of_it() -> None:
     old = "All the stuff from my old flat is in a storage unit at the Big Yellow on Mill Road."
     assert one_thing("I've shifted the lot into my brother's garage and closed the Big Yellow account", old)
     assert not one_thing("My brother's shifted his stuff into the garage", old)
+
+
+def test_a_change_told_with_its_aspect_inside_or_by_one_among_others_is_a_change_clause() -> None:
+    """辞了职 is 辞职 with its 了 inside; 我也被调去… tells that the speaker changed too, like the others told before it,
+    and adds no value: both are clauses that tell a change."""
+    assert change_evidence("小蕾辞了职跑去大理") == "辞了职"
+    many = (
+        "这学期变化挺大：学校换了新校长，食堂包给了外面的公司；我也被调去带高二的语文了，压力一下子大了不少。"
+    )
+    assert "我也被调去带高二的语文了" in change_clauses(many)
+    assert "我也喜欢吃辣" not in change_clauses(
+        "我老公爱吃辣，我也喜欢吃辣。"
+    )  # 也 before no change: one more value

@@ -951,10 +951,13 @@ def _many_word(word: str, zh: bool) -> bool:
 
 
 #: Words that take back an "also" of ``slots._ADDITIVE`` for ordering what recall found: "moved to another flat",
-#: 又开始吃鱼 tell a change, not one more value (at write time they would end too much: 又开始 / 今年开始); 又 before
+#: 又开始吃鱼 tell a change, not one more value (at write time they would end too much: 又开始 / 今年开始); 也 before a
+#: verb of change tells the speaker changed too (我也被调去带高二的语文了, like the others told before); 又 before
 #: a word of change or of a notice tells one more change (今天又通知，班车改在…; 又改到, 又换了, 又搬), and 又想 a
 #: mind changed again (看了样板间，又想铺木地板了)
-_REPLACED_BY_ANOTHER = re.compile(r"\bto another\b|又开始|又(?=通知|改|换|搬|调|涨|降|挪|想)")
+_REPLACED_BY_ANOTHER = re.compile(
+    r"\bto another\b|又开始|又(?=通知|改|换|搬|调|涨|降|挪|想)|也(?=被?(?:调|换|改|搬|转))"
+)
 
 
 def _adds(new: str) -> bool:

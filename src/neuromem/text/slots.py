@@ -1581,8 +1581,9 @@ _ENDING_EN = re.compile(
     re.IGNORECASE,
 )
 _ENDING_ZH = re.compile(
-    r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|不吃|不喝|不抽"
-)
+    r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|辞了职|离了职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|"
+    r"不吃|不喝|不抽"
+)  # 辞了职: 辞职 with its 了 inside
 _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
