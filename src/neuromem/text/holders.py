@@ -68,9 +68,10 @@ def _zh(text: str) -> bool:
 
 @lru_cache(maxsize=4096)
 def holders(text: str) -> frozenset[str]:
-    """The people ``text`` names: ``text.entities``'s people, titled names (Mr Oduya, 杨老师), a name after "called"
-    or 叫/姓 or after a word for a person ("his niece Carys"), and a name the statement opens on as its subject
-    ("Wilf plays …")."""
+    """The people ``text`` names: ``text.entities``'s people and its names of no known kind that qualify no noun
+    after them (:func:`_stands_as_a_name`: "Lucinda from the club", not "Origin beans"), titled names (Mr Oduya,
+    杨老师), a name after "called" or 叫/姓 or after a word for a person ("his niece Carys"), and a name the statement
+    opens on as the one who acts ("Wilf plays …")."""
     folded = _fold(text)
     found = {
         e.name
