@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from ._scripts import CJK_CHAR
 from .slot_frames import replacement_evidence
 
 #: en: words that tell two things of one kind apart by where they are or which of two they are
@@ -53,14 +54,14 @@ def contrasted(query: str, new: str, old: str) -> bool:
     "Are we still in the front row?") may give the thing asked its new value, and is not read here."""
     if replacement_evidence(new) is not None:
         return False
-    if re.search(r"[\u4e00-\u9fff]", query + new + old):
+    if CJK_CHAR.search(query + new + old):
         for a, b in _BOTH_ZH:
             for m in re.finditer(re.escape(a), old):
                 for size in (1, 2):
                     noun = old[m.end() : m.end() + size]
                     if (
                         len(noun) == size
-                        and re.fullmatch(r"[\u4e00-\u9fff]+", noun)
+                        and all(CJK_CHAR.fullmatch(c) for c in noun)
                         and a + noun in query
                         and b + noun in new
                         and a + noun not in new

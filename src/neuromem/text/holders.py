@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ._scripts import CJK_CHAR
 from .entities import _SURNAMES, extract_entities
 from .slot_frames import _people, one_statement_long, qualified_apart, replacement_evidence
 from .slots import _align_tokens, _fold
@@ -63,7 +64,7 @@ def asks_who(query: str) -> bool:
 
 
 def _zh(text: str) -> bool:
-    return bool(re.search(r"[\u4e00-\u9fff]", text))
+    return CJK_CHAR.search(text) is not None
 
 
 @lru_cache(maxsize=4096)
@@ -137,18 +138,19 @@ def new_holder(new: str, old: str) -> bool:
       (老周退休了，…小严)."""
     if not one_statement_long(old):
         return False
-    before, after = holders(old), holders(_fold(new))
+    old_f, new_f = _fold(old), _fold(new)
+    before, after = holders(old), holders(new_f)
     if not before:
         return False
     added = frozenset(
-        n for n in after if not _named_in(n, _fold(old)) and not any(_named_in(b, n) for b in before)
+        n for n in after if not _named_in(n, old_f) and not any(_named_in(b, n) for b in before)
     )
-    another_owner = any(not _named_in(n, _fold(old)) for n in _owners(_fold(new)))
+    another_owner = any(not _named_in(n, old_f) for n in _owners(new_f))
     if not added or another_owner or qualified_apart(new, old):
         return False
     names = {w.casefold() for n in before | after for w in re.split(r"\W+", n) if w}
-    capitalised = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]+", _fold(old) + " " + _fold(new))}
-    owning = {w.casefold() for w in re.findall(r"\b([a-z]+)'s\b", _fold(old))}
+    capitalised = {w.casefold() for w in re.findall(r"\b[A-Z][a-z]+", old_f + " " + new_f)}
+    owning = {w.casefold() for w in re.findall(r"\b([a-z]+)'s\b", old_f)}
     role = (_align_tokens(old)[0] & _align_tokens(new)[0]) - names - capitalised - owning  # "The surgery's …"
     if _zh(old):  # nor whose the role is (丽娜的老公 / 丽娜的老板)
         role = frozenset(
@@ -158,10 +160,9 @@ def new_holder(new: str, old: str) -> bool:
         )
     if not role:
         return False
-    folded = _fold(new)
-    handover = (_HANDOVER_ZH if _zh(folded) else _HANDOVER_EN).search(folded)
+    handover = (_HANDOVER_ZH if _zh(new_f) else _HANDOVER_EN).search(new_f)
     return (
         replacement_evidence(new) is not None
         or handover is not None
-        or any(_named_in(b, folded) for b in before)
+        or any(_named_in(b, new_f) for b in before)
     )
