@@ -29,6 +29,7 @@ from bench.updates import (
     FRESH12,
     FRESH13,
     FRESH14,
+    FRESH15,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -138,6 +139,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH12_SETS, 1400, FRESH12),
         (module.FRESH13_SETS, 1500, FRESH13),
         (module.FRESH14_SETS, 1600, FRESH14),
+        (module.FRESH15_SETS, 1700, FRESH15),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -161,6 +163,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH12, 1400, 1499),
         (FRESH13, 1500, 1599),
         (FRESH14, 1600, 1699),
+        (FRESH15, 1700, 1799),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

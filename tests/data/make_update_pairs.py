@@ -62,6 +62,8 @@ FRESH13_OUT = Path(__file__).with_name("update_pairs_fresh13.jsonl")
 FRESH13_FROM = 1500  # the thirteenth fresh set's first record number
 FRESH14_OUT = Path(__file__).with_name("update_pairs_fresh14.jsonl")
 FRESH14_FROM = 1600  # the fourteenth fresh set's first record number
+FRESH15_OUT = Path(__file__).with_name("update_pairs_fresh15.jsonl")
+FRESH15_FROM = 1700  # the fifteenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -2692,6 +2694,151 @@ FRESH14_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A fifteenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh15.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1700.
+# fmt: off
+FRESH15_EN_UPDATES = [
+    (1, "The sailing club's given me a mooring for the dinghy at Pin Mill, berth 9.|Harbourmaster rang — berth 9's silted up, so they've shifted me to berth 17, up by the slipway.", "Which berth is my dinghy on?", "berth 17", "berth 9"),
+    (3, "My niece Tallulah's doing German for GCSE.|A:How's Tallulah finding the German?|She dropped it after a taster day and swapped to Russian, of all things. Loves it.", "Which language is Tallulah taking for GCSE?", "Russian", "German"),
+    (3, "Mum and Dad's lawns are done by a chap called Lenny.|Lenny's retired to Spain, so they've got a firm in now — GreenThumb, two lads in a van, in and out in twenty minutes.", "Who does Mum and Dad's lawns now?", "GreenThumb", "Lenny"),
+    (3, "Our tortoise Sheldon sees an exotics vet in Guildford, a Dr Pemberton.|Dr Pemberton's retired, so Sheldon's been passed on to the reptile clinic at the Royal Veterinary College — a trek, but they're brilliant with him.", "Where does Sheldon the tortoise go to the vet?", "Royal Veterinary College", "Pemberton"),
+    (1, "Five-a-side at the Powerleague every Wednesday night, that's my one fixed thing.|Well, my five-a-side days are over: did my cruciate in March and the surgeon says no more football, full stop.", "Do I still play five-a-side?", "days are over", "every Wednesday"),
+    (3, "Mateo's orthodontist appointment is Thursday at 3:30.|My bad, it's Tuesday at 3:30 — just pulled up the reminder text.", "When's Mateo's orthodontist appointment?", "Tuesday", "Thursday"),
+    (1, "I'm subletting a place in Bushwick from a friend of a friend.|A:Are you still out in Brooklyn?|Nope! Signed a lease on a studio in Jersey City — way cheaper and the PATH is right there.", "Where's my apartment?", "Jersey City", "Bushwick"),
+    (1, "My boss at the hotel is the duty manager, Fenella.|Fenella's been made area manager, so I'm under a new bloke called Craig.|Craig lasted six weeks. It's Nadia now — she's come over from the Premier Inn by the ring road.", "Who's my manager at the hotel?", "Nadia", "Craig"),
+    (3, "My brother Olly works nights as a porter at the Royal Infirmary.|Right, family news: Mum's finally booked her cataract op, the dog's had her puppies — six! — Olly's jacked in the Infirmary and is retraining as a plumber with a firm in Salford, and Auntie June's moving into sheltered housing. Never a dull moment.", "What does Olly do for work now?", "plumber", "porter"),
+    (1, "I play second violin in the Hallam Community Orchestra.|Still with the Hallam lot, but I've crossed over to the violas — they were desperate and I fancied a change.", "Which section of the orchestra am I in?", "violas", "second violin"),
+    (1, "There's about four grand in my ISA.|A:How's the ISA looking these days?|Had to raid it for the car — it's down to just under two grand.", "How much is in my ISA?", "two grand", "four grand"),
+    (3, "Mr Eze is driving the church minibus on Sunday.|Mr Eze has put his back out, so Deacon Florence is taking the minibus this Sunday.", "Who's driving the church minibus on Sunday?", "Florence", "Eze"),
+    (1, "I chair the PTA at the girls' school.|A:Still running the PTA?|Stood down at the AGM, thank God. Lorraine's taken over; I just bake for the cake sales now.", "What do I do for the PTA these days?", "bake for the cake sales", "chair"),
+    (3, "My cousin Siobhán's flat is in Cork city centre.|Kinsale now — she's bought a little cottage down there, moved in Saturday.", "Where does Siobhán live?", "Kinsale", "Cork"),
+    (1, "I commute on the 6:50 Metro-North out of Stamford.|A:Still catching the early train?|Nah, I bought a used Prius and drive in now — about the same time door to door and no transfers.", "How do I commute these days?", "Prius", "Metro-North"),
+    (3, "Denise leads the Sunday rides at our cycling club.|Club news from the AGM: subs are going up a fiver, the Christmas do's at the Feathers, Denise has stood down after nine years so Ruaridh's leading the Sunday rides from now on, and the new jerseys have finally come in.", "Who leads the Sunday rides at the cycling club?", "Ruaridh", "Denise"),
+    (1, "The milkman leaves us glass bottles three times a week.|We've knocked the milkman on the head — half of it was going off in the fridge, so it's whatever we grab from the Co-op now.", "Do we still have milk delivered?", "knocked the milkman on the head", "three times a week"),
+    (3, "My mother-in-law's flying into O'Hare on the 14th.|They changed her flight — she's coming into Midway instead, same day, around noon.", "Which airport is my mother-in-law flying into?", "Midway", "O'Hare"),
+    (1, "I charge £28 an hour for the maths tutoring.|A:Are you still charging the same for tutoring?|Put it up to £32 in September — everyone round here charges more than I do.", "What's my hourly rate for tutoring?", "£32", "£28"),
+    (3, "The landlady's son Theo sorts out any repairs on the flat.|Theo's moved to Dubai; repairs go through a letting agent now, Hunters on the high street.", "Who handles repairs on our flat?", "Hunters", "Theo"),
+    (1, "I've got my hair in box braids at the moment.|Took the braids out at the weekend — I'm wearing it natural in a puff till I can get another appointment.", "How am I wearing my hair at the moment?", "puff", "box braids"),
+    (3, "Jen's wedding is at Hampton Manor on the 3rd of August.|Sorry, not Hampton Manor — Hampton Court House, the one in Surrey. I always mix them up.", "Where's Jen getting married?", "Hampton Court House", "Hampton Manor"),
+    (1, "I take Biscuit out first thing, around six.|Since the clocks went back it's pitch black at six, so Biscuit gets his walk at lunchtime now.", "When do I walk Biscuit?", "lunchtime", "around six"),
+    (3, "Dougie's stag is paintballing in Brighton, apparently.|The paintball place has gone bust, so his best man's switched it to go-karting, still Brighton.|Go-karting's fully booked that weekend. It's a boat party on the Thames now, God help us all.", "What are we doing for Dougie's stag?", "boat party", "go-karting"),
+    (1, "I teach maths full-time at St Aidan's.|A:Still at St Aidan's?|Yep, same school, but I've dropped to three days a week so I can help out with Dad.", "How much do I work at St Aidan's?", "three days", "full-time"),
+    (3, "My grandson Alfie's the drummer in his school's jazz band.|A:Is Alfie still drumming for the jazz band?|He's handed the sticks to a Year 7 kid — he plays the double bass for them now, and it's taller than he is.", "What does Alfie play in the school jazz band?", "double bass", "drummer"),
+    (1, "My ride's an '09 Jeep Wrangler, soft top.|Sold the Jeep to my nephew — I'm in a Ford Maverick hybrid now, pickup bed and like 40 miles to the gallon.", "What am I driving these days?", "Maverick", "Wrangler"),
+    (3, "The knit-and-natter lot meet in the library on Tuesday mornings.|The library's shut for asbestos removal, so knit-and-natter has decamped to Margot's conservatory till it reopens.", "Where does the knit-and-natter group meet at the moment?", "Margot's conservatory", "library"),
+    (1, "My work email signature says Senior Buyer.|Change it to Head of Procurement, would you — the promotion's official as of Monday.", "What's my title at work now?", "Head of Procurement", "Senior Buyer"),
+    (3, "Gwyn next door walks his two collies past ours every morning.|Gwyn no longer walks the collies himself — he's not been right since his fall, so his daughter takes them out now.", "Does Gwyn still walk his collies?", "no longer walks", "every morning"),
+]
+FRESH15_ZH_UPDATES = [
+    (1, "我每天早上去体育馆打一个钟头羽毛球。|前阵子肩膀拉伤了，羽毛球先放下了，现在改在小区里跟着大爷大妈练八段锦。", "我现在早上做什么运动？", "八段锦", "羽毛球"),
+    (3, "我表弟在深圳华强北卖手机配件。|助手:你表弟还在华强北吗？|早撤了，跑到越南胡志明市帮老板管仓库去了，一年回来一趟。", "我表弟现在在哪？", "胡志明市", "华强北"),
+    (1, "我家孩子校服订的是一百四十码的。|记错了，是一百五十码，一百四十那是去年的尺码。", "我家孩子的校服订的多大码？", "一百五十", "一百四十"),
+    (3, "我们村去镇上的中巴一天就两趟。|后来加了车，改成一天四趟了。|现在通了城乡公交，半小时一班，刷卡一块钱。", "我们村现在去镇上的车多久一趟？", "半小时一班", "一天四趟"),
+    (1, "我下了班都要去楼下台球厅打两局。|台球厅我不去了，上个月体检查出脂肪肝，现在下班去公园快走一个钟头。", "我下班后现在干什么？", "快走", "台球"),
+    (3, "我爸在村里的砖厂烧窑，一天一百八。|砖厂换了老板，我爸的工钱涨到一天两百二了。", "我爸在砖厂现在一天挣多少？", "两百二", "一百八"),
+    (1, "我在超市做收银员。|说说我最近吧：房东又要涨房租，我正在找新房子；我妈来住了一个礼拜，把我冰箱塞满了；超市那边我不做收银了，调去生鲜区管称重和上货，站得累但不用对账；下个月闺女要参加钢琴考级。", "我在超市现在负责什么？", "生鲜区", "收银员"),
+    (3, "我堂弟今年参加高考，一门心思要上军校。|助手:你堂弟最后上的军校吗？|没有，体检视力没过，去了华南师大读历史。", "我堂弟现在在哪读书？", "华南师大", "军校"),
+    (1, "我在中建三局的项目部做资料员。|还在中建三局，不过从项目部调到了总部的成本部，不用天天跑工地了。", "我现在在中建三局哪个部门？", "成本部", "项目部"),
+    (3, "我闺女的英语外教是加拿大来的Jessica。|Jessica合同到期回国了，现在换成了一个英国来的男老师，叫Tom。", "我闺女现在的外教是谁？", "Tom", "Jessica"),
+    (1, "我给我妈买的按摩椅寄到我这儿了。|哎不对，刚翻了下订单，收货地址填的是我妈家，得让她明天在家等着。", "我给我妈买的按摩椅寄到哪？", "我妈家", "我这儿"),
+    (3, "我奶奶每天下午都在村口小卖部门口打长牌。|奶奶现在不打长牌了，迷上了广场舞，天天在村委会门口跳。", "我奶奶现在每天玩什么？", "广场舞", "长牌"),
+    (3, "我老公开的是一辆白色的朗逸。|朗逸卖了，他换了辆二手的长安之星，说拉货方便。", "我老公现在开的什么车？", "长安之星", "朗逸"),
+    (3, "我们部门这次团建定在安吉。|安吉那边民宿一间都订不上，行政改成去溧阳了。", "我们部门这次团建去哪？", "溧阳", "安吉"),
+    (1, "我今年教资笔试三科全报了，想一次过。|助手:教资考得怎么样？|别提了，带娃走不开，最后只去考了一科，另外两科弃考了。", "我今年教资笔试实际考了几科？", "一科", "三科"),
+    (3, "我舅妈在菜场门口摆摊卖手工鞋垫，一摆就是十几年。|我舅妈不再摆摊了，眼睛花了，针都穿不进去，现在在家带孙子。", "我舅妈还在摆摊卖鞋垫吗？", "不再摆摊", "十几年"),
+    (1, "我闺女在读大一，每个月生活费我给她打一千五。|这学期她说不用打那么多了，自己做家教挣了点，我就改成每月打八百。", "我现在每个月给闺女打多少生活费？", "八百", "一千五"),
+    (3, "我儿子的书法课排在周六上午。|书法老师周六上午排满了，给挪到了周日下午。|周日下午跟他踢球撞了，现在又改成周三放学后了。", "我儿子现在什么时候上书法课？", "周三放学后", "周日下午"),
+    (1, "我现在租的房子在天河区，一个月四千。|搬了搬了，搬到番禺了，地铁远点，但一个月才两千五。", "我现在租的房子在哪个区？", "番禺", "天河"),
+    (3, "我大学同学阿峰在迪拜做工程。|跟你八卦一下同学群里的事：班长生了二胎，是个闺女；老王离婚了；阿峰从迪拜回国了，在成都跟人合伙开了家串串店，说再也不出去了；下个月十周年聚会定在长沙。", "阿峰现在在哪？", "成都", "迪拜"),
+    (1, "我们家洗澡的热水一直靠楼顶的太阳能。|太阳能的管子冬天冻裂了，干脆拆了，装了台空气能热水器，阴天也不用等水热了。", "我们家现在靠什么烧洗澡水？", "空气能", "太阳能"),
+    (3, "我公公种了十几亩柑橘。|助手:你公公今年柑橘收成怎么样？|还行，不过他把大半的地租给别人种葡萄了，自己只留了五亩柑橘。", "我公公现在自己种几亩柑橘？", "五亩", "十几亩"),
+    (1, "帮我记一下，我儿子学校的家长会是下周二晚上七点。|老师刚在群里更正了，提前到六点半，让大家早点到。", "我儿子学校的家长会几点开？", "六点半", "七点"),
+    (3, "我们楼下的快递驿站是菜鸟驿站。|菜鸟那个老板不干了，现在换成了兔喜生活，还是在原来那个门面。", "我们楼下的快递驿站现在是哪家？", "兔喜", "菜鸟"),
+    (1, "我每周四晚上去社区图书馆当志愿者，帮着整理书架。|图书馆那边我不去了，单位改了排班，周四晚上老得值班。", "我还去社区图书馆做志愿者吗？", "不去了", "每周四晚上"),
+    (3, "我们老家的村支书是我大哥。|这次换届大哥没再选上，村支书换成了一个回乡创业的大学生。", "现在谁是我们老家的村支书？", "大学生", "大哥"),
+    (1, "我的户口一直挂在学校的集体户上。|户口总算迁出来了，落在我们自己买的房子上，孩子以后上学方便。", "我的户口现在落在哪？", "自己买的房子", "集体户"),
+    (3, "我小姨在幼儿园当保育员。|小姨托人进了高速公路的收费站，三班倒，不过工资翻了一倍。", "我小姨现在干什么工作？", "收费站", "保育员"),
+    (1, "我家孩子在上篮球兴趣班。|助手:孩子篮球还在学吗？|不学了，他自己吵着要学魔方，现在每周去两次少年宫的魔方班，三阶的二十秒就能拧好。", "我家孩子现在在学什么？", "魔方", "篮球"),
+    (3, "我爸痛风一发作就吃秋水仙碱。|上个月复诊，医生说秋水仙碱伤胃，让他发作了改吃依托考昔。", "我爸痛风发作现在吃什么药？", "依托考昔", "秋水仙碱"),
+]
+FRESH15_EN_MULTI = [
+    (1, "I've done the Three Peaks and the Coast to Coast.|A:Any more long walks planned?|Did the West Highland Way in May, actually — forgot to say.", "Which long walks have I completed?", "West Highland Way", "Three Peaks;Coast to Coast"),
+    (3, "My daughter keeps a leopard gecko in her bedroom.|She's talked her dad into a corn snake as well — I'm not going in there.", "What reptiles does my daughter keep?", "corn snake", "leopard gecko"),
+    (1, "My hay fever's from grass pollen.|A:Anything else set it off?|Oilseed rape, as I found out cycling past a yellow field in May — streaming eyes for a week.", "What sets off my hay fever?", "Oilseed rape", "grass pollen"),
+    (3, "Our pub quiz team's me, Dev and Harriet.|We've roped in Harriet's husband Piers too — he knows all the sport.", "Who's on our pub quiz team?", "Piers", "Dev;Harriet"),
+    (1, "I've got TSA PreCheck.|A:Any other travel programs I should note?|Just got approved for Global Entry too, so customs coming home should be a breeze.", "Which trusted traveler programs am I in?", "Global Entry", "PreCheck"),
+    (3, "The Hendersons next door keep bantams.|They've got a pair of alpacas in the paddock behind the garage as well now — the kids are obsessed.", "What animals do the Hendersons keep?", "alpacas", "bantams"),
+    (1, "I've got a scar through my right eyebrow from a hockey stick.|A:Any other scars?|One on my left knee — barbed wire, on a Duke of Edinburgh hike.", "Where have I got scars?", "left knee", "eyebrow"),
+    (3, "Grandma Rose has been to Lourdes with the parish.|She went to Fatima with them this spring as well, wheelchair and all.", "Which pilgrimage places has Grandma Rose been to?", "Fatima", "Lourdes"),
+    (1, "I'm an assistant Cub leader on Friday nights.|I've started reading for the talking newspaper as well, once a fortnight — God knows when I'll sleep.", "What volunteering do I do?", "talking newspaper", "Cub leader"),
+    (3, "Our holiday let in Padstow is listed on Airbnb and Booking.com.|We've put it on Vrbo too — lots of American families book that way.", "Which sites is our holiday let listed on?", "Vrbo", "Airbnb;Booking.com"),
+]
+FRESH15_ZH_MULTI = [
+    (1, "我出过的国就新加坡一个。|助手:今年有没有去别的地方？|五一去了趟越南，岘港的海太美了。", "我出国去过哪些地方？", "越南", "新加坡"),
+    (3, "我儿子考过了小提琴八级。|他今年又把钢琴六级也考下来了。", "我儿子考过哪些乐器的级？", "钢琴", "小提琴"),
+    (3, "我们家车库里停了一辆电动车。|我老公又在车库里塞了一台冰柜，专门冻他钓回来的鱼。", "我们家车库里放了些什么？", "冰柜", "电动车"),
+    (1, "我书架上摆着一套《鲁迅全集》。|助手:书架上还有什么宝贝？|还有一套《平凡的世界》，我爸留下来的，书页都黄了。", "我书架上有哪些成套的书？", "平凡的世界", "鲁迅全集"),
+    (3, "我表哥在郑州开了一家洗车店。|他去年又在隔壁盘了个门面，开了家汽修铺。", "我表哥在郑州开了哪些店？", "汽修", "洗车"),
+    (1, "我在喜马拉雅上听《明朝那些事儿》。|最近又在听《三体》的广播剧，上下班路上听。", "我最近在听哪些节目？", "三体", "明朝那些事儿"),
+    (3, "我爸会编竹筐。|他这两年又学会了扎扫帚，赶集的时候拿去卖。", "我爸会做哪些手艺活？", "扫帚", "竹筐"),
+    (1, "我今年在老家菜地里种了一畦韭菜。|助手:菜地里还种了什么？|还点了两垄红薯，等国庆回去挖。", "我今年在老家菜地里种了什么？", "红薯", "韭菜"),
+    (3, "我们单位每年组织一次全员体检。|今年开始又加了秋季免费打流感疫苗。", "我们单位有哪些员工福利？", "流感疫苗", "体检"),
+    (3, "我姑姑家养了一头黄牛。|助手:你姑姑家还养了别的吗？|还养了一群大白鹅，看家比狗还凶。", "我姑姑家养了哪些牲口？", "大白鹅", "黄牛"),
+]
+FRESH15_EN_RESTATE = [
+    (1, "s", "I never learned to swim — we didn't have a pool anywhere near us growing up.|Can't swim, no. Never learned; I just paddle at the shallow end with the kids.", "Can I swim?", "Never learned", ""),
+    (3, "s", "My uncle Hamish ran the wee ferry across the Cromarty Firth.|Hamish was the Cromarty ferryman — eleven years back and forth on that firth.", "What did Uncle Hamish do for a living?", "ferry", "Cromarty"),
+    (1, "m", "I support two teams: Celtic and the Toronto Raptors.|Raptors and Celtic — those are my teams, always have been.", "Which teams do I support?", "Celtic", "Raptors"),
+    (1, "s", "My middle name's Ebenezer, after my great-grandad.|A:What does the E on your forms stand for?|Ebenezer — great-grandad's name. Don't laugh.", "What's my middle name?", "Ebenezer", ""),
+    (3, "s", "Our house used to be the village post office.|It was the post office, our place — you can still see the old letterbox bricked into the wall.", "What was our house before it was a home?", "post office", ""),
+    (1, "s", "I'm a night owl — I do my best work after eleven.|Night owl, always have been; give me a midnight deadline and I'm flying.", "When am I at my sharpest?", "night owl", "after eleven"),
+    (3, "m", "My twin nephews are called Barnaby and Ned.|Ned and Barnaby — the twins, my sister's boys.", "What are my twin nephews called?", "Barnaby", "Ned"),
+    (1, "s", "I was a bridesmaid at my best friend Keisha's wedding in Barbados.|Keisha's wedding in Barbados — I was one of her bridesmaids, best week of my life.", "Where was Keisha's wedding?", "Barbados", "bridesmaid"),
+]
+FRESH15_ZH_RESTATE = [
+    (1, "s", "我小学是在村里的希望小学读的。|希望小学，就在我们村里，我在那读完了六年。", "我小学在哪读的？", "希望小学", ""),
+    (3, "s", "我们村口那棵老樟树有三百多年了。|村口的老樟树，三百多岁了，县里还给挂了牌。", "我们村口那棵老树是什么树？", "樟树", ""),
+    (1, "m", "我最拿手的两个菜是可乐鸡翅和地三鲜。|地三鲜、可乐鸡翅，这俩是我的招牌菜，来客人必做。", "我最拿手的菜是哪两个？", "可乐鸡翅", "地三鲜"),
+    (1, "s", "我左手小拇指少了一截，小时候帮家里铡草铡的。|助手:你手指头是怎么回事？|小时候铡猪草，把左手小拇指铡掉了一截。", "我哪根手指少了一截？", "小拇指", "铡草"),
+    (3, "s", "我舅舅是开大货车的，跑了二十年长途。|舅舅跑长途二十年了，开的大货车。", "我舅舅干的哪一行？", "大货车", "二十年"),
+    (3, "m", "我们家两只猫，一只叫煤球，一只叫汤圆。|汤圆和煤球，一黑一白，都是捡来的。", "我们家那两只猫叫啥？", "煤球", "汤圆"),
+    (1, "s", "我是在湘雅医院出生的。|出生在湘雅，我妈说那天长沙下大雪。", "我是在哪家医院出生的？", "湘雅", ""),
+    (3, "s", "我姥爷年轻的时候在供销社当会计。|姥爷当年在供销社管账，打得一手好算盘。", "我姥爷年轻时是干啥的？", "供销社", "会计"),
+]
+FRESH15_EN_UNRELATED = [
+    (1, "s", "My smear test's booked for the 1st of October.|My husband's got his hearing test on the 16th.", "When's my husband's hearing test?", "16th", "1st of October"),
+    (3, "s", "My brother's flat looks out over the canal.|His girlfriend's place backs onto the railway.", "What does my brother's flat look out over?", "canal", "railway"),
+    (1, "s", "My season ticket at the Valley is in the East Stand.|My dad's is in the Jimmy Seed, behind the goal.", "Which stand is my season ticket in?", "East Stand", "Jimmy Seed"),
+    (3, "s", "The bin men come on Tuesdays.|The recycling goes out on alternate Fridays.", "When does the recycling go out?", "alternate Fridays", "Tuesdays"),
+    (1, "m", "I'm doing an evening class in upholstery at the college.|My partner's doing a dinghy sailing course.", "What evening class am I doing?", "upholstery", "sailing"),
+    (3, "s", "Uncle Ray's birthday is the 3rd of May.|Auntie Pat's is the 28th of May.", "When's Auntie Pat's birthday?", "28th of May", "3rd of May"),
+    (1, "s", "My bus into work is the X5.|My son gets the 86 to college.", "Which bus does my son get to college?", "86", "X5"),
+    (3, "s", "The spare duvet's up in the loft.|The Christmas decorations are in the garage.", "Where are the Christmas decorations?", "garage", "loft"),
+    (1, "s", "My work mobile's a Samsung.|My own phone's a cracked old iPhone SE.", "What's my work mobile?", "Samsung", "iPhone SE"),
+    (3, "s", "My sister's kids are at Oakfield Primary.|My brother's kids go to St Joseph's.", "Which school do my brother's kids go to?", "St Joseph's", "Oakfield"),
+    (1, "s", "I'm on an early shift Monday.|Tuesday I'm on a late.", "What shift am I on Monday?", "early", "late"),
+    (3, "s", "The Patels across the road drive a Polestar.|Their lodger gets about on a moped.", "What do the Patels drive?", "Polestar", "moped"),
+    (1, "s", "My coffee order is a flat white with oat milk.|My boss has a double espresso, no sugar.", "What does my boss drink?", "double espresso", "flat white"),
+    (3, "s", "Grandpa's hearing aid takes the brown size 312 batteries.|Grandma's takes the little yellow size 10s.", "What size batteries does Grandma's hearing aid take?", "size 10", "size 312"),
+]
+FRESH15_ZH_UNRELATED = [
+    (1, "s", "我的柜子在更衣室靠门那排。|我们组长的柜子在最里面那排。", "我们组长的柜子在哪排？", "最里面", "靠门"),
+    (3, "s", "我公公的生日是农历冬月初二。|我婆婆的生日正好是端午节。", "我婆婆的生日是哪天？", "端午", "冬月初二"),
+    (1, "s", "我每天喝两杯绿茶。|我同事每天要喝三罐红牛。", "我同事每天喝什么？", "红牛", "绿茶"),
+    (3, "s", "我儿子穿三十四码的鞋。|我女儿穿二十八码的。", "我女儿穿多大码的鞋？", "二十八码", "三十四码"),
+    (1, "s", "我的电动车是粉色的。|我老公的摩托车是黑色的。", "我老公的摩托车是什么颜色？", "黑色", "粉色"),
+    (3, "s", "我们小区的电费是五毛六一度。|水费三块五一吨。", "我们小区的水费多少钱一吨？", "三块五", "五毛六"),
+    (1, "m", "我爱吃螺蛳粉。|我老公爱吃臭豆腐。", "我老公爱吃什么？", "臭豆腐", "螺蛳粉"),
+    (3, "s", "我外婆住在二楼。|我舅舅住在五楼。", "我外婆住几楼？", "二楼", "五楼"),
+    (1, "s", "我周一去健身房练腿。|周四去练背。", "我周四去健身房练什么？", "练背", "练腿"),
+    (3, "s", "我哥的车牌尾号是7。|我嫂子的车牌尾号是2。", "我嫂子的车牌尾号是几？", "尾号是2", "尾号是7"),
+    (1, "s", "我上午要去社保局办退休手续。|下午要去银行激活社保卡。", "我下午要去哪？", "银行", "社保局"),
+    (3, "s", "我们楼下的超市早上七点开门。|对面的药店二十四小时营业。", "楼下超市几点开门？", "七点", "二十四小时"),
+    (1, "s", "我的生日蛋糕订的是芒果味的。|给我妈订的是黑森林的。", "我给我妈订的是什么蛋糕？", "黑森林", "芒果"),
+    (3, "s", "我表妹在宁波读大专。|她男朋友在温州当兵。", "我表妹的男朋友在哪当兵？", "温州", "宁波"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -2748,6 +2895,10 @@ FRESH13_SETS = (
 FRESH14_SETS = (
     ("en", FRESH14_EN_UPDATES, FRESH14_EN_MULTI, FRESH14_EN_RESTATE, FRESH14_EN_UNRELATED),
     ("zh", FRESH14_ZH_UPDATES, FRESH14_ZH_MULTI, FRESH14_ZH_RESTATE, FRESH14_ZH_UNRELATED),
+)
+FRESH15_SETS = (
+    ("en", FRESH15_EN_UPDATES, FRESH15_EN_MULTI, FRESH15_EN_RESTATE, FRESH15_EN_UNRELATED),
+    ("zh", FRESH15_ZH_UPDATES, FRESH15_ZH_MULTI, FRESH15_ZH_RESTATE, FRESH15_ZH_UNRELATED),
 )
 
 
@@ -2872,7 +3023,8 @@ def fresh_records(
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
     1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
-    1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600): every label in both languages."""
+    1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600, ``FRESH15_SETS`` from 1700): every label in both
+    languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -2908,6 +3060,7 @@ def main() -> None:
     write(FRESH12_OUT, fresh_records(FRESH12_SETS, FRESH12_FROM))
     write(FRESH13_OUT, fresh_records(FRESH13_SETS, FRESH13_FROM))
     write(FRESH14_OUT, fresh_records(FRESH14_SETS, FRESH14_FROM))
+    write(FRESH15_OUT, fresh_records(FRESH15_SETS, FRESH15_FROM))
 
 
 if __name__ == "__main__":
