@@ -10,7 +10,12 @@ import datetime as dt
 import pytest
 
 from neuromem import Memory, MemoryType, Operation
-from neuromem.text.corrections import CORRECTION_WINDOW, corrects, opens_with_a_correction
+from neuromem.text.corrections import (
+    CORRECTION_WINDOW,
+    corrects,
+    denies_what_was_said,
+    opens_with_a_correction,
+)
 
 T0 = dt.datetime(2025, 6, 2, 18, 0, tzinfo=dt.UTC)
 
@@ -103,6 +108,27 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
     assert corrects("改周四吧，周二那个网点在装修。", "我预约了下周二上午去银行办业务。")  # a day for a day
     assert not corrects("改天吧。", "我预约了下周二上午去银行办业务。")  # no value in its place
     assert not corrects("银行把我的账弄错了，多扣了两百。", "我这个月工资八千。")  # the bank's mistake
+    # a typo owned, and a value said beside the one it is not, whatever it opens with
+    assert corrects(
+        "Sorry, typo — it's at the White Horse; the Black Horse is the one that shut.",
+        "My sister-in-law Aoife's surprise party is at the Black Horse.",
+    )
+    assert corrects(
+        "Oops — it's the little garage on Mill Street, not Halfords; Halfords was last year.",
+        "Can you remind me the car's booked in for its service at Halfords on Tuesday?",
+    )
+    assert corrects("不是初六，是十八，二舅重新看了日子。", "上梁酒定在初六。")
+    assert not corrects(
+        "It's decaf, not that I mind.", "I drink coffee every morning."
+    )  # denies nothing said
+    assert not corrects("Is it the Red Lion, not the Crown?", "We're meeting at the Crown.")  # asks
+
+
+def test_denies_what_was_said_needs_every_word_it_denies_in_the_older_statement() -> None:
+    assert denies_what_was_said("It's Tuesday, not Wednesday.", "The meeting is on Wednesday.")
+    assert denies_what_was_said("是十八号，不是初六。", "上梁定在初六。")
+    assert not denies_what_was_said("It's Tuesday, not Wednesday.", "The meeting is on Friday.")
+    assert not denies_what_was_said("I'm going, not sure when.", "I'm going to the gym.")
 
 
 @pytest.mark.parametrize(
@@ -116,6 +142,8 @@ def test_a_correction_gives_a_value_of_the_kind_said_or_shares_a_word_with_it() 
         ("I misremembered, the code is 4471.", True),
         ("Sorry, I got that muddled, it's her daughter's spaniel.", True),
         ("I mixed them up, the blue one is Tom's.", True),
+        ("Sorry, typo — it's the White Horse.", True),
+        ("我打错了，是138开头的。", True),
         ("不对不对，是五楼大会议室。", True),
         ("我记错了，是下周三。", True),
         ("哎呀我看错了，是十二点半的车。", True),

@@ -75,6 +75,8 @@ MORE_UPDATES = [
     ("我男朋友叫小明。", "我现在的男朋友叫阿杰。"),
     ("我最喜欢的运动是网球。", "我最喜欢的运动是足球。"),
     ("小王在腾讯工作。", "小王跳槽到阿里了。"),
+    # where from, said before the verb of the move, is no owner of the new place
+    ("我在社区医院的药房上班。", "我从药房调到了预防接种门诊。"),
     ("Mei's husband is Tom.", "Mei and Tom divorced; Mei's husband is now Jack."),
 ]
 MORE_KEPT = [
@@ -141,6 +143,8 @@ def test_slot_analysis_finds_changes_not_additions() -> None:
     assert value_change("I now take yoga classes.", "I take the bus to work.").arity == "unknown"  # type: ignore[union-attr]
     assert value_change("I now also take yoga classes.", "I take the bus to work.") is None
     assert claim_of("What is my office phone extension?") is None
+    assert claim_of("我从药房调到了预防接种门诊").owner == ""  # type: ignore[union-attr]
+    assert claim_of("小王从销售部调到了市场部").owner == "小王"  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("path", ["add", "ingest"])

@@ -1152,6 +1152,8 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
         ("Which football grounds have I been to?", True),
         ("Who are my favourite authors?", True),
         ("我会哪些乐器？", True),
+        ("我现在在学些什么？", True),
+        ("我现在在学什么？", False),
         ("What is my address?", False),
         ("Which bus goes to work?", False),
         ("What council tax band is our house in?", False),
@@ -1501,3 +1503,88 @@ def test_a_newer_statement_of_the_contrasting_thing_stays_below_the_one_asked(
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id.int for h in ranked] == [1, 2]
     assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
+
+
+@pytest.mark.parametrize(
+    ("query", "old", "new", "moves"),
+    [
+        # the newer statement opens on the older holder, what became of them: it speaks of the role
+        (
+            "现在谁在当我女儿的班主任？",
+            "我女儿她们班主任是教数学的覃老师。",
+            "覃老师休产假去了，班主任暂时由教英语的潘老师代。",
+            True,
+        ),
+        (
+            "Who runs the fish van?",
+            "The fish van is run by an old boy called Alun.",
+            "Alun's retired; his niece Carys has taken the van on.",
+            True,
+        ),
+        # it opens on another person, and leaves out what the query asks of: another thing
+        (
+            "现在谁在当我女儿的班主任？",
+            "我女儿她们班主任是教数学的覃老师。",
+            "潘老师的儿子换了个新班主任，姓白。",
+            False,
+        ),
+    ],
+)
+def test_a_new_holder_told_after_what_became_of_the_older_ranks_first(
+    query: str, old: str, new: str, moves: bool
+) -> None:
+    older = _alike_hit(1, old, 1.4, 0.91, T1)
+    newer = _alike_hit(2, new, 0.0, 0.89, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
+    assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
+    assert is_outdated(ranked[1].memory) is moves
+
+
+def test_a_value_said_before_a_replaced_one_ranks_below_the_last_and_is_shown_as_earlier() -> None:
+    """A chain of three values of one thing: the middle one was replaced (the write side linked it), and the first
+    answers like the middle one; the first ranks below the last and is marked outdated until the middle was said
+    (``truth._chained``)."""
+    t3 = T2 + dt.timedelta(days=60)
+    first = _alike_hit(1, "I'm fostering a three-legged whippet called Minty.", 1.7, 0.847, T1)
+    last = _alike_hit(
+        2,
+        "Bruno's been adopted too — the rescue's just dropped off an elderly beagle called Tilly.",
+        0.0,
+        0.844,
+        t3,
+    )
+    middle = _alike_hit(
+        3, "Minty's found a home; my foster at the moment is a deaf Staffie called Bruno.", 0.0, 0.845, T2
+    )
+    facts = TruthFacts(outdated={middle.memory.id: Outdated(last.memory.id, t3, last.memory.id)})
+    ranked = newer_first([first, last, middle], facts, {}, 0.95, "Which dog am I fostering now?")
+    assert ranked[0].memory.id.int == 2, [h.memory.content for h in ranked]
+    assert is_outdated(ranked[1].memory) and is_outdated(ranked[2].memory)
+
+
+def test_a_statement_that_continues_the_one_before_ranks_first_through_search_and_the_prompt(
+    memory: Memory,
+) -> None:
+    """The answer to an assistant's question ``add`` never saw ("Yes, it was approved yesterday") shares no word
+    with a question about what it answers; told right after the statement it continues, it is recalled with it and
+    ranks first, and the prompt shows the statement it answers as said earlier (``truth.continues``)."""
+    memory.add("My visa application status is pending.", user_id="v", valid_at=T1)
+    memory.add("Yes, it was approved yesterday.", user_id="v", valid_at=T1 + dt.timedelta(hours=2))
+    hits = memory.search("What is the status of my visa application?", user_id="v").hits
+    assert [h.memory.content for h in hits[:2]] == [
+        "Yes, it was approved yesterday.",
+        "My visa application status is pending.",
+    ]
+    block = memory.recall_prompt(
+        "What is the status of my visa application?", user_id="v", token_budget=2000
+    ).text
+    assert "earlier: " in block and block.index("approved") < block.index("pending"), block
+
+
+def test_a_statement_told_long_after_or_standing_alone_continues_nothing(memory: Memory) -> None:
+    """Told more than ``CONTINUATION_WINDOW`` after, or naming its own thing, the next statement is no continuation."""
+    memory.add("My visa application status is pending.", user_id="w", valid_at=T1)
+    memory.add("Yes, it was approved yesterday.", user_id="w", valid_at=T1 + dt.timedelta(days=30))
+    hits = memory.search("What is the status of my visa application?", user_id="w").hits
+    assert hits[0].memory.content == "My visa application status is pending."
+    assert "approved" not in " ".join(h.memory.content for h in hits)

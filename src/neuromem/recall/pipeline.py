@@ -32,6 +32,7 @@ from ..store import conversations, recall_truth
 from ..store import recall_queries as rq
 from ..store.db import Conn
 from ..store.db_errors import map_db_error
+from ..text.continuations import leans_on_what_was_said
 from ..text.tokenize import query_terms
 from ..types import MemoryRecord, ScoreBreakdown, SearchHit, SearchResults, TurnRef
 from . import chains, retrievers
@@ -51,8 +52,19 @@ from .retriever_table import HOP_RETRIEVERS, NOT_APPLICABLE, RETRIEVERS, Retriev
 from .retrievers import Probe
 from .shared import merged, shared_hits
 from .trace import NO_VECTOR, Trace
-from .truth import Outdated, TruthFacts, above_floor, lexical_traces, newer_account_first, newer_first
+from .truth import (
+    SAME_SLOT_TOP,
+    STATEMENT_TYPES,
+    Outdated,
+    TruthFacts,
+    above_floor,
+    continues,
+    lexical_traces,
+    newer_account_first,
+    newer_first,
+)
 from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
+from .whose_first import asked_of_first
 
 if TYPE_CHECKING:
     from ..core import Runtime
@@ -137,6 +149,7 @@ class RecallPipeline:
         depth = max(request.limit, self._rerank_depth())
         ranked = lexical_traces(self._rerank(request.query, ranked[:depth], tr) + ranked[depth:])
         ranked = newer_first(ranked, facts, vectors, recipe.same_subject_cosine, request.query)
+        ranked = asked_of_first(ranked, request.query)
         hits = newer_account_first(above_floor(ranked, recipe.relevance_floor), request.query)[
             : request.limit
         ]
@@ -474,13 +487,43 @@ class RecallPipeline:
             for i, r in found.items()
             if not types or str(r.memory_type) in types
         }
+        continuations = {} if req.where is not None else self._continuations(conn, req, ranked, types)
         if tr.enabled:
             tr.stages["truth"] = {
                 "links": len(links),
                 "outdated_turns": [str(k) for k in outdated],
                 "replacements": [str(k) for k in replacements],
+                "continuations": [str(k) for k in continuations],
             }
-        return TruthFacts(links, outdated, replacements)
+        return TruthFacts(links, outdated, replacements, continuations)
+
+    def _continuations(
+        self, conn: Conn, req: Probe, ranked: list[SearchHit], types: set[str]
+    ) -> dict[uuid.UUID, SearchHit]:
+        """Of the first statements among ``ranked`` told by ``add``, the statement the user told next when it
+        continues it (``truth.continues``: "Yes, it was approved yesterday" after "My visa application status is
+        pending"), of a type wanted."""
+        heads = {
+            h.memory.id: h.memory
+            for h in ranked[:SAME_SLOT_TOP]
+            if not is_turn_only(h.memory) and not h.turns and h.memory.memory_type in STATEMENT_TYPES
+        }
+        told = {
+            head: after
+            for head, (after, words) in recall_truth.next_statements(
+                conn, req.user_id, list(heads), sorted(str(t) for t in STATEMENT_TYPES)
+            ).items()
+            if leans_on_what_was_said(words)  # read no row that cannot continue
+        }
+        found, _ = rq.records_with_vectors(conn, req.user_id, sorted(set(told.values())))
+        now = dt.datetime.now(dt.UTC)
+        return {
+            head: SearchHit(found[after], ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0))
+            for head, after in told.items()
+            if after in found
+            and (not types or str(found[after].memory_type) in types)
+            and continues(found[after], heads[head], now)
+        }
 
     def _neighbours(self, conn: Conn, req: Probe, fused: dict[uuid.UUID, Fused], tr: Trace) -> None:
         """Conversational context: each candidate's best TEMPORAL_NEXT neighbour among the candidates."""

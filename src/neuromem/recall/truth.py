@@ -54,10 +54,11 @@ import numpy as np
 
 from .. import blas
 from ..supersede import speaker_of
+from ..text.continuations import answers_back, leans_on_what_was_said
 from ..text.contrasts import contrasted
 from ..text.corrections import CORRECTION_WINDOW, corrects
 from ..text.entities import extract_entities
-from ..text.holders import asks_who, new_holder
+from ..text.holders import asks_who, new_holder, opens_on_the_holder
 from ..text.slot_frames import (
     adds_a_value_to,
     answers_after_a_plan,
@@ -123,6 +124,10 @@ CHANGE_MARGIN = 0.08
 NEAR_BEST = CHANGE_MARGIN
 #: Statements said closer together than this are parts of one account, never an older and a newer value
 ONE_BREATH = dt.timedelta(minutes=1)
+#: A statement the user told by ``add`` right after another, that leans on it (``text.continuations``: "Yes, it was
+#: approved yesterday" after "My visa application status is pending"), continues it when said at most this long
+#: after: the answer to an assistant's question ``add`` never saw, days later at most
+CONTINUATION_WINDOW = dt.timedelta(days=7)
 #: A newer statement of the user told at least this many times as long as the older one it follows among the first
 #: :data:`ACCOUNT_TOP` hits is read as its newer account when no rule read the pair (:func:`newer_account_first`).
 #: A first statement of a value is short ("My son's football training is on Tuesday evenings"); its change comes
@@ -155,7 +160,7 @@ _ONE_THING_PLURALS = (
     r"binoculars\b|premises\b|headquarters\b|savings\b|earnings\b|means\b|news\b|series\b|species\b"
 )
 #: A question that asks for the values of a relation of many ("Which supplements do I take?", "Who are my favourite
-#: authors?", 我会哪些乐器？): every value it finds is an answer, none an earlier one. "All the" after a verb of one
+#: authors?", 我会哪些乐器？, 我在学些什么？): every value it finds is an answer, none an earlier one. "All the" after a verb of one
 #: ("Where's all the stuff from my old flat?") names one mass of things
 _ASKS_FOR_MANY = re.compile(
     r"\b(?:what|which|who)\s+are\b|\blist\b|(?<!'s\s)(?<!\bis\s)(?<!\bwas\s)\ball\s+(?:the|my|of)\b"
@@ -163,7 +168,7 @@ _ASKS_FOR_MANY = re.compile(
     + _ONE_THING_PLURALS
     + r")\w{2,}s"  # not "OS"
     r"\s+(?:do|does|did|have|has|are|were|can|will)\b"
-    r"|哪些|哪几|都有|有什么|分别|都(?=[^了，。\W]{0,3}(?:什么|哪|谁|多|几|怎么))",  # 孩子都多大了: each of them
+    r"|哪些|哪几|都有|有什么|分别|些(?:什么|啥)|都(?=[^了，。\W]{0,3}(?:什么|哪|谁|多|几|怎么))",  # 孩子都多大了: each of them
     re.IGNORECASE,
 )
 
@@ -204,11 +209,13 @@ class Outdated:
 @dataclass(frozen=True, slots=True)
 class TruthFacts:
     """What the store says about a ranking: same-subject links, outdated turns (by hit id) and the
-    current memories that replaced them but were not among the hits."""
+    current memories that replaced them but were not among the hits, and the statements that continue hits."""
 
     links: Sequence[tuple[uuid.UUID, uuid.UUID]] = ()
     outdated: Mapping[uuid.UUID, Outdated] = field(default_factory=dict)
     replacements: Mapping[uuid.UUID, SearchHit] = field(default_factory=dict)  # by memory id, with its turn
+    #: a hit's memory id → the statement the user told next, which leans on it (:func:`continues`)
+    continuations: Mapping[uuid.UUID, SearchHit] = field(default_factory=dict)
 
 
 def event_time(record: MemoryRecord) -> dt.datetime:
@@ -257,6 +264,40 @@ def _with_replacements(hits: list[SearchHit], facts: TruthFacts) -> list[SearchH
     return out
 
 
+def continues(after: MemoryRecord, record: MemoryRecord, now: dt.datetime) -> bool:
+    """``after``, the statement the user told next after ``record`` (``store.recall_truth.next_statements``), is
+    current, leans on what was said before it (``text.continuations.leans_on_what_was_said``) and was said at most
+    :data:`CONTINUATION_WINDOW` from it."""
+    ended = after.invalid_at is not None and after.invalid_at <= now
+    return (
+        after.expired_at is None
+        and not ended
+        and leans_on_what_was_said(after.content)
+        and abs(event_time(after) - event_time(record)) <= CONTINUATION_WINDOW
+    )
+
+
+def _with_continuations(
+    hits: list[SearchHit], facts: TruthFacts
+) -> tuple[list[SearchHit], list[tuple[int, int]]]:
+    """The hits with each continuation (``facts.continuations``) not among them put right after the hit it
+    continues, scored as that hit; and the (continued, continuation) positions."""
+    out: list[SearchHit] = []
+    present = {h.memory.id for h in hits}
+    for hit in hits:
+        out.append(hit)
+        after = facts.continuations.get(hit.memory.id)
+        if after is not None and after.memory.id not in present:
+            present.add(after.memory.id)
+            out.append(
+                replace(after, score=replace(hit.score, extra={**hit.score.extra, "continuation": 1.0}))
+            )
+    at = {h.memory.id: i for i, h in enumerate(out)}
+    return out, [
+        (at[k], at[v.memory.id]) for k, v in facts.continuations.items() if k in at and v.memory.id in at
+    ]
+
+
 def _near_duplicates(
     hits: Sequence[SearchHit], vectors: Mapping[uuid.UUID, np.ndarray], cosine: float, query: str = ""
 ) -> Iterable[tuple[int, int]]:
@@ -292,14 +333,15 @@ def _two_owners(new: str, old: str) -> bool:
 
 
 def _same_names_asked(
-    hits: Sequence[SearchHit], pairs: Iterable[tuple[int, int]], query: str
+    hits: Sequence[SearchHit], pairs: Iterable[tuple[int, int]], query: str, *, of_holders: bool = False
 ) -> list[tuple[int, int]]:
     """The ``pairs`` of which neither hit names every name of the query the other names and more (the names:
     people, places, things, ``text.entities``): the query's name picks the one it asks about; nor those of which the
     newer one speaks of another thing than the one asked (:func:`_another_thing_asked`). The user's answer
     to an assistant's question among the hits names what the question names ("Are you still paying into your
-    ISA?" / "Yes, but I upped it to £450")."""
-    pairs = [(a, b) for a, b in pairs if not _another_thing_asked(hits, a, b, query)]
+    ISA?" / "Yes, but I upped it to £450"). ``of_holders``: pairs of holders of a role (:func:`new_holders`), of
+    which a newer one that opens on the older holder speaks of the role, not of a thing of its own."""
+    pairs = [(a, b) for a, b in pairs if not _another_thing_asked(hits, a, b, query, of_holders=of_holders)]
     asked = _names_in(query) if query and pairs else frozenset()
     if not asked:
         return pairs
@@ -328,19 +370,27 @@ def _tells_a_change_of_it(
     return not named[newer] and tells_a_change(hits[newer].memory.content, hits[older].memory.content)
 
 
-def _another_thing_asked(hits: Sequence[SearchHit], a: int, b: int, query: str) -> bool:
+def _another_thing_asked(
+    hits: Sequence[SearchHit], a: int, b: int, query: str, *, of_holders: bool = False
+) -> bool:
     """Of the hits at ``a`` and ``b``, the later said opens on a thing of its own and leaves out the words of the
     ``query`` the earlier one says (``text.slot_frames.asked_apart``: "The shed key now lives on the blue fob" when
     asked "Which fob is the front door key on?"), or it does not speak of a person the query and the earlier one name
     (``text.slot_frames.asked_of_another_person``), or it says the other word of a contrasting pair the query and the
     earlier one say (``text.contrasts.contrasted``: the upstairs shower, asked about the downstairs loo): the question
-    asks about the earlier one's thing."""
+    asks about the earlier one's thing. ``of_holders``: the later one that opens on the person the earlier one names
+    as the holder of a role opens on no thing of its own (``text.holders.opens_on_the_holder``: 覃老师休产假去了，班主任
+    暂时由…潘老师代 after 我女儿她们班主任是…覃老师)."""
     if not query:
         return False
     older, newer = sorted((a, b), key=lambda i: said_at(hits[i]))
     new, old = hits[newer].memory.content, hits[older].memory.content
     return (
-        (asked_apart(query, new, old) and not _changed_after_a_reason(query, new, old))
+        (
+            asked_apart(query, new, old)
+            and not _changed_after_a_reason(query, new, old)
+            and not (of_holders and opens_on_the_holder(new, old))
+        )
         or asked_of_another_person(query, new, old)
         or contrasted(query, new, old)
     )
@@ -369,7 +419,7 @@ def _asked_of_the_newer(hits: Sequence[SearchHit], older: int, newer: int, query
     return bool(query) and (asked_apart(query, old, new) or asks_the_newer_kind(query, old, new))
 
 
-def _users_words(record: MemoryRecord) -> bool:
+def users_words(record: MemoryRecord) -> bool:
     """A memory or a turn the user said (not an assistant's turn, nor another person's words)."""
     meta = record.metadata if isinstance(record.metadata, dict) else {}
     return speaker_of(meta) == "" and (not is_turn_only(record) or meta.get("role") == "user")
@@ -401,7 +451,7 @@ def value_changes(
     values (``text.value_changes.value_change``, arity single: the same matcher the write side uses, here for the
     pairs it did not link — a missed candidate, a value kept only as a turn), ordered by when each was
     said (:func:`said_at`). By position in ``hits``."""
-    idx = [i for i, h in enumerate(hits[:top]) if _users_words(h.memory) and not is_outdated(h.memory)]
+    idx = [i for i, h in enumerate(hits[:top]) if users_words(h.memory) and not is_outdated(h.memory)]
     out: dict[int, int] = {}
     for n, i in enumerate(idx):
         for j in idx[n + 1 :]:
@@ -435,7 +485,7 @@ def new_holders(hits: Sequence[SearchHit], query: str, top: int = SAME_SLOT_TOP)
         and new_holder(hits[newer].memory.content, hits[older].memory.content)
     ]
     out: dict[int, int] = {}
-    for older, newer in _same_names_asked(hits, pairs, query):
+    for older, newer in _same_names_asked(hits, pairs, query, of_holders=True):
         out.setdefault(older, newer)
     return out
 
@@ -495,7 +545,7 @@ def _users_statement_pairs(hits: Sequence[SearchHit], top: int, query: str = "")
     idx = [
         i
         for i, h in enumerate(hits[:top])
-        if _users_words(h.memory)
+        if users_words(h.memory)
         and not is_outdated(h.memory)
         and (h.memory.memory_type in types or is_turn_only(h.memory))
     ]
@@ -512,9 +562,7 @@ def corrections(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP) -> dict[int
     the hits said between. By position in ``hits``. What the write did not end: an episode (append-only: 我弄错了，
     嫂子说是周日中午 after 我侄子的生日宴定在周六中午), or a statement stored before corrections were read."""
     said = {
-        i: said_at(h)
-        for i, h in enumerate(hits[:top])
-        if _users_words(h.memory) and not is_outdated(h.memory)
+        i: said_at(h) for i, h in enumerate(hits[:top]) if users_words(h.memory) and not is_outdated(h.memory)
     }
     out: dict[int, int] = {}
     for older, newer in _users_statement_pairs(hits, top):
@@ -659,7 +707,7 @@ def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | N
     for j, h in enumerate(hits[:SAME_SLOT_TOP]):
         if (
             j != outdated
-            and _users_words(h.memory)
+            and users_words(h.memory)
             and not is_outdated(h.memory)
             and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
             and said_at(h) >= until - ONE_BREATH
@@ -685,11 +733,20 @@ def newer_first(
 ) -> list[SearchHit]:
     """``hits`` with the two hits of every same-subject pair in time order (module docstring); ``query``: the
     search's words, which keep two near-duplicates about different things apart (:func:`_near_duplicates`)."""
-    ordered = _with_replacements(list(hits), facts)
+    ordered, continued = _with_continuations(_with_replacements(list(hits), facts), facts)
     if len(ordered) < 2:
         return ordered
     pairs: set[tuple[int, int]] = set()
     many = asks_for_many(query)  # every value an answer: none is marked as ended by recall's reading
+    for older, newer in continued:  # the latest word on what was said, when it answers or tells a change
+        said, before = ordered[newer].memory.content, ordered[older].memory.content
+        if answers_back(said) or replacement_evidence(said) is not None:
+            pairs.add((min(older, newer), max(older, newer)))
+            if not many and says_a_change(said, before):
+                ordered[older] = mark_outdated(
+                    ordered[older],
+                    Outdated(ordered[newer].memory.id, said_at(ordered[newer]), ordered[newer].memory.id),
+                )
     changed = (
         new_holders(ordered, query) | value_changes(ordered, vectors, query=query) | corrections(ordered)
     )
@@ -739,6 +796,8 @@ def newer_first(
             slots.setdefault(slot, []).append(i)
     pairs.update((a, b) for same in slots.values() for n, a in enumerate(same) for b in same[n + 1 :])
     pairs.update(_near_duplicates(ordered, vectors, cosine, query))
+    if not many:
+        ordered = _chained(ordered, pairs, query)
     asked = questions_answered(ordered)
     pairs.update((min(q, a), max(q, a)) for q, a in asked.items())
     if not pairs:
@@ -776,6 +835,52 @@ def newer_first(
     return out
 
 
+def _replacer(hits: Sequence[SearchHit], i: int) -> int | None:
+    """The position of the hit that replaced the outdated hit at ``i`` (its metadata's ``replaced_by``), if any."""
+    meta = hits[i].memory.metadata
+    marked = meta.get("outdated") if isinstance(meta, dict) else None
+    by = marked.get("replaced_by") if isinstance(marked, dict) else None
+    return next((k for k, h in enumerate(hits) if by is not None and str(h.memory.id) == by), None)
+
+
+def _chained(hits: list[SearchHit], pairs: set[tuple[int, int]], query: str) -> list[SearchHit]:
+    """``hits`` with each value said before a replaced one ended too, and ``pairs`` with it put below the value
+    that replaced that one: a chain of three values of one thing, which direct pairs leave half read. A statement of
+    the user said before an outdated one that answers like it (``text.slot_frames.answers_alike``) gave the thing's
+    value before it: "I'm fostering … Minty" before "Minty's found a home; my foster at the moment is … Bruno", which
+    "Bruno's been adopted too — … Tilly" replaced (the outdated one is left out of every pairing, so nothing else
+    reads the first against it). It is marked outdated until the outdated one was said; never when the query asks
+    of another thing than one of them (:func:`_another_thing_asked`)."""
+    current = [
+        i
+        for i, h in enumerate(hits[:SAME_SLOT_TOP])
+        if users_words(h.memory)
+        and not is_outdated(h.memory)
+        and (h.memory.memory_type in STATEMENT_TYPES or is_turn_only(h.memory))
+    ]
+    marks: dict[int, tuple[int, int]] = {}  # position → (the outdated value said after it, the last value)
+    for old in range(min(SAME_SLOT_TOP, len(hits))):
+        last = _replacer(hits, old) if is_outdated(hits[old].memory) else None
+        if last is None or not users_words(hits[old].memory):
+            continue
+        for b in current:
+            if (
+                b != last
+                and b not in marks
+                and said_at(hits[b]) < said_at(hits[old])
+                and answers_alike(hits[old].memory.content, hits[b].memory.content)
+                and not _another_thing_asked(hits, b, old, query)
+                and not _another_thing_asked(hits, b, last, query)
+            ):
+                marks[b] = (old, last)
+    for b, (then, last) in marks.items():
+        hits[b] = mark_outdated(
+            hits[b], Outdated(hits[then].memory.id, said_at(hits[then]), hits[then].memory.id)
+        )
+        pairs.add((min(b, last), max(b, last)))
+    return hits
+
+
 def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[SearchHit]:
     """``hits`` with a newer, longer account of what the first statement of the user among the first
     :data:`ACCOUNT_TOP` hits says moved into its place, the hits between one place down (the scores stay with
@@ -794,7 +899,7 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
     statements = [
         i
         for i, h in enumerate(hits[:ACCOUNT_TOP])
-        if _users_words(h.memory)
+        if users_words(h.memory)
         and not is_outdated(h.memory)
         and (h.memory.memory_type in STATEMENT_TYPES or is_turn_only(h.memory))
     ]
@@ -814,7 +919,7 @@ def newer_account_first(hits: Sequence[SearchHit], query: str = "") -> list[Sear
             and not slots_apart(new, old)
             and not qualified_apart(new, old)
         ):
-            moved = _moved_up(hits, later, first)
+            moved = moved_up(hits, later, first)
             if _said_earlier_terms(hits, near, first, later, query):
                 moved[first + 1] = mark_answered_later(moved[first + 1], moved[first])
             return moved
@@ -837,7 +942,7 @@ def _said_earlier_terms(
     )
 
 
-def _moved_up(hits: Sequence[SearchHit], at: int, to: int) -> list[SearchHit]:
+def moved_up(hits: Sequence[SearchHit], at: int, to: int) -> list[SearchHit]:
     """``hits`` with the hit ``at`` put in place ``to``, those between one place down, each place keeping its score."""
     order = list(range(len(hits)))
     order.insert(to, order.pop(at))
@@ -863,7 +968,7 @@ def _answered_later(
         older, newer = sorted((x, y), key=lambda i: said_at(hits[i]))
         if (
             place_of[newer] < place_of[older]
-            and all(_users_words(hits[i].memory) and not is_outdated(hits[i].memory) for i in (x, y))
+            and all(users_words(hits[i].memory) and not is_outdated(hits[i].memory) for i in (x, y))
             and (older not in out or place_of[newer] < place_of[out[older]])
             and _said_earlier_terms(hits, near, older, newer, query)
         ):

@@ -135,3 +135,29 @@ def open_conflicts(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) ->
         return []
     rows = conn.execute(OPEN_CONFLICTS, {"u": user_id, "ids": list(memory_ids)}).fetchall()
     return [OpenConflict(r["id"], r["attribute"], r["old_id"], r["new_id"]) for r in rows]
+
+
+# Of each memory, the next memory of the user written after it, when neither came from a conversation turn (both
+# told by ``add``: an ingested turn keeps the assistant's words that carry it)
+NEXT_STATEMENTS = """SELECT a.id AS after_id, n.id AS next_id, n.content AS next_content
+  FROM memories a
+  CROSS JOIN LATERAL (
+        SELECT m.id, m.content FROM memories m
+         WHERE m.user_id = a.user_id AND m.memory_type = ANY(%(types)s)
+           AND (m.created_at, m.id) > (a.created_at, a.id)
+         ORDER BY m.created_at, m.id LIMIT 1) n
+ WHERE a.user_id = %(u)s AND a.id = ANY(%(ids)s) AND a.memory_type = ANY(%(types)s)
+   AND NOT EXISTS (SELECT 1 FROM memory_sources s WHERE s.user_id = a.user_id AND s.memory_id IN (a.id, n.id))"""
+
+
+def next_statements(
+    conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID], types: Sequence[str]
+) -> dict[uuid.UUID, tuple[uuid.UUID, str]]:
+    """Of each of ``memory_ids`` (of ``types``), the memory of ``types`` the user told next, whatever its state,
+    when neither came from a conversation turn: memory id → the next one's id and words."""
+    if not memory_ids:
+        return {}
+    rows = conn.execute(
+        NEXT_STATEMENTS, {"u": user_id, "ids": list(memory_ids), "types": list(types)}
+    ).fetchall()
+    return {r["after_id"]: (r["next_id"], r["next_content"]) for r in rows}

@@ -42,7 +42,7 @@ CORRECTION_EN = re.compile(
     _LEAD_EN
     + r"(?:scrap that|correction|no wait|change of plans?|plans? (?:have|has) changed|"
     + _MAKE_THAT_EN
-    + r"|i was wrong|my mistake"
+    + r"|i was wrong|my mistake|(?:that was a )?typo\b|i typed (?:that|it) wrong"
     r"|i got (?:that|it|them|those) (?:wrong|muddled|mixed up|confused)|i misread|i misspoke|i misremembered"
     r"|i (?:mixed|muddled) (?:them|those|it|that) up"
     r"|(?:actually|wait|hang on)\W+(?:no\W+)?(?:it'?s|it is|it was|that'?s|that is|"
@@ -51,7 +51,8 @@ CORRECTION_EN = re.compile(
     re.IGNORECASE,
 )
 CORRECTION_ZH = re.compile(
-    _LEAD_ZH + r"(?:不对|错了|我?(?:刚才|之前)?(?:弄|说|搞|记|看|写|听|算)错了?|更正(?:一下)?|纠正(?:一下)?"
+    _LEAD_ZH
+    + r"(?:不对|错了|我?(?:刚才|之前)?(?:弄|说|搞|记|看|写|打|听|算)错了?|更正(?:一下)?|纠正(?:一下)?"
     r"|计划有变|计划变了|(?:还是|改|换)(?=[^，,。；;！!？?]{1,12}吧))"
 )
 
@@ -60,6 +61,14 @@ CORRECTION_ZH = re.compile(
 #: let's talk about the holiday")
 _RESTATED = re.compile(
     r"^\W*(?:it|that|they|it'?s|that'?s|they'?re)(?:'s|'re|\s+(?:is|are|was|were))?\b|^\W*是"
+)
+
+#: A value and, beside it, the one it is not: "it's the little garage on Mill Street, not Halfords", "it's at the
+#: White Horse, not the Black Horse", 是十八，不是初六, 不是初六，是十八 (what is denied: group 1 or 2)
+_DENIED = re.compile(
+    r"\b(?:it'?s|it is|that'?s|that is|they'?re|they are)\b[^.;!?]*?,?\s+not\s+(?:at |in |on |the |with )*"
+    r"([^,.;!?—–-]+?)\s*(?=[,.;!?—–-]|$)"
+    r"|是[^，,。；;！!？?]+[，,]\s*(?:而)?不是([^，,。；;！!？?]+)|不是([^，,。；;！!？?]+)[，,]\s*(?:而)?是"
 )
 
 #: Kinds of value a correction gives in place of the one said before: an amount, a time of day, a day of
@@ -95,13 +104,26 @@ def corrects(new: str, old: str) -> bool:
     """``new`` is a correction (:func:`opens_with_a_correction`) of ``old``, the statement said just before:
     it gives a value of a kind ``old`` has (an amount, a time, a day, a month), shares a word with it
     ("Scrap that, they redid the draw, so I'm buying for Yusuf now" / "I drew Gareth in the Secret Santa"), or says
-    it again with its new value (:data:`_RESTATED`: "Scrap that — it's at Dom and Priya's")."""
+    it again with its new value (:data:`_RESTATED`: "Scrap that — it's at Dom and Priya's"); or, whatever it opens
+    with, it says its value is not the one ``old`` gave (:func:`denies_what_was_said`)."""
+    if denies_what_was_said(new, old) and not is_question(nfkc_casefold(new)):
+        return True
     if not opens_with_a_correction(new):
         return False
     if any(kind.search(new) and kind.search(old) for kind in _VALUE_KINDS):
         return True
     body = _without_opening(new)
     return bool(_RESTATED.match(body)) or bool(set(tokenize(body)) & set(tokenize(old)))
+
+
+def denies_what_was_said(new: str, old: str) -> bool:
+    """``new`` gives a value and says it is not the one ``old``, said just before, gave: "Oops — it's the little
+    garage on Mill Street, not Halfords" after "… booked in for its service at Halfords on Tuesday?"; 是十八号，不是
+    初六. Every word of what it denies is in ``old``, so "It's decaf, not that I mind" denies nothing said."""
+    folded = nfkc_casefold(new)
+    denied = [m.group(1) or m.group(2) or m.group(3) for m in _DENIED.finditer(folded)]
+    said = set(tokenize(nfkc_casefold(old)))
+    return any((words := set(tokenize(d))) and words <= said for d in denied if d)
 
 
 def _without_opening(text: str) -> str:

@@ -126,6 +126,15 @@ def _owners(text: str) -> frozenset[str]:
     return frozenset(m.group(1) for m in _OWNER_EN.finditer(text)) | kin_owners
 
 
+def opens_on_the_holder(new: str, old: str) -> bool:
+    """``new`` opens on a person ``old`` names as a holder (:func:`holders`): 覃老师休产假去了… after
+    我女儿她们班主任是教数学的覃老师, "Alun's retired; …" after "… is run by an old boy called Alun"."""
+    opening = _fold(new).lstrip()
+    return any(
+        opening.startswith(n) or (" " in n and opening.startswith(n.split()[-1])) for n in holders(old)
+    )
+
+
 def new_holder(new: str, old: str) -> bool:
     """``new`` tells that another person holds the role ``old`` names the holder of:
 

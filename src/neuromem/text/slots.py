@@ -593,7 +593,8 @@ _RELATIONS_ZH: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         EMPLOYER,
         re.compile(
-            rf"^{_ZH_SUBJ}{_ZH_ADV}(?:入职|加入|跳槽|跳到|换到|转到|跳去|调到)(?:到|去|进)?了?(?P<value>[^，。！？,.!?\s]{{1,15}})"
+            rf"^{_ZH_SUBJ}{_ZH_ADV}(?:从[\u4e00-\u9fff]{{1,8}}?)?"  # 我从药房调到了…: where from is no owner
+            rf"(?:入职|加入|跳槽|跳到|换到|转到|跳去|调到)(?:到|去|进)?了?(?P<value>[^，。！？,.!?\s]{{1,15}})"
         ),
     ),
     (

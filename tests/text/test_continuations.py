@@ -1,0 +1,38 @@
+"""``text.continuations``: a statement that leans on what its speaker said just before."""
+
+from __future__ import annotations
+
+import pytest
+
+from neuromem.text.continuations import answers_back, leans_on_what_was_said
+
+
+@pytest.mark.parametrize(
+    ("text", "leans"),
+    [
+        ("Yes, it was approved yesterday.", True),
+        ("They postponed it to 22 January, the registrar is off sick.", True),
+        ("She's awake and trundling about on the lawn.", True),
+        ("Finally switched to electric, a Braun Series 7.", True),
+        ("Smashed it already, so I've set a new target of £800.", True),
+        ("做完了，昨天出院，医生说恢复得不错。", True),
+        ("是的，已经批下来了。", True),
+        ("他上周搬去深圳了。", True),
+        # a statement that names what it speaks of stands on its own
+        ("I got it deferred to 9 September.", False),
+        ("The airline rebooked me onto May 6.", False),
+        ("Unrelated note about groceries and the bus timetable.", False),  # an adjective, not a verb
+        ("Ted is my brother.", False),  # a name ending in -ed
+        ("我爸的手术做完了。", False),
+    ],
+)
+def test_a_statement_leans_on_what_was_said_by_its_opening(text: str, leans: bool) -> None:
+    assert leans_on_what_was_said(text) is leans
+
+
+def test_answers_back_reads_the_answer_words() -> None:
+    assert answers_back("Yes, it's 7702 now.")
+    assert answers_back("Nope, still waiting.")
+    assert answers_back("是的，已经批下来了。")
+    assert not answers_back("They postponed it to 22 January.")
+    assert not answers_back("Nobody told me.")
