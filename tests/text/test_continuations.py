@@ -23,6 +23,7 @@ from neuromem.text.continuations import answers_back, leans_on_what_was_said
         ("The airline rebooked me onto May 6.", False),
         ("Unrelated note about groceries and the bus timetable.", False),  # an adjective, not a verb
         ("Ted is my brother.", False),  # a name ending in -ed
+        ("Changed my Amazon login email to margaret.hale@outlook.com.", False),  # names its own thing
         ("我爸的手术做完了。", False),
     ],
 )

@@ -740,7 +740,9 @@ def newer_first(
     many = asks_for_many(query)  # every value an answer: none is marked as ended by recall's reading
     for older, newer in continued:  # the latest word on what was said, when it answers or tells a change
         said, before = ordered[newer].memory.content, ordered[older].memory.content
-        if answers_back(said) or replacement_evidence(said) is not None:
+        if (answers_back(said) or replacement_evidence(said) is not None) and not (
+            _another_thing_asked(ordered, older, newer, query) or qualified_apart(said, before)
+        ):
             pairs.add((min(older, newer), max(older, newer)))
             if not many and says_a_change(said, before):
                 ordered[older] = mark_outdated(

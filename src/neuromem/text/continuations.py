@@ -22,12 +22,12 @@ _ANSWERS_EN = re.compile(rf"^\W*{_ANSWER_EN}", re.IGNORECASE)
 _ANSWERS_ZH = re.compile(rf"^\W*{_ANSWER_ZH}")
 #: en: a pronoun for what was said before, as the subject ("It's …", "They postponed it …", "She's awake …"); a
 #: verb in the past with no subject, before what it acts on ("Finally switched to electric", "Smashed it already",
-#: "Upgraded to …"; not "Unrelated note …")
+#: "Upgraded to …"; not "Unrelated note …", nor "Changed my Amazon login email to …", which names its own thing)
 _LEANS_EN = re.compile(
     rf"^\W*(?:{_ANSWER_EN}"
     r"|(?:it|they|she|he|that|this)(?:'s|'re|'ve|'d|'ll)?\s"
     r"|(?:(?:finally|just|already|eventually|recently|then)\s+)?[a-z]+ed\s+"
-    r"(?:to|it|them|him|her|up|off|out|in|on|onto|into|my|our|the|a|an|over|back|down|with)\b)",
+    r"(?:to|it|them|him|her|up|off|out|in|on|onto|into|over|back|down|with)\b)",
     re.IGNORECASE,
 )
 #: zh: 他/她/它 as the subject, or a verb of done and over with no subject (做完了, 办好了, 拿到了)
