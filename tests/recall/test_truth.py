@@ -1038,6 +1038,9 @@ def test_a_thing_of_ours_and_what_we_do_are_the_speakers_group(old: str, new: st
         ("我什么时候去的北京？", True),
         ("Which dates is our Padstow cottage booked for?", False),  # the dates are the value asked for
         ("我家房东王先生的电话是多少？", False),  # 先生 is Mr, not "first"
+        ("我二舅家新房哪天上梁？", False),  # when a planned thing is: a value that changes
+        ("儿子期末考试是什么时候？", False),
+        ("我是哪天搬的家？", True),
     ],
 )
 def test_a_question_about_time_is_told_from_one_about_a_value(query: str, about_time: bool) -> None:
@@ -1588,3 +1591,16 @@ def test_a_statement_told_long_after_or_standing_alone_continues_nothing(memory:
     hits = memory.search("What is the status of my visa application?", user_id="w").hits
     assert hits[0].memory.content == "My visa application status is pending."
     assert "approved" not in " ".join(h.memory.content for h in hits)
+
+
+def test_a_continuation_that_adds_a_value_ends_nothing(memory: Memory) -> None:
+    """ "She's started knitting hats … too" continues "Nana knits blankets …" and adds a value: neither is shown as
+    earlier nor ended."""
+    memory.add("Nana knits blankets for the neonatal unit.", user_id="n", valid_at=T1)
+    memory.add(
+        "She's started knitting hats for the homeless shelter too.",
+        user_id="n",
+        valid_at=T1 + dt.timedelta(minutes=3),
+    )
+    block = memory.recall_prompt("What does Nana knit for charity?", user_id="n", token_budget=2000).text
+    assert "blankets" in block and "hats" in block and "earlier" not in block, block

@@ -144,11 +144,13 @@ ACCOUNT_TOP = 5
 #: The memories that may state a value the user gave: facts, and episodes the user told ("We've booked the
 #: Padstow cottage for 12-19 August" is kept as an event on ingest)
 STATEMENT_TYPES = frozenset({MemoryType.FACT, MemoryType.EPISODIC})
-#: A question about time ("How many days ago did I …", "When did I …", 多久): the events it needs are its
-#: evidence, and the order they were told in says nothing of which is true
+#: A question about time ("How many days ago did I …", "When did I …", 多久, 我是哪天去的医院？): the events it needs
+#: are its evidence, and the order they were told in says nothing of which is true. Not when a thing is ("When is my
+#: flight?", 哪天上梁？): a planned date changes like any value
 _ASKS_ABOUT_TIME = re.compile(
     r"\b(?:how (?:many|much|long) (?:days?|weeks?|months?|years?|hours?|time)|how long|when did|ago|"
-    r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|什么时候|哪天|之前|之后|以前|后来|先后",
+    r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|之前|之后|以前|后来|先后"
+    r"|(?:什么时候|哪天)(?=[^？?。]*[的了])",  # 我是哪天去的医院？ asks when it happened; 哪天上梁？ is a "when is"
     re.IGNORECASE,
 )
 
@@ -741,7 +743,9 @@ def newer_first(
     for older, newer in continued:  # the latest word on what was said, when it answers or tells a change
         said, before = ordered[newer].memory.content, ordered[older].memory.content
         if (answers_back(said) or replacement_evidence(said) is not None) and not (
-            _another_thing_asked(ordered, older, newer, query) or qualified_apart(said, before)
+            _another_thing_asked(ordered, older, newer, query)
+            or qualified_apart(said, before)
+            or adds_a_value_to(said, before)  # "She's started knitting hats … too"
         ):
             pairs.add((min(older, newer), max(older, newer)))
             if not many and says_a_change(said, before):
