@@ -63,12 +63,15 @@ _RESTATED = re.compile(
     r"^\W*(?:it|that|they|it'?s|that'?s|they'?re)(?:'s|'re|\s+(?:is|are|was|were))?\b|^\W*是"
 )
 
-#: A value and, beside it, the one it is not: "it's the little garage on Mill Street, not Halfords", "it's at the
-#: White Horse, not the Black Horse", 是十八，不是初六, 不是初六，是十八 (what is denied: group 1 or 2)
+#: A value and, beside it, the one it is not, as the statement opens: "Oops — it's the little garage on Mill Street,
+#: not Halfords", "Sorry, typo — it's at the White Horse, not the Black Horse", 是十八，不是初六, 不是初六，是十八 (what
+#: is denied: group 1, 2 or 3). A comma before "not": "it's not just a passing trend" denies nothing said
 _DENIED = re.compile(
-    r"\b(?:it'?s|it is|that'?s|that is|they'?re|they are)\b[^.;!?]*?,?\s+not\s+(?:at |in |on |the |with )*"
-    r"([^,.;!?—–-]+?)\s*(?=[,.;!?—–-]|$)"
-    r"|是[^，,。；;！!？?]+[，,]\s*(?:而)?不是([^，,。；;！!？?]+)|不是([^，,。；;！!？?]+)[，,]\s*(?:而)?是"
+    r"^\W*(?:(?:oh|oops|sorry|no|nope|ah|wait|hang on|actually|hmm|typo)\b\W*)*"
+    r"(?:it'?s|it is|that'?s|that is|they'?re|they are)\b[^.;!?,]{1,60},\s*not\s+(?:at |in |on |the |with )*"
+    r"([^,.;!?—–-]{1,40}?)\s*(?=[,.;!?—–-]|$)"
+    r"|^\W*(?:(?:哦|噢|啊|哎|哎呀|不对|错了)\W*)*"
+    r"(?:是[^，,。；;！!？?]{1,15}[，,]\s*(?:而)?不是([^，,。；;！!？?]{1,10})|不是([^，,。；;！!？?]{1,10})[，,]\s*(?:而)?是)"
 )
 
 #: Kinds of value a correction gives in place of the one said before: an amount, a time of day, a day of
@@ -120,7 +123,7 @@ def denies_what_was_said(new: str, old: str) -> bool:
     """``new`` gives a value and says it is not the one ``old``, said just before, gave: "Oops — it's the little
     garage on Mill Street, not Halfords" after "… booked in for its service at Halfords on Tuesday?"; 是十八号，不是
     初六. Every word of what it denies is in ``old``, so "It's decaf, not that I mind" denies nothing said."""
-    folded = nfkc_casefold(new)
+    folded = nfkc_casefold(new).strip()
     denied = [m.group(1) or m.group(2) or m.group(3) for m in _DENIED.finditer(folded)]
     said = set(tokenize(nfkc_casefold(old)))
     return any((words := set(tokenize(d))) and words <= said for d in denied if d)
