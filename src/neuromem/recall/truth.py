@@ -144,13 +144,11 @@ ACCOUNT_TOP = 5
 #: The memories that may state a value the user gave: facts, and episodes the user told ("We've booked the
 #: Padstow cottage for 12-19 August" is kept as an event on ingest)
 STATEMENT_TYPES = frozenset({MemoryType.FACT, MemoryType.EPISODIC})
-#: A question about time ("How many days ago did I …", "When did I …", 多久, 我是哪天去的医院？): the events it needs
-#: are its evidence, and the order they were told in says nothing of which is true. Not when a thing is ("When is my
-#: flight?", 哪天上梁？): a planned date changes like any value
+#: A question about time ("How many days ago did I …", "When did I …", 多久): the events it needs are its
+#: evidence, and the order they were told in says nothing of which is true
 _ASKS_ABOUT_TIME = re.compile(
     r"\b(?:how (?:many|much|long) (?:days?|weeks?|months?|years?|hours?|time)|how long|when did|ago|"
-    r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|之前|之后|以前|后来|先后"
-    r"|(?:什么时候|哪天)(?=[^？?。]*[的了])",  # 我是哪天去的医院？ asks when it happened; 哪天上梁？ is a "when is"
+    r"before|after|first|last|earlier|later|since|until|order)\b|多久|几天|几个月|几年|什么时候|哪天|之前|之后|以前|后来|先后",
     re.IGNORECASE,
 )
 
