@@ -54,8 +54,10 @@ def about_another(text: str, query: str) -> bool:
     (:func:`opens_on_someone`): "My mum's flight into Madrid lands at 16:05", asked "When does my flight to Madrid
     land?"; 我用的记账App是鲨鱼记账, asked 我老婆用什么记账App？; not "Actually, make it three — my sister's decided to
     come along", which speaks of the speaker's booking. False when either cannot tell."""
+    if not opens_on_someone(text):  # first: anchored at the start, it reads a few words, not the whole text
+        return False
     asked, about = whose(query), whose(text)
-    return bool(asked and about and not asked & about) and opens_on_someone(text)
+    return bool(asked and about and not asked & about)
 
 
 #: en: a statement that opens on a person ("My mum's …", "Our eldest …", "Gran's …") or on the speaker ("I …", "My
