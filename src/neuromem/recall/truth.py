@@ -22,11 +22,13 @@ for many values, nor when the newer one adds a value), or two such statements of
 (``text.slot_frames.answers_one_more``: "上周又被拍了个压实线，一共扣了9分了"; ordered only, never marked), or two
 statements of the user word for word
 the same but for their value (:func:`same_frame`: "Instagram is owned by Meta" / "… by Microsoft", ordered only), or an
-assistant's question and the user's answer to it (:func:`questions_answered`: the answer first, whatever the times). Of such a
+assistant's question and the user's answer to it (:func:`questions_answered`: the answer first, whatever the times), or a
+statement and the one the user told next by ``add`` that leans on it (:func:`continues`: "Yes, it was approved
+yesterday", the answer to a question ``add`` never saw, joins the hits after the statement it continues). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
 the current hit: when the lower of the two must come first they exchange places and scores (the
-original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group —
-and no other hit moves, so the rule never pushes an unrelated hit out of the top; the scores still
+original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group, but for
+a value said before a replaced one (:func:`_chained`) — and no other hit moves, so the rule never pushes an unrelated hit out of the top; the scores still
 fall down the list. It runs after fusion and the judge in every recipe
 (``pipeline.RecallPipeline.run``).
 
