@@ -139,15 +139,16 @@ def open_conflicts(conn: Conn, user_id: str, memory_ids: Sequence[uuid.UUID]) ->
 
 # Of each memory, the next memory of the user written after it, when neither came from a conversation turn (both
 # told by ``add``: an ingested turn keeps the assistant's words that carry it)
+# (every table filtered by the one user: a router query on a Citus cluster, where a join on a column it derives is not)
 NEXT_STATEMENTS = """SELECT a.id AS after_id, n.id AS next_id, n.content AS next_content
   FROM memories a
   CROSS JOIN LATERAL (
         SELECT m.id, m.content FROM memories m
-         WHERE m.user_id = a.user_id AND m.memory_type = ANY(%(types)s)
+         WHERE m.user_id = %(u)s AND m.memory_type = ANY(%(types)s)
            AND (m.created_at, m.id) > (a.created_at, a.id)
          ORDER BY m.created_at, m.id LIMIT 1) n
  WHERE a.user_id = %(u)s AND a.id = ANY(%(ids)s) AND a.memory_type = ANY(%(types)s)
-   AND NOT EXISTS (SELECT 1 FROM memory_sources s WHERE s.user_id = a.user_id AND s.memory_id IN (a.id, n.id))"""
+   AND NOT EXISTS (SELECT 1 FROM memory_sources s WHERE s.user_id = %(u)s AND s.memory_id IN (a.id, n.id))"""
 
 
 def next_statements(
