@@ -1021,3 +1021,6 @@ GRANT EXECUTE ON FUNCTION neuromem_schema_version() TO neuromem_service;
 
 -- 0026_withdrawn_memories_index
 CREATE INDEX idx_memories_withdrawn ON memories (user_id, id) WHERE expired_at IS NOT NULL AND superseded_by IS NULL;
+
+-- 0027_episodic_told_order_index
+CREATE INDEX idx_episodic_told ON memories_episodic (user_id, created_at, id);
