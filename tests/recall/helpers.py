@@ -12,7 +12,7 @@ from neuromem.store import graph, memories, raw_chunks
 from neuromem.store.memories import NewMemory
 from neuromem.text.token_count import count_tokens
 from neuromem.text.tokenize import search_text
-from neuromem.types import MemoryRecord, MemoryType
+from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
 
 
 def insert_memory(memory: Memory, user_id: str, content: str, **fields: Any) -> MemoryRecord:
@@ -88,3 +88,20 @@ def store_raw(memory: Memory, user_id: str, text: str) -> str:
     with memory.runtime.db.transaction() as conn:
         raw_chunks.put_many(conn, user_id, [raw_chunks.RawChunk(sha, text, search_text(text))])
     return sha
+
+
+def alike_hit(
+    i: int, content: str, final: float, cosine: float, said: dt.datetime, **kw: object
+) -> SearchHit:
+    """A fact (or ``memory_type``) hit of the user "u" said at ``said``, scored ``final`` by the vector list alone
+    at ``cosine`` to the query: what the pure recall rules read."""
+    record = MemoryRecord(
+        id=uuid.UUID(int=i),
+        user_id="u",
+        memory_type=kw.pop("memory_type", MemoryType.FACT),  # type: ignore[arg-type]
+        content=content,
+        created_at=said,
+        valid_at=said,
+        **kw,  # type: ignore[arg-type]
+    )
+    return SearchHit(record, ScoreBreakdown(final, 0, 0, 0, final, {"vector": 1}, {"score_vector": cosine}))

@@ -41,7 +41,7 @@ from neuromem.store import conflicts
 from neuromem.text.corrections import CORRECTION_WINDOW
 from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit, TurnRef
 from tests.conftest import base_settings, fresh_database
-from tests.recall.helpers import insert_memory, link
+from tests.recall.helpers import alike_hit, insert_memory, link
 
 T1 = dt.datetime(2024, 1, 10, 9, 0, tzinfo=dt.UTC)
 T2 = dt.datetime(2024, 3, 5, 9, 0, tzinfo=dt.UTC)
@@ -233,21 +233,6 @@ def test_two_statements_that_answer_the_question_alike_rank_newer_first(memory: 
     assert all(h.score.final > 0 for h in hits)
 
 
-def _alike_hit(
-    i: int, content: str, final: float, cosine: float, said: dt.datetime, **kw: object
-) -> SearchHit:
-    record = MemoryRecord(
-        id=uuid.UUID(int=i),
-        user_id="u",
-        memory_type=kw.pop("memory_type", MemoryType.FACT),  # type: ignore[arg-type]
-        content=content,
-        created_at=said,
-        valid_at=said,
-        **kw,  # type: ignore[arg-type]
-    )
-    return SearchHit(record, ScoreBreakdown(final, 0, 0, 0, final, {"vector": 1}, {"score_vector": cosine}))
-
-
 @pytest.mark.parametrize(
     ("old", "new", "moves"),
     [
@@ -264,8 +249,8 @@ def test_a_newer_statement_a_little_further_from_the_query_ranks_first_unless_th
     """Between :data:`ANSWER_MARGIN` and :data:`WIDE_ANSWER_MARGIN` below the older one's cosine to the query,
     the newer statement ranks first only when the templates do not read two slots in the pair."""
     near = 0.86 - (ANSWER_MARGIN + WIDE_ANSWER_MARGIN) / 2
-    older = _alike_hit(1, old, 1.4, 0.86, T1)
-    newer = _alike_hit(2, new, 0.0, near, T2)
+    older = alike_hit(1, old, 1.4, 0.86, T1)
+    newer = alike_hit(2, new, 0.0, near, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95)
     assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
 
@@ -290,8 +275,8 @@ def test_a_newer_statement_a_little_further_from_the_query_ranks_first_unless_th
 def test_answer_alike_needs_the_query_the_people_and_a_value(
     new: str, near_new: float, said: dt.datetime, kind: MemoryType, moves: bool
 ) -> None:
-    old = _alike_hit(1, SHIFT_OLD, 1.4, 0.86, T1)
-    newer = _alike_hit(2, new, 0.0, near_new, said, memory_type=kind)
+    old = alike_hit(1, SHIFT_OLD, 1.4, 0.86, T1)
+    newer = alike_hit(2, new, 0.0, near_new, said, memory_type=kind)
     ranked = newer_first([old, newer], TruthFacts(), {}, 0.95)
     assert [h.memory.id for h in ranked] == (
         [newer.memory.id, old.memory.id] if moves else [old.memory.id, newer.memory.id]
@@ -304,13 +289,13 @@ def test_an_outdated_turn_whose_replacement_was_replaced_too_ranks_below_the_cur
     """长沙 → 武汉 → 南昌: the store marks the 长沙 turn outdated, but its replacement (武汉) is itself ended, so no
     hit stands for it; the latest statement that gives the same thing a value ranks above it all the same."""
     t3 = T2 + dt.timedelta(days=90)
-    turn = _alike_hit(1, "我住在长沙。", 1.7, 0.905, T1, metadata={"turn_only": True, "role": "user"})
-    current = _alike_hit(2, "又搬家了，现在在南昌。", 1.0, 0.86, t3)
+    turn = alike_hit(1, "我住在长沙。", 1.7, 0.905, T1, metadata={"turn_only": True, "role": "user"})
+    current = alike_hit(2, "又搬家了，现在在南昌。", 1.0, 0.86, t3)
     facts = TruthFacts(outdated={turn.memory.id: Outdated(None, T2)})
     ranked = newer_first([turn, current], facts, {}, 0.95)
     assert [h.memory.content for h in ranked] == ["又搬家了，现在在南昌。", "我住在长沙。"]
     assert ranked[1].memory.metadata["outdated"]["replaced_by"] is None
-    other = _alike_hit(3, "我儿子住在南昌。", 1.0, 0.86, t3)  # another person's value stands for nothing
+    other = alike_hit(3, "我儿子住在南昌。", 1.0, 0.86, t3)  # another person's value stands for nothing
     assert [h.memory.id for h in newer_first([turn, other], facts, {}, 0.95)] == [
         turn.memory.id,
         other.memory.id,
@@ -328,8 +313,8 @@ def test_an_outdated_turn_whose_replacement_was_replaced_too_ranks_below_the_cur
 def test_a_newer_statement_that_says_it_changed_shows_the_older_as_earlier(
     old: str, new: str, marked: bool
 ) -> None:
-    older = _alike_hit(1, old, 1.4, 0.82, T1)
-    newer = _alike_hit(2, new, 0.5, 0.81, T2)
+    older = alike_hit(1, old, 1.4, 0.82, T1)
+    newer = alike_hit(2, new, 0.5, 0.81, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95)
     assert [h.memory.content for h in ranked] == [new, old]
     assert ("outdated" in ranked[1].memory.metadata) is marked
@@ -344,10 +329,10 @@ def test_near_duplicates_about_two_subjects_the_query_names_one_of_are_not_reord
     """One sentence frame said of two subjects is two things: the query's name picks the one it asks about,
     and the newer statement of the other subject does not move above it. Without a name in the query the
     near-duplicates are one subject, newer first."""
-    kenya = _alike_hit(
+    kenya = alike_hit(
         1, "The name of the current head of the Kenya government is Pierre Poilievre.", 1.5, 0.9, T1
     )
-    japan = _alike_hit(
+    japan = alike_hit(
         2, "The name of the current head of the Japan government is Justin Trudeau.", 1.0, 0.88, T2
     )
     vectors = {kenya.memory.id: np.array([1.0, 0.0]), japan.memory.id: np.array([0.99, 0.02])}
@@ -376,10 +361,8 @@ def test_near_duplicates_about_two_subjects_the_query_names_one_of_are_not_reord
     ],
 )
 def test_near_duplicates_of_two_owners_are_not_reordered(old: str, new: str, moves: bool) -> None:
-    older = _alike_hit(1, old, 1.5, 0.9, T1)
-    newer = _alike_hit(
-        2, new, 1.0, 0.9 - 0.2, T2
-    )  # far below in the query's eyes: only the vectors pair them
+    older = alike_hit(1, old, 1.5, 0.9, T1)
+    newer = alike_hit(2, new, 1.0, 0.9 - 0.2, T2)  # far below in the query's eyes: only the vectors pair them
     vectors = {older.memory.id: np.array([1.0, 0.0]), newer.memory.id: np.array([0.99, 0.02])}
     ranked = newer_first([older, newer], TruthFacts(), vectors, 0.95, "")
     assert [h.memory.id for h in ranked] == (
@@ -413,8 +396,8 @@ def test_a_turn_of_many_facts_stands_as_the_fact_the_lists_agree_on() -> None:
 def test_one_statement_with_another_value_ranks_newer_first(old: str, new: str, moves: bool) -> None:
     """Two statements word for word the same but for their value, seconds apart (facts sent one after
     another): the later one first, neither ended."""
-    older = _alike_hit(1, old, 2.0, 0.9, T1)
-    newer = _alike_hit(2, new, 1.0, 0.8, T1 + dt.timedelta(seconds=2))
+    older = alike_hit(1, old, 2.0, 0.9, T1)
+    newer = alike_hit(2, new, 1.0, 0.8, T1 + dt.timedelta(seconds=2))
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Who owns it?")
     assert [h.memory.id for h in ranked] == (
         [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
@@ -429,9 +412,9 @@ COMMUTE_NEW = "I bike to work now, it takes 25 minutes."
 def test_a_hit_about_as_close_to_the_query_as_the_best_is_returned_though_the_fusion_clipped_it() -> None:
     """Of a list of two hits the z-score fusion leaves the lower one 0: when its cosine to the query is within
     ``NEAR_BEST`` of the best it keeps a trace and is returned after every scored hit; a farther one is not."""
-    best = _alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
-    near = _alike_hit(2, COMMUTE_NEW, 0.0, 0.86 - NEAR_BEST + 0.01, T2)
-    far = _alike_hit(3, "I renewed my passport.", 0.0, 0.86 - NEAR_BEST - 0.01, T2)
+    best = alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
+    near = alike_hit(2, COMMUTE_NEW, 0.0, 0.86 - NEAR_BEST + 0.01, T2)
+    far = alike_hit(3, "I renewed my passport.", 0.0, 0.86 - NEAR_BEST - 0.01, T2)
     kept = above_floor(lexical_traces([best, near, far]), 0.2)
     assert [h.memory.id for h in kept] == [best.memory.id, near.memory.id]
     assert 0 < kept[1].score.final < kept[0].score.final
@@ -450,8 +433,8 @@ def test_a_hit_about_as_close_to_the_query_as_the_best_is_returned_though_the_fu
 def test_two_values_recall_cannot_order_for_certain_are_undecided(
     new: str, below: float, paired: bool
 ) -> None:
-    older = _alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
-    newer = _alike_hit(2, new, 0.0, 0.86 - below, T2)
+    older = alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
+    newer = alike_hit(2, new, 0.0, 0.86 - below, T2)
     assert undecided([older, newer], "How do I commute?") == ([(0, 1)] if paired else [])
 
 
@@ -484,8 +467,8 @@ def test_an_undecided_change_ranks_newer_first_unless_the_templates_read_two_slo
 ) -> None:
     """Within :data:`CHANGE_MARGIN` of the older statement's cosine to the query, a newer one that says a change
     of no other thing is ordered first (nothing is ended); two slots the templates read stay as ranked."""
-    older = _alike_hit(1, old, 1.4, 0.86, T1)
-    newer = _alike_hit(2, new, 1.0, 0.86 - ANSWER_MARGIN - 0.02, T2)  # beyond the margin of answer_alike
+    older = alike_hit(1, old, 1.4, 0.86, T1)
+    newer = alike_hit(2, new, 1.0, 0.86 - ANSWER_MARGIN - 0.02, T2)  # beyond the margin of answer_alike
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Where do I go?")
     assert [h.memory.id for h in ranked] == (
         [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
@@ -494,9 +477,9 @@ def test_an_undecided_change_ranks_newer_first_unless_the_templates_read_two_slo
 
 
 def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> None:
-    older = _alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
-    newer = _alike_hit(2, COMMUTE_NEW, 1e-6, 0.81, T2)
-    other = _alike_hit(3, "I work from the Leeds office.", 0.5, 0.7, T1)
+    older = alike_hit(1, COMMUTE_OLD, 1.4, 0.86, T1)
+    newer = alike_hit(2, COMMUTE_NEW, 1e-6, 0.81, T2)
+    other = alike_hit(3, "I work from the Leeds office.", 0.5, 0.7, T1)
     texts: dict[uuid.UUID, str] = {}
     shown = undecided_values([older, other, newer], texts, "How do I commute?", "en")
     assert [h.memory.id for h in shown] == [older.memory.id, other.memory.id]
@@ -527,8 +510,8 @@ def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> No
 def test_a_change_told_after_its_reason_ranks_above_what_it_changed(
     old: str, new: str, query: str, moves: bool
 ) -> None:
-    older = _alike_hit(1, old, 1.4, 0.93, T1)
-    newer = _alike_hit(2, new, 0.0, 0.87, T2)
+    older = alike_hit(1, old, 1.4, 0.93, T1)
+    newer = alike_hit(2, new, 0.0, 0.87, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == (
         [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
@@ -539,16 +522,16 @@ def test_a_change_told_after_its_reason_ranks_above_what_it_changed(
 def test_a_move_out_told_after_its_reason_may_have_changed_where_she_lives() -> None:
     """搬出去 tells a change of where one lives, and 这学期 is when, not a thing of its own: the two statements are one
     line of the prompt, the older one first."""
-    older = _alike_hit(1, "我女儿在学校住的是四人间宿舍。", 1.4, 0.9, T1)
-    newer = _alike_hit(2, "她嫌室友太吵，这学期搬出去在学校旁边租了个单间。", 0.0, 0.87, T2)
+    older = alike_hit(1, "我女儿在学校住的是四人间宿舍。", 1.4, 0.9, T1)
+    newer = alike_hit(2, "她嫌室友太吵，这学期搬出去在学校旁边租了个单间。", 0.0, 0.87, T2)
     assert undecided([older, newer], "我女儿现在住哪？") == [(0, 1)]
 
 
 def test_a_question_the_user_asked_is_never_shown_as_a_value_that_may_have_changed() -> None:
     """A question states no value: it is not the older value of a "may have changed" line, though the statement
     said after it still ranks above it."""
-    asked = _alike_hit(1, "Do you know if my bus commute is quicker than cycling?", 1.4, 0.86, T1)
-    newer = _alike_hit(2, COMMUTE_NEW, 1.0, 0.84, T2)
+    asked = alike_hit(1, "Do you know if my bus commute is quicker than cycling?", 1.4, 0.86, T1)
+    newer = alike_hit(2, COMMUTE_NEW, 1.0, 0.84, T2)
     assert undecided([asked, newer], "How do I commute?") == [(0, 1)]  # read as such to order the two
     texts: dict[uuid.UUID, str] = {}
     shown = undecided_values([asked, newer], texts, "How do I commute?", "en")
@@ -562,9 +545,9 @@ def test_the_prompt_shows_the_older_of_two_alike_answers_as_said_earlier_not_as_
     """Two statements that answer the question alike, the newer one ranked first: the older one's line says it was
     said earlier (dated, no "until": nothing says it ended); the newer one and a hit of another subject are shown as
     they are. Not when the question asks for many values, nor when the newer statement adds one."""
-    newer = _alike_hit(2, "Ledgerline is handling my tax return this year.", 1.4, 0.86, T2)
-    older = _alike_hit(1, "Harriet Cole does my accounts.", 0.7, 0.87, T1)
-    other = _alike_hit(3, "I work from the Leeds office.", 0.5, 0.6, T1)
+    newer = alike_hit(2, "Ledgerline is handling my tax return this year.", 1.4, 0.86, T2)
+    older = alike_hit(1, "Harriet Cole does my accounts.", 0.7, 0.87, T1)
+    other = alike_hit(3, "I work from the Leeds office.", 0.5, 0.6, T1)
     ranked = newer_first([newer, older, other], TruthFacts(), {}, 0.95, "Who does my accounts?")
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id, other.memory.id]
     assert not any(is_outdated(h.memory) for h in ranked)
@@ -575,7 +558,7 @@ def test_the_prompt_shows_the_older_of_two_alike_answers_as_said_earlier_not_as_
     said_earlier(ranked, zh, "zh")
     assert zh[older.memory.id] == "此前：[2024-01-10 user] Harriet Cole does my accounts."
     many = newer_first([newer, older], TruthFacts(), {}, 0.95, "Who are my accountants?")
-    adds = _alike_hit(4, "I also added Ledgerline for my tax return.", 1.4, 0.86, T2)
+    adds = alike_hit(4, "I also added Ledgerline for my tax return.", 1.4, 0.86, T2)
     added = newer_first([adds, older], TruthFacts(), {}, 0.95, "Who does my accounts?")
     for hits in (many, added):
         shown: dict[uuid.UUID, str] = {}
@@ -588,7 +571,7 @@ def test_two_linked_statements_are_ordered_by_when_they_were_said_not_by_the_dat
     Thursday read as Feb 1): the one said later ranks first, whatever day its words name."""
 
     def said(i: int, content: str, final: float, named: dt.datetime, when: dt.datetime) -> SearchHit:
-        hit = _alike_hit(i, content, final, 0.93, named)
+        hit = alike_hit(i, content, final, 0.93, named)
         turn = TurnRef(uuid.UUID(int=100 + i), "s", i, "user", None, content, when)
         return dataclasses.replace(hit, turns=(turn,))
 
@@ -692,9 +675,7 @@ def _asked_and_answered(
         ),
         (question_turn,),
     )
-    reply = dataclasses.replace(
-        _alike_hit(3, answer, answer_final, answer_cosine, said), turns=(answer_turn,)
-    )
+    reply = dataclasses.replace(alike_hit(3, answer, answer_final, answer_cosine, said), turns=(answer_turn,))
     return question, reply
 
 
@@ -702,7 +683,7 @@ def test_an_answer_is_as_close_to_the_query_as_the_question_it_answers() -> None
     """ "Yes, it's 112 now." says little of the locker by itself; the assistant's question it answers ("Did they
     move your gym locker?") says what it is about. The answer is as close to the query as the question, so it
     ranks above the older statement of the locker, which it ends ("now")."""
-    old = _alike_hit(1, "My gym locker is number 58.", 1.4, 0.88, T1)
+    old = alike_hit(1, "My gym locker is number 58.", 1.4, 0.88, T1)
     question, answer = _asked_and_answered(
         "Did they move your gym locker?", 0.9, 0.91, "Yes, it's 112 now.", 0.5, 0.78
     )
@@ -759,8 +740,8 @@ def test_an_answer_is_as_close_to_the_query_as_the_question_it_answers() -> None
 def test_a_newer_value_of_a_persons_thing_or_dated_by_a_person_ranks_first(
     old: str, new: str, query: str, below: float
 ) -> None:
-    older = _alike_hit(1, old, 1.4, 0.88, T1)
-    newer = _alike_hit(2, new, 0.0, 0.88 - below, T2)
+    older = alike_hit(1, old, 1.4, 0.88, T1)
+    newer = alike_hit(2, new, 0.0, 0.88 - below, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
     assert not any(is_outdated(h.memory) for h in ranked)
@@ -806,8 +787,8 @@ def test_a_newer_value_of_a_persons_thing_or_dated_by_a_person_ranks_first(
     ],
 )
 def test_a_newer_value_that_names_someone_in_passing_ranks_first(old: str, new: str, query: str) -> None:
-    older = _alike_hit(1, old, 1.4, 0.90, T1)
-    newer = _alike_hit(2, new, 0.0, 0.90 - 0.03, T2)  # within the wide band
+    older = alike_hit(1, old, 1.4, 0.90, T1)
+    newer = alike_hit(2, new, 0.0, 0.90 - 0.03, T2)  # within the wide band
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
     assert not is_outdated(ranked[0].memory)  # the older one may be marked: 辞职 says the sales job ended
@@ -836,8 +817,8 @@ def test_a_newer_value_that_names_someone_in_passing_ranks_first(old: str, new: 
     ],
 )
 def test_a_newer_value_told_with_the_story_of_the_change_ranks_first(old: str, new: str, query: str) -> None:
-    older = _alike_hit(1, old, 1.4, 0.90, T1)
-    newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
+    older = alike_hit(1, old, 1.4, 0.90, T1)
+    newer = alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
 
@@ -855,8 +836,8 @@ def test_a_change_that_leaves_out_the_name_it_speaks_of_ranks_first() -> None:
         # 又 before a word of a notice or a change tells one more change, not one more value
         ("班车点挪到了B口对面的公交站。", "今天又通知，班车改在园区北门上车了。", "公司班车在哪上车？"),
     ):
-        older = _alike_hit(1, old, 1.4, 0.90, T1)
-        newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
+        older = alike_hit(1, old, 1.4, 0.90, T1)
+        newer = alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
         ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
         assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id], new
 
@@ -888,8 +869,8 @@ def test_a_newer_answer_that_may_hold_beside_the_older_ranks_first_and_ends_noth
 ) -> None:
     """Two answers alike of a relation that may hold many values are put in time order; neither is marked outdated,
     since both may stay true."""
-    older = _alike_hit(1, old, 1.4, 0.90, T1)
-    newer = _alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
+    older = alike_hit(1, old, 1.4, 0.90, T1)
+    newer = alike_hit(2, new, 0.0, 0.90 - 0.02, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
     assert not any(is_outdated(h.memory) for h in ranked) and not answered_later(ranked[0].memory)
@@ -899,8 +880,8 @@ def test_a_newer_answer_that_may_hold_beside_the_older_ranks_first_and_ends_noth
 def test_a_question_for_many_values_shows_no_older_answer_as_said_earlier() -> None:
     """Asked for many values ("Which teams do I support?"), two answers alike are put in time order, and neither is
     shown as said earlier."""
-    older = _alike_hit(1, "I'm a Manchester United fan.", 1.4, 0.90, T1)
-    newer = _alike_hit(2, "After all these years I switched to supporting Brighton.", 0.0, 0.88, T2)
+    older = alike_hit(1, "I'm a Manchester United fan.", 1.4, 0.90, T1)
+    newer = alike_hit(2, "After all these years I switched to supporting Brighton.", 0.0, 0.88, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Which teams do I support?")
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
     assert not any(answered_later(h.memory) or is_outdated(h.memory) for h in ranked)
@@ -908,16 +889,16 @@ def test_a_question_for_many_values_shows_no_older_answer_as_said_earlier() -> N
 
 def test_two_aunts_told_apart_by_their_number_are_two_people() -> None:
     """二姨 and 三姨 are two people: 我三姨爱跳广场舞 says nothing of 我二姨's hobby."""
-    older = _alike_hit(1, "我二姨爱唱越剧。", 1.4, 0.90, T1)
-    newer = _alike_hit(2, "我三姨爱跳广场舞。", 0.0, 0.90 - 0.02, T2)
+    older = alike_hit(1, "我二姨爱唱越剧。", 1.4, 0.90, T1)
+    newer = alike_hit(2, "我三姨爱跳广场舞。", 0.0, 0.90 - 0.02, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "我二姨有什么爱好？")
     assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
 
 
 def test_a_new_title_said_by_its_initials_is_another_thing() -> None:
     """ "Our new CFO is Marco Ruiz" opens on another title than the CTO asked about: it stays below."""
-    older = _alike_hit(1, "Our CTO is Dana Levi.", 1.4, 0.87, T1)
-    newer = _alike_hit(2, "Our new CFO is Marco Ruiz.", 0.0, 0.85, T2)
+    older = alike_hit(1, "Our CTO is Dana Levi.", 1.4, 0.87, T1)
+    newer = alike_hit(2, "Our new CFO is Marco Ruiz.", 0.0, 0.85, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Who is our CTO?")
     assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
     assert undecided(ranked, "Who is our CTO?") == []
@@ -949,8 +930,8 @@ def test_a_new_title_said_by_its_initials_is_another_thing() -> None:
     ],
 )
 def test_a_newer_turn_that_states_no_value_stays_below(old: str, new: str, query: str) -> None:
-    older = _alike_hit(1, old, 1.4, 0.87, T1)
-    newer = _alike_hit(2, new, 0.0, 0.87 - 0.05, T2)
+    older = alike_hit(1, old, 1.4, 0.87, T1)
+    newer = alike_hit(2, new, 0.0, 0.87 - 0.05, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
 
@@ -965,8 +946,8 @@ def test_a_newer_turn_that_states_no_value_stays_below(old: str, new: str, query
     ],
 )
 def test_a_person_in_the_first_clause_is_still_another_subject(old: str, new: str) -> None:
-    older = _alike_hit(1, old, 1.4, 0.90, T1)
-    newer = _alike_hit(2, new, 0.0, 0.90 - 0.03, T2)
+    older = alike_hit(1, old, 1.4, 0.90, T1)
+    newer = alike_hit(2, new, 0.0, 0.90 - 0.03, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "")
     assert [h.memory.id for h in ranked] == [older.memory.id, newer.memory.id]
 
@@ -974,7 +955,7 @@ def test_a_person_in_the_first_clause_is_still_another_subject(old: str, new: st
 def test_an_answer_names_what_the_question_it_answers_names() -> None:
     """ "Yes, but I upped it to £450." names no ISA, but answers "Are you still paying into your ISA?": the query's
     name does not keep it apart from "I'm putting £300 a month into my ISA.", and it ranks first."""
-    old = _alike_hit(1, "I'm putting £300 a month into my ISA.", 1.4, 0.88, T1)
+    old = alike_hit(1, "I'm putting £300 a month into my ISA.", 1.4, 0.88, T1)
     question, answer = _asked_and_answered(
         "Are you still paying into your ISA?", 0.2, 0.86, "Yes, but I upped it to £450.", 0.5, 0.80
     )
@@ -986,7 +967,7 @@ def test_an_answer_names_what_the_question_it_answers_names() -> None:
 def test_an_episode_the_user_told_is_ordered_with_the_statements_it_answers_alike() -> None:
     """On ingest, "We've booked the Padstow cottage for 12-19 August" may be kept as an event; a later word of
     its dates ("Ended up with 19-26 August for Padstow …") still ranks first."""
-    older = _alike_hit(
+    older = alike_hit(
         1,
         "We've booked the Padstow cottage for 12-19 August.",
         2.8,
@@ -994,7 +975,7 @@ def test_an_episode_the_user_told_is_ordered_with_the_statements_it_answers_alik
         T1,
         memory_type=MemoryType.EPISODIC,
     )
-    newer = _alike_hit(2, "Ended up with 19-26 August for Padstow, the owners double-booked.", 0.0, 0.857, T2)
+    newer = alike_hit(2, "Ended up with 19-26 August for Padstow, the owners double-booked.", 0.0, 0.857, T2)
     ranked = newer_first(
         [older, newer], TruthFacts(), {}, 0.95, "Which dates is our Padstow cottage booked for?"
     )
@@ -1023,8 +1004,8 @@ def test_an_episode_the_user_told_is_ordered_with_the_statements_it_answers_alik
     ],
 )
 def test_a_thing_of_ours_and_what_we_do_are_the_speakers_group(old: str, new: str, moves: bool) -> None:
-    older = _alike_hit(1, old, 1.4, 0.87, T1)
-    newer = _alike_hit(2, new, 0.0, 0.87 - 0.03, T2)
+    older = alike_hit(1, old, 1.4, 0.87, T1)
+    newer = alike_hit(2, new, 0.0, 0.87 - 0.03, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "")
     assert [h.memory.id for h in ranked] == (
         [newer.memory.id, older.memory.id] if moves else [older.memory.id, newer.memory.id]
@@ -1092,8 +1073,8 @@ def test_a_newer_statement_of_another_thing_than_the_one_asked_is_not_put_first(
     """The query says which thing it asks about: a newer statement that opens on a thing of its own and leaves out
     the older one's thing the query names is not paired with the older one, whatever paired them (here a link
     the write side made, and vectors as close as near-duplicates)."""
-    older = _alike_hit(1, old, 1.5, 0.9, T1)
-    newer = _alike_hit(2, new, 1.0, 0.89, T2)
+    older = alike_hit(1, old, 1.5, 0.9, T1)
+    newer = alike_hit(2, new, 1.0, 0.89, T2)
     vectors = {older.memory.id: np.array([1.0, 0.0]), newer.memory.id: np.array([0.99, 0.02])}
     facts = TruthFacts(links=[(older.memory.id, newer.memory.id)])
     ranked = newer_first([older, newer], facts, vectors, 0.95, query)
@@ -1126,8 +1107,8 @@ def test_a_newer_answer_told_with_its_story_ranks_first_from_0_07_below(
 ) -> None:
     """0.07 below the older one's cosine to the query (beyond session 20's 0.05, within :data:`WIDE_ANSWER_MARGIN`),
     a newer statement that answers alike ranks first, unless it opens on another thing than the one asked."""
-    older = _alike_hit(1, old, 1.4, 0.92, T1)
-    newer = _alike_hit(2, new, 0.0, 0.85, T2)
+    older = alike_hit(1, old, 1.4, 0.92, T1)
+    newer = alike_hit(2, new, 0.0, 0.85, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
 
@@ -1135,8 +1116,8 @@ def test_a_newer_answer_told_with_its_story_ranks_first_from_0_07_below(
 def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
     """Asked for every value ("Which magazines do I subscribe to?"), recall marks no older statement as ended, shows
     no pair as undecided and none as said earlier: each value is an answer."""
-    older = _alike_hit(1, "I subscribe to The Economist.", 1.4, 0.86, T1)
-    newer = _alike_hit(2, "I switched my subscription to the New Yorker now.", 1.0, 0.86, T2)
+    older = alike_hit(1, "I subscribe to The Economist.", 1.4, 0.86, T1)
+    newer = alike_hit(2, "I switched my subscription to the New Yorker now.", 1.0, 0.86, T2)
     many = "Which magazines do I subscribe to?"
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, many)
     assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
@@ -1225,8 +1206,8 @@ def test_a_change_told_in_one_clause_of_a_turn_ranks_newer_first(
     """``text.slot_frames.change_clauses``: the clause of a turn that says the change is read as the newer statement,
     for a turn longer than one statement (the rest of the day told around it) or one that gives its reason first:
     the pair is undecided (a line to ask the user about) and put in time order."""
-    older = _alike_hit(1, old, 1.4, 0.88, T1)
-    newer = _alike_hit(2, new, 1.0, 0.88 - 0.05, T2)  # beyond ANSWER_MARGIN, within CHANGE_MARGIN
+    older = alike_hit(1, old, 1.4, 0.88, T1)
+    newer = alike_hit(2, new, 1.0, 0.88 - 0.05, T2)  # beyond ANSWER_MARGIN, within CHANGE_MARGIN
     assert undecided([older, newer], query) == ([(0, 1)] if moves else [])
     if moves:
         ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
@@ -1287,9 +1268,9 @@ def test_a_newer_longer_account_moves_into_the_first_statements_place(
 ) -> None:
     """No rule read the pair; the newer statement, told at least :data:`LONGER_ACCOUNT` times as long, of the
     same people and the thing asked, takes the first statement's place and score; the hits between move down."""
-    first = _alike_hit(1, old, 1.4, 0.9, T1)
-    between = _alike_hit(3, "The vet is on Mill Lane.", 1.0, 0.8, T1, memory_type=MemoryType.TRAIT)
-    later = _alike_hit(2, new, 0.7, 0.86, T2)
+    first = alike_hit(1, old, 1.4, 0.9, T1)
+    between = alike_hit(3, "The vet is on Mill Lane.", 1.0, 0.8, T1, memory_type=MemoryType.TRAIT)
+    later = alike_hit(2, new, 0.7, 0.86, T2)
     ranked = newer_account_first([first, between, later], query)
     assert [h.memory.id.int for h in ranked] == ([2, 1, 3] if moves else [1, 3, 2])
     assert [h.score.final for h in ranked] == [1.4, 1.0, 0.7]  # the scores stay with the places
@@ -1299,8 +1280,8 @@ def test_a_newer_longer_account_moves_into_the_first_statements_place(
 
 def test_an_older_longer_account_does_not_move() -> None:
     """Only a later statement is a newer account: told first, the longer one stays where it ranks."""
-    first = _alike_hit(1, DOG_OLD, 1.4, 0.9, T2)
-    earlier = _alike_hit(2, DOG_NEW, 0.7, 0.86, T1)
+    first = alike_hit(1, DOG_OLD, 1.4, 0.9, T2)
+    earlier = alike_hit(2, DOG_NEW, 0.7, 0.86, T1)
     assert [h.memory.id.int for h in newer_account_first([first, earlier], "Who walks our dog?")] == [1, 2]
 
 
@@ -1321,8 +1302,8 @@ def test_an_older_longer_account_does_not_move() -> None:
 def test_a_newer_account_needs_a_question_a_pause_and_the_questions_closeness(
     query: str, near_new: float, said: dt.datetime, moves: bool
 ) -> None:
-    first = _alike_hit(1, DOG_OLD, 1.4, 0.9, T1)
-    later = _alike_hit(2, DOG_NEW, 0.7, near_new, said)
+    first = alike_hit(1, DOG_OLD, 1.4, 0.9, T1)
+    later = alike_hit(2, DOG_NEW, 0.7, near_new, said)
     assert [h.memory.id.int for h in newer_account_first([first, later], query)] == (
         [2, 1] if moves else [1, 2]
     )
@@ -1344,13 +1325,13 @@ def test_a_newer_account_of_the_value_ranks_first_through_the_public_api(memory:
 def test_the_prompt_shows_the_statement_a_newer_account_moved_past_as_said_earlier() -> None:
     """The newer account is the line shown as current; the older one is dated, not said to have ended
     (``prompt_truth.said_earlier``). Not when the newer one puts one more value beside it (又, "also")."""
-    first = _alike_hit(1, PIANO_OLD, 1.4, 0.9, T1)
-    told = _alike_hit(2, "今年暑假刚过了六级，老师说明年可以冲一冲八级。", 0.7, 0.86, T2)
+    first = alike_hit(1, PIANO_OLD, 1.4, 0.9, T1)
+    told = alike_hit(2, "今年暑假刚过了六级，老师说明年可以冲一冲八级。", 0.7, 0.86, T2)
     texts: dict[uuid.UUID, str] = {}
     shown = said_earlier(newer_account_first([first, told], PIANO_QUESTION), texts, "zh")
     assert [h.memory.id.int for h in shown] == [2, 1] and list(texts) == [first.memory.id]
     assert texts[first.memory.id] == f"此前：[2024-01-10] {PIANO_OLD}"
-    one_more = _alike_hit(2, PIANO_NEW, 0.7, 0.86, T2)
+    one_more = alike_hit(2, PIANO_NEW, 0.7, 0.86, T2)
     texts = {}
     shown = said_earlier(newer_account_first([first, one_more], PIANO_QUESTION), texts, "zh")
     assert [h.memory.id.int for h in shown] == [2, 1] and texts == {}
@@ -1384,7 +1365,7 @@ def test_a_newer_account_moves_one_hit_up_and_keeps_every_hit_and_score(
     """Whatever the hits: the same hits come back, the scores stay in their places, at most one hit moves up
     and no other hit changes its order."""
     hits = [
-        _alike_hit(i + 1, text, 2.0 - i * 0.1, 0.8, T1 + dt.timedelta(days=days), memory_type=kind)
+        alike_hit(i + 1, text, 2.0 - i * 0.1, 0.8, T1 + dt.timedelta(days=days), memory_type=kind)
         for i, (text, days, kind) in enumerate(said)
     ]
     out = newer_account_first(hits, query)
@@ -1404,8 +1385,8 @@ def test_a_story_that_adds_another_thing_as_well_shows_the_value_it_moved_past_a
         "Mad few days. The car failed its MOT, the kids had a bug, and the practice wrote to say my physio "
         "sessions move to Friday mornings from next month, so I will have to swap my shift as well."
     )
-    first = _alike_hit(1, old, 1.4, 0.9, T1)
-    told = _alike_hit(2, story, 0.7, 0.86, T2)
+    first = alike_hit(1, old, 1.4, 0.9, T1)
+    told = alike_hit(2, story, 0.7, 0.86, T2)
     texts: dict[uuid.UUID, str] = {}
     shown = said_earlier(newer_account_first([first, told], "When are my physio sessions?"), texts, "en")
     assert [h.memory.id.int for h in shown] == [2, 1] and list(texts) == [first.memory.id]
@@ -1425,8 +1406,8 @@ def test_a_correction_among_the_hits_ranks_first_and_ends_what_it_takes_back(
     """Episodes are never ended by the write (append-only), nor statements stored before corrections were
     read: recall reads a correction among its hits (``truth.corrections``) and puts it first, the older one
     outdated until the correction was said."""
-    said = _alike_hit(1, "我侄子的生日宴定在周六中午。", 1.4, 0.94, T1, memory_type=MemoryType.EPISODIC)
-    correction = _alike_hit(
+    said = alike_hit(1, "我侄子的生日宴定在周六中午。", 1.4, 0.94, T1, memory_type=MemoryType.EPISODIC)
+    correction = alike_hit(
         2,
         "我弄错了，嫂子说是周日中午，周六他们要去医院陪老人。",
         0.7,
@@ -1436,7 +1417,7 @@ def test_a_correction_among_the_hits_ranks_first_and_ends_what_it_takes_back(
     )
     hits = [said, correction]
     if between is not None:
-        hits.append(_alike_hit(3, "我下午要去银行办卡。", 0.5, 0.6, T1 + between))
+        hits.append(alike_hit(3, "我下午要去银行办卡。", 0.5, 0.6, T1 + between))
     ranked = newer_first(hits, TruthFacts(), {}, 0.95, "我侄子的生日宴是哪天？")
     assert [h.memory.id.int for h in ranked][:2] == ([2, 1] if corrected else [1, 2])
     assert is_outdated(ranked[1].memory) is corrected
@@ -1465,8 +1446,8 @@ def test_a_new_holder_of_a_role_asked_who_ranks_first_and_ends_the_older(
 ) -> None:
     """Asked who holds a role, a newer statement that another person holds it ranks first, and the older holder
     is marked outdated by recall (``truth.new_holders``); the rest stays as the fusion ranked it."""
-    older = _alike_hit(1, "Wilf plays top board for the chess club.", 1.4, 0.86, T1)
-    newer = _alike_hit(2, new, 0.6, 0.70, T2)
+    older = alike_hit(1, "Wilf plays top board for the chess club.", 1.4, 0.86, T1)
+    newer = alike_hit(2, new, 0.6, 0.70, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
     assert is_outdated(ranked[1].memory) is moves
@@ -1498,8 +1479,8 @@ def test_a_newer_statement_of_the_contrasting_thing_stays_below_the_one_asked(
 ) -> None:
     """The query names one of two contrasting words (``text.contrasts``); the newer statement says the other: it is
     no newer value of the thing asked, and the older one is neither moved nor shown as said earlier."""
-    older = _alike_hit(1, old, 1.4, 0.88, T1)
-    newer = _alike_hit(2, new, 0.0, 0.86, T2)
+    older = alike_hit(1, old, 1.4, 0.88, T1)
+    newer = alike_hit(2, new, 0.0, 0.86, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id.int for h in ranked] == [1, 2]
     assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
@@ -1533,8 +1514,8 @@ def test_a_newer_statement_of_the_contrasting_thing_stays_below_the_one_asked(
 def test_a_new_holder_told_after_what_became_of_the_older_ranks_first(
     query: str, old: str, new: str, moves: bool
 ) -> None:
-    older = _alike_hit(1, old, 1.4, 0.91, T1)
-    newer = _alike_hit(2, new, 0.0, 0.89, T2)
+    older = alike_hit(1, old, 1.4, 0.91, T1)
+    newer = alike_hit(2, new, 0.0, 0.89, T2)
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
     assert is_outdated(ranked[1].memory) is moves
@@ -1545,15 +1526,15 @@ def test_a_value_said_before_a_replaced_one_ranks_below_the_last_and_is_shown_as
     answers like the middle one; the first ranks below the last and is marked outdated until the middle was said
     (``truth._chained``)."""
     t3 = T2 + dt.timedelta(days=60)
-    first = _alike_hit(1, "I'm fostering a three-legged whippet called Minty.", 1.7, 0.847, T1)
-    last = _alike_hit(
+    first = alike_hit(1, "I'm fostering a three-legged whippet called Minty.", 1.7, 0.847, T1)
+    last = alike_hit(
         2,
         "Bruno's been adopted too — the rescue's just dropped off an elderly beagle called Tilly.",
         0.0,
         0.844,
         t3,
     )
-    middle = _alike_hit(
+    middle = alike_hit(
         3, "Minty's found a home; my foster at the moment is a deaf Staffie called Bruno.", 0.0, 0.845, T2
     )
     facts = TruthFacts(outdated={middle.memory.id: Outdated(last.memory.id, t3, last.memory.id)})

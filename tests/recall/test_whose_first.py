@@ -4,29 +4,16 @@ someone else (issue 21 item 2)."""
 from __future__ import annotations
 
 import datetime as dt
-import uuid
 
 import pytest
 
 from neuromem import Memory
 from neuromem.recall.whose_first import asked_of_first
-from neuromem.types import MemoryRecord, MemoryType, ScoreBreakdown, SearchHit
 from tests.conftest import base_settings, fresh_database
+from tests.recall.helpers import alike_hit
 
 T1 = dt.datetime(2024, 1, 10, 9, 0, tzinfo=dt.UTC)
 T2 = dt.datetime(2024, 3, 5, 9, 0, tzinfo=dt.UTC)
-
-
-def _hit(i: int, content: str, final: float, cosine: float, said: dt.datetime = T1) -> SearchHit:
-    record = MemoryRecord(
-        id=uuid.UUID(int=i),
-        user_id="u",
-        memory_type=MemoryType.FACT,
-        content=content,
-        created_at=said,
-        valid_at=said,
-    )
-    return SearchHit(record, ScoreBreakdown(final, 0, 0, 0, final, {"vector": 1}, {"score_vector": cosine}))
 
 
 @pytest.mark.parametrize(
@@ -59,7 +46,7 @@ def _hit(i: int, content: str, final: float, cosine: float, said: dt.datetime = 
 def test_a_statement_about_the_one_asked_moves_above_one_about_someone_else(
     query: str, other: str, own: str, moves: bool
 ) -> None:
-    hits = [_hit(1, other, 1.0, 0.84, T2), _hit(2, own, 0.5, 0.82, T1)]
+    hits = [alike_hit(1, other, 1.0, 0.84, T2), alike_hit(2, own, 0.5, 0.82, T1)]
     ranked = asked_of_first(hits, query)
     assert [h.memory.id.int for h in ranked] == ([2, 1] if moves else [1, 2])
     assert [h.score.final for h in ranked] == [1.0, 0.5]  # the places keep their scores
@@ -68,8 +55,8 @@ def test_a_statement_about_the_one_asked_moves_above_one_about_someone_else(
 def test_a_statement_far_less_close_to_the_query_does_not_move() -> None:
     """Beyond ``NEAR_BEST`` below the other statement's cosine, the fusion's order stands."""
     hits = [
-        _hit(1, "My mum's parked round the back on level 1.", 1.0, 0.90),
-        _hit(2, "I parked at work.", 0.2, 0.70),
+        alike_hit(1, "My mum's parked round the back on level 1.", 1.0, 0.90, T1),
+        alike_hit(2, "I parked at work.", 0.2, 0.70, T1),
     ]
     assert [h.memory.id.int for h in asked_of_first(hits, "Where did I park?")] == [1, 2]
 
