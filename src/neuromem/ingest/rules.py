@@ -39,8 +39,6 @@ MIN_STATEMENT_CHARS = 4
 MIN_STATEMENT_WORDS = 2
 MAX_ANSWER_CHARS = 40  # a longer reply to a question is read on its own
 
-_SENTENCE = re.compile(r"[^。！？!?；;\n]+(?:[。！？!?；;]+|\n|$)|[^.\n]+(?:\.(?=\s|$))")
-
 _SMALL_TALK = re.compile(
     r"^(?:(?:hi|hello|hey|yo|good (?:morning|afternoon|evening|night)|thanks?(?: you)?(?: so much| a lot)?|thx|"
     r"ok(?:ay)?|sure|yes|yeah|yep|no|nope|cool|great|nice|awesome|got it|i see|lol|haha+|bye|see you|"
