@@ -30,6 +30,7 @@ from bench.updates import (
     FRESH13,
     FRESH14,
     FRESH15,
+    FRESH16,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -140,6 +141,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH13_SETS, 1500, FRESH13),
         (module.FRESH14_SETS, 1600, FRESH14),
         (module.FRESH15_SETS, 1700, FRESH15),
+        (module.FRESH16_SETS, 1800, FRESH16),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -164,6 +166,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH13, 1500, 1599),
         (FRESH14, 1600, 1699),
         (FRESH15, 1700, 1799),
+        (FRESH16, 1800, 1899),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -64,6 +64,8 @@ FRESH14_OUT = Path(__file__).with_name("update_pairs_fresh14.jsonl")
 FRESH14_FROM = 1600  # the fourteenth fresh set's first record number
 FRESH15_OUT = Path(__file__).with_name("update_pairs_fresh15.jsonl")
 FRESH15_FROM = 1700  # the fifteenth fresh set's first record number
+FRESH16_OUT = Path(__file__).with_name("update_pairs_fresh16.jsonl")
+FRESH16_FROM = 1800  # the sixteenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -2839,6 +2841,151 @@ FRESH15_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A sixteenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it), for
+# ``update_pairs_fresh16.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1800.
+# fmt: off
+FRESH16_EN_UPDATES = [
+    (1, "I'm on the waiting list for a narrowboat mooring at Hebden Bridge, number 40-something last I heard.|Canal & River Trust rang: I've jumped to number 6 on the list — a few people ahead of me sold up.", "Where am I on the mooring waiting list?", "number 6", "40-something"),
+    (3, "Our Freddie's learning the trumpet with Mr Okafor at school.|A:How's Freddie getting on with the trumpet?|Ugh, he's packed it in, says his lips hurt. He does drum lessons at the music centre on Saturdays instead, God help our ears.", "What instrument is Freddie learning now?", "drum", "trumpet"),
+    (1, "I've not ridden a horse since I came off at fifteen and broke my collarbone.|Guess who's back in the saddle — lessons every Saturday at Brook Farm since Easter, and I'm loving it.", "Do I ride horses these days?", "lessons every Saturday", "not ridden a horse"),
+    (3, "My brother-in-law Gareth — Gaz to everyone — drives for Stagecoach, the 43 route mostly.|Gaz is off the buses: passed his HGV and does the Tesco runs up to Daventry now.", "Who does Gareth drive for these days?", "Tesco", "Stagecoach"),
+    (1, "Our wedding anniversary's the 21st of September.|Oops — Dev just corrected me, it's the 19th. Apparently that's why he always books the restaurant before I expect.", "What date is our anniversary?", "19th", "21st"),
+    (1, "I'm in the Leeds office, third floor, hot-desking with the data team.|A:Still up on the third floor in Leeds?|Same building, but they've moved the data team down to the second, so that's me now — nearer the canteen at least.", "Which floor of the Leeds office am I on?", "second", "third"),
+    (3, "Priya's doing her nursing placement at St Thomas'.|Catch-up time: Grandad's new hip is doing great, the kitchen fitters finally turned up, Priya's been moved from St Thomas' to a placement on the renal ward at King's College Hospital, and we've booked Cornwall for August.", "Where is Priya doing her nursing placement now?", "King's College", "St Thomas'"),
+    (1, "My commute's 55 minutes each way on the Northern line.|Since the office moved to King's Cross it's a 20-minute walk door to door, no Tube at all.", "What's my journey to work like these days?", "20-minute walk", "55 minutes"),
+    (3, "The bakery on Church Street is called Crumbs.|Crumbs changed hands in the spring — the new owners have renamed it Proper Loaf, same sourdough though.", "What's the bakery on Church Street called now?", "Proper Loaf", "Crumbs"),
+    (1, "I'm on the committee of the residents' association.|A:Are you still on the residents' committee?|Not any more, I quit after the row about the parking permits. Life's too short.", "Am I on the residents' association committee?", "quit", "on the committee"),
+    (3, "The book club meets the first Monday of the month.|Book club's switched to the last Thursday so Siân can make it.|Siân's dropped out anyway, so we're on second Wednesdays now — don't ask.", "When does the book club meet?", "second Wednesdays", "last Thursday"),
+    (1, "I bank with Barclays, have done since uni.|Finally got fed up with the branch shutting and moved everything over to Monzo; the Barclays account's closed.", "Who do I bank with?", "Monzo", "Barclays"),
+    (3, "Mum's on the waiting list for a knee replacement at the Royal Berkshire.|A:Any word on your mum's knee op?|She went private in the end — had it done at the Nuffield in Reading last week, up and about already.", "Where did Mum have her knee op?", "Nuffield", "Royal Berkshire"),
+    (1, "My usual at the barber's is a skin fade.|Growing it out for the wedding, so it's just a scissor tidy-up on top these days.", "What haircut do I get now?", "scissor tidy-up", "skin fade"),
+    (3, "Our rabbit Clementine gets Burgess Excel nuggets.|Clementine's vet wants her on hay only plus a handful of greens — no more nuggets, she's got a bit tubby.", "What does Clementine eat now?", "hay only", "Burgess"),
+    (1, "My landline's 01632 960 418.|We've had the landline cut off, nobody rang it but scammers. Just use my mobile, 07700 900 316.", "What number should people ring me on?", "07700 900 316", "01632 960 418"),
+    (3, "The carpet fitter's booked for the 3rd, in the afternoon.|My mistake — he's down for the 5th. The 3rd was the electrician.", "When's the carpet fitter coming?", "5th", "3rd"),
+    (1, "I'm a barista at the Costa in the station.|Still Costa, but I'm shift supervisor now at the one on the high street — more money, fewer commuters.", "Which Costa do I work at?", "high street", "station"),
+    (3, "Kemi does her Saturday ballet at the church hall on Elm Road.|A:Is Kemi still doing ballet at the church hall?|Still ballet, but the class has moved into the new studio above the Co-op — much nicer floor.", "Where does Kemi do her ballet now?", "above the Co-op", "church hall"),
+    (1, "I'm on Ozempic for my weight.|Packed in the Ozempic over the summer — the nausea was unbearable, and the pharmacy never had it in stock anyway.", "Am I taking anything for my weight?", "Packed in", "on Ozempic"),
+    (3, "Nana Bet lives in the bungalow on Sycamore Close.|Nana's gone into Ashdown House, the care home by the park; she'd had one fall too many on her own.", "Where does Nana Bet live now?", "Ashdown House", "Sycamore Close"),
+    (1, "I'm doing a part-time MA in History at Birkbeck.|A:How's the MA going?|I've deferred it a year — new baby, no sleep. I'll pick it back up next October.", "Am I studying for my MA at the moment?", "deferred", "doing a part-time MA"),
+    (3, "Parking at the station is £6.40 a day.|They've bumped station parking up to £7.90. Daylight robbery.", "How much is a day's parking at the station?", "£7.90", "£6.40"),
+    (1, "My Zoom account's under rosalind.fenn@gmail.com.|Moved the Zoom account to my work address, rosa@harbourlane.co.uk, now the company's paying for it.", "Which email is my Zoom account under?", "rosa@harbourlane.co.uk", "rosalind.fenn@gmail.com"),
+    (3, "Our vicar is Reverend Alison Marsh.|Alison's retired, so the curate, Tom Bright, is covering for now.|Bishop's announced the new vicar: a Reverend Kofi Asante, from a parish in Croydon — licensed last Sunday.", "Who is our vicar now?", "Asante", "Bright"),
+    (1, "I do 30 minutes on the rowing machine every morning.|A:Still rowing every morning?|Upped it to 45 — training for the charity row in March.", "How long do I row each morning?", "45", "30 minutes"),
+    (1, "My sister Rhiannon holds the spare key to my flat.|Rhiannon's moved to Auckland — a bit far to let me in if I'm locked out — so the spare key's with my neighbour Tobias now.", "Who has the spare key to my flat?", "Tobias", "Rhiannon"),
+    (3, "Our telly's a Panasonic plasma, older than the kids.|The plasma finally gave up during the Euros final, so we've got a 55-inch LG OLED now.", "What make is our TV?", "LG OLED", "Panasonic"),
+    (1, "Everyone at work calls me Bobby.|I've asked the team to stop with the Bobby thing. It's Rob from now on, I'm thirty-five.", "What do I want to be called at work?", "Rob", "Bobby"),
+    (3, "My son's girlfriend is a girl called Amber from his sixth form.|A:Is your son still with Amber?|No, that fizzled out over the summer. He's seeing someone from his uni course now, Jess — lovely girl.", "Who is my son's girlfriend?", "Jess", "Amber"),
+]
+FRESH16_ZH_UPDATES = [
+    (1, "我在美团上跑外卖，专送，一天跑十个钟头。|外卖不跑了，腰受不了，托老乡进了个物流园开叉车。", "我现在干什么活？", "叉车", "外卖"),
+    (3, "我妹在杭州一家直播公司当运营。|助手:你妹还在杭州做直播运营吗？|她辞职回老家考了编，现在在镇上的卫生院做会计。", "我妹现在在哪上班？", "卫生院", "直播公司"),
+    (1, "我的医保卡密码是六个八。|哦不对，我上次去药店改过，现在是我生日，0917。", "我的医保卡密码是多少？", "0917", "六个八"),
+    (3, "我们家老二小名叫豆豆，在读幼儿园中班。|豆豆九月升大班了，换了个班主任，姓刘。", "豆豆现在读幼儿园哪个班？", "大班", "中班"),
+    (1, "我每天晚上都要喝二两白酒，不喝睡不着。|我现在一滴酒都不沾了，上个月血压飙到一百八，吓得我把家里的酒全送人了。", "我现在还喝白酒吗？", "一滴酒都不沾", "二两"),
+    (3, "我们公司在软件园二期，十二号楼。|公司搬了，搬到了软件园三期，楼层高了不少，在二十三楼。", "我们公司现在在软件园几期？", "三期", "二期"),
+    (1, "我闺女的钢琴课是在家附近的琴行上的，一节课两百。|跟你念叨几句：这周我妈住院了，还好不严重；老公出差去了西安；闺女的钢琴课换到了少年宫，老师是音乐学院退休的教授，一节课三百，贵是贵了点但是值；家里的洗衣机也坏了，真是事多。", "我闺女现在在哪上钢琴课？", "少年宫", "琴行"),
+    (3, "我们小区物业费是一块八一平。|业委会开了会，物业费涨到两块二了，好多人不乐意。", "我们小区物业费现在多少？", "两块二", "一块八"),
+    (1, "我在驾校练科目二，教练姓黄。|助手:科目二练得怎么样？|科目二上周已经过了，现在在练科目三，换了个姓周的教练带路考。", "我现在学车的教练姓什么？", "姓周", "姓黄"),
+    (3, "我爸的降压药原来吃的是硝苯地平。|医生给换成了氨氯地平。|吃氨氯地平脚踝老肿，这回又换成了厄贝沙坦，一天一片。", "我爸现在吃什么降压药？", "厄贝沙坦", "氨氯地平"),
+    (1, "我住在望京的花家地小区，三号楼。|还在花家地，不过换了个单元，搬到了七号楼，朝南的。", "我住花家地几号楼？", "七号楼", "三号楼"),
+    (3, "我们村小学的校车是一辆旧的金杯。|县里给换了一辆新的宇通校车，黄色的，座位上还有安全带。", "我们村小学现在的校车是什么车？", "宇通", "金杯"),
+    (1, "我一直用的是移动的号，套餐一个月一百二十八。|套餐降成了五十八的，号还是移动的，流量够我用了。", "我手机套餐现在一个月多少钱？", "五十八", "一百二十八"),
+    (3, "我二舅在老家养了两百多只鸡。|助手:你二舅的养鸡场还开着吗？|不养了，前年闹鸡瘟死了一大半，他干脆全卖了，现在在县城给人看大门。", "我二舅现在做什么？", "看大门", "两百多只鸡"),
+    (1, "我的航班是明天早上八点五十的，东航MU5138。|搞错了，是国航的CA1501，时间还是八点五十。", "我明天坐的是哪个航班？", "CA1501", "MU5138"),
+    (3, "我们组长是老马。|老马调走了，新来的组长是个九零后，大家都叫她小颜。", "我们组现在的组长是谁？", "小颜", "老马"),
+    (1, "我体重一百六十斤。|半年没吃晚饭，现在一百三十八斤了，衣服全得换。", "我现在多少斤？", "一百三十八", "一百六十"),
+    (3, "我家的狗叫旺财，平时睡在院子里的狗窝。|天冷了，旺财现在睡在厨房的纸箱里，我妈心疼它。", "旺财现在睡在哪？", "厨房", "狗窝"),
+    (1, "我在准备考研，报的是北师大的心理学。|助手:考研准备得怎么样了？|改主意了，北师大太难，换成了华东师范，还是心理学。", "我考研报的是哪个学校？", "华东师范", "北师大"),
+    (3, "我表姐在广州开美甲店。|最近家里的事：我爸住了几天院，已经出院了；我表姐把广州的美甲店转出去了，回老家县城开了个卤菜店，生意还挺好；我侄子考上了高中；我家装修也快完了。", "我表姐现在开的什么店？", "卤菜店", "美甲店"),
+    (1, "我每个周末都回老家看我爸妈。|现在不再每周回了，孩子上了补习班，一个月能回一次就不错了。", "我多久回一次老家？", "一个月", "每个周末"),
+    (3, "我们小区门口的银行是工商银行。|工行那个网点撤了，原地开了家农商银行。", "我们小区门口现在是哪家银行？", "农商银行", "工商银行"),
+    (1, "我在成都上班，公司在高新区。|还在成都，不过跳槽了，新公司在天府新区，离家近多了。", "我现在公司在成都哪个区？", "天府新区", "高新区"),
+    (3, "我儿子住校，每周五下午我去接他。|助手:这周五还是你去接孩子吗？|不用我接了，他现在自己坐城际公交回来，都十五岁了。", "我儿子周五怎么回家？", "城际公交", "我去接他"),
+    (1, "我的体检约在下周三上午。|医院打电话来说下周三设备检修，改到下周五上午了。", "我的体检约在哪天？", "下周五", "下周三"),
+    (3, "我爸妈在老家一直用柴火灶做饭。|今年给他们装了个液化气灶，柴火灶拆了，省得我妈天天上山捡柴。", "我爸妈现在用什么做饭？", "液化气灶", "柴火灶"),
+    (1, "我每周去游泳馆游两次泳。|现在一周去三次了，想赶在夏天前把肚子游下去。", "我一周游几次泳？", "三次", "两次"),
+    (3, "我外甥女叫婷婷，在县一中当英语老师。|婷婷考进了市教育局，不当老师了，坐办公室。", "婷婷现在在哪工作？", "教育局", "县一中"),
+    (1, "我家里的宽带是联通的一百兆。|宽带升级成了千兆，还是联通，一个月多了二十块。", "我家宽带现在多少兆？", "千兆", "一百兆"),
+    (3, "我们厂的食堂是包给外面一家公司的，叫好味道。|好味道合同到期，换成了金厨餐饮。|金厨没干两个月就被投诉走了，现在厂里自己办食堂了。", "我们厂的食堂现在是谁在办？", "自己办", "金厨"),
+]
+FRESH16_EN_MULTI = [
+    (1, "I can play the ukulele and the tin whistle.|A:Any other instruments?|Picked up the banjo during lockdown — I'm half decent now, honestly.", "Which instruments can I play?", "banjo", "ukulele;tin whistle"),
+    (3, "My dad's had a knee replacement.|He had his left hip done in March as well — more titanium than man now.", "Which joints has my dad had replaced?", "left hip", "knee"),
+    (1, "I react badly to ibuprofen — my face swells up.|Turns out sticking plasters are a problem too; came up in a rash after the blood test.", "What do I react badly to?", "plasters", "ibuprofen"),
+    (3, "The Okonkwos have three kids: Chidi, Ada and Obi.|They've had another one! A little girl, Nneka, born Tuesday.", "What are the Okonkwo children called?", "Nneka", "Chidi;Ada;Obi"),
+    (1, "I've got Spotify Premium.|A:Any other subscriptions I should know about?|I pay for Audible too — a book a month for the commute.", "Which subscriptions do I pay for?", "Audible", "Spotify"),
+    (3, "My wife plays netball on Tuesdays.|She's joined a wild swimming group too — in the lake at 7am every Sunday, mad woman.", "What sports does my wife do?", "wild swimming", "netball"),
+    (1, "I've got my grandad's initials tattooed inside my forearm.|Got a little honeybee done behind my ear at the weekend — hurt more than the forearm.", "What tattoos have I got?", "honeybee", "initials"),
+    (3, "Our church runs a food bank on Thursdays.|A:Does the church do anything else for the community?|We've started a warm space in the hall on Monday afternoons this winter — tea, soup, a bit of company.", "What does our church run for the community?", "warm space", "food bank"),
+    (1, "I've been an RSPB member since I was a kid.|Joined the Woodland Trust too, after that talk at the library.", "Which conservation charities am I a member of?", "Woodland Trust", "RSPB"),
+    (3, "My brother's a qualified electrician.|A:Has he picked up any other trades?|He did his Gas Safe ticket last year, so he can fit boilers now too.", "What trades is my brother qualified in?", "Gas Safe", "electrician"),
+]
+FRESH16_ZH_MULTI = [
+    (1, "我会织毛衣。|今年冬天又跟我婆婆学会了纳鞋底。", "我会哪些针线活？", "纳鞋底", "织毛衣"),
+    (3, "我女儿对尘螨过敏。|助手:她还有别的过敏吗？|上次去公园，花粉一飘就打喷嚏，医生说花粉也过敏。", "我女儿对什么过敏？", "花粉", "尘螨"),
+    (3, "我们小区门口有一排丰巢快递柜。|门口又开了个社区卫生服务站，量血压拿药都不用跑医院了。", "我们小区门口有哪些便民的地方？", "卫生服务站", "快递柜"),
+    (1, "我收藏了不少老邮票。|助手:除了邮票还收别的吗？|还收火柴盒上的贴画，老家亲戚给了我一沓。", "我收藏了些什么？", "火柴盒", "邮票"),
+    (3, "我老公会修自行车。|他最近还学会了理发，儿子的头都是他在家剃的。", "我老公会干哪些活？", "理发", "修自行车"),
+    (1, "我手机上装了抖音。|助手:还用别的短视频软件吗？|还有快手，主要看老家那边的人发的。", "我手机上装了哪些短视频软件？", "快手", "抖音"),
+    (3, "我们公司在西安有个仓库。|今年又在郑州租了一个仓库，发华北的货快多了。", "我们公司的仓库在哪些城市？", "郑州", "西安"),
+    (1, "我有高血压的毛病。|这次体检又查出来血糖也偏高，医生说是糖尿病前期。", "我有哪些慢性病？", "血糖", "高血压"),
+    (3, "我奶奶养了一盆君子兰。|助手:你奶奶还养了别的花吗？|阳台上还有一盆三角梅，开得红红火火的。", "我奶奶养了哪些花？", "三角梅", "君子兰"),
+    (3, "我弟弟在读的是会计专业。|他又报了个法学的第二学位，周末上课。", "我弟弟在读哪些专业？", "法学", "会计"),
+]
+FRESH16_EN_RESTATE = [
+    (1, "s", "I'm left-handed but I play golf right-handed.|Golf's the one thing I do right-handed — pen, scissors, everything else is lefty.", "Which hand do I play golf with?", "right-handed", ""),
+    (3, "s", "My grandfather was a miner at Grimethorpe colliery.|Grandad worked down the pit at Grimethorpe, thirty years.", "Where did my grandfather work?", "Grimethorpe", ""),
+    (1, "m", "My two comfort films are Groundhog Day and The Princess Bride.|The Princess Bride and Groundhog Day — whenever I'm poorly, those two go on.", "What are my comfort films?", "Groundhog Day", "Princess Bride"),
+    (1, "s", "I'm a 7 in UK shoes, 41 in European.|A:What size shoes do you take?|Seven — or 41 if it's a European brand.", "What's my European shoe size?", "41", ""),
+    (3, "s", "Our village pub, the Plough, does the best Sunday roast in the county.|Best roast around is the Plough's, hands down.", "Which pub does the best Sunday roast?", "Plough", ""),
+    (1, "s", "I've been vegan since 2019.|Going on six years vegan now — started back in 2019.", "Since when have I been vegan?", "2019", ""),
+    (3, "m", "My sister's dogs are a greyhound called Wisp and a terrier called Pip.|Pip the terrier and Wisp the greyhound — my sister's pair.", "What are my sister's dogs called?", "Wisp", "Pip"),
+    (1, "m", "I do Pilates on Tuesdays and Thursdays.|Tuesdays and Thursdays are my Pilates nights, rain or shine.", "Which nights do I do Pilates?", "Tuesdays", "Thursdays"),
+]
+FRESH16_ZH_RESTATE = [
+    (1, "s", "我是在部队里入的党。|入党是在部队的时候，那年刚满二十。", "我是在哪入的党？", "部队", ""),
+    (3, "s", "我爷爷是抗美援朝的老兵。|我爷爷当年去过朝鲜打仗，抗美援朝。", "我爷爷年轻时打过什么仗？", "抗美援朝", ""),
+    (1, "m", "我平时最爱看的两个台是CCTV-5和湖南卫视。|湖南卫视、CCTV-5，我就看这俩台。", "我平时爱看哪两个台？", "湖南卫视", "CCTV-5"),
+    (1, "s", "我的驾照是二零一二年考的。|助手:你驾龄多久了？|一二年拿的本，开了十多年了。", "我是哪年拿的驾照？", "一二年", ""),
+    (3, "s", "我们村的祠堂是清朝乾隆年间修的。|祠堂是乾隆那会儿建的，好几百年了。", "我们村的祠堂是什么时候修的？", "乾隆", ""),
+    (3, "m", "我姑姑家的两个孩子一个叫晓雨，一个叫晓晴。|晓晴、晓雨是我姑姑家的姐妹俩。", "我姑姑家的孩子叫什么？", "晓雨", "晓晴"),
+    (1, "s", "我在富士康干了八年流水线。|流水线我干了八年，在富士康。", "我以前在哪个厂干流水线？", "富士康", "八年"),
+    (3, "s", "我妈的老家在江西上饶。|我妈是上饶人，江西的。", "我妈老家是哪的？", "上饶", ""),
+]
+FRESH16_EN_UNRELATED = [
+    (1, "s", "My seat for the Crucible season is K14.|My mate Dom's is K16, next but one.", "What's my seat at the Crucible?", "K14", "K16"),
+    (3, "s", "The dentist's in the old bank building on Market Street.|The optician's two doors down, above the bakery.", "Where's the optician?", "above the bakery", "old bank building"),
+    (1, "s", "My train to Carlisle leaves Euston at 10:40.|My brother's coach from Victoria goes at 11:25.", "When does my brother's coach leave?", "11:25", "10:40"),
+    (3, "s", "My nephew supports Leeds.|His dad's a Huddersfield fan, so Sunday dinners are tense.", "Who does my nephew support?", "Leeds", "Huddersfield"),
+    (1, "m", "I collect vintage fountain pens.|My husband collects vinyl, mostly Northern Soul.", "What does my husband collect?", "vinyl", "fountain pens"),
+    (3, "s", "The gas meter's under the stairs.|The stopcock is behind the kitchen kickboard.", "Where's the stopcock?", "kickboard", "under the stairs"),
+    (1, "s", "My appraisal is on the 4th.|My team's quarterly review is the 17th.", "When's my appraisal?", "4th", "17th"),
+    (3, "s", "Auntie Mo drinks Earl Grey.|Uncle Des only drinks builder's tea, two sugars.", "What tea does Uncle Des drink?", "builder's", "Earl Grey"),
+    (1, "s", "The code for the bike shed at work is 3390.|The alarm code at home is 7152.", "What's the alarm code at home?", "7152", "3390"),
+    (3, "s", "The school's summer fair is on the 6th of July.|The church fete's the week after, the 13th.", "When's the school summer fair?", "6th of July", "13th"),
+    (1, "s", "My parking bay at work is B31.|Visitors get the bays by reception, V1 to V6.", "Which bay do I park in at work?", "B31", "V1"),
+    (3, "s", "The Coopers' boy is at Durham doing engineering.|Their girl's at Exeter doing medicine.", "What is the Coopers' girl studying?", "medicine", "engineering"),
+    (1, "s", "My car's booked in at the garage on the 18th.|The caravan's going in for its habitation check on the 25th.", "When's my car booked in at the garage?", "18th", "25th"),
+    (3, "m", "My mum grows dahlias in the front border.|Her neighbour grows giant marrows for the show.", "What does my mum grow in the front border?", "dahlias", "marrows"),
+]
+FRESH16_ZH_UNRELATED = [
+    (1, "s", "我的工位在窗户边。|我们经理的办公室在走廊尽头。", "我的工位在哪？", "窗户边", "走廊尽头"),
+    (3, "s", "我哥在上海做程序员。|我嫂子在上海当护士。", "我嫂子在上海做什么？", "护士", "程序员"),
+    (1, "s", "我每天五点四十起床去赶班车。|我儿子七点一刻起。", "我儿子几点起床？", "七点一刻", "五点四十"),
+    (3, "s", "我们家的空调是格力的。|热水器是万和的。", "我们家空调是什么牌子？", "格力", "万和"),
+    (1, "m", "我喜欢听邓丽君的歌。|我闺女喜欢听周杰伦。", "我闺女喜欢听谁的歌？", "周杰伦", "邓丽君"),
+    (3, "s", "我大伯家住在县城南门。|我二伯家住在北关。", "我二伯家住在哪？", "北关", "南门"),
+    (1, "s", "我的社保是在深圳交的。|公积金是在东莞交的，公司注册在那边。", "我的社保在哪交的？", "深圳", "东莞"),
+    (3, "s", "我们单位食堂周二有酸菜鱼。|周五有饺子。", "单位食堂周五有什么？", "饺子", "酸菜鱼"),
+    (1, "s", "我银行卡的密码是我妈的生日。|支付宝的支付密码是我儿子的生日。", "我支付宝的支付密码是用谁的生日？", "儿子的生日", "我妈的生日"),
+    (3, "s", "我姐夫是做装修的。|我妹夫在一个驾校当教练。", "我姐夫是做什么的？", "装修", "驾校"),
+    (1, "s", "我下周一要去拔智齿。|下周三要去办护照。", "我下周三要去干什么？", "护照", "智齿"),
+    (3, "s", "我们楼的物业管家姓何。|隔壁楼的管家姓钟。", "我们楼的物业管家姓什么？", "姓何", "姓钟"),
+    (1, "s", "我家户口本放在衣柜的铁盒里。|房产证在我爸妈那儿保管着。", "我家房产证在谁那？", "我爸妈", "铁盒"),
+    (3, "m", "我爸爱下象棋。|我妈爱打麻将。", "我妈爱干什么？", "麻将", "象棋"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -2899,6 +3046,10 @@ FRESH14_SETS = (
 FRESH15_SETS = (
     ("en", FRESH15_EN_UPDATES, FRESH15_EN_MULTI, FRESH15_EN_RESTATE, FRESH15_EN_UNRELATED),
     ("zh", FRESH15_ZH_UPDATES, FRESH15_ZH_MULTI, FRESH15_ZH_RESTATE, FRESH15_ZH_UNRELATED),
+)
+FRESH16_SETS = (
+    ("en", FRESH16_EN_UPDATES, FRESH16_EN_MULTI, FRESH16_EN_RESTATE, FRESH16_EN_UNRELATED),
+    ("zh", FRESH16_ZH_UPDATES, FRESH16_ZH_MULTI, FRESH16_ZH_RESTATE, FRESH16_ZH_UNRELATED),
 )
 
 
@@ -3023,8 +3174,8 @@ def fresh_records(
     """A fresh set (``FRESH_SETS`` from 300, ``FRESH2_SETS`` from 400, ``FRESH3_SETS`` from 500, ``FRESH4_SETS``
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
     1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
-    1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600, ``FRESH15_SETS`` from 1700): every label in both
-    languages."""
+    1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600, ``FRESH15_SETS`` from 1700, ``FRESH16_SETS`` from
+    1800): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -3061,6 +3212,7 @@ def main() -> None:
     write(FRESH13_OUT, fresh_records(FRESH13_SETS, FRESH13_FROM))
     write(FRESH14_OUT, fresh_records(FRESH14_SETS, FRESH14_FROM))
     write(FRESH15_OUT, fresh_records(FRESH15_SETS, FRESH15_FROM))
+    write(FRESH16_OUT, fresh_records(FRESH16_SETS, FRESH16_FROM))
 
 
 if __name__ == "__main__":
