@@ -31,6 +31,27 @@ def test_sentences_split_on_both_punctuations_and_keep_abbreviations() -> None:
     ]
 
 
+def test_a_semicolon_joins_the_clauses_of_one_statement_for_the_extractor() -> None:
+    """The shared splitter ends a sentence at a semicolon; the extractor keeps the clauses together, so the clause
+    that ends the old value is not a memory without the new one (issue 21)."""
+    text = "Alun's retired; his niece Carys has taken the van on. 店换人了；现在是小周在管。"
+    assert [text[a:b] for a, b in split_sentences(text)][:2] == [
+        "Alun's retired;",
+        "his niece Carys has taken the van on.",
+    ]
+    assert [text[a:b] for a, b in split_sentences(text, semicolons=False)] == [
+        "Alun's retired; his niece Carys has taken the van on.",
+        "店换人了；现在是小周在管。",
+    ]
+    said = [
+        c.content
+        for c in extract_with_rules(
+            [Turn("user", "Jonas and I broke up; I'm seeing Felix now.", T0)], ("user",)
+        ).candidates
+    ]
+    assert said == ["Jonas and I broke up; I'm seeing Felix now."]
+
+
 @pytest.mark.parametrize("text", ["办公室无线密码是Heron!512。", "My wifi password is Orca?Blue;77 now."])
 def test_punctuation_inside_a_word_splits_no_sentence(text: str) -> None:
     """A password or a name with "!", "?" or ";" inside is one word: the memory keeps it whole (issue 21 §5)."""

@@ -269,3 +269,15 @@ def test_close_statements_of_two_things_both_stay_current(bundled: Memory, fact:
     for k, text in enumerate((fact, other)):
         bundled.add(text, user_id=user, valid_at=T0 + dt.timedelta(days=3 * k))
     assert sorted(r.content for r in bundled.get_all(user_id=user)) == sorted((fact, other))
+
+
+def test_a_change_told_in_two_clauses_joined_by_a_semicolon_is_recalled_whole(memory: Memory) -> None:
+    """"Jonas and I broke up; I'm seeing Felix now" is one memory through ``ingest``: the clause that ends the old
+    value does not stand first without the new one."""
+    for k, text in enumerate(("My partner is called Jonas.", "Jonas and I broke up; I'm seeing Felix now.")):
+        when = T0 + dt.timedelta(days=200 * k)
+        memory.ingest(
+            [{"role": "user", "content": text, "timestamp": when.isoformat()}], user_id="semi", session_id=f"s{k}"
+        )
+    hits = memory.search("Who is my partner?", user_id="semi").hits
+    assert "Felix" in hits[0].memory.content, [h.memory.content for h in hits]

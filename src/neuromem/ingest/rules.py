@@ -1,6 +1,7 @@
 """The rule-based extractor: the offline default (seed 003 R2G-6, seed 002 per-turn extraction).
 
-Each user sentence is one unit. A unit is small talk (greetings, thanks,
+Each user sentence is one unit (a semicolon joins two clauses into one: "Jonas and I broke up; I'm seeing
+Felix now" tells one change). A unit is small talk (greetings, thanks,
 acknowledgements), a question, or a statement; statements are matched against
 Chinese and English patterns for identity, employer and residence, preferences and
 dislikes, relationships, plans and tasks, habits (procedures) and dated events. The
@@ -545,7 +546,7 @@ def extract_with_rules(
         if turn.role not in roles or (indices is not None and i not in indices):
             continue
         frame = _asked_frame(turns[i - 1]) if i > 0 and turn.role == "user" else None
-        for sentence in split_sentences(turn.content):
+        for sentence in split_sentences(turn.content, semicolons=False):  # "Alun's retired; his niece …"
             for span, subject in units(turn.content, sentence):
                 if frame is not None and not subject and _short_answer(turn.content[span[0] : span[1]]):
                     # "12 Elm St" after "What's your new address?": my new address is 12 Elm St

@@ -22,10 +22,15 @@ _ABBREVIATIONS = (
     "approx",
     "No",
 )
+_NOT_ABBREVIATED = "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)
 _SPLIT = re.compile(
     r"(?<=[。！？；])|(?<=[!?;])(?![\w@#$%&*])|\n+|"  # "Heron!512", "Yahoo!Mail": one word, not two sentences
-    + "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)
+    + _NOT_ABBREVIATED
     + r"(?<=[.])\s+"
+)
+#: The same, but a semicolon joins: "Alun's retired; his niece Carys has taken the van on" is one statement
+_SPLIT_KEEPING_SEMICOLONS = re.compile(
+    r"(?<=[。！？])|(?<=[!?])(?![\w@#$%&*])|\n+|" + _NOT_ABBREVIATED + r"(?<=[.])\s+"
 )
 
 
@@ -39,11 +44,12 @@ def trim_span(text: str, start: int, end: int) -> tuple[int, int] | None:
     return start, start + len(stripped)
 
 
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Spans of the sentences of ``text`` (Chinese and English punctuation, newlines), trimmed."""
+def split_sentences(text: str, *, semicolons: bool = True) -> list[tuple[int, int]]:
+    """Spans of the sentences of ``text`` (Chinese and English punctuation, newlines), trimmed. Not
+    ``semicolons``: a semicolon does not end a sentence (the clauses it joins tell one thing)."""
     spans: list[tuple[int, int]] = []
     start = 0
-    for m in _SPLIT.finditer(text):
+    for m in (_SPLIT if semicolons else _SPLIT_KEEPING_SEMICOLONS).finditer(text):
         if m.start() > start or m.end() > start:
             spans.append((start, m.start() if m.start() > start else m.end()))
         start = max(start, m.end())
