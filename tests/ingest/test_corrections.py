@@ -129,6 +129,12 @@ def test_denies_what_was_said_needs_every_word_it_denies_in_the_older_statement(
     assert denies_what_was_said("是十八号，不是初六。", "上梁定在初六。")
     assert not denies_what_was_said("It's Tuesday, not Wednesday.", "The meeting is on Friday.")
     assert not denies_what_was_said("I'm going, not sure when.", "I'm going to the gym.")
+    # the denial first, then the value: "Sorry, not X — Y"
+    assert denies_what_was_said(
+        "Oops, not the Grand Hotel — the Grand Central, the one by the station.", "We're staying at the Grand Hotel."
+    )
+    assert not denies_what_was_said("No, not really, I prefer tea.", "I drink coffee every morning.")
+    assert not denies_what_was_said("Not the Grand Hotel, we said.", "We're staying at the Grand Hotel.")  # no lead
 
 
 @pytest.mark.parametrize(
@@ -143,6 +149,7 @@ def test_denies_what_was_said_needs_every_word_it_denies_in_the_older_statement(
         ("Sorry, I got that muddled, it's her daughter's spaniel.", True),
         ("I mixed them up, the blue one is Tom's.", True),
         ("Sorry, typo — it's the White Horse.", True),
+        ("My bad, it's Thursday at four.", True),
         ("我打错了，是138开头的。", True),
         ("不对不对，是五楼大会议室。", True),
         ("我记错了，是下周三。", True),

@@ -1562,6 +1562,123 @@ def test_a_statement_that_continues_the_one_before_ranks_first_through_search_an
     assert "earlier: " in block and block.index("approved") < block.index("pending"), block
 
 
+@pytest.mark.parametrize(
+    ("said", "then", "query", "current", "earlier"),
+    [
+        (
+            "The dentist check-up for Priya is on Wednesday at 9:15.",
+            "My bad, it's Friday at 9:15, I was reading last month's card.",
+            "When is Priya's dentist check-up?",
+            "Friday",
+            "Wednesday",
+        ),
+        (
+            "My brother Owen lives in Leeds city centre.",
+            "Harrogate now — he and his wife found a terrace near the Stray, moved in on Sunday.",
+            "Where does Owen live?",
+            "Harrogate",
+            "Leeds",
+        ),
+    ],
+)
+def test_a_continuation_that_takes_back_or_gives_a_value_now_ends_the_statement_before(
+    memory: Memory, said: str, then: str, query: str, current: str, earlier: str
+) -> None:
+    """A correction told days later ("My bad, it's Friday …") and an elliptical value with "now" ("Harrogate now —
+    …") continue the statement told before them: recalled with it though far from the query, first, and the older
+    one shown as ended (``text.continuations.leans_on_what_was_said``)."""
+    memory.add(said, user_id="c", valid_at=T1)
+    memory.add(then, user_id="c", valid_at=T1 + dt.timedelta(days=3))
+    hits = memory.search(query, user_id="c").hits
+    assert current in hits[0].memory.content and earlier in hits[1].memory.content
+    block = memory.recall_prompt(query, user_id="c", token_budget=2000).text
+    assert f"earlier: {said}" in block and "(until " in block, block
+
+
+def _converse(memory: Memory, user: str, turns: list[tuple[str, str, dt.datetime]]) -> None:
+    """Ingest ``(role, content, when)`` turns, a new session after each pause of a day or more."""
+    session, last = 0, None
+    for role, content, when in turns:
+        if last is not None and when - last >= dt.timedelta(days=1):
+            session += 1
+        memory.ingest(
+            [{"role": role, "content": content, "timestamp": when.isoformat()}],
+            user_id=user,
+            session_id=f"s{session}",
+        )
+        last = when
+
+
+@pytest.mark.parametrize(
+    ("turns", "query", "current", "earlier"),
+    [
+        (  # the answer to the assistant's question, which names nothing asked
+            [
+                ("user", "My nephew Rafi is learning the trumpet at school.", T1),
+                ("assistant", "How is Rafi getting on with the trumpet?", T1 + dt.timedelta(minutes=5)),
+                (
+                    "user",
+                    "He gave it up after a term and switched to the cello.",
+                    T1 + dt.timedelta(minutes=6),
+                ),
+            ],
+            "Which instrument is Rafi learning?",
+            "cello",
+            "trumpet",
+        ),
+        (  # an elliptical value with "now", told days later in another conversation
+            [
+                ("user", "My brother Owen lives in Leeds city centre.", T1),
+                (
+                    "user",
+                    "Harrogate now — he and his wife found a terrace near the Stray, moved in on Sunday.",
+                    T1 + dt.timedelta(days=3),
+                ),
+            ],
+            "Where does Owen live?",
+            "Harrogate",
+            "Leeds",
+        ),
+    ],
+)
+def test_the_turn_said_next_that_continues_a_turn_ranks_first_through_ingest(
+    memory: Memory, turns: list[tuple[str, str, dt.datetime]], query: str, current: str, earlier: str
+) -> None:
+    """Through ``ingest``, the user's next turn that leans on a recalled turn (a user's statement, or the
+    assistant's question it answers) is recalled with it and ranks first (``pipeline._said_next``)."""
+    _converse(memory, "t", turns)
+    hits = memory.search(query, user_id="t").hits
+    assert current in hits[0].memory.content, [h.memory.content for h in hits]
+    said = [h.memory.content for h in hits]
+    assert any(earlier in h for h in said[1:]) or earlier not in " ".join(said), said
+
+
+@pytest.mark.parametrize(
+    ("assistant", "reply"),
+    [
+        ("Fingers crossed, let me know how it goes.", "Yes, thanks, I will."),
+        ("Anything else I can help with today?", "Yes, remind me to call the dentist at noon."),
+    ],
+)
+def test_a_turn_after_the_assistant_spoke_of_something_else_continues_no_statement_of_the_user(
+    memory: Memory, assistant: str, reply: str
+) -> None:
+    """A reply to the assistant's remark, or to a question about nothing the user said, answers the assistant, not
+    the user's statement before it: it joins nothing."""
+    _converse(
+        memory,
+        "y",
+        [
+            ("user", "My visa application status is pending.", T1),
+            ("assistant", assistant, T1 + dt.timedelta(minutes=1)),
+            ("user", reply, T1 + dt.timedelta(minutes=2)),
+        ],
+    )
+    hits = memory.search("What is the status of my visa application?", user_id="y").hits
+    assert hits[0].memory.content == "My visa application status is pending."
+    assert all(reply[:10] not in h.memory.content for h in hits)
+
+
 def test_a_statement_told_long_after_or_standing_alone_continues_nothing(memory: Memory) -> None:
     """Told more than ``CONTINUATION_WINDOW`` after, or naming its own thing, the next statement is no continuation."""
     memory.add("My visa application status is pending.", user_id="w", valid_at=T1)

@@ -18,7 +18,15 @@ from neuromem.text.continuations import answers_back, leans_on_what_was_said
         ("做完了，昨天出院，医生说恢复得不错。", True),
         ("是的，已经批下来了。", True),
         ("他上周搬去深圳了。", True),
+        # a value and "now", elliptical: the thing it is the value of was said before
+        ("Cheltenham now — they sold the house in Bath last month.", True),
+        ("Fridays now, since the rota changed.", True),
+        # a correction takes back what was just said
+        ("My bad, it's the 14th, I was looking at the wrong month.", True),
+        ("不对，是五楼。", True),
         # a statement that names what it speaks of stands on its own
+        ("I'm happy now, thanks for asking.", False),  # a subject before "now"
+        ("Now, about the trip to Rome.", False),
         ("I got it deferred to 9 September.", False),
         ("The airline rebooked me onto May 6.", False),
         ("Unrelated note about groceries and the bus timetable.", False),  # an adjective, not a verb

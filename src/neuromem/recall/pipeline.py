@@ -63,7 +63,16 @@ from .truth import (
     newer_account_first,
     newer_first,
 )
-from .units import TURN_LISTS, Units, is_turn_only, memory_ids, to_units, turn_record, turn_ref
+from .units import (
+    TURN_LISTS,
+    Units,
+    is_assistant_question,
+    is_turn_only,
+    memory_ids,
+    to_units,
+    turn_record,
+    turn_ref,
+)
 from .whose_first import asked_of_first
 
 if TYPE_CHECKING:
@@ -71,6 +80,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+#: The score of a hit recall adds beside a scored one (a continuation): ``truth.newer_first`` places it
+_UNSCORED = ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 class RecallPipeline:
@@ -481,7 +493,7 @@ class RecallPipeline:
         replacements = {
             i: SearchHit(
                 r,
-                ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0),
+                _UNSCORED,
                 (turn_ref(turn_rows[source[i]]),) if source.get(i) in turn_rows else (),
             )
             for i, r in found.items()
@@ -500,9 +512,60 @@ class RecallPipeline:
     def _continuations(
         self, conn: Conn, req: Probe, ranked: list[SearchHit], types: set[str]
     ) -> dict[uuid.UUID, SearchHit]:
+        """Of the first hits, the statement the user told or said next when it continues it (``truth.continues``),
+        of a type wanted: by hit id."""
+        now = dt.datetime.now(dt.UTC)
+        return self._told_next(conn, req, ranked, types, now) | self._said_next(conn, req, ranked, types, now)
+
+    def _said_next(
+        self, conn: Conn, req: Probe, ranked: list[SearchHit], types: set[str], now: dt.datetime
+    ) -> dict[uuid.UUID, SearchHit]:
+        """Of the first hits that stand for a turn of the user or an assistant's question, the turn the user sent
+        next, with nobody between, when it continues it: "She dropped it after a taster day and swapped to Russian"
+        after "How's Tallulah finding the German?", "Kinsale now — she's bought a cottage …" after "My cousin
+        Siobhán's flat is in Cork city centre." The hit already standing for that turn, else its first current
+        memory, else the turn itself."""
+        heads = {
+            h.turns[0].id: h
+            for h in ranked[:SAME_SLOT_TOP]
+            if h.turns and (h.turns[0].role == "user" or is_assistant_question(h.turns[0]))
+        }
+        if not heads:
+            return {}
+        after = recall_truth.next_turns(conn, req.user_id, list(heads))
+        turns = conversations.turns_by_id(conn, req.user_id, sorted({n for n, _ in after.values()}))
+        leaning = {
+            head: (turns[n], memory_id)
+            for head, (n, memory_id) in after.items()
+            if n in turns and leans_on_what_was_said(turns[n].content)
+        }
+        shown = {t.id: h for h in ranked for t in h.turns}
+        wanted = sorted({m for t, m in leaning.values() if m is not None and t.id not in shown})
+        found, _ = rq.records_with_vectors(conn, req.user_id, wanted)
+        out: dict[uuid.UUID, SearchHit] = {}
+        for head, (turn, memory_id) in leaning.items():
+            if turn.id in shown:
+                hit = shown[turn.id]
+            elif memory_id is None:
+                hit = SearchHit(turn_record(turn, req.user_id), _UNSCORED, (turn_ref(turn),))
+            elif memory_id in found:
+                hit = SearchHit(found[memory_id], _UNSCORED, (turn_ref(turn),))
+            else:
+                continue
+            apart = (
+                turn.sent_at - heads[head].turns[0].sent_at
+            )  # a dated fact's event time is not when it was said
+            if (not types or str(hit.memory.memory_type) in types) and continues(
+                hit.memory, heads[head].memory, now, apart
+            ):
+                out[heads[head].memory.id] = hit
+        return out
+
+    def _told_next(
+        self, conn: Conn, req: Probe, ranked: list[SearchHit], types: set[str], now: dt.datetime
+    ) -> dict[uuid.UUID, SearchHit]:
         """Of the first statements among ``ranked`` told by ``add``, the statement the user told next when it
-        continues it (``truth.continues``: "Yes, it was approved yesterday" after "My visa application status is
-        pending"), of a type wanted."""
+        continues it ("Yes, it was approved yesterday" after "My visa application status is pending")."""
         heads = {
             h.memory.id: h.memory
             for h in ranked[:SAME_SLOT_TOP]
@@ -516,9 +579,8 @@ class RecallPipeline:
             if leans_on_what_was_said(words)  # read no row that cannot continue
         }
         found, _ = rq.records_with_vectors(conn, req.user_id, sorted(set(told.values())))
-        now = dt.datetime.now(dt.UTC)
         return {
-            head: SearchHit(found[after], ScoreBreakdown(0.0, 0.0, 0.0, 0.0, 0.0))
+            head: SearchHit(found[after], _UNSCORED)
             for head, after in told.items()
             if after in found
             and (not types or str(found[after].memory_type) in types)

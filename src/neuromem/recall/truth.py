@@ -24,7 +24,8 @@ statements of the user word for word
 the same but for their value (:func:`same_frame`: "Instagram is owned by Meta" / "… by Microsoft", ordered only), or an
 assistant's question and the user's answer to it (:func:`questions_answered`: the answer first, whatever the times), or a
 statement and the one the user told next by ``add`` that leans on it (:func:`continues`: "Yes, it was approved
-yesterday", the answer to a question ``add`` never saw, joins the hits after the statement it continues). Of such a
+yesterday", the answer to a question ``add`` never saw, joins the hits after the statement it continues; one
+that takes it back, "My bad, it's Tuesday at 3:30", ends it). Of such a
 pair the later event time (``valid_at``, else ``created_at``) ranks first, and an outdated hit after
 the current hit: when the lower of the two must come first they exchange places and scores (the
 original score stays in ``extra["newer_first"]``). Pairs are direct — no chain of links makes a group, but for
@@ -266,34 +267,50 @@ def _with_replacements(hits: list[SearchHit], facts: TruthFacts) -> list[SearchH
     return out
 
 
-def continues(after: MemoryRecord, record: MemoryRecord, now: dt.datetime) -> bool:
+def continues(
+    after: MemoryRecord, record: MemoryRecord, now: dt.datetime, apart: dt.timedelta | None = None
+) -> bool:
     """``after``, the statement the user told next after ``record`` (``store.recall_truth.next_statements``), is
     current, leans on what was said before it (``text.continuations.leans_on_what_was_said``) and was said at most
-    :data:`CONTINUATION_WINDOW` from it."""
+    :data:`CONTINUATION_WINDOW` from it (``apart``, when the turns they came from say; else their event times)."""
     ended = after.invalid_at is not None and after.invalid_at <= now
+    if apart is None:
+        apart = event_time(after) - event_time(record)
     return (
         after.expired_at is None
         and not ended
         and leans_on_what_was_said(after.content)
-        and abs(event_time(after) - event_time(record)) <= CONTINUATION_WINDOW
+        and abs(apart) <= CONTINUATION_WINDOW
     )
 
 
 def _with_continuations(
     hits: list[SearchHit], facts: TruthFacts
 ) -> tuple[list[SearchHit], list[tuple[int, int]]]:
-    """The hits with each continuation (``facts.continuations``) not among them put right after the hit it
-    continues, scored as that hit; and the (continued, continuation) positions."""
+    """The hits with each continuation (``facts.continuations``) not among them, or among them below the hit it
+    continues, put right after that hit, scored as it; and the (continued, continuation) positions."""
+    place = {h.memory.id: i for i, h in enumerate(hits)}
+    moved = {
+        after.memory.id
+        for head, after in facts.continuations.items()
+        if head in place and place.get(after.memory.id, len(hits)) > place[head]
+    }
     out: list[SearchHit] = []
-    present = {h.memory.id for h in hits}
+    placed: set[uuid.UUID] = set()
     for hit in hits:
+        if hit.memory.id in moved:
+            continue
         out.append(hit)
         after = facts.continuations.get(hit.memory.id)
-        if after is not None and after.memory.id not in present:
-            present.add(after.memory.id)
-            out.append(
-                replace(after, score=replace(hit.score, extra={**hit.score.extra, "continuation": 1.0}))
-            )
+        if after is None or after.memory.id not in moved or after.memory.id in placed:
+            continue
+        placed.add(after.memory.id)
+        if after.memory.id in place:  # scored where it was: the place of the hit it continues, its own scores
+            own = hits[place[after.memory.id]].score
+            score = replace(hit.score, extra={**own.extra, "continuation": own.final})
+        else:
+            score = replace(hit.score, extra={**hit.score.extra, "continuation": 1.0})
+        out.append(replace(after, score=score))
     at = {h.memory.id: i for i, h in enumerate(out)}
     return out, [
         (at[k], at[v.memory.id]) for k, v in facts.continuations.items() if k in at and v.memory.id in at
@@ -742,13 +759,14 @@ def newer_first(
     many = asks_for_many(query)  # every value an answer: none is marked as ended by recall's reading
     for older, newer in continued:  # the latest word on what was said, when it answers or tells a change
         said, before = ordered[newer].memory.content, ordered[older].memory.content
-        if (answers_back(said) or replacement_evidence(said) is not None) and not (
+        taken_back = corrects(said, before)  # "My bad, it's Tuesday at 3:30"
+        if (answers_back(said) or replacement_evidence(said) is not None or taken_back) and not (
             _another_thing_asked(ordered, older, newer, query)
             or qualified_apart(said, before)
             or adds_a_value_to(said, before)  # "She's started knitting hats … too"
         ):
             pairs.add((min(older, newer), max(older, newer)))
-            if not many and says_a_change(said, before):
+            if not many and not is_question(before) and (taken_back or says_a_change(said, before)):
                 ordered[older] = mark_outdated(
                     ordered[older],
                     Outdated(ordered[newer].memory.id, said_at(ordered[newer]), ordered[newer].memory.id),

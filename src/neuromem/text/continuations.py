@@ -4,7 +4,7 @@ assistant's question the memory never saw). "Yes, it was approved yesterday", "T
 alone are far from any question about that thing.
 
 :func:`leans_on_what_was_said` tells such a statement by its opening: an answer word, a pronoun for a thing or a
-person, or a verb with no subject. :func:`answers_back` tells the answer words, which say the statement gives the
+person, a verb with no subject, a value with "now" ("Kinsale now — …"), or a correction. :func:`answers_back` tells the answer words, which say the statement gives the
 latest word on what was asked."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import re
 from functools import lru_cache
 
 from ._scripts import CJK_CHAR, nfkc_casefold
+from .corrections import opens_with_a_correction, opens_with_a_denial
 
 #: en: an answer to a question ("Yes, …", "Nope, …", "Sadly not …")
 _ANSWER_EN = r"(?:yes|yeah|yep|yup|no|nope|nah|sadly|unfortunately|luckily|thankfully)\b"
@@ -34,12 +35,22 @@ _LEANS_EN = re.compile(
 _LEANS_ZH = re.compile(rf"^\W*(?:{_ANSWER_ZH}|他|她|它|[\u4e00-\u9fff]{{1,2}}(?:完|好|到|掉)了)")
 
 
+#: en: a value and "now", elliptical, before a dash, colon or comma: "Kinsale now — she's bought a cottage …",
+#: "Tuesdays now, since the rota changed" (a name or a number: "I'm happy now, thanks" has a subject)
+_VALUE_NOW_EN = re.compile(r"^\W*[A-Z0-9£$€][\w'’-]*(?:\s+[A-Z0-9][\w'’-]*){0,2}\s+now\s*[—–:;,-]")
+
+
 @lru_cache(maxsize=4096)
 def leans_on_what_was_said(text: str) -> bool:
-    """``text`` opens as the continuation of what its speaker said before (module docstring)."""
+    """``text`` opens as the continuation of what its speaker said before (module docstring), or takes it back
+    (``text.corrections``: "My bad, it's Tuesday at 3:30", "Sorry, not Hampton Manor — Hampton Court House")."""
     folded = nfkc_casefold(text)
+    if opens_with_a_correction(text) or opens_with_a_denial(text):
+        return True
     if CJK_CHAR.search(folded):
         return _LEANS_ZH.match(folded) is not None
+    if _VALUE_NOW_EN.match(text):
+        return True
     return _LEANS_EN.match(folded) is not None and not _NAMED_THING_EN.match(text)
 
 

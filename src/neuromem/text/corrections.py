@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from functools import lru_cache
 
 from ._scripts import nfkc_casefold
@@ -42,7 +43,7 @@ CORRECTION_EN = re.compile(
     _LEAD_EN
     + r"(?:scrap that|correction|no wait|change of plans?|plans? (?:have|has) changed|"
     + _MAKE_THAT_EN
-    + r"|i was wrong|my mistake|(?:that was a )?typo\b|i typed (?:that|it) wrong"
+    + r"|i was wrong|my (?:mistake|bad)|(?:that was a )?typo\b|i typed (?:that|it) wrong"
     r"|i got (?:that|it|them|those) (?:wrong|muddled|mixed up|confused)|i misread|i misspoke|i misremembered"
     r"|i (?:mixed|muddled) (?:them|those|it|that) up"
     r"|(?:actually|wait|hang on)\W+(?:no\W+)?(?:it'?s|it is|it was|that'?s|that is|"
@@ -64,12 +65,14 @@ _RESTATED = re.compile(
 )
 
 #: A value and, beside it, the one it is not, as the statement opens: "Oops — it's the little garage on Mill Street,
-#: not Halfords", "Sorry, typo — it's at the White Horse, not the Black Horse", 是十八，不是初六, 不是初六，是十八 (what
-#: is denied: group 1, 2 or 3). A comma before "not": "it's not just a passing trend" denies nothing said
+#: not Halfords", "Sorry, typo — it's at the White Horse, not the Black Horse", "Sorry, not Hampton Manor — Hampton
+#: Court House", 是十八，不是初六, 不是初六，是十八 (what is denied: group 1, 2, 3 or 4). A comma before "not": "it's not just a passing trend" denies nothing said
 _DENIED = re.compile(
     r"^\W*(?:(?:oh|oops|sorry|no|nope|ah|wait|hang on|actually|hmm|typo)\b\W*)*"
     r"(?:it'?s|it is|that'?s|that is|they'?re|they are)\b[^.;!?,]{1,60},\s*not\s+(?:at |in |on |the |with )*"
     r"([^,.;!?—–-]{1,40}?)\s*(?=[,.;!?—–-]|$)"
+    r"|^\W*(?:(?:oh|oops|sorry|no|nope|ah|wait|hang on|actually|hmm|typo|my bad)\b\W*)+"
+    r"not\s+(?:at |in |on |the |with )*([^,.;!?—–-]{1,40}?)\s*[,;—–-]\s*(?:it'?s\s+|that'?s\s+)?\w"
     r"|^\W*(?:(?:哦|噢|啊|哎|哎呀|不对|错了)\W*)*"
     r"(?:是[^，,。；;！!？?]{1,15}[，,]\s*(?:而)?不是([^，,。；;！!？?]{1,10})|不是([^，,。；;！!？?]{1,10})[，,]\s*(?:而)?是)"
 )
@@ -103,6 +106,13 @@ def opens_with_a_correction(text: str) -> bool:
     return bool(CORRECTION_EN.search(folded) or CORRECTION_ZH.search(folded))
 
 
+def opens_with_a_denial(text: str) -> bool:
+    """``text`` opens by giving a value beside the one it is not (:data:`_DENIED`: "Sorry, not Hampton Manor —
+    Hampton Court House"), and asks nothing."""
+    folded = nfkc_casefold(text).strip()
+    return not is_question(folded) and _DENIED.match(folded) is not None
+
+
 def corrects(new: str, old: str) -> bool:
     """``new`` is a correction (:func:`opens_with_a_correction`) of ``old``, the statement said just before:
     it gives a value of a kind ``old`` has (an amount, a time, a day, a month), shares a word with it
@@ -115,7 +125,7 @@ def corrects(new: str, old: str) -> bool:
         return False
     if any(kind.search(new) and kind.search(old) for kind in _VALUE_KINDS):
         return True
-    body = _without_opening(new)
+    body = nfkc_casefold(without_correction_opening(new))
     return bool(_RESTATED.match(body)) or bool(set(tokenize(body)) & set(tokenize(old)))
 
 
@@ -124,11 +134,13 @@ def denies_what_was_said(new: str, old: str) -> bool:
     garage on Mill Street, not Halfords" after "… booked in for its service at Halfords on Tuesday?"; 是十八号，不是
     初六. Every word of what it denies is in ``old``, so "It's decaf, not that I mind" denies nothing said."""
     folded = nfkc_casefold(new).strip()
-    denied = [m.group(1) or m.group(2) or m.group(3) for m in _DENIED.finditer(folded)]
+    denied = [m.group(1) or m.group(2) or m.group(3) or m.group(4) for m in _DENIED.finditer(folded)]
     said = set(tokenize(nfkc_casefold(old)))
     return any((words := set(tokenize(d))) and words <= said for d in denied if d)
 
 
-def _without_opening(text: str) -> str:
-    folded = nfkc_casefold(text).strip()
-    return CORRECTION_ZH.sub("", CORRECTION_EN.sub("", folded, count=1), count=1)
+def without_correction_opening(text: str) -> str:
+    """``text`` (NFKC) without the words that open a correction ("My bad, it's Friday" → "it's Friday"): what the
+    correction says of the thing."""
+    said = unicodedata.normalize("NFKC", text).strip()
+    return CORRECTION_ZH.sub("", CORRECTION_EN.sub("", said, count=1), count=1)

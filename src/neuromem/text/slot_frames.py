@@ -29,6 +29,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from .corrections import denies_what_was_said, without_correction_opening
 from .slots import (
     _ADDITIVE,
     _CHANGE_ZH,
@@ -1307,14 +1308,18 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     on their value ("The revaluation moved our house up to band D", 物业把我的车位换到了…): False. A ``new`` that opens on the speaker acting names the thing
     they changed ("I've reset the burglar alarm code to 5164"). For recall, where the query says which thing is
     meant (the write side has no query: ``subjects_apart``)."""
+    if denies_what_was_said(new, old):
+        return False  # "Sorry, not Hampton Manor — Hampton Court House": of the older one's thing
     zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
-    new, old = _fold(new), _fold(old)
+    new, old = _fold(without_correction_opening(new)), _fold(old)  # "My bad, …" is no thing
     if _periods_apart(query, new, old):
         return True
     if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(_OWNED_OPENING.sub("", new)):
         return False
     if zh:
         new = _TOLD_ZH.sub("", _REPORTED_ZH.sub("", _TIME_CLAUSE_ZH.sub("", new)))
+        if _opens_on_the_older_words_zh(query, new, old):
+            return False
         own = [
             w
             for w in _opening_things_zh(_ACTOR_BA_ZH.sub("", new))
@@ -1327,6 +1332,27 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     own_en = (_opening_stems_en(new) | _changed_thing_stems_en(new)) - said_old - said_query
     asked_en = (_opening_stems_en(old) & said_query) - said_new
     return bool(own_en) and bool(asked_en)
+
+
+#: The shortest opening of a newer statement that, said in the older one, makes it speak of the older one's thing
+_OLDER_OPENING_ZH = 2
+_PRONOUN_ZH = "我你您他她它咱"
+
+
+def _opens_on_the_older_words_zh(query: str, new: str, old: str) -> bool:
+    """``new`` opens on words ``old`` says after the thing it opens on, and the ``query`` does not, no pronoun: it
+    speaks of ``old``'s value (安吉那边民宿一间都订不上，行政改成去溧阳了 after 我们部门这次团建定在安吉), not of a
+    thing of its own. Words both open on are whose thing it is (公司的考勤表 / 公司的报销单), not a value."""
+    opening = new[:_OLDER_OPENING_ZH]
+    if (
+        len(opening) < _OLDER_OPENING_ZH
+        or opening[0] in _PRONOUN_ZH
+        or not re.fullmatch(r"[\u4e00-\u9fff\w]+", opening)
+        or opening in query
+    ):
+        return False
+    things = [at + len(w) for w in _opening_things_zh(old) if (at := old.find(w)) >= 0]
+    return old.find(opening, max(things, default=0)) >= 0
 
 
 #: What a statement of the shape "X is Y" / X是Y names before its verb: the thing it gives a value (at most
