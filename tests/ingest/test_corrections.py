@@ -131,10 +131,13 @@ def test_denies_what_was_said_needs_every_word_it_denies_in_the_older_statement(
     assert not denies_what_was_said("I'm going, not sure when.", "I'm going to the gym.")
     # the denial first, then the value: "Sorry, not X — Y"
     assert denies_what_was_said(
-        "Oops, not the Grand Hotel — the Grand Central, the one by the station.", "We're staying at the Grand Hotel."
+        "Oops, not the Grand Hotel — the Grand Central, the one by the station.",
+        "We're staying at the Grand Hotel.",
     )
     assert not denies_what_was_said("No, not really, I prefer tea.", "I drink coffee every morning.")
-    assert not denies_what_was_said("Not the Grand Hotel, we said.", "We're staying at the Grand Hotel.")  # no lead
+    assert not denies_what_was_said(
+        "Not the Grand Hotel, we said.", "We're staying at the Grand Hotel."
+    )  # no lead
 
 
 @pytest.mark.parametrize(

@@ -272,12 +272,14 @@ def test_close_statements_of_two_things_both_stay_current(bundled: Memory, fact:
 
 
 def test_a_change_told_in_two_clauses_joined_by_a_semicolon_is_recalled_whole(memory: Memory) -> None:
-    """"Jonas and I broke up; I'm seeing Felix now" is one memory through ``ingest``: the clause that ends the old
+    """ "Jonas and I broke up; I'm seeing Felix now" is one memory through ``ingest``: the clause that ends the old
     value does not stand first without the new one."""
     for k, text in enumerate(("My partner is called Jonas.", "Jonas and I broke up; I'm seeing Felix now.")):
         when = T0 + dt.timedelta(days=200 * k)
         memory.ingest(
-            [{"role": "user", "content": text, "timestamp": when.isoformat()}], user_id="semi", session_id=f"s{k}"
+            [{"role": "user", "content": text, "timestamp": when.isoformat()}],
+            user_id="semi",
+            session_id=f"s{k}",
         )
     hits = memory.search("Who is my partner?", user_id="semi").hits
     assert "Felix" in hits[0].memory.content, [h.memory.content for h in hits]

@@ -638,7 +638,12 @@ def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> N
         ),
         # opening on the older statement's value speaks of it: the reason it changed
         ("公司年会在哪办？", "千岛湖那边酒店都满了，公司改到莫干山办了。", "公司年会定在千岛湖。", False),
-        ("我们小区的物业是哪家？", "万科那家撤场了，现在换成了碧桂园服务。", "我们小区的物业是万科物业。", False),
+        (
+            "我们小区的物业是哪家？",
+            "万科那家撤场了，现在换成了碧桂园服务。",
+            "我们小区的物业是万科物业。",
+            False,
+        ),
         ("物业是哪家？", "停车费现在涨到三百了。", "我们小区的物业是万科物业。", True),  # still another thing
     ],
 )

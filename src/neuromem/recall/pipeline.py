@@ -532,13 +532,13 @@ class RecallPipeline:
         }
         if not heads:
             return {}
-        after = recall_truth.next_turns(conn, req.user_id, list(heads))
-        turns = conversations.turns_by_id(conn, req.user_id, sorted({n for n, _ in after.values()}))
-        leaning = {
-            head: (turns[n], memory_id)
-            for head, (n, memory_id) in after.items()
-            if n in turns and leans_on_what_was_said(turns[n].content)
+        after = {
+            head: (n, memory_id)
+            for head, (n, words, memory_id) in recall_truth.next_turns(conn, req.user_id, list(heads)).items()
+            if leans_on_what_was_said(words)  # read no turn that cannot continue
         }
+        turns = conversations.turns_by_id(conn, req.user_id, sorted({n for n, _ in after.values()}))
+        leaning = {head: (turns[n], memory_id) for head, (n, memory_id) in after.items() if n in turns}
         shown = {t.id: h for h in ranked for t in h.turns}
         wanted = sorted({m for t, m in leaning.values() if m is not None and t.id not in shown})
         found, _ = rq.records_with_vectors(conn, req.user_id, wanted)

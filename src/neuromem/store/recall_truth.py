@@ -185,23 +185,23 @@ NEXT_TURNS = """SELECT a.id AS after_id, a.content AS after_content, n.id AS nex
 
 def next_turns(
     conn: Conn, user_id: str, message_ids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, tuple[uuid.UUID, uuid.UUID | None]]:
+) -> dict[uuid.UUID, tuple[uuid.UUID, str, uuid.UUID | None]]:
     """Of each of ``message_ids``, the turn the user sent next in their conversations, with nobody between but an
     assistant's question about what was said (a word of it: "Is Alfie still drumming for the jazz band?" after "My
-    grandson Alfie's the drummer in his school's jazz band"): message id → the next turn's id and the first current
-    memory that came from it (None: only the turn)."""
+    grandson Alfie's the drummer in his school's jazz band"): message id → the next turn's id, its words and the
+    first current memory that came from it (None: only the turn)."""
     if not message_ids:
         return {}
     rows = conn.execute(NEXT_TURNS, {"u": user_id, "ids": list(message_ids)}).fetchall()
     following: dict[uuid.UUID, list[dict[str, Any]]] = {}
     for r in rows:
         following.setdefault(r["after_id"], []).append(r)
-    out: dict[uuid.UUID, tuple[uuid.UUID, uuid.UUID | None]] = {}
+    out: dict[uuid.UUID, tuple[uuid.UUID, str, uuid.UUID | None]] = {}
     for after, turns in following.items():
         if len(turns) > 1 and _asks_about(turns[0], str(turns[0]["after_content"])):
             turns = turns[1:]
         if turns[0]["role"] == "user":
-            out[after] = (turns[0]["next_id"], turns[0]["memory_id"])
+            out[after] = (turns[0]["next_id"], str(turns[0]["content"]), turns[0]["memory_id"])
     return out
 
 
