@@ -15,6 +15,7 @@ from neuromem.text.corrections import (
     corrects,
     denies_what_was_said,
     opens_with_a_correction,
+    restated_value,
 )
 
 T0 = dt.datetime(2025, 6, 2, 18, 0, tzinfo=dt.UTC)
@@ -182,3 +183,12 @@ def test_a_correction_said_now_takes_back_what_was_said_a_moment_ago(memory: Mem
     [correction] = memory.add("Actually make that 8:30, Priya's train is late.", user_id="now")
     assert correction.operation is Operation.UPDATE and correction.previous_id == said.memory.id
     assert memory.get(said.memory.id, user_id="now").invalid_at is not None
+
+
+def test_restated_value_is_what_a_correction_says_again() -> None:
+    """Without its opening, a correction that says the value again speaks of the older statement's thing; one that
+    names another word for it keeps its words (``text.slot_frames.asked_apart`` reads what it opens on)."""
+    assert restated_value("My bad, it's Friday at 9:15, wrong card.") == "it's Friday at 9:15, wrong card."
+    assert restated_value("不对，是五楼。") == "是五楼。"
+    assert restated_value("Sorry, I misread his quote, it's £85.") == "Sorry, I misread his quote, it's £85."
+    assert restated_value("It's Friday at 9:15.") == "It's Friday at 9:15."

@@ -1595,6 +1595,22 @@ def test_a_continuation_that_takes_back_or_gives_a_value_now_ends_the_statement_
     assert f"earlier: {said}" in block and "(until " in block, block
 
 
+def test_a_chain_of_statements_each_continuing_the_one_before_keeps_every_link(memory: Memory) -> None:
+    """Three statements told one after another, each leaning on the one before: the last ranks first and none is
+    lost when one continuation continues another (``truth._with_continuations``)."""
+    said = [
+        "My uncle Dev works as a postman in Leith.",
+        "He quit the post office and went to drive buses for Lothian.",
+        "He's retraining as an electrician now, a two-year course.",
+    ]
+    for k, text in enumerate(said):
+        memory.add(text, user_id="chain", valid_at=T1 + dt.timedelta(days=3 * k))
+    hits = [
+        h.memory.content for h in memory.search("What does my uncle Dev do for work?", user_id="chain").hits
+    ]
+    assert "electrician" in hits[0] and set(said) <= set(hits), hits
+
+
 def _converse(memory: Memory, user: str, turns: list[tuple[str, str, dt.datetime]]) -> None:
     """Ingest ``(role, content, when)`` turns, a new session after each pause of a day or more."""
     session, last = 0, None

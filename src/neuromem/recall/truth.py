@@ -302,15 +302,16 @@ def _with_continuations(
             continue
         out.append(hit)
         after = facts.continuations.get(hit.memory.id)
-        if after is None or after.memory.id not in moved or after.memory.id in placed:
-            continue
-        placed.add(after.memory.id)
-        if after.memory.id in place:  # scored where it was: the place of the hit it continues, its own scores
-            own = hits[place[after.memory.id]].score
-            score = replace(hit.score, extra={**own.extra, "continuation": own.final})
-        else:
-            score = replace(hit.score, extra={**hit.score.extra, "continuation": 1.0})
-        out.append(replace(after, score=score))
+        while after is not None and after.memory.id in moved and after.memory.id not in placed:
+            placed.add(after.memory.id)  # and what continues it in turn: a chain told one after another
+            if after.memory.id in place:  # scored where it was: the place of the hit it continues, its own scores
+                own = hits[place[after.memory.id]].score
+                score = replace(hit.score, extra={**own.extra, "continuation": own.final})
+            else:
+                score = replace(hit.score, extra={**hit.score.extra, "continuation": 1.0})
+            hit = replace(after, score=score)
+            out.append(hit)
+            after = facts.continuations.get(hit.memory.id)
     at = {h.memory.id: i for i, h in enumerate(out)}
     return out, [
         (at[k], at[v.memory.id]) for k, v in facts.continuations.items() if k in at and v.memory.id in at

@@ -144,3 +144,11 @@ def without_correction_opening(text: str) -> str:
     correction says of the thing."""
     said = unicodedata.normalize("NFKC", text).strip()
     return CORRECTION_ZH.sub("", CORRECTION_EN.sub("", said, count=1), count=1)
+
+
+def restated_value(text: str) -> str:
+    """What a correction says again with its new value, without the opening ("My bad, it's Friday at 9:15" → "it's
+    Friday at 9:15", :data:`_RESTATED`); any other ``text`` as it is ("Sorry, I misread his quote, it's £85" names
+    the quote)."""
+    body = re.sub(r"^\W+", "", without_correction_opening(text))
+    return body if opens_with_a_correction(text) and _RESTATED.match(nfkc_casefold(body)) else text

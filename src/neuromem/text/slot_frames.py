@@ -29,7 +29,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .corrections import denies_what_was_said, without_correction_opening
+from .corrections import denies_what_was_said, restated_value
 from .slots import (
     _ADDITIVE,
     _CHANGE_ZH,
@@ -1311,7 +1311,7 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     if denies_what_was_said(new, old):
         return False  # "Sorry, not Hampton Manor — Hampton Court House": of the older one's thing
     zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
-    new, old = _fold(without_correction_opening(new)), _fold(old)  # "My bad, …" is no thing
+    new, old = _fold(restated_value(new)), _fold(old)  # "My bad, …" is no thing
     if _periods_apart(query, new, old):
         return True
     if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(_OWNED_OPENING.sub("", new)):
