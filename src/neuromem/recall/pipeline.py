@@ -521,7 +521,8 @@ class RecallPipeline:
         self, conn: Conn, req: Probe, ranked: list[SearchHit], types: set[str], now: dt.datetime
     ) -> dict[uuid.UUID, SearchHit]:
         """Of the first hits that stand for a turn of the user or an assistant's question, the turn the user sent
-        next, with nobody between, when it continues it: "She dropped it after a taster day and swapped to Russian"
+        next (``store.recall_truth.next_turns``: nobody between but the assistant asking about it), when it
+        continues it: "She dropped it after a taster day and swapped to Russian"
         after "How's Tallulah finding the German?", "Kinsale now — she's bought a cottage …" after "My cousin
         Siobhán's flat is in Cork city centre." The hit already standing for that turn, else its first current
         memory, else the turn itself."""
@@ -552,9 +553,8 @@ class RecallPipeline:
                 hit = SearchHit(found[memory_id], _UNSCORED, (turn_ref(turn),))
             else:
                 continue
-            apart = (
-                turn.sent_at - heads[head].turns[0].sent_at
-            )  # a dated fact's event time is not when it was said
+            # by when the turns were sent: a dated fact's event time is not when it was said
+            apart = turn.sent_at - heads[head].turns[0].sent_at
             if (not types or str(hit.memory.memory_type) in types) and continues(
                 hit.memory, heads[head].memory, now, apart
             ):
