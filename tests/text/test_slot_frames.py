@@ -637,6 +637,18 @@ def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> N
             False,
         ),
         # opening on the older statement's value speaks of it: the reason it changed
+        (
+            "我们部门今年年会去哪？",
+            "三亚那边酒店一间都订不上，行政改成去厦门了。",
+            "我们部门今年年会定在三亚。",
+            False,
+        ),
+        (
+            "我们楼下的快递驿站现在是哪家？",
+            "菜鸟那个老板不干了，现在换成了兔喜生活。",
+            "我们楼下的快递驿站是菜鸟驿站。",
+            False,
+        ),
         ("公司年会在哪办？", "千岛湖那边酒店都满了，公司改到莫干山办了。", "公司年会定在千岛湖。", False),
         (
             "我们小区的物业是哪家？",
