@@ -521,7 +521,7 @@ class RecallPipeline:
         self, conn: Conn, req: Probe, ranked: list[SearchHit], types: set[str], now: dt.datetime
     ) -> dict[uuid.UUID, SearchHit]:
         """Of the first hits that stand for a turn of the user or an assistant's question, the turn the user sent
-        next (``store.conversations.next_turns``: nobody between but the assistant asking about it), when it
+        next (``store.recall_truth.next_turns``: nobody between but the assistant asking about it), when it
         continues it: "She dropped it after a taster day and swapped to Russian"
         after "How's Tallulah finding the German?", "Kinsale now — she's bought a cottage …" after "My cousin
         Siobhán's flat is in Cork city centre." The hit already standing for that turn, else its first current
@@ -533,11 +533,13 @@ class RecallPipeline:
         }
         if not heads:
             return {}
-        leaning = {
-            head: (turn, memory_id)
-            for head, (turn, memory_id) in conversations.next_turns(conn, req.user_id, list(heads)).items()
-            if leans_on_what_was_said(turn.content)
+        after = {
+            head: (n, memory_id)
+            for head, (n, words, memory_id) in recall_truth.next_turns(conn, req.user_id, list(heads)).items()
+            if leans_on_what_was_said(words)  # read no turn that cannot continue
         }
+        turns = conversations.turns_by_id(conn, req.user_id, sorted({n for n, _ in after.values()}))
+        leaning = {head: (turns[n], memory_id) for head, (n, memory_id) in after.items() if n in turns}
         shown = {t.id: h for h in ranked for t in h.turns}
         wanted = sorted({m for t, m in leaning.values() if m is not None and t.id not in shown})
         found, _ = rq.records_with_vectors(conn, req.user_id, wanted)

@@ -18,8 +18,6 @@ from psycopg import sql
 from psycopg.types.json import Jsonb
 
 from ..ids import uuid7
-from ..text.spans import is_question
-from ..text.tokenize import tokenize
 from . import memories
 from .db import Conn
 from .sql_parts import nearest
@@ -351,66 +349,6 @@ def turns_by_id(conn: Conn, user_id: str, ids: Sequence[uuid.UUID]) -> dict[uuid
         return {}
     rows = conn.execute(TURNS_BY_ID, (user_id, list(ids))).fetchall()
     return {r["id"]: _turn(r) for r in rows}
-
-
-# Of each turn, the next two turns of the user's conversations (by when each was sent, then its place), with the first
-# current memory that came from each, if any (every table filtered by the one user: a router query on a Citus cluster)
-NEXT_TURNS = sql.SQL("""SELECT a.id AS after_id, a.content AS after_content, x.memory_id, {columns}
-  FROM conversation_messages a
-  CROSS JOIN LATERAL (
-        SELECT n.id FROM conversation_messages n
-         WHERE n.user_id = %(u)s AND (n.sent_at, n.seq, n.id) > (a.sent_at, a.seq, a.id)
-         ORDER BY n.sent_at, n.seq, n.id LIMIT 2) following
-  JOIN conversation_messages m ON m.user_id = %(u)s AND m.id = following.id
-  JOIN conversation_sessions c ON c.user_id = %(u)s AND c.id = m.session_id
-  LEFT JOIN LATERAL (
-        SELECT s.memory_id FROM memory_sources s JOIN memories r ON r.user_id = s.user_id AND r.id = s.memory_id
-         WHERE s.user_id = %(u)s AND r.user_id = %(u)s AND s.message_id = m.id AND r.expired_at IS NULL
-         ORDER BY r.created_at, r.id LIMIT 1) x ON true
- WHERE a.user_id = %(u)s AND a.id = ANY(%(ids)s)
- ORDER BY a.id, m.sent_at, m.seq, m.id""").format(columns=_TURN_COLUMNS)
-_TURN_FIELDS = (
-    "id",
-    "session_external_id",
-    "session_id",
-    "seq",
-    "role",
-    "speaker",
-    "content",
-    "sent_at",
-    "created_at",
-)
-
-
-def next_turns(
-    conn: Conn, user_id: str, message_ids: Sequence[uuid.UUID]
-) -> dict[uuid.UUID, tuple[TurnRow, uuid.UUID | None]]:
-    """Of each of ``message_ids``, the turn the user sent next in their conversations, with nobody between but an
-    assistant's question about what was said (a word of it: "Is Alfie still drumming for the jazz band?" after "My
-    grandson Alfie's the drummer in his school's jazz band"): message id → that turn and the first current memory
-    that came from it (None: only the turn)."""
-    if not message_ids:
-        return {}
-    rows = conn.execute(NEXT_TURNS, {"u": user_id, "ids": list(message_ids)}).fetchall()
-    following: dict[uuid.UUID, list[dict[str, Any]]] = {}
-    for r in rows:
-        following.setdefault(r["after_id"], []).append(r)
-    out: dict[uuid.UUID, tuple[TurnRow, uuid.UUID | None]] = {}
-    for after, turns in following.items():
-        if len(turns) > 1 and _asks_about(turns[0], str(turns[0]["after_content"])):
-            turns = turns[1:]
-        if turns[0]["role"] == "user":
-            out[after] = (_turn({k: turns[0][k] for k in (*_TURN_FIELDS, "vec")}), turns[0]["memory_id"])
-    return out
-
-
-def _asks_about(turn: dict[str, Any], said: str) -> bool:
-    asked = str(turn["content"])
-    return (
-        turn["role"] == "assistant"
-        and is_question(asked)
-        and bool(set(tokenize(asked)) & set(tokenize(said)))
-    )
 
 
 FIRST_SOURCE_TURNS = """SELECT DISTINCT ON (s.memory_id) s.memory_id, s.message_id FROM memory_sources s

@@ -18,7 +18,10 @@ import datetime as dt
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from ..text.spans import is_question
+from ..text.tokenize import tokenize
 from .db import Conn
 
 #: Edge types that say two memories speak of the same subject (a changed or restated value): where the
@@ -162,3 +165,50 @@ def next_statements(
         NEXT_STATEMENTS, {"u": user_id, "ids": list(memory_ids), "types": list(types)}
     ).fetchall()
     return {r["after_id"]: (r["next_id"], r["next_content"]) for r in rows}
+
+
+# Of each turn, the next two turns of the user's conversations (by when each was sent, then its place), with the first
+# current memory that came from each, if any (every table filtered by the one user: a router query on a Citus cluster)
+NEXT_TURNS = """SELECT a.id AS after_id, a.content AS after_content, n.id AS next_id, n.role, n.content, x.memory_id
+  FROM conversation_messages a
+  CROSS JOIN LATERAL (
+        SELECT m.id, m.role, m.content, m.sent_at, m.seq FROM conversation_messages m
+         WHERE m.user_id = %(u)s AND (m.sent_at, m.seq, m.id) > (a.sent_at, a.seq, a.id)
+         ORDER BY m.sent_at, m.seq, m.id LIMIT 2) n
+  LEFT JOIN LATERAL (
+        SELECT s.memory_id FROM memory_sources s JOIN memories r ON r.user_id = s.user_id AND r.id = s.memory_id
+         WHERE s.user_id = %(u)s AND r.user_id = %(u)s AND s.message_id = n.id AND r.expired_at IS NULL
+         ORDER BY r.created_at, r.id LIMIT 1) x ON true
+ WHERE a.user_id = %(u)s AND a.id = ANY(%(ids)s)
+ ORDER BY a.id, n.sent_at, n.seq, n.id"""
+
+
+def next_turns(
+    conn: Conn, user_id: str, message_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, tuple[uuid.UUID, str, uuid.UUID | None]]:
+    """Of each of ``message_ids``, the turn the user sent next in their conversations, with nobody between but an
+    assistant's question about what was said (a word of it: "Is Alfie still drumming for the jazz band?" after "My
+    grandson Alfie's the drummer in his school's jazz band"): message id → the next turn's id, its words and the
+    first current memory that came from it (None: only the turn)."""
+    if not message_ids:
+        return {}
+    rows = conn.execute(NEXT_TURNS, {"u": user_id, "ids": list(message_ids)}).fetchall()
+    following: dict[uuid.UUID, list[dict[str, Any]]] = {}
+    for r in rows:
+        following.setdefault(r["after_id"], []).append(r)
+    out: dict[uuid.UUID, tuple[uuid.UUID, str, uuid.UUID | None]] = {}
+    for after, turns in following.items():
+        if len(turns) > 1 and _asks_about(turns[0], str(turns[0]["after_content"])):
+            turns = turns[1:]
+        if turns[0]["role"] == "user":
+            out[after] = (turns[0]["next_id"], str(turns[0]["content"]), turns[0]["memory_id"])
+    return out
+
+
+def _asks_about(turn: dict[str, Any], said: str) -> bool:
+    asked = str(turn["content"])
+    return (
+        turn["role"] == "assistant"
+        and is_question(asked)
+        and bool(set(tokenize(asked)) & set(tokenize(said)))
+    )
