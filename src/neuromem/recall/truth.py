@@ -304,7 +304,8 @@ def _with_continuations(
         after = facts.continuations.get(hit.memory.id)
         while after is not None and after.memory.id in moved and after.memory.id not in placed:
             placed.add(after.memory.id)  # and what continues it in turn: a chain told one after another
-            if after.memory.id in place:  # scored where it was: the place of the hit it continues, its own scores
+            # scored where it was: the place of the hit it continues, its own scores
+            if after.memory.id in place:
                 own = hits[place[after.memory.id]].score
                 score = replace(hit.score, extra={**own.extra, "continuation": own.final})
             else:
