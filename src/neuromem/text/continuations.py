@@ -4,8 +4,8 @@ assistant's question the memory never saw). "Yes, it was approved yesterday", "T
 alone are far from any question about that thing.
 
 :func:`leans_on_what_was_said` tells such a statement by its opening: an answer word, a pronoun for a thing or a
-person, a verb with no subject, a value with "now" ("Kinsale now — …"), or a correction. :func:`answers_back` tells the answer words, which say the statement gives the
-latest word on what was asked."""
+person, a verb with no subject, a value with "now" ("Kinsale now — …"), or a correction. :func:`answers_back`
+tells the answer words, which say the statement gives the latest word on what was asked."""
 
 from __future__ import annotations
 

@@ -66,7 +66,8 @@ _RESTATED = re.compile(
 
 #: A value and, beside it, the one it is not, as the statement opens: "Oops — it's the little garage on Mill Street,
 #: not Halfords", "Sorry, typo — it's at the White Horse, not the Black Horse", "Sorry, not Hampton Manor — Hampton
-#: Court House", 是十八，不是初六, 不是初六，是十八 (what is denied: group 1, 2, 3 or 4). A comma before "not": "it's not just a passing trend" denies nothing said
+#: Court House", 是十八，不是初六, 不是初六，是十八 (what is denied: group 1, 2, 3 or 4). A comma before "not": "it's not
+#: just a passing trend" denies nothing said
 _DENIED = re.compile(
     r"^\W*(?:(?:oh|oops|sorry|no|nope|ah|wait|hang on|actually|hmm|typo)\b\W*)*"
     r"(?:it'?s|it is|that'?s|that is|they'?re|they are)\b[^.;!?,]{1,60},\s*not\s+(?:at |in |on |the |with )*"
