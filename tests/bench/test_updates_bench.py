@@ -31,6 +31,7 @@ from bench.updates import (
     FRESH14,
     FRESH15,
     FRESH16,
+    FRESH17,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -142,6 +143,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH14_SETS, 1600, FRESH14),
         (module.FRESH15_SETS, 1700, FRESH15),
         (module.FRESH16_SETS, 1800, FRESH16),
+        (module.FRESH17_SETS, 1900, FRESH17),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -167,6 +169,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH14, 1600, 1699),
         (FRESH15, 1700, 1799),
         (FRESH16, 1800, 1899),
+        (FRESH17, 1900, 1999),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -66,6 +66,8 @@ FRESH15_OUT = Path(__file__).with_name("update_pairs_fresh15.jsonl")
 FRESH15_FROM = 1700  # the fifteenth fresh set's first record number
 FRESH16_OUT = Path(__file__).with_name("update_pairs_fresh16.jsonl")
 FRESH16_FROM = 1800  # the sixteenth fresh set's first record number
+FRESH17_OUT = Path(__file__).with_name("update_pairs_fresh17.jsonl")
+FRESH17_FROM = 1900  # the seventeenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -2986,6 +2988,151 @@ FRESH16_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A seventeenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it),
+# for ``update_pairs_fresh17.jsonl`` (``bench.updates --data``). Same rows as above; ids from 1900.
+# fmt: off
+FRESH17_EN_UPDATES = [
+    (1, "I type on a plain old QWERTY keyboard like everyone else.|Three months of agony, but I've fully switched to Colemak — my speed is finally back where it was.", "Which keyboard layout do I type on?", "Colemak", "QWERTY"),
+    (1, "Our new postcode is LS6 2QT, for the change-of-address cards.|Typo alert: it's LS6 2QF, not QT. The solicitor's letter had it right.", "What's our new postcode?", "LS6 2QF", "LS6 2QT"),
+    (3, "Our builds run on a creaky Jenkins box under Ravi's desk.|A:Is the build server still that Jenkins machine?|Not any more — every pipeline's moved over to GitHub Actions and Ravi finally has his legroom back.", "What do our builds run on?", "GitHub Actions", "Jenkins"),
+    (1, "My average in the Wednesday bowling league is 142.|Best season I've ever had — the average is sitting at 168 going into the finals.", "What's my bowling average?", "168", "142"),
+    (3, "Dad injects 14 units of Lantus at bedtime.|A:Are your dad's sugar levels any better?|Yes. The diabetes nurse put his Lantus up to 18 units and his morning numbers have come right down.", "How many units of Lantus does Dad take at night?", "18 units", "14 units"),
+    (3, "Harper & Lowe are doing the conveyancing on the flat we're buying.|Six weeks without a reply, so we've sacked Harper & Lowe and moved everything to Ashcroft Kaur in Leeds.", "Which firm is handling our conveyancing?", "Ashcroft Kaur", "Harper & Lowe"),
+    (1, "We're booked in to have the baby at the birth centre at St Helier.|Midwife's happy for us to have a home birth after all — the pool arrives next week!", "Where am I planning to give birth?", "home birth", "birth centre"),
+    (3, "The theme for the office Christmas do is 80s night.|Social committee got outvoted — it's Great Gatsby now.|Gatsby lasted a week. HR decided fancy dress is a step too far, so the dress code is just smart casual.", "What are we wearing to the work Christmas party?", "smart casual", "Great Gatsby"),
+    (1, "We're walking the Camino Francés from Pamplona in May.|Change of plan: we're doing the Portuguese route from Porto instead — I could only get two weeks off.", "Which Camino route are we walking?", "Portuguese", "Francés"),
+    (3, "Nani's having a bunion taken off her right foot on the 9th.|Sorry, I muddled that — it's her left foot. The other one's fine, apparently.", "Which foot is Nani having the bunion op on?", "left foot", "right foot"),
+    (1, "My preventer inhaler is the brown Clenil one.|A:Is the Clenil still keeping your asthma in check?|Not really, so the asthma nurse moved me onto Fostair, two puffs morning and night. Much better.", "Which preventer inhaler am I on?", "Fostair", "Clenil"),
+    (3, "Maya's been put in Tudor house at her new school.|She's changed form groups, which means she's in Windsor house now — gutted about losing the green tie.", "Which house is Maya in at school?", "Windsor", "Tudor"),
+    (3, "My cousin Oona's spending her gap year teaching English in Vietnam.|A:Has Oona flown out to Vietnam yet?|Her visa fell through, so she's gone to Colombia instead, volunteering on a turtle project on the Caribbean coast.", "Where is Oona spending her gap year?", "Colombia", "Vietnam"),
+    (1, "I take the lift up to our office on the sixth floor every morning, I'm not a masochist.|I've quit the lift — stairs only since New Year, and my knees have stopped complaining.", "How do I get up to my office each morning?", "stairs only", "take the lift"),
+    (3, "The ski club's trip this year is to Val Thorens.|Snow reports for the French Alps were dire, so the committee's switched us to Obergurgl in Austria.", "Where is the ski club going this year?", "Obergurgl", "Val Thorens"),
+    (1, "I sit in the sauna at the leisure centre after my Sunday swim, twenty minutes.|I don't go in the sauna any more; the GP reckons with my blood pressure it's asking for trouble.", "Do I still use the sauna?", "don't go in the sauna", "twenty minutes"),
+    (3, "Our union rep at the depot is Carol Mbeki.|Carol's retired, so Wesley from the night crew is standing in as rep.|They held a proper vote last week — Ngozi Ladipo won it, so she's our rep now.", "Who's our union rep at the depot?", "Ngozi", "Wesley"),
+    (3, "We've booked a ceilidh band for the evening of my sister's wedding.|A:Is the ceilidh band all sorted for your sister's do?|She's gone off the idea — band's cancelled and a Bollywood DJ is doing the evening instead.", "What's the evening entertainment at my sister's wedding?", "Bollywood DJ", "ceilidh band"),
+    (1, "As White I always open with the London System.|My coach says the London's made me lazy, so I've been playing the Italian Game in every match this month.", "Which opening do I play as White?", "Italian Game", "London System"),
+    (3, "The old Debenhams is going to be a Lidl, apparently.|Lidl pulled out; the council's approved a climbing wall and food hall for the old Debenhams instead.", "What's going into the old Debenhams?", "climbing wall", "Lidl"),
+    (1, "I track every penny in the Emma app.|A:Still doing your budget in Emma?|Switched to YNAB in January — giving every pound a job is annoyingly effective.", "Which budgeting app do I use?", "YNAB", "Emma"),
+    (3, "The launderette on Dale Road is shut on Wednesdays.|Dale Road launderette's got a new owner and the closed day is Mondays now — found out with a bag of duvets in my arms.", "Which day is the Dale Road launderette closed?", "Mondays", "Wednesdays"),
+    (1, "Our house scored 58 on its energy certificate.|The assessor came back after the cavity wall insulation — we've gone up to 71.", "What's our house's EPC score?", "71", "58"),
+    (3, "Our Josh rows for Agecroft.|He's at Durham now, so he rows for the university boat club instead.", "Which club does Josh row for?", "university boat club", "Agecroft"),
+    (1, "My car finance is £289 a month.|Refinanced through the credit union — £241 a month now, and two years shorter.", "How much is my monthly car payment?", "£241", "£289"),
+    (3, "My nephew Tomi has Lancaster as his firm choice for geography.|Family news dump: Auntie Bev's finally retired, the twins both passed their driving tests, Tomi missed his Lancaster offer by a grade but got into Nottingham through clearing, and the dog's had three teeth out.", "Which university is Tomi going to?", "Nottingham", "Lancaster"),
+    (1, "Lunch is usually a meal deal from Boots.|I've started making a big pot of soup on Sundays and taking a flask in every day — it's saving me a fortune.", "What do I have for lunch at work?", "soup", "meal deal"),
+    (3, "The village post office opens Tuesday and Thursday mornings.|Cutbacks again — the post office is only Thursday mornings now, 9 till 12.", "When is the village post office open?", "only Thursday", "Tuesday and Thursday"),
+    (1, "I rent a room in a shared house on Cowley Road in Oxford.|A:Are you still in the Cowley Road house share?|Still Oxford, but I've got a studio to myself over in Jericho — no more queueing for the bathroom.", "Whereabouts in Oxford do I live?", "Jericho", "Cowley Road"),
+    (1, "I get B12 injections at the surgery every three months.|My levels have settled, so the nurse has stretched the B12 jabs out to every six months.", "How often do I get my B12 injections?", "every six months", "every three months"),
+]
+FRESH17_ZH_UPDATES = [
+    (1, "我最近每天晚上练毛笔字，临的是颜真卿的《多宝塔碑》。|颜体写了小半年，老师说我手腕太僵，让我改临柳公权的《玄秘塔碑》了。", "我现在临的是谁的帖？", "柳公权", "颜真卿"),
+    (1, "我下个月一号去新公司报到。|哦我说错了，合同上写的是三号报到，一号那天是周日。", "我哪天去新公司报到？", "三号", "一号"),
+    (1, "我的ETC扣费绑的是农行的信用卡。|助手:你的ETC现在还是扣农行那张卡吗？|上个月改绑了，现在直接从微信里扣，省得每个月还信用卡。", "我的ETC现在从哪扣费？", "微信", "农行"),
+    (3, "我爸每周二、周六去医院做透析。|医生说指标不太理想，改成一周三回了，周一、三、五去。", "我爸哪几天去透析？", "周一、三、五", "周二、周六"),
+    (3, "年会上我们部门准备的节目是小品。|助手:你们部门的小品排得怎么样了？|别提了，领导看彩排说一点都不好笑，临时改成大合唱了。", "我们部门年会出什么节目？", "大合唱", "小品"),
+    (1, "我跑夜车的时候总嚼槟榔提神，一天一包。|槟榔我已经不再碰了，口腔科医生说我嘴里有白斑，吓得我把存货全扔了。", "我现在还嚼槟榔吗？", "不再碰了", "一天一包"),
+    (3, "我们婚礼的司仪请的是我大学室友阿昆，他嘴皮子利索。|阿昆那天要去外地出差赶不回来，婚庆公司给安排了个专业司仪，姓龚。", "我们婚礼的司仪现在是谁？", "姓龚", "阿昆"),
+    (1, "我体脂率百分之二十八。|练了三个月，体脂降到百分之二十四了。|今天在健身房又测了一次，百分之二十一，教练都夸我。", "我的体脂率现在多少？", "二十一", "二十四"),
+    (3, "我们村每年正月都请花鼓戏班子来唱三天戏。|今年村委会没请戏班子，改成在村口放露天电影了，连放三晚。", "我们村今年正月搞的什么热闹？", "露天电影", "花鼓戏"),
+    (3, "我表妹的婚纱照约在鼓浪屿拍。|助手:你表妹的婚纱照拍完了吗？|没拍成，鼓浪屿那家工作室老板跑路了，定金都没退回来，她只好在本地的影楼拍了。", "我表妹的婚纱照在哪拍？", "本地的影楼", "鼓浪屿"),
+    (1, "我打车一直用滴滴。|最近都改用曹操出行了，同一段路能便宜七八块，车还干净。", "我现在用什么打车？", "曹操出行", "滴滴"),
+    (3, "我三叔在水库里承包了网箱养鱼。|跟你说说老家最近的事：奶奶的八十大寿办完了，来了二十桌；水库要保护水源，网箱全拆了，三叔在岸边开了个收费钓鱼场；堂妹考上了卫校；村口那条路也在拓宽。", "我三叔现在做什么营生？", "钓鱼场", "网箱"),
+    (3, "我们公司的代码托管在自己搭的GitLab上。|助手:你们的代码还放在GitLab上吗？|年初全迁到码云上去了，公司说要用国产的。", "我们公司的代码现在托管在哪？", "码云", "GitLab"),
+    (1, "我每天晚上九点半在抖音直播卖自己熬的辣椒酱。|晚上流量抢不过那些大主播，我改到中午一点开播了。", "我每天几点开直播？", "中午一点", "九点半"),
+    (3, "巷子口修鞋的是老刘，摆摊二十多年了。|老刘回四川老家养老了，修鞋摊现在是他徒弟小石在守。", "巷子口现在谁在修鞋？", "小石", "老刘"),
+    (1, "我下了班还出去接代驾的单子，一晚上能挣两百来块。|代驾我不干了，不再熬夜跑单，上个月给人剐了一回车，赔的比挣的还多。", "我晚上还接代驾吗？", "不干了", "接代驾的单子"),
+    (3, "我老公被公司派到肯尼亚驻点，在内罗毕。|那边的项目收尾了，他又被调去埃塞俄比亚，还得再待两年。", "我老公现在驻在哪个国家？", "埃塞俄比亚", "肯尼亚"),
+    (3, "我闺女高一下学期选科选的是物化生。|助手:你闺女的选科定下来了吗？|改了，生物她实在学不进去，换成了物化地。", "我闺女选的是哪几科？", "物化地", "物化生"),
+    (1, "我在读在职研究生，每个周末都得去学校上课。|学校改成线上授课了，周末在家开着电脑上网课就行，省了来回四个钟头。", "我的在职研究生现在怎么上课？", "线上", "去学校上课"),
+    (3, "我爸六十五了，刷老年卡坐公交不要钱。|市里今年改了规定，老年卡坐公交不再免费了，打五折，我爸念叨了好几天。", "我爸现在刷老年卡坐公交怎么收费？", "打五折", "不要钱"),
+    (3, "我侄女在一家律所实习。|助手:你侄女实习完留在律所了吗？|没留，她考上了检察院，下个月就去上班。", "我侄女现在去哪工作？", "检察院", "律所"),
+    (1, "我在后山放了十二箱中蜂。|今年冬天太冷，冻死了好几箱，开春一数只剩五箱了。", "我现在还有几箱蜂？", "五箱", "十二箱"),
+    (3, "我们村跳广场舞是桂英嫂子领着跳的。|桂英嫂子进城带孙子去了，现在领舞的换成了村小退休的方老师。", "我们村现在谁领着跳广场舞？", "方老师", "桂英"),
+    (1, "我的房贷是等额本息还的。|年初提前还了二十万，顺便改成了等额本金。", "我的房贷现在是什么还款方式？", "等额本金", "等额本息"),
+    (3, "给我们小区送京东快递的是小谭。|小谭升了站长，现在天天来送货的是个东北大姐，嗓门老大了。", "现在谁给我们小区送京东快递？", "东北大姐", "小谭"),
+    (1, "我微信头像用的是我家猫的照片。|换头像了，现在用的是去年在敦煌骑骆驼那张。", "我微信头像现在用的什么？", "骑骆驼", "猫的照片"),
+    (1, "我在朋友圈做微商，卖面膜。|面膜不卖了，朋友圈的人都把我屏蔽了，现在老老实实在一家连锁药店当店员。", "我现在靠什么挣钱？", "药店", "面膜"),
+    (3, "我室友的毕业答辩定在五月十二号。|学院统一调整，她的答辩挪到五月二十号了。|又改了，改成线上答辩，定在五月二十三号。", "我室友哪天答辩？", "五月二十三号", "五月二十号"),
+    (3, "孩子的夏令营七月八号出发。|看错了，通知上写的是七月十八号出发，八号是交材料的截止日。", "孩子的夏令营哪天出发？", "七月十八号", "七月八号"),
+    (1, "我偏头痛犯的时候吃一片芬必得就能压住。|芬必得现在不管用了，神经科医生给我开了佐米曲普坦，一犯就含一片。", "我偏头痛犯了吃什么药？", "佐米曲普坦", "芬必得"),
+]
+FRESH17_EN_MULTI = [
+    (1, "I've broken my wrist — came off a skateboard when I was twelve.|A:Any other broken bones?|Cracked two ribs falling off a stepladder last month, so add those to the tally.", "Which bones have I broken?", "ribs", "wrist"),
+    (3, "Our booking app integrates with Slack.|We shipped the Microsoft Teams integration on Friday, after months of customers asking.", "Which chat tools does our booking app integrate with?", "Microsoft Teams", "Slack"),
+    (1, "I've wild camped on Dartmoor a few times.|Did my first night on the Brecon Beacons at the weekend too — freezing, but the stars!", "Where have I wild camped?", "Brecon Beacons", "Dartmoor"),
+    (3, "My wife played Lady Macbeth with the Beaumont Players.|A:Has she got another part lined up?|She's just been cast as Mrs Bennet in their Pride and Prejudice this spring.", "Which parts has my wife had with the Beaumont Players?", "Mrs Bennet", "Lady Macbeth"),
+    (1, "I can jive, thanks to my nan.|Six weeks of classes and I can hold my own at a salsa night too.", "Which dances can I do?", "salsa", "jive"),
+    (3, "Our firm match-funds staff donations to Macmillan.|This year they've added Mind to the match-funding list as well.", "Which charities does our firm match donations for?", "Mind", "Macmillan"),
+    (1, "I've got my everyday specs, the tortoiseshell ones.|Treated myself to prescription sunglasses for the holiday too — first time I've seen the beach in focus.", "Which pairs of glasses have I got?", "prescription sunglasses", "everyday specs"),
+    (3, "Year 2's class pet is a stick insect colony.|They've got a pair of guinea pigs now too, and Ifeoma's begging to bring them home for half-term.", "What class pets does Year 2 have?", "guinea pigs", "stick insect"),
+    (1, "My fish tank's got a shoal of neon tetras.|A:Anything else in there with them?|Added three honey gouramis yesterday; they're settling in nicely.", "Which fish are in my tank?", "honey gouramis", "neon tetras"),
+    (3, "My brother's hot sauce is stocked in Booths.|He's just landed a listing with Waitrose as well — we're all ridiculously proud.", "Which shops sell my brother's hot sauce?", "Waitrose", "Booths"),
+]
+FRESH17_ZH_MULTI = [
+    (1, "我会包韭菜鸡蛋馅的饺子。|过年跟婆婆学会了包三鲜馅的，捏的褶子还挺好看。", "我会包哪些馅的饺子？", "三鲜", "韭菜鸡蛋"),
+    (3, "我爸柜子里存着几瓶茅台。|助手:你爸还存别的酒吗？|他最近托人买了两箱汾酒，说是留着我结婚的时候喝。", "我爸存了哪些酒？", "汾酒", "茅台"),
+    (1, "我在闲鱼上卖旧书。|最近在转转上也挂了几台旧手机。", "我在哪些平台卖二手东西？", "转转", "闲鱼"),
+    (3, "我儿子在武馆练咏春，练了两年了。|暑假他自己闹着又报了个散打班，天天回家拿沙发当沙袋。", "我儿子在学哪些拳？", "散打", "咏春"),
+    (1, "我家还留着一台蝴蝶牌缝纫机。|前几天收拾阁楼，又翻出来一台红灯牌收音机，还能响。", "我家留着哪些老物件？", "收音机", "缝纫机"),
+    (3, "我老公会做双皮奶。|他前阵子照着视频又学会了提拉米苏。", "我老公会做哪些甜品？", "提拉米苏", "双皮奶"),
+    (1, "我家阳台上养了一对虎皮鹦鹉。|上个月又添了一只八哥，已经会学我妈咳嗽了。", "我家养了哪些鸟？", "八哥", "虎皮鹦鹉"),
+    (3, "我们县的皮影戏是省级非遗。|今年县里的竹编也评上非遗了。", "我们县有哪些非遗？", "竹编", "皮影戏"),
+    (1, "我每个月资助贵州一个叫小梅的女孩上学。|助手:还资助了别的孩子吗？|今年又多了一个凉山的男孩，叫阿木。", "我资助了哪些孩子上学？", "阿木", "小梅"),
+    (3, "我们单位的班车有一条走老火车站的线。|这个月又开了一条去高铁新城的线。", "我们单位的班车有哪些线路？", "高铁新城", "老火车站"),
+]
+FRESH17_EN_RESTATE = [
+    (1, "s", "My first ever gig was Oasis at Knebworth in '96.|Knebworth, '96, Oasis — that was my very first concert.", "What was my first gig?", "Knebworth", "Oasis"),
+    (3, "s", "The clock tower in the market square went up in 1887 for Victoria's jubilee.|The square's clock tower dates from 1887, a Golden Jubilee thing.", "When was the clock tower built?", "1887", ""),
+    (1, "m", "My two best mates are Kez and Dilly.|Dilly and Kez — they've been my best friends since nursery.", "Who are my best mates?", "Kez", "Dilly"),
+    (1, "s", "My favourite ice cream is pistachio.|A:Which ice cream flavour is your favourite?|Pistachio, every time — nothing else gets a look in.", "What's my favourite ice cream flavour?", "Pistachio", ""),
+    (3, "s", "The Spar only gives £50 cashback.|Fifty quid's the most cashback you'll get at the Spar.", "What's the cashback limit at the Spar?", "Fifty", ""),
+    (3, "m", "Gran's two sisters live in Whitby and Scarborough.|One of Gran's sisters is in Scarborough, the other's up the coast in Whitby.", "Where do Gran's sisters live?", "Whitby", "Scarborough"),
+    (1, "s", "I ran my first marathon at fifty.|Didn't run a marathon till I was fifty, believe it or not.", "How old was I when I ran my first marathon?", "fifty", ""),
+    (3, "s", "The ferry over to the island takes 35 minutes.|It's a thirty-five-minute crossing to the island.", "How long is the ferry to the island?", "thirty-five", ""),
+]
+FRESH17_ZH_RESTATE = [
+    (1, "s", "我小时候是在外婆家长大的。|我是外婆一手带大的，爸妈那会儿在外地打工。", "我小时候是谁带大的？", "外婆", ""),
+    (3, "s", "我们小区原来是铁路局的职工宿舍。|这片楼以前都是铁路上的宿舍，老住户都是铁路职工。", "我们小区以前是哪个单位的宿舍？", "铁路", ""),
+    (1, "m", "我最爱吃的两样水果是杨梅和荔枝。|助手:你最爱吃什么水果？|荔枝和杨梅，一到夏天我就停不下来。", "我最爱吃哪两样水果？", "杨梅", "荔枝"),
+    (1, "s", "我人生第一部手机是诺基亚3310。|诺基亚那款3310，是我买的第一部手机。", "我第一部手机是什么？", "3310", ""),
+    (3, "s", "我嫂子在镇中学当校医。|镇中学的校医就是我嫂子。", "我嫂子在学校做什么？", "校医", ""),
+    (3, "m", "我爸妈退休后冬天住西双版纳，夏天回牡丹江。|他们俩现在当候鸟，天一热就回牡丹江，天一冷就去西双版纳。", "我爸妈退休后住在哪？", "西双版纳", "牡丹江"),
+    (1, "s", "我每天骑车上班，单程十二公里。|单程十二公里，我天天都是骑车过去的。", "我骑车上班单程多远？", "十二公里", ""),
+    (3, "s", "我姥姥是基督徒，每个礼拜天都去教堂。|姥姥信基督，礼拜天雷打不动要去做礼拜。", "我姥姥信什么教？", "基督", ""),
+]
+FRESH17_EN_UNRELATED = [
+    (1, "s", "My sourdough needs 45 minutes at 230.|The focaccia only needs 25 at 220.", "How long does my sourdough bake for?", "45 minutes", "25"),
+    (3, "s", "My parents' hire car in Crete is a Dacia Duster.|Ours is a Fiat Panda, which will be fun on the mountain roads.", "What have my parents hired in Crete?", "Dacia Duster", "Fiat Panda"),
+    (1, "s", "New episodes of my podcast drop every Monday morning.|My co-host's newsletter lands on Thursday evenings.", "When does my co-host's newsletter land?", "Thursday evenings", "Monday morning"),
+    (3, "s", "Grandad's bowls club plays on Thursdays.|Nan's whist drive is Tuesday afternoons.", "When is Nan's whist drive?", "Tuesday afternoons", "Thursdays"),
+    (1, "m", "I'm really into prog rock.|My daughter's obsessed with K-pop.", "What music is my daughter into?", "K-pop", "prog rock"),
+    (3, "s", "The letting agent for our flat is Foxtons.|The freeholder is a company called Cavendish Estates.", "Who's the freeholder of our flat?", "Cavendish Estates", "Foxtons"),
+    (1, "s", "My race number for the Brighton Marathon is 22871.|Jo's is 22904, so we'll be in the same pen.", "What's my race number for Brighton?", "22871", "22904"),
+    (3, "s", "Head of PE at Ade's secondary is Mr Dlamini.|Head of music there is Mrs Ferreira.", "Who's head of music at Ade's school?", "Ferreira", "Dlamini"),
+    (1, "s", "I'm reading Wolf Hall on my Kindle.|On audiobook I'm halfway through The Thursday Murder Club.", "What am I listening to on audiobook?", "Thursday Murder Club", "Wolf Hall"),
+    (3, "s", "The dog's microchip is registered with Petlog.|The cat's chip is on Identibase.", "Where is the cat's microchip registered?", "Identibase", "Petlog"),
+    (1, "s", "My shift at the community fridge is alternate Sundays.|My husband covers the first Saturday of the month.", "When's my shift at the community fridge?", "alternate Sundays", "first Saturday"),
+    (3, "s", "Our church has a ring of six bells.|St Mark's over the river has eight.", "How many bells has St Mark's got?", "eight", "six"),
+    (1, "s", "My tomato seedlings are on the kitchen windowsill.|The chillies are in the heated propagator in the spare room.", "Where are my chilli seedlings?", "propagator", "windowsill"),
+    (3, "s", "Uncle Femi's restaurant is closed on Mondays.|His takeaway round the corner shuts on Tuesdays.", "Which day is Uncle Femi's restaurant closed?", "Mondays", "Tuesdays"),
+]
+FRESH17_ZH_UNRELATED = [
+    (1, "s", "我这次坐高铁买的是二等座。|我们领导坐的商务座。", "我们领导坐的什么座？", "商务座", "二等座"),
+    (3, "s", "我闺女跳绳一分钟能跳一百七。|她同桌能跳一百九。", "我闺女跳绳一分钟能跳多少个？", "一百七", "一百九"),
+    (1, "s", "我的多肉放在南阳台。|绿萝放在卫生间。", "我的绿萝放在哪？", "卫生间", "南阳台"),
+    (3, "s", "我们家的老母鸡一天下一个蛋。|隔壁家的鸭子两天才下一个。", "隔壁家的鸭子多久下一个蛋？", "两天", "一天"),
+    (1, "s", "我常去的那家按摩店一小时八十八。|旁边的足疗店一小时一百二十六。", "我常去的按摩店一小时多少钱？", "八十八", "一百二十六"),
+    (3, "s", "我们厂的夜班补贴一晚四十五。|高温补贴一个月三百六。", "我们厂的高温补贴一个月多少？", "三百六", "四十五"),
+    (1, "s", "我订的报纸是《扬子晚报》。|我爸订的是《参考消息》。", "我爸订的什么报纸？", "参考消息", "扬子晚报"),
+    (3, "s", "社区图书馆的借书证一次能借五本。|市图书馆的证一次能借十本。", "市图书馆的借书证一次能借几本？", "十本", "五本"),
+    (1, "s", "我家阿黄是条土狗。|我姐家的是雪纳瑞。", "我家阿黄是什么狗？", "土狗", "雪纳瑞"),
+    (3, "s", "我外甥媳妇是苗族。|我侄媳妇是土家族。", "我侄媳妇是什么民族？", "土家族", "苗族"),
+    (1, "s", "我们家每年腊月二十三祭灶。|我丈母娘家是腊月二十四。", "我丈母娘家哪天祭灶？", "二十四", "二十三"),
+    (3, "s", "县医院的挂号费是十二块。|省医院的专家号要六十。", "县医院挂号费多少？", "十二块", "六十"),
+    (1, "m", "我爱喝黄酒。|我老丈人爱喝米酒。", "我老丈人爱喝什么酒？", "米酒", "黄酒"),
+    (3, "s", "我姐家的小区叫锦绣华庭。|我哥家的小区叫阳光水岸。", "我姐家的小区叫什么？", "锦绣华庭", "阳光水岸"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -3050,6 +3197,10 @@ FRESH15_SETS = (
 FRESH16_SETS = (
     ("en", FRESH16_EN_UPDATES, FRESH16_EN_MULTI, FRESH16_EN_RESTATE, FRESH16_EN_UNRELATED),
     ("zh", FRESH16_ZH_UPDATES, FRESH16_ZH_MULTI, FRESH16_ZH_RESTATE, FRESH16_ZH_UNRELATED),
+)
+FRESH17_SETS = (
+    ("en", FRESH17_EN_UPDATES, FRESH17_EN_MULTI, FRESH17_EN_RESTATE, FRESH17_EN_UNRELATED),
+    ("zh", FRESH17_ZH_UPDATES, FRESH17_ZH_MULTI, FRESH17_ZH_RESTATE, FRESH17_ZH_UNRELATED),
 )
 
 
@@ -3175,7 +3326,7 @@ def fresh_records(
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
     1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
     1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600, ``FRESH15_SETS`` from 1700, ``FRESH16_SETS`` from
-    1800): every label in both languages."""
+    1800, ``FRESH17_SETS`` from 1900): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -3213,6 +3364,7 @@ def main() -> None:
     write(FRESH14_OUT, fresh_records(FRESH14_SETS, FRESH14_FROM))
     write(FRESH15_OUT, fresh_records(FRESH15_SETS, FRESH15_FROM))
     write(FRESH16_OUT, fresh_records(FRESH16_SETS, FRESH16_FROM))
+    write(FRESH17_OUT, fresh_records(FRESH17_SETS, FRESH17_FROM))
 
 
 if __name__ == "__main__":
