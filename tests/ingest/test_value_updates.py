@@ -283,3 +283,18 @@ def test_a_change_told_in_two_clauses_joined_by_a_semicolon_is_recalled_whole(me
         )
     hits = memory.search("Who is my partner?", user_id="semi").hits
     assert "Felix" in hits[0].memory.content, [h.memory.content for h in hits]
+
+
+def test_a_change_said_in_the_second_clause_ends_the_older_value_on_write(memory: Memory) -> None:
+    """ "The building was sold; our new landlord is Mrs. Baptiste": the first clause names no landlord, the second
+    changes the one of "Our landlord is Mr. Fischer" (``text.value_changes.clauses_apart``), and ``ingest`` ends it."""
+    for k, text in enumerate(
+        ("Our landlord is Mr. Fischer.", "The building was sold; our new landlord is Mrs. Baptiste.")
+    ):
+        memory.ingest(
+            [{"role": "user", "content": text, "timestamp": (T0 + dt.timedelta(minutes=40 * k)).isoformat()}],
+            user_id="landlord",
+            session_id=f"s{k}",
+        )
+    live = [r.content for r in memory.get_all(user_id="landlord")]
+    assert not any("Fischer" in t for t in live) and any("Baptiste" in t for t in live), live

@@ -1152,6 +1152,11 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
         ("我去成都的高铁几点开？", False),
         ("我家人都喜欢什么运动？", True),
         ("What are all the meds I take?", True),
+        ("List my allergies.", True),
+        ("What's on my shopping list?", True),
+        ("How many titles are currently on my to-watch list?", True),
+        ("Where am I on the mooring waiting list?", False),  # a place on a list is one value
+        ("Is Tom still on the list?", False),
         (
             "Where's all the stuff from my old flat?",
             False,
@@ -1715,3 +1720,43 @@ def test_a_continuation_that_adds_a_value_ends_nothing(memory: Memory) -> None:
     )
     block = memory.recall_prompt("What does Nana knit for charity?", user_id="n", token_budget=2000).text
     assert "blankets" in block and "hats" in block and "earlier" not in block, block
+
+
+@pytest.mark.parametrize(
+    ("said", "then", "query", "current", "apart"),
+    [
+        (  # a rename: the older statement gives the name, the newer one names it anew
+            "The bakery on Church Street is called Crumbs.",
+            "Crumbs changed hands in the spring — the new owners have renamed it Proper Loaf, same sourdough though.",
+            "What's the bakery on Church Street called now?",
+            "Proper Loaf",
+            dt.timedelta(minutes=3),
+        ),
+        (  # the answer to "Are you still on the committee?", told days later by ``add``, which never saw the question
+            "I'm on the committee of the residents' association.",
+            "Not any more, I quit after the row about the parking permits. Life's too short.",
+            "Am I on the residents' association committee?",
+            "quit",
+            dt.timedelta(days=3),
+        ),
+        (  # one clause of several says the change
+            "Our landlord is Mr. Fischer.",
+            "The building was sold; our new landlord is Mrs. Baptiste.",
+            "Who is our landlord?",
+            "Baptiste",
+            dt.timedelta(minutes=40),
+        ),
+    ],
+)
+def test_a_newer_value_far_from_the_query_ranks_first_and_the_older_is_earlier(
+    memory: Memory, said: str, then: str, query: str, current: str, apart: dt.timedelta
+) -> None:
+    """Each newer statement lies further from the query than the one it changes, and the fusion of two hits clips it
+    to 0; read as a change (``text.renames``, ``text.continuations``, ``text.value_changes.clauses_apart``), it is
+    recalled, ranks first, and the prompt shows the older one only as earlier, if at all (ended on write)."""
+    memory.add(said, user_id="r", valid_at=T1)
+    memory.add(then, user_id="r", valid_at=T1 + apart)
+    hits = memory.search(query, user_id="r").hits
+    assert current in hits[0].memory.content, [h.memory.content for h in hits]
+    block = memory.recall_prompt(query, user_id="r", token_budget=2000).text
+    assert current in block and (said not in block or f"earlier: {said}" in block), block

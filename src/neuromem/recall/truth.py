@@ -164,9 +164,13 @@ _ONE_THING_PLURALS = (
 )
 #: A question that asks for the values of a relation of many ("Which supplements do I take?", "Who are my favourite
 #: authors?", 我会哪些乐器？, 我在学些什么？): every value it finds is an answer, none an earlier one. "All the" after a verb of one
-#: ("Where's all the stuff from my old flat?") names one mass of things
+#: ("Where's all the stuff from my old flat?") names one mass of things. "List" asks when it is the request ("List my
+#: allergies") or what is on a list ("What's on my shopping list?"), not for a place on one ("Where am I on the
+#: waiting list?")
 _ASKS_FOR_MANY = re.compile(
-    r"\b(?:what|which|who)\s+are\b|\blist\b|(?<!'s\s)(?<!\bis\s)(?<!\bwas\s)\ball\s+(?:the|my|of)\b"
+    r"\b(?:what|which|who)\s+are\b|^\W*(?:(?:can|could|would)\s+you\s+|please\s+)?list\b"
+    r"|\b(?:what|which|who|how\s+many\s+[\w-]+)(?:'s|\s+is|\s+are)?(?:\s+(?:still|currently|now))?\s+on\s+(?:my|the|our|his|her|their)\s+(?:[\w-]+\s+){0,2}list\b"
+    r"|(?<!'s\s)(?<!\bis\s)(?<!\bwas\s)\ball\s+(?:the|my|of)\b"
     r"|\b(?:what|which)\s+(?!(?:is|was|does|has)\b)(?:[a-z-]+\s+){0,2}?(?!\w*(?:ss|us)\b)(?!"
     + _ONE_THING_PLURALS
     + r")\w{2,}s"  # not "OS"

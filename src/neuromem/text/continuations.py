@@ -15,8 +15,8 @@ from functools import lru_cache
 from ._scripts import CJK_CHAR, nfkc_casefold
 from .corrections import opens_with_a_correction, opens_with_a_denial
 
-#: en: an answer to a question ("Yes, …", "Nope, …", "Sadly not …")
-_ANSWER_EN = r"(?:yes|yeah|yep|yup|no|nope|nah|sadly|unfortunately|luckily|thankfully)\b"
+#: en: an answer to a question ("Yes, …", "Nope, …", "Not any more, …", "Sadly not …")
+_ANSWER_EN = r"(?:yes|yeah|yep|yup|no|nope|nah|not\s+any\s?more|not\s+these\s+days|sadly|unfortunately|luckily|thankfully)\b"
 #: zh: 是的, 对, 嗯, 没有, 还没, 早就…
 _ANSWER_ZH = r"(?:是的|是啊|对的?|嗯|没有?|还没|早就|已经)"
 _ANSWERS_EN = re.compile(rf"^\W*{_ANSWER_EN}", re.IGNORECASE)

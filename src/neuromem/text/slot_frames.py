@@ -206,8 +206,9 @@ _ACTS_ON_SPEAKER = re.compile(
     r"(?:让|给|帮|替|叫|要|把|安排)我们?的?\s*$|^\w+(?:\s+(?:up|down|over|back))?\s+(?:me|us)\b|\b(?:me|us)\s*$",
     re.IGNORECASE,
 )
-#: Parts of speech (jieba's flags) of the words that name a thing: nouns of every kind, and Latin words
-_THING_TAGS_ZH = ("n", "eng")
+#: Parts of speech (jieba's flags) of the words that name a thing: nouns of every kind, shortened names (j: 工行,
+#: 北大) and Latin words
+_THING_TAGS_ZH = ("n", "j", "eng")
 
 
 @lru_cache(maxsize=8192)
@@ -305,9 +306,24 @@ def _ended_thing_zh(folded: str, ending: re.Match[str], old: str) -> str | None:
     folded_old = _fold(old).casefold()
     for w in near:
         word = w.word.casefold()
-        if w.flag.startswith(_THING_TAGS_ZH) and (len(word) >= 2 or w.flag == "eng") and word in folded_old:
+        if (
+            w.flag.startswith(_THING_TAGS_ZH)
+            and (len(word) >= 2 or w.flag == "eng")
+            and (word in folded_old or _abbreviated_in(word, old))
+        ):
             return w.word
     return None
+
+
+def _abbreviated_in(short: str, text: str) -> bool:
+    """``short``, two characters, is the usual shortening of a name of four or more in ``text``: its first character
+    and one of the later ones (工行 for 工商银行, 北大 for 北京大学, 农行 for 农业银行)."""
+    from ._jieba import posseg_module
+
+    return len(short) == 2 and any(
+        len(w.word) >= 4 and w.word[0] == short[0] and short[1] in w.word[1:]
+        for w in posseg_module().cut(text)
+    )
 
 
 @lru_cache(maxsize=8192)

@@ -40,6 +40,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Literal
 
+from .spans import NOT_ABBREVIATED
 from .stopwords import EN_STOPWORDS
 
 Arity = Literal["single", "multi", "unknown"]
@@ -422,7 +423,9 @@ _LEAD_ZH = re.compile(
     r"^(?:哦|噢|啊|嗯|对了|对|顺便说一下|顺便|另外|还有|其实|告诉你|跟你说|更新一下|补充一下|好消息|说实话|老实说|说真的|坦白说)[，,：:！!\s]*"
 )
 _VALUE_END_EN = re.compile(
-    r"\s*(?:,(?!\d{3}\b)|[;!?()]|\.(?:\s|$)|\s[-–—]\s|\b(?:but|because|since|so that|which|who|as of|starting|effective|from now|"
+    r"\s*(?:,(?!\d{3}\b)|[;!?()]|\."
+    + NOT_ABBREVIATED  # "Mr. Baptiste" is one value
+    + r"(?:\s|$)|\s[-–—]\s|\b(?:but|because|since|so that|which|who|as of|starting|effective|from now|"
     r"until|though|although|if|when|after|before|and (?:i|it|we|my|he|she|they|that|the|now)|now|these days|"
     r"nowadays|anymore|any more|instead|again|too|as well)\b).*$",
     re.IGNORECASE,
@@ -1309,6 +1312,22 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+def clauses_apart(text: str) -> list[str]:
+    """The clauses of a statement of several, each on its own: English clauses after the first, the last first
+    ("The building was sold; our new landlord is Mrs. Baptiste" → ["our new landlord is Mrs. Baptiste"]; the whole
+    statement's claim reads the first), Chinese clauses in order ("县里给换了一辆新的宇通校车，黄色的，…" → the
+    first says the change, the others add to it). A change may be said in one clause of several."""
+    t = _fold(text)
+    if re.search(r"[\u4e00-\u9fff]", t):
+        parts = [c.strip() for c in re.split(r"[，,；;：:]", t.rstrip("。！!.～~ ")) if c.strip()]
+        return [c for c in parts if len(c) >= _CLAUSE_MIN_ZH] if len(parts) > 1 else []
+    return _clauses(re.sub(r"[.!。\s]+$", "", t))[:-1]
+
+
+#: The fewest characters of a Chinese clause read apart: "黄色的" or "还好" say no value of their own
+_CLAUSE_MIN_ZH = 4
+
+
 @lru_cache(maxsize=8192)
 def claim_of(text: str, *, generic: bool = False) -> Claim | None:
     """The slot claim of one statement, or None. ``generic`` also reads "<subject> <verb> <object>"
@@ -1583,8 +1602,8 @@ _ENDING_EN = re.compile(
 )
 _ENDING_ZH = re.compile(
     r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|辞了职|离了职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|"
-    r"不吃|不喝|不抽"
-)  # 辞了职: 辞职 with its 了 inside
+    r"不吃|不喝|不抽|撤了|撤掉|倒闭|关门大吉|拆了|拆掉"
+)  # 辞了职: 辞职 with its 了 inside; 网点撤了, 店倒闭了, 太阳能拆了: a thing that is gone
 _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"

@@ -22,15 +22,17 @@ _ABBREVIATIONS = (
     "approx",
     "No",
 )
-_NOT_ABBREVIATED = "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)
+#: A lookbehind that fails right after an abbreviation's full stop ("Mr.", "Dr.", "e.g."): the stop ends no sentence
+#: and no value
+NOT_ABBREVIATED = "".join(f"(?<!\\b{re.escape(a)}\\.)" for a in _ABBREVIATIONS)
 _SPLIT = re.compile(
     r"(?<=[。！？；])|(?<=[!?;])(?![\w@#$%&*])|\n+|"  # "Heron!512", "Yahoo!Mail": one word, not two sentences
-    + _NOT_ABBREVIATED
+    + NOT_ABBREVIATED
     + r"(?<=[.])\s+"
 )
 #: The same, but a semicolon joins: "Alun's retired; his niece Carys has taken the van on" is one statement
 _SPLIT_KEEPING_SEMICOLONS = re.compile(
-    r"(?<=[。！？])|(?<=[!?])(?![\w@#$%&*])|\n+|" + _NOT_ABBREVIATED + r"(?<=[.])\s+"
+    r"(?<=[。！？])|(?<=[!?])(?![\w@#$%&*])|\n+|" + NOT_ABBREVIATED + r"(?<=[.])\s+"
 )
 
 

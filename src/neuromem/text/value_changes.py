@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .renames import renamed
 from .slot_frames import (
     change_evidence,
     definite_frame_change,
@@ -26,6 +27,7 @@ from .slots import (
     _named_apart,
     _template_change,
     claim_of,
+    clauses_apart,
     explicit_from_to,
     same_slot,
     shares_only_value_words,
@@ -57,7 +59,19 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     a multi-valued relation, values of different kinds): the templates first, then a change that
     names both values ("switched from X to Y"), then the aligned words, then the statement frames
     (``text.slot_frames``; ``cosine`` of the two statements' vectors when known)."""
-    found = _template_change(new, old)
+    found = _change(new, old, cosine)
+    if found is not None:
+        return found
+    # "The building was sold; our new landlord is Mrs. Baptiste", 县里给换了一辆新的宇通校车，黄色的，…: one clause of
+    # several says the change, and the others' words hide it from the whole statement's reading; of the people the
+    # whole statement names ("My wife switched jobs, she works at Allianz now" is not "I work at …")
+    if not same_people(new, old):
+        return None
+    return next((c for clause in clauses_apart(new) if (c := _change(clause, old, None)) is not None), None)
+
+
+def _change(new: str, old: str, cosine: float | None) -> ValueChange | None:
+    found = _template_change(new, old) or renamed(new, old)
     if found is not None:
         return found
     if states_a_value(new, old) and same_people(new, old):
