@@ -14,6 +14,7 @@ from neuromem.text.slot_frames import (
     answers_after_a_plan,
     answers_alike,
     asked_apart,
+    asked_of_its_own_person,
     asks_the_newer_kind,
     change_clauses,
     change_evidence,
@@ -1179,3 +1180,33 @@ def test_a_thing_that_is_gone_ends_what_the_older_statement_says_of_it(new: str,
 def test_a_shortened_name_ends_only_the_name_it_shortens() -> None:
     """工行 is not 建设银行: the first character and a later one of the full name."""
     assert value_change("工行那个网点撤了。", "我们小区门口的银行是建设银行。") is None
+
+
+@pytest.mark.parametrize(
+    ("query", "new", "old", "apart"),
+    [
+        ("我二伯家住在哪？", "我二伯家住在北关。", "我大伯家住在县城南门。", True),
+        ("我闺女喜欢听谁的歌？", "我闺女喜欢听周杰伦。", "我喜欢听邓丽君的歌。", True),
+        ("Who is my husband's GP?", "My husband's GP is Dr. Farouk.", "My GP is Dr. Lindgren.", True),
+        # the older one names the person asked about too, or nobody is asked about
+        ("Where does my sister live?", "My sister moved to York.", "My sister lives in Leeds.", False),
+        ("我住在哪？", "我二伯家住在北关。", "我住在县城南门。", False),
+    ],
+)
+def test_a_query_that_names_a_person_only_the_newer_statement_names_asks_of_it(
+    query: str, new: str, old: str, apart: bool
+) -> None:
+    assert asked_of_its_own_person(query, new, old) is apart
+
+
+def test_two_days_of_the_week_are_two_periods_and_the_query_names_one() -> None:
+    """ "我下周三要去干什么？" asks about 下周三要去办护照, not 我下周一要去拔智齿 (``asked_apart`` of periods)."""
+    assert asked_apart("我下周三要去干什么？", "我下周一要去拔智齿。", "下周三要去办护照。")
+    assert asked_apart(
+        "What am I doing on Wednesday?",
+        "On Monday I'm at the dentist.",
+        "On Wednesday I'm at the passport office.",
+    )
+    assert not asked_apart(
+        "When does the book club meet?", "Book club's on Thursdays now.", "The book club meets on Mondays."
+    )

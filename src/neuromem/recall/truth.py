@@ -70,6 +70,7 @@ from ..text.slot_frames import (
     answers_one_more,
     asked_apart,
     asked_of_another_person,
+    asked_of_its_own_person,
     asks_the_newer_kind,
     change_clauses,
     change_evidence,
@@ -439,9 +440,14 @@ def _asked_of_the_newer(hits: Sequence[SearchHit], older: int, newer: int, query
     put in time order: the newer one answers. A change recall reads in the words still ends the older one: kept
     apart there, "My electricity plan is with Octopus at 28p" / "The unit rate dropped to 24p" lost its end.) Nor
     when the query names a kind of the thing only the newer one says (``text.slot_frames.asks_the_newer_kind``: "What
-    is my work email?" / "My email is …" / "My work email is …")."""
+    is my work email?" / "My email is …" / "My work email is …"), nor when it names a person only the newer one names
+    (``text.slot_frames.asked_of_its_own_person``: "我二伯家住在哪？" / 我大伯家住在… / 我二伯家住在北关)."""
     old, new = hits[older].memory.content, hits[newer].memory.content
-    return bool(query) and (asked_apart(query, old, new) or asks_the_newer_kind(query, old, new))
+    return bool(query) and (
+        asked_apart(query, old, new)
+        or asks_the_newer_kind(query, old, new)
+        or asked_of_its_own_person(query, new, old)
+    )
 
 
 def users_words(record: MemoryRecord) -> bool:

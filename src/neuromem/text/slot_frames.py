@@ -1425,6 +1425,9 @@ _PERIODS = (
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:morning|afternoon|evening)s?\b|早上|早晨|上午|中午|下午|傍晚|晚上", re.IGNORECASE),
+    re.compile(
+        r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b|(?:周|星期|礼拜)[一二三四五六日天]", re.IGNORECASE
+    ),
 )
 
 
@@ -1451,6 +1454,13 @@ def _changed_thing_stems_en(text: str) -> set[str]:
     if thing is None:
         return set()
     return {_stem(w) for w in thing.group("np").split() if w not in _WHICH_VALUE_EN and w not in STOPWORDS}
+
+
+def asked_of_its_own_person(query: str, new: str, old: str) -> bool:
+    """The ``query`` names a person ``new`` names and ``old`` does not: "我二伯家住在哪？" asks about 我二伯家住在北关,
+    not 我大伯家住在县城南门; "我闺女喜欢听谁的歌？" about 我闺女喜欢听周杰伦, not 我喜欢听邓丽君的歌."""
+    zh = bool(re.search(r"[\u4e00-\u9fff]", query + new + old))
+    return bool(_people(query, zh) & (_people(new, zh) - _people(old, zh)))
 
 
 @lru_cache(maxsize=4096)
