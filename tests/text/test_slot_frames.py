@@ -1186,11 +1186,13 @@ def test_a_shortened_name_ends_only_the_name_it_shortens() -> None:
     ("query", "new", "old", "apart"),
     [
         ("我二伯家住在哪？", "我二伯家住在北关。", "我大伯家住在县城南门。", True),
-        ("我闺女喜欢听谁的歌？", "我闺女喜欢听周杰伦。", "我喜欢听邓丽君的歌。", True),
+        ("我女儿喜欢听谁的歌？", "我女儿喜欢听周杰伦。", "我喜欢听邓丽君的歌。", True),
         ("Who is my husband's GP?", "My husband's GP is Dr. Farouk.", "My GP is Dr. Lindgren.", True),
         # the older one names the person asked about too, or nobody is asked about
         ("Where does my sister live?", "My sister moved to York.", "My sister lives in Leeds.", False),
         ("我住在哪？", "我二伯家住在北关。", "我住在县城南门。", False),
+        # the older one names someone else as its value, of the thing asked
+        ("我姐家的狗现在寄养在哪？", "现在狗寄养在我姐同事家。", "宠物店太贵，后来放到了我妈家。", False),
     ],
 )
 def test_a_query_that_names_a_person_only_the_newer_statement_names_asks_of_it(

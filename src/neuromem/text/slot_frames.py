@@ -1458,9 +1458,14 @@ def _changed_thing_stems_en(text: str) -> set[str]:
 
 def asked_of_its_own_person(query: str, new: str, old: str) -> bool:
     """The ``query`` names a person ``new`` names and ``old`` does not: "我二伯家住在哪？" asks about 我二伯家住在北关,
-    not 我大伯家住在县城南门; "我闺女喜欢听谁的歌？" about 我闺女喜欢听周杰伦, not 我喜欢听邓丽君的歌."""
+    not 我大伯家住在县城南门; "我女儿喜欢听谁的歌？" about 我女儿喜欢听周杰伦, not 我喜欢听邓丽君的歌. Not when ``old`` names
+    someone else, who may be its value: "我姐家的狗现在寄养在哪？" / 宠物店太贵，后来放到了我妈家."""
     zh = bool(re.search(r"[\u4e00-\u9fff]", query + new + old))
-    return bool(_people(query, zh) & (_people(new, zh) - _people(old, zh)))
+    asked = _people(query, zh) & (_people(new, zh) - _people(old, zh))
+    others = _people(old, zh)
+    # the older one names nobody, or another of the same kin (大伯 / 二伯); one that names someone else may name them as
+    # its value (宠物店太贵，后来放到了我妈家, of 我姐家的狗)
+    return bool(asked) and (not others or any(p.endswith(a) or a.endswith(p) for p in others for a in asked))
 
 
 @lru_cache(maxsize=4096)

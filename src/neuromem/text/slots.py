@@ -795,7 +795,7 @@ PEOPLE_ZH = (
     # kin by marriage, partners (not those who serve or teach: they act on one's things, 房东把房租涨到…)
     *("姐夫", "妹夫", "嫂", "弟媳", "婆婆", "公公", "岳父", "岳母", "丈母娘", "老丈人", "姑", "侄", "外甥"),
     *("孙子", "孙女", "婶", "男友", "女友", "对象"),
-    *("闺女", "伯", "女婿", "儿媳", "媳妇"),
+    *("伯", "女婿", "儿媳", "媳妇"),
     *("姨夫", "姨父", "姑夫", "姑父", "舅妈"),  # 小姨夫 is not 小姨
     *("老大", "老二", "老三", "老幺"),  # a child named by their place: 我家老大
     "老板娘",  # the boss's wife: not 老板
