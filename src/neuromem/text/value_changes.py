@@ -66,9 +66,12 @@ def value_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
     # "The building was sold; our new landlord is Mrs. Baptiste", 县里给换了一辆新的宇通校车，黄色的，…: one clause of
     # several says the change, and the others' words hide it from the whole statement's reading; of the people the
     # whole statement names ("My wife switched jobs, she works at Allianz now" is not "I work at …")
-    if not same_people(new, old) or not one_statement_long(new):
+    if not one_statement_long(new):
         return None  # a turn that tells many things: its clauses may each be of another thing
-    return next((c for clause in clauses_apart(new) if (c := _change(clause, old, None)) is not None), None)
+    clauses = clauses_apart(new)
+    if not clauses or not same_people(new, old):
+        return None
+    return next((c for clause in clauses if (c := _change(clause, old, None)) is not None), None)
 
 
 def _change(new: str, old: str, cosine: float | None) -> ValueChange | None:
