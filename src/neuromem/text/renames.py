@@ -20,7 +20,7 @@ _CALLED_EN = re.compile(
     rf"\b(?:(?:is|are|was|'s|'re)\s+)?(?:called|named)\s+(?P<name>{_NAME_EN})|\bname\s+is\s+(?P<name2>{_NAME_EN})"
 )
 #: en: a new name: "renamed it Proper Loaf", "has been rebranded as Orbit", "changed its name to X", "is now called X",
-#: "goes by X now"
+#: "is called X now"
 _RENAMED_EN = re.compile(
     rf"\b(?:re-?named|rebranded)\s+(?:(?:it|them|{_NAME_EN})\s+(?:to|as)\s+|(?:it|them|to|as)\s+)?(?P<name>{_NAME_EN})"
     rf"|\bchanged\s+(?:its|their|his|her|the)\s+name\s+to\s+(?P<name2>{_NAME_EN})"
