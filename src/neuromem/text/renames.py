@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from ._scripts import CJK_CHAR
 from .slots import ValueChange
 from .tokenize import tokenize
 
@@ -38,7 +39,7 @@ _RENAMED_ZH = re.compile(
 
 def renamed(new: str, old: str) -> ValueChange | None:
     """The change of name ``new`` says of the thing ``old`` names, or None (module docstring)."""
-    zh = bool(re.search(r"[\u4e00-\u9fff]", new + old))
+    zh = bool(CJK_CHAR.search(new + old))
     called = (_CALLED_ZH if zh else _CALLED_EN).search(old)
     renaming = (_RENAMED_ZH if zh else _RENAMED_EN).search(new)
     if called is None or renaming is None:

@@ -318,12 +318,16 @@ def _ended_thing_zh(folded: str, ending: re.Match[str], old: str) -> str | None:
 def _abbreviated_in(short: str, text: str) -> bool:
     """``short``, two characters, is the usual shortening of a name of four or more in ``text``: its first character
     and one of the later ones (工行 for 工商银行, 北大 for 北京大学, 农行 for 农业银行)."""
+    return len(short) == 2 and any(w[0] == short[0] and short[1] in w[1:] for w in _long_words_zh(text))
+
+
+@lru_cache(maxsize=4096)
+def _long_words_zh(text: str) -> tuple[str, ...]:
+    """The words of four characters or more in ``text`` (cut once per text: the older statement is read for every
+    word beside an ending)."""
     from ._jieba import posseg_module
 
-    return len(short) == 2 and any(
-        len(w.word) >= 4 and w.word[0] == short[0] and short[1] in w.word[1:]
-        for w in posseg_module().cut(text)
-    )
+    return tuple(w.word for w in posseg_module().cut(text) if len(w.word) >= 4)
 
 
 @lru_cache(maxsize=8192)
