@@ -32,6 +32,7 @@ from bench.updates import (
     FRESH15,
     FRESH16,
     FRESH17,
+    FRESH18,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -144,6 +145,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH15_SETS, 1700, FRESH15),
         (module.FRESH16_SETS, 1800, FRESH16),
         (module.FRESH17_SETS, 1900, FRESH17),
+        (module.FRESH18_SETS, 2000, FRESH18),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -170,6 +172,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH15, 1700, 1799),
         (FRESH16, 1800, 1899),
         (FRESH17, 1900, 1999),
+        (FRESH18, 2000, 2099),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -68,6 +68,8 @@ FRESH16_OUT = Path(__file__).with_name("update_pairs_fresh16.jsonl")
 FRESH16_FROM = 1800  # the sixteenth fresh set's first record number
 FRESH17_OUT = Path(__file__).with_name("update_pairs_fresh17.jsonl")
 FRESH17_FROM = 1900  # the seventeenth fresh set's first record number
+FRESH18_OUT = Path(__file__).with_name("update_pairs_fresh18.jsonl")
+FRESH18_FROM = 2000  # the eighteenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
@@ -3133,6 +3135,151 @@ FRESH17_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# An eighteenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it),
+# for ``update_pairs_fresh18.jsonl`` (``bench.updates --data``). Same rows as above; ids from 2000.
+# fmt: off
+FRESH18_EN_UPDATES = [
+    (1, "I'm the goalkeeper for our Sunday five-a-side.|We've signed a proper keeper, so I've been pushed out to left wing — and I've scored twice already.", "What position do I play at five-a-side?", "left wing", "goalkeeper"),
+    (3, "My sister-in-law Priti does the accounts for a dental practice in Slough.|A:Is Priti still at the dental practice?|She left in March — she's finance manager for a housing association in Reading now.", "Where does Priti work?", "housing association", "dental practice"),
+    (1, "We're renting a two-bed on Gloucester Road in Bristol.|Landlord sold up, so we've had to move — still Bristol, just a flat above a bakery on North Street now. The smell in the mornings is unreal.", "Which street do we live on in Bristol?", "North Street", "Gloucester Road"),
+    (3, "Our surgery sends us to the Kingfisher clinic for blood tests.|Kingfisher's shut for good — the roof turned out to be that crumbly concrete — so bloods are done at the Oasis centre in Morden now.", "Where do we go for blood tests?", "Oasis centre", "Kingfisher"),
+    (1, "I buy a scratchcard every Friday with my lunch.|I don't buy scratchcards any more — worked out I'd spent four hundred quid on them last year and won thirty back.", "Do I still buy scratchcards?", "don't buy scratchcards any more", "every Friday"),
+    (3, "The dame in our village panto is Gaz from the pub.|Gaz has done his back in, so Lou from the WI is stepping in for the first week.|Lou's lost her voice now, bless her — the vicar's playing the dame for the rest of the run, and he's loving it.", "Who's playing the dame in the village panto?", "vicar", "Lou"),
+    (1, "My workplace pension's with Nest.|A:Have you looked at consolidating your pensions?|Done it — everything's transferred into a PensionBee pot, so the old one's empty now.", "Which provider is my pension with?", "PensionBee", "Nest"),
+    (3, "My brother's flight lands at Gatwick at 6:15 on Saturday.|Sorry, misread his text — it's Stansted. Completely different side of London.", "Which airport is my brother flying into?", "Stansted", "Gatwick"),
+    (1, "I'm a Vodafone customer, have been for years.|Ported my number over to Giffgaff yesterday — £10 a month for the same data, why did I wait.", "Which mobile network am I on?", "Giffgaff", "Vodafone"),
+    (3, "Our allotment society's secretary is Mr Pemberton.|Pemberton stood down at the AGM; Jasmine from plot 14 took over the minutes and the key cupboard.", "Who's the allotment society secretary?", "Jasmine", "Pemberton"),
+    (1, "I can hold a plank for 45 seconds.|Two minutes ten this morning! All that core work is finally paying off.", "How long can I hold a plank?", "Two minutes ten", "45 seconds"),
+    (3, "The boiler in our flat is an old Baxi combi.|The Baxi finally died in the cold snap; the landlord's had a Worcester Bosch put in and the hot water's never been better.", "What boiler have we got?", "Worcester Bosch", "Baxi"),
+    (1, "I'm a blood donor — I go every sixteen weeks at the town hall.|I no longer give blood; they won't take it since the hepatitis diagnosis. Gutted, I was about to get my 50-donation badge.", "Do I still give blood?", "no longer give blood", "every sixteen weeks"),
+    (3, "My nephew Callum is apprenticed to an electrician in Ipswich.|Quick catch-up: Mum's hip op went fine, she's on crutches but cheerful; we've finally booked Lanzarote for October; Callum's packed in the electrics and is training as a paramedic; and the cat's been sick on the new rug twice.", "What is Callum training to be?", "paramedic", "electrician"),
+    (1, "I'm teaching myself guitar from YouTube videos.|A:How's the guitar coming along?|Gave up on the videos — I've got proper lessons with a woman called Inés on Thursday evenings now.", "How am I learning guitar?", "proper lessons", "YouTube"),
+    (3, "Our school's headteacher is Mrs Adeyemi.|Mrs Adeyemi got a job at the academy trust — Mr Hollis took over after Easter.", "Who's the headteacher at our school?", "Hollis", "Adeyemi"),
+    (1, "Our team's daily check-in is a quick call at half nine.|New manager's moved it to ten past ten so people can do the school run.|And now it's gone async — we just post our updates in a Slack thread by eleven.", "How does my team do its daily check-in?", "Slack thread", "ten past ten"),
+    (3, "Mum's GP is Dr Okonjo at the Riverside practice.|A:Is your mum still seeing Dr Okonjo?|Dr Okonjo's retired — Mum's been allocated a Dr Thistlewood, who she says looks about twelve.", "Who's Mum's GP?", "Thistlewood", "Okonjo"),
+    (1, "I cycle to work on my old Raleigh.|The Raleigh got nicked outside Tesco, so I'm on an e-bike through the cycle-to-work scheme now — hills are no longer a problem.", "What do I ride to work?", "e-bike", "Raleigh"),
+    (1, "The hire car for Portugal is booked to pick up at Faro airport.|I read the email wrong — pick-up's at their Lagos office, so we're getting a taxi from the airport.", "Where do I pick up the hire car?", "Lagos office", "Faro airport"),
+    (3, "I weigh the dog's food out at 300 grams a day.|The vet says he's porky, so he's down to 240 grams a day and he is not happy about it.", "How much food does the dog get a day?", "240 grams", "300 grams"),
+    (3, "The big Tesco on the ring road is open 24 hours.|Tesco's stopped doing nights — it's 6am till midnight now, which is useless for my shifts.", "What are the opening hours of the big Tesco?", "6am till midnight", "24 hours"),
+    (1, "I'm on a zero-hours contract at the warehouse.|They've finally put me on a permanent contract, 37.5 hours a week with holiday pay.", "What contract am I on at the warehouse?", "permanent contract", "zero-hours"),
+    (3, "The Mwangis across the road have a Labrador called Biscuit.|A:How's Biscuit doing?|They lost Biscuit at Christmas, sadly. There's a rescue greyhound now, Pepper, who's terrified of our cat.", "What dog do the Mwangis have?", "greyhound", "Labrador"),
+    (1, "My profile picture on work Teams is a photo of my cat.|HR made everyone put up a proper headshot, so it's my corporate photo now — I look like a hostage.", "What's my Teams profile picture?", "headshot", "photo of my cat"),
+    (3, "The book group meets in the back room of the Red Lion.|The Red Lion's become a tapas bar, so we've been meeting at Eileen's house since then.", "Where does the book group meet?", "Eileen's house", "Red Lion"),
+    (3, "Granny's cataract operation is on the 2nd of May.|The hospital rang — they've had a cancellation, so Granny's going in on the 11th of April instead.", "When is Granny's cataract operation?", "11th of April", "2nd of May"),
+    (3, "My father-in-law drives a Volvo estate.|A:Is he still driving at all?|He's handed his licence back, bless him — uses the community minibus now.", "How does my father-in-law get about?", "community minibus", "Volvo estate"),
+    (1, "The garage is where I keep the bikes.|A:Still storing the bikes in the garage?|Nope — converted it into a gym over the summer; the bikes live in a shed in the garden now.", "Where do I keep the bikes?", "shed", "garage"),
+    (3, "My brother's band is playing the Fleece on the 8th.|Gig's been moved to the Exchange, same night — the Fleece flooded.", "Where is my brother's band playing?", "Exchange", "Fleece"),
+]
+FRESH18_ZH_UPDATES = [
+    (1, "我在成都租的房子在玉林路那边。|房东要卖房，我只好搬了，还在成都，换到了宽窄巷子附近的一个老小区。", "我现在在成都住哪一片？", "宽窄巷子", "玉林路"),
+    (3, "我姑姑在县城开了家照相馆，开了二十多年。|助手:你姑姑的照相馆还开着吗？|早不开了，现在谁还去照相馆，她把门面租出去，自己在小区门口摆摊卖卤菜。", "我姑姑现在做什么？", "卤菜", "照相馆"),
+    (1, "我每天早上要喝一罐红牛才能开工。|红牛我已经不再喝了，心跳老是快，现在早上就喝杯淡茶。", "我早上还喝红牛吗？", "不再喝了", "一罐"),
+    (3, "我们小区的门卫是老黄。|老黄调去别的小区了，先由保洁的王姐顶着看门。|王姐忙不过来，物业新招了个退伍兵小邓，现在是他在门岗。", "我们小区现在谁在看门？", "小邓", "王姐"),
+    (1, "我的高铁票是G1372次，下午两点发车。|刚看了下12306，是G1376次，我记错了，发车时间没变。", "我坐的是哪趟高铁？", "G1376", "G1372"),
+    (3, "我爷爷听戏用的是一台小收音机。|收音机坏了，我们给他买了个智能音箱，现在喊一声就放黄梅戏。", "我爷爷现在用什么听戏？", "智能音箱", "收音机"),
+    (1, "我周末在一家奶茶店打零工。|助手:奶茶店的活还在干吗？|不干了，奶茶店倒闭了，现在周末去一家宠物店帮忙给狗洗澡。", "我周末在哪打零工？", "宠物店", "奶茶店"),
+    (3, "我表哥在东莞的模具厂当师傅。|表哥回老家了，在镇上开了个快递驿站，说是轻松多了。", "我表哥现在做什么？", "快递驿站", "模具厂"),
+    (1, "我用的是一台联想的笔记本。|公司给配了台MacBook，联想那台给我儿子上网课用了。", "我现在用什么电脑？", "MacBook", "联想"),
+    (3, "我常去的那家新华书店在人民路上。|人民路那家新华书店关了，搬到万达广场三楼去了，地方小了一半。", "新华书店现在在哪？", "万达广场", "人民路"),
+    (1, "我每周三晚上去夜市摆摊卖手机壳。|夜市被取缔了，我现在不再摆摊了，改成在网上开了个小店。", "我现在还摆摊吗？", "不再摆摊", "夜市"),
+    (3, "我妈每个礼拜都去老姐妹家打牌，一去就是一下午。|助手:阿姨还去打牌吗？|不去了，她迷上了在手机上刷短剧，一刷就是一整天。", "我妈现在闲下来干什么？", "短剧", "打牌"),
+    (1, "我在一家4S店卖车。|最近事情挺多的：孩子上幼儿园了，每天哭着不肯进门；丈母娘来帮忙带了一阵又回去了；我从4S店辞了职，跳槽去了一家做跨境电商的公司做运营；家里的热水器也坏了。", "我现在在什么公司上班？", "跨境电商", "4S店"),
+    (3, "我舅舅家种了二十亩水稻。|今年舅舅把地全改种了葡萄，说是比种稻子挣钱。", "我舅舅家现在种什么？", "葡萄", "水稻"),
+    (1, "我每年双十一都要囤一大堆东西。|今年双十一我一样没买，已经不再囤货了，家里的洗衣液还够用到明年。", "我双十一还买东西吗？", "不再囤货", "囤一大堆"),
+    (3, "我侄子的升学宴订在了聚丰园酒楼。|聚丰园那天被人包场了，改到了隔壁的福满楼。|福满楼后厨出了事被查封了，最后只能在村里自家院子里摆流水席。", "我侄子的升学宴在哪办？", "院子", "福满楼"),
+    (1, "我家的净水器是沁园的。|助手:你家净水器的滤芯换了吗？|别提了，沁园那台漏水，干脆换了台美的的，还带加热。", "我家现在用的什么牌子的净水器？", "美的", "沁园"),
+    (3, "小区门口那家水果店的老板是对安徽夫妻。|水果店转给了一个湖南小伙，现在还兼卖槟榔和烟。", "小区门口的水果店现在是谁开的？", "湖南小伙", "安徽夫妻"),
+    (1, "我的航班是早上七点五十起飞。|看错了，是九点五十起飞，七点五十是开始值机的时间。", "我的航班几点起飞？", "九点五十", "七点五十"),
+    (3, "我们公司每周五下午是团建时间，大家一起打羽毛球。|新老板来了以后，周五下午改成开复盘会了，羽毛球拍都落灰了。", "我们公司周五下午干什么？", "复盘会", "羽毛球"),
+    (1, "我的党组织关系还在原来的单位。|助手:你的组织关系转过来了吗？|转了，上个月转到了新公司的党支部。", "我的党组织关系现在在哪？", "新公司", "原来的单位"),
+    (3, "我表姐在新东方教英语。|双减以后她转行了，在做英语原版书的直播带货。", "我表姐现在做什么工作？", "直播带货", "新东方"),
+    (1, "我晚上睡觉习惯开着电视。|现在改成听喜马拉雅上的有声书入睡了，电视太亮。", "我晚上睡觉时开着什么？", "有声书", "电视"),
+    (3, "我们村小学的校长是老周。|老周到龄退了，教育局派来个九零后的女校长，姓冉。", "我们村小学现在的校长是谁？", "姓冉", "老周"),
+    (1, "我的车停在小区的地面车位，一个月一百五。|买了个地下车位，八万块，以后不用跟人抢了。", "我的车停在哪？", "地下车位", "地面车位"),
+    (3, "我小叔子在工地上开塔吊。|他现在不再上工地了，考了个证，在驾校当教练。", "我小叔子现在做什么？", "驾校", "塔吊"),
+    (3, "我儿子在学校住校，周末才回家。|助手:你儿子还住校吗？|这学期改走读了，学校食堂太差，他天天喊饿。", "我儿子现在在学校住吗？", "走读", "住校"),
+    (3, "我们镇上看电影就去老的工人文化宫。|文化宫拆了，镇上新开了一家横店影城。", "我们镇上现在去哪看电影？", "横店影城", "文化宫"),
+    (1, "我在小红书上的账号主要发穿搭。|最近改发做饭的视频了，粉丝涨得比以前快多了。", "我的小红书现在主要发什么？", "做饭", "穿搭"),
+    (3, "我儿子的足球教练是个西班牙人。|西班牙教练合同到期回国了，现在带队的是俱乐部自己培养的年轻教练，姓宁。", "我儿子的足球教练现在是谁？", "姓宁", "西班牙"),
+]
+FRESH18_EN_MULTI = [
+    (1, "I've been scuba diving in the Red Sea.|A:Dived anywhere else?|Did a liveaboard in the Maldives in January — manta rays everywhere.", "Where have I been scuba diving?", "Maldives", "Red Sea"),
+    (3, "Our gym runs spin classes.|They've just started reformer Pilates on Tuesday nights as well.", "Which classes does our gym run?", "reformer Pilates", "spin"),
+    (1, "I've done a parachute jump for charity.|Ticked off a bungee jump off the Tyne Bridge at the weekend too — never again.", "Which daredevil things have I done?", "bungee jump", "parachute jump"),
+    (3, "My son's in the school chess team.|A:Any other teams?|He got picked for the cross-country team last week too, which nobody saw coming.", "Which school teams is my son in?", "cross-country", "chess"),
+    (1, "I'm treasurer of the bowls club.|Got voted onto the PTA committee at the kids' school as well.", "Which committees am I on?", "PTA", "bowls club"),
+    (3, "The mobile library van stops in our village on Tuesdays.|A fish van's started coming round on Fridays as well.", "Which vans come round our village?", "fish van", "mobile library"),
+    (1, "I've got two raised beds of strawberries.|Planted a little row of rhubarb crowns along the fence this spring too.", "What do I grow in the garden?", "rhubarb", "strawberries"),
+    (3, "My sister's got two cats, Miso and Tofu.|She's adopted a third now, a one-eyed ginger called Nelson.", "What are my sister's cats called?", "Nelson", "Miso;Tofu"),
+    (1, "I've got a Nectar card.|Signed up for a Tesco Clubcard as well, the prices without it are daylight robbery.", "Which loyalty cards have I got?", "Clubcard", "Nectar"),
+    (3, "My uncle's restaurant is listed in the Good Food Guide.|It's got a Bib Gourmand from Michelin now too.", "Which guides list my uncle's restaurant?", "Bib Gourmand", "Good Food Guide"),
+]
+FRESH18_ZH_MULTI = [
+    (1, "我会做木工，家里的柜子都是我打的。|最近又学了点电焊，院子里的铁门就是我自己焊的。", "我会哪些手艺？", "电焊", "木工"),
+    (3, "我外公会拉二胡。|助手:他还会别的乐器吗？|他年轻时候在文工团吹过唢呐，现在偶尔还吹两下。", "我外公会哪些乐器？", "唢呐", "二胡"),
+    (1, "我冰箱里常备着老干妈。|最近又多囤了几瓶李锦记的蚝油，炒菜离不开。", "我冰箱里常备哪些调料？", "蚝油", "老干妈"),
+    (3, "我们小区有一个充电桩车位。|今年物业又装了一排电瓶车的充电柜，不用再拉飞线了。", "我们小区有哪些充电设施？", "充电柜", "充电桩"),
+    (1, "我在老家后院栽了一棵枇杷树。|今年春天又栽了两棵石榴，我妈天天浇水。", "我在老家后院栽了什么树？", "石榴", "枇杷"),
+    (3, "我女儿学的是拉丁舞。|助手:她还学别的舞吗？|这学期又加了个街舞班，两样一起跳。", "我女儿学了哪些舞？", "街舞", "拉丁舞"),
+    (1, "我的微信里绑了建行卡。|最近把招行的信用卡也绑上了，有积分。", "我的微信绑了哪些银行卡？", "招行", "建行"),
+    (3, "我们公司的产品卖到了越南。|今年又打开了墨西哥市场，第一批货上个月发出去了。", "我们公司的产品卖到了哪些国家？", "墨西哥", "越南"),
+    (1, "我拿过市里的游泳比赛第三名。|上个月又拿了个区里乒乓球赛的冠军。", "我拿过哪些奖？", "乒乓球", "游泳"),
+    (3, "我们村的合作社卖的是土鸡蛋。|今年合作社又上了一款红薯粉条，在网上卖得挺好。", "我们村合作社卖哪些东西？", "红薯粉条", "土鸡蛋"),
+]
+FRESH18_EN_RESTATE = [
+    (1, "s", "I was born in a lighthouse keeper's cottage on Anglesey.|Mum gave birth to me in the keeper's cottage at the lighthouse — Anglesey, 1979.", "Where was I born?", "Anglesey", ""),
+    (3, "s", "The bridge in our town was designed by Brunel.|Brunel drew up the plans for our bridge, apparently.", "Who designed the bridge in our town?", "Brunel", ""),
+    (1, "m", "The two things I always pack are earplugs and a silk eye mask.|A:What do you never travel without?|Eye mask and earplugs — I can't sleep anywhere without them.", "What do I always pack?", "earplugs", "eye mask"),
+    (1, "s", "I've never been on a plane.|Not once have I flown — ferries and trains all my life.", "Have I ever flown?", "Not once", ""),
+    (3, "s", "The pub quiz at the Anchor starts at 8:30.|Half eight is when the quiz kicks off at the Anchor.", "What time does the quiz at the Anchor start?", "Half eight", ""),
+    (3, "m", "My in-laws have a caravan in Tenby and a timeshare in Lanzarote.|They split their holidays between the timeshare in Lanzarote and the caravan down in Tenby.", "Where do my in-laws go on holiday?", "Tenby", "Lanzarote"),
+    (1, "s", "I've been teetotal for nine years.|Nine years now since I last had a drink.", "How long have I been teetotal?", "Nine years", ""),
+    (3, "s", "Our postman is called Derek.|Derek's the one who does our post round.", "What's our postman's name?", "Derek", ""),
+]
+FRESH18_ZH_RESTATE = [
+    (1, "s", "我是在部队大院里长大的。|从小在部队大院长大，我爸是军人。", "我小时候在哪长大的？", "部队大院", ""),
+    (3, "s", "我们这条街以前叫打铜街。|老人都知道，这条街原来的名字是打铜街。", "我们这条街以前叫什么？", "打铜街", ""),
+    (1, "m", "我最常去的两家馆子是老马家牛肉面和陈记煲仔饭。|助手:你平时最常去哪吃饭？|陈记的煲仔饭和老马家的牛肉面，一周轮着吃。", "我最常去哪两家馆子？", "煲仔饭", "牛肉面"),
+    (1, "s", "我不会游泳。|旱鸭子一个，一下水就往下沉。", "我会游泳吗？", "旱鸭子", ""),
+    (3, "s", "我大伯当了三十年的中学物理老师。|大伯教了一辈子中学物理，教了三十年。", "我大伯教什么的？", "物理", ""),
+    (3, "m", "我二姨家开了个农家乐，还承包了一片鱼塘。|鱼塘、农家乐，我二姨家两样都经营着。", "我二姨家经营些什么？", "农家乐", "鱼塘"),
+    (1, "s", "我这辈子第一份工作是在电子厂流水线上。|刚出来打工那会儿，第一份活就是电子厂的流水线。", "我的第一份工作是什么？", "电子厂", ""),
+    (3, "s", "我们县城的高铁站是二〇一九年通车的。|县里的高铁站，二〇一九年开通的。", "我们县城的高铁站哪年通车的？", "二〇一九年", ""),
+]
+FRESH18_EN_UNRELATED = [
+    (1, "s", "My fantasy football team is called Kante Stop Me Now.|My son's is Expected Toulouse, which he thinks is hilarious.", "What's my son's fantasy football team called?", "Expected Toulouse", "Kante Stop Me Now"),
+    (3, "s", "The Tuesday bin collection is general waste.|Garden waste goes every other Friday.", "When is the garden waste collected?", "every other Friday", "Tuesday"),
+    (1, "s", "My Oyster card's got the railcard discount on it.|My son's has the 16+ Zip discount.", "Which discount is on my son's Oyster card?", "Zip", "railcard"),
+    (3, "s", "The nursery's fees are £62 a day.|The childminder charges £48.", "What does the childminder charge?", "£48", "£62"),
+    (1, "m", "I'm into birdwatching.|My wife's obsessed with geocaching.", "What's my wife into?", "geocaching", "birdwatching"),
+    (3, "s", "Dad's WhatsApp group is called 'Golf Legends'.|Mum's is 'Zumba Girls'.", "What's Dad's WhatsApp group called?", "Golf Legends", "Zumba Girls"),
+    (1, "s", "My hospital appointment letter says clinic 4B.|Dad's appointment the same morning is in the eye unit.", "Where's my hospital appointment?", "clinic 4B", "eye unit"),
+    (3, "s", "The Chinese takeaway on Market Street delivers till 11.|The chippy stops frying at nine sharp.", "When does the chippy stop frying?", "nine sharp", "11"),
+    (1, "s", "The loft insulation's going in on the 14th of November.|The solar panel survey is the week after.", "When is the loft insulation going in?", "14th of November", "week after"),
+    (3, "s", "Our landline number ends 4471.|The fax, which nobody uses, ends 4479.", "What does our landline number end in?", "4471", "4479"),
+    (1, "s", "I'm on the Northern line.|My flatmate gets the Jubilee.", "Which line does my flatmate take?", "Jubilee", "Northern"),
+    (3, "s", "Auntie Grace's birthday is the 19th of October.|Uncle Ray's is Boxing Day.", "When is Uncle Ray's birthday?", "Boxing Day", "19th of October"),
+    (1, "s", "I keep the passports in the fireproof box under the bed.|The birth certificates are in the filing cabinet in the loft.", "Where are the birth certificates?", "filing cabinet", "fireproof box"),
+    (3, "s", "The school's PE day is Wednesday.|Swimming is on Thursdays this term.", "Which day is PE at school?", "Wednesday", "Thursdays"),
+]
+FRESH18_ZH_UNRELATED = [
+    (1, "s", "我的医保是职工医保。|我爸妈的是城乡居民医保。", "我爸妈的医保是哪种？", "城乡居民", "职工医保"),
+    (3, "s", "我儿子的校服是一百六的。|我女儿的是一百四的。", "我儿子的校服穿多大的？", "一百六", "一百四"),
+    (1, "s", "我的工位号是A区二十三号。|我们组长坐靠窗的A区零一。", "我的工位号是多少？", "二十三号", "零一"),
+    (3, "s", "我奶奶是河南人。|我外婆是山东人。", "我奶奶是哪里人？", "河南", "山东"),
+    (1, "m", "我爱看斯诺克。|我老婆爱看花样滑冰。", "我老婆爱看什么比赛？", "花样滑冰", "斯诺克"),
+    (3, "s", "我们小区的快递柜在东门。|垃圾分类的投放点在北门。", "我们小区的垃圾投放点在哪？", "北门", "东门"),
+    (1, "s", "我打字用的是五笔。|我老婆用的是拼音。", "我打字用的是什么输入法？", "五笔", "拼音"),
+    (3, "s", "我舅妈在殡仪馆做化妆师。|她女儿在同一家殡仪馆管档案。", "我舅妈在殡仪馆做什么？", "化妆师", "管档案"),
+    (1, "s", "我每天走一万步。|我老婆每天跳绳一千下。", "我老婆每天跳绳多少下？", "一千下", "一万步"),
+    (3, "s", "楼下那家修脚店做一次六十。|隔壁的采耳店一次三十五。", "楼下修脚店做一次多少钱？", "六十", "三十五"),
+    (1, "s", "我家防盗门是深灰色的。|对门那家是枣红色的。", "对门家的防盗门是什么颜色？", "枣红色", "深灰色"),
+    (3, "s", "我们单位每年体检在人民医院。|员工打疫苗是在社区卫生服务中心。", "我们单位的体检在哪做？", "人民医院", "社区卫生服务中心"),
+    (1, "s", "我属龙。|我老公属蛇。", "我老公属什么？", "蛇", "龙"),
+    (3, "s", "我们村离镇上有八里路。|离县城有四十多里。", "我们村离县城多远？", "四十多里", "八里"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -3201,6 +3348,10 @@ FRESH16_SETS = (
 FRESH17_SETS = (
     ("en", FRESH17_EN_UPDATES, FRESH17_EN_MULTI, FRESH17_EN_RESTATE, FRESH17_EN_UNRELATED),
     ("zh", FRESH17_ZH_UPDATES, FRESH17_ZH_MULTI, FRESH17_ZH_RESTATE, FRESH17_ZH_UNRELATED),
+)
+FRESH18_SETS = (
+    ("en", FRESH18_EN_UPDATES, FRESH18_EN_MULTI, FRESH18_EN_RESTATE, FRESH18_EN_UNRELATED),
+    ("zh", FRESH18_ZH_UPDATES, FRESH18_ZH_MULTI, FRESH18_ZH_RESTATE, FRESH18_ZH_UNRELATED),
 )
 
 
@@ -3326,7 +3477,7 @@ def fresh_records(
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
     1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
     1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600, ``FRESH15_SETS`` from 1700, ``FRESH16_SETS`` from
-    1800, ``FRESH17_SETS`` from 1900): every label in both languages."""
+    1800, ``FRESH17_SETS`` from 1900, ``FRESH18_SETS`` from 2000): every label in both languages."""
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
@@ -3365,6 +3516,7 @@ def main() -> None:
     write(FRESH15_OUT, fresh_records(FRESH15_SETS, FRESH15_FROM))
     write(FRESH16_OUT, fresh_records(FRESH16_SETS, FRESH16_FROM))
     write(FRESH17_OUT, fresh_records(FRESH17_SETS, FRESH17_FROM))
+    write(FRESH18_OUT, fresh_records(FRESH18_SETS, FRESH18_FROM))
 
 
 if __name__ == "__main__":
