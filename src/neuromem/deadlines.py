@@ -3,10 +3,10 @@
 A public call of ``Memory`` (and so of ``AsyncMemory``, the service, the MCP server and the
 adapters, which all go through it) runs inside ``public_call``: a ``contextvars`` scope that holds
 
-- the **database deadline**, counted from the start of the call (``store.deadline_s``): the pool
-  checkout, a new connection and every wait for the server's answer are cut to it, and statements
-  run under ``statement_timeout`` / ``lock_timeout`` of that length, so a frozen database ends the
-  call with ``DatabaseUnavailableError`` instead of blocking it (``store.db``);
+- the **database deadline**, counted from the start of the call (``store.deadline_s``), less the time the
+  call's models work (``model_work``): the pool checkout, a new connection and every wait for the server's
+  answer are cut to it, and statements run under ``statement_timeout`` / ``lock_timeout`` of that length,
+  so a frozen database ends the call with ``DatabaseUnavailableError`` instead of blocking it (``store.db``);
 - the **model deadlines**, one per kind of model (``llm.deadline_s``, ``embedder.deadline_s``),
   counted from the call's first request to that model: every HTTP call to it, retries included,
   shares what is left, so a hung LLM costs one deadline per public call, not one per step
@@ -35,6 +35,7 @@ class CallDeadlines:
     database: float
     database_s: float  # the configured seconds, for messages
     models: dict[str, float] = field(default_factory=dict)  # by model kind, from its first call
+    in_model: bool = False  # inside ``model_work``: the database clock is stopped
 
 
 _current: contextvars.ContextVar[CallDeadlines | None] = contextvars.ContextVar(
@@ -55,6 +56,25 @@ def public_call(database_s: float) -> Iterator[CallDeadlines]:
         yield deadlines
     finally:
         _current.reset(token)
+
+
+@contextmanager
+def model_work() -> Iterator[None]:
+    """A model's work inside a public call — an embedder loading its weights and encoding, an LLM answering. The
+    database deadline stops while it runs (it moves on by the time taken): the database did nothing wrong, and
+    a cold embedder's first pass, several seconds on a busy host, must not end the call's first write as
+    "the database did not answer". The model's own deadline bounds a remote model's wait. Nested work counts once."""
+    deadlines = _current.get()
+    if deadlines is None or deadlines.in_model:
+        yield
+        return
+    deadlines.in_model = True
+    started = time.monotonic()
+    try:
+        yield
+    finally:
+        deadlines.in_model = False
+        deadlines.database += time.monotonic() - started
 
 
 def current() -> CallDeadlines | None:

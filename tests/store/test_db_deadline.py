@@ -17,16 +17,18 @@ import tempfile
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import psycopg
 import pytest
 
-from neuromem import Memory
+from neuromem import Memory, Settings
+from neuromem.embed.hashing import HashingEmbedder
 from neuromem.errors import DatabaseUnavailableError
-from tests.conftest import _with_db, base_settings
+from tests.conftest import TEST_DIM, _with_db, base_settings
 
 DEADLINE = 2.0
 SLACK = 1.0  # the issue's bound: the typed error within deadline + 1 s
@@ -129,3 +131,23 @@ def test_a_frozen_database_ends_the_call_by_its_deadline(own_server: tuple[str, 
         # the server is back: the same Memory answers again (broken connections were dropped)
         _took, value, finished = _bounded(lambda: m.search("bees", user_id="u", limit=3), 30)
         assert finished and not isinstance(value, Exception) and value, value
+
+
+class SlowEmbedder(HashingEmbedder):
+    """A real hashing embedder that takes longer than the call's database deadline, as a cold model's first
+    pass does on a busy host."""
+
+    def embed_batch(self, texts: Sequence[str], *, kind: str) -> np.ndarray:  # type: ignore[override]
+        time.sleep(DEADLINE + 0.5)
+        return super().embed_batch(texts, kind=kind)  # type: ignore[arg-type]
+
+
+def test_a_slow_model_does_not_use_up_the_database_deadline(settings: Settings) -> None:
+    """The database answers at once; the embedder's slow pass (``deadlines.model_work``) does not count against
+    ``store.deadline_s``, so the write and the search succeed instead of blaming the database."""
+    quick = settings.with_updates(store={"deadline_s": DEADLINE})
+    with Memory(quick, embedder=SlowEmbedder(dim=TEST_DIM)) as m:
+        [written] = m.add("I keep bees on the roof", user_id="u")
+        assert written.memory.content == "I keep bees on the roof" and not written.warnings
+        found = m.search("bees", user_id="u", limit=3)
+        assert [h.memory.content for h in found] == ["I keep bees on the roof"]

@@ -19,6 +19,7 @@ from typing import Literal, Self
 
 import numpy as np
 
+from ..deadlines import model_work
 from ..errors import EmbedderError, EmptyContentError, InvalidInputError
 
 EmbedKind = Literal["query", "passage"]
@@ -56,7 +57,8 @@ class Embedder(ABC):
 
     def embed_query(self, text: str) -> np.ndarray:
         """One search query → a 1-d vector of length ``dim``."""
-        return self.embed_batch(validate_texts([text]), kind="query")[0]
+        with model_work():
+            return self.embed_batch(validate_texts([text]), kind="query")[0]
 
     def embed_passages(self, texts: Sequence[str], batch_size: int | None = None) -> np.ndarray:
         """Many passages → ``(len(texts), dim)``, in batches of ``batch_size``; empty input → ``(0, dim)``."""
@@ -66,7 +68,10 @@ class Embedder(ABC):
             raise InvalidInputError(f"batch_size must be at least 1, got {size}")
         if not items:
             return np.zeros((0, self.dim), dtype=np.float32)
-        parts = [self.embed_batch(items[i : i + size], kind="passage") for i in range(0, len(items), size)]
+        with model_work():  # a cold model's first pass is no database wait
+            parts = [
+                self.embed_batch(items[i : i + size], kind="passage") for i in range(0, len(items), size)
+            ]
         return parts[0] if len(parts) == 1 else np.concatenate(parts, axis=0)
 
     def close(self) -> None:  # noqa: B027 - optional hook, most embedders hold nothing

@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..deadlines import model_left
+from ..deadlines import model_left, model_work
 from ..errors import ModelError
 from .circuit import CircuitBreaker
 
@@ -109,7 +109,8 @@ def post_json(
             f"{breaker.failures} times in a row (circuit breaker open)"
         )
     try:
-        answer = _attempts(client, path, url, payload, policy, error, provider, deadline_s, list_ok)
+        with model_work():  # the model's own deadline bounds this wait, not the database's
+            answer = _attempts(client, path, url, payload, policy, error, provider, deadline_s, list_ok)
     except _Unavailable as exc:
         if breaker is not None:
             breaker.record_failure()

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
+from ..deadlines import model_work
 from ..errors import DatabaseUnavailableError, InvalidInputError, RecallDegradedError
 from ..llm.factory import create_chat_model
 from ..store import conversations, recall_truth
@@ -341,8 +342,12 @@ class RecallPipeline:
                 self.query_cache.put(query, vector)
             return vector
 
+        def wait() -> np.ndarray | None:
+            with model_work():  # the call waits on the model: no database time (``deadlines.model_work``)
+                return future.result()
+
         future = self._executor().submit(work)
-        return lambda: tr.timed("embed_wait", future.result)
+        return lambda: tr.timed("embed_wait", wait)
 
     def _embed_cached(self, text: str) -> np.ndarray | None:
         vector = self.query_cache.get(text)
