@@ -54,7 +54,7 @@ per label and language. The write time of each path gives turns/s (turns sent / 
     PYTHONPATH=. .venv/bin/python -m bench.updates --by gap --show 20   # rows per gap; list misses
     PYTHONPATH=. .venv/bin/python -m bench.updates --half dev --failures 8  # failed updates per cause
     PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh.jsonl  # session 18's
-    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh18.jsonl  # written blind
+    PYTHONPATH=. .venv/bin/python -m bench.updates --data tests/data/update_pairs_fresh19.jsonl  # written blind
 """
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ from neuromem.recall.prompt_truth import LABELS as PROMPT_LABELS
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "update_pairs.jsonl"
 #: records written blind to the rules, before any rule was shaped on them (``--data``;
 #: ``tests/data/make_update_pairs.py``): session 18's and 19's, session 20's three, session 21's, fresh7, fresh8,
-#: fresh9, fresh10, fresh11, fresh12, fresh13, fresh14, fresh15, fresh16, fresh17, fresh18. A set's failures were read
-#: only once the next one was written (fresh17's may now be); the newest, fresh18, has never been read
+#: fresh9, fresh10, fresh11, fresh12, fresh13, fresh14, fresh15, fresh16, fresh17, fresh18, fresh19. A set's failures
+#: were read only once the next one was written (fresh18's may now be); the newest, fresh19, has never been read
 FRESH = DATA.with_name("update_pairs_fresh.jsonl")
 FRESH2 = DATA.with_name("update_pairs_fresh2.jsonl")
 FRESH3 = DATA.with_name("update_pairs_fresh3.jsonl")
@@ -101,6 +101,7 @@ FRESH15 = DATA.with_name("update_pairs_fresh15.jsonl")
 FRESH16 = DATA.with_name("update_pairs_fresh16.jsonl")
 FRESH17 = DATA.with_name("update_pairs_fresh17.jsonl")
 FRESH18 = DATA.with_name("update_pairs_fresh18.jsonl")
+FRESH19 = DATA.with_name("update_pairs_fresh19.jsonl")
 LABELS = ("update", "addition", "restatement", "unrelated")
 LANGS = ("en", "zh")
 PATHS = ("add", "ingest")
@@ -520,11 +521,11 @@ def main() -> None:
         "--data",
         type=Path,
         default=DATA,
-        help=f"the records (default {DATA.name}; {FRESH18.name}: the newest set written blind, no rule shaped on "
-        f"it; {FRESH17.name}, {FRESH16.name}, {FRESH15.name}, {FRESH14.name}, {FRESH13.name}, {FRESH12.name}, "
-        f"{FRESH11.name}, {FRESH10.name}, {FRESH9.name}, {FRESH8.name}, {FRESH7.name}, {FRESH6.name}, {FRESH5.name}, "
-        f"{FRESH4.name}, {FRESH3.name}, {FRESH2.name}, {FRESH.name}: earlier ones written blind whose failures have "
-        "since been read; with --half all)",
+        help=f"the records (default {DATA.name}; {FRESH19.name}: the newest set written blind, no rule shaped on "
+        f"it; {FRESH18.name}, {FRESH17.name}, {FRESH16.name}, {FRESH15.name}, {FRESH14.name}, {FRESH13.name}, "
+        f"{FRESH12.name}, {FRESH11.name}, {FRESH10.name}, {FRESH9.name}, {FRESH8.name}, {FRESH7.name}, {FRESH6.name}, "
+        f"{FRESH5.name}, {FRESH4.name}, {FRESH3.name}, {FRESH2.name}, {FRESH.name}: earlier ones written blind whose "
+        "failures have since been read; with --half all)",
     )
     args = parser.parse_args()
     paths = [p.strip() for p in args.paths.split(",") if p.strip()]

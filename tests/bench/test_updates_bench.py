@@ -33,6 +33,7 @@ from bench.updates import (
     FRESH16,
     FRESH17,
     FRESH18,
+    FRESH19,
     LABELS,
     UNDECIDED_MARKERS,
     RecordError,
@@ -146,6 +147,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (module.FRESH16_SETS, 1800, FRESH16),
         (module.FRESH17_SETS, 1900, FRESH17),
         (module.FRESH18_SETS, 2000, FRESH18),
+        (module.FRESH19_SETS, 2100, FRESH19),
     ):
         assert module.fresh_records(sets, start) == [
             json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
@@ -173,6 +175,7 @@ def test_the_files_are_what_the_generator_writes() -> None:
         (FRESH16, 1800, 1899),
         (FRESH17, 1900, 1999),
         (FRESH18, 2000, 2099),
+        (FRESH19, 2100, 2199),
     ],
 )
 def test_each_fresh_set_has_every_label_in_both_languages_and_ids_of_its_own(

@@ -70,7 +70,14 @@ FRESH17_OUT = Path(__file__).with_name("update_pairs_fresh17.jsonl")
 FRESH17_FROM = 1900  # the seventeenth fresh set's first record number
 FRESH18_OUT = Path(__file__).with_name("update_pairs_fresh18.jsonl")
 FRESH18_FROM = 2000  # the eighteenth fresh set's first record number
+FRESH19_OUT = Path(__file__).with_name("update_pairs_fresh19.jsonl")
+FRESH19_FROM = 2100  # the nineteenth fresh set's first record number
 T0 = dt.datetime(2024, 1, 8, 9, 0, tzinfo=dt.UTC)
+#: where the nineteenth fresh set's first record starts: T0 + 2 days a record would put ids from 2100 in 2035, after
+#: the day it was written (2026-11-30); from here every turn and question falls in 2025–2026, before 2026-11-01
+FRESH19_START = dt.datetime(2025, 1, 6, 9, 0, tzinfo=dt.UTC)
+#: a set's own first time, by its first record number (a set not named here starts at T0 + 2 days a record)
+STARTS = {FRESH19_FROM: FRESH19_START}
 #: the gap before each new statement, cycled over the records of a list
 GAPS = (
     ("minutes", dt.timedelta(minutes=3)),
@@ -3280,6 +3287,152 @@ FRESH18_ZH_UNRELATED = [
 ]
 # fmt: on
 
+# A nineteenth fresh set, written blind (without reading the rules it is measured on, nor running the bench on it),
+# for ``update_pairs_fresh19.jsonl`` (``bench.updates --data``). Same rows as above; ids from 2100, times from
+# ``FRESH19_START`` (2025–2026).
+# fmt: off
+FRESH19_EN_UPDATES = [
+    (1, "My rota at the sorting office has me on lates, two till ten.|A:Are you still on lates?|Not since the restructure — I'm on earlies now, six till two, and I actually see daylight.", "Which shift am I on at the sorting office?", "earlies", "lates"),
+    (3, "Our neighbour Doug parks his camper van on the drive.|Doug's sold the camper — there's a little electric Fiat 500 on the drive instead, and he keeps telling everyone how cheap it is to charge.", "What does Doug park on his drive?", "Fiat 500", "camper"),
+    (1, "We live in a studio flat in Leith.|Got the keys yesterday! Still Edinburgh, but it's a proper one-bed in Morningside — no more sleeping next to the fridge.", "Which part of Edinburgh do we live in?", "Morningside", "Leith"),
+    (1, "I ring the bells at St Barnabas on Sunday mornings.|I no longer ring at St Barnabas — the promotion means I'm on call most weekends.", "Do I still ring the church bells?", "no longer ring", "Sunday mornings"),
+    (3, "The residents' association AGM is on the 3rd of March.|It's been pushed to the 10th because the chair's abroad.|Scratch that, the chair's flying back early — it's the 6th now, in the church hall.", "When's the residents' association AGM?", "6th", "10th"),
+    (1, "My TV licence renewal is due on the 3rd of September.|Checked the letter properly — it's the 13th of August, so I've set the direct debit up already.", "When is my TV licence due for renewal?", "13th of August", "3rd of September"),
+    (3, "My cousin Aisha teaches maths at a secondary school in Leicester.|Aisha's gone into educational publishing — she writes GCSE revision guides for a living and says she doesn't miss marking one bit.", "What does Aisha do for work?", "revision guides", "teaches maths"),
+    (1, "My season ticket at Villa Park cost £640.|Renewed it this week and they've hiked it to £715 — still cheaper than the pub, mind.", "How much is my Villa Park season ticket?", "£715", "£640"),
+    (3, "My son's Saturday football training is at the Hollins Lane rec.|A:Still training at Hollins Lane?|The club's lost the lease on Hollins Lane, so training's moved to the 3G pitch at the academy.", "Where does my son train on Saturdays?", "3G pitch", "Hollins Lane"),
+    (1, "I get through about four cans of Monster on a shift.|It's a flask of green tea I bring on shift now — my heart was going like a drum.", "What do I drink on shift?", "green tea", "Monster"),
+    (3, "Marta heads up our little design team.|Marta's on maternity leave until next spring; Oluwaseun is covering as acting lead.", "Who's leading our design team at the moment?", "Oluwaseun", "Marta"),
+    (1, "I'm studying for my ACCA exams with Kaplan.|Bit of a week — the dishwasher flooded the kitchen, my daughter passed her driving test on the second go, and I've switched my ACCA tuition over to BPP because Kaplan kept cancelling classes. Also the dog ate a sock.", "Who am I doing my ACCA tuition with?", "BPP", "Kaplan"),
+    (1, "My screen-time limit for social media is two hours a day.|Cut it right down to thirty minutes, and TikTok's been deleted outright.", "What's my daily social media limit?", "thirty minutes", "two hours"),
+    (3, "The sailing club's race series runs on Wednesday evenings.|Since the clocks went back they've moved racing to Sunday mornings — not enough light after work.", "When does the sailing club race?", "Sunday mornings", "Wednesday evenings"),
+    (1, "I practise my Portuguese at a conversation group in the library on Wednesdays.|A:Still going to the conversation group?|It folded when the organiser moved away — I do a video tandem swap with a woman in Porto now, twice a week.", "How do I practise my Portuguese?", "tandem swap", "conversation group"),
+    (3, "My grandad's care home is Ashgrove House in Harrogate.|A:How's your grandad settling in?|He's not at Ashgrove any more — they couldn't manage his needs, so he's moved to Beechwood Nursing Home just outside Ripon.", "Which care home is my grandad in?", "Beechwood", "Ashgrove"),
+    (1, "My eye test at Specsavers is at 11:20.|Got that wrong — it's 2:20, the 11:20 one is my husband's.", "What time's my eye test?", "2:20", "11:20"),
+    (3, "The canteen at our office is run by Compass.|Compass lost the contract; it's Sodexo doing the food now and the jacket potatoes have gone downhill.", "Who runs our office canteen?", "Sodexo", "Compass"),
+    (1, "I'm on the church flower rota every other week.|I've come off the flower rota — with the new baby I just can't commit.", "Am I still on the church flower rota?", "come off the flower rota", "every other week"),
+    (3, "My daughter's gymnastics coach is Svetlana.|Svetlana's gone to coach in Sheffield, so a lad called Ryan took over the squad.|Ryan only lasted a month; the club's hired a coach called Hannah who used to compete for Wales, and the girls adore her.", "Who's my daughter's gymnastics coach?", "Hannah", "Ryan"),
+    (1, "I walk the neighbour's spaniel every weekday lunchtime.|A:Still walking the spaniel every day?|Only Mondays and Fridays now — they've hired a dog walker for the rest.", "Which days do I walk the neighbour's spaniel?", "Mondays and Fridays", "every weekday"),
+    (3, "Our village has a population of about 1,800.|The new estate's finished and the parish council reckons we're at roughly 2,600 now.", "What's the village's population?", "2,600", "1,800"),
+    (1, "I get my contact lenses from Boots.|Found the same ones half the price on Feel Good Contacts, so that's where I order from these days.", "Where do I get my contact lenses from?", "Feel Good Contacts", "Boots"),
+    (3, "The youth club is run out of the scout hut on Mill Lane.|The scout hut's been condemned, so the youth club's using the sports hall at the secondary.", "Where does the youth club meet?", "sports hall", "scout hut"),
+    (1, "I see my therapist every week.|A:How often are you seeing your therapist now?|Once a month — we agreed I'm in a good enough place to space it out.", "How often do I see my therapist?", "Once a month", "every week"),
+    (3, "My mum's phone is an old Nokia brick.|We finally got her a Samsung Galaxy for her birthday and now she sends us forty WhatsApps a day.", "What phone does my mum use?", "Samsung", "Nokia"),
+    (1, "Our wedding's booked for the 14th of June at Hengrave Hall.|Hengrave's gone into administration, so we've had to rebook — the Swan in Lavenham, same date thankfully.", "Where's our wedding?", "Lavenham", "Hengrave"),
+    (3, "The night tram runs until 1am on Saturdays.|They've extended the Saturday night trams to 3am since the festival.", "How late do the trams run on Saturdays?", "3am", "1am"),
+    (1, "I put £50 a month into the kids' Junior ISAs.|A:Did you manage to up the Junior ISA payments?|Yes, it's £120 a month now that the car's paid off.", "How much do I pay into the kids' Junior ISAs?", "£120", "£50"),
+    (3, "My niece Freya is captain of the netball team.|Freya's handed the captaincy to her mate Ellie so she can concentrate on her A-levels.", "Who captains my niece's netball team?", "Ellie", "Freya"),
+]
+FRESH19_ZH_UPDATES = [
+    (1, "我在杭州租的房子在滨江区的江南大道附近。|上周末终于搬完了，新家在拱墅区运河边上，离老房子也就半小时车程，房租便宜了八百。", "我现在在杭州住哪个区？", "拱墅区", "滨江区"),
+    (3, "我表妹在一家幼儿园当老师。|助手:你表妹还在幼儿园吗？|早辞了，她去考了公务员，现在在区税务局。", "我表妹辞职后去了哪？", "税务局", "幼儿园"),
+    (1, "我睡前总要刷会儿抖音，一刷就停不下来。|抖音卸载了，现在睡前不再碰手机，改成看半小时纸质书。", "我睡前还刷抖音吗？", "不再碰手机", "刷会儿抖音"),
+    (3, "我女儿舞蹈队的领队是范老师。|范老师怀二胎请假了，先由助教小潘带了两个礼拜。|现在培训机构正式安排了接手的人，是骆老师，以前在歌舞团跳过。", "我女儿舞蹈队现在谁带？", "骆老师", "小潘"),
+    (1, "我科目三考试约在十八号。|看错了，是二十六号，十八号是交钱的日子。", "我科目三哪天考？", "二十六号", "十八号"),
+    (3, "我爸退休后天天去棋牌室下象棋。|我爸象棋不下了，现在跟着社区合唱团排练，天天在家吊嗓子。", "我爸退休后现在忙什么？", "合唱团", "象棋"),
+    (1, "我的公积金在苏州交。|助手:公积金转回老家了吗？|转了，上个月开始在南昌交，苏州那边已经封存了。", "我的公积金现在在哪交？", "南昌", "苏州"),
+    (3, "我们街口那家老字号的包子铺开了三十年。|包子铺关门了，老板回老家养老，铺子现在改成了一家卖卤味的连锁店。", "街口那个铺子现在卖什么？", "卤味", "包子"),
+    (1, "我每个月给我闺女的零花钱是两百。|上初中了，涨到三百五了，她说同学都比她多。", "我每个月给闺女多少零花钱？", "三百五", "两百"),
+    (3, "我大姨家的孙子在县一中读高二。|他转学了，去了市里的外国语学校，住校，一个月回一次家。", "我大姨家的孙子在哪读书？", "外国语学校", "县一中"),
+    (1, "我们公司在高新区的软件园里。|公司搬到我家附近的万象城写字楼了，现在走路十分钟就到，地铁卡里的钱都花不完。", "我们公司现在在哪？", "万象城", "软件园"),
+    (3, "我们这的早市每天早上五点开到八点。|城管新规定，早市只能开到七点了，去晚了啥都买不到。", "早市开到几点？", "七点", "八点"),
+    (1, "我在一家装修公司跑业务。|最近的情况跟你说一下：我爸的腰好多了；闺女钢琴考过了六级；我们家终于换了个大点的冰箱；还有我已经从装修公司辞职了，现在在一家医院的后勤科管车队。", "我换工作以后在哪上班？", "医院", "装修公司"),
+    (3, "我外婆一直是在镇卫生院拿降压药。|助手:外婆还去镇卫生院拿药吗？|不去了，现在村里卫生室就能开，医保也能报，走两步就到。", "我外婆现在在哪拿降压药？", "村里卫生室", "镇卫生院"),
+    (1, "我每个月都给一个主播刷礼物。|早就不再刷了，想想那些钱都心疼，粉丝牌也摘了。", "我还给主播刷礼物吗？", "不再刷了", "每个月"),
+    (3, "我们单位的班车是一辆大金龙。|大金龙报废了，单位换了两辆宇通的新能源中巴。", "我们单位的班车现在是什么车？", "宇通", "大金龙"),
+    (1, "我的期末考试考场在教学楼A305。|教务处调整考场，我改到了A412。|又改了，最后通知说是在图书馆报告厅考。", "我期末考试在哪个考场？", "图书馆报告厅", "A412"),
+    (3, "我姐夫开的是一辆老捷达。|捷达卖了，他提了一辆五菱宏光MINI，说电费比油钱省一大半。", "我姐夫现在开的是啥车？", "五菱", "捷达"),
+    (1, "我在学日语，报的是一个线下班。|助手:日语班上得怎么样？|线下班停了，老师回日本了，我现在在B站上跟着一个up主自学。", "我现在怎么学日语？", "B站", "线下班"),
+    (3, "我们家楼下的菜鸟驿站在三号楼一楼。|驿站搬到小区南门外的商铺去了，取件要多走五分钟。", "菜鸟驿站现在在哪？", "南门", "三号楼"),
+    (1, "我下周的面试是上午十点。|我看错了，是下午两点半，十点那个是别家公司的笔试。", "我下周的面试几点？", "两点半", "十点"),
+    (3, "我叔叔在村里养了几十头猪。|助手:你叔叔还养猪吗？|猪价太低，全卖了，他现在承包了几十亩地种油茶。", "我叔叔现在搞什么？", "油茶", "几十头猪"),
+    (1, "我手机的锁屏壁纸是我家狗的照片。|现在换成了我闺女满月时候的照片，天天看着就开心。", "我手机锁屏壁纸是什么？", "满月", "狗的照片"),
+    (3, "坐我们这的公交，一趟一块钱。|公交公司调价了，现在起步两块，刷卡打九折。", "我们这坐公交多少钱？", "两块", "一块钱"),
+    (1, "我平时理发都去小区门口那家。|现在都去商场里那家快剪了，十五分钟搞定，不用办卡。", "我平时去哪理发？", "快剪", "小区门口"),
+    (3, "我闺蜜在上海一家外企做HR。|她被裁了，回了老家昆明，现在跟她妈一起开花店。", "我闺蜜现在做什么？", "花店", "外企"),
+    (1, "我每周六晚上都跟朋友去KTV唱歌。|嗓子做了手术，医生让少用嗓，现在周六不再去KTV了，改成在家看电影。", "我周六晚上还去唱歌吗？", "不再去KTV", "每周六晚上"),
+    (3, "我妈的康复理疗是每周二、四上午。|医院排班调整，我妈的理疗改到周六上午了，我正好能陪她去。", "我妈的康复理疗是哪天？", "周六", "二、四"),
+    (1, "我家阳台上晾衣服用的是手摇的晾衣架。|助手:晾衣架还是手摇的吗？|换掉了，装了个电动的，一按按钮就降下来，还能烘干。", "我家阳台上装的是什么晾衣架？", "电动", "手摇"),
+    (3, "我们公司的老板是创始人张总。|张总把公司卖给了一家上市公司，现在是对方派来的钟总在管。", "我们公司现在谁在管？", "钟总", "张总"),
+]
+FRESH19_EN_MULTI = [
+    (1, "I can sign BSL to level 2.|A:Any other languages on the go?|I've been doing Scottish Gaelic on the side since moving to Skye — can just about order a pint.", "Which languages have I picked up?", "Gaelic", "BSL"),
+    (3, "The village hall hosts a chair yoga class on Tuesdays.|They've opened a repair café there on Saturday mornings as well.", "What goes on at the village hall?", "repair café", "chair yoga"),
+    (1, "I've swum the length of Windermere.|Did the Dart 10k swim in September too — freezing, but what a day.", "Which open-water swims have I done?", "Dart 10k", "Windermere"),
+    (3, "My son's got a Blue Peter badge.|He's just been awarded a junior lifesaver badge at the pool as well.", "Which badges has my son got?", "junior lifesaver", "Blue Peter"),
+    (1, "I've got a cockatiel called Mango.|A:Any other pets?|We brought home two guinea pigs from the rescue on Sunday — Bubble and Squeak.", "What pets have I got?", "guinea pigs", "cockatiel"),
+    (3, "Our street WhatsApp group organises a litter pick.|Now they've started a book swap box by the postbox too.", "What does our street group organise?", "book swap", "litter pick"),
+    (1, "I'm a qualified mountain leader.|Just got my powerboat level 2 ticket too.", "Which outdoor qualifications do I hold?", "powerboat", "mountain leader"),
+    (3, "My husband plays cricket for the village second XI.|He's joined a walking football team on Wednesday nights as well.", "Which sports does my husband play?", "walking football", "cricket"),
+    (1, "I help out at the hedgehog rescue.|Signed up to read with the kids at the primary school on Fridays too.", "Where do I help out?", "primary school", "hedgehog rescue"),
+    (3, "The café round the corner does a great shakshuka.|They've added Turkish eggs to the brunch menu as well, and they're even better.", "What does the café round the corner do for brunch?", "Turkish eggs", "shakshuka"),
+]
+FRESH19_ZH_MULTI = [
+    (1, "我考了驾照和厨师证。|今年又考了个育婴师证，准备以后带孙子用。", "我考了哪些证？", "育婴师", "驾照;厨师证"),
+    (3, "我们楼下的超市可以交水电费。|助手:那还能办别的吗？|现在还能代收快递，挺方便的。", "楼下超市能办哪些事？", "代收快递", "水电费"),
+    (1, "我养了一只英短。|前两天又从朋友那抱了只柯基回来。", "我家里都养了些什么？", "柯基", "英短"),
+    (3, "我老公是电工，家里的线路都是他弄的。|他最近还学会了修洗衣机，街坊邻居都来找他。", "我老公会修哪些东西？", "洗衣机", "线路"),
+    (1, "我去过云南旅游。|助手:今年还去了哪儿？|五一去了一趟新疆，喀纳斯太美了。", "我去过哪些地方旅游？", "新疆", "云南"),
+    (3, "我们小区有个儿童滑梯。|今年又修了个室外的乒乓球台，晚上排队的人可多了。", "我们小区有哪些公共设施？", "乒乓球台", "儿童滑梯"),
+    (1, "我小时候跟外婆学会了温州话。|在广西待了两年，现在壮语也能说几句日常的。", "我除了普通话还会说什么？", "壮语", "温州话"),
+    (3, "我弟弟在县城开了家卖农机配件的店。|他又在拼多多上开了个网店，也卖配件。", "我弟弟在哪些地方卖农机配件？", "拼多多", "县城"),
+    (1, "我每周要上两节普拉提。|又报了个尤克里里的班，周末上。", "我现在在上哪些兴趣课？", "尤克里里", "普拉提"),
+    (3, "我们公司在苏州有个工厂。|今年又在合肥建了一个新厂，下个月投产。", "我们公司在哪些地方有工厂？", "合肥", "苏州"),
+]
+FRESH19_EN_RESTATE = [
+    (1, "s", "I'm a twin — my brother Rory is eleven minutes older.|Rory beat me into the world by eleven minutes; we're twins.", "How much older is my twin brother?", "eleven minutes", ""),
+    (3, "s", "Our lifeboat station has been on the pier since 1874.|The lifeboat's operated from the pier since 1874.", "Since when has the lifeboat station been on the pier?", "1874", ""),
+    (1, "m", "The two spices I put in nearly everything are smoked paprika and sumac.|A:What's the secret ingredient?|Sumac and smoked paprika — they go in practically everything I cook.", "Which spices do I put in nearly everything?", "smoked paprika", "sumac"),
+    (1, "s", "I've got a pacemaker fitted.|There's a pacemaker in my chest — had it since 2019.", "What medical device have I got fitted?", "pacemaker", ""),
+    (3, "s", "My grandmother grew up on a tea estate in Assam.|Gran spent her childhood on a tea plantation up in Assam.", "Where did my grandmother grow up?", "Assam", ""),
+    (3, "m", "My mate Dev's shop on the high street sells vintage vinyl and second-hand hi-fi gear.|Dev's place is half old hi-fi, half vintage vinyl.", "What does Dev's shop sell?", "vinyl", "hi-fi"),
+    (1, "s", "I've worked at the same bakery since I was sixteen.|Been at the bakery ever since I turned sixteen.", "How old was I when I started at the bakery?", "sixteen", ""),
+    (3, "s", "The cable car up the mountain takes twelve minutes.|It's a twelve-minute ride to the top in the cable car.", "How long is the cable car ride up the mountain?", "twelve", ""),
+]
+FRESH19_ZH_RESTATE = [
+    (1, "s", "我是独生女。|我爸妈就生了我一个，独生女。", "我有兄弟姐妹吗？", "独生女", ""),
+    (3, "s", "我们镇上那座石拱桥是宋朝留下来的。|镇上的石拱桥，宋朝那会儿就有了。", "镇上那座石拱桥是哪个朝代的？", "宋朝", ""),
+    (1, "m", "我午饭一般是一份麻辣烫加一瓶冰红茶。|助手:你中午一般吃什么？|冰红茶配麻辣烫，基本天天这样。", "我午饭一般吃什么？", "麻辣烫", "冰红茶"),
+    (1, "s", "我有恐高症，从来不敢坐摩天轮。|摩天轮我是打死不坐的，恐高。", "我为什么不坐摩天轮？", "恐高", ""),
+    (3, "s", "我爷爷是铁路上退休的。|爷爷在铁路上干了一辈子，从那退的休。", "我爷爷是从哪退休的？", "铁路", ""),
+    (3, "m", "我小姨在菜市场卖鸭脖和凤爪。|凤爪、鸭脖，我小姨的摊子就卖这两样。", "我小姨在菜市场卖什么？", "鸭脖", "凤爪"),
+    (1, "s", "我是腊八那天出生的。|我生日正好赶上腊八节，家家喝腊八粥那天。", "我是哪天出生的？", "腊八", ""),
+    (3, "s", "我们小区一共有十八栋楼。|小区里总共十八栋。", "我们小区有几栋楼？", "十八栋", ""),
+]
+FRESH19_EN_UNRELATED = [
+    (1, "s", "My PO box number is 318.|My brother's is 322, right next to mine.", "What's my PO box number?", "318", "322"),
+    (3, "s", "The pharmacy on Church Street shuts at 6.|The one inside Sainsbury's stays open till 10.", "When does the pharmacy inside Sainsbury's close?", "till 10", "at 6"),
+    (1, "m", "I'm learning the banjo.|My husband's learning the harmonica.", "What's my husband learning to play?", "harmonica", "banjo"),
+    (3, "s", "My daughter's ballet exam is on the 22nd.|Her friend Maisie's is the day before.", "When is my daughter's ballet exam?", "22nd", "day before"),
+    (1, "s", "I'm a UK 9 in shoes.|My wife's a UK 5.", "What shoe size does my wife take?", "UK 5", "UK 9"),
+    (3, "s", "The Italian on the corner takes last orders at 9:30.|The Thai place opposite serves till 11.", "When does the Italian on the corner take last orders?", "9:30", "11"),
+    (1, "s", "The permit for my car says zone K.|My staff number is 5528.", "Which parking zone is my permit for?", "zone K", "5528"),
+    (3, "s", "Our neighbours' tortoise is called Sheldon.|Their parrot is Captain.", "What's the neighbours' tortoise called?", "Sheldon", "Captain"),
+    (1, "s", "I pay £14 a month for Netflix.|Disney+ is £8.", "How much do I pay for Disney+?", "£8", "£14"),
+    (3, "s", "Dad's allotment is plot 23.|Uncle Frank's is two rows down, plot 41.", "Which plot is Dad's allotment?", "plot 23", "plot 41"),
+    (1, "s", "My dentist appointment is at 9:40 on Thursday.|The kids' check-ups are at 3:15 the same day.", "When are the kids' dental check-ups?", "3:15", "9:40"),
+    (3, "s", "The library's Wi-Fi password is Reading2025.|The café next door uses latte4all.", "What's the library's Wi-Fi password?", "Reading2025", "latte4all"),
+    (1, "s", "I'm in seat 14C on the flight out.|Coming back I'm in 31A.", "Which seat am I in on the way back?", "31A", "14C"),
+    (3, "s", "My brother's graduation is in July.|My sister's is in December — she did a January start.", "When is my sister's graduation?", "December", "July"),
+]
+FRESH19_ZH_UNRELATED = [
+    (1, "s", "我的工号是0387。|我们主管的工号是0012。", "我的工号是多少？", "0387", "0012"),
+    (3, "s", "我们小区的电动车充电棚晚上十点断电。|地下车库的灯十二点关。", "小区充电棚几点断电？", "十点", "十二点"),
+    (1, "m", "我喜欢听京剧。|我儿子喜欢听说唱。", "我儿子喜欢听什么？", "说唱", "京剧"),
+    (3, "s", "我姑父在砖厂烧窑。|他儿子在镇上的4S店修车。", "我姑父的儿子做什么的？", "修车", "烧窑"),
+    (1, "s", "我家卫生间的地砖是六十乘六十的。|客厅铺的是八十乘八十的。", "我家客厅的地砖多大？", "八十乘八十", "六十乘六十"),
+    (3, "s", "我们这的燃气费一方两块六。|暖气费一平米二十二。", "我们这的暖气费多少钱一平？", "二十二", "两块六"),
+    (1, "s", "我的银行卡尾号是3306。|我老婆的尾号是7719。", "我老婆的银行卡尾号是多少？", "7719", "3306"),
+    (3, "s", "楼下修鞋摊换个鞋跟十五。|配钥匙一把五块。", "楼下修鞋摊配钥匙多少钱？", "五块", "十五"),
+    (1, "s", "我家的小狗是去年冬天领养的。|家里的猫是前年夏天捡的。", "我家的小狗是什么时候领养的？", "去年冬天", "前年夏天"),
+    (3, "s", "我们县城的汽车站在城东。|火车站在城西。", "我们县城的火车站在哪？", "城西", "城东"),
+    (1, "s", "我的游泳证是深水证。|我儿子的还是浅水证。", "我儿子的游泳证是什么证？", "浅水证", "深水证"),
+    (3, "s", "我老舅今年七十三。|我舅妈比他小五岁。", "我老舅今年多大？", "七十三", "小五岁"),
+    (1, "s", "我家的鹦鹉叫小灰。|我家的乌龟叫慢慢。", "我家的乌龟叫什么？", "慢慢", "小灰"),
+    (3, "s", "我们公司的十三薪是六月发的。|年终奖要到腊月才发。", "我们公司的十三薪什么时候发？", "六月", "腊月"),
+]
+# fmt: on
+
 #: the lists of each fresh set, per language: (lang, updates, additions, restatements, unrelated)
 FRESH_SETS = (
     ("en", FRESH_EN_UPDATES, FRESH_EN_MULTI, FRESH_EN_RESTATE, FRESH_EN_UNRELATED),
@@ -3353,6 +3506,10 @@ FRESH18_SETS = (
     ("en", FRESH18_EN_UPDATES, FRESH18_EN_MULTI, FRESH18_EN_RESTATE, FRESH18_EN_UNRELATED),
     ("zh", FRESH18_ZH_UPDATES, FRESH18_ZH_MULTI, FRESH18_ZH_RESTATE, FRESH18_ZH_UNRELATED),
 )
+FRESH19_SETS = (
+    ("en", FRESH19_EN_UPDATES, FRESH19_EN_MULTI, FRESH19_EN_RESTATE, FRESH19_EN_UNRELATED),
+    ("zh", FRESH19_ZH_UPDATES, FRESH19_ZH_MULTI, FRESH19_ZH_RESTATE, FRESH19_ZH_UNRELATED),
+)
 
 
 def timeline(texts: list[str], lang: str, start: dt.datetime, gap: dt.timedelta) -> list[dict[str, str]]:
@@ -3384,9 +3541,10 @@ def record(
     current: str,
     stale: str | None,
     keep: list[str],
+    t0: dt.datetime = T0,
 ) -> dict[str, object]:
     gap_name, gap = GAPS[n % len(GAPS)]
-    start = T0 + dt.timedelta(days=2 * n, hours=n % 7)
+    start = t0 + dt.timedelta(days=2 * n, hours=n % 7)
     built = timeline(turns.split("|"), lang, start, gap)
     asked = dt.datetime.fromisoformat(built[-1]["timestamp"]) + dt.timedelta(hours=2)
     return {
@@ -3477,18 +3635,20 @@ def fresh_records(
     from 600, ``FRESH5_SETS`` from 700, ``FRESH6_SETS`` from 800, ``FRESH7_SETS`` from 900, ``FRESH8_SETS`` from
     1000, ``FRESH9_SETS`` from 1100, ``FRESH10_SETS`` from 1200, ``FRESH11_SETS`` from 1300, ``FRESH12_SETS`` from
     1400, ``FRESH13_SETS`` from 1500, ``FRESH14_SETS`` from 1600, ``FRESH15_SETS`` from 1700, ``FRESH16_SETS`` from
-    1800, ``FRESH17_SETS`` from 1900, ``FRESH18_SETS`` from 2000): every label in both languages."""
+    1800, ``FRESH17_SETS`` from 1900, ``FRESH18_SETS`` from 2000, ``FRESH19_SETS`` from 2100): every label in both
+    languages. A set in ``STARTS`` has its first record start there, the later ones 2 days apart as everywhere."""
+    t0 = STARTS[start] - dt.timedelta(days=2 * start) if start in STARTS else T0
     out: list[dict[str, object]] = []
     for lang, updates, additions, restatements, unrelated in sets:
         for n, (person, turns, question, current, stale) in enumerate(updates, start=start):
-            out.append(record(n, lang, "update", person, "s", turns, question, current, stale, []))
+            out.append(record(n, lang, "update", person, "s", turns, question, current, stale, [], t0))
         for n, (person, turns, question, current, earlier) in enumerate(additions, start=start):
             keep = [*split(earlier), current]
-            out.append(record(n, lang, "addition", person, "m", turns, question, current, None, keep))
+            out.append(record(n, lang, "addition", person, "m", turns, question, current, None, keep, t0))
         for label, rows in (("restatement", restatements), ("unrelated", unrelated)):
             for n, (person, kind, turns, question, current, others) in enumerate(rows, start=start):
                 keep = [current, *split(others)]
-                out.append(record(n, lang, label, person, kind, turns, question, current, None, keep))
+                out.append(record(n, lang, label, person, kind, turns, question, current, None, keep, t0))
     return out
 
 
@@ -3517,6 +3677,7 @@ def main() -> None:
     write(FRESH16_OUT, fresh_records(FRESH16_SETS, FRESH16_FROM))
     write(FRESH17_OUT, fresh_records(FRESH17_SETS, FRESH17_FROM))
     write(FRESH18_OUT, fresh_records(FRESH18_SETS, FRESH18_FROM))
+    write(FRESH19_OUT, fresh_records(FRESH19_SETS, FRESH19_FROM))
 
 
 if __name__ == "__main__":
