@@ -31,6 +31,7 @@ from neuromem.recall.truth import (
     closeness,
     is_outdated,
     lexical_traces,
+    mark_answered_later,
     newer_account_first,
     newer_first,
     questions_answered,
@@ -300,6 +301,9 @@ def test_an_outdated_turn_whose_replacement_was_replaced_too_ranks_below_the_cur
         turn.memory.id,
         other.memory.id,
     ]
+    # the latest statement kept as an episode the user told (ingest) stands for the current value too
+    told = alike_hit(4, "又搬家了，现在在南昌。", 1.0, 0.86, t3, memory_type=MemoryType.EPISODIC)
+    assert [h.memory.id for h in newer_first([turn, told], facts, {}, 0.95)] == [told.memory.id, turn.memory.id]
 
 
 @pytest.mark.parametrize(
@@ -482,6 +486,33 @@ def test_the_prompt_shows_an_undecided_value_as_one_line_with_both_dates() -> No
     }
 
 
+def test_a_value_that_may_have_changed_and_was_then_answered_again_is_shown_as_said_earlier() -> None:
+    """Three statements of one thing: the second may have changed the first (``truth.undecided``), and the third,
+    ranked first, answers both (``answered_later``). No "may have changed" line presents the second as the latest
+    word: both older ones are said earlier."""
+    first = alike_hit(1, "The theme for the office Christmas do is 80s night.", 0.9, 0.812, T1)
+    second = alike_hit(
+        2, "Social committee got outvoted — it's Great Gatsby now.", 0.5, 0.782, T1 + dt.timedelta(11)
+    )
+    latest = alike_hit(
+        3,
+        "Gatsby lasted a week. HR decided fancy dress is a step too far, so the dress code is just smart casual.",
+        1.4,
+        0.821,
+        T2,
+    )
+    query = "What are we wearing to the work Christmas party?"
+    ranked = [latest, mark_answered_later(second, latest), mark_answered_later(first, second)]
+    assert undecided(ranked, query) == [(2, 1)]
+    texts: dict[uuid.UUID, str] = {}
+    shown = said_earlier(undecided_values(ranked, texts, query, "en"), texts, "en")
+    assert [h.memory.id.int for h in shown] == [3, 2, 1]
+    assert texts == {
+        second.memory.id: f"earlier: [2024-01-21] {second.memory.content}",
+        first.memory.id: f"earlier: [2024-01-10] {first.memory.content}",
+    }
+
+
 @pytest.mark.parametrize(
     ("old", "new", "query", "moves"),
     [
@@ -519,6 +550,14 @@ def test_a_move_out_told_after_its_reason_may_have_changed_where_she_lives() -> 
     older = alike_hit(1, "我女儿在学校住的是四人间宿舍。", 1.4, 0.9, T1)
     newer = alike_hit(2, "她嫌室友太吵，这学期搬出去在学校旁边租了个单间。", 0.0, 0.87, T2)
     assert undecided([older, newer], "我女儿现在住哪？") == [(0, 1)]
+
+
+def test_a_transfer_again_is_a_change_not_one_more_value() -> None:
+    """又被调去 tells one more change, by another's hand, not one more place: the two statements are one line of the
+    prompt, the older one first."""
+    older = alike_hit(1, "我老公被公司派到肯尼亚驻点，在内罗毕。", 1.4, 0.915, T1)
+    newer = alike_hit(2, "那边的项目收尾了，他又被调去埃塞俄比亚，还得再待两年。", 0.0, 0.878, T2)
+    assert undecided([older, newer], "我老公现在驻在哪个国家？") == [(0, 1)]
 
 
 def test_a_question_the_user_asked_is_never_shown_as_a_value_that_may_have_changed() -> None:
@@ -870,14 +909,42 @@ def test_a_newer_answer_that_may_hold_beside_the_older_ranks_first_and_ends_noth
     assert answered_later(ranked[1].memory) == shown_earlier
 
 
-def test_a_question_for_many_values_shows_no_older_answer_as_said_earlier() -> None:
-    """Asked for many values ("Which teams do I support?"), two answers alike are put in time order, and neither is
-    shown as said earlier."""
-    older = alike_hit(1, "I'm a Manchester United fan.", 1.4, 0.90, T1)
-    newer = alike_hit(2, "After all these years I switched to supporting Brighton.", 0.0, 0.88, T2)
-    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Which teams do I support?")
+@pytest.mark.parametrize(
+    ("old", "new", "query", "shown_earlier"),
+    [
+        (
+            "I'm a Manchester United fan.",
+            "I've started supporting Brighton.",
+            "Which teams do I support?",
+            False,
+        ),
+        # the newer one puts its value in the older one's place: asked for many, the older is still said earlier
+        (
+            "I'm a Manchester United fan.",
+            "After all these years I switched to supporting Brighton.",
+            "Which teams do I support?",
+            True,
+        ),
+        (
+            "我爸每周二、周六去医院做透析。",
+            "医生说指标不太理想，改成一周三回了，周一、三、五去。",
+            "我爸哪几天去透析？",
+            True,
+        ),
+    ],
+)
+def test_a_question_for_many_values_shows_an_older_answer_as_said_earlier_only_when_it_was_swapped(
+    old: str, new: str, query: str, shown_earlier: bool
+) -> None:
+    """Asked for many values ("Which teams do I support?", 我爸哪几天去透析？), two answers alike are put in time order;
+    the older one is shown as said earlier only when the newer one says it took its place ("switched to", 改成:
+    ``text.slot_frames.swaps_a_value``), and neither is marked outdated."""
+    older = alike_hit(1, old, 1.4, 0.90, T1)
+    newer = alike_hit(2, new, 0.0, 0.88, T2)
+    ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, query)
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
-    assert not any(answered_later(h.memory) or is_outdated(h.memory) for h in ranked)
+    assert not any(is_outdated(h.memory) for h in ranked) and not answered_later(ranked[0].memory)
+    assert answered_later(ranked[1].memory) == shown_earlier
 
 
 def test_two_aunts_told_apart_by_their_number_are_two_people() -> None:
@@ -1107,13 +1174,15 @@ def test_a_newer_answer_told_with_its_story_ranks_first_from_0_07_below(
 
 
 def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
-    """Asked for every value ("Which magazines do I subscribe to?"), recall marks no older statement as ended, shows
-    no pair as undecided and none as said earlier: each value is an answer."""
+    """Asked for every value ("Which magazines do I subscribe to?"), recall marks no older statement as ended and
+    shows no pair as undecided: each value may be an answer. The one the newer statement says it swapped is shown as
+    said earlier, not ended."""
     older = alike_hit(1, "I subscribe to The Economist.", 1.4, 0.86, T1)
     newer = alike_hit(2, "I switched my subscription to the New Yorker now.", 1.0, 0.86, T2)
     many = "Which magazines do I subscribe to?"
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, many)
-    assert not any(is_outdated(h.memory) or answered_later(h.memory) for h in ranked)
+    assert not any(is_outdated(h.memory) for h in ranked)
+    assert [answered_later(h.memory) for h in ranked] == [False, True]
     assert undecided([older, newer], many) == []
     one = newer_first([older, newer], TruthFacts(), {}, 0.95, "Which magazine do I subscribe to?")
     assert any(is_outdated(h.memory) for h in one)  # asked for one value, the change ends the older
@@ -1129,6 +1198,7 @@ def test_a_question_for_many_values_marks_none_as_ended_or_undecided() -> None:
         ("我现在在学些什么？", True),
         ("我现在在学什么？", False),
         ("What is my address?", False),
+        ("What are we wearing to the work Christmas party?", False),  # "are" of a pronoun: the verb's
         ("Which bus goes to work?", False),
         ("What council tax band is our house in?", False),
         ("What glasses do I need?", False),  # plural in form, one thing
@@ -1429,11 +1499,12 @@ def test_a_correction_among_the_hits_ranks_first_and_ends_what_it_takes_back(
             "Wilf's been bumped off top board by a girl called Ottilie.",
             True,
         ),
-        # asked what, not who: the new person is no value of the slot asked, and stays below
+        # asked what, not who: Wilf no longer plays top board ("'s been": has, not a thing of Wilf's), and the
+        # newer statement says so
         (
             "What does Wilf play for the chess club?",
             "Wilf's been bumped off top board by a girl called Ottilie.",
-            False,
+            True,
         ),
         # another owner's role
         ("Who plays top board for the chess club?", "Ava's chess coach is now Mr Ross.", False),
@@ -1734,6 +1805,13 @@ def test_a_continuation_that_adds_a_value_ends_nothing(memory: Memory) -> None:
             "quit",
             dt.timedelta(days=3),
         ),
+        (  # "Her …" leans on the statement before it, which named her
+            "My cousin Oona's spending her gap year teaching English in Vietnam.",
+            "Her visa fell through, so she's gone to Colombia instead, volunteering on a turtle project.",
+            "Where is Oona spending her gap year?",
+            "Colombia",
+            dt.timedelta(minutes=3),
+        ),
         (  # one clause of several says the change
             "Our landlord is Mr. Fischer.",
             "The building was sold; our new landlord is Mrs. Baptiste.",
@@ -1777,3 +1855,25 @@ def test_a_change_one_clause_says_ends_the_older_value(old: str, new: str) -> No
     ranked = newer_first([older, newer], TruthFacts(), {}, 0.95, "Where do I go?")
     assert [h.memory.id for h in ranked] == [newer.memory.id, older.memory.id]
     assert is_outdated(ranked[1].memory)
+
+
+def test_a_question_asked_later_than_the_clock_sees_what_ended_by_then(memory: Memory) -> None:
+    """A replay of dated turns: both statements are dated a year after the clock, so the older one's end of validity
+    (the newer one's time) lies in the clock's future. Asked at a ``reference_time`` after that end, the older value
+    has ended, as it has for turns dated before the clock; asked with no reference time, it still holds."""
+    said = dt.datetime.now(dt.UTC).replace(microsecond=0) + dt.timedelta(days=365)
+    memory.add("My office phone extension is 4417.", user_id="x", valid_at=said)
+    memory.add(
+        "My office phone extension changed, it is now 4492.",
+        user_id="x",
+        valid_at=said + dt.timedelta(hours=1),
+    )
+    query = "What is my office phone extension?"
+    later = memory.search(query, user_id="x", reference_time=said + dt.timedelta(days=2)).hits
+    assert [h.memory.content for h in later] == ["My office phone extension changed, it is now 4492."]
+    block = memory.recall_prompt(
+        query, user_id="x", token_budget=2000, reference_time=said + dt.timedelta(days=2)
+    )
+    assert "4492" in block.text and "4417" not in block.text, block.text
+    by_the_clock = [h.memory.content for h in memory.search(query, user_id="x").hits]
+    assert "My office phone extension is 4417." in by_the_clock  # its end is still to come

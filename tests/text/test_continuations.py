@@ -20,6 +20,10 @@ from neuromem.text.continuations import answers_back, leans_on_what_was_said
         ("他上周搬去深圳了。", True),
         ("Not any more, I quit after the row about the parking permits.", True),  # an answer: "still on it?"
         ("Not anymore.", True),
+        # a pronoun for the owner of what it speaks of, said before
+        ("Her visa fell through, so she's gone to Colombia instead.", True),
+        ("Their flat is in Leith now.", True),
+        ("Heron Foods opened on the high street.", False),  # a name, not "her"
         ("Nothing much happened at work today.", False),
         # a value and "now", elliptical: the thing it is the value of was said before
         ("Cheltenham now — they sold the house in Bath last month.", True),

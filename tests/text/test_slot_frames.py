@@ -156,6 +156,8 @@ def test_change_evidence_in_both_languages() -> None:
     assert change_evidence("Got promoted to senior designer.") == "promoted"
     assert change_evidence("I like jazz.") is None
     assert change_evidence("我喜欢爵士乐。") is None
+    assert change_evidence("舅舅把地全改种了葡萄。") == "改种"  # 改 + a verb: switched to doing
+    assert change_evidence("我在改论文。") is None
 
 
 CHAT = [  # (old, new): LongMemEval chat turns read as one slot (shared "I've", "way"), by main or a first version
@@ -506,6 +508,7 @@ def test_a_pronoun_that_opens_a_statement_is_no_name() -> None:
         # a thing of the older one's value: the clinic moved, the dentist is the same
         ("我的牙医是吴医生。", "吴医生的诊所搬到了人民路。"),
         ("My dentist is Dr. Alvarez.", "Dr. Alvarez's office moved to Main Street."),
+        ("My dentist is Dr. Alvarez.", "Dr. Alvarez's new office is on Main Street."),
     ],
 )
 def test_a_change_of_a_neighbouring_thing_ends_nothing(old: str, new: str) -> None:
@@ -522,10 +525,38 @@ def test_a_change_of_a_neighbouring_thing_ends_nothing(old: str, new: str) -> No
         ("Our CTO is Mark.", "Mark quit, Dana is our CTO now."),  # the ending's subject is the older value
         ("My gym is FitOne.", "FitOne closed down."),  # no object: the subject's head is what ends
         ("My partner is called Jonas.", "Jonas and I broke up; I'm seeing Felix now."),
+        # "'s" for "has" before the ending: no possession, nothing of Lenny's that is not the older fact
+        ("Mum and Dad's lawns are done by a chap called Lenny.", "Lenny's retired."),
+        ("My gym is FitOne.", "FitOne's closed down, so I go to PureGym now."),
+        ("Our vicar is Reverend Alison Marsh.", "Alison's retired, so the curate, Tom Bright, is covering."),
+        # where the one who ended went, or when, is no object of the ending
+        ("Mum and Dad's lawns are done by a chap called Lenny.", "Lenny's retired to Spain."),
+        (
+            "Our allotment society's secretary is Mr Pemberton.",
+            "Pemberton stood down at the AGM; Jasmine from plot 14 took over the minutes.",
+        ),
+        # a place that was shut by the authorities is gone (查封)
+        (
+            "聚丰园那天被人包场了，改到了隔壁的福满楼。",
+            "福满楼后厨出了事被查封了，最后只能在村里自家院子里摆流水席。",
+        ),
     ],
 )
 def test_the_same_thing_qualified_alike_or_named_still_changes(old: str, new: str) -> None:
     assert value_change(new, old) is not None
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("我家水表在楼道东边的柜子里。", "电表箱现在挪到了一楼大厅。"),
+        ("我家燃气每年五月做安检。", "小区消防检查这次改到了下周一。"),
+    ],
+)
+def test_close_vectors_of_statements_that_open_on_two_things_change_nothing(old: str, new: str) -> None:
+    """No word shared, the vectors close: each statement opens on a thing the other does not name (水表 / 电表箱), so
+    the newer one's change is of its own thing."""
+    assert value_change(new, old, cosine=0.97) is None
 
 
 def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> None:
@@ -659,6 +690,28 @@ def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> N
             False,
         ),
         ("物业是哪家？", "停车费现在涨到三百了。", "我们小区的物业是万科物业。", True),  # still another thing
+        # the older one opens on which one the speaker means (我常去的那家): its thing is the noun after that
+        (
+            "我常去的按摩店一小时多少钱？",
+            "旁边的足疗店一小时一百二十六。",
+            "我常去的那家按摩店一小时八十八。",
+            True,
+        ),
+        ("我们公司的食堂午饭多少钱？", "食堂午饭涨到15块了。", "我们公司的食堂午饭12块。", False),
+        # the home of a person the newer one names is theirs (舅舅家 / 舅舅)
+        (
+            "我舅舅家现在种什么？",
+            "今年舅舅把地全改种了葡萄，说是比种稻子挣钱。",
+            "我舅舅家种了二十亩水稻。",
+            False,
+        ),
+        # the speaker named as the owner of the thing the statement opens on, not as acted on
+        (
+            "Who's the freeholder of our flat?",
+            "The letting agent for our flat is Foxtons.",
+            "The freeholder is a company called Cavendish Estates.",
+            True,
+        ),
     ],
 )
 def test_a_statement_of_another_thing_than_the_one_asked(query: str, new: str, old: str, apart: bool) -> None:
@@ -751,6 +804,12 @@ PARKING = "我家的停车位在B1层。"
         (
             "We adopted a retired greyhound as well, she is called Dot.",
             "We have got a cockapoo called Pudding.",
+            True,
+        ),
+        # "too" before a dash ends its clause as before a comma
+        (
+            "Did my first night on the Brecon Beacons at the weekend too — freezing, but the stars!",
+            "I've wild camped on Dartmoor a few times.",
             True,
         ),
     ],

@@ -119,8 +119,10 @@ class RecallPipeline:
         # the query embedding (the longest step) starts first and overlaps analysis and BM25
         wants_vector = recipe.use_vector or recipe.use_traits or recipe.use_turns or recipe.use_concepts
         pending = self._start_embedding(request.query, tr) if wants_vector else None
-        now = request.reference or request.valid_at or request.as_of or self.runtime.now()
+        clock = self.runtime.now()
+        now = request.reference or request.valid_at or request.as_of or clock
         analysis = tr.timed("analyze", lambda: analyze_query(request.query, now))
+        present = request.reference if now is request.reference and request.reference > clock else None
         if request.trace:
             tr.stages["query"] = analysis.as_trace()
         probe = Probe(
@@ -133,6 +135,7 @@ class RecallPipeline:
             request.as_of,
             request.where,
             request.valid_at,
+            present,
         )
         vectors: dict[uuid.UUID, np.ndarray] = {}
         with self.runtime.db.connection() as conn, statements_on_their_own(conn):
@@ -144,6 +147,11 @@ class RecallPipeline:
             for name, listed in found.lists.items():
                 tr.candidates(name, listed)
             lists, req = found.lists, found.probe
+            if present is not None:  # the database's filter of what is current reads the clock
+                lists = (
+                    self._attempt(conn, tr, "ended_by", lambda: _without_ended(conn, req, lists, present))
+                    or lists
+                )
             degraded = check_degraded(tr, strict=request.strict)
             results = tr.timed("fuse_score", lambda: self._score(rows, req, lists, tr, vectors))
             if recipe.second_hop and results:
@@ -471,7 +479,7 @@ class RecallPipeline:
         if req.as_of is not None or req.valid_at is not None:
             return TruthFacts(links)
         turn_ids = [h.memory.id for h in ranked if is_turn_only(h.memory)]
-        ended = recall_truth.outdated_turns(conn, req.user_id, turn_ids)
+        ended = recall_truth.outdated_turns(conn, req.user_id, turn_ids, req.later_present)
         new_ids = [v.replaced_by for v in ended.values() if v.replaced_by is not None]
         source = conversations.source_turns(conn, req.user_id, new_ids)
         # the hit that already stands for each replacement: the memory itself, or the unit of its source turn
@@ -762,6 +770,22 @@ def in_window(record: MemoryRecord, start: dt.datetime, end: dt.datetime) -> boo
     if end.tzinfo is None:
         end = end.replace(tzinfo=dt.UTC)
     return start <= when < end
+
+
+def _without_ended(
+    conn: Conn, req: Probe, lists: dict[str, list[Ranked]], present: dt.datetime
+) -> dict[str, list[Ranked]]:
+    """``lists`` without the memories that ended after the clock but by ``present``, the question's later present
+    (``Probe.later_present``): what the filter of current rows (``store.sql_parts.CURRENT_SQL``) would have left out at
+    that time, the others ranked anew. A turn unit's id names no memory and stays."""
+    ids = {r.id for listed in lists.values() for r in listed}
+    ended = rq.ended_by(conn, req.user_id, sorted(ids), present)
+    if not ended:
+        return lists
+    return {
+        name: [replace(r, rank=n) for n, r in enumerate((r for r in listed if r.id not in ended), start=1)]
+        for name, listed in lists.items()
+    }
 
 
 __all__ = ["NO_VECTOR", "QueryAnalysis", "RecallPipeline", "Trace", "in_window", "uuid"]

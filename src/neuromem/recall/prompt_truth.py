@@ -101,8 +101,10 @@ def undecided_values(
     """Each pair of ``recall.truth.undecided`` as one line, the older statement first and the later one after it,
     each with the date it was said ("may have changed: … (DATE), later … (DATE)"), on the better ranked of the
     two hits (``texts`` updated); the other hit is left out. A question the user asked is never the older value of
-    such a line."""
-    pairs = undecided(hits, query, questions=False)
+    such a line, nor is a pair whose later statement a still newer one answered (``recall.truth.answered_later``):
+    both were said before the latest word, and :func:`said_earlier` shows them so ("80s night" → "Great Gatsby
+    now" → "Gatsby lasted a week … smart casual")."""
+    pairs = [(o, n) for o, n in undecided(hits, query, questions=False) if not answered_later(hits[n].memory)]
     if not pairs:
         return hits
     dropped: set[uuid.UUID] = set()

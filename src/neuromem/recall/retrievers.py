@@ -53,6 +53,9 @@ class Probe:
     as_of: dt.datetime | None = None
     where: CompiledFilter | None = None
     valid_at: dt.datetime | None = None  # event time (seed 000 §6.3 bitemporal): what was true then
+    #: the question's present when it is later than the clock (``RecallRequest.reference`` of a replay of dated
+    #: turns): what ended by then has ended
+    later_present: dt.datetime | None = None
 
 
 @dataclass(slots=True)

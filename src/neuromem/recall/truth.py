@@ -82,6 +82,7 @@ from ..text.slot_frames import (
     repeats_values,
     replacement_evidence,
     same_people,
+    swaps_a_value,
     value_frame,
 )
 from ..text.slots import COPULA, RELATION, Claim, claim_of, said_shorter, same_owner, same_slot
@@ -164,12 +165,13 @@ _ONE_THING_PLURALS = (
     r"binoculars\b|premises\b|headquarters\b|savings\b|earnings\b|means\b|news\b|series\b|species\b"
 )
 #: A question that asks for the values of a relation of many ("Which supplements do I take?", "Who are my favourite
-#: authors?", 我会哪些乐器？, 我在学些什么？): every value it finds is an answer, none an earlier one. "All the" after a verb of one
+#: authors?", 我会哪些乐器？, 我在学些什么？): every value it finds is an answer, none an earlier one; not "What are we wearing …?",
+#: whose "are" is the verb's, of a pronoun. "All the" after a verb of one
 #: ("Where's all the stuff from my old flat?") names one mass of things. "List" asks when it is the request ("List my
 #: allergies") or what is on a list ("What's on my shopping list?"), not for a place on one ("Where am I on the
 #: waiting list?")
 _ASKS_FOR_MANY = re.compile(
-    r"\b(?:what|which|who)\s+are\b|^\W*(?:(?:can|could|would)\s+you\s+|please\s+)?list\b"
+    r"\b(?:what|which|who)\s+are\b(?!\s+(?:we|you|they|i)\b)|^\W*(?:(?:can|could|would)\s+you\s+|please\s+)?list\b"
     r"|\b(?:what|which|who|how\s+many\s+[\w-]+)(?:'s|\s+is|\s+are)?(?:\s+(?:still|currently|now))?\s+on\s+(?:my|the|our|his|her|their)\s+(?:[\w-]+\s+){0,2}list\b"
     r"|(?<!'s\s)(?<!\bis\s)(?<!\bwas\s)\ball\s+(?:the|my|of)\b"
     r"|\b(?:what|which)\s+(?!(?:is|was|does|has)\b)(?:[a-z-]+\s+){0,2}?(?!\w*(?:ss|us)\b)(?!"
@@ -730,8 +732,9 @@ def same_frame(hits: Sequence[SearchHit], top: int = SAME_SLOT_TOP, query: str =
 
 def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | None) -> int | None:
     """For an outdated turn whose replacement is not among the hits (it was itself replaced since: 长沙 → 武汉 →
-    南昌), the first current statement of the user said since its value ended that may give the same thing
-    another value (``text.slot_frames.answers_alike``), by position; None when there is none."""
+    南昌), the first current statement of the user (a fact, an episode the user told, a turn) said since its value
+    ended that may give the same thing another value (``text.slot_frames.answers_alike``), by position; None when
+    there is none."""
     if until is None:
         return None
     text = hits[outdated].memory.content
@@ -740,7 +743,7 @@ def _said_since(hits: Sequence[SearchHit], outdated: int, until: dt.datetime | N
             j != outdated
             and users_words(h.memory)
             and not is_outdated(h.memory)
-            and (h.memory.memory_type == MemoryType.FACT or is_turn_only(h.memory))
+            and (h.memory.memory_type in STATEMENT_TYPES or is_turn_only(h.memory))
             and said_at(h) >= until - ONE_BREATH
             and answers_alike(h.memory.content, text)
         ):
@@ -853,7 +856,10 @@ def newer_first(
         if first[lower] < first[upper]:
             slot_of[pa], slot_of[pb] = lower, upper
             place_of[lower], place_of[upper] = pa, pb
-    by_newer = {} if many else _answered_later(ordered, one_value, place_of, query)
+    # asked for many ("Which days does Dad have dialysis?", 我闺女选的是哪几科？), an older statement is said earlier
+    # only when the newer one puts its values in the older one's place: "changed to Mondays, Wednesdays and Fridays"
+    said_again = {p for p in one_value if _swapped(ordered, p)} if many else one_value
+    by_newer = _answered_later(ordered, said_again, place_of, query)
     out: list[SearchHit] = []
     for place, i in enumerate(slot_of):
         hit = ordered[i] if i not in by_newer else mark_answered_later(ordered[i], ordered[by_newer[i]])
@@ -869,6 +875,12 @@ def newer_first(
             )
         out.append(hit)
     return out
+
+
+def _swapped(hits: Sequence[SearchHit], pair: tuple[int, int]) -> bool:
+    """The later said of the ``pair`` puts a value in another's place (``text.slot_frames.swaps_a_value``)."""
+    newer = max(pair, key=lambda i: said_at(hits[i]))
+    return swaps_a_value(hits[newer].memory.content)
 
 
 def _replacer(hits: Sequence[SearchHit], i: int) -> int | None:

@@ -357,6 +357,21 @@ def records_with_vectors(
     return records, vectors
 
 
+ENDED_BY = (
+    "SELECT id FROM memories WHERE user_id = %(u)s AND id = ANY(%(ids)s)"
+    " AND invalid_at > now() AND invalid_at <= %(present)s"
+)
+
+
+def ended_by(conn: Conn, user_id: str, ids: Sequence[uuid.UUID], present: dt.datetime) -> set[uuid.UUID]:
+    """The memories among ``ids`` whose end of validity lies after the clock and no later than ``present``: ended,
+    for a question whose present is later than the clock (``recall.request.RecallRequest.reference``)."""
+    if not ids:
+        return set()
+    rows = conn.execute(ENDED_BY, {"u": user_id, "ids": list(ids), "present": present}).fetchall()
+    return {r["id"] for r in rows}
+
+
 SESSIONS_OF_MEMORIES = (
     "SELECT memory_id, session_id FROM memory_sources WHERE user_id = %s AND memory_id = ANY(%s) "
     "ORDER BY created_at"

@@ -51,10 +51,10 @@ WITH RECURSIVE ended AS (
     SELECT s.message_id, x.id AS memory_id, x.superseded_by, x.invalid_at AS until
       FROM memory_sources s JOIN memories x ON x.id = s.memory_id AND x.user_id = s.user_id
      WHERE s.user_id = %(u)s AND s.message_id = ANY(%(ids)s)
-       AND x.invalid_at IS NOT NULL AND x.invalid_at <= now()
+       AND x.invalid_at IS NOT NULL AND x.invalid_at <= greatest(now(), %(present)s::timestamptz)
        AND NOT EXISTS (SELECT 1 FROM memory_sources s2 JOIN memories y ON y.id = s2.memory_id AND y.user_id = s2.user_id
                         WHERE s2.user_id = s.user_id AND s2.message_id = s.message_id AND y.expired_at IS NULL
-                          AND (y.invalid_at IS NULL OR y.invalid_at > now()))
+                          AND (y.invalid_at IS NULL OR y.invalid_at > greatest(now(), %(present)s::timestamptz)))
 ), chain AS (
     SELECT e.memory_id, e.superseded_by AS next_id, 1 AS depth FROM ended e WHERE e.superseded_by IS NOT NULL
     UNION ALL
@@ -65,14 +65,14 @@ WITH RECURSIVE ended AS (
 SELECT e.message_id, e.memory_id, e.until,
        coalesce(
          (SELECT h.id FROM chain c JOIN memories h ON h.user_id = %(u)s AND h.id = c.next_id
-           WHERE c.memory_id = e.memory_id AND h.expired_at IS NULL AND (h.invalid_at IS NULL OR h.invalid_at > now())
+           WHERE c.memory_id = e.memory_id AND h.expired_at IS NULL AND (h.invalid_at IS NULL OR h.invalid_at > greatest(now(), %(present)s::timestamptz))
            ORDER BY c.depth DESC LIMIT 1),
          (SELECT y.id FROM graph_edges g
             JOIN memories y ON y.user_id = g.user_id
                            AND y.id = CASE WHEN g.source_id = e.memory_id THEN g.target_id ELSE g.source_id END
            WHERE g.user_id = %(u)s AND g.expired_at IS NULL AND g.edge_type = ANY(%(types)s)
              AND (g.source_id = e.memory_id OR g.target_id = e.memory_id)
-             AND y.expired_at IS NULL AND (y.invalid_at IS NULL OR y.invalid_at > now())
+             AND y.expired_at IS NULL AND (y.invalid_at IS NULL OR y.invalid_at > greatest(now(), %(present)s::timestamptz))
            ORDER BY coalesce(y.valid_at, y.created_at) DESC, y.id LIMIT 1)
        ) AS replaced_by
   FROM ended e
@@ -81,14 +81,14 @@ SELECT e.message_id, e.memory_id, e.until,
 
 
 def outdated_turns(
-    conn: Conn, user_id: str, message_ids: Sequence[uuid.UUID]
+    conn: Conn, user_id: str, message_ids: Sequence[uuid.UUID], present: dt.datetime | None = None
 ) -> dict[uuid.UUID, OutdatedTurn]:
-    """The turns among ``message_ids`` that stated a value since replaced (module docstring), each once."""
+    """The turns among ``message_ids`` that stated a value since replaced (module docstring), each once; "since" by
+    the clock, or by ``present`` when that is later (a question asked at a time after the clock)."""
     if not message_ids:
         return {}
-    rows = conn.execute(
-        OUTDATED_TURNS, {"u": user_id, "ids": list(message_ids), "types": list(SAME_SUBJECT_EDGES)}
-    ).fetchall()
+    params = {"u": user_id, "ids": list(message_ids), "types": list(SAME_SUBJECT_EDGES), "present": present}
+    rows = conn.execute(OUTDATED_TURNS, params).fetchall()
     out: dict[uuid.UUID, OutdatedTurn] = {}
     for r in rows:
         out.setdefault(

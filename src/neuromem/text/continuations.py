@@ -21,12 +21,14 @@ _ANSWER_EN = r"(?:yes|yeah|yep|yup|no|nope|nah|not\s+any\s?more|not\s+these\s+da
 _ANSWER_ZH = r"(?:是的|是啊|对的?|嗯|没有?|还没|早就|已经)"
 _ANSWERS_EN = re.compile(rf"^\W*{_ANSWER_EN}", re.IGNORECASE)
 _ANSWERS_ZH = re.compile(rf"^\W*{_ANSWER_ZH}")
-#: en: a pronoun for what was said before, as the subject ("It's …", "They postponed it …", "She's awake …"); a
+#: en: a pronoun for what was said before, as the subject ("It's …", "They postponed it …", "She's awake …") or its
+#: owner ("Her visa fell through, so she's gone to Colombia instead"); a
 #: verb in the past with no subject, before what it acts on ("Finally switched to electric", "Smashed it already",
 #: "Upgraded to …"; not "Unrelated note …", nor "Changed my Amazon login email to …", which names its own thing)
 _LEANS_EN = re.compile(
     rf"^\W*(?:{_ANSWER_EN}"
     r"|(?:it|they|she|he|that|this)(?:'s|'re|'ve|'d|'ll)?\s"
+    r"|(?:her|his|their|its)\s+[a-z]"
     r"|(?:(?:finally|just|already|eventually|recently|then)\s+)?[a-z]+ed\s+"
     r"(?:to|it|them|him|her|up|off|out|in|on|onto|into|over|back|down|with)\b)",
     re.IGNORECASE,

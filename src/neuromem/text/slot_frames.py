@@ -178,6 +178,20 @@ def replacement_evidence(text: str) -> str | None:
     return None if m is None else m.group()
 
 
+#: Words that put one value in another's place: "changed it to Mondays", "switched to …", "… instead", 改成, 换成
+_SWAPS_EN = re.compile(
+    r"\b(?:changed|switched|swapped|moved|shifted)\b(?:\s+[\w'-]+){0,3}?\s+(?:to|for)\b|\binstead\b|\breplaced\b",
+    re.IGNORECASE,
+)
+_SWAPS_ZH = re.compile(r"改成|改为|换成|换为|换到|改到|调到|调成|变成|变为")
+
+
+def swaps_a_value(text: str) -> bool:
+    """``text`` says a value was put in another's place (:data:`_SWAPS_EN`, :data:`_SWAPS_ZH`): the days of a
+    schedule, the subjects chosen — a set of values changed as one, which a question for many still asks once."""
+    return bool((_SWAPS_ZH if re.search(r"[\u4e00-\u9fff]", text) else _SWAPS_EN).search(_fold(text)))
+
+
 @lru_cache(maxsize=8192)
 def _change_match(text: str) -> re.Match[str] | None:
     """Where in ``_fold(text)`` the words that say a change are (:func:`change_evidence`)."""
@@ -834,6 +848,22 @@ def _changes_its_own_object_zh(new: str, old: str, old_content: frozenset[str]) 
     return bool(things) and not (_align_tokens(obj)[0] & old_content) and not any(w in old for w in things)
 
 
+def _open_on_two_things_zh(new: str, old: str) -> bool:
+    """Each statement opens on a thing (:func:`_opening_things_zh`, past the speaker's words that say which one) of
+    which the other says no word: 电表箱… / 我家水表…, 小区消防检查… / 我家燃气…安检. Not a newer one that opens on the
+    speaker acting (我重装成了Ubuntu / 我的笔记本装的是Windows 10): what they changed may go unsaid."""
+    if re.match(r"^我们?(?![家的])", new):
+        return False
+    mine = _opening_things_zh(_after_which_one_zh(re.sub(r"^我们?(?:家|的)*", "", new)))
+    theirs = _opening_things_zh(_after_which_one_zh(re.sub(r"^我们?(?:家|的)*", "", old)))
+    return (
+        bool(mine)
+        and bool(theirs)
+        and not any(w in old or _abbreviated_in(w, old) for w in mine)
+        and not any(w in new or _abbreviated_in(w, new) for w in theirs)
+    )
+
+
 def _own_things(content: frozenset[str]) -> frozenset[str]:
     """The aligned words that name a thing: neither a time (:data:`_TIME_WORDS`) nor a unit or period."""
     return content - _TIME_WORDS - _UNIT_WORDS
@@ -974,10 +1004,10 @@ def _many_word(word: str, zh: bool) -> bool:
 #: Words that take back an "also" of ``slots._ADDITIVE`` for ordering what recall found: "moved to another flat",
 #: 又开始吃鱼 tell a change, not one more value (at write time they would end too much: 又开始 / 今年开始); 也 before a
 #: verb of change tells the speaker changed too (我也被调去带高二的语文了, like the others told before); 又 before
-#: a word of change or of a notice tells one more change (今天又通知，班车改在…; 又改到, 又换了, 又搬), and 又想 a
+#: a word of change or of a notice tells one more change (今天又通知，班车改在…; 又改到, 又换了, 又搬, 又被调去), and 又想 a
 #: mind changed again (看了样板间，又想铺木地板了)
 _REPLACED_BY_ANOTHER = re.compile(
-    r"\bto another\b|又开始|又(?=通知|改|换|搬|调|涨|降|挪|想)|也(?=被?(?:调|换|改|搬|转))"
+    r"\bto another\b|又开始|又(?=通知|被?(?:改|换|搬|调|涨|降|挪)|想)|也(?=被?(?:调|换|改|搬|转))"
 )
 
 
@@ -1149,6 +1179,8 @@ def frame_change(new: str, old: str, *, cosine: float | None = None) -> ValueCha
         return None
     if not shared and zh and _changes_its_own_object_zh(new, old, old_c):
         return None  # 手机套餐我换成了联通 / 我的工资卡在招商银行: close vectors, but the change names its own object
+    if not shared and zh and _open_on_two_things_zh(new, old):
+        return None  # 电表箱现在挪到了一楼大厅 / 我家水表在楼道东边的柜子里: close vectors, two things
     if shared and _of_its_value(new, old, shared):
         return None  # the newer one speaks of the older one's value: the next link of a chain, not one slot
     anchor = " ".join(sorted(shared))[:80] or "(close frames)"
@@ -1313,6 +1345,31 @@ _TOLD_ZH = re.compile(r"^[^，,。；;]{1,12}?(?:说|告诉我|通知)[，,：:]
 #: The speaker as the owner of the thing a statement opens on ("My car insurance renews …", 我家厨房…): the
 #: statement still opens on a thing
 _OWNED_OPENING = re.compile(r"^(?:my|our)\s+|^我们?[的家]?", re.IGNORECASE)
+#: zh: a clause of the speaker's that says which one the statement opens on (我常去的那家按摩店, 我们住的小区): the thing
+#: is the noun after it
+_WHICH_ONE_ZH = re.compile(r"^我们?[\u4e00-\u9fff]{1,5}?的(?:那|这)?[家个所位间]?(?=[\u4e00-\u9fff]{2})")
+
+
+def _acted_on_part(new: str, zh: bool) -> str:
+    """Where in ``new`` the speaker may be named as acted on or as an owner of what was acted on (:func:`asked_apart`):
+    past its owned opening ("My car insurance …") and, in English, past the subject of its copula — "The letting agent
+    for our flat is Foxtons" names the speaker as the owner of the thing it opens on."""
+    rest = _OWNED_OPENING.sub("", new)
+    subject = None if zh else _COPULA_SUBJECT_EN.match(rest)
+    return rest if subject is None else rest[subject.end() :]
+
+
+def _after_which_one_zh(text: str) -> str:
+    """``text`` without the clause of the speaker's that opens it and says which one (:data:`_WHICH_ONE_ZH`), when
+    the clause has a verb (常去, 住): 我们公司的食堂 keeps its owner."""
+    from ._jieba import posseg_module
+
+    m = _WHICH_ONE_ZH.match(text)
+    if m is None or not any(w.flag.startswith("v") for w in posseg_module().cut(m.group())):
+        return text
+    return text[m.end() :]
+
+
 #: zh: the parts of speech (jieba's flags) that end the words a statement opens with: a verb, a preposition
 _OPENING_END_ZH = ("v", "p", "d")
 
@@ -1334,7 +1391,7 @@ def asked_apart(query: str, new: str, old: str) -> bool:
     new, old = _fold(restated_value(new)), _fold(old)  # "My bad, …" is no thing
     if _periods_apart(query, new, old):
         return True
-    if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(_OWNED_OPENING.sub("", new)):
+    if (_SPEAKER_ZH if zh else _SPEAKER_EN).search(_acted_on_part(new, zh)):
         return False
     if zh:
         new = _TOLD_ZH.sub("", _REPORTED_ZH.sub("", _TIME_CLAUSE_ZH.sub("", new)))
@@ -1345,7 +1402,11 @@ def asked_apart(query: str, new: str, old: str) -> bool:
             for w in _opening_things_zh(_ACTOR_BA_ZH.sub("", new))
             if w not in old and w not in query and replacement_evidence(w) is None
         ]  # 食堂午饭涨价了, 现在改练轮滑了: 涨价, 改练 tell the change, they are no thing of their own
-        asked = [w for w in _opening_things_zh(old) if w in query and w not in new]
+        asked = [
+            w
+            for w in _opening_things_zh(_after_which_one_zh(old))
+            if w in query and w not in new and not (w.endswith("家") and w[:-1] in new)
+        ]  # 我舅舅家种了… / 舅舅把地全改种了…: the home of a person the newer one names is theirs
         return bool(own) and bool(asked)
     new = _REPORTED_EN.sub("", _TIME_CLAUSE_EN.sub("", new))
     said_old, said_new, said_query = said_stems(old), said_stems(new), said_stems(query)
@@ -1669,9 +1730,27 @@ def _of_a_shared_thing(new: str, old: str, shared: frozenset[str] | set[str]) ->
         owner = re.escape(word) + (r"的" if zh_word else r"\w*'s\s*")
         for m in re.finditer(owner + r"(?P<thing>[a-z]+|[\u4e00-\u9fff]{1,2})", folded_new):
             thing = m.group("thing")
+            if _contracted_verb(folded_new, m.start("thing")):
+                continue  # "Lenny's retired", "FitOne's closed down": 's is "has", what follows no thing of Lenny
             if thing not in folded_old and _stem(thing) not in said_stems(old):
                 return True
     return False
+
+
+#: en: words after "'s" that make it "has" or "is", not a possessive ("She's been moved", "He's not …")
+_AFTER_CONTRACTION_EN = frozenset(
+    {"been", "got", "gone", "just", "finally", "now", "not", "no", "already", "also"}
+)
+
+
+def _contracted_verb(folded: str, at: int) -> bool:
+    """The word at ``at``, right after "'s", is a verb or an adverb before one: the "'s" is "has" or "is"."""
+    word = re.match(r"[a-z]+", folded[at:])
+    return word is not None and (
+        word.group() in _AFTER_CONTRACTION_EN
+        or _ENDING_EN.match(folded, at) is not None
+        or _STRONG_CHANGE_EN.match(folded, at) is not None
+    )
 
 
 @lru_cache(maxsize=8192)

@@ -408,7 +408,8 @@ _CHANGE_EN = re.compile(
 )
 _CHANGE_ZH = re.compile(
     r"的新|用新|以后(?:请|都|就|改)|从今以后|今后|从此|晋升|升任|当选|任命|重置|升级|减到|瘦到|胖到|增到|改签|改成|改为|换成|换了|换到|改了|变成|变为|不再|搬到|搬去|搬家|现在|如今|目前|跳槽|已经|涨到|涨了|降到|降了|新的|调到|升到|"
-    r"提高|降低|改订|改到|迁到|推迟|提前|续到|升职|调整|涨薪|涨价|降价|提价|调价|换新|改考|改向|改名|重新"
+    r"提高|降低|改订|改到|迁到|推迟|提前|续到|升职|调整|涨薪|涨价|降价|提价|调价|换新|改考|改向|改名|重新|"
+    r"改[种养开做学练读用]"  # 地全改种了葡萄: switched to growing
 )
 
 _LEAD_EN = re.compile(
@@ -1414,9 +1415,9 @@ def slot_of(text: str) -> Claim | None:
 #: 再也不 is "never again", no 也 of one more; "another" after a preposition names some other thing in passing ("he's
 #: stuck on another job"), not one more
 _ADDITIVE = re.compile(
-    r"\b(?:also|too(?=\s*(?:[,.;:!?)]|$))|as well|(?<!\bon )(?<!\bin )(?<!\bat )(?<!\bfor )(?<!\bwith )another|"
+    r"\b(?:also|too(?=\s*(?:[,.;:!?)—–]|-\s|$))|as well|(?<!\bon )(?<!\bin )(?<!\bat )(?<!\bfor )(?<!\bwith )another|"
     r"additionally|in addition|besides)\b|还有|(?<!再)也|另外|"
-    r"又(?!搬|换|改|涨|降|跳|调|升|考)",
+    r"又(?!被?(?:搬|换|改|涨|降|跳|调|升|考))",  # 又被调去…: a change again, by someone else's hand
     re.IGNORECASE,
 )
 _VALUE_STOP = frozenset(
@@ -1597,14 +1598,16 @@ _ALIGN_STOP_ZH = frozenset(
 _ENDING_EN = re.compile(
     r"\b(?:sold|quit|left|divorced|broke up|split up|closed|cancel+ed|scrapped|dropped|gave up|"
     r"stopped|ended|retired|moved out|moved away|handed .{1,30}? over|replaced|got rid of|came off|come off|"
+    r"st(?:oo|e)d down|stepped (?:down|aside)|passed away|packed up|gave up the ghost|"
+    r"(?:got|was|were) (?:nicked|stolen)|burn[te]d down|shut down|"
     r"let(?= .{1,40}?\blapse)|"
     r"no longer|not anymore|any ?more)\b",
     re.IGNORECASE,
 )
 _ENDING_ZH = re.compile(
     r"退休|卸任|离任|下台|落选|辞去|被撤|卖了|卖掉|辞职|离职|辞了职|离了职|离开|分手|离婚|戒了|戒掉|不再|取消|停了|退了|关了|注销|换掉|"
-    r"不吃|不喝|不抽|撤了|撤掉|倒闭|关门大吉|拆了|拆掉"
-)  # 辞了职: 辞职 with its 了 inside; 网点撤了, 店倒闭了, 太阳能拆了: a thing that is gone
+    r"不吃|不喝|不抽|撤了|撤掉|倒闭|关门大吉|拆了|拆掉|查封"
+)  # 辞了职: 辞职 with its 了 inside; 网点撤了, 店倒闭了, 太阳能拆了, 酒楼被查封了: a thing that is gone
 _STRONG_CHANGE_EN = re.compile(
     r"\b(?:changed?|now|(?:my|our|the|his|her|their) new|new one|moved|switched|reassigned|raised|lowered|extended|postponed|rebooked|renamed|upgraded|"
     r"downgraded|promoted|reset|re-?registered|cut|increased|decreased|went (?:up|down)|up to|down to|instead|"
@@ -1850,11 +1853,23 @@ _OBJECT_SKIP_EN = frozenset(
 _GERUND_ENDS_EN = frozenset({",", ".", ";", "!", "?", "for", "since", "because"})
 
 
+#: en: endings that take no object: a preposition after one says where the one who ended went or when
+#: ("retired to Spain", "moved away to Leeds", "stood down at the AGM", "burnt down in March")
+_GONE_TO_EN = re.compile(
+    r"retired|moved out|moved away|st(?:oo|e)d down|stepped (?:down|aside)|passed away|packed up|"
+    r"gave up the ghost|burn[te]d down|shut down|(?:got|was|were) (?:nicked|stolen)",
+    re.IGNORECASE,
+)
+_PLACE_OR_TIME_EN = frozenset({"to", "at", "in", "on", "after", "before", "during", "last", "this", "over", "since"})
+
+
 def ending_object(new: str, ending: re.Match[str]) -> str | None:
     """The object of an English ending in ``new`` (``ending`` matched ``_fold(new)``): its first word past
     determiners and a verb in -ing ("stopped drinking coffee", "stopped going to FitOne"), or None when its
     clause ends first ("Mark quit.", "the gym closed")."""
     words = re.findall(r"[\w'-]+|[,.;!?]", _fold(new)[ending.end() :].casefold())
+    if words[:1] and words[0] in _PLACE_OR_TIME_EN and _GONE_TO_EN.fullmatch(ending.group().strip()):
+        return None  # "Lenny's retired to Spain", "stood down at the AGM": where or when, not what ended
     for n, word in enumerate(words):
         if word in ",.;!?":
             return None
