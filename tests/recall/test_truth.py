@@ -303,7 +303,10 @@ def test_an_outdated_turn_whose_replacement_was_replaced_too_ranks_below_the_cur
     ]
     # the latest statement kept as an episode the user told (ingest) stands for the current value too
     told = alike_hit(4, "又搬家了，现在在南昌。", 1.0, 0.86, t3, memory_type=MemoryType.EPISODIC)
-    assert [h.memory.id for h in newer_first([turn, told], facts, {}, 0.95)] == [told.memory.id, turn.memory.id]
+    assert [h.memory.id for h in newer_first([turn, told], facts, {}, 0.95)] == [
+        told.memory.id,
+        turn.memory.id,
+    ]
 
 
 @pytest.mark.parametrize(

@@ -1860,7 +1860,9 @@ _GONE_TO_EN = re.compile(
     r"gave up the ghost|burn[te]d down|shut down|(?:got|was|were) (?:nicked|stolen)",
     re.IGNORECASE,
 )
-_PLACE_OR_TIME_EN = frozenset({"to", "at", "in", "on", "after", "before", "during", "last", "this", "over", "since"})
+_PLACE_OR_TIME_EN = frozenset(
+    {"to", "at", "in", "on", "after", "before", "during", "last", "this", "over", "since"}
+)
 
 
 def ending_object(new: str, ending: re.Match[str]) -> str | None:
