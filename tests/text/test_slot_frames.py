@@ -557,6 +557,8 @@ def test_close_vectors_of_statements_that_open_on_two_things_change_nothing(old:
     """No word shared, the vectors close: each statement opens on a thing the other does not name (水表 / 电表箱), so
     the newer one's change is of its own thing."""
     assert value_change(new, old, cosine=0.97) is None
+    # the speaker acted on: what changed is theirs, though its thing goes unsaid
+    assert value_change("公司调整座位，我被安排到了七楼。", "我的工位在三楼。", cosine=0.97) is not None
 
 
 def test_an_ending_of_a_subject_the_older_fact_does_not_name_ends_nothing() -> None:
