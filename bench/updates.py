@@ -36,8 +36,9 @@ are not read: the memory is what the hit states). Metrics, each a share of recor
 - ``true as earlier`` (all) — a value that is true at the end is in the block only on lines with a staleness
   marker: ``current`` on an update, some string of ``keep`` on any other record (the agent is told a true value
   is past);
-- ``stale live`` (updates) — some memory current when asked (``get_all(valid_at=asked_at)``: a record dated
-  after the machine's clock ends its older values in the clock's future) contains ``stale`` and not
+- ``stale live`` (updates) — some memory current when asked (``get_all``, less those whose end of validity is by
+  ``asked_at``: a record dated after the machine's clock ends its older values in the clock's future) contains
+  ``stale`` and not
   ``current``: the old value was not ended;
 - ``wrongly ended`` (addition, restatement, unrelated) — some string of ``keep`` was stored in a
   memory (``get_all(include_inactive=True)``) yet no memory current when asked contains it any more: a fact
@@ -344,8 +345,13 @@ def measure(
     scores = rank_scores([h.memory.content for h in hits], current, stale)
     if record["label"] == "addition":  # every value is true: which one ranks first says nothing
         del scores["current@1"]
-    # current when asked: a record dated after the machine's clock would otherwise keep every value it ended live
-    live = [m.content for m in memory.get_all(user_id=user_id, limit=1000, valid_at=record["asked_at"])]
+    # current when asked: a record dated after the machine's clock ends its older values in the clock's future
+    asked = dt.datetime.fromisoformat(record["asked_at"].replace("Z", "+00:00"))
+    live = [
+        m.content
+        for m in memory.get_all(user_id=user_id, limit=1000)
+        if m.invalid_at is None or m.invalid_at > asked
+    ]
     block = memory.recall_prompt(
         question, user_id=user_id, token_budget=PROMPT_BUDGET, reference_time=record["asked_at"]
     ).text

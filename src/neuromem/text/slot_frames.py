@@ -850,10 +850,10 @@ def _changes_its_own_object_zh(new: str, old: str, old_content: frozenset[str]) 
 
 def _open_on_two_things_zh(new: str, old: str) -> bool:
     """Each statement opens on a thing (:func:`_opening_things_zh`, past the speaker's words that say which one) of
-    which the other says no word: 电表箱… / 我家水表…, 小区消防检查… / 我家燃气…安检. Not a newer one that names the
-    speaker as acting or acted on (我重装成了Ubuntu / 我的笔记本装的是Windows 10, 公司调整座位，我被安排到了七楼 / 我的工位在
-    三楼): what changed is theirs, and may go unsaid."""
-    if re.search(r"我们?(?![家的])", new):
+    which the other says no word: 电表箱… / 我家水表…, 小区消防检查… / 我家燃气…安检. Not a newer one that opens on the
+    speaker acting or names them acted on (我重装成了Ubuntu / 我的笔记本装的是Windows 10, 公司调整座位，我被安排到了七楼 / 我的
+    工位在三楼): what changed is theirs, and may go unsaid."""
+    if re.match(r"^我们?(?![家的])", new) or re.search(r"我们?被|[把让给帮替叫将]我", new):
         return False
     mine = _opening_things_zh(_after_which_one_zh(re.sub(r"^我们?(?:家|的)*", "", new)))
     theirs = _opening_things_zh(_after_which_one_zh(re.sub(r"^我们?(?:家|的)*", "", old)))
