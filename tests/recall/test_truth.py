@@ -1880,3 +1880,11 @@ def test_a_question_asked_later_than_the_clock_sees_what_ended_by_then(memory: M
     assert "4492" in block.text and "4417" not in block.text, block.text
     by_the_clock = [h.memory.content for h in memory.search(query, user_id="x").hits]
     assert "My office phone extension is 4417." in by_the_clock  # its end is still to come
+    # time travel keeps its own filter: true half an hour after it was said, whatever the reference time
+    then = memory.search(
+        query,
+        user_id="x",
+        reference_time=said + dt.timedelta(days=2),
+        valid_at=said + dt.timedelta(minutes=30),
+    ).hits
+    assert [h.memory.content for h in then] == ["My office phone extension is 4417."]

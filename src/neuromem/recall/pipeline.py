@@ -122,7 +122,8 @@ class RecallPipeline:
         clock = self.runtime.now()
         now = request.reference or request.valid_at or request.as_of or clock
         analysis = tr.timed("analyze", lambda: analyze_query(request.query, now))
-        present = request.reference if now is request.reference and request.reference > clock else None
+        later = request.reference is not None and request.reference > clock
+        present = request.reference if later and request.as_of is None and request.valid_at is None else None
         if request.trace:
             tr.stages["query"] = analysis.as_trace()
         probe = Probe(
